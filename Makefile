@@ -1,0 +1,113 @@
+# calltrace — GNU make build.  `make help` lists the targets.
+
+PREFIX ?= /usr/local
+O ?= build
+CC ?= gcc
+ARCH ?= $(shell uname -m)
+WERROR ?= -Werror
+SAN ?=
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O2 -Wall -Wextra $(WERROR) \
+	-Iinclude -Ilib -Iarch/$(ARCH) -fno-instrument-functions
+CFLAGS ?=
+ALL_CFLAGS := $(BASE_CFLAGS) $(SAN) $(CFLAGS)
+
+# the runtime: libc only, hidden by default, never instrumented
+RT_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
+	-ftls-model=initial-exec -fno-stack-protector $(CFLAGS)
+RT_SRCS := $(wildcard runtime/*.c)
+RT_ASM := $(wildcard arch/$(ARCH)/*.S)
+RT_OBJS := $(RT_SRCS:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o)
+
+LIB_SRCS := $(wildcard lib/*.c)
+CMD_SRCS := calltrace.c $(wildcard builtin/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+CMD_OBJS := $(CMD_SRCS:%.c=$(O)/%.o)
+LIBS := -ldw -lelf -lstdc++ -lm
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+
+.PHONY: all clean check test unit demo bench install deps asan help format \
+	compile_commands.json
+
+all: $(O)/calltrace $(O)/libcalltrace.so
+
+help:
+	@echo "make            build $(O)/calltrace and $(O)/libcalltrace.so"
+	@echo "make deps       install missing Debian packages (as root)"
+	@echo "make demo       deps + build + record and show the demo program"
+	@echo "make check      deps + build + unit and end-to-end tests"
+	@echo "make bench      benchmark against the untraced program and uftrace"
+	@echo "make asan       analysis side and unit tests under ASan/UBSan"
+	@echo "make install PREFIX=/usr/local"
+	@echo "make compile_commands.json"
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/runtime/%.o: runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/arch/%.o: arch/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/libcalltrace.so: $(RT_OBJS)
+	$(CC) -shared -fPIC -Wl,-z,now -Wl,--no-undefined -o $@ $^ -lc
+
+$(O)/calltrace: $(CMD_OBJS) $(LIB_OBJS)
+	$(CC) $(SAN) -o $@ $^ $(LIBS)
+
+$(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+unit: $(UNIT_BINS)
+
+deps:
+	@sh tools/install-deps.sh
+
+check: deps
+	$(MAKE) all unit
+	sh tests/run.sh
+
+test: all unit
+	sh tests/run.sh
+
+demo: deps
+	$(MAKE) all
+	sh demo/run.sh
+
+bench: all
+	sh bench/run.sh
+
+asan:
+	$(MAKE) O=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" \
+		build-asan/calltrace $(UNIT_BINS:$(O)/%=build-asan/%)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/calltrace \
+		$(DESTDIR)$(PREFIX)/share/doc/calltrace $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(O)/calltrace $(DESTDIR)$(PREFIX)/bin/calltrace
+	install -m 644 $(O)/libcalltrace.so $(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace.so
+	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
+	if ls doc/*.1 >/dev/null 2>&1; then install -m 644 doc/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+
+compile_commands.json:
+	$(MAKE) clean
+	bear -- $(MAKE) all unit
+
+format:
+	clang-format -i $(LIB_SRCS) $(CMD_SRCS) $(RT_SRCS) lib/*.h include/calltrace/*.h
+
+clean:
+	rm -rf $(O) build-asan
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* The subcommands: one file each under builtin/, one table in calltrace.c. */
+#ifndef CT_BUILTIN_H
+#define CT_BUILTIN_H
+
+/* argv[0] is the subcommand's name.  Return the process exit status:
+ * 0 success, 1 bad data / runtime failure, 2 bad usage. */
+int cmd_record(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+#endif

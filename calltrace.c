@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* calltrace: the command and its table of subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin/builtin.h"
+
+#ifndef CT_VERSION
+#define CT_VERSION "0.1"
+#endif
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cmd_struct commands[] = {
+	{"record", cmd_record, "run a program and record its calls"},
+	{"replay", cmd_replay, "show the recorded calls as a call tree"},
+	{"report", cmd_report, "flat profile: calls, total and self time per function"},
+	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: calltrace [--version] [--help] <command> [<args>]\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'calltrace <command> --help' tells more about a command.\n"
+		   "A program is traced after a rebuild with -finstrument-functions:\n"
+		   "   gcc -g -finstrument-functions -o prog prog.c\n"
+		   "   calltrace record ./prog && calltrace replay\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("calltrace %s (data format 1)\n", CT_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "calltrace: '%s' is not a calltrace command. See 'calltrace --help'.\n",
+		argv[1]);
+	return 2;
+}

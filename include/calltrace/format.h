@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace on-disk and shared-memory formats.
+ *
+ * This header is shared by the runtime (libcalltrace.so, libc only) and the
+ * analysis side.  It must stay plain C11 with no dependencies.  The prose
+ * description lives in doc/format.md; keep the two in step.
+ */
+#ifndef CALLTRACE_FORMAT_H
+#define CALLTRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define CT_FORMAT_VERSION 1
+
+/* ---- event stream (DIR/<pid>-<gen>-<tid>.ev) ---------------------------
+ *
+ * A stream file starts with struct ct_ev_file_header, followed by records.
+ * Records are sequences of little-endian 32-bit words.  The low two bits of
+ * the first word give the kind.
+ */
+#define CT_EV_MAGIC "CTEVENT1"
+
+struct ct_ev_file_header {
+	char magic[8];       /* CT_EV_MAGIC */
+	uint32_t version;    /* CT_FORMAT_VERSION */
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t gen;        /* exec generation of the process image */
+	uint64_t start_tsc;  /* clock value the first delta is relative to */
+};
+
+enum ct_rec_kind {
+	CT_REC_PAD = 0,   /* a zero word: skipped (never written on purpose)  */
+	CT_REC_EXIT = 1,  /* 1 word: bits 2..31 = clock delta (30 bits)        */
+	CT_REC_ENTER = 2, /* 2 words (one u64): bits 2..23 = delta (22 bits),
+			   * bits 24..63 = function address bits 0..39; address
+			   * bits 40..63 come from the last CT_EXT_HI (0 at start) */
+	CT_REC_EXT = 3,   /* bits 2..7 subtype, 8..15 payload length in words,
+			   * 16..31 small argument; the payload follows          */
+};
+
+#define CT_ENTER_DELTA_BITS 22
+#define CT_EXIT_DELTA_BITS 30
+#define CT_ADDR_LOW_BITS 40
+
+enum ct_ext_type {
+	CT_EXT_TIME = 1,   /* payload u64 absolute clock: new delta base        */
+	CT_EXT_HI = 2,     /* payload u32: address bits 40..63 for later ENTERs */
+	CT_EXT_UNWIND = 3, /* payload u32 n: the n innermost open frames ended
+			    * without an exit (longjmp, exception, ...)         */
+	CT_EXT_NENTER = 4, /* payload u64 clock, u64 address: an entry made in a
+			    * signal handler that interrupted the tracer itself.
+			    * Absolute; does not change the delta base.        */
+	CT_EXT_NEXIT = 5,  /* payload u64 clock, u64 address: matching exit;
+			    * closes frames down to and including address     */
+	CT_EXT_LOST = 6,   /* payload u64 n: n events were dropped here         */
+};
+
+static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
+{
+	return (uint32_t)CT_REC_EXT | (uint32_t)type << 2 | (uint32_t)len << 8 |
+	       (uint32_t)arg << 16;
+}
+#define CT_EXT_TYPE(w) (((w) >> 2) & 0x3f)
+#define CT_EXT_LEN(w) (((w) >> 8) & 0xff)
+#define CT_EXT_ARG(w) ((w) >> 16)
+
+/* ---- shared-memory ring (one per traced thread, in $CALLTRACE_SHM) ------
+ *
+ * The traced thread writes records into buf[slot]; when a buffer is full it
+ * publishes fill and sets state FULL, and moves to the next slot, waiting
+ * while that slot is still FULL (or dropping, with --drop).  The record
+ * process copies FULL buffers to the stream file, zeroes them and sets them
+ * EMPTY.  Buffers are zeroed when empty, so after a crash the part of the
+ * buffer in use ends at the first zero word.
+ */
+#define CT_RING_MAGIC 0x31525443u /* "CTR1" */
+#define CT_RING_MAX_SLOTS 64
+
+enum ct_slot_state { CT_SLOT_EMPTY = 0, CT_SLOT_WRITING = 1, CT_SLOT_FULL = 2 };
+
+struct ct_ring_slot {
+	uint32_t state;  /* enum ct_slot_state; futex word */
+	uint32_t pad;
+	uint64_t fill;   /* bytes used, valid when FULL */
+	uint64_t seq;    /* sequence number of the buffer in the stream */
+};
+
+struct ct_ring_header {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t pid, tid, gen;
+	uint32_t nslots;
+	uint64_t buf_size;   /* nominal size of each buffer */
+	uint64_t buf_stride; /* buf_size + slack for records written past it */
+	uint64_t data_offset;/* offset of buffer 0 from the start of the map */
+	uint64_t start_tsc;
+	uint32_t done;       /* writer has finished with the ring */
+	uint32_t waiting;    /* writer is waiting for a free slot (futex word) */
+	uint64_t lost;       /* events dropped (drop mode, nested overflow) */
+	uint64_t unmatched;  /* exits without a matching entry */
+	uint64_t waits;      /* times the writer waited for the drainer */
+	uint32_t cur_slot;   /* slot being written */
+	uint32_t pad2;
+	struct ct_ring_slot slot[CT_RING_MAX_SLOTS];
+};
+
+/* environment passed from `calltrace record` to the runtime */
+#define CT_ENV_DIR "CALLTRACE_DIR"          /* absolute data directory     */
+#define CT_ENV_SHM "CALLTRACE_SHM"          /* ring directory (tmpfs)      */
+#define CT_ENV_BUFSIZE "CALLTRACE_BUFSIZE"  /* bytes per buffer            */
+#define CT_ENV_NBUF "CALLTRACE_NBUF"        /* buffers per thread          */
+#define CT_ENV_DROP "CALLTRACE_DROP"        /* "1": drop instead of wait   */
+#define CT_ENV_CLOCK "CALLTRACE_CLOCK"      /* "tsc" or "mono"             */
+#define CT_ENV_ENABLE "CALLTRACE"           /* linked-in mode: "1" records */
+
+#endif

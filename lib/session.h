@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a calltrace.data directory: the recording's info, its processes
+ * (module maps) and threads (event streams), and the streaming reader that
+ * turns each thread's raw records into clean enter/exit events.
+ *
+ * Every consumer (replay, report, info, ...) reads the trace through this
+ * API and never parses raw records itself.  Errors carry a message that
+ * names the file and, for stream data, the byte offset.
+ */
+#ifndef CT_SESSION_H
+#define CT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ct_symtab;
+
+/* a message for the user, e.g. "calltrace.data/1-0-1.ev: offset 120: bad record" */
+struct ct_error {
+	char msg[512];
+};
+
+struct ct_module {
+	uint64_t base;       /* load bias: runtime address = base + symbol value */
+	uint64_t lo, hi;     /* mapped address range [lo, hi)                    */
+	uint64_t load_clock; /* clock when it appeared                            */
+	uint64_t unload_clock; /* clock when dlclose'd, UINT64_MAX while mapped   */
+	char *path;
+	char *buildid;       /* lowercase hex, or NULL when the module has none  */
+	struct ct_symtab *symtab; /* loaded lazily by ct_session_resolve          */
+};
+
+struct ct_proc {
+	int pid, ppid, gen;
+	char *exe;
+	char **argv;   /* NULL-terminated */
+	int argc;
+	uint64_t start_clock;
+	struct ct_module *modules;
+	size_t nmodules;
+};
+
+struct ct_thread {
+	struct ct_proc *proc;
+	int tid;
+	char *path;          /* the .ev file */
+	uint64_t bytes;      /* size of the .ev file */
+	int index;           /* position in session->threads */
+};
+
+struct ct_session {
+	char *dir;
+	/* from DIR/info */
+	char *command;       /* command line as recorded */
+	char *start_time;    /* ISO 8601, UTC */
+	char *clock_name;    /* "tsc" or "mono" */
+	double clock_hz;     /* clock ticks per second */
+	uint64_t start_clock, end_clock;
+	bool complete;       /* record finished normally (info has "complete: 1") */
+	char *exit_status;   /* e.g. "exit 0", "signal 11 (SIGSEGV)" */
+	uint64_t lost, unmatched, waits; /* counters from the runtime, summed */
+
+	struct ct_proc **procs;
+	size_t nprocs;
+	struct ct_thread **threads; /* sorted by (pid, gen, tid) */
+	size_t nthreads;
+
+	bool demangle;       /* default true */
+};
+
+int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
+void ct_session_close(struct ct_session *s);
+
+/* clock ticks -> nanoseconds since the start of the recording */
+uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock);
+
+/* ---- events -------------------------------------------------------- */
+
+enum ct_event_kind { CT_ENTER, CT_EXIT };
+
+enum ct_event_flags {
+	CT_EVF_SIGNAL = 1 << 0,     /* recorded from a signal handler that
+				     * interrupted the tracer (nested path) */
+	CT_EVF_SYNTHETIC = 1 << 1,  /* an exit the program never made: its frame
+				     * was skipped by longjmp/unwinding         */
+	CT_EVF_UNFINISHED = 1 << 2, /* an exit made up at the end of the stream:
+				     * the call was still open when the thread or
+				     * process ended (crash, kill, exit())       */
+};
+
+struct ct_event {
+	enum ct_event_kind kind;
+	unsigned flags;
+	uint64_t addr;      /* function address (runtime address) */
+	uint64_t time;      /* ns since the recording started */
+	uint64_t start;     /* for CT_EXIT: time of the matching entry */
+	uint32_t depth;     /* 0 for outermost frames; an exit has its entry's depth */
+	struct ct_thread *thread;
+};
+
+struct ct_stream; /* one thread */
+
+int ct_stream_open(struct ct_session *s, struct ct_thread *t, struct ct_stream **out,
+		   struct ct_error *err);
+/* 1: *ev filled; 0: end of stream; -1: error (err filled) */
+int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *err);
+/* counters seen so far in this stream */
+uint64_t ct_stream_lost(const struct ct_stream *st);
+uint64_t ct_stream_offset(const struct ct_stream *st);
+void ct_stream_close(struct ct_stream *st);
+
+/* all threads (or those for which want[thread->index] is true; want may be
+ * NULL) merged in time order */
+struct ct_merge;
+int ct_merge_open(struct ct_session *s, const bool *want, struct ct_merge **out,
+		  struct ct_error *err);
+int ct_merge_next(struct ct_merge *m, struct ct_event *ev, struct ct_error *err);
+void ct_merge_close(struct ct_merge *m);
+
+/* ---- symbols ------------------------------------------------------- */
+
+struct ct_sym_info {
+	const char *name;    /* demangled unless s->demangle is false; never NULL:
+			      * falls back to "module+0xoff" or "0xaddr" */
+	const char *module;  /* basename of the module path, or NULL */
+	const char *file;    /* source file from DWARF, or NULL */
+	int line;            /* 0 when unknown */
+};
+
+/* resolve a function address seen in proc at the given clock; cached, so
+ * that each address is looked up once.  Pointers stay valid until close. */
+const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
+					     uint64_t addr);
+
+/* warnings collected while opening/resolving (build-id mismatch, missing
+ * symbols, ...): printed once to stderr by ct_session_close unless quiet */
+void ct_session_warn(struct ct_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Symbol tables: read from an ELF file (libelf, libdw for file:line) and
+ * saved to / loaded from DIR/sym/<key>.sym so that a recording can be
+ * analysed after its binaries were rebuilt or deleted.
+ */
+#ifndef CT_SYMTAB_H
+#define CT_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ct_error;
+
+struct ct_symbol {
+	uint64_t value;  /* st_value: runtime address = module base + value */
+	uint64_t size;
+	char *name;      /* as in the ELF file (mangled) */
+	char *file;      /* DWARF decl_file, or NULL */
+	int line;
+};
+
+struct ct_symtab {
+	char *path;
+	char *buildid;   /* hex or NULL */
+	struct ct_symbol *syms; /* sorted by value */
+	size_t nsyms;
+};
+
+/* read the build-id of an ELF file: hex string (malloc'd) or NULL */
+char *ct_elf_buildid(const char *path);
+/* function symbols of an ELF file (.symtab, else .dynsym), with file:line
+ * from DWARF where present */
+struct ct_symtab *ct_symtab_from_elf(const char *path, struct ct_error *err);
+int ct_symtab_save(const struct ct_symtab *t, const char *file, struct ct_error *err);
+struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err);
+const struct ct_symbol *ct_symtab_lookup(const struct ct_symtab *t, uint64_t value);
+void ct_symtab_free(struct ct_symtab *t);
+/* the key a module is saved under in DIR/sym: its build-id, or
+ * "path-<16 hex digits of a hash of the path>" when it has none */
+void ct_symtab_key(const char *buildid, const char *path, char *out, size_t outlen);
+/* demangle a C++ name; returns malloc'd string or NULL when not mangled */
+char *ct_demangle(const char *name);
+
+#endif

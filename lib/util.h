@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers for the analysis side: allocation that never returns NULL,
+ * and a hash map keyed by 64-bit integers. */
+#ifndef CT_UTIL_H
+#define CT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* open-addressing map from uint64_t keys to void * values */
+struct ct_u64map {
+	uint64_t *keys;
+	void **vals;
+	unsigned char *used;
+	size_t cap, len;
+};
+void ct_u64map_init(struct ct_u64map *m);
+void ct_u64map_free(struct ct_u64map *m);
+/* pointer to the value slot for key, inserting NULL if absent */
+void **ct_u64map_slot(struct ct_u64map *m, uint64_t key);
+/* the value for key, or NULL */
+void *ct_u64map_get(const struct ct_u64map *m, uint64_t key);
+/* iterate: for (size_t i = 0; i < m->cap; i++) if (m->used[i]) ... */
+
+/* parse "10", "10ns", "1.5us", "2ms", "1s" into nanoseconds; -1 on error */
+int64_t ct_parse_duration(const char *s);
+/* format ns as uftrace does: "  1.234 us", "  5.000 ms", " 12.000  s"
+ * (a 10-character field); returns buf */
+char *ct_format_duration(uint64_t ns, char *buf, size_t len);
+
+#endif
