@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace replay: the recorded calls as a call tree, in the style of
+ * ftrace's function_graph and uftrace replay.
+ *
+ *   # DURATION     TID     FUNCTION
+ *               [  4242] | main() {
+ *     0.150 us [  4242] |   b();
+ *     1.234 us [  4242] | }  (with the name of main in a comment)
+ *
+ * A call whose exit directly follows its entry (in what is shown) is a leaf
+ * and takes one line; that needs one event of lookahead per thread, which
+ * is held in struct rthread.  Threads are merged in time order unless
+ * --per-thread is given.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "filter.h"
+#include "session.h"
+#include "util.h"
+
+#define CMD "replay"
+
+enum {
+	OPT_TID = 256,
+	OPT_PER_THREAD,
+	OPT_NO_DEMANGLE,
+	OPT_NO_DURATION,
+};
+
+static const struct option long_options[] = {
+	{"data", required_argument, NULL, 'd'},
+	{"tid", required_argument, NULL, OPT_TID},
+	{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+	{"filter", required_argument, NULL, 'F'},
+	{"notrace", required_argument, NULL, 'N'},
+	{"depth", required_argument, NULL, 'D'},
+	{"time-filter", required_argument, NULL, 't'},
+	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+	{"no-duration", no_argument, NULL, OPT_NO_DURATION},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: calltrace replay [options]\n"
+		"\n"
+		"Show the recorded calls as a call tree, one line per entry and exit\n"
+		"(one line for a call that calls nothing shown), with durations.\n"
+		"\n"
+		"options:\n"
+		"  -d, --data DIR        the recording (default calltrace.data)\n"
+		"      --tid TID[,TID..] only these threads\n"
+		"      --per-thread      one thread after the other, each under a line\n"
+		"                        '# thread TID (process PID)'; default: all\n"
+		"                        threads merged in time order\n"
+		"  -F, --filter REGEX    only functions matching REGEX and what they call;\n"
+		"                        the tree starts at depth 0 there (repeatable)\n"
+		"  -N, --notrace REGEX   hide functions matching REGEX and what they call\n"
+		"                        (repeatable; wins over -F)\n"
+		"  -D, --depth N         only calls at depth < N of the shown tree\n"
+		"  -t, --time-filter TIME  hide calls shorter than TIME (e.g. 10us, 1.5ms)\n"
+		"      --no-demangle     show C++ names as in the binary\n"
+		"      --no-duration     leave out the duration column\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"REGEX is POSIX extended, matched anywhere in the (demangled) name;\n"
+		"anchor it (-F '^main$') to match a whole name.\n"
+		"Exits: '} /* f: unwound */' the frame was left by longjmp or an exception;\n"
+		"'/* unfinished */' the call was still open when the thread ended.\n");
+}
+
+/* replay state of one thread */
+struct rthread {
+	bool has_pend;           /* an entry waiting to see if it is a leaf */
+	struct ct_fevent pend;
+	char tidcol[32];         /* " [  4242] | " */
+	size_t tidlen;
+};
+
+struct replay {
+	struct ct_session *s;
+	struct ct_filter *filt;
+	struct ct_filter_thread *fts; /* per thread index */
+	struct rthread *rts;          /* per thread index */
+	bool no_duration;
+	FILE *out;
+};
+
+static const char spaces[] = "                                                                "
+			     "                                                                ";
+
+static void put(FILE *out, const char *s, size_t n)
+{
+	fwrite_unlocked(s, 1, n, out);
+}
+
+static void puts_(FILE *out, const char *s)
+{
+	fwrite_unlocked(s, 1, strlen(s), out);
+}
+
+static void put_indent(FILE *out, size_t n)
+{
+	while (n) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+		put(out, spaces, k);
+		n -= k;
+	}
+}
+
+/* the start of a line: duration column (blank when !has_dur), tid, indent */
+static void line_start(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
+		       bool has_dur)
+{
+	FILE *out = r->out;
+	if (!r->no_duration) {
+		if (has_dur) {
+			char buf[64];
+			uint64_t dur = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
+			puts_(out, ct_format_duration(dur, buf, sizeof(buf)));
+		} else {
+			put(out, spaces, 10);
+		}
+		put(out, rt->tidcol, rt->tidlen);
+	} else {
+		/* no leading space before '[' */
+		put(out, rt->tidcol + 1, rt->tidlen - 1);
+	}
+	put_indent(out, 2 * (size_t)fe->depth);
+}
+
+static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fevent *fe)
+{
+	line_start(r, rt, fe, false);
+	puts_(r->out, fe->fn->name);
+	put(r->out, "() {\n", 5);
+}
+
+static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
+{
+	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
+	line_start(r, rt, ex, !unfinished);
+	puts_(r->out, ex->fn->name);
+	if (unfinished)
+		puts_(r->out, "(); /* unfinished */\n");
+	else if (ex->ev.flags & CT_EVF_SYNTHETIC)
+		puts_(r->out, "(); /* unwound */\n");
+	else
+		put(r->out, "();\n", 4);
+}
+
+static void print_exit(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
+{
+	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
+	line_start(r, rt, ex, !unfinished);
+	put(r->out, "} /* ", 5);
+	puts_(r->out, ex->fn->name);
+	if (unfinished)
+		puts_(r->out, ": unfinished */\n");
+	else if (ex->ev.flags & CT_EVF_SYNTHETIC)
+		puts_(r->out, ": unwound */\n");
+	else
+		put(r->out, " */\n", 4);
+}
+
+static struct rthread *rthread_of(struct replay *r, const struct ct_event *ev)
+{
+	struct rthread *rt = &r->rts[ev->thread->index];
+	if (!rt->tidlen) {
+		int n = snprintf(rt->tidcol, sizeof(rt->tidcol), " [%6d] | ", ev->thread->tid);
+		rt->tidlen = n > 0 ? (size_t)n : 0;
+	}
+	return rt;
+}
+
+static void emit(void *ctx, const struct ct_fevent *fe)
+{
+	struct replay *r = ctx;
+	struct rthread *rt = rthread_of(r, &fe->ev);
+
+	if (fe->ev.kind == CT_ENTER) {
+		if (rt->has_pend)
+			print_enter(r, rt, &rt->pend);
+		rt->pend = *fe;
+		rt->has_pend = true;
+		return;
+	}
+	if (rt->has_pend) {
+		rt->has_pend = false;
+		if (rt->pend.depth == fe->depth && rt->pend.ev.addr == fe->ev.addr) {
+			print_leaf(r, rt, fe);
+			return;
+		}
+		print_enter(r, rt, &rt->pend);
+	}
+	print_exit(r, rt, fe);
+}
+
+/* the end of a thread's events: release what is held back */
+static void thread_end(struct replay *r, struct ct_thread *t)
+{
+	ct_filter_thread_end(r->filt, &r->fts[t->index], emit, r);
+	struct rthread *rt = &r->rts[t->index];
+	if (rt->has_pend) {
+		rt->has_pend = false;
+		print_enter(r, rt, &rt->pend);
+	}
+}
+
+static int replay_merged(struct replay *r, const bool *want, struct ct_error *err)
+{
+	struct ct_merge *m;
+	if (ct_merge_open(r->s, want, &m, err) < 0)
+		return -1;
+	struct ct_event ev;
+	int rc;
+	while ((rc = ct_merge_next(m, &ev, err)) == 1)
+		ct_filter_push(r->filt, &r->fts[ev.thread->index], &ev, emit, r);
+	ct_merge_close(m);
+	for (size_t i = 0; i < r->s->nthreads; i++)
+		if (!want || want[i])
+			thread_end(r, r->s->threads[i]);
+	return rc < 0 ? -1 : 0;
+}
+
+static int replay_per_thread(struct replay *r, const bool *want, struct ct_error *err)
+{
+	bool first = true;
+	for (size_t i = 0; i < r->s->nthreads; i++) {
+		struct ct_thread *t = r->s->threads[i];
+		if (want && !want[t->index])
+			continue;
+		fprintf(r->out, "%s# thread %d (process %d)\n", first ? "" : "\n", t->tid,
+			t->proc ? t->proc->pid : 0);
+		first = false;
+		struct ct_stream *st;
+		if (ct_stream_open(r->s, t, &st, err) < 0)
+			return -1;
+		struct ct_event ev;
+		int rc;
+		struct ct_filter_thread *ft = &r->fts[t->index];
+		while ((rc = ct_stream_next(st, &ev, err)) == 1)
+			ct_filter_push(r->filt, ft, &ev, emit, r);
+		ct_stream_close(st);
+		thread_end(r, t);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static char outbuf[1 << 20];
+
+int cmd_replay(int argc, char **argv)
+{
+	const char *dir = "calltrace.data";
+	bool per_thread = false, demangle = true, no_duration = false;
+	int *tids = NULL;
+	size_t ntids = 0;
+	struct ct_filter filt;
+	int status = 2, c;
+
+	ct_filter_init(&filt, NULL);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:F:N:D:t:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case OPT_TID:
+			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
+				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_PER_THREAD:
+			per_thread = true;
+			break;
+		case 'F':
+		case 'N':
+		case 'D':
+		case 't':
+			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
+				goto usage_err;
+			break;
+		case OPT_NO_DEMANGLE:
+			demangle = false;
+			break;
+		case OPT_NO_DURATION:
+			no_duration = true;
+			break;
+		case 'h':
+			usage(stdout);
+			status = 0;
+			goto out;
+		case ':':
+			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+				argv[optind - 1]);
+			goto usage_err;
+		default:
+			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+				argv[optind - 1]);
+			goto usage_err;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		goto usage_err;
+	}
+
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	struct ct_error err = {{0}};
+	struct ct_session *s;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+		goto out;
+	}
+	s->demangle = demangle;
+	filt.s = s;
+
+	struct replay r = {
+		.s = s,
+		.filt = &filt,
+		.no_duration = no_duration,
+		.out = stdout,
+	};
+	size_t nt = s->nthreads ? s->nthreads : 1;
+	r.fts = xcalloc(nt, sizeof(*r.fts));
+	r.rts = xcalloc(nt, sizeof(*r.rts));
+	for (size_t i = 0; i < s->nthreads; i++)
+		ct_filter_thread_init(&r.fts[i]);
+	bool *want = ct_select_threads(s, tids, ntids, CMD);
+
+	if (no_duration)
+		fputs("#   TID     FUNCTION\n", stdout);
+	else
+		fputs("# DURATION     TID     FUNCTION\n", stdout);
+	int rc = per_thread ? replay_per_thread(&r, want, &err) : replay_merged(&r, want, &err);
+	status = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		status = 1;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+	} else if (s->lost) {
+		fprintf(stderr,
+			"calltrace " CMD ": %llu events were lost while recording; "
+			"the tree has gaps there\n",
+			(unsigned long long)s->lost);
+	}
+
+	for (size_t i = 0; i < s->nthreads; i++)
+		ct_filter_thread_free(&r.fts[i]);
+	free(r.fts);
+	free(r.rts);
+	free(want);
+	ct_filter_free(&filt);
+	free(tids);
+	ct_session_close(s);
+	return status;
+
+usage_err:
+	usage(stderr);
+	status = 2;
+out:
+	ct_filter_free(&filt);
+	free(tids);
+	return status;
+}

@@ -1,0 +1,594 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace report: a flat profile, one row per function.
+ *
+ *   calls  the number of calls (every activation, recursive ones included)
+ *   total  inclusive time, counted once per outermost activation: while a
+ *          function is active on a thread, its recursive calls add nothing
+ *   self   inclusive time minus the inclusive time of its direct (shown)
+ *          callees, summed over all calls
+ *   avg/min/max  over the inclusive time of each call
+ *
+ * Functions are keyed by name, so the same function seen in several
+ * processes (fork) or at several addresses is one row.  Threads are read one
+ * after the other, so memory is bounded by functions x stack depth, not by
+ * the length of the trace.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "filter.h"
+#include "session.h"
+#include "util.h"
+
+#define CMD "report"
+
+enum {
+	OPT_TID = 256,
+	OPT_PER_THREAD,
+	OPT_NO_DEMANGLE,
+	OPT_FORMAT,
+	OPT_LIMIT,
+};
+
+static const struct option long_options[] = {
+	{"data", required_argument, NULL, 'd'},
+	{"sort", required_argument, NULL, 's'},
+	{"tid", required_argument, NULL, OPT_TID},
+	{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+	{"filter", required_argument, NULL, 'F'},
+	{"notrace", required_argument, NULL, 'N'},
+	{"depth", required_argument, NULL, 'D'},
+	{"time-filter", required_argument, NULL, 't'},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+	{"limit", required_argument, NULL, OPT_LIMIT},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: calltrace report [options]\n"
+		"\n"
+		"Flat profile of the recorded calls: one row per function.\n"
+		"\n"
+		"options:\n"
+		"  -d, --data DIR        the recording (default calltrace.data)\n"
+		"  -s, --sort KEY[,KEY]  sort by total, self, calls, avg, min, max (descending)\n"
+		"                        or name (ascending); default total\n"
+		"      --tid TID[,TID..] only these threads\n"
+		"      --per-thread      one table per thread\n"
+		"  -F, --filter REGEX    only functions matching REGEX and what they call\n"
+		"  -N, --notrace REGEX   leave out functions matching REGEX and what they call\n"
+		"  -D, --depth N         only calls at depth < N (counted as in replay)\n"
+		"  -t, --time-filter TIME  leave out calls shorter than TIME (e.g. 10us)\n"
+		"      --format FMT      text (default), csv or json\n"
+		"      --no-demangle     show C++ names as in the binary\n"
+		"      --limit N         at most N rows (per table)\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"columns:\n"
+		"  Total time  inclusive time, counted once per outermost activation\n"
+		"              (the calls a recursive function makes to itself add nothing)\n"
+		"  Self time   inclusive time minus that of the direct callees shown,\n"
+		"              summed over all calls; time of callees left out by -N, -D\n"
+		"              or -t counts as the caller's own\n"
+		"  Calls       number of calls, recursive ones included\n"
+		"  Average, Min, Max  over the inclusive time of each call\n"
+		"A call left by longjmp or an exception ends where the frame was found\n"
+		"gone; a call still open when its thread ended (crash, kill, exit) counts\n"
+		"with its time up to the end of the thread's events.  Rows are per\n"
+		"function name: the same function in several processes is one row.\n");
+}
+
+/* ---- aggregation ---------------------------------------------------- */
+
+struct fstat {
+	uint64_t calls, total, self, sum, min, max;
+};
+
+struct frame {
+	uint32_t id;
+	uint64_t child; /* inclusive time of direct callees */
+};
+
+enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME };
+
+struct report {
+	struct ct_session *s;
+	struct ct_filter *filt;
+
+	/* names: id -> name; by hash of the name -> first id + 1, chained */
+	const char **names;
+	uint32_t *next_same;
+	size_t nnames, capnames;
+	struct ct_u64map byhash;
+
+	struct fstat *stats;   /* per id */
+	uint32_t *active;      /* per id: open activations on the current thread */
+	size_t capstats;
+
+	struct frame *stack;
+	size_t depth, capstack;
+
+	enum fmt fmt;
+	enum skey keys[8];
+	size_t nkeys;
+	size_t limit;          /* 0: all */
+	bool per_thread;
+	bool first_table;
+	FILE *out;
+};
+
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint32_t intern(struct report *r, const char *name)
+{
+	uint64_t h = hash_name(name);
+	void **slot = ct_u64map_slot(&r->byhash, h);
+	uintptr_t first = (uintptr_t)*slot;
+	for (uintptr_t i = first; i; i = r->next_same[i - 1])
+		if (!strcmp(r->names[i - 1], name))
+			return (uint32_t)(i - 1);
+	if (r->nnames == r->capnames) {
+		r->capnames = r->capnames ? 2 * r->capnames : 256;
+		r->names = xrealloc(r->names, r->capnames * sizeof(*r->names));
+		r->next_same = xrealloc(r->next_same, r->capnames * sizeof(*r->next_same));
+	}
+	uint32_t id = (uint32_t)r->nnames++;
+	r->names[id] = name;
+	r->next_same[id] = (uint32_t)first;
+	*slot = (void *)(uintptr_t)(id + 1);
+	if (r->nnames > r->capstats) {
+		size_t old = r->capstats;
+		r->capstats = r->capnames;
+		r->stats = xrealloc(r->stats, r->capstats * sizeof(*r->stats));
+		r->active = xrealloc(r->active, r->capstats * sizeof(*r->active));
+		memset(r->stats + old, 0, (r->capstats - old) * sizeof(*r->stats));
+		memset(r->active + old, 0, (r->capstats - old) * sizeof(*r->active));
+	}
+	return id;
+}
+
+static void emit(void *ctx, const struct ct_fevent *fe)
+{
+	struct report *r = ctx;
+	struct ct_func *fn = fe->fn;
+	if (fn->user < 0)
+		fn->user = intern(r, fn->name);
+	uint32_t id = (uint32_t)fn->user;
+
+	if (fe->ev.kind == CT_ENTER) {
+		if (r->depth == r->capstack) {
+			r->capstack = r->capstack ? 2 * r->capstack : 256;
+			r->stack = xrealloc(r->stack, r->capstack * sizeof(*r->stack));
+		}
+		r->stack[r->depth++] = (struct frame){.id = id, .child = 0};
+		r->active[id]++;
+		return;
+	}
+	if (!r->depth)
+		return; /* an exit without its entry: cannot happen after the reader */
+	struct frame f = r->stack[--r->depth];
+	if (f.id != id) {
+		/* not well nested (cannot happen after the reader): count the
+		 * frame that is closed as it is recorded on the stack */
+		id = f.id;
+	}
+	uint64_t incl = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
+	struct fstat *st = &r->stats[id];
+	if (r->active[id])
+		r->active[id]--;
+	if (!st->calls || incl < st->min)
+		st->min = incl;
+	if (incl > st->max)
+		st->max = incl;
+	st->calls++;
+	st->sum += incl;
+	if (!r->active[id])
+		st->total += incl;
+	st->self += incl > f.child ? incl - f.child : 0;
+	if (r->depth)
+		r->stack[r->depth - 1].child += incl;
+}
+
+/* after each thread: forget what is left open (only after an error) */
+static void thread_reset(struct report *r)
+{
+	while (r->depth) {
+		struct frame f = r->stack[--r->depth];
+		if (r->active[f.id])
+			r->active[f.id]--;
+	}
+}
+
+/* ---- output --------------------------------------------------------- */
+
+static struct report *sort_r;
+
+static uint64_t keyval(const struct fstat *st, enum skey k)
+{
+	switch (k) {
+	case K_TOTAL:
+		return st->total;
+	case K_SELF:
+		return st->self;
+	case K_CALLS:
+		return st->calls;
+	case K_AVG:
+		return st->calls ? st->sum / st->calls : 0;
+	case K_MIN:
+		return st->min;
+	case K_MAX:
+		return st->max;
+	case K_NAME:
+		break;
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
+	const struct report *r = sort_r;
+	for (size_t i = 0; i < r->nkeys; i++) {
+		enum skey k = r->keys[i];
+		if (k == K_NAME) {
+			int c = strcmp(r->names[ia], r->names[ib]);
+			if (c)
+				return c;
+			continue;
+		}
+		uint64_t va = keyval(&r->stats[ia], k), vb = keyval(&r->stats[ib], k);
+		if (va != vb)
+			return va > vb ? -1 : 1;
+	}
+	int c = strcmp(r->names[ia], r->names[ib]);
+	return c ? c : (ia < ib ? -1 : ia > ib);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	putc_unlocked('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(out, "\\u%04x", *p);
+			else
+				putc_unlocked(*p, out);
+		}
+	}
+	putc_unlocked('"', out);
+}
+
+static void csv_string(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	putc_unlocked('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc_unlocked('"', out);
+		putc_unlocked(*s, out);
+	}
+	putc_unlocked('"', out);
+}
+
+/* print the table of what was gathered since the last one; t is the thread
+ * with --per-thread */
+static void print_table(struct report *r, const struct ct_thread *t)
+{
+	FILE *out = r->out;
+	uint32_t *rows = xmalloc((r->nnames ? r->nnames : 1) * sizeof(*rows));
+	size_t n = 0;
+	for (size_t i = 0; i < r->nnames; i++)
+		if (r->stats[i].calls)
+			rows[n++] = (uint32_t)i;
+	sort_r = r;
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+	if (r->limit && n > r->limit)
+		n = r->limit;
+
+	int pid = t && t->proc ? t->proc->pid : 0;
+	switch (r->fmt) {
+	case FMT_TEXT:
+		if (t)
+			fprintf(out, "%s# thread %d (process %d)\n", r->first_table ? "" : "\n",
+				t->tid, pid);
+		fputs("  Total time   Self time       Calls    Average        Min        Max"
+		      "  Function\n"
+		      "  ==========  ==========  ==========  ========== ========== =========="
+		      "  ====================\n",
+		      out);
+		for (size_t i = 0; i < n; i++) {
+			const struct fstat *st = &r->stats[rows[i]];
+			char b[6][64];
+			fprintf(out, "  %s  %s  %10llu %s %s %s  %s\n",
+				ct_format_duration(st->total, b[0], sizeof(b[0])),
+				ct_format_duration(st->self, b[1], sizeof(b[1])),
+				(unsigned long long)st->calls,
+				ct_format_duration(st->sum / st->calls, b[2], sizeof(b[2])),
+				ct_format_duration(st->min, b[3], sizeof(b[3])),
+				ct_format_duration(st->max, b[4], sizeof(b[4])), r->names[rows[i]]);
+		}
+		break;
+	case FMT_CSV:
+		if (r->first_table)
+			fputs(r->per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,"
+					      "min_ns,max_ns\n"
+					    : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
+			      out);
+		for (size_t i = 0; i < n; i++) {
+			const struct fstat *st = &r->stats[rows[i]];
+			if (t)
+				fprintf(out, "%d,%d,", pid, t->tid);
+			csv_string(out, r->names[rows[i]]);
+			fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu\n",
+				(unsigned long long)st->calls, (unsigned long long)st->total,
+				(unsigned long long)st->self,
+				(unsigned long long)(st->sum / st->calls),
+				(unsigned long long)st->min, (unsigned long long)st->max);
+		}
+		break;
+	case FMT_JSON:
+		if (t)
+			fprintf(out, "%s{\"pid\":%d,\"tid\":%d,\"functions\":[",
+				r->first_table ? "" : ",\n", pid, t->tid);
+		else
+			fputs("{\"functions\":[", out);
+		for (size_t i = 0; i < n; i++) {
+			const struct fstat *st = &r->stats[rows[i]];
+			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
+			json_string(out, r->names[rows[i]]);
+			fprintf(out,
+				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
+				"\"avg_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu}",
+				(unsigned long long)st->calls, (unsigned long long)st->total,
+				(unsigned long long)st->self,
+				(unsigned long long)(st->sum / st->calls),
+				(unsigned long long)st->min, (unsigned long long)st->max);
+		}
+		fputs(t ? "]}" : "]}\n", out);
+		break;
+	}
+	r->first_table = false;
+	free(rows);
+}
+
+static int read_thread(struct report *r, struct ct_thread *t, struct ct_error *err)
+{
+	struct ct_stream *st;
+	if (ct_stream_open(r->s, t, &st, err) < 0)
+		return -1;
+	struct ct_filter_thread ft;
+	ct_filter_thread_init(&ft);
+	struct ct_event ev;
+	int rc;
+	while ((rc = ct_stream_next(st, &ev, err)) == 1)
+		ct_filter_push(r->filt, &ft, &ev, emit, r);
+	ct_stream_close(st);
+	ct_filter_thread_end(r->filt, &ft, emit, r);
+	ct_filter_thread_free(&ft);
+	thread_reset(r);
+	return rc < 0 ? -1 : 0;
+}
+
+static int parse_keys(struct report *r, const char *arg)
+{
+	static const char *const names[] = {"total", "self", "calls", "avg",
+					    "min",   "max",  "name"};
+	r->nkeys = 0;
+	const char *p = arg;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		size_t k;
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (strlen(names[k]) == len && !strncmp(p, names[k], len))
+				break;
+		if (k == sizeof(names) / sizeof(names[0]) ||
+		    r->nkeys == sizeof(r->keys) / sizeof(r->keys[0]))
+			return -1;
+		r->keys[r->nkeys++] = (enum skey)k;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+static char outbuf[1 << 16];
+
+int cmd_report(int argc, char **argv)
+{
+	const char *dir = "calltrace.data";
+	bool demangle = true;
+	int *tids = NULL;
+	size_t ntids = 0;
+	struct ct_filter filt;
+	struct report r = {.fmt = FMT_TEXT, .keys = {K_TOTAL}, .nkeys = 1, .first_table = true};
+	int status = 2, c;
+	unsigned long v;
+
+	ct_filter_init(&filt, NULL);
+	ct_u64map_init(&r.byhash);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:s:F:N:D:t:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 's':
+			if (parse_keys(&r, optarg) < 0) {
+				fprintf(stderr,
+					"calltrace " CMD ": -s: want keys among total, self, calls, "
+					"avg, min, max, name, not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_TID:
+			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
+				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_PER_THREAD:
+			r.per_thread = true;
+			break;
+		case 'F':
+		case 'N':
+		case 'D':
+		case 't':
+			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
+				goto usage_err;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				r.fmt = FMT_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				r.fmt = FMT_CSV;
+			else if (!strcmp(optarg, "json"))
+				r.fmt = FMT_JSON;
+			else {
+				fprintf(stderr,
+					"calltrace " CMD ": --format: want text, csv or json, "
+					"not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_NO_DEMANGLE:
+			demangle = false;
+			break;
+		case OPT_LIMIT:
+			if (ct_parse_uint(optarg, (unsigned long)SIZE_MAX, &v) < 0) {
+				fprintf(stderr, "calltrace " CMD ": --limit: bad number '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			r.limit = v;
+			break;
+		case 'h':
+			usage(stdout);
+			status = 0;
+			goto out;
+		case ':':
+			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+				argv[optind - 1]);
+			goto usage_err;
+		default:
+			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+				argv[optind - 1]);
+			goto usage_err;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		goto usage_err;
+	}
+
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	struct ct_error err = {{0}};
+	struct ct_session *s;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+		goto out;
+	}
+	s->demangle = demangle;
+	filt.s = s;
+	r.s = s;
+	r.filt = &filt;
+	r.out = stdout;
+	bool *want = ct_select_threads(s, tids, ntids, CMD);
+
+	int rc = 0;
+	if (r.per_thread && r.fmt == FMT_JSON)
+		fputs("{\"threads\":[", stdout);
+	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
+		struct ct_thread *t = s->threads[i];
+		if (want && !want[t->index])
+			continue;
+		rc = read_thread(&r, t, &err);
+		if (rc == 0 && r.per_thread) {
+			print_table(&r, t);
+			if (r.nnames)
+				memset(r.stats, 0, r.nnames * sizeof(*r.stats));
+		}
+	}
+	if (rc == 0) {
+		if (!r.per_thread)
+			print_table(&r, NULL);
+		else if (r.fmt == FMT_JSON)
+			fputs("]}\n", stdout);
+	}
+	status = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		status = 1;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+	} else if (s->lost) {
+		fprintf(stderr,
+			"calltrace " CMD ": %llu events were lost while recording; "
+			"times around them are wrong\n",
+			(unsigned long long)s->lost);
+	}
+	free(want);
+	ct_filter_free(&filt);
+	ct_session_close(s);
+	goto done;
+
+usage_err:
+	usage(stderr);
+	status = 2;
+out:
+	ct_filter_free(&filt);
+done:
+	free(tids);
+	free(r.names);
+	free(r.next_same);
+	free(r.stats);
+	free(r.active);
+	free(r.stack);
+	ct_u64map_free(&r.byhash);
+	return status;
+}

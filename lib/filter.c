@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/* The -F/-N/-D/-t filters shared by the views; see filter.h. */
+#include "filter.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ct_filter_init(struct ct_filter *f, struct ct_session *s)
+{
+	memset(f, 0, sizeof(*f));
+	f->s = s;
+	ct_u64map_init(&f->procs);
+}
+
+void ct_filter_free(struct ct_filter *f)
+{
+	for (size_t i = 0; i < f->ninc; i++)
+		regfree(&f->inc[i]);
+	for (size_t i = 0; i < f->nexc; i++)
+		regfree(&f->exc[i]);
+	free(f->inc);
+	free(f->exc);
+	for (size_t i = 0; i < f->procs.cap; i++) {
+		if (!f->procs.used[i])
+			continue;
+		struct ct_u64map *m = f->procs.vals[i];
+		for (size_t j = 0; j < m->cap; j++)
+			if (m->used[j])
+				free(m->vals[j]);
+		ct_u64map_free(m);
+		free(m);
+	}
+	ct_u64map_free(&f->procs);
+	memset(f, 0, sizeof(*f));
+}
+
+int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, char *err,
+			size_t errlen)
+{
+	regex_t **arr = exclude ? &f->exc : &f->inc;
+	size_t *n = exclude ? &f->nexc : &f->ninc;
+	regex_t r;
+	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char buf[256];
+		regerror(rc, &r, buf, sizeof(buf));
+		snprintf(err, errlen, "bad regex '%s': %s", re, buf);
+		return -1;
+	}
+	*arr = xrealloc(*arr, (*n + 1) * sizeof(regex_t));
+	(*arr)[(*n)++] = r;
+	/* functions already cached keep their old match: options come first */
+	return 0;
+}
+
+int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out)
+{
+	if (!arg || *arg < '0' || *arg > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ct_filter_option(struct ct_filter *f, int opt, const char *arg, const char *cmd)
+{
+	char err[400];
+	unsigned long v;
+	int64_t ns;
+
+	switch (opt) {
+	case 'F':
+	case 'N':
+		if (ct_filter_add_regex(f, opt == 'N', arg, err, sizeof(err)) < 0) {
+			fprintf(stderr, "calltrace %s: -%c: %s\n", cmd, opt, err);
+			return -1;
+		}
+		return 0;
+	case 'D':
+		if (ct_parse_uint(arg, UINT32_MAX - 1, &v) < 0 || v == 0) {
+			fprintf(stderr, "calltrace %s: -D: want a depth >= 1, not '%s'\n", cmd,
+				arg);
+			return -1;
+		}
+		f->max_depth = (uint32_t)v;
+		return 0;
+	case 't':
+		ns = ct_parse_duration(arg);
+		if (ns < 0) {
+			fprintf(stderr,
+				"calltrace %s: -t: want a time such as 10us, 1.5ms, 2s, not '%s'\n",
+				cmd, arg);
+			return -1;
+		}
+		f->min_time = (uint64_t)ns;
+		return 0;
+	}
+	fprintf(stderr, "calltrace %s: unknown filter option -%c\n", cmd, opt);
+	return -1;
+}
+
+bool ct_filter_active(const struct ct_filter *f)
+{
+	return f->ninc || f->nexc || f->max_depth || f->min_time;
+}
+
+void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
+{
+	fn->inc = false;
+	fn->exc = false;
+	for (size_t i = 0; i < f->ninc && !fn->inc; i++)
+		fn->inc = regexec(&f->inc[i], fn->name, 0, NULL, 0) == 0;
+	for (size_t i = 0; i < f->nexc && !fn->exc; i++)
+		fn->exc = regexec(&f->exc[i], fn->name, 0, NULL, 0) == 0;
+}
+
+struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t addr)
+{
+	struct ct_u64map *m;
+	if (p == f->last_proc && f->last_map) {
+		m = f->last_map;
+	} else {
+		void **slot = ct_u64map_slot(&f->procs, (uint64_t)(uintptr_t)p);
+		if (!*slot) {
+			m = xmalloc(sizeof(*m));
+			ct_u64map_init(m);
+			*slot = m;
+		}
+		m = *slot;
+		f->last_proc = p;
+		f->last_map = m;
+	}
+	struct ct_func *fn = ct_u64map_get(m, addr);
+	if (fn)
+		return fn;
+	fn = xcalloc(1, sizeof(*fn));
+	const struct ct_sym_info *si = f->s ? ct_session_resolve(f->s, p, addr) : NULL;
+	fn->name = si && si->name ? si->name : "?";
+	fn->user = -1;
+	if (f->ninc || f->nexc)
+		ct_filter_match(f, fn);
+	*ct_u64map_slot(m, addr) = fn;
+	return fn;
+}
+
+void ct_filter_thread_init(struct ct_filter_thread *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->f_depth = CT_DEPTH_NONE;
+	t->n_depth = CT_DEPTH_NONE;
+}
+
+void ct_filter_thread_free(struct ct_filter_thread *t)
+{
+	free(t->pend);
+	ct_filter_thread_init(t);
+}
+
+/* -t: emit the held-back entries pend[0..n) */
+static void flush_pending(struct ct_filter_thread *t, size_t n, ct_filter_emit_fn emit,
+			  void *ctx)
+{
+	for (size_t i = 0; i < n; i++)
+		emit(ctx, &t->pend[i]);
+	memmove(t->pend, t->pend + n, (t->npend - n) * sizeof(*t->pend));
+	t->npend -= n;
+}
+
+/* -t stage, for events that passed -F/-N/-D */
+static void time_stage(struct ct_filter *f, struct ct_filter_thread *t,
+		       const struct ct_fevent *fe, ct_filter_emit_fn emit, void *ctx)
+{
+	/* an entry held back for at least min_time is a long call: release it
+	 * (the held entries are in time order, so the long ones are a prefix) */
+	size_t n = 0;
+	while (n < t->npend && fe->ev.time >= t->pend[n].ev.time &&
+	       fe->ev.time - t->pend[n].ev.time >= f->min_time)
+		n++;
+	if (n)
+		flush_pending(t, n, emit, ctx);
+
+	if (fe->ev.kind == CT_ENTER) {
+		if (t->npend == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 64;
+			t->pend = xrealloc(t->pend, t->cap * sizeof(*t->pend));
+		}
+		t->pend[t->npend++] = *fe;
+		return;
+	}
+	if (t->npend && t->pend[t->npend - 1].depth == fe->depth) {
+		/* its entry is still held: decide now */
+		uint64_t dur = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
+		if (dur < f->min_time) {
+			t->npend--; /* the call and (already dropped) callees vanish */
+			return;
+		}
+		flush_pending(t, t->npend, emit, ctx);
+	} else if (t->npend) {
+		/* cannot happen with well-nested events: keep the order anyway */
+		flush_pending(t, t->npend, emit, ctx);
+	}
+	emit(ctx, fe);
+}
+
+void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t,
+		       const struct ct_event *ev, struct ct_func *fn, ct_filter_emit_fn emit,
+		       void *ctx)
+{
+	uint32_t d = ev->depth, sd;
+
+	if (ev->kind == CT_ENTER) {
+		if (t->n_depth != CT_DEPTH_NONE) {
+			if (d > t->n_depth)
+				return;
+			t->n_depth = CT_DEPTH_NONE; /* resync */
+		}
+		if (fn->exc) {
+			t->n_depth = d;
+			return;
+		}
+		if (f->ninc) {
+			if (t->f_depth != CT_DEPTH_NONE && d <= t->f_depth)
+				t->f_depth = CT_DEPTH_NONE; /* resync */
+			if (t->f_depth == CT_DEPTH_NONE) {
+				if (!fn->inc)
+					return;
+				t->f_depth = d;
+			}
+			sd = d - t->f_depth;
+		} else {
+			sd = d;
+		}
+	} else {
+		if (t->n_depth != CT_DEPTH_NONE) {
+			if (d > t->n_depth)
+				return;
+			bool own = d == t->n_depth;
+			t->n_depth = CT_DEPTH_NONE;
+			if (own)
+				return;
+		}
+		if (fn->exc)
+			return;
+		if (f->ninc) {
+			if (t->f_depth == CT_DEPTH_NONE)
+				return;
+			if (d < t->f_depth) {
+				t->f_depth = CT_DEPTH_NONE; /* resync */
+				return;
+			}
+			sd = d - t->f_depth;
+			if (d == t->f_depth)
+				t->f_depth = CT_DEPTH_NONE;
+		} else {
+			sd = d;
+		}
+	}
+	if (f->max_depth && sd >= f->max_depth)
+		return;
+
+	struct ct_fevent fe = {.ev = *ev, .fn = fn, .depth = sd};
+	if (f->min_time)
+		time_stage(f, t, &fe, emit, ctx);
+	else
+		emit(ctx, &fe);
+}
+
+void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
+		    ct_filter_emit_fn emit, void *ctx)
+{
+	struct ct_func *fn = ct_filter_func(f, ev->thread->proc, ev->addr);
+	ct_filter_push_fn(f, t, ev, fn, emit, ctx);
+}
+
+void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t,
+			  ct_filter_emit_fn emit, void *ctx)
+{
+	(void)f;
+	if (t->npend)
+		flush_pending(t, t->npend, emit, ctx);
+	t->f_depth = CT_DEPTH_NONE;
+	t->n_depth = CT_DEPTH_NONE;
+}
+
+/* ---- option helpers -------------------------------------------------- */
+
+int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids)
+{
+	const char *p = arg;
+	if (!p || !*p)
+		return -1;
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (errno || v <= 0 || v > INT_MAX)
+			return -1;
+		*tids = xrealloc(*tids, (*ntids + 1) * sizeof(**tids));
+		(*tids)[(*ntids)++] = (int)v;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+}
+
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids,
+			const char *cmd)
+{
+	if (!ntids)
+		return NULL;
+	bool *want = xcalloc(s->nthreads ? s->nthreads : 1, sizeof(*want));
+	for (size_t i = 0; i < ntids; i++) {
+		bool found = false;
+		for (size_t j = 0; j < s->nthreads; j++) {
+			if (s->threads[j]->tid == tids[i]) {
+				want[s->threads[j]->index] = true;
+				found = true;
+			}
+		}
+		if (!found)
+			fprintf(stderr, "calltrace %s: no thread %d in %s\n", cmd, tids[i],
+				s->dir ? s->dir : "the recording");
+	}
+	return want;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The -F/-N/-D/-t filters shared by replay, report and the other views, and
+ * small option-parsing helpers.
+ *
+ * A filter sits between the reader and a view.  Events are pushed in one at
+ * a time per thread (ct_filter_push); those that pass come out through a
+ * callback, in the thread's order, each with the function it names and its
+ * depth in the shown tree:
+ *
+ *   -F REGEX   only functions matching REGEX and what they call; the depth
+ *              of the shown tree starts at 0 at the matching function
+ *   -N REGEX   hide functions matching REGEX and what they call (wins over -F)
+ *   -D N       only calls whose shown depth is < N
+ *   -t TIME    hide calls shorter than TIME, with what they call.  An entry
+ *              is held back until its call is known to be long enough: its
+ *              exit came, or TIME passed on the thread's clock.  Only entries
+ *              are held, so the buffer is bounded by the stack depth.
+ *
+ * Regexes are POSIX extended, matched against the function's name as
+ * resolved (demangled unless the session says otherwise); the result is
+ * cached per (process image, address).
+ */
+#ifndef CT_FILTER_H
+#define CT_FILTER_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+#include "util.h"
+
+#define CT_DEPTH_NONE UINT32_MAX
+
+/* one function of one process image, as seen by the filter */
+struct ct_func {
+	const char *name;   /* valid until the session is closed */
+	bool inc;           /* matches a -F regex */
+	bool exc;           /* matches a -N regex */
+	int64_t user;       /* free for the consumer; -1 initially */
+};
+
+struct ct_filter {
+	struct ct_session *s;
+	regex_t *inc;            /* -F */
+	size_t ninc;
+	regex_t *exc;            /* -N */
+	size_t nexc;
+	uint32_t max_depth;      /* -D: show depth < max_depth; 0: no limit */
+	uint64_t min_time;       /* -t: in ns; 0: no limit */
+
+	/* cache: (uintptr_t)proc -> struct ct_u64map * (addr -> struct ct_func *) */
+	struct ct_u64map procs;
+	const struct ct_proc *last_proc;
+	struct ct_u64map *last_map;
+};
+
+/* an event that passed the filter */
+struct ct_fevent {
+	struct ct_event ev;
+	struct ct_func *fn;
+	uint32_t depth;      /* depth in the shown tree */
+};
+
+/* the filter's state for one thread */
+struct ct_filter_thread {
+	uint32_t f_depth;    /* depth of the active -F match, or CT_DEPTH_NONE */
+	uint32_t n_depth;    /* depth of the active -N match, or CT_DEPTH_NONE */
+	struct ct_fevent *pend; /* -t: entries held back, outermost first */
+	size_t npend, cap;
+};
+
+typedef void (*ct_filter_emit_fn)(void *ctx, const struct ct_fevent *fe);
+
+/* s may be NULL when functions are supplied by the caller (ct_filter_push_fn) */
+void ct_filter_init(struct ct_filter *f, struct ct_session *s);
+void ct_filter_free(struct ct_filter *f);
+/* add a -F (exclude false) or -N (exclude true) regex; -1 with a message in
+ * err on a bad regex */
+int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, char *err,
+			size_t errlen);
+/* handle one of the options 'F', 'N', 'D', 't' with its argument; on error
+ * print "calltrace CMD: ..." to stderr and return -1 */
+int ct_filter_option(struct ct_filter *f, int opt, const char *arg, const char *cmd);
+/* true when some filter is set (views may then take a slower path) */
+bool ct_filter_active(const struct ct_filter *f);
+
+/* the function at addr in process p: resolved, matched, cached */
+struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t addr);
+/* set fn->inc / fn->exc from fn->name */
+void ct_filter_match(const struct ct_filter *f, struct ct_func *fn);
+
+void ct_filter_thread_init(struct ct_filter_thread *t);
+void ct_filter_thread_free(struct ct_filter_thread *t);
+/* push one event of the thread; emit is called for each event that passes */
+void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
+		    ct_filter_emit_fn emit, void *ctx);
+/* the same with the event's function already known */
+void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t,
+		       const struct ct_event *ev, struct ct_func *fn, ct_filter_emit_fn emit,
+		       void *ctx);
+/* end of the thread's stream: emit the entries still held back by -t (only
+ * when the stream stopped early, e.g. on an error) and reset the state */
+void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t,
+			  ct_filter_emit_fn emit, void *ctx);
+
+/* ---- option helpers -------------------------------------------------- */
+
+/* parse "TID[,TID...]" and append to *tids (xrealloc'd); -1 on a bad list */
+int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids);
+/* parse a non-negative decimal integer that fits an int; -1 on error */
+int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out);
+/* the threads of s to show: NULL when ntids is 0 (all of them), else a
+ * calloc'd array indexed by thread->index.  A tid that names no thread is
+ * reported to stderr as "calltrace CMD: no thread TID". */
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids,
+			const char *cmd);
+
+#endif

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for lib/filter.c: the -F/-N/-D/-t state machine and the option
+ * helpers.  Prints "N passed, N failed" last; exits non-zero on failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter.h"
+
+static int passed, failed;
+
+#define CHECK(cond)                                                                  \
+	do {                                                                         \
+		if (cond) {                                                          \
+			passed++;                                                    \
+		} else {                                                             \
+			failed++;                                                    \
+			fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                                    \
+	} while (0)
+
+#define CHECK_STR(got, want)                                                         \
+	do {                                                                         \
+		if (!strcmp((got), (want))) {                                        \
+			passed++;                                                    \
+		} else {                                                             \
+			failed++;                                                    \
+			fprintf(stderr, "%s:%d: FAIL:\n  got:  %s\n  want: %s\n", __FILE__, \
+				__LINE__, (got), (want));                            \
+		}                                                                    \
+	} while (0)
+
+/* functions by name: the address is the index */
+static const char *fnames[] = {"main", "a", "b", "c", "std::vector<int>::push_back", "leaf",
+			       "handler"};
+#define NFUNCS (sizeof(fnames) / sizeof(fnames[0]))
+static struct ct_func funcs[NFUNCS];
+
+static int func_index(const char *name)
+{
+	for (size_t i = 0; i < NFUNCS; i++)
+		if (!strcmp(fnames[i], name))
+			return (int)i;
+	fprintf(stderr, "no function %s\n", name);
+	exit(2);
+}
+
+static char outbuf[4096];
+
+static void emit(void *ctx, const struct ct_fevent *fe)
+{
+	(void)ctx;
+	size_t len = strlen(outbuf);
+	snprintf(outbuf + len, sizeof(outbuf) - len, "%s%c%s%u", len ? " " : "",
+		 fe->ev.kind == CT_ENTER ? '+' : '-', fe->fn->name, fe->depth);
+}
+
+/*
+ * Run a trace through a filter.  The trace is a string of tokens:
+ *   +name@time   an entry at the current depth
+ *   -@time       the exit of the innermost open call
+ * Returns the emitted events as "+name<depth> -name<depth> ...".
+ */
+static const char *run(struct ct_filter *f, const char *trace)
+{
+	struct ct_filter_thread t;
+	struct {
+		int fn;
+		uint64_t time;
+	} stack[64];
+	uint32_t depth = 0;
+
+	for (size_t i = 0; i < NFUNCS; i++) {
+		funcs[i].name = fnames[i];
+		funcs[i].user = -1;
+		ct_filter_match(f, &funcs[i]);
+	}
+	ct_filter_thread_init(&t);
+	outbuf[0] = '\0';
+	char *copy = strdup(trace);
+	for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) {
+		char *at = strchr(tok, '@');
+		uint64_t time = at ? strtoull(at + 1, NULL, 10) : 0;
+		if (at)
+			*at = '\0';
+		struct ct_event ev = {0};
+		ev.time = time;
+		if (tok[0] == '+') {
+			int fi = func_index(tok + 1);
+			ev.kind = CT_ENTER;
+			ev.addr = (uint64_t)fi;
+			ev.depth = depth;
+			stack[depth].fn = fi;
+			stack[depth].time = time;
+			depth++;
+		} else {
+			depth--;
+			ev.kind = CT_EXIT;
+			ev.addr = (uint64_t)stack[depth].fn;
+			ev.start = stack[depth].time;
+			ev.depth = depth;
+			if (tok[1] == 'u')
+				ev.flags = CT_EVF_UNFINISHED;
+		}
+		ct_filter_push_fn(f, &t, &ev, &funcs[ev.addr], emit, NULL);
+	}
+	ct_filter_thread_end(f, &t, emit, NULL);
+	ct_filter_thread_free(&t);
+	free(copy);
+	return outbuf;
+}
+
+static const char *trace1 = "+main@0 +a@10 +b@20 -@30 +c@40 +b@50 -@55 -@60 -@70 "
+			    "+b@80 +leaf@85 -@86 -@90 -@100";
+
+static void test_nofilter(void)
+{
+	struct ct_filter f;
+	ct_filter_init(&f, NULL);
+	CHECK(!ct_filter_active(&f));
+	CHECK_STR(run(&f, trace1), "+main0 +a1 +b2 -b2 +c2 +b3 -b3 -c2 -a1 +b1 +leaf2 -leaf2 "
+				   "-b1 -main0");
+	ct_filter_free(&f);
+}
+
+static void test_include(void)
+{
+	struct ct_filter f;
+	char err[256];
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_add_regex(&f, false, "^c$", err, sizeof(err)) == 0);
+	CHECK(ct_filter_active(&f));
+	CHECK_STR(run(&f, trace1), "+c0 +b1 -b1 -c0");
+	ct_filter_free(&f);
+
+	/* nested matches: the outermost one sets the root */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_add_regex(&f, false, "^(a|b)$", err, sizeof(err)) == 0);
+	CHECK_STR(run(&f, trace1), "+a0 +b1 -b1 +c1 +b2 -b2 -c1 -a0 +b0 +leaf1 -leaf1 -b0");
+	ct_filter_free(&f);
+
+	/* two -F options */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_add_regex(&f, false, "^c$", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, false, "leaf", err, sizeof(err)) == 0);
+	CHECK_STR(run(&f, trace1), "+c0 +b1 -b1 -c0 +leaf0 -leaf0");
+	ct_filter_free(&f);
+}
+
+static void test_exclude(void)
+{
+	struct ct_filter f;
+	char err[256];
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_add_regex(&f, true, "^c$", err, sizeof(err)) == 0);
+	CHECK_STR(run(&f, trace1), "+main0 +a1 +b2 -b2 -a1 +b1 +leaf2 -leaf2 -b1 -main0");
+	ct_filter_free(&f);
+
+	/* -N wins over -F, also for a -F match under a -N one */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_add_regex(&f, false, "^b$", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, true, "^c$", err, sizeof(err)) == 0);
+	CHECK_STR(run(&f, trace1), "+b0 -b0 +b0 +leaf1 -leaf1 -b0");
+	ct_filter_free(&f);
+
+	/* excluding the root hides everything */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_add_regex(&f, true, "main", err, sizeof(err)) == 0);
+	CHECK_STR(run(&f, trace1), "");
+	ct_filter_free(&f);
+
+	/* C++ names with regex metacharacters */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_add_regex(&f, true, "^std::", err, sizeof(err)) == 0);
+	CHECK_STR(run(&f, "+main@0 +std::vector<int>::push_back@1 +a@2 -@3 -@4 +a@5 -@6 -@7"),
+		  "+main0 +a1 -a1 -main0");
+	ct_filter_free(&f);
+}
+
+static void test_depth(void)
+{
+	struct ct_filter f;
+	char err[256];
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_option(&f, 'D', "2", "test") == 0);
+	CHECK(f.max_depth == 2);
+	CHECK_STR(run(&f, trace1), "+main0 +a1 -a1 +b1 -b1 -main0");
+	ct_filter_free(&f);
+
+	/* with -F the depth counts from the match */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_option(&f, 'D', "1", "test") == 0);
+	CHECK(ct_filter_add_regex(&f, false, "^c$", err, sizeof(err)) == 0);
+	CHECK_STR(run(&f, trace1), "+c0 -c0");
+	ct_filter_free(&f);
+}
+
+static void test_time(void)
+{
+	struct ct_filter f;
+	ct_filter_init(&f, NULL);
+	f.min_time = 10;
+	/* main 100, a 60, b 10, c 20, b 5, b 10, leaf 1 */
+	CHECK_STR(run(&f, trace1), "+main0 +a1 +b2 -b2 +c2 -c2 -a1 +b1 -b1 -main0");
+	ct_filter_free(&f);
+
+	f.min_time = 0;
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_option(&f, 't', "15ns", "test") == 0);
+	CHECK(f.min_time == 15);
+	CHECK_STR(run(&f, trace1), "+main0 +a1 +c2 -c2 -a1 -main0");
+	ct_filter_free(&f);
+
+	/* everything short: nothing */
+	ct_filter_init(&f, NULL);
+	f.min_time = 1000;
+	CHECK_STR(run(&f, trace1), "");
+	ct_filter_free(&f);
+
+	/* an unfinished call that lasted long enough is shown; its entry is
+	 * released as soon as the time has passed (here at b's exit) */
+	ct_filter_init(&f, NULL);
+	f.min_time = 50;
+	CHECK_STR(run(&f, "+main@0 +a@10 +b@20 -@30 +b@100 -@101 -u@200 -u@200"),
+		  "+main0 +a1 -a1 -main0");
+	ct_filter_free(&f);
+
+	/* -t with -F and -D */
+	ct_filter_init(&f, NULL);
+	char err[256];
+	CHECK(ct_filter_add_regex(&f, false, "^a$", err, sizeof(err)) == 0);
+	f.min_time = 10;
+	f.max_depth = 2;
+	CHECK_STR(run(&f, trace1), "+a0 +b1 -b1 +c1 -c1 -a0");
+	ct_filter_free(&f);
+}
+
+static void test_bad_options(void)
+{
+	struct ct_filter f;
+	char err[256];
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_add_regex(&f, false, "a(", err, sizeof(err)) < 0);
+	CHECK(strstr(err, "a(") != NULL);
+	CHECK(f.ninc == 0);
+	fprintf(stderr, "(expected messages follow)\n");
+	CHECK(ct_filter_option(&f, 'D', "0", "test") < 0);
+	CHECK(ct_filter_option(&f, 'D', "-1", "test") < 0);
+	CHECK(ct_filter_option(&f, 'D', "x", "test") < 0);
+	CHECK(ct_filter_option(&f, 't', "fast", "test") < 0);
+	CHECK(ct_filter_option(&f, 'N', "[", "test") < 0);
+	CHECK(ct_filter_option(&f, 't', "1.5us", "test") == 0);
+	CHECK(f.min_time == 1500);
+	ct_filter_free(&f);
+}
+
+static void test_tid_list(void)
+{
+	int *tids = NULL;
+	size_t n = 0;
+	CHECK(ct_parse_tid_list("42", &tids, &n) == 0);
+	CHECK(n == 1 && tids[0] == 42);
+	CHECK(ct_parse_tid_list("1,2,3", &tids, &n) == 0);
+	CHECK(n == 4 && tids[1] == 1 && tids[3] == 3);
+	CHECK(ct_parse_tid_list("", &tids, &n) < 0);
+	CHECK(ct_parse_tid_list("1,", &tids, &n) < 0);
+	CHECK(ct_parse_tid_list(",1", &tids, &n) < 0);
+	CHECK(ct_parse_tid_list("1;2", &tids, &n) < 0);
+	CHECK(ct_parse_tid_list("-3", &tids, &n) < 0);
+	CHECK(ct_parse_tid_list("0", &tids, &n) < 0);
+	CHECK(ct_parse_tid_list("99999999999", &tids, &n) < 0);
+	free(tids);
+
+	unsigned long v;
+	CHECK(ct_parse_uint("10", 100, &v) == 0 && v == 10);
+	CHECK(ct_parse_uint("101", 100, &v) < 0);
+	CHECK(ct_parse_uint("+1", 100, &v) < 0);
+	CHECK(ct_parse_uint("1x", 100, &v) < 0);
+	CHECK(ct_parse_uint("", 100, &v) < 0);
+}
+
+static void test_select_threads(void)
+{
+	struct ct_proc p = {.pid = 10};
+	struct ct_thread t0 = {.proc = &p, .tid = 10, .index = 0};
+	struct ct_thread t1 = {.proc = &p, .tid = 11, .index = 1};
+	struct ct_thread *threads[] = {&t0, &t1};
+	struct ct_session s = {.dir = "d", .threads = threads, .nthreads = 2};
+	int tids[] = {11, 99};
+	CHECK(ct_select_threads(&s, tids, 0, "test") == NULL);
+	bool *want = ct_select_threads(&s, tids, 2, "test");
+	CHECK(want && !want[0] && want[1]);
+	free(want);
+}
+
+int main(void)
+{
+	test_nofilter();
+	test_include();
+	test_exclude();
+	test_depth();
+	test_time();
+	test_bad_options();
+	test_tid_list();
+	test_select_threads();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
