@@ -68,6 +68,8 @@ struct ct_session {
 	size_t nthreads;
 
 	bool demangle;       /* default true */
+	uint64_t events;     /* "events" from info, 0 when absent */
+	bool quiet;          /* ct_session_close does not print warnings */
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
@@ -108,6 +110,8 @@ int ct_stream_open(struct ct_session *s, struct ct_thread *t, struct ct_stream *
 int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *err);
 /* counters seen so far in this stream */
 uint64_t ct_stream_lost(const struct ct_stream *st);
+uint64_t ct_stream_unmatched(const struct ct_stream *st); /* exits without entry */
+uint64_t ct_stream_unknown(const struct ct_stream *st);   /* unknown/bad EXT skipped */
 uint64_t ct_stream_offset(const struct ct_stream *st);
 void ct_stream_close(struct ct_stream *st);
 

@@ -41,5 +41,10 @@ void ct_symtab_free(struct ct_symtab *t);
 void ct_symtab_key(const char *buildid, const char *path, char *out, size_t outlen);
 /* demangle a C++ name; returns malloc'd string or NULL when not mangled */
 char *ct_demangle(const char *name);
+/* write DIR/sym/<key>.sym for every module in DIR/ *.proc that has none yet,
+ * from the ELF file at the module's path.  Modules whose file is gone or has
+ * another build-id are skipped with a warning on stderr.  Returns the number
+ * of warnings, or -1 (err filled) when DIR/sym cannot be written. */
+int ct_save_symbols(const char *dir, struct ct_error *err);
 
 #endif

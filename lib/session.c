@@ -1,0 +1,1204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a calltrace.data directory (see doc/format.md and session.h).
+ *
+ * The stream decoder reads each .ev file through a fixed-size buffer and
+ * keeps only the open call stack, so memory is bounded by the stack depth,
+ * never by the length of the trace.
+ */
+#include "session.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calltrace/format.h"
+#include "symtab.h"
+#include "util.h"
+
+#define STREAM_BUF (1u << 20)
+#define MAX_RECORD (4u + 4u * 255u)
+
+/* ---- private parts of the public structures ----------------------------- */
+
+struct symcache {
+	char *key;
+	struct ct_symtab *tab; /* NULL when no symbols could be had */
+	struct symcache *next;
+};
+
+struct session_priv {
+	struct ct_session pub;
+	char **warnings;
+	size_t nwarnings;
+	struct ct_u64map warned; /* hash of each warning text: printed once */
+	/* clock -> ns: ns = d * ns_int + round(d * ns_frac / 2^64) */
+	uint64_t ns_int, ns_frac;
+	bool exact_ns;           /* clock_hz == 1e9 */
+	struct ct_u64map symtabs; /* hash of key -> struct symcache list */
+};
+
+struct proc_priv {
+	struct ct_proc pub;
+	struct ct_u64map cache; /* addr -> struct ct_sym_info * */
+};
+
+static struct session_priv *priv(const struct ct_session *s)
+{
+	return (struct session_priv *)(void *)s;
+}
+
+static void set_err(struct ct_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_err(struct ct_error *err, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+void ct_session_warn(struct ct_session *s, const char *fmt, ...)
+{
+	struct session_priv *sp = priv(s);
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	char *msg = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	void **slot = ct_u64map_slot(&sp->warned, fnv1a(msg));
+	if (*slot) {
+		free(msg);
+		return;
+	}
+	*slot = (void *)1;
+	sp->warnings = xrealloc(sp->warnings, (sp->nwarnings + 1) * sizeof(char *));
+	sp->warnings[sp->nwarnings++] = msg;
+}
+
+/* ---- text files ------------------------------------------------------ */
+
+/* read a whole small text file; NULL with errno on failure */
+static char *read_text(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (len == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		ssize_t r = read(fd, buf + len, cap - len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = 0;
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+/* undo the escaping of doc/format.md: \\ \n \xHH */
+static char *unescape(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+	while (*s) {
+		if (*s == '\\' && s[1]) {
+			if (s[1] == '\\') {
+				*o++ = '\\';
+				s += 2;
+				continue;
+			}
+			if (s[1] == 'n') {
+				*o++ = '\n';
+				s += 2;
+				continue;
+			}
+			if (s[1] == 'x' && s[2] && s[3]) {
+				char hex[3] = {s[2], s[3], 0};
+				char *end;
+				unsigned long v = strtoul(hex, &end, 16);
+				if (!*end) {
+					*o++ = (char)v;
+					s += 4;
+					continue;
+				}
+			}
+		}
+		*o++ = *s++;
+	}
+	*o = 0;
+	return out;
+}
+
+static bool parse_u64(const char *s, int base, uint64_t *out)
+{
+	if (!s || !*s)
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, base);
+	if (errno || end == s || (*end && *end != ' '))
+		return false;
+	*out = v;
+	return true;
+}
+
+static int parse_info(struct ct_session *s, const char *path, struct ct_error *err)
+{
+	size_t len;
+	char *text = read_text(path, &len);
+	if (!text) {
+		if (errno == ENOENT)
+			set_err(err, "%s: not a calltrace data directory (no info file)", s->dir);
+		else
+			set_err(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (memchr(text, 0, len)) {
+		set_err(err, "%s: not a calltrace info file (binary data)", path);
+		free(text);
+		return -1;
+	}
+	bool have_version = false;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = 0;
+		const char *key = line, *val = colon + 1;
+		while (*val == ' ' || *val == '\t')
+			val++;
+		if (!strcmp(key, "calltrace-data")) {
+			uint64_t v;
+			if (!parse_u64(val, 10, &v) || v != CT_FORMAT_VERSION) {
+				set_err(err, "%s: unsupported calltrace data version '%s' (this reader knows %d)",
+					path, val, CT_FORMAT_VERSION);
+				free(text);
+				return -1;
+			}
+			have_version = true;
+		} else if (!strcmp(key, "command")) {
+			free(s->command);
+			s->command = xstrdup(val);
+		} else if (!strcmp(key, "start_time")) {
+			free(s->start_time);
+			s->start_time = xstrdup(val);
+		} else if (!strcmp(key, "clock")) {
+			free(s->clock_name);
+			s->clock_name = xstrdup(val);
+		} else if (!strcmp(key, "clock_hz")) {
+			s->clock_hz = strtod(val, NULL);
+		} else if (!strcmp(key, "start_clock")) {
+			parse_u64(val, 10, &s->start_clock);
+		} else if (!strcmp(key, "end_clock")) {
+			parse_u64(val, 10, &s->end_clock);
+		} else if (!strcmp(key, "exit_status")) {
+			free(s->exit_status);
+			s->exit_status = xstrdup(val);
+		} else if (!strcmp(key, "lost")) {
+			parse_u64(val, 10, &s->lost);
+		} else if (!strcmp(key, "unmatched")) {
+			parse_u64(val, 10, &s->unmatched);
+		} else if (!strcmp(key, "waits")) {
+			parse_u64(val, 10, &s->waits);
+		} else if (!strcmp(key, "events")) {
+			parse_u64(val, 10, &s->events);
+		} else if (!strcmp(key, "complete")) {
+			s->complete = !strcmp(val, "1");
+		}
+	}
+	free(text);
+	if (!have_version) {
+		set_err(err, "%s: not a calltrace info file (no 'calltrace-data' line)", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- processes ----------------------------------------------------- */
+
+static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
+{
+	struct proc_priv *pp = xcalloc(1, sizeof(*pp));
+	ct_u64map_init(&pp->cache);
+	struct ct_proc *p = &pp->pub;
+	p->pid = pid;
+	p->gen = gen;
+	p->ppid = -1;
+	p->argv = xcalloc(1, sizeof(char *));
+	s->procs = xrealloc(s->procs, (s->nprocs + 1) * sizeof(*s->procs));
+	s->procs[s->nprocs++] = p;
+	return p;
+}
+
+static void add_module(struct ct_proc *p, char *rest, uint64_t clock)
+{
+	/* BASE LO HI BUILDID PATH */
+	char *f[4];
+	for (int i = 0; i < 4; i++) {
+		f[i] = rest;
+		char *sp = strchr(rest, ' ');
+		if (!sp)
+			return;
+		*sp = 0;
+		rest = sp + 1;
+	}
+	struct ct_module m = {0};
+	if (!parse_u64(f[0], 16, &m.base) || !parse_u64(f[1], 16, &m.lo) ||
+	    !parse_u64(f[2], 16, &m.hi))
+		return;
+	m.load_clock = clock;
+	m.unload_clock = UINT64_MAX;
+	m.buildid = strcmp(f[3], "-") && *f[3] ? xstrdup(f[3]) : NULL;
+	m.path = xstrdup(rest);
+	p->modules = xrealloc(p->modules, (p->nmodules + 1) * sizeof(*p->modules));
+	p->modules[p->nmodules++] = m;
+}
+
+static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
+		      struct ct_error *err)
+{
+	size_t len;
+	char *text = read_text(path, &len);
+	if (!text) {
+		set_err(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (strncmp(text, "calltrace-proc ", 15)) {
+		set_err(err, "%s: not a calltrace process file (bad magic)", path);
+		free(text);
+		return -1;
+	}
+	if (atoi(text + 15) != CT_FORMAT_VERSION) {
+		set_err(err, "%s: unsupported process file version", path);
+		free(text);
+		return -1;
+	}
+	/* a last line without '\n' was cut short by a crash: ignore it */
+	char *lastnl = strrchr(text, '\n');
+	if (lastnl)
+		lastnl[1] = 0;
+	else
+		text[0] = 0;
+	struct ct_proc *p = new_proc(s, pid, gen);
+	char *line = text;
+	while (*line) {
+		char *nl = strchr(line, '\n');
+		*nl = 0;
+		char *next = nl + 1;
+		char *sp = strchr(line, ' ');
+		char *val = sp ? sp + 1 : nl;
+		if (sp)
+			*sp = 0;
+		uint64_t v;
+		if (!strcmp(line, "pid")) {
+			if (parse_u64(val, 10, &v) && (int)v != pid)
+				ct_session_warn(s, "%s: pid %s does not match the file name", path, val);
+		} else if (!strcmp(line, "ppid")) {
+			if (parse_u64(val, 10, &v))
+				p->ppid = (int)v;
+		} else if (!strcmp(line, "exe")) {
+			free(p->exe);
+			p->exe = xstrdup(val);
+		} else if (!strcmp(line, "arg")) {
+			p->argv = xrealloc(p->argv, ((size_t)p->argc + 2) * sizeof(char *));
+			p->argv[p->argc++] = unescape(val);
+			p->argv[p->argc] = NULL;
+		} else if (!strcmp(line, "clock")) {
+			if (parse_u64(val, 10, &v))
+				p->start_clock = v;
+		} else if (!strcmp(line, "module")) {
+			char *sp2 = strchr(val, ' ');
+			if (sp2) {
+				*sp2 = 0;
+				if (parse_u64(val, 10, &v))
+					add_module(p, sp2 + 1, v);
+			}
+		} else if (!strcmp(line, "unmodule")) {
+			/* CLOCK BASE PATH */
+			char *a = strchr(val, ' ');
+			char *b = a ? strchr(a + 1, ' ') : NULL;
+			uint64_t clk, base;
+			if (b) {
+				*a = 0;
+				*b = 0;
+				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base)) {
+					for (size_t i = p->nmodules; i-- > 0;) {
+						struct ct_module *m = &p->modules[i];
+						if (m->base == base && m->unload_clock == UINT64_MAX &&
+						    !strcmp(m->path, b + 1)) {
+							m->unload_clock = clk;
+							break;
+						}
+					}
+				}
+			}
+		}
+		line = next;
+	}
+	free(text);
+	return 0;
+}
+
+static struct ct_proc *find_proc(struct ct_session *s, int pid, int gen)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i]->pid == pid && s->procs[i]->gen == gen)
+			return s->procs[i];
+	return NULL;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct ct_proc *x = *(struct ct_proc *const *)a, *y = *(struct ct_proc *const *)b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->gen < y->gen ? -1 : x->gen > y->gen;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct ct_thread *x = *(struct ct_thread *const *)a,
+			       *y = *(struct ct_thread *const *)b;
+	int c = cmp_proc(&x->proc, &y->proc);
+	if (c)
+		return c;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void free_proc(struct ct_proc *p)
+{
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	for (size_t i = 0; i < pp->cache.cap; i++) {
+		if (pp->cache.used[i]) {
+			struct ct_sym_info *si = pp->cache.vals[i];
+			free((char *)si->name);
+			free(si);
+		}
+	}
+	ct_u64map_free(&pp->cache);
+	free(p->exe);
+	for (int i = 0; i < p->argc; i++)
+		free(p->argv[i]);
+	free(p->argv);
+	for (size_t i = 0; i < p->nmodules; i++) {
+		free(p->modules[i].path);
+		free(p->modules[i].buildid);
+	}
+	free(p->modules);
+	free(pp);
+}
+
+/* "<int>-<int>.proc" or "<int>-<int>-<int>.ev" */
+static int parse_name(const char *name, const char *suffix, int *v, int n)
+{
+	const char *p = name;
+	for (int i = 0; i < n; i++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		long x = 0;
+		while (*p >= '0' && *p <= '9') {
+			x = x * 10 + (*p - '0');
+			if (x > INT_MAX)
+				return 0;
+			p++;
+		}
+		v[i] = (int)x;
+		if (i + 1 < n) {
+			if (*p != '-')
+				return 0;
+			p++;
+		}
+	}
+	return !strcmp(p, suffix);
+}
+
+static void setup_clock(struct ct_session *s)
+{
+	struct session_priv *sp = priv(s);
+	if (!(s->clock_hz > 0) || s->clock_hz > 1e15) {
+		if (s->clock_name && strcmp(s->clock_name, "mono"))
+			ct_session_warn(s, "%s/info: no clock rate recorded; assuming 1 GHz", s->dir);
+		s->clock_hz = 1e9;
+	}
+	sp->exact_ns = s->clock_hz == 1e9;
+	long double r = 1e9L / (long double)s->clock_hz;
+	sp->ns_int = (uint64_t)r;
+	sp->ns_frac = (uint64_t)((r - (long double)sp->ns_int) * 18446744073709551616.0L);
+}
+
+uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock)
+{
+	if (clock <= s->start_clock)
+		return 0;
+	uint64_t d = clock - s->start_clock;
+	const struct session_priv *sp = priv(s);
+	if (sp->exact_ns)
+		return d;
+	if (!sp->ns_int && !sp->ns_frac) /* session built by hand */
+		return (uint64_t)((long double)d * 1e9L / (long double)s->clock_hz);
+	unsigned __int128 r = (unsigned __int128)d * sp->ns_int +
+			      (((unsigned __int128)d * sp->ns_frac + (1ULL << 63)) >> 64);
+	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+}
+
+int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err)
+{
+	*out = NULL;
+	struct stat st;
+	if (stat(dir, &st) < 0) {
+		set_err(err, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		set_err(err, "%s: not a calltrace data directory (not a directory)", dir);
+		return -1;
+	}
+	struct session_priv *sp = xcalloc(1, sizeof(*sp));
+	struct ct_session *s = &sp->pub;
+	ct_u64map_init(&sp->warned);
+	ct_u64map_init(&sp->symtabs);
+	s->demangle = true;
+	s->dir = xstrdup(dir);
+	size_t dl = strlen(s->dir);
+	while (dl > 1 && s->dir[dl - 1] == '/')
+		s->dir[--dl] = 0;
+
+	char *path = xasprintf("%s/info", s->dir);
+	int rc = parse_info(s, path, err);
+	free(path);
+	if (rc < 0)
+		goto fail;
+	if (!s->complete)
+		ct_session_warn(s, "%s: the recording is incomplete (calltrace record did not finish); "
+				   "reading what was saved",
+				s->dir);
+
+	DIR *d = opendir(s->dir);
+	if (!d) {
+		set_err(err, "%s: %s", s->dir, strerror(errno));
+		goto fail;
+	}
+	struct dirent *de;
+	char **evnames = NULL;
+	size_t nev = 0;
+	while ((de = readdir(d))) {
+		int v[3];
+		if (parse_name(de->d_name, ".proc", v, 2)) {
+			path = xasprintf("%s/%s", s->dir, de->d_name);
+			rc = parse_proc(s, path, v[0], v[1], err);
+			free(path);
+			if (rc < 0) {
+				closedir(d);
+				for (size_t i = 0; i < nev; i++)
+					free(evnames[i]);
+				free(evnames);
+				goto fail;
+			}
+		} else if (parse_name(de->d_name, ".ev", v, 3)) {
+			evnames = xrealloc(evnames, (nev + 1) * sizeof(char *));
+			evnames[nev++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	for (size_t i = 0; i < nev; i++) {
+		int v[3];
+		parse_name(evnames[i], ".ev", v, 3);
+		struct ct_proc *p = find_proc(s, v[0], v[1]);
+		if (!p) {
+			ct_session_warn(s, "%s/%d-%d.proc: missing; the threads of process %d have no module map",
+					s->dir, v[0], v[1], v[0]);
+			p = new_proc(s, v[0], v[1]);
+		}
+		struct ct_thread *t = xcalloc(1, sizeof(*t));
+		t->proc = p;
+		t->tid = v[2];
+		t->path = xasprintf("%s/%s", s->dir, evnames[i]);
+		if (stat(t->path, &st) == 0)
+			t->bytes = (uint64_t)st.st_size;
+		s->threads = xrealloc(s->threads, (s->nthreads + 1) * sizeof(*s->threads));
+		s->threads[s->nthreads++] = t;
+		free(evnames[i]);
+	}
+	free(evnames);
+	if (s->nprocs)
+		qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc);
+	if (s->nthreads)
+		qsort(s->threads, s->nthreads, sizeof(*s->threads), cmp_thread);
+	for (size_t i = 0; i < s->nthreads; i++)
+		s->threads[i]->index = (int)i;
+	setup_clock(s);
+	*out = s;
+	return 0;
+fail:
+	s->quiet = true;
+	ct_session_close(s);
+	return -1;
+}
+
+void ct_session_close(struct ct_session *s)
+{
+	if (!s)
+		return;
+	struct session_priv *sp = priv(s);
+	for (size_t i = 0; i < sp->nwarnings; i++) {
+		if (!s->quiet)
+			fprintf(stderr, "calltrace: warning: %s\n", sp->warnings[i]);
+		free(sp->warnings[i]);
+	}
+	free(sp->warnings);
+	ct_u64map_free(&sp->warned);
+	for (size_t i = 0; i < sp->symtabs.cap; i++) {
+		if (!sp->symtabs.used[i])
+			continue;
+		for (struct symcache *c = sp->symtabs.vals[i], *n; c; c = n) {
+			n = c->next;
+			ct_symtab_free(c->tab);
+			free(c->key);
+			free(c);
+		}
+	}
+	ct_u64map_free(&sp->symtabs);
+	for (size_t i = 0; i < s->nthreads; i++) {
+		free(s->threads[i]->path);
+		free(s->threads[i]);
+	}
+	free(s->threads);
+	for (size_t i = 0; i < s->nprocs; i++)
+		free_proc(s->procs[i]);
+	free(s->procs);
+	free(s->dir);
+	free(s->command);
+	free(s->start_time);
+	free(s->clock_name);
+	free(s->exit_status);
+	free(sp);
+}
+
+/* ---- the stream decoder -------------------------------------------------- */
+
+struct frame {
+	uint64_t addr;
+	uint64_t start; /* ns */
+};
+
+struct ct_stream {
+	struct ct_session *s;
+	struct ct_thread *t;
+	int fd;
+	unsigned char *buf;
+	size_t bufsize, len, pos;
+	uint64_t buf_off; /* file offset of buf[0] */
+	bool eof;         /* read() returned 0 */
+	bool ended;       /* no more records */
+
+	uint64_t base;    /* delta base (clock) */
+	uint64_t hi;      /* address bits 40..63 */
+	uint64_t last_time; /* ns of the last event given out */
+
+	struct frame *stack;
+	size_t depth, cap;
+
+	/* exits owed before the next record is decoded */
+	size_t pend_n;
+	unsigned pend_flags;
+	uint64_t pend_time;
+	bool pend_final;        /* then one more exit with final_flags */
+	unsigned final_flags;
+
+	uint64_t lost, unmatched, unknown;
+	bool warned_bad;
+	struct ct_error ioerr;
+	bool failed;
+};
+
+/* make n bytes available at buf[pos]; false at end of file (or error) */
+static bool ensure(struct ct_stream *st, size_t n)
+{
+	if (st->len - st->pos >= n)
+		return true;
+	if (st->eof || st->failed)
+		return false;
+	if (st->pos) {
+		memmove(st->buf, st->buf + st->pos, st->len - st->pos);
+		st->buf_off += st->pos;
+		st->len -= st->pos;
+		st->pos = 0;
+	}
+	while (st->len < n) {
+		ssize_t r = read(st->fd, st->buf + st->len, st->bufsize - st->len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			set_err(&st->ioerr, "%s: offset %" PRIu64 ": %s", st->t->path,
+				st->buf_off + st->len, strerror(errno));
+			st->failed = true;
+			return false;
+		}
+		if (r == 0) {
+			st->eof = true;
+			return false;
+		}
+		st->len += (size_t)r;
+	}
+	return true;
+}
+
+static inline uint32_t rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t rd64(const unsigned char *p)
+{
+	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
+}
+
+static int stream_open(struct ct_session *s, struct ct_thread *t, size_t bufsize,
+		       struct ct_stream **out, struct ct_error *err)
+{
+	*out = NULL;
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_err(err, "%s: %s", t->path, strerror(errno));
+		return -1;
+	}
+	struct ct_stream *st = xcalloc(1, sizeof(*st));
+	st->s = s;
+	st->t = t;
+	st->fd = fd;
+	st->bufsize = bufsize < MAX_RECORD + 64 ? MAX_RECORD + 64 : bufsize;
+	st->buf = xmalloc(st->bufsize);
+	st->cap = 64;
+	st->stack = xmalloc(st->cap * sizeof(*st->stack));
+	struct ct_ev_file_header h;
+	if (!ensure(st, sizeof(h))) {
+		if (st->failed)
+			*err = st->ioerr;
+		else if (st->len == 0)
+			set_err(err, "%s: empty file, not a calltrace event stream", t->path);
+		else
+			set_err(err, "%s: not a calltrace event stream (file too short for a header)",
+				t->path);
+		ct_stream_close(st);
+		return -1;
+	}
+	const unsigned char *p = st->buf;
+	if (memcmp(p, CT_EV_MAGIC, 8)) {
+		set_err(err, "%s: not a calltrace event stream (bad magic)", t->path);
+		ct_stream_close(st);
+		return -1;
+	}
+	uint32_t version = rd32(p + 8);
+	if (version != CT_FORMAT_VERSION) {
+		set_err(err, "%s: unsupported event stream version %u (this reader knows %d)",
+			t->path, version, CT_FORMAT_VERSION);
+		ct_stream_close(st);
+		return -1;
+	}
+	uint32_t pid = rd32(p + 12), tid = rd32(p + 16), gen = rd32(p + 20);
+	if ((int)pid != t->proc->pid || (int)tid != t->tid || (int)gen != t->proc->gen)
+		ct_session_warn(s, "%s: header says pid %u tid %u gen %u, unlike its name",
+				t->path, pid, tid, gen);
+	st->base = rd64(p + 24);
+	st->pos = sizeof(h);
+	*out = st;
+	return 0;
+}
+
+int ct_stream_open(struct ct_session *s, struct ct_thread *t, struct ct_stream **out,
+		   struct ct_error *err)
+{
+	return stream_open(s, t, STREAM_BUF, out, err);
+}
+
+uint64_t ct_stream_lost(const struct ct_stream *st)
+{
+	return st->lost;
+}
+
+uint64_t ct_stream_unmatched(const struct ct_stream *st)
+{
+	return st->unmatched;
+}
+
+uint64_t ct_stream_unknown(const struct ct_stream *st)
+{
+	return st->unknown;
+}
+
+uint64_t ct_stream_offset(const struct ct_stream *st)
+{
+	return st->buf_off + st->pos;
+}
+
+void ct_stream_close(struct ct_stream *st)
+{
+	if (!st)
+		return;
+	if (st->fd >= 0)
+		close(st->fd);
+	free(st->buf);
+	free(st->stack);
+	free(st);
+}
+
+static inline uint64_t clamp_time(struct ct_stream *st, uint64_t t)
+{
+	if (t < st->last_time)
+		t = st->last_time;
+	st->last_time = t;
+	return t;
+}
+
+static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint64_t time,
+		 unsigned flags)
+{
+	if (st->depth == st->cap) {
+		st->cap *= 2;
+		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
+	}
+	time = clamp_time(st, time);
+	st->stack[st->depth] = (struct frame){addr, time};
+	ev->kind = CT_ENTER;
+	ev->flags = flags;
+	ev->addr = addr;
+	ev->time = time;
+	ev->start = time;
+	ev->depth = (uint32_t)st->depth;
+	ev->thread = st->t;
+	st->depth++;
+}
+
+static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsigned flags)
+{
+	struct frame *f = &st->stack[--st->depth];
+	ev->kind = CT_EXIT;
+	ev->flags = flags;
+	ev->addr = f->addr;
+	ev->time = clamp_time(st, time);
+	ev->start = f->start;
+	ev->depth = (uint32_t)st->depth;
+	ev->thread = st->t;
+}
+
+static void bad_record(struct ct_stream *st, uint64_t off, const char *what)
+{
+	st->unknown++;
+	if (!st->warned_bad) {
+		st->warned_bad = true;
+		ct_session_warn(st->s, "%s: offset %" PRIu64 ": %s (skipped)", st->t->path, off, what);
+	}
+}
+
+/* the time of the next delta-coded record, if it is already at hand */
+static uint64_t peek_time(struct ct_stream *st)
+{
+	if (!ensure(st, 4))
+		return st->base;
+	uint32_t w = rd32(st->buf + st->pos);
+	if ((w & 3) == CT_REC_EXIT)
+		return st->base + (w >> 2);
+	if ((w & 3) == CT_REC_ENTER && ensure(st, 8))
+		return st->base + ((rd64(st->buf + st->pos) >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1));
+	return st->base;
+}
+
+int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *err)
+{
+	struct ct_session *s = st->s;
+	for (;;) {
+		if (st->pend_n) {
+			st->pend_n--;
+			pop(st, ev, st->pend_time, st->pend_flags);
+			return 1;
+		}
+		if (st->pend_final) {
+			st->pend_final = false;
+			pop(st, ev, st->pend_time, st->final_flags);
+			return 1;
+		}
+		if (st->ended)
+			return 0;
+		if (!ensure(st, 4)) {
+			if (st->failed) {
+				if (err)
+					*err = st->ioerr;
+				st->ended = true;
+				return -1;
+			}
+			goto end;
+		}
+		uint64_t off = st->buf_off + st->pos;
+		const unsigned char *p = st->buf + st->pos;
+		uint32_t w = rd32(p);
+		switch (w & 3) {
+		case CT_REC_PAD:
+			st->pos += 4;
+			continue;
+		case CT_REC_EXIT:
+			st->pos += 4;
+			st->base += w >> 2;
+			if (!st->depth) {
+				st->unmatched++;
+				continue;
+			}
+			pop(st, ev, ct_session_ns(s, st->base), 0);
+			return 1;
+		case CT_REC_ENTER: {
+			if (!ensure(st, 8))
+				goto end;
+			uint64_t q = rd64(st->buf + st->pos);
+			st->pos += 8;
+			st->base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
+			uint64_t addr = (q >> 24) | st->hi;
+			push(st, ev, addr, ct_session_ns(s, st->base), 0);
+			return 1;
+		}
+		default: /* EXT */
+			break;
+		}
+		unsigned type = CT_EXT_TYPE(w), len = CT_EXT_LEN(w);
+		size_t size = 4 + 4 * (size_t)len;
+		if (!ensure(st, size))
+			goto end; /* cut short: the stream ends here */
+		p = st->buf + st->pos + 4;
+		st->pos += size;
+		switch (type) {
+		case CT_EXT_TIME:
+			if (len < 2) {
+				bad_record(st, off, "TIME record too short");
+				continue;
+			}
+			st->base = rd64(p);
+			continue;
+		case CT_EXT_HI:
+			if (len < 1) {
+				bad_record(st, off, "HI record too short");
+				continue;
+			}
+			st->hi = (uint64_t)(rd32(p) & 0xffffff) << CT_ADDR_LOW_BITS;
+			continue;
+		case CT_EXT_UNWIND: {
+			if (len < 1) {
+				bad_record(st, off, "UNWIND record too short");
+				continue;
+			}
+			uint32_t n = rd32(p);
+			if (n > st->depth) {
+				st->unmatched += n - st->depth;
+				n = (uint32_t)st->depth;
+			}
+			st->pend_n = n;
+			st->pend_flags = CT_EVF_SYNTHETIC;
+			st->pend_time = ct_session_ns(s, peek_time(st));
+			continue;
+		}
+		case CT_EXT_NENTER: {
+			if (len < 4) {
+				bad_record(st, off, "NENTER record too short");
+				continue;
+			}
+			uint64_t clk = rd64(p), addr = rd64(p + 8);
+			push(st, ev, addr, ct_session_ns(s, clk), CT_EVF_SIGNAL);
+			return 1;
+		}
+		case CT_EXT_NEXIT: {
+			if (len < 4) {
+				bad_record(st, off, "NEXIT record too short");
+				continue;
+			}
+			uint64_t clk = rd64(p), addr = rd64(p + 8);
+			size_t i = st->depth;
+			while (i > 0 && st->stack[i - 1].addr != addr)
+				i--;
+			if (!i) {
+				st->unmatched++;
+				continue;
+			}
+			st->pend_n = st->depth - i; /* frames above the match */
+			st->pend_flags = CT_EVF_SYNTHETIC;
+			st->pend_time = ct_session_ns(s, clk);
+			st->pend_final = true;
+			st->final_flags = CT_EVF_SIGNAL;
+			continue;
+		}
+		case CT_EXT_LOST:
+			if (len < 2) {
+				bad_record(st, off, "LOST record too short");
+				continue;
+			}
+			st->lost += rd64(p);
+			continue;
+		default:
+			bad_record(st, off, "unknown EXT record");
+			continue;
+		}
+	end:
+		st->ended = true;
+		st->pend_n = st->depth;
+		st->pend_flags = CT_EVF_UNFINISHED;
+		st->pend_time = st->last_time;
+	}
+}
+
+/* ---- merge ----------------------------------------------------------- */
+
+struct merge_src {
+	struct ct_stream *st;
+	struct ct_event ev; /* its next event */
+};
+
+struct ct_merge {
+	struct merge_src *src;
+	size_t n;
+	size_t *heap; /* indices into src */
+	size_t nheap;
+};
+
+static bool src_less(const struct ct_merge *m, size_t a, size_t b)
+{
+	const struct ct_event *x = &m->src[a].ev, *y = &m->src[b].ev;
+	if (x->time != y->time)
+		return x->time < y->time;
+	return x->thread->index < y->thread->index;
+}
+
+static void sift_down(struct ct_merge *m, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, best = i;
+		if (l < m->nheap && src_less(m, m->heap[l], m->heap[best]))
+			best = l;
+		if (r < m->nheap && src_less(m, m->heap[r], m->heap[best]))
+			best = r;
+		if (best == i)
+			return;
+		size_t t = m->heap[i];
+		m->heap[i] = m->heap[best];
+		m->heap[best] = t;
+		i = best;
+	}
+}
+
+static void raise_fd_limit(size_t want)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < want + 64) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+int ct_merge_open(struct ct_session *s, const bool *want, struct ct_merge **out,
+		  struct ct_error *err)
+{
+	*out = NULL;
+	struct ct_merge *m = xcalloc(1, sizeof(*m));
+	size_t n = 0;
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (!want || want[i])
+			n++;
+	raise_fd_limit(n);
+	/* keep the total buffer memory near 64 MiB however many threads */
+	size_t bufsize = n ? (64u << 20) / n : STREAM_BUF;
+	if (bufsize > STREAM_BUF)
+		bufsize = STREAM_BUF;
+	if (bufsize < (64u << 10))
+		bufsize = 64u << 10;
+	m->src = xcalloc(n ? n : 1, sizeof(*m->src));
+	m->heap = xcalloc(n ? n : 1, sizeof(*m->heap));
+	for (size_t i = 0; i < s->nthreads; i++) {
+		if (want && !want[i])
+			continue;
+		struct merge_src *src = &m->src[m->n];
+		if (stream_open(s, s->threads[i], bufsize, &src->st, err) < 0) {
+			ct_merge_close(m);
+			return -1;
+		}
+		m->n++;
+		int r = ct_stream_next(src->st, &src->ev, err);
+		if (r < 0) {
+			ct_merge_close(m);
+			return -1;
+		}
+		if (r > 0)
+			m->heap[m->nheap++] = m->n - 1;
+	}
+	for (size_t i = m->nheap / 2; i-- > 0;)
+		sift_down(m, i);
+	*out = m;
+	return 0;
+}
+
+int ct_merge_next(struct ct_merge *m, struct ct_event *ev, struct ct_error *err)
+{
+	if (!m->nheap)
+		return 0;
+	size_t top = m->heap[0];
+	struct merge_src *src = &m->src[top];
+	*ev = src->ev;
+	int r = ct_stream_next(src->st, &src->ev, err);
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		m->heap[0] = m->heap[--m->nheap];
+	if (m->nheap)
+		sift_down(m, 0);
+	return 1;
+}
+
+void ct_merge_close(struct ct_merge *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++)
+		ct_stream_close(m->src[i].st);
+	free(m->src);
+	free(m->heap);
+	free(m);
+}
+
+/* ---- symbols ------------------------------------------------------------ */
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *mod)
+{
+	struct session_priv *sp = priv(s);
+	char key[256];
+	ct_symtab_key(mod->buildid, mod->path, key, sizeof(key));
+	void **slot = ct_u64map_slot(&sp->symtabs, fnv1a(key));
+	for (struct symcache *c = *slot; c; c = c->next)
+		if (!strcmp(c->key, key))
+			return c->tab;
+	struct symcache *c = xcalloc(1, sizeof(*c));
+	c->key = xstrdup(key);
+	c->next = *slot;
+	*slot = c;
+
+	struct ct_error e;
+	char *file = xasprintf("%s/sym/%s.sym", s->dir, key);
+	if (access(file, F_OK) == 0) {
+		c->tab = ct_symtab_load(file, &e);
+		if (!c->tab)
+			ct_session_warn(s, "%s", e.msg);
+	}
+	free(file);
+	if (c->tab)
+		return c->tab;
+	const char *name = base_name(mod->path);
+	if (!*mod->path || mod->path[0] == '[' || !strncmp(name, "linux-vdso", 10) ||
+	    !strncmp(name, "linux-gate", 10))
+		return NULL;
+	if (access(mod->path, R_OK) < 0) {
+		ct_session_warn(s, "%s: %s, and no saved symbols; names not resolved", mod->path,
+				strerror(errno));
+		return NULL;
+	}
+	char *bid = ct_elf_buildid(mod->path);
+	if (mod->buildid && (!bid || strcmp(bid, mod->buildid))) {
+		ct_session_warn(s, "%s: build-id mismatch (recorded %s, file has %s); names not resolved",
+				mod->path, mod->buildid, bid ? bid : "none");
+		free(bid);
+		return NULL;
+	}
+	free(bid);
+	c->tab = ct_symtab_from_elf(mod->path, &e);
+	if (!c->tab)
+		ct_session_warn(s, "%s; names not resolved", e.msg);
+	return c->tab;
+}
+
+const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
+					     uint64_t addr)
+{
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	void **slot = ct_u64map_slot(&pp->cache, addr);
+	if (*slot)
+		return *slot;
+	struct ct_sym_info *si = xcalloc(1, sizeof(*si));
+	*slot = si;
+
+	/* the module containing addr; among several, the latest mapped, and
+	 * one still mapped before one that was unloaded */
+	struct ct_module *mod = NULL;
+	for (size_t i = 0; i < p->nmodules; i++) {
+		struct ct_module *m = &p->modules[i];
+		if (addr < m->lo || addr >= m->hi)
+			continue;
+		if (!mod || (m->unload_clock == UINT64_MAX) > (mod->unload_clock == UINT64_MAX) ||
+		    ((m->unload_clock == UINT64_MAX) == (mod->unload_clock == UINT64_MAX) &&
+		     m->load_clock >= mod->load_clock))
+			mod = m;
+	}
+	if (!mod) {
+		si->name = xasprintf("0x%" PRIx64, addr);
+		return si;
+	}
+	si->module = base_name(mod->path);
+	uint64_t off = addr - mod->base;
+	struct ct_symtab *tab = module_symtab(s, mod);
+	const struct ct_symbol *sym = tab ? ct_symtab_lookup(tab, off) : NULL;
+	if (!sym) {
+		si->name = xasprintf("%s+0x%" PRIx64, si->module, off);
+		return si;
+	}
+	char *dm = s->demangle ? ct_demangle(sym->name) : NULL;
+	const char *nm = dm ? dm : sym->name;
+	if (off != sym->value)
+		si->name = xasprintf("%s+0x%" PRIx64, nm, off - sym->value);
+	else
+		si->name = xstrdup(nm);
+	free(dm);
+	si->file = sym->file;
+	si->line = sym->line;
+	return si;
+}

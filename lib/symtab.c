@@ -1,0 +1,672 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Symbol tables from ELF files (libelf) with file:line from DWARF (libdw),
+ * and their text copies in DIR/sym/<key>.sym (see doc/format.md).
+ */
+#include "symtab.h"
+
+#include <dirent.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session.h" /* struct ct_error */
+#include "util.h"
+
+#ifndef STT_GNU_IFUNC
+#define STT_GNU_IFUNC 10
+#endif
+
+/* the C++ ABI's demangler (libstdc++) */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+static void set_err(struct ct_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_err(struct ct_error *err, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+char *ct_demangle(const char *name)
+{
+	if (!name || name[0] != '_' || name[1] != 'Z')
+		return NULL;
+	int status = 0;
+	char *r = __cxa_demangle(name, NULL, NULL, &status);
+	if (status != 0) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void ct_symtab_key(const char *buildid, const char *path, char *out, size_t outlen)
+{
+	if (buildid && *buildid && strcmp(buildid, "-")) {
+		snprintf(out, outlen, "%s", buildid);
+		return;
+	}
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (const char *p = path ? path : ""; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 0x100000001b3ULL;
+	}
+	snprintf(out, outlen, "path-%016" PRIx64, h);
+}
+
+/* ---- ELF ------------------------------------------------------------ */
+
+static Elf *open_elf(const char *path, int *fdp, struct ct_error *err)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		set_err(err, "libelf: %s", elf_errmsg(-1));
+		return NULL;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_err(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		set_err(err, "%s: not an ELF file", path);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	*fdp = fd;
+	return elf;
+}
+
+static void close_elf(Elf *elf, int fd)
+{
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+static char *buildid_hex(Elf *elf)
+{
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+	if (n <= 0)
+		return NULL;
+	char *hex = xmalloc((size_t)n * 2 + 1);
+	for (ssize_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", ((const unsigned char *)id)[i]);
+	return hex;
+}
+
+char *ct_elf_buildid(const char *path)
+{
+	int fd = -1;
+	Elf *elf = open_elf(path, &fd, NULL);
+	if (!elf)
+		return NULL;
+	char *r = buildid_hex(elf);
+	close_elf(elf, fd);
+	return r;
+}
+
+static int sym_rank(unsigned char bind)
+{
+	switch (bind) {
+	case STB_GLOBAL:
+		return 0;
+	case STB_WEAK:
+		return 1;
+	case STB_LOCAL:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+struct rawsym {
+	struct ct_symbol s;
+	int rank;
+};
+
+static int cmp_raw(const void *a, const void *b)
+{
+	const struct rawsym *x = a, *y = b;
+	if (x->s.value != y->s.value)
+		return x->s.value < y->s.value ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	if ((x->s.size != 0) != (y->s.size != 0))
+		return x->s.size ? -1 : 1;
+	return strcmp(x->s.name, y->s.name);
+}
+
+/* function symbols of one symbol table section type; returns -1 if the
+ * file has no section of that type */
+static int read_syms(Elf *elf, Elf64_Word type, struct rawsym **out, size_t *nout)
+{
+	Elf_Scn *scn = NULL;
+	int found = -1;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+			continue;
+		found = 0;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		size_t n = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			int t = GELF_ST_TYPE(sym.st_info);
+			if ((t != STT_FUNC && t != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+			    !sym.st_value)
+				continue;
+			const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
+			struct rawsym *r = &(*out)[(*nout)++];
+			memset(r, 0, sizeof(*r));
+			r->s.value = sym.st_value;
+			r->s.size = sym.st_size;
+			r->s.name = xstrdup(name);
+			r->rank = sym_rank(GELF_ST_BIND(sym.st_info));
+		}
+	}
+	return found;
+}
+
+struct lineinfo {
+	uint64_t addr;
+	const char *file;
+	int line;
+};
+
+struct linevec {
+	struct lineinfo *v;
+	size_t n, cap;
+};
+
+static void walk_dies(Dwarf_Die *parent, struct linevec *lv, int level)
+{
+	Dwarf_Die die;
+	if (level > 64 || dwarf_child(parent, &die) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&die);
+		if (tag == DW_TAG_subprogram) {
+			Dwarf_Addr lo;
+			if (dwarf_lowpc(&die, &lo) == 0 || dwarf_entrypc(&die, &lo) == 0) {
+				const char *file = dwarf_decl_file(&die);
+				int line = 0;
+				dwarf_decl_line(&die, &line);
+				if (file) {
+					if (lv->n == lv->cap) {
+						lv->cap = lv->cap ? lv->cap * 2 : 256;
+						lv->v = xrealloc(lv->v, lv->cap * sizeof(*lv->v));
+					}
+					lv->v[lv->n++] = (struct lineinfo){lo, file, line};
+				}
+			}
+		} else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+			   tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+			   tag == DW_TAG_module) {
+			walk_dies(&die, lv, level + 1);
+		}
+	} while (dwarf_siblingof(&die, &die) == 0);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct lineinfo *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* fill in file:line from the DWARF of elf; false if it has none */
+static bool add_dwarf(Elf *elf, struct ct_symtab *t)
+{
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	if (!dw)
+		return false;
+	struct linevec lv = {0};
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t unit_type;
+	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
+		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial)
+			walk_dies(&cudie, &lv, 0);
+		else if (unit_type == DW_UT_skeleton)
+			walk_dies(&subdie, &lv, 0);
+	}
+	if (lv.n) {
+		qsort(lv.v, lv.n, sizeof(*lv.v), cmp_line);
+		for (size_t i = 0; i < t->nsyms; i++) {
+			struct ct_symbol *s = &t->syms[i];
+			size_t lo = 0, hi = lv.n;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (lv.v[mid].addr < s->value)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < lv.n && lv.v[lo].addr == s->value && !s->file) {
+				s->file = xstrdup(lv.v[lo].file);
+				s->line = lv.v[lo].line;
+			}
+		}
+	}
+	free(lv.v);
+	dwarf_end(dw);
+	return true;
+}
+
+static bool has_section(Elf *elf, const char *name)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name) && sh.sh_type != SHT_NOBITS)
+			return true;
+	}
+	return false;
+}
+
+static void finish_syms(struct ct_symtab *t, struct rawsym *raw, size_t n)
+{
+	if (n)
+		qsort(raw, n, sizeof(*raw), cmp_raw);
+	t->syms = xcalloc(n ? n : 1, sizeof(*t->syms));
+	t->nsyms = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (t->nsyms && t->syms[t->nsyms - 1].value == raw[i].s.value) {
+			free(raw[i].s.name);
+			continue;
+		}
+		t->syms[t->nsyms++] = raw[i].s;
+	}
+}
+
+struct ct_symtab *ct_symtab_from_elf(const char *path, struct ct_error *err)
+{
+	int fd = -1;
+	Elf *elf = open_elf(path, &fd, err);
+	if (!elf)
+		return NULL;
+	struct ct_symtab *t = xcalloc(1, sizeof(*t));
+	t->path = xstrdup(path);
+	t->buildid = buildid_hex(elf);
+
+	/* a separate debug file, as installed by -dbgsym/-dbg packages */
+	int dfd = -1;
+	Elf *delf = NULL;
+	if (t->buildid && strlen(t->buildid) > 2) {
+		char *dpath = xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", t->buildid,
+					t->buildid + 2);
+		if (access(dpath, R_OK) == 0)
+			delf = open_elf(dpath, &dfd, NULL);
+		free(dpath);
+	}
+
+	struct rawsym *raw = NULL;
+	size_t n = 0;
+	if (read_syms(elf, SHT_SYMTAB, &raw, &n) < 0) {
+		if (!delf || read_syms(delf, SHT_SYMTAB, &raw, &n) < 0)
+			read_syms(elf, SHT_DYNSYM, &raw, &n);
+	}
+	finish_syms(t, raw, n);
+	free(raw);
+	if (!has_section(elf, ".debug_info") || !add_dwarf(elf, t)) {
+		if (delf)
+			add_dwarf(delf, t);
+	}
+	close_elf(delf, dfd);
+	close_elf(elf, fd);
+	return t;
+}
+
+const struct ct_symbol *ct_symtab_lookup(const struct ct_symtab *t, uint64_t value)
+{
+	if (!t || !t->nsyms)
+		return NULL;
+	size_t lo = 0, hi = t->nsyms;
+	while (lo < hi) { /* first symbol with value > v */
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->syms[mid].value <= value)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct ct_symbol *s = &t->syms[lo - 1];
+	if (value == s->value || value - s->value < s->size)
+		return s;
+	return NULL;
+}
+
+void ct_symtab_free(struct ct_symtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nsyms; i++) {
+		free(t->syms[i].name);
+		free(t->syms[i].file);
+	}
+	free(t->syms);
+	free(t->path);
+	free(t->buildid);
+	free(t);
+}
+
+/* ---- the .sym text format ------------------------------------------------ */
+
+/* bytes that are spaces, control characters, DEL or '%' become %XX */
+static void put_enc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c <= 0x20 || c == 0x7f || c == '%')
+			fprintf(f, "%%%02X", c);
+		else
+			putc(c, f);
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static char *dec(const char *s, size_t n)
+{
+	char *out = xmalloc(n + 1), *o = out;
+	for (size_t i = 0; i < n; i++) {
+		int a, b;
+		if (s[i] == '%' && i + 2 < n && (a = hexval(s[i + 1])) >= 0 &&
+		    (b = hexval(s[i + 2])) >= 0) {
+			*o++ = (char)(a << 4 | b);
+			i += 2;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+int ct_symtab_save(const struct ct_symtab *t, const char *file, struct ct_error *err)
+{
+	char *tmp = xasprintf("%s.tmp%d", file, (int)getpid());
+	FILE *f = fopen(tmp, "we");
+	if (!f) {
+		set_err(err, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fprintf(f, "calltrace-sym 1\nbuildid %s\npath ", t->buildid ? t->buildid : "-");
+	put_enc(f, t->path ? t->path : "");
+	putc('\n', f);
+	for (size_t i = 0; i < t->nsyms; i++) {
+		const struct ct_symbol *s = &t->syms[i];
+		fprintf(f, "%" PRIx64 " %" PRIx64 " ", s->value, s->size);
+		put_enc(f, s->name);
+		if (s->file) {
+			putc(' ', f);
+			put_enc(f, s->file);
+			fprintf(f, ":%d", s->line);
+		}
+		putc('\n', f);
+	}
+	bool bad = ferror(f) != 0;
+	if (fclose(f) != 0)
+		bad = true;
+	if (bad || rename(tmp, file) < 0) {
+		set_err(err, "%s: %s", file, strerror(errno ? errno : EIO));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct ct_symbol *x = a, *y = b;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
+{
+	FILE *f = fopen(file, "re");
+	if (!f) {
+		set_err(err, "%s: %s", file, strerror(errno));
+		return NULL;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len = getline(&line, &cap, f);
+	if (len < 0 || strncmp(line, "calltrace-sym ", 14)) {
+		set_err(err, "%s: not a calltrace symbol file (bad magic)", file);
+		free(line);
+		fclose(f);
+		return NULL;
+	}
+	if (atoi(line + 14) != 1) {
+		set_err(err, "%s: unsupported symbol file version", file);
+		free(line);
+		fclose(f);
+		return NULL;
+	}
+	struct ct_symtab *t = xcalloc(1, sizeof(*t));
+	size_t scap = 0;
+	long lineno = 1;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = 0;
+		if (!strncmp(line, "buildid ", 8)) {
+			free(t->buildid);
+			t->buildid = strcmp(line + 8, "-") ? xstrdup(line + 8) : NULL;
+			continue;
+		}
+		if (!strncmp(line, "path ", 5)) {
+			free(t->path);
+			t->path = dec(line + 5, strlen(line + 5));
+			continue;
+		}
+		if (!len)
+			continue;
+		char *p = line, *end;
+		errno = 0;
+		uint64_t value = strtoull(p, &end, 16);
+		if (end == p || *end != ' ')
+			goto bad;
+		p = end + 1;
+		uint64_t size = strtoull(p, &end, 16);
+		if (end == p || *end != ' ' || errno)
+			goto bad;
+		p = end + 1;
+		char *sp = strchr(p, ' ');
+		size_t nlen = sp ? (size_t)(sp - p) : strlen(p);
+		if (!nlen)
+			goto bad;
+		struct ct_symbol s = {value, size, dec(p, nlen), NULL, 0};
+		if (sp) {
+			char *fl = sp + 1;
+			char *colon = strrchr(fl, ':');
+			if (colon && colon > fl) {
+				s.file = dec(fl, (size_t)(colon - fl));
+				s.line = atoi(colon + 1);
+			}
+		}
+		if (t->nsyms == scap) {
+			scap = scap ? scap * 2 : 256;
+			t->syms = xrealloc(t->syms, scap * sizeof(*t->syms));
+		}
+		t->syms[t->nsyms++] = s;
+		continue;
+	bad:
+		set_err(err, "%s: line %ld: bad symbol line", file, lineno);
+		free(line);
+		fclose(f);
+		ct_symtab_free(t);
+		return NULL;
+	}
+	free(line);
+	fclose(f);
+	if (t->nsyms)
+		qsort(t->syms, t->nsyms, sizeof(*t->syms), cmp_sym);
+	else
+		t->syms = xcalloc(1, sizeof(*t->syms));
+	if (!t->path)
+		t->path = xstrdup("");
+	return t;
+}
+
+/* ---- saving the symbols of a recording ------------------------------------- */
+
+int ct_save_symbols(const char *dir, struct ct_error *err)
+{
+	char *symdir = xasprintf("%s/sym", dir);
+	if (mkdir(symdir, 0777) < 0 && errno != EEXIST) {
+		set_err(err, "%s: %s", symdir, strerror(errno));
+		free(symdir);
+		return -1;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		set_err(err, "%s: %s", dir, strerror(errno));
+		free(symdir);
+		return -1;
+	}
+	int warnings = 0;
+	struct ct_u64map done;
+	ct_u64map_init(&done);
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t nl = strlen(de->d_name);
+		if (nl < 6 || strcmp(de->d_name + nl - 5, ".proc"))
+			continue;
+		char *ppath = xasprintf("%s/%s", dir, de->d_name);
+		FILE *f = fopen(ppath, "re");
+		free(ppath);
+		if (!f)
+			continue;
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		while ((len = getline(&line, &cap, f)) >= 0) {
+			if (len == 0 || line[len - 1] != '\n')
+				break; /* cut short */
+			line[--len] = 0;
+			if (strncmp(line, "module ", 7))
+				continue;
+			/* module CLOCK BASE LO HI BUILDID PATH */
+			char *f[5], *p = line + 7;
+			int i;
+			for (i = 0; i < 5; i++) {
+				char *sp = strchr(p, ' ');
+				if (!sp)
+					break;
+				*sp = 0;
+				f[i] = p;
+				p = sp + 1;
+			}
+			if (i < 5)
+				continue;
+			const char *bid = f[4];
+			const char *path = p;
+			const char *base = strrchr(path, '/');
+			base = base ? base + 1 : path;
+			if (!*path || path[0] == '[' || !strncmp(base, "linux-vdso", 10) ||
+			    !strncmp(base, "linux-gate", 10))
+				continue;
+			const char *recbid = strcmp(bid, "-") ? bid : NULL;
+			char key[256];
+			ct_symtab_key(recbid, path, key, sizeof(key));
+			uint64_t h = 0xcbf29ce484222325ULL;
+			for (const char *k = key; *k; k++) {
+				h ^= (unsigned char)*k;
+				h *= 0x100000001b3ULL;
+			}
+			void **slot = ct_u64map_slot(&done, h);
+			if (*slot)
+				continue;
+			*slot = (void *)1;
+			char *out = xasprintf("%s/%s.sym", symdir, key);
+			if (access(out, F_OK) == 0) {
+				free(out);
+				continue;
+			}
+			char *fbid = ct_elf_buildid(path);
+			if (recbid && (!fbid || strcmp(fbid, recbid))) {
+				if (access(path, F_OK) < 0)
+					fprintf(stderr, "calltrace: warning: %s: %s; its symbols were not saved\n",
+						path, strerror(errno));
+				else
+					fprintf(stderr,
+						"calltrace: warning: %s: build-id mismatch (recorded %s, file has %s); "
+						"its symbols were not saved\n",
+						path, recbid, fbid ? fbid : "none");
+				warnings++;
+				free(fbid);
+				free(out);
+				continue;
+			}
+			free(fbid);
+			struct ct_error e;
+			struct ct_symtab *t = ct_symtab_from_elf(path, &e);
+			if (!t) {
+				fprintf(stderr, "calltrace: warning: %s; its symbols were not saved\n", e.msg);
+				warnings++;
+			} else {
+				if (ct_symtab_save(t, out, &e) < 0) {
+					fprintf(stderr, "calltrace: warning: %s\n", e.msg);
+					warnings++;
+				}
+				ct_symtab_free(t);
+			}
+			free(out);
+		}
+		free(line);
+		fclose(f);
+	}
+	closedir(d);
+	ct_u64map_free(&done);
+	free(symdir);
+	return warnings;
+}

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers for the analysis side (see util.h). */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "calltrace: out of memory (allocating %zu bytes)\n", n);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = xmalloc(n);
+	memcpy(p, s, n);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fprintf(stderr, "calltrace: bad format string\n");
+		exit(1);
+	}
+	char *p = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+/* ---- u64 map ---------------------------------------------------------- */
+
+static inline size_t hash64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return (size_t)x;
+}
+
+void ct_u64map_init(struct ct_u64map *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void ct_u64map_free(struct ct_u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}
+
+static void **slot_nogrow(struct ct_u64map *m, uint64_t key, int *inserted)
+{
+	size_t mask = m->cap - 1;
+	size_t i = hash64(key) & mask;
+	while (m->used[i]) {
+		if (m->keys[i] == key) {
+			*inserted = 0;
+			return &m->vals[i];
+		}
+		i = (i + 1) & mask;
+	}
+	m->used[i] = 1;
+	m->keys[i] = key;
+	m->vals[i] = NULL;
+	m->len++;
+	*inserted = 1;
+	return &m->vals[i];
+}
+
+static void grow(struct ct_u64map *m)
+{
+	struct ct_u64map old = *m;
+	size_t cap = old.cap ? old.cap * 2 : 64;
+	m->keys = xmalloc(cap * sizeof(*m->keys));
+	m->vals = xmalloc(cap * sizeof(*m->vals));
+	m->used = xcalloc(cap, 1);
+	m->cap = cap;
+	m->len = 0;
+	for (size_t i = 0; i < old.cap; i++) {
+		if (old.used[i]) {
+			int ins;
+			*slot_nogrow(m, old.keys[i], &ins) = old.vals[i];
+		}
+	}
+	free(old.keys);
+	free(old.vals);
+	free(old.used);
+}
+
+void **ct_u64map_slot(struct ct_u64map *m, uint64_t key)
+{
+	if ((m->len + 1) * 4 > m->cap * 3)
+		grow(m);
+	int ins;
+	return slot_nogrow(m, key, &ins);
+}
+
+void *ct_u64map_get(const struct ct_u64map *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	size_t mask = m->cap - 1;
+	size_t i = hash64(key) & mask;
+	while (m->used[i]) {
+		if (m->keys[i] == key)
+			return m->vals[i];
+		i = (i + 1) & mask;
+	}
+	return NULL;
+}
+
+/* ---- durations ---------------------------------------------------------- */
+
+int64_t ct_parse_duration(const char *s)
+{
+	if (!s)
+		return -1;
+	const char *p = s;
+	if (!isdigit((unsigned char)*p) && *p != '.')
+		return -1;
+	/* integer and fraction parsed exactly, as decimal digits */
+	uint64_t whole = 0;
+	int ndig = 0;
+	while (isdigit((unsigned char)*p)) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			return -1;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+		p++;
+		ndig++;
+	}
+	uint64_t frac = 0, fracdiv = 1;
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			if (fracdiv < 1000000000000000000ULL) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				fracdiv *= 10;
+			}
+			p++;
+			ndig++;
+		}
+	}
+	if (!ndig)
+		return -1;
+	uint64_t mult;
+	if (!*p || !strcmp(p, "ns"))
+		mult = 1;
+	else if (!strcmp(p, "us") || !strcmp(p, "usec"))
+		mult = 1000;
+	else if (!strcmp(p, "ms") || !strcmp(p, "msec"))
+		mult = 1000000;
+	else if (!strcmp(p, "s") || !strcmp(p, "sec"))
+		mult = 1000000000ULL;
+	else if (!strcmp(p, "m") || !strcmp(p, "min"))
+		mult = 60000000000ULL;
+	else if (!strcmp(p, "h"))
+		mult = 3600000000000ULL;
+	else
+		return -1;
+	if (whole > (uint64_t)INT64_MAX / mult)
+		return -1;
+	uint64_t v = whole * mult;
+	/* fraction: frac/fracdiv * mult, rounded to the nearest ns */
+	unsigned __int128 f = (unsigned __int128)frac * mult;
+	uint64_t fns = (uint64_t)((f + fracdiv / 2) / fracdiv);
+	if (v > (uint64_t)INT64_MAX - fns)
+		return -1;
+	return (int64_t)(v + fns);
+}
+
+char *ct_format_duration(uint64_t ns, char *buf, size_t len)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} units[] = {
+		{1, "ns"}, {1000, "us"}, {1000000, "ms"}, {1000000000ULL, " s"},
+	};
+	size_t u = 0;
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && ns >= units[u + 1].div)
+		u++;
+	uint64_t div = units[u].div;
+	uint64_t whole = ns / div;
+	uint64_t frac = div == 1 ? 0 : (ns % div) / (div / 1000); /* truncated */
+	snprintf(buf, len, "%3" PRIu64 ".%03" PRIu64 " %s", whole, frac, units[u].unit);
+	return buf;
+}

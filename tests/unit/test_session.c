@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: MIT */
+/* The reader: hand-made calltrace.data directories, decoded and checked. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calltrace/format.h"
+#include "check.h"
+#include "session.h"
+#include "util.h"
+
+/* ---- writing streams ------------------------------------------------------- */
+
+struct ev {
+	uint32_t *w;
+	size_t n, cap;
+};
+
+static void word(struct ev *e, uint32_t w)
+{
+	if (e->n == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 64;
+		e->w = xrealloc(e->w, e->cap * sizeof(*e->w));
+	}
+	e->w[e->n++] = w;
+}
+
+static void enter(struct ev *e, uint32_t delta, uint64_t addr)
+{
+	uint64_t q = (uint64_t)CT_REC_ENTER | (uint64_t)delta << 2 |
+		     (addr & ((1ULL << CT_ADDR_LOW_BITS) - 1)) << 24;
+	word(e, (uint32_t)q);
+	word(e, (uint32_t)(q >> 32));
+}
+
+static void leave(struct ev *e, uint32_t delta)
+{
+	word(e, CT_REC_EXIT | delta << 2);
+}
+
+static void ext64(struct ev *e, unsigned type, uint64_t a)
+{
+	word(e, ct_ext_word(type, 2, 0));
+	word(e, (uint32_t)a);
+	word(e, (uint32_t)(a >> 32));
+}
+
+static void ext32(struct ev *e, unsigned type, uint32_t a)
+{
+	word(e, ct_ext_word(type, 1, 0));
+	word(e, a);
+}
+
+static void nested(struct ev *e, unsigned type, uint64_t clock, uint64_t addr)
+{
+	word(e, ct_ext_word(type, 4, 0));
+	word(e, (uint32_t)clock);
+	word(e, (uint32_t)(clock >> 32));
+	word(e, (uint32_t)addr);
+	word(e, (uint32_t)(addr >> 32));
+}
+
+static char dir[256];
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fwrite(data, 1, len, f);
+	fclose(f);
+	free(path);
+}
+
+#define START 1000
+
+/* write <pid>-0-<tid>.ev with the words of e, cut to `bytes` if not -1 */
+static void write_ev(int pid, int tid, struct ev *e, long bytes)
+{
+	struct ct_ev_file_header h = {.version = CT_FORMAT_VERSION,
+				      .pid = (uint32_t)pid,
+				      .tid = (uint32_t)tid,
+				      .gen = 0,
+				      .start_tsc = START};
+	memcpy(h.magic, CT_EV_MAGIC, 8);
+	size_t len = sizeof(h) + e->n * 4;
+	unsigned char *buf = xmalloc(len);
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), e->w, e->n * 4);
+	if (bytes >= 0 && (size_t)bytes < len)
+		len = (size_t)bytes;
+	char name[64];
+	snprintf(name, sizeof(name), "%d-0-%d.ev", pid, tid);
+	write_file(name, buf, len);
+	free(buf);
+	free(e->w);
+	memset(e, 0, sizeof(*e));
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+struct evlist {
+	struct ct_event *v;
+	size_t n;
+	uint64_t lost, unmatched, unknown;
+	int rc;
+	char err[512];
+};
+
+static struct ct_thread *find_thread(struct ct_session *s, int tid)
+{
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i]->tid == tid)
+			return s->threads[i];
+	return NULL;
+}
+
+static struct evlist decode(struct ct_session *s, int tid)
+{
+	struct evlist l = {0};
+	struct ct_thread *t = find_thread(s, tid);
+	if (!t) {
+		l.rc = -2;
+		return l;
+	}
+	struct ct_stream *st;
+	struct ct_error err;
+	if (ct_stream_open(s, t, &st, &err) < 0) {
+		l.rc = -1;
+		snprintf(l.err, sizeof(l.err), "%s", err.msg);
+		return l;
+	}
+	size_t cap = 0;
+	struct ct_event ev;
+	int r;
+	while ((r = ct_stream_next(st, &ev, &err)) > 0) {
+		if (l.n == cap) {
+			cap = cap ? cap * 2 : 64;
+			l.v = xrealloc(l.v, cap * sizeof(*l.v));
+		}
+		l.v[l.n++] = ev;
+	}
+	l.rc = r;
+	if (r < 0)
+		snprintf(l.err, sizeof(l.err), "%s", err.msg);
+	l.lost = ct_stream_lost(st);
+	l.unmatched = ct_stream_unmatched(st);
+	l.unknown = ct_stream_unknown(st);
+	ct_stream_close(st);
+	return l;
+}
+
+static int ev_is(const struct evlist *l, size_t i, enum ct_event_kind k, uint64_t addr,
+		 uint64_t time, uint32_t depth, unsigned flags)
+{
+	if (i >= l->n) {
+		printf("  event %zu missing (have %zu)\n", i, l->n);
+		return 0;
+	}
+	const struct ct_event *e = &l->v[i];
+	if (e->kind == k && e->addr == addr && e->time == time && e->depth == depth &&
+	    e->flags == flags)
+		return 1;
+	printf("  event %zu: %s addr %#" PRIx64 " time %" PRIu64 " depth %u flags %u; want %s %#" PRIx64
+	       " %" PRIu64 " %u %u\n",
+	       i, e->kind == CT_ENTER ? "enter" : "exit", e->addr, e->time, e->depth, e->flags,
+	       k == CT_ENTER ? "enter" : "exit", addr, time, depth, flags);
+	return 0;
+}
+
+#define EV(l, i, k, a, t, d, f) CHECK(ev_is(&(l), i, k, a, t, d, f), "event %d", i)
+
+enum { A = 0x401000, B = 0x401100, C = 0x401200, S = 0x402000, T = 0x402100 };
+
+static void make_data(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/ct-test-session-XXXXXX");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	const char *info = "calltrace-data: 1\ncommand: ./prog a\\x20b\nstart_time: 2024-01-01T00:00:00Z\n"
+			   "clock: mono\nclock_hz: 1000000000\nstart_clock: 1000\nend_clock: 99999\n"
+			   "exit_status: exit 0\nprocesses: 2\nthreads: 3\nevents: 42\nlost: 7\n"
+			   "complete: 1\n";
+	write_file("info", info, strlen(info));
+	const char *proc = "calltrace-proc 1\npid 10\nppid 1\ngen 0\nexe /bin/prog\narg ./prog\n"
+			   "arg a\\x20b\nclock 1000 5 6\n"
+			   "module 1000 0 400000 500000 - /nonexistent/prog\n"
+			   "module 1000 7f0000000000 7f0000001000 7f0000002000 deadbeef /nonexistent/libx.so\n"
+			   "module 1000 10000000 10000000 10001000 cafe00 /nonexistent/liby.so\n"
+			   "unmodule 2000 10000000 /nonexistent/liby.so\n"
+			   "module 3000 10000000 10000000 10001000 cafe01 /nonexistent/libz.so\n"
+			   "arg cut-short-line";
+	write_file("10-0.proc", proc, strlen(proc));
+	const char *proc2 = "calltrace-proc 1\npid 9\nppid 1\ngen 0\nexe /bin/other\n";
+	write_file("9-0.proc", proc2, strlen(proc2));
+
+	struct ev e = {0};
+	/* tid 1: plain */
+	enter(&e, 10, A);
+	enter(&e, 5, B);
+	leave(&e, 3);
+	leave(&e, 2);
+	write_ev(10, 1, &e, -1);
+	/* tid 2: TIME */
+	enter(&e, 1, A);
+	ext64(&e, CT_EXT_TIME, START + 5000000);
+	leave(&e, 7);
+	write_ev(10, 2, &e, -1);
+	/* tid 3: HI */
+	ext32(&e, CT_EXT_HI, 0x12);
+	enter(&e, 1, 0x123456789aULL);
+	ext32(&e, CT_EXT_HI, 0x13);
+	enter(&e, 1, 0x42);
+	leave(&e, 1);
+	leave(&e, 1);
+	write_ev(10, 3, &e, -1);
+	/* tid 4: UNWIND */
+	enter(&e, 10, A);
+	enter(&e, 1, B);
+	enter(&e, 1, C);
+	ext32(&e, CT_EXT_UNWIND, 2);
+	leave(&e, 4);
+	write_ev(10, 4, &e, -1);
+	/* tid 5: NENTER/NEXIT */
+	enter(&e, 10, A);
+	nested(&e, CT_EXT_NENTER, START + 12, S);
+	nested(&e, CT_EXT_NENTER, START + 13, T);
+	nested(&e, CT_EXT_NEXIT, START + 20, S);
+	nested(&e, CT_EXT_NEXIT, START + 21, 0xbad); /* nothing matches */
+	leave(&e, 15);
+	write_ev(10, 5, &e, -1);
+	/* tid 6: LOST, unknown EXT, PAD, unmatched exit */
+	leave(&e, 1);
+	ext64(&e, CT_EXT_LOST, 7);
+	word(&e, ct_ext_word(40, 3, 9));
+	word(&e, 0xffffffff);
+	word(&e, 0xffffffff);
+	word(&e, 0xffffffff);
+	word(&e, 0);
+	enter(&e, 1, A);
+	ext64(&e, CT_EXT_LOST, 3);
+	leave(&e, 1);
+	write_ev(10, 6, &e, -1);
+	/* tid 7: truncated inside an ENTER */
+	enter(&e, 10, A);
+	enter(&e, 5, B);
+	enter(&e, 5, C);
+	write_ev(10, 7, &e, 32 + 16 + 4);
+	/* tid 8: EXT whose length runs past the end */
+	enter(&e, 10, A);
+	word(&e, ct_ext_word(CT_EXT_TIME, 200, 0));
+	word(&e, 1);
+	write_ev(10, 8, &e, -1);
+	/* tid 9: bad magic */
+	write_file("10-0-9.ev", "NOTCALLTRACE-AT-ALL-BUT-LONG-ENOUGH-TO-HAVE-A-HEADER", 52);
+	/* tid 11: short header */
+	write_file("10-0-11.ev", "CTEV", 4);
+	/* tid 12: 100000-deep recursion */
+	for (int i = 0; i < 100000; i++)
+		enter(&e, 1, A + (uint64_t)(i % 7));
+	for (int i = 0; i < 100000; i++)
+		leave(&e, 1);
+	write_ev(10, 12, &e, -1);
+	/* pid 9 (sorts first), tid 20 and 21: merge */
+	enter(&e, 10, A); /* 10 */
+	leave(&e, 20);    /* 30 */
+	enter(&e, 5, B);  /* 35 */
+	leave(&e, 5);     /* 40 */
+	write_ev(9, 21, &e, -1);
+	enter(&e, 10, C); /* 10: tie with tid 21, but 20 has the lower index */
+	leave(&e, 22);    /* 32 */
+	write_ev(9, 20, &e, -1);
+	/* tid 13: bad version */
+	struct ct_ev_file_header h = {.version = 99};
+	memcpy(h.magic, CT_EV_MAGIC, 8);
+	write_file("10-0-13.ev", &h, sizeof(h));
+	/* not streams: ignored */
+	write_file("README", "x", 1);
+	write_file("10-0-x.ev", "x", 1);
+}
+
+static void test_open(struct ct_session *s)
+{
+	CHECK(s->command && !strcmp(s->command, "./prog a\\x20b"), "command %s", s->command);
+	CHECK(s->clock_hz == 1e9, "clock_hz %g", s->clock_hz);
+	CHECK(s->start_clock == 1000 && s->end_clock == 99999, "clocks");
+	CHECK(s->complete, "complete");
+	CHECK(s->lost == 7 && s->events == 42, "lost %" PRIu64 " events %" PRIu64, s->lost, s->events);
+	CHECK(s->exit_status && !strcmp(s->exit_status, "exit 0"), "exit_status");
+	CHECK(s->nprocs == 2, "nprocs %zu", s->nprocs);
+	CHECK(s->nprocs == 2 && s->procs[0]->pid == 9 && s->procs[1]->pid == 10, "procs sorted");
+	struct ct_proc *p = s->procs[1];
+	CHECK(p->ppid == 1 && !strcmp(p->exe, "/bin/prog"), "proc fields");
+	CHECK(p->argc == 2 && !strcmp(p->argv[1], "a b") && p->argv[2] == NULL, "argv (argc %d)",
+	      p->argc);
+	CHECK(p->start_clock == 1000, "proc clock");
+	CHECK(p->nmodules == 4, "nmodules %zu", p->nmodules);
+	if (p->nmodules == 4) {
+		CHECK(p->modules[0].buildid == NULL && p->modules[0].lo == 0x400000 &&
+			      p->modules[0].hi == 0x500000,
+		      "module 0");
+		CHECK(!strcmp(p->modules[1].buildid, "deadbeef") &&
+			      p->modules[1].base == 0x7f0000000000ULL,
+		      "module 1");
+		CHECK(p->modules[2].unload_clock == 2000 && p->modules[3].unload_clock == UINT64_MAX,
+		      "unmodule");
+	}
+	CHECK(s->nthreads == 14, "nthreads %zu", s->nthreads);
+	int sorted = 1;
+	for (size_t i = 0; i < s->nthreads; i++) {
+		if (s->threads[i]->index != (int)i)
+			sorted = 0;
+		if (i && s->threads[i - 1]->proc->pid == s->threads[i]->proc->pid &&
+		    s->threads[i - 1]->tid >= s->threads[i]->tid)
+			sorted = 0;
+	}
+	CHECK(sorted && s->threads[0]->proc->pid == 9 && s->threads[0]->tid == 20, "threads sorted");
+	CHECK(ct_session_ns(s, 1000) == 0 && ct_session_ns(s, 500) == 0 &&
+		      ct_session_ns(s, 1000 + 123456789) == 123456789,
+	      "ns");
+}
+
+static void test_streams(struct ct_session *s)
+{
+	struct evlist l;
+
+	l = decode(s, 1);
+	CHECK(l.rc == 0 && l.n == 4, "plain: rc %d n %zu %s", l.rc, l.n, l.err);
+	EV(l, 0, CT_ENTER, A, 10, 0, 0);
+	EV(l, 1, CT_ENTER, B, 15, 1, 0);
+	EV(l, 2, CT_EXIT, B, 18, 1, 0);
+	EV(l, 3, CT_EXIT, A, 20, 0, 0);
+	CHECK(l.n == 4 && l.v[3].start == 10 && l.v[2].start == 15, "start");
+	CHECK(l.n == 4 && l.v[0].thread == find_thread(s, 1), "thread");
+	free(l.v);
+
+	l = decode(s, 2);
+	CHECK(l.rc == 0 && l.n == 2, "time: n %zu", l.n);
+	EV(l, 0, CT_ENTER, A, 1, 0, 0);
+	EV(l, 1, CT_EXIT, A, 5000007, 0, 0);
+	free(l.v);
+
+	l = decode(s, 3);
+	CHECK(l.n == 4, "hi: n %zu", l.n);
+	EV(l, 0, CT_ENTER, 0x12ULL << 40 | 0x123456789aULL, 1, 0, 0);
+	EV(l, 1, CT_ENTER, 0x13ULL << 40 | 0x42, 2, 1, 0);
+	EV(l, 2, CT_EXIT, 0x13ULL << 40 | 0x42, 3, 1, 0);
+	free(l.v);
+
+	l = decode(s, 4);
+	CHECK(l.n == 6, "unwind: n %zu", l.n);
+	EV(l, 3, CT_EXIT, C, 16, 2, CT_EVF_SYNTHETIC);
+	EV(l, 4, CT_EXIT, B, 16, 1, CT_EVF_SYNTHETIC);
+	EV(l, 5, CT_EXIT, A, 16, 0, 0);
+	free(l.v);
+
+	l = decode(s, 5);
+	CHECK(l.n == 6 && l.unmatched == 1, "nested: n %zu unmatched %" PRIu64, l.n, l.unmatched);
+	EV(l, 0, CT_ENTER, A, 10, 0, 0);
+	EV(l, 1, CT_ENTER, S, 12, 1, CT_EVF_SIGNAL);
+	EV(l, 2, CT_ENTER, T, 13, 2, CT_EVF_SIGNAL);
+	EV(l, 3, CT_EXIT, T, 20, 2, CT_EVF_SYNTHETIC);
+	EV(l, 4, CT_EXIT, S, 20, 1, CT_EVF_SIGNAL);
+	EV(l, 5, CT_EXIT, A, 25, 0, 0);
+	free(l.v);
+
+	l = decode(s, 6);
+	CHECK(l.n == 2 && l.lost == 10 && l.unknown == 1 && l.unmatched == 1,
+	      "lost/unknown: n %zu lost %" PRIu64 " unknown %" PRIu64 " unmatched %" PRIu64, l.n,
+	      l.lost, l.unknown, l.unmatched);
+	EV(l, 0, CT_ENTER, A, 2, 0, 0);
+	EV(l, 1, CT_EXIT, A, 3, 0, 0);
+	free(l.v);
+
+	l = decode(s, 7);
+	CHECK(l.rc == 0 && l.n == 4, "truncated: rc %d n %zu", l.rc, l.n);
+	EV(l, 1, CT_ENTER, B, 15, 1, 0);
+	EV(l, 2, CT_EXIT, B, 15, 1, CT_EVF_UNFINISHED);
+	EV(l, 3, CT_EXIT, A, 15, 0, CT_EVF_UNFINISHED);
+	free(l.v);
+
+	l = decode(s, 8);
+	CHECK(l.rc == 0 && l.n == 2, "ext past end: rc %d n %zu", l.rc, l.n);
+	EV(l, 1, CT_EXIT, A, 10, 0, CT_EVF_UNFINISHED);
+	free(l.v);
+
+	l = decode(s, 9);
+	CHECK(l.rc == -1 && strstr(l.err, "10-0-9.ev: not a calltrace event stream (bad magic)"),
+	      "bad magic: %s", l.err);
+	l = decode(s, 11);
+	CHECK(l.rc == -1 && strstr(l.err, "10-0-11.ev"), "short: %s", l.err);
+	l = decode(s, 13);
+	CHECK(l.rc == -1 && strstr(l.err, "version"), "version: %s", l.err);
+
+	l = decode(s, 12);
+	CHECK(l.rc == 0 && l.n == 200000, "deep: n %zu", l.n);
+	if (l.n == 200000) {
+		int bad = 0;
+		for (int i = 0; i < 100000; i++) {
+			const struct ct_event *en = &l.v[i], *ex = &l.v[199999 - i];
+			if (en->kind != CT_ENTER || en->depth != (uint32_t)i || ex->kind != CT_EXIT ||
+			    ex->depth != (uint32_t)i || ex->addr != en->addr || ex->start != en->time ||
+			    ex->flags)
+				bad++;
+		}
+		CHECK(bad == 0, "deep: %d bad pairs", bad);
+	}
+	free(l.v);
+}
+
+static void test_merge(struct ct_session *s)
+{
+	bool *want = xcalloc(s->nthreads, sizeof(bool));
+	for (size_t i = 0; i < s->nthreads; i++)
+		want[i] = s->threads[i]->proc->pid == 9 || s->threads[i]->tid == 1;
+	struct ct_merge *m;
+	struct ct_error err;
+	int rc = ct_merge_open(s, want, &m, &err);
+	CHECK(rc == 0, "merge open: %s", err.msg);
+	if (rc)
+		return;
+	struct ct_event ev;
+	int n = 0, r;
+	char got[256] = "";
+	uint64_t last = 0;
+	int order = 1;
+	while ((r = ct_merge_next(m, &ev, &err)) > 0) {
+		char one[32];
+		snprintf(one, sizeof(one), "%d%c%" PRIu64 " ", ev.thread->tid,
+			 ev.kind == CT_ENTER ? 'e' : 'x', ev.time);
+		strncat(got, one, sizeof(got) - strlen(got) - 1);
+		if (ev.time < last)
+			order = 0;
+		last = ev.time;
+		n++;
+	}
+	CHECK(r == 0 && n == 10 && order, "merge: r %d n %d", r, n);
+	/* tid 1: enter A 10, enter B 15, exit B 18, exit A 20 */
+	const char *want_s = "20e10 21e10 1e10 1e15 1x18 1x20 21x30 20x32 21e35 21x40 ";
+	CHECK(!strcmp(got, want_s), "merge order:\n  got  %s\n  want %s", got, want_s);
+	ct_merge_close(m);
+	free(want);
+}
+
+static void test_resolve(struct ct_session *s)
+{
+	struct ct_proc *p = s->procs[1];
+	const struct ct_sym_info *si = ct_session_resolve(s, p, 0x401234);
+	CHECK(si && !strcmp(si->name, "prog+0x401234") && !strcmp(si->module, "prog"),
+	      "resolve missing file: %s", si ? si->name : "(null)");
+	CHECK(ct_session_resolve(s, p, 0x401234) == si, "cached");
+	si = ct_session_resolve(s, p, 0x99);
+	CHECK(si && !strcmp(si->name, "0x99") && !si->module, "no module: %s", si->name);
+	/* saved symbols for libx.so (build-id deadbeef) */
+	char *symdir = xasprintf("%s/sym", dir);
+	mkdir(symdir, 0777);
+	free(symdir);
+	const char *sym = "calltrace-sym 1\nbuildid deadbeef\npath /nonexistent/libx.so\n"
+			  "1000 20 _ZN3foo3barEi /src/my%20dir/x.cc:42\n"
+			  "1100 10 plain_c\n";
+	write_file("sym/deadbeef.sym", sym, strlen(sym));
+	si = ct_session_resolve(s, p, 0x7f0000001000ULL);
+	CHECK(si && !strcmp(si->name, "foo::bar(int)"), "demangled: %s", si->name);
+	CHECK(si && si->file && !strcmp(si->file, "/src/my dir/x.cc") && si->line == 42,
+	      "file:line %s:%d", si->file ? si->file : "-", si->line);
+	si = ct_session_resolve(s, p, 0x7f0000001100ULL);
+	CHECK(si && !strcmp(si->name, "plain_c") && !si->file, "plain: %s", si->name);
+	si = ct_session_resolve(s, p, 0x7f0000001008ULL);
+	CHECK(si && !strcmp(si->name, "foo::bar(int)+0x8"), "inside: %s", si->name);
+	/* the later of two modules at the same address */
+	si = ct_session_resolve(s, p, 0x10000010);
+	CHECK(si && !strcmp(si->module, "libz.so"), "latest module: %s", si->module);
+}
+
+static void test_errors(void)
+{
+	struct ct_session *s;
+	struct ct_error err;
+	CHECK(ct_session_open(&s, "/nonexistent/calltrace.data", &err) < 0 &&
+		      strstr(err.msg, "/nonexistent/calltrace.data"),
+	      "missing dir: %s", err.msg);
+	char *empty = xasprintf("%s/empty", dir);
+	mkdir(empty, 0777);
+	CHECK(ct_session_open(&s, empty, &err) < 0 && strstr(err.msg, empty) &&
+		      strstr(err.msg, "no info"),
+	      "no info: %s", err.msg);
+	char *info = xasprintf("%s/info", empty);
+	FILE *f = fopen(info, "w");
+	fputs("hello: world\n", f);
+	fclose(f);
+	CHECK(ct_session_open(&s, empty, &err) < 0 && strstr(err.msg, "not a calltrace"),
+	      "foreign info: %s", err.msg);
+	f = fopen(info, "w");
+	fputs("calltrace-data: 1\nclock: tsc\nclock_hz: 3000000000\nstart_clock: 0\n", f);
+	fclose(f);
+	CHECK(ct_session_open(&s, empty, &err) == 0, "incomplete opens: %s", err.msg);
+	if (s) {
+		CHECK(!s->complete && s->nthreads == 0, "incomplete");
+		uint64_t big = 3000000000ULL * 3600 * 24 * 365; /* a year of ticks */
+		uint64_t ns = ct_session_ns(s, big);
+		CHECK(ns == 1000000000ULL * 3600 * 24 * 365, "ns of a year: %" PRIu64, ns);
+		CHECK(ct_session_ns(s, 3) == 1, "3 ticks -> %" PRIu64, ct_session_ns(s, 3));
+		s->quiet = true;
+		ct_session_close(s);
+	}
+	unlink(info);
+	rmdir(empty);
+	free(info);
+	free(empty);
+}
+
+int main(void)
+{
+	make_data();
+	struct ct_session *s;
+	struct ct_error err;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		printf("FAIL: open %s: %s\n", dir, err.msg);
+		printf("0 passed, 1 failed\n");
+		return 1;
+	}
+	s->quiet = true;
+	test_open(s);
+	test_streams(s);
+	test_merge(s);
+	test_resolve(s);
+	ct_session_close(s);
+	test_errors();
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("could not remove %s\n", dir);
+	free(cmd);
+	return check_done();
+}

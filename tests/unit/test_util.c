@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "util.h"
+
+static void test_duration(void)
+{
+	static const struct {
+		const char *s;
+		int64_t ns;
+	} cases[] = {
+		{"10", 10},	       {"10ns", 10},	       {"1.5us", 1500},
+		{"2ms", 2000000},      {"1s", 1000000000},     {"0.000001s", 1000},
+		{"1.0005us", 1001},    {".5ms", 500000},       {"3m", 180000000000LL},
+		{"", -1},	       {"abc", -1},	       {"10xs", -1},
+		{"-1ms", -1},	       {"1.2.3", -1},	       {"99999999999999999999", -1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t v = ct_parse_duration(cases[i].s);
+		CHECK(v == cases[i].ns, "ct_parse_duration(\"%s\") = %" PRId64 ", want %" PRId64,
+		      cases[i].s, v, cases[i].ns);
+	}
+	CHECK(ct_parse_duration(NULL) == -1, "NULL");
+
+	static const struct {
+		uint64_t ns;
+		const char *s;
+	} fmt[] = {
+		{0, "  0.000 ns"},	   {123, "123.000 ns"},	      {999, "999.000 ns"},
+		{1000, "  1.000 us"},	   {1234, "  1.234 us"},      {999999, "999.999 us"},
+		{5000000, "  5.000 ms"},   {999999999, "999.999 ms"}, {2000000000, "  2.000  s"},
+		{12345678901ULL, " 12.345  s"},
+	};
+	for (size_t i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
+		char buf[32];
+		ct_format_duration(fmt[i].ns, buf, sizeof(buf));
+		CHECK(!strcmp(buf, fmt[i].s), "ct_format_duration(%" PRIu64 ") = \"%s\", want \"%s\"",
+		      fmt[i].ns, buf, fmt[i].s);
+		CHECK(strlen(buf) == 10, "width of \"%s\"", buf);
+	}
+}
+
+static void test_map(void)
+{
+	struct ct_u64map m;
+	ct_u64map_init(&m);
+	CHECK(ct_u64map_get(&m, 5) == NULL, "empty map");
+	const uint64_t n = 100000;
+	for (uint64_t i = 0; i < n; i++)
+		*ct_u64map_slot(&m, i * 4096 + 7) = (void *)(uintptr_t)(i + 1);
+	CHECK(m.len == n, "len %zu", m.len);
+	int bad = 0;
+	for (uint64_t i = 0; i < n; i++)
+		if (ct_u64map_get(&m, i * 4096 + 7) != (void *)(uintptr_t)(i + 1))
+			bad++;
+	CHECK(bad == 0, "%d wrong values", bad);
+	CHECK(ct_u64map_get(&m, 8) == NULL, "absent key");
+	void **s = ct_u64map_slot(&m, 0);
+	CHECK(*s == NULL, "new slot is NULL");
+	*s = (void *)1;
+	CHECK(ct_u64map_get(&m, 0) == (void *)1, "key 0");
+	CHECK(*ct_u64map_slot(&m, UINT64_MAX) == NULL, "key max");
+	size_t cnt = 0;
+	for (size_t i = 0; i < m.cap; i++)
+		cnt += m.used[i];
+	CHECK(cnt == n + 2, "iteration count %zu", cnt);
+	ct_u64map_free(&m);
+}
+
+static void test_alloc(void)
+{
+	char *s = xasprintf("%s-%d", "ab", 42);
+	CHECK(!strcmp(s, "ab-42"), "xasprintf gave %s", s);
+	char *d = xstrdup(s);
+	CHECK(!strcmp(d, s) && d != s, "xstrdup");
+	free(s);
+	free(d);
+	int *z = xcalloc(10, sizeof(int));
+	int sum = 0;
+	for (int i = 0; i < 10; i++)
+		sum += z[i];
+	CHECK(sum == 0, "xcalloc zeroes");
+	z = xrealloc(z, 1000 * sizeof(int));
+	z[999] = 1;
+	free(z);
+	free(xmalloc(0));
+}
+
+int main(void)
+{
+	test_duration();
+	test_map();
+	test_alloc();
+	return check_done();
+}
