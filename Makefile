@@ -12,12 +12,12 @@ CC := gcc
 endif
 
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O2 -Wall -Wextra $(WERROR) \
-	-Iinclude -Ilib -Iarch/$(ARCH) -fno-instrument-functions
+	-I. -Iinclude -Ilib -Iarch/$(ARCH)
 CFLAGS ?=
 ALL_CFLAGS := $(BASE_CFLAGS) $(SAN) $(CFLAGS)
 
 # the runtime: libc only, hidden by default, never instrumented
-RT_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -fno-omit-frame-pointer \
+RT_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden \
 	-ftls-model=initial-exec -fno-stack-protector $(CFLAGS)
 RT_SRCS := $(wildcard runtime/*.c)
 RT_ASM := $(wildcard arch/$(ARCH)/*.S)

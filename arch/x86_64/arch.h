@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* x86-64: the clock and the signal-safe reservation used by the runtime. */
+#ifndef CT_ARCH_H
+#define CT_ARCH_H
+
+#include <stdint.h>
+
+#define CT_ARCH_NAME "x86_64"
+#define CT_ARCH_HAS_CYCLE_COUNTER 1
+
+/* the invariant time-stamp counter; rdtsc is not serialising, which is what
+ * we want: a few cycles of skew, no pipeline flush */
+static inline __attribute__((always_inline)) uint64_t ct_arch_cycles(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* Reserve n bytes at *pos and return the old value.  One instruction
+ * (xadd without lock: only the own thread and its signal handlers touch
+ * *pos), so a signal can land before or after it, never inside. */
+static inline __attribute__((always_inline)) uintptr_t ct_arch_reserve(uintptr_t *pos,
+								       uintptr_t n)
+{
+	__asm__ volatile("xaddq %0, %1" : "+r"(n), "+m"(*pos) : : "memory");
+	return n;
+}
+
+/* Replace *pos and return the old value in one instruction. */
+static inline __attribute__((always_inline)) uintptr_t ct_arch_swap(uintptr_t *pos, uintptr_t v)
+{
+	__asm__ volatile("xchgq %0, %1" : "+r"(v), "+m"(*pos) : : "memory");
+	return v;
+}
+
+static inline void ct_arch_pause(void)
+{
+	__asm__ volatile("pause");
+}
+
+/* does the CPU say its TSC is invariant?  (CPUID 0x80000007 EDX bit 8) */
+static inline int ct_arch_cycles_invariant(void)
+{
+	uint32_t a, b, c, d;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
+	if (a < 0x80000007u)
+		return 0;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
+	return (d >> 8) & 1;
+}
+
+#endif

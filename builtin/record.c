@@ -1,0 +1,773 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace record: run a program with the runtime preloaded, drain every
+ * thread's shared-memory ring into the data directory while it runs, and
+ * whatever is left after it ends, however it ends.
+ *
+ * record makes itself a child subreaper, so it also waits for the
+ * program's forked children and their children; it drains a process's
+ * rings completely once it has reaped it.  Rings live in tmpfs files that
+ * record unlinks as soon as it has mapped them, so nothing is left behind
+ * if record itself is killed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "builtin.h"
+#include "calltrace/format.h"
+#include "calltrace/ring.h"
+#include "symtab.h"
+#include "session.h"
+
+static const char record_usage[] =
+	"usage: calltrace record [options] [--] COMMAND [ARG...]\n"
+	"\n"
+	"Run COMMAND, built with -finstrument-functions, and record every call and\n"
+	"return of every thread and process it starts into the data directory.\n"
+	"The program's stdin, stdout, stderr and exit status pass through unchanged;\n"
+	"record exits with the program's status (128+N if signal N ended it).\n"
+	"\n"
+	"options:\n"
+	"  -d, --data=DIR        data directory (default: calltrace.data; an existing\n"
+	"                        one is moved to DIR.old)\n"
+	"  -b, --buffer-size=SZ  bytes per trace buffer (default 256K; K and M suffixes)\n"
+	"      --buffers=N       buffers per thread, 2..64 (default 8)\n"
+	"      --clock=CLOCK     tsc (default where invariant) or mono\n"
+	"      --lib=PATH        the runtime library (default: found next to calltrace)\n"
+	"  -q, --quiet           no summary at the end\n"
+	"  -h, --help            this help\n";
+
+struct ring {
+	struct ct_ring_header *hdr;
+	size_t len;
+	int pid, gen, tid;
+	uint64_t next;      /* next buffer sequence to copy */
+	int fd;             /* the thread's .ev file */
+	bool dead;          /* its process is gone: copy what is left */
+	uint64_t bytes;
+};
+
+struct stats {
+	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
+};
+
+struct recorder {
+	const char *dir;    /* absolute */
+	char shm[PATH_MAX];
+	struct ring **rings;
+	size_t nrings, cap;
+	struct stats st;
+	int *pids;          /* processes seen */
+	size_t npids, pidcap;
+	int *tids;          /* (pid, gen, tid) triples seen, for the thread count */
+	size_t ntids, tidcap;
+	bool write_error;
+};
+
+static volatile sig_atomic_t forward_sig;
+static pid_t child_pid;
+
+static void on_signal(int sig)
+{
+	forward_sig = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static int err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int err(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("calltrace record: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool use_tsc = true;
+
+static uint64_t read_clock(void)
+{
+	return use_tsc ? ct_arch_cycles() : mono_ns();
+}
+
+/* ---- the data directory -------------------------------------------- */
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int prepare_dir(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0) {
+		char info[PATH_MAX], old[PATH_MAX];
+		snprintf(info, sizeof(info), "%s/info", dir);
+		DIR *d = opendir(dir);
+		bool empty = true;
+		if (d) {
+			struct dirent *e;
+			while ((e = readdir(d)))
+				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+					empty = false;
+			closedir(d);
+		}
+		if (!S_ISDIR(st.st_mode) || (!empty && access(info, F_OK) != 0))
+			return err("%s exists and is not a calltrace data directory; "
+				   "remove it or choose another with -d",
+				   dir);
+		if (!empty) {
+			snprintf(old, sizeof(old), "%s.old", dir);
+			nftw(old, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+			if (rename(dir, old) < 0)
+				return err("cannot move %s to %s: %s", dir, old, strerror(errno));
+		}
+	}
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return err("cannot create %s: %s", dir, strerror(errno));
+	return 0;
+}
+
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == ' ')
+			fputs("\\x20", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+struct run_info {
+	char **argv;
+	char start_time[64];
+	double hz;
+	uint64_t start_clock, end_clock;
+	const char *exit_status;
+	bool complete;
+};
+
+static int write_info(struct recorder *r, const struct run_info *ri)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/info", r->dir);
+	snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r->dir);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return err("cannot write %s: %s", tmp, strerror(errno));
+	fprintf(f, "calltrace-data: %d\ncommand: ", CT_FORMAT_VERSION);
+	for (char **a = ri->argv; *a; a++) {
+		if (a != ri->argv)
+			fputc(' ', f);
+		put_escaped(f, *a);
+	}
+	fprintf(f, "\nstart_time: %s\nclock: %s\nclock_hz: %.3f\nstart_clock: %llu\n",
+		ri->start_time, use_tsc ? "tsc" : "mono", ri->hz,
+		(unsigned long long)ri->start_clock);
+	if (ri->complete) {
+		fprintf(f, "end_clock: %llu\nexit_status: %s\n", (unsigned long long)ri->end_clock,
+			ri->exit_status);
+		fprintf(f, "processes: %zu\nthreads: %zu\nevents: %llu\nbytes: %llu\n", r->npids,
+			r->ntids, (unsigned long long)r->st.events,
+			(unsigned long long)r->st.bytes);
+		fprintf(f, "lost: %llu\nunmatched: %llu\nwaits: %llu\nunfinished: %llu\n",
+			(unsigned long long)r->st.lost, (unsigned long long)r->st.unmatched,
+			(unsigned long long)r->st.waits,
+			(unsigned long long)(r->st.enters - r->st.exits - r->st.unwound));
+		fprintf(f, "complete: 1\n");
+	}
+	if (fclose(f) != 0 || rename(tmp, path) < 0)
+		return err("cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* ---- draining ------------------------------------------------------- */
+
+static void note_id(int **arr, size_t *n, size_t *cap, const int *id, size_t width)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!memcmp(*arr + i * width, id, width * sizeof(int)))
+			return;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*arr = realloc(*arr, *cap * width * sizeof(int));
+		if (!*arr) {
+			perror("calltrace record");
+			exit(1);
+		}
+	}
+	memcpy(*arr + *n * width, id, width * sizeof(int));
+	(*n)++;
+}
+
+static void write_all(struct recorder *r, struct ring *g, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n > 0) {
+		ssize_t w = write(g->fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!r->write_error)
+				err("writing %s/%d-%d-%d.ev failed: %s; the rest of the trace is "
+				    "lost",
+				    r->dir, g->pid, g->gen, g->tid, strerror(errno));
+			r->write_error = true;
+			return;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+}
+
+/* count the events in a buffer (records never straddle buffers) */
+static void count_events(struct stats *st, const char *buf, size_t len)
+{
+	const uint32_t *w = (const uint32_t *)buf, *end = w + len / 4;
+	while (w < end) {
+		uint32_t v = *w;
+		switch (v & 3) {
+		case CT_REC_PAD:
+			w++;
+			break;
+		case CT_REC_EXIT:
+			st->exits++;
+			st->events++;
+			w++;
+			break;
+		case CT_REC_ENTER:
+			st->enters++;
+			st->events++;
+			w += 2;
+			break;
+		default: {
+			unsigned type = CT_EXT_TYPE(v), n = CT_EXT_LEN(v);
+			if (w + 1 + n > end)
+				return;
+			if (type == CT_EXT_NENTER) {
+				st->enters++;
+				st->events++;
+			} else if (type == CT_EXT_NEXIT) {
+				st->exits++;
+				st->events++;
+			} else if (type == CT_EXT_UNWIND && n >= 1) {
+				st->unwound += w[1];
+			}
+			w += 1 + n;
+		}
+		}
+	}
+}
+
+static int open_stream(struct recorder *r, struct ring *g)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%d-%d-%d.ev", r->dir, g->pid, g->gen, g->tid);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err("cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_size == 0) {
+		struct ct_ev_file_header h;
+		memset(&h, 0, sizeof(h));
+		memcpy(h.magic, CT_EV_MAGIC, 8);
+		h.version = CT_FORMAT_VERSION;
+		h.pid = (uint32_t)g->pid;
+		h.tid = (uint32_t)g->tid;
+		h.gen = (uint32_t)g->gen;
+		h.start_tsc = g->hdr->start_tsc;
+		g->fd = fd;
+		write_all(r, g, &h, sizeof(h));
+		r->st.bytes += sizeof(h);
+	}
+	g->fd = fd;
+	return fd;
+}
+
+static void copy_out(struct recorder *r, struct ring *g, const char *buf, uint64_t n)
+{
+	if (n == 0)
+		return;
+	if (g->fd < 0 && open_stream(r, g) < 0)
+		return;
+	write_all(r, g, buf, n);
+	count_events(&r->st, buf, n);
+	g->bytes += n;
+	r->st.bytes += n;
+}
+
+/* copy every full buffer; once the owner is gone, also the one it was
+ * writing.  Returns whether anything was copied. */
+static bool drain_ring(struct recorder *r, struct ring *g)
+{
+	struct ct_ring_header *h = g->hdr;
+	bool did = false;
+	int s;
+	while ((s = ct_ring_find(h, g->next, CT_SLOT_FULL)) >= 0) {
+		uint64_t fill = h->slot[s].fill;
+		if (fill > h->buf_stride)
+			fill = h->buf_stride;
+		copy_out(r, g, ct_ring_buf(h, (uint32_t)s), fill);
+		ct_ring_release(h, (uint32_t)s, fill);
+		if (__atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST))
+			syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+		g->next++;
+		did = true;
+	}
+	if (g->dead && (s = ct_ring_find(h, g->next, CT_SLOT_WRITING)) >= 0) {
+		char *b = ct_ring_buf(h, (uint32_t)s);
+		copy_out(r, g, b, ct_ring_used(b, h->buf_stride));
+		g->next++;
+		did = true;
+	}
+	return did;
+}
+
+/* the ring is finished: account for it and let it go */
+static void close_ring(struct recorder *r, size_t i)
+{
+	struct ring *g = r->rings[i];
+	r->st.lost += g->hdr->lost;
+	r->st.unmatched += g->hdr->unmatched;
+	r->st.waits += g->hdr->waits;
+	if (g->fd >= 0)
+		close(g->fd);
+	munmap(g->hdr, g->len);
+	free(g);
+	r->rings[i] = r->rings[--r->nrings];
+}
+
+static void kill_rings_of(struct recorder *r, int pid, int below_gen)
+{
+	for (size_t i = 0; i < r->nrings; i++)
+		if (r->rings[i]->pid == pid && r->rings[i]->gen < below_gen)
+			r->rings[i]->dead = true;
+}
+
+static void add_ring(struct recorder *r, const char *name)
+{
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/%s", r->shm, name) >= (int)sizeof(path))
+		return;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct stat st;
+	void *map = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(struct ct_ring_header))
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	unlink(path);
+	if (map == MAP_FAILED) {
+		err("cannot map %s: %s", path, strerror(errno));
+		return;
+	}
+	struct ct_ring_header *h = map;
+	if (h->magic != CT_RING_MAGIC || h->version != CT_FORMAT_VERSION ||
+	    h->nslots > CT_RING_MAX_SLOTS ||
+	    h->data_offset + (uint64_t)h->nslots * h->buf_stride > (uint64_t)st.st_size) {
+		err("%s: not a calltrace ring of this version; ignored", path);
+		munmap(map, (size_t)st.st_size);
+		return;
+	}
+	struct ring *g = calloc(1, sizeof(*g));
+	g->hdr = h;
+	g->len = (size_t)st.st_size;
+	g->pid = (int)h->pid;
+	g->gen = (int)h->gen;
+	g->tid = (int)h->tid;
+	g->fd = -1;
+	/* an exec replaced the older image of this pid: its rings are final */
+	kill_rings_of(r, g->pid, g->gen);
+	/* an earlier ring of this very thread: finish it first, then continue
+	 * its stream file */
+	for (size_t i = 0; i < r->nrings; i++) {
+		struct ring *o = r->rings[i];
+		if (o->pid == g->pid && o->gen == g->gen && o->tid == g->tid) {
+			o->dead = true;
+			drain_ring(r, o);
+			g->fd = o->fd;
+			o->fd = -1;
+			close_ring(r, i);
+			break;
+		}
+	}
+	if (r->nrings == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->rings = realloc(r->rings, r->cap * sizeof(*r->rings));
+	}
+	r->rings[r->nrings++] = g;
+	r->st.rings++;
+	int pid = g->pid, ptg[3] = {g->pid, g->gen, g->tid};
+	note_id(&r->pids, &r->npids, &r->pidcap, &pid, 1);
+	note_id(&r->tids, &r->ntids, &r->tidcap, ptg, 3);
+}
+
+static void scan_shm(struct recorder *r)
+{
+	DIR *d = opendir(r->shm);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			add_ring(r, e->d_name);
+	closedir(d);
+}
+
+static bool drain_all(struct recorder *r)
+{
+	bool did = false;
+	for (size_t i = 0; i < r->nrings;) {
+		struct ring *g = r->rings[i];
+		did |= drain_ring(r, g);
+		bool done = __atomic_load_n(&g->hdr->done, __ATOMIC_ACQUIRE) &&
+			    ct_ring_find(g->hdr, g->next, CT_SLOT_FULL) < 0;
+		if (g->dead || done) {
+			close_ring(r, i);
+			continue;
+		}
+		i++;
+	}
+	return did;
+}
+
+/* ---- the clock -------------------------------------------------------- */
+
+static double measure_hz(uint64_t *clock0, uint64_t *mono0)
+{
+	if (!use_tsc) {
+		*clock0 = *mono0 = mono_ns();
+		return 1e9;
+	}
+	uint64_t m0 = mono_ns(), c0 = ct_arch_cycles();
+	struct timespec ts = {0, 20 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+	uint64_t m1 = mono_ns(), c1 = ct_arch_cycles();
+	*clock0 = c0;
+	*mono0 = m0;
+	return (double)(c1 - c0) * 1e9 / (double)(m1 - m0);
+}
+
+static const char *find_runtime(const char *opt, char *buf, size_t len)
+{
+	const char *env = getenv("CALLTRACE_LIB");
+	if (opt)
+		return opt;
+	if (env && *env)
+		return env;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	if ((size_t)snprintf(buf, len, "%s/libcalltrace.so", exe) < len && access(buf, R_OK) == 0)
+		return buf;
+	if ((size_t)snprintf(buf, len, "%s/../lib/calltrace/libcalltrace.so", exe) < len &&
+	    access(buf, R_OK) == 0)
+		return buf;
+	return NULL;
+}
+
+static const char *signame(int sig)
+{
+	const char *s = sigabbrev_np(sig);
+	return s ? s : "?";
+}
+
+static void print_size(char *buf, size_t len, uint64_t n)
+{
+	if (n >= 10u << 20)
+		snprintf(buf, len, "%.1f MB", n / 1048576.0);
+	else if (n >= 10u << 10)
+		snprintf(buf, len, "%.1f KB", n / 1024.0);
+	else
+		snprintf(buf, len, "%llu bytes", (unsigned long long)n);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"data", required_argument, NULL, 'd'},
+		{"buffer-size", required_argument, NULL, 'b'},
+		{"buffers", required_argument, NULL, 'n'},
+		{"clock", required_argument, NULL, 'c'},
+		{"lib", required_argument, NULL, 'L'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *dir = "calltrace.data", *lib_opt = NULL, *bufsize = NULL, *nbuf = NULL;
+	const char *clock_opt = NULL;
+	bool quiet = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+d:b:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'b':
+			bufsize = optarg;
+			break;
+		case 'n':
+			nbuf = optarg;
+			break;
+		case 'c':
+			clock_opt = optarg;
+			break;
+		case 'L':
+			lib_opt = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			return 0;
+		default:
+			fputs(record_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fputs("calltrace record: no command given\n", stderr);
+		fputs(record_usage, stderr);
+		return 2;
+	}
+	if (bufsize) {
+		char *end;
+		unsigned long long v = strtoull(bufsize, &end, 0);
+		if (*end == 'k' || *end == 'K')
+			v <<= 10, end++;
+		else if (*end == 'm' || *end == 'M')
+			v <<= 20, end++;
+		if (*end || v < 4096 || v > (1ull << 30))
+			return err("bad buffer size '%s' (4K..1G)", bufsize), 2;
+	}
+	if (nbuf) {
+		char *end;
+		long v = strtol(nbuf, &end, 10);
+		if (*end || v < 2 || v > CT_RING_MAX_SLOTS)
+			return err("bad number of buffers '%s' (2..%d)", nbuf, CT_RING_MAX_SLOTS), 2;
+	}
+	if (clock_opt) {
+		if (!strcmp(clock_opt, "mono"))
+			use_tsc = false;
+		else if (strcmp(clock_opt, "tsc"))
+			return err("unknown clock '%s' (tsc or mono)", clock_opt), 2;
+	} else {
+		use_tsc = ct_arch_cycles_invariant();
+	}
+
+	char libbuf[PATH_MAX], libabs[PATH_MAX];
+	const char *lib = find_runtime(lib_opt, libbuf, sizeof(libbuf));
+	if (!lib || !realpath(lib, libabs))
+		return err("cannot find the runtime libcalltrace.so%s%s (use --lib or "
+			   "CALLTRACE_LIB)",
+			   lib ? " at " : "", lib ? lib : "");
+
+	if (prepare_dir(dir))
+		return 1;
+	char dirabs[PATH_MAX];
+	if (!realpath(dir, dirabs))
+		return err("%s: %s", dir, strerror(errno));
+
+	struct recorder r;
+	memset(&r, 0, sizeof(r));
+	r.dir = dirabs;
+	snprintf(r.shm, sizeof(r.shm), "/dev/shm/calltrace-%d", (int)getpid());
+	if (mkdir(r.shm, 0700) < 0 && errno != EEXIST)
+		return err("cannot create %s: %s (is /dev/shm mounted?)", r.shm, strerror(errno));
+
+	struct run_info ri;
+	memset(&ri, 0, sizeof(ri));
+	ri.argv = argv + optind;
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(ri.start_time, sizeof(ri.start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	uint64_t clock0, mono0;
+	ri.hz = measure_hz(&clock0, &mono0);
+	ri.start_clock = read_clock();
+	if (write_info(&r, &ri))
+		return 1;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+
+	fflush(NULL);
+	child_pid = fork();
+	if (child_pid < 0)
+		return err("fork: %s", strerror(errno));
+	if (child_pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		const char *old = getenv("LD_PRELOAD");
+		char *pre = malloc(strlen(libabs) + (old ? strlen(old) : 0) + 2);
+		strcpy(pre, libabs);
+		if (old && *old) {
+			strcat(pre, ":");
+			strcat(pre, old);
+		}
+		setenv("LD_PRELOAD", pre, 1);
+		setenv(CT_ENV_DIR, dirabs, 1);
+		setenv(CT_ENV_SHM, r.shm, 1);
+		setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
+		if (bufsize)
+			setenv(CT_ENV_BUFSIZE, bufsize, 1);
+		if (nbuf)
+			setenv(CT_ENV_NBUF, nbuf, 1);
+		execvp(argv[optind], argv + optind);
+		int e = errno;
+		fprintf(stderr, "calltrace record: cannot run '%s': %s\n", argv[optind],
+			strerror(e));
+		_exit(e == ENOENT ? 127 : 126);
+	}
+
+	int status = 0;
+	bool have_status = false;
+	for (;;) {
+		scan_shm(&r);
+		bool did = drain_all(&r);
+		int st;
+		pid_t p;
+		bool gone = false;
+		while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
+			if (p == child_pid) {
+				status = st;
+				have_status = true;
+			}
+			/* everything it stored is in its rings: take the rest */
+			scan_shm(&r);
+			kill_rings_of(&r, p, INT_MAX);
+		}
+		if (p < 0 && errno == ECHILD)
+			gone = true;
+		if (gone) {
+			scan_shm(&r);
+			for (size_t i = 0; i < r.nrings; i++)
+				r.rings[i]->dead = true;
+			drain_all(&r);
+			break;
+		}
+		if (!did) {
+			struct timespec ts = {0, 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	ri.end_clock = read_clock();
+	uint64_t mono1 = mono_ns();
+	if (use_tsc && mono1 - mono0 > 200 * 1000 * 1000)
+		ri.hz = (double)(ri.end_clock - clock0) * 1e9 / (double)(mono1 - mono0);
+	rmdir(r.shm);
+
+	char exit_status[64];
+	int code;
+	if (!have_status) {
+		snprintf(exit_status, sizeof(exit_status), "unknown");
+		code = 1;
+	} else if (WIFSIGNALED(status)) {
+		snprintf(exit_status, sizeof(exit_status), "signal %d (SIG%s)", WTERMSIG(status),
+			 signame(WTERMSIG(status)));
+		code = 128 + WTERMSIG(status);
+	} else {
+		snprintf(exit_status, sizeof(exit_status), "exit %d", WEXITSTATUS(status));
+		code = WEXITSTATUS(status);
+	}
+	ri.exit_status = exit_status;
+
+	struct ct_error e;
+	int mismatched = ct_save_symbols(dirabs, &e);
+	if (mismatched < 0)
+		err("saving symbol tables: %s", e.msg);
+	ri.complete = true;
+	write_info(&r, &ri);
+
+	if (!quiet) {
+		char size[64];
+		uint64_t unfinished = r.st.enters - r.st.exits - r.st.unwound;
+		print_size(size, sizeof(size), r.st.bytes);
+		fprintf(stderr,
+			"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
+			"%s, %.1f bytes per event, in %s/.",
+			exit_status, r.npids, r.npids == 1 ? "" : "es", r.ntids,
+			r.ntids == 1 ? "" : "s", (unsigned long long)r.st.events,
+			(unsigned long long)r.st.enters, size,
+			r.st.events ? (double)r.st.bytes / (double)r.st.events : 0.0, dir);
+		if (r.st.lost)
+			fprintf(stderr, " LOST: %llu events.", (unsigned long long)r.st.lost);
+		else
+			fprintf(stderr, " Nothing lost.");
+		if (r.st.unmatched)
+			fprintf(stderr, " %llu exits without an entry.",
+				(unsigned long long)r.st.unmatched);
+		if (unfinished)
+			fprintf(stderr, " %llu calls were still open when their thread ended.",
+				(unsigned long long)unfinished);
+		if (r.st.waits)
+			fprintf(stderr, " The program waited %llu times for the trace writer.",
+				(unsigned long long)r.st.waits);
+		if (r.write_error)
+			fprintf(stderr, " WRITE ERRORS: the trace is incomplete.");
+		if (mismatched > 0)
+			fprintf(stderr, " %d module%s changed on disk during the run: no symbols "
+					"saved for %s.",
+				mismatched, mismatched == 1 ? "" : "s",
+				mismatched == 1 ? "it" : "them");
+		fputc('\n', stderr);
+	}
+	return code;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Draining a ring (struct ct_ring_header): shared by `calltrace record` and
+ * the runtime's own writer thread (when the runtime is linked in and runs
+ * without `record`).  Header-only, libc-free.
+ */
+#ifndef CALLTRACE_RING_H
+#define CALLTRACE_RING_H
+
+#include <stdint.h>
+
+#include "calltrace/format.h"
+
+static inline char *ct_ring_buf(struct ct_ring_header *r, uint32_t slot)
+{
+	return (char *)r + r->data_offset + (uint64_t)slot * r->buf_stride;
+}
+
+/* the slot holding buffer number seq in the given state, or -1 */
+static inline int ct_ring_find(struct ct_ring_header *r, uint64_t seq, uint32_t state)
+{
+	uint32_t n = r->nslots < CT_RING_MAX_SLOTS ? r->nslots : CT_RING_MAX_SLOTS;
+	for (uint32_t i = 0; i < n; i++)
+		if (__atomic_load_n(&r->slot[i].state, __ATOMIC_ACQUIRE) == state &&
+		    r->slot[i].seq == seq)
+			return (int)i;
+	return -1;
+}
+
+/* bytes in use of a buffer its writer never handed over (the writer died):
+ * buffers are zeroed when drained, so it ends at the last non-zero word */
+static inline uint64_t ct_ring_used(const char *buf, uint64_t stride)
+{
+	const uint32_t *w = (const uint32_t *)buf;
+	uint64_t n = stride / 4;
+	while (n > 0 && w[n - 1] == 0)
+		n--;
+	return n * 4;
+}
+
+/* after copying: zero the bytes written, then give the slot back */
+static inline void ct_ring_release(struct ct_ring_header *r, uint32_t slot, uint64_t used)
+{
+	char *b = ct_ring_buf(r, slot);
+	uint64_t n = used < r->buf_stride ? used : r->buf_stride;
+	__builtin_memset(b, 0, n);
+	__atomic_store_n(&r->slot[slot].state, CT_SLOT_EMPTY, __ATOMIC_RELEASE);
+}
+
+#endif

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libcalltrace.so internals.  The runtime depends on libc alone, is never
+ * instrumented itself, and keeps everything but the hooks and the public
+ * API hidden.
+ */
+#ifndef CT_RT_INTERNAL_H
+#define CT_RT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch.h"
+#include "calltrace/format.h"
+
+#define CT_EXPORT __attribute__((visibility("default")))
+#define CT_HIDDEN __attribute__((visibility("hidden")))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+enum ct_rt_state { CT_RT_UNINIT = 0, CT_RT_INITIALIZING, CT_RT_ACTIVE, CT_RT_OFF };
+
+/* one setjmp seen by this thread: where the shadow stack stood */
+struct ct_jmp_note {
+	void *env;
+	uint32_t depth;
+};
+#define CT_JMP_NOTES 16
+
+/* per-thread state: initial-exec TLS, so the hooks reach it with one
+ * %fs-relative access */
+struct ct_thread {
+	uintptr_t cur;      /* next write position (reserved with one xadd)   */
+	uintptr_t limit;    /* a record ending past here hands the buffer over */
+	uint64_t last;      /* clock of the last delta-coded record            */
+	uint64_t hi;        /* address bits 40..63 in effect                   */
+	uint32_t busy;      /* hooks of this thread in progress (signals nest) */
+	uint32_t depth;     /* open frames on the shadow stack                  */
+	uint32_t cap;       /* shadow stack capacity; 0 = not set up           */
+	uint32_t ndepth;    /* open frames recorded by the nested path          */
+	uintptr_t *stk;     /* shadow stack of function addresses               */
+	uintptr_t hard_end; /* the nested path may not write past here          */
+	uint64_t nested_lost;
+
+	struct ct_ring_header *ring;
+	char *bufs;
+	size_t map_len;
+	uint32_t slot;
+	uint64_t seq;
+	int tid;
+	int state;          /* 0 none, 1 active, 2 finished (thread exiting) */
+	struct ct_jmp_note jmp[CT_JMP_NOTES];
+	uint32_t jmp_next;
+};
+
+extern __thread struct ct_thread ct_self __attribute__((tls_model("initial-exec")));
+
+/* process-wide settings, fixed at start-up */
+struct ct_config {
+	int state;            /* enum ct_rt_state */
+	bool use_tsc;
+	bool linked;          /* no `calltrace record`: own writer thread */
+	char dir[4096];
+	char shm[4096];
+	size_t buf_size;
+	uint32_t nslots;
+	int pid;
+	int gen;
+	int proc_fd;          /* DIR/<pid>-<gen>.proc, O_APPEND */
+	uint64_t start_clock;
+};
+extern struct ct_config ct_cfg CT_HIDDEN;
+
+static inline __attribute__((always_inline)) uint64_t ct_clock(void)
+{
+	extern uint64_t ct_clock_mono(void) CT_HIDDEN;
+	if (likely(ct_cfg.use_tsc))
+		return ct_arch_cycles();
+	return ct_clock_mono();
+}
+
+/* runtime.c */
+void ct_thread_start(struct ct_thread *t) CT_HIDDEN;
+void ct_buffer_full(struct ct_thread *t) CT_HIDDEN;
+void ct_thread_after_fork(struct ct_thread *t) CT_HIDDEN;
+void ct_emit_unwind(struct ct_thread *t, uint32_t n) CT_HIDDEN;
+void ct_thread_release(struct ct_thread *t, bool unmap) CT_HIDDEN;
+
+/* proc.c */
+bool ct_process_ready(void) CT_HIDDEN; /* initialise on first use; false = off */
+void ct_modules_rescan(void) CT_HIDDEN;
+void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
+
+/* rings.c: the list of this process's rings */
+void ct_rings_add(struct ct_ring_header *r, size_t len, int fd) CT_HIDDEN;
+void ct_rings_forget_all(void) CT_HIDDEN; /* in a forked child */
+void ct_rings_writer_start(void) CT_HIDDEN;
+void ct_rings_flush_all(void) CT_HIDDEN;
+void ct_linked_info(bool done) CT_HIDDEN;
+
+void ct_thread_key_set(void) CT_HIDDEN;
+
+/* log.c: async-signal-safe messages to stderr */
+size_t ct_fmt(char *buf, size_t len, const char *fmt, ...) CT_HIDDEN
+	__attribute__((format(printf, 3, 4)));
+void ct_log(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
+
+/* futex helpers */
+void ct_futex_wait(uint32_t *addr, uint32_t val, long timeout_ns) CT_HIDDEN;
+void ct_futex_wake(uint32_t *addr) CT_HIDDEN;
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * setjmp/longjmp: a longjmp skips the exits of the frames it jumps out of.
+ * setjmp is wrapped (arch/<arch>/jmp.S) to note the depth of the shadow
+ * stack for its jmp_buf; longjmp closes the frames above that depth with an
+ * UNWIND record before jumping, so the calls made afterwards land at the
+ * right depth.  (setjmp.h is not included: its prototypes are the ones
+ * being wrapped.)
+ */
+#include <dlfcn.h>
+
+#include "internal.h"
+
+/* the real functions, used by jmp.S and below */
+void *ct_real__setjmp CT_HIDDEN;
+void *ct_real_setjmp CT_HIDDEN;
+void *ct_real___sigsetjmp CT_HIDDEN;
+
+typedef void (*jump_fn)(void *, int) __attribute__((noreturn));
+
+static void *lookup(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+/* called from jmp.S before the real setjmp; must not disturb the stack
+ * above its caller's frame (it does not: it is an ordinary call) */
+CT_HIDDEN void ct_note_setjmp(void *env)
+{
+	if (!ct_real__setjmp) {
+		ct_real__setjmp = lookup("_setjmp");
+		ct_real_setjmp = lookup("setjmp");
+		ct_real___sigsetjmp = lookup("__sigsetjmp");
+	}
+	struct ct_thread *t = &ct_self;
+	if (t->cap == 0 || t->busy)
+		return;
+	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
+		if (t->jmp[i].env == env) {
+			t->jmp[i].depth = t->depth;
+			return;
+		}
+	}
+	struct ct_jmp_note *n = &t->jmp[t->jmp_next++ % CT_JMP_NOTES];
+	n->env = env;
+	n->depth = t->depth;
+}
+
+static void note_longjmp(void *env)
+{
+	struct ct_thread *t = &ct_self;
+	if (t->cap == 0)
+		return;
+	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
+		if (t->jmp[i].env != env)
+			continue;
+		uint32_t target = t->jmp[i].depth;
+		/* jumping out of a signal handler that interrupted a hook: that
+		 * hook never resumes, and the handler's nested frames end too */
+		uint32_t n = t->ndepth;
+		t->busy = 0;
+		t->ndepth = 0;
+		if (t->depth > target)
+			n += t->depth - target;
+		t->busy++;
+		ct_emit_unwind(t, n);
+		if (t->depth > target)
+			t->depth = target;
+		t->busy--;
+		return;
+	}
+}
+
+#define WRAP_JUMP(name)                                                                 \
+	CT_EXPORT __attribute__((noreturn)) void name(void *env, int val)               \
+	{                                                                               \
+		static jump_fn real;                                                    \
+		if (!real)                                                              \
+			real = (jump_fn)lookup(#name);                                  \
+		note_longjmp(env);                                                      \
+		real(env, val);                                                         \
+	}
+
+WRAP_JUMP(longjmp)
+WRAP_JUMP(_longjmp)
+WRAP_JUMP(siglongjmp)
+WRAP_JUMP(__longjmp_chk)

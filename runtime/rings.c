@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The rings of this process.  Under `calltrace record` that process drains
+ * them; this list only lets a forked child let go of its parent's rings.
+ * When the runtime is linked into a program that runs without `record`, a
+ * writer thread of our own drains them into the data directory instead.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calltrace/ring.h"
+#include "internal.h"
+
+#define MAX_RINGS 4096
+
+struct ring_ent {
+	struct ct_ring_header *r;
+	size_t len;
+	int fd;          /* .ev file (linked mode) */
+	uint64_t next;   /* next buffer sequence to drain */
+};
+
+static struct ring_ent rings[MAX_RINGS];
+static int nrings;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t writer;
+static int writer_running;
+static volatile int writer_stop;
+static uint64_t calib_clock, calib_mono;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void ct_rings_add(struct ct_ring_header *r, size_t len, int fd)
+{
+	pthread_mutex_lock(&lock);
+	if (nrings < MAX_RINGS) {
+		rings[nrings].r = r;
+		rings[nrings].len = len;
+		rings[nrings].fd = fd;
+		rings[nrings].next = 0;
+		nrings++;
+	} else {
+		ct_log("more than %d live threads: not all are drained", MAX_RINGS);
+	}
+	pthread_mutex_unlock(&lock);
+	if (ct_cfg.linked && !writer_running)
+		ct_rings_writer_start();
+}
+
+void ct_rings_forget_all(void)
+{
+	/* fork copied the parent's mappings: unmap them in this child */
+	for (int i = 0; i < nrings; i++) {
+		if (!ct_cfg.linked)
+			munmap(rings[i].r, rings[i].len);
+		if (rings[i].fd >= 0)
+			close(rings[i].fd);
+	}
+	nrings = 0;
+	writer_running = 0;
+	pthread_mutex_init(&lock, NULL);
+}
+
+/* ---- linked mode: our own writer ----------------------------------- */
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ct_log("write to the trace failed: %s", strerror(errno));
+			return;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static int open_stream(struct ct_ring_header *r)
+{
+	char path[4200];
+	ct_fmt(path, sizeof(path), "%s/%u-%u-%u.ev", ct_cfg.dir, r->pid, r->gen, r->tid);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ct_log("cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_size == 0) {
+		struct ct_ev_file_header h;
+		memset(&h, 0, sizeof(h));
+		memcpy(h.magic, CT_EV_MAGIC, 8);
+		h.version = CT_FORMAT_VERSION;
+		h.pid = r->pid;
+		h.tid = r->tid;
+		h.gen = r->gen;
+		h.start_tsc = r->start_tsc;
+		write_all(fd, (const char *)&h, sizeof(h));
+	}
+	return fd;
+}
+
+/* drain one ring; final: also the buffer still being written */
+static int drain(struct ring_ent *e, int final)
+{
+	struct ct_ring_header *r = e->r;
+	int did = 0, s;
+	while ((s = ct_ring_find(r, e->next, CT_SLOT_FULL)) >= 0) {
+		if (e->fd < 0)
+			e->fd = open_stream(r);
+		uint64_t fill = r->slot[s].fill;
+		if (fill > r->buf_stride)
+			fill = r->buf_stride;
+		if (e->fd >= 0)
+			write_all(e->fd, ct_ring_buf(r, (uint32_t)s), fill);
+		ct_ring_release(r, (uint32_t)s, fill);
+		if (__atomic_load_n(&r->waiting, __ATOMIC_SEQ_CST))
+			ct_futex_wake(&r->slot[s].state);
+		e->next++;
+		did = 1;
+	}
+	if (final && (s = ct_ring_find(r, e->next, CT_SLOT_WRITING)) >= 0) {
+		char *b = ct_ring_buf(r, (uint32_t)s);
+		uint64_t used = ct_ring_used(b, r->buf_stride);
+		if (e->fd < 0)
+			e->fd = open_stream(r);
+		if (e->fd >= 0)
+			write_all(e->fd, b, used);
+		e->next++;
+	}
+	return did;
+}
+
+static void *writer_main(void *arg)
+{
+	(void)arg;
+	while (!writer_stop) {
+		int did = 0;
+		pthread_mutex_lock(&lock);
+		for (int i = 0; i < nrings;) {
+			struct ring_ent *e = &rings[i];
+			did |= drain(e, 0);
+			if (__atomic_load_n(&e->r->done, __ATOMIC_ACQUIRE) &&
+			    ct_ring_find(e->r, e->next, CT_SLOT_FULL) < 0) {
+				if (e->fd >= 0)
+					close(e->fd);
+				munmap(e->r, e->len);
+				*e = rings[--nrings];
+				continue;
+			}
+			i++;
+		}
+		pthread_mutex_unlock(&lock);
+		if (!did) {
+			struct timespec ts = {0, 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
+	}
+	return NULL;
+}
+
+void ct_rings_writer_start(void)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	writer_stop = 0;
+	if (pthread_create(&writer, NULL, writer_main, NULL) == 0)
+		writer_running = 1;
+	else
+		ct_log("cannot start the trace writer thread");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* at exit: stop the writer, drain everything */
+void ct_rings_flush_all(void)
+{
+	if (writer_running) {
+		writer_stop = 1;
+		pthread_join(writer, NULL);
+		writer_running = 0;
+	}
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < nrings; i++) {
+		drain(&rings[i], 1);
+		if (rings[i].fd >= 0)
+			close(rings[i].fd);
+		rings[i].fd = -1;
+	}
+	pthread_mutex_unlock(&lock);
+	ct_linked_info(true);
+}
+
+/* DIR/info when no `record` writes it */
+void ct_linked_info(bool done)
+{
+	char path[4200], tmp[4300];
+	if (!done) {
+		/* measure the clock rate over a few milliseconds now; refined at exit */
+		calib_mono = mono_ns();
+		calib_clock = ct_clock();
+		if (ct_cfg.use_tsc) {
+			uint64_t m0 = calib_mono;
+			while (mono_ns() - m0 < 5 * 1000 * 1000)
+				;
+		}
+	}
+	uint64_t clk = ct_clock(), mono = mono_ns();
+	double hz = ct_cfg.use_tsc ? (double)(clk - calib_clock) * 1e9 / (double)(mono - calib_mono)
+				   : 1e9;
+	snprintf(path, sizeof(path), "%s/info", ct_cfg.dir);
+	snprintf(tmp, sizeof(tmp), "%s/.info.%d", ct_cfg.dir, (int)getpid());
+	if (!done && access(path, F_OK) == 0)
+		return; /* a parent process started this recording */
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return;
+	char cmd[4096] = "";
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, cmd, sizeof(cmd) - 1);
+		close(fd);
+		for (ssize_t i = 0; i < n - 1; i++)
+			if (cmd[i] == 0)
+				cmd[i] = ' ';
+		cmd[n > 0 ? n : 0] = 0;
+	}
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	fprintf(f, "calltrace-data: %d\ncommand: %s\n", CT_FORMAT_VERSION, cmd);
+	fprintf(f, "start_time: %04d-%02d-%02dT%02d:%02d:%02dZ\n", tm.tm_year + 1900, tm.tm_mon + 1,
+		tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	fprintf(f, "clock: %s\nclock_hz: %.1f\nstart_clock: %llu\n", ct_cfg.use_tsc ? "tsc" : "mono",
+		hz, (unsigned long long)calib_clock);
+	if (done)
+		fprintf(f, "end_clock: %llu\ncomplete: 1\n", (unsigned long long)clk);
+	fprintf(f, "recorder: linked-in runtime\n");
+	fclose(f);
+	rename(tmp, path);
+}

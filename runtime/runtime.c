@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hooks and the per-thread stream.
+ *
+ * Hot path: TLS -> clock -> one compact record reserved with a single
+ * instruction -> shadow stack.  Everything else (first use, a full buffer,
+ * a delta or an address that does not fit, a mismatched exit) is in the
+ * out-of-line slow paths below.
+ *
+ * Signals: `busy` counts the hooks of this thread in progress.  A hook that
+ * finds it non-zero runs inside a signal handler that interrupted a hook; it
+ * writes a self-contained record (absolute clock and address) and touches
+ * neither the delta base nor the shadow stack, so the interrupted hook
+ * finishes unharmed.  Space is reserved before it is written, so the two
+ * never share bytes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <stdio.h> /* rename */
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+__thread struct ct_thread ct_self __attribute__((tls_model("initial-exec")));
+
+#define SLACK (64u * 1024u)
+#define STACK_INITIAL (1u << 20) /* frames; virtual, faulted in on use */
+
+uint64_t ct_clock_mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void ct_futex_wait(uint32_t *addr, uint32_t val, long timeout_ns)
+{
+	struct timespec ts = {timeout_ns / 1000000000L, timeout_ns % 1000000000L};
+	syscall(SYS_futex, addr, FUTEX_WAIT, val, &ts, NULL, 0);
+}
+
+void ct_futex_wake(uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
+}
+
+/* ---- writing records ---------------------------------------------- */
+
+static inline uintptr_t reserve(struct ct_thread *t, uintptr_t n)
+{
+	return ct_arch_reserve(&t->cur, n);
+}
+
+/* a record written by the outer (non-nested) path, possibly several words */
+static void put_words(struct ct_thread *t, const uint32_t *w, unsigned n)
+{
+	uintptr_t p = reserve(t, n * 4u);
+	/* payload first, header last: a crash in between leaves a zero
+	 * (padding) word where the header goes */
+	for (unsigned i = n; i-- > 1;)
+		((volatile uint32_t *)p)[i] = w[i];
+	__asm__ volatile("" ::: "memory");
+	((volatile uint32_t *)p)[0] = w[0];
+	if (unlikely(p + n * 4u > t->limit))
+		ct_buffer_full(t);
+}
+
+static void put_time(struct ct_thread *t, uint64_t now)
+{
+	uint32_t w[3] = {ct_ext_word(CT_EXT_TIME, 2, 0), (uint32_t)now, (uint32_t)(now >> 32)};
+	put_words(t, w, 3);
+	t->last = now;
+}
+
+static void put_hi(struct ct_thread *t, uint64_t hi)
+{
+	uint32_t w[2] = {ct_ext_word(CT_EXT_HI, 1, 0), (uint32_t)hi};
+	put_words(t, w, 2);
+	t->hi = hi;
+}
+
+static void put_lost(struct ct_thread *t)
+{
+	uint64_t n = t->nested_lost;
+	uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)n, (uint32_t)(n >> 32)};
+	t->nested_lost = 0;
+	put_words(t, w, 3);
+	if (t->ring)
+		__atomic_fetch_add(&t->ring->lost, n, __ATOMIC_RELAXED);
+}
+
+void ct_emit_unwind(struct ct_thread *t, uint32_t n)
+{
+	uint32_t w[2] = {ct_ext_word(CT_EXT_UNWIND, 1, 0), n};
+	if (n)
+		put_words(t, w, 2);
+}
+
+static void grow_stack(struct ct_thread *t)
+{
+	size_t old = (size_t)t->cap * sizeof(uintptr_t);
+	size_t len = old ? old * 2 : STACK_INITIAL * sizeof(uintptr_t);
+	void *p;
+	if (old)
+		p = mremap(t->stk, old, len, MREMAP_MAYMOVE);
+	else
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			 -1, 0);
+	if (p == MAP_FAILED) {
+		ct_log("cannot grow the shadow stack beyond %u frames", t->cap);
+		return;
+	}
+	t->stk = p;
+	t->cap = (uint32_t)(len / sizeof(uintptr_t));
+}
+
+/* ---- the nested path (a signal handler interrupted a hook) ----------- */
+
+static void nested(struct ct_thread *t, unsigned type, void *fn)
+{
+	uint64_t now = ct_clock();
+	uintptr_t a = (uintptr_t)fn;
+	if (t->cap == 0) {
+		t->nested_lost++;
+		return;
+	}
+	uintptr_t p = reserve(t, 20);
+	if (unlikely(p + 20 > t->hard_end)) {
+		/* the buffer is being handed over this very moment, or a
+		 * handler made more calls than the slack holds: count them */
+		t->nested_lost++;
+		return;
+	}
+	volatile uint32_t *w = (volatile uint32_t *)p;
+	w[1] = (uint32_t)now;
+	w[2] = (uint32_t)(now >> 32);
+	w[3] = (uint32_t)a;
+	w[4] = (uint32_t)((uint64_t)a >> 32);
+	__asm__ volatile("" ::: "memory");
+	w[0] = ct_ext_word(type, 4, 0);
+	if (type == CT_EXT_NENTER)
+		t->ndepth++;
+	else if (t->ndepth)
+		t->ndepth--;
+}
+
+/* ---- the hooks ----------------------------------------------------- */
+
+static void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now);
+static void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now);
+
+CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+	struct ct_thread *t = &ct_self;
+	(void)call_site;
+	if (unlikely(t->busy++ != 0)) {
+		nested(t, CT_EXT_NENTER, fn);
+		t->busy--;
+		return;
+	}
+	uint64_t now = ct_clock();
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	uintptr_t a = (uintptr_t)fn;
+	if (likely(d < t->cap && delta < (1u << CT_ENTER_DELTA_BITS) && (a >> 40) == t->hi)) {
+		uintptr_t p = reserve(t, 8);
+		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
+		t->last = now;
+		t->stk[d] = a;
+		t->depth = d + 1;
+		if (unlikely(p + 8 > t->limit))
+			ct_buffer_full(t);
+	} else {
+		enter_slow(t, a, now);
+	}
+	t->busy--;
+}
+
+CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+	struct ct_thread *t = &ct_self;
+	(void)call_site;
+	if (unlikely(t->busy++ != 0)) {
+		nested(t, CT_EXT_NEXIT, fn);
+		t->busy--;
+		return;
+	}
+	uint64_t now = ct_clock();
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	if (likely(d != 0 && t->stk[d - 1] == (uintptr_t)fn && delta < (1u << CT_EXIT_DELTA_BITS))) {
+		uintptr_t p = reserve(t, 4);
+		*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+		t->last = now;
+		t->depth = d - 1;
+		if (unlikely(p + 4 > t->limit))
+			ct_buffer_full(t);
+	} else {
+		exit_slow(t, (uintptr_t)fn, now);
+	}
+	t->busy--;
+}
+
+/* is this thread recording?  sets it up on first use */
+static bool thread_ready(struct ct_thread *t)
+{
+	if (likely(t->cap != 0))
+		return true;
+	if (t->state == 2 || !ct_process_ready())
+		return false;
+	ct_thread_start(t);
+	return t->cap != 0;
+}
+
+static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now)
+{
+	if (!thread_ready(t))
+		return;
+	if (t->nested_lost)
+		put_lost(t);
+	if (t->depth >= t->cap) {
+		grow_stack(t);
+		if (t->depth >= t->cap) {
+			t->nested_lost++;
+			return;
+		}
+	}
+	if ((fn >> 40) != t->hi)
+		put_hi(t, fn >> 40);
+	uint64_t delta = now - t->last;
+	if (now < t->last || delta >= (1u << CT_ENTER_DELTA_BITS)) {
+		put_time(t, now);
+		delta = 0;
+	}
+	uintptr_t p = reserve(t, 8);
+	*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
+	t->last = now;
+	t->stk[t->depth++] = fn;
+	if (unlikely(p + 8 > t->limit))
+		ct_buffer_full(t);
+}
+
+static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now)
+{
+	if (!thread_ready(t))
+		return;
+	if (t->nested_lost)
+		put_lost(t);
+	uint32_t d = t->depth;
+	if (d == 0 || t->stk[d - 1] != fn) {
+		/* frames vanished without their exits (longjmp not seen, an
+		 * uninstrumented unwinder): find this function further down */
+		uint32_t i = d;
+		while (i > 0 && t->stk[i - 1] != fn)
+			i--;
+		if (i == 0) {
+			if (t->ring)
+				__atomic_fetch_add(&t->ring->unmatched, 1, __ATOMIC_RELAXED);
+			return;
+		}
+		ct_emit_unwind(t, d - i);
+		t->depth = d = i;
+	}
+	uint64_t delta = now - t->last;
+	if (now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS)) {
+		put_time(t, now);
+		delta = 0;
+	}
+	uintptr_t p = reserve(t, 4);
+	*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+	t->last = now;
+	t->depth = d - 1;
+	if (unlikely(p + 4 > t->limit))
+		ct_buffer_full(t);
+}
+
+/* ---- rings ---------------------------------------------------------- */
+
+static uint32_t ring_seq;
+
+static int gettid_(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+/* create this thread's ring: in $CALLTRACE_SHM for `record`, or anonymous
+ * memory drained by our own writer thread when linked in */
+void ct_thread_start(struct ct_thread *t)
+{
+	size_t stride = ct_cfg.buf_size + SLACK;
+	size_t hdr = (sizeof(struct ct_ring_header) + 4095) & ~(size_t)4095;
+	size_t len = hdr + stride * ct_cfg.nslots;
+	void *map;
+	int fd = -1;
+	char path[4200], tmp[4200];
+
+	t->tid = gettid_();
+	uint32_t seq = __atomic_fetch_add(&ring_seq, 1, __ATOMIC_RELAXED);
+	if (!ct_cfg.linked) {
+		ct_fmt(path, sizeof(path), "%s/%d-%d-%d-%u", ct_cfg.shm, ct_cfg.pid, ct_cfg.gen,
+		       t->tid, seq);
+		ct_fmt(tmp, sizeof(tmp), "%s/.%d-%d-%d-%u", ct_cfg.shm, ct_cfg.pid, ct_cfg.gen,
+			 t->tid, seq);
+		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			ct_log("cannot create %s: %s; thread %d is not traced", tmp, strerror(errno),
+			       t->tid);
+			t->state = 2;
+			return;
+		}
+		if (ftruncate(fd, (off_t)len) < 0) {
+			ct_log("cannot size %s: %s", tmp, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			t->state = 2;
+			return;
+		}
+		map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	} else {
+		map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	}
+	if (map == MAP_FAILED) {
+		ct_log("cannot map a trace buffer: %s", strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		t->state = 2;
+		return;
+	}
+	struct ct_ring_header *r = map;
+	r->magic = CT_RING_MAGIC;
+	r->version = CT_FORMAT_VERSION;
+	r->pid = (uint32_t)ct_cfg.pid;
+	r->tid = (uint32_t)t->tid;
+	r->gen = (uint32_t)ct_cfg.gen;
+	r->nslots = ct_cfg.nslots;
+	r->buf_size = ct_cfg.buf_size;
+	r->buf_stride = stride;
+	r->data_offset = hdr;
+	r->start_tsc = ct_clock();
+	r->slot[0].state = CT_SLOT_WRITING;
+	r->slot[0].seq = 0;
+
+	t->ring = r;
+	t->bufs = (char *)map + hdr;
+	t->map_len = len;
+	t->slot = 0;
+	t->seq = 0;
+	t->last = r->start_tsc;
+	t->hi = 0;
+	t->cur = (uintptr_t)t->bufs;
+	t->limit = t->cur + ct_cfg.buf_size;
+	t->hard_end = t->cur + stride;
+	t->state = 1;
+	if (!t->stk)
+		grow_stack(t);
+	ct_thread_key_set();
+
+	if (fd >= 0) {
+		close(fd);
+		/* publish: record picks up only complete rings */
+		if (rename(tmp, path) < 0)
+			ct_log("cannot publish %s: %s", path, strerror(errno));
+	}
+	ct_rings_add(r, len, -1);
+	/* a ring may continue a stream file another ring of this thread began
+	 * (a thread that traced again after its exit hook ran): start with an
+	 * absolute clock and make the first entry state its address bits */
+	t->busy++;
+	put_time(t, t->last);
+	t->hi = UINT64_MAX;
+	t->busy--;
+}
+
+/* the current buffer is full (a record ended past its nominal size): hand
+ * it to the drainer and move to the next slot, waiting while it is busy */
+void ct_buffer_full(struct ct_thread *t)
+{
+	struct ct_ring_header *r = t->ring;
+	if (!r)
+		return;
+	uint32_t cur = t->slot;
+	uint32_t next = (cur + 1) % r->nslots;
+	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)cur * r->buf_stride;
+
+	/* the busy counter is up: a signal arriving now writes into the slack
+	 * of the old buffer, still open */
+	while (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) != CT_SLOT_EMPTY) {
+		r->waits++;
+		__atomic_store_n(&r->waiting, 1, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) == CT_SLOT_EMPTY)
+			break;
+		ct_futex_wait(&r->slot[next].state, CT_SLOT_FULL, 20 * 1000 * 1000);
+	}
+	__atomic_store_n(&r->waiting, 0, __ATOMIC_RELAXED);
+
+	uintptr_t nbase = (uintptr_t)t->bufs + (uintptr_t)next * r->buf_stride;
+	r->slot[next].seq = ++t->seq;
+	r->slot[next].state = CT_SLOT_WRITING;
+	t->hard_end = 0; /* a nested record in the next instructions is counted as lost */
+	__asm__ volatile("" ::: "memory");
+	uintptr_t end = ct_arch_swap(&t->cur, nbase);
+	t->limit = nbase + r->buf_size;
+	__asm__ volatile("" ::: "memory");
+	t->hard_end = nbase + r->buf_stride;
+	t->slot = next;
+	r->cur_slot = next;
+	r->slot[cur].fill = end - base;
+	__atomic_store_n(&r->slot[cur].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+}
+
+/* the thread ends (or forks away from this ring): hand over what is written */
+void ct_thread_release(struct ct_thread *t, bool unmap)
+{
+	struct ct_ring_header *r = t->ring;
+	if (!r)
+		return;
+	t->busy++;
+	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)t->slot * r->buf_stride;
+	uintptr_t end = ct_arch_swap(&t->cur, 0);
+	t->limit = 0;
+	t->hard_end = 0;
+	r->slot[t->slot].fill = end - base;
+	__atomic_store_n(&r->slot[t->slot].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	t->ring = NULL;
+	t->bufs = NULL;
+	if (unmap && !ct_cfg.linked)
+		munmap(r, t->map_len);
+	if (unmap) {
+		/* should a later destructor of this thread call traced code, it
+		 * starts a new ring from an empty stack */
+		if (t->stk)
+			munmap(t->stk, (size_t)t->cap * sizeof(uintptr_t));
+		t->stk = NULL;
+		t->cap = 0;
+		t->depth = 0;
+		t->state = 0;
+	}
+	t->busy--;
+}
+
+/* in a forked child: the ring belongs to the parent.  Start a new one and
+ * open the frames that are open at the fork again, so the child's stream is
+ * a whole tree of its own. */
+void ct_thread_after_fork(struct ct_thread *t)
+{
+	uint32_t depth = t->depth;
+	t->ring = NULL;
+	t->bufs = NULL;
+	t->cur = t->limit = t->hard_end = 0;
+	t->ndepth = 0;
+	t->nested_lost = 0;
+	if (t->state != 1)
+		return;
+	t->state = 0;
+	t->busy++;
+	ct_thread_start(t);
+	if (t->ring) {
+		uint64_t now = ct_clock();
+		put_time(t, now);
+		for (uint32_t i = 0; i < depth; i++) {
+			uintptr_t fn = t->stk[i];
+			if ((fn >> 40) != t->hi)
+				put_hi(t, fn >> 40);
+			uintptr_t p = reserve(t, 8);
+			*(uint64_t *)p = CT_REC_ENTER | (uint64_t)fn << 24;
+			if (unlikely(p + 8 > t->limit))
+				ct_buffer_full(t);
+		}
+	}
+	t->busy--;
+}
