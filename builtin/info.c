@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace info: what was recorded — the command, its clock, how it ended,
+ * its processes with their module maps, its threads, and the counters that
+ * say whether anything was lost.
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "builtin.h"
+#include "session.h"
+#include "util.h"
+
+static const struct option long_options[] = {
+	{"data", required_argument, NULL, 'd'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: calltrace info [-d DIR]\n"
+		   "\n"
+		   "Show what was recorded: the command, start time, duration, exit status,\n"
+		   "clock, processes (with their module maps and build-ids), threads, the\n"
+		   "size on disk and the counters of lost and unmatched events.\n"
+		   "\n"
+		   "options:\n"
+		   "  -d, --data DIR   the recording (default calltrace.data)\n"
+		   "  -h, --help       this help\n");
+}
+
+/* bytes of the regular files in dir and its subdirectories (one level) */
+static uint64_t dir_bytes(const char *dir, int level)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	uint64_t sum = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0) {
+			if (S_ISREG(st.st_mode))
+				sum += (uint64_t)st.st_size;
+			else if (S_ISDIR(st.st_mode) && level < 1)
+				sum += dir_bytes(p, level + 1);
+		}
+		free(p);
+	}
+	closedir(d);
+	return sum;
+}
+
+static const char *human(uint64_t b, char *buf, size_t len)
+{
+	if (b < 1024)
+		snprintf(buf, len, "%" PRIu64 " B", b);
+	else if (b < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", b / 1024.0);
+	else if (b < 1024ULL * 1024 * 1024)
+		snprintf(buf, len, "%.1f MiB", b / (1024.0 * 1024));
+	else
+		snprintf(buf, len, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+	return buf;
+}
+
+static void print_argv(const struct ct_proc *p)
+{
+	for (int i = 0; i < p->argc; i++) {
+		const char *a = p->argv[i];
+		bool quote = !*a || strpbrk(a, " \t\n'\"\\$") != NULL;
+		if (i)
+			putchar(' ');
+		if (!quote) {
+			fputs(a, stdout);
+			continue;
+		}
+		putchar('\'');
+		for (; *a; a++) {
+			if (*a == '\'')
+				fputs("'\\''", stdout);
+			else if (*a == '\n')
+				fputs("\\n", stdout);
+			else
+				putchar(*a);
+		}
+		putchar('\'');
+	}
+}
+
+int cmd_info(int argc, char **argv)
+{
+	const char *dir = "calltrace.data";
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+d:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			if (optopt && optopt != '?' && strchr("d", optopt))
+				fprintf(stderr, "calltrace info: option -%c needs an argument\n", optopt);
+			else
+				fprintf(stderr, "calltrace info: unknown option '%s'\n",
+					argv[optind - 1]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "calltrace info: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+
+	struct ct_session *s;
+	struct ct_error err;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		fprintf(stderr, "calltrace info: %s\n", err.msg);
+		return 1;
+	}
+	s->quiet = true; /* the warnings are part of the report below */
+
+	char buf[64], buf2[64];
+	printf("# recording: %s\n", s->dir);
+	printf("%-15s %s\n", "command:", s->command ? s->command : "(unknown)");
+	printf("%-15s %s\n", "start time:", s->start_time ? s->start_time : "(unknown)");
+	if (s->end_clock > s->start_clock) {
+		uint64_t ns = ct_session_ns(s, s->end_clock);
+		printf("%-15s %s\n", "duration:", ct_format_duration(ns, buf, sizeof(buf)) +
+							   strspn(buf, " "));
+	} else {
+		printf("%-15s %s\n", "duration:", "(unknown)");
+	}
+	printf("%-15s %s\n", "exit status:", s->exit_status ? s->exit_status : "(unknown)");
+	if (s->clock_hz >= 1e6)
+		printf("%-15s %s, %.3f MHz\n", "clock:", s->clock_name ? s->clock_name : "?",
+		       s->clock_hz / 1e6);
+	else
+		printf("%-15s %s, %.3f Hz\n", "clock:", s->clock_name ? s->clock_name : "?",
+		       s->clock_hz);
+	printf("%-15s %s\n", "complete:",
+	       s->complete ? "yes"
+			   : "no (calltrace record did not finish; the data may end early)");
+
+	uint64_t evbytes = 0;
+	for (size_t i = 0; i < s->nthreads; i++)
+		evbytes += s->threads[i]->bytes;
+	printf("%-15s %zu\n", "processes:", s->nprocs);
+	printf("%-15s %zu\n", "threads:", s->nthreads);
+	if (s->events)
+		printf("%-15s %" PRIu64 "\n", "events:", s->events);
+	else
+		printf("%-15s %s\n", "events:", "(not recorded)");
+	uint64_t total = dir_bytes(s->dir, 0);
+	printf("%-15s %" PRIu64 " (%s); event streams %" PRIu64 " (%s)\n", "bytes on disk:", total,
+	       human(total, buf, sizeof(buf)), evbytes, human(evbytes, buf2, sizeof(buf2)));
+	if (s->events && evbytes)
+		printf("%-15s %.2f\n", "bytes/event:", (double)evbytes / (double)s->events);
+	printf("%-15s %" PRIu64 "\n", "lost:", s->lost);
+	printf("%-15s %" PRIu64 "\n", "unmatched:", s->unmatched);
+	printf("%-15s %" PRIu64 "\n", "waits:", s->waits);
+
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct ct_proc *p = s->procs[i];
+		size_t nthr = 0;
+		for (size_t j = 0; j < s->nthreads; j++)
+			nthr += s->threads[j]->proc == p;
+		printf("\nprocess %d (gen %d)", p->pid, p->gen);
+		if (p->ppid >= 0)
+			printf(", parent %d", p->ppid);
+		printf("\n");
+		printf("  %-10s %s\n", "exe:", p->exe ? p->exe : "(unknown)");
+		printf("  %-10s ", "argv:");
+		print_argv(p);
+		printf("\n");
+		if (p->start_clock)
+			printf("  %-10s %s\n", "started:",
+			       ct_format_duration(ct_session_ns(s, p->start_clock), buf, sizeof(buf)) +
+				       strspn(buf, " "));
+		printf("  %-10s %zu\n", "threads:", nthr);
+		for (size_t j = 0; j < s->nthreads; j++) {
+			const struct ct_thread *t = s->threads[j];
+			if (t->proc != p)
+				continue;
+			printf("    tid %-8d %12" PRIu64 " bytes  %s\n", t->tid, t->bytes,
+			       strrchr(t->path, '/') ? strrchr(t->path, '/') + 1 : t->path);
+		}
+		printf("  %-10s %zu\n", "modules:", p->nmodules);
+		for (size_t j = 0; j < p->nmodules; j++) {
+			const struct ct_module *m = &p->modules[j];
+			printf("    %012" PRIx64 "-%012" PRIx64 " %-40s %s%s\n", m->lo, m->hi,
+			       m->buildid ? m->buildid : "-", m->path,
+			       m->unload_clock != UINT64_MAX ? "  (unloaded)" : "");
+		}
+	}
+	if (!s->complete)
+		printf("\nwarning: the recording is incomplete: calltrace record did not finish\n");
+	fflush(stdout);
+	s->quiet = false; /* other warnings (e.g. a missing .proc file) go to stderr */
+	ct_session_close(s);
+	return 0;
+}

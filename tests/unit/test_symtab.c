@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* Symbols: read a freshly built ELF file, save/load round trip, demangling,
+ * ct_save_symbols over a hand-made .proc file. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "session.h"
+#include "symtab.h"
+#include "util.h"
+
+static char dir[256];
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static const struct ct_symbol *by_name(const struct ct_symtab *t, const char *name)
+{
+	for (size_t i = 0; i < t->nsyms; i++)
+		if (!strcmp(t->syms[i].name, name))
+			return &t->syms[i];
+	return NULL;
+}
+
+static void test_demangle(void)
+{
+	char *d = ct_demangle("_ZN3foo3barEi");
+	CHECK(d && !strcmp(d, "foo::bar(int)"), "demangle: %s", d ? d : "(null)");
+	free(d);
+	CHECK(ct_demangle("main") == NULL, "plain C name");
+	CHECK(ct_demangle("_Zgarbage!") == NULL, "bad mangled name");
+	CHECK(ct_demangle(NULL) == NULL, "NULL");
+	char key[64];
+	ct_symtab_key("abc123", "/x", key, sizeof(key));
+	CHECK(!strcmp(key, "abc123"), "key %s", key);
+	ct_symtab_key(NULL, "/x", key, sizeof(key));
+	CHECK(!strncmp(key, "path-", 5) && strlen(key) == 21, "path key %s", key);
+	char key2[64];
+	ct_symtab_key("-", "/x", key2, sizeof(key2));
+	CHECK(!strcmp(key, key2), "'-' is no build-id");
+}
+
+static void test_elf(void)
+{
+	char *src = xasprintf("%s/t.c", dir);
+	write_file(src, "int helper(int x) { return x + 1; }\n"
+			"static int local_fn(int x) { return helper(x) * 2; }\n"
+			"int alias_target(void) { return 3; }\n"
+			"int alias_name(void) __attribute__((alias(\"alias_target\")));\n"
+			"int main(void) {\n"
+			"  return local_fn(1) + alias_name();\n"
+			"}\n");
+	char *bin = xasprintf("%s/t", dir);
+	char *cmd = xasprintf("cc -g -O0 -Wl,--build-id -o '%s' '%s'", bin, src);
+	int rc = system(cmd);
+	CHECK(rc == 0, "cc failed: %s", cmd);
+	free(cmd);
+	if (rc) {
+		free(src);
+		free(bin);
+		return;
+	}
+	char *bid = ct_elf_buildid(bin);
+	CHECK(bid && strlen(bid) >= 16, "build-id %s", bid ? bid : "(null)");
+	CHECK(ct_elf_buildid(src) == NULL, "no build-id in a C file");
+
+	struct ct_error err;
+	struct ct_symtab *t = ct_symtab_from_elf(bin, &err);
+	CHECK(t != NULL, "from_elf: %s", err.msg);
+	if (!t)
+		goto out;
+	CHECK(t->buildid && bid && !strcmp(t->buildid, bid), "symtab build-id");
+	const struct ct_symbol *m = by_name(t, "main"), *h = by_name(t, "helper"),
+			       *l = by_name(t, "local_fn");
+	CHECK(m && h && l, "main/helper/local_fn present");
+	if (m) {
+		CHECK(m->file && strstr(m->file, "t.c") && m->line == 5, "main at %s:%d",
+		      m->file ? m->file : "-", m->line);
+		CHECK(ct_symtab_lookup(t, m->value) == m, "lookup main");
+		CHECK(m->size > 1 && ct_symtab_lookup(t, m->value + 1) == m, "lookup inside main");
+	}
+	if (h)
+		CHECK(h->line == 1, "helper line %d", h->line);
+	if (l)
+		CHECK(l->line == 2, "local_fn line %d", l->line);
+	CHECK(by_name(t, "alias_target") == NULL || by_name(t, "alias_name") == NULL,
+	      "aliases deduplicated");
+	int sorted = 1, undef = 0;
+	for (size_t i = 0; i < t->nsyms; i++) {
+		if (i && t->syms[i - 1].value >= t->syms[i].value)
+			sorted = 0;
+		if (!t->syms[i].value)
+			undef++;
+	}
+	CHECK(sorted, "sorted, unique values");
+	CHECK(!undef && !by_name(t, "printf") && !by_name(t, "__libc_start_main"),
+	      "no undefined symbols");
+	CHECK(ct_symtab_lookup(t, 0) == NULL, "lookup 0");
+
+	/* round trip, with awkward names and files */
+	free(t->path);
+	t->path = xstrdup("/dir with space/t");
+	if (t->nsyms >= 2) {
+		free(t->syms[0].name);
+		t->syms[0].name = xstrdup("weird name%20with:colon");
+		free(t->syms[1].file);
+		t->syms[1].file = xstrdup("/a b/c:d%.c");
+		t->syms[1].line = 77;
+	}
+	char *symf = xasprintf("%s/x.sym", dir);
+	CHECK(ct_symtab_save(t, symf, &err) == 0, "save: %s", err.msg);
+	struct ct_symtab *u = ct_symtab_load(symf, &err);
+	CHECK(u != NULL, "load: %s", err.msg);
+	if (u) {
+		CHECK(u->nsyms == t->nsyms, "nsyms %zu vs %zu", u->nsyms, t->nsyms);
+		CHECK(!strcmp(u->path, t->path), "path %s", u->path);
+		CHECK((!u->buildid && !t->buildid) || (u->buildid && t->buildid &&
+						       !strcmp(u->buildid, t->buildid)),
+		      "buildid");
+		int same = u->nsyms == t->nsyms;
+		for (size_t i = 0; same && i < u->nsyms; i++) {
+			const struct ct_symbol *a = &t->syms[i], *b = &u->syms[i];
+			if (a->value != b->value || a->size != b->size || strcmp(a->name, b->name) ||
+			    !a->file != !b->file || (a->file && strcmp(a->file, b->file)) ||
+			    (a->file && a->line != b->line)) {
+				printf("  differs at %zu: %s / %s\n", i, a->name, b->name);
+				same = 0;
+			}
+		}
+		CHECK(same, "round trip");
+		ct_symtab_free(u);
+	}
+	write_file(symf, "something else\n");
+	CHECK(ct_symtab_load(symf, &err) == NULL && strstr(err.msg, "x.sym"), "bad sym file: %s",
+	      err.msg);
+	write_file(symf, "calltrace-sym 1\nbuildid -\npath /x\nzz 10 foo\n");
+	CHECK(ct_symtab_load(symf, &err) == NULL && strstr(err.msg, "line 4"), "bad line: %s",
+	      err.msg);
+	free(symf);
+	ct_symtab_free(t);
+	CHECK(ct_symtab_from_elf(src, &err) == NULL && strstr(err.msg, "not an ELF"), "not ELF: %s",
+	      err.msg);
+	CHECK(ct_symtab_from_elf("/nonexistent/x", &err) == NULL && strstr(err.msg, "/nonexistent/x"),
+	      "missing: %s", err.msg);
+
+	/* ct_save_symbols over a data directory */
+	char *data = xasprintf("%s/data", dir);
+	mkdir(data, 0777);
+	char *proc = xasprintf("%s/1-0.proc", data);
+	char *text = xasprintf("calltrace-proc 1\npid 1\n"
+			       "module 5 0 1000 2000 %s %s\n"
+			       "module 5 0 1000 2000 %s %s\n"
+			       "module 5 0 3000 4000 - [vdso]\n"
+			       "module 5 0 3000 4000 - linux-vdso.so.1\n"
+			       "module 5 0 5000 6000 0123456789 %s\n"
+			       "module 5 0 5000 6000 - /nonexistent/lib.so\n",
+			       bid, bin, bid, bin, bin);
+	write_file(proc, text);
+	rc = ct_save_symbols(data, &err);
+	CHECK(rc == 2, "save_symbols: %d warnings (want 2: mismatch, missing)", rc);
+	char *want = xasprintf("%s/sym/%s.sym", data, bid);
+	CHECK(access(want, R_OK) == 0, "%s written", want);
+	u = ct_symtab_load(want, &err);
+	CHECK(u && by_name(u, "main") && by_name(u, "main")->line == 5, "saved symbols");
+	ct_symtab_free(u);
+	/* the mismatch one was not written */
+	char *nowant = xasprintf("%s/sym/0123456789.sym", data);
+	CHECK(access(nowant, F_OK) != 0, "mismatch not saved");
+	rc = ct_save_symbols(data, &err);
+	CHECK(rc == 2, "second run: %d", rc);
+	free(nowant);
+	free(want);
+	free(text);
+	free(proc);
+	free(data);
+out:
+	free(bid);
+	free(src);
+	free(bin);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/ct-test-symtab-XXXXXX");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_demangle();
+	test_elf();
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("could not remove %s\n", dir);
+	free(cmd);
+	return check_done();
+}
