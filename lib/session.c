@@ -83,15 +83,14 @@ void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 {
 	struct session_priv *sp = priv(s);
 	va_list ap;
+	char *msg = NULL;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	char *msg = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if (n < 0) {
+		fprintf(stderr, "calltrace: out of memory\n");
+		exit(1);
+	}
 	void **slot = ct_u64map_slot(&sp->warned, fnv1a(msg));
 	if (*slot) {
 		free(msg);
