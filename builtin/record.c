@@ -83,6 +83,8 @@ struct recorder {
 	bool write_error;
 };
 
+#define likely(x) __builtin_expect(!!(x), 1)
+
 static volatile sig_atomic_t forward_sig;
 static pid_t child_pid;
 
@@ -260,23 +262,18 @@ static void write_all(struct recorder *r, struct ring *g, const void *p, size_t 
 static void count_events(struct stats *st, const char *buf, size_t len)
 {
 	const uint32_t *w = (const uint32_t *)buf, *end = w + len / 4;
+	uint64_t enters = 0, exits = 0;
 	while (w < end) {
 		uint32_t v = *w;
-		switch (v & 3) {
-		case CT_REC_PAD:
-			w++;
-			break;
-		case CT_REC_EXIT:
-			st->exits++;
-			st->events++;
-			w++;
-			break;
-		case CT_REC_ENTER:
-			st->enters++;
-			st->events++;
-			w += 2;
-			break;
-		default: {
+		unsigned k = v & 3;
+		if (likely(k != CT_REC_EXT)) {
+			/* PAD: 1 word, EXIT: 1 word, ENTER: 2 words */
+			exits += k == CT_REC_EXIT;
+			enters += k == CT_REC_ENTER;
+			w += 1 + (k >> 1);
+			continue;
+		}
+		{
 			unsigned type = CT_EXT_TYPE(v), n = CT_EXT_LEN(v);
 			if (w + 1 + n > end)
 				return;
@@ -291,8 +288,10 @@ static void count_events(struct stats *st, const char *buf, size_t len)
 			}
 			w += 1 + n;
 		}
-		}
 	}
+	st->enters += enters;
+	st->exits += exits;
+	st->events += enters + exits;
 }
 
 static int open_stream(struct recorder *r, struct ring *g)
@@ -622,6 +621,17 @@ int cmd_record(int argc, char **argv)
 	if (mkdir(r.shm, 0700) < 0 && errno != EEXIST)
 		return err("cannot create %s: %s (is /dev/shm mounted?)", r.shm, strerror(errno));
 
+	char dbpath[PATH_MAX + 16];
+	snprintf(dbpath, sizeof(dbpath), "%s/%s", r.shm, CT_DOORBELL_NAME);
+	int dbfd = open(dbpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	struct ct_doorbell *db = NULL;
+	if (dbfd >= 0 && ftruncate(dbfd, 4096) == 0)
+		db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, dbfd, 0);
+	if (dbfd >= 0)
+		close(dbfd);
+	if (!db || db == MAP_FAILED)
+		return err("cannot create %s: %s", dbpath, strerror(errno));
+
 	struct run_info ri;
 	memset(&ri, 0, sizeof(ri));
 	ri.argv = argv + optind;
@@ -704,10 +714,17 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 		if (!did) {
+			/* sleep until a writer rings (ring half full, a thread
+			 * ended) or a millisecond passes */
+			uint32_t seq = __atomic_load_n(&db->seq, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&db->sleeping, 1, __ATOMIC_SEQ_CST);
 			struct timespec ts = {0, 1000 * 1000};
-			nanosleep(&ts, NULL);
+			syscall(SYS_futex, &db->seq, FUTEX_WAIT, seq, &ts, NULL, 0);
+			__atomic_store_n(&db->sleeping, 0, __ATOMIC_SEQ_CST);
 		}
 	}
+	unlink(dbpath);
+	munmap(db, 4096);
 	ri.end_clock = read_clock();
 	uint64_t mono1 = mono_ns();
 	if (use_tsc && mono1 - mono0 > 200 * 1000 * 1000)

@@ -69,6 +69,7 @@ struct ct_config {
 	int gen;
 	int proc_fd;          /* DIR/<pid>-<gen>.proc, O_APPEND */
 	uint64_t start_clock;
+	struct ct_doorbell *doorbell; /* record mode: wakes the drainer */
 };
 extern struct ct_config ct_cfg CT_HIDDEN;
 
@@ -109,5 +110,6 @@ void ct_log(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2))
 /* futex helpers */
 void ct_futex_wait(uint32_t *addr, uint32_t val, long timeout_ns) CT_HIDDEN;
 void ct_futex_wake(uint32_t *addr) CT_HIDDEN;
+void ct_ring_doorbell(void) CT_HIDDEN;
 
 #endif

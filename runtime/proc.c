@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -333,6 +334,17 @@ static void process_init(void)
 
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	exe_path[n > 0 ? n : 0] = 0;
+	if (!ct_cfg.linked) {
+		char db[4200];
+		ct_fmt(db, sizeof(db), "%s/%s", ct_cfg.shm, CT_DOORBELL_NAME);
+		int fd = open(db, O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			if (m != MAP_FAILED)
+				ct_cfg.doorbell = m;
+			close(fd);
+		}
+	}
 	if (ct_cfg.linked) {
 		mkdir(ct_cfg.dir, 0755);
 		ct_linked_info(false);

@@ -50,6 +50,16 @@ void ct_futex_wake(uint32_t *addr)
 	syscall(SYS_futex, addr, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
 }
 
+void ct_ring_doorbell(void)
+{
+	struct ct_doorbell *db = ct_cfg.doorbell;
+	if (!db)
+		return;
+	__atomic_fetch_add(&db->seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&db->sleeping, __ATOMIC_SEQ_CST))
+		ct_futex_wake(&db->seq);
+}
+
 /* ---- writing records ---------------------------------------------- */
 
 static inline uintptr_t reserve(struct ct_thread *t, uintptr_t n)
@@ -394,6 +404,7 @@ void ct_buffer_full(struct ct_thread *t)
 	 * of the old buffer, still open */
 	while (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) != CT_SLOT_EMPTY) {
 		r->waits++;
+		ct_ring_doorbell();
 		__atomic_store_n(&r->waiting, 1, __ATOMIC_SEQ_CST);
 		if (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) == CT_SLOT_EMPTY)
 			break;
@@ -414,6 +425,10 @@ void ct_buffer_full(struct ct_thread *t)
 	r->cur_slot = next;
 	r->slot[cur].fill = end - base;
 	__atomic_store_n(&r->slot[cur].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+	/* half the ring is waiting to be drained: make sure the drainer is up */
+	if (__atomic_load_n(&r->slot[(cur + r->nslots - r->nslots / 2) % r->nslots].state,
+			    __ATOMIC_RELAXED) == CT_SLOT_FULL)
+		ct_ring_doorbell();
 }
 
 /* the thread ends (or forks away from this ring): hand over what is written */
@@ -430,6 +445,7 @@ void ct_thread_release(struct ct_thread *t, bool unmap)
 	r->slot[t->slot].fill = end - base;
 	__atomic_store_n(&r->slot[t->slot].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	ct_ring_doorbell();
 	t->ring = NULL;
 	t->bufs = NULL;
 	if (unmap && !ct_cfg.linked)

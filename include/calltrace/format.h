@@ -106,6 +106,15 @@ struct ct_ring_header {
 	struct ct_ring_slot slot[CT_RING_MAX_SLOTS];
 };
 
+/* $CALLTRACE_SHM/.doorbell: one page, mapped by every traced process.  A
+ * writer that finds its ring half full (or must wait) bumps `seq` and wakes
+ * `record` if it sleeps, so the drainer never lags a poll interval behind. */
+struct ct_doorbell {
+	uint32_t seq;      /* futex word */
+	uint32_t sleeping; /* the drainer is (about to be) asleep on seq */
+};
+#define CT_DOORBELL_NAME ".doorbell"
+
 /* environment passed from `calltrace record` to the runtime */
 #define CT_ENV_DIR "CALLTRACE_DIR"          /* absolute data directory     */
 #define CT_ENV_SHM "CALLTRACE_SHM"          /* ring directory (tmpfs)      */
