@@ -714,15 +714,23 @@ static int stream_open(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	st->stack = xmalloc(st->cap * sizeof(*st->stack));
 	struct ct_ev_file_header h;
 	if (!ensure(st, sizeof(h))) {
-		if (st->failed)
+		if (st->failed) {
 			*err = st->ioerr;
-		else if (st->len == 0)
-			set_err(err, "%s: empty file, not a calltrace event stream", t->path);
-		else
-			set_err(err, "%s: not a calltrace event stream (file too short for a header)",
-				t->path);
-		ct_stream_close(st);
-		return -1;
+			ct_stream_close(st);
+			return -1;
+		}
+		/* a thread killed before its header was whole: no events */
+		size_t n = st->len < 8 ? st->len : 8;
+		if (memcmp(st->buf, CT_EV_MAGIC, n)) {
+			set_err(err, "%s: not a calltrace event stream (bad magic)", t->path);
+			ct_stream_close(st);
+			return -1;
+		}
+		ct_session_warn(s, "%s: %s; no events", t->path,
+				st->len ? "header cut short" : "empty file");
+		st->ended = true;
+		*out = st;
+		return 0;
 	}
 	const unsigned char *p = st->buf;
 	if (memcmp(p, CT_EV_MAGIC, 8)) {

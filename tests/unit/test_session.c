@@ -262,6 +262,8 @@ static void make_data(void)
 	write_file("10-0-9.ev", "NOTCALLTRACE-AT-ALL-BUT-LONG-ENOUGH-TO-HAVE-A-HEADER", 52);
 	/* tid 11: short header */
 	write_file("10-0-11.ev", "CTEV", 4);
+	write_file("10-0-14.ev", "", 0);
+	write_file("10-0-15.ev", "ELF", 3);
 	/* tid 12: 100000-deep recursion */
 	for (int i = 0; i < 100000; i++)
 		enter(&e, 1, A + (uint64_t)(i % 7));
@@ -312,7 +314,7 @@ static void test_open(struct ct_session *s)
 		CHECK(p->modules[2].unload_clock == 2000 && p->modules[3].unload_clock == UINT64_MAX,
 		      "unmodule");
 	}
-	CHECK(s->nthreads == 14, "nthreads %zu", s->nthreads);
+	CHECK(s->nthreads == 16, "nthreads %zu", s->nthreads);
 	int sorted = 1;
 	for (size_t i = 0; i < s->nthreads; i++) {
 		if (s->threads[i]->index != (int)i)
@@ -395,7 +397,11 @@ static void test_streams(struct ct_session *s)
 	CHECK(l.rc == -1 && strstr(l.err, "10-0-9.ev: not a calltrace event stream (bad magic)"),
 	      "bad magic: %s", l.err);
 	l = decode(s, 11);
-	CHECK(l.rc == -1 && strstr(l.err, "10-0-11.ev"), "short: %s", l.err);
+	CHECK(l.rc == 0 && l.n == 0, "short header: rc %d n %zu %s", l.rc, l.n, l.err);
+	l = decode(s, 14);
+	CHECK(l.rc == 0 && l.n == 0, "empty: rc %d n %zu %s", l.rc, l.n, l.err);
+	l = decode(s, 15);
+	CHECK(l.rc == -1 && strstr(l.err, "bad magic"), "short foreign: %s", l.err);
 	l = decode(s, 13);
 	CHECK(l.rc == -1 && strstr(l.err, "version"), "version: %s", l.err);
 
@@ -516,6 +522,84 @@ static void test_errors(void)
 	free(empty);
 }
 
+/* random and corrupted streams: no crash, and the events stay well formed */
+static void test_fuzz(void)
+{
+	unsigned seed = 12345;
+	int bad = 0, errors = 0;
+	for (int round = 0; round < 300; round++) {
+		struct ev e = {0};
+		int n = 1 + (int)(rand_r(&seed) % 400);
+		for (int i = 0; i < n; i++) {
+			uint32_t r = (uint32_t)rand_r(&seed);
+			switch (r % 8) {
+			case 0:
+			case 1:
+			case 2:
+				enter(&e, r >> 12, (uint64_t)rand_r(&seed) << 8);
+				break;
+			case 3:
+			case 4:
+				leave(&e, r >> 8);
+				break;
+			case 5:
+				nested(&e, CT_EXT_NENTER + (r >> 3) % 2, START + (r >> 4),
+				       (uint64_t)rand_r(&seed) % 4 << 8);
+				break;
+			case 6:
+				ext32(&e, CT_EXT_HI + (r >> 3) % 2 * (CT_EXT_UNWIND - CT_EXT_HI),
+				      (uint32_t)rand_r(&seed) % 5);
+				break;
+			default:
+				word(&e, (uint32_t)rand_r(&seed) * 2654435761u);
+				break;
+			}
+		}
+		long cut = rand_r(&seed) % 2 ? -1 : 32 + (long)(rand_r(&seed) % (e.n * 4 + 1));
+		write_ev(50, 1, &e, cut);
+		struct ct_session *s;
+		struct ct_error err;
+		if (ct_session_open(&s, dir, &err) < 0) {
+			errors++;
+			continue;
+		}
+		s->quiet = true;
+		struct evlist l = decode(s, 1);
+		if (l.rc != 0)
+			errors++;
+		uint64_t *stack = xmalloc((l.n + 1) * sizeof(uint64_t));
+		size_t depth = 0;
+		uint64_t last = 0;
+		for (size_t i = 0; i < l.n; i++) {
+			const struct ct_event *ev = &l.v[i];
+			if (ev->time < last)
+				bad++;
+			last = ev->time;
+			if (ev->kind == CT_ENTER) {
+				if (ev->depth != depth)
+					bad++;
+				stack[depth++] = ev->addr;
+			} else {
+				if (!depth || ev->depth != depth - 1 || stack[depth - 1] != ev->addr ||
+				    ev->start > ev->time)
+					bad++;
+				if (depth)
+					depth--;
+			}
+		}
+		if (depth)
+			bad++;
+		free(stack);
+		free(l.v);
+		ct_session_close(s);
+	}
+	CHECK(bad == 0, "fuzz: %d malformed events", bad);
+	CHECK(errors == 0, "fuzz: %d errors", errors);
+	char *f = xasprintf("%s/50-0-1.ev", dir);
+	unlink(f);
+	free(f);
+}
+
 int main(void)
 {
 	make_data();
@@ -533,6 +617,7 @@ int main(void)
 	test_resolve(s);
 	ct_session_close(s);
 	test_errors();
+	test_fuzz();
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("could not remove %s\n", dir);
