@@ -73,6 +73,44 @@ static const char *human(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+/* keys of DIR/info that this command does not know: printed as they are */
+static void print_other_keys(const char *dir)
+{
+	static const char *const known[] = {
+		"calltrace-data", "command", "start_time", "clock", "clock_hz", "start_clock",
+		"end_clock", "exit_status", "processes", "threads", "events", "bytes",
+		"lost", "unmatched", "waits", "complete",
+	};
+	char *path = xasprintf("%s/info", dir);
+	FILE *f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = 0;
+		char *colon = strchr(line, ':');
+		if (!colon || colon == line)
+			continue;
+		*colon = 0;
+		bool is_known = false;
+		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(line, known[i]))
+				is_known = true;
+		if (is_known)
+			continue;
+		const char *val = colon + 1;
+		val += strspn(val, " \t");
+		printf("%s:%*s %s\n", line, strlen(line) < 14 ? (int)(14 - strlen(line)) : 0, "",
+		       val);
+	}
+	free(line);
+	fclose(f);
+}
+
 static void print_argv(const struct ct_proc *p)
 {
 	for (int i = 0; i < p->argc; i++) {
@@ -174,6 +212,7 @@ int cmd_info(int argc, char **argv)
 	printf("%-15s %" PRIu64 "\n", "lost:", s->lost);
 	printf("%-15s %" PRIu64 "\n", "unmatched:", s->unmatched);
 	printf("%-15s %" PRIu64 "\n", "waits:", s->waits);
+	print_other_keys(s->dir);
 
 	for (size_t i = 0; i < s->nprocs; i++) {
 		const struct ct_proc *p = s->procs[i];

@@ -488,7 +488,10 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	*out = NULL;
 	struct stat st;
 	if (stat(dir, &st) < 0) {
-		set_err(err, "%s: %s", dir, strerror(errno));
+		if (errno == ENOENT)
+			set_err(err, "%s: no such directory (no recording here?)", dir);
+		else
+			set_err(err, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
