@@ -1142,8 +1142,17 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 			ct_session_warn(s, "%s", e.msg);
 	}
 	free(file);
-	if (c->tab)
+	if (c->tab) {
+		if (mod->buildid && access(mod->path, F_OK) == 0) {
+			char *bid = ct_elf_buildid(mod->path);
+			if (bid && strcmp(bid, mod->buildid))
+				ct_session_warn(s, "%s: changed since the recording (build-id %s, recorded %s); "
+						   "using the saved symbols",
+						mod->path, bid, mod->buildid);
+			free(bid);
+		}
 		return c->tab;
+	}
 	const char *name = base_name(mod->path);
 	if (!*mod->path || mod->path[0] == '[' || !strncmp(name, "linux-vdso", 10) ||
 	    !strncmp(name, "linux-gate", 10))
