@@ -76,6 +76,7 @@ deps:
 
 check: deps
 	$(MAKE) all unit
+	$(MAKE) asan
 	sh tests/run.sh
 
 test: all unit

@@ -134,6 +134,8 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 static int prepare_dir(const char *dir)
 {
 	struct stat st;
+	if (!dir || !*dir)
+		return err("empty data directory name");
 	if (stat(dir, &st) == 0) {
 		char info[PATH_MAX], old[PATH_MAX];
 		snprintf(info, sizeof(info), "%s/info", dir);
