@@ -307,14 +307,7 @@ static int open_stream(struct recorder *r, struct ring *g)
 	}
 	struct stat st;
 	if (fstat(fd, &st) == 0 && st.st_size == 0) {
-		struct ct_ev_file_header h;
-		memset(&h, 0, sizeof(h));
-		memcpy(h.magic, CT_EV_MAGIC, 8);
-		h.version = CT_FORMAT_VERSION;
-		h.pid = (uint32_t)g->pid;
-		h.tid = (uint32_t)g->tid;
-		h.gen = (uint32_t)g->gen;
-		h.start_tsc = g->hdr->start_tsc;
+		struct ct_ev_file_header h = ct_ev_header_of(g->hdr);
 		g->fd = fd;
 		write_all(r, g, &h, sizeof(h));
 		r->st.bytes += sizeof(h);

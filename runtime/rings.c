@@ -103,14 +103,7 @@ static int open_stream(struct ct_ring_header *r)
 	}
 	struct stat st;
 	if (fstat(fd, &st) == 0 && st.st_size == 0) {
-		struct ct_ev_file_header h;
-		memset(&h, 0, sizeof(h));
-		memcpy(h.magic, CT_EV_MAGIC, 8);
-		h.version = CT_FORMAT_VERSION;
-		h.pid = r->pid;
-		h.tid = r->tid;
-		h.gen = r->gen;
-		h.start_tsc = r->start_tsc;
+		struct ct_ev_file_header h = ct_ev_header_of(r);
 		write_all(fd, (const char *)&h, sizeof(h));
 	}
 	return fd;

@@ -47,4 +47,17 @@ static inline void ct_ring_release(struct ct_ring_header *r, uint32_t slot, uint
 	__atomic_store_n(&r->slot[slot].state, CT_SLOT_EMPTY, __ATOMIC_RELEASE);
 }
 
+/* the header of a thread's .ev file, from its (first) ring */
+static inline struct ct_ev_file_header ct_ev_header_of(const struct ct_ring_header *r)
+{
+	struct ct_ev_file_header h = {{0}, 0, 0, 0, 0, 0};
+	__builtin_memcpy(h.magic, CT_EV_MAGIC, 8);
+	h.version = CT_FORMAT_VERSION;
+	h.pid = r->pid;
+	h.tid = r->tid;
+	h.gen = r->gen;
+	h.start_tsc = r->start_tsc;
+	return h;
+}
+
 #endif
