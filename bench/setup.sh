@@ -1,0 +1,106 @@
+#!/bin/sh
+# bench/setup.sh: get what the benchmark needs and build the Lua workload.
+#
+#   sh bench/setup.sh [WORKDIR]       (default bench/work)
+#
+# Installs missing Debian packages (dpkg-dev for `apt-get source`, time,
+# uftrace), adds a deb-src entry for bookworm, fetches the lua5.4 source
+# package into WORKDIR/src, and builds the Lua interpreter three times from
+# that source with Lua's own makefile, at its default -O2:
+#   WORKDIR/lua-plain/src/lua   no extra flags
+#   WORKDIR/lua-fi/src/lua      MYCFLAGS=-finstrument-functions
+#   WORKDIR/lua-pg/src/lua      MYCFLAGS=-pg MYLDFLAGS=-pg (uftrace's best case)
+# Every build product stays under WORKDIR.  Prints why and exits 1 if the
+# source cannot be had or built; the benchmark then skips the Lua workload.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+W=${1:-$HERE/work}
+mkdir -p "$W" || exit 1
+W=$(cd "$W" && pwd)
+LOG=$W/setup.log
+: >"$LOG"
+
+say() { echo "setup: $*" >&2; }
+fail() { say "$*"; exit 1; }
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+updated=0
+apt_update() {
+	[ $updated = 1 ] && return 0
+	updated=1
+	$SUDO apt-get update -q >>"$LOG" 2>&1 || say "apt-get update failed (see $LOG)"
+}
+
+# packages: install the missing ones, tolerate failure (reported later)
+missing=""
+for p in dpkg-dev time uftrace gcc make patch; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	say "installing:$missing"
+	apt_update
+	$SUDO apt-get install -y -q $missing >>"$LOG" 2>&1 || say "could not install:$missing (see $LOG)"
+fi
+
+# already built?  (the stamp names the flags, so a change rebuilds)
+STAMP="lua5.4 plain/-finstrument-functions/-pg v2"
+if [ -x "$W/lua-plain/src/lua" ] && [ -x "$W/lua-fi/src/lua" ] && [ -x "$W/lua-pg/src/lua" ] &&
+	[ "$(cat "$W/lua.stamp" 2>/dev/null)" = "$STAMP" ]; then
+	exit 0
+fi
+
+# the source package
+if ! ls "$W"/src/lua5.4_*.dsc >/dev/null 2>&1; then
+	command -v apt-get >/dev/null || fail "no apt-get: not a Debian system"
+	command -v dpkg-source >/dev/null || fail "dpkg-dev is not installed (needed by apt-get source)"
+	SRC=/etc/apt/sources.list.d/calltrace-deb-src.sources
+	if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ &&
+		! grep -qs '^deb-src' /etc/apt/sources.list; then
+		say "adding $SRC"
+		printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' \
+			'Suites: bookworm' 'Components: main' \
+			'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+			$SUDO tee "$SRC" >/dev/null || fail "cannot write $SRC"
+		updated=0
+	fi
+	apt_update
+	rm -rf "$W/src"
+	mkdir -p "$W/src"
+	say "apt-get source lua5.4"
+	(cd "$W/src" && apt-get source lua5.4) >>"$LOG" 2>&1 ||
+		fail "apt-get source lua5.4 failed: $(grep -E '^(E|W):' "$LOG" | tail -1)"
+fi
+
+# Lua's own upstream makefile builds one static executable; Debian's
+# 0001-build-system patch switches it to libtool and a shared liblua, which is
+# not what we want to time.  So: the upstream tarball of the source package,
+# plus the package's patches except the two that only touch the build and
+# install paths.
+ORIG=$(ls "$W"/src/lua5.4_*.orig.tar.* 2>/dev/null | head -1)
+DEBDIR=$(ls -d "$W"/src/lua5.4-*/debian 2>/dev/null | head -1)
+[ -n "$ORIG" ] || fail "no upstream tarball in $W/src"
+rm -rf "$W/lua-tree" "$W/lua-plain" "$W/lua-fi" "$W/lua-pg" "$W/lua.stamp"
+mkdir -p "$W/lua-tree"
+tar -xf "$ORIG" -C "$W/lua-tree" --strip-components=1 || fail "cannot unpack $ORIG"
+if [ -n "$DEBDIR" ] && [ -f "$DEBDIR/patches/series" ]; then
+	for p in $(grep -v '^#' "$DEBDIR/patches/series"); do
+		case $p in *build-system* | *modules-paths*) continue ;; esac
+		patch -d "$W/lua-tree" -p1 -s <"$DEBDIR/patches/$p" >>"$LOG" 2>&1 ||
+			say "debian patch $p did not apply (see $LOG)"
+	done
+fi
+
+build() { # dir MYCFLAGS MYLDFLAGS
+	cp -r "$W/lua-tree" "$W/$1"
+	say "building lua ($1: MYCFLAGS='$2')"
+	make -C "$W/$1/src" -j"$(nproc 2>/dev/null || echo 2)" linux-noreadline \
+		MYCFLAGS="$2" MYLDFLAGS="$3" >>"$LOG" 2>&1 || fail "lua build $1 failed (see $LOG)"
+}
+build lua-plain "" ""
+build lua-fi "-finstrument-functions" ""
+build lua-pg "-pg" "-pg"
+echo "$STAMP" >"$W/lua.stamp"
+exit 0

@@ -1,0 +1,97 @@
+# table.awk: "dotted.key<TAB>value" lines -> the benchmark's tables on stdout.
+# Used by bench/run.sh.
+function has(k) { return (k in v) && v[k] != "" }
+function num(k) { return has(k) && v[k] ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/ }
+function ms(k) { return num(k) ? sprintf("%.1f", v[k] / 1e6) : "-" }
+function f(k, fmt) { return num(k) ? sprintf(fmt, v[k]) : "-" }
+function row(label, a, b, c, d, e, g) {
+	printf "  %-28s %12s %12s %12s %12s %12s %12s\n", label, a, b, c, d, e, g
+}
+function row4(label, a, b, c, d) {
+	printf "  %-28s %12s %12s %12s %12s\n", label, a, b, c, d
+}
+function timecell(w, m) {
+	if (!has(w "." m ".status")) return "n/a"
+	if (v[w "." m ".status"] != "0") return "FAIL(" v[w "." m ".status"] ")"
+	return ms(w "." m ".time_ns")
+}
+function acell(k) {
+	if (!has(k ".status")) return "n/a"
+	if (v[k ".status"] != "0") return "FAIL(" v[k ".status"] ")"
+	return ms(k ".time_ns")
+}
+function workload(w,    a) {
+	if (has(w ".skipped")) {
+		printf "\n== %s: skipped: %s\n", w, v[w ".skipped"]
+		return
+	}
+	if (!has(w ".desc")) return
+	printf "\n== %s: %s\n", w, v[w ".desc"]
+	printf "   traced calls: %s (calltrace counted %s; uftrace counted %s, and %s in the -pg build)\n",
+		f(w ".calls", "%d"), f(w ".ct.calls", "%d"), f(w ".uf.calls", "%d"), f(w ".ufpg.calls", "%d")
+	row("", "uninstr.", "-finstr.", "calltrace", "uftrace", "-pg build", "uftrace")
+	row("", "untraced", "untraced", "record", "record", "untraced", "record -pg")
+	row("wall ms, best of " v["meta.runs"], timecell(w, "base"), timecell(w, "fi"), timecell(w, "ct"),
+		timecell(w, "uf"), timecell(w, "pg"), timecell(w, "ufpg"))
+	row("cpu ms (user+sys), best", ms(w ".base.cpu_ns"), ms(w ".fi.cpu_ns"), ms(w ".ct.cpu_ns"),
+		ms(w ".uf.cpu_ns"), ms(w ".pg.cpu_ns"), ms(w ".ufpg.cpu_ns"))
+	row("slowdown vs uninstrumented", f(w ".base.slowdown", "%.2fx"), f(w ".fi.slowdown", "%.2fx"),
+		f(w ".ct.slowdown", "%.2fx"), f(w ".uf.slowdown", "%.2fx"), f(w ".pg.slowdown", "%.2fx"),
+		f(w ".ufpg.slowdown", "%.2fx"))
+	row("overhead ns per traced call", "", "(baseline)", f(w ".ct.ns_per_call", "%.1f"),
+		f(w ".uf.ns_per_call", "%.1f"), "(baseline)", f(w ".ufpg.ns_per_call", "%.1f"))
+	row("  same, from cpu time", "", "", f(w ".ct.cpu_ns_per_call", "%.1f"),
+		f(w ".uf.cpu_ns_per_call", "%.1f"), "", f(w ".ufpg.cpu_ns_per_call", "%.1f"))
+	row("bytes on disk per event", "", "", f(w ".ct.bytes_per_event", "%.2f"),
+		f(w ".uf.bytes_per_event", "%.2f"), "", f(w ".ufpg.bytes_per_event", "%.2f"))
+	row("MB of event data", "", "", f(w ".ct.bytes", "%.1f") == "-" ? "-" : sprintf("%.1f", v[w ".ct.bytes"] / 1e6),
+		num(w ".uf.bytes") ? sprintf("%.1f", v[w ".uf.bytes"] / 1e6) : "-", "",
+		num(w ".ufpg.bytes") ? sprintf("%.1f", v[w ".ufpg.bytes"] / 1e6) : "-")
+	printf "\n"
+	printf "  replay and report of a recording of %s, made by each tool\n", v[w ".an_desc"]
+	row4("", "calltrace", "calltrace", "uftrace", "uftrace")
+	row4("", "replay", "report", "replay", "report")
+	row4("events", f(w ".ct_replay.events", "%d"), f(w ".ct_report.events", "%d"),
+		f(w ".uf_replay.events", "%d"), f(w ".uf_report.events", "%d"))
+	row4("wall ms, best of " v["meta.aruns"], acell(w ".ct_replay"), acell(w ".ct_report"),
+		acell(w ".uf_replay"), acell(w ".uf_report"))
+	row4("cpu ms (user+sys), best", ms(w ".ct_replay.cpu_ns"), ms(w ".ct_report.cpu_ns"),
+		ms(w ".uf_replay.cpu_ns"), ms(w ".uf_report.cpu_ns"))
+	row4("million events per second", f(w ".ct_replay.mevents_per_s", "%.2f"),
+		f(w ".ct_report.mevents_per_s", "%.2f"), f(w ".uf_replay.mevents_per_s", "%.2f"),
+		f(w ".uf_report.mevents_per_s", "%.2f"))
+	row4("peak RSS, MiB", mib(w ".ct_replay.rss_kb"), mib(w ".ct_report.rss_kb"),
+		mib(w ".uf_replay.rss_kb"), mib(w ".uf_report.rss_kb"))
+}
+function mib(k) { return num(k) ? sprintf("%.1f", v[k] / 1024) : (has(k) ? v[k] : "-") }
+{ v[$1] = $2 }
+END {
+	printf "calltrace benchmark, %s\n", v["meta.date"]
+	printf "  machine:   %s CPUs, %s, %s\n", v["meta.nproc"], v["meta.cpu"], v["meta.kernel"]
+	printf "  gcc:       %s\n", v["meta.gcc"]
+	printf "  uftrace:   %s\n", v["meta.uftrace"]
+	printf "  lua:       %s\n", has("meta.lua") ? v["meta.lua"] : "-"
+	printf "  calltrace: %s%s\n", v["meta.calltrace"],
+		v["meta.calltrace_status"] != "ok" ? " -- not measured: " v["meta.calltrace_status"] : ""
+	split(v["meta.load_start"], ld, " ")
+	if (ld[1] + 0 > v["meta.nproc"] / 2)
+		printf "  WARNING: load average %s at the start on %s CPUs: other work competes, figures are inflated\n",
+			ld[1], v["meta.nproc"]
+	printf "\n== micro: reading the clock (%s back-to-back reads)\n", v["micro.reads"]
+	printf "  rdtsc %s ns, rdtscp %s ns, clock_gettime(MONOTONIC) %s ns; TSC %.3f GHz\n",
+		v["micro.rdtsc_ns"], v["micro.rdtscp_ns"], v["micro.clock_gettime_ns"], v["micro.tsc_hz"] / 1e9
+	printf "  floor of a traced call (two rdtsc): %.1f ns\n", 2 * v["micro.rdtsc_ns"]
+	workload("fib")
+	workload("lua")
+	printf "\n== memory: peak RSS of the analysis (MiB) as the recording grows\n"
+	row4("", v["mem.small.desc"], v["mem.mid.desc"], v["mem.big.desc"], "")
+	row4("events", f("mem.small.events", "%d"), f("mem.mid.events", "%d"), f("mem.big.events", "%d"), "")
+	split("ct_replay ct_report uf_replay uf_report", an, " ")
+	split("calltrace replay|calltrace report|uftrace replay|uftrace report", lab, "|")
+	for (i = 1; i <= 4; i++)
+		row4(lab[i], mib("mem.small." an[i] ".rss_kb"), mib("mem.mid." an[i] ".rss_kb"),
+			mib("mem.big." an[i] ".rss_kb"), "")
+	printf "  load average: %s at the start, %s at the end (%s CPUs)\n", v["meta.load_start"],
+		v["meta.load_end"], v["meta.nproc"]
+	printf "\n(bench took %s s)\n", v["meta.seconds"]
+}
