@@ -346,12 +346,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				ct_format_duration(st->max, b[4], sizeof(b[4])), r->names[rows[i]]);
 		}
 		break;
-	case FMT_CSV:
-		if (r->first_table)
-			fputs(r->per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,"
-					      "min_ns,max_ns\n"
-					    : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
-			      out);
+	case FMT_CSV: /* the header was printed by cmd_report */
 		for (size_t i = 0; i < n; i++) {
 			const struct fstat *st = &r->stats[rows[i]];
 			if (t)
@@ -541,6 +536,10 @@ int cmd_report(int argc, char **argv)
 	int rc = 0;
 	if (r.per_thread && r.fmt == FMT_JSON)
 		fputs("{\"threads\":[", stdout);
+	if (r.fmt == FMT_CSV)
+		fputs(r.per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n"
+				   : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
+		      stdout);
 	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
 		struct ct_thread *t = s->threads[i];
 		if (want && !want[t->index])
