@@ -1,0 +1,57 @@
+/* C++ names: demangled by default, mangled with --no-demangle */
+#include <cstdio>
+
+#include "ct_test.h"
+
+namespace ns {
+
+struct Cls {
+	int v;
+	NOINLINE int method(int x);
+	NOINLINE int method(int x, const char *s);
+	NOINLINE static void smethod();
+};
+
+int Cls::method(int x)
+{
+	sink += x;
+	return v + x;
+}
+
+int Cls::method(int x, const char *s)
+{
+	sink += s[0];
+	return method(x) + 1;
+}
+
+void Cls::smethod()
+{
+	sink += 3;
+}
+
+template <typename T> NOINLINE T twice(T x)
+{
+	sink += 1;
+	return x + x;
+}
+
+} // namespace ns
+
+namespace {
+NOINLINE void hidden()
+{
+	sink += 4;
+}
+} // namespace
+
+int main()
+{
+	ns::Cls c{1};
+	int r = c.method(2);
+	r += c.method(3, "s");
+	ns::Cls::smethod();
+	r += ns::twice<int>(r);
+	hidden();
+	std::printf("demangle %d\n", r);
+	return 0;
+}

@@ -1,0 +1,11 @@
+# fork + exec of another instrumented program: the new image is traced.
+# variants: all
+build target "$E2E/target.c"
+build forkexec "$E2E/forkexec.c"
+record d ./forkexec ./target
+want_rc "record ./forkexec ./target" $RC 0 "$W/d.err"
+section "stdout (exit $RC)"; add <"$W/d.out"
+section "files"; (cd "$W/d" && ls | sed -n 's/^[0-9]*-\([0-9]*\)\.proc$/proc gen \1/p; s/^[0-9]*-\([0-9]*\)-[0-9]*\.ev$/ev gen \1/p' | sort) | add
+section "replay --per-thread (blocks sorted)"
+ct replay d --no-duration --per-thread | normalize_threads | add
+section "report --format=csv (function,calls)"; ct report d --format=csv | csv_calls | add

@@ -1,0 +1,41 @@
+# Command-line handling: --help exits 0 on every command, unknown options
+# and bad values exit 2.
+# variants: one
+build basic "$E2E/basic.c"
+record d ./basic
+want_rc "record ./basic" $RC 0 "$W/d.err"
+
+# expect_status WANT ARGS...: calltrace ARGS exits WANT
+expect_status() {
+	_want=$1; shift
+	echo "calltrace $*: $_want" | add
+	guard "$CT" "$@" >"$W/o.out" 2>"$W/o.err"
+	if [ $RC -ne "$_want" ]; then
+		fail "calltrace $*: exit status $RC, expected $_want; stderr: $(head -c 300 "$W/o.err" | tr '\n' '|')"
+	elif [ "$_want" = 0 ] && [ ! -s "$W/o.out" ]; then
+		fail "calltrace $*: printed nothing on stdout"
+	elif [ "$_want" = 2 ] && [ ! -s "$W/o.err" ]; then
+		fail "calltrace $*: exit 2 without a message on stderr"
+	fi
+}
+
+section "--help"
+expect_status 0 --help
+for sub in record replay report info; do
+	expect_status 0 $sub --help
+done
+
+section "bad usage"
+expect_status 2
+expect_status 2 no-such-command
+expect_status 2 record --no-such-option ./basic
+expect_status 2 record
+expect_status 2 replay -d d --no-such-option
+expect_status 2 report -d d --no-such-option
+expect_status 2 info -d d --no-such-option
+expect_status 2 replay -d
+expect_status 2 replay -d d -D
+expect_status 2 replay -d d -D notanumber
+expect_status 2 replay -d d -F '('
+expect_status 2 report -d d --format=xml
+expect_status 2 report -d d -s no-such-key

@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: MIT
+# Helpers for the end-to-end cases (tests/e2e/*.sh).  Sourced by
+# "tests/run.sh --one CASE VARIANT" in a subshell with these set:
+#   TOP      repository root          CT    $TOP/build/calltrace
+#   E2E      $TOP/tests/e2e           W     this run's work dir (fresh)
+#   CASE     the case name            VARIANT  e.g. gcc-O2, clang-O2-ai
+#   CC CXX   the compilers            CFLAGS   -g -O? -finstrument-functions ...
+#   FAMILY   gcc or clang             UPDATE   1 when regenerating goldens
+# A case appends what it checks to $W/actual (compared with the golden file
+# at the end) and reports other problems with fail (go on) or die (stop).
+
+CT_TIMEOUT=${CT_TIMEOUT:-900}   # a hang guard only, never a timing assertion
+
+fail() { printf '%s\n' "$*" >>"$W/failures"; }
+die() { printf '%s\n' "$*" >>"$W/failures"; exit 1; }
+
+# run CMD... with the hang guard; RC is its exit status
+guard() {
+	timeout -k 10 "$CT_TIMEOUT" "$@"
+	RC=$?
+	[ $RC -eq 124 ] && fail "hung (stopped after ${CT_TIMEOUT}s): $*"
+	return $RC
+}
+
+# build OUT SRC... [-- EXTRA FLAGS]: compile a traced program with $CC
+# (C++ sources with $CXX)
+build() {
+	_out=$1; shift
+	_cc=$CC
+	case $1 in *.cc) _cc=$CXX ;; esac
+	# shellcheck disable=SC2086
+	if ! $_cc $CFLAGS -I"$E2E" -o "$W/$_out" "$@" -lpthread -ldl \
+		>"$W/build-$_out.log" 2>&1; then
+		die "build of $_out failed: $(head -5 "$W/build-$_out.log")"
+	fi
+}
+
+# build_tool NAME: an untraced helper (tests/e2e/tool_NAME.c)
+build_tool() {
+	gcc -O2 -o "$W/tool_$1" "$E2E/tool_$1.c" >"$W/build-tool_$1.log" 2>&1 ||
+		die "build of tool_$1 failed: $(head -5 "$W/build-tool_$1.log")"
+}
+
+# record D CMD ARGS...: calltrace record -d $W/D CMD ARGS; stdout in $W/D.out,
+# stderr in $W/D.err; stdin from $STDIN (default /dev/null); RC is its status
+record() {
+	_d=$1; shift
+	guard "$CT" record -d "$W/$_d" "$@" <"${STDIN:-/dev/null}" >"$W/$_d.out" 2>"$W/$_d.err"
+}
+
+# want_rc WHAT GOT EXPECTED [FILE with stderr to quote]
+want_rc() {
+	if [ "$2" != "$3" ]; then
+		_m="$1: exit status $2, expected $3"
+		[ -n "${4:-}" ] && [ -s "$4" ] && _m="$_m; stderr: $(head -c 600 "$4" | tr '\n' '|')"
+		fail "$_m"
+		return 1
+	fi
+	return 0
+}
+
+# ct SUBCOMMAND D ARGS...: run an analysis subcommand on $W/D; its stdout
+# goes to stdout, stderr to $W/last.err; fails the case unless it exits 0
+ct() {
+	_sub=$1 _d=$2; shift 2
+	guard "$CT" "$_sub" -d "$W/$_d" "$@" 2>"$W/last.err"
+	_rc=$RC
+	if [ $_rc -ne 0 ]; then
+		fail "calltrace $_sub -d $_d $*: exit status $_rc; stderr: $(head -c 600 "$W/last.err" | tr '\n' '|')"
+	fi
+	return $_rc
+}
+
+# section TITLE: start a section of $W/actual
+section() { printf '== %s\n' "$*" >>"$W/actual"; }
+# add: append stdin to $W/actual
+add() { cat >>"$W/actual"; }
+
+# normalize: replay output -> stable text.  Thread and process ids become
+# T1, T2, ... in order of first appearance; leading and trailing blanks go.
+normalize() {
+	awk '
+	function id(x) {
+		if (!(x in map)) map[x] = "T" (++n)
+		return map[x]
+	}
+	{
+		line = $0; out = ""
+		while (match(line, /\[ *[0-9]+\]/)) {
+			x = substr(line, RSTART + 1, RLENGTH - 2); gsub(/ /, "", x)
+			out = out substr(line, 1, RSTART - 1) "[" id(x) "]"
+			line = substr(line, RSTART + RLENGTH)
+		}
+		line = out line
+		if (line ~ /^# *thread [0-9]+/) {
+			out = ""
+			while (match(line, /(thread|process|pid|tid) [0-9]+/)) {
+				w = substr(line, RSTART, RLENGTH); sp = index(w, " ")
+				out = out substr(line, 1, RSTART - 1) substr(w, 1, sp) id(substr(w, sp + 1))
+				line = substr(line, RSTART + RLENGTH)
+			}
+			line = out line
+		}
+		sub(/^[ \t]+/, "", line); sub(/[ \t]+$/, "", line)
+		print line
+	}'
+}
+
+# normalize_threads: "replay --per-thread" output -> one block per thread,
+# blocks sorted, so that the result does not depend on the order in which
+# threads and processes were created.  In each block the thread's id is
+# replaced by T, its process id by P; the header says "main" when the thread
+# is its process's main thread (tid = pid).
+normalize_threads() {
+	awk '
+	function flush() { if (blk != "") print "1 000000 " blk "\001"; blk = "" }
+	/^# *thread [0-9]+/ {
+		flush()
+		tid = $0; sub(/^# *thread /, "", tid); sub(/[^0-9].*/, "", tid)
+		pid = ""
+		if (match($0, /process [0-9]+/)) pid = substr($0, RSTART + 8, RLENGTH - 8)
+		blk = (tid == pid) ? "# thread main" : "# thread other"
+		next
+	}
+	{
+		line = $0
+		gsub("\\[ *" tid "\\]", "[T]", line)
+		if (pid != "") gsub("\\[ *" pid "\\]", "[P]", line)
+		sub(/^[ \t]+/, "", line); sub(/[ \t]+$/, "", line)
+		if (line == "") next
+		if (blk == "") printf "0 %06d %s\n", NR, line
+		else blk = blk "\001" line
+	}
+	END { flush() }' | LC_ALL=C sort | cut -d" " -f3- | tr '\001' '\n'
+}
+
+# csv_calls: "report --format=csv" -> "function,calls" lines, sorted; the
+# timing columns are dropped.  The header is checked.
+csv_calls() {
+	awk -v W="$W" 'NR == 1 {
+		if ($0 != "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns")
+			print "bad CSV header: " $0 >> (W "/failures")
+		next
+	}
+	{ sub(/,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*$/, ""); print }' | LC_ALL=C sort
+}
+
+# calls_of FUNC FILE: the calls column of FUNC in report CSV output FILE
+calls_of() {
+	awk -F, -v f="$1" '$1 == f { print $2; found = 1 } END { if (!found) print "none" }' "$2"
+}
+
+# golden: compare $W/actual with the golden file (tests/e2e/CASE.expected,
+# or tests/e2e/CASE.FAMILY.expected where a compiler's behaviour legitimately
+# differs); with UPDATE=1 write it instead
+golden() {
+	_g="$E2E/$CASE.expected"
+	[ -f "$E2E/$CASE.$FAMILY.expected" ] && _g="$E2E/$CASE.$FAMILY.expected"
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$W/actual" "$_g"
+		return 0
+	fi
+	if [ ! -f "$_g" ]; then
+		fail "no golden file ${_g#$TOP/} (run: sh tests/run.sh --update $CASE)"
+		return 1
+	fi
+	if ! diff -u "$_g" "$W/actual" >"$W/golden.diff"; then
+		fail "output differs from ${_g#$TOP/}:
+$(head -n 40 "$W/golden.diff")"
+		return 1
+	fi
+}

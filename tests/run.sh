@@ -1,0 +1,166 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# calltrace test runner: unit tests, then end-to-end cases.
+#
+#   sh tests/run.sh [-j N] [--update] [--keep] [PATTERN...]
+#
+# Run from anywhere after "make all unit".  Prints one line per test
+# ("ok   NAME" or "FAIL NAME" followed by the reason) and ends with
+# "N passed, N failed"; exits 1 if anything failed.  PATTERN selects tests
+# by name with shell globbing (e.g. "basic", "basic/clang-*", "unit/*").
+# --update regenerates the golden files of the selected cases from the
+# reference variant (gcc-O0), then runs them.  See doc/testing.md.
+# (Internal: "--one CASE VARIANT" runs one case in one variant.)
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+E2E=$TOP/tests/e2e
+CT=$TOP/build/calltrace
+export TOP E2E CT
+
+# how each kind of case is built: NAME:CC:CXX:FLAGS (variants: c and cxx)
+C_VARIANTS="gcc-O0 gcc-O2 clang-O0 clang-O2 clang-O2-ai"
+REF_VARIANT=gcc-O0
+
+variant_flags() {
+	case $1 in
+	gcc-*) CC=gcc CXX=g++ FAMILY=gcc ;;
+	clang-*) CC=clang CXX=clang++ FAMILY=clang ;;
+	esac
+	case $1 in
+	*-O0) CFLAGS="-g -O0 -finstrument-functions" ;;
+	*-O2) CFLAGS="-g -O2 -finstrument-functions" ;;
+	*-O2-ai) CFLAGS="-g -O2 -finstrument-functions-after-inlining" ;;
+	esac
+	export CC CXX FAMILY CFLAGS
+}
+
+# the variants a case runs in, from its "# variants:" line
+case_variants() {
+	_v=$(sed -n 's/^# variants: *//p' "$E2E/$1.sh" | head -n 1)
+	case $_v in
+	one | "") echo "$REF_VARIANT" ;;
+	all | *) echo "$C_VARIANTS" ;;
+	esac
+}
+
+# ---- one case in one variant (run in its own process) -------------------
+if [ "${1:-}" = --one ]; then
+	CASE=$2 VARIANT=$3
+	variant_flags "$VARIANT"
+	W=$RUNDIR/$CASE.$VARIANT
+	rm -rf "$W" && mkdir -p "$W" || exit 1
+	: >"$W/failures"
+	: >"$W/actual"
+	(
+		cd "$W" || exit 1
+		ulimit -c 0 2>/dev/null
+		. "$TOP/tests/lib.sh"
+		[ -x "$CT" ] || die "$CT not built (make all unit)"
+		[ -f "$TOP/build/libcalltrace.so" ] || die "build/libcalltrace.so not built (make all)"
+		. "$E2E/$CASE.sh"
+		golden
+	) </dev/null >"$W/case.log" 2>&1
+	name="$CASE/$VARIANT"
+	if [ -s "$W/failures" ]; then
+		{
+			printf 'FAIL %s\n' "$name"
+			head -n 60 "$W/failures" | sed 's/^/     /'
+			printf '     (work dir: %s)\n' "${W#$TOP/}"
+		} >"$W/result"
+		echo fail >"$W/status"
+	else
+		printf 'ok   %s\n' "$name" >"$W/result"
+		echo ok >"$W/status"
+	fi
+	cat "$W/result"
+	exit 0
+fi
+
+# ---- the whole run --------------------------------------------------------
+JOBS=${CT_JOBS:-2}
+UPDATE=0
+KEEP=0
+PATTERNS=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) JOBS=$2; shift ;;
+	-j*) JOBS=${1#-j} ;;
+	--update) UPDATE=1 ;;
+	--keep) KEEP=1 ;;
+	-h | --help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) PATTERNS="$PATTERNS $1" ;;
+	esac
+	shift
+done
+
+selected() {
+	[ -z "$PATTERNS" ] && return 0
+	for _p in $PATTERNS; do
+		# "basic" selects basic/*; "basic/gcc-O0" one variant
+		case $1 in $_p | $_p/*) return 0 ;; esac
+	done
+	return 1
+}
+
+mkdir -p "$TOP/tests/work"
+RUNDIR=$(mktemp -d "$TOP/tests/work/run.XXXXXX") || exit 1
+export RUNDIR
+PASS=0
+FAIL=0
+
+# unit tests: each binary is one test; it prints "N passed, N failed"
+for b in "$TOP"/build/tests/test_*; do
+	[ -x "$b" ] || continue
+	name=unit/${b##*/}
+	selected "$name" || continue
+	out=$RUNDIR/${b##*/}.log
+	timeout -k 10 900 "$b" >"$out" 2>&1
+	rc=$?
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+	nfail=$(echo "$line" | sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p')
+	if [ $rc -eq 0 ] && [ "$nfail" = 0 ]; then
+		echo "ok   $name"
+		PASS=$((PASS + 1))
+	else
+		echo "FAIL $name (exit status $rc${line:+, $line})"
+		grep -iE 'fail|assert|error' "$out" | head -n 20 | sed 's/^/     /'
+		FAIL=$((FAIL + 1))
+	fi
+done
+
+# end-to-end cases
+: >"$RUNDIR/jobs"
+for f in "$E2E"/*.sh; do
+	[ -f "$f" ] || continue
+	c=$(basename "$f" .sh)
+	for v in $(case_variants "$c"); do
+		selected "$c/$v" && echo "$c $v" >>"$RUNDIR/jobs"
+	done
+done
+
+if [ $UPDATE = 1 ]; then
+	# regenerate goldens from the reference variant, then check all
+	awk -v r="$REF_VARIANT" '$2 == r' "$RUNDIR/jobs" >"$RUNDIR/refjobs"
+	echo "# updating golden files from $REF_VARIANT"
+	UPDATE=1 xargs -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/refjobs" |
+		sed 's/^/# update: /'
+	echo "# checking"
+fi
+UPDATE=0 xargs -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/jobs"
+
+E_PASS=$(cat "$RUNDIR"/*/status 2>/dev/null | grep -c '^ok$')
+E_FAIL=$(cat "$RUNDIR"/*/status 2>/dev/null | grep -c '^fail$')
+E_ALL=$(wc -l <"$RUNDIR/jobs")
+# a case that ended without a status (runner killed?) counts as failed
+E_FAIL=$((E_FAIL + E_ALL - E_PASS - E_FAIL))
+PASS=$((PASS + E_PASS))
+FAIL=$((FAIL + E_FAIL))
+
+if [ $FAIL -eq 0 ] && [ $KEEP = 0 ]; then
+	rm -rf "$RUNDIR"
+else
+	echo "# work files kept in ${RUNDIR#$TOP/}"
+fi
+echo "$PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]
