@@ -92,27 +92,56 @@ struct replay {
 	struct ct_filter_thread *fts; /* per thread index */
 	struct rthread *rts;          /* per thread index */
 	bool no_duration;
-	FILE *out;
 };
 
 static const char spaces[] = "                                                                "
 			     "                                                                ";
 
-static void put(FILE *out, const char *s, size_t n)
+/* output: lines are put together in a large buffer, written when full */
+static struct {
+	char *buf;
+	size_t len, cap;
+	FILE *f;
+} ob;
+
+static void ob_flush(void)
 {
-	fwrite_unlocked(s, 1, n, out);
+	if (ob.len)
+		fwrite_unlocked(ob.buf, 1, ob.len, ob.f);
+	ob.len = 0;
 }
 
-static void puts_(FILE *out, const char *s)
+static void put_slow(const char *s, size_t n)
 {
-	fwrite_unlocked(s, 1, strlen(s), out);
+	ob_flush();
+	if (n > ob.cap)
+		fwrite_unlocked(s, 1, n, ob.f);
+	else {
+		memcpy(ob.buf, s, n);
+		ob.len = n;
+	}
 }
 
-static void put_indent(FILE *out, size_t n)
+static inline void put(const char *s, size_t n)
+{
+	if (n <= ob.cap - ob.len) {
+		memcpy(ob.buf + ob.len, s, n);
+		ob.len += n;
+	} else {
+		put_slow(s, n);
+	}
+}
+
+static void puts_(const char *s)
+{
+	put(s, strlen(s));
+}
+
+static void put_indent(size_t n)
 {
 	while (n) {
 		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-		put(out, spaces, k);
+		put(spaces, k);
 		n -= k;
 	}
 }
@@ -172,59 +201,58 @@ static void check_fast_duration(void)
 static void line_start(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
 		       bool has_dur)
 {
-	FILE *out = r->out;
 	if (!r->no_duration) {
 		if (has_dur) {
 			char buf[64];
 			uint64_t dur = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
 			size_t n = fast_ok ? fast_duration(dur, buf) : 0;
 			if (n)
-				put(out, buf, n);
+				put(buf, n);
 			else
-				puts_(out, ct_format_duration(dur, buf, sizeof(buf)));
+				puts_(ct_format_duration(dur, buf, sizeof(buf)));
 		} else {
-			put(out, spaces, 10);
+			put(spaces, 10);
 		}
-		put(out, rt->tidcol, rt->tidlen);
+		put(rt->tidcol, rt->tidlen);
 	} else {
 		/* no leading space before '[' */
-		put(out, rt->tidcol + 1, rt->tidlen - 1);
+		put(rt->tidcol + 1, rt->tidlen - 1);
 	}
-	put_indent(out, 2 * (size_t)fe->depth);
+	put_indent(2 * (size_t)fe->depth);
 }
 
 static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fevent *fe)
 {
 	line_start(r, rt, fe, false);
-	puts_(r->out, fe->fn->name);
-	put(r->out, "() {\n", 5);
+	put(fe->fn->name, fe->fn->namelen);
+	put("() {\n", 5);
 }
 
 static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
 {
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
 	line_start(r, rt, ex, !unfinished);
-	puts_(r->out, ex->fn->name);
+	put(ex->fn->name, ex->fn->namelen);
 	if (unfinished)
-		puts_(r->out, "(); /* unfinished */\n");
+		puts_("(); /* unfinished */\n");
 	else if (ex->ev.flags & CT_EVF_SYNTHETIC)
-		puts_(r->out, "(); /* unwound */\n");
+		puts_("(); /* unwound */\n");
 	else
-		put(r->out, "();\n", 4);
+		put("();\n", 4);
 }
 
 static void print_exit(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
 {
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
 	line_start(r, rt, ex, !unfinished);
-	put(r->out, "} /* ", 5);
-	puts_(r->out, ex->fn->name);
+	put("} /* ", 5);
+	put(ex->fn->name, ex->fn->namelen);
 	if (unfinished)
-		puts_(r->out, ": unfinished */\n");
+		puts_(": unfinished */\n");
 	else if (ex->ev.flags & CT_EVF_SYNTHETIC)
-		puts_(r->out, ": unwound */\n");
+		puts_(": unwound */\n");
 	else
-		put(r->out, " */\n", 4);
+		put(" */\n", 4);
 }
 
 static struct rthread *rthread_of(struct replay *r, const struct ct_event *ev)
@@ -294,8 +322,10 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 		struct ct_thread *t = r->s->threads[i];
 		if (want && !want[t->index])
 			continue;
-		fprintf(r->out, "%s# thread %d (process %d)\n", first ? "" : "\n", t->tid,
-			t->proc ? t->proc->pid : 0);
+		char hdr[96];
+		int n = snprintf(hdr, sizeof(hdr), "%s# thread %d (process %d)\n",
+				 first ? "" : "\n", t->tid, t->proc ? t->proc->pid : 0);
+		put(hdr, n > 0 ? (size_t)n : 0);
 		first = false;
 		struct ct_stream *st;
 		if (ct_stream_open(r->s, t, &st, err) < 0)
@@ -374,7 +404,7 @@ int cmd_replay(int argc, char **argv)
 		goto usage_err;
 	}
 
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	check_fast_duration();
 
 	struct ct_error err = {{0}};
@@ -391,7 +421,6 @@ int cmd_replay(int argc, char **argv)
 		.s = s,
 		.filt = &filt,
 		.no_duration = no_duration,
-		.out = stdout,
 	};
 	size_t nt = s->nthreads ? s->nthreads : 1;
 	r.fts = xcalloc(nt, sizeof(*r.fts));
@@ -400,11 +429,16 @@ int cmd_replay(int argc, char **argv)
 		ct_filter_thread_init(&r.fts[i]);
 	bool *want = ct_select_threads(s, tids, ntids, CMD);
 
+	ob.f = stdout;
+	ob.cap = sizeof(outbuf);
+	ob.buf = outbuf;
+	ob.len = 0;
 	if (no_duration)
-		fputs("#   TID     FUNCTION\n", stdout);
+		puts_("#   TID     FUNCTION\n");
 	else
-		fputs("# DURATION     TID     FUNCTION\n", stdout);
+		puts_("# DURATION     TID     FUNCTION\n");
 	int rc = per_thread ? replay_per_thread(&r, want, &err) : replay_merged(&r, want, &err);
+	ob_flush();
 	status = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));

@@ -71,7 +71,7 @@ static void usage(FILE *f)
 		"  -t, --time-filter TIME  leave out calls shorter than TIME (e.g. 10us)\n"
 		"      --format FMT      text (default), csv or json\n"
 		"      --no-demangle     show C++ names as in the binary\n"
-		"      --limit N         at most N rows (per table)\n"
+		"      --limit N         at most N rows (per table; 0: all)\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"columns:\n"

@@ -143,6 +143,7 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	fn = xcalloc(1, sizeof(*fn));
 	const struct ct_sym_info *si = f->s ? ct_session_resolve(f->s, p, addr) : NULL;
 	fn->name = si && si->name ? si->name : "?";
+	fn->namelen = strlen(fn->name);
 	fn->user = -1;
 	if (f->ninc || f->nexc)
 		ct_filter_match(f, fn);

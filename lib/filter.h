@@ -37,6 +37,7 @@
 /* one function of one process image, as seen by the filter */
 struct ct_func {
 	const char *name;   /* valid until the session is closed */
+	size_t namelen;     /* strlen(name) */
 	bool inc;           /* matches a -F regex */
 	bool exc;           /* matches a -N regex */
 	int64_t user;       /* free for the consumer; -1 initially */
