@@ -104,10 +104,12 @@ static struct {
 	FILE *f;
 } ob;
 
+static bool out_failed; /* stop reading when nobody reads the output */
+
 static void ob_flush(void)
 {
-	if (ob.len)
-		fwrite_unlocked(ob.buf, 1, ob.len, ob.f);
+	if (ob.len && fwrite_unlocked(ob.buf, 1, ob.len, ob.f) != ob.len)
+		out_failed = true;
 	ob.len = 0;
 }
 
@@ -305,8 +307,8 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 	if (ct_merge_open(r->s, want, &m, err) < 0)
 		return -1;
 	struct ct_event ev;
-	int rc;
-	while ((rc = ct_merge_next(m, &ev, err)) == 1)
+	int rc = 0;
+	while (!out_failed && (rc = ct_merge_next(m, &ev, err)) == 1)
 		ct_filter_push(r->filt, &r->fts[ev.thread->index], &ev, emit, r);
 	ct_merge_close(m);
 	for (size_t i = 0; i < r->s->nthreads; i++)
@@ -331,9 +333,9 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 		if (ct_stream_open(r->s, t, &st, err) < 0)
 			return -1;
 		struct ct_event ev;
-		int rc;
+		int rc = 0;
 		struct ct_filter_thread *ft = &r->fts[t->index];
-		while ((rc = ct_stream_next(st, &ev, err)) == 1)
+		while (!out_failed && (rc = ct_stream_next(st, &ev, err)) == 1)
 			ct_filter_push(r->filt, ft, &ev, emit, r);
 		ct_stream_close(st);
 		thread_end(r, t);
@@ -440,7 +442,7 @@ int cmd_replay(int argc, char **argv)
 	int rc = per_thread ? replay_per_thread(&r, want, &err) : replay_merged(&r, want, &err);
 	ob_flush();
 	status = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if (fflush(stdout) != 0 || ferror(stdout) || out_failed) {
 		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
 		status = 1;
 	}
