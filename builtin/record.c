@@ -85,14 +85,24 @@ struct recorder {
 
 #define likely(x) __builtin_expect(!!(x), 1)
 
-static volatile sig_atomic_t forward_sig;
+static volatile sig_atomic_t forward_sig, interrupted;
 static pid_t child_pid;
+static volatile sig_atomic_t child_alive = 1;
 
 static void on_signal(int sig)
 {
 	forward_sig = sig;
-	if (child_pid > 0)
+	if (child_pid > 0 && child_alive)
 		kill(child_pid, sig);
+}
+
+/* SIGINT/SIGQUIT from the terminal reach the program too: record only
+ * notes them, and stops waiting for processes the program left behind */
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	if (!child_alive)
+		interrupted = 1;
 }
 
 static int err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -646,8 +656,9 @@ int cmd_record(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	sa.sa_handler = on_interrupt;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	fflush(NULL);
@@ -683,7 +694,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	int status = 0;
-	bool have_status = false;
+	bool have_status = false, told = false;
 	for (;;) {
 		scan_shm(&r);
 		bool did = drain_all(&r);
@@ -694,12 +705,20 @@ int cmd_record(int argc, char **argv)
 			if (p == child_pid) {
 				status = st;
 				have_status = true;
+				child_alive = 0;
 			}
 			/* everything it stored is in its rings: take the rest */
 			scan_shm(&r);
 			kill_rings_of(&r, p, INT_MAX);
 		}
 		if (p < 0 && errno == ECHILD)
+			gone = true;
+		if (have_status && !gone && !told && !quiet && isatty(2)) {
+			fprintf(stderr, "calltrace: the program ended; waiting for the processes it "
+					"left running (Ctrl-C to stop waiting)\n");
+			told = true;
+		}
+		if (interrupted)
 			gone = true;
 		if (gone) {
 			scan_shm(&r);
