@@ -319,16 +319,14 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 
 static int replay_per_thread(struct replay *r, const bool *want, struct ct_error *err)
 {
-	bool first = true;
 	for (size_t i = 0; i < r->s->nthreads; i++) {
 		struct ct_thread *t = r->s->threads[i];
 		if (want && !want[t->index])
 			continue;
 		char hdr[96];
-		int n = snprintf(hdr, sizeof(hdr), "%s# thread %d (process %d)\n",
-				 first ? "" : "\n", t->tid, t->proc ? t->proc->pid : 0);
+		int n = snprintf(hdr, sizeof(hdr), "# thread %d (process %d)\n", t->tid,
+				 t->proc ? t->proc->pid : 0);
 		put(hdr, n > 0 ? (size_t)n : 0);
-		first = false;
 		struct ct_stream *st;
 		if (ct_stream_open(r->s, t, &st, err) < 0)
 			return -1;
