@@ -14,7 +14,8 @@
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 E2E=$TOP/tests/e2e
-CT=$TOP/build/calltrace
+# the tools under test (in "--one" mode: the copy the run made, see below)
+[ "${1:-}" = --one ] || CT=$TOP/build/calltrace
 export TOP E2E CT
 
 # how each kind of case is built: NAME:CC:CXX:FLAGS (variants: c and cxx)
@@ -56,7 +57,7 @@ if [ "${1:-}" = --one ]; then
 		ulimit -c 0 2>/dev/null
 		. "$TOP/tests/lib.sh"
 		[ -x "$CT" ] || die "$CT not built (make all unit)"
-		[ -f "$TOP/build/libcalltrace.so" ] || die "build/libcalltrace.so not built (make all)"
+		[ -f "$(dirname "$CT")/libcalltrace.so" ] || die "build/libcalltrace.so not built (make all)"
 		. "$E2E/$CASE.sh"
 		golden
 	) </dev/null >"$W/case.log" 2>&1
@@ -71,6 +72,8 @@ if [ "${1:-}" = --one ]; then
 	else
 		printf 'ok   %s\n' "$name" >"$W/result"
 		echo ok >"$W/status"
+		# recordings can be big (signal: 100-300 MB): drop them now
+		[ "${CT_KEEP:-0}" = 1 ] || find "$W" -mindepth 1 ! -name result ! -name status -delete 2>/dev/null
 	fi
 	cat "$W/result"
 	exit 0
@@ -86,7 +89,7 @@ while [ $# -gt 0 ]; do
 	-j) JOBS=$2; shift ;;
 	-j*) JOBS=${1#-j} ;;
 	--update) UPDATE=1 ;;
-	--keep) KEEP=1 ;;
+	--keep) KEEP=1; CT_KEEP=1; export CT_KEEP ;;
 	-h | --help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) PATTERNS="$PATTERNS $1" ;;
@@ -108,6 +111,20 @@ RUNDIR=$(mktemp -d "$TOP/tests/work/run.XXXXXX") || exit 1
 export RUNDIR
 PASS=0
 FAIL=0
+
+# Test a private copy of the tools, so that a rebuild in the same tree
+# during the run (other people at work) cannot pull them from under a case.
+# record finds libcalltrace.so next to itself.
+mkdir -p "$RUNDIR/bin"
+for _try in 1 2 3 4 5 6 7 8 9 10; do
+	if cp "$TOP/build/calltrace" "$TOP/build/libcalltrace.so" "$RUNDIR/bin/" 2>/dev/null &&
+	   "$RUNDIR/bin/calltrace" --version >/dev/null 2>&1; then
+		CT=$RUNDIR/bin/calltrace
+		break
+	fi
+	sleep 1
+done
+export CT
 
 # unit tests: each binary is one test; it prints "N passed, N failed"
 for b in "$TOP"/build/tests/test_*; do
