@@ -313,6 +313,15 @@ static void finish_syms(struct ct_symtab *t, struct rawsym *raw, size_t n)
 	}
 }
 
+/* the separate debug file of a build-id, as installed by -dbgsym/-dbg
+ * packages (malloc'd), or NULL without a usable build-id */
+static char *debug_file_path(const char *buildid)
+{
+	if (!buildid || strlen(buildid) <= 2)
+		return NULL;
+	return xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", buildid, buildid + 2);
+}
+
 struct ct_symtab *ct_symtab_from_elf(const char *path, struct ct_error *err)
 {
 	int fd = -1;
@@ -326,13 +335,10 @@ struct ct_symtab *ct_symtab_from_elf(const char *path, struct ct_error *err)
 	/* a separate debug file, as installed by -dbgsym/-dbg packages */
 	int dfd = -1;
 	Elf *delf = NULL;
-	if (t->buildid && strlen(t->buildid) > 2) {
-		char *dpath = xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", t->buildid,
-					t->buildid + 2);
-		if (access(dpath, R_OK) == 0)
-			delf = open_elf(dpath, &dfd, NULL);
-		free(dpath);
-	}
+	char *dpath = debug_file_path(t->buildid);
+	if (dpath && access(dpath, R_OK) == 0)
+		delf = open_elf(dpath, &dfd, NULL);
+	free(dpath);
 
 	struct rawsym *raw = NULL;
 	size_t n = 0;
@@ -557,7 +563,229 @@ struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 	return t;
 }
 
+/* ---- the per-user cache of .sym files -------------------------------------- */
+
+/* $XDG_CACHE_HOME/calltrace/sym (default ~/.cache/calltrace/sym), created
+ * if needed (malloc'd); NULL when CALLTRACE_NO_CACHE is set (and not "0")
+ * or the directory cannot be made */
+static char *cache_dir(void)
+{
+	const char *no = getenv("CALLTRACE_NO_CACHE");
+	if (no && *no && strcmp(no, "0"))
+		return NULL;
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	char *dir;
+	if (xdg && xdg[0] == '/') { /* the spec ignores a relative one */
+		dir = xasprintf("%s/calltrace/sym", xdg);
+	} else {
+		const char *home = getenv("HOME");
+		if (!home || home[0] != '/')
+			return NULL;
+		dir = xasprintf("%s/.cache/calltrace/sym", home);
+	}
+	/* mkdir -p; the levels we create are private to the user */
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+		*p = 0;
+		int r = mkdir(dir, 0700);
+		*p = c;
+		if (r < 0 && errno != EEXIST)
+			break;
+		if (!c)
+			break;
+	}
+	struct stat st;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) < 0) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* copy src to dst through a temporary name in dst's directory and rename;
+ * with newpath, the "path" line (the third) is replaced by one for newpath */
+static int copy_sym(const char *src, const char *dst, const char *newpath)
+{
+	FILE *in = fopen(src, "re");
+	if (!in)
+		return -1;
+	char *tmp = xasprintf("%s.tmp%d", dst, (int)getpid());
+	unlink(tmp);
+	FILE *out = fopen(tmp, "wxe");
+	if (!out) {
+		fclose(in);
+		free(tmp);
+		return -1;
+	}
+	bool bad = false;
+	if (newpath) {
+		char *line = NULL;
+		size_t cap = 0;
+		for (int i = 0; i < 3; i++) {
+			if (getline(&line, &cap, in) < 0) {
+				bad = true;
+				break;
+			}
+			if (i < 2) {
+				fputs(line, out);
+			} else {
+				fputs("path ", out);
+				put_enc(out, newpath);
+				putc('\n', out);
+			}
+		}
+		free(line);
+	}
+	char buf[65536];
+	size_t n;
+	while (!bad && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			bad = true;
+	if (ferror(in))
+		bad = true;
+	fclose(in);
+	if (ferror(out))
+		bad = true;
+	if (fclose(out) != 0)
+		bad = true;
+	if (bad || rename(tmp, dst) < 0) {
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* whether a cached file is a usable table for buildid: the header and
+ * build-id lines are right, it ends with a newline (was written whole), and
+ * it is newer than the separate debug file (a -dbg package installed after
+ * it was made would give more symbols and file:line).  *pathp gets the
+ * decoded "path" value (malloc'd). */
+static bool cache_valid(const char *file, const char *buildid, char **pathp)
+{
+	*pathp = NULL;
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return false;
+	bool ok = false;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	struct stat st, dst;
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode))
+		goto out;
+	if (getline(&line, &cap, f) < 0 || strcmp(line, "calltrace-sym 1\n"))
+		goto out;
+	if ((len = getline(&line, &cap, f)) < 9 || strncmp(line, "buildid ", 8) ||
+	    line[len - 1] != '\n' || (size_t)len - 9 != strlen(buildid) ||
+	    strncmp(line + 8, buildid, (size_t)len - 9))
+		goto out;
+	if ((len = getline(&line, &cap, f)) < 6 || strncmp(line, "path ", 5) ||
+	    line[len - 1] != '\n')
+		goto out;
+	if (fseek(f, -1, SEEK_END) != 0 || getc(f) != '\n')
+		goto out;
+	char *dpath = debug_file_path(buildid);
+	if (dpath && stat(dpath, &dst) == 0 &&
+	    (dst.st_mtime >= st.st_mtime || dst.st_ctime >= st.st_mtime)) {
+		free(dpath);
+		goto out;
+	}
+	free(dpath);
+	*pathp = dec(line + 5, (size_t)len - 6);
+	ok = true;
+out:
+	free(line);
+	fclose(f);
+	return ok;
+}
+
+/* put the cached table of buildid into out (link, else a copy; the path
+ * line rewritten if the module is elsewhere now); false if there is none */
+static bool from_cache(const char *cdir, const char *buildid, const char *path, const char *out)
+{
+	char *cfile = xasprintf("%s/%s.sym", cdir, buildid);
+	char *cpath;
+	bool ok = false;
+	if (cache_valid(cfile, buildid, &cpath)) {
+		if (!strcmp(cpath, path))
+			ok = link(cfile, out) == 0 || errno == EEXIST ||
+			     copy_sym(cfile, out, NULL) == 0;
+		else
+			ok = copy_sym(cfile, out, path) == 0;
+		free(cpath);
+	}
+	free(cfile);
+	return ok;
+}
+
+/* store DIR/sym/<buildid>.sym (file) in the cache; failures are ignored */
+static void to_cache(const char *cdir, const char *buildid, const char *file)
+{
+	char *cfile = xasprintf("%s/%s.sym", cdir, buildid);
+	char *tmp = xasprintf("%s.tmp%d", cfile, (int)getpid());
+	unlink(tmp);
+	if (link(file, tmp) == 0) {
+		if (rename(tmp, cfile) < 0)
+			unlink(tmp);
+	} else {
+		copy_sym(file, cfile, NULL);
+	}
+	free(tmp);
+	free(cfile);
+}
+
 /* ---- saving the symbols of a recording ------------------------------------- */
+
+/* modules with no code of interest: the kernel's vdso and the runtime */
+static bool skip_module(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return !*path || path[0] == '[' || !strncmp(base, "linux-vdso", 10) ||
+	       !strncmp(base, "linux-gate", 10) || !strcmp(base, "libcalltrace.so");
+}
+
+/* write out (DIR/sym/<key>.sym) for the module at path recorded with
+ * build-id recbid (or NULL); cdir is the cache or NULL.  Returns the number
+ * of warnings (0 or 1). */
+static int save_module(const char *out, const char *recbid, const char *path, const char *cdir)
+{
+	if (recbid && cdir && from_cache(cdir, recbid, path, out))
+		return 0;
+	char *fbid = ct_elf_buildid(path);
+	if (recbid && (!fbid || strcmp(fbid, recbid))) {
+		if (access(path, F_OK) < 0)
+			fprintf(stderr, "calltrace: warning: %s: %s; its symbols were not saved\n",
+				path, strerror(errno));
+		else
+			fprintf(stderr,
+				"calltrace: warning: %s: build-id mismatch (recorded %s, file has %s); "
+				"its symbols were not saved\n",
+				path, recbid, fbid ? fbid : "none");
+		free(fbid);
+		return 1;
+	}
+	free(fbid);
+	struct ct_error e;
+	struct ct_symtab *t = ct_symtab_from_elf(path, &e);
+	if (!t) {
+		fprintf(stderr, "calltrace: warning: %s; its symbols were not saved\n", e.msg);
+		return 1;
+	}
+	int warnings = 0;
+	if (ct_symtab_save(t, out, &e) < 0) {
+		fprintf(stderr, "calltrace: warning: %s\n", e.msg);
+		warnings++;
+	} else if (recbid && cdir && t->buildid && !strcmp(t->buildid, recbid)) {
+		to_cache(cdir, recbid, out);
+	}
+	ct_symtab_free(t);
+	return warnings;
+}
 
 int ct_save_symbols(const char *dir, struct ct_error *err)
 {
@@ -574,6 +802,8 @@ int ct_save_symbols(const char *dir, struct ct_error *err)
 		return -1;
 	}
 	int warnings = 0;
+	char *cdir = NULL;
+	bool cdir_tried = false;
 	struct ct_u64map done;
 	ct_u64map_init(&done);
 	struct dirent *de;
@@ -610,12 +840,12 @@ int ct_save_symbols(const char *dir, struct ct_error *err)
 				continue;
 			const char *bid = f[4];
 			const char *path = p;
-			const char *base = strrchr(path, '/');
-			base = base ? base + 1 : path;
-			if (!*path || path[0] == '[' || !strncmp(base, "linux-vdso", 10) ||
-			    !strncmp(base, "linux-gate", 10))
+			if (skip_module(path))
 				continue;
 			const char *recbid = strcmp(bid, "-") ? bid : NULL;
+			/* a build-id names a file in the cache: hex only */
+			bool cacheable = recbid && *recbid && strlen(recbid) <= 200 &&
+					 strspn(recbid, "0123456789abcdef") == strlen(recbid);
 			char key[256];
 			ct_symtab_key(recbid, path, key, sizeof(key));
 			uint64_t h = 0xcbf29ce484222325ULL;
@@ -632,34 +862,11 @@ int ct_save_symbols(const char *dir, struct ct_error *err)
 				free(out);
 				continue;
 			}
-			char *fbid = ct_elf_buildid(path);
-			if (recbid && (!fbid || strcmp(fbid, recbid))) {
-				if (access(path, F_OK) < 0)
-					fprintf(stderr, "calltrace: warning: %s: %s; its symbols were not saved\n",
-						path, strerror(errno));
-				else
-					fprintf(stderr,
-						"calltrace: warning: %s: build-id mismatch (recorded %s, file has %s); "
-						"its symbols were not saved\n",
-						path, recbid, fbid ? fbid : "none");
-				warnings++;
-				free(fbid);
-				free(out);
-				continue;
+			if (cacheable && !cdir_tried) {
+				cdir = cache_dir();
+				cdir_tried = true;
 			}
-			free(fbid);
-			struct ct_error e;
-			struct ct_symtab *t = ct_symtab_from_elf(path, &e);
-			if (!t) {
-				fprintf(stderr, "calltrace: warning: %s; its symbols were not saved\n", e.msg);
-				warnings++;
-			} else {
-				if (ct_symtab_save(t, out, &e) < 0) {
-					fprintf(stderr, "calltrace: warning: %s\n", e.msg);
-					warnings++;
-				}
-				ct_symtab_free(t);
-			}
+			warnings += save_module(out, recbid, path, cacheable ? cdir : NULL);
 			free(out);
 		}
 		free(line);
@@ -667,6 +874,7 @@ int ct_save_symbols(const char *dir, struct ct_error *err)
 	}
 	closedir(d);
 	ct_u64map_free(&done);
+	free(cdir);
 	free(symdir);
 	return warnings;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Symbols: read a freshly built ELF file, save/load round trip, demangling,
- * ct_save_symbols over a hand-made .proc file. */
+ * ct_save_symbols over a hand-made .proc file, the per-user cache. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +49,161 @@ static void test_demangle(void)
 	char key2[64];
 	ct_symtab_key("-", "/x", key2, sizeof(key2));
 	CHECK(!strcmp(key, key2), "'-' is no build-id");
+}
+
+static char *slurp(const char *path, size_t *lenp)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	do {
+		if (cap - len < 4096)
+			buf = xrealloc(buf, cap = cap * 2 + 4096);
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	*lenp = len;
+	return buf;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	size_t la = 0, lb = 0;
+	char *x = slurp(a, &la), *y = slurp(b, &lb);
+	int same = x && y && la == lb && !memcmp(x, y, la);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* a recording directory with one .proc naming bin (build-id bid) at path,
+ * plus the runtime library, which is not saved */
+static char *make_data(const char *name, const char *bid, const char *path)
+{
+	char *data = xasprintf("%s/%s", dir, name);
+	mkdir(data, 0777);
+	char *proc = xasprintf("%s/1-0.proc", data);
+	char *text = xasprintf("calltrace-proc 1\npid 1\n"
+			       "module 5 0 1000 2000 %s %s\n"
+			       "module 5 0 3000 4000 abcdef /opt/x/libcalltrace.so\n",
+			       bid, path);
+	write_file(proc, text);
+	free(text);
+	free(proc);
+	return data;
+}
+
+/* the per-user cache of .sym files ($XDG_CACHE_HOME/calltrace/sym) */
+static void test_cache(const char *bin, const char *bid)
+{
+	struct ct_error err;
+	char *cdir = xasprintf("%s/cache/calltrace/sym", dir);
+	char *cfile = xasprintf("%s/%s.sym", cdir, bid);
+
+	/* first save: built from the ELF file, stored in the cache */
+	char *d1 = make_data("c1", bid, bin);
+	int rc = ct_save_symbols(d1, &err);
+	CHECK(rc == 0, "cache: first save: %d warnings", rc);
+	char *s1 = xasprintf("%s/sym/%s.sym", d1, bid);
+	CHECK(access(s1, R_OK) == 0, "%s written", s1);
+	CHECK(access(cfile, R_OK) == 0, "%s stored in the cache", cfile);
+	CHECK(same_file(s1, cfile), "cache copy is identical");
+	char *rt = xasprintf("%s/sym/abcdef.sym", d1);
+	CHECK(access(rt, F_OK) != 0, "libcalltrace.so not saved");
+	free(rt);
+
+	/* second save: from the cache, even with the ELF file gone */
+	char *moved = xasprintf("%s.moved", bin);
+	CHECK(rename(bin, moved) == 0, "move the binary away");
+	char *d2 = make_data("c2", bid, bin);
+	rc = ct_save_symbols(d2, &err);
+	CHECK(rc == 0, "cache: second save: %d warnings (binary gone, cache used)", rc);
+	char *s2 = xasprintf("%s/sym/%s.sym", d2, bid);
+	CHECK(same_file(s1, s2), "second save identical to the first");
+	struct ct_symtab *u = ct_symtab_load(s2, &err);
+	CHECK(u && by_name(u, "main") && by_name(u, "main")->line == 5, "symbols from the cache");
+	ct_symtab_free(u);
+
+	/* the module at another path: same table, path line rewritten */
+	char *other = xasprintf("%s/other dir/t", dir);
+	char *d3 = make_data("c3", bid, other);
+	rc = ct_save_symbols(d3, &err);
+	CHECK(rc == 0, "cache: other path: %d warnings", rc);
+	char *s3 = xasprintf("%s/sym/%s.sym", d3, bid);
+	u = ct_symtab_load(s3, &err);
+	CHECK(u && !strcmp(u->path, other), "path %s", u ? u->path : "(null)");
+	CHECK(u && by_name(u, "main"), "other path: symbols");
+	ct_symtab_free(u);
+	CHECK(same_file(s1, cfile), "cache entry unchanged");
+
+	/* a corrupted cache entry (wrong build-id line) is ignored and replaced */
+	CHECK(rename(moved, bin) == 0, "move the binary back");
+	/* (replaced, not written in place: recordings may share its inode) */
+	char *ctmp = xasprintf("%s.t", cfile);
+	write_file(ctmp, "calltrace-sym 1\nbuildid 0000\npath /x\n10 5 bogus\n");
+	CHECK(rename(ctmp, cfile) == 0, "corrupt the cache entry");
+	char *d4 = make_data("c4", bid, bin);
+	rc = ct_save_symbols(d4, &err);
+	CHECK(rc == 0, "cache: corrupt entry: %d warnings", rc);
+	char *s4 = xasprintf("%s/sym/%s.sym", d4, bid);
+	CHECK(same_file(s1, s4), "rebuilt from the ELF file");
+	CHECK(same_file(s1, cfile), "corrupt cache entry replaced");
+	/* cut short (no final newline): ignored too */
+	write_file(ctmp, "calltrace-sym 1\nbuildid ");
+	FILE *f = fopen(ctmp, "a");
+	fprintf(f, "%s\npath %s\n10 5 bog", bid, bin);
+	fclose(f);
+	CHECK(rename(ctmp, cfile) == 0, "truncate the cache entry");
+	char *d5 = make_data("c5", bid, bin);
+	ct_save_symbols(d5, &err);
+	char *s5 = xasprintf("%s/sym/%s.sym", d5, bid);
+	CHECK(same_file(s1, s5), "truncated cache entry ignored");
+
+	/* CALLTRACE_NO_CACHE=1: neither read nor written */
+	unlink(cfile);
+	setenv("CALLTRACE_NO_CACHE", "1", 1);
+	char *d6 = make_data("c6", bid, bin);
+	ct_save_symbols(d6, &err);
+	char *s6 = xasprintf("%s/sym/%s.sym", d6, bid);
+	CHECK(same_file(s1, s6), "no cache: saved");
+	CHECK(access(cfile, F_OK) != 0, "no cache: not stored");
+	unsetenv("CALLTRACE_NO_CACHE");
+
+	/* a cache that cannot be created does not fail the save */
+	char *blocker = xasprintf("%s/notadir", dir);
+	write_file(blocker, "x");
+	setenv("XDG_CACHE_HOME", blocker, 1);
+	char *d7 = make_data("c7", bid, bin);
+	rc = ct_save_symbols(d7, &err);
+	char *s7 = xasprintf("%s/sym/%s.sym", d7, bid);
+	CHECK(rc == 0 && same_file(s1, s7), "unusable cache dir: saved anyway (%d)", rc);
+	char *cache = xasprintf("%s/cache", dir);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	free(cache);
+
+	free(ctmp);
+	free(blocker);
+	free(s7);
+	free(d7);
+	free(s6);
+	free(d6);
+	free(s5);
+	free(d5);
+	free(s4);
+	free(d4);
+	free(s3);
+	free(d3);
+	free(other);
+	free(s2);
+	free(d2);
+	free(moved);
+	free(s1);
+	free(d1);
+	free(cfile);
+	free(cdir);
 }
 
 static void test_elf(void)
@@ -184,6 +339,7 @@ static void test_elf(void)
 	free(text);
 	free(proc);
 	free(data);
+	test_cache(bin, bid);
 out:
 	free(bid);
 	free(src);
@@ -197,6 +353,11 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	/* never touch the user's own cache */
+	char *cache = xasprintf("%s/cache", dir);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	free(cache);
+	unsetenv("CALLTRACE_NO_CACHE");
 	test_demangle();
 	test_elf();
 	char *cmd = xasprintf("rm -rf '%s'", dir);
