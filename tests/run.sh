@@ -47,6 +47,7 @@ case_variants() {
 # ---- one case in one variant (run in its own process) -------------------
 if [ "${1:-}" = --one ]; then
 	CASE=$2 VARIANT=$3
+	[ -n "${RUNDIR:-}" ] || { echo "run.sh --one: RUNDIR is not set" >&2; exit 2; }
 	variant_flags "$VARIANT"
 	W=$RUNDIR/$CASE.$VARIANT
 	rm -rf "$W" && mkdir -p "$W" || exit 1

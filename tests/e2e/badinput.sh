@@ -13,7 +13,7 @@ proc=$(ls "$W/good" | grep '\.proc$' | head -n 1)
 evsize=$(wc -c <"$W/good/$ev")
 
 # copy NAME: a fresh copy of the good recording in $W/NAME
-copy() { rm -rf "$W/$1"; cp -r "$W/good" "$W/$1"; }
+copy() { rm -rf "${W:?}/$1"; cp -r "$W/good" "$W/$1"; }
 
 # try SUB DIR: run calltrace SUB -d DIR; R is its status, $W/try.err stderr
 try() {
