@@ -68,6 +68,12 @@ if [ "${1:-}" = --one ]; then
 			printf 'FAIL %s\n' "$name"
 			head -n 60 "$W/failures" | sed 's/^/     /'
 			printf '     (work dir: %s)\n' "${W#$TOP/}"
+			# keep failing cases' files, but not traces of hundreds of MB
+			if [ "${CT_KEEP:-0}" != 1 ] &&
+			   [ -n "$(find "$W" -name '*.ev' -size +50M 2>/dev/null)" ]; then
+				find "$W" -name '*.ev' -size +50M -delete
+				printf '     (.ev files over 50 MB removed: rerun with --keep to have them)\n'
+			fi
 		} >"$W/result"
 		echo fail >"$W/status"
 	else
