@@ -60,7 +60,7 @@ put meta.cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 put meta.kernel "$(uname -sr)"
 put meta.gcc "$($CC --version | head -1)"
 put meta.uftrace "$([ -n "$UFTRACE" ] && uftrace --version 2>&1 | head -1 || echo 'not installed')"
-put meta.calltrace "$("$CT" --version 2>/dev/null | head -1 || echo "not built ($CT)")"
+if [ -x "$CT" ]; then put meta.calltrace "$("$CT" --version 2>&1 | head -1)"; else put meta.calltrace "not built ($CT)"; fi
 put meta.runs "$RUNS"
 put meta.aruns "$ARUNS"
 put meta.load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
