@@ -50,7 +50,7 @@ static const char record_usage[] =
 	"  -d, --data=DIR        data directory (default: calltrace.data; an existing\n"
 	"                        one is moved to DIR.old)\n"
 	"  -b, --buffer-size=SZ  bytes per trace buffer (default 256K; K and M suffixes)\n"
-	"      --buffers=N       buffers per thread, 2..64 (default 8)\n"
+	"      --buffers=N       buffers per thread, 3..64 (default 8)\n"
 	"      --clock=CLOCK     tsc (default where invariant) or mono\n"
 	"      --lib=PATH        the runtime library (default: found next to calltrace)\n"
 	"  -q, --quiet           no summary at the end\n"
@@ -594,8 +594,8 @@ int cmd_record(int argc, char **argv)
 	if (nbuf) {
 		char *end;
 		long v = strtol(nbuf, &end, 10);
-		if (*end || v < 2 || v > CT_RING_MAX_SLOTS)
-			return err("bad number of buffers '%s' (2..%d)", nbuf, CT_RING_MAX_SLOTS), 2;
+		if (*end || v < 3 || v > CT_RING_MAX_SLOTS)
+			return err("bad number of buffers '%s' (3..%d)", nbuf, CT_RING_MAX_SLOTS), 2;
 	}
 	if (clock_opt) {
 		if (!strcmp(clock_opt, "mono"))

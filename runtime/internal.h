@@ -40,13 +40,14 @@ struct ct_thread {
 	uint32_t cap;       /* shadow stack capacity; 0 = not set up           */
 	uint32_t ndepth;    /* open frames recorded by the nested path          */
 	uintptr_t *stk;     /* shadow stack of function addresses               */
-	uintptr_t hard_end; /* the nested path may not write past here          */
+	uintptr_t stride;   /* bytes from one buffer to the next (with slack)    */
 	uint64_t nested_lost;
 
 	struct ct_ring_header *ring;
 	char *bufs;
 	size_t map_len;
-	uint32_t slot;
+	uint32_t slot;      /* buffer being written */
+	uint32_t prev_slot; /* the one before: still open while switching */
 	uint64_t seq;
 	int tid;
 	int state;          /* 0 none, 1 active, 2 finished (thread exiting) */

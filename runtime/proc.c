@@ -330,7 +330,7 @@ static void process_init(void)
 	else
 		ct_cfg.use_tsc = ct_arch_cycles_invariant();
 	ct_cfg.buf_size = env_size(CT_ENV_BUFSIZE, 256 * 1024, 4096, 1u << 30) & ~(size_t)7;
-	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 2, CT_RING_MAX_SLOTS);
+	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
 
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	exe_path[n > 0 ? n : 0] = 0;

@@ -101,8 +101,6 @@ static void put_lost(struct ct_thread *t)
 	uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)n, (uint32_t)(n >> 32)};
 	t->nested_lost = 0;
 	put_words(t, w, 3);
-	if (t->ring)
-		__atomic_fetch_add(&t->ring->lost, n, __ATOMIC_RELAXED);
 }
 
 void ct_emit_unwind(struct ct_thread *t, uint32_t n)
@@ -132,19 +130,34 @@ static void grow_stack(struct ct_thread *t)
 
 /* ---- the nested path (a signal handler interrupted a hook) ----------- */
 
+static void nested_drop(struct ct_thread *t)
+{
+	t->nested_lost++;
+	if (t->ring)
+		__atomic_fetch_add(&t->ring->lost, 1, __ATOMIC_RELAXED);
+}
+
 static void nested(struct ct_thread *t, unsigned type, void *fn)
 {
 	uint64_t now = ct_clock();
 	uintptr_t a = (uintptr_t)fn;
-	if (t->cap == 0) {
-		t->nested_lost++;
+	if (t->cap == 0 || !t->ring) {
+		nested_drop(t);
 		return;
 	}
 	uintptr_t p = reserve(t, 20);
-	if (unlikely(p + 20 > t->hard_end)) {
-		/* the buffer is being handed over this very moment, or a
-		 * handler made more calls than the slack holds: count them */
-		t->nested_lost++;
+	/* Where did the reservation land?  In the buffer being written, or,
+	 * if the interrupted hook is switching buffers this very moment, in
+	 * the one before it (still open until the switch's single xchg): both
+	 * are fine.  Past the slack of either, it would spill into a buffer
+	 * that is not ours to write: count it as lost instead.  The bounds
+	 * come from p alone, so no instruction of the switch can make them
+	 * wrong. */
+	uintptr_t off = p - (uintptr_t)t->bufs;
+	uintptr_t region = off / t->stride;
+	if (unlikely((region != t->slot && region != t->prev_slot) ||
+		     off - region * t->stride + 20 > t->stride)) {
+		nested_drop(t);
 		return;
 	}
 	volatile uint32_t *w = (volatile uint32_t *)p;
@@ -154,6 +167,8 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 	w[4] = (uint32_t)((uint64_t)a >> 32);
 	__asm__ volatile("" ::: "memory");
 	w[0] = ct_ext_word(type, 4, 0);
+	if (t->ring)
+		t->ring->nested++;
 	if (type == CT_EXT_NENTER)
 		t->ndepth++;
 	else if (t->ndepth)
@@ -367,7 +382,8 @@ void ct_thread_start(struct ct_thread *t)
 	t->hi = 0;
 	t->cur = (uintptr_t)t->bufs;
 	t->limit = t->cur + ct_cfg.buf_size;
-	t->hard_end = t->cur + stride;
+	t->stride = stride;
+	t->prev_slot = 0;
 	t->state = 1;
 	if (!t->stk)
 		grow_stack(t);
@@ -415,13 +431,13 @@ void ct_buffer_full(struct ct_thread *t)
 	uintptr_t nbase = (uintptr_t)t->bufs + (uintptr_t)next * r->buf_stride;
 	r->slot[next].seq = ++t->seq;
 	r->slot[next].state = CT_SLOT_WRITING;
-	t->hard_end = 0; /* a nested record in the next instructions is counted as lost */
+	/* a nested record may land in either buffer while we switch */
+	t->prev_slot = cur;
+	t->slot = next;
 	__asm__ volatile("" ::: "memory");
 	uintptr_t end = ct_arch_swap(&t->cur, nbase);
-	t->limit = nbase + r->buf_size;
 	__asm__ volatile("" ::: "memory");
-	t->hard_end = nbase + r->buf_stride;
-	t->slot = next;
+	t->limit = nbase + r->buf_size;
 	r->cur_slot = next;
 	r->slot[cur].fill = end - base;
 	__atomic_store_n(&r->slot[cur].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
@@ -441,7 +457,6 @@ void ct_thread_release(struct ct_thread *t, bool unmap)
 	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)t->slot * r->buf_stride;
 	uintptr_t end = ct_arch_swap(&t->cur, 0);
 	t->limit = 0;
-	t->hard_end = 0;
 	r->slot[t->slot].fill = end - base;
 	__atomic_store_n(&r->slot[t->slot].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
@@ -471,7 +486,7 @@ void ct_thread_after_fork(struct ct_thread *t)
 	uint32_t depth = t->depth;
 	t->ring = NULL;
 	t->bufs = NULL;
-	t->cur = t->limit = t->hard_end = 0;
+	t->cur = t->limit = 0;
 	t->ndepth = 0;
 	t->nested_lost = 0;
 	if (t->state != 1)

@@ -101,6 +101,7 @@ struct ct_ring_header {
 	uint64_t lost;       /* events dropped (drop mode, nested overflow) */
 	uint64_t unmatched;  /* exits without a matching entry */
 	uint64_t waits;      /* times the writer waited for the drainer */
+	uint64_t nested;     /* records written by the nested (signal) path */
 	uint32_t cur_slot;   /* slot being written */
 	uint32_t pad2;
 	struct ct_ring_slot slot[CT_RING_MAX_SLOTS];
