@@ -834,13 +834,16 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 	ev->thread = st->t;
 }
 
-static void bad_record(struct ct_stream *st, uint64_t off, const char *what)
+/* data no writer of this version produces: stop with the file and offset */
+static int corrupt(struct ct_stream *st, struct ct_error *err, uint64_t off, const char *what)
 {
-	st->unknown++;
-	if (!st->warned_bad) {
-		st->warned_bad = true;
-		ct_session_warn(st->s, "%s: offset %" PRIu64 ": %s (skipped)", st->t->path, off, what);
-	}
+	st->ended = true;
+	st->pend_n = 0;
+	st->pend_final = false;
+	if (err)
+		snprintf(err->msg, sizeof(err->msg), "%s: offset %" PRIu64 ": %s: the file is corrupt",
+			 st->t->path, off, what);
+	return -1;
 }
 
 /* the time of the next delta-coded record, if it is already at hand */
@@ -891,10 +894,8 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 		case CT_REC_EXIT:
 			st->pos += 4;
 			st->base += w >> 2;
-			if (!st->depth) {
-				st->unmatched++;
-				continue;
-			}
+			if (!st->depth)
+				return corrupt(st, err, off, "a return with no call open");
 			pop(st, ev, ct_session_ns(s, st->base), 0);
 			return 1;
 		case CT_REC_ENTER: {
@@ -919,28 +920,23 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 		switch (type) {
 		case CT_EXT_TIME:
 			if (len < 2) {
-				bad_record(st, off, "TIME record too short");
-				continue;
+				return corrupt(st, err, off, "TIME record too short");
 			}
 			st->base = rd64(p);
 			continue;
 		case CT_EXT_HI:
 			if (len < 1) {
-				bad_record(st, off, "HI record too short");
-				continue;
+				return corrupt(st, err, off, "HI record too short");
 			}
 			st->hi = (uint64_t)(rd32(p) & 0xffffff) << CT_ADDR_LOW_BITS;
 			continue;
 		case CT_EXT_UNWIND: {
 			if (len < 1) {
-				bad_record(st, off, "UNWIND record too short");
-				continue;
+				return corrupt(st, err, off, "UNWIND record too short");
 			}
 			uint32_t n = rd32(p);
-			if (n > st->depth) {
-				st->unmatched += n - st->depth;
-				n = (uint32_t)st->depth;
-			}
+			if (n > st->depth)
+				return corrupt(st, err, off, "UNWIND of more calls than are open");
 			st->pend_n = n;
 			st->pend_flags = CT_EVF_SYNTHETIC;
 			st->pend_time = ct_session_ns(s, peek_time(st));
@@ -948,8 +944,7 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 		}
 		case CT_EXT_NENTER: {
 			if (len < 4) {
-				bad_record(st, off, "NENTER record too short");
-				continue;
+				return corrupt(st, err, off, "NENTER record too short");
 			}
 			uint64_t clk = rd64(p), addr = rd64(p + 8);
 			push(st, ev, addr, ct_session_ns(s, clk), CT_EVF_SIGNAL);
@@ -957,8 +952,7 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 		}
 		case CT_EXT_NEXIT: {
 			if (len < 4) {
-				bad_record(st, off, "NEXIT record too short");
-				continue;
+				return corrupt(st, err, off, "NEXIT record too short");
 			}
 			uint64_t clk = rd64(p), addr = rd64(p + 8);
 			size_t i = st->depth;
@@ -977,14 +971,12 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 		}
 		case CT_EXT_LOST:
 			if (len < 2) {
-				bad_record(st, off, "LOST record too short");
-				continue;
+				return corrupt(st, err, off, "LOST record too short");
 			}
 			st->lost += rd64(p);
 			continue;
 		default:
-			bad_record(st, off, "unknown EXT record");
-			continue;
+			return corrupt(st, err, off, "unknown record type");
 		}
 	end:
 		st->ended = true;
