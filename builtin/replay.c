@@ -227,7 +227,10 @@ static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fe
 {
 	line_start(r, rt, fe, false);
 	put(fe->fn->name, fe->fn->namelen);
-	put("() {\n", 5);
+	if (fe->fn->has_params)
+		put(" {\n", 3);
+	else
+		put("() {\n", 5);
 }
 
 static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
@@ -235,12 +238,14 @@ static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fev
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
 	line_start(r, rt, ex, !unfinished);
 	put(ex->fn->name, ex->fn->namelen);
+	if (!ex->fn->has_params)
+		put("()", 2);
 	if (unfinished)
-		puts_("(); /* unfinished */\n");
+		puts_("; /* unfinished */\n");
 	else if (ex->ev.flags & CT_EVF_SYNTHETIC)
-		puts_("(); /* unwound */\n");
+		puts_("; /* unwound */\n");
 	else
-		put("();\n", 4);
+		put(";\n", 2);
 }
 
 static void print_exit(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)

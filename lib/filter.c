@@ -144,6 +144,7 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	const struct ct_sym_info *si = f->s ? ct_session_resolve(f->s, p, addr) : NULL;
 	fn->name = si && si->name ? si->name : "?";
 	fn->namelen = strlen(fn->name);
+	fn->has_params = fn->namelen > 0 && fn->name[fn->namelen - 1] == ')';
 	fn->user = -1;
 	if (f->ninc || f->nexc)
 		ct_filter_match(f, fn);

@@ -38,6 +38,8 @@
 struct ct_func {
 	const char *name;   /* valid until the session is closed */
 	size_t namelen;     /* strlen(name) */
+	bool has_params;    /* the name ends with its parameter list, as a
+			     * demangled C++ name does: print no "()" after it */
 	bool inc;           /* matches a -F regex */
 	bool exc;           /* matches a -N regex */
 	int64_t user;       /* free for the consumer; -1 initially */

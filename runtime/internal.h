@@ -28,6 +28,13 @@ struct ct_jmp_note {
 };
 #define CT_JMP_NOTES 16
 
+/* a shadow-stack entry: the function, and the stack pointer of its frame
+ * when it called the entry hook (the hook's CFA), which orders frames */
+struct ct_frame {
+	uintptr_t fn;
+	uintptr_t cfa;
+};
+
 /* per-thread state: initial-exec TLS, so the hooks reach it with one
  * %fs-relative access */
 struct ct_thread {
@@ -39,7 +46,7 @@ struct ct_thread {
 	uint32_t depth;     /* open frames on the shadow stack                  */
 	uint32_t cap;       /* shadow stack capacity; 0 = not set up           */
 	uint32_t ndepth;    /* open frames recorded by the nested path          */
-	uintptr_t *stk;     /* shadow stack of function addresses               */
+	struct ct_frame *stk; /* shadow stack                                   */
 	uintptr_t stride;   /* bytes from one buffer to the next (with slack)    */
 	uint64_t nested_lost;
 

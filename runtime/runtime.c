@@ -112,8 +112,8 @@ void ct_emit_unwind(struct ct_thread *t, uint32_t n)
 
 static void grow_stack(struct ct_thread *t)
 {
-	size_t old = (size_t)t->cap * sizeof(uintptr_t);
-	size_t len = old ? old * 2 : STACK_INITIAL * sizeof(uintptr_t);
+	size_t old = (size_t)t->cap * sizeof(struct ct_frame);
+	size_t len = old ? old * 2 : STACK_INITIAL * sizeof(struct ct_frame);
 	void *p;
 	if (old)
 		p = mremap(t->stk, old, len, MREMAP_MAYMOVE);
@@ -125,7 +125,7 @@ static void grow_stack(struct ct_thread *t)
 		return;
 	}
 	t->stk = p;
-	t->cap = (uint32_t)(len / sizeof(uintptr_t));
+	t->cap = (uint32_t)(len / sizeof(struct ct_frame));
 }
 
 /* ---- the nested path (a signal handler interrupted a hook) ----------- */
@@ -177,7 +177,7 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 
 /* ---- the hooks ----------------------------------------------------- */
 
-static void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now);
+static void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now, uintptr_t cfa);
 static void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now);
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
@@ -197,12 +197,13 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		uintptr_t p = reserve(t, 8);
 		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
 		t->last = now;
-		t->stk[d] = a;
+		t->stk[d].fn = a;
+		t->stk[d].cfa = (uintptr_t)__builtin_dwarf_cfa();
 		t->depth = d + 1;
 		if (unlikely(p + 8 > t->limit))
 			ct_buffer_full(t);
 	} else {
-		enter_slow(t, a, now);
+		enter_slow(t, a, now, (uintptr_t)__builtin_dwarf_cfa());
 	}
 	t->busy--;
 }
@@ -219,7 +220,7 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
 	uint32_t d = t->depth;
-	if (likely(d != 0 && t->stk[d - 1] == (uintptr_t)fn && delta < (1u << CT_EXIT_DELTA_BITS))) {
+	if (likely(d != 0 && t->stk[d - 1].fn == (uintptr_t)fn && delta < (1u << CT_EXIT_DELTA_BITS))) {
 		uintptr_t p = reserve(t, 4);
 		*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
 		t->last = now;
@@ -243,7 +244,8 @@ static bool thread_ready(struct ct_thread *t)
 	return t->cap != 0;
 }
 
-static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now)
+static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now,
+						 uintptr_t cfa)
 {
 	if (!thread_ready(t))
 		return;
@@ -266,7 +268,9 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 	uintptr_t p = reserve(t, 8);
 	*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
 	t->last = now;
-	t->stk[t->depth++] = fn;
+	t->stk[t->depth].fn = fn;
+	t->stk[t->depth].cfa = cfa;
+	t->depth++;
 	if (unlikely(p + 8 > t->limit))
 		ct_buffer_full(t);
 }
@@ -278,11 +282,11 @@ static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t f
 	if (t->nested_lost)
 		put_lost(t);
 	uint32_t d = t->depth;
-	if (d == 0 || t->stk[d - 1] != fn) {
+	if (d == 0 || t->stk[d - 1].fn != fn) {
 		/* frames vanished without their exits (longjmp not seen, an
 		 * uninstrumented unwinder): find this function further down */
 		uint32_t i = d;
-		while (i > 0 && t->stk[i - 1] != fn)
+		while (i > 0 && t->stk[i - 1].fn != fn)
 			i--;
 		if (i == 0) {
 			if (t->ring)
@@ -469,7 +473,7 @@ void ct_thread_release(struct ct_thread *t, bool unmap)
 		/* should a later destructor of this thread call traced code, it
 		 * starts a new ring from an empty stack */
 		if (t->stk)
-			munmap(t->stk, (size_t)t->cap * sizeof(uintptr_t));
+			munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));
 		t->stk = NULL;
 		t->cap = 0;
 		t->depth = 0;
@@ -498,7 +502,7 @@ void ct_thread_after_fork(struct ct_thread *t)
 		uint64_t now = ct_clock();
 		put_time(t, now);
 		for (uint32_t i = 0; i < depth; i++) {
-			uintptr_t fn = t->stk[i];
+			uintptr_t fn = t->stk[i].fn;
 			if ((fn >> 40) != t->hi)
 				put_hi(t, fn >> 40);
 			uintptr_t p = reserve(t, 8);

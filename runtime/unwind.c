@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Frames that vanish without their exit hooks.
+ *
+ * C++ exceptions: gcc calls the exit hooks while an exception unwinds, clang
+ * does not.  __cxa_begin_catch, called by the catching frame, is wrapped:
+ * every shadow-stack frame below the catching frame's stack pointer is gone,
+ * and is closed with an UNWIND record.  (Under gcc there is none left.)
+ *
  * setjmp/longjmp: a longjmp skips the exits of the frames it jumps out of.
  * setjmp is wrapped (arch/<arch>/jmp.S) to note the depth of the shadow
  * stack for its jmp_buf; longjmp closes the frames above that depth with an
@@ -69,6 +76,27 @@ static void note_longjmp(void *env)
 		t->busy--;
 		return;
 	}
+}
+
+CT_EXPORT void *__cxa_begin_catch(void *exc)
+{
+	static void *(*real)(void *);
+	if (!real)
+		real = (void *(*)(void *))lookup("__cxa_begin_catch");
+	struct ct_thread *t = &ct_self;
+	if (t->cap != 0 && t->busy == 0) {
+		uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
+		uint32_t d = t->depth;
+		while (d > 0 && t->stk[d - 1].cfa < sp)
+			d--;
+		if (d < t->depth) {
+			t->busy++;
+			ct_emit_unwind(t, t->depth - d);
+			t->depth = d;
+			t->busy--;
+		}
+	}
+	return real(exc);
 }
 
 #define WRAP_JUMP(name)                                                                 \
