@@ -55,6 +55,7 @@ struct ct_thread {
 	size_t map_len;
 	uint32_t slot;      /* buffer being written */
 	uint32_t prev_slot; /* the one before: still open while switching */
+	uint32_t in_wait;   /* waiting for a free buffer, no switch half done */
 	uint64_t seq;
 	int tid;
 	int state;          /* 0 none, 1 active, 2 finished (thread exiting) */

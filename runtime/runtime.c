@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h> /* rename */
 #include <string.h>
 #include <sys/mman.h>
@@ -157,8 +159,26 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 	uintptr_t region = off / t->stride;
 	if (unlikely((region != t->slot && region != t->prev_slot) ||
 		     off - region * t->stride + 20 > t->stride)) {
-		nested_drop(t);
-		return;
+		if (!t->in_wait) {
+			nested_drop(t);
+			return;
+		}
+		/* the interrupted hook waits for a free buffer and this handler
+		 * has filled the slack: wait and switch in its place, with
+		 * signals blocked so that no other handler does it too */
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		t->in_wait = 0;
+		ct_buffer_full(t);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		p = reserve(t, 20);
+		off = p - (uintptr_t)t->bufs;
+		region = off / t->stride;
+		if (region != t->slot || off - region * t->stride + 20 > t->stride) {
+			nested_drop(t);
+			return;
+		}
 	}
 	volatile uint32_t *w = (volatile uint32_t *)p;
 	w[1] = (uint32_t)now;
@@ -420,15 +440,22 @@ void ct_buffer_full(struct ct_thread *t)
 	uint32_t next = (cur + 1) % r->nslots;
 	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)cur * r->buf_stride;
 
-	/* the busy counter is up: a signal arriving now writes into the slack
-	 * of the old buffer, still open */
-	while (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) != CT_SLOT_EMPTY) {
+	/* The busy counter is up: a signal arriving now writes into the slack
+	 * of the old buffer, still open.  While we wait (and only then: no
+	 * switch is half done), a handler whose calls outgrow the slack may do
+	 * the switch itself; then there is nothing left for us to do. */
+	for (;;) {
+		if (t->slot != cur)
+			return;
+		if (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) == CT_SLOT_EMPTY)
+			break;
+		t->in_wait = 1;
 		r->waits++;
 		ct_ring_doorbell();
 		__atomic_store_n(&r->waiting, 1, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) == CT_SLOT_EMPTY)
-			break;
-		ct_futex_wait(&r->slot[next].state, CT_SLOT_FULL, 20 * 1000 * 1000);
+		if (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) != CT_SLOT_EMPTY)
+			ct_futex_wait(&r->slot[next].state, CT_SLOT_FULL, 20 * 1000 * 1000);
+		t->in_wait = 0;
 	}
 	__atomic_store_n(&r->waiting, 0, __ATOMIC_RELAXED);
 
