@@ -28,7 +28,7 @@ variant_flags() {
 	clang-*) CC=clang CXX=clang++ FAMILY=clang ;;
 	esac
 	case $1 in
-	*-O0) CFLAGS="-g -O0 -finstrument-functions" ;;
+	*-O0 | *-O0-asan) CFLAGS="-g -O0 -finstrument-functions" ;;
 	*-O2) CFLAGS="-g -O2 -finstrument-functions" ;;
 	*-O2-ai) CFLAGS="-g -O2 -finstrument-functions-after-inlining" ;;
 	esac
@@ -49,6 +49,8 @@ if [ "${1:-}" = --one ]; then
 	CASE=$2 VARIANT=$3
 	[ -n "${RUNDIR:-}" ] || { echo "run.sh --one: RUNDIR is not set" >&2; exit 2; }
 	variant_flags "$VARIANT"
+	# the -asan variant runs the ASan/UBSan build of the analysis side
+	case $VARIANT in *-asan) CT=$RUNDIR/asan/calltrace; export CT ;; esac
 	W=$RUNDIR/$CASE.$VARIANT
 	rm -rf "$W" && mkdir -p "$W" || exit 1
 	: >"$W/failures"
@@ -133,10 +135,24 @@ for _try in 1 2 3 4 5 6 7 8 9 10; do
 done
 export CT
 
+# symbol tables cached for this run only
+XDG_CACHE_HOME=$RUNDIR/cache
+export XDG_CACHE_HOME
+
+# the ASan/UBSan build (make asan), when there is one
+ASAN=0
+if [ -x "$TOP/build-asan/calltrace" ]; then
+	mkdir -p "$RUNDIR/asan"
+	cp "$TOP/build-asan/calltrace" "$TOP/build/libcalltrace.so" "$RUNDIR/asan/" && ASAN=1
+fi
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export ASAN_OPTIONS UBSAN_OPTIONS
+
 # unit tests: each binary is one test; it prints "N passed, N failed"
-for b in "$TOP"/build/tests/test_*; do
+for b in "$TOP"/build/tests/test_* "$TOP"/build-asan/tests/test_*; do
 	[ -x "$b" ] || continue
-	name=unit/${b##*/}
+	case $b in */build-asan/*) name=unit-asan/${b##*/} ;; *) name=unit/${b##*/} ;; esac
 	selected "$name" || continue
 	out=$RUNDIR/${b##*/}.log
 	timeout -k 10 900 "$b" >"$out" 2>&1
@@ -161,6 +177,9 @@ for f in "$E2E"/*.sh; do
 	for v in $(case_variants "$c"); do
 		selected "$c/$v" && echo "$c $v" >>"$RUNDIR/jobs"
 	done
+	# bad input also against the sanitizer build
+	[ $ASAN = 1 ] && [ "$c" = badinput ] && selected "$c/$REF_VARIANT-asan" &&
+		echo "$c $REF_VARIANT-asan" >>"$RUNDIR/jobs"
 done
 
 if [ $UPDATE = 1 ]; then
