@@ -482,8 +482,11 @@ static double measure_hz(uint64_t *clock0, uint64_t *mono0)
 		*clock0 = *mono0 = mono_ns();
 		return 1e9;
 	}
+	/* a first estimate, for the info file written now (it is what a
+	 * reader gets if record itself is killed); the rate is measured again
+	 * over the whole run at the end */
 	uint64_t m0 = mono_ns(), c0 = ct_arch_cycles();
-	struct timespec ts = {0, 20 * 1000 * 1000};
+	struct timespec ts = {0, 2 * 1000 * 1000};
 	nanosleep(&ts, NULL);
 	uint64_t m1 = mono_ns(), c1 = ct_arch_cycles();
 	*clock0 = c0;
@@ -740,9 +743,6 @@ int cmd_record(int argc, char **argv)
 	unlink(dbpath);
 	munmap(db, 4096);
 	ri.end_clock = read_clock();
-	uint64_t mono1 = mono_ns();
-	if (use_tsc && mono1 - mono0 > 200 * 1000 * 1000)
-		ri.hz = (double)(ri.end_clock - clock0) * 1e9 / (double)(mono1 - mono0);
 	rmdir(r.shm);
 
 	char exit_status[64];
@@ -764,6 +764,19 @@ int cmd_record(int argc, char **argv)
 	int mismatched = ct_save_symbols(dirabs, &e);
 	if (mismatched < 0)
 		err("saving symbol tables: %s", e.msg);
+	uint64_t mono1 = mono_ns();
+	if (use_tsc) {
+		/* measure over at least 20 ms: the pair of readings at each end
+		 * is good to about 0.1 us, so this is good to a few ppm */
+		if (mono1 - mono0 < 20 * 1000 * 1000) {
+			uint64_t rest = 20 * 1000 * 1000 - (mono1 - mono0);
+			struct timespec ts = {0, (long)rest};
+			nanosleep(&ts, NULL);
+		}
+		mono1 = mono_ns();
+		uint64_t c1 = ct_arch_cycles();
+		ri.hz = (double)(c1 - clock0) * 1e9 / (double)(mono1 - mono0);
+	}
 	ri.complete = true;
 	write_info(&r, &ri);
 
