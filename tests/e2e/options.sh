@@ -39,3 +39,18 @@ expect_status 2 replay -d d -D notanumber
 expect_status 2 replay -d d -F '('
 expect_status 2 report -d d --format=xml
 expect_status 2 report -d d -s no-such-key
+
+section "record: bad input"
+expect_status 127 record -d d2 ./no-such-program
+grep -q "no-such-program" "$W/o.err" || fail "record of a missing program: stderr does not name it"
+: >"$W/plainfile"
+expect_status 1 record -d plainfile ./basic
+mkdir -p "$W/foreign" && echo data >"$W/foreign/notes.txt"
+expect_status 1 record -d foreign ./basic
+grep -q "not a calltrace data directory" "$W/o.err" || fail "record into a foreign directory: no clear message"
+expect_status 2 record -b 12 ./basic
+expect_status 2 record --buffers=1 ./basic
+expect_status 2 record --clock=sundial ./basic
+section "record: an old recording is kept as DIR.old"
+expect_status 0 record -q -d d ./basic
+[ -f "$W/d.old/info" ] || fail "record -d d over a recording: no d.old/info"
