@@ -468,7 +468,17 @@ static void setup_clock(struct ct_session *s)
 	sp->ns_frac = (uint64_t)((r - (long double)sp->ns_int) * 18446744073709551616.0L);
 }
 
-uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock)
+/* d ticks -> ns with the fixed-point rate of setup_clock (1 GHz is ns_int 1,
+ * ns_frac 0: d itself) */
+static inline uint64_t fixed_ns(uint64_t d, uint64_t ns_int, uint64_t ns_frac)
+{
+	unsigned __int128 r = (unsigned __int128)d * ns_int +
+			      (((unsigned __int128)d * ns_frac + (1ULL << 63)) >> 64);
+	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+}
+
+/* clock -> ns; inline so that the stream decoder pays no call per event */
+static inline uint64_t clock_ns(const struct ct_session *s, uint64_t clock)
 {
 	if (clock <= s->start_clock)
 		return 0;
@@ -478,9 +488,12 @@ uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock)
 		return d;
 	if (!sp->ns_int && !sp->ns_frac) /* session built by hand */
 		return (uint64_t)((long double)d * 1e9L / (long double)s->clock_hz);
-	unsigned __int128 r = (unsigned __int128)d * sp->ns_int +
-			      (((unsigned __int128)d * sp->ns_frac + (1ULL << 63)) >> 64);
-	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+	return fixed_ns(d, sp->ns_int, sp->ns_frac);
+}
+
+uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock)
+{
+	return clock_ns(s, clock);
 }
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err)
@@ -654,6 +667,10 @@ struct ct_stream {
 	bool warned_bad;
 	struct ct_error ioerr;
 	bool failed;
+	/* an error met by ct_stream_read after some events: reported by the
+	 * next call, once those events are consumed */
+	bool has_err;
+	struct ct_error err;
 };
 
 /* make n bytes available at buf[pos]; false at end of file (or error) */
@@ -859,7 +876,9 @@ static uint64_t peek_time(struct ct_stream *st)
 	return st->base;
 }
 
-int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *err)
+/* decode up to the next event, any record kind, refilling the buffer as
+ * needed: the general (and slow) path of ct_stream_read */
+static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct_error *err)
 {
 	struct ct_session *s = st->s;
 	for (;;) {
@@ -896,7 +915,7 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 			st->base += w >> 2;
 			if (!st->depth)
 				return corrupt(st, err, off, "a return with no call open");
-			pop(st, ev, ct_session_ns(s, st->base), 0);
+			pop(st, ev, clock_ns(s, st->base), 0);
 			return 1;
 		case CT_REC_ENTER: {
 			if (!ensure(st, 8))
@@ -905,7 +924,7 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 			st->pos += 8;
 			st->base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
 			uint64_t addr = (q >> 24) | st->hi;
-			push(st, ev, addr, ct_session_ns(s, st->base), 0);
+			push(st, ev, addr, clock_ns(s, st->base), 0);
 			return 1;
 		}
 		default: /* EXT */
@@ -939,7 +958,7 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 				return corrupt(st, err, off, "UNWIND of more calls than are open");
 			st->pend_n = n;
 			st->pend_flags = CT_EVF_SYNTHETIC;
-			st->pend_time = ct_session_ns(s, peek_time(st));
+			st->pend_time = clock_ns(s, peek_time(st));
 			continue;
 		}
 		case CT_EXT_NENTER: {
@@ -947,7 +966,7 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 				return corrupt(st, err, off, "NENTER record too short");
 			}
 			uint64_t clk = rd64(p), addr = rd64(p + 8);
-			push(st, ev, addr, ct_session_ns(s, clk), CT_EVF_SIGNAL);
+			push(st, ev, addr, clock_ns(s, clk), CT_EVF_SIGNAL);
 			return 1;
 		}
 		case CT_EXT_NEXIT: {
@@ -964,7 +983,7 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 			}
 			st->pend_n = st->depth - i; /* frames above the match */
 			st->pend_flags = CT_EVF_SYNTHETIC;
-			st->pend_time = ct_session_ns(s, clk);
+			st->pend_time = clock_ns(s, clk);
 			st->pend_final = true;
 			st->final_flags = CT_EVF_SIGNAL;
 			continue;
@@ -986,11 +1005,126 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 	}
 }
 
+/*
+ * The fast path: plain ENTER and EXIT records, with nothing pending, while at
+ * least 8 bytes (the longest of the two) are buffered.  It does exactly what
+ * stream_next_slow does for these two records, with the stream's state in
+ * locals; anything else (EXT records, a growing stack, a corrupt EXIT, the
+ * end of the buffer) is left to stream_next_slow.  Returns the number of
+ * events decoded into ev[0..max).
+ */
+static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
+{
+	const struct session_priv *sp = priv(st->s);
+	if (st->pend_n || st->pend_final || st->ended || st->len - st->pos < 8 ||
+	    (!sp->ns_int && !sp->ns_frac))
+		return 0;
+	/* clock_ns, with the rate in registers */
+	const uint64_t start = sp->pub.start_clock, ns_int = sp->ns_int, ns_frac = sp->ns_frac;
+	const unsigned char *p = st->buf + st->pos, *last = st->buf + st->len - 8;
+	struct frame *stack = st->stack;
+	size_t depth = st->depth, cap = st->cap, n = 0;
+	uint64_t base = st->base, last_time = st->last_time;
+	uint64_t hi = st->hi;
+	struct ct_thread *t = st->t;
+
+	while (n < max && p <= last) {
+		uint32_t w = rd32(p);
+		struct ct_event *e = &ev[n];
+		uint64_t time;
+		if ((w & 3) == CT_REC_EXIT) {
+			if (!depth)
+				break;
+			base += w >> 2;
+			time = fixed_ns(base > start ? base - start : 0, ns_int, ns_frac);
+			if (time < last_time)
+				time = last_time;
+			last_time = time;
+			const struct frame *f = &stack[--depth];
+			*e = (struct ct_event){.kind = CT_EXIT, .addr = f->addr, .time = time,
+					       .start = f->start, .depth = (uint32_t)depth,
+					       .thread = t};
+			p += 4;
+		} else if ((w & 3) == CT_REC_ENTER) {
+			if (depth == cap)
+				break;
+			uint64_t q = rd64(p);
+			base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
+			uint64_t addr = (q >> 24) | hi;
+			time = fixed_ns(base > start ? base - start : 0, ns_int, ns_frac);
+			if (time < last_time)
+				time = last_time;
+			last_time = time;
+			stack[depth] = (struct frame){addr, time};
+			*e = (struct ct_event){.kind = CT_ENTER, .addr = addr, .time = time,
+					       .start = time, .depth = (uint32_t)depth, .thread = t};
+			depth++;
+			p += 8;
+		} else {
+			break;
+		}
+		n++;
+	}
+	st->pos = (size_t)(p - st->buf);
+	st->depth = depth;
+	st->base = base;
+	st->last_time = last_time;
+	return n;
+}
+
+int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct ct_error *err)
+{
+	if (st->has_err) {
+		st->has_err = false;
+		if (err)
+			*err = st->err;
+		return -1;
+	}
+	size_t n = 0;
+	while (n < max) {
+		n += stream_fast(st, ev + n, max - n);
+		if (n == max)
+			break;
+		struct ct_error e;
+		int r = stream_next_slow(st, ev + n, &e);
+		if (r > 0) {
+			n++;
+			continue;
+		}
+		if (r < 0) {
+			if (!n) {
+				if (err)
+					*err = e;
+				return -1;
+			}
+			st->has_err = true;
+			st->err = e;
+		}
+		break;
+	}
+	return (int)n;
+}
+
+int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *err)
+{
+	return ct_stream_read(st, ev, 1, err);
+}
+
 /* ---- merge ----------------------------------------------------------- */
+
+/*
+ * Each source holds a batch of its thread's events, buf[pos..n).  Its last
+ * buffered event is given out only once the batch after it has been read:
+ * a read error then stops the merge before that event, as it always has
+ * (one event of lookahead per thread).
+ */
+#define MERGE_BATCH 256
 
 struct merge_src {
 	struct ct_stream *st;
-	struct ct_event ev; /* its next event */
+	struct ct_event *buf;
+	size_t pos, n;
+	bool eof;         /* the stream has no more events */
 };
 
 struct ct_merge {
@@ -998,11 +1132,33 @@ struct ct_merge {
 	size_t n;
 	size_t *heap; /* indices into src */
 	size_t nheap;
+	struct ct_event *out; /* what ct_merge_read gives out, several threads */
+	const struct ct_event *cur; /* ct_merge_next: the batch being given out */
+	size_t ncur;
+	bool has_err;     /* an error after events given out: the next call's */
+	struct ct_error err;
 };
+
+/* read the source's next batch behind its unread events (at most one) */
+static int src_fill(struct merge_src *src, struct ct_error *err)
+{
+	size_t left = src->n - src->pos;
+	memmove(src->buf, src->buf + src->pos, left * sizeof(*src->buf));
+	src->pos = 0;
+	src->n = left;
+	int r = ct_stream_read(src->st, src->buf + left, MERGE_BATCH - left, err);
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		src->eof = true;
+	src->n += (size_t)r;
+	return 0;
+}
 
 static bool src_less(const struct ct_merge *m, size_t a, size_t b)
 {
-	const struct ct_event *x = &m->src[a].ev, *y = &m->src[b].ev;
+	const struct merge_src *sa = &m->src[a], *sb = &m->src[b];
+	const struct ct_event *x = &sa->buf[sa->pos], *y = &sb->buf[sb->pos];
 	if (x->time != y->time)
 		return x->time < y->time;
 	return x->thread->index < y->thread->index;
@@ -1053,6 +1209,7 @@ int ct_merge_open(struct ct_session *s, const bool *want, struct ct_merge **out,
 		bufsize = 64u << 10;
 	m->src = xcalloc(n ? n : 1, sizeof(*m->src));
 	m->heap = xcalloc(n ? n : 1, sizeof(*m->heap));
+	m->out = xmalloc(MERGE_BATCH * sizeof(*m->out));
 	for (size_t i = 0; i < s->nthreads; i++) {
 		if (want && !want[i])
 			continue;
@@ -1061,13 +1218,13 @@ int ct_merge_open(struct ct_session *s, const bool *want, struct ct_merge **out,
 			ct_merge_close(m);
 			return -1;
 		}
+		src->buf = xmalloc(MERGE_BATCH * sizeof(*src->buf));
 		m->n++;
-		int r = ct_stream_next(src->st, &src->ev, err);
-		if (r < 0) {
+		if (src_fill(src, err) < 0) {
 			ct_merge_close(m);
 			return -1;
 		}
-		if (r > 0)
+		if (src->n)
 			m->heap[m->nheap++] = m->n - 1;
 	}
 	for (size_t i = m->nheap / 2; i-- > 0;)
@@ -1076,20 +1233,76 @@ int ct_merge_open(struct ct_session *s, const bool *want, struct ct_merge **out,
 	return 0;
 }
 
+/* one source left: its buffered events go out as they are */
+static int merge_one(struct ct_merge *m, const struct ct_event **evs, struct ct_error *err)
+{
+	struct merge_src *src = &m->src[m->heap[0]];
+	if (src->n - src->pos <= 1 && !src->eof && src_fill(src, err) < 0)
+		return -1;
+	size_t k = src->n - src->pos;
+	if (!src->eof)
+		k--; /* the lookahead */
+	*evs = src->buf + src->pos;
+	src->pos += k;
+	if (src->pos == src->n)
+		m->nheap = 0;
+	return (int)k;
+}
+
+int ct_merge_read(struct ct_merge *m, const struct ct_event **evs, struct ct_error *err)
+{
+	if (m->ncur) { /* left over by ct_merge_next */
+		*evs = m->cur;
+		size_t k = m->ncur;
+		m->ncur = 0;
+		return (int)k;
+	}
+	if (m->has_err) {
+		m->has_err = false;
+		if (err)
+			*err = m->err;
+		return -1;
+	}
+	if (m->nheap == 1)
+		return merge_one(m, evs, err);
+	size_t k = 0;
+	while (k < MERGE_BATCH && m->nheap) {
+		struct merge_src *src = &m->src[m->heap[0]];
+		if (src->n - src->pos == 1 && !src->eof) {
+			struct ct_error e;
+			if (src_fill(src, &e) < 0) {
+				if (!k) {
+					if (err)
+						*err = e;
+					return -1;
+				}
+				m->has_err = true;
+				m->err = e;
+				break;
+			}
+		}
+		m->out[k++] = src->buf[src->pos++];
+		if (src->pos == src->n)
+			m->heap[0] = m->heap[--m->nheap];
+		if (m->nheap)
+			sift_down(m, 0);
+	}
+	*evs = m->out;
+	return (int)k;
+}
+
 int ct_merge_next(struct ct_merge *m, struct ct_event *ev, struct ct_error *err)
 {
-	if (!m->nheap)
-		return 0;
-	size_t top = m->heap[0];
-	struct merge_src *src = &m->src[top];
-	*ev = src->ev;
-	int r = ct_stream_next(src->st, &src->ev, err);
-	if (r < 0)
-		return -1;
-	if (r == 0)
-		m->heap[0] = m->heap[--m->nheap];
-	if (m->nheap)
-		sift_down(m, 0);
+	if (!m->ncur) {
+		const struct ct_event *evs;
+		int r = ct_merge_read(m, &evs, err);
+		if (r <= 0)
+			return r;
+		m->cur = evs;
+		m->ncur = (size_t)r;
+	}
+	*ev = *m->cur++;
+	m->ncur--;
 	return 1;
 }
 
@@ -1097,10 +1310,13 @@ void ct_merge_close(struct ct_merge *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->n; i++)
+	for (size_t i = 0; i < m->n; i++) {
 		ct_stream_close(m->src[i].st);
+		free(m->src[i].buf);
+	}
 	free(m->src);
 	free(m->heap);
+	free(m->out);
 	free(m);
 }
 

@@ -108,6 +108,11 @@ int ct_stream_open(struct ct_session *s, struct ct_thread *t, struct ct_stream *
 		   struct ct_error *err);
 /* 1: *ev filled; 0: end of stream; -1: error (err filled) */
 int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *err);
+/* the same for up to max events at once (much cheaper per event): the
+ * number of events put in ev[0..), 0 at the end of the stream, -1 on error.
+ * An error met after some events is returned by the next call. */
+int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max,
+		   struct ct_error *err);
 /* counters seen so far in this stream */
 uint64_t ct_stream_lost(const struct ct_stream *st);
 uint64_t ct_stream_unmatched(const struct ct_stream *st); /* exits without entry */
@@ -121,6 +126,9 @@ struct ct_merge;
 int ct_merge_open(struct ct_session *s, const bool *want, struct ct_merge **out,
 		  struct ct_error *err);
 int ct_merge_next(struct ct_merge *m, struct ct_event *ev, struct ct_error *err);
+/* the next events in time order, several at once: *evs points to them
+ * (valid until the next call); their number, 0 at the end, -1 on error */
+int ct_merge_read(struct ct_merge *m, const struct ct_event **evs, struct ct_error *err);
 void ct_merge_close(struct ct_merge *m);
 
 /* ---- symbols ------------------------------------------------------- */
