@@ -166,32 +166,27 @@ static uint32_t intern(struct report *r, const char *name)
 	return id;
 }
 
-static void emit(void *ctx, const struct ct_fevent *fe)
+static inline void account_enter(struct report *r, struct ct_func *fn)
 {
-	struct report *r = ctx;
-	struct ct_func *fn = fe->fn;
 	if (fn->user < 0)
 		fn->user = intern(r, fn->name);
 	uint32_t id = (uint32_t)fn->user;
+	if (r->depth == r->capstack) {
+		r->capstack = r->capstack ? 2 * r->capstack : 256;
+		r->stack = xrealloc(r->stack, r->capstack * sizeof(*r->stack));
+	}
+	r->stack[r->depth++] = (struct frame){.id = id, .child = 0};
+	r->active[id]++;
+}
 
-	if (fe->ev.kind == CT_ENTER) {
-		if (r->depth == r->capstack) {
-			r->capstack = r->capstack ? 2 * r->capstack : 256;
-			r->stack = xrealloc(r->stack, r->capstack * sizeof(*r->stack));
-		}
-		r->stack[r->depth++] = (struct frame){.id = id, .child = 0};
-		r->active[id]++;
-		return;
-	}
-	if (!r->depth)
-		return; /* an exit without its entry: cannot happen after the reader */
+/* the exit of the innermost open call (r->depth > 0), counted for the
+ * function on the stack: the reader's events are well nested, so that is
+ * the exit's own function */
+static inline void account_exit(struct report *r, const struct ct_event *ev)
+{
 	struct frame f = r->stack[--r->depth];
-	if (f.id != id) {
-		/* not well nested (cannot happen after the reader): count the
-		 * frame that is closed as it is recorded on the stack */
-		id = f.id;
-	}
-	uint64_t incl = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
+	uint32_t id = f.id;
+	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
 	struct fstat *st = &r->stats[id];
 	if (r->active[id])
 		r->active[id]--;
@@ -206,6 +201,20 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	st->self += incl > f.child ? incl - f.child : 0;
 	if (r->depth)
 		r->stack[r->depth - 1].child += incl;
+}
+
+static void emit(void *ctx, const struct ct_fevent *fe)
+{
+	struct report *r = ctx;
+	if (fe->ev.kind == CT_ENTER) {
+		account_enter(r, fe->fn);
+		return;
+	}
+	if (fe->fn->user < 0)
+		fe->fn->user = intern(r, fe->fn->name);
+	if (!r->depth)
+		return; /* an exit without its entry: cannot happen after the reader */
+	account_exit(r, &fe->ev);
 }
 
 /* after each thread: forget what is left open (only after an error) */
@@ -391,10 +400,25 @@ static int read_thread(struct report *r, struct ct_thread *t, struct ct_error *e
 		return -1;
 	struct ct_filter_thread ft;
 	ct_filter_thread_init(&ft);
-	struct ct_event ev;
+	struct ct_event evs[256];
 	int rc;
-	while ((rc = ct_stream_next(st, &ev, err)) == 1)
-		ct_filter_push(r->filt, &ft, &ev, emit, r);
+	bool filtered = ct_filter_active(r->filt);
+	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
+		if (filtered) {
+			for (int i = 0; i < rc; i++)
+				ct_filter_push(r->filt, &ft, &evs[i], emit, r);
+			continue;
+		}
+		/* no filter: every event counts, and an exit is that of the
+		 * call on top of the stack, with no lookup */
+		for (int i = 0; i < rc; i++) {
+			const struct ct_event *ev = &evs[i];
+			if (ev->kind == CT_ENTER)
+				account_enter(r, ct_filter_func(r->filt, t->proc, ev->addr));
+			else if (r->depth)
+				account_exit(r, ev);
+		}
+	}
 	ct_stream_close(st);
 	ct_filter_thread_end(r->filt, &ft, emit, r);
 	ct_filter_thread_free(&ft);

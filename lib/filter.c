@@ -125,6 +125,8 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 {
 	struct ct_u64map *m;
 	if (p == f->last_proc && f->last_map) {
+		if (f->last_fn && f->last_fn->addr == addr)
+			return f->last_fn;
 		m = f->last_map;
 	} else {
 		void **slot = ct_u64map_slot(&f->procs, (uint64_t)(uintptr_t)p);
@@ -139,8 +141,9 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	}
 	struct ct_func *fn = ct_u64map_get(m, addr);
 	if (fn)
-		return fn;
+		return f->last_fn = fn;
 	fn = xcalloc(1, sizeof(*fn));
+	fn->addr = addr;
 	const struct ct_sym_info *si = f->s ? ct_session_resolve(f->s, p, addr) : NULL;
 	fn->name = si && si->name ? si->name : "?";
 	fn->namelen = strlen(fn->name);
@@ -149,7 +152,7 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	if (f->ninc || f->nexc)
 		ct_filter_match(f, fn);
 	*ct_u64map_slot(m, addr) = fn;
-	return fn;
+	return f->last_fn = fn;
 }
 
 void ct_filter_thread_init(struct ct_filter_thread *t)
@@ -162,6 +165,7 @@ void ct_filter_thread_init(struct ct_filter_thread *t)
 void ct_filter_thread_free(struct ct_filter_thread *t)
 {
 	free(t->pend);
+	free(t->fns);
 	ct_filter_thread_init(t);
 }
 
@@ -274,10 +278,37 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t,
 		emit(ctx, &fe);
 }
 
+struct ct_func *ct_filter_event_func(struct ct_filter *f, struct ct_filter_thread *t,
+				     const struct ct_event *ev)
+{
+	uint32_t d = ev->depth;
+	if (ev->kind == CT_EXIT) {
+		if (d < t->nfns && t->fns[d] && t->fns[d]->addr == ev->addr)
+			return t->fns[d];
+		return ct_filter_func(f, ev->thread->proc, ev->addr);
+	}
+	struct ct_func *fn = ct_filter_func(f, ev->thread->proc, ev->addr);
+	if (d >= t->nfns) {
+		size_t n = t->nfns ? t->nfns : 64;
+		while (n <= d)
+			n *= 2;
+		t->fns = xrealloc(t->fns, n * sizeof(*t->fns));
+		memset(t->fns + t->nfns, 0, (n - t->nfns) * sizeof(*t->fns));
+		t->nfns = n;
+	}
+	t->fns[d] = fn;
+	return fn;
+}
+
 void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
 		    ct_filter_emit_fn emit, void *ctx)
 {
-	struct ct_func *fn = ct_filter_func(f, ev->thread->proc, ev->addr);
+	struct ct_func *fn = ct_filter_event_func(f, t, ev);
+	if (!ct_filter_active(f)) { /* what ct_filter_push_fn would do, in short */
+		struct ct_fevent fe = {.ev = *ev, .fn = fn, .depth = ev->depth};
+		emit(ctx, &fe);
+		return;
+	}
 	ct_filter_push_fn(f, t, ev, fn, emit, ctx);
 }
 

@@ -43,6 +43,7 @@ struct ct_func {
 	bool inc;           /* matches a -F regex */
 	bool exc;           /* matches a -N regex */
 	int64_t user;       /* free for the consumer; -1 initially */
+	uint64_t addr;      /* where it is (0 for functions made by the caller) */
 };
 
 struct ct_filter {
@@ -58,6 +59,7 @@ struct ct_filter {
 	struct ct_u64map procs;
 	const struct ct_proc *last_proc;
 	struct ct_u64map *last_map;
+	struct ct_func *last_fn;  /* the last one looked up, in last_proc */
 };
 
 /* an event that passed the filter */
@@ -73,6 +75,9 @@ struct ct_filter_thread {
 	uint32_t n_depth;    /* depth of the active -N match, or CT_DEPTH_NONE */
 	struct ct_fevent *pend; /* -t: entries held back, outermost first */
 	size_t npend, cap;
+	struct ct_func **fns;   /* by depth: the function of each open call, so
+				 * that an exit needs no lookup */
+	size_t nfns;
 };
 
 typedef void (*ct_filter_emit_fn)(void *ctx, const struct ct_fevent *fe);
@@ -97,6 +102,10 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn);
 
 void ct_filter_thread_init(struct ct_filter_thread *t);
 void ct_filter_thread_free(struct ct_filter_thread *t);
+/* the function of the thread's event ev: looked up on an entry, and
+ * remembered by depth so that the exit finds it without a lookup */
+struct ct_func *ct_filter_event_func(struct ct_filter *f, struct ct_filter_thread *t,
+				     const struct ct_event *ev);
 /* push one event of the thread; emit is called for each event that passes */
 void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
 		    ct_filter_emit_fn emit, void *ctx);
