@@ -223,43 +223,91 @@ static void line_start(struct replay *r, struct rthread *rt, const struct ct_fev
 	put_indent(2 * (size_t)fe->depth);
 }
 
+struct text {
+	const char *s;
+	size_t n;
+};
+#define TEXT(lit) ((struct text){lit, sizeof(lit) - 1})
+
+/*
+ * One line: line_start, then before, the function's name and after.  The
+ * line is written straight into the output buffer when it fits there (all
+ * but absurd names or depths); the fixed-size copies below may write up to
+ * 32 bytes past the line's end, which the room asked for covers.
+ */
+static void put_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
+		     bool has_dur, struct text before, struct text after)
+{
+	const struct ct_func *fn = fe->fn;
+	size_t indent = 2 * (size_t)fe->depth;
+	size_t room = 128 + indent + before.n + fn->namelen + after.n;
+	if (ob.cap - ob.len < room) {
+		ob_flush();
+		if (ob.cap < room) {
+			line_start(r, rt, fe, has_dur);
+			put(before.s, before.n);
+			put(fn->name, fn->namelen);
+			put(after.s, after.n);
+			return;
+		}
+	}
+	char *o = ob.buf + ob.len;
+	if (!r->no_duration) {
+		if (has_dur) {
+			uint64_t dur = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
+			size_t n = fast_ok ? fast_duration(dur, o) : 0;
+			if (!n) {
+				char buf[64];
+				ct_format_duration(dur, buf, sizeof(buf));
+				n = strlen(buf);
+				memcpy(o, buf, n);
+			}
+			o += n;
+		} else {
+			memcpy(o, spaces, 10);
+			o += 10;
+		}
+		memcpy(o, rt->tidcol, sizeof(rt->tidcol));
+		o += rt->tidlen;
+	} else {
+		/* no leading space before '[' */
+		memcpy(o, rt->tidcol + 1, sizeof(rt->tidcol) - 1);
+		o += rt->tidlen - 1;
+	}
+	for (size_t i = 0; i < indent; i += 32)
+		memcpy(o + i, spaces, 32);
+	o += indent;
+	memcpy(o, before.s, before.n);
+	o += before.n;
+	memcpy(o, fn->name, fn->namelen);
+	o += fn->namelen;
+	memcpy(o, after.s, after.n);
+	o += after.n;
+	ob.len = (size_t)(o - ob.buf);
+}
+
 static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fevent *fe)
 {
-	line_start(r, rt, fe, false);
-	put(fe->fn->name, fe->fn->namelen);
-	if (fe->fn->has_params)
-		put(" {\n", 3);
-	else
-		put("() {\n", 5);
+	put_line(r, rt, fe, false, TEXT(""), fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
 }
 
 static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
 {
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
-	line_start(r, rt, ex, !unfinished);
-	put(ex->fn->name, ex->fn->namelen);
-	if (!ex->fn->has_params)
-		put("()", 2);
-	if (unfinished)
-		puts_("; /* unfinished */\n");
-	else if (ex->ev.flags & CT_EVF_SYNTHETIC)
-		puts_("; /* unwound */\n");
-	else
-		put(";\n", 2);
+	bool p = ex->fn->has_params;
+	struct text after = unfinished ? (p ? TEXT("; /* unfinished */\n") : TEXT("(); /* unfinished */\n"))
+			    : ex->ev.flags & CT_EVF_SYNTHETIC ? (p ? TEXT("; /* unwound */\n") : TEXT("(); /* unwound */\n"))
+			    : (p ? TEXT(";\n") : TEXT("();\n"));
+	put_line(r, rt, ex, !unfinished, TEXT(""), after);
 }
 
 static void print_exit(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
 {
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
-	line_start(r, rt, ex, !unfinished);
-	put("} /* ", 5);
-	put(ex->fn->name, ex->fn->namelen);
-	if (unfinished)
-		puts_(": unfinished */\n");
-	else if (ex->ev.flags & CT_EVF_SYNTHETIC)
-		puts_(": unwound */\n");
-	else
-		put(" */\n", 4);
+	struct text after = unfinished ? TEXT(": unfinished */\n")
+			    : ex->ev.flags & CT_EVF_SYNTHETIC ? TEXT(": unwound */\n")
+			    : TEXT(" */\n");
+	put_line(r, rt, ex, !unfinished, TEXT("} /* "), after);
 }
 
 static struct rthread *rthread_of(struct replay *r, const struct ct_event *ev)
@@ -311,10 +359,11 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 	struct ct_merge *m;
 	if (ct_merge_open(r->s, want, &m, err) < 0)
 		return -1;
-	struct ct_event ev;
+	const struct ct_event *evs;
 	int rc = 0;
-	while (!out_failed && (rc = ct_merge_next(m, &ev, err)) == 1)
-		ct_filter_push(r->filt, &r->fts[ev.thread->index], &ev, emit, r);
+	while (!out_failed && (rc = ct_merge_read(m, &evs, err)) > 0)
+		for (int i = 0; i < rc; i++)
+			ct_filter_push(r->filt, &r->fts[evs[i].thread->index], &evs[i], emit, r);
 	ct_merge_close(m);
 	for (size_t i = 0; i < r->s->nthreads; i++)
 		if (!want || want[i])
@@ -335,11 +384,12 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 		struct ct_stream *st;
 		if (ct_stream_open(r->s, t, &st, err) < 0)
 			return -1;
-		struct ct_event ev;
+		struct ct_event evs[256];
 		int rc = 0;
 		struct ct_filter_thread *ft = &r->fts[t->index];
-		while (!out_failed && (rc = ct_stream_next(st, &ev, err)) == 1)
-			ct_filter_push(r->filt, ft, &ev, emit, r);
+		while (!out_failed && (rc = ct_stream_read(st, evs, 256, err)) > 0)
+			for (int i = 0; i < rc; i++)
+				ct_filter_push(r->filt, ft, &evs[i], emit, r);
 		ct_stream_close(st);
 		thread_end(r, t);
 		if (rc < 0)
