@@ -22,6 +22,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "progress.h"
 #include "session.h"
 #include "util.h"
 
@@ -88,6 +89,7 @@ struct rthread {
 
 struct replay {
 	struct ct_session *s;
+	struct ct_progress progress;
 	struct ct_filter *filt;
 	struct ct_filter_thread *fts; /* per thread index */
 	struct rthread *rts;          /* per thread index */
@@ -361,9 +363,11 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 		return -1;
 	const struct ct_event *evs;
 	int rc = 0;
-	while (!out_failed && (rc = ct_merge_read(m, &evs, err)) > 0)
+	while (!out_failed && (rc = ct_merge_read(m, &evs, err)) > 0) {
 		for (int i = 0; i < rc; i++)
 			ct_filter_push(r->filt, &r->fts[evs[i].thread->index], &evs[i], emit, r);
+		ct_progress_update(&r->progress, r->s->bytes_read);
+	}
 	ct_merge_close(m);
 	for (size_t i = 0; i < r->s->nthreads; i++)
 		if (!want || want[i])
@@ -387,9 +391,11 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 		struct ct_event evs[256];
 		int rc = 0;
 		struct ct_filter_thread *ft = &r->fts[t->index];
-		while (!out_failed && (rc = ct_stream_read(st, evs, 256, err)) > 0)
+		while (!out_failed && (rc = ct_stream_read(st, evs, 256, err)) > 0) {
 			for (int i = 0; i < rc; i++)
 				ct_filter_push(r->filt, ft, &evs[i], emit, r);
+			ct_progress_update(&r->progress, r->s->bytes_read);
+		}
 		ct_stream_close(st);
 		thread_end(r, t);
 		if (rc < 0)
@@ -492,7 +498,12 @@ int cmd_replay(int argc, char **argv)
 		puts_("#   TID     FUNCTION\n");
 	else
 		puts_("# DURATION     TID     FUNCTION\n");
+	/* progress only when the tree goes elsewhere than the terminal */
+	ct_progress_start(&r.progress, "calltrace replay", s->ev_bytes);
+	if (isatty(1) && !getenv("CALLTRACE_PROGRESS"))
+		r.progress.on = false;
 	int rc = per_thread ? replay_per_thread(&r, want, &err) : replay_merged(&r, want, &err);
+	ct_progress_end(&r.progress);
 	ob_flush();
 	status = 0;
 	if (fflush(stdout) != 0 || ferror(stdout) || out_failed) {

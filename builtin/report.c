@@ -23,6 +23,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "progress.h"
 #include "session.h"
 #include "util.h"
 
@@ -104,6 +105,7 @@ enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME };
 
 struct report {
 	struct ct_session *s;
+	struct ct_progress progress;
 	struct ct_filter *filt;
 
 	/* names: id -> name; by hash of the name -> first id + 1, chained */
@@ -404,6 +406,7 @@ static int read_thread(struct report *r, struct ct_thread *t, struct ct_error *e
 	int rc;
 	bool filtered = ct_filter_active(r->filt);
 	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
+		ct_progress_update(&r->progress, r->s->bytes_read);
 		if (filtered) {
 			for (int i = 0; i < rc; i++)
 				ct_filter_push(r->filt, &ft, &evs[i], emit, r);
@@ -564,11 +567,13 @@ int cmd_report(int argc, char **argv)
 		fputs(r.per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n"
 				   : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
 		      stdout);
+	ct_progress_start(&r.progress, "calltrace report", s->ev_bytes);
 	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
 		struct ct_thread *t = s->threads[i];
 		if (want && !want[t->index])
 			continue;
 		rc = read_thread(&r, t, &err);
+		ct_progress_end(&r.progress);
 		if (rc == 0 && r.per_thread) {
 			print_table(&r, t);
 			if (r.nnames)

@@ -170,6 +170,36 @@ static char *unescape(const char *s)
 	return out;
 }
 
+/* info's command line (escaped arguments separated by spaces) as a shell
+ * user would type it: arguments with blanks or quotes in single quotes */
+static char *command_for_display(const char *val)
+{
+	size_t cap = strlen(val) * 4 + 16, n = 0;
+	char *out = xmalloc(cap), *copy = xstrdup(val), *save = NULL;
+	for (char *a = strtok_r(copy, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
+		char *arg = unescape(a);
+		bool quote = !*arg || strpbrk(arg, " \t\n'\"\\$`*?;&|<>()") != NULL;
+		if (n)
+			out[n++] = ' ';
+		if (quote)
+			out[n++] = '\'';
+		for (char *c = arg; *c; c++) {
+			if (*c == '\'' && quote) {
+				memcpy(out + n, "'\\''", 4);
+				n += 4;
+			} else {
+				out[n++] = *c;
+			}
+		}
+		if (quote)
+			out[n++] = '\'';
+		free(arg);
+	}
+	out[n] = 0;
+	free(copy);
+	return out;
+}
+
 static bool parse_u64(const char *s, int base, uint64_t *out)
 {
 	if (!s || !*s)
@@ -220,7 +250,7 @@ static int parse_info(struct ct_session *s, const char *path, struct ct_error *e
 			have_version = true;
 		} else if (!strcmp(key, "command")) {
 			free(s->command);
-			s->command = xstrdup(val);
+			s->command = command_for_display(val);
 		} else if (!strcmp(key, "start_time")) {
 			free(s->start_time);
 			s->start_time = xstrdup(val);
@@ -573,6 +603,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 		t->path = xasprintf("%s/%s", s->dir, evnames[i]);
 		if (stat(t->path, &st) == 0)
 			t->bytes = (uint64_t)st.st_size;
+		s->ev_bytes += t->bytes;
 		s->threads = xrealloc(s->threads, (s->nthreads + 1) * sizeof(*s->threads));
 		s->threads[s->nthreads++] = t;
 		free(evnames[i]);
@@ -688,6 +719,8 @@ static bool ensure(struct ct_stream *st, size_t n)
 	}
 	while (st->len < n) {
 		ssize_t r = read(st->fd, st->buf + st->len, st->bufsize - st->len);
+		if (r > 0)
+			st->s->bytes_read += (uint64_t)r;
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;

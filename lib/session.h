@@ -70,6 +70,8 @@ struct ct_session {
 	bool demangle;       /* default true */
 	uint64_t events;     /* "events" from info, 0 when absent */
 	bool quiet;          /* ct_session_close does not print warnings */
+	uint64_t ev_bytes;   /* total size of the .ev files */
+	uint64_t bytes_read; /* bytes of .ev files read so far (for progress) */
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);

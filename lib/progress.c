@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#include "progress.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void ct_progress_start(struct ct_progress *p, const char *what, uint64_t total)
+{
+	const char *env = getenv("CALLTRACE_PROGRESS");
+	memset(p, 0, sizeof(*p));
+	p->what = what;
+	p->total = total;
+	p->on = env && *env ? strcmp(env, "0") != 0 : isatty(2);
+	p->start_ns = now_ns();
+	p->next_ns = p->start_ns + 500000000u;
+}
+
+void ct_progress_update(struct ct_progress *p, uint64_t done)
+{
+	if (!p->on || (++p->calls & 63))
+		return;
+	uint64_t t = now_ns();
+	if (t < p->next_ns)
+		return;
+	p->next_ns = t + 200000000u;
+	double pct = p->total ? 100.0 * (double)done / (double)p->total : 0;
+	double secs = (double)(t - p->start_ns) / 1e9;
+	fprintf(stderr, "\r%s: %5.1f%% of %.1f MB, %.1f s", p->what, pct > 100 ? 100 : pct,
+		(double)p->total / 1048576.0, secs);
+	if (done && done < p->total)
+		fprintf(stderr, ", about %.1f s left",
+			secs * (double)(p->total - done) / (double)done);
+	fputs("   ", stderr);
+	fflush(stderr);
+	p->shown = true;
+}
+
+void ct_progress_end(struct ct_progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = false;
+}
