@@ -289,7 +289,7 @@ static void make_data(void)
 
 static void test_open(struct ct_session *s)
 {
-	CHECK(s->command && !strcmp(s->command, "./prog a\\x20b"), "command %s", s->command);
+	CHECK(s->command && !strcmp(s->command, "./prog 'a b'"), "command %s", s->command);
 	CHECK(s->clock_hz == 1e9, "clock_hz %g", s->clock_hz);
 	CHECK(s->start_clock == 1000 && s->end_clock == 99999, "clocks");
 	CHECK(s->complete, "complete");
