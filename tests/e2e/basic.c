@@ -38,6 +38,14 @@ NOINLINE int outer(void)
 	return r;
 }
 
+#ifdef CT_REBUILT
+/* only in the rebuilt binary of the rebuild case: other code, other build-id */
+NOINLINE int added(int x)
+{
+	return x + 7;
+}
+#endif
+
 int main(void)
 {
 	int r = outer();
