@@ -52,6 +52,10 @@ static const char record_usage[] =
 	"  -b, --buffer-size=SZ  bytes per trace buffer (default 256K; K and M suffixes)\n"
 	"      --buffers=N       buffers per thread, 3..64 (default 8)\n"
 	"      --clock=CLOCK     tsc (default where invariant) or mono\n"
+	"      --drop            when all of a thread's buffers are full, drop its\n"
+	"                        events (counted and marked) instead of waiting\n"
+	"      --drop            when a thread's buffers are all full, drop its events\n"
+	"                        (counted, and marked in the trace) instead of waiting\n"
 	"      --lib=PATH        the runtime library (default: found next to calltrace)\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
@@ -542,13 +546,14 @@ int cmd_record(int argc, char **argv)
 		{"buffers", required_argument, NULL, 'n'},
 		{"clock", required_argument, NULL, 'c'},
 		{"lib", required_argument, NULL, 'L'},
+		{"drop", no_argument, NULL, 'D'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *dir = "calltrace.data", *lib_opt = NULL, *bufsize = NULL, *nbuf = NULL;
 	const char *clock_opt = NULL;
-	bool quiet = false;
+	bool quiet = false, drop = false;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+d:b:qh", opts, NULL)) != -1) {
@@ -567,6 +572,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'L':
 			lib_opt = optarg;
+			break;
+		case 'D':
+			drop = true;
 			break;
 		case 'q':
 			quiet = true;
@@ -689,6 +697,10 @@ int cmd_record(int argc, char **argv)
 			setenv(CT_ENV_BUFSIZE, bufsize, 1);
 		if (nbuf)
 			setenv(CT_ENV_NBUF, nbuf, 1);
+		if (drop)
+			setenv(CT_ENV_DROP, "1", 1);
+		else
+			unsetenv(CT_ENV_DROP);
 		execvp(argv[optind], argv + optind);
 		int e = errno;
 		fprintf(stderr, "calltrace record: cannot run '%s': %s\n", argv[optind],
@@ -698,9 +710,12 @@ int cmd_record(int argc, char **argv)
 
 	int status = 0;
 	bool have_status = false, told = false;
+	/* for the tests of --drop only: hold the drainer back at first */
+	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
+	uint64_t drain_from = mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
 		scan_shm(&r);
-		bool did = drain_all(&r);
+		bool did = mono_ns() >= drain_from && drain_all(&r);
 		int st;
 		pid_t p;
 		bool gone = false;

@@ -56,6 +56,11 @@ struct ct_thread {
 	uint32_t slot;      /* buffer being written */
 	uint32_t prev_slot; /* the one before: still open while switching */
 	uint32_t in_wait;   /* waiting for a free buffer, no switch half done */
+	uint32_t dropping;  /* --drop: the ring is full, events are discarded  */
+	uint32_t drop_d0, drop_dmin; /* depth when dropping began; lowest since */
+	uintptr_t drop_pos; /* where the kept data of the buffer ends          */
+	uint64_t dropped;   /* events discarded since dropping began           */
+	uint32_t resyncing; /* writing the frames open after dropping: wait    */
 	uint64_t seq;
 	int tid;
 	int state;          /* 0 none, 1 active, 2 finished (thread exiting) */
@@ -70,6 +75,7 @@ struct ct_config {
 	int state;            /* enum ct_rt_state */
 	bool use_tsc;
 	bool linked;          /* no `calltrace record`: own writer thread */
+	bool drop;            /* drop events (counted) rather than wait */
 	char dir[4096];
 	char shm[4096];
 	size_t buf_size;

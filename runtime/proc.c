@@ -331,6 +331,8 @@ static void process_init(void)
 		ct_cfg.use_tsc = ct_arch_cycles_invariant();
 	ct_cfg.buf_size = env_size(CT_ENV_BUFSIZE, 256 * 1024, 4096, 1u << 30) & ~(size_t)7;
 	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
+	const char *drop = getenv(CT_ENV_DROP);
+	ct_cfg.drop = drop && !strcmp(drop, "1");
 
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	exe_path[n > 0 ? n : 0] = 0;

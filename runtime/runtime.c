@@ -143,7 +143,7 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 {
 	uint64_t now = ct_clock();
 	uintptr_t a = (uintptr_t)fn;
-	if (t->cap == 0 || !t->ring) {
+	if (t->cap == 0 || !t->ring || t->dropping) {
 		nested_drop(t);
 		return;
 	}
@@ -313,8 +313,9 @@ static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t f
 				__atomic_fetch_add(&t->ring->unmatched, 1, __ATOMIC_RELAXED);
 			return;
 		}
+		t->depth = i; /* first: a buffer switch in --drop mode looks at it */
 		ct_emit_unwind(t, d - i);
-		t->depth = d = i;
+		d = i;
 	}
 	uint64_t delta = now - t->last;
 	if (now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS)) {
@@ -408,6 +409,8 @@ void ct_thread_start(struct ct_thread *t)
 	t->limit = t->cur + ct_cfg.buf_size;
 	t->stride = stride;
 	t->prev_slot = 0;
+	t->dropping = 0;
+	t->resyncing = 0;
 	t->state = 1;
 	if (!t->stk)
 		grow_stack(t);
@@ -431,6 +434,61 @@ void ct_thread_start(struct ct_thread *t)
 
 /* the current buffer is full (a record ended past its nominal size): hand
  * it to the drainer and move to the next slot, waiting while it is busy */
+/* --drop: the ring is full.  Instead of waiting, discard events (the one
+ * just written is rolled back and zeroed) while keeping the shadow stack up
+ * to date; return true while the next buffer is still busy. */
+static bool drop_event(struct ct_thread *t, struct ct_ring_header *r, uint32_t next)
+{
+	bool busy = __atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) != CT_SLOT_EMPTY;
+	if (t->resyncing)
+		return false; /* drop_resume below waits rather than drop */
+	if (!t->dropping) {
+		if (!busy)
+			return false;
+		/* the record that brought us here is kept: the buffer ends after it */
+		t->dropping = 1;
+		t->drop_pos = t->cur;
+		t->drop_d0 = t->drop_dmin = t->depth;
+		t->dropped = 0;
+		t->limit = 0; /* every record now comes here */
+		ct_ring_doorbell();
+		return true;
+	}
+	uintptr_t end = t->cur;
+	__builtin_memset((void *)t->drop_pos, 0, end - t->drop_pos);
+	t->cur = t->drop_pos;
+	t->dropped++;
+	__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
+	if (t->depth < t->drop_dmin)
+		t->drop_dmin = t->depth;
+	return busy;
+}
+
+/* --drop: a buffer is free again; after the switch, say how many events
+ * are missing here, close the calls that ended meanwhile and open those
+ * that began, so that the stream stays a tree */
+static void drop_resume(struct ct_thread *t)
+{
+	uint64_t n = t->dropped;
+	uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)n, (uint32_t)(n >> 32)};
+	t->dropping = 0;
+	put_words(t, w, 3);
+	ct_emit_unwind(t, t->drop_d0 - t->drop_dmin);
+	put_time(t, ct_clock());
+	t->hi = UINT64_MAX;
+	t->resyncing = 1;
+	for (uint32_t i = t->drop_dmin; i < t->depth; i++) {
+		uintptr_t fn = t->stk[i].fn;
+		if ((fn >> 40) != t->hi)
+			put_hi(t, fn >> 40);
+		uintptr_t p = reserve(t, 8);
+		*(uint64_t *)p = CT_REC_ENTER | (uint64_t)fn << 24;
+		if (p + 8 > t->limit)
+			ct_buffer_full(t);
+	}
+	t->resyncing = 0;
+}
+
 void ct_buffer_full(struct ct_thread *t)
 {
 	struct ct_ring_header *r = t->ring;
@@ -439,6 +497,10 @@ void ct_buffer_full(struct ct_thread *t)
 	uint32_t cur = t->slot;
 	uint32_t next = (cur + 1) % r->nslots;
 	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)cur * r->buf_stride;
+
+	if (ct_cfg.drop && drop_event(t, r, next))
+		return;
+	bool resume = t->dropping;
 
 	/* The busy counter is up: a signal arriving now writes into the slack
 	 * of the old buffer, still open.  While we wait (and only then: no
@@ -476,6 +538,8 @@ void ct_buffer_full(struct ct_thread *t)
 	if (__atomic_load_n(&r->slot[(cur + r->nslots - r->nslots / 2) % r->nslots].state,
 			    __ATOMIC_RELAXED) == CT_SLOT_FULL)
 		ct_ring_doorbell();
+	if (resume)
+		drop_resume(t);
 }
 
 /* the thread ends (or forks away from this ring): hand over what is written */

@@ -70,9 +70,9 @@ static void note_longjmp(void *env)
 		if (t->depth > target)
 			n += t->depth - target;
 		t->busy++;
-		ct_emit_unwind(t, n);
 		if (t->depth > target)
 			t->depth = target;
+		ct_emit_unwind(t, n);
 		t->busy--;
 		return;
 	}
@@ -90,9 +90,10 @@ CT_EXPORT void *__cxa_begin_catch(void *exc)
 		while (d > 0 && t->stk[d - 1].cfa < sp)
 			d--;
 		if (d < t->depth) {
+			uint32_t n = t->depth - d;
 			t->busy++;
-			ct_emit_unwind(t, t->depth - d);
 			t->depth = d;
+			ct_emit_unwind(t, n);
 			t->busy--;
 		}
 	}
