@@ -20,6 +20,7 @@ static const struct cmd_struct commands[] = {
 	{"replay", cmd_replay, "show the recorded calls as a call tree"},
 	{"report", cmd_report, "flat profile: calls, total and self time per function"},
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
+	{"export", cmd_export, "write the calls as Chrome trace JSON or folded stacks"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace export: the recorded calls in a format other tools read.
+ *
+ *   chrome  Chrome Trace Event Format JSON (chrome://tracing, Perfetto):
+ *           one complete ("X") event per call, written at its exit, so
+ *           memory is bounded by the stack depth; metadata ("M") events
+ *           name each process and thread
+ *   folded  folded stacks for flamegraph.pl / speedscope: one line per
+ *           distinct stack "main;outer;middle VALUE", the value being the
+ *           self time in ns or the number of calls.  Stacks are nodes of a
+ *           tree held in a hash map keyed by (parent node, function name),
+ *           so memory is bounded by the number of distinct stacks.
+ *
+ * Threads are read one after the other through the filter (-F/-N/-D/-t).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin/builtin.h"
+#include "filter.h"
+#include "progress.h"
+#include "session.h"
+#include "util.h"
+
+#define CMD "export"
+
+enum { OPT_TID = 256, OPT_FORMAT, OPT_FOLDED_VALUE, OPT_NO_DEMANGLE };
+
+static const struct option long_options[] = {
+	{"data", required_argument, NULL, 'd'},
+	{"output", required_argument, NULL, 'o'},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"folded-value", required_argument, NULL, OPT_FOLDED_VALUE},
+	{"tid", required_argument, NULL, OPT_TID},
+	{"filter", required_argument, NULL, 'F'},
+	{"notrace", required_argument, NULL, 'N'},
+	{"depth", required_argument, NULL, 'D'},
+	{"time-filter", required_argument, NULL, 't'},
+	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: calltrace export --format=FMT [options]\n"
+		"\n"
+		"Write the recorded calls in a format other tools read.\n"
+		"\n"
+		"formats:\n"
+		"  chrome   Chrome Trace Event Format JSON, for chrome://tracing or\n"
+		"           ui.perfetto.dev: one complete event per call\n"
+		"  folded   folded stacks (\"main;outer;inner VALUE\"), for flamegraph.pl\n"
+		"           or speedscope; one line per distinct stack, sorted\n"
+		"\n"
+		"options:\n"
+		"      --format FMT      chrome or folded (required)\n"
+		"  -o, --output FILE     write to FILE (default: standard output)\n"
+		"  -d, --data DIR        the recording (default calltrace.data)\n"
+		"      --folded-value V  self (self time in ns, default) or calls\n"
+		"      --tid TID[,TID..] only these threads\n"
+		"  -F, --filter REGEX    only functions matching REGEX and what they call\n"
+		"  -N, --notrace REGEX   leave out functions matching REGEX and what they call\n"
+		"  -D, --depth N         only calls at depth < N (counted as in replay)\n"
+		"  -t, --time-filter TIME  leave out calls shorter than TIME (e.g. 10us)\n"
+		"      --no-demangle     show C++ names as in the binary\n"
+		"  -h, --help            this help\n");
+}
+
+enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED };
+
+/* a stack in the folded output: a node of the tree of stacks */
+struct node {
+	uint32_t parent; /* node id + 1, 0 for a root */
+	uint32_t name;   /* name id */
+	uint64_t calls, self;
+};
+
+struct frame {
+	uint32_t node;   /* folded: node id */
+	uint64_t child;  /* folded: inclusive time of the direct callees */
+};
+
+struct exporter {
+	struct ct_session *s;
+	struct ct_filter *filt;
+	struct ct_progress progress;
+	enum fmt fmt;
+	bool value_calls;
+	FILE *out;
+
+	/* chrome */
+	bool first_event;
+	int pid, tid;
+
+	/* folded: names by hash (chained), nodes by (parent, name) */
+	const char **names;
+	uint32_t *next_same;
+	size_t nnames, capnames;
+	struct ct_u64map byhash;
+	struct node *nodes;
+	size_t nnodes, capnodes;
+	struct ct_u64map bykey; /* (parent << 32 | name) -> node id + 1 */
+
+	struct frame *stack;
+	size_t depth, capstack;
+};
+
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint32_t intern(struct exporter *x, const char *name)
+{
+	uint64_t h = hash_name(name);
+	void **slot = ct_u64map_slot(&x->byhash, h);
+	uintptr_t first = (uintptr_t)*slot;
+	for (uintptr_t i = first; i; i = x->next_same[i - 1])
+		if (!strcmp(x->names[i - 1], name))
+			return (uint32_t)(i - 1);
+	if (x->nnames == x->capnames) {
+		x->capnames = x->capnames ? 2 * x->capnames : 256;
+		x->names = xrealloc(x->names, x->capnames * sizeof(*x->names));
+		x->next_same = xrealloc(x->next_same, x->capnames * sizeof(*x->next_same));
+	}
+	uint32_t id = (uint32_t)x->nnames++;
+	x->names[id] = name;
+	x->next_same[id] = (uint32_t)first;
+	*slot = (void *)(uintptr_t)(id + 1);
+	return id;
+}
+
+static uint32_t node_of(struct exporter *x, uint32_t parent, uint32_t name)
+{
+	void **slot = ct_u64map_slot(&x->bykey, (uint64_t)parent << 32 | name);
+	if (*slot)
+		return (uint32_t)((uintptr_t)*slot - 1);
+	if (x->nnodes == x->capnodes) {
+		x->capnodes = x->capnodes ? 2 * x->capnodes : 256;
+		x->nodes = xrealloc(x->nodes, x->capnodes * sizeof(*x->nodes));
+	}
+	uint32_t id = (uint32_t)x->nnodes++;
+	x->nodes[id] = (struct node){.parent = parent, .name = name};
+	*slot = (void *)(uintptr_t)(id + 1);
+	return id;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	putc_unlocked('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(out, "\\u%04x", *p);
+			else
+				putc_unlocked(*p, out);
+		}
+	}
+	putc_unlocked('"', out);
+}
+
+static const char *basename_of(const char *path)
+{
+	if (!path)
+		return "?";
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+/* ---- chrome ---------------------------------------------------------- */
+
+static void chrome_sep(struct exporter *x)
+{
+	fputs(x->first_event ? "\n" : ",\n", x->out);
+	x->first_event = false;
+}
+
+/* microseconds with 3 decimals, from ns */
+static void chrome_us(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%llu.%03llu", (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
+static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
+{
+	FILE *out = x->out;
+	const struct ct_event *ev = &fe->ev;
+	uint64_t dur = ev->time >= ev->start ? ev->time - ev->start : 0;
+	chrome_sep(x);
+	fputs("{\"ph\":\"X\",\"name\":", out);
+	json_string(out, fe->fn->name);
+	fputs(",\"ts\":", out);
+	chrome_us(out, ev->start);
+	fputs(",\"dur\":", out);
+	chrome_us(out, dur);
+	fprintf(out, ",\"pid\":%d,\"tid\":%d", x->pid, x->tid);
+	if (ev->flags & CT_EVF_UNFINISHED)
+		fputs(",\"args\":{\"end\":\"unfinished\"}", out);
+	else if (ev->flags & CT_EVF_SYNTHETIC)
+		fputs(",\"args\":{\"end\":\"unwound\"}", out);
+	putc_unlocked('}', out);
+}
+
+static void chrome_metadata(struct exporter *x, const bool *want)
+{
+	FILE *out = x->out;
+	struct ct_session *s = x->s;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		struct ct_proc *p = s->procs[i];
+		bool any = false;
+		for (size_t j = 0; j < s->nthreads; j++)
+			if (s->threads[j]->proc == p && (!want || want[s->threads[j]->index]))
+				any = true;
+		if (!any)
+			continue;
+		/* after an exec, the same pid: name it after its last image */
+		bool later = false;
+		for (size_t j = i + 1; j < s->nprocs; j++)
+			if (s->procs[j]->pid == p->pid)
+				later = true;
+		if (later)
+			continue;
+		chrome_sep(x);
+		fprintf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":",
+			p->pid);
+		json_string(out, basename_of(p->exe));
+		fputs("}}", out);
+	}
+	for (size_t j = 0; j < s->nthreads; j++) {
+		struct ct_thread *t = s->threads[j];
+		if (want && !want[t->index])
+			continue;
+		int pid = t->proc ? t->proc->pid : 0;
+		char name[64];
+		if (t->tid == pid)
+			snprintf(name, sizeof(name), "main (%d)", t->tid);
+		else
+			snprintf(name, sizeof(name), "thread %d", t->tid);
+		chrome_sep(x);
+		fprintf(out,
+			"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"
+			"\"args\":{\"name\":",
+			pid, t->tid);
+		json_string(out, name);
+		fputs("}}", out);
+	}
+}
+
+/* ---- folded ---------------------------------------------------------- */
+
+static void folded_enter(struct exporter *x, struct ct_func *fn)
+{
+	if (fn->user < 0)
+		fn->user = intern(x, fn->name);
+	uint32_t parent = x->depth ? x->stack[x->depth - 1].node + 1 : 0;
+	uint32_t id = node_of(x, parent, (uint32_t)fn->user);
+	if (x->depth == x->capstack) {
+		x->capstack = x->capstack ? 2 * x->capstack : 256;
+		x->stack = xrealloc(x->stack, x->capstack * sizeof(*x->stack));
+	}
+	x->stack[x->depth++] = (struct frame){.node = id, .child = 0};
+}
+
+static void folded_exit(struct exporter *x, const struct ct_event *ev)
+{
+	struct frame f = x->stack[--x->depth];
+	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+	struct node *n = &x->nodes[f.node];
+	n->calls++;
+	n->self += incl > f.child ? incl - f.child : 0;
+	if (x->depth)
+		x->stack[x->depth - 1].child += incl;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void folded_print(struct exporter *x)
+{
+	char **lines = xmalloc((x->nnodes ? x->nnodes : 1) * sizeof(*lines));
+	size_t n = 0;
+	size_t cap = 256;
+	char *buf = xmalloc(cap);
+	for (size_t i = 0; i < x->nnodes; i++) {
+		const struct node *nd = &x->nodes[i];
+		if (!nd->calls)
+			continue;
+		/* the length of the stack "a;b;c" */
+		size_t len = 0;
+		for (uint32_t k = (uint32_t)i + 1; k; k = x->nodes[k - 1].parent)
+			len += strlen(x->names[x->nodes[k - 1].name]) + 1;
+		if (len + 1 > cap) {
+			cap = 2 * (len + 1);
+			buf = xrealloc(buf, cap);
+		}
+		/* filled from the end: the innermost frame last */
+		size_t pos = len;
+		buf[--pos] = '\0';
+		for (uint32_t k = (uint32_t)i + 1; k; k = x->nodes[k - 1].parent) {
+			const char *name = x->names[x->nodes[k - 1].name];
+			size_t l = strlen(name);
+			pos -= l;
+			memcpy(buf + pos, name, l);
+			/* ';' separates frames, the last blank the value */
+			for (size_t c = pos; c < pos + l; c++)
+				if (buf[c] == ';' || buf[c] == '\n')
+					buf[c] = ':';
+			if (pos)
+				buf[--pos] = ';';
+		}
+		lines[n++] = xasprintf("%s %llu", buf,
+				       (unsigned long long)(x->value_calls ? nd->calls : nd->self));
+	}
+	free(buf);
+	qsort(lines, n, sizeof(*lines), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		fputs(lines[i], x->out);
+		putc_unlocked('\n', x->out);
+		free(lines[i]);
+	}
+	free(lines);
+}
+
+/* ---- reading --------------------------------------------------------- */
+
+static void emit(void *ctx, const struct ct_fevent *fe)
+{
+	struct exporter *x = ctx;
+	if (x->fmt == FMT_CHROME) {
+		if (fe->ev.kind == CT_EXIT)
+			chrome_exit(x, fe);
+		return;
+	}
+	if (fe->ev.kind == CT_ENTER)
+		folded_enter(x, fe->fn);
+	else if (x->depth)
+		folded_exit(x, &fe->ev);
+}
+
+static int read_thread(struct exporter *x, struct ct_thread *t, struct ct_error *err)
+{
+	struct ct_stream *st;
+	if (ct_stream_open(x->s, t, &st, err) < 0)
+		return -1;
+	x->pid = t->proc ? t->proc->pid : 0;
+	x->tid = t->tid;
+	struct ct_filter_thread ft;
+	ct_filter_thread_init(&ft);
+	struct ct_event evs[256];
+	int rc;
+	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
+		ct_progress_update(&x->progress, x->s->bytes_read);
+		for (int i = 0; i < rc; i++)
+			ct_filter_push(x->filt, &ft, &evs[i], emit, x);
+	}
+	ct_stream_close(st);
+	ct_filter_thread_end(x->filt, &ft, emit, x);
+	ct_filter_thread_free(&ft);
+	x->depth = 0; /* what is left open (only after an error) */
+	return rc < 0 ? -1 : 0;
+}
+
+static char outbuf[1 << 16];
+
+int cmd_export(int argc, char **argv)
+{
+	const char *dir = "calltrace.data";
+	const char *output = NULL;
+	bool demangle = true;
+	int *tids = NULL;
+	size_t ntids = 0;
+	struct ct_filter filt;
+	struct exporter x = {.fmt = FMT_NONE, .first_event = true};
+	int status = 2, c;
+
+	ct_filter_init(&filt, NULL);
+	ct_u64map_init(&x.byhash);
+	ct_u64map_init(&x.bykey);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:o:F:N:D:t:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "chrome"))
+				x.fmt = FMT_CHROME;
+			else if (!strcmp(optarg, "folded"))
+				x.fmt = FMT_FOLDED;
+			else {
+				fprintf(stderr,
+					"calltrace " CMD ": --format: want chrome or folded, "
+					"not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_FOLDED_VALUE:
+			if (!strcmp(optarg, "self"))
+				x.value_calls = false;
+			else if (!strcmp(optarg, "calls"))
+				x.value_calls = true;
+			else {
+				fprintf(stderr,
+					"calltrace " CMD ": --folded-value: want self or calls, "
+					"not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_TID:
+			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
+				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case 'F':
+		case 'N':
+		case 'D':
+		case 't':
+			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
+				goto usage_err;
+			break;
+		case OPT_NO_DEMANGLE:
+			demangle = false;
+			break;
+		case 'h':
+			usage(stdout);
+			status = 0;
+			goto out;
+		case ':':
+			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+				argv[optind - 1]);
+			goto usage_err;
+		default:
+			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+				argv[optind - 1]);
+			goto usage_err;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		goto usage_err;
+	}
+	if (x.fmt == FMT_NONE) {
+		fprintf(stderr, "calltrace " CMD ": --format is required (chrome or folded)\n");
+		goto usage_err;
+	}
+
+	struct ct_error err = {{0}};
+	struct ct_session *s;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+		goto out;
+	}
+	s->demangle = demangle;
+	if (output) {
+		x.out = fopen(output, "w");
+		if (!x.out) {
+			fprintf(stderr, "calltrace " CMD ": %s: %s\n", output, strerror(errno));
+			ct_session_close(s);
+			status = 1;
+			goto out;
+		}
+	} else {
+		x.out = stdout;
+	}
+	setvbuf(x.out, outbuf, _IOFBF, sizeof(outbuf));
+	filt.s = s;
+	x.s = s;
+	x.filt = &filt;
+	bool *want = ct_select_threads(s, tids, ntids, CMD);
+
+	if (x.fmt == FMT_CHROME) {
+		fputs("{\"traceEvents\":[", x.out);
+		chrome_metadata(&x, want);
+	}
+	int rc = 0;
+	ct_progress_start(&x.progress, "calltrace export", s->ev_bytes);
+	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
+		struct ct_thread *t = s->threads[i];
+		if (want && !want[t->index])
+			continue;
+		rc = read_thread(&x, t, &err);
+		ct_progress_end(&x.progress);
+	}
+	if (x.fmt == FMT_CHROME)
+		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x.out);
+	else if (rc == 0)
+		folded_print(&x);
+	status = 0;
+	if (fflush(x.out) != 0 || ferror(x.out)) {
+		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		status = 1;
+	}
+	if (output && fclose(x.out) != 0 && status == 0) {
+		fprintf(stderr, "calltrace " CMD ": writing %s: %s\n", output, strerror(errno));
+		status = 1;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+	} else if (s->lost) {
+		fprintf(stderr,
+			"calltrace " CMD ": %llu events were lost while recording; "
+			"times around them are wrong\n",
+			(unsigned long long)s->lost);
+	}
+	free(want);
+	ct_filter_free(&filt);
+	ct_session_close(s);
+	goto done;
+
+usage_err:
+	usage(stderr);
+	status = 2;
+out:
+	ct_filter_free(&filt);
+done:
+	free(tids);
+	free(x.names);
+	free(x.next_same);
+	free(x.nodes);
+	free(x.stack);
+	ct_u64map_free(&x.byhash);
+	ct_u64map_free(&x.bykey);
+	return status;
+}
