@@ -19,6 +19,7 @@ static const struct cmd_struct commands[] = {
 	{"record", cmd_record, "run a program and record its calls"},
 	{"replay", cmd_replay, "show the recorded calls as a call tree"},
 	{"report", cmd_report, "flat profile: calls, total and self time per function"},
+	{"graph", cmd_graph, "call tree aggregated by call path; backtraces of a function"},
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
 	{"export", cmd_export, "write the calls as Chrome trace JSON or folded stacks"},
 };

@@ -10,5 +10,6 @@ int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
 
 #endif

@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace graph: the call tree aggregated by call path.
+ *
+ * Every distinct call path (the chain of function names from an outermost
+ * frame down to a call) is one node, keyed by (parent node, function name),
+ * with its number of calls, total (inclusive) time and self time.  The tree
+ * is bounded by the number of distinct paths, not by the length of the
+ * trace; it is built while streaming each thread and printed without
+ * recursion (an explicit stack), so 100,000-deep recursion is fine.
+ *
+ * With FUNC: the backtraces of FUNC (each distinct path to an outermost
+ * activation of FUNC: recursive calls of FUNC are inside it) and FUNC's
+ * callee tree, the subtrees of those activations merged into one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "filter.h"
+#include "session.h"
+#include "util.h"
+
+#define CMD "graph"
+#define NONE UINT32_MAX
+/* deeper nodes are drawn with their depth as a number instead of bars, so
+ * that the output stays linear in the number of nodes */
+#define MAX_INDENT 64
+
+enum {
+	OPT_TID = 256,
+	OPT_NO_DEMANGLE,
+	OPT_FORMAT,
+	OPT_NO_TIME,
+};
+
+static const struct option long_options[] = {
+	{"data", required_argument, NULL, 'd'},
+	{"tid", required_argument, NULL, OPT_TID},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+	{"no-time", no_argument, NULL, OPT_NO_TIME},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: calltrace graph [options] [FUNC]\n"
+		"\n"
+		"The recorded calls as a tree aggregated by call path: each distinct\n"
+		"path from an outermost function down to a call is shown once, with its\n"
+		"calls, total and self time.  With FUNC (its exact name): the distinct\n"
+		"paths that reached FUNC (backtraces), then FUNC's callee tree.\n"
+		"\n"
+		"options:\n"
+		"  -d, --data DIR        the recording (default calltrace.data)\n"
+		"      --tid TID[,TID..] only these threads (default: all, aggregated)\n"
+		"      --format FMT      text (the only one for now)\n"
+		"      --no-demangle     show C++ names as in the binary\n"
+		"      --no-time         print calls only, children in the order of their\n"
+		"                        first call (stable output, for tests)\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Children are sorted by total time (descending), ties by name.  Self time\n"
+		"is total time minus that of the direct callees.  Nodes deeper than %d\n"
+		"levels are drawn as \"[DEPTH] +-name\" instead of with bars.\n",
+		MAX_INDENT);
+}
+
+/* ---- the tree ------------------------------------------------------- */
+
+struct node {
+	uint32_t parent, name;         /* name: id; NONE for the root */
+	uint32_t first_child, last_child, next_sibling; /* in order of creation */
+	uint64_t calls, total, self;
+};
+
+struct tree {
+	struct node *n;                /* n[0] is the root (no function) */
+	size_t len, cap;
+	struct ct_u64map map;          /* parent << 32 | name -> index + 1 */
+};
+
+static void tree_init(struct tree *t)
+{
+	t->cap = 256;
+	t->n = xmalloc(t->cap * sizeof(*t->n));
+	t->len = 1;
+	t->n[0] = (struct node){.parent = NONE, .name = NONE, .first_child = NONE,
+				.last_child = NONE, .next_sibling = NONE};
+	ct_u64map_init(&t->map);
+}
+
+static void tree_free(struct tree *t)
+{
+	free(t->n);
+	ct_u64map_free(&t->map);
+}
+
+static uint32_t tree_child(struct tree *t, uint32_t parent, uint32_t name)
+{
+	void **slot = ct_u64map_slot(&t->map, (uint64_t)parent << 32 | name);
+	if (*slot)
+		return (uint32_t)((uintptr_t)*slot - 1);
+	if (t->len == t->cap) {
+		t->cap *= 2;
+		t->n = xrealloc(t->n, t->cap * sizeof(*t->n));
+	}
+	uint32_t i = (uint32_t)t->len++;
+	t->n[i] = (struct node){.parent = parent, .name = name, .first_child = NONE,
+				.last_child = NONE, .next_sibling = NONE};
+	if (t->n[parent].last_child == NONE)
+		t->n[parent].first_child = i;
+	else
+		t->n[t->n[parent].last_child].next_sibling = i;
+	t->n[parent].last_child = i;
+	*slot = (void *)(uintptr_t)(i + 1);
+	return i;
+}
+
+struct frame {
+	uint32_t node;
+	uint64_t child; /* inclusive time of direct callees */
+};
+
+struct graph {
+	struct ct_session *s;
+	struct ct_filter *filt;
+	/* names: id -> name; by hash of the name -> first id + 1, chained */
+	const char **names;
+	uint32_t *next_same;
+	size_t nnames, capnames;
+	struct ct_u64map byhash;
+
+	struct tree tree;
+	struct frame *stack;
+	size_t depth, capstack;
+	bool no_time;
+};
+
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* the id of name; NONE when absent and !add */
+static uint32_t intern(struct graph *g, const char *name, bool add)
+{
+	uint64_t h = hash_name(name);
+	uintptr_t first = (uintptr_t)ct_u64map_get(&g->byhash, h);
+	for (uintptr_t i = first; i; i = g->next_same[i - 1])
+		if (!strcmp(g->names[i - 1], name))
+			return (uint32_t)(i - 1);
+	if (!add)
+		return NONE;
+	if (g->nnames == g->capnames) {
+		g->capnames = g->capnames ? 2 * g->capnames : 256;
+		g->names = xrealloc(g->names, g->capnames * sizeof(*g->names));
+		g->next_same = xrealloc(g->next_same, g->capnames * sizeof(*g->next_same));
+	}
+	uint32_t id = (uint32_t)g->nnames++;
+	g->names[id] = name;
+	g->next_same[id] = (uint32_t)first;
+	*ct_u64map_slot(&g->byhash, h) = (void *)(uintptr_t)(id + 1);
+	return id;
+}
+
+static int read_thread(struct graph *g, struct ct_thread *t, struct ct_error *err)
+{
+	struct ct_stream *st;
+	if (ct_stream_open(g->s, t, &st, err) < 0)
+		return -1;
+	struct ct_event evs[256];
+	int rc;
+	g->depth = 0;
+	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
+		for (int i = 0; i < rc; i++) {
+			const struct ct_event *ev = &evs[i];
+			if (ev->kind == CT_ENTER) {
+				struct ct_func *fn = ct_filter_func(g->filt, t->proc, ev->addr);
+				if (fn->user < 0)
+					fn->user = intern(g, fn->name, true);
+				uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
+				uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
+				if (g->depth == g->capstack) {
+					g->capstack = g->capstack ? 2 * g->capstack : 256;
+					g->stack = xrealloc(g->stack,
+							    g->capstack * sizeof(*g->stack));
+				}
+				g->stack[g->depth++] = (struct frame){.node = node, .child = 0};
+			} else if (g->depth) {
+				/* well nested: the exit of the call on top */
+				struct frame f = g->stack[--g->depth];
+				uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+				struct node *n = &g->tree.n[f.node];
+				n->calls++;
+				n->total += incl;
+				n->self += incl > f.child ? incl - f.child : 0;
+				if (g->depth)
+					g->stack[g->depth - 1].child += incl;
+			}
+		}
+	}
+	ct_stream_close(st);
+	g->depth = 0;
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- output --------------------------------------------------------- */
+
+static const struct graph *sort_g;
+static const struct tree *sort_t;
+
+/* by total time (descending), then name; with --no-time by first call */
+static int cmp_nodes(const void *a, const void *b)
+{
+	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
+	const struct node *na = &sort_t->n[ia], *nb = &sort_t->n[ib];
+	if (!sort_g->no_time) {
+		if (na->total != nb->total)
+			return na->total > nb->total ? -1 : 1;
+		int c = strcmp(sort_g->names[na->name], sort_g->names[nb->name]);
+		if (c)
+			return c;
+	}
+	return ia < ib ? -1 : ia > ib;
+}
+
+static void print_row(const struct graph *g, FILE *out, const struct node *n)
+{
+	if (g->no_time) {
+		fprintf(out, "  %8llu  ", (unsigned long long)n->calls);
+		return;
+	}
+	char b[2][64];
+	fprintf(out, "  %s  %s  %8llu  ", ct_format_duration(n->total, b[0], sizeof(b[0])),
+		ct_format_duration(n->self, b[1], sizeof(b[1])),
+		(unsigned long long)n->calls);
+}
+
+static void print_header(const struct graph *g, FILE *out, const char *last)
+{
+	if (g->no_time)
+		fprintf(out, "     CALLS  %s\n", last);
+	else
+		fprintf(out, "  TOTAL TIME   SELF TIME     CALLS  %s\n", last);
+}
+
+struct pending {
+	uint32_t node, depth;
+	bool last;
+};
+
+/* the tree under t's root, depth-first, children sorted */
+static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
+{
+	struct pending *stack = NULL;
+	size_t nstack = 0, capstack = 0;
+	bool *more = NULL; /* by depth: the node drawn there has later siblings */
+	size_t capmore = 0;
+	uint32_t *kids = NULL;
+	size_t capkids = 0;
+	uint32_t root = 0, depth = 0; /* the node whose children come next */
+
+	sort_g = g;
+	sort_t = t;
+	for (;;) {
+		/* push the children of root (sorted) in reverse order */
+		size_t nk = 0;
+		for (uint32_t c = t->n[root].first_child; c != NONE; c = t->n[c].next_sibling) {
+			if (nk == capkids) {
+				capkids = capkids ? 2 * capkids : 64;
+				kids = xrealloc(kids, capkids * sizeof(*kids));
+			}
+			kids[nk++] = c;
+		}
+		qsort(kids, nk, sizeof(*kids), cmp_nodes);
+		for (size_t k = nk; k-- > 0;) {
+			if (nstack == capstack) {
+				capstack = capstack ? 2 * capstack : 64;
+				stack = xrealloc(stack, capstack * sizeof(*stack));
+			}
+			stack[nstack++] = (struct pending){.node = kids[k], .depth = depth,
+							   .last = k == nk - 1};
+		}
+		if (!nstack)
+			break;
+		struct pending p = stack[--nstack];
+		if (p.depth >= capmore) {
+			capmore = 2 * (size_t)p.depth + 64;
+			more = xrealloc(more, capmore * sizeof(*more));
+		}
+		more[p.depth] = !p.last;
+		const struct node *n = &t->n[p.node];
+		print_row(g, out, n);
+		if (p.depth > MAX_INDENT) {
+			fprintf(out, "[%u] +-", p.depth);
+		} else if (p.depth > 0) {
+			for (uint32_t d = 1; d < p.depth; d++)
+				fputs(more[d] ? "| " : "  ", out);
+			fputs("+-", out);
+		}
+		fputs(g->names[n->name], out);
+		putc('\n', out);
+		root = p.node;
+		depth = p.depth + 1;
+	}
+	free(stack);
+	free(more);
+	free(kids);
+}
+
+/* the backtraces and callee tree of function id f */
+static void print_func(const struct graph *g, uint32_t f, const char *fname, FILE *out)
+{
+	const struct tree *t = &g->tree;
+	/* under[i]: node i has an ancestor named f (parents come first) */
+	bool *under = xcalloc(t->len, sizeof(*under));
+	uint32_t *outer = xmalloc(t->len * sizeof(*outer));
+	size_t nouter = 0;
+	for (size_t i = 1; i < t->len; i++) {
+		uint32_t p = t->n[i].parent;
+		under[i] = p && (under[p] || t->n[p].name == f);
+		if (t->n[i].name == f && !under[i])
+			outer[nouter++] = (uint32_t)i;
+	}
+	sort_g = g;
+	sort_t = t;
+	qsort(outer, nouter, sizeof(*outer), cmp_nodes);
+
+	fprintf(out, "# Backtraces of %s\n", fname);
+	print_header(g, out, "BACKTRACE");
+	uint32_t *path = NULL;
+	size_t cap = 0;
+	for (size_t k = 0; k < nouter; k++) {
+		size_t np = 0;
+		for (uint32_t i = outer[k]; i; i = t->n[i].parent) {
+			if (np == cap) {
+				cap = cap ? 2 * cap : 64;
+				path = xrealloc(path, cap * sizeof(*path));
+			}
+			path[np++] = i;
+		}
+		print_row(g, out, &t->n[outer[k]]);
+		while (np-- > 0)
+			fprintf(out, "%s%s", g->names[t->n[path[np]].name], np ? " > " : "\n");
+	}
+	free(path);
+
+	/* the callee tree: the subtrees of the outermost activations merged */
+	struct tree m;
+	tree_init(&m);
+	uint32_t (*work)[2] = NULL;
+	size_t nwork = 0, capwork = 0;
+	for (size_t k = 0; k < nouter; k++) {
+		uint32_t d = tree_child(&m, 0, f);
+		if (nwork == capwork) {
+			capwork = capwork ? 2 * capwork : 64;
+			work = xrealloc(work, capwork * sizeof(*work));
+		}
+		work[nwork][0] = outer[k];
+		work[nwork++][1] = d;
+		while (nwork) {
+			uint32_t src = work[nwork - 1][0], dst = work[nwork - 1][1];
+			nwork--;
+			m.n[dst].calls += t->n[src].calls;
+			m.n[dst].total += t->n[src].total;
+			m.n[dst].self += t->n[src].self;
+			for (uint32_t c = t->n[src].first_child; c != NONE;
+			     c = t->n[c].next_sibling) {
+				if (nwork == capwork) {
+					capwork = capwork ? 2 * capwork : 64;
+					work = xrealloc(work, capwork * sizeof(*work));
+				}
+				work[nwork][0] = c;
+				work[nwork++][1] = tree_child(&m, dst, t->n[c].name);
+			}
+		}
+	}
+	fprintf(out, "\n# Call graph of %s\n", fname);
+	print_header(g, out, "FUNCTION");
+	print_tree(g, &m, out);
+	free(work);
+	tree_free(&m);
+	free(under);
+	free(outer);
+}
+
+static char outbuf[1 << 16];
+
+int cmd_graph(int argc, char **argv)
+{
+	const char *dir = "calltrace.data";
+	const char *func = NULL;
+	bool demangle = true;
+	int *tids = NULL;
+	size_t ntids = 0;
+	struct ct_filter filt;
+	struct graph g = {0};
+	int status = 2, c;
+
+	ct_filter_init(&filt, NULL);
+	ct_u64map_init(&g.byhash);
+	tree_init(&g.tree);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case OPT_TID:
+			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
+				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text")) {
+				fprintf(stderr, "calltrace " CMD ": --format: want text, not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_NO_DEMANGLE:
+			demangle = false;
+			break;
+		case OPT_NO_TIME:
+			g.no_time = true;
+			break;
+		case 'h':
+			usage(stdout);
+			status = 0;
+			goto out;
+		case ':':
+			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+				argv[optind - 1]);
+			goto usage_err;
+		default:
+			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+				argv[optind - 1]);
+			goto usage_err;
+		}
+	}
+	if (optind < argc)
+		func = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		goto usage_err;
+	}
+
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	struct ct_error err = {{0}};
+	struct ct_session *s;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+		goto out;
+	}
+	s->demangle = demangle;
+	filt.s = s;
+	g.s = s;
+	g.filt = &filt;
+	bool *want = ct_select_threads(s, tids, ntids, CMD);
+
+	int rc = 0;
+	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
+		struct ct_thread *t = s->threads[i];
+		if (want && !want[t->index])
+			continue;
+		rc = read_thread(&g, t, &err);
+	}
+	status = 0;
+	if (rc == 0) {
+		if (!func) {
+			fputs("# Function Call Graph\n", stdout);
+			print_header(&g, stdout, "FUNCTION");
+			print_tree(&g, &g.tree, stdout);
+		} else {
+			uint32_t f = intern(&g, func, false);
+			if (f == NONE) {
+				fprintf(stderr, "calltrace " CMD ": no calls of '%s' in the trace\n",
+					func);
+				status = 1;
+			} else {
+				print_func(&g, f, func, stdout);
+			}
+		}
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		status = 1;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+	} else if (s->lost) {
+		fprintf(stderr,
+			"calltrace " CMD ": %llu events were lost while recording; "
+			"times around them are wrong\n",
+			(unsigned long long)s->lost);
+	}
+	free(want);
+	ct_filter_free(&filt);
+	ct_session_close(s);
+	goto done;
+
+usage_err:
+	usage(stderr);
+	status = 2;
+out:
+	ct_filter_free(&filt);
+done:
+	free(tids);
+	free(g.names);
+	free(g.next_same);
+	free(g.stack);
+	tree_free(&g.tree);
+	ct_u64map_free(&g.byhash);
+	return status;
+}

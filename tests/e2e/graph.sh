@@ -1,0 +1,20 @@
+# graph: the call tree aggregated by call path, backtraces and callee tree
+# of a function (tests/e2e/basic.c); bad usage.
+# variants: all
+build basic "$E2E/basic.c"
+record d ./basic
+want_rc "record ./basic" $RC 0 "$W/d.err"
+section "graph --no-time"; ct graph d --no-time | add
+section "graph --no-time middle"; ct graph d --no-time middle | add
+section "graph --no-time leaf"; ct graph d --no-time leaf | add
+section "graph (with times) has the same calls (lines sorted: the order depends on times)"
+ct graph d | sed 's/^ *[0-9.]* *[mun]*s  *[0-9.]* *[mun]*s  //' | LC_ALL=C sort | add
+section "graph --bogus"
+guard "$CT" graph -d "$W/d" --bogus >"$W/bogus.out" 2>"$W/bogus.err"
+want_rc "graph --bogus" $RC 2 "$W/bogus.err"
+printf 'exit %s, stdout %s bytes\n' "$RC" "$(wc -c <"$W/bogus.out" | tr -d ' ')" | add
+head -n 1 "$W/bogus.err" | add
+section "graph nosuchfunc"
+guard "$CT" graph -d "$W/d" nosuchfunc >/dev/null 2>"$W/nf.err"
+want_rc "graph nosuchfunc" $RC 1 "$W/nf.err"
+cat "$W/nf.err" | add
