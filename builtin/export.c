@@ -11,6 +11,12 @@
  *           self time in ns or the number of calls.  Stacks are nodes of a
  *           tree held in a hash map keyed by (parent node, function name),
  *           so memory is bounded by the number of distinct stacks.
+ *   callgrind  the Callgrind profile format (KCachegrind,
+ *           callgrind_annotate): per function its self time, per
+ *           (caller, callee) pair the number of calls and their inclusive
+ *           time, both in hash maps, so memory is bounded by the number of
+ *           distinct functions and pairs.  A recursive call's inclusive
+ *           time is counted on its own call edge, as callgrind does.
  *
  * Threads are read one after the other through the filter (-F/-N/-D/-t).
  */
@@ -57,9 +63,12 @@ static void usage(FILE *f)
 		"           ui.perfetto.dev: one complete event per call\n"
 		"  folded   folded stacks (\"main;outer;inner VALUE\"), for flamegraph.pl\n"
 		"           or speedscope; one line per distinct stack, sorted\n"
+		"  callgrind  Callgrind profile (events: ns), for KCachegrind or\n"
+		"           callgrind_annotate: self time per function, calls and\n"
+		"           inclusive time per caller/callee pair\n"
 		"\n"
 		"options:\n"
-		"      --format FMT      chrome or folded (required)\n"
+		"      --format FMT      chrome, folded or callgrind (required)\n"
 		"  -o, --output FILE     write to FILE (default: standard output)\n"
 		"  -d, --data DIR        the recording (default calltrace.data)\n"
 		"      --folded-value V  self (self time in ns, default) or calls\n"
@@ -72,7 +81,7 @@ static void usage(FILE *f)
 		"  -h, --help            this help\n");
 }
 
-enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED };
+enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND };
 
 /* a stack in the folded output: a node of the tree of stacks */
 struct node {
@@ -81,8 +90,14 @@ struct node {
 	uint64_t calls, self;
 };
 
+/* callgrind: a (caller, callee) pair */
+struct edge {
+	uint32_t caller, callee; /* name ids */
+	uint64_t calls, incl;
+};
+
 struct frame {
-	uint32_t node;   /* folded: node id */
+	uint32_t node;   /* folded: node id; callgrind: name id */
 	uint64_t child;  /* folded: inclusive time of the direct callees */
 };
 
@@ -106,6 +121,15 @@ struct exporter {
 	struct node *nodes;
 	size_t nnodes, capnodes;
 	struct ct_u64map bykey; /* (parent << 32 | name) -> node id + 1 */
+
+	/* callgrind: by name id its source file and self time; the edges,
+	 * found by (caller << 32 | callee) in bykey */
+	const char **files;
+	uint64_t *self;
+	size_t capfn;
+	struct edge *edges;
+	size_t nedges, capedges;
+	struct ct_proc *proc; /* the thread's process, to resolve files */
 
 	struct frame *stack;
 	size_t depth, capstack;
@@ -351,6 +375,155 @@ static void folded_print(struct exporter *x)
 	free(lines);
 }
 
+/* ---- callgrind ------------------------------------------------------- */
+
+static void cg_enter(struct exporter *x, struct ct_func *fn)
+{
+	if (fn->user < 0)
+		fn->user = intern(x, fn->name);
+	uint32_t id = (uint32_t)fn->user;
+	if (x->nnames > x->capfn) {
+		size_t old = x->capfn;
+		x->capfn = x->capnames;
+		x->files = xrealloc(x->files, x->capfn * sizeof(*x->files));
+		x->self = xrealloc(x->self, x->capfn * sizeof(*x->self));
+		memset(x->files + old, 0, (x->capfn - old) * sizeof(*x->files));
+		memset(x->self + old, 0, (x->capfn - old) * sizeof(*x->self));
+	}
+	if (!x->files[id] && fn->addr && x->proc) {
+		const struct ct_sym_info *si = ct_session_resolve(x->s, x->proc, fn->addr);
+		if (si && si->file)
+			x->files[id] = si->file;
+	}
+	if (x->depth == x->capstack) {
+		x->capstack = x->capstack ? 2 * x->capstack : 256;
+		x->stack = xrealloc(x->stack, x->capstack * sizeof(*x->stack));
+	}
+	x->stack[x->depth++] = (struct frame){.node = id, .child = 0};
+}
+
+static void cg_exit(struct exporter *x, const struct ct_event *ev)
+{
+	struct frame f = x->stack[--x->depth];
+	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+	x->self[f.node] += incl > f.child ? incl - f.child : 0;
+	if (!x->depth)
+		return;
+	struct frame *caller = &x->stack[x->depth - 1];
+	caller->child += incl;
+	void **slot = ct_u64map_slot(&x->bykey, (uint64_t)caller->node << 32 | f.node);
+	if (!*slot) {
+		if (x->nedges == x->capedges) {
+			x->capedges = x->capedges ? 2 * x->capedges : 256;
+			x->edges = xrealloc(x->edges, x->capedges * sizeof(*x->edges));
+		}
+		x->edges[x->nedges] =
+			(struct edge){.caller = caller->node, .callee = f.node};
+		*slot = (void *)(uintptr_t)++x->nedges;
+	}
+	struct edge *e = &x->edges[(uintptr_t)*slot - 1];
+	e->calls++;
+	e->incl += incl;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct edge *p = a, *q = b;
+	if (p->caller != q->caller)
+		return p->caller < q->caller ? -1 : 1;
+	if (p->callee != q->callee)
+		return p->callee < q->callee ? -1 : 1;
+	return 0;
+}
+
+/* a name on one line: a newline would end it */
+static void cg_name(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		putc_unlocked(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+	putc_unlocked('\n', out);
+}
+
+/* "key=(id)", with the name the first time (name compression) */
+static void cg_ref(FILE *out, const char *key, uint32_t id, bool *seen, const char *name)
+{
+	fprintf(out, "%s=(%u)", key, id + 1);
+	if (seen[id]) {
+		putc_unlocked('\n', out);
+		return;
+	}
+	seen[id] = true;
+	putc_unlocked(' ', out);
+	cg_name(out, name);
+}
+
+static void callgrind_print(struct exporter *x)
+{
+	FILE *out = x->out;
+	size_t nfn = x->nnames;
+	/* file ids: one per distinct file name, interned after the functions */
+	uint32_t *fileid = xmalloc((nfn ? nfn : 1) * sizeof(*fileid));
+	const char **filenames = xmalloc((nfn + 1) * sizeof(*filenames));
+	size_t nfiles = 0;
+	struct ct_u64map byfile;
+	ct_u64map_init(&byfile);
+	for (size_t i = 0; i < nfn; i++) {
+		const char *f = x->files && x->files[i] ? x->files[i] : "???";
+		void **slot = ct_u64map_slot(&byfile, hash_name(f));
+		uint32_t id = UINT32_MAX;
+		if (*slot && !strcmp(filenames[(uintptr_t)*slot - 1], f))
+			id = (uint32_t)((uintptr_t)*slot - 1);
+		else if (*slot) /* two files with one hash: linear search (rare) */
+			for (size_t k = 0; k < nfiles; k++)
+				if (!strcmp(filenames[k], f))
+					id = (uint32_t)k;
+		if (id == UINT32_MAX) {
+			id = (uint32_t)nfiles;
+			filenames[nfiles++] = f;
+			if (!*slot)
+				*slot = (void *)(uintptr_t)(id + 1);
+		}
+		fileid[i] = id;
+	}
+	ct_u64map_free(&byfile);
+	bool *fn_seen = xcalloc(nfn ? nfn : 1, sizeof(*fn_seen));
+	bool *fl_seen = xcalloc(nfiles ? nfiles : 1, sizeof(*fl_seen));
+
+	fputs("# callgrind format\nversion: 1\ncreator: calltrace\n", out);
+	fputs("cmd: ", out);
+	cg_name(out, x->s->command ? x->s->command : "");
+	fputs("positions: line\nevents: ns\n", out);
+	uint64_t total = 0;
+	for (size_t i = 0; i < nfn; i++)
+		total += x->self ? x->self[i] : 0;
+	fprintf(out, "summary: %llu\n", (unsigned long long)total);
+
+	qsort(x->edges, x->nedges, sizeof(*x->edges), cmp_edge);
+	size_t e = 0;
+	for (uint32_t i = 0; i < nfn; i++) {
+		putc_unlocked('\n', out);
+		cg_ref(out, "fl", fileid[i], fl_seen, filenames[fileid[i]]);
+		cg_ref(out, "fn", i, fn_seen, x->names[i]);
+		fprintf(out, "0 %llu\n", (unsigned long long)(x->self ? x->self[i] : 0));
+		for (; e < x->nedges && x->edges[e].caller == i; e++) {
+			const struct edge *ed = &x->edges[e];
+			/* as callgrind: the callee's file only when it differs
+			 * (callgrind_annotate strips the cwd from fl= but not
+			 * from cfi=, so a needless cfi= would split a function) */
+			if (fileid[ed->callee] != fileid[i])
+				cg_ref(out, "cfi", fileid[ed->callee], fl_seen,
+				       filenames[fileid[ed->callee]]);
+			cg_ref(out, "cfn", ed->callee, fn_seen, x->names[ed->callee]);
+			fprintf(out, "calls=%llu 0\n0 %llu\n", (unsigned long long)ed->calls,
+				(unsigned long long)ed->incl);
+		}
+	}
+	free(fn_seen);
+	free(fl_seen);
+	free(fileid);
+	free(filenames);
+}
+
 /* ---- reading --------------------------------------------------------- */
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -359,6 +532,13 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	if (x->fmt == FMT_CHROME) {
 		if (fe->ev.kind == CT_EXIT)
 			chrome_exit(x, fe);
+		return;
+	}
+	if (x->fmt == FMT_CALLGRIND) {
+		if (fe->ev.kind == CT_ENTER)
+			cg_enter(x, fe->fn);
+		else if (x->depth)
+			cg_exit(x, &fe->ev);
 		return;
 	}
 	if (fe->ev.kind == CT_ENTER)
@@ -374,6 +554,7 @@ static int read_thread(struct exporter *x, struct ct_thread *t, struct ct_error 
 		return -1;
 	x->pid = t->proc ? t->proc->pid : 0;
 	x->tid = t->tid;
+	x->proc = t->proc;
 	struct ct_filter_thread ft;
 	ct_filter_thread_init(&ft);
 	struct ct_event evs[256];
@@ -421,9 +602,12 @@ int cmd_export(int argc, char **argv)
 				x.fmt = FMT_CHROME;
 			else if (!strcmp(optarg, "folded"))
 				x.fmt = FMT_FOLDED;
+			else if (!strcmp(optarg, "callgrind"))
+				x.fmt = FMT_CALLGRIND;
 			else {
 				fprintf(stderr,
-					"calltrace " CMD ": --format: want chrome or folded, "
+					"calltrace " CMD ": --format: want chrome, folded or "
+					"callgrind, "
 					"not '%s'\n",
 					optarg);
 				goto usage_err;
@@ -478,7 +662,8 @@ int cmd_export(int argc, char **argv)
 		goto usage_err;
 	}
 	if (x.fmt == FMT_NONE) {
-		fprintf(stderr, "calltrace " CMD ": --format is required (chrome or folded)\n");
+		fprintf(stderr, "calltrace " CMD ": --format is required (chrome, folded or "
+			"callgrind)\n");
 		goto usage_err;
 	}
 
@@ -522,6 +707,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (x.fmt == FMT_CHROME)
 		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x.out);
+	else if (rc == 0 && x.fmt == FMT_CALLGRIND)
+		callgrind_print(&x);
 	else if (rc == 0)
 		folded_print(&x);
 	status = 0;
@@ -558,6 +745,9 @@ done:
 	free(x.next_same);
 	free(x.nodes);
 	free(x.stack);
+	free(x.files);
+	free(x.self);
+	free(x.edges);
 	ct_u64map_free(&x.byhash);
 	ct_u64map_free(&x.bykey);
 	return status;

@@ -1,6 +1,7 @@
 # export: --format=chrome parsed back as JSON (calls per name, metadata,
 # every complete event nested within its parent); --format=folded with
-# --folded-value=calls (one line per distinct stack, sorted); -F; bad usage.
+# --folded-value=calls (one line per distinct stack, sorted); -F;
+# --format=callgrind read back by callgrind_annotate; bad usage.
 # variants: all
 build basic "$E2E/basic.c"
 record d ./basic
@@ -45,6 +46,26 @@ section "export --format=folded --folded-value=calls -F middle"
 ct export d --format=folded --folded-value=calls -F middle | add
 section "export --format=folded (self time): same stacks, values are numbers"
 ct export d --format=folded | awk '{ v = $NF; sub(/ [0-9]+$/, ""); if (v !~ /^[0-9]+$/) v = "BAD " v; else v = "N"; print $0, v }' | add
+
+section "export --format=callgrind, read back by callgrind_annotate --inclusive=yes"
+ct export d --format=callgrind -o "$W/out.cg"
+sed -n '1,3p' "$W/out.cg" | add
+# the self costs (a cost line not after calls=) add up to the summary
+awk '/^summary:/ { sum = $2 } /^calls=/ { call = 1; next }
+     /^[0-9]+ [0-9]+$/ { if (!call) self += $2; call = 0 }
+     END { print (self == sum && sum > 0) ? "self costs sum to summary" : "self " self " != summary " sum }' \
+	"$W/out.cg" | add
+callgrind_annotate --inclusive=yes --auto=no --threshold=100 "$W/out.cg" >"$W/cga.out" 2>"$W/cga.err"
+echo "callgrind_annotate: exit $?" | add
+[ -s "$W/cga.err" ] && echo "callgrind_annotate stderr: $(head -c 300 "$W/cga.err")" | add
+# its function list (file:function): the names, and that each is in basic.c;
+# main (called by nobody) has all the program's time inclusive
+awk '/PROGRAM TOTALS/ { total = $1 }
+     /^ *[0-9,]+ \( *[0-9.]+%\)  .*:/ { f = $NF; n = split(f, a, ":"); name = a[n]
+	file = substr(f, 1, length(f) - length(name) - 1); sub(/.*\//, "", file)
+	print name, file; if (name == "main") mainv = $1 }
+     END { print "x main inclusive", (mainv == total ? "= program total" : mainv " != " total) }' \
+	"$W/cga.out" | sort | sed 's/^x //' | add
 
 section "bad usage"
 "$CT" export -d "$W/d" --format=bogus >/dev/null 2>"$W/bad.err"
