@@ -20,6 +20,7 @@ static const struct cmd_struct commands[] = {
 	{"replay", cmd_replay, "show the recorded calls as a call tree"},
 	{"report", cmd_report, "flat profile: calls, total and self time per function"},
 	{"graph", cmd_graph, "call tree aggregated by call path; backtraces of a function"},
+	{"coverage", cmd_coverage, "which functions of each instrumented module were called"},
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
 	{"export", cmd_export, "write the calls as Chrome trace JSON or folded stacks"},
 };

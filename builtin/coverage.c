@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace coverage: which functions of each instrumented module were
+ * called, and which never were.
+ *
+ * One pass over all streams counts the entries per (process, address).
+ * Each address is then put in its module (as ct_session_resolve does) and
+ * attributed to the module's function symbol containing it.  A module is
+ * "instrumented" when at least one traced call landed in it (--all-modules:
+ * every module with symbols).  Modules are keyed like DIR/sym (build-id, or
+ * a hash of the path), so the same module in several processes is one entry.
+ * Symbols come from DIR/sym/<key>.sym, else from the ELF file when its
+ * build-id matches the recorded one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin/builtin.h"
+#include "session.h"
+#include "symtab.h"
+#include "util.h"
+
+#define CMD "coverage"
+
+enum { OPT_FORMAT = 256, OPT_FAIL_UNDER, OPT_ALL_MODULES, OPT_NO_DEMANGLE };
+
+static const struct option long_options[] = {
+	{"data", required_argument, NULL, 'd'},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"fail-under", required_argument, NULL, OPT_FAIL_UNDER},
+	{"all-modules", no_argument, NULL, OPT_ALL_MODULES},
+	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: calltrace coverage [options]\n"
+		"\n"
+		"Function coverage: which functions of each instrumented module (one in\n"
+		"which at least one traced call landed) were called, which never were.\n"
+		"\n"
+		"options:\n"
+		"  -d, --data DIR        the recording (default calltrace.data)\n"
+		"      --format FMT      text (default) or json\n"
+		"      --fail-under PCT  exit 3 when the overall percentage is below PCT\n"
+		"      --all-modules     every module with symbols, not only instrumented ones\n"
+		"      --no-demangle     show C++ names as in the binary\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"exit status: 0 ok, 1 bad data, 2 bad usage, 3 below --fail-under\n");
+}
+
+struct func {
+	const char *name; /* display name (demangled when asked) */
+	char *dm;         /* malloc'd demangled name or NULL */
+	const char *file; /* DWARF file or NULL */
+	uint64_t value;
+	uint64_t calls;
+};
+
+struct module {
+	char *key;
+	char *path;
+	struct ct_symtab *tab; /* NULL: no symbols */
+	uint64_t *counts;      /* per symbol of tab */
+	bool instrumented;
+	struct func *funcs;
+	size_t nfuncs, called;
+};
+
+struct cov {
+	struct ct_session *s;
+	struct module *mods;
+	size_t nmods;
+	struct ct_u64map *calls; /* per proc: address -> count */
+};
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+/* the symbols of a module, as ct_session_resolve finds them */
+static struct ct_symtab *load_symtab(struct ct_session *s, const struct ct_module *mod,
+				     const char *key)
+{
+	struct ct_error e;
+	char *file = xasprintf("%s/sym/%s.sym", s->dir, key);
+	struct ct_symtab *tab = NULL;
+	if (access(file, F_OK) == 0) {
+		tab = ct_symtab_load(file, &e);
+		if (!tab)
+			ct_session_warn(s, "%s", e.msg);
+	}
+	free(file);
+	if (tab)
+		return tab;
+	const char *name = base_name(mod->path);
+	if (!*mod->path || mod->path[0] == '[' || !strncmp(name, "linux-vdso", 10) ||
+	    !strncmp(name, "linux-gate", 10) || access(mod->path, R_OK) < 0)
+		return NULL;
+	char *bid = ct_elf_buildid(mod->path);
+	bool ok = !mod->buildid || (bid && !strcmp(bid, mod->buildid));
+	free(bid);
+	if (!ok) {
+		ct_session_warn(s, "%s: build-id mismatch; its functions are not counted",
+				mod->path);
+		return NULL;
+	}
+	tab = ct_symtab_from_elf(mod->path, &e);
+	if (!tab)
+		ct_session_warn(s, "%s", e.msg);
+	return tab;
+}
+
+static struct module *get_module(struct cov *c, const struct ct_module *mod)
+{
+	char key[256];
+	ct_symtab_key(mod->buildid, mod->path, key, sizeof(key));
+	for (size_t i = 0; i < c->nmods; i++)
+		if (!strcmp(c->mods[i].key, key))
+			return &c->mods[i];
+	c->mods = xrealloc(c->mods, (c->nmods + 1) * sizeof(*c->mods));
+	struct module *m = &c->mods[c->nmods++];
+	memset(m, 0, sizeof(*m));
+	m->key = xstrdup(key);
+	m->path = xstrdup(mod->path);
+	m->tab = load_symtab(c->s, mod, key);
+	if (m->tab)
+		m->counts = xcalloc(m->tab->nsyms ? m->tab->nsyms : 1, sizeof(*m->counts));
+	return m;
+}
+
+/* the module containing addr in p: among several, the latest mapped, and
+ * one still mapped before one that was unloaded (as ct_session_resolve) */
+static const struct ct_module *find_module(const struct ct_proc *p, uint64_t addr)
+{
+	const struct ct_module *mod = NULL;
+	for (size_t i = 0; i < p->nmodules; i++) {
+		const struct ct_module *m = &p->modules[i];
+		if (addr < m->lo || addr >= m->hi)
+			continue;
+		if (!mod || (m->unload_clock == UINT64_MAX) > (mod->unload_clock == UINT64_MAX) ||
+		    ((m->unload_clock == UINT64_MAX) == (mod->unload_clock == UINT64_MAX) &&
+		     m->load_clock >= mod->load_clock))
+			mod = m;
+	}
+	return mod;
+}
+
+/* not a function of the program's own: runtime and compiler support */
+static bool skip_symbol(const char *n)
+{
+	static const char *const names[] = {
+		"_start", "_init", "_fini", "frame_dummy", "register_tm_clones",
+		"deregister_tm_clones", "_dl_relocate_static_pie",
+	};
+	if (n[0] == '_' && n[1] != 'Z' && ((n[1] >= 'A' && n[1] <= 'Z') || n[1] == '_'))
+		return true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(n, names[i]))
+			return true;
+	if (strstr(n, ".cold"))
+		return true; /* a split-off part of a function, never entered */
+	return false;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+	return r ? r : (x->value > y->value) - (x->value < y->value);
+}
+
+static void build_funcs(struct cov *c, struct module *m)
+{
+	struct ct_symtab *t = m->tab;
+	m->funcs = xcalloc(t->nsyms ? t->nsyms : 1, sizeof(*m->funcs));
+	for (size_t i = 0; i < t->nsyms;) {
+		/* aliases share a value: one function, named by the first kept name */
+		size_t j = i;
+		uint64_t calls = 0;
+		const struct ct_symbol *keep = NULL;
+		for (; j < t->nsyms && t->syms[j].value == t->syms[i].value; j++) {
+			calls += m->counts[j];
+			if (!keep && !skip_symbol(t->syms[j].name))
+				keep = &t->syms[j];
+		}
+		i = j;
+		if (!keep)
+			continue;
+		struct func *f = &m->funcs[m->nfuncs++];
+		f->dm = c->s->demangle ? ct_demangle(keep->name) : NULL;
+		f->name = f->dm ? f->dm : keep->name;
+		f->file = keep->file;
+		f->value = keep->value;
+		f->calls = calls;
+		if (calls)
+			m->called++;
+	}
+	qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_func);
+}
+
+static double pct(size_t called, size_t total)
+{
+	return total ? 100.0 * (double)called / (double)total : 0.0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+struct fileagg {
+	const char *file;
+	size_t total, called;
+};
+
+static int cmp_fileagg(const void *a, const void *b)
+{
+	const struct fileagg *x = a, *y = b;
+	if (!x->file || !y->file)
+		return (!x->file) - (!y->file); /* unknown last */
+	return strcmp(x->file, y->file);
+}
+
+static size_t per_file(const struct module *m, struct fileagg **out)
+{
+	struct fileagg *fa = xcalloc(m->nfuncs ? m->nfuncs : 1, sizeof(*fa));
+	size_t n = 0;
+	for (size_t i = 0; i < m->nfuncs; i++) {
+		const struct func *f = &m->funcs[i];
+		size_t k;
+		for (k = 0; k < n; k++)
+			if ((!fa[k].file && !f->file) ||
+			    (fa[k].file && f->file && !strcmp(fa[k].file, f->file)))
+				break;
+		if (k == n)
+			fa[n++].file = f->file;
+		fa[k].total++;
+		fa[k].called += f->calls != 0;
+	}
+	qsort(fa, n, sizeof(*fa), cmp_fileagg);
+	*out = fa;
+	return n;
+}
+
+static void print_text(const struct cov *c, FILE *out)
+{
+	size_t total = 0, called = 0;
+	for (size_t i = 0; i < c->nmods; i++) {
+		const struct module *m = &c->mods[i];
+		if (!m->funcs)
+			continue;
+		total += m->nfuncs;
+		called += m->called;
+		fprintf(out, "%s  %zu/%zu (%.1f%%)\n", m->path, m->called, m->nfuncs,
+			pct(m->called, m->nfuncs));
+		struct fileagg *fa;
+		size_t n = per_file(m, &fa);
+		for (size_t k = 0; k < n; k++)
+			fprintf(out, "  %s  %zu/%zu (%.1f%%)\n",
+				fa[k].file ? fa[k].file : "(unknown file)", fa[k].called,
+				fa[k].total, pct(fa[k].called, fa[k].total));
+		free(fa);
+		if (m->called < m->nfuncs) {
+			fprintf(out, "  never called:\n");
+			for (size_t k = 0; k < m->nfuncs; k++)
+				if (!m->funcs[k].calls)
+					fprintf(out, "    %s\n", m->funcs[k].name);
+		}
+	}
+	fprintf(out, "total  %zu/%zu (%.1f%%)\n", called, total, pct(called, total));
+}
+
+static void print_json(const struct cov *c, FILE *out)
+{
+	size_t total = 0, called = 0;
+	bool first = true;
+	fputs("{\"modules\":[", out);
+	for (size_t i = 0; i < c->nmods; i++) {
+		const struct module *m = &c->mods[i];
+		if (!m->funcs)
+			continue;
+		total += m->nfuncs;
+		called += m->called;
+		fputs(first ? "\n{\"path\":" : ",\n{\"path\":", out);
+		first = false;
+		json_str(out, m->path);
+		fprintf(out, ",\"functions\":%zu,\"called\":%zu,\"percent\":%.2f,\"files\":[",
+			m->nfuncs, m->called, pct(m->called, m->nfuncs));
+		struct fileagg *fa;
+		size_t n = per_file(m, &fa);
+		for (size_t k = 0; k < n; k++) {
+			fputs(k ? ",{\"file\":" : "{\"file\":", out);
+			if (fa[k].file)
+				json_str(out, fa[k].file);
+			else
+				fputs("null", out);
+			fprintf(out, ",\"functions\":%zu,\"called\":%zu,\"percent\":%.2f}",
+				fa[k].total, fa[k].called, pct(fa[k].called, fa[k].total));
+		}
+		free(fa);
+		fputs("],\"uncalled\":[", out);
+		bool f1 = true;
+		for (size_t k = 0; k < m->nfuncs; k++) {
+			if (m->funcs[k].calls)
+				continue;
+			if (!f1)
+				fputc(',', out);
+			f1 = false;
+			json_str(out, m->funcs[k].name);
+		}
+		fputs("],\"called_functions\":[", out);
+		f1 = true;
+		for (size_t k = 0; k < m->nfuncs; k++) {
+			if (!m->funcs[k].calls)
+				continue;
+			fputs(f1 ? "{\"name\":" : ",{\"name\":", out);
+			f1 = false;
+			json_str(out, m->funcs[k].name);
+			fprintf(out, ",\"calls\":%" PRIu64 "}", m->funcs[k].calls);
+		}
+		fputs("]}", out);
+	}
+	fprintf(out, "\n],\"functions\":%zu,\"called\":%zu,\"percent\":%.2f}\n", total, called,
+		pct(called, total));
+}
+
+/* the one pass: entries per (process, address) */
+static int count_calls(struct cov *c, struct ct_error *err)
+{
+	struct ct_session *s = c->s;
+	static struct ct_event evs[4096];
+	for (size_t i = 0; i < s->nthreads; i++) {
+		struct ct_thread *t = s->threads[i];
+		size_t pi = 0;
+		while (pi < s->nprocs && s->procs[pi] != t->proc)
+			pi++;
+		if (pi == s->nprocs)
+			continue;
+		struct ct_stream *st;
+		if (ct_stream_open(s, t, &st, err) < 0)
+			return -1;
+		int n;
+		while ((n = ct_stream_read(st, evs, sizeof(evs) / sizeof(evs[0]), err)) > 0)
+			for (int k = 0; k < n; k++)
+				if (evs[k].kind == CT_ENTER) {
+					void **slot = ct_u64map_slot(&c->calls[pi], evs[k].addr);
+					*slot = (void *)((uintptr_t)*slot + 1);
+				}
+		ct_stream_close(st);
+		if (n < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void attribute(struct cov *c, bool all_modules)
+{
+	struct ct_session *s = c->s;
+	for (size_t pi = 0; pi < s->nprocs; pi++) {
+		struct ct_proc *p = s->procs[pi];
+		struct ct_u64map *mp = &c->calls[pi];
+		for (size_t i = 0; i < mp->cap; i++) {
+			if (!mp->used[i])
+				continue;
+			const struct ct_module *mod = find_module(p, mp->keys[i]);
+			if (!mod)
+				continue;
+			struct module *m = get_module(c, mod);
+			m->instrumented = true;
+			if (!m->tab)
+				continue;
+			const struct ct_symbol *sym = ct_symtab_lookup(m->tab, mp->keys[i] - mod->base);
+			if (sym)
+				m->counts[sym - m->tab->syms] += (uintptr_t)mp->vals[i];
+		}
+		if (all_modules)
+			for (size_t k = 0; k < p->nmodules; k++)
+				get_module(c, &p->modules[k]);
+	}
+	for (size_t i = 0; i < c->nmods; i++) {
+		struct module *m = &c->mods[i];
+		if (m->tab && (m->instrumented || all_modules))
+			build_funcs(c, m);
+	}
+}
+
+int cmd_coverage(int argc, char **argv)
+{
+	const char *dir = "calltrace.data";
+	enum { F_TEXT, F_JSON } fmt = F_TEXT;
+	double fail_under = -1;
+	bool all_modules = false, demangle = true;
+	int c, status = 2;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:h", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				fmt = F_TEXT;
+			else if (!strcmp(optarg, "json"))
+				fmt = F_JSON;
+			else {
+				fprintf(stderr, "calltrace " CMD ": --format: want text or json, not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case OPT_FAIL_UNDER: {
+			char *end;
+			errno = 0;
+			fail_under = strtod(optarg, &end);
+			if (errno || end == optarg || *end || fail_under < 0 || fail_under > 100) {
+				fprintf(stderr,
+					"calltrace " CMD ": --fail-under: want a percentage 0-100, not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		}
+		case OPT_ALL_MODULES:
+			all_modules = true;
+			break;
+		case OPT_NO_DEMANGLE:
+			demangle = false;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+				argv[optind - 1]);
+			goto usage_err;
+		default:
+			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n", argv[optind - 1]);
+			goto usage_err;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		goto usage_err;
+	}
+
+	struct ct_error err = {{0}};
+	struct ct_session *s;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		return 1;
+	}
+	s->demangle = demangle;
+	struct cov cv = {.s = s};
+	cv.calls = xcalloc(s->nprocs ? s->nprocs : 1, sizeof(*cv.calls));
+	for (size_t i = 0; i < s->nprocs; i++)
+		ct_u64map_init(&cv.calls[i]);
+
+	status = 0;
+	if (count_calls(&cv, &err) < 0) {
+		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		status = 1;
+	} else {
+		attribute(&cv, all_modules);
+		if (fmt == F_JSON)
+			print_json(&cv, stdout);
+		else
+			print_text(&cv, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "calltrace " CMD ": writing the output: %s\n",
+				strerror(errno));
+			status = 1;
+		}
+		size_t total = 0, called = 0;
+		for (size_t i = 0; i < cv.nmods; i++)
+			if (cv.mods[i].funcs) {
+				total += cv.mods[i].nfuncs;
+				called += cv.mods[i].called;
+			}
+		if (status == 0 && fail_under >= 0 && pct(called, total) < fail_under) {
+			fprintf(stderr, "calltrace " CMD ": coverage %.1f%% is below %g%%\n",
+				pct(called, total), fail_under);
+			status = 3;
+		}
+	}
+
+	for (size_t i = 0; i < cv.nmods; i++) {
+		struct module *m = &cv.mods[i];
+		for (size_t k = 0; k < m->nfuncs; k++)
+			free(m->funcs[k].dm);
+		free(m->funcs);
+		free(m->counts);
+		ct_symtab_free(m->tab);
+		free(m->key);
+		free(m->path);
+	}
+	free(cv.mods);
+	for (size_t i = 0; i < s->nprocs; i++)
+		ct_u64map_free(&cv.calls[i]);
+	free(cv.calls);
+	ct_session_close(s);
+	return status;
+
+usage_err:
+	usage(stderr);
+	return 2;
+}
