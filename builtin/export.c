@@ -19,6 +19,11 @@
  *           time is counted on its own call edge, as callgrind does.
  *
  * Threads are read one after the other through the filter (-F/-N/-D/-t).
+ *
+ * -r START~END keeps the calls that overlap the half-open range
+ * [START, END) (an empty side is open); their times are clipped to it:
+ * chrome slices start and end within it, folded and callgrind count only
+ * the part of each self / inclusive time inside it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -46,6 +51,7 @@ static const struct option long_options[] = {
 	{"notrace", required_argument, NULL, 'N'},
 	{"depth", required_argument, NULL, 'D'},
 	{"time-filter", required_argument, NULL, 't'},
+	{"range", required_argument, NULL, 'r'},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -77,6 +83,9 @@ static void usage(FILE *f)
 		"  -N, --notrace REGEX   leave out functions matching REGEX and what they call\n"
 		"  -D, --depth N         only calls at depth < N (counted as in replay)\n"
 		"  -t, --time-filter TIME  leave out calls shorter than TIME (e.g. 10us)\n"
+		"  -r, --range START~END  only calls overlapping this time range (since the\n"
+		"                        start of the recording, e.g. 10ms~20ms, 1.5s~, ~500us),\n"
+		"                        their times clipped to it\n"
 		"      --no-demangle     show C++ names as in the binary\n"
 		"  -h, --help            this help\n");
 }
@@ -109,6 +118,9 @@ struct exporter {
 	bool value_calls;
 	FILE *out;
 
+	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open */
+	uint64_t lo, hi;
+
 	/* chrome */
 	bool first_event;
 	int pid, tid;
@@ -134,6 +146,61 @@ struct exporter {
 	struct frame *stack;
 	size_t depth, capstack;
 };
+
+/* a call [start, end) overlaps the range [lo, hi); a call of no duration
+ * overlaps when it is inside the range */
+static bool in_range(const struct exporter *x, const struct ct_event *ev)
+{
+	uint64_t end = ev->time >= ev->start ? ev->time : ev->start;
+	if (ev->start >= x->hi)
+		return false;
+	return end > x->lo || (end == ev->start && ev->start >= x->lo);
+}
+
+/* the call's start and end, clipped to the range */
+static void clip(const struct exporter *x, const struct ct_event *ev, uint64_t *b, uint64_t *e)
+{
+	uint64_t end = ev->time >= ev->start ? ev->time : ev->start;
+	*b = ev->start > x->lo ? ev->start : x->lo;
+	*e = end < x->hi ? end : x->hi;
+	if (*e < *b)
+		*e = *b;
+}
+
+/* the inclusive time of a call inside the range, 0 if it is outside */
+static uint64_t clipped_incl(const struct exporter *x, const struct ct_event *ev)
+{
+	if (!in_range(x, ev))
+		return 0;
+	uint64_t b, e;
+	clip(x, ev, &b, &e);
+	return e - b;
+}
+
+/* "START~END": either side a duration or empty (open); 0 or -1 */
+static int parse_range(const char *arg, uint64_t *lo, uint64_t *hi)
+{
+	const char *tilde = strchr(arg, '~');
+	if (!tilde || strchr(tilde + 1, '~'))
+		return -1;
+	*lo = 0;
+	*hi = UINT64_MAX;
+	if (tilde > arg) {
+		char *a = xasprintf("%.*s", (int)(tilde - arg), arg);
+		int64_t v = ct_parse_duration(a);
+		free(a);
+		if (v < 0)
+			return -1;
+		*lo = (uint64_t)v;
+	}
+	if (tilde[1]) {
+		int64_t v = ct_parse_duration(tilde + 1);
+		if (v < 0)
+			return -1;
+		*hi = (uint64_t)v;
+	}
+	return *hi < *lo ? -1 : 0;
+}
 
 static uint64_t hash_name(const char *s)
 {
@@ -237,19 +304,39 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 {
 	FILE *out = x->out;
 	const struct ct_event *ev = &fe->ev;
-	uint64_t dur = ev->time >= ev->start ? ev->time - ev->start : 0;
+	if (!in_range(x, ev))
+		return;
+	uint64_t b, e;
+	clip(x, ev, &b, &e);
+	uint64_t end = ev->time >= ev->start ? ev->time : ev->start;
+	const char *clipped = NULL;
+	if (b > ev->start && e < end)
+		clipped = "both";
+	else if (b > ev->start)
+		clipped = "start";
+	else if (e < end)
+		clipped = "end";
+	const char *how = NULL;
+	if (ev->flags & CT_EVF_UNFINISHED)
+		how = "unfinished";
+	else if (ev->flags & CT_EVF_SYNTHETIC)
+		how = "unwound";
 	chrome_sep(x);
 	fputs("{\"ph\":\"X\",\"name\":", out);
 	json_string(out, fe->fn->name);
 	fputs(",\"ts\":", out);
-	chrome_us(out, ev->start);
+	chrome_us(out, b);
 	fputs(",\"dur\":", out);
-	chrome_us(out, dur);
+	chrome_us(out, e - b);
 	fprintf(out, ",\"pid\":%d,\"tid\":%d", x->pid, x->tid);
-	if (ev->flags & CT_EVF_UNFINISHED)
-		fputs(",\"args\":{\"end\":\"unfinished\"}", out);
-	else if (ev->flags & CT_EVF_SYNTHETIC)
-		fputs(",\"args\":{\"end\":\"unwound\"}", out);
+	if (how || clipped) {
+		fputs(",\"args\":{", out);
+		if (how)
+			fprintf(out, "\"end\":\"%s\"", how);
+		if (clipped)
+			fprintf(out, "%s\"clipped\":\"%s\"", how ? "," : "", clipped);
+		putc_unlocked('}', out);
+	}
 	putc_unlocked('}', out);
 }
 
@@ -316,9 +403,10 @@ static void folded_enter(struct exporter *x, struct ct_func *fn)
 static void folded_exit(struct exporter *x, const struct ct_event *ev)
 {
 	struct frame f = x->stack[--x->depth];
-	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+	uint64_t incl = clipped_incl(x, ev);
 	struct node *n = &x->nodes[f.node];
-	n->calls++;
+	if (in_range(x, ev))
+		n->calls++;
 	n->self += incl > f.child ? incl - f.child : 0;
 	if (x->depth)
 		x->stack[x->depth - 1].child += incl;
@@ -405,9 +493,9 @@ static void cg_enter(struct exporter *x, struct ct_func *fn)
 static void cg_exit(struct exporter *x, const struct ct_event *ev)
 {
 	struct frame f = x->stack[--x->depth];
-	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+	uint64_t incl = clipped_incl(x, ev);
 	x->self[f.node] += incl > f.child ? incl - f.child : 0;
-	if (!x->depth)
+	if (!x->depth || !in_range(x, ev))
 		return;
 	struct frame *caller = &x->stack[x->depth - 1];
 	caller->child += incl;
@@ -581,7 +669,7 @@ int cmd_export(int argc, char **argv)
 	int *tids = NULL;
 	size_t ntids = 0;
 	struct ct_filter filt;
-	struct exporter x = {.fmt = FMT_NONE, .first_event = true};
+	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX};
 	int status = 2, c;
 
 	ct_filter_init(&filt, NULL);
@@ -589,7 +677,7 @@ int cmd_export(int argc, char **argv)
 	ct_u64map_init(&x.bykey);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:o:F:N:D:t:h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:o:F:N:D:t:r:h", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
@@ -639,6 +727,16 @@ int cmd_export(int argc, char **argv)
 		case 't':
 			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
 				goto usage_err;
+			break;
+		case 'r':
+			if (parse_range(optarg, &x.lo, &x.hi) < 0) {
+				fprintf(stderr,
+					"calltrace " CMD ": --range: want START~END (durations "
+					"since the start of the recording, either may be empty, "
+					"e.g. 10ms~20ms), not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
 			break;
 		case OPT_NO_DEMANGLE:
 			demangle = false;

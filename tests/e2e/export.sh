@@ -1,7 +1,8 @@
 # export: --format=chrome parsed back as JSON (calls per name, metadata,
 # every complete event nested within its parent); --format=folded with
 # --folded-value=calls (one line per distinct stack, sorted); -F;
-# --format=callgrind read back by callgrind_annotate; bad usage.
+# --format=callgrind read back by callgrind_annotate; -r (--range) in
+# deterministic cases; bad usage.
 # variants: all
 build basic "$E2E/basic.c"
 record d ./basic
@@ -66,6 +67,52 @@ awk '/PROGRAM TOTALS/ { total = $1 }
 	print name, file; if (name == "main") mainv = $1 }
      END { print "x main inclusive", (mainv == total ? "= program total" : mainv " != " total) }' \
 	"$W/cga.out" | sort | sed 's/^x //' | add
+
+section "export -r (--range): deterministic cases"
+# ~0ns: the range [0, 0) is empty, so nothing is exported
+ct export d --format=folded -r '~0ns' >"$W/r0.folded"
+echo "-r ~0ns folded: $(wc -l <"$W/r0.folded") lines" | add
+ct export d --format=chrome -r '~0ns' | grep -c '"ph":"X"' | sed 's/^/-r ~0ns chrome X events: /' | add
+# 0~: the whole recording, the same output as without -r
+for f in chrome folded callgrind; do
+	ct export d --format=$f -o "$W/all.$f"
+	ct export d --format=$f -r 0~ -o "$W/r0all.$f"
+	cmp -s "$W/all.$f" "$W/r0all.$f" && echo "-r 0~ $f: same as no range" | add ||
+		echo "-r 0~ $f: DIFFERS from no range" | add
+done
+# 1000s~: after the end, nothing
+ct export d --format=folded -r 1000s~ >"$W/rlate.folded"
+echo "-r 1000s~ folded: $(wc -l <"$W/rlate.folded") lines" | add
+ct export d --format=chrome -r 1000s~ -o "$W/rlate.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("-r 1000s~ chrome X events:", sum(e["ph"] == "X" for e in d["traceEvents"]))' "$W/rlate.json" | add
+ct export d --format=callgrind -r 1000s~ | grep '^summary:' | sed 's/^/-r 1000s~ callgrind /' | add
+# a range strictly inside main (taken from the recording itself): main is
+# clipped at both ends, every exported slice lies inside the range, and the
+# folded self times add up to the range's length
+set -- $(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+m = [e for e in d["traceEvents"] if e["ph"] == "X" and e["name"] == "main"][0]
+b = round(m["ts"] * 1000); e = b + round(m["dur"] * 1000)
+print(b + 1, e - 1)' "$W/trace.json")
+lo=$1 hi=$2
+ct export d --format=chrome -r "${lo}ns~${hi}" -o "$W/rmid.json"
+python3 - "$W/rmid.json" "$lo" "$hi" <<'PY' 2>&1 | add
+import json, sys
+lo, hi = int(sys.argv[2]), int(sys.argv[3])
+xs = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
+m = [e for e in xs if e["name"] == "main"][0]
+print("-r inside main: main clipped", m.get("args", {}).get("clipped"))
+out = [e for e in xs if round(e["ts"] * 1000) < lo or round((e["ts"] + e["dur"]) * 1000) > hi]
+print("-r inside main: slices outside the range:", len(out))
+PY
+ct export d --format=folded -r "${lo}~${hi}ns" | awk -v len=$((hi - lo)) '{ s += $NF }
+	END { print "-r inside main: folded self sum", (s == len ? "= range length" : s " != " len) }' | add
+for r in abc 5ms 2ms~1ms 1ms~2q '~~'; do
+	"$CT" export -d "$W/d" --format=folded -r "$r" >/dev/null 2>"$W/rbad.err"
+	rc=$?
+	grep -q -e '--range: want START~END' "$W/rbad.err" && m="with message" || m="NO message"
+	echo "-r $r: exit $rc, $m" | add
+done
 
 section "bad usage"
 "$CT" export -d "$W/d" --format=bogus >/dev/null 2>"$W/bad.err"
