@@ -19,6 +19,7 @@ static const struct cmd_struct commands[] = {
 	{"record", cmd_record, "run a program and record its calls"},
 	{"replay", cmd_replay, "show the recorded calls as a call tree"},
 	{"report", cmd_report, "flat profile: calls, total and self time per function"},
+	{"callers", cmd_callers, "call graph profile: callers and callees of each function"},
 	{"graph", cmd_graph, "call tree aggregated by call path; backtraces of a function"},
 	{"coverage", cmd_coverage, "which functions of each instrumented module were called"},
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},

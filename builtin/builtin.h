@@ -12,5 +12,6 @@ int cmd_info(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
+int cmd_callers(int argc, char **argv);
 
 #endif
