@@ -27,6 +27,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "output.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
@@ -322,35 +323,6 @@ static int cmp_edges(const void *a, const void *b)
 	return r ? r : strcmp(name_of(c, oa), name_of(c, ob));
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	putc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			putc(*p, out);
-	}
-	putc('"', out);
-}
-
-static void csv_string(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	putc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', out);
-		putc(*s, out);
-	}
-	putc('"', out);
-}
-
 static void text_edge(const struct callers *c, FILE *out, const struct edge *e, uint32_t other)
 {
 	char b[64];
@@ -370,16 +342,16 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 			text_edge(c, out, e, other);
 			break;
 		case FMT_CSV:
-			csv_string(out, name_of(c, callers ? e->callee : e->caller));
+			ct_csv_string(out, name_of(c, callers ? e->callee : e->caller));
 			fputs(callers ? ",caller," : ",callee,", out);
-			csv_string(out, name_of(c, other));
+			ct_csv_string(out, name_of(c, other));
 			fprintf(out, ",%llu,%llu\n", (unsigned long long)e->calls,
 				(unsigned long long)e->time);
 			break;
 		case FMT_JSON:
 			fputs(*first ? "{\"name\":" : ",{\"name\":", out);
 			*first = false;
-			json_string(out, name_of(c, other));
+			ct_json_string(out, name_of(c, other));
 			fprintf(out, ",\"calls\":%llu,\"time_ns\":%llu}",
 				(unsigned long long)e->calls, (unsigned long long)e->time);
 			break;
@@ -468,14 +440,14 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 			break;
 		case FMT_CSV:
 			print_edges(c, out, in, nin, true, &first);
-			csv_string(out, c->names[id]);
+			ct_csv_string(out, c->names[id]);
 			fprintf(out, ",self,,%llu,%llu\n", (unsigned long long)st->calls,
 				(unsigned long long)st->total);
 			print_edges(c, out, outl, nout, false, &first);
 			break;
 		case FMT_JSON:
 			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-			json_string(out, c->names[id]);
+			ct_json_string(out, c->names[id]);
 			fprintf(out, ",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,\"callers\":[",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self);

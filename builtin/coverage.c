@@ -23,6 +23,7 @@
 #include "builtin/builtin.h"
 #include "session.h"
 #include "symtab.h"
+#include "output.h"
 #include "util.h"
 
 #define CMD "coverage"
@@ -215,21 +216,6 @@ static double pct(size_t called, size_t total)
 	return total ? 100.0 * (double)called / (double)total : 0.0;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 struct fileagg {
 	const char *file;
 	size_t total, called;
@@ -305,7 +291,7 @@ static void print_json(const struct cov *c, FILE *out)
 		called += m->called;
 		fputs(first ? "\n{\"path\":" : ",\n{\"path\":", out);
 		first = false;
-		json_str(out, m->path);
+		ct_json_string(out, m->path);
 		fprintf(out, ",\"functions\":%zu,\"called\":%zu,\"percent\":%.2f,\"files\":[",
 			m->nfuncs, m->called, pct(m->called, m->nfuncs));
 		struct fileagg *fa;
@@ -313,7 +299,7 @@ static void print_json(const struct cov *c, FILE *out)
 		for (size_t k = 0; k < n; k++) {
 			fputs(k ? ",{\"file\":" : "{\"file\":", out);
 			if (fa[k].file)
-				json_str(out, fa[k].file);
+				ct_json_string(out, fa[k].file);
 			else
 				fputs("null", out);
 			fprintf(out, ",\"functions\":%zu,\"called\":%zu,\"percent\":%.2f}",
@@ -328,7 +314,7 @@ static void print_json(const struct cov *c, FILE *out)
 			if (!f1)
 				fputc(',', out);
 			f1 = false;
-			json_str(out, m->funcs[k].name);
+			ct_json_string(out, m->funcs[k].name);
 		}
 		fputs("],\"called_functions\":[", out);
 		f1 = true;
@@ -337,7 +323,7 @@ static void print_json(const struct cov *c, FILE *out)
 				continue;
 			fputs(f1 ? "{\"name\":" : ",{\"name\":", out);
 			f1 = false;
-			json_str(out, m->funcs[k].name);
+			ct_json_string(out, m->funcs[k].name);
 			fprintf(out, ",\"calls\":%" PRIu64 "}", m->funcs[k].calls);
 		}
 		fputs("]}", out);

@@ -33,6 +33,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "output.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
@@ -247,36 +248,6 @@ static uint32_t node_of(struct exporter *x, uint32_t parent, uint32_t name)
 	return id;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	putc_unlocked('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				putc_unlocked(*p, out);
-		}
-	}
-	putc_unlocked('"', out);
-}
-
 static const char *basename_of(const char *path)
 {
 	if (!path)
@@ -323,7 +294,7 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 		how = "unwound";
 	chrome_sep(x);
 	fputs("{\"ph\":\"X\",\"name\":", out);
-	json_string(out, fe->fn->name);
+	ct_json_string(out, fe->fn->name);
 	fputs(",\"ts\":", out);
 	chrome_us(out, b);
 	fputs(",\"dur\":", out);
@@ -362,7 +333,7 @@ static void chrome_metadata(struct exporter *x, const bool *want)
 		chrome_sep(x);
 		fprintf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":",
 			p->pid);
-		json_string(out, basename_of(p->exe));
+		ct_json_string(out, basename_of(p->exe));
 		fputs("}}", out);
 	}
 	for (size_t j = 0; j < s->nthreads; j++) {
@@ -380,7 +351,7 @@ static void chrome_metadata(struct exporter *x, const bool *want)
 			"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"
 			"\"args\":{\"name\":",
 			pid, t->tid);
-		json_string(out, name);
+		ct_json_string(out, name);
 		fputs("}}", out);
 	}
 }

@@ -23,6 +23,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "output.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
@@ -274,51 +275,6 @@ static int cmp_rows(const void *a, const void *b)
 	return c ? c : (ia < ib ? -1 : ia > ib);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	putc_unlocked('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				putc_unlocked(*p, out);
-		}
-	}
-	putc_unlocked('"', out);
-}
-
-static void csv_string(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	putc_unlocked('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc_unlocked('"', out);
-		putc_unlocked(*s, out);
-	}
-	putc_unlocked('"', out);
-}
-
 /* print the table of what was gathered since the last one; t is the thread
  * with --per-thread */
 static void print_table(struct report *r, const struct ct_thread *t)
@@ -362,7 +318,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			const struct fstat *st = &r->stats[rows[i]];
 			if (t)
 				fprintf(out, "%d,%d,", pid, t->tid);
-			csv_string(out, r->names[rows[i]]);
+			ct_csv_string(out, r->names[rows[i]]);
 			fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu\n",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self,
@@ -379,7 +335,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		for (size_t i = 0; i < n; i++) {
 			const struct fstat *st = &r->stats[rows[i]];
 			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-			json_string(out, r->names[rows[i]]);
+			ct_json_string(out, r->names[rows[i]]);
 			fprintf(out,
 				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
 				"\"avg_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu}",

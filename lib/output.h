@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* Writing strings into the formats the views produce: JSON and CSV. */
+#ifndef CT_OUTPUT_H
+#define CT_OUTPUT_H
+
+#include <stdio.h>
+
+/* s as a JSON string, quotes included (RFC 8259 escapes) */
+void ct_json_string(FILE *out, const char *s);
+/* s as a CSV field: quoted (RFC 4180) when it holds a comma, quote or newline */
+void ct_csv_string(FILE *out, const char *s);
+
+#endif
