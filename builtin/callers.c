@@ -110,11 +110,9 @@ struct callers {
 	struct ct_progress progress;
 	struct ct_filter *filt;
 
-	const char **names;
-	uint32_t *next_same;
-	struct fstat *stats;
-	size_t nnames, capnames;
-	struct ct_u64map byhash;
+	struct ct_names names;  /* function names and their ids */
+	struct fstat *stats;    /* per id */
+	size_t capstats;
 
 	struct edge *edges;
 	size_t nedges, capedges;
@@ -128,44 +126,15 @@ struct callers {
 	bool no_time;
 };
 
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-static int64_t lookup(struct callers *c, const char *name)
-{
-	uintptr_t first = (uintptr_t)ct_u64map_get(&c->byhash, hash_name(name));
-	for (uintptr_t i = first; i; i = c->next_same[i - 1])
-		if (!strcmp(c->names[i - 1], name))
-			return (int64_t)(i - 1);
-	return -1;
-}
-
 static uint32_t intern(struct callers *c, const char *name)
 {
-	int64_t found = lookup(c, name);
-	if (found >= 0)
-		return (uint32_t)found;
-	void **slot = ct_u64map_slot(&c->byhash, hash_name(name));
-	uintptr_t first = (uintptr_t)*slot;
-	if (c->nnames == c->capnames) {
-		size_t old = c->capnames;
-		c->capnames = c->capnames ? 2 * c->capnames : 256;
-		c->names = xrealloc(c->names, c->capnames * sizeof(*c->names));
-		c->next_same = xrealloc(c->next_same, c->capnames * sizeof(*c->next_same));
-		c->stats = xrealloc(c->stats, c->capnames * sizeof(*c->stats));
-		memset(c->stats + old, 0, (c->capnames - old) * sizeof(*c->stats));
+	uint32_t id = ct_names_intern(&c->names, name);
+	if (c->names.n > c->capstats) {
+		size_t old = c->capstats;
+		c->capstats = c->names.cap;
+		c->stats = xrealloc(c->stats, c->capstats * sizeof(*c->stats));
+		memset(c->stats + old, 0, (c->capstats - old) * sizeof(*c->stats));
 	}
-	uint32_t id = (uint32_t)c->nnames++;
-	c->names[id] = name;
-	c->next_same[id] = (uint32_t)first;
-	*slot = (void *)(uintptr_t)(id + 1);
 	return id;
 }
 
@@ -268,7 +237,7 @@ static struct callers *sort_c;
 
 static const char *name_of(const struct callers *c, uint32_t id)
 {
-	return id == ROOT ? "<root>" : c->names[id];
+	return id == ROOT ? "<root>" : c->names.v[id];
 }
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -295,7 +264,7 @@ static int cmp_funcs(const void *a, const void *b)
 	case K_NAME:
 		break;
 	}
-	return r ? r : strcmp(c->names[ia], c->names[ib]);
+	return r ? r : strcmp(c->names.v[ia], c->names.v[ib]);
 }
 
 /* edges of a block: callers (other = caller) or callees (other = callee) */
@@ -361,9 +330,9 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 
 static void print_all(struct callers *c, FILE *out, int64_t only)
 {
-	uint32_t *funcs = xmalloc((c->nnames ? c->nnames : 1) * sizeof(*funcs));
+	uint32_t *funcs = xmalloc((c->names.n ? c->names.n : 1) * sizeof(*funcs));
 	size_t nf = 0;
-	for (size_t i = 0; i < c->nnames; i++)
+	for (size_t i = 0; i < c->names.n; i++)
 		if (c->stats[i].calls && (only < 0 || (int64_t)i == only))
 			funcs[nf++] = (uint32_t)i;
 	sort_c = c;
@@ -373,25 +342,25 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 	size_t ne = c->nedges;
 	uint32_t *by_callee = xmalloc((ne ? ne : 1) * sizeof(uint32_t));
 	uint32_t *by_caller = xmalloc((ne ? ne : 1) * sizeof(uint32_t));
-	size_t *start_in = xcalloc(c->nnames + 1, sizeof(size_t));
-	size_t *start_out = xcalloc(c->nnames + 2, sizeof(size_t));
+	size_t *start_in = xcalloc(c->names.n + 1, sizeof(size_t));
+	size_t *start_out = xcalloc(c->names.n + 2, sizeof(size_t));
 	/* counting sort; ROOT goes to slot nnames of start_out */
 	for (size_t i = 0; i < ne; i++) {
 		start_in[c->edges[i].callee + 1]++;
-		uint32_t k = c->edges[i].caller == ROOT ? (uint32_t)c->nnames : c->edges[i].caller;
+		uint32_t k = c->edges[i].caller == ROOT ? (uint32_t)c->names.n : c->edges[i].caller;
 		start_out[k + 1]++;
 	}
-	for (size_t i = 0; i < c->nnames; i++)
+	for (size_t i = 0; i < c->names.n; i++)
 		start_in[i + 1] += start_in[i];
-	for (size_t i = 0; i <= c->nnames; i++)
+	for (size_t i = 0; i <= c->names.n; i++)
 		start_out[i + 1] += start_out[i];
-	size_t *fill_in = xmalloc((c->nnames + 1) * sizeof(size_t));
-	size_t *fill_out = xmalloc((c->nnames + 2) * sizeof(size_t));
-	memcpy(fill_in, start_in, (c->nnames + 1) * sizeof(size_t));
-	memcpy(fill_out, start_out, (c->nnames + 2) * sizeof(size_t));
+	size_t *fill_in = xmalloc((c->names.n + 1) * sizeof(size_t));
+	size_t *fill_out = xmalloc((c->names.n + 2) * sizeof(size_t));
+	memcpy(fill_in, start_in, (c->names.n + 1) * sizeof(size_t));
+	memcpy(fill_out, start_out, (c->names.n + 2) * sizeof(size_t));
 	for (size_t i = 0; i < ne; i++) {
 		by_callee[fill_in[c->edges[i].callee]++] = (uint32_t)i;
-		uint32_t k = c->edges[i].caller == ROOT ? (uint32_t)c->nnames : c->edges[i].caller;
+		uint32_t k = c->edges[i].caller == ROOT ? (uint32_t)c->names.n : c->edges[i].caller;
 		by_caller[fill_out[k]++] = (uint32_t)i;
 	}
 
@@ -435,19 +404,19 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 					ct_format_duration(st->total, b[0], sizeof(b[0])),
 					ct_format_duration(st->self, b[1], sizeof(b[1])));
 			fprintf(out, "  %10llu  %s\n", (unsigned long long)st->calls,
-				c->names[id]);
+				c->names.v[id]);
 			print_edges(c, out, outl, nout, false, &first);
 			break;
 		case FMT_CSV:
 			print_edges(c, out, in, nin, true, &first);
-			ct_csv_string(out, c->names[id]);
+			ct_csv_string(out, c->names.v[id]);
 			fprintf(out, ",self,,%llu,%llu\n", (unsigned long long)st->calls,
 				(unsigned long long)st->total);
 			print_edges(c, out, outl, nout, false, &first);
 			break;
 		case FMT_JSON:
 			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-			ct_json_string(out, c->names[id]);
+			ct_json_string(out, c->names.v[id]);
 			fprintf(out, ",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,\"callers\":[",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self);
@@ -484,7 +453,7 @@ int cmd_callers(int argc, char **argv)
 	int status = 2, o;
 
 	ct_filter_init(&filt, NULL);
-	ct_u64map_init(&c.byhash);
+	ct_names_init(&c.names);
 	ct_u64map_init(&c.byedge);
 	optind = 1;
 	opterr = 0;
@@ -597,7 +566,7 @@ int cmd_callers(int argc, char **argv)
 	if (rc == 0) {
 		int64_t id = -1;
 		if (only) {
-			id = lookup(&c, only);
+			id = ct_names_find(&c.names, only);
 			if (id < 0 || !c.stats[id].calls) {
 				fprintf(stderr, "calltrace " CMD ": no calls of '%s' in the trace\n",
 					only);
@@ -632,12 +601,10 @@ out:
 	ct_filter_free(&filt);
 done:
 	free(tids);
-	free(c.names);
-	free(c.next_same);
 	free(c.stats);
 	free(c.edges);
 	free(c.stack);
-	ct_u64map_free(&c.byhash);
+	ct_names_free(&c.names);
 	ct_u64map_free(&c.byedge);
 	return status;
 }

@@ -127,10 +127,7 @@ struct exporter {
 	int pid, tid;
 
 	/* folded: names by hash (chained), nodes by (parent, name) */
-	const char **names;
-	uint32_t *next_same;
-	size_t nnames, capnames;
-	struct ct_u64map byhash;
+	struct ct_names names;  /* function names and their ids */
 	struct node *nodes;
 	size_t nnodes, capnodes;
 	struct ct_u64map bykey; /* (parent << 32 | name) -> node id + 1 */
@@ -203,34 +200,9 @@ static int parse_range(const char *arg, uint64_t *lo, uint64_t *hi)
 	return *hi < *lo ? -1 : 0;
 }
 
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static uint32_t intern(struct exporter *x, const char *name)
 {
-	uint64_t h = hash_name(name);
-	void **slot = ct_u64map_slot(&x->byhash, h);
-	uintptr_t first = (uintptr_t)*slot;
-	for (uintptr_t i = first; i; i = x->next_same[i - 1])
-		if (!strcmp(x->names[i - 1], name))
-			return (uint32_t)(i - 1);
-	if (x->nnames == x->capnames) {
-		x->capnames = x->capnames ? 2 * x->capnames : 256;
-		x->names = xrealloc(x->names, x->capnames * sizeof(*x->names));
-		x->next_same = xrealloc(x->next_same, x->capnames * sizeof(*x->next_same));
-	}
-	uint32_t id = (uint32_t)x->nnames++;
-	x->names[id] = name;
-	x->next_same[id] = (uint32_t)first;
-	*slot = (void *)(uintptr_t)(id + 1);
-	return id;
+	return ct_names_intern(&x->names, name);
 }
 
 static uint32_t node_of(struct exporter *x, uint32_t parent, uint32_t name)
@@ -401,7 +373,7 @@ static void folded_print(struct exporter *x)
 		/* the length of the stack "a;b;c" */
 		size_t len = 0;
 		for (uint32_t k = (uint32_t)i + 1; k; k = x->nodes[k - 1].parent)
-			len += strlen(x->names[x->nodes[k - 1].name]) + 1;
+			len += strlen(x->names.v[x->nodes[k - 1].name]) + 1;
 		if (len + 1 > cap) {
 			cap = 2 * (len + 1);
 			buf = xrealloc(buf, cap);
@@ -410,7 +382,7 @@ static void folded_print(struct exporter *x)
 		size_t pos = len;
 		buf[--pos] = '\0';
 		for (uint32_t k = (uint32_t)i + 1; k; k = x->nodes[k - 1].parent) {
-			const char *name = x->names[x->nodes[k - 1].name];
+			const char *name = x->names.v[x->nodes[k - 1].name];
 			size_t l = strlen(name);
 			pos -= l;
 			memcpy(buf + pos, name, l);
@@ -441,9 +413,9 @@ static void cg_enter(struct exporter *x, struct ct_func *fn)
 	if (fn->user < 0)
 		fn->user = intern(x, fn->name);
 	uint32_t id = (uint32_t)fn->user;
-	if (x->nnames > x->capfn) {
+	if (x->names.n > x->capfn) {
 		size_t old = x->capfn;
-		x->capfn = x->capnames;
+		x->capfn = x->names.cap;
 		x->files = xrealloc(x->files, x->capfn * sizeof(*x->files));
 		x->self = xrealloc(x->self, x->capfn * sizeof(*x->self));
 		memset(x->files + old, 0, (x->capfn - old) * sizeof(*x->files));
@@ -519,34 +491,16 @@ static void cg_ref(FILE *out, const char *key, uint32_t id, bool *seen, const ch
 static void callgrind_print(struct exporter *x)
 {
 	FILE *out = x->out;
-	size_t nfn = x->nnames;
+	size_t nfn = x->names.n;
 	/* file ids: one per distinct file name, interned after the functions */
 	uint32_t *fileid = xmalloc((nfn ? nfn : 1) * sizeof(*fileid));
-	const char **filenames = xmalloc((nfn + 1) * sizeof(*filenames));
-	size_t nfiles = 0;
-	struct ct_u64map byfile;
-	ct_u64map_init(&byfile);
-	for (size_t i = 0; i < nfn; i++) {
-		const char *f = x->files && x->files[i] ? x->files[i] : "???";
-		void **slot = ct_u64map_slot(&byfile, hash_name(f));
-		uint32_t id = UINT32_MAX;
-		if (*slot && !strcmp(filenames[(uintptr_t)*slot - 1], f))
-			id = (uint32_t)((uintptr_t)*slot - 1);
-		else if (*slot) /* two files with one hash: linear search (rare) */
-			for (size_t k = 0; k < nfiles; k++)
-				if (!strcmp(filenames[k], f))
-					id = (uint32_t)k;
-		if (id == UINT32_MAX) {
-			id = (uint32_t)nfiles;
-			filenames[nfiles++] = f;
-			if (!*slot)
-				*slot = (void *)(uintptr_t)(id + 1);
-		}
-		fileid[i] = id;
-	}
-	ct_u64map_free(&byfile);
+	struct ct_names files;
+	ct_names_init(&files);
+	for (size_t i = 0; i < nfn; i++)
+		fileid[i] = ct_names_intern(&files, x->files && x->files[i] ? x->files[i] : "???");
+	const char **filenames = files.v;
 	bool *fn_seen = xcalloc(nfn ? nfn : 1, sizeof(*fn_seen));
-	bool *fl_seen = xcalloc(nfiles ? nfiles : 1, sizeof(*fl_seen));
+	bool *fl_seen = xcalloc(files.n ? files.n : 1, sizeof(*fl_seen));
 
 	fputs("# callgrind format\nversion: 1\ncreator: calltrace\n", out);
 	fputs("cmd: ", out);
@@ -562,7 +516,7 @@ static void callgrind_print(struct exporter *x)
 	for (uint32_t i = 0; i < nfn; i++) {
 		putc_unlocked('\n', out);
 		cg_ref(out, "fl", fileid[i], fl_seen, filenames[fileid[i]]);
-		cg_ref(out, "fn", i, fn_seen, x->names[i]);
+		cg_ref(out, "fn", i, fn_seen, x->names.v[i]);
 		fprintf(out, "0 %llu\n", (unsigned long long)(x->self ? x->self[i] : 0));
 		for (; e < x->nedges && x->edges[e].caller == i; e++) {
 			const struct edge *ed = &x->edges[e];
@@ -572,7 +526,7 @@ static void callgrind_print(struct exporter *x)
 			if (fileid[ed->callee] != fileid[i])
 				cg_ref(out, "cfi", fileid[ed->callee], fl_seen,
 				       filenames[fileid[ed->callee]]);
-			cg_ref(out, "cfn", ed->callee, fn_seen, x->names[ed->callee]);
+			cg_ref(out, "cfn", ed->callee, fn_seen, x->names.v[ed->callee]);
 			fprintf(out, "calls=%llu 0\n0 %llu\n", (unsigned long long)ed->calls,
 				(unsigned long long)ed->incl);
 		}
@@ -580,7 +534,7 @@ static void callgrind_print(struct exporter *x)
 	free(fn_seen);
 	free(fl_seen);
 	free(fileid);
-	free(filenames);
+	ct_names_free(&files);
 }
 
 /* ---- reading --------------------------------------------------------- */
@@ -644,7 +598,7 @@ int cmd_export(int argc, char **argv)
 	int status = 2, c;
 
 	ct_filter_init(&filt, NULL);
-	ct_u64map_init(&x.byhash);
+	ct_names_init(&x.names);
 	ct_u64map_init(&x.bykey);
 	optind = 1;
 	opterr = 0;
@@ -810,14 +764,12 @@ out:
 	ct_filter_free(&filt);
 done:
 	free(tids);
-	free(x.names);
-	free(x.next_same);
 	free(x.nodes);
 	free(x.stack);
 	free(x.files);
 	free(x.self);
 	free(x.edges);
-	ct_u64map_free(&x.byhash);
+	ct_names_free(&x.names);
 	ct_u64map_free(&x.bykey);
 	return status;
 }

@@ -132,11 +132,7 @@ struct frame {
 struct graph {
 	struct ct_session *s;
 	struct ct_filter *filt;
-	/* names: id -> name; by hash of the name -> first id + 1, chained */
-	const char **names;
-	uint32_t *next_same;
-	size_t nnames, capnames;
-	struct ct_u64map byhash;
+	struct ct_names names; /* function names and their ids */
 
 	struct tree tree;
 	struct frame *stack;
@@ -144,36 +140,13 @@ struct graph {
 	bool no_time;
 };
 
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 /* the id of name; NONE when absent and !add */
 static uint32_t intern(struct graph *g, const char *name, bool add)
 {
-	uint64_t h = hash_name(name);
-	uintptr_t first = (uintptr_t)ct_u64map_get(&g->byhash, h);
-	for (uintptr_t i = first; i; i = g->next_same[i - 1])
-		if (!strcmp(g->names[i - 1], name))
-			return (uint32_t)(i - 1);
-	if (!add)
-		return NONE;
-	if (g->nnames == g->capnames) {
-		g->capnames = g->capnames ? 2 * g->capnames : 256;
-		g->names = xrealloc(g->names, g->capnames * sizeof(*g->names));
-		g->next_same = xrealloc(g->next_same, g->capnames * sizeof(*g->next_same));
-	}
-	uint32_t id = (uint32_t)g->nnames++;
-	g->names[id] = name;
-	g->next_same[id] = (uint32_t)first;
-	*ct_u64map_slot(&g->byhash, h) = (void *)(uintptr_t)(id + 1);
-	return id;
+	if (add)
+		return ct_names_intern(&g->names, name);
+	int64_t id = ct_names_find(&g->names, name);
+	return id < 0 ? NONE : (uint32_t)id;
 }
 
 static int read_thread(struct graph *g, struct ct_thread *t, struct ct_error *err)
@@ -230,7 +203,7 @@ static int cmp_nodes(const void *a, const void *b)
 	if (!sort_g->no_time) {
 		if (na->total != nb->total)
 			return na->total > nb->total ? -1 : 1;
-		int c = strcmp(sort_g->names[na->name], sort_g->names[nb->name]);
+		int c = strcmp(sort_g->names.v[na->name], sort_g->names.v[nb->name]);
 		if (c)
 			return c;
 	}
@@ -311,7 +284,7 @@ static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
 				fputs(more[d] ? "| " : "  ", out);
 			fputs("+-", out);
 		}
-		fputs(g->names[n->name], out);
+		fputs(g->names.v[n->name], out);
 		putc('\n', out);
 		root = p.node;
 		depth = p.depth + 1;
@@ -354,7 +327,7 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 		}
 		print_row(g, out, &t->n[outer[k]]);
 		while (np-- > 0)
-			fprintf(out, "%s%s", g->names[t->n[path[np]].name], np ? " > " : "\n");
+			fprintf(out, "%s%s", g->names.v[t->n[path[np]].name], np ? " > " : "\n");
 	}
 	free(path);
 
@@ -411,7 +384,7 @@ int cmd_graph(int argc, char **argv)
 	int status = 2, c;
 
 	ct_filter_init(&filt, NULL);
-	ct_u64map_init(&g.byhash);
+	ct_names_init(&g.names);
 	tree_init(&g.tree);
 	optind = 1;
 	opterr = 0;
@@ -525,10 +498,8 @@ out:
 	ct_filter_free(&filt);
 done:
 	free(tids);
-	free(g.names);
-	free(g.next_same);
 	free(g.stack);
 	tree_free(&g.tree);
-	ct_u64map_free(&g.byhash);
+	ct_names_free(&g.names);
 	return status;
 }

@@ -109,11 +109,7 @@ struct report {
 	struct ct_progress progress;
 	struct ct_filter *filt;
 
-	/* names: id -> name; by hash of the name -> first id + 1, chained */
-	const char **names;
-	uint32_t *next_same;
-	size_t nnames, capnames;
-	struct ct_u64map byhash;
+	struct ct_names names; /* function names and their ids */
 
 	struct fstat *stats;   /* per id */
 	uint32_t *active;      /* per id: open activations on the current thread */
@@ -131,36 +127,12 @@ struct report {
 	FILE *out;
 };
 
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static uint32_t intern(struct report *r, const char *name)
 {
-	uint64_t h = hash_name(name);
-	void **slot = ct_u64map_slot(&r->byhash, h);
-	uintptr_t first = (uintptr_t)*slot;
-	for (uintptr_t i = first; i; i = r->next_same[i - 1])
-		if (!strcmp(r->names[i - 1], name))
-			return (uint32_t)(i - 1);
-	if (r->nnames == r->capnames) {
-		r->capnames = r->capnames ? 2 * r->capnames : 256;
-		r->names = xrealloc(r->names, r->capnames * sizeof(*r->names));
-		r->next_same = xrealloc(r->next_same, r->capnames * sizeof(*r->next_same));
-	}
-	uint32_t id = (uint32_t)r->nnames++;
-	r->names[id] = name;
-	r->next_same[id] = (uint32_t)first;
-	*slot = (void *)(uintptr_t)(id + 1);
-	if (r->nnames > r->capstats) {
+	uint32_t id = ct_names_intern(&r->names, name);
+	if (r->names.n > r->capstats) {
 		size_t old = r->capstats;
-		r->capstats = r->capnames;
+		r->capstats = r->names.cap;
 		r->stats = xrealloc(r->stats, r->capstats * sizeof(*r->stats));
 		r->active = xrealloc(r->active, r->capstats * sizeof(*r->active));
 		memset(r->stats + old, 0, (r->capstats - old) * sizeof(*r->stats));
@@ -262,7 +234,7 @@ static int cmp_rows(const void *a, const void *b)
 	for (size_t i = 0; i < r->nkeys; i++) {
 		enum skey k = r->keys[i];
 		if (k == K_NAME) {
-			int c = strcmp(r->names[ia], r->names[ib]);
+			int c = strcmp(r->names.v[ia], r->names.v[ib]);
 			if (c)
 				return c;
 			continue;
@@ -271,7 +243,7 @@ static int cmp_rows(const void *a, const void *b)
 		if (va != vb)
 			return va > vb ? -1 : 1;
 	}
-	int c = strcmp(r->names[ia], r->names[ib]);
+	int c = strcmp(r->names.v[ia], r->names.v[ib]);
 	return c ? c : (ia < ib ? -1 : ia > ib);
 }
 
@@ -280,9 +252,9 @@ static int cmp_rows(const void *a, const void *b)
 static void print_table(struct report *r, const struct ct_thread *t)
 {
 	FILE *out = r->out;
-	uint32_t *rows = xmalloc((r->nnames ? r->nnames : 1) * sizeof(*rows));
+	uint32_t *rows = xmalloc((r->names.n ? r->names.n : 1) * sizeof(*rows));
 	size_t n = 0;
-	for (size_t i = 0; i < r->nnames; i++)
+	for (size_t i = 0; i < r->names.n; i++)
 		if (r->stats[i].calls)
 			rows[n++] = (uint32_t)i;
 	sort_r = r;
@@ -310,7 +282,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				(unsigned long long)st->calls,
 				ct_format_duration(st->sum / st->calls, b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
-				ct_format_duration(st->max, b[4], sizeof(b[4])), r->names[rows[i]]);
+				ct_format_duration(st->max, b[4], sizeof(b[4])), r->names.v[rows[i]]);
 		}
 		break;
 	case FMT_CSV: /* the header was printed by cmd_report */
@@ -318,7 +290,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			const struct fstat *st = &r->stats[rows[i]];
 			if (t)
 				fprintf(out, "%d,%d,", pid, t->tid);
-			ct_csv_string(out, r->names[rows[i]]);
+			ct_csv_string(out, r->names.v[rows[i]]);
 			fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu\n",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self,
@@ -335,7 +307,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		for (size_t i = 0; i < n; i++) {
 			const struct fstat *st = &r->stats[rows[i]];
 			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-			ct_json_string(out, r->names[rows[i]]);
+			ct_json_string(out, r->names.v[rows[i]]);
 			fprintf(out,
 				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
 				"\"avg_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu}",
@@ -421,7 +393,7 @@ int cmd_report(int argc, char **argv)
 	unsigned long v;
 
 	ct_filter_init(&filt, NULL);
-	ct_u64map_init(&r.byhash);
+	ct_names_init(&r.names);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:s:F:N:D:t:h", long_options, NULL)) != -1) {
@@ -532,8 +504,8 @@ int cmd_report(int argc, char **argv)
 		ct_progress_end(&r.progress);
 		if (rc == 0 && r.per_thread) {
 			print_table(&r, t);
-			if (r.nnames)
-				memset(r.stats, 0, r.nnames * sizeof(*r.stats));
+			if (r.names.n)
+				memset(r.stats, 0, r.names.n * sizeof(*r.stats));
 		}
 	}
 	if (rc == 0) {
@@ -568,11 +540,9 @@ out:
 	ct_filter_free(&filt);
 done:
 	free(tids);
-	free(r.names);
-	free(r.next_same);
 	free(r.stats);
 	free(r.active);
 	free(r.stack);
-	ct_u64map_free(&r.byhash);
+	ct_names_free(&r.names);
 	return status;
 }

@@ -69,16 +69,6 @@ static void set_err(struct ct_error *err, const char *fmt, ...)
 	va_end(ap);
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 {
 	struct session_priv *sp = priv(s);
@@ -91,7 +81,7 @@ void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 		fprintf(stderr, "calltrace: out of memory\n");
 		exit(1);
 	}
-	void **slot = ct_u64map_slot(&sp->warned, fnv1a(msg));
+	void **slot = ct_u64map_slot(&sp->warned, ct_hash_str(msg));
 	if (*slot) {
 		free(msg);
 		return;
@@ -1366,7 +1356,7 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 	struct session_priv *sp = priv(s);
 	char key[256];
 	ct_symtab_key(mod->buildid, mod->path, key, sizeof(key));
-	void **slot = ct_u64map_slot(&sp->symtabs, fnv1a(key));
+	void **slot = ct_u64map_slot(&sp->symtabs, ct_hash_str(key));
 	for (struct symcache *c = *slot; c; c = c->next)
 		if (!strcmp(c->key, key))
 			return c->tab;

@@ -63,12 +63,7 @@ void ct_symtab_key(const char *buildid, const char *path, char *out, size_t outl
 		snprintf(out, outlen, "%s", buildid);
 		return;
 	}
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (const char *p = path ? path : ""; *p; p++) {
-		h ^= (unsigned char)*p;
-		h *= 0x100000001b3ULL;
-	}
-	snprintf(out, outlen, "path-%016" PRIx64, h);
+	snprintf(out, outlen, "path-%016" PRIx64, ct_hash_str(path ? path : ""));
 }
 
 /* ---- ELF ------------------------------------------------------------ */
@@ -848,12 +843,7 @@ int ct_save_symbols(const char *dir, struct ct_error *err)
 					 strspn(recbid, "0123456789abcdef") == strlen(recbid);
 			char key[256];
 			ct_symtab_key(recbid, path, key, sizeof(key));
-			uint64_t h = 0xcbf29ce484222325ULL;
-			for (const char *k = key; *k; k++) {
-				h ^= (unsigned char)*k;
-				h *= 0x100000001b3ULL;
-			}
-			void **slot = ct_u64map_slot(&done, h);
+			void **slot = ct_u64map_slot(&done, ct_hash_str(key));
 			if (*slot)
 				continue;
 			*slot = (void *)1;

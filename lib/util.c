@@ -227,3 +227,54 @@ char *ct_format_duration(uint64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%3" PRIu64 ".%03" PRIu64 " %s", whole, frac, units[u].unit);
 	return buf;
 }
+
+uint64_t ct_hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+void ct_names_init(struct ct_names *t)
+{
+	memset(t, 0, sizeof(*t));
+	ct_u64map_init(&t->byhash);
+}
+
+void ct_names_free(struct ct_names *t)
+{
+	free(t->v);
+	free(t->next_same);
+	ct_u64map_free(&t->byhash);
+	memset(t, 0, sizeof(*t));
+}
+
+int64_t ct_names_find(const struct ct_names *t, const char *name)
+{
+	uintptr_t first = (uintptr_t)ct_u64map_get(&t->byhash, ct_hash_str(name));
+	for (uintptr_t i = first; i; i = t->next_same[i - 1])
+		if (!strcmp(t->v[i - 1], name))
+			return (int64_t)(i - 1);
+	return -1;
+}
+
+uint32_t ct_names_intern(struct ct_names *t, const char *name)
+{
+	int64_t found = ct_names_find(t, name);
+	if (found >= 0)
+		return (uint32_t)found;
+	void **slot = ct_u64map_slot(&t->byhash, ct_hash_str(name));
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 256;
+		t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
+		t->next_same = xrealloc(t->next_same, t->cap * sizeof(*t->next_same));
+	}
+	uint32_t id = (uint32_t)t->n++;
+	t->v[id] = name;
+	t->next_same[id] = (uint32_t)(uintptr_t)*slot;
+	*slot = (void *)(uintptr_t)(id + 1);
+	return id;
+}

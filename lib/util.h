@@ -28,6 +28,25 @@ void **ct_u64map_slot(struct ct_u64map *m, uint64_t key);
 void *ct_u64map_get(const struct ct_u64map *m, uint64_t key);
 /* iterate: for (size_t i = 0; i < m->cap; i++) if (m->used[i]) ... */
 
+/* FNV-1a hash of a string */
+uint64_t ct_hash_str(const char *s);
+
+/* a table of names with small integer ids, for the views' aggregates; the
+ * strings are not copied (they live as long as the session) */
+struct ct_names {
+	const char **v;      /* id -> name */
+	uint32_t *next_same; /* id -> next id + 1 with the same hash, 0 at the end */
+	size_t n, cap;
+	struct ct_u64map byhash; /* hash -> first id + 1 */
+};
+void ct_names_init(struct ct_names *t);
+void ct_names_free(struct ct_names *t);
+/* the id of name, or -1 */
+int64_t ct_names_find(const struct ct_names *t, const char *name);
+/* the id of name, added if absent (t->cap may grow: callers keeping arrays
+ * per id grow them to t->cap) */
+uint32_t ct_names_intern(struct ct_names *t, const char *name);
+
 /* parse "10", "10ns", "1.5us", "2ms", "1s" into nanoseconds; -1 on error */
 int64_t ct_parse_duration(const char *s);
 /* format ns as uftrace does: "  1.234 us", "  5.000 ms", " 12.000  s"
