@@ -97,12 +97,34 @@ static void put_hi(struct ct_thread *t, uint64_t hi)
 	t->hi = hi;
 }
 
-static void put_lost(struct ct_thread *t)
+static void put_lost(struct ct_thread *t, uint64_t n)
+{
+	uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)n, (uint32_t)(n >> 32)};
+	put_words(t, w, 3);
+}
+
+/* note the events dropped by the nested path since the last record */
+static void put_nested_lost(struct ct_thread *t)
 {
 	uint64_t n = t->nested_lost;
-	uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)n, (uint32_t)(n >> 32)};
 	t->nested_lost = 0;
-	put_words(t, w, 3);
+	put_lost(t, n);
+}
+
+/* enter again the frames stk[from..depth) at the current time: the start of
+ * a forked child's stream, or the end of a gap left by --drop */
+static void reenter_frames(struct ct_thread *t, uint32_t from)
+{
+	put_time(t, ct_clock());
+	for (uint32_t i = from; i < t->depth; i++) {
+		uintptr_t fn = t->stk[i].fn;
+		if ((fn >> 40) != t->hi)
+			put_hi(t, fn >> 40);
+		uintptr_t p = reserve(t, 8);
+		*(uint64_t *)p = CT_REC_ENTER | (uint64_t)fn << 24;
+		if (unlikely(p + 8 > t->limit))
+			ct_buffer_full(t);
+	}
 }
 
 void ct_emit_unwind(struct ct_thread *t, uint32_t n)
@@ -139,6 +161,20 @@ static void nested_drop(struct ct_thread *t)
 		__atomic_fetch_add(&t->ring->lost, 1, __ATOMIC_RELAXED);
 }
 
+/* Where did a nested reservation of 20 bytes at p land?  In the buffer
+ * being written, or, if the interrupted hook is switching buffers this very
+ * moment, in the one before it (still open until the switch's single xchg):
+ * both are fine.  Past the slack of either, it would spill into a buffer
+ * that is not ours to write.  The bounds come from p alone, so no
+ * instruction of the switch can make them wrong. */
+static bool nested_fits(const struct ct_thread *t, uintptr_t p)
+{
+	uintptr_t off = p - (uintptr_t)t->bufs;
+	uintptr_t region = off / t->stride;
+	return (region == t->slot || region == t->prev_slot) &&
+	       off - region * t->stride + 20 <= t->stride;
+}
+
 static void nested(struct ct_thread *t, unsigned type, void *fn)
 {
 	uint64_t now = ct_clock();
@@ -148,17 +184,7 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 		return;
 	}
 	uintptr_t p = reserve(t, 20);
-	/* Where did the reservation land?  In the buffer being written, or,
-	 * if the interrupted hook is switching buffers this very moment, in
-	 * the one before it (still open until the switch's single xchg): both
-	 * are fine.  Past the slack of either, it would spill into a buffer
-	 * that is not ours to write: count it as lost instead.  The bounds
-	 * come from p alone, so no instruction of the switch can make them
-	 * wrong. */
-	uintptr_t off = p - (uintptr_t)t->bufs;
-	uintptr_t region = off / t->stride;
-	if (unlikely((region != t->slot && region != t->prev_slot) ||
-		     off - region * t->stride + 20 > t->stride)) {
+	if (unlikely(!nested_fits(t, p))) {
 		if (!t->in_wait) {
 			nested_drop(t);
 			return;
@@ -173,9 +199,7 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 		ct_buffer_full(t);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		p = reserve(t, 20);
-		off = p - (uintptr_t)t->bufs;
-		region = off / t->stride;
-		if (region != t->slot || off - region * t->stride + 20 > t->stride) {
+		if (!nested_fits(t, p)) {
 			nested_drop(t);
 			return;
 		}
@@ -187,8 +211,7 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 	w[4] = (uint32_t)((uint64_t)a >> 32);
 	__asm__ volatile("" ::: "memory");
 	w[0] = ct_ext_word(type, 4, 0);
-	if (t->ring)
-		t->ring->nested++;
+	t->ring->nested++;
 	if (type == CT_EXT_NENTER)
 		t->ndepth++;
 	else if (t->ndepth)
@@ -270,11 +293,11 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 	if (!thread_ready(t))
 		return;
 	if (t->nested_lost)
-		put_lost(t);
+		put_nested_lost(t);
 	if (t->depth >= t->cap) {
 		grow_stack(t);
 		if (t->depth >= t->cap) {
-			t->nested_lost++;
+			nested_drop(t);
 			return;
 		}
 	}
@@ -300,7 +323,7 @@ static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t f
 	if (!thread_ready(t))
 		return;
 	if (t->nested_lost)
-		put_lost(t);
+		put_nested_lost(t);
 	uint32_t d = t->depth;
 	if (d == 0 || t->stk[d - 1].fn != fn) {
 		/* frames vanished without their exits (longjmp not seen, an
@@ -404,7 +427,6 @@ void ct_thread_start(struct ct_thread *t)
 	t->slot = 0;
 	t->seq = 0;
 	t->last = r->start_tsc;
-	t->hi = 0;
 	t->cur = (uintptr_t)t->bufs;
 	t->limit = t->cur + ct_cfg.buf_size;
 	t->stride = stride;
@@ -432,8 +454,6 @@ void ct_thread_start(struct ct_thread *t)
 	t->busy--;
 }
 
-/* the current buffer is full (a record ended past its nominal size): hand
- * it to the drainer and move to the next slot, waiting while it is busy */
 /* --drop: the ring is full.  Instead of waiting, discard events (the one
  * just written is rolled back and zeroed) while keeping the shadow stack up
  * to date; return true while the next buffer is still busy. */
@@ -469,26 +489,17 @@ static bool drop_event(struct ct_thread *t, struct ct_ring_header *r, uint32_t n
  * that began, so that the stream stays a tree */
 static void drop_resume(struct ct_thread *t)
 {
-	uint64_t n = t->dropped;
-	uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)n, (uint32_t)(n >> 32)};
 	t->dropping = 0;
-	put_words(t, w, 3);
+	put_lost(t, t->dropped);
 	ct_emit_unwind(t, t->drop_d0 - t->drop_dmin);
-	put_time(t, ct_clock());
-	t->hi = UINT64_MAX;
+	t->hi = UINT64_MAX; /* an HI record may have been dropped */
 	t->resyncing = 1;
-	for (uint32_t i = t->drop_dmin; i < t->depth; i++) {
-		uintptr_t fn = t->stk[i].fn;
-		if ((fn >> 40) != t->hi)
-			put_hi(t, fn >> 40);
-		uintptr_t p = reserve(t, 8);
-		*(uint64_t *)p = CT_REC_ENTER | (uint64_t)fn << 24;
-		if (p + 8 > t->limit)
-			ct_buffer_full(t);
-	}
+	reenter_frames(t, t->drop_dmin);
 	t->resyncing = 0;
 }
 
+/* the current buffer is full (a record ended past its nominal size): hand
+ * it to the drainer and move to the next slot, waiting while it is busy */
 void ct_buffer_full(struct ct_thread *t)
 {
 	struct ct_ring_header *r = t->ring;
@@ -578,7 +589,6 @@ void ct_thread_release(struct ct_thread *t, bool unmap)
  * a whole tree of its own. */
 void ct_thread_after_fork(struct ct_thread *t)
 {
-	uint32_t depth = t->depth;
 	t->ring = NULL;
 	t->bufs = NULL;
 	t->cur = t->limit = 0;
@@ -589,18 +599,7 @@ void ct_thread_after_fork(struct ct_thread *t)
 	t->state = 0;
 	t->busy++;
 	ct_thread_start(t);
-	if (t->ring) {
-		uint64_t now = ct_clock();
-		put_time(t, now);
-		for (uint32_t i = 0; i < depth; i++) {
-			uintptr_t fn = t->stk[i].fn;
-			if ((fn >> 40) != t->hi)
-				put_hi(t, fn >> 40);
-			uintptr_t p = reserve(t, 8);
-			*(uint64_t *)p = CT_REC_ENTER | (uint64_t)fn << 24;
-			if (unlikely(p + 8 > t->limit))
-				ct_buffer_full(t);
-		}
-	}
+	if (t->ring)
+		reenter_frames(t, 0);
 	t->busy--;
 }
