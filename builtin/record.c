@@ -342,31 +342,23 @@ static void copy_out(struct recorder *r, struct ring *g, const char *buf, uint64
 	r->st.bytes += n;
 }
 
+struct copy_ctx {
+	struct recorder *r;
+	struct ring *g;
+};
+
+static void copy_buffer(void *ctx, const char *buf, uint64_t len)
+{
+	struct copy_ctx *c = ctx;
+	copy_out(c->r, c->g, buf, len);
+}
+
 /* copy every full buffer; once the owner is gone, also the one it was
  * writing.  Returns whether anything was copied. */
 static bool drain_ring(struct recorder *r, struct ring *g)
 {
-	struct ct_ring_header *h = g->hdr;
-	bool did = false;
-	int s;
-	while ((s = ct_ring_find(h, g->next, CT_SLOT_FULL)) >= 0) {
-		uint64_t fill = h->slot[s].fill;
-		if (fill > h->buf_stride)
-			fill = h->buf_stride;
-		copy_out(r, g, ct_ring_buf(h, (uint32_t)s), fill);
-		ct_ring_release(h, (uint32_t)s, fill);
-		if (__atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST))
-			syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-		g->next++;
-		did = true;
-	}
-	if (g->dead && (s = ct_ring_find(h, g->next, CT_SLOT_WRITING)) >= 0) {
-		char *b = ct_ring_buf(h, (uint32_t)s);
-		copy_out(r, g, b, ct_ring_used(b, h->buf_stride));
-		g->next++;
-		did = true;
-	}
-	return did;
+	struct copy_ctx c = {r, g};
+	return ct_ring_drain(g->hdr, &g->next, g->dead, copy_buffer, &c);
 }
 
 /* the ring is finished: account for it and let it go */

@@ -88,9 +88,11 @@ struct ct_config {
 };
 extern struct ct_config ct_cfg CT_HIDDEN;
 
+/* CLOCK_MONOTONIC in ns */
+uint64_t ct_clock_mono(void) CT_HIDDEN;
+
 static inline __attribute__((always_inline)) uint64_t ct_clock(void)
 {
-	extern uint64_t ct_clock_mono(void) CT_HIDDEN;
 	if (likely(ct_cfg.use_tsc))
 		return ct_arch_cycles();
 	return ct_clock_mono();

@@ -236,11 +236,8 @@ static bool start_process_file(void)
 	ct_proc_printf("gen %d", ct_cfg.gen);
 	ct_proc_printf("exe %s", exe_path);
 	write_args();
-	struct timespec mono;
-	clock_gettime(CLOCK_MONOTONIC, &mono);
 	ct_proc_printf("clock %lu %lu %lu", (unsigned long)ct_cfg.start_clock,
-		       (unsigned long)((uint64_t)mono.tv_sec * 1000000000u + mono.tv_nsec),
-		       (unsigned long)realtime_ns());
+		       (unsigned long)ct_clock_mono(), (unsigned long)realtime_ns());
 	pthread_mutex_lock(&mod_lock);
 	nmodules = 0;
 	pthread_mutex_unlock(&mod_lock);

@@ -37,13 +37,6 @@ static int writer_running;
 static volatile int writer_stop;
 static uint64_t calib_clock, calib_mono;
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void ct_rings_add(struct ct_ring_header *r, size_t len, int fd)
 {
 	pthread_mutex_lock(&lock);
@@ -109,35 +102,20 @@ static int open_stream(struct ct_ring_header *r)
 	return fd;
 }
 
+/* copy one buffer to the ring's .ev file, opened on first use */
+static void copy_buffer(void *ctx, const char *buf, uint64_t len)
+{
+	struct ring_ent *e = ctx;
+	if (e->fd < 0)
+		e->fd = open_stream(e->r);
+	if (e->fd >= 0)
+		write_all(e->fd, buf, len);
+}
+
 /* drain one ring; final: also the buffer still being written */
 static int drain(struct ring_ent *e, int final)
 {
-	struct ct_ring_header *r = e->r;
-	int did = 0, s;
-	while ((s = ct_ring_find(r, e->next, CT_SLOT_FULL)) >= 0) {
-		if (e->fd < 0)
-			e->fd = open_stream(r);
-		uint64_t fill = r->slot[s].fill;
-		if (fill > r->buf_stride)
-			fill = r->buf_stride;
-		if (e->fd >= 0)
-			write_all(e->fd, ct_ring_buf(r, (uint32_t)s), fill);
-		ct_ring_release(r, (uint32_t)s, fill);
-		if (__atomic_load_n(&r->waiting, __ATOMIC_SEQ_CST))
-			ct_futex_wake(&r->slot[s].state);
-		e->next++;
-		did = 1;
-	}
-	if (final && (s = ct_ring_find(r, e->next, CT_SLOT_WRITING)) >= 0) {
-		char *b = ct_ring_buf(r, (uint32_t)s);
-		uint64_t used = ct_ring_used(b, r->buf_stride);
-		if (e->fd < 0)
-			e->fd = open_stream(r);
-		if (e->fd >= 0)
-			write_all(e->fd, b, used);
-		e->next++;
-	}
-	return did;
+	return ct_ring_drain(e->r, &e->next, final, copy_buffer, e);
 }
 
 static void *writer_main(void *arg)
@@ -206,15 +184,15 @@ void ct_linked_info(bool done)
 	char path[4200], tmp[4300];
 	if (!done) {
 		/* measure the clock rate over a few milliseconds now; refined at exit */
-		calib_mono = mono_ns();
+		calib_mono = ct_clock_mono();
 		calib_clock = ct_clock();
 		if (ct_cfg.use_tsc) {
 			uint64_t m0 = calib_mono;
-			while (mono_ns() - m0 < 5 * 1000 * 1000)
+			while (ct_clock_mono() - m0 < 5 * 1000 * 1000)
 				;
 		}
 	}
-	uint64_t clk = ct_clock(), mono = mono_ns();
+	uint64_t clk = ct_clock(), mono = ct_clock_mono();
 	double hz = ct_cfg.use_tsc ? (double)(clk - calib_clock) * 1e9 / (double)(mono - calib_mono)
 				   : 1e9;
 	snprintf(path, sizeof(path), "%s/info", ct_cfg.dir);

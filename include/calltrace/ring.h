@@ -2,12 +2,16 @@
 /*
  * Draining a ring (struct ct_ring_header): shared by `calltrace record` and
  * the runtime's own writer thread (when the runtime is linked in and runs
- * without `record`).  Header-only, libc-free.
+ * without `record`).  Header-only; libc alone.
  */
 #ifndef CALLTRACE_RING_H
 #define CALLTRACE_RING_H
 
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "calltrace/format.h"
 
@@ -45,6 +49,36 @@ static inline void ct_ring_release(struct ct_ring_header *r, uint32_t slot, uint
 	uint64_t n = used < r->buf_stride ? used : r->buf_stride;
 	__builtin_memset(b, 0, n);
 	__atomic_store_n(&r->slot[slot].state, CT_SLOT_EMPTY, __ATOMIC_RELEASE);
+}
+
+/* Copy out, in sequence order from *next, every buffer its writer handed
+ * over, and with `final` (the writer is gone) the one it was writing too.
+ * Each goes to copy(ctx, bytes, length), then is zeroed and given back,
+ * waking the writer if it waits for it.  Returns whether anything was
+ * copied. */
+typedef void (*ct_ring_copy_fn)(void *ctx, const char *buf, uint64_t len);
+static inline int ct_ring_drain(struct ct_ring_header *r, uint64_t *next, int final,
+				ct_ring_copy_fn copy, void *ctx)
+{
+	int did = 0, s;
+	while ((s = ct_ring_find(r, *next, CT_SLOT_FULL)) >= 0) {
+		uint64_t fill = r->slot[s].fill;
+		if (fill > r->buf_stride)
+			fill = r->buf_stride;
+		copy(ctx, ct_ring_buf(r, (uint32_t)s), fill);
+		ct_ring_release(r, (uint32_t)s, fill);
+		if (__atomic_load_n(&r->waiting, __ATOMIC_SEQ_CST))
+			syscall(SYS_futex, &r->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+		(*next)++;
+		did = 1;
+	}
+	if (final && (s = ct_ring_find(r, *next, CT_SLOT_WRITING)) >= 0) {
+		const char *b = ct_ring_buf(r, (uint32_t)s);
+		copy(ctx, b, ct_ring_used(b, r->buf_stride));
+		(*next)++;
+		did = 1;
+	}
+	return did;
 }
 
 /* the header of a thread's .ev file, from its (first) ring */
