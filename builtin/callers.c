@@ -580,15 +580,8 @@ int cmd_callers(int argc, char **argv)
 		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
 		status = 1;
 	}
-	if (rc < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+	if (ct_view_end(CMD, s, rc, &err))
 		status = 1;
-	} else if (s->lost) {
-		fprintf(stderr,
-			"calltrace " CMD ": %llu events were lost while recording; "
-			"times around them are wrong\n",
-			(unsigned long long)s->lost);
-	}
 	free(want);
 	ct_filter_free(&filt);
 	ct_session_close(s);

@@ -367,3 +367,17 @@ bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntid
 	}
 	return want;
 }
+
+int ct_view_end(const char *cmd, const struct ct_session *s, int rc, const struct ct_error *err)
+{
+	if (rc < 0) {
+		fprintf(stderr, "calltrace %s: %s\n", cmd, err->msg);
+		return 1;
+	}
+	if (s->lost)
+		fprintf(stderr,
+			"calltrace %s: %llu events were lost while recording; "
+			"times around them are wrong\n",
+			cmd, (unsigned long long)s->lost);
+	return 0;
+}
