@@ -100,6 +100,8 @@ static inline __attribute__((always_inline)) uint64_t ct_clock(void)
 
 /* runtime.c */
 void ct_thread_start(struct ct_thread *t) CT_HIDDEN;
+/* a record of n words (header first), reserved at once; outer path only */
+void ct_put_words(struct ct_thread *t, const uint32_t *w, unsigned n) CT_HIDDEN;
 void ct_buffer_full(struct ct_thread *t) CT_HIDDEN;
 void ct_thread_after_fork(struct ct_thread *t) CT_HIDDEN;
 void ct_emit_unwind(struct ct_thread *t, uint32_t n) CT_HIDDEN;

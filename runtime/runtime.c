@@ -70,7 +70,7 @@ static inline uintptr_t reserve(struct ct_thread *t, uintptr_t n)
 }
 
 /* a record written by the outer (non-nested) path, possibly several words */
-static void put_words(struct ct_thread *t, const uint32_t *w, unsigned n)
+void ct_put_words(struct ct_thread *t, const uint32_t *w, unsigned n)
 {
 	uintptr_t p = reserve(t, n * 4u);
 	/* payload first, header last: a crash in between leaves a zero
@@ -86,21 +86,21 @@ static void put_words(struct ct_thread *t, const uint32_t *w, unsigned n)
 static void put_time(struct ct_thread *t, uint64_t now)
 {
 	uint32_t w[3] = {ct_ext_word(CT_EXT_TIME, 2, 0), (uint32_t)now, (uint32_t)(now >> 32)};
-	put_words(t, w, 3);
+	ct_put_words(t, w, 3);
 	t->last = now;
 }
 
 static void put_hi(struct ct_thread *t, uint64_t hi)
 {
 	uint32_t w[2] = {ct_ext_word(CT_EXT_HI, 1, 0), (uint32_t)hi};
-	put_words(t, w, 2);
+	ct_put_words(t, w, 2);
 	t->hi = hi;
 }
 
 static void put_lost(struct ct_thread *t, uint64_t n)
 {
 	uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)n, (uint32_t)(n >> 32)};
-	put_words(t, w, 3);
+	ct_put_words(t, w, 3);
 }
 
 /* note the events dropped by the nested path since the last record */
@@ -131,7 +131,7 @@ void ct_emit_unwind(struct ct_thread *t, uint32_t n)
 {
 	uint32_t w[2] = {ct_ext_word(CT_EXT_UNWIND, 1, 0), n};
 	if (n)
-		put_words(t, w, 2);
+		ct_put_words(t, w, 2);
 }
 
 static void grow_stack(struct ct_thread *t)
