@@ -17,6 +17,7 @@
  *           time, both in hash maps, so memory is bounded by the number of
  *           distinct functions and pairs.  A recursive call's inclusive
  *           time is counted on its own call edge, as callgrind does.
+ *   perfetto  Perfetto's protobuf trace: see builtin/export_perfetto.c
  *
  * Threads are read one after the other through the filter (-F/-N/-D/-t).
  *
@@ -32,6 +33,7 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "builtin/export_perfetto.h"
 #include "filter.h"
 #include "output.h"
 #include "progress.h"
@@ -68,6 +70,8 @@ static void usage(FILE *f)
 		"formats:\n"
 		"  chrome   Chrome Trace Event Format JSON, for chrome://tracing or\n"
 		"           ui.perfetto.dev: one complete event per call\n"
+		"  perfetto Perfetto's protobuf trace (TrackEvent slices, interned names),\n"
+		"           for ui.perfetto.dev: several times smaller than chrome\n"
 		"  folded   folded stacks (\"main;outer;inner VALUE\"), for flamegraph.pl\n"
 		"           or speedscope; one line per distinct stack, sorted\n"
 		"  callgrind  Callgrind profile (events: ns), for KCachegrind or\n"
@@ -75,7 +79,7 @@ static void usage(FILE *f)
 		"           inclusive time per caller/callee pair\n"
 		"\n"
 		"options:\n"
-		"      --format FMT      chrome, folded or callgrind (required)\n"
+		"      --format FMT      chrome, perfetto, folded or callgrind (required)\n"
 		"  -o, --output FILE     write to FILE (default: standard output)\n"
 		"  -d, --data DIR        the recording (default calltrace.data)\n"
 		"      --folded-value V  self (self time in ns, default) or calls\n"
@@ -91,7 +95,7 @@ static void usage(FILE *f)
 		"  -h, --help            this help\n");
 }
 
-enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND };
+enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO };
 
 /* a stack in the folded output: a node of the tree of stacks */
 struct node {
@@ -121,6 +125,8 @@ struct exporter {
 
 	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open */
 	uint64_t lo, hi;
+
+	struct ct_perfetto *perfetto;
 
 	/* chrome */
 	bool first_event;
@@ -542,6 +548,10 @@ static void callgrind_print(struct exporter *x)
 static void emit(void *ctx, const struct ct_fevent *fe)
 {
 	struct exporter *x = ctx;
+	if (x->fmt == FMT_PERFETTO) {
+		ct_perfetto_event(x->perfetto, fe);
+		return;
+	}
 	if (x->fmt == FMT_CHROME) {
 		if (fe->ev.kind == CT_EXIT)
 			chrome_exit(x, fe);
@@ -617,10 +627,12 @@ int cmd_export(int argc, char **argv)
 				x.fmt = FMT_FOLDED;
 			else if (!strcmp(optarg, "callgrind"))
 				x.fmt = FMT_CALLGRIND;
+			else if (!strcmp(optarg, "perfetto"))
+				x.fmt = FMT_PERFETTO;
 			else {
 				fprintf(stderr,
-					"calltrace " CMD ": --format: want chrome, folded or "
-					"callgrind, "
+					"calltrace " CMD ": --format: want chrome, perfetto, "
+					"folded or callgrind, "
 					"not '%s'\n",
 					optarg);
 				goto usage_err;
@@ -685,8 +697,8 @@ int cmd_export(int argc, char **argv)
 		goto usage_err;
 	}
 	if (x.fmt == FMT_NONE) {
-		fprintf(stderr, "calltrace " CMD ": --format is required (chrome, folded or "
-			"callgrind)\n");
+		fprintf(stderr, "calltrace " CMD ": --format is required (chrome, perfetto, "
+			"folded or callgrind)\n");
 		goto usage_err;
 	}
 
@@ -719,6 +731,8 @@ int cmd_export(int argc, char **argv)
 		fputs("{\"traceEvents\":[", x.out);
 		chrome_metadata(&x, want);
 	}
+	if (x.fmt == FMT_PERFETTO)
+		x.perfetto = ct_perfetto_start(x.out, s, want, x.lo, x.hi);
 	int rc = 0;
 	ct_progress_start(&x.progress, "calltrace export", s->ev_bytes);
 	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
@@ -730,6 +744,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (x.fmt == FMT_CHROME)
 		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x.out);
+	else if (x.fmt == FMT_PERFETTO)
+		ct_perfetto_finish(x.perfetto);
 	else if (rc == 0 && x.fmt == FMT_CALLGRIND)
 		callgrind_print(&x);
 	else if (rc == 0)

@@ -2,7 +2,7 @@
 # Install the Debian packages calltrace needs to build, test and benchmark,
 # if any is missing.  Needs root (or sudo) only when something is missing.
 set -e
-PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind"
+PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind protobuf-compiler"
 [ -n "$CALLTRACE_EXTRA_PKGS" ] && PKGS="$PKGS $CALLTRACE_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace export --format=perfetto: Perfetto's native trace format, a
+ * protobuf `Trace` message (repeated TracePacket packet = 1), written one
+ * packet at a time with lib/protobuf.c.  The field numbers are those of
+ * Perfetto's public protos (protos/perfetto/trace/trace_packet.proto,
+ * track_event/track_event.proto, track_event/track_descriptor.proto,
+ * track_event/process_descriptor.proto, track_event/thread_descriptor.proto,
+ * interned_data/interned_data.proto); tests/e2e/perfetto.proto is the
+ * subset used here.
+ *
+ * The trace holds:
+ *   - on sequence 1, one TrackDescriptor per process (uuid, ProcessDescriptor
+ *     with pid, cmdline and process_name) and per thread (uuid, parent_uuid =
+ *     its process's track, ThreadDescriptor with pid, tid, thread_name);
+ *   - per thread of the recording, a sequence of its own
+ *     (trusted_packet_sequence_id 2, 3, ...): one TracePacket per slice begin
+ *     and end (TrackEvent TYPE_SLICE_BEGIN / TYPE_SLICE_END on the thread's
+ *     track), timestamps in ns since the start of the recording.  A begin
+ *     names its function by name_iid; the name itself is sent once per
+ *     sequence, in the InternedData (event_names) of the first packet that
+ *     uses it.  The first packet of a sequence says
+ *     SEQ_INCREMENTAL_STATE_CLEARED, the later ones
+ *     SEQ_NEEDS_INCREMENTAL_STATE.
+ * A slice that ends in an exit the program never made (unwound by longjmp
+ * or an exception, or still open at the end) or that -r cut carries debug
+ * annotations "end" and "clipped" (as the chrome format's args).
+ *
+ * Memory: one packet buffer, the stack of open calls of the thread being
+ * written, and one iid per distinct function name (iids are the names' ids
+ * for the whole trace; per sequence, only which were sent is kept).
+ *
+ * -r START~END: a call [start, end) is exported iff it overlaps [lo, hi)
+ * (as in export.c), from max(start, lo) to min(end, hi).  A call that
+ * started before lo is known to overlap only once the thread's clock
+ * passes lo; until then its begin is held back ("pending"), and written
+ * (at lo) before anything later, so that begins and ends still nest.
+ */
+#include "builtin/export_perfetto.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "protobuf.h"
+#include "util.h"
+
+/* field numbers (Perfetto's protos) */
+enum {
+	TRACE_PACKET = 1, /* Trace */
+
+	TP_TIMESTAMP = 8, /* TracePacket */
+	TP_SEQUENCE_ID = 10,
+	TP_TRACK_EVENT = 11,
+	TP_INTERNED_DATA = 12,
+	TP_SEQUENCE_FLAGS = 13,
+	TP_TRACK_DESCRIPTOR = 60,
+	TP_FIRST_PACKET_ON_SEQUENCE = 87,
+
+	TE_DEBUG_ANNOTATIONS = 4, /* TrackEvent */
+	TE_TYPE = 9,
+	TE_NAME_IID = 10,
+	TE_TRACK_UUID = 11,
+
+	DA_STRING_VALUE = 6, /* DebugAnnotation */
+	DA_NAME = 10,
+
+	TD_UUID = 1, /* TrackDescriptor */
+	TD_PROCESS = 3,
+	TD_THREAD = 4,
+	TD_PARENT_UUID = 5,
+
+	PD_PID = 1, /* ProcessDescriptor */
+	PD_CMDLINE = 2,
+	PD_PROCESS_NAME = 6,
+
+	THD_PID = 1, /* ThreadDescriptor */
+	THD_TID = 2,
+	THD_THREAD_NAME = 5,
+
+	ID_EVENT_NAMES = 2, /* InternedData */
+	EN_IID = 1,         /* EventName */
+	EN_NAME = 2,
+};
+
+enum { TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2 };
+enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
+
+#define DESCRIPTOR_SEQ 1
+
+/* an open call of the current thread */
+enum { F_BEGUN, F_PENDING, F_SKIP };
+struct pf_frame {
+	uint64_t start;
+	uint32_t name;
+	uint8_t state; /* F_BEGUN: its begin is written; F_PENDING: it started
+			* at or before lo and may yet overlap the range (begin
+			* held back); F_SKIP: it started at or after hi */
+};
+
+struct ct_perfetto {
+	FILE *out;
+	struct ct_session *s;
+	uint64_t lo, hi;
+	struct ct_pb pkt;
+
+	struct ct_names names; /* function names; iid = id + 1 */
+	uint32_t *sent;        /* by name id: the sequence it was last sent on */
+	size_t capsent;
+
+	struct ct_u64map threads; /* (pid << 32 | tid) -> thread track uuid */
+	uint32_t nextseq;
+
+	/* the thread being written */
+	struct ct_thread *t;
+	uint32_t seq;
+	bool first;
+	uint64_t track;
+	uint64_t now; /* its clock: the latest event time seen */
+	uint64_t last; /* the latest timestamp written on its sequence */
+	struct pf_frame *stack;
+	size_t depth, cap;
+	size_t npending;
+};
+
+static const char *basename_of(const char *path)
+{
+	if (!path)
+		return "?";
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
+static uint64_t thread_key(int pid, int tid)
+{
+	return (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+}
+
+static void put_packet(struct ct_perfetto *pf)
+{
+	ct_pb_write_field(pf->out, TRACE_PACKET, &pf->pkt);
+}
+
+/* ---- descriptors ------------------------------------------------------ */
+
+static void descriptor_packet(struct ct_perfetto *pf, bool first)
+{
+	ct_pb_reset(&pf->pkt);
+	ct_pb_uint(&pf->pkt, TP_SEQUENCE_ID, DESCRIPTOR_SEQ);
+	if (first) {
+		ct_pb_uint(&pf->pkt, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+		ct_pb_uint(&pf->pkt, TP_FIRST_PACKET_ON_SEQUENCE, 1);
+	}
+}
+
+/* some thread of p is exported */
+static bool proc_wanted(const struct ct_session *s, const struct ct_proc *p, const bool *want)
+{
+	for (size_t j = 0; j < s->nthreads; j++)
+		if (s->threads[j]->proc == p && (!want || want[s->threads[j]->index]))
+			return true;
+	return false;
+}
+
+static void write_descriptors(struct ct_perfetto *pf, const bool *want)
+{
+	struct ct_session *s = pf->s;
+	struct ct_pb *b = &pf->pkt;
+	struct ct_u64map procs; /* pid -> process track uuid */
+	ct_u64map_init(&procs);
+	uint64_t uuid = 0;
+	bool first = true;
+
+	for (size_t i = 0; i < s->nprocs; i++) {
+		struct ct_proc *p = s->procs[i];
+		if (!proc_wanted(s, p, want))
+			continue;
+		/* after an exec, the same pid: named after its last image */
+		bool later = false;
+		for (size_t j = i + 1; j < s->nprocs && !later; j++)
+			later = s->procs[j]->pid == p->pid && proc_wanted(s, s->procs[j], want);
+		if (later)
+			continue;
+		*ct_u64map_slot(&procs, (uint32_t)p->pid) = (void *)(uintptr_t)++uuid;
+		descriptor_packet(pf, first);
+		first = false;
+		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);
+		ct_pb_uint(b, TD_UUID, uuid);
+		size_t pd = ct_pb_begin(b, TD_PROCESS);
+		ct_pb_int(b, PD_PID, p->pid);
+		for (int k = 0; k < p->argc && p->argv && p->argv[k]; k++)
+			ct_pb_string(b, PD_CMDLINE, p->argv[k]);
+		ct_pb_string(b, PD_PROCESS_NAME, basename_of(p->exe));
+		ct_pb_end(b, pd);
+		ct_pb_end(b, td);
+		put_packet(pf);
+	}
+	/* the earlier images of a pid share its process track, and a thread
+	 * that is in several of them (the one that exec'd) has one track */
+	for (size_t j = 0; j < s->nthreads; j++) {
+		struct ct_thread *t = s->threads[j];
+		if (want && !want[t->index])
+			continue;
+		int pid = t->proc ? t->proc->pid : 0;
+		void **slot = ct_u64map_slot(&pf->threads, thread_key(pid, t->tid));
+		if (*slot)
+			continue;
+		*slot = (void *)(uintptr_t)++uuid;
+		uintptr_t parent = t->proc ? (uintptr_t)ct_u64map_get(&procs, (uint32_t)pid) : 0;
+		char name[64];
+		if (t->tid == pid)
+			snprintf(name, sizeof(name), "main (%d)", t->tid);
+		else
+			snprintf(name, sizeof(name), "thread %d", t->tid);
+		descriptor_packet(pf, first);
+		first = false;
+		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);
+		ct_pb_uint(b, TD_UUID, uuid);
+		if (parent)
+			ct_pb_uint(b, TD_PARENT_UUID, parent);
+		size_t thd = ct_pb_begin(b, TD_THREAD);
+		ct_pb_int(b, THD_PID, pid);
+		ct_pb_int(b, THD_TID, t->tid);
+		ct_pb_string(b, THD_THREAD_NAME, name);
+		ct_pb_end(b, thd);
+		ct_pb_end(b, td);
+		put_packet(pf);
+	}
+	ct_u64map_free(&procs);
+}
+
+struct ct_perfetto *ct_perfetto_start(FILE *out, struct ct_session *s, const bool *want,
+				      uint64_t lo, uint64_t hi)
+{
+	struct ct_perfetto *pf = xcalloc(1, sizeof(*pf));
+	pf->out = out;
+	pf->s = s;
+	pf->lo = lo;
+	pf->hi = hi;
+	ct_pb_init(&pf->pkt);
+	ct_names_init(&pf->names);
+	ct_u64map_init(&pf->threads);
+	pf->nextseq = DESCRIPTOR_SEQ + 1;
+	write_descriptors(pf, want);
+	return pf;
+}
+
+/* ---- slices ----------------------------------------------------------- */
+
+/* start a TrackEvent packet at ts on the current sequence; returns the
+ * mark of the TrackEvent, to close with ct_pb_end */
+static size_t event_packet(struct ct_perfetto *pf, uint64_t ts, int type, int64_t name)
+{
+	struct ct_pb *b = &pf->pkt;
+	if (ts < pf->last)
+		ts = pf->last;
+	pf->last = ts;
+	ct_pb_reset(b);
+	ct_pb_uint(b, TP_TIMESTAMP, ts);
+	ct_pb_uint(b, TP_SEQUENCE_ID, pf->seq);
+	if (pf->first) {
+		ct_pb_uint(b, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+		ct_pb_uint(b, TP_FIRST_PACKET_ON_SEQUENCE, 1);
+		pf->first = false;
+	} else {
+		ct_pb_uint(b, TP_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+	}
+	if (name >= 0 && pf->sent[name] != pf->seq) {
+		/* the name's first use on this sequence: intern it */
+		pf->sent[name] = pf->seq;
+		size_t id = ct_pb_begin(b, TP_INTERNED_DATA);
+		size_t en = ct_pb_begin(b, ID_EVENT_NAMES);
+		ct_pb_uint(b, EN_IID, (uint64_t)name + 1);
+		ct_pb_string(b, EN_NAME, pf->names.v[name]);
+		ct_pb_end(b, en);
+		ct_pb_end(b, id);
+	}
+	size_t te = ct_pb_begin(b, TP_TRACK_EVENT);
+	ct_pb_uint(b, TE_TYPE, (uint64_t)type);
+	ct_pb_uint(b, TE_TRACK_UUID, pf->track);
+	if (name >= 0)
+		ct_pb_uint(b, TE_NAME_IID, (uint64_t)name + 1);
+	return te;
+}
+
+static void annotation(struct ct_pb *b, const char *name, const char *value)
+{
+	size_t da = ct_pb_begin(b, TE_DEBUG_ANNOTATIONS);
+	ct_pb_string(b, DA_NAME, name);
+	ct_pb_string(b, DA_STRING_VALUE, value);
+	ct_pb_end(b, da);
+}
+
+static void write_begin(struct ct_perfetto *pf, struct pf_frame *f)
+{
+	uint64_t ts = f->start > pf->lo ? f->start : pf->lo;
+	size_t te = event_packet(pf, ts, TYPE_SLICE_BEGIN, f->name);
+	ct_pb_end(&pf->pkt, te);
+	put_packet(pf);
+	f->state = F_BEGUN;
+}
+
+/* end at time end (not yet clipped); flags of the exit event */
+static void write_end(struct ct_perfetto *pf, const struct pf_frame *f, uint64_t end,
+		      unsigned flags)
+{
+	bool cut_start = f->start < pf->lo, cut_end = end > pf->hi;
+	size_t te = event_packet(pf, cut_end ? pf->hi : end, TYPE_SLICE_END, -1);
+	if (flags & CT_EVF_UNFINISHED)
+		annotation(&pf->pkt, "end", "unfinished");
+	else if (flags & CT_EVF_SYNTHETIC)
+		annotation(&pf->pkt, "end", "unwound");
+	if (cut_start || cut_end)
+		annotation(&pf->pkt, "clipped",
+			   cut_start && cut_end ? "both" : cut_start ? "start" : "end");
+	ct_pb_end(&pf->pkt, te);
+	put_packet(pf);
+}
+
+/* the thread's clock passed lo: the calls held back overlap the range */
+static void flush_pending(struct ct_perfetto *pf)
+{
+	for (size_t i = 0; i < pf->depth && pf->npending; i++) {
+		if (pf->stack[i].state == F_PENDING) {
+			write_begin(pf, &pf->stack[i]);
+			pf->npending--;
+		}
+	}
+}
+
+/* the end of the current thread's events: what is still open (only after
+ * a read error: the reader closes every call) ends now */
+static void end_thread(struct ct_perfetto *pf)
+{
+	while (pf->depth) {
+		struct pf_frame *f = &pf->stack[--pf->depth];
+		if (f->state == F_BEGUN)
+			write_end(pf, f, pf->now, CT_EVF_UNFINISHED);
+	}
+	pf->npending = 0;
+	pf->t = NULL;
+}
+
+static void start_thread(struct ct_perfetto *pf, struct ct_thread *t)
+{
+	end_thread(pf);
+	pf->t = t;
+	pf->seq = pf->nextseq++;
+	pf->first = true;
+	pf->now = pf->last = 0;
+	int pid = t->proc ? t->proc->pid : 0;
+	pf->track = (uintptr_t)ct_u64map_get(&pf->threads, thread_key(pid, t->tid));
+}
+
+static uint32_t name_id(struct ct_perfetto *pf, struct ct_func *fn)
+{
+	if (fn->user < 0) {
+		fn->user = ct_names_intern(&pf->names, fn->name);
+		if (pf->names.cap > pf->capsent) {
+			size_t old = pf->capsent;
+			pf->capsent = pf->names.cap;
+			pf->sent = xrealloc(pf->sent, pf->capsent * sizeof(*pf->sent));
+			memset(pf->sent + old, 0, (pf->capsent - old) * sizeof(*pf->sent));
+		}
+	}
+	return (uint32_t)fn->user;
+}
+
+void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe)
+{
+	const struct ct_event *ev = &fe->ev;
+	if (ev->thread != pf->t)
+		start_thread(pf, ev->thread);
+	/* the thread's clock, never going back */
+	uint64_t t = ev->time > pf->now ? ev->time : pf->now;
+	pf->now = t;
+	if (t > pf->lo && pf->npending)
+		flush_pending(pf);
+
+	if (ev->kind == CT_ENTER) {
+		if (pf->depth == pf->cap) {
+			pf->cap = pf->cap ? 2 * pf->cap : 256;
+			pf->stack = xrealloc(pf->stack, pf->cap * sizeof(*pf->stack));
+		}
+		struct pf_frame *f = &pf->stack[pf->depth++];
+		f->start = t;
+		f->name = name_id(pf, fe->fn);
+		if (t >= pf->hi) {
+			f->state = F_SKIP;
+		} else if (t <= pf->lo) {
+			f->state = F_PENDING;
+			pf->npending++;
+		} else {
+			write_begin(pf, f);
+		}
+		return;
+	}
+	if (!pf->depth)
+		return;
+	struct pf_frame *f = &pf->stack[--pf->depth];
+	if (f->state == F_PENDING) {
+		/* it ended at or before lo (else flush_pending begun it): it
+		 * overlaps the range only as a call of no duration at lo */
+		pf->npending--;
+		if (f->start < pf->lo)
+			return;
+		write_begin(pf, f);
+	}
+	if (f->state == F_BEGUN)
+		write_end(pf, f, t, ev->flags);
+}
+
+void ct_perfetto_finish(struct ct_perfetto *pf)
+{
+	if (!pf)
+		return;
+	end_thread(pf);
+	ct_pb_free(&pf->pkt);
+	ct_names_free(&pf->names);
+	ct_u64map_free(&pf->threads);
+	free(pf->sent);
+	free(pf->stack);
+	free(pf);
+}

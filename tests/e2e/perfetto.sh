@@ -1,0 +1,90 @@
+# export --format=perfetto: Perfetto's protobuf trace, read back by protoc
+# (Debian's protobuf-compiler) with tests/e2e/perfetto.proto, the subset of
+# Perfetto's schema calltrace writes, and by protoc --decode_raw; then
+# checked by perfetto_check.py: process/thread track descriptors, interned
+# names, begin/end equal and nested per track, timestamps non-decreasing per
+# sequence, and the same slices (name, start and end in ns, annotations) as
+# the chrome export with the same options.  Cases: basic; -F, -N, -D; -r
+# inside a call (clipped slices) and -r ~0ns; threads (one sequence each)
+# and --tid; longjmp (unwound frames), fork + exec (unfinished frame, one
+# track for the thread in two images).
+# variants: all
+command -v protoc >/dev/null || die "protoc not found (Debian package protobuf-compiler; make deps)"
+
+# pf D NAME [export options...]: export D as perfetto (W/NAME.pftrace) and
+# as chrome (W/NAME.json) with the same options, decode, check, add
+pf() {
+	_pd=$1 _pn=$2
+	shift 2
+	ct export "$_pd" --format=perfetto -o "$W/$_pn.pftrace" "$@" || return
+	ct export "$_pd" --format=chrome -o "$W/$_pn.json" "$@" || return
+	if ! protoc --decode=perfetto.protos.Trace -I"$E2E" "$E2E/perfetto.proto" \
+		<"$W/$_pn.pftrace" >"$W/$_pn.txt" 2>"$W/$_pn.protoc.err"; then
+		fail "protoc --decode of $_pn.pftrace: $(head -c 300 "$W/$_pn.protoc.err")"
+		return
+	fi
+	python3 "$E2E/perfetto_check.py" "$W/$_pn.txt" "$W/$_pn.json" >"$W/$_pn.check" 2>&1
+	add <"$W/$_pn.check"
+	grep -q '^BAD\|Traceback' "$W/$_pn.check" && fail "$_pn: $(grep -m 3 '^BAD\|Error' "$W/$_pn.check")"
+}
+
+build basic "$E2E/basic.c"
+record d ./basic
+want_rc "record ./basic" $RC 0 "$W/d.err"
+
+section "export --format=perfetto"
+pf d all
+section "protoc --decode_raw reads it (no schema)"
+protoc --decode_raw <"$W/all.pftrace" >"$W/raw.txt" 2>&1
+echo "decode_raw: exit $?, $(grep -c '^1 {' "$W/raw.txt") packets" | add
+echo "decoded: $(grep -c '^packet {' "$W/all.txt") packets" | add
+# stdout and -o give the same bytes
+ct export d --format=perfetto >"$W/stdout.pftrace"
+cmp -s "$W/stdout.pftrace" "$W/all.pftrace" && echo "stdout = -o FILE" | add ||
+	echo "stdout DIFFERS from -o FILE" | add
+
+section "export --format=perfetto -F middle"
+pf d F -F middle
+section "export --format=perfetto -N inner -D 3"
+pf d ND -N inner -D 3
+
+section "export --format=perfetto -r inside main (clipped)"
+# a range strictly inside main, from the chrome export: main and outer are
+# clipped at both ends
+set -- $(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+m = [e for e in d["traceEvents"] if e["ph"] == "X" and e["name"] == "main"][0]
+b = round(m["ts"] * 1000); e = b + round(m["dur"] * 1000)
+print(b + 1, e - 1)' "$W/all.json")
+pf d r -r "${1}ns~${2}ns"
+section "export --format=perfetto -r from inside middle to inside loop"
+# main and outer clipped at both ends, middle at its start, loop at its end
+set -- $(python3 -c 'import json,sys
+x = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
+t = {e["name"]: round(e["ts"] * 1000) for e in x}
+print(t["middle"] + 1, t["loop"] + 1)' "$W/all.json")
+pf d r2 -r "${1}~${2}"
+section "export --format=perfetto -r ~0ns (nothing)"
+pf d r0 -r '~0ns'
+
+section "threads: one sequence per thread; --tid"
+build threads "$E2E/threads.c"
+record dt ./threads
+want_rc "record ./threads" $RC 0 "$W/dt.err"
+pf dt threads
+pid=$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$W"/dt/*.proc | head -n 1)
+section "threads --tid (main thread)"
+pf dt tid --tid "$pid"
+
+section "longjmp: unwound frames end their slices"
+build longjmp "$E2E/longjmp.c"
+record dl ./longjmp
+want_rc "record ./longjmp" $RC 0 "$W/dl.err"
+pf dl longjmp
+
+section "fork + exec: the unfinished main of the child before its exec"
+build target "$E2E/target.c"
+build forkexec "$E2E/forkexec.c"
+record df ./forkexec ./target
+want_rc "record ./forkexec ./target" $RC 0 "$W/df.err"
+pf df forkexec

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: MIT
+# Checks a Perfetto trace written by `calltrace export --format=perfetto`,
+# as decoded by `protoc --decode=perfetto.protos.Trace tests/e2e/perfetto.proto`
+# (protoc's text format), and prints a summary for the golden file:
+#
+#   python3 perfetto_check.py DECODED.txt [CHROME.json]
+#
+# - the process and thread track descriptors (a thread's parent is its
+#   process's track);
+# - per sequence: the first packet clears the incremental state, the later
+#   ones need it; timestamps never go back; every name_iid was interned
+#   earlier on the same sequence, and no iid names two strings;
+# - per track: every begin has its end and they nest;
+# - the slices per function name; the debug annotations;
+# - with CHROME.json (the chrome export with the same options): the same
+#   slices (track, name, start and end in ns, annotations) as its X events.
+# Problems are printed as lines starting with "BAD".
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+
+
+def parse(path):
+    """protoc text format -> nested dicts of lists"""
+    root = defaultdict(list)
+    stack = [root]
+    unknown = 0
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        if not line:
+            continue
+        if line == "}":
+            stack.pop()
+            continue
+        if line.endswith("{"):
+            key = line[:-1].strip()
+            node = defaultdict(list)
+            stack[-1][key].append(node)
+            stack.append(node)
+        else:
+            key, _, val = line.partition(": ")
+            if val.startswith('"'):
+                val = bytes(val[1:-1], "utf-8").decode("unicode_escape").encode(
+                    "latin-1").decode("utf-8")
+            elif re.fullmatch(r"-?\d+", val):
+                val = int(val)
+            stack[-1][key].append(val)
+        if re.fullmatch(r"\d+", key):
+            unknown += 1
+    return root, unknown
+
+
+def one(node, key, default=None):
+    v = node.get(key)
+    return v[0] if v else default
+
+
+def main():
+    trace, unknown = parse(sys.argv[1])
+    bad = []
+    if unknown:
+        bad.append("fields unknown to the schema: %d" % unknown)
+    packets = trace.get("packet", [])
+
+    procs, threads = {}, {}  # uuid -> descriptor
+    for p in packets:
+        td = one(p, "track_descriptor")
+        if not td:
+            continue
+        uuid = one(td, "uuid")
+        if uuid in procs or uuid in threads:
+            bad.append("uuid %s described twice" % uuid)
+        if one(td, "process"):
+            procs[uuid] = one(td, "process")
+        elif one(td, "thread"):
+            threads[uuid] = (one(td, "thread"), one(td, "parent_uuid"))
+        else:
+            bad.append("track descriptor %s: no process, no thread" % uuid)
+    for uuid, pd in sorted(procs.items(), key=lambda kv: one(kv[1], "process_name")):
+        print("process", one(pd, "process_name"), "cmdline", " ".join(pd.get("cmdline", [])))
+    names = []
+    for uuid, (thd, parent) in threads.items():
+        pid, tid = one(thd, "pid"), one(thd, "tid")
+        kind = "main" if pid == tid else "other"
+        tn = one(thd, "thread_name", "")
+        if tn != ("main (%d)" % tid if kind == "main" else "thread %d" % tid):
+            bad.append("thread %d: name %r" % (tid, tn))
+        if parent not in procs or one(procs[parent], "pid") != pid:
+            bad.append("thread %d: parent_uuid %s is not its process" % (tid, parent))
+        names.append("thread %s of process %s" % (kind, one(procs[parent], "process_name")
+                                                    if parent in procs else "?"))
+    for n, c in sorted(Counter(names).items()):
+        print(n + (" x%d" % c if c > 1 else ""))
+
+    # sequences
+    seqs = {}  # id -> {"iids": {}, "last": ts, "n": packets}
+    open_ = defaultdict(list)  # track -> stack of (name, ts, annotations)
+    slices = []  # (track, name, begin, end, annotations)
+    interned = set()
+    nbegin = nend = 0
+    for p in packets:
+        seq = one(p, "trusted_packet_sequence_id")
+        if seq is None:
+            bad.append("packet without a sequence id")
+            continue
+        st = seqs.get(seq)
+        flags = one(p, "sequence_flags", 0)
+        if st is None:
+            st = seqs[seq] = {"iids": {}, "last": 0, "n": 0}
+            if flags != 1 or not one(p, "first_packet_on_sequence"):
+                bad.append("sequence %d: its first packet does not clear the state" % seq)
+        elif flags != 2 and one(p, "track_event"):
+            bad.append("sequence %d: a later packet has flags %s" % (seq, flags))
+        st["n"] += 1
+        idata = one(p, "interned_data")
+        if idata:
+            for en in idata.get("event_names", []):
+                iid, name = one(en, "iid"), one(en, "name")
+                if st["iids"].get(iid, name) != name:
+                    bad.append("sequence %d: iid %d redefined" % (seq, iid))
+                st["iids"][iid] = name
+                interned.add(name)
+        te = one(p, "track_event")
+        if not te:
+            continue
+        ts = one(p, "timestamp")
+        if ts is None or ts < st["last"]:
+            bad.append("sequence %d: timestamp %s after %s" % (seq, ts, st["last"]))
+        st["last"] = ts if ts is not None else st["last"]
+        track = one(te, "track_uuid")
+        if track not in threads:
+            bad.append("event on track %s, not a thread track" % track)
+        ann = {one(a, "name"): one(a, "string_value") for a in te.get("debug_annotations", [])}
+        typ = one(te, "type")
+        if typ == "TYPE_SLICE_BEGIN":
+            nbegin += 1
+            iid = one(te, "name_iid")
+            if iid not in st["iids"]:
+                bad.append("sequence %d: name_iid %s not interned before" % (seq, iid))
+            open_[track].append((st["iids"].get(iid, "?"), ts, ann))
+        elif typ == "TYPE_SLICE_END":
+            nend += 1
+            if not open_[track]:
+                bad.append("track %s: end without begin at %s" % (track, ts))
+                continue
+            name, b, a0 = open_[track].pop()
+            a0 = dict(a0)
+            a0.update(ann)
+            slices.append((track, name, b, ts, tuple(sorted(a0.items()))))
+        else:
+            bad.append("event type %s" % typ)
+    for track, st in open_.items():
+        if st:
+            bad.append("track %s: %d slices never end" % (track, len(st)))
+
+    print("sequences with events:", sum(1 for s in seqs.values() if s["n"]) - (1 if procs else 0))
+    print("interned names:", " ".join(sorted(interned)))
+    print("begin", nbegin, "end", nend, "equal" if nbegin == nend else "DIFFERENT")
+    for name, n in sorted(Counter(s[1] for s in slices).items()):
+        print("slices", name, n)
+    anns = Counter(a for s in slices for a in s[4])
+    for (k, v), n in sorted(anns.items()):
+        print("annotation %s=%s" % (k, v), n)
+
+    if len(sys.argv) > 2:
+        evs = json.load(open(sys.argv[2]))["traceEvents"]
+        bytid = {}
+        for uuid, (thd, _) in threads.items():
+            bytid[(one(thd, "pid"), one(thd, "tid"))] = uuid
+        want = Counter()
+        for e in evs:
+            if e["ph"] != "X":
+                continue
+            b = round(e["ts"] * 1000)
+            want[(bytid.get((e["pid"], e["tid"])), e["name"], b, b + round(e["dur"] * 1000),
+                  tuple(sorted(e.get("args", {}).items())))] += 1
+        got = Counter(slices)
+        if got == want:
+            print("same slices as chrome:", sum(got.values()))
+        else:
+            print("BAD slices differ from chrome: %d vs %d" % (sum(got.values()), sum(want.values())))
+            for k in list((got - want).keys())[:5]:
+                print("BAD  only in perfetto:", k)
+            for k in list((want - got).keys())[:5]:
+                print("BAD  only in chrome:", k)
+    for b in bad[:20]:
+        print("BAD", b)
+    if not bad:
+        print("structure ok")
+
+
+main()
