@@ -101,7 +101,7 @@ struct ct_perfetto {
 	FILE *out;
 	struct ct_session *s;
 	uint64_t lo, hi;
-	struct ct_pb pkt;
+	struct ct_pb buf; /* packets not yet written */
 
 	struct ct_names names; /* function names; iid = id + 1 */
 	uint32_t *sent;        /* by name id: the sequence it was last sent on */
@@ -135,21 +135,34 @@ static uint64_t thread_key(int pid, int tid)
 	return (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
 }
 
-static void put_packet(struct ct_perfetto *pf)
+/* packets are built one after the other in pf->buf, written out when it
+ * holds FLUSH_AT bytes */
+#define FLUSH_AT (1 << 16)
+
+static size_t packet_begin(struct ct_perfetto *pf)
 {
-	ct_pb_write_field(pf->out, TRACE_PACKET, &pf->pkt);
+	return ct_pb_begin(&pf->buf, TRACE_PACKET);
+}
+
+static void packet_end(struct ct_perfetto *pf, size_t mark)
+{
+	ct_pb_end(&pf->buf, mark);
+	if (pf->buf.len >= FLUSH_AT)
+		ct_pb_flush(&pf->buf, pf->out);
 }
 
 /* ---- descriptors ------------------------------------------------------ */
 
-static void descriptor_packet(struct ct_perfetto *pf, bool first)
+/* start a packet on the descriptors' sequence; its mark */
+static size_t descriptor_packet(struct ct_perfetto *pf, bool first)
 {
-	ct_pb_reset(&pf->pkt);
-	ct_pb_uint(&pf->pkt, TP_SEQUENCE_ID, DESCRIPTOR_SEQ);
+	size_t mark = packet_begin(pf);
+	ct_pb_uint(&pf->buf, TP_SEQUENCE_ID, DESCRIPTOR_SEQ);
 	if (first) {
-		ct_pb_uint(&pf->pkt, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
-		ct_pb_uint(&pf->pkt, TP_FIRST_PACKET_ON_SEQUENCE, 1);
+		ct_pb_uint(&pf->buf, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+		ct_pb_uint(&pf->buf, TP_FIRST_PACKET_ON_SEQUENCE, 1);
 	}
+	return mark;
 }
 
 /* some thread of p is exported */
@@ -164,7 +177,7 @@ static bool proc_wanted(const struct ct_session *s, const struct ct_proc *p, con
 static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 {
 	struct ct_session *s = pf->s;
-	struct ct_pb *b = &pf->pkt;
+	struct ct_pb *b = &pf->buf;
 	struct ct_u64map procs; /* pid -> process track uuid */
 	ct_u64map_init(&procs);
 	uint64_t uuid = 0;
@@ -181,7 +194,7 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 		if (later)
 			continue;
 		*ct_u64map_slot(&procs, (uint32_t)p->pid) = (void *)(uintptr_t)++uuid;
-		descriptor_packet(pf, first);
+		size_t pkt = descriptor_packet(pf, first);
 		first = false;
 		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);
 		ct_pb_uint(b, TD_UUID, uuid);
@@ -192,7 +205,7 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 		ct_pb_string(b, PD_PROCESS_NAME, basename_of(p->exe));
 		ct_pb_end(b, pd);
 		ct_pb_end(b, td);
-		put_packet(pf);
+		packet_end(pf, pkt);
 	}
 	/* the earlier images of a pid share its process track, and a thread
 	 * that is in several of them (the one that exec'd) has one track */
@@ -211,7 +224,7 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 			snprintf(name, sizeof(name), "main (%d)", t->tid);
 		else
 			snprintf(name, sizeof(name), "thread %d", t->tid);
-		descriptor_packet(pf, first);
+		size_t pkt = descriptor_packet(pf, first);
 		first = false;
 		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);
 		ct_pb_uint(b, TD_UUID, uuid);
@@ -223,7 +236,7 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 		ct_pb_string(b, THD_THREAD_NAME, name);
 		ct_pb_end(b, thd);
 		ct_pb_end(b, td);
-		put_packet(pf);
+		packet_end(pf, pkt);
 	}
 	ct_u64map_free(&procs);
 }
@@ -236,7 +249,7 @@ struct ct_perfetto *ct_perfetto_start(FILE *out, struct ct_session *s, const boo
 	pf->s = s;
 	pf->lo = lo;
 	pf->hi = hi;
-	ct_pb_init(&pf->pkt);
+	ct_pb_init(&pf->buf);
 	ct_names_init(&pf->names);
 	ct_u64map_init(&pf->threads);
 	pf->nextseq = DESCRIPTOR_SEQ + 1;
@@ -246,15 +259,17 @@ struct ct_perfetto *ct_perfetto_start(FILE *out, struct ct_session *s, const boo
 
 /* ---- slices ----------------------------------------------------------- */
 
-/* start a TrackEvent packet at ts on the current sequence; returns the
- * mark of the TrackEvent, to close with ct_pb_end */
-static size_t event_packet(struct ct_perfetto *pf, uint64_t ts, int type, int64_t name)
+/* start a TrackEvent packet at ts on the current sequence: *pkt is the
+ * mark of the packet (for packet_end), the mark of the TrackEvent (for
+ * ct_pb_end) is returned */
+static size_t event_packet(struct ct_perfetto *pf, size_t *pkt, uint64_t ts, int type,
+			   int64_t name)
 {
-	struct ct_pb *b = &pf->pkt;
+	struct ct_pb *b = &pf->buf;
 	if (ts < pf->last)
 		ts = pf->last;
 	pf->last = ts;
-	ct_pb_reset(b);
+	*pkt = packet_begin(pf);
 	ct_pb_uint(b, TP_TIMESTAMP, ts);
 	ct_pb_uint(b, TP_SEQUENCE_ID, pf->seq);
 	if (pf->first) {
@@ -293,9 +308,9 @@ static void annotation(struct ct_pb *b, const char *name, const char *value)
 static void write_begin(struct ct_perfetto *pf, struct pf_frame *f)
 {
 	uint64_t ts = f->start > pf->lo ? f->start : pf->lo;
-	size_t te = event_packet(pf, ts, TYPE_SLICE_BEGIN, f->name);
-	ct_pb_end(&pf->pkt, te);
-	put_packet(pf);
+	size_t pkt, te = event_packet(pf, &pkt, ts, TYPE_SLICE_BEGIN, f->name);
+	ct_pb_end(&pf->buf, te);
+	packet_end(pf, pkt);
 	f->state = F_BEGUN;
 }
 
@@ -304,16 +319,16 @@ static void write_end(struct ct_perfetto *pf, const struct pf_frame *f, uint64_t
 		      unsigned flags)
 {
 	bool cut_start = f->start < pf->lo, cut_end = end > pf->hi;
-	size_t te = event_packet(pf, cut_end ? pf->hi : end, TYPE_SLICE_END, -1);
+	size_t pkt, te = event_packet(pf, &pkt, cut_end ? pf->hi : end, TYPE_SLICE_END, -1);
 	if (flags & CT_EVF_UNFINISHED)
-		annotation(&pf->pkt, "end", "unfinished");
+		annotation(&pf->buf, "end", "unfinished");
 	else if (flags & CT_EVF_SYNTHETIC)
-		annotation(&pf->pkt, "end", "unwound");
+		annotation(&pf->buf, "end", "unwound");
 	if (cut_start || cut_end)
-		annotation(&pf->pkt, "clipped",
+		annotation(&pf->buf, "clipped",
 			   cut_start && cut_end ? "both" : cut_start ? "start" : "end");
-	ct_pb_end(&pf->pkt, te);
-	put_packet(pf);
+	ct_pb_end(&pf->buf, te);
+	packet_end(pf, pkt);
 }
 
 /* the thread's clock passed lo: the calls held back overlap the range */
@@ -414,7 +429,8 @@ void ct_perfetto_finish(struct ct_perfetto *pf)
 	if (!pf)
 		return;
 	end_thread(pf);
-	ct_pb_free(&pf->pkt);
+	ct_pb_flush(&pf->buf, pf->out);
+	ct_pb_free(&pf->buf);
 	ct_names_free(&pf->names);
 	ct_u64map_free(&pf->threads);
 	free(pf->sent);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* lib/protobuf.c: varints (with 64-bit edge values), the other wire types,
- * nested messages whose length needs 1, 2 or 3 bytes, and the streaming
- * writer; each checked against bytes worked out by hand from the wire
+ * nested messages whose length needs 1, 2 or 3 bytes, and flushing to a
+ * stream; each checked against bytes worked out by hand from the wire
  * format, and read back by a decoder written here. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -220,17 +220,22 @@ static void test_nested(void)
 	ct_pb_free(&b);
 }
 
-static void test_write(void)
+static void test_flush(void)
 {
 	char *mem = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&mem, &n);
 	struct ct_pb b;
 	ct_pb_init(&b);
+	/* two top-level messages (field 1), flushed one after the other */
+	size_t m = ct_pb_begin(&b, 1);
 	ct_pb_uint(&b, 8, 1000);
-	CHECK(ct_pb_write_field(f, 1, &b) == 0, "write");
-	ct_pb_reset(&b);
-	CHECK(ct_pb_write_field(f, 1, &b) == 0, "write empty");
+	ct_pb_end(&b, m);
+	CHECK(ct_pb_flush(&b, f) == 0 && b.len == 0, "flush");
+	m = ct_pb_begin(&b, 1);
+	ct_pb_end(&b, m);
+	CHECK(ct_pb_flush(&b, f) == 0, "flush empty message");
+	CHECK(ct_pb_flush(&b, f) == 0, "flush nothing");
 	fclose(f);
 	static const uint8_t want[] = {0x0a, 0x03, 0x40, 0xe8, 0x07, 0x0a, 0x00};
 	CHECK(n == sizeof(want) && !memcmp(mem, want, n), "streamed bytes (%zu)", n);
@@ -243,6 +248,6 @@ int main(void)
 	test_varint();
 	test_fields();
 	test_nested();
-	test_write();
+	test_flush();
 	return check_done();
 }
