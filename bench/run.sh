@@ -298,3 +298,4 @@ LC_ALL=C sort -s -t "$(printf '\t')" -k1,1 "$KV" | awk -F'\t' -f "$HERE/json.awk
 awk -F'\t' -f "$HERE/table.awk" "$KV"
 echo
 echo "results: $W/results.json (raw: $KV, logs: $LOGS)"
+BENCH_WORK=$W CALLTRACE=$CT CC=$CC sh "$HERE/export.sh" # export speed and memory vs uftrace dump --chrome
