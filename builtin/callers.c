@@ -192,7 +192,7 @@ static void account_exit(struct callers *c, const struct ct_event *ev)
 	st->calls++;
 	if (!st->active)
 		st->total += (uint64_t)net;
-	st->self += (uint64_t)(net - f.child);
+	st->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
 	e->calls++;
 	if (!e->active)
 		e->time += (uint64_t)net;

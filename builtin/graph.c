@@ -193,7 +193,7 @@ static int read_thread(struct graph *g, struct ct_thread *t, struct ct_error *er
 				struct node *n = &g->tree.n[f.node];
 				n->calls++;
 				n->total += (uint64_t)net;
-				n->self += (uint64_t)(net - f.child);
+				n->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
 				if (g->depth)
 					g->stack[g->depth - 1].child += net;
 			}

@@ -184,7 +184,7 @@ static inline void account_exit(struct report *r, const struct ct_event *ev)
 	st->sum += (uint64_t)net;
 	if (!r->active[id])
 		st->total += (uint64_t)net;
-	st->self += (uint64_t)(net - f.child);
+	st->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
 	if (r->depth)
 		r->stack[r->depth - 1].child += net;
 }

@@ -15,8 +15,10 @@
  * its direct callees shown, which comes to
  *   self - inner - children * (outer - inner)
  * when every callee is shown; the cost of calls a filter hides is taken out
- * of the caller's self time too.  Sums are made unclamped and shown as at
- * least 0 (ct_clamp_sum).
+ * of the caller's self time too.  Sums over calls are made unclamped, so
+ * that the errors of single calls cancel, and shown as at least 0
+ * (ct_clamp_sum); only the callees' sum of one call is taken as at least 0,
+ * so that self time never exceeds total time.
  */
 #ifndef CT_OVERHEAD_H
 #define CT_OVERHEAD_H
