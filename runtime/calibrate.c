@@ -30,7 +30,7 @@ void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
 
 #define CAL_CALLS 128  /* calls per batch */
-#define CAL_BATCHES 24 /* measured batches of each kind, after a warm-up */
+#define CAL_BATCHES 16 /* measured batches of each kind, after a warm-up */
 
 /* the longest a call can write: ENTER, EXIT and a TIME and HI record each */
 #define CAL_MAX_PER_CALL 44
