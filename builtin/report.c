@@ -166,7 +166,8 @@ static inline void account_enter(struct report *r, struct ct_func *fn)
 /* the exit of the innermost open call (r->depth > 0), counted for the
  * function on the stack: the reader's events are well nested, so that is
  * the exit's own function */
-static inline void account_exit(struct report *r, const struct ct_event *ev)
+static inline __attribute__((always_inline)) void account_exit(struct report *r,
+								  const struct ct_event *ev)
 {
 	struct frame f = r->stack[--r->depth];
 	uint32_t id = f.id;

@@ -39,6 +39,10 @@ bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct 
  * calls: inner + below * outer */
 static inline uint64_t ct_overhead_ns(const struct ct_overhead *o, uint64_t below)
 {
+	/* 64-bit arithmetic (a multiplication for the division) while it
+	 * cannot overflow: always, in practice */
+	if (below < (1ULL << 32) && o->outer_ps < (1ULL << 30) && o->inner_ps < (1ULL << 30))
+		return (below * o->outer_ps + o->inner_ps + 500) / 1000;
 	unsigned __int128 ps = (unsigned __int128)below * o->outer_ps + o->inner_ps;
 	unsigned __int128 ns = (ps + 500) / 1000;
 	return ns > INT64_MAX ? INT64_MAX : (uint64_t)ns;
