@@ -9,7 +9,7 @@ record d ./basic
 want_rc "record ./basic" $RC 0 "$W/d.err"
 for sub in replay report graph callers coverage export; do
 	extra=
-	[ $sub = export ] && extra="--format=folded -o -"
+	[ $sub = export ] && extra="--format=folded"
 	section "$sub"
 	for mode in now 0 unset; do
 		if [ $mode = unset ]; then
