@@ -73,6 +73,28 @@ paste -d, "$W/callers.corr" "$W/callers.raw" | awk -F, 'NR > 1 {
 	else print $1 "," $2 "," $3 "," $4 ", time " ($5 + 0 < $10 + 0 ? "less" : $5 == $10 ? "same" : "MORE")
 }' | LC_ALL=C sort | add
 
+section "filters: parent's times still less than raw; leaf hidden by -N/-D"
+# with the leaf hidden, its real time is parent's own, but its hook cost is
+# still taken out of parent's
+for f in "-N leaf" "-D 2" "-F parent"; do
+	# shellcheck disable=SC2086
+	ct report d $f --format=csv >"$W/f.corr"
+	# shellcheck disable=SC2086
+	ct report d $f --raw --format=csv >"$W/f.raw"
+	awk -F, -v f="$f" 'FNR == 1 { n++; next }
+		$1 == "parent" { self[n] = $4; tot[n] = $3 }
+		$1 == "leaf" { leaf[n] = $2 }
+		END { printf "%s: parent self %s, total %s; leaf calls %s\n", f,
+			self[1] + 0 < self[2] + 0 ? "less" : "NOT LESS",
+			tot[1] + 0 < tot[2] + 0 ? "less" : "NOT LESS", leaf[1] == leaf[2] ? leaf[1] "" : "DIFFER" }' \
+		"$W/f.corr" "$W/f.raw" | sed 's/calls $/calls none/' | add
+	# the calls a filter hides still count below parent: its corrected
+	# total is that of the unfiltered view
+	a=$(calls_of parent "$W/report.corr"; awk -F, '$1 == "parent" { print $3 }' "$W/report.corr")
+	b=$(calls_of parent "$W/f.corr"; awk -F, '$1 == "parent" { print $3 }' "$W/f.corr")
+	[ "$a" = "$b" ] || fail "report $f: parent's calls and corrected total $b, unfiltered $a"
+done
+
 section "-t compares raw durations: the same calls with and without --raw"
 # 10ns lies between a leaf call's raw time (the hooks' inner part, > 10 ns
 # on any machine this runs on) and its corrected one (near 0): were -t to
