@@ -28,6 +28,7 @@
 #include "builtin/builtin.h"
 #include "filter.h"
 #include "output.h"
+#include "overhead.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
@@ -40,6 +41,7 @@ enum {
 	OPT_NO_DEMANGLE,
 	OPT_FORMAT,
 	OPT_NO_TIME,
+	OPT_RAW,
 };
 
 static const struct option long_options[] = {
@@ -53,6 +55,7 @@ static const struct option long_options[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"no-time", no_argument, NULL, OPT_NO_TIME},
+	{"raw", no_argument, NULL, OPT_RAW},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -77,12 +80,16 @@ static void usage(FILE *f)
 		"      --format FMT      text (default), csv or json\n"
 		"      --no-demangle     show C++ names as in the binary\n"
 		"      --no-time         no time columns (text only)\n"
+		"      --raw             times as recorded, the tracer's own cost included\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"In each block the callers come first (indented), then the function,\n"
 		"then its callees (indented).  Outermost calls have the caller <root>.\n"
 		"Edge time counts the outermost activation of the edge only: recursive\n"
-		"calls along the same edge add calls but no time.\n");
+		"calls along the same edge add calls but no time.  Times have the\n"
+		"tracer's own cost, measured when recording, taken out (see\n"
+		"doc/overhead.md); --raw shows them as recorded.  -t compares the\n"
+		"recorded (raw) durations, as replay does.\n");
 }
 
 struct fstat {
@@ -99,7 +106,7 @@ struct edge {
 struct frame {
 	uint32_t id;
 	uint32_t edge;
-	uint64_t child;
+	int64_t child; /* inclusive (net) time of direct callees */
 };
 
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
@@ -109,6 +116,8 @@ struct callers {
 	struct ct_session *s;
 	struct ct_progress progress;
 	struct ct_filter *filt;
+	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
+	bool raw;
 
 	struct ct_names names;  /* function names and their ids */
 	struct fstat *stats;    /* per id */
@@ -172,7 +181,8 @@ static void account_enter(struct callers *c, struct ct_func *fn)
 static void account_exit(struct callers *c, const struct ct_event *ev)
 {
 	struct frame f = c->stack[--c->depth];
-	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+	/* sums of net times, unclamped (see overhead.h): uint64_t wraps */
+	int64_t net = ct_overhead_net(&c->ovh, ev);
 	struct fstat *st = &c->stats[f.id];
 	struct edge *e = &c->edges[f.edge];
 	if (st->active)
@@ -181,13 +191,13 @@ static void account_exit(struct callers *c, const struct ct_event *ev)
 		e->active--;
 	st->calls++;
 	if (!st->active)
-		st->total += incl;
-	st->self += incl > f.child ? incl - f.child : 0;
+		st->total += (uint64_t)net;
+	st->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
 	e->calls++;
 	if (!e->active)
-		e->time += incl;
+		e->time += (uint64_t)net;
 	if (c->depth)
-		c->stack[c->depth - 1].child += incl;
+		c->stack[c->depth - 1].child += net;
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -217,6 +227,8 @@ static int read_thread(struct callers *c, struct ct_thread *t, struct ct_error *
 		return -1;
 	struct ct_filter_thread ft;
 	ct_filter_thread_init(&ft);
+	if (!c->raw)
+		ct_overhead_of(c->s, t->proc, &c->ovh);
 	struct ct_event evs[256];
 	int rc;
 	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
@@ -330,6 +342,12 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 
 static void print_all(struct callers *c, FILE *out, int64_t only)
 {
+	for (size_t i = 0; i < c->names.n; i++) {
+		ct_clamp_sum(&c->stats[i].total);
+		ct_clamp_sum(&c->stats[i].self);
+	}
+	for (size_t i = 0; i < c->nedges; i++)
+		ct_clamp_sum(&c->edges[i].time);
 	uint32_t *funcs = xmalloc((c->names.n ? c->names.n : 1) * sizeof(*funcs));
 	size_t nf = 0;
 	for (size_t i = 0; i < c->names.n; i++)
@@ -514,6 +532,9 @@ int cmd_callers(int argc, char **argv)
 			break;
 		case OPT_NO_TIME:
 			c.no_time = true;
+			break;
+		case OPT_RAW:
+			c.raw = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -24,6 +24,7 @@
 #include "session.h"
 #include "symtab.h"
 #include "output.h"
+#include "progress.h"
 #include "util.h"
 
 #define CMD "coverage"
@@ -337,7 +338,10 @@ static int count_calls(struct cov *c, struct ct_error *err)
 {
 	struct ct_session *s = c->s;
 	static struct ct_event evs[4096];
-	for (size_t i = 0; i < s->nthreads; i++) {
+	struct ct_progress progress;
+	int rc = 0;
+	ct_progress_start(&progress, "calltrace coverage", s->ev_bytes);
+	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
 		struct ct_thread *t = s->threads[i];
 		size_t pi = 0;
 		while (pi < s->nprocs && s->procs[pi] != t->proc)
@@ -345,20 +349,25 @@ static int count_calls(struct cov *c, struct ct_error *err)
 		if (pi == s->nprocs)
 			continue;
 		struct ct_stream *st;
-		if (ct_stream_open(s, t, &st, err) < 0)
-			return -1;
+		if (ct_stream_open(s, t, &st, err) < 0) {
+			rc = -1;
+			break;
+		}
 		int n;
-		while ((n = ct_stream_read(st, evs, sizeof(evs) / sizeof(evs[0]), err)) > 0)
+		while ((n = ct_stream_read(st, evs, sizeof(evs) / sizeof(evs[0]), err)) > 0) {
+			ct_progress_update(&progress, s->bytes_read);
 			for (int k = 0; k < n; k++)
 				if (evs[k].kind == CT_ENTER) {
 					void **slot = ct_u64map_slot(&c->calls[pi], evs[k].addr);
 					*slot = (void *)((uintptr_t)*slot + 1);
 				}
+		}
 		ct_stream_close(st);
 		if (n < 0)
-			return -1;
+			rc = -1;
 	}
-	return 0;
+	ct_progress_end(&progress);
+	return rc;
 }
 
 static void attribute(struct cov *c, bool all_modules)

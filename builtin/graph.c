@@ -22,6 +22,8 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "overhead.h"
+#include "progress.h"
 #include "session.h"
 #include "util.h"
 
@@ -36,6 +38,7 @@ enum {
 	OPT_NO_DEMANGLE,
 	OPT_FORMAT,
 	OPT_NO_TIME,
+	OPT_RAW,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +47,7 @@ static const struct option long_options[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"no-time", no_argument, NULL, OPT_NO_TIME},
+	{"raw", no_argument, NULL, OPT_RAW},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -65,10 +69,13 @@ static void usage(FILE *f)
 		"      --no-demangle     show C++ names as in the binary\n"
 		"      --no-time         print calls only, children in the order of their\n"
 		"                        first call (stable output, for tests)\n"
+		"      --raw             times as recorded, the tracer's own cost included\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"Children are sorted by total time (descending), ties by name.  Self time\n"
-		"is total time minus that of the direct callees.  Nodes deeper than %d\n"
+		"is total time minus that of the direct callees.  Times have the\n"
+		"tracer's own cost, measured when recording, taken out (see\n"
+		"doc/overhead.md); --raw shows them as recorded.  Nodes deeper than %d\n"
 		"levels are drawn as \"[DEPTH] +-name\" instead of with bars.\n",
 		MAX_INDENT);
 }
@@ -126,12 +133,15 @@ static uint32_t tree_child(struct tree *t, uint32_t parent, uint32_t name)
 
 struct frame {
 	uint32_t node;
-	uint64_t child; /* inclusive time of direct callees */
+	int64_t child; /* inclusive (net) time of direct callees */
 };
 
 struct graph {
 	struct ct_session *s;
 	struct ct_filter *filt;
+	struct ct_progress progress;
+	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
+	bool raw;
 	struct ct_names names; /* function names and their ids */
 
 	struct tree tree;
@@ -157,7 +167,10 @@ static int read_thread(struct graph *g, struct ct_thread *t, struct ct_error *er
 	struct ct_event evs[256];
 	int rc;
 	g->depth = 0;
+	if (!g->raw)
+		ct_overhead_of(g->s, t->proc, &g->ovh);
 	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
+		ct_progress_update(&g->progress, g->s->bytes_read);
 		for (int i = 0; i < rc; i++) {
 			const struct ct_event *ev = &evs[i];
 			if (ev->kind == CT_ENTER) {
@@ -175,13 +188,14 @@ static int read_thread(struct graph *g, struct ct_thread *t, struct ct_error *er
 			} else if (g->depth) {
 				/* well nested: the exit of the call on top */
 				struct frame f = g->stack[--g->depth];
-				uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+				/* sums of net times, unclamped (overhead.h) */
+				int64_t net = ct_overhead_net(&g->ovh, ev);
 				struct node *n = &g->tree.n[f.node];
 				n->calls++;
-				n->total += incl;
-				n->self += incl > f.child ? incl - f.child : 0;
+				n->total += (uint64_t)net;
+				n->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
 				if (g->depth)
-					g->stack[g->depth - 1].child += incl;
+					g->stack[g->depth - 1].child += net;
 			}
 		}
 	}
@@ -413,6 +427,9 @@ int cmd_graph(int argc, char **argv)
 		case OPT_NO_TIME:
 			g.no_time = true;
 			break;
+		case OPT_RAW:
+			g.raw = true;
+			break;
 		case 'h':
 			usage(stdout);
 			status = 0;
@@ -450,11 +467,17 @@ int cmd_graph(int argc, char **argv)
 	bool *want = ct_select_threads(s, tids, ntids, CMD);
 
 	int rc = 0;
+	ct_progress_start(&g.progress, "calltrace graph", s->ev_bytes);
 	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
 		struct ct_thread *t = s->threads[i];
 		if (want && !want[t->index])
 			continue;
 		rc = read_thread(&g, t, &err);
+	}
+	ct_progress_end(&g.progress);
+	for (size_t i = 1; i < g.tree.len; i++) {
+		ct_clamp_sum(&g.tree.n[i].total);
+		ct_clamp_sum(&g.tree.n[i].self);
 	}
 	status = 0;
 	if (rc == 0) {

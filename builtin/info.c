@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "builtin.h"
+#include "overhead.h"
 #include "session.h"
 #include "util.h"
 
@@ -231,6 +232,15 @@ int cmd_info(int argc, char **argv)
 			printf("  %-10s %s\n", "started:",
 			       ct_format_duration(ct_session_ns(s, p->start_clock), buf, sizeof(buf)) +
 				       strspn(buf, " "));
+		struct ct_overhead o;
+		if (ct_overhead_of(s, p, &o))
+			printf("  %-10s %.1f ns inner, %.1f ns outer per call (taken out of the times "
+			       "of report, graph, callers)\n",
+			       "overhead:", (double)o.inner_ps / 1000, (double)o.outer_ps / 1000);
+		else
+			printf("  %-10s not measured (recorded by an older calltrace): times are "
+			       "shown as recorded\n",
+			       "overhead:");
 		printf("  %-10s %zu\n", "threads:", nthr);
 		for (size_t j = 0; j < s->nthreads; j++) {
 			const struct ct_thread *t = s->threads[j];

@@ -24,6 +24,7 @@
 #include "builtin/builtin.h"
 #include "filter.h"
 #include "output.h"
+#include "overhead.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_NO_DEMANGLE,
 	OPT_FORMAT,
 	OPT_LIMIT,
+	OPT_RAW,
 };
 
 static const struct option long_options[] = {
@@ -50,6 +52,7 @@ static const struct option long_options[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"limit", required_argument, NULL, OPT_LIMIT},
+	{"raw", no_argument, NULL, OPT_RAW},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -74,6 +77,7 @@ static void usage(FILE *f)
 		"      --format FMT      text (default), csv or json\n"
 		"      --no-demangle     show C++ names as in the binary\n"
 		"      --limit N         at most N rows (per table; 0: all)\n"
+		"      --raw             times as recorded, the tracer's own cost included\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"columns:\n"
@@ -84,6 +88,9 @@ static void usage(FILE *f)
 		"              or -t counts as the caller's own\n"
 		"  Calls       number of calls, recursive ones included\n"
 		"  Average, Min, Max  over the inclusive time of each call\n"
+		"Times have the tracer's own cost, measured when recording, taken out\n"
+		"(see doc/overhead.md; at least 0); --raw shows them as recorded.  -t\n"
+		"compares the recorded (raw) durations, as replay does.\n"
 		"A call left by longjmp or an exception ends where the frame was found\n"
 		"gone; a call still open when its thread ended (crash, kill, exit) counts\n"
 		"with its time up to the end of the thread's events.  Rows are per\n"
@@ -98,7 +105,7 @@ struct fstat {
 
 struct frame {
 	uint32_t id;
-	uint64_t child; /* inclusive time of direct callees */
+	int64_t child; /* inclusive (net) time of direct callees */
 };
 
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
@@ -108,6 +115,8 @@ struct report {
 	struct ct_session *s;
 	struct ct_progress progress;
 	struct ct_filter *filt;
+	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
+	bool raw;
 
 	struct ct_names names; /* function names and their ids */
 
@@ -157,11 +166,14 @@ static inline void account_enter(struct report *r, struct ct_func *fn)
 /* the exit of the innermost open call (r->depth > 0), counted for the
  * function on the stack: the reader's events are well nested, so that is
  * the exit's own function */
-static inline void account_exit(struct report *r, const struct ct_event *ev)
+static inline __attribute__((always_inline)) void account_exit(struct report *r,
+								  const struct ct_event *ev)
 {
 	struct frame f = r->stack[--r->depth];
 	uint32_t id = f.id;
-	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+	/* sums of net times, unclamped (see overhead.h): uint64_t wraps */
+	int64_t net = ct_overhead_net(&r->ovh, ev);
+	uint64_t incl = ct_clamp0(net);
 	struct fstat *st = &r->stats[id];
 	if (r->active[id])
 		r->active[id]--;
@@ -170,12 +182,12 @@ static inline void account_exit(struct report *r, const struct ct_event *ev)
 	if (incl > st->max)
 		st->max = incl;
 	st->calls++;
-	st->sum += incl;
+	st->sum += (uint64_t)net;
 	if (!r->active[id])
-		st->total += incl;
-	st->self += incl > f.child ? incl - f.child : 0;
+		st->total += (uint64_t)net;
+	st->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
 	if (r->depth)
-		r->stack[r->depth - 1].child += incl;
+		r->stack[r->depth - 1].child += net;
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -254,9 +266,14 @@ static void print_table(struct report *r, const struct ct_thread *t)
 	FILE *out = r->out;
 	uint32_t *rows = xmalloc((r->names.n ? r->names.n : 1) * sizeof(*rows));
 	size_t n = 0;
-	for (size_t i = 0; i < r->names.n; i++)
-		if (r->stats[i].calls)
-			rows[n++] = (uint32_t)i;
+	for (size_t i = 0; i < r->names.n; i++) {
+		if (!r->stats[i].calls)
+			continue;
+		ct_clamp_sum(&r->stats[i].total);
+		ct_clamp_sum(&r->stats[i].self);
+		ct_clamp_sum(&r->stats[i].sum);
+		rows[n++] = (uint32_t)i;
+	}
 	sort_r = r;
 	qsort(rows, n, sizeof(*rows), cmp_rows);
 	if (r->limit && n > r->limit)
@@ -330,6 +347,8 @@ static int read_thread(struct report *r, struct ct_thread *t, struct ct_error *e
 		return -1;
 	struct ct_filter_thread ft;
 	ct_filter_thread_init(&ft);
+	if (!r->raw)
+		ct_overhead_of(r->s, t->proc, &r->ovh);
 	struct ct_event evs[256];
 	int rc;
 	bool filtered = ct_filter_active(r->filt);
@@ -444,6 +463,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_NO_DEMANGLE:
 			demangle = false;
+			break;
+		case OPT_RAW:
+			r.raw = true;
 			break;
 		case OPT_LIMIT:
 			if (ct_parse_uint(optarg, (unsigned long)SIZE_MAX, &v) < 0) {

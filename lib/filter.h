@@ -15,7 +15,9 @@
  *   -t TIME    hide calls shorter than TIME, with what they call.  An entry
  *              is held back until its call is known to be long enough: its
  *              exit came, or TIME passed on the thread's clock.  Only entries
- *              are held, so the buffer is bounded by the stack depth.
+ *              are held, so the buffer is bounded by the stack depth.  The
+ *              durations are the recorded ones, in every view (the views'
+ *              overhead correction, doc/overhead.md, comes after).
  *
  * Regexes are POSIX extended, matched against the function's name as
  * resolved (demangled unless the session says otherwise); the result is

@@ -23,11 +23,16 @@ void ct_progress_start(struct ct_progress *p, const char *what, uint64_t total)
 	p->on = env && *env ? strcmp(env, "0") != 0 : isatty(2);
 	p->start_ns = now_ns();
 	p->next_ns = p->start_ns + 500000000u;
+	p->mask = 63;
+	if (p->on && env && !strcmp(env, "now")) {
+		p->next_ns = p->start_ns;
+		p->mask = 0;
+	}
 }
 
 void ct_progress_update(struct ct_progress *p, uint64_t done)
 {
-	if (!p->on || (++p->calls & 63))
+	if (!p->on || (++p->calls & p->mask))
 		return;
 	uint64_t t = now_ns();
 	if (t < p->next_ns)

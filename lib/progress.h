@@ -14,10 +14,12 @@ struct ct_progress {
 	uint64_t start_ns;
 	uint64_t next_ns;   /* do not redraw before */
 	unsigned calls;
+	unsigned mask;      /* the clock is looked at when (calls & mask) == 0 */
 };
 
 /* on when stderr is a terminal, unless CALLTRACE_PROGRESS=0; forced on with
- * CALLTRACE_PROGRESS=1 (for tests).  Shown only after half a second. */
+ * CALLTRACE_PROGRESS=1.  Shown only after half a second; with
+ * CALLTRACE_PROGRESS=now (for tests) at the first update already. */
 void ct_progress_start(struct ct_progress *p, const char *what, uint64_t total);
 /* cheap: looks at the clock one call in 64 */
 void ct_progress_update(struct ct_progress *p, uint64_t done);

@@ -368,6 +368,14 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 		} else if (!strcmp(line, "clock")) {
 			if (parse_u64(val, 10, &v))
 				p->start_clock = v;
+		} else if (!strcmp(line, "overhead")) {
+			/* CALLS INNER OUTER (doc/overhead.md) */
+			unsigned long long c, in, out;
+			if (sscanf(val, "%llu %llu %llu", &c, &in, &out) == 3 && c) {
+				p->ovh_calls = c;
+				p->ovh_inner = in;
+				p->ovh_outer = out;
+			}
 		} else if (!strcmp(line, "module")) {
 			char *sp2 = strchr(val, ' ');
 			if (sp2) {
@@ -658,6 +666,7 @@ void ct_session_close(struct ct_session *s)
 struct frame {
 	uint64_t addr;
 	uint64_t start; /* ns */
+	uint64_t mark;  /* the stream's entry count just after this entry */
 };
 
 struct ct_stream {
@@ -676,6 +685,7 @@ struct ct_stream {
 
 	struct frame *stack;
 	size_t depth, cap;
+	uint64_t nenter;  /* entries so far: an exit's below = nenter - mark */
 
 	/* exits owed before the next record is decoded */
 	size_t pend_n;
@@ -851,7 +861,8 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
 	}
 	time = clamp_time(st, time);
-	st->stack[st->depth] = (struct frame){addr, time};
+	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter};
+	ev->below = 0;
 	ev->kind = CT_ENTER;
 	ev->flags = flags;
 	ev->addr = addr;
@@ -872,6 +883,7 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 	ev->start = f->start;
 	ev->depth = (uint32_t)st->depth;
 	ev->thread = st->t;
+	ev->below = st->nenter - f->mark;
 }
 
 /* data no writer of this version produces: stop with the file and offset */
@@ -1048,7 +1060,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	struct frame *stack = st->stack;
 	size_t depth = st->depth, cap = st->cap, n = 0;
 	uint64_t base = st->base, last_time = st->last_time;
-	uint64_t hi = st->hi;
+	uint64_t hi = st->hi, nenter = st->nenter;
 	struct ct_thread *t = st->t;
 
 	while (n < max && p <= last) {
@@ -1066,7 +1078,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			const struct frame *f = &stack[--depth];
 			*e = (struct ct_event){.kind = CT_EXIT, .addr = f->addr, .time = time,
 					       .start = f->start, .depth = (uint32_t)depth,
-					       .thread = t};
+					       .thread = t, .below = nenter - f->mark};
 			p += 4;
 		} else if ((w & 3) == CT_REC_ENTER) {
 			if (depth == cap)
@@ -1078,7 +1090,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			if (time < last_time)
 				time = last_time;
 			last_time = time;
-			stack[depth] = (struct frame){addr, time};
+			stack[depth] = (struct frame){addr, time, ++nenter};
 			*e = (struct ct_event){.kind = CT_ENTER, .addr = addr, .time = time,
 					       .start = time, .depth = (uint32_t)depth, .thread = t};
 			depth++;
@@ -1092,6 +1104,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	st->depth = depth;
 	st->base = base;
 	st->last_time = last_time;
+	st->nenter = nenter;
 	return n;
 }
 

@@ -40,6 +40,10 @@ struct ct_proc {
 	uint64_t start_clock;
 	struct ct_module *modules;
 	size_t nmodules;
+	/* the tracer's own cost measured at start-up ("overhead" line, see
+	 * doc/overhead.md): clock ticks summed over ovh_calls calls; all 0
+	 * when the trace has none */
+	uint64_t ovh_calls, ovh_inner, ovh_outer;
 };
 
 struct ct_thread {
@@ -102,6 +106,8 @@ struct ct_event {
 	uint64_t start;     /* for CT_EXIT: time of the matching entry */
 	uint32_t depth;     /* 0 for outermost frames; an exit has its entry's depth */
 	struct ct_thread *thread;
+	uint64_t below;     /* for CT_EXIT: the calls made inside this one, all
+			     * depths (for the overhead correction); 0 on entries */
 };
 
 struct ct_stream; /* one thread */

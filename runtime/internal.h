@@ -121,6 +121,10 @@ void ct_linked_info(bool done) CT_HIDDEN;
 
 void ct_thread_key_set(void) CT_HIDDEN;
 
+/* calibrate.c: measure the hooks' own cost (first call only) and write the
+ * "overhead" line of the .proc file */
+void ct_calibrate_note(void) CT_HIDDEN;
+
 /* log.c: async-signal-safe messages to stderr */
 size_t ct_fmt(char *buf, size_t len, const char *fmt, ...) CT_HIDDEN
 	__attribute__((format(printf, 3, 4)));

@@ -238,6 +238,7 @@ static bool start_process_file(void)
 	write_args();
 	ct_proc_printf("clock %lu %lu %lu", (unsigned long)ct_cfg.start_clock,
 		       (unsigned long)ct_clock_mono(), (unsigned long)realtime_ns());
+	ct_calibrate_note();
 	pthread_mutex_lock(&mod_lock);
 	nmodules = 0;
 	pthread_mutex_unlock(&mod_lock);

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The overhead correction (doc/overhead.md).  The runtime measures, in each
+ * process, what its hooks cost (struct ct_proc's ovh_* figures):
+ *
+ *   inner  what a call shows between its own entry and exit timestamps on
+ *          top of its real time (hook work after the entry's clock read and
+ *          before the exit's)
+ *   outer  what one traced call adds to the time of its caller (the whole
+ *          hook pair); outer >= inner
+ *
+ * A call that made `below` calls (all depths) has its inclusive time
+ * corrected to  total - inner - below * outer.  Views compute self time as
+ * before, from the corrected times: a call's corrected total minus those of
+ * its direct callees shown, which comes to
+ *   self - inner - children * (outer - inner)
+ * when every callee is shown; the cost of calls a filter hides is taken out
+ * of the caller's self time too.  Sums over calls are made unclamped, so
+ * that the errors of single calls cancel, and shown as at least 0
+ * (ct_clamp_sum); only the callees' sum of one call is taken as at least 0,
+ * so that self time never exceeds total time.
+ */
+#ifndef CT_OVERHEAD_H
+#define CT_OVERHEAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "session.h"
+
+struct ct_overhead {
+	uint64_t inner_ps, outer_ps; /* per call, in picoseconds; 0: no correction */
+};
+
+/* process p's figures in ps; false (and zeros) when its trace has none */
+bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o);
+
+/* the ns to take out of the inclusive time of a call that made `below`
+ * calls: inner + below * outer */
+static inline uint64_t ct_overhead_ns(const struct ct_overhead *o, uint64_t below)
+{
+	/* 64-bit arithmetic (a multiplication for the division) while it
+	 * cannot overflow: always, in practice */
+	if (below < (1ULL << 32) && o->outer_ps < (1ULL << 30) && o->inner_ps < (1ULL << 30))
+		return (below * o->outer_ps + o->inner_ps + 500) / 1000;
+	unsigned __int128 ps = (unsigned __int128)below * o->outer_ps + o->inner_ps;
+	unsigned __int128 ns = (ps + 500) / 1000;
+	return ns > INT64_MAX ? INT64_MAX : (uint64_t)ns;
+}
+
+/* the inclusive time of the call whose exit is ev, less the tracer's cost.
+ * It may be below 0 (a call faster than the calibration's, or noise): views
+ * add these values up unclamped, so that errors of single calls cancel in
+ * the sums, and show a sum below 0 as 0 (ct_clamp_sum). */
+static inline int64_t ct_overhead_net(const struct ct_overhead *o, const struct ct_event *ev)
+{
+	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
+	if (incl > INT64_MAX)
+		incl = INT64_MAX;
+	if (!o->outer_ps && !o->inner_ps)
+		return (int64_t)incl;
+	return (int64_t)incl - (int64_t)ct_overhead_ns(o, ev->below);
+}
+
+static inline uint64_t ct_clamp0(int64_t v)
+{
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* a sum of ct_overhead_net values kept in a uint64_t (two's complement):
+ * 0 when it is below 0 */
+static inline void ct_clamp_sum(uint64_t *v)
+{
+	if (*v > (uint64_t)INT64_MAX)
+		*v = 0;
+}
+
+#endif

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/* The overhead correction: the "overhead" line of a .proc file, the number
+ * of calls made inside each call that the reader puts in its exit event
+ * (fast and slow decoding paths), and the arithmetic of lib/overhead.h. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calltrace/format.h"
+#include "check.h"
+#include "overhead.h"
+#include "session.h"
+#include "util.h"
+
+static char dir[256];
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fwrite(data, 1, len, f);
+	fclose(f);
+	free(path);
+}
+
+struct ev {
+	uint32_t w[256];
+	size_t n;
+};
+
+static void word(struct ev *e, uint32_t w)
+{
+	e->w[e->n++] = w;
+}
+
+static void enter(struct ev *e, uint32_t delta, uint64_t addr)
+{
+	uint64_t q = (uint64_t)CT_REC_ENTER | (uint64_t)delta << 2 | addr << 24;
+	word(e, (uint32_t)q);
+	word(e, (uint32_t)(q >> 32));
+}
+
+static void leave(struct ev *e, uint32_t delta)
+{
+	word(e, CT_REC_EXIT | delta << 2);
+}
+
+static void nested(struct ev *e, unsigned type, uint64_t clock, uint64_t addr)
+{
+	word(e, ct_ext_word(type, 4, 0));
+	word(e, (uint32_t)clock);
+	word(e, (uint32_t)(clock >> 32));
+	word(e, (uint32_t)addr);
+	word(e, (uint32_t)(addr >> 32));
+}
+
+#define START 1000
+
+static void write_ev(int pid, int tid, const struct ev *e)
+{
+	struct ct_ev_file_header h = {.version = CT_FORMAT_VERSION,
+				      .pid = (uint32_t)pid,
+				      .tid = (uint32_t)tid,
+				      .start_tsc = START};
+	memcpy(h.magic, CT_EV_MAGIC, 8);
+	unsigned char buf[sizeof(h) + sizeof(e->w)];
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), e->w, e->n * 4);
+	char name[64];
+	snprintf(name, sizeof(name), "%d-0-%d.ev", pid, tid);
+	write_file(name, buf, sizeof(h) + e->n * 4);
+}
+
+enum { MAIN = 0x401000, PARENT = 0x401100, LEAF = 0x401200, MID = 0x401300, SIG = 0x401400 };
+
+/*
+ * main {            enter at 10
+ *   parent {        +10
+ *     leaf ×3       each: enter +5, exit +20
+ *     mid {         +5
+ *       leaf ×2     each: enter +5, exit +20
+ *     }             +5
+ *     [signal handler SIG, recorded by the nested path]
+ *   }               +100
+ * }                 +10
+ */
+static void make_data(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/ct-test-overhead-XXXXXX");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	const char *info = "calltrace-data: 1\ncommand: ./prog\nclock: mono\n"
+			   "clock_hz: 1000000000\nstart_clock: 1000\nend_clock: 99999\n"
+			   "complete: 1\n";
+	write_file("info", info, strlen(info));
+	/* 100 calls: inner 1500 ticks (15 ns per call), outer 4000 (40 ns) */
+	const char *proc = "calltrace-proc 1\npid 10\nppid 1\ngen 0\nexe /bin/prog\n"
+			   "clock 1000 5 6\noverhead 100 1500 4000\n";
+	write_file("10-0.proc", proc, strlen(proc));
+	const char *old = "calltrace-proc 1\npid 11\nppid 1\ngen 0\nexe /bin/prog\n";
+	write_file("11-0.proc", old, strlen(old));
+
+	struct ev e = {0};
+	enter(&e, 10, MAIN);
+	enter(&e, 10, PARENT);
+	for (int i = 0; i < 3; i++) {
+		enter(&e, 5, LEAF);
+		leave(&e, 20);
+	}
+	enter(&e, 5, MID);
+	for (int i = 0; i < 2; i++) {
+		enter(&e, 5, LEAF);
+		leave(&e, 20);
+	}
+	leave(&e, 5);
+	/* base clock is now START + 10+10+3*25+5+2*25+5 = START + 155 */
+	nested(&e, CT_EXT_NENTER, START + 160, SIG);
+	nested(&e, CT_EXT_NEXIT, START + 170, SIG);
+	leave(&e, 100);
+	leave(&e, 10);
+	write_ev(10, 1, &e);
+	e.n = 0;
+	enter(&e, 10, MAIN);
+	enter(&e, 10, LEAF);
+	leave(&e, 50);
+	leave(&e, 10);
+	write_ev(11, 2, &e);
+}
+
+static struct ct_thread *thread_of(struct ct_session *s, int tid)
+{
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i]->tid == tid)
+			return s->threads[i];
+	return NULL;
+}
+
+/* the exits of the thread, in order, read `batch` events at a time */
+static size_t exits(struct ct_session *s, int tid, size_t batch, struct ct_event *out, size_t max)
+{
+	struct ct_stream *st;
+	struct ct_error err;
+	struct ct_event evs[64];
+	size_t n = 0;
+	if (ct_stream_open(s, thread_of(s, tid), &st, &err) < 0) {
+		printf("open: %s\n", err.msg);
+		return 0;
+	}
+	int r;
+	while ((r = ct_stream_read(st, evs, batch, &err)) > 0)
+		for (int i = 0; i < r; i++) {
+			if (evs[i].kind == CT_ENTER)
+				CHECK(evs[i].below == 0, "an entry has below %" PRIu64, evs[i].below);
+			else if (n < max)
+				out[n++] = evs[i];
+		}
+	CHECK(r == 0, "read: %s", err.msg);
+	ct_stream_close(st);
+	return n;
+}
+
+static void test_below(struct ct_session *s)
+{
+	/* exits in order: leaf leaf leaf leaf leaf mid sig parent main */
+	static const uint64_t want_addr[] = {LEAF, LEAF, LEAF, LEAF, LEAF, MID, SIG, PARENT, MAIN};
+	static const uint64_t want_below[] = {0, 0, 0, 0, 0, 2, 0, 7, 8};
+	size_t batches[] = {64, 1, 3};
+	for (size_t b = 0; b < 3; b++) {
+		struct ct_event ex[16];
+		size_t n = exits(s, 1, batches[b], ex, 16);
+		CHECK(n == 9, "batch %zu: %zu exits", batches[b], n);
+		for (size_t i = 0; i < n && i < 9; i++)
+			CHECK(ex[i].addr == want_addr[i] && ex[i].below == want_below[i],
+			      "batch %zu, exit %zu: addr %#" PRIx64 " below %" PRIu64
+			      ", want %#" PRIx64 " %" PRIu64,
+			      batches[b], i, ex[i].addr, ex[i].below, want_addr[i], want_below[i]);
+	}
+}
+
+static void test_figures(struct ct_session *s)
+{
+	struct ct_overhead o;
+	struct ct_proc *p10 = thread_of(s, 1)->proc, *p11 = thread_of(s, 2)->proc;
+	CHECK(p10->ovh_calls == 100 && p10->ovh_inner == 1500 && p10->ovh_outer == 4000,
+	      "parsed %" PRIu64 " %" PRIu64 " %" PRIu64, p10->ovh_calls, p10->ovh_inner,
+	      p10->ovh_outer);
+	CHECK(ct_overhead_of(s, p10, &o) && o.inner_ps == 15000 && o.outer_ps == 40000,
+	      "ps %" PRIu64 " %" PRIu64, o.inner_ps, o.outer_ps);
+	/* an older trace: no figures, no correction */
+	CHECK(!ct_overhead_of(s, p11, &o) && !o.inner_ps && !o.outer_ps, "old trace");
+	struct ct_event ev = {.kind = CT_EXIT, .start = 100, .time = 1100, .below = 7};
+	CHECK(ct_overhead_net(&o, &ev) == 1000, "no figures: raw time");
+
+	/* another clock rate: 2 GHz, 3000 ticks over 100 calls = 15 ns */
+	struct ct_session s2 = {.clock_hz = 2e9};
+	struct ct_proc p2 = {.ovh_calls = 100, .ovh_inner = 3000, .ovh_outer = 2000};
+	CHECK(ct_overhead_of(&s2, &p2, &o) && o.inner_ps == 15000, "2 GHz: %" PRIu64, o.inner_ps);
+	/* outer is never below inner */
+	CHECK(o.outer_ps == 15000, "outer raised to inner: %" PRIu64, o.outer_ps);
+	/* fractions of a ns per call add up over many calls */
+	o = (struct ct_overhead){.inner_ps = 1500, .outer_ps = 2500};
+	CHECK(ct_overhead_ns(&o, 1000000) == 2500002, "%" PRIu64, ct_overhead_ns(&o, 1000000));
+	ev.below = 0;
+	CHECK(ct_overhead_net(&o, &ev) == 998, "%" PRId64, ct_overhead_net(&o, &ev));
+	/* a call shorter than the cost: below 0, shown as 0 */
+	ev.time = 101;
+	CHECK(ct_overhead_net(&o, &ev) == -1 && ct_clamp0(ct_overhead_net(&o, &ev)) == 0, "short");
+	uint64_t sum = 0;
+	sum += (uint64_t)(int64_t)-5;
+	ct_clamp_sum(&sum);
+	CHECK(sum == 0, "negative sum");
+	sum = (uint64_t)(int64_t)-5 + 12;
+	ct_clamp_sum(&sum);
+	CHECK(sum == 7, "sum %" PRIu64, sum);
+}
+
+/* the views' rule (corrected total minus the corrected totals of the direct
+ * callees) against the formula of doc/overhead.md:
+ *   total' = total - inner - below * outer
+ *   self'  = self - inner - children * (outer - inner)              */
+static void test_formula(struct ct_session *s)
+{
+	struct ct_overhead o;
+	ct_overhead_of(s, thread_of(s, 1)->proc, &o);
+	struct ct_stream *st;
+	struct ct_error err;
+	if (ct_stream_open(s, thread_of(s, 1), &st, &err) < 0)
+		return;
+	struct {
+		uint64_t addr, child_raw, children;
+		int64_t child_net;
+	} stk[8];
+	int d = 0, checked = 0;
+	struct ct_event ev;
+	while (ct_stream_next(st, &ev, &err) > 0) {
+		if (ev.kind == CT_ENTER) {
+			stk[d].addr = ev.addr;
+			stk[d].child_raw = stk[d].children = 0;
+			stk[d].child_net = 0;
+			d++;
+			continue;
+		}
+		d--;
+		uint64_t raw = ev.time - ev.start;
+		int64_t net = ct_overhead_net(&o, &ev);
+		int64_t self = net - stk[d].child_net;
+		int64_t want_total = (int64_t)raw - 15 - (int64_t)ev.below * 40;
+		int64_t want_self = (int64_t)(raw - stk[d].child_raw) - 15 -
+				    (int64_t)stk[d].children * (40 - 15);
+		CHECK(net == want_total && self == want_self,
+		      "%#" PRIx64 ": total %" PRId64 " self %" PRId64 ", want %" PRId64 " %" PRId64,
+		      ev.addr, net, self, want_total, want_self);
+		checked++;
+		if (d) {
+			stk[d - 1].child_raw += raw;
+			stk[d - 1].child_net += net;
+			stk[d - 1].children++;
+		}
+		/* parent, by hand: from START+20 to START+255; its children
+		 * (3 leaves, mid, the handler) took 3*20 + 55 + 10 */
+		if (ev.addr == PARENT)
+			CHECK(raw == 235 && net == 235 - 15 - 7 * 40 && self == 235 - 125 - 15 - 5 * 25,
+			      "parent raw %" PRIu64 " net %" PRId64 " self %" PRId64, raw, net, self);
+	}
+	CHECK(checked == 9, "%d exits", checked);
+	ct_stream_close(st);
+}
+
+int main(void)
+{
+	make_data();
+	struct ct_session *s;
+	struct ct_error err;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		printf("FAIL open: %s\n", err.msg);
+		return 1;
+	}
+	s->quiet = true;
+	test_below(s);
+	test_figures(s);
+	test_formula(s);
+	ct_session_close(s);
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("cannot remove %s\n", dir);
+	free(cmd);
+	return check_done();
+}
