@@ -72,6 +72,22 @@ static struct ct_hook_area *hook_area(struct ct_thread *t)
 	return p;
 }
 
+/* a longjmp out of a signal handler: its nested frames are gone */
+void ct_hook_reset_nested(struct ct_thread *t)
+{
+	if (t->hook)
+		t->hook->nn = 0;
+}
+
+/* the thread ends */
+void ct_hook_release(struct ct_thread *t)
+{
+	if (t->hook) {
+		munmap(t->hook, sizeof(struct ct_hook_area));
+		t->hook = NULL;
+	}
+}
+
 /* ---- the function's address, from the call site ---------------------- */
 
 static inline int is_endbr64(uintptr_t a)
