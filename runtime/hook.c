@@ -357,7 +357,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 static __attribute__((noreturn)) void lost_frame(uintptr_t cfa)
 {
 	ct_log("a traced function returned to a frame the tracer does not know (stack "
-	       "pointer %#lx): cannot continue", (unsigned long)cfa);
+	       "pointer 0x%lx): cannot continue", (unsigned long)cfa);
 	abort();
 }
 

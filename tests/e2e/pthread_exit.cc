@@ -1,4 +1,5 @@
 /* threads that end inside traced frames: pthread_exit() three frames deep,
+ * with a destructor to run in a frame the forced unwinding goes through,
  * and pthread_cancel() of a thread waiting in a traced frame */
 #include <pthread.h>
 #include <stdio.h>
@@ -7,6 +8,14 @@
 #include "ct_test.h"
 
 static volatile int started;
+static volatile int destructors;
+
+struct on_unwind {
+	NOTRACE ~on_unwind()
+	{
+		destructors++;
+	}
+};
 
 NOINLINE void pe_leaf(int x)
 {
@@ -21,6 +30,7 @@ NOINLINE void pe_exit(int x)
 
 NOINLINE void pe_mid(int x)
 {
+	on_unwind u;
 	pe_exit(x);
 	sink += 1; /* not reached */
 }
@@ -70,6 +80,7 @@ int main(void)
 	pthread_cancel(b);
 	pthread_join(b, &rb);
 	after();
-	printf("exit value %ld, cancelled %s\n", (long)ra, rb == PTHREAD_CANCELED ? "yes" : "no");
+	printf("exit value %ld, cancelled %s, destructors run %d\n", (long)ra,
+	       rb == PTHREAD_CANCELED ? "yes" : "no", destructors);
 	return 0;
 }
