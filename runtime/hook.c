@@ -167,7 +167,19 @@ static void orphan_add(struct ct_thread *t, uintptr_t cfa, uintptr_t ret)
 	struct ct_hook_area *h = hook_area(t);
 	if (!h)
 		return;
-	uint32_t i = h->onext++ % NORPHANS;
+	/* one slot holds one frame: an orphan at the same CFA is dead, take
+	 * its place (so that frames parked for long, e.g. the bottom of a
+	 * coroutine, are not pushed out by the ones dropped at every switch);
+	 * else a free entry, else the oldest */
+	uint32_t i, free_i = NORPHANS;
+	for (i = 0; i < NORPHANS; i++) {
+		if (h->orphan[i].cfa == cfa)
+			break;
+		if (!h->orphan[i].ret && free_i == NORPHANS)
+			free_i = i;
+	}
+	if (i == NORPHANS)
+		i = free_i != NORPHANS ? free_i : h->onext++ % NORPHANS;
 	h->orphan[i].cfa = cfa;
 	h->orphan[i].ret = ret;
 }
@@ -177,8 +189,7 @@ static uintptr_t orphan_take(struct ct_thread *t, uintptr_t cfa)
 	struct ct_hook_area *h = t->hook;
 	if (!h)
 		return 0;
-	for (uint32_t k = 0; k < NORPHANS; k++) {
-		uint32_t i = (h->onext - 1 - k) % NORPHANS;
+	for (uint32_t i = 0; i < NORPHANS; i++) {
 		if (h->orphan[i].cfa == cfa && h->orphan[i].ret) {
 			uintptr_t r = h->orphan[i].ret;
 			h->orphan[i].cfa = h->orphan[i].ret = 0;
