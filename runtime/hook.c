@@ -665,8 +665,13 @@ CT_EXPORT int setcontext(const ucontext_t *ucp)
 		real = (int (*)(const ucontext_t *))next_sym("setcontext");
 	struct ct_thread *t = &ct_self;
 	if (t->hook && t->cap != 0 && !t->busy && t->depth) {
+		/* parked under a number nobody waits for: never hooked again,
+		 * nor their slots read (the stack may be freed) */
 		t->busy++;
-		unhook_all(t, SP(), 0);
+		uint32_t gen = ++t->hook->park_gen;
+		if (gen == 0)
+			gen = ++t->hook->park_gen;
+		unhook_all(t, SP(), gen);
 		t->busy--;
 	}
 	return real(ucp);
