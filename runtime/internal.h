@@ -139,6 +139,7 @@ void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf
 struct dl_phdr_info;
 void ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
 		     int phnum) CT_HIDDEN;
+void ct_patch_forget(uintptr_t base) CT_HIDDEN;
 
 /* rings.c: the list of this process's rings */
 void ct_rings_add(struct ct_ring_header *r, size_t len, int fd) CT_HIDDEN;

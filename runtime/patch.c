@@ -222,6 +222,17 @@ static bool seen_before(uintptr_t base, const char *name)
 	return false;
 }
 
+/* a module was unloaded: should another be loaded at its place, it is new */
+void ct_patch_forget(uintptr_t base)
+{
+	for (int i = 0; i < ndone; i++) {
+		if (done[i].base == base) {
+			done[i] = done[--ndone];
+			i--;
+		}
+	}
+}
+
 static int prot_of(uint32_t pf)
 {
 	return (pf & PF_R ? PROT_READ : 0) | (pf & PF_W ? PROT_WRITE : 0) |

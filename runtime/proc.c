@@ -143,6 +143,7 @@ void ct_modules_rescan(void)
 		if (!modules[i].seen) {
 			ct_proc_printf("unmodule %lu %lx %s", (unsigned long)now,
 				       (unsigned long)modules[i].base, modules[i].name);
+			ct_patch_forget(modules[i].base);
 			modules[i] = modules[--nmodules];
 		} else {
 			i++;

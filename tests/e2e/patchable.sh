@@ -46,3 +46,12 @@ record dd ./dl ./libplugin.so
 want_rc "record ./dl" $RC 0 "$W/dd.err"
 section "dlopen: replay"
 ct replay dd --no-duration | normalize | add
+
+# loaded, unloaded and loaded again (most likely at the same address): the
+# library is patched each time
+gcc -g -O2 -fpatchable-function-entry=5 -I"$E2E" -o "$W/dlreload" "$E2E/dlreload.c" -ldl ||
+	die "build dlreload"
+record dr ./dlreload ./libplugin.so
+want_rc "record ./dlreload" $RC 0 "$W/dr.err"
+section "dlopen x3: calls"
+ct report dr --format=csv | csv_calls | add
