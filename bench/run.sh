@@ -290,6 +290,8 @@ put mem.mid.events "$((2 * $(fibcalls "$FIB_AN")))"
 for a in ct_replay ct_report uf_replay uf_report; do
 	put "mem.mid.$a.rss_kb" "$(get "fib.$a.rss_kb")"
 done
+say "front ends: -pg, -pg -mfentry, -fpatchable-function-entry (bench/frontends.sh)"
+CALLTRACE=$CT BENCH_WORK=$W sh "$HERE/frontends.sh" 2>>"$LOGS/frontends.err" | while read -r k v; do put "frontends.$k" "$v"; done
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 

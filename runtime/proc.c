@@ -127,6 +127,8 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 		modules[nmodules].seen = 1;
 		nmodules++;
 	}
+	/* -fpatchable-function-entry: patch the module's sites (once) */
+	ct_patch_module(name, name, info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum);
 	return 0;
 }
 
@@ -141,6 +143,7 @@ void ct_modules_rescan(void)
 		if (!modules[i].seen) {
 			ct_proc_printf("unmodule %lu %lx %s", (unsigned long)now,
 				       (unsigned long)modules[i].base, modules[i].name);
+			ct_patch_forget(modules[i].base);
 			modules[i] = modules[--nmodules];
 		} else {
 			i++;
