@@ -33,7 +33,15 @@ struct ct_jmp_note {
 struct ct_frame {
 	uintptr_t fn;
 	uintptr_t cfa;
+	/* return-hooked front ends (runtime/hook.c): the original return
+	 * address (0 for -finstrument-functions frames) and CT_FR_* flags;
+	 * such a frame's return-address slot is at cfa - 8 */
+	uintptr_t ret;
+	uintptr_t flags;
 };
+#define CT_FR_HOOKED (1ul << 31) /* the slot holds the return trampoline */
+
+struct ct_hook_area; /* hook.c: nested-path frames and orphans */
 
 /* per-thread state: initial-exec TLS, so the hooks reach it with one
  * %fs-relative access */
@@ -66,6 +74,7 @@ struct ct_thread {
 	int state;          /* 0 none, 1 active, 2 finished (thread exiting) */
 	struct ct_jmp_note jmp[CT_JMP_NOTES];
 	uint32_t jmp_next;
+	struct ct_hook_area *hook; /* hook.c, set up on first use */
 };
 
 extern __thread struct ct_thread ct_self __attribute__((tls_model("initial-exec")));
@@ -106,11 +115,28 @@ void ct_buffer_full(struct ct_thread *t) CT_HIDDEN;
 void ct_thread_after_fork(struct ct_thread *t) CT_HIDDEN;
 void ct_emit_unwind(struct ct_thread *t, uint32_t n) CT_HIDDEN;
 void ct_thread_release(struct ct_thread *t, bool unmap) CT_HIDDEN;
+/* shared with the register-seeing front ends (hook.c) */
+void ct_enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
+void ct_put_time(struct ct_thread *t, uint64_t now) CT_HIDDEN;
+void ct_nested(struct ct_thread *t, unsigned type, void *fn) CT_HIDDEN;
+void ct_nested_drop(struct ct_thread *t) CT_HIDDEN;
+bool ct_thread_ready(struct ct_thread *t) CT_HIDDEN;
+
+/* hook.c: frames removed from the shadow stack by other means (longjmp,
+ * a catch): give hooked ones their return addresses back if still live */
+void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp) CT_HIDDEN;
+/* hook.c: after a catch, the frames above sp get the return trampoline again */
+void ct_hook_catch(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
 
 /* proc.c */
 bool ct_process_ready(void) CT_HIDDEN; /* initialise on first use; false = off */
 void ct_modules_rescan(void) CT_HIDDEN;
 void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
+
+/* patch.c: -fpatchable-function-entry sites of a module just seen */
+struct dl_phdr_info;
+void ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
+		     int phnum) CT_HIDDEN;
 
 /* rings.c: the list of this process's rings */
 void ct_rings_add(struct ct_ring_header *r, size_t len, int fd) CT_HIDDEN;

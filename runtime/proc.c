@@ -129,6 +129,8 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 		modules[nmodules].seen = 1;
 		nmodules++;
 	}
+	/* -fpatchable-function-entry: patch the module's sites (once) */
+	ct_patch_module(name, name, info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum);
 	return 0;
 }
 

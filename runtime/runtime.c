@@ -83,7 +83,7 @@ void ct_put_words(struct ct_thread *t, const uint32_t *w, unsigned n)
 		ct_buffer_full(t);
 }
 
-static void put_time(struct ct_thread *t, uint64_t now)
+void ct_put_time(struct ct_thread *t, uint64_t now)
 {
 	uint32_t w[3] = {ct_ext_word(CT_EXT_TIME, 2, 0), (uint32_t)now, (uint32_t)(now >> 32)};
 	ct_put_words(t, w, 3);
@@ -115,7 +115,7 @@ static void put_nested_lost(struct ct_thread *t)
  * a forked child's stream, or the end of a gap left by --drop */
 static void reenter_frames(struct ct_thread *t, uint32_t from)
 {
-	put_time(t, ct_clock());
+	ct_put_time(t, ct_clock());
 	for (uint32_t i = from; i < t->depth; i++) {
 		uintptr_t fn = t->stk[i].fn;
 		if ((fn >> 40) != t->hi)
@@ -154,7 +154,7 @@ static void grow_stack(struct ct_thread *t)
 
 /* ---- the nested path (a signal handler interrupted a hook) ----------- */
 
-static void nested_drop(struct ct_thread *t)
+void ct_nested_drop(struct ct_thread *t)
 {
 	t->nested_lost++;
 	if (t->ring)
@@ -175,18 +175,18 @@ static bool nested_fits(const struct ct_thread *t, uintptr_t p)
 	       off - region * t->stride + 20 <= t->stride;
 }
 
-static void nested(struct ct_thread *t, unsigned type, void *fn)
+void ct_nested(struct ct_thread *t, unsigned type, void *fn)
 {
 	uint64_t now = ct_clock();
 	uintptr_t a = (uintptr_t)fn;
 	if (t->cap == 0 || !t->ring || t->dropping) {
-		nested_drop(t);
+		ct_nested_drop(t);
 		return;
 	}
 	uintptr_t p = reserve(t, 20);
 	if (unlikely(!nested_fits(t, p))) {
 		if (!t->in_wait) {
-			nested_drop(t);
+			ct_nested_drop(t);
 			return;
 		}
 		/* the interrupted hook waits for a free buffer and this handler
@@ -200,7 +200,7 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		p = reserve(t, 20);
 		if (!nested_fits(t, p)) {
-			nested_drop(t);
+			ct_nested_drop(t);
 			return;
 		}
 	}
@@ -220,7 +220,6 @@ static void nested(struct ct_thread *t, unsigned type, void *fn)
 
 /* ---- the hooks ----------------------------------------------------- */
 
-static void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now, uintptr_t cfa);
 static void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now);
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
@@ -228,7 +227,7 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	struct ct_thread *t = &ct_self;
 	(void)call_site;
 	if (unlikely(t->busy++ != 0)) {
-		nested(t, CT_EXT_NENTER, fn);
+		ct_nested(t, CT_EXT_NENTER, fn);
 		t->busy--;
 		return;
 	}
@@ -242,11 +241,12 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		t->last = now;
 		t->stk[d].fn = a;
 		t->stk[d].cfa = (uintptr_t)__builtin_dwarf_cfa();
+		t->stk[d].ret = 0;
 		t->depth = d + 1;
 		if (unlikely(p + 8 > t->limit))
 			ct_buffer_full(t);
 	} else {
-		enter_slow(t, a, now, (uintptr_t)__builtin_dwarf_cfa());
+		ct_enter_slow(t, a, now, (uintptr_t)__builtin_dwarf_cfa());
 	}
 	t->busy--;
 }
@@ -256,7 +256,7 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	struct ct_thread *t = &ct_self;
 	(void)call_site;
 	if (unlikely(t->busy++ != 0)) {
-		nested(t, CT_EXT_NEXIT, fn);
+		ct_nested(t, CT_EXT_NEXIT, fn);
 		t->busy--;
 		return;
 	}
@@ -277,7 +277,7 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 }
 
 /* is this thread recording?  sets it up on first use */
-static bool thread_ready(struct ct_thread *t)
+bool ct_thread_ready(struct ct_thread *t)
 {
 	if (likely(t->cap != 0))
 		return true;
@@ -287,17 +287,17 @@ static bool thread_ready(struct ct_thread *t)
 	return t->cap != 0;
 }
 
-static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now,
-						 uintptr_t cfa)
+__attribute__((noinline)) void ct_enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now,
+					      uintptr_t cfa)
 {
-	if (!thread_ready(t))
+	if (!ct_thread_ready(t))
 		return;
 	if (t->nested_lost)
 		put_nested_lost(t);
 	if (t->depth >= t->cap) {
 		grow_stack(t);
 		if (t->depth >= t->cap) {
-			nested_drop(t);
+			ct_nested_drop(t);
 			return;
 		}
 	}
@@ -305,7 +305,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 		put_hi(t, fn >> 40);
 	uint64_t delta = now - t->last;
 	if (now < t->last || delta >= (1u << CT_ENTER_DELTA_BITS)) {
-		put_time(t, now);
+		ct_put_time(t, now);
 		delta = 0;
 	}
 	uintptr_t p = reserve(t, 8);
@@ -313,6 +313,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 	t->last = now;
 	t->stk[t->depth].fn = fn;
 	t->stk[t->depth].cfa = cfa;
+	t->stk[t->depth].ret = 0;
 	t->depth++;
 	if (unlikely(p + 8 > t->limit))
 		ct_buffer_full(t);
@@ -320,7 +321,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 
 static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now)
 {
-	if (!thread_ready(t))
+	if (!ct_thread_ready(t))
 		return;
 	if (t->nested_lost)
 		put_nested_lost(t);
@@ -336,13 +337,14 @@ static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t f
 				__atomic_fetch_add(&t->ring->unmatched, 1, __ATOMIC_RELAXED);
 			return;
 		}
+		ct_hook_dropping(t, i, (uintptr_t)__builtin_frame_address(0));
 		t->depth = i; /* first: a buffer switch in --drop mode looks at it */
 		ct_emit_unwind(t, d - i);
 		d = i;
 	}
 	uint64_t delta = now - t->last;
 	if (now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS)) {
-		put_time(t, now);
+		ct_put_time(t, now);
 		delta = 0;
 	}
 	uintptr_t p = reserve(t, 4);
@@ -449,7 +451,7 @@ void ct_thread_start(struct ct_thread *t)
 	 * (a thread that traced again after its exit hook ran): start with an
 	 * absolute clock and make the first entry state its address bits */
 	t->busy++;
-	put_time(t, t->last);
+	ct_put_time(t, t->last);
 	t->hi = UINT64_MAX;
 	t->busy--;
 }
@@ -574,8 +576,11 @@ void ct_thread_release(struct ct_thread *t, bool unmap)
 	if (unmap) {
 		/* should a later destructor of this thread call traced code, it
 		 * starts a new ring from an empty stack */
-		if (t->stk)
+		if (t->stk) {
+			/* hooked frames still live get their return addresses */
+			ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
 			munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));
+		}
 		t->stk = NULL;
 		t->cap = 0;
 		t->depth = 0;

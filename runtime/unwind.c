@@ -70,8 +70,10 @@ static void note_longjmp(void *env)
 		if (t->depth > target)
 			n += t->depth - target;
 		t->busy++;
-		if (t->depth > target)
+		if (t->depth > target) {
+			ct_hook_dropping(t, target, (uintptr_t)__builtin_frame_address(0));
 			t->depth = target;
+		}
 		ct_emit_unwind(t, n);
 		t->busy--;
 		return;
@@ -87,15 +89,20 @@ CT_EXPORT void *__cxa_begin_catch(void *exc)
 	if (t->cap != 0 && t->busy == 0) {
 		uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
 		uint32_t d = t->depth;
-		while (d > 0 && t->stk[d - 1].cfa < sp)
+		/* a return-hooked frame's CFA is its caller's stack pointer: a
+		 * callee of the catching frame has exactly sp */
+		while (d > 0 && (t->stk[d - 1].cfa < sp || (t->stk[d - 1].cfa == sp && t->stk[d - 1].ret)))
 			d--;
+		t->busy++;
 		if (d < t->depth) {
 			uint32_t n = t->depth - d;
-			t->busy++;
+			ct_hook_dropping(t, d, (uintptr_t)__builtin_frame_address(0));
 			t->depth = d;
 			ct_emit_unwind(t, n);
-			t->busy--;
 		}
+		/* the frames that survive get the return trampoline again */
+		ct_hook_catch(t, (uintptr_t)__builtin_frame_address(0));
+		t->busy--;
 	}
 	return real(exc);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * x86-64 register layouts shared by the entry/return trampolines
- * (arch/x86_64/*.S) and the runtime's C code.  The offsets are part of the
+ * (the .S files of arch/x86_64) and the runtime's C code.  The offsets are part of the
  * contract with the assembly: keep CT_REGS_* in step with the structs.
  */
 #ifndef CT_ARCH_REGS_H

@@ -1,0 +1,651 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The register-seeing front ends: -pg (mcount), -pg -mfentry (__fentry__)
+ * and -fpatchable-function-entry (calls patched in by patch.c).  Their
+ * trampolines (arch/x86_64/tramp.S) call ct_hook_enter at a function's entry;
+ * it writes the ENTER record, pushes the frame on the shadow stack with the
+ * original return address, and replaces that address in the function's
+ * return-address slot by ct_return_tramp, which calls ct_hook_return when
+ * the function returns.  See doc/frontends.md.
+ *
+ * Safety rules (a frame must always find its way back):
+ * - a frame is found at its return by its CFA (slot + 8), searching from the
+ *   top: the frames above it vanished and are closed with UNWIND;
+ * - a hooked frame taken off the shadow stack for any reason goes through
+ *   ct_hook_dropping: if its slot is above the current stack pointer (a live
+ *   frame, e.g. on another stack) it gets its real return address back;
+ *   otherwise it is remembered as an orphan, found again by CFA should it
+ *   ever return;
+ * - whatever reads return addresses (the C++ unwinder, backtrace(), a
+ *   context switch) first gets the real ones back (unhook_all) and the
+ *   frames that survive are hooked again afterwards (rehook_all).
+ * - signals: `busy` (runtime.c) is held by the C parts.  A handler that
+ *   interrupts them takes the nested path: NENTER/NEXIT records and its own
+ *   small stack of hooked frames (all of which return before the
+ *   interrupted hook resumes, unless the handler jumps away: then they are
+ *   simply left, and the interrupted hook never resumes either).
+ */
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "internal.h"
+#include "regs.h"
+
+void ct_return_tramp(void) CT_HIDDEN;
+
+#define NSTACK 64    /* frames of the nested path */
+#define NORPHANS 256 /* hooked frames dropped while perhaps alive */
+
+struct ct_nframe {
+	uintptr_t fn, cfa, ret;
+};
+
+struct ct_hook_area {
+	uintptr_t nn; /* nested frames in use (reserved with one xadd) */
+	struct ct_nframe n[NSTACK];
+	struct {
+		uintptr_t cfa, ret;
+	} orphan[NORPHANS];
+	uint32_t onext;
+	uint32_t park_gen;
+};
+
+#define TRAMP ((uintptr_t)ct_return_tramp)
+#define FR_PARKED (1ul << 30)   /* unhooked by a context switch */
+#define FR_GEN_SHIFT 32         /* ... whose number is in the high bits */
+
+static struct ct_hook_area *hook_area(struct ct_thread *t)
+{
+	if (likely(t->hook != NULL))
+		return t->hook;
+	void *p = mmap(NULL, sizeof(struct ct_hook_area), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	t->hook = p;
+	return p;
+}
+
+/* ---- the function's address, from the call site ---------------------- */
+
+static inline int is_endbr64(uintptr_t a)
+{
+	uint32_t v;
+	memcpy(&v, (const void *)a, 4);
+	return v == 0xfa1e0ff3u;
+}
+
+/* does reading 4 bytes before `a` stay on a page that holds `a`'s function?
+ * (a function that starts a page may be the first of its mapping) */
+static inline int endbr_readable(uintptr_t a)
+{
+	return (a & 4095) >= 4;
+}
+
+/* __fentry__ and patched entries: the call is the function's first
+ * instruction, after an endbr64 where there is one.  gcc calls __fentry__
+ * through the GOT (ff 15, or 67 e8 once the linker relaxed it): 6 bytes. */
+static inline uintptr_t fentry_fn(uintptr_t site, int kind)
+{
+	const uint8_t *s = (const uint8_t *)site;
+	uintptr_t at = site - 5;
+	if (kind == 0 && ((s[-6] == 0xff && s[-5] == 0x15) || (s[-6] == 0x67 && s[-5] == 0xe8)))
+		at = site - 6;
+	if (endbr_readable(at) && is_endbr64(at - 4))
+		at -= 4;
+	return at;
+}
+
+/* mcount is called after `push %rbp; mov %rsp,%rbp` and maybe more
+ * instructions (clang saves registers and moves arguments first): look back
+ * from the call for the prologue, once per call site (a small lock-free
+ * cache of one-word entries: call site in the high bits, distance below) */
+#define MC_CACHE 4096
+static uint64_t mc_cache[MC_CACHE];
+
+static __attribute__((noinline)) uintptr_t mcount_scan(uintptr_t site)
+{
+	const uint8_t *lo = (const uint8_t *)site - 5 - 256;
+	for (const uint8_t *p = (const uint8_t *)site - 9; p >= lo; p--) {
+		/* push %rbp; mov %rsp,%rbp (48 89 e5 or 48 8b ec) */
+		if (p[0] == 0x55 && p[1] == 0x48 &&
+		    ((p[2] == 0x89 && p[3] == 0xe5) || (p[2] == 0x8b && p[3] == 0xec))) {
+			uintptr_t a = (uintptr_t)p;
+			if (endbr_readable(a) && is_endbr64(a - 4))
+				a -= 4;
+			return a;
+		}
+		if (((uintptr_t)p & 4095) == 0)
+			break; /* do not walk onto a page that may not be there */
+	}
+	return site - 5; /* inside the function: symbols still resolve */
+}
+
+static inline uintptr_t mcount_fn(uintptr_t site)
+{
+	uint64_t *e = &mc_cache[(site ^ site >> 12) % MC_CACHE];
+	uint64_t v = __atomic_load_n(e, __ATOMIC_RELAXED);
+	if (likely(v >> 16 == (site & 0xffffffffffffull)) && v != 0)
+		return site - (v & 0xffff);
+	uintptr_t fn = mcount_scan(site);
+	if (site - fn < 0x10000 && site < (1ull << 48))
+		__atomic_store_n(e, (uint64_t)site << 16 | (site - fn), __ATOMIC_RELAXED);
+	return fn;
+}
+
+/* ---- dropping, unhooking and hooking again ----------------------------- */
+
+static void orphan_add(struct ct_thread *t, uintptr_t cfa, uintptr_t ret)
+{
+	struct ct_hook_area *h = hook_area(t);
+	if (!h)
+		return;
+	uint32_t i = h->onext++ % NORPHANS;
+	h->orphan[i].cfa = cfa;
+	h->orphan[i].ret = ret;
+}
+
+static uintptr_t orphan_take(struct ct_thread *t, uintptr_t cfa)
+{
+	struct ct_hook_area *h = t->hook;
+	if (!h)
+		return 0;
+	for (uint32_t k = 0; k < NORPHANS; k++) {
+		uint32_t i = (h->onext - 1 - k) % NORPHANS;
+		if (h->orphan[i].cfa == cfa && h->orphan[i].ret) {
+			uintptr_t r = h->orphan[i].ret;
+			h->orphan[i].cfa = h->orphan[i].ret = 0;
+			return r;
+		}
+	}
+	return 0;
+}
+
+/* the frames stk[from..depth) are about to leave the shadow stack */
+void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp)
+{
+	for (uint32_t i = from; i < t->depth; i++) {
+		struct ct_frame *f = &t->stk[i];
+		if (!f->ret || !(f->flags & CT_FR_HOOKED))
+			continue;
+		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
+		f->flags &= ~CT_FR_HOOKED;
+		if ((uintptr_t)slot >= sp) {
+			if (*slot == TRAMP)
+				*slot = f->ret;
+		} else {
+			orphan_add(t, f->cfa, f->ret);
+		}
+	}
+}
+
+/* give every hooked frame above sp its return address back; with gen,
+ * mark them parked under that number (a context switch) */
+static void unhook_all(struct ct_thread *t, uintptr_t sp, uint32_t gen)
+{
+	for (uint32_t i = 0; i < t->depth; i++) {
+		struct ct_frame *f = &t->stk[i];
+		if (!f->ret || !(f->flags & CT_FR_HOOKED) || f->cfa - 8 < sp)
+			continue;
+		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
+		if (*slot == TRAMP)
+			*slot = f->ret;
+		f->flags &= ~CT_FR_HOOKED;
+		if (gen) {
+			f->flags &= (1ul << FR_GEN_SHIFT) - 1;
+			f->flags |= FR_PARKED | (uintptr_t)gen << FR_GEN_SHIFT;
+		}
+	}
+}
+
+/* hook again the frames above sp that still hold their return address
+ * (gen: only those parked under that number) */
+static void rehook_all(struct ct_thread *t, uintptr_t sp, uint32_t gen)
+{
+	for (uint32_t i = 0; i < t->depth; i++) {
+		struct ct_frame *f = &t->stk[i];
+		if (!f->ret || (f->flags & CT_FR_HOOKED) || f->cfa - 8 < sp)
+			continue;
+		if (gen) {
+			if (!(f->flags & FR_PARKED) || f->flags >> FR_GEN_SHIFT != gen)
+				continue;
+		} else if (f->flags & FR_PARKED) {
+			continue;
+		}
+		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
+		if (*slot != f->ret)
+			continue;
+		*slot = TRAMP;
+		f->flags &= (1ul << FR_GEN_SHIFT) - 1;
+		f->flags = (f->flags & ~FR_PARKED) | CT_FR_HOOKED;
+	}
+}
+
+/* ---- entry ---------------------------------------------------------- */
+
+static void nested_enter(struct ct_thread *t, uintptr_t fn, uintptr_t *slot)
+{
+	struct ct_hook_area *h = t->hook;
+	if (!h || h->nn >= NSTACK - 8 || *slot == TRAMP) {
+		ct_nested_drop(t);
+		return;
+	}
+	uintptr_t i = ct_arch_reserve(&h->nn, 1);
+	h->n[i].fn = fn;
+	h->n[i].cfa = (uintptr_t)slot + 8;
+	h->n[i].ret = *slot;
+	*slot = TRAMP;
+	ct_nested(t, CT_EXT_NENTER, (void *)fn);
+}
+
+/* close the frames that a new frame at cfa shows to be gone: those deeper
+ * than it, and a hooked one in its very slot */
+static void resync_entry(struct ct_thread *t, uintptr_t cfa)
+{
+	uint32_t d = t->depth, i = d;
+	while (i > 0 && (t->stk[i - 1].cfa < cfa || (t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret)))
+		i--;
+	if (i == d)
+		return;
+	/* a handler on an alternate signal stack is not deeper than the
+	 * frames it interrupted, whatever the addresses say */
+	stack_t ss;
+	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
+		return;
+	ct_hook_dropping(t, i, (uintptr_t)__builtin_frame_address(0));
+	t->depth = i;
+	ct_emit_unwind(t, d - i);
+}
+
+static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now,
+						 uintptr_t *slot)
+{
+	uintptr_t cfa = (uintptr_t)slot + 8;
+	if (!ct_thread_ready(t) || !hook_area(t))
+		return;
+	if (t->depth > 0 && t->stk[t->depth - 1].cfa <= cfa)
+		resync_entry(t, cfa);
+	uint32_t d = t->depth;
+	ct_enter_slow(t, fn, now, cfa);
+	if (t->depth != d + 1 || *slot == TRAMP)
+		return; /* not pushed (dropped): leave the return alone */
+	struct ct_frame *f = &t->stk[d];
+	f->ret = *slot;
+	f->flags = CT_FR_HOOKED;
+	*slot = TRAMP;
+}
+
+/* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched */
+CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
+{
+	struct ct_thread *t = &ct_self;
+	uintptr_t *slot = (uintptr_t *)r->sp;
+	uintptr_t fn = kind == 1 ? mcount_fn(site) : fentry_fn(site, (int)kind);
+	if (unlikely(t->busy++ != 0)) {
+		nested_enter(t, fn, slot);
+		t->busy--;
+		return;
+	}
+	uint64_t now = ct_clock();
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	uintptr_t cfa = (uintptr_t)slot + 8;
+	uintptr_t ret = *slot;
+	if (likely(d < t->cap && d != 0 && t->stk[d - 1].cfa > cfa &&
+		   delta < (1u << CT_ENTER_DELTA_BITS) && (fn >> 40) == t->hi && ret != TRAMP)) {
+		uintptr_t p = ct_arch_reserve(&t->cur, 8);
+		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
+		t->last = now;
+		struct ct_frame *f = &t->stk[d];
+		f->fn = fn;
+		f->cfa = cfa;
+		f->ret = ret;
+		f->flags = CT_FR_HOOKED;
+		t->depth = d + 1;
+		*slot = TRAMP;
+		if (unlikely(p + 8 > t->limit))
+			ct_buffer_full(t);
+	} else {
+		enter_slow(t, fn, now, slot);
+	}
+	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn)
+		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED);
+	t->busy--;
+}
+
+/* ---- return ---------------------------------------------------------- */
+
+static __attribute__((noreturn)) void lost_frame(uintptr_t cfa)
+{
+	ct_log("a traced function returned to a frame the tracer does not know (stack "
+	       "pointer %#lx): cannot continue", (unsigned long)cfa);
+	abort();
+}
+
+static uintptr_t nested_return(struct ct_thread *t, uintptr_t cfa)
+{
+	struct ct_hook_area *h = t->hook;
+	if (h) {
+		for (uintptr_t i = h->nn; i-- > 0;) {
+			if (h->n[i].cfa != cfa)
+				continue;
+			uintptr_t ret = h->n[i].ret, fn = h->n[i].fn;
+			h->nn = i;
+			ct_nested(t, CT_EXT_NEXIT, (void *)fn);
+			return ret;
+		}
+	}
+	/* not one of ours: a frame of the outer path (read it, touch nothing) */
+	for (uint32_t i = t->depth; i-- > 0;) {
+		struct ct_frame *f = &t->stk[i];
+		if (f->cfa == cfa && f->ret && (f->flags & CT_FR_HOOKED))
+			return f->ret;
+	}
+	uintptr_t ret = orphan_take(t, cfa);
+	if (!ret)
+		lost_frame(cfa);
+	return ret;
+}
+
+static __attribute__((noinline)) uintptr_t return_slow(struct ct_thread *t,
+						       const struct ct_arch_retregs *r,
+						       uintptr_t cfa, uint64_t now)
+{
+	uint32_t d = t->depth, i = d;
+	while (i > 0 && !(t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret &&
+			  (t->stk[i - 1].flags & CT_FR_HOOKED)))
+		i--;
+	if (i == 0) {
+		uintptr_t ret = orphan_take(t, cfa);
+		if (!ret)
+			lost_frame(cfa);
+		return ret;
+	}
+	struct ct_frame *f = &t->stk[i - 1];
+	uintptr_t ret = f->ret, fn = f->fn;
+	unsigned flags = (unsigned)f->flags;
+	if (i < d) {
+		/* frames above ours vanished without returning */
+		ct_hook_dropping(t, i, cfa);
+		t->depth = i;
+		ct_emit_unwind(t, d - i);
+	}
+	if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
+		ct_args_exit(t, fn, r);
+	if (t->nested_lost) {
+		uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)t->nested_lost,
+				 (uint32_t)(t->nested_lost >> 32)};
+		t->nested_lost = 0;
+		ct_put_words(t, w, 3);
+	}
+	uint64_t delta = now - t->last;
+	if (now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS)) {
+		ct_put_time(t, now);
+		delta = 0;
+	}
+	uintptr_t p = ct_arch_reserve(&t->cur, 4);
+	*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+	t->last = now;
+	t->depth = i - 1;
+	if (unlikely(p + 4 > t->limit))
+		ct_buffer_full(t);
+	return ret;
+}
+
+/* called by ct_return_tramp with the return value and the hooked frame's
+ * CFA; returns where the function really returns to */
+CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa)
+{
+	struct ct_thread *t = &ct_self;
+	uintptr_t ret;
+	if (unlikely(t->busy++ != 0)) {
+		ret = nested_return(t, cfa);
+		t->busy--;
+		return ret;
+	}
+	uint64_t now = ct_clock();
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	if (likely(d != 0)) {
+		struct ct_frame *f = &t->stk[d - 1];
+		if (likely(f->cfa == cfa && f->flags == CT_FR_HOOKED && f->ret &&
+			   delta < (1u << CT_EXIT_DELTA_BITS))) {
+			uintptr_t p = ct_arch_reserve(&t->cur, 4);
+			*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+			t->last = now;
+			t->depth = d - 1;
+			ret = f->ret;
+			if (unlikely(p + 4 > t->limit))
+				ct_buffer_full(t);
+			t->busy--;
+			return ret;
+		}
+	}
+	ret = return_slow(t, r, cfa, now);
+	t->busy--;
+	return ret;
+}
+
+/* ---- whatever reads return addresses ---------------------------------- */
+
+static void *next_sym(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+/* take the real return addresses back for a call that reads them; returns
+ * whether there was anything to do (so the caller hooks again) */
+static inline bool begin_real(struct ct_thread *t, uintptr_t sp)
+{
+	if (t->cap == 0 || t->busy || t->depth == 0)
+		return false;
+	t->busy++;
+	unhook_all(t, sp, 0);
+	t->busy--;
+	return true;
+}
+
+static inline void end_real(struct ct_thread *t, uintptr_t sp)
+{
+	if (t->cap == 0 || t->busy)
+		return;
+	t->busy++;
+	rehook_all(t, sp, 0);
+	t->busy--;
+}
+
+#define SP() ((uintptr_t)__builtin_frame_address(0))
+
+/* C++ exceptions: the unwinder reads the return addresses of every frame
+ * between the throw and the catch (twice); __cxa_begin_catch (unwind.c)
+ * closes the frames that are gone and hooks the others again */
+typedef int (*raise_fn)(void *);
+CT_EXPORT int _Unwind_RaiseException(void *exc)
+{
+	static raise_fn real;
+	if (!real)
+		real = (raise_fn)next_sym("_Unwind_RaiseException");
+	struct ct_thread *t = &ct_self;
+	bool b = begin_real(t, SP());
+	int rc = real(exc);
+	/* only returns when no handler was found: nothing was unwound */
+	if (b)
+		end_real(t, SP());
+	return rc;
+}
+
+CT_EXPORT int _Unwind_Resume_or_Rethrow(void *exc)
+{
+	static raise_fn real;
+	if (!real)
+		real = (raise_fn)next_sym("_Unwind_Resume_or_Rethrow");
+	struct ct_thread *t = &ct_self;
+	bool b = begin_real(t, SP());
+	int rc = real(exc);
+	if (b)
+		end_real(t, SP());
+	return rc;
+}
+
+CT_EXPORT void _Unwind_Resume(void *exc)
+{
+	static void (*real)(void *);
+	if (!real)
+		real = (void (*)(void *))next_sym("_Unwind_Resume");
+	begin_real(&ct_self, SP());
+	real(exc);
+	__builtin_unreachable();
+}
+
+typedef int (*forced_fn)(void *, void *, void *);
+CT_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
+{
+	static forced_fn real;
+	if (!real)
+		real = (forced_fn)next_sym("_Unwind_ForcedUnwind");
+	struct ct_thread *t = &ct_self;
+	bool b = begin_real(t, SP());
+	int rc = real(exc, stop, arg);
+	if (b)
+		end_real(t, SP());
+	return rc;
+}
+
+/* the catching frame survives, with everything above it */
+CT_HIDDEN void ct_hook_catch(struct ct_thread *t, uintptr_t sp)
+{
+	end_real(t, sp);
+}
+
+/* pthread_exit unwinds the thread's stack (forced unwinding inside libc,
+ * not through the interposable entry points above) */
+CT_EXPORT __attribute__((noreturn)) void pthread_exit(void *v)
+{
+	static void (*real)(void *);
+	if (!real)
+		real = (void (*)(void *))next_sym("pthread_exit");
+	begin_real(&ct_self, SP());
+	real(v);
+	__builtin_unreachable();
+}
+
+/* backtrace() must see what it would see untraced: our own frame is left
+ * out of the result */
+CT_EXPORT __attribute__((noinline)) int backtrace(void **buf, int size)
+{
+	static int (*real)(void **, int);
+	if (!real)
+		real = (int (*)(void **, int))next_sym("backtrace");
+	if (size <= 0)
+		return real(buf, size);
+	struct ct_thread *t = &ct_self;
+	bool b = begin_real(t, SP());
+	void *local[257], **tmp = local;
+	size_t len = 0;
+	if (size + 1 > 257) {
+		len = ((size_t)size + 1) * sizeof(void *);
+		tmp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (tmp == MAP_FAILED) {
+			tmp = local;
+			len = 0;
+		}
+	}
+	int n = real(tmp, tmp == local ? (size + 1 > 257 ? 257 : size + 1) : size + 1);
+	if (b)
+		end_real(t, SP());
+	int out = n > 0 ? n - 1 : 0;
+	if (out > size)
+		out = size;
+	for (int i = 0; i < out; i++)
+		buf[i] = tmp[i + 1];
+	if (len)
+		munmap(tmp, len);
+	return out;
+}
+
+/* coroutines: the frames of the stack being left are parked (real return
+ * addresses back, kept open); swapcontext returns when this stack runs
+ * again, and they are hooked again */
+CT_EXPORT __attribute__((noinline)) int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
+{
+	static int (*real)(ucontext_t *, const ucontext_t *);
+	if (!real)
+		real = (int (*)(ucontext_t *, const ucontext_t *))next_sym("swapcontext");
+	struct ct_thread *t = &ct_self;
+	uint32_t gen = 0;
+	if (t->cap != 0 && !t->busy && t->depth && hook_area(t)) {
+		t->busy++;
+		gen = ++t->hook->park_gen;
+		if (gen == 0)
+			gen = ++t->hook->park_gen;
+		unhook_all(t, SP(), gen);
+		t->busy--;
+	}
+	int rc = real(oucp, ucp);
+	if (gen && t->cap != 0 && !t->busy) {
+		t->busy++;
+		rehook_all(t, SP(), gen);
+		t->busy--;
+	}
+	return rc;
+}
+
+CT_EXPORT int setcontext(const ucontext_t *ucp)
+{
+	static int (*real)(const ucontext_t *);
+	if (!real)
+		real = (int (*)(const ucontext_t *))next_sym("setcontext");
+	struct ct_thread *t = &ct_self;
+	if (t->cap != 0 && !t->busy && t->depth) {
+		t->busy++;
+		unhook_all(t, SP(), 0);
+		t->busy--;
+	}
+	return real(ucp);
+}
+
+/* ---- gprof's start-up and gmon.out, neutralised while tracing ----------- */
+
+static bool tracing(void)
+{
+	return ct_process_ready();
+}
+
+CT_EXPORT void __monstartup(unsigned long lo, unsigned long hi)
+{
+	if (tracing())
+		return;
+	void (*real)(unsigned long, unsigned long) =
+		(void (*)(unsigned long, unsigned long))next_sym("__monstartup");
+	if (real)
+		real(lo, hi);
+}
+
+CT_EXPORT void monstartup(unsigned long lo, unsigned long hi)
+{
+	__monstartup(lo, hi);
+}
+
+CT_EXPORT void _mcleanup(void)
+{
+	if (tracing())
+		return;
+	void (*real)(void) = (void (*)(void))next_sym("_mcleanup");
+	if (real)
+		real();
+}
+
+CT_EXPORT void moncontrol(int mode)
+{
+	if (tracing())
+		return;
+	void (*real)(int) = (void (*)(int))next_sym("moncontrol");
+	if (real)
+		real(mode);
+}

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * -fpatchable-function-entry=N[,M]: the compiler leaves N bytes of nops at
+ * each function (M of them before its entry) and records where they begin
+ * in the section __patchable_function_entries.  Untraced, the program runs
+ * its nops.  Traced, this file finds the section of each module (its ELF
+ * file, read with libc alone) and writes over the nops at the entry a
+ * 5-byte `call` to ct_patch_tramp (through a 14-byte jump stub mapped
+ * within ±2 GiB of the module, since a call reaches only that far).
+ *
+ * Supported: at least 5 bytes of nops at the function's entry (after its
+ * endbr64, if any), that is N - M >= 5.  With M > 0 the entry is found with
+ * the module's symbol table.  A site that does not fit is left alone, and
+ * the module gets one message.  See doc/frontends.md.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+void ct_patch_tramp(void) CT_HIDDEN;
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+/* ---- jump stubs near the modules -------------------------------------- */
+
+#define MAX_STUBS 64
+static uintptr_t stubs[MAX_STUBS];
+static int nstubs;
+
+static bool reaches(uintptr_t from, uintptr_t to)
+{
+	intptr_t d = (intptr_t)(to - from);
+	return d > -(1l << 31) + 4096 && d < (1l << 31) - 4096;
+}
+
+/* an address `call` at site can reach that ends up in ct_patch_tramp */
+static uintptr_t target_for(uintptr_t site)
+{
+	uintptr_t tramp = (uintptr_t)ct_patch_tramp;
+	if (reaches(site, tramp))
+		return tramp;
+	for (int i = 0; i < nstubs; i++)
+		if (reaches(site, stubs[i]))
+			return stubs[i];
+	if (nstubs == MAX_STUBS)
+		return 0;
+	/* look for a free page below, then above the site, in 1 MiB steps */
+	for (long k = 1; k < 2000; k++) {
+		uintptr_t hint = ((site & ~(uintptr_t)0xfffff) + (uintptr_t)((k & 1 ? -1 : 1) * (k / 2 + 1)) * 0x100000);
+		void *p = mmap((void *)hint, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		if (!reaches(site, (uintptr_t)p)) {
+			munmap(p, 4096);
+			continue;
+		}
+		/* jmp *0(%rip); .quad ct_patch_tramp */
+		uint8_t *s = p;
+		s[0] = 0xff;
+		s[1] = 0x25;
+		memset(s + 2, 0, 4);
+		memcpy(s + 6, &tramp, 8);
+		mprotect(p, 4096, PROT_READ | PROT_EXEC);
+		stubs[nstubs++] = (uintptr_t)p;
+		return (uintptr_t)p;
+	}
+	return 0;
+}
+
+/* ---- nops -------------------------------------------------------------- */
+
+/* length of the nop instruction at p, 0 if it is none of the usual ones */
+static unsigned nop_len(const uint8_t *p)
+{
+	unsigned pre = 0;
+	while (p[pre] == 0x66 && pre < 6)
+		pre++;
+	const uint8_t *q = p + pre;
+	if (q[0] == 0x90)
+		return pre + 1;
+	if (q[0] != 0x0f || q[1] != 0x1f)
+		return 0;
+	uint8_t modrm = q[2];
+	unsigned len = 3;
+	unsigned mod = modrm >> 6, rm = modrm & 7;
+	if ((modrm >> 3 & 7) != 0 || mod == 3)
+		return 0;
+	if (rm == 4)
+		len++; /* SIB */
+	if (mod == 1)
+		len += 1;
+	else if (mod == 2)
+		len += 4;
+	else if (rm == 5)
+		len += 4;
+	return pre + len;
+}
+
+/* how many bytes of whole nop instructions starting at p cover at least 5
+ * bytes; 0 if the nops there are fewer than 5 bytes */
+static unsigned nops_cover5(const uint8_t *p)
+{
+	unsigned n = 0;
+	while (n < 5) {
+		unsigned l = nop_len(p + n);
+		if (!l)
+			return 0;
+		n += l;
+	}
+	return n;
+}
+
+/* are the bytes [a, b) whole nop instructions?  (the M nops before an
+ * entry) */
+static bool nops_exactly(uintptr_t a, uintptr_t b)
+{
+	while (a < b) {
+		unsigned l = nop_len((const uint8_t *)a);
+		if (!l)
+			return false;
+		a += l;
+	}
+	return a == b;
+}
+
+/* ---- the module's ELF file ------------------------------------------- */
+
+static int cmp_addr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct file_map {
+	const uint8_t *p;
+	size_t len;
+};
+
+static bool sec_ok(const struct file_map *f, const Elf64_Shdr *s)
+{
+	return s->sh_type != SHT_NOBITS && s->sh_offset <= f->len && s->sh_size <= f->len - s->sh_offset;
+}
+
+/* the function entries of the module's symbol table, at run-time addresses,
+ * sorted (NULL when there is none) */
+static uintptr_t *func_symbols(const struct file_map *f, const Elf64_Ehdr *eh, uintptr_t bias,
+			       size_t *count, size_t *maplen)
+{
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(f->p + eh->e_shoff);
+	const Elf64_Shdr *sym = NULL;
+	for (int pass = 0; pass < 2 && !sym; pass++)
+		for (unsigned i = 0; i < eh->e_shnum; i++)
+			if (sh[i].sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB) && sec_ok(f, &sh[i]) &&
+			    sh[i].sh_entsize == sizeof(Elf64_Sym)) {
+				sym = &sh[i];
+				break;
+			}
+	*count = 0;
+	if (!sym)
+		return NULL;
+	size_t n = sym->sh_size / sizeof(Elf64_Sym);
+	*maplen = (n + 1) * sizeof(uintptr_t);
+	uintptr_t *v = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (v == MAP_FAILED)
+		return NULL;
+	const Elf64_Sym *s = (const Elf64_Sym *)(f->p + sym->sh_offset);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ELF64_ST_TYPE(s[i].st_info) == STT_FUNC && s[i].st_shndx != SHN_UNDEF && s[i].st_value)
+			v[k++] = s[i].st_value + bias;
+	qsort(v, k, sizeof(*v), cmp_addr);
+	*count = k;
+	return v;
+}
+
+/* the first function entry at or after a (or 0) */
+static uintptr_t entry_at_or_after(const uintptr_t *v, size_t n, uintptr_t a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (v[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n ? v[lo] : 0;
+}
+
+/* modules done already (a fork child scans its modules again) */
+#define MAX_DONE 1024
+static struct {
+	uintptr_t base;
+	char name[64];
+} done[MAX_DONE];
+static int ndone;
+
+static bool seen_before(uintptr_t base, const char *name)
+{
+	for (int i = 0; i < ndone; i++)
+		if (done[i].base == base && !strncmp(done[i].name, name, 63))
+			return true;
+	if (ndone < MAX_DONE) {
+		done[ndone].base = base;
+		strncpy(done[ndone].name, name, 63);
+		ndone++;
+	}
+	return false;
+}
+
+static int prot_of(uint32_t pf)
+{
+	return (pf & PF_R ? PROT_READ : 0) | (pf & PF_W ? PROT_WRITE : 0) |
+	       (pf & PF_X ? PROT_EXEC : 0);
+}
+
+/* patch the recorded sites of one loaded module */
+void ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
+		     int phnum)
+{
+	const ElfW(Phdr) *ph = phdr;
+	if (seen_before(bias, name))
+		return;
+	/* our own library has no such section, but do not even look */
+	uintptr_t self = (uintptr_t)ct_patch_module;
+	for (int i = 0; i < phnum; i++)
+		if (ph[i].p_type == PT_LOAD && self >= bias + ph[i].p_vaddr &&
+		    self < bias + ph[i].p_vaddr + ph[i].p_memsz)
+			return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct stat st;
+	struct file_map f = {NULL, 0};
+	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(Elf64_Ehdr)) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			f.p = m;
+			f.len = (size_t)st.st_size;
+		}
+	}
+	close(fd);
+	if (!f.p)
+		return;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f.p;
+	uintptr_t *syms = NULL;
+	size_t nsyms = 0, symlen = 0;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > f.len ||
+	    (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > f.len - eh->e_shoff ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		goto out;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(f.p + eh->e_shoff);
+	const Elf64_Shdr *strs = &sh[eh->e_shstrndx];
+	if (!sec_ok(&f, strs))
+		goto out;
+	unsigned patched = 0, bad = 0, failed = 0;
+	bool have_syms = false;
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_name >= strs->sh_size ||
+		    strncmp((const char *)f.p + strs->sh_offset + sh[i].sh_name,
+			    "__patchable_function_entries", strs->sh_size - sh[i].sh_name) ||
+		    !(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_size < 8)
+			continue;
+		if (!have_syms) {
+			syms = func_symbols(&f, eh, bias, &nsyms, &symlen);
+			have_syms = true;
+		}
+		/* the entries as relocated in memory */
+		const uintptr_t *e = (const uintptr_t *)(bias + sh[i].sh_addr);
+		size_t n = sh[i].sh_size / 8;
+		for (int k = 0; k < phnum; k++) {
+			if (ph[k].p_type != PT_LOAD || !(ph[k].p_flags & PF_X))
+				continue;
+			uintptr_t lo = bias + ph[k].p_vaddr, hi = lo + ph[k].p_memsz;
+			uintptr_t plo = lo & ~(uintptr_t)4095, phi = (hi + 4095) & ~(uintptr_t)4095;
+			bool open_ = false;
+			for (size_t j = 0; j < n; j++) {
+				uintptr_t a = e[j];
+				if (a < lo || a >= hi)
+					continue;
+				uintptr_t entry = a;
+				if (nsyms) {
+					uintptr_t s = entry_at_or_after(syms, nsyms, a);
+					if (s && s != a && s - a <= 64 && nops_exactly(a, s))
+						entry = s;
+				}
+				uintptr_t site = entry;
+				if (site + 9 <= hi && !memcmp((const void *)site, "\xf3\x0f\x1e\xfa", 4))
+					site += 4;
+				if (site + 16 > hi) {
+					bad++;
+					continue;
+				}
+				const uint8_t *b = (const uint8_t *)site;
+				unsigned cover = nops_cover5(b);
+				if (!cover) {
+					if (b[0] != 0xe8) /* patched before (a fork) */
+						bad++;
+					continue;
+				}
+				uintptr_t to = target_for(site);
+				if (!to) {
+					failed++;
+					continue;
+				}
+				if (!open_) {
+					if (mprotect((void *)plo, phi - plo,
+						     PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
+						failed += 1;
+						break;
+					}
+					open_ = true;
+				}
+				uint8_t code[16];
+				int32_t rel = (int32_t)(to - (site + 5));
+				code[0] = 0xe8;
+				memcpy(code + 1, &rel, 4);
+				for (unsigned x = 5; x < cover; x++)
+					code[x] = 0x90;
+				/* the opcode last: a thread running through the
+				 * nops sees them or the whole call */
+				volatile uint8_t *w = (volatile uint8_t *)site;
+				for (unsigned x = cover; x-- > 1;)
+					w[x] = code[x];
+				__asm__ volatile("" ::: "memory");
+				w[0] = code[0];
+				patched++;
+			}
+			if (open_) {
+				mprotect((void *)plo, phi - plo, prot_of(ph[k].p_flags));
+				__builtin___clear_cache((char *)plo, (char *)phi);
+			}
+		}
+	}
+	if (bad)
+		ct_log("%s: %u patchable function entries have fewer than 5 bytes of nops at the "
+		       "entry (-fpatchable-function-entry=N,M needs N-M >= 5): left untraced",
+		       path, bad);
+	if (failed)
+		ct_log("%s: %u patchable function entries could not be patched (no memory within "
+		       "2 GiB, or the code cannot be made writable): left untraced",
+		       path, failed);
+	if (patched)
+		ct_proc_printf("patched %u %s", patched, path);
+out:
+	if (syms)
+		munmap(syms, symlen);
+	munmap((void *)f.p, f.len);
+}
