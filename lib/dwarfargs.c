@@ -207,6 +207,28 @@ static int struct_table(struct ctx *c, Dwarf_Die *t, int depth);
 
 /* the format of a scalar of type d (members and parameters); false when
  * it is not a scalar we print */
+/* is d (or a typedef it goes through) one of the <stdint.h> names of a
+ * byte-sized integer?  Those are numbers, not characters. */
+static bool int8_typedef(Dwarf_Die *d)
+{
+	Dwarf_Die b = *d;
+	for (int i = 0; i < 8; i++) {
+		int tag = dwarf_tag(&b);
+		if (tag == DW_TAG_typedef) {
+			const char *n = dwarf_diename(&b);
+			if (n && (!strcmp(n, "int8_t") || !strcmp(n, "uint8_t") ||
+				  !strcmp(n, "__int8_t") || !strcmp(n, "__uint8_t")))
+				return true;
+		} else if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) {
+			return false;
+		}
+		Dwarf_Attribute a;
+		if (!dwarf_attr(&b, DW_AT_type, &a) || !dwarf_formref_die(&a, &b))
+			return false;
+	}
+	return false;
+}
+
 static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int depth)
 {
 	Dwarf_Die b1, *t = strip(d, &b1);
@@ -233,7 +255,10 @@ static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int dep
 			return true;
 		case DW_ATE_signed_char:
 		case DW_ATE_unsigned_char:
-			it->fmt = size == 1 ? CT_AF_CHAR : CT_AF_UINT;
+			it->fmt = size != 1		? CT_AF_UINT
+				  : !int8_typedef(d)	? CT_AF_CHAR
+				  : enc == DW_ATE_signed_char ? CT_AF_INT
+							: CT_AF_UINT;
 			return true;
 		case DW_ATE_boolean:
 			it->fmt = CT_AF_BOOL;
@@ -431,7 +456,7 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 			on_stack(it, al, 16, 16);
 		return;
 	}
-	if (!scalar_fmt(c, t, it, 0)) {
+	if (!scalar_fmt(c, d, it, 0)) {
 		set_none(it, "<%s%s%" PRIu64 "B>", type_name(t), *type_name(t) ? " " : "",
 			 (uint64_t)size);
 		/* still take its place */
