@@ -179,7 +179,7 @@ void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp)
 		if ((uintptr_t)slot >= sp) {
 			if (*slot == TRAMP)
 				*slot = f->ret;
-		} else {
+		} else if (f->ret != TRAMP) {
 			orphan_add(t, f->cfa, f->ret);
 		}
 	}
@@ -245,11 +245,13 @@ static void nested_enter(struct ct_thread *t, uintptr_t fn, uintptr_t *slot)
 }
 
 /* close the frames that a new frame at cfa shows to be gone: those deeper
- * than it, and a hooked one in its very slot */
-static void resync_entry(struct ct_thread *t, uintptr_t cfa)
+ * than it, and a hooked one in its very slot, unless the slot still holds
+ * the trampoline (a tail call: the frame lives on in the new one) */
+static void resync_entry(struct ct_thread *t, uintptr_t cfa, bool tail)
 {
 	uint32_t d = t->depth, i = d;
-	while (i > 0 && (t->stk[i - 1].cfa < cfa || (t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret)))
+	while (i > 0 && (t->stk[i - 1].cfa < cfa ||
+			 (t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret && !tail)))
 		i--;
 	if (i == d)
 		return;
@@ -269,13 +271,21 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 	uintptr_t cfa = (uintptr_t)slot + 8;
 	if (!ct_thread_ready(t) || !hook_area(t))
 		return;
+	/* a tail call: the caller jumped here in its own frame, whose slot
+	 * holds the trampoline already; the new frame returns through it */
+	bool tail = *slot == TRAMP;
 	if (t->depth > 0 && t->stk[t->depth - 1].cfa <= cfa)
-		resync_entry(t, cfa);
+		resync_entry(t, cfa, tail);
+	if (tail && !(t->depth > 0 && t->stk[t->depth - 1].cfa == cfa &&
+		      (t->stk[t->depth - 1].flags & CT_FR_HOOKED)))
+		return; /* not a frame we know: leave it alone */
 	uint32_t d = t->depth;
 	ct_enter_slow(t, fn, now, cfa);
-	if (t->depth != d + 1 || *slot == TRAMP)
+	if (t->depth != d + 1)
 		return; /* not pushed (dropped): leave the return alone */
 	struct ct_frame *f = &t->stk[d];
+	/* a tail-called frame's "return address" is the trampoline: its
+	 * return also ends the frame below it */
 	f->ret = *slot;
 	f->flags = CT_FR_HOOKED;
 	*slot = TRAMP;
@@ -395,6 +405,9 @@ static __attribute__((noinline)) uintptr_t return_slow(struct ct_thread *t,
 	t->depth = i - 1;
 	if (unlikely(p + 4 > t->limit))
 		ct_buffer_full(t);
+	/* a tail-called frame: the one that jumped to it returns now too */
+	if (ret == TRAMP)
+		return return_slow(t, r, cfa, now);
 	return ret;
 }
 
@@ -414,8 +427,8 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	uint32_t d = t->depth;
 	if (likely(d != 0)) {
 		struct ct_frame *f = &t->stk[d - 1];
-		if (likely(f->cfa == cfa && f->flags == CT_FR_HOOKED && f->ret &&
-			   delta < (1u << CT_EXIT_DELTA_BITS))) {
+		if (likely(f->cfa == cfa && f->flags == CT_FR_HOOKED && f->ret != TRAMP &&
+			   f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
 			uintptr_t p = ct_arch_reserve(&t->cur, 4);
 			*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
 			t->last = now;
@@ -517,10 +530,10 @@ CT_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
 	return rc;
 }
 
-/* the catching frame survives, with everything above it */
+/* the catching frame survives, with everything above it (busy is held) */
 CT_HIDDEN void ct_hook_catch(struct ct_thread *t, uintptr_t sp)
 {
-	end_real(t, sp);
+	rehook_all(t, sp, 0);
 }
 
 /* pthread_exit unwinds the thread's stack (forced unwinding inside libc,

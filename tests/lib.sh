@@ -6,6 +6,7 @@
 #   CASE     the case name            VARIANT  e.g. gcc-O2, clang-O2-ai
 #   CC CXX   the compilers            CFLAGS   -g -O? -finstrument-functions ...
 #   FAMILY   gcc or clang             UPDATE   1 when regenerating goldens
+#   FRONT    instr, pg, fentry or patch (the instrumentation front end)
 # A case appends what it checks to $W/actual (compared with the golden file
 # at the end) and reports other problems with fail (go on) or die (stop).
 
@@ -152,10 +153,15 @@ calls_of() {
 
 # golden: compare $W/actual with the golden file (tests/e2e/CASE.expected,
 # or tests/e2e/CASE.FAMILY.expected where a compiler's behaviour legitimately
-# differs); with UPDATE=1 write it instead
+# differs, or for the return-hooking front ends CASE.ret.expected or
+# CASE.FRONT.expected); with UPDATE=1 write it instead
 golden() {
 	_g="$E2E/$CASE.expected"
 	[ -f "$E2E/$CASE.$FAMILY.expected" ] && _g="$E2E/$CASE.$FAMILY.expected"
+	if [ "${FRONT:-instr}" != instr ]; then
+		[ -f "$E2E/$CASE.ret.expected" ] && _g="$E2E/$CASE.ret.expected"
+		[ -f "$E2E/$CASE.$FRONT.expected" ] && _g="$E2E/$CASE.$FRONT.expected"
+	fi
 	if [ "${UPDATE:-0}" = 1 ]; then
 		cp "$W/actual" "$_g"
 		return 0

@@ -21,26 +21,39 @@ export TOP E2E CT
 # how each kind of case is built: NAME:CC:CXX:FLAGS (variants: c and cxx)
 C_VARIANTS="gcc-O0 gcc-O2 clang-O0 clang-O2 clang-O2-ai"
 REF_VARIANT=gcc-O0
+# the return-hooking front ends (doc/frontends.md): cases that say
+# "# front-ends: all" run in these too
+HOOK_VARIANTS="gcc-pg-O0 gcc-fentry-O2 clang-fentry-O0 clang-pg-O2 gcc-patch-O2 clang-patch-O0"
 
 variant_flags() {
 	case $1 in
 	gcc-*) CC=gcc CXX=g++ FAMILY=gcc ;;
 	clang-*) CC=clang CXX=clang++ FAMILY=clang ;;
 	esac
+	FRONT=instr
 	case $1 in
+	*-pg-O?) FRONT=pg CFLAGS="-g -${1##*-} -pg" ;;
+	*-fentry-O?) FRONT=fentry CFLAGS="-g -${1##*-} -pg -mfentry" ;;
+	*-patch-O?) FRONT=patch CFLAGS="-g -${1##*-} -fpatchable-function-entry=5" ;;
 	*-O0 | *-O0-asan) CFLAGS="-g -O0 -finstrument-functions" ;;
 	*-O2) CFLAGS="-g -O2 -finstrument-functions" ;;
 	*-O2-ai) CFLAGS="-g -O2 -finstrument-functions-after-inlining" ;;
 	esac
-	export CC CXX FAMILY CFLAGS
+	export CC CXX FAMILY CFLAGS FRONT
 }
 
 # the variants a case runs in, from its "# variants:" line
 case_variants() {
 	_v=$(sed -n 's/^# variants: *//p' "$E2E/$1.sh" | head -n 1)
+	_f=$(sed -n 's/^# front-ends: *//p' "$E2E/$1.sh" | head -n 1)
+	case $_f in
+	only) echo "$HOOK_VARIANTS"; return ;;
+	all) _h=" $HOOK_VARIANTS" ;;
+	*) _h= ;;
+	esac
 	case $_v in
-	one | "") echo "$REF_VARIANT" ;;
-	all | *) echo "$C_VARIANTS" ;;
+	one | "") echo "$REF_VARIANT$_h" ;;
+	all | *) echo "$C_VARIANTS$_h" ;;
 	esac
 }
 

@@ -15,8 +15,9 @@
 #define NOINLINE __attribute__((noinline, noclone))
 #endif
 
-/* not traced: helpers of the test itself */
-#define NOTRACE __attribute__((no_instrument_function))
+/* not traced: helpers of the test itself (also without -pg's mcount and
+ * -fpatchable-function-entry's nops) */
+#define NOTRACE __attribute__((no_instrument_function, patchable_function_entry(0, 0)))
 
 static volatile int sink;
 

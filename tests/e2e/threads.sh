@@ -1,5 +1,6 @@
 # 16 threads created and joined, each running the same call chain.
 # variants: all
+# front-ends: all
 build threads "$E2E/threads.c"
 record d ./threads
 want_rc "record ./threads" $RC 0 "$W/d.err"
