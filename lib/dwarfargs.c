@@ -567,10 +567,26 @@ static const struct ct_symbol *sym_at(const struct ct_symtab *st, uint64_t v)
 
 static void function(struct ctx *c, Dwarf_Die *fn)
 {
-	Dwarf_Addr lo;
-	if (dwarf_lowpc(fn, &lo) != 0 || dwarf_hasattr(fn, DW_AT_declaration))
+	Dwarf_Addr lo = 0;
+	if (dwarf_hasattr(fn, DW_AT_declaration))
 		return;
-	const struct ct_symbol *sym = sym_at(c->st, lo);
+	const struct ct_symbol *sym = NULL;
+	if (dwarf_lowpc(fn, &lo) == 0) {
+		sym = sym_at(c->st, lo);
+	} else {
+		/* in pieces (hot and cold parts): the entry is the piece that
+		 * starts the function's own symbol, not a foo.cold */
+		Dwarf_Addr base, start, end;
+		ptrdiff_t o = 0;
+		while ((o = dwarf_ranges(fn, o, &base, &start, &end)) > 0) {
+			const struct ct_symbol *y = sym_at(c->st, start);
+			if (y && !strchr(y->name, '.')) {
+				sym = y;
+				lo = start;
+				break;
+			}
+		}
+	}
 	/* no symbol: not traced; a '.' in the name: a clone (constprop, isra,
 	 * part) whose parameters are not those DWARF declares */
 	if (!sym || strchr(sym->name, '.'))

@@ -11,7 +11,7 @@ namespace shapes {
 enum class Kind { Circle = 1, Square = 2 };
 
 struct Counter {
-	int n = 0;
+	int n;
 	NOINLINE int add(int k, Kind kind)
 	{
 		n += k + (int)kind;
@@ -53,7 +53,9 @@ NOINLINE int after(int x)
 int main()
 {
 	shapes::Counter c;
+	c.n = 0;
 	c.add(2, shapes::Kind::Square);
+	std::printf("n %d\n", c.n);
 	shapes::Counter::twice(21);
 	std::printf("catcher %d\n", catcher(2));
 	after(7);
