@@ -307,25 +307,8 @@ static void put_line(struct replay *r, struct rthread *rt, const struct ct_feven
 static struct text bare_name(const struct ct_func *fn)
 {
 	struct text t = {fn->name, fn->namelen};
-	if (!fn->has_params)
-		return t;
-	const char *close = NULL;
-	for (size_t i = fn->namelen; i-- > 0;)
-		if (fn->name[i] == ')') {
-			close = fn->name + i;
-			break;
-		}
-	if (!close)
-		return t;
-	int level = 0;
-	for (const char *p = close; p >= fn->name; p--) {
-		if (*p == ')')
-			level++;
-		else if (*p == '(' && --level == 0) {
-			t.n = (size_t)(p - fn->name);
-			return t;
-		}
-	}
+	if (fn->has_params)
+		t.n = ct_args_bare_len(fn->name, fn->namelen);
 	return t;
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
 #include "output.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_NO_DEMANGLE,
 	OPT_FORMAT,
 	OPT_LIMIT,
+	OPT_BY_ARGS,
 };
 
 static const struct option long_options[] = {
@@ -50,6 +52,7 @@ static const struct option long_options[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"limit", required_argument, NULL, OPT_LIMIT},
+	{"by-args", no_argument, NULL, OPT_BY_ARGS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -74,6 +77,9 @@ static void usage(FILE *f)
 		"      --format FMT      text (default), csv or json\n"
 		"      --no-demangle     show C++ names as in the binary\n"
 		"      --limit N         at most N rows (per table; 0: all)\n"
+		"      --by-args         one row per function and argument values, e.g.\n"
+		"                        'gcd(48, 18)' (record -A/-a); calls without\n"
+		"                        captured arguments stay under the plain name\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"columns:\n"
@@ -125,7 +131,29 @@ struct report {
 	bool per_thread;
 	bool first_table;
 	FILE *out;
+	bool by_args;
+	char **keys_made;      /* --by-args: the "name(values)" strings */
+	size_t nkeys_made;
 };
+
+static uint32_t intern(struct report *r, const char *name);
+
+/* --by-args: the row of a call with captured arguments, "name(values)" */
+static uint32_t args_row(struct report *r, const struct ct_func *fn, const struct ct_event *ev)
+{
+	char vals[2048];
+	ct_event_args_text(r->s, ev->thread->proc, ev->args, false, vals, sizeof(vals));
+	size_t n = fn->has_params ? ct_args_bare_len(fn->name, fn->namelen) : fn->namelen;
+	char *key = xasprintf("%.*s(%s)", (int)n, fn->name, vals);
+	int64_t id = ct_names_find(&r->names, key);
+	if (id >= 0) {
+		free(key);
+		return (uint32_t)id;
+	}
+	r->keys_made = xrealloc(r->keys_made, (r->nkeys_made + 1) * sizeof(char *));
+	r->keys_made[r->nkeys_made++] = key;
+	return intern(r, key);
+}
 
 static uint32_t intern(struct report *r, const char *name)
 {
@@ -141,11 +169,13 @@ static uint32_t intern(struct report *r, const char *name)
 	return id;
 }
 
-static inline void account_enter(struct report *r, struct ct_func *fn)
+static inline void account_enter(struct report *r, struct ct_func *fn, const struct ct_event *ev)
 {
 	if (fn->user < 0)
 		fn->user = intern(r, fn->name);
 	uint32_t id = (uint32_t)fn->user;
+	if (__builtin_expect(r->by_args && ev->args && ev->args->has_args, 0))
+		id = args_row(r, fn, ev);
 	if (r->depth == r->capstack) {
 		r->capstack = r->capstack ? 2 * r->capstack : 256;
 		r->stack = xrealloc(r->stack, r->capstack * sizeof(*r->stack));
@@ -182,7 +212,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 {
 	struct report *r = ctx;
 	if (fe->ev.kind == CT_ENTER) {
-		account_enter(r, fe->fn);
+		account_enter(r, fe->fn, &fe->ev);
 		return;
 	}
 	if (fe->fn->user < 0)
@@ -345,7 +375,7 @@ static int read_thread(struct report *r, struct ct_thread *t, struct ct_error *e
 		for (int i = 0; i < rc; i++) {
 			const struct ct_event *ev = &evs[i];
 			if (ev->kind == CT_ENTER)
-				account_enter(r, ct_filter_func(r->filt, t->proc, ev->addr));
+				account_enter(r, ct_filter_func(r->filt, t->proc, ev->addr), ev);
 			else if (r->depth)
 				account_exit(r, ev);
 		}
@@ -445,6 +475,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_NO_DEMANGLE:
 			demangle = false;
 			break;
+		case OPT_BY_ARGS:
+			r.by_args = true;
+			break;
 		case OPT_LIMIT:
 			if (ct_parse_uint(optarg, (unsigned long)SIZE_MAX, &v) < 0) {
 				fprintf(stderr, "calltrace " CMD ": --limit: bad number '%s'\n",
@@ -537,5 +570,8 @@ done:
 	free(r.active);
 	free(r.stack);
 	ct_names_free(&r.names);
+	for (size_t i = 0; i < r.nkeys_made; i++)
+		free(r.keys_made[i]);
+	free(r.keys_made);
 	return status;
 }

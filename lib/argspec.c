@@ -1565,3 +1565,23 @@ size_t ct_event_args_text(struct ct_session *s, struct ct_proc *p, const struct 
 	struct symctx c = {s, p};
 	return ct_args_format(s->argtab, a, ret, session_sym, &c, buf, len);
 }
+
+size_t ct_args_bare_len(const char *name, size_t len)
+{
+	const char *close = NULL;
+	for (size_t i = len; i-- > 0;)
+		if (name[i] == ')') {
+			close = name + i;
+			break;
+		}
+	if (!close)
+		return len;
+	int level = 0;
+	for (const char *p = close; p >= name; p--) {
+		if (*p == ')')
+			level++;
+		else if (*p == '(' && --level == 0)
+			return (size_t)(p - name);
+	}
+	return len;
+}

@@ -169,6 +169,10 @@ size_t ct_args_format(const struct ct_argtab *t, const struct ct_callargs *a, bo
 size_t ct_event_args_text(struct ct_session *s, struct ct_proc *p, const struct ct_callargs *a,
 			  bool ret, char *buf, size_t len);
 
+/* the length of a demangled C++ name without its parameter list
+ * ("ns::f(int) const" -> "ns::f"), for printing values in its place */
+size_t ct_args_bare_len(const char *name, size_t len);
+
 /* ---- the reader's store of decoded calls (lib/session.c) ---------------- */
 
 /* A call's ct_callargs lives while its call is open, and after its exit

@@ -27,3 +27,5 @@ done
 section "stdout"; add <"$W/d.$first.out"
 section "replay"; add <"$W/replay.$first"
 section "replay --no-args"; add <"$W/noargs.$first"
+section "report --by-args --format=csv (function,calls)"
+ct report d.$first --by-args --format=csv | csv_calls | add
