@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
 #include "output.h"
@@ -272,12 +273,29 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 	fputs(",\"dur\":", out);
 	chrome_us(out, e - b);
 	fprintf(out, ",\"pid\":%d,\"tid\":%d", x->pid, x->tid);
-	if (how || clipped) {
+	/* captured arguments and return value (record -A/-R/-a) */
+	char av[1024] = "", rv[1024] = "";
+	if (ev->args) {
+		ct_event_args_text(x->s, ev->thread->proc, ev->args, false, av, sizeof(av));
+		if (!how)
+			ct_event_args_text(x->s, ev->thread->proc, ev->args, true, rv, sizeof(rv));
+	}
+	if (how || clipped || *av || *rv) {
+		const char *sep = "";
 		fputs(",\"args\":{", out);
 		if (how)
-			fprintf(out, "\"end\":\"%s\"", how);
+			fprintf(out, "\"end\":\"%s\"", how), sep = ",";
 		if (clipped)
-			fprintf(out, "%s\"clipped\":\"%s\"", how ? "," : "", clipped);
+			fprintf(out, "%s\"clipped\":\"%s\"", sep, clipped), sep = ",";
+		if (ev->args && ev->args->has_args) {
+			fprintf(out, "%s\"arguments\":", sep);
+			ct_json_string(out, av);
+			sep = ",";
+		}
+		if (*rv) {
+			fprintf(out, "%s\"return\":", sep);
+			ct_json_string(out, rv);
+		}
 		putc_unlocked('}', out);
 	}
 	putc_unlocked('}', out);

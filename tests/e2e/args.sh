@@ -29,3 +29,13 @@ section "replay"; add <"$W/replay.$first"
 section "replay --no-args"; add <"$W/noargs.$first"
 section "report --by-args --format=csv (function,calls)"
 ct report d.$first --by-args --format=csv | csv_calls | add
+section "export --format=chrome: args of the slices that have them (parsed back)"
+ct export d.$first --format=chrome -o "$W/trace.json"
+python3 - "$W/trace.json" <<'PY' 2>&1 | add
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = sorted("%s %s" % (e["name"], json.dumps(e["args"], sort_keys=True))
+              for e in d["traceEvents"]
+              if e["ph"] == "X" and ("arguments" in e.get("args", {}) or "return" in e.get("args", {})))
+print("\n".join(rows))
+PY
