@@ -16,6 +16,7 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
+#include <regex.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -674,6 +675,17 @@ int cmd_record(int argc, char **argv)
 			bool r = i >= ao.nA;
 			if (ct_aspec_parse(r ? ao.R[i - ao.nA] : ao.A[i], r, &re, &sp, e, sizeof(e)) < 0)
 				return err("%s %s", r ? "-R" : "-A", e), 2;
+			regex_t rx;
+			int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+			if (rc) {
+				regerror(rc, &rx, e, sizeof(e));
+				err("%s '%s': bad regex '%s': %s", r ? "-R" : "-A",
+				    r ? ao.R[i - ao.nA] : ao.A[i], re, e);
+				free(re);
+				ct_aspec_free(&sp);
+				return 2;
+			}
+			regfree(&rx);
 			free(re);
 			ct_aspec_free(&sp);
 		}

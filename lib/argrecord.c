@@ -55,6 +55,7 @@ static char *find_program(const char *name)
 
 struct modinfo {
 	bool instrumented;
+	bool regs;          /* by a front end that sees registers */
 	char **needed;
 	size_t nneeded;
 	char *runpath, *rpath;
@@ -94,20 +95,22 @@ static int read_modinfo(const char *path, struct modinfo *mi)
 			continue;
 		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
 		if (sname && !strcmp(sname, "__patchable_function_entries"))
-			mi->instrumented = true;
+			mi->instrumented = mi->regs = true;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || !sh.sh_entsize)
 			continue;
 		size_t n = sh.sh_size / sh.sh_entsize;
 		if (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB) {
-			for (size_t i = 0; i < n && !mi->instrumented; i++) {
+			for (size_t i = 0; i < n; i++) {
 				GElf_Sym sym;
 				if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != SHN_UNDEF)
 					continue;
 				const char *nm = elf_strptr(e, sh.sh_link, sym.st_name);
 				for (int k = 0; nm && hooks[k]; k++)
-					if (!strcmp(nm, hooks[k]))
+					if (!strcmp(nm, hooks[k])) {
 						mi->instrumented = true;
+						mi->regs |= k > 0;
+					}
 			}
 		} else if (sh.sh_type == SHT_DYNAMIC) {
 			for (size_t i = 0; i < n; i++) {
@@ -318,7 +321,8 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	}
 	char *exe = find_program(prog);
 	if (!exe) {
-		msg(err, errlen, "%s: cannot find the program to read its symbols", prog);
+		/* running it fails the same way: record says so */
+		rc = 0;
 		goto out;
 	}
 	/* the executable, the instrumented libraries it needs (breadth
@@ -344,6 +348,12 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 			}
 			continue;
 		}
+		if (i == 0 && mi.instrumented && !mi.regs)
+			fprintf(stderr,
+				"calltrace record: warning: %s is built with -finstrument-functions, "
+				"whose hooks do not see arguments: build with -pg -mfentry, -pg or "
+				"-fpatchable-function-entry to capture them\n",
+				paths[i]);
 		if (i < nexplicit || mi.instrumented) {
 			if (do_module(paths[i], o, &t, A, R, err, errlen) < 0) {
 				modinfo_free(&mi);

@@ -340,14 +340,15 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 			it.bits = fp ? 64 : 32;
 		}
 		if (fp && it.fmt != CT_AF_FLOAT) {
-			msg(err, errlen, "'%.*s': fparg is a floating-point register: f, f32 or f64",
-			    (int)(end - p), p);
+			msg(err, errlen, "'%s': fparg is a floating-point register: f, f32 or f64",
+			    opt);
 			goto fail;
 		}
 		if (!fp && !ret && it.fmt == CT_AF_FLOAT) {
 			msg(err, errlen,
-			    "'%.*s': floating-point arguments are in xmm registers: use fparg%lu/f",
-			    (int)(end - p), p, n);
+			    "'%s': floating-point arguments are in xmm registers: use fpargN/f "
+			    "(numbered among the floating-point arguments)",
+			    opt);
 			goto fail;
 		}
 		if (ret && it.fmt == CT_AF_FLOAT)

@@ -73,7 +73,7 @@ static void test_parse(void)
 	parse_bad("gcd@arg0", false, "unknown item");
 	parse_bad("gcd@arg1/q", false, "unknown format");
 	parse_bad("gcd@arg1/d12", false, "unknown format");
-	parse_bad("gcd@arg1/f", false, "use fparg1/f");
+	parse_bad("gcd@arg1/f", false, "use fpargN/f");
 	parse_bad("gcd@fparg9/f", false, "unknown item");
 	parse_bad("gcd@fparg1/d", false, "fparg");
 	parse_bad("gcd@retval", false, "unknown item");
