@@ -510,9 +510,31 @@ void ct_amodule_add(struct ct_amodule *m, uint64_t off, uint32_t spec)
 	m->f[m->nf++] = (struct ct_afunc){off, spec};
 }
 
+bool ct_aitem_narrow(const struct ct_aitem *it)
+{
+	if (it->nloc != 1 || it->loc[0].kind == CT_AL_STACK)
+		return false;
+	switch (it->fmt) {
+	case CT_AF_INT:
+	case CT_AF_UINT:
+	case CT_AF_HEX:
+	case CT_AF_BOOL:
+	case CT_AF_ENUM:
+		return it->bits <= 32;
+	case CT_AF_CHAR:
+		return true;
+	case CT_AF_FLOAT:
+		return it->bits == 32;
+	default:
+		return false;
+	}
+}
+
 static unsigned item_words(const struct ct_aitem *it, unsigned strmax)
 {
 	unsigned w = 0;
+	if (ct_aitem_narrow(it))
+		return 1;
 	for (unsigned i = 0; i < it->nloc; i++)
 		w += it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
 	if (it->fmt == CT_AF_STR && it->nloc)
@@ -1037,6 +1059,12 @@ bad:
 static bool item_span(const struct ct_aitem *it, const uint32_t *w, uint32_t n, uint32_t *pos)
 {
 	uint32_t p = *pos;
+	if (ct_aitem_narrow(it)) {
+		if (n - p < 1)
+			return false;
+		*pos = p + 1;
+		return true;
+	}
 	for (unsigned i = 0; i < it->nloc; i++) {
 		uint32_t k = it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
 		if (n - p < k)
@@ -1318,6 +1346,10 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 		put_struct(o, c, it->table, bytes, n, 0);
 		return;
 	}
+	if (ct_aitem_narrow(it)) {
+		put_scalar(o, c, it, w[(*pos)++], 0);
+		return;
+	}
 	uint64_t v = rd64w(w + *pos);
 	*pos += 2;
 	if (it->fmt != CT_AF_STR) {
@@ -1373,8 +1405,13 @@ static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 		if (it->fmt == CT_AF_STR || it->fmt == CT_AF_PTR || it->fmt == CT_AF_CHAR) {
 			/* our own text, padded as asked */
 			if (it->fmt == CT_AF_CHAR) {
-				uint64_t v = rd64w(w + pos);
-				pos += 2;
+				uint64_t v;
+				if (ct_aitem_narrow(it)) {
+					v = w[pos++];
+				} else {
+					v = rd64w(w + pos);
+					pos += 2;
+				}
 				put_char_esc(&vo, (unsigned char)v, 0);
 			} else if (it->fmt == CT_AF_STR) {
 				uint64_t v = rd64w(w + pos);
@@ -1396,8 +1433,13 @@ static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 				val);
 			continue;
 		}
-		uint64_t v = rd64w(w + pos);
-		pos += 2;
+		uint64_t v;
+		if (ct_aitem_narrow(it)) {
+			v = w[pos++];
+		} else {
+			v = rd64w(w + pos);
+			pos += 2;
+		}
 		if (it->fmt == CT_AF_FLOAT) {
 			double d;
 			if (it->bits == 32) {

@@ -130,6 +130,9 @@ void ct_aitem_copy(struct ct_aitem *dst, const struct ct_aitem *src);
 uint32_t ct_argtab_intern(struct ct_argtab *t, const struct ct_aspec *s);
 struct ct_amodule *ct_argtab_module(struct ct_argtab *t, const char *buildid, const char *path);
 void ct_amodule_add(struct ct_amodule *m, uint64_t off, uint32_t spec);
+/* a value of at most 32 bits from one register takes one payload word
+ * (its low half); everything else 8 bytes per register or stack slot */
+bool ct_aitem_narrow(const struct ct_aitem *it);
 /* check that a spec's records fit (CT_ARGS_MAX_WORDS); -1 with a message */
 int ct_aspec_check(const struct ct_aspec *s, unsigned strmax, char *err, size_t errlen);
 /* payload words of a spec's entry (ret false) or return record, strings at

@@ -34,7 +34,10 @@ struct op {
 	uint8_t kind;
 	uint8_t reg;
 	uint8_t str;   /* a C string: the value is its pointer */
-	uint8_t pad;
+	uint8_t narrow;/* one payload word (a value of at most 32 bits) */
+	uint8_t slot;  /* registers: index of the u64 in struct ct_arch_regs
+			* (rdi..r9 0..5, xmm0..7 6..13) or ct_arch_retregs */
+	uint8_t pad[3];
 	uint16_t size; /* OP_STACK: bytes */
 	uint16_t words;/* OP_STACK: payload words (size rounded up to 8 bytes) */
 	uint32_t off;  /* OP_STACK: from the entry sp */
@@ -43,6 +46,7 @@ struct op {
 struct spec {
 	uint32_t op0, nentry; /* ops[op0 .. op0 + nentry) */
 	uint32_t rop0, nret;
+	uint32_t wentry, wret; /* payload words when fixed (registers only), else 0 */
 };
 
 struct func {
@@ -223,9 +227,9 @@ static void capture(struct ct_thread *t, unsigned type, uint32_t idx, const stru
 			continue;
 		}
 		}
-		w[k] = (uint32_t)v;
-		w[k + 1] = (uint32_t)(v >> 32);
-		k += 2;
+		w[k++] = (uint32_t)v;
+		if (!o->narrow)
+			w[k++] = (uint32_t)(v >> 32);
 		if (o->str)
 			k += copy_str(w + k, v);
 	}
@@ -233,24 +237,60 @@ static void capture(struct ct_thread *t, unsigned type, uint32_t idx, const stru
 	ct_put_words(t, w, k);
 }
 
+/* the common case: register values only, so the record's size is known;
+ * written straight into the buffer (reserved first, header last, as
+ * ct_put_words does) */
+static inline void capture_regs(struct ct_thread *t, unsigned type, uint32_t idx,
+				const struct op *o, uint32_t n, uint32_t words, const uint64_t *src)
+{
+	uintptr_t p = ct_arch_reserve(&t->cur, (words + 1) * 4u);
+	volatile uint32_t *w = (volatile uint32_t *)p;
+	unsigned k = 1;
+	for (uint32_t i = 0; i < n; i++, o++) {
+		uint64_t v = src[o->slot];
+		w[k++] = (uint32_t)v;
+		if (!o->narrow)
+			w[k++] = (uint32_t)(v >> 32);
+	}
+	__asm__ volatile("" ::: "memory");
+	w[0] = ct_ext_word(type, words, idx);
+	if (unlikely(p + (words + 1) * 4u > t->limit))
+		ct_buffer_full(t);
+}
+
+/* the function whose entry was seen last on this thread: its return is
+ * often the next one (a leaf), and needs no second lookup */
+static __thread struct {
+	uintptr_t fn;
+	int64_t idx;
+} last_entry __attribute__((tls_model("initial-exec")));
+
 unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_regs *r)
 {
 	int64_t i = lookup(fn);
 	if (i < 0)
 		return 0;
+	last_entry.fn = fn;
+	last_entry.idx = i;
 	const struct spec *s = &A.specs[i];
-	if (s->nentry)
+	if (likely(s->wentry))
+		capture_regs(t, CT_EXT_ARGS, (uint32_t)i, A.ops + s->op0, s->nentry, s->wentry,
+			     (const uint64_t *)r);
+	else if (s->nentry)
 		capture(t, CT_EXT_ARGS, (uint32_t)i, A.ops + s->op0, s->nentry, r, NULL);
 	return s->nret ? CT_ARGS_WANT_RET : 0;
 }
 
 void ct_args_exit(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *rr)
 {
-	int64_t i = lookup(fn);
+	int64_t i = likely(last_entry.fn == fn) ? last_entry.idx : lookup(fn);
 	if (i < 0)
 		return;
 	const struct spec *s = &A.specs[i];
-	if (s->nret)
+	if (likely(s->wret))
+		capture_regs(t, CT_EXT_RETVAL, (uint32_t)i, A.ops + s->rop0, s->nret, s->wret,
+			     (const uint64_t *)rr);
+	else if (s->nret)
 		capture(t, CT_EXT_RETVAL, (uint32_t)i, A.ops + s->rop0, s->nret, NULL, rr);
 }
 
@@ -342,8 +382,21 @@ static const char *const gp_names[] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
 static const char *const ret_names[] = {"rax", "rdx", "xmm0", "xmm1"};
 
 /* "rdi,sp+8:16" -> ops; -1 when malformed */
-static int parse_ops(char *locs, bool ret, bool str, struct op *out, uint32_t *n)
+/* "d32", "u8", "x16", "b8", "e32:3", "c", "f32": values of at most 32 bits */
+static bool narrow_fmt(const char *f)
 {
+	if (!strcmp(f, "c") || !strcmp(f, "f32"))
+		return true;
+	if (!strchr("duxbe", f[0]) || f[1] < '0' || f[1] > '9')
+		return false;
+	unsigned long bits = strtoul(f + 1, NULL, 10);
+	return bits <= 32;
+}
+
+static int parse_ops(char *locs, bool ret, const char *fmt, struct op *out, uint32_t *n)
+{
+	bool str = !strcmp(fmt, "s");
+	uint32_t n0 = *n;
 	if (!strcmp(locs, "-"))
 		return 0;
 	for (char *p = locs; *p;) {
@@ -356,13 +409,15 @@ static int parse_ops(char *locs, bool ret, bool str, struct op *out, uint32_t *n
 		if (ret) {
 			for (unsigned i = 0; i < 4; i++)
 				if (!strcmp(p, ret_names[i]))
-					o.kind = OP_RET, o.reg = (uint8_t)i, ok = true;
+					o.kind = OP_RET, o.reg = o.slot = (uint8_t)i, ok = true;
 		} else {
 			for (unsigned i = 0; i < 6; i++)
 				if (!strcmp(p, gp_names[i]))
-					o.kind = OP_GP, o.reg = (uint8_t)i, ok = true;
-			if (!strncmp(p, "xmm", 3) && p[3] >= '0' && p[3] <= '7' && !p[4])
+					o.kind = OP_GP, o.reg = o.slot = (uint8_t)i, ok = true;
+			if (!strncmp(p, "xmm", 3) && p[3] >= '0' && p[3] <= '7' && !p[4]) {
 				o.kind = OP_XMM, o.reg = (uint8_t)(p[3] - '0'), ok = true;
+				o.slot = (uint8_t)(6 + o.reg);
+			}
 			if (!strncmp(p, "sp+", 3)) {
 				char *e;
 				unsigned long off = strtoul(p + 3, &e, 10), sz = 0;
@@ -384,6 +439,8 @@ static int parse_ops(char *locs, bool ret, bool str, struct op *out, uint32_t *n
 	}
 	if (str && *n)
 		out[*n - 1].str = 1;
+	if (*n == n0 + 1 && out[n0].kind != OP_STACK && narrow_fmt(fmt))
+		out[n0].narrow = 1;
 	return 0;
 }
 
@@ -464,7 +521,7 @@ static int load(const char *path)
 			if (!locs || !fmt)
 				goto bad;
 			uint32_t n = 0;
-			if (parse_ops(locs, r, !strcmp(fmt, "s"), A.ops + A.nops, &n) < 0)
+			if (parse_ops(locs, r, fmt, A.ops + A.nops, &n) < 0)
 				goto bad;
 			if (r) {
 				if (!cur->nret)
@@ -515,6 +572,23 @@ static int load(const char *path)
 	}
 	if (!A.nfuncs)
 		return -1;
+	/* records of a fixed size: registers only */
+	for (uint32_t i = 0; i < A.nspecs; i++) {
+		struct spec *s = &A.specs[i];
+		for (int r = 0; r < 2; r++) {
+			const struct op *o = A.ops + (r ? s->rop0 : s->op0);
+			uint32_t n = r ? s->nret : s->nentry, w = 0;
+			for (uint32_t k = 0; k < n && w != UINT32_MAX; k++)
+				w = o[k].kind == OP_STACK || o[k].str ? UINT32_MAX
+								      : w + (o[k].narrow ? 1 : 2);
+			if (w == UINT32_MAX || w > CT_ARGS_MAX_WORDS)
+				w = 0;
+			if (r)
+				s->wret = w;
+			else
+				s->wentry = w;
+		}
+	}
 	uint64_t cap = 16;
 	while (cap < 2ull * A.nfuncs)
 		cap *= 2;

@@ -96,6 +96,12 @@ static void pl64(struct pl *p, uint64_t v)
 	p->w[p->n++] = (uint32_t)(v >> 32);
 }
 
+/* a value of at most 32 bits from a register: one word */
+static void pl32(struct pl *p, uint32_t v)
+{
+	p->w[p->n++] = v;
+}
+
 static void plstr(struct pl *p, uint64_t ptr, const char *s, uint32_t flags)
 {
 	pl64(p, ptr);
@@ -155,22 +161,21 @@ static void test_format(void)
 	struct ct_argtab t;
 	ct_argtab_init(&t);
 	struct pl p = {.n = 0};
-	/* garbage in the upper halves must not show for 32-bit formats */
-	pl64(&p, 0xffffffff00000030ull);
-	pl64(&p, 0x1234567800000012ull);
+	pl32(&p, 0x30);
+	pl32(&p, 0x12);
 	fmt_check(&t, "gcd@arg1/d,arg2", false, &p, "48, 18");
 	p.n = 0;
-	pl64(&p, 0xfb);
-	pl64(&p, 0xfb2e);
+	pl32(&p, 0xfffffffb); /* the high bits of a narrower value do not show */
+	pl32(&p, 0x1234fb2e);
 	pl64(&p, (uint64_t)-123456789012LL);
-	pl64(&p, 4000000000u);
-	pl64(&p, 0xdeadbeef);
+	pl32(&p, 4000000000u);
+	pl32(&p, 0xdeadbeef);
 	fmt_check(&t, "f@arg1/d8,arg2/d16,arg3/d64,arg4/u,arg5/x", false, &p,
 		  "-5, -1234, -123456789012, 4000000000, 0xdeadbeef");
 	p.n = 0;
-	pl64(&p, 'a');
-	pl64(&p, '\n');
-	pl64(&p, 0x7f);
+	pl32(&p, 'a');
+	pl32(&p, '\n');
+	pl32(&p, 0x7f);
 	pl64(&p, 0x401000);
 	pl64(&p, 0);
 	pl64(&p, 0x401001);
@@ -188,20 +193,20 @@ static void test_format(void)
 	float f = 0.1f;
 	uint32_t fu;
 	memcpy(&fu, &f, 4);
-	pl64(&p, 0xdeadbeef00000000ull | fu);
+	pl32(&p, fu);
 	pl64(&p, dbl(-1e300));
 	pl64(&p, dbl(3));
 	fmt_check(&t, "f@fparg1/f,fparg2/f32,fparg3/f,fparg4/f64", false, &p,
 		  "2.5, 0.1, -1e+300, 3.0");
 	p.n = 0;
-	pl64(&p, (uint64_t)-7);
+	pl32(&p, (uint32_t)-7);
 	plstr(&p, 0x1000, "str", 0);
-	pl64(&p, 255);
+	pl32(&p, 255);
 	pl64(&p, dbl(3.5));
 	fmt_check(&t, "f@fmt=\"a=%d s=%-5s| x=%#x d=%.2f %%\"", false, &p,
 		  "a=-7 s=str  | x=0xff d=3.50 %");
 	p.n = 0;
-	pl64(&p, 6);
+	pl32(&p, 6);
 	fmt_check(&t, "f@retval/d", true, &p, "6");
 	fmt_check(&t, "f@fmt=\"returns %u\"", true, &p, "returns 6");
 	p.n = 0;
@@ -260,13 +265,13 @@ static void test_file(void)
 		CHECK(u.specs[0].args[1].loc[0].kind == CT_AL_STACK && u.specs[0].args[1].loc[0].off == 16,
 		      "stack slot");
 		struct pl p = {.n = 0};
-		pl64(&p, (uint64_t)-1);
+		pl32(&p, (uint32_t)-1);
 		struct ct_callargs a = {.spec = 0, .has_ret = true, .ret = p.w, .nret = p.n};
 		char buf[64];
 		ct_args_format(&u, &a, true, NULL, NULL, buf, sizeof(buf));
 		CHECK(!strcmp(buf, "MINUS_ONE"), "enum by name: '%s'", buf);
 		p.n = 0;
-		pl64(&p, 3);
+		pl32(&p, 3);
 		a.ret = p.w;
 		ct_args_format(&u, &a, true, NULL, NULL, buf, sizeof(buf));
 		CHECK(!strcmp(buf, "3"), "enum without a name: the number, '%s'", buf);

@@ -1,0 +1,47 @@
+#!/bin/sh
+# bench/args.sh: cost of capturing two integer arguments and a return value
+# per traced call, with -pg -mfentry (doc/performance.md, doc/args.md).
+# Measures, asserts nothing.  Prints per-call figures in ns:
+#   fentry          traced, no arguments captured
+#   fentry+args     traced, -A 'pair@arg1/d,arg2/d' -R 'pair@retval/d'
+#   args cost       the difference (what capture adds to a call)
+# Environment: CALLTRACE (default build/calltrace), ARGS_N calls (default
+# 10000000), RUNS (best of, default 5), BENCH_WORK (default bench/work).
+set -u
+export LC_ALL=C
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+W=${BENCH_WORK:-$HERE/work}/args
+mkdir -p "$W"
+CT=${CALLTRACE:-$TOP/build/calltrace}
+N=${ARGS_N:-10000000}
+RUNS=${RUNS:-5}
+CC=${CC:-gcc}
+[ "$CC" = cc ] && CC=gcc
+
+$CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
+$CC -O2 -o "$W/plain" "$HERE/args.c" || exit 1
+$CC -O2 -pg -mfentry -o "$W/fentry" "$HERE/args.c" || exit 1
+
+# best wall time of RUNS runs, in ns
+best() {
+	(cd "$W" && ./timeit -n "$RUNS" -p "rm -rf $W/d" -e "$W/last.err" -- "$@") | cut -d" " -f${FIELD:-1}
+}
+
+calls=$((N + 1)) # pair() N times, and main
+t_plain=$(best ./plain "$N")
+t_fentry=$(best "$CT" record -q -d "$W/d" ./fentry "$N")
+t_args=$(best "$CT" record -q -d "$W/d" -A '^pair$@arg1/d,arg2/d' -R '^pair$@retval/d' \
+	./fentry "$N")
+# check that the recording has the values (the figure means nothing otherwise)
+"$CT" replay -d "$W/d" --no-duration -D 2 2>/dev/null | sed -n 3p | grep -q 'pair(0, 0) = 0;' ||
+	echo "bench/args.sh: warning: the recording does not show pair's arguments" >&2
+bytes=$(cat "$W"/d/*.ev | wc -c)
+
+awk -v p="$t_plain" -v f="$t_fentry" -v a="$t_args" -v c="$calls" -v b="$bytes" 'BEGIN {
+	printf "args: %d calls, best of '"$RUNS"' runs\n", c
+	printf "args: fentry, no arguments     %6.1f ns per call\n", (f - p) / c
+	printf "args: fentry, 2 args + retval  %6.1f ns per call\n", (a - p) / c
+	printf "args: what capture adds        %6.1f ns per call\n", (a - f) / c
+	printf "args: bytes per call with args %6.1f\n", b / c
+}'
