@@ -290,6 +290,8 @@ put mem.mid.events "$((2 * $(fibcalls "$FIB_AN")))"
 for a in ct_replay ct_report uf_replay uf_report; do
 	put "mem.mid.$a.rss_kb" "$(get "fib.$a.rss_kb")"
 done
+# argument capture: two integer arguments and a return value per call
+[ $CT_OK = 1 ] && CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS sh "$HERE/args.sh" | tee "$LOGS/args.txt" >&2
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 
