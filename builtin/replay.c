@@ -461,10 +461,11 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 			ct_filter_push(r->filt, &r->fts[evs[i].thread->index], &evs[i], emit, r);
 		ct_progress_update(&r->progress, r->s->bytes_read);
 	}
-	ct_merge_close(m);
+	/* before the merge is closed: held events point to its data */
 	for (size_t i = 0; i < r->s->nthreads; i++)
 		if (!want || want[i])
 			thread_end(r, r->s->threads[i]);
+	ct_merge_close(m);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -489,8 +490,8 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 				ct_filter_push(r->filt, ft, &evs[i], emit, r);
 			ct_progress_update(&r->progress, r->s->bytes_read);
 		}
+		thread_end(r, t); /* before the close: held events point to its data */
 		ct_stream_close(st);
-		thread_end(r, t);
 		if (rc < 0)
 			return -1;
 	}

@@ -380,8 +380,9 @@ static int read_thread(struct report *r, struct ct_thread *t, struct ct_error *e
 				account_exit(r, ev);
 		}
 	}
-	ct_stream_close(st);
+	/* held entries first: they point to the stream's data */
 	ct_filter_thread_end(r->filt, &ft, emit, r);
+	ct_stream_close(st);
 	ct_filter_thread_free(&ft);
 	thread_reset(r);
 	return rc < 0 ? -1 : 0;

@@ -108,7 +108,8 @@ struct ct_event {
 	/* the call's captured arguments (on its CT_ENTER) and also its return
 	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text
 	 * (lib/argspec.h).  Valid while the call is open and for a while
-	 * after its exit (CT_ARGS_KEEP_*): copy what must live longer. */
+	 * after its exit (CT_ARGS_KEEP_*), never after its stream or merge
+	 * is closed: copy what must live longer. */
 	const struct ct_callargs *args;
 };
 

@@ -432,7 +432,7 @@ static int parse_ops(char *locs, bool ret, const char *fmt, struct op *out, uint
 				}
 			}
 		}
-		if (!ok)
+		if (!ok || *n - n0 == 2) /* at most two locations per item */
 			return -1;
 		out[(*n)++] = o;
 		p = c ? c + 1 : p + strlen(p);
@@ -572,12 +572,21 @@ static int load(const char *path)
 	}
 	if (!A.nfuncs)
 		return -1;
-	/* records of a fixed size: registers only */
+	/* records of a fixed size: registers only; and none may outgrow one
+	 * record (the file is checked by record, but a bad one must not
+	 * overrun the stack of the traced program) */
 	for (uint32_t i = 0; i < A.nspecs; i++) {
 		struct spec *s = &A.specs[i];
 		for (int r = 0; r < 2; r++) {
 			const struct op *o = A.ops + (r ? s->rop0 : s->op0);
-			uint32_t n = r ? s->nret : s->nentry, w = 0;
+			uint32_t n = r ? s->nret : s->nentry, w = 0, max = 0;
+			for (uint32_t k = 0; k < n; k++)
+				max += (o[k].kind == OP_STACK ? o[k].words : o[k].narrow ? 1u : 2u) +
+				       (o[k].str ? 1 + (A.strmax + 3) / 4 : 0);
+			if (max > CT_ARGS_MAX_WORDS) {
+				lineno = 0;
+				goto bad;
+			}
 			for (uint32_t k = 0; k < n && w != UINT32_MAX; k++)
 				w = o[k].kind == OP_STACK || o[k].str ? UINT32_MAX
 								      : w + (o[k].narrow ? 1 : 2);
