@@ -472,6 +472,19 @@ static int load(const char *path)
 	close(fd);
 	A.text[got] = 0;
 	A.text_len = len + 1;
+	if (ct_cfg.linked) {
+		/* no `record` to keep the specs with the recording: a copy in the
+		 * data directory, for the reader (the first process writes it) */
+		char copy[4200];
+		ct_fmt(copy, sizeof(copy), "%s/%s", ct_cfg.dir, CT_ARGS_FILE);
+		mkdir(ct_cfg.dir, 0755);
+		int cfd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (cfd >= 0) {
+			ssize_t w = write(cfd, A.text, got);
+			(void)w;
+			close(cfd);
+		}
+	}
 
 	/* upper bounds from the number of lines */
 	size_t lines = 1;

@@ -23,6 +23,12 @@ want_rc "record ./dlopen" $RC 0 "$W/d.err"
 grep 'warning' "$W/d.err" | add
 ct replay d --no-duration | normalize | add
 
+section "linked-in runtime, no record: CALLTRACE_ARGS names the spec file"
+(cd "$W" && LD_PRELOAD="$(dirname "$CT")/libcalltrace.so" CALLTRACE_DIR="$W/l" \
+	CALLTRACE_ARGS="$W/d/args.spec" ./dlopen ./libplugin.so >/dev/null 2>"$W/l.err")
+echo "exit $?" | add
+ct replay l --no-duration -F plugin_entry | normalize | add
+
 section "after the program and library are deleted"
 rm -f "$W/dlopen" "$W/libplugin.so"
 ct replay d --no-duration -F plugin_entry | normalize | add
