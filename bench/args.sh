@@ -6,7 +6,8 @@
 #   fentry+args     traced, -A 'pair@arg1/d,arg2/d' -R 'pair@retval/d'
 #   args cost       the difference (what capture adds to a call)
 # Environment: CALLTRACE (default build/calltrace), ARGS_N calls (default
-# 10000000), RUNS (best of, default 5), BENCH_WORK (default bench/work).
+# 10000000), RUNS (best of, default 5), BENCH_WORK (default bench/work),
+# ARGS_KV=1 (key value lines, as bench/run.sh reads them).
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +39,14 @@ t_args=$(best "$CT" record -q -d "$W/d" -A '^pair$@arg1/d,arg2/d' -R '^pair$@ret
 	echo "bench/args.sh: warning: the recording does not show pair's arguments" >&2
 bytes=$(cat "$W"/d/*.ev | wc -c)
 
+if [ "${ARGS_KV:-0}" = 1 ]; then
+	# key value lines for bench/run.sh (results.json: args.*)
+	awk -v p="$t_plain" -v f="$t_fentry" -v a="$t_args" -v c="$calls" -v b="$bytes" 'BEGIN {
+		printf "calls %d\nfentry_ns_per_call %.1f\nargs_ns_per_call %.1f\n", c, (f - p) / c, (a - p) / c
+		printf "capture_ns_per_call %.1f\nbytes_per_call %.1f\n", (a - f) / c, b / c
+	}'
+	exit 0
+fi
 awk -v p="$t_plain" -v f="$t_fentry" -v a="$t_args" -v c="$calls" -v b="$bytes" 'BEGIN {
 	printf "args: %d calls, best of '"$RUNS"' runs\n", c
 	printf "args: fentry, no arguments     %6.1f ns per call\n", (f - p) / c

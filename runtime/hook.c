@@ -72,6 +72,22 @@ static struct ct_hook_area *hook_area(struct ct_thread *t)
 	return p;
 }
 
+/* a longjmp out of a signal handler: its nested frames are gone */
+void ct_hook_reset_nested(struct ct_thread *t)
+{
+	if (t->hook)
+		t->hook->nn = 0;
+}
+
+/* the thread ends */
+void ct_hook_release(struct ct_thread *t)
+{
+	if (t->hook) {
+		munmap(t->hook, sizeof(struct ct_hook_area));
+		t->hook = NULL;
+	}
+}
+
 /* ---- the function's address, from the call site ---------------------- */
 
 static inline int is_endbr64(uintptr_t a)
@@ -121,8 +137,13 @@ static __attribute__((noinline)) uintptr_t mcount_scan(uintptr_t site)
 				a -= 4;
 			return a;
 		}
-		if (((uintptr_t)p & 4095) == 0)
-			break; /* do not walk onto a page that may not be there */
+		if (((uintptr_t)p & 4095) == 0) {
+			/* the function began on the page before: walk on if that
+			 * page is there (mincore fails on an unmapped one) */
+			unsigned char vec;
+			if (mincore((void *)((uintptr_t)p - 4096), 4096, &vec) != 0)
+				break;
+		}
 	}
 	return site - 5; /* inside the function: symbols still resolve */
 }
@@ -146,7 +167,19 @@ static void orphan_add(struct ct_thread *t, uintptr_t cfa, uintptr_t ret)
 	struct ct_hook_area *h = hook_area(t);
 	if (!h)
 		return;
-	uint32_t i = h->onext++ % NORPHANS;
+	/* one slot holds one frame: an orphan at the same CFA is dead, take
+	 * its place (so that frames parked for long, e.g. the bottom of a
+	 * coroutine, are not pushed out by the ones dropped at every switch);
+	 * else a free entry, else the oldest */
+	uint32_t i, free_i = NORPHANS;
+	for (i = 0; i < NORPHANS; i++) {
+		if (h->orphan[i].cfa == cfa)
+			break;
+		if (!h->orphan[i].ret && free_i == NORPHANS)
+			free_i = i;
+	}
+	if (i == NORPHANS)
+		i = free_i != NORPHANS ? free_i : h->onext++ % NORPHANS;
 	h->orphan[i].cfa = cfa;
 	h->orphan[i].ret = ret;
 }
@@ -156,8 +189,7 @@ static uintptr_t orphan_take(struct ct_thread *t, uintptr_t cfa)
 	struct ct_hook_area *h = t->hook;
 	if (!h)
 		return 0;
-	for (uint32_t k = 0; k < NORPHANS; k++) {
-		uint32_t i = (h->onext - 1 - k) % NORPHANS;
+	for (uint32_t i = 0; i < NORPHANS; i++) {
 		if (h->orphan[i].cfa == cfa && h->orphan[i].ret) {
 			uintptr_t r = h->orphan[i].ret;
 			h->orphan[i].cfa = h->orphan[i].ret = 0;
@@ -170,6 +202,8 @@ static uintptr_t orphan_take(struct ct_thread *t, uintptr_t cfa)
 /* the frames stk[from..depth) are about to leave the shadow stack */
 void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp)
 {
+	if (!t->hook)
+		return; /* nothing was ever hooked in this thread */
 	for (uint32_t i = from; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
 		if (!f->ret || !(f->flags & CT_FR_HOOKED))
@@ -307,7 +341,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	uint32_t d = t->depth;
 	uintptr_t cfa = (uintptr_t)slot + 8;
 	uintptr_t ret = *slot;
-	if (likely(d < t->cap && d != 0 && t->stk[d - 1].cfa > cfa &&
+	if (likely(d < t->cap && d != 0 && t->hook && t->stk[d - 1].cfa > cfa &&
 		   delta < (1u << CT_ENTER_DELTA_BITS) && (fn >> 40) == t->hi && ret != TRAMP)) {
 		uintptr_t p = ct_arch_reserve(&t->cur, 8);
 		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
@@ -334,7 +368,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 static __attribute__((noreturn)) void lost_frame(uintptr_t cfa)
 {
 	ct_log("a traced function returned to a frame the tracer does not know (stack "
-	       "pointer %#lx): cannot continue", (unsigned long)cfa);
+	       "pointer 0x%lx): cannot continue", (unsigned long)cfa);
 	abort();
 }
 
@@ -456,7 +490,9 @@ static void *next_sym(const char *name)
  * whether there was anything to do (so the caller hooks again) */
 static inline bool begin_real(struct ct_thread *t, uintptr_t sp)
 {
-	if (t->cap == 0 || t->busy || t->depth == 0)
+	/* no hook area: this thread never hooked a frame (a program built
+	 * with -finstrument-functions only): nothing to do, at no cost */
+	if (!t->hook || t->cap == 0 || t->busy || t->depth == 0)
 		return false;
 	t->busy++;
 	unhook_all(t, sp, 0);
@@ -533,7 +569,8 @@ CT_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
 /* the catching frame survives, with everything above it (busy is held) */
 CT_HIDDEN void ct_hook_catch(struct ct_thread *t, uintptr_t sp)
 {
-	rehook_all(t, sp, 0);
+	if (t->hook)
+		rehook_all(t, sp, 0);
 }
 
 /* pthread_exit unwinds the thread's stack (forced unwinding inside libc,
@@ -592,7 +629,7 @@ CT_EXPORT __attribute__((noinline)) int swapcontext(ucontext_t *oucp, const ucon
 		real = (int (*)(ucontext_t *, const ucontext_t *))next_sym("swapcontext");
 	struct ct_thread *t = &ct_self;
 	uint32_t gen = 0;
-	if (t->cap != 0 && !t->busy && t->depth && hook_area(t)) {
+	if (t->hook && t->cap != 0 && !t->busy && t->depth) {
 		t->busy++;
 		gen = ++t->hook->park_gen;
 		if (gen == 0)
@@ -615,7 +652,7 @@ CT_EXPORT int setcontext(const ucontext_t *ucp)
 	if (!real)
 		real = (int (*)(const ucontext_t *))next_sym("setcontext");
 	struct ct_thread *t = &ct_self;
-	if (t->cap != 0 && !t->busy && t->depth) {
+	if (t->hook && t->cap != 0 && !t->busy && t->depth) {
 		t->busy++;
 		unhook_all(t, SP(), 0);
 		t->busy--;

@@ -127,6 +127,8 @@ bool ct_thread_ready(struct ct_thread *t) CT_HIDDEN;
 void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp) CT_HIDDEN;
 /* hook.c: after a catch, the frames above sp get the return trampoline again */
 void ct_hook_catch(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
+void ct_hook_reset_nested(struct ct_thread *t) CT_HIDDEN;
+void ct_hook_release(struct ct_thread *t) CT_HIDDEN;
 
 /* proc.c */
 bool ct_process_ready(void) CT_HIDDEN; /* initialise on first use; false = off */

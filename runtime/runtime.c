@@ -581,6 +581,7 @@ void ct_thread_release(struct ct_thread *t, bool unmap)
 			ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
 			munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));
 		}
+		ct_hook_release(t);
 		t->stk = NULL;
 		t->cap = 0;
 		t->depth = 0;

@@ -67,6 +67,7 @@ static void note_longjmp(void *env)
 		uint32_t n = t->ndepth;
 		t->busy = 0;
 		t->ndepth = 0;
+		ct_hook_reset_nested(t);
 		if (t->depth > target)
 			n += t->depth - target;
 		t->busy++;

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/frontends.sh: the cost of a traced call with each instrumentation
+# front end (doc/frontends.md), and of a -fpatchable-function-entry build
+# run without tracing.  Measures, asserts nothing.  Figures are in
+# doc/performance.md.
+#
+#   sh bench/frontends.sh            (after make; called by bench/run.sh)
+#
+# Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
+# bench/work), FIB_N (default 30), RUNS (traced runs, default 7), PRUNS
+# (untraced runs for the 2% comparison, default 21), CC (default gcc).
+#
+# Output: one line per figure, "KEY VALUE" (fe: fi = -finstrument-functions,
+# pg, fentry = -pg -mfentry, patch = -fpatchable-function-entry=5):
+#   <fe>.ns_per_call        (traced - plain build untraced) / calls, wall
+#   <fe>.ns_per_call_own    (traced - the same build untraced) / calls, wall
+#   <fe>.cpu_ns_per_call    the same as ns_per_call from CPU time (user +
+#                           system of the program and record), which other
+#                           load on the machine disturbs less
+#   patch.untraced_vs_plain_{min,median}  patchable build untraced / plain
+#                           build, wall time of fib(PFIB_N) (default 36)
+set -u
+export LC_ALL=C
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+W=${BENCH_WORK:-$HERE/work}/frontends
+mkdir -p "$W" && W=$(cd "$W" && pwd)
+CT=${CALLTRACE:-$TOP/build/calltrace}
+case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+FIB_N=${FIB_N:-30}
+PFIB_N=${PFIB_N:-36}
+RUNS=${RUNS:-7}
+PRUNS=${PRUNS:-21}
+CC=${CC:-gcc}
+[ "$CC" = cc ] && CC=gcc
+
+say() { echo "frontends: $*" >&2; }
+calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
+
+$CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
+$CC -O2 -o "$W/fib-plain" "$HERE/fib.c" || exit 1
+$CC -O2 -finstrument-functions -o "$W/fib-fi" "$HERE/fib.c" || exit 1
+$CC -O2 -pg -o "$W/fib-pg" "$HERE/fib.c" || exit 1
+$CC -O2 -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
+$CC -O2 -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
+
+# fib(N) makes 2*F(N+1)-1 calls, main one more
+CALLS=$(awk -v n="$FIB_N" 'BEGIN { a = 0; b = 1; for (i = 0; i < n + 1; i++) { t = a + b; a = b; b = t } print 2 * a - 1 + 1 }')
+say "fib($FIB_N): $CALLS calls; $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+
+# t RUNS PREP CMD...: "min_wall median_wall min_cpu" ns
+t() {
+	_n=$1 _p=$2
+	shift 2
+	(cd "$W" && "$W/timeit" -n "$_n" ${_p:+-p "$_p"} -- "$@") | awk '{ print $1, $2, $5 }'
+}
+
+set -- $(t "$PRUNS" "" "$W/fib-plain" "$FIB_N"); PLAIN=$1 PLAIN_CPU=$3
+echo "plain.min_ns $PLAIN"
+for fe in fi pg fentry patch; do
+	set -- $(t "$RUNS" "rm -f gmon.out" "$W/fib-$fe" "$FIB_N"); own=$1
+	set -- $(t "$RUNS" "rm -rf d" "$CT" record -d d "$W/fib-$fe" "$FIB_N"); tr=$1 trc=$3
+	echo "$fe.untraced_min_ns $own"
+	echo "$fe.traced_min_ns $tr"
+	echo "$fe.ns_per_call $(calc "($tr - $PLAIN) / $CALLS")"
+	echo "$fe.ns_per_call_own $(calc "($tr - $own) / $CALLS")"
+	echo "$fe.cpu_ns_per_call $(calc "($trc - $PLAIN_CPU) / $CALLS")"
+done
+# the patchable build without tracing against the plain build, on a longer
+# run; alternate the two so that a change of load hits both alike
+PMIN= PMED= BMIN= BMED=
+for i in 1 2 3; do
+	set -- $(t "$PRUNS" "" "$W/fib-patch" "$PFIB_N")
+	{ [ -z "$PMIN" ] || [ "$1" -lt "$PMIN" ]; } && PMIN=$1
+	{ [ -z "$PMED" ] || [ "$2" -lt "$PMED" ]; } && PMED=$2
+	set -- $(t "$PRUNS" "" "$W/fib-plain" "$PFIB_N")
+	{ [ -z "$BMIN" ] || [ "$1" -lt "$BMIN" ]; } && BMIN=$1
+	{ [ -z "$BMED" ] || [ "$2" -lt "$BMED" ]; } && BMED=$2
+done
+echo "plain.fib${PFIB_N}_min_ns $BMIN"
+echo "patch.fib${PFIB_N}_untraced_min_ns $PMIN"
+echo "patch.untraced_vs_plain_min $(calc "$PMIN / $BMIN")"
+echo "patch.untraced_vs_plain_median $(calc "$PMED / $BMED")"
+rm -rf "$W/d"
