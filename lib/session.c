@@ -849,6 +849,11 @@ void ct_stream_close(struct ct_stream *st)
 		return;
 	if (st->fd >= 0)
 		close(st->fd);
+	if (st->args.bad)
+		ct_session_warn(st->s,
+				"%s: %" PRIu64 " argument or return-value records matched no call "
+				"or not their spec; those values are not shown",
+				st->t->path, st->args.bad);
 	free(st->buf);
 	for (size_t i = 0; i < st->depth; i++)
 		ct_args_release(st->stack[i].ca);
@@ -905,8 +910,8 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 /* an ARGS record right after the ENTER just decoded: attach it */
 static void take_args(struct ct_stream *st, struct ct_event *ev)
 {
-	if (!ensure(st, 4))
-		return;
+	if (!st->s->argtab || !ensure(st, 4))
+		return; /* without specs, ARGS records are skipped as they come */
 	uint32_t w = rd32(st->buf + st->pos);
 	if ((w & 3) != CT_REC_EXT || CT_EXT_TYPE(w) != CT_EXT_ARGS)
 		return;
@@ -1070,10 +1075,12 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			st->lost += rd64(p);
 			continue;
 		case CT_EXT_ARGS: /* not after its ENTER (a signal came between) */
-			st->args.bad++;
+			st->args.bad += s->argtab != NULL; /* without specs: said once */
 			continue;
 		case CT_EXT_RETVAL: {
 			const uint32_t *pw = (const uint32_t *)(const void *)p;
+			if (!s->argtab)
+				continue;
 			if (!st->depth || !ct_args_payload_ok(s->argtab, CT_EXT_ARG(w), true, pw, len)) {
 				st->args.bad++;
 				continue;

@@ -33,6 +33,15 @@ section "after the program and library are deleted"
 rm -f "$W/dlopen" "$W/libplugin.so"
 ct replay d --no-duration -F plugin_entry | normalize | add
 
+section "records that do not fit their spec: skipped, counted, a warning"
+cp "$W/d/args.spec" "$W/spec.orig"
+# one more argument in every spec: no record fits any more
+sed 's/^spec \([0-9]*\)$/spec \1\na r9 d64 - -/' "$W/spec.orig" >"$W/d/args.spec"
+"$CT" replay -d "$W/d" --no-duration -F plugin_entry 2>"$W/nofit.err" | normalize | add
+echo "exit $?" | add
+sed "s|$W/||; s|/[0-9-]*\.ev:|/N.ev:|" "$W/nofit.err" | add
+cp "$W/spec.orig" "$W/d/args.spec"
+
 section "a damaged args.spec: a warning, no arguments"
 echo "calltrace-args 1
 spec 0
