@@ -29,6 +29,9 @@ section "linked-in runtime, no record: CALLTRACE_ARGS names the spec file"
 echo "exit $?" | add
 ct replay l --no-duration -F plugin_entry | normalize | add
 
+section "info: the functions with captured values"
+ct info d | grep '^arguments:' | add
+
 section "after the program and library are deleted"
 rm -f "$W/dlopen" "$W/libplugin.so"
 ct replay d --no-duration -F plugin_entry | normalize | add
