@@ -60,7 +60,7 @@ static const char record_usage[] =
 	"                        (counted, and marked in the trace) instead of waiting\n"
 	"      --lib=PATH        the runtime library (default: found next to calltrace)\n"
 	"  -A, --args=SPEC       capture arguments of the functions SPEC names:\n"
-	"                        'REGEX@arg1/d,arg2/s,fparg1/f' or 'REGEX@fmt=\"%%d, %%s\"'\n"
+	"                        'REGEX@arg1/d,arg2/s,fparg1/f' or 'REGEX@fmt=\"%d, %s\"'\n"
 	"                        (repeatable; doc/args.md)\n"
 	"  -R, --retval=SPEC     capture return values: 'REGEX@retval/x' (repeatable)\n"
 	"  -a, --auto-args       arguments and return values of every function, typed\n"
