@@ -206,15 +206,24 @@ void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp)
 		return; /* nothing was ever hooked in this thread */
 	for (uint32_t i = from; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
-		if (!f->ret || !(f->flags & CT_FR_HOOKED))
+		if (!f->ret)
 			continue;
+		if (!(f->flags & CT_FR_HOOKED)) {
+			f->ret = 0; /* unhooked or parked: nothing to give back */
+			f->flags = 0;
+			continue;
+		}
 		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
-		f->flags &= ~CT_FR_HOOKED;
+		uintptr_t ret = f->ret;
+		/* an entry off the stack has ret 0: the -finstrument-functions
+		 * hot path reuses it without clearing it */
+		f->ret = 0;
+		f->flags = 0;
 		if ((uintptr_t)slot >= sp) {
 			if (*slot == TRAMP)
-				*slot = f->ret;
-		} else if (f->ret != TRAMP) {
-			orphan_add(t, f->cfa, f->ret);
+				*slot = ret;
+		} else if (ret != TRAMP) {
+			orphan_add(t, f->cfa, ret);
 		}
 	}
 }
@@ -414,6 +423,8 @@ static __attribute__((noinline)) uintptr_t return_slow(struct ct_thread *t,
 	struct ct_frame *f = &t->stk[i - 1];
 	uintptr_t ret = f->ret, fn = f->fn;
 	unsigned flags = (unsigned)f->flags;
+	f->ret = 0;
+	f->flags = 0;
 	if (i < d) {
 		/* frames above ours vanished without returning */
 		ct_hook_dropping(t, i, cfa);
@@ -468,6 +479,7 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 			t->last = now;
 			t->depth = d - 1;
 			ret = f->ret;
+			f->ret = 0;
 			if (unlikely(p + 4 > t->limit))
 				ct_buffer_full(t);
 			t->busy--;

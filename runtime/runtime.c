@@ -241,7 +241,8 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		t->last = now;
 		t->stk[d].fn = a;
 		t->stk[d].cfa = (uintptr_t)__builtin_dwarf_cfa();
-		t->stk[d].ret = 0;
+		/* stk[d].ret is 0 already: hook.c clears it on every frame
+		 * it takes off, so the hot path pays no store for it */
 		t->depth = d + 1;
 		if (unlikely(p + 8 > t->limit))
 			ct_buffer_full(t);
