@@ -511,6 +511,10 @@ static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidde
 			set_none(it, "<%s%s%s %" PRIu64 "B>",
 				 tag == DW_TAG_union_type ? "union" : tag == DW_TAG_class_type ? "class" : "struct",
 				 *type_name(t) ? " " : "", type_name(t), (uint64_t)size);
+			/* described, not decoded; rax (its address, or the value
+			 * of a union) is recorded so that the return shows */
+			it->nloc = 1;
+			it->loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
 			return true;
 		}
 		unsigned ni = 0, nx = 0;
@@ -520,12 +524,12 @@ static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidde
 						      .reg = (uint8_t)(cls[e] == C_INT ? ni++ : 2 + nx++)};
 		return true;
 	}
-	if (tag == DW_TAG_base_type && size == 16) {
+	if ((tag == DW_TAG_base_type && size == 16) || !scalar_fmt(c, t, it, 0)) {
+		/* long double, __int128, ...: described; a record is still
+		 * made (rax, unused) so that the return shows */
 		set_none(it, "<%s>", type_name(t));
-		return true;
-	}
-	if (!scalar_fmt(c, t, it, 0)) {
-		set_none(it, "<%s>", type_name(t));
+		it->nloc = 1;
+		it->loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
 		return true;
 	}
 	it->nloc = 1;

@@ -59,6 +59,12 @@ NOINLINE int odd_types(long double ld, union u un, int after)
 	return after;
 }
 
+NOINLINE long double ldouble(int x)
+{
+	sink = x;
+	return x * 0.5L;
+}
+
 NOINLINE int sum(int n, ...)
 {
 	va_list ap;
@@ -96,6 +102,7 @@ int main(void)
 	stack_args(1, 2, 3, 4, 5, 6, 7, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, p, 8);
 	union u un = {.i = 1};
 	odd_types(1.0L, un, 42);
+	ldouble(3);
 	pick(1)(3, 1, 2, 3);
 	nothing();
 	puts("done");
