@@ -57,8 +57,8 @@ struct ct_hook_area {
 };
 
 #define TRAMP ((uintptr_t)ct_return_tramp)
-#define FR_PARKED (1ul << 30)   /* unhooked by a context switch */
-#define FR_GEN_SHIFT 32         /* ... whose number is in the high bits */
+#define FR_PARKED (1ul << 30) /* unhooked by a context switch */
+#define FR_GEN_SHIFT 32	      /* ... whose number is in the high bits */
 
 static struct ct_hook_area *hook_area(struct ct_thread *t)
 {
@@ -377,7 +377,8 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 static __attribute__((noreturn)) void lost_frame(uintptr_t cfa)
 {
 	ct_log("a traced function returned to a frame the tracer does not know (stack "
-	       "pointer 0x%lx): cannot continue", (unsigned long)cfa);
+	       "pointer 0x%lx): cannot continue",
+	       (unsigned long)cfa);
 	abort();
 }
 
@@ -406,9 +407,8 @@ static uintptr_t nested_return(struct ct_thread *t, uintptr_t cfa)
 	return ret;
 }
 
-static __attribute__((noinline)) uintptr_t return_slow(struct ct_thread *t,
-						       const struct ct_arch_retregs *r,
-						       uintptr_t cfa, uint64_t now)
+static __attribute__((noinline)) uintptr_t
+return_slow(struct ct_thread *t, const struct ct_arch_retregs *r, uintptr_t cfa, uint64_t now)
 {
 	uint32_t d = t->depth, i = d;
 	while (i > 0 && !(t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret &&
@@ -472,8 +472,8 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	uint32_t d = t->depth;
 	if (likely(d != 0)) {
 		struct ct_frame *f = &t->stk[d - 1];
-		if (likely(f->cfa == cfa && f->flags == CT_FR_HOOKED && f->ret != TRAMP &&
-			   f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
+		if (likely(f->cfa == cfa && f->flags == CT_FR_HOOKED && f->ret != TRAMP && f->ret &&
+			   delta < (1u << CT_EXIT_DELTA_BITS))) {
 			uintptr_t p = ct_arch_reserve(&t->cur, 4);
 			*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
 			t->last = now;
@@ -665,8 +665,13 @@ CT_EXPORT int setcontext(const ucontext_t *ucp)
 		real = (int (*)(const ucontext_t *))next_sym("setcontext");
 	struct ct_thread *t = &ct_self;
 	if (t->hook && t->cap != 0 && !t->busy && t->depth) {
+		/* parked under a number nobody waits for: never hooked again,
+		 * nor their slots read (the stack may be freed) */
 		t->busy++;
-		unhook_all(t, SP(), 0);
+		uint32_t gen = ++t->hook->park_gen;
+		if (gen == 0)
+			gen = ++t->hook->park_gen;
+		unhook_all(t, SP(), gen);
 		t->busy--;
 	}
 	return real(ucp);
@@ -684,7 +689,7 @@ CT_EXPORT void __monstartup(unsigned long lo, unsigned long hi)
 	if (tracing())
 		return;
 	void (*real)(unsigned long, unsigned long) =
-		(void (*)(unsigned long, unsigned long))next_sym("__monstartup");
+	    (void (*)(unsigned long, unsigned long))next_sym("__monstartup");
 	if (real)
 		real(lo, hi);
 }

@@ -55,7 +55,8 @@ static uintptr_t target_for(uintptr_t site)
 		return 0;
 	/* look for a free page below, then above the site, in 1 MiB steps */
 	for (long k = 1; k < 2000; k++) {
-		uintptr_t hint = ((site & ~(uintptr_t)0xfffff) + (uintptr_t)((k & 1 ? -1 : 1) * (k / 2 + 1)) * 0x100000);
+		uintptr_t hint = ((site & ~(uintptr_t)0xfffff) +
+				  (uintptr_t)((k & 1 ? -1 : 1) * (k / 2 + 1)) * 0x100000);
 		void *p = mmap((void *)hint, 4096, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 		if (p == MAP_FAILED)
@@ -148,7 +149,8 @@ struct file_map {
 
 static bool sec_ok(const struct file_map *f, const Elf64_Shdr *s)
 {
-	return s->sh_type != SHT_NOBITS && s->sh_offset <= f->len && s->sh_size <= f->len - s->sh_offset;
+	return s->sh_type != SHT_NOBITS && s->sh_offset <= f->len &&
+	       s->sh_size <= f->len - s->sh_offset;
 }
 
 /* the function entries of the module's symbol table, at run-time addresses,
@@ -160,8 +162,8 @@ static uintptr_t *func_symbols(const struct file_map *f, const Elf64_Ehdr *eh, u
 	const Elf64_Shdr *sym = NULL;
 	for (int pass = 0; pass < 2 && !sym; pass++)
 		for (unsigned i = 0; i < eh->e_shnum; i++)
-			if (sh[i].sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB) && sec_ok(f, &sh[i]) &&
-			    sh[i].sh_entsize == sizeof(Elf64_Sym)) {
+			if (sh[i].sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB) &&
+			    sec_ok(f, &sh[i]) && sh[i].sh_entsize == sizeof(Elf64_Sym)) {
 				sym = &sh[i];
 				break;
 			}
@@ -170,13 +172,15 @@ static uintptr_t *func_symbols(const struct file_map *f, const Elf64_Ehdr *eh, u
 		return NULL;
 	size_t n = sym->sh_size / sizeof(Elf64_Sym);
 	*maplen = (n + 1) * sizeof(uintptr_t);
-	uintptr_t *v = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t *v =
+	    mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (v == MAP_FAILED)
 		return NULL;
 	const Elf64_Sym *s = (const Elf64_Sym *)(f->p + sym->sh_offset);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (ELF64_ST_TYPE(s[i].st_info) == STT_FUNC && s[i].st_shndx != SHN_UNDEF && s[i].st_value)
+		if (ELF64_ST_TYPE(s[i].st_info) == STT_FUNC && s[i].st_shndx != SHN_UNDEF &&
+		    s[i].st_value)
 			v[k++] = s[i].st_value + bias;
 	qsort(v, k, sizeof(*v), cmp_addr);
 	*count = k;
@@ -267,9 +271,10 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 	unsigned patched = 0, bad = 0, failed = 0;
 	bool have_syms = false;
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		static const char want[] = "__patchable_function_entries";
 		if (sh[i].sh_name >= strs->sh_size ||
-		    strncmp((const char *)f.p + strs->sh_offset + sh[i].sh_name,
-			    "__patchable_function_entries", strs->sh_size - sh[i].sh_name) ||
+		    strs->sh_size - sh[i].sh_name < sizeof(want) ||
+		    memcmp(f.p + strs->sh_offset + sh[i].sh_name, want, sizeof(want)) ||
 		    !(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_size < 8)
 			continue;
 		if (!have_syms) {
@@ -296,7 +301,8 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 						entry = s;
 				}
 				uintptr_t site = entry;
-				if (site + 9 <= hi && !memcmp((const void *)site, "\xf3\x0f\x1e\xfa", 4))
+				if (site + 9 <= hi &&
+				    !memcmp((const void *)site, "\xf3\x0f\x1e\xfa", 4))
 					site += 4;
 				if (site + 16 > hi) {
 					bad++;

@@ -24,6 +24,8 @@ REF_VARIANT=gcc-O0
 # the return-hooking front ends (doc/frontends.md): cases that say
 # "# front-ends: all" run in these too
 HOOK_VARIANTS="gcc-pg-O0 gcc-fentry-O2 clang-fentry-O0 clang-pg-O2 gcc-patch-O2 clang-patch-O0"
+# "# front-ends: few": one variant per front end, both compilers
+HOOK_FEW="gcc-fentry-O2 clang-pg-O2 clang-patch-O0"
 
 variant_flags() {
 	case $1 in
@@ -49,6 +51,7 @@ case_variants() {
 	case $_f in
 	only) echo "$HOOK_VARIANTS"; return ;;
 	all) _h=" $HOOK_VARIANTS" ;;
+	few) _h=" $HOOK_FEW" ;;
 	*) _h= ;;
 	esac
 	case $_v in

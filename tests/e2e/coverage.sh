@@ -1,7 +1,7 @@
 # coverage: per module and per source file, which functions were called and
 # which never were (text golden; JSON parsed back); --fail-under exit status.
 # variants: all
-# front-ends: all
+# front-ends: few
 build coverage "$E2E/coverage.c"
 record d ./coverage
 want_rc "record ./coverage" $RC 0 "$W/d.err"

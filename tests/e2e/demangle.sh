@@ -1,6 +1,6 @@
 # C++ names appear demangled, and mangled with --no-demangle.
 # variants: all
-# front-ends: all
+# front-ends: few
 build demangle "$E2E/demangle.cc"
 record d ./demangle
 want_rc "record ./demangle" $RC 0 "$W/d.err"

@@ -1,6 +1,6 @@
 # fork + exec of another instrumented program: the new image is traced.
 # variants: all
-# front-ends: all
+# front-ends: few
 build target "$E2E/target.c"
 build forkexec "$E2E/forkexec.c"
 record d ./forkexec ./target

@@ -1,6 +1,6 @@
 # posix_spawn of an instrumented program.
 # variants: all
-# front-ends: all
+# front-ends: few
 build target "$E2E/target.c"
 build spawn "$E2E/spawn.c"
 record d ./spawn ./target

@@ -1,7 +1,7 @@
 # The program's stdin, stdout, stderr, arguments, environment and exit
 # status are the same under record as without it.
 # variants: all
-# front-ends: all
+# front-ends: few
 build stdio "$E2E/stdio.c"
 printf 'hello\nworld\n' >"$W/input"
 CT_TEST_VAR="x y" ./stdio "a b" 'c\d' '' "-d" "--help" <"$W/input" >"$W/plain.out" 2>"$W/plain.err"
