@@ -55,7 +55,7 @@ static char *find_program(const char *name)
 
 struct modinfo {
 	bool instrumented;
-	bool regs;          /* by a front end that sees registers */
+	bool regs; /* by a front end that sees registers */
 	char **needed;
 	size_t nneeded;
 	char *runpath, *rpath;
@@ -70,8 +70,8 @@ static void modinfo_free(struct modinfo *m)
 	free(m->rpath);
 }
 
-static const char *const hooks[] = {"__cyg_profile_func_enter", "mcount", "_mcount",
-				    "__fentry__", NULL};
+static const char *const hooks[] = {"__cyg_profile_func_enter", "mcount", "_mcount", "__fentry__",
+				    NULL};
 
 static int read_modinfo(const char *path, struct modinfo *mi)
 {
@@ -229,7 +229,6 @@ static int compile(char **opts, size_t n, bool ret, struct rx **out, char *err, 
 	return 0;
 }
 
-
 static int do_module(const char *path, const struct ct_args_opts *o, struct ct_argtab *t,
 		     struct rx *A, struct rx *R, char *err, size_t errlen)
 {
@@ -302,8 +301,8 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 	return 0;
 }
 
-int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir,
-		    char *specpath, size_t splen, char *err, size_t errlen)
+int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
+		    size_t splen, char *err, size_t errlen)
 {
 	struct rx *A = NULL, *R = NULL;
 	struct ct_argtab t;
@@ -349,11 +348,12 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 			continue;
 		}
 		if (i == 0 && mi.instrumented && !mi.regs)
-			fprintf(stderr,
-				"calltrace record: warning: %s is built with -finstrument-functions, "
-				"whose hooks do not see arguments: build with -pg -mfentry, -pg or "
-				"-fpatchable-function-entry to capture them\n",
-				paths[i]);
+			fprintf(
+			    stderr,
+			    "calltrace record: warning: %s is built with -finstrument-functions, "
+			    "whose hooks do not see arguments: build with -pg -mfentry, -pg or "
+			    "-fpatchable-function-entry to capture them\n",
+			    paths[i]);
 		if (i < nexplicit || mi.instrumented) {
 			if (do_module(paths[i], o, &t, A, R, err, errlen) < 0) {
 				modinfo_free(&mi);

@@ -71,8 +71,10 @@ static int parse_fmt(const char *s, size_t n, struct ct_aitem *it)
 	case 's':
 		if (n != 1)
 			return -1;
-		it->fmt = c == 'c' ? CT_AF_CHAR : c == 'b' ? CT_AF_BOOL : c == 'p' ? CT_AF_PTR
-									    : CT_AF_STR;
+		it->fmt = c == 'c'   ? CT_AF_CHAR
+			  : c == 'b' ? CT_AF_BOOL
+			  : c == 'p' ? CT_AF_PTR
+				     : CT_AF_STR;
 		it->bits = c == 'c' || c == 'b' ? 8 : 64;
 		return 0;
 	default:
@@ -93,8 +95,8 @@ static void int_slot(struct ct_aitem *it, unsigned k)
 	if (k < 6) {
 		it->loc[0] = (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)k};
 	} else {
-		it->loc[0] = (struct ct_aloc){.kind = CT_AL_STACK, .size = 8,
-					      .off = 8 + 8 * (k - 6)};
+		it->loc[0] =
+		    (struct ct_aloc){.kind = CT_AL_STACK, .size = 8, .off = 8 + 8 * (k - 6)};
 	}
 }
 
@@ -159,8 +161,8 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, cha
 			continue;
 		struct ct_aitem it;
 		memset(&it, 0, sizeof(it));
-		bool l = cv.len[0] == 'l' || cv.len[0] == 'z' || cv.len[0] == 'j' ||
-			 cv.len[0] == 't';
+		bool l =
+		    cv.len[0] == 'l' || cv.len[0] == 'z' || cv.len[0] == 'j' || cv.len[0] == 't';
 		switch (cv.c) {
 		case 'd':
 		case 'i':
@@ -199,15 +201,16 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, cha
 					return -1;
 				}
 				it.nloc = 1;
-				it.loc[0] = (struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)nf++};
+				it.loc[0] =
+				    (struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)nf++};
 			}
 		} else {
-			it.bits = it.fmt == CT_AF_CHAR                 ? 8
+			it.bits = it.fmt == CT_AF_CHAR			       ? 8
 				  : it.fmt == CT_AF_STR || it.fmt == CT_AF_PTR ? 64
-				  : l                                      ? 64
-				  : cv.len[0] == 'h' && cv.len[1] == 'h'   ? 8
-				  : cv.len[0] == 'h'                       ? 16
-									   : 32;
+				  : l					       ? 64
+				  : cv.len[0] == 'h' && cv.len[1] == 'h'       ? 8
+				  : cv.len[0] == 'h'			       ? 16
+									       : 32;
 			if (ret) {
 				if (ni >= 1) {
 					msg(err, errlen, "fmt: a return value has one integer");
@@ -272,7 +275,8 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 			}
 			if (ret ? spec->nret : (spec->nargs || spec->fmt)) {
 				free(f);
-				msg(err, errlen, "'%s': fmt= cannot be mixed with other items", opt);
+				msg(err, errlen, "'%s': fmt= cannot be mixed with other items",
+				    opt);
 				goto fail;
 			}
 			char e2[200];
@@ -330,8 +334,9 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 		}
 		if (slash) {
 			if (parse_fmt(slash + 1, (size_t)(end - slash - 1), &it) < 0) {
-				msg(err, errlen, "'%s': unknown format '%.*s' (d u x c b p s f, "
-						 "with a size: d8 d16 d32 d64, f32 f64)",
+				msg(err, errlen,
+				    "'%s': unknown format '%.*s' (d u x c b p s f, "
+				    "with a size: d8 d16 d32 d64, f32 f64)",
 				    opt, (int)(end - slash - 1), slash + 1);
 				goto fail;
 			}
@@ -361,7 +366,8 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 			push_item(&spec->ret, &spec->nret, &it);
 		} else {
 			if (spec->fmt) {
-				msg(err, errlen, "'%s': fmt= cannot be mixed with other items", opt);
+				msg(err, errlen, "'%s': fmt= cannot be mixed with other items",
+				    opt);
 				goto fail;
 			}
 			push_item(&spec->args, &spec->nargs, &it);
@@ -370,8 +376,7 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 		continue;
 	bad_item:
 		msg(err, errlen, "'%s': unknown item '%.*s' (%s)", opt, (int)(end - p), p,
-		    ret ? "retval[/FMT] or fmt=\"...\""
-			: "argN[/FMT], fpargN[/f] or fmt=\"...\"");
+		    ret ? "retval[/FMT] or fmt=\"...\"" : "argN[/FMT], fpargN[/f] or fmt=\"...\"");
 		goto fail;
 	}
 	return 0;
@@ -578,7 +583,8 @@ static void put_field(FILE *f, const char *s)
 		return;
 	}
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p <= 0x20 || *p == 0x7f || *p == '%' || (p == (const unsigned char *)s && *p == '-'))
+		if (*p <= 0x20 || *p == 0x7f || *p == '%' ||
+		    (p == (const unsigned char *)s && *p == '-'))
 			fprintf(f, "%%%02X", *p);
 		else
 			fputc(*p, f);
@@ -975,8 +981,8 @@ int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errl
 			size_t i;
 			unsigned size;
 			char name[256];
-			if (sscanf(rest, "%zu %u %255s", &i, &size, name) != 3 || i != t->nstructs ||
-			    size == 0 || size > 4096)
+			if (sscanf(rest, "%zu %u %255s", &i, &size, name) != 3 ||
+			    i != t->nstructs || size == 0 || size > 4096)
 				goto bad;
 			t->structs = xrealloc(t->structs, (t->nstructs + 1) * sizeof(*t->structs));
 			struct ct_astruct *st = &t->structs[t->nstructs++];
@@ -1018,7 +1024,8 @@ int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errl
 	for (size_t i = 0; i < t->nspecs; i++) {
 		const struct ct_aspec *s = &t->specs[i];
 		for (size_t j = 0; j < s->nargs + s->nret; j++) {
-			const struct ct_aitem *it = j < s->nargs ? &s->args[j] : &s->ret[j - s->nargs];
+			const struct ct_aitem *it =
+			    j < s->nargs ? &s->args[j] : &s->ret[j - s->nargs];
 			if ((it->fmt == CT_AF_ENUM && (size_t)it->table >= t->nenums) ||
 			    (it->fmt == CT_AF_STRUCT && (size_t)it->table >= t->nstructs)) {
 				why = "a spec names a table that does not exist";
@@ -1066,7 +1073,8 @@ static bool item_span(const struct ct_aitem *it, const uint32_t *w, uint32_t n, 
 		return true;
 	}
 	for (unsigned i = 0; i < it->nloc; i++) {
-		uint32_t k = it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
+		uint32_t k =
+		    it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
 		if (n - p < k)
 			return false;
 		p += k;
@@ -1308,8 +1316,8 @@ static void put_scalar(struct ob *o, const struct fctx *c, const struct ct_aitem
 		int64_t x = sext(v, it->bits);
 		const struct ct_aenum *e = &c->t->enums[it->table];
 		for (size_t i = 0; i < e->n; i++)
-			if (e->v[i].value == x || (it->bits < 64 && (uint64_t)e->v[i].value ==
-									    zext(v, it->bits))) {
+			if (e->v[i].value == x ||
+			    (it->bits < 64 && (uint64_t)e->v[i].value == zext(v, it->bits))) {
 				oputs(o, e->v[i].name ? e->v[i].name : "?");
 				return;
 			}
@@ -1337,8 +1345,8 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 		size_t n = 0;
 		for (unsigned i = 0; i < it->nloc; i++) {
 			uint32_t k = it->loc[i].kind == CT_AL_STACK
-					     ? ((it->loc[i].size + 7u) / 8u) * 2u
-					     : 2u;
+					 ? ((it->loc[i].size + 7u) / 8u) * 2u
+					 : 2u;
 			for (uint32_t j = 0; j < k && n + 4 <= sizeof(bytes); j++, n += 4)
 				memcpy(bytes + n, &w[*pos + j], 4);
 			*pos += k;
@@ -1459,7 +1467,7 @@ static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 		else
 			snprintf(spec, sizeof(spec), "%%%s*ll%c", cv.flags, cv.c);
 		long long x = it->fmt == CT_AF_INT ? (long long)sext(v, it->bits)
-						  : (long long)zext(v, it->bits);
+						   : (long long)zext(v, it->bits);
 		if (prec >= 0)
 			oprintf(o, spec, width < 0 ? 0 : width, prec, x);
 		else

@@ -47,22 +47,22 @@ enum ct_afmt {
 };
 
 struct ct_aitem {
-	uint8_t fmt;      /* enum ct_afmt */
-	uint8_t bits;     /* width of integers and floats: 8 16 32 64 */
-	uint8_t nloc;     /* 0..2 */
+	uint8_t fmt;  /* enum ct_afmt */
+	uint8_t bits; /* width of integers and floats: 8 16 32 64 */
+	uint8_t nloc; /* 0..2 */
 	struct ct_aloc loc[2];
-	int table;        /* enum or struct table */
-	char *name;       /* parameter name or NULL */
-	char *desc;       /* CT_AF_NONE: what is printed */
+	int table;  /* enum or struct table */
+	char *name; /* parameter name or NULL */
+	char *desc; /* CT_AF_NONE: what is printed */
 };
 
 struct ct_aspec {
 	struct ct_aitem *args;
 	size_t nargs;
 	struct ct_aitem *ret;
-	size_t nret;      /* 0 or 1 */
-	char *fmt;        /* printf-style form of the arguments, or NULL */
-	bool variadic;    /* print ", ..." after the arguments */
+	size_t nret;   /* 0 or 1 */
+	char *fmt;     /* printf-style form of the arguments, or NULL */
+	bool variadic; /* print ", ..." after the arguments */
 };
 
 struct ct_aenum_val {
@@ -86,19 +86,19 @@ struct ct_astruct {
 };
 
 struct ct_afunc {
-	uint64_t off;     /* st_value in the module */
+	uint64_t off; /* st_value in the module */
 	uint32_t spec;
 };
 
 struct ct_amodule {
-	char *buildid;    /* or NULL */
+	char *buildid; /* or NULL */
 	char *path;
 	struct ct_afunc *f;
 	size_t nf, capf;
 };
 
 struct ct_argtab {
-	unsigned strmax;  /* bytes of a string copied at most */
+	unsigned strmax; /* bytes of a string copied at most */
 	struct ct_aspec *specs;
 	size_t nspecs;
 	struct ct_aenum *enums;
@@ -151,7 +151,7 @@ struct ct_callargs {
 	uint32_t spec;
 	bool has_args, has_ret;
 	const uint32_t *args; /* payload of the ARGS record */
-	uint32_t nargs;       /* words */
+	uint32_t nargs;	      /* words */
 	const uint32_t *ret;  /* payload of the RETVAL record */
 	uint32_t nret;
 };
@@ -190,7 +190,7 @@ struct ct_args_pool {
 	uint64_t *q_read, *q_event;
 	size_t head, n, cap;
 	uint64_t reads, events;
-	uint64_t bad;           /* records that did not fit their spec */
+	uint64_t bad; /* records that did not fit their spec */
 };
 
 struct ct_callargs *ct_args_new(uint32_t spec, const uint32_t *w, uint32_t n);
@@ -204,12 +204,12 @@ void ct_args_pool_free(struct ct_args_pool *p);
 /* ---- record: DIR/args.spec from the options (lib/argrecord.c) ----------- */
 
 struct ct_args_opts {
-	char **A, **R;      /* -A and -R options */
+	char **A, **R; /* -A and -R options */
 	size_t nA, nR;
-	bool autoargs;      /* -a: every function, from DWARF */
-	char **libs;        /* --args-lib: more modules (dlopen'ed ones) */
+	bool autoargs; /* -a: every function, from DWARF */
+	char **libs;   /* --args-lib: more modules (dlopen'ed ones) */
 	size_t nlibs;
-	unsigned strmax;    /* --str-max, 0: default */
+	unsigned strmax; /* --str-max, 0: default */
 };
 
 /* write DIR/args.spec for the program prog (as execvp finds it); its path
@@ -219,7 +219,7 @@ struct ct_args_opts {
 struct ct_symtab;
 int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 		   const struct ct_symtab *st, char *err, size_t errlen);
-int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir,
-		    char *specpath, size_t splen, char *err, size_t errlen);
+int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
+		    size_t splen, char *err, size_t errlen);
 
 #endif

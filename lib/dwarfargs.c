@@ -29,17 +29,18 @@ struct ctx {
 	struct ct_argtab *t;
 	struct ct_amodule *m;
 	const struct ct_symtab *st;
-	struct ct_u64map enums;   /* die offset -> table index + 1 */
+	struct ct_u64map enums;	  /* die offset -> table index + 1 */
 	struct ct_u64map structs; /* die offset -> table index + 1 */
-	struct ct_u64map done;    /* function offsets already described */
+	struct ct_u64map done;	  /* function offsets already described */
 };
 
 static Dwarf_Die *strip(Dwarf_Die *d, Dwarf_Die *buf)
 {
 	for (int i = 0; i < 32; i++) {
 		int tag = dwarf_tag(d);
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type)
 			return d;
 		Dwarf_Attribute a;
 		if (!dwarf_attr_integrate(d, DW_AT_type, &a) || !dwarf_formref_die(&a, buf))
@@ -113,7 +114,8 @@ static bool classify(Dwarf_Die *d, uint64_t off, enum cls cls[2], unsigned *alig
 					continue;
 				}
 				Dwarf_Die mt;
-				if (!type_of(&c, &mt) || !classify(&mt, off + moff, cls, align, depth + 1))
+				if (!type_of(&c, &mt) ||
+				    !classify(&mt, off + moff, cls, align, depth + 1))
 					return false;
 			}
 		} while (dwarf_siblingof(&c, &c) == 0);
@@ -176,8 +178,8 @@ static int enum_table(struct ctx *c, Dwarf_Die *t)
 			if (!dwarf_attr(&ch, DW_AT_const_value, &a) || dwarf_formsdata(&a, &v) != 0)
 				continue;
 			e->v = xrealloc(e->v, (e->n + 1) * sizeof(*e->v));
-			e->v[e->n++] = (struct ct_aenum_val){(int64_t)v,
-							     xstrdup(die_name(&ch) ? die_name(&ch) : "?")};
+			e->v[e->n++] = (struct ct_aenum_val){
+			    (int64_t)v, xstrdup(die_name(&ch) ? die_name(&ch) : "?")};
 		} while (dwarf_siblingof(&ch, &ch) == 0);
 	}
 	*slot = (void *)(uintptr_t)(tab->nenums + 1);
@@ -190,7 +192,8 @@ static const char *type_name(Dwarf_Die *t)
 	return n ? n : "";
 }
 
-static void set_none(struct ct_aitem *it, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_none(struct ct_aitem *it, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void set_none(struct ct_aitem *it, const char *fmt, ...)
 {
 	va_list ap;
@@ -255,10 +258,10 @@ static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int dep
 			return true;
 		case DW_ATE_signed_char:
 		case DW_ATE_unsigned_char:
-			it->fmt = size != 1		? CT_AF_UINT
-				  : !int8_typedef(d)	? CT_AF_CHAR
+			it->fmt = size != 1		      ? CT_AF_UINT
+				  : !int8_typedef(d)	      ? CT_AF_CHAR
 				  : enc == DW_ATE_signed_char ? CT_AF_INT
-							: CT_AF_UINT;
+							      : CT_AF_UINT;
 			return true;
 		case DW_ATE_boolean:
 			it->fmt = CT_AF_BOOL;
@@ -331,7 +334,8 @@ static int struct_table(struct ctx *c, Dwarf_Die *t, int depth)
 			int ct = dwarf_tag(&ch);
 			if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
 				continue;
-			if (dwarf_hasattr(&ch, DW_AT_external) || dwarf_hasattr(&ch, DW_AT_declaration))
+			if (dwarf_hasattr(&ch, DW_AT_external) ||
+			    dwarf_hasattr(&ch, DW_AT_declaration))
 				continue;
 			Dwarf_Attribute a;
 			Dwarf_Word moff = 0;
@@ -374,8 +378,8 @@ static void on_stack(struct ct_aitem *it, struct alloc *al, Dwarf_Word size, uns
 	it->nloc = 0;
 	if (size && size <= 256 && it->fmt != CT_AF_NONE) {
 		it->nloc = 1;
-		it->loc[0] = (struct ct_aloc){.kind = CT_AL_STACK, .size = (uint16_t)size,
-					      .off = al->stack};
+		it->loc[0] =
+		    (struct ct_aloc){.kind = CT_AL_STACK, .size = (uint16_t)size, .off = al->stack};
 	}
 	al->stack += (uint32_t)((size + 7) & ~7ull);
 }
@@ -391,7 +395,9 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 	int tag = dwarf_tag(t);
 	Dwarf_Word size = size_of(t);
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
-		const char *kind = tag == DW_TAG_union_type ? "union" : tag == DW_TAG_class_type ? "class" : "struct";
+		const char *kind = tag == DW_TAG_union_type   ? "union"
+				   : tag == DW_TAG_class_type ? "class"
+							      : "struct";
 		Dwarf_Attribute a;
 		Dwarf_Word cc = 0;
 		if (dwarf_attr(t, DW_AT_calling_convention, &a) && dwarf_formudata(&a, &cc) == 0 &&
@@ -401,7 +407,8 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 			it->bits = 64;
 			if (al->gp < 6) {
 				it->nloc = 1;
-				it->loc[0] = (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)al->gp++};
+				it->loc[0] =
+				    (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)al->gp++};
 			} else {
 				on_stack(it, al, 8, 8);
 			}
@@ -427,8 +434,10 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 			struct ct_aloc l[2];
 			for (unsigned e = 0; e < ne; e++)
 				l[e] = cls[e] == C_INT
-					       ? (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)al->gp++}
-					       : (struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)al->xmm++};
+					   ? (struct ct_aloc){.kind = CT_AL_GP,
+							      .reg = (uint8_t)al->gp++}
+					   : (struct ct_aloc){.kind = CT_AL_XMM,
+							      .reg = (uint8_t)al->xmm++};
 			if (printable) {
 				it->nloc = (uint8_t)ne;
 				memcpy(it->loc, l, sizeof(l[0]) * ne);
@@ -509,7 +518,9 @@ static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidde
 		if (!regs || !printable) {
 			*hidden = !regs;
 			set_none(it, "<%s%s%s %" PRIu64 "B>",
-				 tag == DW_TAG_union_type ? "union" : tag == DW_TAG_class_type ? "class" : "struct",
+				 tag == DW_TAG_union_type   ? "union"
+				 : tag == DW_TAG_class_type ? "class"
+							    : "struct",
 				 *type_name(t) ? " " : "", type_name(t), (uint64_t)size);
 			/* described, not decoded; rax (its address, or the value
 			 * of a union) is recorded so that the return shows */
@@ -520,8 +531,8 @@ static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidde
 		unsigned ni = 0, nx = 0;
 		it->nloc = (uint8_t)ne;
 		for (unsigned e = 0; e < ne; e++)
-			it->loc[e] = (struct ct_aloc){.kind = CT_AL_RET,
-						      .reg = (uint8_t)(cls[e] == C_INT ? ni++ : 2 + nx++)};
+			it->loc[e] = (struct ct_aloc){
+			    .kind = CT_AL_RET, .reg = (uint8_t)(cls[e] == C_INT ? ni++ : 2 + nx++)};
 		return true;
 	}
 	if ((tag == DW_TAG_base_type && size == 16) || !scalar_fmt(c, t, it, 0)) {
@@ -544,7 +555,8 @@ static void fit(struct ct_aspec *s, unsigned strmax)
 		struct ct_aitem *big = NULL;
 		for (size_t i = 0; i < s->nargs; i++) {
 			struct ct_aitem *it = &s->args[i];
-			if (it->fmt == CT_AF_STRUCT && it->nloc == 1 && it->loc[0].kind == CT_AL_STACK &&
+			if (it->fmt == CT_AF_STRUCT && it->nloc == 1 &&
+			    it->loc[0].kind == CT_AL_STACK &&
 			    (!big || it->loc[0].size > big->loc[0].size))
 				big = it;
 		}
@@ -597,8 +609,8 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 		return;
 	Dwarf_Attribute a;
 	Dwarf_Word cc = 0;
-	if (dwarf_attr_integrate(fn, DW_AT_calling_convention, &a) && dwarf_formudata(&a, &cc) == 0 &&
-	    cc == DW_CC_nocall)
+	if (dwarf_attr_integrate(fn, DW_AT_calling_convention, &a) &&
+	    dwarf_formudata(&a, &cc) == 0 && cc == DW_CC_nocall)
 		return; /* the compiler changed how it is called */
 	void **done = ct_u64map_slot(&c->done, lo);
 	if (*done)
@@ -683,8 +695,9 @@ int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!dw) {
 		close(fd);
-		fprintf(stderr, "calltrace record: warning: %s: no DWARF; -a gives its functions no "
-				"arguments (build with -g)\n",
+		fprintf(stderr,
+			"calltrace record: warning: %s: no DWARF; -a gives its functions no "
+			"arguments (build with -g)\n",
 			path);
 		return 0;
 	}

@@ -33,14 +33,14 @@ enum { OP_GP, OP_XMM, OP_STACK, OP_RET };
 struct op {
 	uint8_t kind;
 	uint8_t reg;
-	uint8_t str;   /* a C string: the value is its pointer */
-	uint8_t narrow;/* one payload word (a value of at most 32 bits) */
-	uint8_t slot;  /* registers: index of the u64 in struct ct_arch_regs
-			* (rdi..r9 0..5, xmm0..7 6..13) or ct_arch_retregs */
+	uint8_t str;	/* a C string: the value is its pointer */
+	uint8_t narrow; /* one payload word (a value of at most 32 bits) */
+	uint8_t slot;	/* registers: index of the u64 in struct ct_arch_regs
+			 * (rdi..r9 0..5, xmm0..7 6..13) or ct_arch_retregs */
 	uint8_t pad[3];
-	uint16_t size; /* OP_STACK: bytes */
-	uint16_t words;/* OP_STACK: payload words (size rounded up to 8 bytes) */
-	uint32_t off;  /* OP_STACK: from the entry sp */
+	uint16_t size;	/* OP_STACK: bytes */
+	uint16_t words; /* OP_STACK: payload words (size rounded up to 8 bytes) */
+	uint32_t off;	/* OP_STACK: from the entry sp */
 };
 
 struct spec {
@@ -67,7 +67,7 @@ struct attached {
 };
 
 static struct {
-	char *text;              /* the file, NUL-terminated */
+	char *text; /* the file, NUL-terminated */
 	size_t text_len;
 	struct op *ops;
 	uint32_t nops;
@@ -214,8 +214,10 @@ static void capture(struct ct_thread *t, unsigned type, uint32_t idx, const stru
 			v = r->xmm[o->reg];
 			break;
 		case OP_RET:
-			v = o->reg == 0 ? rr->rax : o->reg == 1 ? rr->rdx : o->reg == 2 ? rr->xmm0
-										: rr->xmm1;
+			v = o->reg == 0	  ? rr->rax
+			    : o->reg == 1 ? rr->rdx
+			    : o->reg == 2 ? rr->xmm0
+					  : rr->xmm1;
 			break;
 		default: {
 			unsigned m = copy_stack(w + k, o, r->sp);
@@ -594,7 +596,9 @@ static int load(const char *path)
 			const struct op *o = A.ops + (r ? s->rop0 : s->op0);
 			uint32_t n = r ? s->nret : s->nentry, w = 0, max = 0;
 			for (uint32_t k = 0; k < n; k++)
-				max += (o[k].kind == OP_STACK ? o[k].words : o[k].narrow ? 1u : 2u) +
+				max += (o[k].kind == OP_STACK ? o[k].words
+					: o[k].narrow	      ? 1u
+							      : 2u) +
 				       (o[k].str ? 1 + (A.strmax + 3) / 4 : 0);
 			if (max > CT_ARGS_MAX_WORDS) {
 				lineno = 0;
