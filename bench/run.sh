@@ -292,6 +292,8 @@ for a in ct_replay ct_report uf_replay uf_report; do
 done
 say "front ends: -pg, -pg -mfentry, -fpatchable-function-entry (bench/frontends.sh)"
 CALLTRACE=$CT BENCH_WORK=$W sh "$HERE/frontends.sh" 2>>"$LOGS/frontends.err" | while read -r k v; do put "frontends.$k" "$v"; done
+say "argument capture: two integer arguments and a return value per call (bench/args.sh)"
+CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS ARGS_KV=1 sh "$HERE/args.sh" 2>>"$LOGS/args.err" | while read -r k v; do put "args.$k" "$v"; done
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argspec.h"
 #include "builtin/builtin.h"
 #include "builtin/export_perfetto.h"
 #include "filter.h"
@@ -312,14 +313,39 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 	p = chrome_us(put_str(p, ",\"dur\":"), e - b);
 	p = put_int(put_str(p, ",\"pid\":"), x->pid);
 	p = put_int(put_str(p, ",\"tid\":"), x->tid);
-	if (how || clipped) {
+	/* captured arguments and return value (record -A/-R/-a) */
+	char av[1024] = "", rv[1024] = "";
+	if (__builtin_expect(ev->args != NULL, 0)) {
+		ct_event_args_text(x->s, ev->thread->proc, ev->args, false, av, sizeof(av));
+		if (!how)
+			ct_event_args_text(x->s, ev->thread->proc, ev->args, true, rv, sizeof(rv));
+	}
+	bool has_av = ev->args && ev->args->has_args;
+	if (how || clipped || has_av || *rv) {
+		const char *sep = "";
 		p = put_str(p, ",\"args\":{");
-		if (how)
+		if (how) {
 			p = put_str(put_str(put_str(p, "\"end\":\""), how), "\"");
-		if (clipped)
-			p = put_str(put_str(put_str(p, how ? ",\"clipped\":\"" : "\"clipped\":\""),
-					    clipped),
-				    "\"");
+			sep = ",";
+		}
+		if (clipped) {
+			p = put_str(put_str(put_str(put_str(p, sep), "\"clipped\":\""), clipped), "\"");
+			sep = ",";
+		}
+		if (has_av || *rv) {
+			/* the strings may be long: write what is buffered first */
+			fwrite_unlocked(buf, 1, (size_t)(p - buf), out);
+			p = buf;
+			if (has_av) {
+				fprintf(out, "%s\"arguments\":", sep);
+				ct_json_string(out, av);
+				sep = ",";
+			}
+			if (*rv) {
+				fprintf(out, "%s\"return\":", sep);
+				ct_json_string(out, rv);
+			}
+		}
 		*p++ = '}';
 	}
 	*p++ = '}';

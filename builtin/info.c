@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "argspec.h"
 #include "builtin.h"
 #include "overhead.h"
 #include "session.h"
@@ -213,6 +214,14 @@ int cmd_info(int argc, char **argv)
 	printf("%-15s %" PRIu64 "\n", "lost:", s->lost);
 	printf("%-15s %" PRIu64 "\n", "unmatched:", s->unmatched);
 	printf("%-15s %" PRIu64 "\n", "waits:", s->waits);
+	if (s->argtab) {
+		/* record -A/-R/-a: the functions whose values were captured */
+		size_t nf = 0;
+		for (size_t i = 0; i < s->argtab->nmods; i++)
+			nf += s->argtab->mods[i].nf;
+		printf("%-15s %zu functions in %zu modules, %zu specs (args.spec)\n", "arguments:", nf,
+		       s->argtab->nmods, s->argtab->nspecs);
+	}
 	print_other_keys(s->dir);
 
 	for (size_t i = 0; i < s->nprocs; i++) {

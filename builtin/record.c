@@ -16,6 +16,7 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
+#include <regex.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "argspec.h"
 #include "builtin.h"
 #include "calltrace/format.h"
 #include "calltrace/ring.h"
@@ -57,6 +59,17 @@ static const char record_usage[] =
 	"      --drop            when a thread's buffers are all full, drop its events\n"
 	"                        (counted, and marked in the trace) instead of waiting\n"
 	"      --lib=PATH        the runtime library (default: found next to calltrace)\n"
+	"  -A, --args=SPEC       capture arguments of the functions SPEC names:\n"
+	"                        'REGEX@arg1/d,arg2/s,fparg1/f' or 'REGEX@fmt=\"%d, %s\"'\n"
+	"                        (repeatable; doc/args.md)\n"
+	"  -R, --retval=SPEC     capture return values: 'REGEX@retval/x' (repeatable)\n"
+	"  -a, --auto-args       arguments and return values of every function, typed\n"
+	"                        from DWARF (build with -g); -A/-R override it\n"
+	"      --str-max=N       bytes of a string argument copied at most (default 64)\n"
+	"      --args-lib=PATH   also resolve -A/-R/-a in PATH (a library the program\n"
+	"                        dlopen()s)\n"
+	"                        Arguments need a build that saves registers: -pg,\n"
+	"                        -pg -mfentry or -fpatchable-function-entry\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
 
@@ -541,14 +554,21 @@ int cmd_record(int argc, char **argv)
 		{"drop", no_argument, NULL, 'D'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
+		{"args", required_argument, NULL, 'A'},
+		{"retval", required_argument, NULL, 'R'},
+		{"auto-args", no_argument, NULL, 'a'},
+		{"str-max", required_argument, NULL, 'S'},
+		{"args-lib", required_argument, NULL, 'l'},
 		{NULL, 0, NULL, 0},
 	};
+	struct ct_args_opts ao;
+	memset(&ao, 0, sizeof(ao));
 	const char *dir = "calltrace.data", *lib_opt = NULL, *bufsize = NULL, *nbuf = NULL;
 	const char *clock_opt = NULL;
 	bool quiet = false, drop = false;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:b:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:b:qhA:R:a", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
@@ -571,6 +591,29 @@ int cmd_record(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'A':
+			ao.A = realloc(ao.A, (ao.nA + 1) * sizeof(char *));
+			ao.A[ao.nA++] = optarg;
+			break;
+		case 'R':
+			ao.R = realloc(ao.R, (ao.nR + 1) * sizeof(char *));
+			ao.R[ao.nR++] = optarg;
+			break;
+		case 'a':
+			ao.autoargs = true;
+			break;
+		case 'l':
+			ao.libs = realloc(ao.libs, (ao.nlibs + 1) * sizeof(char *));
+			ao.libs[ao.nlibs++] = optarg;
+			break;
+		case 'S': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || v < 1 || v > CT_ARGS_STRMAX_MAX)
+				return err("bad --str-max '%s' (1..%d)", optarg, CT_ARGS_STRMAX_MAX), 2;
+			ao.strmax = (unsigned)v;
+			break;
+		}
 		case 'h':
 			fputs(record_usage, stdout);
 			return 0;
@@ -621,6 +664,38 @@ int cmd_record(int argc, char **argv)
 	char dirabs[PATH_MAX];
 	if (!realpath(dir, dirabs))
 		return err("%s: %s", dir, strerror(errno));
+	char argspec[PATH_MAX + 32] = "";
+	if (ao.nA || ao.nR || ao.autoargs) {
+		char e[1024];
+		/* a bad spec is a usage error; a file that cannot be read is not */
+		for (size_t i = 0; i < ao.nA + ao.nR; i++) {
+			char *re;
+			struct ct_aspec sp;
+			memset(&sp, 0, sizeof(sp));
+			bool r = i >= ao.nA;
+			if (ct_aspec_parse(r ? ao.R[i - ao.nA] : ao.A[i], r, &re, &sp, e, sizeof(e)) < 0)
+				return err("%s %s", r ? "-R" : "-A", e), 2;
+			regex_t rx;
+			int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+			if (rc) {
+				regerror(rc, &rx, e, sizeof(e));
+				err("%s '%s': bad regex '%s': %s", r ? "-R" : "-A",
+				    r ? ao.R[i - ao.nA] : ao.A[i], re, e);
+				free(re);
+				ct_aspec_free(&sp);
+				return 2;
+			}
+			regfree(&rx);
+			free(re);
+			ct_aspec_free(&sp);
+		}
+		if (ct_args_prepare(&ao, argv[optind], dirabs, argspec, sizeof(argspec), e,
+				    sizeof(e)) < 0)
+			return err("%s", e);
+	}
+	free(ao.A);
+	free(ao.R);
+	free(ao.libs);
 
 	struct recorder r;
 	memset(&r, 0, sizeof(r));
@@ -689,6 +764,10 @@ int cmd_record(int argc, char **argv)
 			setenv(CT_ENV_BUFSIZE, bufsize, 1);
 		if (nbuf)
 			setenv(CT_ENV_NBUF, nbuf, 1);
+		if (*argspec)
+			setenv(CT_ENV_ARGS, argspec, 1);
+		else
+			unsetenv(CT_ENV_ARGS);
 		if (drop)
 			setenv(CT_ENV_DROP, "1", 1);
 		else

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
 #include "progress.h"
@@ -33,6 +34,7 @@ enum {
 	OPT_PER_THREAD,
 	OPT_NO_DEMANGLE,
 	OPT_NO_DURATION,
+	OPT_NO_ARGS,
 };
 
 static const struct option long_options[] = {
@@ -45,6 +47,7 @@ static const struct option long_options[] = {
 	{"time-filter", required_argument, NULL, 't'},
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"no-duration", no_argument, NULL, OPT_NO_DURATION},
+	{"no-args", no_argument, NULL, OPT_NO_ARGS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -71,6 +74,8 @@ static void usage(FILE *f)
 		"  -t, --time-filter TIME  hide calls shorter than TIME (e.g. 10us, 1.5ms)\n"
 		"      --no-demangle     show C++ names as in the binary\n"
 		"      --no-duration     leave out the duration column\n"
+		"      --no-args         leave out captured arguments and return values\n"
+		"                        (record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"REGEX is POSIX extended, matched anywhere in the (demangled) name;\n"
@@ -94,6 +99,7 @@ struct replay {
 	struct ct_filter_thread *fts; /* per thread index */
 	struct rthread *rts;          /* per thread index */
 	bool no_duration;
+	bool no_args;
 };
 
 static const char spaces[] = "                                                                "
@@ -237,18 +243,17 @@ struct text {
  * but absurd names or depths); the fixed-size copies below may write up to
  * 32 bytes past the line's end, which the room asked for covers.
  */
-static void put_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
-		     bool has_dur, struct text before, struct text after)
+static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
+			  bool has_dur, struct text before, struct text name, struct text after)
 {
-	const struct ct_func *fn = fe->fn;
 	size_t indent = 2 * (size_t)fe->depth;
-	size_t room = 128 + indent + before.n + fn->namelen + after.n;
+	size_t room = 128 + indent + before.n + name.n + after.n;
 	if (ob.cap - ob.len < room) {
 		ob_flush();
 		if (ob.cap < room) {
 			line_start(r, rt, fe, has_dur);
 			put(before.s, before.n);
-			put(fn->name, fn->namelen);
+			put(name.s, name.n);
 			put(after.s, after.n);
 			return;
 		}
@@ -281,20 +286,106 @@ static void put_line(struct replay *r, struct rthread *rt, const struct ct_feven
 	o += indent;
 	memcpy(o, before.s, before.n);
 	o += before.n;
-	memcpy(o, fn->name, fn->namelen);
-	o += fn->namelen;
+	memcpy(o, name.s, name.n);
+	o += name.n;
 	memcpy(o, after.s, after.n);
 	o += after.n;
 	ob.len = (size_t)(o - ob.buf);
 }
 
+static void put_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
+		     bool has_dur, struct text before, struct text after)
+{
+	put_line_name(r, rt, fe, has_dur, before, (struct text){fe->fn->name, fe->fn->namelen},
+		      after);
+}
+
+/* ---- captured arguments and return values ---- */
+
+/* the name without the parameter list of a demangled C++ name: the values
+ * take its place */
+static struct text bare_name(const struct ct_func *fn)
+{
+	struct text t = {fn->name, fn->namelen};
+	if (fn->has_params)
+		t.n = ct_args_bare_len(fn->name, fn->namelen);
+	return t;
+}
+
+/* "(48, 18)" into buf (NULL when the call has no arguments captured) */
+static const char *args_of(struct replay *r, const struct ct_fevent *fe, char *buf, size_t len)
+{
+	const struct ct_callargs *a = fe->ev.args;
+	if (r->no_args || !a || !a->has_args)
+		return NULL;
+	buf[0] = '(';
+	size_t n = 1 + ct_event_args_text(r->s, fe->ev.thread->proc, a, false, buf + 1, len - 2);
+	buf[n++] = ')';
+	buf[n] = 0;
+	return buf;
+}
+
+/* " = 6" into buf, or NULL */
+static const char *ret_of(struct replay *r, const struct ct_fevent *fe, char *buf, size_t len)
+{
+	const struct ct_callargs *a = fe->ev.args;
+	if (r->no_args || !a || !a->has_ret || (fe->ev.flags & (CT_EVF_SYNTHETIC | CT_EVF_UNFINISHED)))
+		return NULL;
+	memcpy(buf, " = ", 3);
+	ct_event_args_text(r->s, fe->ev.thread->proc, a, true, buf + 3, len - 3);
+	return buf;
+}
+
+#define ARGBUF 4096
+
 static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fevent *fe)
 {
+	char ab[ARGBUF];
+	const char *args = args_of(r, fe, ab, sizeof(ab));
+	if (args) {
+		char line[ARGBUF + 8];
+		int n = snprintf(line, sizeof(line), "%s {\n", args);
+		put_line_name(r, rt, fe, false, TEXT(""), bare_name(fe->fn),
+			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1});
+		return;
+	}
 	put_line(r, rt, fe, false, TEXT(""), fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
 }
 
-static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
+/* a leaf or exit line with arguments or a return value */
+static bool print_with_values(struct replay *r, struct rthread *rt, const struct ct_fevent *ex,
+			      const struct ct_fevent *en, bool leaf)
 {
+	char ab[ARGBUF], rb[ARGBUF];
+	const char *args = leaf ? args_of(r, en, ab, sizeof(ab)) : NULL;
+	const char *ret = ret_of(r, ex, rb, sizeof(rb));
+	if (!args && !ret)
+		return false;
+	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
+	bool unwound = ex->ev.flags & CT_EVF_SYNTHETIC;
+	char line[2 * ARGBUF + 64];
+	int n;
+	if (leaf) {
+		const char *params = args ? args : ex->fn->has_params ? "" : "()";
+		n = snprintf(line, sizeof(line), "%s%s;%s\n", params, ret ? ret : "",
+			     unfinished ? " /* unfinished */" : unwound ? " /* unwound */" : "");
+		put_line_name(r, rt, ex, !unfinished, TEXT(""),
+			      args ? bare_name(ex->fn) : (struct text){ex->fn->name, ex->fn->namelen},
+			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1});
+		return true;
+	}
+	n = snprintf(line, sizeof(line), "}%s /* ", ret);
+	put_line_name(r, rt, ex, true,
+		      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1},
+		      (struct text){ex->fn->name, ex->fn->namelen}, TEXT(" */\n"));
+	return true;
+}
+
+static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fevent *ex,
+		       const struct ct_fevent *en)
+{
+	if (!r->no_args && ex->ev.args && print_with_values(r, rt, ex, en, true))
+		return;
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
 	bool p = ex->fn->has_params;
 	struct text after = unfinished ? (p ? TEXT("; /* unfinished */\n") : TEXT("(); /* unfinished */\n"))
@@ -305,6 +396,8 @@ static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fev
 
 static void print_exit(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
 {
+	if (!r->no_args && ex->ev.args && print_with_values(r, rt, ex, NULL, false))
+		return;
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
 	struct text after = unfinished ? TEXT(": unfinished */\n")
 			    : ex->ev.flags & CT_EVF_SYNTHETIC ? TEXT(": unwound */\n")
@@ -337,7 +430,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	if (rt->has_pend) {
 		rt->has_pend = false;
 		if (rt->pend.depth == fe->depth && rt->pend.ev.addr == fe->ev.addr) {
-			print_leaf(r, rt, fe);
+			print_leaf(r, rt, fe, &rt->pend);
 			return;
 		}
 		print_enter(r, rt, &rt->pend);
@@ -368,10 +461,11 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 			ct_filter_push(r->filt, &r->fts[evs[i].thread->index], &evs[i], emit, r);
 		ct_progress_update(&r->progress, r->s->bytes_read);
 	}
-	ct_merge_close(m);
+	/* before the merge is closed: held events point to its data */
 	for (size_t i = 0; i < r->s->nthreads; i++)
 		if (!want || want[i])
 			thread_end(r, r->s->threads[i]);
+	ct_merge_close(m);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -396,8 +490,8 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 				ct_filter_push(r->filt, ft, &evs[i], emit, r);
 			ct_progress_update(&r->progress, r->s->bytes_read);
 		}
+		thread_end(r, t); /* before the close: held events point to its data */
 		ct_stream_close(st);
-		thread_end(r, t);
 		if (rc < 0)
 			return -1;
 	}
@@ -409,7 +503,7 @@ static char outbuf[1 << 20];
 int cmd_replay(int argc, char **argv)
 {
 	const char *dir = "calltrace.data";
-	bool per_thread = false, demangle = true, no_duration = false;
+	bool per_thread = false, demangle = true, no_duration = false, no_args = false;
 	int *tids = NULL;
 	size_t ntids = 0;
 	struct ct_filter filt;
@@ -445,6 +539,9 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case OPT_NO_DURATION:
 			no_duration = true;
+			break;
+		case OPT_NO_ARGS:
+			no_args = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -482,6 +579,7 @@ int cmd_replay(int argc, char **argv)
 		.s = s,
 		.filt = &filt,
 		.no_duration = no_duration,
+		.no_args = no_args,
 	};
 	size_t nt = s->nthreads ? s->nthreads : 1;
 	r.fts = xcalloc(nt, sizeof(*r.fts));

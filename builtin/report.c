@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
 #include "output.h"
@@ -38,6 +39,7 @@ enum {
 	OPT_FORMAT,
 	OPT_LIMIT,
 	OPT_RAW,
+	OPT_BY_ARGS,
 };
 
 static const struct option long_options[] = {
@@ -53,6 +55,7 @@ static const struct option long_options[] = {
 	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
 	{"limit", required_argument, NULL, OPT_LIMIT},
 	{"raw", no_argument, NULL, OPT_RAW},
+	{"by-args", no_argument, NULL, OPT_BY_ARGS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -78,6 +81,9 @@ static void usage(FILE *f)
 		"      --no-demangle     show C++ names as in the binary\n"
 		"      --limit N         at most N rows (per table; 0: all)\n"
 		"      --raw             times as recorded, the tracer's own cost included\n"
+		"      --by-args         one row per function and argument values, e.g.\n"
+		"                        'gcd(48, 18)' (record -A/-a); calls without\n"
+		"                        captured arguments stay under the plain name\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"columns:\n"
@@ -134,7 +140,29 @@ struct report {
 	bool per_thread;
 	bool first_table;
 	FILE *out;
+	bool by_args;
+	char **keys_made;      /* --by-args: the "name(values)" strings */
+	size_t nkeys_made;
 };
+
+static uint32_t intern(struct report *r, const char *name);
+
+/* --by-args: the row of a call with captured arguments, "name(values)" */
+static uint32_t args_row(struct report *r, const struct ct_func *fn, const struct ct_event *ev)
+{
+	char vals[2048];
+	ct_event_args_text(r->s, ev->thread->proc, ev->args, false, vals, sizeof(vals));
+	size_t n = fn->has_params ? ct_args_bare_len(fn->name, fn->namelen) : fn->namelen;
+	char *key = xasprintf("%.*s(%s)", (int)n, fn->name, vals);
+	int64_t id = ct_names_find(&r->names, key);
+	if (id >= 0) {
+		free(key);
+		return (uint32_t)id;
+	}
+	r->keys_made = xrealloc(r->keys_made, (r->nkeys_made + 1) * sizeof(char *));
+	r->keys_made[r->nkeys_made++] = key;
+	return intern(r, key);
+}
 
 static uint32_t intern(struct report *r, const char *name)
 {
@@ -150,11 +178,13 @@ static uint32_t intern(struct report *r, const char *name)
 	return id;
 }
 
-static inline void account_enter(struct report *r, struct ct_func *fn)
+static inline void account_enter(struct report *r, struct ct_func *fn, const struct ct_event *ev)
 {
 	if (fn->user < 0)
 		fn->user = intern(r, fn->name);
 	uint32_t id = (uint32_t)fn->user;
+	if (__builtin_expect(r->by_args && ev->args && ev->args->has_args, 0))
+		id = args_row(r, fn, ev);
 	if (r->depth == r->capstack) {
 		r->capstack = r->capstack ? 2 * r->capstack : 256;
 		r->stack = xrealloc(r->stack, r->capstack * sizeof(*r->stack));
@@ -194,7 +224,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 {
 	struct report *r = ctx;
 	if (fe->ev.kind == CT_ENTER) {
-		account_enter(r, fe->fn);
+		account_enter(r, fe->fn, &fe->ev);
 		return;
 	}
 	if (fe->fn->user < 0)
@@ -364,13 +394,14 @@ static int read_thread(struct report *r, struct ct_thread *t, struct ct_error *e
 		for (int i = 0; i < rc; i++) {
 			const struct ct_event *ev = &evs[i];
 			if (ev->kind == CT_ENTER)
-				account_enter(r, ct_filter_func(r->filt, t->proc, ev->addr));
+				account_enter(r, ct_filter_func(r->filt, t->proc, ev->addr), ev);
 			else if (r->depth)
 				account_exit(r, ev);
 		}
 	}
-	ct_stream_close(st);
+	/* held entries first: they point to the stream's data */
 	ct_filter_thread_end(r->filt, &ft, emit, r);
+	ct_stream_close(st);
 	ct_filter_thread_free(&ft);
 	thread_reset(r);
 	return rc < 0 ? -1 : 0;
@@ -467,6 +498,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_RAW:
 			r.raw = true;
 			break;
+		case OPT_BY_ARGS:
+			r.by_args = true;
+			break;
 		case OPT_LIMIT:
 			if (ct_parse_uint(optarg, (unsigned long)SIZE_MAX, &v) < 0) {
 				fprintf(stderr, "calltrace " CMD ": --limit: bad number '%s'\n",
@@ -559,5 +593,8 @@ done:
 	free(r.active);
 	free(r.stack);
 	ct_names_free(&r.names);
+	for (size_t i = 0; i < r.nkeys_made; i++)
+		free(r.keys_made[i]);
+	free(r.keys_made);
 	return status;
 }

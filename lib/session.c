@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "argspec.h"
 #include "calltrace/format.h"
 #include "symtab.h"
 #include "util.h"
@@ -614,6 +615,17 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	for (size_t i = 0; i < s->nthreads; i++)
 		s->threads[i]->index = (int)i;
 	setup_clock(s);
+	path = xasprintf("%s/%s", s->dir, CT_ARGS_FILE);
+	if (access(path, F_OK) == 0) {
+		char e[600];
+		s->argtab = xmalloc(sizeof(*s->argtab));
+		if (ct_argtab_load(s->argtab, path, e, sizeof(e)) < 0) {
+			ct_session_warn(s, "%s; arguments are not shown", e);
+			free(s->argtab);
+			s->argtab = NULL;
+		}
+	}
+	free(path);
 	*out = s;
 	return 0;
 fail:
@@ -658,6 +670,9 @@ void ct_session_close(struct ct_session *s)
 	free(s->start_time);
 	free(s->clock_name);
 	free(s->exit_status);
+	if (s->argtab)
+		ct_argtab_free(s->argtab);
+	free(s->argtab);
 	free(sp);
 }
 
@@ -667,6 +682,7 @@ struct frame {
 	uint64_t addr;
 	uint64_t start; /* ns */
 	uint64_t mark;  /* the stream's entry count just after this entry */
+	struct ct_callargs *ca; /* captured arguments/return value, or NULL */
 };
 
 struct ct_stream {
@@ -702,6 +718,9 @@ struct ct_stream {
 	 * next call, once those events are consumed */
 	bool has_err;
 	struct ct_error err;
+
+	struct ct_args_pool args; /* decoded arguments, see argspec.h */
+	uint64_t nev_last;        /* events given by the last read */
 };
 
 /* make n bytes available at buf[pos]; false at end of file (or error) */
@@ -840,7 +859,15 @@ void ct_stream_close(struct ct_stream *st)
 		return;
 	if (st->fd >= 0)
 		close(st->fd);
+	if (st->args.bad)
+		ct_session_warn(st->s,
+				"%s: %" PRIu64 " argument or return-value records matched no call "
+				"or not their spec; those values are not shown",
+				st->t->path, st->args.bad);
 	free(st->buf);
+	for (size_t i = 0; i < st->depth; i++)
+		ct_args_release(st->stack[i].ca);
+	ct_args_pool_free(&st->args);
 	free(st->stack);
 	free(st);
 }
@@ -861,8 +888,9 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
 	}
 	time = clamp_time(st, time);
-	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter};
+	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL};
 	ev->below = 0;
+	ev->args = NULL;
 	ev->kind = CT_ENTER;
 	ev->flags = flags;
 	ev->addr = addr;
@@ -884,6 +912,34 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 	ev->depth = (uint32_t)st->depth;
 	ev->thread = st->t;
 	ev->below = st->nenter - f->mark;
+	ev->args = f->ca;
+	if (f->ca) {
+		ct_args_retire(&st->args, f->ca);
+		f->ca = NULL;
+	}
+}
+
+/* an ARGS record right after the ENTER just decoded: attach it */
+static void take_args(struct ct_stream *st, struct ct_event *ev)
+{
+	if (!st->s->argtab || !ensure(st, 4))
+		return; /* without specs, ARGS records are skipped as they come */
+	uint32_t w = rd32(st->buf + st->pos);
+	if ((w & 3) != CT_REC_EXT || CT_EXT_TYPE(w) != CT_EXT_ARGS)
+		return;
+	size_t size = 4 + 4 * (size_t)CT_EXT_LEN(w);
+	if (!ensure(st, size))
+		return; /* cut short: the end of the stream handles it */
+	const uint32_t *p = (const uint32_t *)(const void *)(st->buf + st->pos + 4);
+	st->pos += size;
+	uint32_t n = CT_EXT_LEN(w);
+	if (!ct_args_payload_ok(st->s->argtab, CT_EXT_ARG(w), false, p, n)) {
+		st->args.bad++;
+		return;
+	}
+	struct frame *f = &st->stack[st->depth - 1];
+	f->ca = ct_args_new(CT_EXT_ARG(w), p, n);
+	ev->args = f->ca;
 }
 
 /* data no writer of this version produces: stop with the file and offset */
@@ -960,6 +1016,7 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			st->base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
 			uint64_t addr = (q >> 24) | st->hi;
 			push(st, ev, addr, clock_ns(s, st->base), 0);
+			take_args(st, ev);
 			return 1;
 		}
 		default: /* EXT */
@@ -1029,6 +1086,26 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			}
 			st->lost += rd64(p);
 			continue;
+		case CT_EXT_ARGS: /* not after its ENTER (a signal came between) */
+			st->args.bad += s->argtab != NULL; /* without specs: said once */
+			continue;
+		case CT_EXT_RETVAL: {
+			const uint32_t *pw = (const uint32_t *)(const void *)p;
+			if (!s->argtab)
+				continue;
+			if (!st->depth || !ct_args_payload_ok(s->argtab, CT_EXT_ARG(w), true, pw, len)) {
+				st->args.bad++;
+				continue;
+			}
+			struct frame *f = &st->stack[st->depth - 1];
+			if (!f->ca)
+				f->ca = ct_args_new(CT_EXT_ARG(w), NULL, 0);
+			if (f->ca->spec == CT_EXT_ARG(w))
+				ct_args_set_ret(f->ca, pw, len);
+			else
+				st->args.bad++;
+			continue;
+		}
 		default:
 			return corrupt(st, err, off, "unknown record type");
 		}
@@ -1062,6 +1139,9 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	uint64_t base = st->base, last_time = st->last_time;
 	uint64_t hi = st->hi, nenter = st->nenter;
 	struct ct_thread *t = st->t;
+	/* with argument records, an ENTER followed by one (or whose next
+	 * record is not buffered yet) goes the slow way */
+	const bool has_args = sp->pub.argtab != NULL;
 
 	while (n < max && p <= last) {
 		uint32_t w = rd32(p);
@@ -1078,10 +1158,19 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			const struct frame *f = &stack[--depth];
 			*e = (struct ct_event){.kind = CT_EXIT, .addr = f->addr, .time = time,
 					       .start = f->start, .depth = (uint32_t)depth,
-					       .thread = t, .below = nenter - f->mark};
+					       .thread = t, .below = nenter - f->mark,
+					       .args = f->ca};
+			if (__builtin_expect(f->ca != NULL, 0)) {
+				ct_args_retire(&st->args, f->ca);
+				stack[depth].ca = NULL;
+			}
 			p += 4;
 		} else if ((w & 3) == CT_REC_ENTER) {
 			if (depth == cap)
+				break;
+			if (has_args && ((size_t)(p - st->buf) + 12 > st->len ||
+					 ((rd32(p + 8) & 3) == CT_REC_EXT &&
+					  CT_EXT_TYPE(rd32(p + 8)) == CT_EXT_ARGS)))
 				break;
 			uint64_t q = rd64(p);
 			base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
@@ -1090,7 +1179,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			if (time < last_time)
 				time = last_time;
 			last_time = time;
-			stack[depth] = (struct frame){addr, time, ++nenter};
+			stack[depth] = (struct frame){addr, time, ++nenter, NULL};
 			*e = (struct ct_event){.kind = CT_ENTER, .addr = addr, .time = time,
 					       .start = time, .depth = (uint32_t)depth, .thread = t};
 			depth++;
@@ -1117,6 +1206,8 @@ int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct
 		return -1;
 	}
 	size_t n = 0;
+	ct_args_tick(&st->args, st->nev_last);
+	st->nev_last = 0;
 	while (n < max) {
 		n += stream_fast(st, ev + n, max - n);
 		if (n == max)
@@ -1138,6 +1229,7 @@ int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct
 		}
 		break;
 	}
+	st->nev_last = n;
 	return (int)n;
 }
 
@@ -1464,4 +1556,17 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	si->file = sym->file;
 	si->line = sym->line;
 	return si;
+}
+
+const char *ct_session_func_at(struct ct_session *s, struct ct_proc *p, uint64_t addr)
+{
+	const struct ct_sym_info *si = ct_session_resolve(s, p, addr);
+	if (!si->module)
+		return NULL;
+	/* "name+0x1f" or "module+0x1f": not the start of a function */
+	const char *plus = strrchr(si->name, '+');
+	if (plus && plus[1] == '0' && plus[2] == 'x' && plus[3] &&
+	    strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3))
+		return NULL;
+	return si->name;
 }

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 struct ct_symtab;
+struct ct_argtab;
+struct ct_callargs;
 
 /* a message for the user, e.g. "calltrace.data/1-0-1.ev: offset 120: bad record" */
 struct ct_error {
@@ -76,6 +78,7 @@ struct ct_session {
 	bool quiet;          /* ct_session_close does not print warnings */
 	uint64_t ev_bytes;   /* total size of the .ev files */
 	uint64_t bytes_read; /* bytes of .ev files read so far (for progress) */
+	struct ct_argtab *argtab; /* DIR/args.spec (argument capture), or NULL */
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
@@ -108,6 +111,12 @@ struct ct_event {
 	struct ct_thread *thread;
 	uint64_t below;     /* for CT_EXIT: the calls made inside this one, all
 			     * depths (for the overhead correction); 0 on entries */
+	/* the call's captured arguments (on its CT_ENTER) and also its return
+	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text
+	 * (lib/argspec.h).  Valid while the call is open and for a while
+	 * after its exit (CT_ARGS_KEEP_*), never after its stream or merge
+	 * is closed: copy what must live longer. */
+	const struct ct_callargs *args;
 };
 
 struct ct_stream; /* one thread */
@@ -153,6 +162,9 @@ struct ct_sym_info {
  * that each address is looked up once.  Pointers stay valid until close. */
 const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
 					     uint64_t addr);
+
+/* the name of the function that starts exactly at addr, or NULL */
+const char *ct_session_func_at(struct ct_session *s, struct ct_proc *p, uint64_t addr);
 
 /* warnings collected while opening/resolving (build-id mismatch, missing
  * symbols, ...): printed once to stderr by ct_session_close unless quiet */

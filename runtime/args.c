@@ -1,24 +1,640 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * TEMPORARY placeholder so that libcalltrace.so links on the h-fentry
- * branch: argument capture is off.  The real runtime/args.c (branch h-args)
- * replaces this file when the branches are merged.
+ * Argument and return-value capture (runtime/args.h, doc/args.md).
+ *
+ * At start-up the spec file named by $CALLTRACE_ARGS (written by `record`
+ * from -A/-R/-a) is loaded: the capture operations of each spec, and per
+ * module (build-id, path) the functions' offsets and spec indexes.  When a
+ * module appears (start-up, dlopen) its functions go into a hash from
+ * runtime address to spec index, sized once for every function of the file
+ * so it never grows: lookups run lock-free while dlopen inserts.
+ *
+ * The hot path is a hash lookup, register copies into a record on the
+ * stack, and one ct_put_words.  Strings are copied with process_vm_readv on
+ * the own process: a bad pointer makes the system call fail with EFAULT,
+ * never the program fault, and it is async-signal-safe.
  */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
 #include "args.h"
+#include "internal.h"
 
 bool ct_args_enabled;
 
+enum { OP_GP, OP_XMM, OP_STACK, OP_RET };
+
+struct op {
+	uint8_t kind;
+	uint8_t reg;
+	uint8_t str;	/* a C string: the value is its pointer */
+	uint8_t narrow; /* one payload word (a value of at most 32 bits) */
+	uint8_t slot;	/* registers: index of the u64 in struct ct_arch_regs
+			 * (rdi..r9 0..5, xmm0..7 6..13) or ct_arch_retregs */
+	uint8_t pad[3];
+	uint16_t size;	/* OP_STACK: bytes */
+	uint16_t words; /* OP_STACK: payload words (size rounded up to 8 bytes) */
+	uint32_t off;	/* OP_STACK: from the entry sp */
+};
+
+struct spec {
+	uint32_t op0, nentry; /* ops[op0 .. op0 + nentry) */
+	uint32_t rop0, nret;
+	uint32_t wentry, wret; /* payload words when fixed (registers only), else 0 */
+};
+
+struct func {
+	uint64_t off;
+	uint32_t spec;
+};
+
+struct module {
+	char *buildid; /* NULL when "-" */
+	char *path;
+	uint32_t f0, nf; /* funcs[f0 .. f0 + nf) */
+};
+
+#define MAX_ATTACHED 1024
+struct attached {
+	uintptr_t base;
+	uint32_t mod;
+};
+
+static struct {
+	char *text; /* the file, NUL-terminated */
+	size_t text_len;
+	struct op *ops;
+	uint32_t nops;
+	struct spec *specs;
+	uint32_t nspecs;
+	struct func *funcs;
+	uint32_t nfuncs;
+	struct module *mods;
+	uint32_t nmods;
+	unsigned strmax;
+	/* address -> spec index + 1 (0: empty); key 1 is a deleted slot */
+	uint64_t *keys;
+	uint32_t *vals;
+	uint64_t mask;
+	struct attached att[MAX_ATTACHED];
+	uint32_t natt;
+} A;
+
+#define TOMB 1u
+
+static inline uint64_t hash(uint64_t a)
+{
+	return (a * 0x9e3779b97f4a7c15ull) >> 20;
+}
+
+static inline int64_t lookup(uintptr_t fn)
+{
+	uint64_t i = hash(fn) & A.mask;
+	for (;;) {
+		uint64_t k = __atomic_load_n(&A.keys[i], __ATOMIC_ACQUIRE);
+		if (likely(k == fn))
+			return (int64_t)A.vals[i];
+		if (k == 0)
+			return -1;
+		i = (i + 1) & A.mask;
+	}
+}
+
+static void insert(uint64_t a, uint32_t spec)
+{
+	uint64_t i = hash(a) & A.mask;
+	for (;;) {
+		uint64_t k = A.keys[i];
+		if (k == a) {
+			A.vals[i] = spec;
+			return;
+		}
+		if (k == 0 || k == TOMB) {
+			A.vals[i] = spec;
+			__atomic_store_n(&A.keys[i], a, __ATOMIC_RELEASE);
+			return;
+		}
+		i = (i + 1) & A.mask;
+	}
+}
+
+static void erase(uint64_t a)
+{
+	uint64_t i = hash(a) & A.mask;
+	for (;;) {
+		uint64_t k = A.keys[i];
+		if (k == a) {
+			__atomic_store_n(&A.keys[i], TOMB, __ATOMIC_RELEASE);
+			return;
+		}
+		if (k == 0)
+			return;
+		i = (i + 1) & A.mask;
+	}
+}
+
+/* ---- capture ---------------------------------------------------------- */
+
+/* copy the string at p into out (at most A.strmax bytes, then the length
+ * word before it); returns the payload words used after the pointer */
+static unsigned copy_str(uint32_t *w, uint64_t p)
+{
+	unsigned max = A.strmax;
+	char *dst = (char *)(w + 1);
+	size_t got = 0;
+	uint32_t flags = 0;
+	if (p && max) {
+		/* read page by page: a string that ends before an unmapped page
+		 * is still read */
+		struct iovec local = {dst, max}, remote[2];
+		size_t first = 4096 - (p & 4095);
+		int n = 1;
+		remote[0].iov_base = (void *)p;
+		if (first >= max) {
+			remote[0].iov_len = max;
+		} else {
+			remote[0].iov_len = first;
+			remote[1].iov_base = (void *)(p + first);
+			remote[1].iov_len = max - first;
+			n = 2;
+		}
+		ssize_t r = process_vm_readv(ct_cfg.pid, &local, 1, remote, (unsigned long)n, 0);
+		if (r <= 0) {
+			flags = CT_ARGS_STR_BAD;
+		} else {
+			const char *z = memchr(dst, 0, (size_t)r);
+			got = z ? (size_t)(z - dst) : (size_t)r;
+			if (!z)
+				flags = CT_ARGS_STR_TRUNC;
+		}
+	}
+	/* zero the padding: the reader shows bytes up to the length only, but
+	 * nothing of the stack should leak into the trace */
+	for (size_t i = got; i & 3; i++)
+		dst[i] = 0;
+	w[0] = (uint32_t)got | flags;
+	return 1 + (unsigned)((got + 3) / 4);
+}
+
+static unsigned copy_stack(uint32_t *w, const struct op *o, uint64_t sp)
+{
+	const char *src = (const char *)(uintptr_t)(sp + o->off);
+	char *dst = (char *)w;
+	size_t n = o->size;
+	if (o->off + n <= 4096) {
+		/* the caller's frame: mapped */
+		memcpy(dst, src, n);
+	} else {
+		struct iovec l = {dst, n}, r = {(void *)src, n};
+		if (process_vm_readv(ct_cfg.pid, &l, 1, &r, 1, 0) != (ssize_t)n)
+			memset(dst, 0, n);
+	}
+	memset(dst + n, 0, (size_t)o->words * 4 - n);
+	return o->words;
+}
+
+static void capture(struct ct_thread *t, unsigned type, uint32_t idx, const struct op *o,
+		    uint32_t n, const struct ct_arch_regs *r, const struct ct_arch_retregs *rr)
+{
+	uint32_t w[1 + CT_ARGS_MAX_WORDS + 4];
+	unsigned k = 1;
+	for (uint32_t i = 0; i < n; i++, o++) {
+		uint64_t v;
+		switch (o->kind) {
+		case OP_GP:
+			v = r->gp[o->reg];
+			break;
+		case OP_XMM:
+			v = r->xmm[o->reg];
+			break;
+		case OP_RET:
+			v = o->reg == 0	  ? rr->rax
+			    : o->reg == 1 ? rr->rdx
+			    : o->reg == 2 ? rr->xmm0
+					  : rr->xmm1;
+			break;
+		default: {
+			unsigned m = copy_stack(w + k, o, r->sp);
+			if (o->str)
+				v = (uint64_t)w[k] | (uint64_t)w[k + 1] << 32;
+			k += m;
+			if (o->str)
+				k += copy_str(w + k, v);
+			continue;
+		}
+		}
+		w[k++] = (uint32_t)v;
+		if (!o->narrow)
+			w[k++] = (uint32_t)(v >> 32);
+		if (o->str)
+			k += copy_str(w + k, v);
+	}
+	w[0] = ct_ext_word(type, k - 1, idx);
+	ct_put_words(t, w, k);
+}
+
+/* the common case: register values only, so the record's size is known;
+ * written straight into the buffer (reserved first, header last, as
+ * ct_put_words does) */
+static inline void capture_regs(struct ct_thread *t, unsigned type, uint32_t idx,
+				const struct op *o, uint32_t n, uint32_t words, const uint64_t *src)
+{
+	uintptr_t p = ct_arch_reserve(&t->cur, (words + 1) * 4u);
+	volatile uint32_t *w = (volatile uint32_t *)p;
+	unsigned k = 1;
+	for (uint32_t i = 0; i < n; i++, o++) {
+		uint64_t v = src[o->slot];
+		w[k++] = (uint32_t)v;
+		if (!o->narrow)
+			w[k++] = (uint32_t)(v >> 32);
+	}
+	__asm__ volatile("" ::: "memory");
+	w[0] = ct_ext_word(type, words, idx);
+	if (unlikely(p + (words + 1) * 4u > t->limit))
+		ct_buffer_full(t);
+}
+
+/* the function whose entry was seen last on this thread: its return is
+ * often the next one (a leaf), and needs no second lookup */
+static __thread struct {
+	uintptr_t fn;
+	int64_t idx;
+} last_entry __attribute__((tls_model("initial-exec")));
+
 unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_regs *r)
 {
-	(void)t;
-	(void)fn;
-	(void)r;
+	int64_t i = lookup(fn);
+	if (i < 0)
+		return 0;
+	last_entry.fn = fn;
+	last_entry.idx = i;
+	const struct spec *s = &A.specs[i];
+	if (likely(s->wentry))
+		capture_regs(t, CT_EXT_ARGS, (uint32_t)i, A.ops + s->op0, s->nentry, s->wentry,
+			     (const uint64_t *)r);
+	else if (s->nentry)
+		capture(t, CT_EXT_ARGS, (uint32_t)i, A.ops + s->op0, s->nentry, r, NULL);
+	return s->nret ? CT_ARGS_WANT_RET : 0;
+}
+
+void ct_args_exit(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *rr)
+{
+	int64_t i = likely(last_entry.fn == fn) ? last_entry.idx : lookup(fn);
+	if (i < 0)
+		return;
+	const struct spec *s = &A.specs[i];
+	if (likely(s->wret))
+		capture_regs(t, CT_EXT_RETVAL, (uint32_t)i, A.ops + s->rop0, s->nret, s->wret,
+			     (const uint64_t *)rr);
+	else if (s->nret)
+		capture(t, CT_EXT_RETVAL, (uint32_t)i, A.ops + s->rop0, s->nret, NULL, rr);
+}
+
+/* ---- modules ---------------------------------------------------------- */
+
+static bool same_path(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return true;
+	char ra[PATH_MAX];
+	return realpath(b, ra) && !strcmp(a, ra);
+}
+
+void ct_args_module(uintptr_t base, const char *path, const char *buildid, bool added)
+{
+	if (!ct_args_enabled)
+		return;
+	if (!added) {
+		for (uint32_t i = 0; i < A.natt; i++) {
+			if (A.att[i].base != base)
+				continue;
+			const struct module *m = &A.mods[A.att[i].mod];
+			for (uint32_t j = 0; j < m->nf; j++)
+				erase(base + A.funcs[m->f0 + j].off);
+			A.att[i] = A.att[--A.natt];
+			return;
+		}
+		return;
+	}
+	bool has_bid = buildid && strcmp(buildid, "-");
+	for (uint32_t i = 0; i < A.nmods; i++) {
+		const struct module *m = &A.mods[i];
+		if (has_bid && m->buildid ? strcmp(m->buildid, buildid) != 0
+					  : !same_path(m->path, path))
+			continue;
+		if (A.natt == MAX_ATTACHED)
+			return;
+		A.att[A.natt++] = (struct attached){base, i};
+		for (uint32_t j = 0; j < m->nf; j++)
+			insert(base + A.funcs[m->f0 + j].off, A.funcs[m->f0 + j].spec);
+		return;
+	}
+}
+
+/* ---- loading the spec file ------------------------------------------------ */
+
+static void *alloc(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* the next space-separated token of *p (modified in place) */
+static char *tok(char **p)
+{
+	char *s = *p;
+	while (*s == ' ')
+		s++;
+	if (!*s)
+		return NULL;
+	char *e = s;
+	while (*e && *e != ' ')
+		e++;
+	if (*e)
+		*e++ = 0;
+	*p = e;
+	return s;
+}
+
+static char *unescape(char *s)
+{
+	if (!strcmp(s, "-"))
+		return NULL;
+	char *o = s;
+	for (char *p = s; *p; p++) {
+		if (*p == '%' && p[1] && p[2]) {
+			char h[3] = {p[1], p[2], 0};
+			*o++ = (char)strtoul(h, NULL, 16);
+			p += 2;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = 0;
+	return s;
+}
+
+static const char *const gp_names[] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
+static const char *const ret_names[] = {"rax", "rdx", "xmm0", "xmm1"};
+
+/* "rdi,sp+8:16" -> ops; -1 when malformed */
+/* "d32", "u8", "x16", "b8", "e32:3", "c", "f32": values of at most 32 bits */
+static bool narrow_fmt(const char *f)
+{
+	if (!strcmp(f, "c") || !strcmp(f, "f32"))
+		return true;
+	if (!strchr("duxbe", f[0]) || f[1] < '0' || f[1] > '9')
+		return false;
+	unsigned long bits = strtoul(f + 1, NULL, 10);
+	return bits <= 32;
+}
+
+static int parse_ops(char *locs, bool ret, const char *fmt, struct op *out, uint32_t *n)
+{
+	bool str = !strcmp(fmt, "s");
+	uint32_t n0 = *n;
+	if (!strcmp(locs, "-"))
+		return 0;
+	for (char *p = locs; *p;) {
+		char *c = strchr(p, ',');
+		if (c)
+			*c = 0;
+		struct op o;
+		memset(&o, 0, sizeof(o));
+		bool ok = false;
+		if (ret) {
+			for (unsigned i = 0; i < 4; i++)
+				if (!strcmp(p, ret_names[i]))
+					o.kind = OP_RET, o.reg = o.slot = (uint8_t)i, ok = true;
+		} else {
+			for (unsigned i = 0; i < 6; i++)
+				if (!strcmp(p, gp_names[i]))
+					o.kind = OP_GP, o.reg = o.slot = (uint8_t)i, ok = true;
+			if (!strncmp(p, "xmm", 3) && p[3] >= '0' && p[3] <= '7' && !p[4]) {
+				o.kind = OP_XMM, o.reg = (uint8_t)(p[3] - '0'), ok = true;
+				o.slot = (uint8_t)(6 + o.reg);
+			}
+			if (!strncmp(p, "sp+", 3)) {
+				char *e;
+				unsigned long off = strtoul(p + 3, &e, 10), sz = 0;
+				if (*e == ':')
+					sz = strtoul(e + 1, &e, 10);
+				if (!*e && off >= 8 && off < (1u << 20) && sz >= 1 && sz <= 256) {
+					o.kind = OP_STACK;
+					o.off = (uint32_t)off;
+					o.size = (uint16_t)sz;
+					o.words = (uint16_t)((sz + 7) / 8 * 2);
+					ok = true;
+				}
+			}
+		}
+		if (!ok || *n - n0 == 2) /* at most two locations per item */
+			return -1;
+		out[(*n)++] = o;
+		p = c ? c + 1 : p + strlen(p);
+	}
+	if (str && *n)
+		out[*n - 1].str = 1;
+	if (*n == n0 + 1 && out[n0].kind != OP_STACK && narrow_fmt(fmt))
+		out[n0].narrow = 1;
 	return 0;
 }
 
-void ct_args_exit(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *r)
+static int load(const char *path)
 {
-	(void)t;
-	(void)fn;
-	(void)r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ct_log("cannot open the argument spec file %s; no arguments are recorded", path);
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size > (1 << 30)) {
+		close(fd);
+		return -1;
+	}
+	size_t len = (size_t)st.st_size;
+	A.text = alloc(len + 1);
+	if (!A.text) {
+		close(fd);
+		return -1;
+	}
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = read(fd, A.text + got, len - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	A.text[got] = 0;
+	A.text_len = len + 1;
+	if (ct_cfg.linked) {
+		/* no `record` to keep the specs with the recording: a copy in the
+		 * data directory, for the reader (the first process writes it) */
+		char copy[4200];
+		ct_fmt(copy, sizeof(copy), "%s/%s", ct_cfg.dir, CT_ARGS_FILE);
+		mkdir(ct_cfg.dir, 0755);
+		int cfd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (cfd >= 0) {
+			ssize_t w = write(cfd, A.text, got);
+			(void)w;
+			close(cfd);
+		}
+	}
+
+	/* upper bounds from the number of lines */
+	size_t lines = 1;
+	for (size_t i = 0; i < got; i++)
+		lines += A.text[i] == '\n';
+	A.ops = alloc(lines * 2 * sizeof(*A.ops));
+	A.specs = alloc(lines * sizeof(*A.specs));
+	A.funcs = alloc(lines * sizeof(*A.funcs));
+	A.mods = alloc(lines * sizeof(*A.mods));
+	if (!A.ops || !A.specs || !A.funcs || !A.mods)
+		return -1;
+	A.strmax = 64;
+
+	int lineno = 0;
+	struct spec *cur = NULL;
+	bool in_table = false;
+	char *p = A.text;
+	while (*p) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		char *line = p;
+		p = nl ? nl + 1 : p + strlen(p);
+		lineno++;
+		if (lineno == 1) {
+			if (strncmp(line, CT_ARGS_MAGIC " ", sizeof(CT_ARGS_MAGIC)) ||
+			    atoi(line + sizeof(CT_ARGS_MAGIC)) != CT_ARGS_VERSION)
+				goto bad;
+			continue;
+		}
+		char *rest = line;
+		char *kw = tok(&rest);
+		if (!kw)
+			continue;
+		if (!strcmp(kw, "end")) {
+			cur = NULL;
+			in_table = false;
+			continue;
+		}
+		if (in_table)
+			continue; /* enum and struct tables are the reader's */
+		if (cur) {
+			bool r = !strcmp(kw, "r");
+			if (!r && strcmp(kw, "a"))
+				continue; /* fmt, variadic: the reader's */
+			char *locs = tok(&rest), *fmt = tok(&rest);
+			if (!locs || !fmt)
+				goto bad;
+			uint32_t n = 0;
+			if (parse_ops(locs, r, fmt, A.ops + A.nops, &n) < 0)
+				goto bad;
+			if (r) {
+				if (!cur->nret)
+					cur->rop0 = A.nops;
+				cur->nret += n;
+			} else {
+				if (!cur->nentry)
+					cur->op0 = A.nops;
+				cur->nentry += n;
+			}
+			A.nops += n;
+			/* a spec's ops are consecutive: entry ops come before ret ops */
+			continue;
+		}
+		if (!strcmp(kw, "strmax")) {
+			char *v = tok(&rest);
+			A.strmax = v ? (unsigned)strtoul(v, NULL, 10) : 64;
+			if (A.strmax > 1024)
+				A.strmax = 1024;
+		} else if (!strcmp(kw, "spec")) {
+			char *v = tok(&rest);
+			if (!v || strtoul(v, NULL, 10) != A.nspecs)
+				goto bad;
+			cur = &A.specs[A.nspecs++];
+		} else if (!strcmp(kw, "enum") || !strcmp(kw, "struct")) {
+			in_table = true;
+		} else if (!strcmp(kw, "module")) {
+			char *b = tok(&rest);
+			while (*rest == ' ')
+				rest++;
+			if (!b || !*rest)
+				goto bad;
+			struct module *m = &A.mods[A.nmods++];
+			m->buildid = unescape(b);
+			m->path = unescape(rest);
+			m->f0 = A.nfuncs;
+			m->nf = 0;
+		} else if (!strcmp(kw, "f")) {
+			char *o = tok(&rest), *s = tok(&rest);
+			if (!A.nmods || !o || !s)
+				goto bad;
+			unsigned long idx = strtoul(s, NULL, 10);
+			if (idx >= A.nspecs)
+				goto bad;
+			A.funcs[A.nfuncs++] = (struct func){strtoull(o, NULL, 16), (uint32_t)idx};
+			A.mods[A.nmods - 1].nf++;
+		}
+	}
+	if (!A.nfuncs)
+		return -1;
+	/* records of a fixed size: registers only; and none may outgrow one
+	 * record (the file is checked by record, but a bad one must not
+	 * overrun the stack of the traced program) */
+	for (uint32_t i = 0; i < A.nspecs; i++) {
+		struct spec *s = &A.specs[i];
+		for (int r = 0; r < 2; r++) {
+			const struct op *o = A.ops + (r ? s->rop0 : s->op0);
+			uint32_t n = r ? s->nret : s->nentry, w = 0, max = 0;
+			for (uint32_t k = 0; k < n; k++)
+				max += (o[k].kind == OP_STACK ? o[k].words
+					: o[k].narrow	      ? 1u
+							      : 2u) +
+				       (o[k].str ? 1 + (A.strmax + 3) / 4 : 0);
+			if (max > CT_ARGS_MAX_WORDS) {
+				lineno = 0;
+				goto bad;
+			}
+			for (uint32_t k = 0; k < n && w != UINT32_MAX; k++)
+				w = o[k].kind == OP_STACK || o[k].str ? UINT32_MAX
+								      : w + (o[k].narrow ? 1 : 2);
+			if (w == UINT32_MAX || w > CT_ARGS_MAX_WORDS)
+				w = 0;
+			if (r)
+				s->wret = w;
+			else
+				s->wentry = w;
+		}
+	}
+	uint64_t cap = 16;
+	while (cap < 2ull * A.nfuncs)
+		cap *= 2;
+	A.keys = alloc(cap * sizeof(*A.keys));
+	A.vals = alloc(cap * sizeof(*A.vals));
+	if (!A.keys || !A.vals)
+		return -1;
+	A.mask = cap - 1;
+	return 0;
+bad:
+	ct_log("%s: line %d: not an argument spec this runtime reads; no arguments are recorded",
+	       path, lineno);
+	return -1;
+}
+
+void ct_args_init(void)
+{
+	const char *path = getenv(CT_ENV_ARGS);
+	if (ct_args_enabled || !path || !*path)
+		return;
+	if (load(path) == 0)
+		ct_args_enabled = true;
 }

@@ -33,4 +33,11 @@ unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_r
 void ct_args_exit(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *r)
 	__attribute__((visibility("hidden")));
 
+/* load $CALLTRACE_ARGS (process start-up); sets ct_args_enabled */
+void ct_args_init(void) __attribute__((visibility("hidden")));
+/* a module was mapped (added) or unmapped: its functions' specs go into
+ * (or out of) the address hash */
+void ct_args_module(uintptr_t base, const char *path, const char *buildid, bool added)
+	__attribute__((visibility("hidden")));
+
 #endif

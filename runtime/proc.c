@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "internal.h"
 
 struct ct_config ct_cfg;
@@ -117,6 +118,7 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 		lo = hi = info->dlpi_addr;
 	ct_proc_printf("module %lu %lx %lx %lx %s %s", (unsigned long)now,
 		       (unsigned long)info->dlpi_addr, (unsigned long)lo, (unsigned long)hi, bid, name);
+	ct_args_module(info->dlpi_addr, name, bid, true);
 	if (nmodules < MAX_MODULES) {
 		modules[nmodules].base = info->dlpi_addr;
 		size_t l = strlen(name);
@@ -144,6 +146,7 @@ void ct_modules_rescan(void)
 			ct_proc_printf("unmodule %lu %lx %s", (unsigned long)now,
 				       (unsigned long)modules[i].base, modules[i].name);
 			ct_patch_forget(modules[i].base);
+			ct_args_module(modules[i].base, modules[i].name, NULL, false);
 			modules[i] = modules[--nmodules];
 		} else {
 			i++;
@@ -352,6 +355,7 @@ static void process_init(void)
 		mkdir(ct_cfg.dir, 0755);
 		ct_linked_info(false);
 	}
+	ct_args_init();
 	if (!start_process_file()) {
 		ct_cfg.state = CT_RT_OFF;
 		return;

@@ -55,6 +55,11 @@ enum ct_ext_type {
 	CT_EXT_NEXIT = 5,  /* payload u64 clock, u64 address: matching exit;
 			    * closes frames down to and including address     */
 	CT_EXT_LOST = 6,   /* payload u64 n: n events were dropped here         */
+	CT_EXT_ARGS = 7,   /* small arg = spec index; payload = the captured
+			    * argument values (doc/args.md); follows the ENTER
+			    * of the call it belongs to                        */
+	CT_EXT_RETVAL = 8, /* small arg = spec index; payload = the captured
+			    * return value; precedes the EXIT of its call     */
 };
 
 static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
@@ -124,5 +129,17 @@ struct ct_doorbell {
 #define CT_ENV_DROP "CALLTRACE_DROP"        /* "1": drop instead of wait   */
 #define CT_ENV_CLOCK "CALLTRACE_CLOCK"      /* "tsc" or "mono"             */
 #define CT_ENV_ENABLE "CALLTRACE"           /* linked-in mode: "1" records */
+#define CT_ENV_ARGS "CALLTRACE_ARGS"        /* argument spec file to load  */
+
+/* argument capture (doc/args.md): the spec table `record` writes into the
+ * data directory; the runtime loads the file $CALLTRACE_ARGS names */
+#define CT_ARGS_FILE "args.spec"
+#define CT_ARGS_MAGIC "calltrace-args"
+#define CT_ARGS_VERSION 1
+#define CT_ARGS_MAX_WORDS 255 /* payload words of one ARGS/RETVAL record */
+/* a captured string: u64 pointer, then one word (length in bits 0..15 and
+ * these flags), then the bytes, padded to a multiple of 4 */
+#define CT_ARGS_STR_TRUNC (1u << 16) /* longer than the bound: cut there */
+#define CT_ARGS_STR_BAD (1u << 17)   /* the pointer could not be read */
 
 #endif

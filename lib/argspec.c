@@ -1,0 +1,1638 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Argument specs: parsing -A/-R, the DIR/args.spec file, and printing the
+ * captured values (see argspec.h and doc/args.md).
+ */
+#include "argspec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calltrace/format.h"
+#include "session.h"
+#include "util.h"
+
+static const char *const gp_names[] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
+static const char *const ret_names[] = {"rax", "rdx", "xmm0", "xmm1"};
+
+static void msg(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void msg(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (err && len)
+		vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the command line ---------------------------------------------------- */
+
+/* "d32", "u", "x64", "c", "b", "p", "s", "f", "f32" */
+static int parse_fmt(const char *s, size_t n, struct ct_aitem *it)
+{
+	if (!n)
+		return -1;
+	char c = s[0];
+	unsigned bits = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		bits = bits * 10 + (unsigned)(s[i] - '0');
+		if (bits > 64)
+			return -1;
+	}
+	switch (c) {
+	case 'd':
+	case 'i':
+		it->fmt = CT_AF_INT;
+		break;
+	case 'u':
+		it->fmt = CT_AF_UINT;
+		break;
+	case 'x':
+		it->fmt = CT_AF_HEX;
+		break;
+	case 'f':
+		it->fmt = CT_AF_FLOAT;
+		if (n == 1)
+			bits = 64;
+		if (bits != 32 && bits != 64)
+			return -1;
+		it->bits = (uint8_t)bits;
+		return 0;
+	case 'c':
+	case 'b':
+	case 'p':
+	case 's':
+		if (n != 1)
+			return -1;
+		it->fmt = c == 'c'   ? CT_AF_CHAR
+			  : c == 'b' ? CT_AF_BOOL
+			  : c == 'p' ? CT_AF_PTR
+				     : CT_AF_STR;
+		it->bits = c == 'c' || c == 'b' ? 8 : 64;
+		return 0;
+	default:
+		return -1;
+	}
+	if (n == 1)
+		bits = 32;
+	if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+		return -1;
+	it->bits = (uint8_t)bits;
+	return 0;
+}
+
+/* the n-th (0-based) integer-class argument: a register or the stack */
+static void int_slot(struct ct_aitem *it, unsigned k)
+{
+	it->nloc = 1;
+	if (k < 6) {
+		it->loc[0] = (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)k};
+	} else {
+		it->loc[0] =
+		    (struct ct_aloc){.kind = CT_AL_STACK, .size = 8, .off = 8 + 8 * (k - 6)};
+	}
+}
+
+static void push_item(struct ct_aitem **v, size_t *n, const struct ct_aitem *it)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = *it;
+}
+
+/* one conversion of a printf form: "%-08.3lld" -> its parts.  Returns the
+ * length of the conversion, 0 when it is not one we support. */
+struct conv {
+	char flags[8];
+	int width, prec; /* -1 when absent */
+	char len[3];
+	char c;
+};
+
+static size_t parse_conv(const char *s, struct conv *cv)
+{
+	const char *p = s + 1;
+	size_t nf = 0;
+	memset(cv, 0, sizeof(*cv));
+	cv->width = cv->prec = -1;
+	while (*p && strchr("-+ #0", *p) && nf < sizeof(cv->flags) - 1)
+		cv->flags[nf++] = *p++;
+	if (isdigit((unsigned char)*p)) {
+		cv->width = 0;
+		while (isdigit((unsigned char)*p) && cv->width < 1000)
+			cv->width = cv->width * 10 + (*p++ - '0');
+	}
+	if (*p == '.') {
+		p++;
+		cv->prec = 0;
+		while (isdigit((unsigned char)*p) && cv->prec < 1000)
+			cv->prec = cv->prec * 10 + (*p++ - '0');
+	}
+	size_t nl = 0;
+	while (*p && strchr("hlzjtL", *p) && nl < 2)
+		cv->len[nl++] = *p++;
+	if (!*p || !strchr("diuoxXcspfFeEgGaA%", *p))
+		return 0;
+	cv->c = *p++;
+	return (size_t)(p - s);
+}
+
+static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, char *err,
+			     size_t errlen)
+{
+	unsigned ni = 0, nf = 0;
+	for (const char *p = f; *p; p++) {
+		if (*p != '%')
+			continue;
+		struct conv cv;
+		size_t n = parse_conv(p, &cv);
+		if (!n) {
+			msg(err, errlen, "fmt: unsupported conversion at '%.8s'", p);
+			return -1;
+		}
+		p += n - 1;
+		if (cv.c == '%')
+			continue;
+		struct ct_aitem it;
+		memset(&it, 0, sizeof(it));
+		bool l =
+		    cv.len[0] == 'l' || cv.len[0] == 'z' || cv.len[0] == 'j' || cv.len[0] == 't';
+		switch (cv.c) {
+		case 'd':
+		case 'i':
+			it.fmt = CT_AF_INT;
+			break;
+		case 'u':
+		case 'o':
+			it.fmt = CT_AF_UINT;
+			break;
+		case 'x':
+		case 'X':
+			it.fmt = CT_AF_HEX;
+			break;
+		case 'c':
+			it.fmt = CT_AF_CHAR;
+			break;
+		case 's':
+			it.fmt = CT_AF_STR;
+			break;
+		case 'p':
+			it.fmt = CT_AF_PTR;
+			break;
+		default:
+			it.fmt = CT_AF_FLOAT;
+		}
+		if (it.fmt == CT_AF_FLOAT) {
+			it.bits = cv.len[0] == 'h' ? 32 : 64;
+			if (ret) {
+				it.nloc = 1;
+				it.loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 2};
+			} else {
+				if (nf >= 8) {
+					msg(err, errlen,
+					    "fmt: more than 8 floating-point arguments (the rest "
+					    "are on the stack: use -a)");
+					return -1;
+				}
+				it.nloc = 1;
+				it.loc[0] =
+				    (struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)nf++};
+			}
+		} else {
+			it.bits = it.fmt == CT_AF_CHAR			       ? 8
+				  : it.fmt == CT_AF_STR || it.fmt == CT_AF_PTR ? 64
+				  : l					       ? 64
+				  : cv.len[0] == 'h' && cv.len[1] == 'h'       ? 8
+				  : cv.len[0] == 'h'			       ? 16
+									       : 32;
+			if (ret) {
+				if (ni >= 1) {
+					msg(err, errlen, "fmt: a return value has one integer");
+					return -1;
+				}
+				ni++;
+				it.nloc = 1;
+				it.loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
+			} else {
+				int_slot(&it, ni++);
+			}
+		}
+		if (ret)
+			push_item(&spec->ret, &spec->nret, &it);
+		else
+			push_item(&spec->args, &spec->nargs, &it);
+		if (ret && spec->nret > 1) {
+			msg(err, errlen, "fmt: a return value has one conversion");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, char *err,
+		   size_t errlen)
+{
+	const char *at = strrchr(opt, '@');
+	/* the items never contain '@' but a fmt string may: take the first
+	 * '@' that is followed by an item */
+	const char *fm = strstr(opt, "@fmt=");
+	if (fm)
+		at = fm;
+	*re = NULL;
+	if (!at || at == opt) {
+		msg(err, errlen, "'%s': expected FUNC_REGEX@ITEM[,ITEM...]", opt);
+		return -1;
+	}
+	*re = xasprintf("%.*s", (int)(at - opt), opt);
+	const char *p = at + 1;
+	if (!*p) {
+		msg(err, errlen, "'%s': nothing to capture after '@'", opt);
+		goto fail;
+	}
+	while (*p) {
+		if (!strncmp(p, "fmt=", 4)) {
+			p += 4;
+			char q = *p;
+			const char *end;
+			char *f;
+			if (q == '"' || q == '\'') {
+				end = strchr(p + 1, q);
+				if (!end) {
+					msg(err, errlen, "'%s': unterminated fmt string", opt);
+					goto fail;
+				}
+				f = xasprintf("%.*s", (int)(end - p - 1), p + 1);
+				end++;
+			} else {
+				end = p + strlen(p);
+				f = xstrdup(p);
+			}
+			if (ret ? spec->nret : (spec->nargs || spec->fmt)) {
+				free(f);
+				msg(err, errlen, "'%s': fmt= cannot be mixed with other items",
+				    opt);
+				goto fail;
+			}
+			char e2[200];
+			if (parse_printf_form(f, ret, spec, e2, sizeof(e2)) < 0) {
+				free(f);
+				msg(err, errlen, "'%s': %s", opt, e2);
+				goto fail;
+			}
+			if (ret) {
+				/* keep the form on the item: its desc */
+				if (spec->nret)
+					spec->ret[0].desc = f;
+				else
+					free(f);
+			} else {
+				spec->fmt = f;
+			}
+			p = end;
+			if (*p && *p != ',') {
+				msg(err, errlen, "'%s': text after the fmt string", opt);
+				goto fail;
+			}
+			if (*p)
+				p++;
+			continue;
+		}
+		const char *end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		const char *slash = memchr(p, '/', (size_t)(end - p));
+		const char *nend = slash ? slash : end;
+		struct ct_aitem it;
+		memset(&it, 0, sizeof(it));
+		bool fp = false;
+		unsigned long n = 0;
+		char *e;
+		if (!ret && nend - p > 3 && !strncmp(p, "arg", 3) && isdigit((unsigned char)p[3])) {
+			n = strtoul(p + 3, &e, 10);
+			if (e != nend || n < 1 || n > 64)
+				goto bad_item;
+			int_slot(&it, (unsigned)n - 1);
+		} else if (!ret && nend - p > 5 && !strncmp(p, "fparg", 5) &&
+			   isdigit((unsigned char)p[5])) {
+			n = strtoul(p + 5, &e, 10);
+			if (e != nend || n < 1 || n > 8)
+				goto bad_item;
+			fp = true;
+			it.nloc = 1;
+			it.loc[0] = (struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)(n - 1)};
+		} else if (ret && nend - p == 6 && !strncmp(p, "retval", 6)) {
+			it.nloc = 1;
+			it.loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
+		} else {
+			goto bad_item;
+		}
+		if (slash) {
+			if (parse_fmt(slash + 1, (size_t)(end - slash - 1), &it) < 0) {
+				msg(err, errlen,
+				    "'%s': unknown format '%.*s' (d u x c b p s f, "
+				    "with a size: d8 d16 d32 d64, f32 f64)",
+				    opt, (int)(end - slash - 1), slash + 1);
+				goto fail;
+			}
+		} else {
+			it.fmt = fp ? CT_AF_FLOAT : CT_AF_INT;
+			it.bits = fp ? 64 : 32;
+		}
+		if (fp && it.fmt != CT_AF_FLOAT) {
+			msg(err, errlen, "'%s': fparg is a floating-point register: f, f32 or f64",
+			    opt);
+			goto fail;
+		}
+		if (!fp && !ret && it.fmt == CT_AF_FLOAT) {
+			msg(err, errlen,
+			    "'%s': floating-point arguments are in xmm registers: use fpargN/f "
+			    "(numbered among the floating-point arguments)",
+			    opt);
+			goto fail;
+		}
+		if (ret && it.fmt == CT_AF_FLOAT)
+			it.loc[0].reg = 2; /* xmm0 */
+		if (ret) {
+			if (spec->nret) {
+				msg(err, errlen, "'%s': one return value per function", opt);
+				goto fail;
+			}
+			push_item(&spec->ret, &spec->nret, &it);
+		} else {
+			if (spec->fmt) {
+				msg(err, errlen, "'%s': fmt= cannot be mixed with other items",
+				    opt);
+				goto fail;
+			}
+			push_item(&spec->args, &spec->nargs, &it);
+		}
+		p = *end ? end + 1 : end;
+		continue;
+	bad_item:
+		msg(err, errlen, "'%s': unknown item '%.*s' (%s)", opt, (int)(end - p), p,
+		    ret ? "retval[/FMT] or fmt=\"...\"" : "argN[/FMT], fpargN[/f] or fmt=\"...\"");
+		goto fail;
+	}
+	return 0;
+fail:
+	free(*re);
+	*re = NULL;
+	return -1;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+void ct_argtab_init(struct ct_argtab *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->strmax = CT_ARGS_STRMAX_DEFAULT;
+}
+
+static void item_free(struct ct_aitem *it)
+{
+	free(it->name);
+	free(it->desc);
+}
+
+void ct_aspec_free(struct ct_aspec *s)
+{
+	for (size_t i = 0; i < s->nargs; i++)
+		item_free(&s->args[i]);
+	for (size_t i = 0; i < s->nret; i++)
+		item_free(&s->ret[i]);
+	free(s->args);
+	free(s->ret);
+	free(s->fmt);
+	memset(s, 0, sizeof(*s));
+}
+
+void ct_argtab_free(struct ct_argtab *t)
+{
+	for (size_t i = 0; i < t->nspecs; i++)
+		ct_aspec_free(&t->specs[i]);
+	free(t->specs);
+	for (size_t i = 0; i < t->nenums; i++) {
+		for (size_t j = 0; j < t->enums[i].n; j++)
+			free(t->enums[i].v[j].name);
+		free(t->enums[i].v);
+	}
+	free(t->enums);
+	for (size_t i = 0; i < t->nstructs; i++) {
+		for (size_t j = 0; j < t->structs[i].n; j++)
+			item_free(&t->structs[i].m[j].it);
+		free(t->structs[i].m);
+		free(t->structs[i].name);
+	}
+	free(t->structs);
+	for (size_t i = 0; i < t->nmods; i++) {
+		free(t->mods[i].buildid);
+		free(t->mods[i].path);
+		free(t->mods[i].f);
+	}
+	free(t->mods);
+	memset(t, 0, sizeof(*t));
+}
+
+void ct_aitem_copy(struct ct_aitem *dst, const struct ct_aitem *src)
+{
+	*dst = *src;
+	dst->name = src->name ? xstrdup(src->name) : NULL;
+	dst->desc = src->desc ? xstrdup(src->desc) : NULL;
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool item_eq(const struct ct_aitem *a, const struct ct_aitem *b)
+{
+	return a->fmt == b->fmt && a->bits == b->bits && a->nloc == b->nloc &&
+	       !memcmp(a->loc, b->loc, sizeof(a->loc[0]) * a->nloc) && a->table == b->table &&
+	       str_eq(a->name, b->name) && str_eq(a->desc, b->desc);
+}
+
+static bool spec_eq(const struct ct_aspec *a, const struct ct_aspec *b)
+{
+	if (a->nargs != b->nargs || a->nret != b->nret || a->variadic != b->variadic ||
+	    !str_eq(a->fmt, b->fmt))
+		return false;
+	for (size_t i = 0; i < a->nargs; i++)
+		if (!item_eq(&a->args[i], &b->args[i]))
+			return false;
+	for (size_t i = 0; i < a->nret; i++)
+		if (!item_eq(&a->ret[i], &b->ret[i]))
+			return false;
+	return true;
+}
+
+uint32_t ct_argtab_intern(struct ct_argtab *t, const struct ct_aspec *s)
+{
+	for (size_t i = 0; i < t->nspecs; i++)
+		if (spec_eq(&t->specs[i], s))
+			return (uint32_t)i;
+	t->specs = xrealloc(t->specs, (t->nspecs + 1) * sizeof(*t->specs));
+	struct ct_aspec *d = &t->specs[t->nspecs];
+	memset(d, 0, sizeof(*d));
+	d->nargs = s->nargs;
+	d->nret = s->nret;
+	d->variadic = s->variadic;
+	d->fmt = s->fmt ? xstrdup(s->fmt) : NULL;
+	d->args = xcalloc(s->nargs ? s->nargs : 1, sizeof(*d->args));
+	d->ret = xcalloc(s->nret ? s->nret : 1, sizeof(*d->ret));
+	for (size_t i = 0; i < s->nargs; i++)
+		ct_aitem_copy(&d->args[i], &s->args[i]);
+	for (size_t i = 0; i < s->nret; i++)
+		ct_aitem_copy(&d->ret[i], &s->ret[i]);
+	return (uint32_t)t->nspecs++;
+}
+
+struct ct_amodule *ct_argtab_module(struct ct_argtab *t, const char *buildid, const char *path)
+{
+	for (size_t i = 0; i < t->nmods; i++)
+		if (str_eq(t->mods[i].buildid, buildid) && !strcmp(t->mods[i].path, path))
+			return &t->mods[i];
+	t->mods = xrealloc(t->mods, (t->nmods + 1) * sizeof(*t->mods));
+	struct ct_amodule *m = &t->mods[t->nmods++];
+	memset(m, 0, sizeof(*m));
+	m->buildid = buildid ? xstrdup(buildid) : NULL;
+	m->path = xstrdup(path);
+	return m;
+}
+
+void ct_amodule_add(struct ct_amodule *m, uint64_t off, uint32_t spec)
+{
+	if (m->nf == m->capf) {
+		m->capf = m->capf ? 2 * m->capf : 64;
+		m->f = xrealloc(m->f, m->capf * sizeof(*m->f));
+	}
+	m->f[m->nf++] = (struct ct_afunc){off, spec};
+}
+
+bool ct_aitem_narrow(const struct ct_aitem *it)
+{
+	if (it->nloc != 1 || it->loc[0].kind == CT_AL_STACK)
+		return false;
+	switch (it->fmt) {
+	case CT_AF_INT:
+	case CT_AF_UINT:
+	case CT_AF_HEX:
+	case CT_AF_BOOL:
+	case CT_AF_ENUM:
+		return it->bits <= 32;
+	case CT_AF_CHAR:
+		return true;
+	case CT_AF_FLOAT:
+		return it->bits == 32;
+	default:
+		return false;
+	}
+}
+
+static unsigned item_words(const struct ct_aitem *it, unsigned strmax)
+{
+	unsigned w = 0;
+	if (ct_aitem_narrow(it))
+		return 1;
+	for (unsigned i = 0; i < it->nloc; i++)
+		w += it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
+	if (it->fmt == CT_AF_STR && it->nloc)
+		w += 1 + (strmax + 3) / 4;
+	return w;
+}
+
+unsigned ct_aspec_words(const struct ct_aspec *s, bool ret, unsigned strmax)
+{
+	const struct ct_aitem *v = ret ? s->ret : s->args;
+	size_t n = ret ? s->nret : s->nargs;
+	unsigned w = 0;
+	for (size_t i = 0; i < n; i++)
+		w += item_words(&v[i], strmax);
+	return w;
+}
+
+int ct_aspec_check(const struct ct_aspec *s, unsigned strmax, char *err, size_t errlen)
+{
+	for (int r = 0; r < 2; r++) {
+		unsigned w = ct_aspec_words(s, r, strmax);
+		if (w > CT_ARGS_MAX_WORDS) {
+			msg(err, errlen,
+			    "%s take %u bytes, more than one record holds (%u); capture fewer "
+			    "or shorter strings (--str-max)",
+			    r ? "the return value would" : "the arguments would", 4 * w,
+			    4 * CT_ARGS_MAX_WORDS);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the file ------------------------------------------------------------- */
+
+/* write a field with space, control bytes, DEL and % as %XX; "-" when empty */
+static void put_field(FILE *f, const char *s)
+{
+	if (!s || !*s) {
+		fputc('-', f);
+		return;
+	}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p <= 0x20 || *p == 0x7f || *p == '%' ||
+		    (p == (const unsigned char *)s && *p == '-'))
+			fprintf(f, "%%%02X", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+static char *get_field(const char *s)
+{
+	if (!strcmp(s, "-"))
+		return NULL;
+	char *o = xmalloc(strlen(s) + 1), *q = o;
+	for (const char *p = s; *p; p++) {
+		if (*p == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
+			char h[3] = {p[1], p[2], 0};
+			*q++ = (char)strtoul(h, NULL, 16);
+			p += 2;
+		} else {
+			*q++ = *p;
+		}
+	}
+	*q = 0;
+	return o;
+}
+
+static void put_loc(FILE *f, const struct ct_aloc *l)
+{
+	switch (l->kind) {
+	case CT_AL_GP:
+		fputs(gp_names[l->reg], f);
+		break;
+	case CT_AL_XMM:
+		fprintf(f, "xmm%u", l->reg);
+		break;
+	case CT_AL_STACK:
+		fprintf(f, "sp+%u:%u", l->off, l->size);
+		break;
+	default:
+		fputs(ret_names[l->reg], f);
+	}
+}
+
+static void put_fmt(FILE *f, const struct ct_aitem *it)
+{
+	switch (it->fmt) {
+	case CT_AF_INT:
+		fprintf(f, "d%u", it->bits);
+		break;
+	case CT_AF_UINT:
+		fprintf(f, "u%u", it->bits);
+		break;
+	case CT_AF_HEX:
+		fprintf(f, "x%u", it->bits);
+		break;
+	case CT_AF_CHAR:
+		fputs("c", f);
+		break;
+	case CT_AF_BOOL:
+		fprintf(f, "b%u", it->bits);
+		break;
+	case CT_AF_PTR:
+		fputs("p", f);
+		break;
+	case CT_AF_STR:
+		fputs("s", f);
+		break;
+	case CT_AF_FLOAT:
+		fprintf(f, "f%u", it->bits);
+		break;
+	case CT_AF_ENUM:
+		fprintf(f, "e%u:%d", it->bits, it->table);
+		break;
+	case CT_AF_STRUCT:
+		fprintf(f, "S:%d", it->table);
+		break;
+	default:
+		fputs("?", f);
+	}
+}
+
+static void put_item(FILE *f, char kind, const struct ct_aitem *it)
+{
+	fprintf(f, "%c ", kind);
+	if (!it->nloc)
+		fputc('-', f);
+	for (unsigned i = 0; i < it->nloc; i++) {
+		if (i)
+			fputc(',', f);
+		put_loc(f, &it->loc[i]);
+	}
+	fputc(' ', f);
+	put_fmt(f, it);
+	fputc(' ', f);
+	put_field(f, it->name);
+	fputc(' ', f);
+	put_field(f, it->desc);
+	fputc('\n', f);
+}
+
+int ct_argtab_write(const struct ct_argtab *t, FILE *f)
+{
+	fprintf(f, "%s %d\nstrmax %u\n", CT_ARGS_MAGIC, CT_ARGS_VERSION, t->strmax);
+	for (size_t i = 0; i < t->nenums; i++) {
+		fprintf(f, "enum %zu\n", i);
+		for (size_t j = 0; j < t->enums[i].n; j++) {
+			fprintf(f, "v %" PRId64 " ", t->enums[i].v[j].value);
+			put_field(f, t->enums[i].v[j].name);
+			fputc('\n', f);
+		}
+		fputs("end\n", f);
+	}
+	for (size_t i = 0; i < t->nstructs; i++) {
+		fprintf(f, "struct %zu %u ", i, t->structs[i].size);
+		put_field(f, t->structs[i].name);
+		fputc('\n', f);
+		for (size_t j = 0; j < t->structs[i].n; j++) {
+			const struct ct_amember *m = &t->structs[i].m[j];
+			fprintf(f, "m %u ", m->off);
+			put_fmt(f, &m->it);
+			fputc(' ', f);
+			put_field(f, m->it.name);
+			fputc(' ', f);
+			put_field(f, m->it.desc);
+			fputc('\n', f);
+		}
+		fputs("end\n", f);
+	}
+	for (size_t i = 0; i < t->nspecs; i++) {
+		const struct ct_aspec *s = &t->specs[i];
+		fprintf(f, "spec %zu\n", i);
+		for (size_t j = 0; j < s->nargs; j++)
+			put_item(f, 'a', &s->args[j]);
+		for (size_t j = 0; j < s->nret; j++)
+			put_item(f, 'r', &s->ret[j]);
+		if (s->fmt) {
+			fputs("fmt ", f);
+			put_field(f, s->fmt);
+			fputc('\n', f);
+		}
+		if (s->variadic)
+			fputs("variadic\n", f);
+		fputs("end\n", f);
+	}
+	for (size_t i = 0; i < t->nmods; i++) {
+		const struct ct_amodule *m = &t->mods[i];
+		fputs("module ", f);
+		put_field(f, m->buildid);
+		fputc(' ', f);
+		put_field(f, m->path);
+		fputc('\n', f);
+		for (size_t j = 0; j < m->nf; j++)
+			fprintf(f, "f %" PRIx64 " %u\n", m->f[j].off, m->f[j].spec);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static int parse_loc(const char *s, size_t n, bool ret, struct ct_aloc *l)
+{
+	char b[32];
+	if (n >= sizeof(b))
+		return -1;
+	memcpy(b, s, n);
+	b[n] = 0;
+	memset(l, 0, sizeof(*l));
+	if (ret) {
+		for (unsigned i = 0; i < 4; i++)
+			if (!strcmp(b, ret_names[i])) {
+				l->kind = CT_AL_RET;
+				l->reg = (uint8_t)i;
+				return 0;
+			}
+		return -1;
+	}
+	for (unsigned i = 0; i < 6; i++)
+		if (!strcmp(b, gp_names[i])) {
+			l->kind = CT_AL_GP;
+			l->reg = (uint8_t)i;
+			return 0;
+		}
+	unsigned a, c;
+	char extra;
+	if (sscanf(b, "xmm%u%c", &a, &extra) == 1 && a < 8) {
+		l->kind = CT_AL_XMM;
+		l->reg = (uint8_t)a;
+		return 0;
+	}
+	if (sscanf(b, "sp+%u:%u%c", &a, &c, &extra) == 2 && a >= 8 && a < (1u << 20) && c >= 1 &&
+	    c <= 256) {
+		l->kind = CT_AL_STACK;
+		l->off = a;
+		l->size = (uint16_t)c;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_item_fmt(const char *s, struct ct_aitem *it)
+{
+	unsigned bits = 0;
+	int table = 0;
+	char extra;
+	it->table = 0;
+	if (!strcmp(s, "c")) {
+		it->fmt = CT_AF_CHAR, it->bits = 8;
+		return 0;
+	}
+	if (!strcmp(s, "p") || !strcmp(s, "s")) {
+		it->fmt = *s == 'p' ? CT_AF_PTR : CT_AF_STR, it->bits = 64;
+		return 0;
+	}
+	if (!strcmp(s, "?")) {
+		it->fmt = CT_AF_NONE;
+		return 0;
+	}
+	if (sscanf(s, "S:%d%c", &table, &extra) == 1 && table >= 0) {
+		it->fmt = CT_AF_STRUCT, it->table = table;
+		return 0;
+	}
+	if (sscanf(s, "e%u:%d%c", &bits, &table, &extra) == 2 && table >= 0) {
+		it->fmt = CT_AF_ENUM, it->table = table;
+	} else if (sscanf(s + 1, "%u%c", &bits, &extra) == 1) {
+		switch (*s) {
+		case 'd':
+			it->fmt = CT_AF_INT;
+			break;
+		case 'u':
+			it->fmt = CT_AF_UINT;
+			break;
+		case 'x':
+			it->fmt = CT_AF_HEX;
+			break;
+		case 'b':
+			it->fmt = CT_AF_BOOL;
+			break;
+		case 'f':
+			it->fmt = CT_AF_FLOAT;
+			if (bits != 32 && bits != 64)
+				return -1;
+			break;
+		default:
+			return -1;
+		}
+	} else {
+		return -1;
+	}
+	if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+		return -1;
+	it->bits = (uint8_t)bits;
+	return 0;
+}
+
+/* "a LOCS FMT NAME DESC" */
+static int parse_item_line(char *rest, bool ret, struct ct_aitem *it)
+{
+	char *tok[4];
+	char *save = NULL;
+	memset(it, 0, sizeof(*it));
+	for (int i = 0; i < 4; i++) {
+		tok[i] = strtok_r(i ? NULL : rest, " ", &save);
+		if (!tok[i])
+			return -1;
+	}
+	if (strcmp(tok[0], "-")) {
+		for (char *p = tok[0]; *p;) {
+			char *c = strchr(p, ',');
+			size_t n = c ? (size_t)(c - p) : strlen(p);
+			if (it->nloc == 2 || parse_loc(p, n, ret, &it->loc[it->nloc]) < 0)
+				return -1;
+			it->nloc++;
+			p += n + (c ? 1 : 0);
+		}
+	}
+	if (parse_item_fmt(tok[1], it) < 0)
+		return -1;
+	if (it->fmt == CT_AF_STR && it->nloc != 1)
+		return -1;
+	it->name = get_field(tok[2]);
+	it->desc = get_field(tok[3]);
+	return 0;
+}
+
+int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	ct_argtab_init(t);
+	if (!f) {
+		msg(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0;
+	enum { TOP, IN_SPEC, IN_ENUM, IN_STRUCT } where = TOP;
+	struct ct_amodule *mod = NULL;
+	const char *why = "bad line";
+	while ((n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (line[n - 1] == '\n')
+			line[--n] = 0;
+		if (lineno == 1) {
+			int v;
+			if (sscanf(line, CT_ARGS_MAGIC " %d", &v) != 1) {
+				why = "not an argument spec file";
+				goto bad;
+			}
+			if (v != CT_ARGS_VERSION) {
+				why = "unsupported version";
+				goto bad;
+			}
+			continue;
+		}
+		char *sp = strchr(line, ' ');
+		char *rest = sp ? sp + 1 : line + n;
+		size_t kw = sp ? (size_t)(sp - line) : (size_t)n;
+#define KW(s) (kw == sizeof(s) - 1 && !memcmp(line, s, kw))
+		if (KW("end")) {
+			if (where == TOP)
+				goto bad;
+			where = TOP;
+			continue;
+		}
+		switch (where) {
+		case IN_SPEC: {
+			struct ct_aspec *s = &t->specs[t->nspecs - 1];
+			if (KW("a") || KW("r")) {
+				struct ct_aitem it;
+				bool r = line[0] == 'r';
+				if (parse_item_line(rest, r, &it) < 0)
+					goto bad;
+				if (r)
+					push_item(&s->ret, &s->nret, &it);
+				else
+					push_item(&s->args, &s->nargs, &it);
+			} else if (KW("fmt")) {
+				free(s->fmt);
+				s->fmt = get_field(rest);
+			} else if (KW("variadic")) {
+				s->variadic = true;
+			} else {
+				goto bad;
+			}
+			continue;
+		}
+		case IN_ENUM: {
+			struct ct_aenum *e = &t->enums[t->nenums - 1];
+			long long v;
+			int off = 0;
+			if (!KW("v") || sscanf(rest, "%lld %n", &v, &off) != 1 || !off)
+				goto bad;
+			e->v = xrealloc(e->v, (e->n + 1) * sizeof(*e->v));
+			e->v[e->n++] = (struct ct_aenum_val){v, get_field(rest + off)};
+			continue;
+		}
+		case IN_STRUCT: {
+			struct ct_astruct *st = &t->structs[t->nstructs - 1];
+			unsigned off;
+			char fmt[64], name[256], desc[256];
+			struct ct_amember m;
+			memset(&m, 0, sizeof(m));
+			if (!KW("m") ||
+			    sscanf(rest, "%u %63s %255s %255s", &off, fmt, name, desc) != 4 ||
+			    parse_item_fmt(fmt, &m.it) < 0 || off >= st->size)
+				goto bad;
+			m.off = off;
+			m.it.name = get_field(name);
+			m.it.desc = get_field(desc);
+			st->m = xrealloc(st->m, (st->n + 1) * sizeof(*st->m));
+			st->m[st->n++] = m;
+			continue;
+		}
+		case TOP:
+			break;
+		}
+		if (KW("strmax")) {
+			unsigned v;
+			if (sscanf(rest, "%u", &v) != 1 || v > CT_ARGS_STRMAX_MAX)
+				goto bad;
+			t->strmax = v;
+		} else if (KW("spec")) {
+			size_t i;
+			if (sscanf(rest, "%zu", &i) != 1 || i != t->nspecs)
+				goto bad;
+			t->specs = xrealloc(t->specs, (t->nspecs + 1) * sizeof(*t->specs));
+			memset(&t->specs[t->nspecs++], 0, sizeof(*t->specs));
+			where = IN_SPEC;
+		} else if (KW("enum")) {
+			size_t i;
+			if (sscanf(rest, "%zu", &i) != 1 || i != t->nenums)
+				goto bad;
+			t->enums = xrealloc(t->enums, (t->nenums + 1) * sizeof(*t->enums));
+			memset(&t->enums[t->nenums++], 0, sizeof(*t->enums));
+			where = IN_ENUM;
+		} else if (KW("struct")) {
+			size_t i;
+			unsigned size;
+			char name[256];
+			if (sscanf(rest, "%zu %u %255s", &i, &size, name) != 3 ||
+			    i != t->nstructs || size == 0 || size > 4096)
+				goto bad;
+			t->structs = xrealloc(t->structs, (t->nstructs + 1) * sizeof(*t->structs));
+			struct ct_astruct *st = &t->structs[t->nstructs++];
+			memset(st, 0, sizeof(*st));
+			st->size = size;
+			st->name = get_field(name);
+			where = IN_STRUCT;
+		} else if (KW("module")) {
+			char *save = NULL;
+			char *b = strtok_r(rest, " ", &save), *p = strtok_r(NULL, "", &save);
+			if (!b || !p)
+				goto bad;
+			char *bid = get_field(b), *pth = get_field(p);
+			mod = ct_argtab_module(t, bid, pth ? pth : "");
+			free(bid);
+			free(pth);
+		} else if (KW("f")) {
+			uint64_t off;
+			unsigned spec;
+			if (!mod || sscanf(rest, "%" SCNx64 " %u", &off, &spec) != 2)
+				goto bad;
+			ct_amodule_add(mod, off, spec);
+		} else {
+			goto bad;
+		}
+#undef KW
+	}
+	if (where != TOP) {
+		why = "cut short";
+		goto bad;
+	}
+	/* references between the tables */
+	for (size_t i = 0; i < t->nmods; i++)
+		for (size_t j = 0; j < t->mods[i].nf; j++)
+			if (t->mods[i].f[j].spec >= t->nspecs) {
+				why = "a function names a spec that does not exist";
+				goto bad;
+			}
+	for (size_t i = 0; i < t->nspecs; i++) {
+		const struct ct_aspec *s = &t->specs[i];
+		for (size_t j = 0; j < s->nargs + s->nret; j++) {
+			const struct ct_aitem *it =
+			    j < s->nargs ? &s->args[j] : &s->ret[j - s->nargs];
+			if ((it->fmt == CT_AF_ENUM && (size_t)it->table >= t->nenums) ||
+			    (it->fmt == CT_AF_STRUCT && (size_t)it->table >= t->nstructs)) {
+				why = "a spec names a table that does not exist";
+				goto bad;
+			}
+		}
+		if (ct_aspec_words(s, false, t->strmax) > CT_ARGS_MAX_WORDS ||
+		    ct_aspec_words(s, true, t->strmax) > CT_ARGS_MAX_WORDS) {
+			why = "a spec too large for one record";
+			goto bad;
+		}
+	}
+	for (size_t i = 0; i < t->nstructs; i++)
+		for (size_t j = 0; j < t->structs[i].n; j++) {
+			const struct ct_aitem *it = &t->structs[i].m[j].it;
+			if ((it->fmt == CT_AF_ENUM && (size_t)it->table >= t->nenums) ||
+			    (it->fmt == CT_AF_STRUCT && (size_t)it->table >= t->nstructs) ||
+			    it->fmt == CT_AF_STR) {
+				why = "a struct member names a table that does not exist";
+				goto bad;
+			}
+		}
+	free(line);
+	fclose(f);
+	return 0;
+bad:
+	msg(err, errlen, "%s: line %d: %s", path, lineno, why);
+	free(line);
+	fclose(f);
+	ct_argtab_free(t);
+	ct_argtab_init(t);
+	return -1;
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+/* walk the payload along the items: the words of item i start at *pos */
+static bool item_span(const struct ct_aitem *it, const uint32_t *w, uint32_t n, uint32_t *pos)
+{
+	uint32_t p = *pos;
+	if (ct_aitem_narrow(it)) {
+		if (n - p < 1)
+			return false;
+		*pos = p + 1;
+		return true;
+	}
+	for (unsigned i = 0; i < it->nloc; i++) {
+		uint32_t k =
+		    it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
+		if (n - p < k)
+			return false;
+		p += k;
+	}
+	if (it->fmt == CT_AF_STR && it->nloc) {
+		if (n - p < 1)
+			return false;
+		uint32_t len = w[p] & 0xffff;
+		p++;
+		if (n - p < (len + 3) / 4)
+			return false;
+		p += (len + 3) / 4;
+	}
+	*pos = p;
+	return true;
+}
+
+bool ct_args_payload_ok(const struct ct_argtab *t, uint32_t spec, bool ret, const uint32_t *w,
+			uint32_t n)
+{
+	if (!t || spec >= t->nspecs)
+		return false;
+	const struct ct_aspec *s = &t->specs[spec];
+	const struct ct_aitem *v = ret ? s->ret : s->args;
+	size_t ni = ret ? s->nret : s->nargs;
+	uint32_t pos = 0;
+	for (size_t i = 0; i < ni; i++)
+		if (!item_span(&v[i], w, n, &pos))
+			return false;
+	return pos == n;
+}
+
+/* output buffer */
+struct ob {
+	char *b;
+	size_t len, n;
+};
+
+static void oput(struct ob *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && o->n + 1 < o->len; i++)
+		o->b[o->n++] = s[i];
+	if (o->len)
+		o->b[o->n < o->len ? o->n : o->len - 1] = 0;
+}
+
+static void oputs(struct ob *o, const char *s)
+{
+	oput(o, s, strlen(s));
+}
+
+static void oprintf(struct ob *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void oprintf(struct ob *o, const char *fmt, ...)
+{
+	char b[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b, sizeof(b), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		oput(o, b, (size_t)n < sizeof(b) ? (size_t)n : sizeof(b) - 1);
+}
+
+static uint64_t rd64w(const uint32_t *w)
+{
+	return (uint64_t)w[0] | (uint64_t)w[1] << 32;
+}
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+	if (bits >= 64)
+		return (int64_t)v;
+	uint64_t m = 1ull << (bits - 1);
+	v &= (1ull << bits) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
+static uint64_t zext(uint64_t v, unsigned bits)
+{
+	return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+static void put_char_esc(struct ob *o, unsigned char c, char quote)
+{
+	switch (c) {
+	case '\n':
+		oputs(o, "\\n");
+		return;
+	case '\t':
+		oputs(o, "\\t");
+		return;
+	case '\r':
+		oputs(o, "\\r");
+		return;
+	case '\\':
+		oputs(o, "\\\\");
+		return;
+	case 0:
+		oputs(o, "\\0");
+		return;
+	}
+	if (c == (unsigned char)quote) {
+		char b[2] = {'\\', (char)c};
+		oput(o, b, 2);
+	} else if (c < 0x20 || c >= 0x7f) {
+		oprintf(o, "\\x%02x", c);
+	} else {
+		oput(o, (const char *)&c, 1);
+	}
+}
+
+static void put_float(struct ob *o, double d, bool single)
+{
+	char b[64];
+	if (isnan(d) || isinf(d)) {
+		oprintf(o, "%g", d);
+		return;
+	}
+	/* the shortest text that reads back as the same value */
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(b, sizeof(b), "%.*g", prec, d);
+		if (single ? (float)strtod(b, NULL) == (float)d : strtod(b, NULL) == d)
+			break;
+	}
+	oputs(o, b);
+	if (!strpbrk(b, ".en"))
+		oputs(o, ".0");
+}
+
+struct fctx {
+	const struct ct_argtab *t;
+	ct_args_sym_fn sym;
+	void *symctx;
+};
+
+static void put_scalar(struct ob *o, const struct fctx *c, const struct ct_aitem *it, uint64_t v,
+		       int depth);
+
+/* a value from bytes (a struct member): little-endian, size by the format */
+static uint64_t bytes_value(const unsigned char *p, unsigned size)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < size && i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static unsigned fmt_size(const struct fctx *c, const struct ct_aitem *it)
+{
+	switch (it->fmt) {
+	case CT_AF_PTR:
+	case CT_AF_STR:
+		return 8;
+	case CT_AF_CHAR:
+		return 1;
+	case CT_AF_STRUCT:
+		return (size_t)it->table < c->t->nstructs ? c->t->structs[it->table].size : 0;
+	case CT_AF_NONE:
+		return 0;
+	default:
+		return it->bits / 8;
+	}
+}
+
+static void put_struct(struct ob *o, const struct fctx *c, int table, const unsigned char *p,
+		       size_t n, int depth)
+{
+	const struct ct_astruct *st = &c->t->structs[table];
+	if (depth > 4 || st->n == 0) {
+		oprintf(o, "<%s %uB>", st->name ? st->name : "struct", st->size);
+		return;
+	}
+	oputs(o, "{");
+	for (size_t i = 0; i < st->n; i++) {
+		const struct ct_amember *m = &st->m[i];
+		if (i)
+			oputs(o, ", ");
+		if (m->it.name) {
+			oputs(o, m->it.name);
+			oputs(o, "=");
+		}
+		unsigned sz = fmt_size(c, &m->it);
+		if (m->it.fmt == CT_AF_NONE || m->off + sz > n || !sz) {
+			oputs(o, m->it.desc ? m->it.desc : "?");
+		} else if (m->it.fmt == CT_AF_STRUCT) {
+			put_struct(o, c, m->it.table, p + m->off, sz, depth + 1);
+		} else {
+			put_scalar(o, c, &m->it, bytes_value(p + m->off, sz), depth);
+		}
+	}
+	oputs(o, "}");
+}
+
+static void put_scalar(struct ob *o, const struct fctx *c, const struct ct_aitem *it, uint64_t v,
+		       int depth)
+{
+	(void)depth;
+	switch (it->fmt) {
+	case CT_AF_INT:
+		oprintf(o, "%" PRId64, sext(v, it->bits));
+		break;
+	case CT_AF_UINT:
+		oprintf(o, "%" PRIu64, zext(v, it->bits));
+		break;
+	case CT_AF_HEX:
+		oprintf(o, "%#" PRIx64, zext(v, it->bits));
+		break;
+	case CT_AF_BOOL:
+		oputs(o, zext(v, it->bits) ? "true" : "false");
+		break;
+	case CT_AF_CHAR:
+		oputs(o, "'");
+		put_char_esc(o, (unsigned char)v, '\'');
+		oputs(o, "'");
+		break;
+	case CT_AF_PTR: {
+		const char *name = v && c->sym ? c->sym(c->symctx, v) : NULL;
+		if (name)
+			oputs(o, name);
+		else if (!v)
+			oputs(o, "NULL");
+		else
+			oprintf(o, "%#" PRIx64, v);
+		break;
+	}
+	case CT_AF_FLOAT:
+		if (it->bits == 32) {
+			float f;
+			uint32_t u = (uint32_t)v;
+			memcpy(&f, &u, 4);
+			put_float(o, f, true);
+		} else {
+			double d;
+			memcpy(&d, &v, 8);
+			put_float(o, d, false);
+		}
+		break;
+	case CT_AF_ENUM: {
+		int64_t x = sext(v, it->bits);
+		const struct ct_aenum *e = &c->t->enums[it->table];
+		for (size_t i = 0; i < e->n; i++)
+			if (e->v[i].value == x ||
+			    (it->bits < 64 && (uint64_t)e->v[i].value == zext(v, it->bits))) {
+				oputs(o, e->v[i].name ? e->v[i].name : "?");
+				return;
+			}
+		oprintf(o, "%" PRId64, x);
+		break;
+	}
+	default:
+		oputs(o, it->desc ? it->desc : "?");
+	}
+}
+
+/* one item's text; *pos walks the payload */
+static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_aitem *it,
+			   const uint32_t *w, uint32_t *pos)
+{
+	if (it->fmt == CT_AF_NONE || !it->nloc) {
+		oputs(o, it->desc ? it->desc : "?");
+		for (unsigned i = 0; i < it->nloc; i++)
+			*pos += it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u
+							       : 2u;
+		return;
+	}
+	if (it->fmt == CT_AF_STRUCT) {
+		unsigned char bytes[512];
+		size_t n = 0;
+		for (unsigned i = 0; i < it->nloc; i++) {
+			uint32_t k = it->loc[i].kind == CT_AL_STACK
+					 ? ((it->loc[i].size + 7u) / 8u) * 2u
+					 : 2u;
+			for (uint32_t j = 0; j < k && n + 4 <= sizeof(bytes); j++, n += 4)
+				memcpy(bytes + n, &w[*pos + j], 4);
+			*pos += k;
+		}
+		put_struct(o, c, it->table, bytes, n, 0);
+		return;
+	}
+	if (ct_aitem_narrow(it)) {
+		put_scalar(o, c, it, w[(*pos)++], 0);
+		return;
+	}
+	uint64_t v = rd64w(w + *pos);
+	*pos += 2;
+	if (it->fmt != CT_AF_STR) {
+		put_scalar(o, c, it, v, 0);
+		return;
+	}
+	uint32_t h = w[(*pos)++];
+	uint32_t len = h & 0xffff;
+	const unsigned char *s = (const unsigned char *)(w + *pos);
+	*pos += (len + 3) / 4;
+	if (!v) {
+		oputs(o, "NULL");
+		return;
+	}
+	if (h & CT_ARGS_STR_BAD) {
+		oprintf(o, "<bad pointer %#" PRIx64 ">", v);
+		return;
+	}
+	oputs(o, "\"");
+	for (uint32_t i = 0; i < len; i++)
+		put_char_esc(o, s[i], '"');
+	oputs(o, h & CT_ARGS_STR_TRUNC ? "\"..." : "\"");
+}
+
+/* a printf form: the text with each conversion replaced by its item */
+static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
+		     const struct ct_aitem *items, size_t nitems, const uint32_t *w)
+{
+	uint32_t pos = 0;
+	size_t k = 0;
+	for (const char *p = fmt; *p; p++) {
+		if (*p != '%') {
+			oput(o, p, 1);
+			continue;
+		}
+		struct conv cv;
+		size_t n = parse_conv(p, &cv);
+		if (!n || cv.c == '%') {
+			oput(o, "%", 1);
+			if (n)
+				p += n - 1;
+			continue;
+		}
+		p += n - 1;
+		if (k >= nitems)
+			break;
+		const struct ct_aitem *it = &items[k++];
+		char spec[48];
+		char val[600];
+		struct ob vo = {val, sizeof(val), 0};
+		val[0] = 0;
+		int width = cv.width, prec = cv.prec;
+		if (it->fmt == CT_AF_STR || it->fmt == CT_AF_PTR || it->fmt == CT_AF_CHAR) {
+			/* our own text, padded as asked */
+			if (it->fmt == CT_AF_CHAR) {
+				uint64_t v;
+				if (ct_aitem_narrow(it)) {
+					v = w[pos++];
+				} else {
+					v = rd64w(w + pos);
+					pos += 2;
+				}
+				put_char_esc(&vo, (unsigned char)v, 0);
+			} else if (it->fmt == CT_AF_STR) {
+				uint64_t v = rd64w(w + pos);
+				uint32_t h = w[pos + 2], len = h & 0xffff;
+				const unsigned char *s = (const unsigned char *)(w + pos + 3);
+				pos += 3 + (len + 3) / 4;
+				if (!v)
+					oputs(&vo, "(null)");
+				else if (h & CT_ARGS_STR_BAD)
+					oprintf(&vo, "<bad pointer %#" PRIx64 ">", v);
+				else
+					for (uint32_t i = 0; i < len; i++)
+						put_char_esc(&vo, s[i], 0);
+			} else {
+				put_item_value(&vo, c, it, w, &pos);
+			}
+			snprintf(spec, sizeof(spec), "%%%s*.*s", strchr(cv.flags, '-') ? "-" : "");
+			oprintf(o, spec, width < 0 ? 0 : width, prec < 0 ? (int)sizeof(val) : prec,
+				val);
+			continue;
+		}
+		uint64_t v;
+		if (ct_aitem_narrow(it)) {
+			v = w[pos++];
+		} else {
+			v = rd64w(w + pos);
+			pos += 2;
+		}
+		if (it->fmt == CT_AF_FLOAT) {
+			double d;
+			if (it->bits == 32) {
+				float f;
+				uint32_t u = (uint32_t)v;
+				memcpy(&f, &u, 4);
+				d = f;
+			} else {
+				memcpy(&d, &v, 8);
+			}
+			snprintf(spec, sizeof(spec), "%%%s*.*%c", cv.flags, cv.c);
+			oprintf(o, spec, width < 0 ? 0 : width, prec < 0 ? 6 : prec, d);
+			continue;
+		}
+		if (prec >= 0)
+			snprintf(spec, sizeof(spec), "%%%s*.*ll%c", cv.flags, cv.c);
+		else
+			snprintf(spec, sizeof(spec), "%%%s*ll%c", cv.flags, cv.c);
+		long long x = it->fmt == CT_AF_INT ? (long long)sext(v, it->bits)
+						   : (long long)zext(v, it->bits);
+		if (prec >= 0)
+			oprintf(o, spec, width < 0 ? 0 : width, prec, x);
+		else
+			oprintf(o, spec, width < 0 ? 0 : width, x);
+	}
+}
+
+size_t ct_args_format(const struct ct_argtab *t, const struct ct_callargs *a, bool ret,
+		      ct_args_sym_fn sym, void *symctx, char *buf, size_t len)
+{
+	struct ob o = {buf, len, 0};
+	struct fctx c = {t, sym, symctx};
+	if (len)
+		buf[0] = 0;
+	if (!t || !a || a->spec >= t->nspecs)
+		return 0;
+	const struct ct_aspec *s = &t->specs[a->spec];
+	if (ret) {
+		if (!a->has_ret || !s->nret)
+			return 0;
+		uint32_t pos = 0;
+		if (s->ret[0].desc && s->ret[0].fmt != CT_AF_NONE && strchr(s->ret[0].desc, '%')) {
+			put_form(&o, &c, s->ret[0].desc, s->ret, 1, a->ret);
+			return o.n;
+		}
+		put_item_value(&o, &c, &s->ret[0], a->ret, &pos);
+		return o.n;
+	}
+	if (!a->has_args)
+		return 0;
+	if (s->fmt) {
+		put_form(&o, &c, s->fmt, s->args, s->nargs, a->args);
+		return o.n;
+	}
+	uint32_t pos = 0;
+	for (size_t i = 0; i < s->nargs; i++) {
+		if (i)
+			oputs(&o, ", ");
+		put_item_value(&o, &c, &s->args[i], a->args, &pos);
+	}
+	if (s->variadic)
+		oputs(&o, s->nargs ? ", ..." : "...");
+	return o.n;
+}
+
+/* ---- the reader's store --------------------------------------------------- */
+
+struct ct_callargs *ct_args_new(uint32_t spec, const uint32_t *w, uint32_t n)
+{
+	struct ct_callargs *a = xcalloc(1, sizeof(*a) + n * sizeof(uint32_t));
+	uint32_t *d = (uint32_t *)(a + 1);
+	a->spec = spec;
+	if (w) {
+		memcpy(d, w, n * sizeof(uint32_t));
+		a->has_args = true;
+		a->args = d;
+		a->nargs = n;
+	}
+	return a;
+}
+
+void ct_args_set_ret(struct ct_callargs *a, const uint32_t *w, uint32_t n)
+{
+	uint32_t *d = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	memcpy(d, w, n * sizeof(uint32_t));
+	free((void *)a->ret);
+	a->ret = d;
+	a->nret = n;
+	a->has_ret = true;
+}
+
+void ct_args_release(struct ct_callargs *a)
+{
+	if (!a)
+		return;
+	free((void *)a->ret);
+	free(a);
+}
+
+void ct_args_retire(struct ct_args_pool *p, struct ct_callargs *a)
+{
+	if (p->n == p->cap) {
+		size_t nc = p->cap ? 2 * p->cap : 256;
+		struct ct_callargs **q = xmalloc(nc * sizeof(*q));
+		uint64_t *qr = xmalloc(nc * sizeof(*qr)), *qe = xmalloc(nc * sizeof(*qe));
+		for (size_t i = 0; i < p->n; i++) {
+			size_t j = (p->head + i) % (p->cap ? p->cap : 1);
+			q[i] = p->q[j];
+			qr[i] = p->q_read[j];
+			qe[i] = p->q_event[j];
+		}
+		free(p->q);
+		free(p->q_read);
+		free(p->q_event);
+		p->q = q;
+		p->q_read = qr;
+		p->q_event = qe;
+		p->head = 0;
+		p->cap = nc;
+	}
+	size_t j = (p->head + p->n) % p->cap;
+	p->q[j] = a;
+	p->q_read[j] = p->reads;
+	p->q_event[j] = p->events;
+	p->n++;
+}
+
+void ct_args_tick(struct ct_args_pool *p, uint64_t events)
+{
+	p->reads++;
+	p->events += events;
+	while (p->n && p->q_read[p->head] + CT_ARGS_KEEP_READS <= p->reads &&
+	       p->q_event[p->head] + CT_ARGS_KEEP_EVENTS <= p->events) {
+		ct_args_release(p->q[p->head]);
+		p->head = (p->head + 1) % p->cap;
+		p->n--;
+	}
+}
+
+void ct_args_pool_free(struct ct_args_pool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		ct_args_release(p->q[(p->head + i) % p->cap]);
+	free(p->q);
+	free(p->q_read);
+	free(p->q_event);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- with a session ------------------------------------------------------- */
+
+struct symctx {
+	struct ct_session *s;
+	struct ct_proc *p;
+};
+
+static const char *session_sym(void *ctx, uint64_t addr)
+{
+	struct symctx *c = ctx;
+	return c->p ? ct_session_func_at(c->s, c->p, addr) : NULL;
+}
+
+size_t ct_event_args_text(struct ct_session *s, struct ct_proc *p, const struct ct_callargs *a,
+			  bool ret, char *buf, size_t len)
+{
+	struct symctx c = {s, p};
+	return ct_args_format(s->argtab, a, ret, session_sym, &c, buf, len);
+}
+
+size_t ct_args_bare_len(const char *name, size_t len)
+{
+	const char *close = NULL;
+	for (size_t i = len; i-- > 0;)
+		if (name[i] == ')') {
+			close = name + i;
+			break;
+		}
+	if (!close)
+		return len;
+	int level = 0;
+	for (const char *p = close; p >= name; p--) {
+		if (*p == ')')
+			level++;
+		else if (*p == '(' && --level == 0)
+			return (size_t)(p - name);
+	}
+	return len;
+}

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Argument and return-value specs (doc/args.md): what to capture at a
+ * function's entry and return, where it is (registers, stack), and how to
+ * print it.  `record` builds them from -A/-R options and DWARF, writes them
+ * to DIR/args.spec (the runtime captures by it, the reader decodes by it),
+ * and the reader formats the captured values.
+ */
+#ifndef CT_ARGSPEC_H
+#define CT_ARGSPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct ct_session;
+struct ct_proc;
+
+/* where a value is */
+enum ct_aloc_kind {
+	CT_AL_GP,    /* integer argument register 0..5: rdi rsi rdx rcx r8 r9 */
+	CT_AL_XMM,   /* xmm0..7 (low 8 bytes) */
+	CT_AL_STACK, /* size bytes at the entry sp + off (off >= 8) */
+	CT_AL_RET,   /* return registers: 0 rax, 1 rdx, 2 xmm0, 3 xmm1 */
+};
+
+struct ct_aloc {
+	uint8_t kind;
+	uint8_t reg;
+	uint16_t size; /* CT_AL_STACK: bytes (1..256) */
+	uint32_t off;  /* CT_AL_STACK: from the entry sp */
+};
+
+enum ct_afmt {
+	CT_AF_INT,    /* signed decimal */
+	CT_AF_UINT,   /* unsigned decimal */
+	CT_AF_HEX,    /* 0x... */
+	CT_AF_CHAR,   /* 'c' */
+	CT_AF_BOOL,   /* true/false */
+	CT_AF_PTR,    /* 0x..., or a function's name */
+	CT_AF_STR,    /* "..." copied at record time */
+	CT_AF_FLOAT,  /* float (bits 32) or double (64) */
+	CT_AF_ENUM,   /* enumerator name, from enum table `table` */
+	CT_AF_STRUCT, /* members from struct table `table` */
+	CT_AF_NONE,   /* not captured: printed as `desc` (e.g. <struct S 40B>) */
+};
+
+struct ct_aitem {
+	uint8_t fmt;  /* enum ct_afmt */
+	uint8_t bits; /* width of integers and floats: 8 16 32 64 */
+	uint8_t nloc; /* 0..2 */
+	struct ct_aloc loc[2];
+	int table;  /* enum or struct table */
+	char *name; /* parameter name or NULL */
+	char *desc; /* CT_AF_NONE: what is printed */
+};
+
+struct ct_aspec {
+	struct ct_aitem *args;
+	size_t nargs;
+	struct ct_aitem *ret;
+	size_t nret;   /* 0 or 1 */
+	char *fmt;     /* printf-style form of the arguments, or NULL */
+	bool variadic; /* print ", ..." after the arguments */
+};
+
+struct ct_aenum_val {
+	int64_t value;
+	char *name;
+};
+struct ct_aenum {
+	struct ct_aenum_val *v;
+	size_t n;
+};
+
+struct ct_amember {
+	uint32_t off;
+	struct ct_aitem it; /* fmt/bits/table of the member (no locations) */
+};
+struct ct_astruct {
+	uint32_t size;
+	char *name;
+	struct ct_amember *m;
+	size_t n;
+};
+
+struct ct_afunc {
+	uint64_t off; /* st_value in the module */
+	uint32_t spec;
+};
+
+struct ct_amodule {
+	char *buildid; /* or NULL */
+	char *path;
+	struct ct_afunc *f;
+	size_t nf, capf;
+};
+
+struct ct_argtab {
+	unsigned strmax; /* bytes of a string copied at most */
+	struct ct_aspec *specs;
+	size_t nspecs;
+	struct ct_aenum *enums;
+	size_t nenums;
+	struct ct_astruct *structs;
+	size_t nstructs;
+	struct ct_amodule *mods;
+	size_t nmods;
+};
+
+#define CT_ARGS_STRMAX_DEFAULT 64
+#define CT_ARGS_STRMAX_MAX 1024
+
+/* ---- specs from the command line ------------------------------------ */
+
+/* one -A (ret false) or -R (ret true) option: "REGEX@ITEM,ITEM...".
+ * *re gets the regex (malloc'd); the items are put into spec (args or ret)
+ * as parsed.  -1 with a message in err when the spec is malformed. */
+int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, char *err,
+		   size_t errlen);
+
+/* ---- the table ---------------------------------------------------------- */
+
+void ct_argtab_init(struct ct_argtab *t);
+void ct_argtab_free(struct ct_argtab *t);
+void ct_aspec_free(struct ct_aspec *s);
+void ct_aitem_copy(struct ct_aitem *dst, const struct ct_aitem *src);
+/* the index of a spec equal to s in t (added as a copy if new) */
+uint32_t ct_argtab_intern(struct ct_argtab *t, const struct ct_aspec *s);
+struct ct_amodule *ct_argtab_module(struct ct_argtab *t, const char *buildid, const char *path);
+void ct_amodule_add(struct ct_amodule *m, uint64_t off, uint32_t spec);
+/* a value of at most 32 bits from one register takes one payload word
+ * (its low half); everything else 8 bytes per register or stack slot */
+bool ct_aitem_narrow(const struct ct_aitem *it);
+/* check that a spec's records fit (CT_ARGS_MAX_WORDS); -1 with a message */
+int ct_aspec_check(const struct ct_aspec *s, unsigned strmax, char *err, size_t errlen);
+/* payload words of a spec's entry (ret false) or return record, strings at
+ * their longest */
+unsigned ct_aspec_words(const struct ct_aspec *s, bool ret, unsigned strmax);
+
+int ct_argtab_write(const struct ct_argtab *t, FILE *f);
+/* -1 with a message naming the file and line */
+int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errlen);
+
+/* ---- decoding and printing ------------------------------------------- */
+
+/* the decoded values of one call: the payload words of its ARGS and RETVAL
+ * records (validated against the spec when attached) */
+struct ct_callargs {
+	uint32_t spec;
+	bool has_args, has_ret;
+	const uint32_t *args; /* payload of the ARGS record */
+	uint32_t nargs;	      /* words */
+	const uint32_t *ret;  /* payload of the RETVAL record */
+	uint32_t nret;
+};
+
+/* does the payload fit the spec's items?  (strings within their words) */
+bool ct_args_payload_ok(const struct ct_argtab *t, uint32_t spec, bool ret, const uint32_t *w,
+			uint32_t n);
+
+/* resolve a pointer to a function name (for p); may return NULL */
+typedef const char *(*ct_args_sym_fn)(void *ctx, uint64_t addr);
+
+/* "48, 18" / "6": the arguments or the return value as text; returns the
+ * length written (always NUL-terminated, cut at len - 1) */
+size_t ct_args_format(const struct ct_argtab *t, const struct ct_callargs *a, bool ret,
+		      ct_args_sym_fn sym, void *symctx, char *buf, size_t len);
+
+/* the same for an event of a session (uses its symbols for p) */
+size_t ct_event_args_text(struct ct_session *s, struct ct_proc *p, const struct ct_callargs *a,
+			  bool ret, char *buf, size_t len);
+
+/* the length of a demangled C++ name without its parameter list
+ * ("ns::f(int) const" -> "ns::f"), for printing values in its place */
+size_t ct_args_bare_len(const char *name, size_t len);
+
+/* ---- the reader's store of decoded calls (lib/session.c) ---------------- */
+
+/* A call's ct_callargs lives while its call is open, and after its exit
+ * for at least CT_ARGS_KEEP_READS reads of the stream and
+ * CT_ARGS_KEEP_EVENTS events, so that events held back by a consumer
+ * (replay's leaf lookahead, the merge's batches) still point to it. */
+#define CT_ARGS_KEEP_READS 8
+#define CT_ARGS_KEEP_EVENTS 4096
+
+struct ct_args_pool {
+	struct ct_callargs **q; /* retired, oldest first (ring) */
+	uint64_t *q_read, *q_event;
+	size_t head, n, cap;
+	uint64_t reads, events;
+	uint64_t bad; /* records that did not fit their spec */
+};
+
+struct ct_callargs *ct_args_new(uint32_t spec, const uint32_t *w, uint32_t n);
+void ct_args_set_ret(struct ct_callargs *a, const uint32_t *w, uint32_t n);
+void ct_args_release(struct ct_callargs *a);
+void ct_args_retire(struct ct_args_pool *p, struct ct_callargs *a);
+/* a read of the stream begins: free what is old enough */
+void ct_args_tick(struct ct_args_pool *p, uint64_t events);
+void ct_args_pool_free(struct ct_args_pool *p);
+
+/* ---- record: DIR/args.spec from the options (lib/argrecord.c) ----------- */
+
+struct ct_args_opts {
+	char **A, **R; /* -A and -R options */
+	size_t nA, nR;
+	bool autoargs; /* -a: every function, from DWARF */
+	char **libs;   /* --args-lib: more modules (dlopen'ed ones) */
+	size_t nlibs;
+	unsigned strmax; /* --str-max, 0: default */
+};
+
+/* write DIR/args.spec for the program prog (as execvp finds it); its path
+ * in specpath.  -1 with a message in err. */
+/* -a: add a spec for every function of the module at path that has DWARF
+ * (lib/dwarfargs.c); st is its symbol table */
+struct ct_symtab;
+int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
+		   const struct ct_symtab *st, char *err, size_t errlen);
+int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
+		    size_t splen, char *err, size_t errlen);
+
+#endif

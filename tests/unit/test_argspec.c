@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/* Argument specs: -A/-R parsing, the args.spec file, payload checks and
+ * value formatting (lib/argspec.c). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "argspec.h"
+#include "calltrace/format.h"
+#include "check.h"
+
+static struct ct_aspec parse_ok(const char *opt, bool ret, const char *want_re)
+{
+	struct ct_aspec s;
+	char *re = NULL, err[256] = "";
+	memset(&s, 0, sizeof(s));
+	int rc = ct_aspec_parse(opt, ret, &re, &s, err, sizeof(err));
+	CHECK(rc == 0, "%s: %s", opt, err);
+	CHECK(re && !strcmp(re, want_re), "%s: regex '%s'", opt, re ? re : "(null)");
+	free(re);
+	return s;
+}
+
+static void parse_bad(const char *opt, bool ret, const char *want_in_msg)
+{
+	struct ct_aspec s;
+	char *re = NULL, err[256] = "";
+	memset(&s, 0, sizeof(s));
+	int rc = ct_aspec_parse(opt, ret, &re, &s, err, sizeof(err));
+	CHECK(rc < 0, "%s accepted", opt);
+	CHECK(strstr(err, want_in_msg), "%s: message '%s' lacks '%s'", opt, err, want_in_msg);
+	CHECK(!re, "%s: regex left allocated", opt);
+	ct_aspec_free(&s);
+}
+
+static void test_parse(void)
+{
+	struct ct_aspec s = parse_ok("^gcd$@arg1/d,arg2/u64,arg7/x,fparg2/f32", false, "^gcd$");
+	CHECK(s.nargs == 4, "%zu items", s.nargs);
+	CHECK(s.args[0].fmt == CT_AF_INT && s.args[0].bits == 32 &&
+		  s.args[0].loc[0].kind == CT_AL_GP && s.args[0].loc[0].reg == 0,
+	      "arg1/d");
+	CHECK(s.args[1].fmt == CT_AF_UINT && s.args[1].bits == 64 && s.args[1].loc[0].reg == 1,
+	      "arg2/u64");
+	CHECK(s.args[2].fmt == CT_AF_HEX && s.args[2].loc[0].kind == CT_AL_STACK &&
+		  s.args[2].loc[0].off == 8 && s.args[2].loc[0].size == 8,
+	      "arg7 is the first stack slot, at sp+8");
+	CHECK(s.args[3].fmt == CT_AF_FLOAT && s.args[3].bits == 32 &&
+		  s.args[3].loc[0].kind == CT_AL_XMM && s.args[3].loc[0].reg == 1,
+	      "fparg2/f32 is xmm1");
+	ct_aspec_free(&s);
+
+	s = parse_ok("f@arg9/s", false, "f");
+	CHECK(s.args[0].fmt == CT_AF_STR && s.args[0].loc[0].off == 8 + 8 * 2, "arg9 at sp+24");
+	ct_aspec_free(&s);
+
+	s = parse_ok("x@retval/f32", true, "x");
+	CHECK(s.nret == 1 && s.ret[0].loc[0].kind == CT_AL_RET && s.ret[0].loc[0].reg == 2,
+	      "retval/f is xmm0");
+	ct_aspec_free(&s);
+
+	s = parse_ok("a@b@fmt=\"%d, %s @ %lx %f %%\"", false, "a@b");
+	CHECK(s.nargs == 4 && s.fmt && !strcmp(s.fmt, "%d, %s @ %lx %f %%"), "fmt form");
+	CHECK(s.args[2].fmt == CT_AF_HEX && s.args[2].bits == 64 && s.args[2].loc[0].reg == 2,
+	      "%%lx is the third integer argument");
+	CHECK(s.args[3].fmt == CT_AF_FLOAT && s.args[3].loc[0].kind == CT_AL_XMM &&
+		  s.args[3].loc[0].reg == 0,
+	      "%%f is the first floating-point argument");
+	ct_aspec_free(&s);
+
+	parse_bad("gcd", false, "expected FUNC_REGEX@");
+	parse_bad("@arg1", false, "expected FUNC_REGEX@");
+	parse_bad("gcd@arg0", false, "unknown item");
+	parse_bad("gcd@arg1/q", false, "unknown format");
+	parse_bad("gcd@arg1/d12", false, "unknown format");
+	parse_bad("gcd@arg1/f", false, "use fpargN/f");
+	parse_bad("gcd@fparg9/f", false, "unknown item");
+	parse_bad("gcd@fparg1/d", false, "fparg");
+	parse_bad("gcd@retval", false, "unknown item");
+	parse_bad("gcd@arg1", true, "unknown item");
+	parse_bad("gcd@fmt=\"%d", false, "unterminated");
+	parse_bad("gcd@fmt=\"%q\"", false, "unsupported conversion");
+	parse_bad("gcd@arg1,fmt=\"%d\"", false, "cannot be mixed");
+	parse_bad("gcd@retval,retval", true, "one return value");
+}
+
+/* a payload builder */
+struct pl {
+	uint32_t w[CT_ARGS_MAX_WORDS];
+	uint32_t n;
+};
+
+static void pl64(struct pl *p, uint64_t v)
+{
+	p->w[p->n++] = (uint32_t)v;
+	p->w[p->n++] = (uint32_t)(v >> 32);
+}
+
+/* a value of at most 32 bits from a register: one word */
+static void pl32(struct pl *p, uint32_t v)
+{
+	p->w[p->n++] = v;
+}
+
+static void plstr(struct pl *p, uint64_t ptr, const char *s, uint32_t flags)
+{
+	pl64(p, ptr);
+	uint32_t len = s ? (uint32_t)strlen(s) : 0;
+	p->w[p->n++] = len | flags;
+	memset(&p->w[p->n], 0, (len + 3) / 4 * 4);
+	if (s)
+		memcpy(&p->w[p->n], s, len);
+	p->n += (len + 3) / 4;
+}
+
+static const char *fake_sym(void *ctx, uint64_t addr)
+{
+	(void)ctx;
+	return addr == 0x401000 ? "callback" : NULL;
+}
+
+static void fmt_check(struct ct_argtab *t, const char *opt, bool ret, const struct pl *p,
+		      const char *want)
+{
+	struct ct_aspec s;
+	char *re = NULL, err[256] = "";
+	memset(&s, 0, sizeof(s));
+	if (ct_aspec_parse(opt, ret, &re, &s, err, sizeof(err)) < 0) {
+		CHECK(0, "%s: %s", opt, err);
+		return;
+	}
+	free(re);
+	uint32_t idx = ct_argtab_intern(t, &s);
+	ct_aspec_free(&s);
+	CHECK(ct_args_payload_ok(t, idx, ret, p->w, p->n), "%s: payload of %u words refused", opt,
+	      p->n);
+	CHECK(!ct_args_payload_ok(t, idx, ret, p->w, p->n + 2), "%s: longer payload accepted", opt);
+	if (p->n)
+		CHECK(!ct_args_payload_ok(t, idx, ret, p->w, p->n - 1),
+		      "%s: short payload accepted", opt);
+	struct ct_callargs a = {.spec = idx};
+	if (ret) {
+		a.has_ret = true, a.ret = p->w, a.nret = p->n;
+	} else {
+		a.has_args = true, a.args = p->w, a.nargs = p->n;
+	}
+	char buf[512];
+	ct_args_format(t, &a, ret, fake_sym, NULL, buf, sizeof(buf));
+	CHECK(!strcmp(buf, want), "%s: '%s', want '%s'", opt, buf, want);
+}
+
+static uint64_t dbl(double d)
+{
+	uint64_t v;
+	memcpy(&v, &d, 8);
+	return v;
+}
+
+static void test_format(void)
+{
+	struct ct_argtab t;
+	ct_argtab_init(&t);
+	struct pl p = {.n = 0};
+	pl32(&p, 0x30);
+	pl32(&p, 0x12);
+	fmt_check(&t, "gcd@arg1/d,arg2", false, &p, "48, 18");
+	p.n = 0;
+	pl32(&p, 0xfffffffb); /* the high bits of a narrower value do not show */
+	pl32(&p, 0x1234fb2e);
+	pl64(&p, (uint64_t)-123456789012LL);
+	pl32(&p, 4000000000u);
+	pl32(&p, 0xdeadbeef);
+	fmt_check(&t, "f@arg1/d8,arg2/d16,arg3/d64,arg4/u,arg5/x", false, &p,
+		  "-5, -1234, -123456789012, 4000000000, 0xdeadbeef");
+	p.n = 0;
+	pl32(&p, 'a');
+	pl32(&p, '\n');
+	pl32(&p, 0x7f);
+	pl64(&p, 0x401000);
+	pl64(&p, 0);
+	pl64(&p, 0x401001);
+	fmt_check(&t, "f@arg1/c,arg2/c,arg3/c,arg4/p,arg5/p,arg6/p", false, &p,
+		  "'a', '\\n', '\\x7f', callback, NULL, 0x401001");
+	p.n = 0;
+	plstr(&p, 0x1000, "say \"hi\"\t", 0);
+	plstr(&p, 0x10, NULL, CT_ARGS_STR_BAD);
+	plstr(&p, 0, NULL, 0);
+	plstr(&p, 0x2000, "abcd", CT_ARGS_STR_TRUNC);
+	fmt_check(&t, "f@arg1/s,arg2/s,arg3/s,arg4/s", false, &p,
+		  "\"say \\\"hi\\\"\\t\", <bad pointer 0x10>, NULL, \"abcd\"...");
+	p.n = 0;
+	pl64(&p, dbl(2.5));
+	float f = 0.1f;
+	uint32_t fu;
+	memcpy(&fu, &f, 4);
+	pl32(&p, fu);
+	pl64(&p, dbl(-1e300));
+	pl64(&p, dbl(3));
+	fmt_check(&t, "f@fparg1/f,fparg2/f32,fparg3/f,fparg4/f64", false, &p,
+		  "2.5, 0.1, -1e+300, 3.0");
+	p.n = 0;
+	pl32(&p, (uint32_t)-7);
+	plstr(&p, 0x1000, "str", 0);
+	pl32(&p, 255);
+	pl64(&p, dbl(3.5));
+	fmt_check(&t, "f@fmt=\"a=%d s=%-5s| x=%#x d=%.2f %%\"", false, &p,
+		  "a=-7 s=str  | x=0xff d=3.50 %");
+	p.n = 0;
+	pl32(&p, 6);
+	fmt_check(&t, "f@retval/d", true, &p, "6");
+	fmt_check(&t, "f@fmt=\"returns %u\"", true, &p, "returns 6");
+	p.n = 0;
+	plstr(&p, 0x1000, "two", 0);
+	fmt_check(&t, "f@retval/s", true, &p, "\"two\"");
+	ct_argtab_free(&t);
+}
+
+static void test_file(void)
+{
+	struct ct_argtab t, u;
+	ct_argtab_init(&t);
+	t.strmax = 32;
+	struct ct_aspec s;
+	char *re, err[256];
+	memset(&s, 0, sizeof(s));
+	CHECK(ct_aspec_parse("x@arg1/s,arg8/d64,fparg1/f32", false, &re, &s, err, sizeof(err)) == 0,
+	      "%s", err);
+	free(re);
+	s.args[0].name = strdup("the name");
+	s.ret = calloc(1, sizeof(*s.ret));
+	s.nret = 1;
+	s.ret[0].fmt = CT_AF_ENUM;
+	s.ret[0].bits = 32;
+	s.ret[0].nloc = 1;
+	s.ret[0].loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
+	t.enums = calloc(1, sizeof(*t.enums));
+	t.nenums = 1;
+	t.enums[0].n = 2;
+	t.enums[0].v = calloc(2, sizeof(*t.enums[0].v));
+	t.enums[0].v[0] = (struct ct_aenum_val){-1, strdup("MINUS_ONE")};
+	t.enums[0].v[1] = (struct ct_aenum_val){7, strdup("SEVEN")};
+	uint32_t idx = ct_argtab_intern(&t, &s);
+	CHECK(ct_argtab_intern(&t, &s) == idx, "the same spec twice gets one index");
+	ct_aspec_free(&s);
+	struct ct_amodule *m = ct_argtab_module(&t, "abcd", "/a path/with%");
+	ct_amodule_add(m, 0x1130, idx);
+
+	char path[] = "/tmp/ct-argspec-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	CHECK(ct_argtab_write(&t, f) == 0, "write");
+	fclose(f);
+	CHECK(ct_argtab_load(&u, path, err, sizeof(err)) == 0, "load: %s", err);
+	CHECK(u.strmax == 32 && u.nspecs == 1 && u.nenums == 1 && u.nmods == 1, "tables");
+	if (u.nmods == 1) {
+		CHECK(!strcmp(u.mods[0].path, "/a path/with%") &&
+			  !strcmp(u.mods[0].buildid, "abcd"),
+		      "module '%s'", u.mods[0].path);
+		CHECK(u.mods[0].nf == 1 && u.mods[0].f[0].off == 0x1130 && u.mods[0].f[0].spec == 0,
+		      "function");
+	}
+	if (u.nspecs == 1) {
+		CHECK(u.specs[0].nargs == 3 && u.specs[0].args[0].name &&
+			  !strcmp(u.specs[0].args[0].name, "the name"),
+		      "names");
+		CHECK(u.specs[0].args[1].loc[0].kind == CT_AL_STACK &&
+			  u.specs[0].args[1].loc[0].off == 16,
+		      "stack slot");
+		struct pl p = {.n = 0};
+		pl32(&p, (uint32_t)-1);
+		struct ct_callargs a = {.spec = 0, .has_ret = true, .ret = p.w, .nret = p.n};
+		char buf[64];
+		ct_args_format(&u, &a, true, NULL, NULL, buf, sizeof(buf));
+		CHECK(!strcmp(buf, "MINUS_ONE"), "enum by name: '%s'", buf);
+		p.n = 0;
+		pl32(&p, 3);
+		a.ret = p.w;
+		ct_args_format(&u, &a, true, NULL, NULL, buf, sizeof(buf));
+		CHECK(!strcmp(buf, "3"), "enum without a name: the number, '%s'", buf);
+	}
+	ct_argtab_free(&u);
+	ct_argtab_free(&t);
+
+	/* damaged files are refused with the line */
+	static const char *const bad[] = {
+	    "calltrace-args 2\n",
+	    "calltrace-args 1\nspec 0\na rdi d33 - -\nend\n",
+	    "calltrace-args 1\nspec 0\na rdi d32 - -\n",
+	    "calltrace-args 1\nspec 0\na rdi e32:3 - -\nend\n",
+	    "calltrace-args 1\nmodule - /x\nf 10 4\n",
+	    "calltrace-args 1\nspec 0\na sp+4:8 d32 - -\nend\n",
+	    "calltrace-args 1\nstrmax 100000\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = fopen(path, "w");
+		fputs(bad[i], f);
+		fclose(f);
+		CHECK(ct_argtab_load(&u, path, err, sizeof(err)) < 0, "bad file %zu accepted", i);
+		CHECK(strstr(err, path) && strstr(err, "line"), "message '%s'", err);
+		ct_argtab_free(&u);
+	}
+	unlink(path);
+}
+
+int main(void)
+{
+	test_parse();
+	test_format();
+	test_file();
+	return check_done();
+}
