@@ -26,6 +26,13 @@
  * MAX_EDGES edges between them are embedded.  The page says what was
  * left out.
  *
+ * The call paths held in memory are bounded too: once there are
+ * MAX_PATHS_HELD of them (CALLTRACE_HTML_PATHS_HELD in the environment
+ * sets another number), a path not seen before is counted in an "(other)"
+ * node of its parent path, with everything it calls, so that a trace whose
+ * every call has a path of its own (a tree of recursive calls) still
+ * needs bounded memory.
+ *
  * The data is a JSON document in a <script type="application/json">
  * element, written with '<', '>' and '&' escaped so that no string can end
  * the element.  The libraries (d3, d3-flame-graph) and the page's own
@@ -47,7 +54,10 @@
 #define MAX_DEPTH 400
 #define MAX_FNS 20000
 #define MAX_EDGES 60000
+#define MAX_PATHS_HELD (1u << 20)
 #define ROOT UINT32_MAX
+#define OTHER_FN UINT32_MAX   /* hnode.fn of an "(other)" node */
+#define INSIDE (UINT32_MAX - 1) /* hframe.node of a call inside an "(other)" */
 
 const char ct_html_missing_hint[] =
 	"this calltrace was built without the HTML report's JavaScript libraries "
@@ -105,6 +115,8 @@ struct ct_html {
 
 	struct hframe *stack;
 	size_t depth, capstack;
+	size_t max_held;   /* MAX_PATHS_HELD, or CALLTRACE_HTML_PATHS_HELD */
+	bool paths_capped; /* max_held was reached */
 };
 
 struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv)
@@ -113,6 +125,14 @@ struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv)
 	h->s = s;
 	h->argc = argc;
 	h->argv = argv;
+	h->max_held = MAX_PATHS_HELD;
+	const char *env = getenv("CALLTRACE_HTML_PATHS_HELD");
+	if (env && *env) {
+		char *end;
+		unsigned long v = strtoul(env, &end, 10);
+		if (!*end && v > 0 && v <= MAX_PATHS_HELD * 64ul)
+			h->max_held = v;
+	}
 	ct_names_init(&h->names);
 	ct_u64map_init(&h->bypath);
 	ct_u64map_init(&h->byedge);
@@ -166,7 +186,16 @@ static uint32_t fn_id(struct ct_html *h, struct ct_func *fn)
 
 static uint32_t node_of(struct ct_html *h, uint32_t parent, uint32_t fn, uint32_t depth)
 {
-	void **slot = ct_u64map_slot(&h->bypath, (uint64_t)parent << 32 | fn);
+	uint64_t key = (uint64_t)parent << 32 | fn;
+	if (h->nnodes >= h->max_held && fn != OTHER_FN) {
+		void *v = ct_u64map_get(&h->bypath, key);
+		if (v)
+			return (uint32_t)((uintptr_t)v - 1);
+		/* no more paths: the parent's "(other)" */
+		h->paths_capped = true;
+		return node_of(h, parent, OTHER_FN, depth);
+	}
+	void **slot = ct_u64map_slot(&h->bypath, key);
 	if (*slot)
 		return (uint32_t)((uintptr_t)*slot - 1);
 	if (h->nnodes == h->capnodes) {
@@ -198,7 +227,11 @@ void ct_html_enter(struct ct_html *h, struct ct_func *fn)
 {
 	uint32_t id = fn_id(h, fn);
 	const struct hframe *top = h->depth ? &h->stack[h->depth - 1] : NULL;
-	uint32_t node = node_of(h, top ? top->node + 1 : 0, id, (uint32_t)h->depth);
+	uint32_t node;
+	if (top && (top->node == INSIDE || h->nodes[top->node].fn == OTHER_FN))
+		node = INSIDE; /* counted in that "(other)" */
+	else
+		node = node_of(h, top ? top->node + 1 : 0, id, (uint32_t)h->depth);
 	uint32_t edge = edge_of(h, top ? top->fn : ROOT, id);
 	if (h->depth == h->capstack) {
 		h->capstack = h->capstack ? 2 * h->capstack : 256;
@@ -216,14 +249,18 @@ void ct_html_exit(struct ct_html *h, uint64_t incl, bool counted)
 	struct hframe f = h->stack[--h->depth];
 	struct hfn *fn = &h->fns[f.fn];
 	struct hedge *e = &h->edges[f.edge];
-	struct hnode *n = &h->nodes[f.node];
 	uint64_t self = incl > f.child ? incl - f.child : 0;
 	if (fn->active)
 		fn->active--;
 	if (e->active)
 		e->active--;
-	n->total += incl;
-	n->self += self;
+	struct hnode *n = f.node != INSIDE ? &h->nodes[f.node] : NULL;
+	if (n) {
+		n->total += incl;
+		n->self += self;
+		if (counted)
+			n->calls++;
+	}
 	fn->self += self;
 	fn->incl_sum += incl;
 	if (!fn->active)
@@ -231,7 +268,6 @@ void ct_html_exit(struct ct_html *h, uint64_t incl, bool counted)
 	if (!e->active)
 		e->time += incl;
 	if (counted) {
-		n->calls++;
 		fn->calls++;
 		e->calls++;
 	}
@@ -413,7 +449,8 @@ static void write_data(struct ct_html *h, FILE *out)
 	size_t nkept = 0;
 	for (size_t k = 0; k < nn && nkept < MAX_NODES; k++) {
 		const struct hnode *n = &h->nodes[order[k]];
-		if (n->depth >= MAX_DEPTH || (double)n->total < min_time || !n->calls)
+		if (n->depth >= MAX_DEPTH || (double)n->total < min_time || !n->calls ||
+		    n->fn == OTHER_FN)
 			continue;
 		keep[order[k]] = 1;
 		nkept++;
@@ -538,10 +575,12 @@ static void write_data(struct ct_html *h, FILE *out)
 		"\"limits\":{\"paths\":%zu,\"paths_shown\":%zu,\"paths_folded\":%zu,"
 		"\"other_nodes\":%zu,\"max_paths\":%d,\"min_fraction\":%g,\"max_depth\":%d,"
 		"\"functions\":%zu,\"functions_shown\":%zu,\"max_functions\":%d,"
-		"\"edges\":%zu,\"edges_shown\":%zu,\"max_edges\":%d,\"total_ns\":%" PRIu64 "},\n",
+		"\"edges\":%zu,\"edges_shown\":%zu,\"max_edges\":%d,\"total_ns\":%" PRIu64 ","
+		"\"paths_capped\":%s,\"max_paths_held\":%zu},\n",
 		npaths, nout, nleft, nother, MAX_NODES, min_time > 0 ? MIN_FRACTION : 0.0, MAX_DEPTH,
 		nfcalled, nfout, MAX_FNS,
-		nedges_all, ne, MAX_EDGES, grand);
+		nedges_all, ne, MAX_EDGES, grand, h->paths_capped ? "true" : "false",
+		h->max_held);
 	free(keep);
 	free(forder);
 	free(fwant);

@@ -94,6 +94,12 @@
 			"one under each parent."}));
 	}
 
+	if (lim.paths_capped)
+		flameSec.appendChild(el("p", {cls: "note", text:
+			"The trace has more distinct call paths than the " + fmtInt(lim.max_paths_held) +
+			" calltrace holds in memory: the paths first seen after those are counted in " +
+			"the \"(other)\" box of their parent path, with all they call."}));
+
 	/* the tree: build the nested nodes without recursion */
 	var rootNode = {name: "all", value: 0, calls: 0, self: 0, fn: -2, children: []};
 	var made = new Array(D.tree.length);

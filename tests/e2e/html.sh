@@ -93,7 +93,20 @@ print("(other) nodes:", l["other_nodes"] > 0, sum(r[1] == -1 for r in tree) == l
 print("no time lost:", sum(r[3] for r in tree if r[0] == -1) == l["total_ns"])
 print("parents come first:", all(r[0] < i for i, r in enumerate(tree)))
 PY
-grep -q 'summed into' "$W/paths.html" && echo "the page explains the bound" | add
+# the paths held in memory bounded to 1000: later paths go to "(other)"
+CALLTRACE_HTML_PATHS_HELD=1000 ct export d2 --format=html -o "$W/held.html"
+python3 - "$W/held.html" <<'PY' 2>&1 | add
+import sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from data import data
+d = data(sys.argv[1])
+l = d["limits"]
+tree = d["tree"]
+print("paths held 1000: capped", l["paths_capped"], "max_paths_held", l["max_paths_held"])
+print("paths <= 1000 + (other) per parent:", l["paths"] <= 2000, "shown <= 1000:", l["paths_shown"] <= 1000)
+print("no time lost:", sum(r[3] for r in tree if r[0] == -1) == l["total_ns"])
+print("function calls still all counted:", {f[0]: f[1] for f in d["fns"]} == {"main": 1, "left": 4096, "right": 4095})
+PY
 
 section "the browser test (tests/browser/html_report.js)"
 if ! command -v node >/dev/null 2>&1 || [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
