@@ -273,7 +273,7 @@
 		t.appendChild(el("caption", {text: title + " (" + rows.length + ")"}));
 		t.appendChild(el("tr", null, [el("th", {text: cls === "callers" ? "caller" : "callee"}),
 			el("th", {cls: "num", text: "calls"}), el("th", {cls: "num", text: "time"}),
-			el("th", {cls: "num", text: cls === "callers" ? "% of its total" : "% of this total"})]));
+			el("th", {cls: "num", text: "% of this function"})]));
 		if (!rows.length)
 			t.appendChild(el("tr", null, [el("td", {colspan: "4", cls: "none", text: "none"})]));
 		rows.forEach(function (e, i) {
@@ -294,7 +294,7 @@
 		var f = fns[id];
 		var s = el("section", {id: "fn-" + id, cls: "fn-section"}, [
 			el("h3", null, [el("a", {href: "#fn-" + id, cls: "self", text: f[0]})]),
-			el("p", {cls: "stats", text: fmtInt(f[1]) + " calls, total " + fmtTime(f[2]) +
+			el("p", {cls: "stats", text: fmtInt(f[1]) + (f[1] === 1 ? " call" : " calls") + ", total " + fmtTime(f[2]) +
 				" (" + fmtPct(f[2]) + "), self " + fmtTime(f[3]) +
 				(f[5] ? ", " + f[5] : "")}),
 			el("div", {cls: "cc-pair"}, [
