@@ -56,13 +56,13 @@
 #define MAX_EDGES 60000
 #define MAX_PATHS_HELD (1u << 20)
 #define ROOT UINT32_MAX
-#define OTHER_FN UINT32_MAX   /* hnode.fn of an "(other)" node */
+#define OTHER_FN UINT32_MAX	/* hnode.fn of an "(other)" node */
 #define INSIDE (UINT32_MAX - 1) /* hframe.node of a call inside an "(other)" */
 
 const char ct_html_missing_hint[] =
-	"this calltrace was built without the HTML report's JavaScript libraries "
-	"(web/node_modules was missing at build time): run 'sh tools/install-deps.sh' "
-	"(it installs nodejs and npm and runs 'npm ci' in web/), then 'make'";
+    "this calltrace was built without the HTML report's JavaScript libraries "
+    "(web/node_modules was missing at build time): run 'sh tools/install-deps.sh' "
+    "(it installs nodejs and npm and runs 'npm ci' in web/), then 'make'";
 
 bool ct_html_available(void)
 {
@@ -399,8 +399,7 @@ static void write_info(struct ct_html *h, FILE *out)
 	fprintf(out, ",\"clock_hz\":%.0f", s->clock_hz);
 	fprintf(out, ",\"processes\":%zu,\"threads\":%zu,\"threads_shown\":%zu", s->nprocs,
 		s->nthreads, h->nthreads);
-	fprintf(out, ",\"events\":%" PRIu64 ",\"event_bytes\":%" PRIu64, s->events,
-		s->ev_bytes);
+	fprintf(out, ",\"events\":%" PRIu64 ",\"event_bytes\":%" PRIu64, s->events, s->ev_bytes);
 	fprintf(out, ",\"lost\":%" PRIu64 ",\"unmatched\":%" PRIu64, s->lost, s->unmatched);
 	fputs(",\"pids\":[", out);
 	for (size_t i = 0; i < s->nprocs; i++) {
@@ -497,7 +496,8 @@ static void write_data(struct ct_html *h, FILE *out)
 		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", f->calls,
 			f->total, f->self, f->incl_sum);
 		if (f->file) {
-			char *loc = f->line ? xasprintf("%s:%d", f->file, f->line) : xstrdup(f->file);
+			char *loc =
+			    f->line ? xasprintf("%s:%d", f->file, f->line) : xstrdup(f->file);
 			json_str(out, loc);
 			free(loc);
 		} else {
@@ -577,10 +577,9 @@ static void write_data(struct ct_html *h, FILE *out)
 		"\"functions\":%zu,\"functions_shown\":%zu,\"max_functions\":%d,"
 		"\"edges\":%zu,\"edges_shown\":%zu,\"max_edges\":%d,\"total_ns\":%" PRIu64 ","
 		"\"paths_capped\":%s,\"max_paths_held\":%zu},\n",
-		npaths, nout, nleft, nother, MAX_NODES, min_time > 0 ? MIN_FRACTION : 0.0, MAX_DEPTH,
-		nfcalled, nfout, MAX_FNS,
-		nedges_all, ne, MAX_EDGES, grand, h->paths_capped ? "true" : "false",
-		h->max_held);
+		npaths, nout, nleft, nother, MAX_NODES, min_time > 0 ? MIN_FRACTION : 0.0,
+		MAX_DEPTH, nfcalled, nfout, MAX_FNS, nedges_all, ne, MAX_EDGES, grand,
+		h->paths_capped ? "true" : "false", h->max_held);
 	free(keep);
 	free(forder);
 	free(fwant);
