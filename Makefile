@@ -33,7 +33,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
 .PHONY: all clean check test unit demo bench install deps asan help format \
-	compile_commands.json
+	compile_commands.json FORCE
 
 all: $(O)/calltrace $(O)/libcalltrace.so
 
@@ -62,7 +62,26 @@ $(O)/arch/%.o: arch/%.S
 $(O)/libcalltrace.so: $(RT_OBJS)
 	$(CC) -shared -fPIC -Wl,-z,now -Wl,--no-undefined -o $@ $^ -lc
 
-$(O)/calltrace: $(CMD_OBJS) $(LIB_OBJS)
+# the HTML report's files (export --format=html), embedded in calltrace at
+# build time: web/report.{js,css} and, when "npm ci" has filled
+# web/node_modules (make deps does), d3 and d3-flame-graph.  The stamp
+# changes when those appear, go or change, so that they are embedded again.
+HTML_LIBS := web/node_modules/d3/dist/d3.min.js \
+	web/node_modules/d3-flame-graph/dist/d3-flamegraph.umd.min.js \
+	web/node_modules/d3-flame-graph/dist/d3-flamegraph.css
+HTML_STAMP := $(shell cat $(wildcard $(HTML_LIBS)) web/package-lock.json 2>/dev/null | cksum)
+
+$(O)/gen/html_libs.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(HTML_STAMP)' | cmp -s - $@ || echo '$(HTML_STAMP)' >$@
+
+$(O)/gen/html_assets.c: tools/embed-html.sh web/report.js web/report.css $(O)/gen/html_libs.stamp
+	sh tools/embed-html.sh $@ web
+
+$(O)/gen/html_assets.o: $(O)/gen/html_assets.c builtin/html_assets.h
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/calltrace: $(CMD_OBJS) $(LIB_OBJS) $(O)/gen/html_assets.o
 	$(CC) $(SAN) -o $@ $^ $(LIBS)
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)

@@ -19,6 +19,8 @@
  *           time is counted on its own call edge, as callgrind does.
  *   perfetto  Perfetto's protobuf trace: see builtin/export_perfetto.c
  *
+ *   html   one self-contained HTML report (builtin/export_html.c)
+ *
  * Threads are read one after the other through the filter (-F/-N/-D/-t).
  *
  * -r START~END keeps the calls that overlap the half-open range
@@ -35,6 +37,7 @@
 #include "argspec.h"
 #include "builtin/builtin.h"
 #include "builtin/export_perfetto.h"
+#include "builtin/export_html.h"
 #include "filter.h"
 #include "output.h"
 #include "progress.h"
@@ -78,9 +81,12 @@ static void usage(FILE *f)
 		"  callgrind  Callgrind profile (events: ns), for KCachegrind or\n"
 		"           callgrind_annotate: self time per function, calls and\n"
 		"           inclusive time per caller/callee pair\n"
+		"  html     one self-contained HTML report for a browser (no server, no\n"
+		"           network): flame graph, sortable flat profile, callers and\n"
+		"           callees of each function, the recording's info\n"
 		"\n"
 		"options:\n"
-		"      --format FMT      chrome, perfetto, folded or callgrind (required)\n"
+		"      --format FMT      chrome, perfetto, folded, callgrind or html (required)\n"
 		"  -o, --output FILE     write to FILE (default: standard output)\n"
 		"  -d, --data DIR        the recording (default calltrace.data)\n"
 		"      --folded-value V  self (self time in ns, default) or calls\n"
@@ -96,7 +102,7 @@ static void usage(FILE *f)
 		"  -h, --help            this help\n");
 }
 
-enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO };
+enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO, FMT_HTML };
 
 /* a stack in the folded output: a node of the tree of stacks */
 struct node {
@@ -150,6 +156,8 @@ struct exporter {
 
 	struct frame *stack;
 	size_t depth, capstack;
+
+	struct ct_html *html; /* html */
 };
 
 /* a call [start, end) overlaps the range [lo, hi); a call of no duration
@@ -615,6 +623,13 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 		ct_perfetto_event(x->perfetto, fe);
 		return;
 	}
+	if (x->fmt == FMT_HTML) {
+		if (fe->ev.kind == CT_ENTER)
+			ct_html_enter(x->html, fe->fn);
+		else
+			ct_html_exit(x->html, clipped_incl(x, &fe->ev), in_range(x, &fe->ev));
+		return;
+	}
 	if (x->fmt == FMT_CHROME) {
 		if (fe->ev.kind == CT_EXIT)
 			chrome_exit(x, fe);
@@ -641,6 +656,8 @@ static int read_thread(struct exporter *x, struct ct_thread *t, struct ct_error 
 	x->pid = t->proc ? t->proc->pid : 0;
 	x->tid = t->tid;
 	x->proc = t->proc;
+	if (x->html)
+		ct_html_thread(x->html, t->proc);
 	struct ct_filter_thread ft;
 	ct_filter_thread_init(&ft);
 	struct ct_event evs[256];
@@ -653,6 +670,8 @@ static int read_thread(struct exporter *x, struct ct_thread *t, struct ct_error 
 	ct_stream_close(st);
 	ct_filter_thread_end(x->filt, &ft, emit, x);
 	ct_filter_thread_free(&ft);
+	if (x->html)
+		ct_html_thread_end(x->html);
 	x->depth = 0; /* what is left open (only after an error) */
 	return rc < 0 ? -1 : 0;
 }
@@ -692,10 +711,12 @@ int cmd_export(int argc, char **argv)
 				x.fmt = FMT_CALLGRIND;
 			else if (!strcmp(optarg, "perfetto"))
 				x.fmt = FMT_PERFETTO;
+			else if (!strcmp(optarg, "html"))
+				x.fmt = FMT_HTML;
 			else {
 				fprintf(stderr,
 					"calltrace " CMD ": --format: want chrome, perfetto, "
-					"folded or callgrind, "
+					"folded, callgrind or html, "
 					"not '%s'\n",
 					optarg);
 				goto usage_err;
@@ -761,8 +782,13 @@ int cmd_export(int argc, char **argv)
 	}
 	if (x.fmt == FMT_NONE) {
 		fprintf(stderr, "calltrace " CMD ": --format is required (chrome, perfetto, "
-			"folded or callgrind)\n");
+			"folded, callgrind or html)\n");
 		goto usage_err;
+	}
+	if (x.fmt == FMT_HTML && !ct_html_available()) {
+		fprintf(stderr, "calltrace " CMD ": --format=html: %s\n", ct_html_missing_hint);
+		status = 1;
+		goto out;
 	}
 
 	struct ct_error err = {{0}};
@@ -788,6 +814,8 @@ int cmd_export(int argc, char **argv)
 	filt.s = s;
 	x.s = s;
 	x.filt = &filt;
+	if (x.fmt == FMT_HTML)
+		x.html = ct_html_new(s, argc, argv);
 	bool *want = ct_select_threads(s, tids, ntids, CMD);
 
 	if (x.fmt == FMT_CHROME) {
@@ -811,6 +839,8 @@ int cmd_export(int argc, char **argv)
 		ct_perfetto_finish(x.perfetto);
 	else if (rc == 0 && x.fmt == FMT_CALLGRIND)
 		callgrind_print(&x);
+	else if (rc == 0 && x.fmt == FMT_HTML)
+		ct_html_write(x.html, x.out);
 	else if (rc == 0)
 		folded_print(&x);
 	status = 0;
@@ -841,6 +871,7 @@ done:
 	free(x.files);
 	free(x.self);
 	free(x.edges);
+	ct_html_free(x.html);
 	ct_names_free(&x.names);
 	ct_u64map_free(&x.bykey);
 	return status;

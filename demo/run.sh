@@ -19,4 +19,9 @@ echo
 echo "== calltrace info"
 $CT info -d $W/calltrace.data | head -20
 echo
+echo "== calltrace export --format=html -o $W/report.html"
+if $CT export -d $W/calltrace.data --format=html -o $W/report.html; then
+	echo "open $W/report.html in a browser: flame graph, flat profile, callers and callees"
+fi
+echo
 echo "The recording is in $W/calltrace.data; try: $CT replay -d $W/calltrace.data -F sort"

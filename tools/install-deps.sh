@@ -2,17 +2,35 @@
 # Install the Debian packages calltrace needs to build, test and benchmark,
 # if any is missing.  Needs root (or sudo) only when something is missing.
 set -e
-PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind protobuf-compiler"
+# nodejs, npm: the HTML report's libraries (web/, npm ci below);
+# chromium: its browser test; protobuf-compiler: protoc reads the perfetto export back
+PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind chromium protobuf-compiler"
 [ -n "$CALLTRACE_EXTRA_PKGS" ] && PKGS="$PKGS $CALLTRACE_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "install-deps: installing:$missing" >&2
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q >/dev/null
-$SUDO apt-get install -y -q $missing >/dev/null
+# node and npm by command: a nodejs package that bundles npm conflicts
+# with Debian's npm package
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+if [ -n "$missing" ]; then
+	echo "install-deps: installing:$missing" >&2
+	SUDO=""
+	[ "$(id -u)" -ne 0 ] && SUDO=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -q >/dev/null
+	$SUDO apt-get install -y -q $missing >/dev/null
+fi
+
+# the HTML report's JavaScript (d3, d3-flame-graph) and the browser test's
+# driver (playwright-core), as web/package-lock.json pins them
+WEB=$(cd "$(dirname "$0")/../web" && pwd)
+if [ ! -f "$WEB/node_modules/d3-flame-graph/package.json" ] ||
+   [ ! -f "$WEB/node_modules/d3/package.json" ] ||
+   [ ! -f "$WEB/node_modules/playwright-core/package.json" ] ||
+   [ "$WEB/package-lock.json" -nt "$WEB/node_modules/.package-lock.json" ]; then
+	echo "install-deps: npm ci in $WEB" >&2
+	(cd "$WEB" && npm ci --no-audit --no-fund --loglevel=error)
+fi

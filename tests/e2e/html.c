@@ -1,0 +1,73 @@
+/* html: a program for the HTML report's test.  compute's most expensive
+ * callee is heavy (few, long calls) while cheap has the most calls, so
+ * sorting the flat profile by calls and by total gives different orders.
+ * With the argument "paths": a binary tree of calls, 2^13 distinct call
+ * paths, more than the report embeds. */
+#include <string.h>
+
+#include "ct_test.h"
+
+NOINLINE void heavy(int n)
+{
+	for (int i = 0; i < n; i++)
+		sink += i;
+}
+
+/* long enough to get a box of its own in the flame graph however the
+ * machine is loaded (about 6% of heavy's loop iterations) */
+NOINLINE void cheap(int x)
+{
+	for (int i = 0; i < 200; i++)
+		sink += x + i;
+}
+
+NOINLINE void compute(void)
+{
+	for (int i = 0; i < 3; i++)
+		heavy(2000000);
+	for (int i = 0; i < 2000; i++)
+		cheap(i);
+}
+
+NOINLINE void parse(void)
+{
+	for (int i = 0; i < 50; i++)
+		cheap(i);
+	heavy(200000);
+}
+
+NOINLINE void run(void)
+{
+	parse();
+	compute();
+}
+
+NOINLINE void left(int d);
+NOINLINE void right(int d);
+
+NOINLINE void left(int d)
+{
+	sink += d;
+	if (d > 0) {
+		left(d - 1);
+		right(d - 1);
+	}
+}
+
+NOINLINE void right(int d)
+{
+	sink += d;
+	if (d > 0) {
+		left(d - 1);
+		right(d - 1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "paths"))
+		left(12);
+	else
+		run();
+	return 0;
+}

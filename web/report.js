@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace's HTML report (export --format=html): the page's own script.
+ * The data is the JSON in <script id="ct-data"> (see builtin/export_html.c):
+ *   fns    [name, calls, total_ns, self_ns, incl_sum_ns, "file:line"], the
+ *          most total time first; a function's id is its index
+ *   tree   [parent, fn, calls, total_ns, self_ns(, paths)], parents first;
+ *          parent -1 for an outermost call, fn -1 for "(other)"
+ *   edges  [caller, callee, calls, time_ns]; caller -1 for an outermost call
+ *   limits what was left out to bound the page's size
+ *   info   the recording
+ * d3 and d3-flame-graph (globals d3 and flamegraph) are inlined before it.
+ */
+(function () {
+	"use strict";
+
+	var D = JSON.parse(document.getElementById("ct-data").textContent);
+	var fns = D.fns, info = D.info, lim = D.limits;
+	var total = lim.total_ns || 1;
+	var FIRST_SECTIONS = 150; /* caller/callee sections made at load */
+	var PAGE_ROWS = 300;      /* flat profile rows shown at first */
+
+	function el(tag, attrs, kids) {
+		var e = document.createElement(tag);
+		if (attrs)
+			for (var k in attrs) {
+				if (k === "text")
+					e.textContent = attrs[k];
+				else if (k === "cls")
+					e.className = attrs[k];
+				else
+					e.setAttribute(k, attrs[k]);
+			}
+		(kids || []).forEach(function (c) {
+			if (c !== null && c !== undefined)
+				e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+		});
+		return e;
+	}
+
+	function fmtTime(ns) {
+		if (ns < 1000) return ns + " ns";
+		if (ns < 1e6) return (ns / 1e3).toFixed(3) + " us";
+		if (ns < 1e9) return (ns / 1e6).toFixed(3) + " ms";
+		return (ns / 1e9).toFixed(3) + " s";
+	}
+	function fmtPct(ns) { return (100 * ns / total).toFixed(2) + "%"; }
+	function fmtInt(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+	function fnName(id) { return id < 0 ? "(outermost)" : fns[id][0]; }
+	function fnLink(id) {
+		if (id < 0) return el("span", {cls: "root", text: "(outermost call)"});
+		return el("a", {href: "#fn-" + id, cls: "fn", title: fns[id][5] || fns[id][0],
+				text: fns[id][0]});
+	}
+
+	var app = document.getElementById("app");
+
+	/* ---- header and navigation ------------------------------------- */
+	app.appendChild(el("header", null, [
+		el("h1", null, ["calltrace report: ", el("code", {text: info.command || "?"})]),
+		el("nav", null, [
+			el("a", {href: "#flame", text: "Flame graph"}), " · ",
+			el("a", {href: "#flat", text: "Flat profile"}), " · ",
+			el("a", {href: "#callers", text: "Callers and callees"}), " · ",
+			el("a", {href: "#info", text: "Recording"})])]));
+
+	/* ---- flame graph ----------------------------------------------- */
+	var flameSec = el("section", {id: "flame"});
+	app.appendChild(flameSec);
+	flameSec.appendChild(el("h2", {text: "Flame graph"}));
+	flameSec.appendChild(el("p", {cls: "help", text:
+		"Each box is a call path; its width is the path's total time (all threads, " +
+		"all calls). Click a box to zoom into it, Reset to see everything again. " +
+		"Search highlights matching functions."}));
+	var search = el("input", {type: "search", id: "search",
+				  placeholder: "search functions (substring)", size: "32"});
+	var resetBtn = el("button", {type: "button", id: "reset", text: "Reset zoom"});
+	var clearBtn = el("button", {type: "button", id: "clear", text: "Clear search"});
+	var details = el("div", {id: "details", cls: "details"});
+	var sel = el("div", {id: "selected", cls: "details"});
+	flameSec.appendChild(el("div", {cls: "controls"}, [search, " ", resetBtn, " ", clearBtn]));
+	var chartDiv = el("div", {id: "chart"});
+	flameSec.appendChild(chartDiv);
+	flameSec.appendChild(details);
+	flameSec.appendChild(sel);
+	if (lim.paths_folded > 0 || lim.paths_shown < lim.paths) {
+		flameSec.appendChild(el("p", {cls: "note", text:
+			"To keep the page small, the flame graph shows " + fmtInt(lim.paths_shown) +
+			" of " + fmtInt(lim.paths) + " call paths: those with the most time, up to " +
+			fmtInt(lim.max_paths) + (lim.min_fraction ? ", none under " +
+			(100 * lim.min_fraction) + "% of the total time" : "") +
+			", none deeper than " + lim.max_depth + " calls. The " +
+			fmtInt(lim.paths_folded) + " others are summed into \"(other)\" boxes, " +
+			"one under each parent."}));
+	}
+
+	if (lim.paths_capped)
+		flameSec.appendChild(el("p", {cls: "note", text:
+			"The trace has more distinct call paths than the " + fmtInt(lim.max_paths_held) +
+			" calltrace holds in memory: the paths first seen after those are counted in " +
+			"the \"(other)\" box of their parent path, with all they call."}));
+
+	/* the tree: build the nested nodes without recursion */
+	var rootNode = {name: "all", value: 0, calls: 0, self: 0, fn: -2, children: []};
+	var made = new Array(D.tree.length);
+	D.tree.forEach(function (r, i) {
+		var n = {name: r[1] < 0 ? "(other)" : fns[r[1]][0], fn: r[1], calls: r[2],
+			 value: r[3], self: r[4], paths: r[5] || 0, children: []};
+		made[i] = n;
+		(r[0] < 0 ? rootNode : made[r[0]]).children.push(n);
+	});
+	rootNode.children.forEach(function (c) { rootNode.value += c.value; });
+
+	var chart = null;
+	var lastSearch = "";
+	function drawFlame() {
+		if (typeof flamegraph === "undefined" || typeof d3 === "undefined") {
+			chartDiv.textContent = "(the flame graph library is missing)";
+			return;
+		}
+		var width = Math.max(600, chartDiv.clientWidth || 960);
+		/* the UMD build's global: the module (default export) */
+		var make = typeof flamegraph === "function" ? flamegraph : flamegraph.default;
+		chart = make()
+			.width(width)
+			.cellHeight(18)
+			.minFrameSize(1)
+			.transitionDuration(250)
+			.selfValue(false)
+			.setDetailsElement(details)
+			.setLabelHandler(function (d) {
+				var x = d.data;
+				var s = x.name + ": " + fmtTime(x.value) + " (" + fmtPct(x.value) +
+					"), " + fmtInt(x.calls) + " calls, self " + fmtTime(x.self);
+				if (x.fn === -1)
+					s += " — " + x.paths + " call paths summed";
+				return s;
+			})
+			.setSearchMatch(function (d, term) {
+				return !!term && d.data.name.toLowerCase().indexOf(term.toLowerCase()) >= 0;
+			})
+			.setSearchHandler(function (results, sum) {
+				details.textContent = results.length ? "search: " + results.length +
+					" boxes match, " + fmtTime(sum) + " (" + fmtPct(sum) + ")" :
+					(lastSearch ? "search: nothing matches" : "");
+			})
+			.onClick(function (d) {
+				sel.textContent = "";
+				if (d && d.data && d.data.fn >= 0)
+					sel.appendChild(el("span", null, ["zoomed into ",
+						fnLink(d.data.fn), " — its callers and callees: follow the link"]));
+			});
+		d3.select(chartDiv).datum(rootNode).call(chart);
+	}
+	drawFlame();
+	search.addEventListener("input", function () {
+		lastSearch = search.value;
+		if (!chart) return;
+		if (search.value) chart.search(search.value);
+		else { chart.clear(); details.textContent = ""; }
+	});
+	resetBtn.addEventListener("click", function () {
+		if (chart) chart.resetZoom();
+		sel.textContent = "";
+	});
+	clearBtn.addEventListener("click", function () {
+		search.value = "";
+		lastSearch = "";
+		if (chart) chart.clear();
+		details.textContent = "";
+	});
+
+	/* ---- flat profile ---------------------------------------------- */
+	var flatSec = el("section", {id: "flat"});
+	app.appendChild(flatSec);
+	flatSec.appendChild(el("h2", {text: "Flat profile"}));
+	flatSec.appendChild(el("p", {cls: "help", text:
+		"Total: inclusive time, counted once per outermost activation (recursive calls " +
+		"add nothing). Self: total minus the direct callees. Avg: mean inclusive time " +
+		"of a call. %: total time of all threads. Click a column to sort."}));
+	if (lim.functions_shown < lim.functions)
+		flatSec.appendChild(el("p", {cls: "note", text: "The " + fmtInt(lim.functions_shown) +
+			" functions with the most time of " + fmtInt(lim.functions) + " are listed."}));
+	var cols = [
+		{key: "name", label: "Function", get: function (f) { return f[0]; }, num: false},
+		{key: "calls", label: "Calls", get: function (f) { return f[1]; }, num: true},
+		{key: "total", label: "Total", get: function (f) { return f[2]; }, num: true},
+		{key: "self", label: "Self", get: function (f) { return f[3]; }, num: true},
+		{key: "avg", label: "Avg", get: function (f) { return f[1] ? f[4] / f[1] : 0; }, num: true},
+		{key: "pct", label: "%", get: function (f) { return f[2]; }, num: true}];
+	var table = el("table", {id: "flat-table", cls: "profile"});
+	var thead = el("thead"), hrow = el("tr");
+	var tbody = el("tbody");
+	table.appendChild(thead);
+	thead.appendChild(hrow);
+	table.appendChild(tbody);
+	flatSec.appendChild(table);
+	var moreBtn = el("button", {type: "button", id: "flat-more"});
+	flatSec.appendChild(moreBtn);
+	var sortCol = 2, sortDesc = true, shown = PAGE_ROWS;
+	var order = fns.map(function (_, i) { return i; });
+	cols.forEach(function (c, ci) {
+		var th = el("th", {"data-key": c.key, cls: c.num ? "num sortable" : "sortable",
+				   title: "sort by " + c.label, text: c.label});
+		th.addEventListener("click", function () {
+			if (sortCol === ci) sortDesc = !sortDesc;
+			else { sortCol = ci; sortDesc = c.num; }
+			renderFlat();
+		});
+		hrow.appendChild(th);
+	});
+	function renderFlat() {
+		var c = cols[sortCol];
+		order.sort(function (a, b) {
+			var x = c.get(fns[a]), y = c.get(fns[b]);
+			var r = c.num ? x - y : (x < y ? -1 : x > y ? 1 : 0);
+			if (r === 0) r = a - b;
+			else if (sortDesc) r = -r;
+			return r;
+		});
+		Array.prototype.forEach.call(hrow.children, function (th, i) {
+			th.classList.toggle("sorted", i === sortCol);
+			th.setAttribute("aria-sort", i === sortCol ? (sortDesc ? "descending" : "ascending") : "none");
+			th.textContent = cols[i].label + (i === sortCol ? (sortDesc ? " ▼" : " ▲") : "");
+		});
+		tbody.textContent = "";
+		var n = Math.min(shown, order.length);
+		var frag = document.createDocumentFragment();
+		for (var k = 0; k < n; k++) {
+			var id = order[k], f = fns[id];
+			frag.appendChild(el("tr", {"data-fn": id}, [
+				el("td", null, [fnLink(id)]),
+				el("td", {cls: "num", text: fmtInt(f[1])}),
+				el("td", {cls: "num", text: fmtTime(f[2])}),
+				el("td", {cls: "num", text: fmtTime(f[3])}),
+				el("td", {cls: "num", text: fmtTime(f[1] ? Math.round(f[4] / f[1]) : 0)}),
+				el("td", {cls: "num", text: fmtPct(f[2])})]));
+		}
+		tbody.appendChild(frag);
+		moreBtn.style.display = order.length > shown ? "" : "none";
+		moreBtn.textContent = "show all " + fmtInt(order.length) + " functions";
+	}
+	moreBtn.addEventListener("click", function () { shown = order.length; renderFlat(); });
+	renderFlat();
+
+	/* ---- callers and callees --------------------------------------- */
+	var callers = fns.map(function () { return []; });
+	var callees = fns.map(function () { return []; });
+	D.edges.forEach(function (e) {
+		callees[e[0]] && callees[e[0]].push(e);
+		callers[e[1]].push(e);
+	});
+	var byTime = function (a, b) { return b[3] - a[3] || b[2] - a[2]; };
+	callers.forEach(function (l) { l.sort(byTime); });
+	callees.forEach(function (l) { l.sort(byTime); });
+
+	var ccSec = el("section", {id: "callers"});
+	app.appendChild(ccSec);
+	ccSec.appendChild(el("h2", {text: "Callers and callees"}));
+	ccSec.appendChild(el("p", {cls: "help", text:
+		"For each function: who called it and the time spent in it on their behalf, " +
+		"and what it called with the time spent there (the outermost activation of " +
+		"each pair counts). The most expensive callee is marked ★: follow it to drill down."}));
+	if (lim.edges_shown < lim.edges)
+		ccSec.appendChild(el("p", {cls: "note", text: "The " + fmtInt(lim.edges_shown) +
+			" caller/callee pairs with the most time of " + fmtInt(lim.edges) + " are listed."}));
+	var ccList = el("div", {id: "cc-list"});
+	ccSec.appendChild(ccList);
+	var sections = {};
+
+	function edgeTable(cls, title, rows, whoIdx, parentTotal) {
+		var t = el("table", {cls: "cc " + cls});
+		t.appendChild(el("caption", {text: title + " (" + rows.length + ")"}));
+		t.appendChild(el("tr", null, [el("th", {text: cls === "callers" ? "caller" : "callee"}),
+			el("th", {cls: "num", text: "calls"}), el("th", {cls: "num", text: "time"}),
+			el("th", {cls: "num", text: "% of this function"})]));
+		if (!rows.length)
+			t.appendChild(el("tr", null, [el("td", {colspan: "4", cls: "none", text: "none"})]));
+		rows.forEach(function (e, i) {
+			var who = e[whoIdx];
+			var tr = el("tr", {"data-fn": who}, [
+				el("td", null, [fnLink(who), cls === "callees" && i === 0 && e[3] > 0 ?
+					el("span", {cls: "star", title: "the most expensive callee", text: " ★"}) : null]),
+				el("td", {cls: "num", text: fmtInt(e[2])}),
+				el("td", {cls: "num", text: fmtTime(e[3])}),
+				el("td", {cls: "num", text: parentTotal ? (100 * e[3] / parentTotal).toFixed(1) + "%" : "-"})]);
+			t.appendChild(tr);
+		});
+		return t;
+	}
+
+	function makeSection(id) {
+		if (sections[id]) return sections[id];
+		var f = fns[id];
+		var s = el("section", {id: "fn-" + id, cls: "fn-section"}, [
+			el("h3", null, [el("a", {href: "#fn-" + id, cls: "self", text: f[0]})]),
+			el("p", {cls: "stats", text: fmtInt(f[1]) + (f[1] === 1 ? " call" : " calls") + ", total " + fmtTime(f[2]) +
+				" (" + fmtPct(f[2]) + "), self " + fmtTime(f[3]) +
+				(f[5] ? ", " + f[5] : "")}),
+			el("div", {cls: "cc-pair"}, [
+				edgeTable("callers", "Called by", callers[id], 0, f[2]),
+				edgeTable("callees", "Calls", callees[id], 1, f[2])])]);
+		/* in the order of the flat profile's default (total time) */
+		var next = null;
+		for (var k in sections)
+			if (+k > id && (!next || +k < +next.getAttribute("data-id"))) next = sections[k];
+		s.setAttribute("data-id", id);
+		ccList.insertBefore(s, next);
+		sections[id] = s;
+		return s;
+	}
+	for (var i = 0; i < fns.length && i < FIRST_SECTIONS; i++)
+		makeSection(i);
+	if (fns.length > FIRST_SECTIONS)
+		ccSec.appendChild(el("p", {cls: "note", text: "Sections of the " +
+			fmtInt(fns.length - FIRST_SECTIONS) + " functions with less time are made " +
+			"when a link to them is followed."}));
+
+	function go() {
+		var m = /^#fn-(\d+)$/.exec(location.hash);
+		if (!m || +m[1] >= fns.length) return;
+		var s = makeSection(+m[1]);
+		var prev = document.querySelector(".fn-section.current");
+		if (prev) prev.classList.remove("current");
+		s.classList.add("current");
+		s.scrollIntoView();
+	}
+	window.addEventListener("hashchange", go);
+
+	/* ---- the recording --------------------------------------------- */
+	var infoSec = el("section", {id: "info"});
+	app.appendChild(infoSec);
+	infoSec.appendChild(el("h2", {text: "Recording"}));
+	var rows = [
+		["command", info.command],
+		["start time", info.start_time || "(unknown)"],
+		["duration", info.duration_ns ? fmtTime(info.duration_ns) : "(unknown)"],
+		["exit status", info.exit_status || "(unknown)"],
+		["complete", info.complete ? "yes" : "no (calltrace record did not finish)"],
+		["clock", info.clock + ", " + (info.clock_hz / 1e6).toFixed(3) + " MHz"],
+		["processes", info.pids.map(function (p) {
+			return p.pid + " " + p.exe + " (" + p.threads + " thread" +
+				(p.threads === 1 ? "" : "s") + ")";
+		}).join("; ")],
+		["threads", info.threads + (info.threads_shown !== info.threads ?
+			" (" + info.threads_shown + " exported)" : "")],
+		["events", info.events ? fmtInt(info.events) : "(not recorded)"],
+		["event streams", fmtInt(info.event_bytes) + " bytes"],
+		["lost / unmatched", info.lost + " / " + info.unmatched],
+		["time in the report", fmtTime(lim.total_ns) + " (all threads)"],
+		["functions", fmtInt(lim.functions)],
+		["call paths", fmtInt(lim.paths)],
+		["exported with", info.export]];
+	var itab = el("table", {cls: "info"});
+	rows.forEach(function (r) {
+		itab.appendChild(el("tr", null, [el("th", {text: r[0]}), el("td", {text: String(r[1])})]));
+	});
+	infoSec.appendChild(itab);
+	infoSec.appendChild(el("p", {cls: "help", text: "Made by calltrace with d3 (ISC licence) " +
+		"and d3-flame-graph (Apache License 2.0); their licence texts are in a comment " +
+		"at the top of this file."}));
+
+	if (location.hash) go();
+	window.ctReport = {chart: chart, data: D};
+})();
