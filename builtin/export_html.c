@@ -47,6 +47,7 @@
 
 #include "builtin/export_html.h"
 #include "builtin/html_assets.h"
+#include "output.h"
 #include "util.h"
 
 #define MAX_NODES 3000
@@ -289,33 +290,6 @@ void ct_html_thread_end(struct ct_html *h)
 
 /* ---- writing ----------------------------------------------------------- */
 
-/* a JSON string that cannot end the <script> element it is in */
-static void json_str(FILE *out, const char *s)
-{
-	putc_unlocked('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '<':
-		case '>':
-		case '&':
-			fprintf(out, "\\u%04x", *p);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				putc_unlocked(*p, out);
-		}
-	}
-	putc_unlocked('"', out);
-}
-
 static void html_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
@@ -386,16 +360,16 @@ static void write_info(struct ct_html *h, FILE *out)
 {
 	struct ct_session *s = h->s;
 	fputs("\"info\":{\"command\":", out);
-	json_str(out, s->command ? s->command : "");
+	ct_json_string_script(out, s->command ? s->command : "");
 	fputs(",\"start_time\":", out);
-	json_str(out, s->start_time ? s->start_time : "");
+	ct_json_string_script(out, s->start_time ? s->start_time : "");
 	fputs(",\"exit_status\":", out);
-	json_str(out, s->exit_status ? s->exit_status : "");
+	ct_json_string_script(out, s->exit_status ? s->exit_status : "");
 	fprintf(out, ",\"complete\":%s", s->complete ? "true" : "false");
 	uint64_t dur = s->end_clock > s->start_clock ? ct_session_ns(s, s->end_clock) : 0;
 	fprintf(out, ",\"duration_ns\":%" PRIu64, dur);
 	fputs(",\"clock\":", out);
-	json_str(out, s->clock_name ? s->clock_name : "?");
+	ct_json_string_script(out, s->clock_name ? s->clock_name : "?");
 	fprintf(out, ",\"clock_hz\":%.0f", s->clock_hz);
 	fprintf(out, ",\"processes\":%zu,\"threads\":%zu,\"threads_shown\":%zu", s->nprocs,
 		s->nthreads, h->nthreads);
@@ -405,7 +379,7 @@ static void write_info(struct ct_html *h, FILE *out)
 	for (size_t i = 0; i < s->nprocs; i++) {
 		const struct ct_proc *p = s->procs[i];
 		fprintf(out, "%s{\"pid\":%d,\"exe\":", i ? "," : "", p->pid);
-		json_str(out, p->exe ? p->exe : "");
+		ct_json_string_script(out, p->exe ? p->exe : "");
 		size_t nt = 0;
 		for (size_t j = 0; j < s->nthreads; j++)
 			nt += s->threads[j]->proc == p;
@@ -419,7 +393,7 @@ static void write_info(struct ct_html *h, FILE *out)
 		free(cmd);
 		cmd = n;
 	}
-	json_str(out, cmd);
+	ct_json_string_script(out, cmd);
 	free(cmd);
 	putc_unlocked('}', out);
 }
@@ -492,13 +466,13 @@ static void write_data(struct ct_html *h, FILE *out)
 		const struct hfn *f = &h->fns[id];
 		fout[id] = (uint32_t)++nfout;
 		fputs(nfout > 1 ? ",\n[" : "\n[", out);
-		json_str(out, h->names.v[id]);
+		ct_json_string_script(out, h->names.v[id]);
 		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", f->calls,
 			f->total, f->self, f->incl_sum);
 		if (f->file) {
 			char *loc =
 			    f->line ? xasprintf("%s:%d", f->file, f->line) : xstrdup(f->file);
-			json_str(out, loc);
+			ct_json_string_script(out, loc);
 			free(loc);
 		} else {
 			fputs("\"\"", out);

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 #include "output.h"
 
+#include <stdbool.h>
 #include <string.h>
 
-void ct_json_string(FILE *out, const char *s)
+/* in_script: also escape the characters that could end or open markup
+ * (the JSON sits in an HTML <script> element) */
+static void json_string(FILE *out, const char *s, bool in_script)
 {
 	putc_unlocked('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (in_script && (*p == '<' || *p == '>' || *p == '&')) {
+			fprintf(out, "\\u%04x", *p);
+			continue;
+		}
 		switch (*p) {
 		case '"':
 			fputs("\\\"", out);
@@ -31,6 +38,16 @@ void ct_json_string(FILE *out, const char *s)
 		}
 	}
 	putc_unlocked('"', out);
+}
+
+void ct_json_string(FILE *out, const char *s)
+{
+	json_string(out, s, false);
+}
+
+void ct_json_string_script(FILE *out, const char *s)
+{
+	json_string(out, s, true);
 }
 
 void ct_csv_string(FILE *out, const char *s)
