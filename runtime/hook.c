@@ -72,6 +72,15 @@ static struct ct_hook_area *hook_area(struct ct_thread *t)
 	return p;
 }
 
+/* the calibration's (calibrate.c): its hooked calls only ever take the fast
+ * paths, which do not read it, but should one not, it is a real area */
+struct ct_hook_area *ct_hook_scratch_area(void)
+{
+	static struct ct_hook_area scratch;
+	memset(&scratch, 0, sizeof(scratch));
+	return &scratch;
+}
+
 /* a longjmp out of a signal handler: its nested frames are gone */
 void ct_hook_reset_nested(struct ct_thread *t)
 {
@@ -332,6 +341,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 	f->ret = *slot;
 	f->flags = CT_FR_HOOKED;
 	*slot = TRAMP;
+	ct_frontend_seen(t, CT_FE_HOOK); /* the first entry of each thread comes here */
 }
 
 /* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched */
