@@ -113,6 +113,32 @@ static void print_other_keys(const char *dir)
 	fclose(f);
 }
 
+/* the front ends the process used and the figures measured for each
+ * (doc/overhead.md); nothing for a trace that says neither */
+static void print_frontends(const struct ct_session *s, const struct ct_proc *p)
+{
+	static const char *const names[] = {"not recorded", "-finstrument-functions",
+					    "hooked (-pg, -pg -mfentry, patched)",
+					    "-finstrument-functions and hooked"};
+	struct ct_overhead c, h;
+	bool hc = ct_overhead_measured(s, p, CT_PROC_FE_CYG, &c);
+	bool hh = ct_overhead_measured(s, p, CT_PROC_FE_HOOK, &h);
+	if (!p->frontends && !hh)
+		return;
+	printf("  %-10s %s\n", "front end:", names[p->frontends & 3]);
+	printf("  %-10s ", "measured:");
+	if (hc)
+		printf("-finstrument-functions %.1f ns inner, %.1f ns outer; ",
+		       (double)c.inner_ps / 1000, (double)c.outer_ps / 1000);
+	else
+		printf("-finstrument-functions not measured; ");
+	if (hh)
+		printf("hooked %.1f ns inner, %.1f ns outer\n", (double)h.inner_ps / 1000,
+		       (double)h.outer_ps / 1000);
+	else
+		printf("hooked not measured\n");
+}
+
 static void print_argv(const struct ct_proc *p)
 {
 	for (int i = 0; i < p->argc; i++) {
@@ -250,6 +276,7 @@ int cmd_info(int argc, char **argv)
 			printf("  %-10s not measured (recorded by an older calltrace): times are "
 			       "shown as recorded\n",
 			       "overhead:");
+		print_frontends(s, p);
 		printf("  %-10s %zu\n", "threads:", nthr);
 		for (size_t j = 0; j < s->nthreads; j++) {
 			const struct ct_thread *t = s->threads[j];

@@ -10,14 +10,51 @@ static uint64_t per_call_ps(uint64_t ticks, uint64_t calls, double hz)
 	return ps > 0 && ps < 1e15L ? (uint64_t)(ps + 0.5L) : 0;
 }
 
-bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o)
+static bool figures(const struct ct_session *s, uint64_t calls, uint64_t inner, uint64_t outer,
+		    struct ct_overhead *o)
 {
 	memset(o, 0, sizeof(*o));
-	if (!p || !p->ovh_calls || !(s->clock_hz > 0))
+	if (!calls || !(s->clock_hz > 0))
 		return false;
-	o->inner_ps = per_call_ps(p->ovh_inner, p->ovh_calls, s->clock_hz);
-	o->outer_ps = per_call_ps(p->ovh_outer, p->ovh_calls, s->clock_hz);
+	o->inner_ps = per_call_ps(inner, calls, s->clock_hz);
+	o->outer_ps = per_call_ps(outer, calls, s->clock_hz);
 	if (o->outer_ps < o->inner_ps)
 		o->outer_ps = o->inner_ps;
 	return true;
+}
+
+bool ct_overhead_measured(const struct ct_session *s, const struct ct_proc *p, unsigned fe,
+			  struct ct_overhead *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!p)
+		return false;
+	if (fe == CT_PROC_FE_HOOK)
+		return figures(s, p->ovh_hook_calls, p->ovh_hook_inner, p->ovh_hook_outer, o);
+	return figures(s, p->ovh_calls, p->ovh_inner, p->ovh_outer, o);
+}
+
+bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!p)
+		return false;
+	switch (p->frontends) {
+	case CT_PROC_FE_HOOK:
+		return ct_overhead_measured(s, p, CT_PROC_FE_HOOK, o);
+	case CT_PROC_FE_CYG | CT_PROC_FE_HOOK: {
+		/* which front end an event came through is not in the trace */
+		struct ct_overhead c, h;
+		if (!ct_overhead_measured(s, p, CT_PROC_FE_CYG, &c) ||
+		    !ct_overhead_measured(s, p, CT_PROC_FE_HOOK, &h))
+			return false;
+		o->inner_ps = c.inner_ps < h.inner_ps ? c.inner_ps : h.inner_ps;
+		o->outer_ps = c.outer_ps < h.outer_ps ? c.outer_ps : h.outer_ps;
+		if (o->outer_ps < o->inner_ps)
+			o->outer_ps = o->inner_ps;
+		return true;
+	}
+	default: /* -finstrument-functions, or not said (an older trace) */
+		return ct_overhead_measured(s, p, CT_PROC_FE_CYG, o);
+	}
 }

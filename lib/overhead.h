@@ -32,8 +32,19 @@ struct ct_overhead {
 	uint64_t inner_ps, outer_ps; /* per call, in picoseconds; 0: no correction */
 };
 
-/* process p's figures in ps; false (and zeros) when its trace has none */
+/* process p's figures in ps, those of the front end it recorded through
+ * ("frontend" lines of its .proc file): the -finstrument-functions hooks'
+ * ("overhead"), the hooked entries' ("overhead-hook"), or, when it used
+ * both, the smaller of the two for each figure (never more than either
+ * front end costs); a trace without "frontend" lines (an older calltrace)
+ * gets the -finstrument-functions figures.  False (and zeros) when its
+ * trace has none. */
 bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o);
+
+/* the figures measured for one front end (CT_PROC_FE_CYG or _HOOK),
+ * whether used or not; false when the trace has none */
+bool ct_overhead_measured(const struct ct_session *s, const struct ct_proc *p, unsigned fe,
+			  struct ct_overhead *o);
 
 /* the ns to take out of the inclusive time of a call that made `below`
  * calls: inner + below * outer */

@@ -377,6 +377,18 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 				p->ovh_inner = in;
 				p->ovh_outer = out;
 			}
+		} else if (!strcmp(line, "overhead-hook")) {
+			unsigned long long c, in, out;
+			if (sscanf(val, "%llu %llu %llu", &c, &in, &out) == 3 && c) {
+				p->ovh_hook_calls = c;
+				p->ovh_hook_inner = in;
+				p->ovh_hook_outer = out;
+			}
+		} else if (!strcmp(line, "frontend")) {
+			if (!strcmp(val, "cyg"))
+				p->frontends |= CT_PROC_FE_CYG;
+			else if (!strcmp(val, "hook"))
+				p->frontends |= CT_PROC_FE_HOOK;
 		} else if (!strcmp(line, "module")) {
 			char *sp2 = strchr(val, ' ');
 			if (sp2) {

@@ -46,7 +46,14 @@ struct ct_proc {
 	 * doc/overhead.md): clock ticks summed over ovh_calls calls; all 0
 	 * when the trace has none */
 	uint64_t ovh_calls, ovh_inner, ovh_outer;
+	/* the same for the hooked front ends ("overhead-hook"), and the front
+	 * ends the process recorded through ("frontend" lines): CT_PROC_FE_* */
+	uint64_t ovh_hook_calls, ovh_hook_inner, ovh_hook_outer;
+	unsigned frontends;
 };
+
+#define CT_PROC_FE_CYG 1u  /* -finstrument-functions hooks */
+#define CT_PROC_FE_HOOK 2u /* -pg, -pg -mfentry, patched entries */
 
 struct ct_thread {
 	struct ct_proc *proc;

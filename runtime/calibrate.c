@@ -4,7 +4,9 @@
  * machine, measured once per process image at start-up, in the traced
  * process, with the real hooks, and written to the .proc file as
  *
- *   overhead CALLS INNER OUTER
+ *   overhead CALLS INNER OUTER        -finstrument-functions hooks
+ *   overhead-hook CALLS INNER OUTER   hooked entries (hook.c: __fentry__ and
+ *                                     the return trampoline)
  *
  * INNER: clock ticks between the entry and the exit timestamp of an empty
  * function, summed over CALLS calls (the hook work after the entry's clock
@@ -14,6 +16,12 @@
  * their calls and arguments): what each call adds to the time of its
  * callers.  Each is the minimum over a few batches, so that an interrupt or
  * a preemption in one batch does not count.
+ *
+ * The hooked figures come from ct_cal_hooked (arch/x86_64/cal.S), an empty
+ * function as -pg -mfentry compiles it, against ct_cal_plain.
+ *
+ * It also notes which front ends the process records through
+ * (ct_frontend_seen), so that the reader uses the matching figures.
  *
  * The hooks write into a private scratch buffer and shadow stack while the
  * thread's state is set aside, with signals blocked, so nothing of this
@@ -28,6 +36,8 @@
 
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
+void ct_cal_hooked(void) CT_HIDDEN; /* arch/x86_64/cal.S */
+void ct_cal_plain(void) CT_HIDDEN;
 
 #define CAL_CALLS 128  /* calls per batch */
 #define CAL_BATCHES 16 /* measured batches of each kind, after a warm-up */
@@ -37,10 +47,16 @@ void __cyg_profile_func_exit(void *fn, void *call_site);
 static uint64_t scratch[(CAL_CALLS * CAL_MAX_PER_CALL + 256) / 8];
 static struct ct_frame scratch_stk[8];
 
+struct figures {
+	uint64_t calls, inner, outer;
+};
+
 static struct {
 	bool done;
-	uint64_t calls, inner, outer;
+	struct figures cyg, hook;
 } cal;
+
+static unsigned frontends; /* CT_FE_* noted in this process */
 
 /* through volatile pointers: the compiler can neither inline nor drop them */
 static void (*volatile enter_p)(void *, void *) = __cyg_profile_func_enter;
@@ -61,27 +77,42 @@ static __attribute__((noinline)) void cal_traced(void)
 
 static void (*volatile plain_p)(void) = cal_plain;
 static void (*volatile traced_p)(void) = cal_traced;
+static void (*volatile asm_plain_p)(void) = ct_cal_plain;
+static void (*volatile asm_hooked_p)(void) = ct_cal_hooked;
 
-static uint64_t batch_plain(void)
+static uint64_t batch_plain(void (*volatile *fp)(void))
 {
 	uint64_t t0 = ct_clock();
 	for (int i = 0; i < CAL_CALLS; i++)
-		plain_p();
+		(*fp)();
 	return ct_clock() - t0;
 }
 
 /* one batch of traced calls on the scratch state; *inner gets the sum of
  * the exit deltas, UINT64_MAX when some record other than a plain ENTER or
- * EXIT (a delta too long: the batch was interrupted) was written */
-static uint64_t batch_traced(struct ct_thread *t, uint64_t *inner)
+ * EXIT (a delta too long: the batch was interrupted) was written.
+ * hooked: ct_cal_hooked, whose entry's fast path needs a frame below it on
+ * the shadow stack (a thread's first one takes the slow path): a base frame
+ * at the top of the address space, not hooked, that nothing returns to */
+static uint64_t batch_traced(struct ct_thread *t, bool hooked, uint64_t *inner)
 {
 	t->cur = (uintptr_t)scratch;
 	t->depth = 0;
+	if (hooked) {
+		memset(&t->stk[0], 0, sizeof(t->stk[0]));
+		t->stk[0].cfa = UINTPTR_MAX;
+		t->depth = 1;
+	}
+	void (*volatile *fp)(void) = hooked ? &asm_hooked_p : &traced_p;
 	t->last = ct_clock();
 	uint64_t t0 = ct_clock();
 	for (int i = 0; i < CAL_CALLS; i++)
-		traced_p();
+		(*fp)();
 	uint64_t el = ct_clock() - t0;
+	if (t->depth != (hooked ? 1u : 0u)) {
+		*inner = UINT64_MAX;
+		return el;
+	}
 
 	uint64_t sum = 0, exits = 0;
 	const unsigned char *p = (const unsigned char *)scratch;
@@ -104,6 +135,19 @@ static uint64_t batch_traced(struct ct_thread *t, uint64_t *inner)
 	return el;
 }
 
+static void derive(struct figures *f, uint64_t min_plain, uint64_t min_traced, uint64_t min_inner)
+{
+	if (min_inner == UINT64_MAX)
+		return; /* every batch interrupted: no figures rather than wrong ones */
+	uint64_t outer = min_traced > min_plain ? min_traced - min_plain : 0;
+	/* the inner part is inside the outer one; only noise can invert them */
+	if (outer < min_inner)
+		outer = min_inner;
+	f->calls = CAL_CALLS;
+	f->inner = min_inner;
+	f->outer = outer;
+}
+
 static void measure(void)
 {
 	struct ct_thread *t = &ct_self;
@@ -117,36 +161,56 @@ static void measure(void)
 	t->stk = scratch_stk;
 	t->cap = sizeof(scratch_stk) / sizeof(scratch_stk[0]);
 	t->hi = (uintptr_t)cal_traced >> CT_ADDR_LOW_BITS;
+	/* hook.c's own area set aside: its orphans and nested frames stay
+	 * untouched (the hooked calls only take the fast paths, which do not
+	 * read it; the real thread's hooked frames are in `saved`) */
+	t->hook = ct_hook_scratch_area();
 	/* a record never ends past the limit: no buffer switch (and with no
 	 * ring, ct_buffer_full would return at once anyway) */
 	t->limit = (uintptr_t)scratch + sizeof(scratch);
 
-	uint64_t min_plain = UINT64_MAX, min_traced = UINT64_MAX, min_inner = UINT64_MAX;
+	uint64_t min_plain[2], min_traced[2], min_inner[2];
+	for (int k = 0; k < 2; k++)
+		min_plain[k] = min_traced[k] = min_inner[k] = UINT64_MAX;
+	bool hi_ok = ((uintptr_t)ct_cal_hooked >> CT_ADDR_LOW_BITS) == t->hi;
 	for (int b = 0; b <= CAL_BATCHES; b++) {
-		uint64_t inner, p = batch_plain();
-		uint64_t tr = batch_traced(t, &inner);
-		if (b == 0)
-			continue; /* warm-up: caches, page faults of the scratch buffer */
-		if (p < min_plain)
-			min_plain = p;
-		if (tr < min_traced)
-			min_traced = tr;
-		if (inner < min_inner)
-			min_inner = inner;
+		for (int k = 0; k < 2; k++) {
+			if (k == 1 && !hi_ok)
+				break; /* cannot happen in one library; no figures then */
+			uint64_t inner, p = batch_plain(k ? &asm_plain_p : &plain_p);
+			uint64_t tr = batch_traced(t, k == 1, &inner);
+			if (b == 0)
+				continue; /* warm-up: caches, page faults of the scratch buffer */
+			if (p < min_plain[k])
+				min_plain[k] = p;
+			if (tr < min_traced[k])
+				min_traced[k] = tr;
+			if (inner < min_inner[k])
+				min_inner[k] = inner;
+		}
 	}
 
 	memcpy(t, &saved, sizeof(*t));
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 
-	if (min_inner == UINT64_MAX)
-		return; /* every batch interrupted: no figures rather than wrong ones */
-	uint64_t outer = min_traced > min_plain ? min_traced - min_plain : 0;
-	/* the inner part is inside the outer one; only noise can invert them */
-	if (outer < min_inner)
-		outer = min_inner;
-	cal.calls = CAL_CALLS;
-	cal.inner = min_inner;
-	cal.outer = outer;
+	derive(&cal.cyg, min_plain[0], min_traced[0], min_inner[0]);
+	derive(&cal.hook, min_plain[1], min_traced[1], min_inner[1]);
+}
+
+static void note(unsigned fe)
+{
+	ct_proc_printf("frontend %s", fe == CT_FE_HOOK ? "hook" : "cyg");
+}
+
+/* the first time a thread of this process records through front end fe
+ * (not the calibration's own calls): one line in the .proc file, written
+ * with one write(2) (async-signal-safe; the file is O_APPEND) */
+void ct_frontend_seen(struct ct_thread *t, unsigned fe)
+{
+	if (t->stk == scratch_stk || (__atomic_load_n(&frontends, __ATOMIC_RELAXED) & fe))
+		return;
+	if (!(__atomic_fetch_or(&frontends, fe, __ATOMIC_RELAXED) & fe))
+		note(fe);
 }
 
 void ct_calibrate_note(void)
@@ -155,7 +219,16 @@ void ct_calibrate_note(void)
 		cal.done = true; /* once per image; a forked child inherits it */
 		measure();
 	}
-	if (cal.calls)
-		ct_proc_printf("overhead %lu %lu %lu", (unsigned long)cal.calls,
-			       (unsigned long)cal.inner, (unsigned long)cal.outer);
+	if (cal.cyg.calls)
+		ct_proc_printf("overhead %lu %lu %lu", (unsigned long)cal.cyg.calls,
+			       (unsigned long)cal.cyg.inner, (unsigned long)cal.cyg.outer);
+	if (cal.hook.calls)
+		ct_proc_printf("overhead-hook %lu %lu %lu", (unsigned long)cal.hook.calls,
+			       (unsigned long)cal.hook.inner, (unsigned long)cal.hook.outer);
+	/* a forked child goes on with its parent's frames and front ends */
+	unsigned fe = __atomic_load_n(&frontends, __ATOMIC_RELAXED);
+	if (fe & CT_FE_CYG)
+		note(CT_FE_CYG);
+	if (fe & CT_FE_HOOK)
+		note(CT_FE_HOOK);
 }

@@ -72,6 +72,15 @@ static struct ct_hook_area *hook_area(struct ct_thread *t)
 	return p;
 }
 
+/* the calibration's (calibrate.c): its hooked calls only ever take the fast
+ * paths, which do not read it, but should one not, it is a real area */
+struct ct_hook_area *ct_hook_scratch_area(void)
+{
+	static struct ct_hook_area scratch;
+	memset(&scratch, 0, sizeof(scratch));
+	return &scratch;
+}
+
 /* a longjmp out of a signal handler: its nested frames are gone */
 void ct_hook_reset_nested(struct ct_thread *t)
 {
@@ -332,6 +341,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 	f->ret = *slot;
 	f->flags = CT_FR_HOOKED;
 	*slot = TRAMP;
+	ct_frontend_seen(t, CT_FE_HOOK); /* the first entry of each thread comes here */
 }
 
 /* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched */
@@ -472,8 +482,34 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	uint32_t d = t->depth;
 	if (likely(d != 0)) {
 		struct ct_frame *f = &t->stk[d - 1];
-		if (likely(f->cfa == cfa && f->flags == CT_FR_HOOKED && f->ret != TRAMP && f->ret &&
-			   delta < (1u << CT_EXIT_DELTA_BITS))) {
+		if (likely(f->cfa == cfa && (f->flags & ~(uintptr_t)CT_ARGS_WANT_RET) == CT_FR_HOOKED &&
+			   f->ret != TRAMP && f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
+			if (unlikely(f->flags != CT_FR_HOOKED)) {
+				/* its return value is wanted: return_slow's steps
+				 * for the top frame, without the search.  The frame
+				 * is taken off (ret 0: a buffer switch in --drop
+				 * mode leaves it alone) before the RETVAL record,
+				 * which may switch buffers (a new delta base) */
+				ret = f->ret;
+				uintptr_t fn = f->fn;
+				f->ret = 0;
+				f->flags = 0;
+				if (ct_args_enabled)
+					ct_args_exit(t, fn, r);
+				delta = now - t->last;
+				if (unlikely(now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS))) {
+					ct_put_time(t, now);
+					delta = 0;
+				}
+				uintptr_t p = ct_arch_reserve(&t->cur, 4);
+				*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+				t->last = now;
+				t->depth = d - 1;
+				if (unlikely(p + 4 > t->limit))
+					ct_buffer_full(t);
+				t->busy--;
+				return ret;
+			}
 			uintptr_t p = ct_arch_reserve(&t->cur, 4);
 			*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
 			t->last = now;

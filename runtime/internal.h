@@ -153,6 +153,14 @@ void ct_thread_key_set(void) CT_HIDDEN;
 /* calibrate.c: measure the hooks' own cost (first call only) and write the
  * "overhead" line of the .proc file */
 void ct_calibrate_note(void) CT_HIDDEN;
+/* calibrate.c: the front ends a process uses, each noted once in its .proc
+ * file ("frontend cyg" / "frontend hook") the first time a thread records
+ * through it */
+#define CT_FE_CYG 1u  /* __cyg_profile_func_enter/exit */
+#define CT_FE_HOOK 2u /* hook.c: __fentry__, mcount, patched entries */
+void ct_frontend_seen(struct ct_thread *t, unsigned fe) CT_HIDDEN;
+/* hook.c: a zeroed hook area for the calibration's scratch thread state */
+struct ct_hook_area *ct_hook_scratch_area(void) CT_HIDDEN;
 
 /* log.c: async-signal-safe messages to stderr */
 size_t ct_fmt(char *buf, size_t len, const char *fmt, ...) CT_HIDDEN

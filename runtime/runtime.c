@@ -248,6 +248,9 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 			ct_buffer_full(t);
 	} else {
 		ct_enter_slow(t, a, now, (uintptr_t)__builtin_dwarf_cfa());
+		/* a thread's first call comes here */
+		if (t->cap != 0)
+			ct_frontend_seen(t, CT_FE_CYG);
 	}
 	t->busy--;
 }

@@ -21,7 +21,7 @@ ct info d | sed -n 's/^ *overhead: *[0-9.]* ns inner, [0-9.]* ns outer per call/
 # the same trace without the figures, as an older calltrace wrote it
 cp -r "$W/d" "$W/old"
 for f in "$W"/old/*.proc; do
-	grep -v '^overhead ' "$f" >"$f.new" && mv "$f.new" "$f"
+	grep -v -e '^overhead' -e '^frontend ' "$f" >"$f.new" && mv "$f.new" "$f"
 done
 section "info of the trace without the figures"
 ct info old | sed -n 's/^ *\(overhead: .*\)/\1/p' | LC_ALL=C sort | uniq -c | sed 's/^ *//' | add

@@ -103,8 +103,14 @@ static void make_data(void)
 	write_file("info", info, strlen(info));
 	/* 100 calls: inner 1500 ticks (15 ns per call), outer 4000 (40 ns) */
 	const char *proc = "calltrace-proc 1\npid 10\nppid 1\ngen 0\nexe /bin/prog\n"
-			   "clock 1000 5 6\noverhead 100 1500 4000\n";
+			   "clock 1000 5 6\noverhead 100 1500 4000\n"
+			   "overhead-hook 100 2500 6000\n";
 	write_file("10-0.proc", proc, strlen(proc));
+	/* a process that recorded through both front ends (no events) */
+	const char *both = "calltrace-proc 1\npid 12\nppid 1\ngen 0\nexe /bin/prog\n"
+			   "overhead 100 1500 7000\noverhead-hook 100 2500 6000\n"
+			   "frontend hook\nfrontend cyg\nfrontend bogus\n";
+	write_file("12-0.proc", both, strlen(both));
 	const char *old = "calltrace-proc 1\npid 11\nppid 1\ngen 0\nexe /bin/prog\n";
 	write_file("11-0.proc", old, strlen(old));
 
@@ -194,6 +200,37 @@ static void test_figures(struct ct_session *s)
 	      p10->ovh_outer);
 	CHECK(ct_overhead_of(s, p10, &o) && o.inner_ps == 15000 && o.outer_ps == 40000,
 	      "ps %" PRIu64 " %" PRIu64, o.inner_ps, o.outer_ps);
+	/* the hooked front ends' figures, parsed; without "frontend" lines
+	 * the -finstrument-functions ones are used (above) */
+	CHECK(p10->ovh_hook_calls == 100 && p10->ovh_hook_inner == 2500 &&
+		      p10->ovh_hook_outer == 6000 && p10->frontends == 0,
+	      "parsed hook %" PRIu64 " %" PRIu64 " %" PRIu64 " fe %u", p10->ovh_hook_calls,
+	      p10->ovh_hook_inner, p10->ovh_hook_outer, p10->frontends);
+	CHECK(ct_overhead_measured(s, p10, CT_PROC_FE_HOOK, &o) && o.inner_ps == 25000 &&
+		      o.outer_ps == 60000,
+	      "hook ps %" PRIu64 " %" PRIu64, o.inner_ps, o.outer_ps);
+	/* a process that used the hooked front end gets its figures */
+	struct ct_proc ph = *p10;
+	ph.frontends = CT_PROC_FE_HOOK;
+	CHECK(ct_overhead_of(s, &ph, &o) && o.inner_ps == 25000 && o.outer_ps == 60000,
+	      "hooked process: %" PRIu64 " %" PRIu64, o.inner_ps, o.outer_ps);
+	ph.frontends = CT_PROC_FE_CYG;
+	CHECK(ct_overhead_of(s, &ph, &o) && o.inner_ps == 15000 && o.outer_ps == 40000,
+	      "cyg process: %" PRIu64 " %" PRIu64, o.inner_ps, o.outer_ps);
+	/* hooked, but its figures are missing: none rather than the others */
+	ph.frontends = CT_PROC_FE_HOOK;
+	ph.ovh_hook_calls = 0;
+	CHECK(!ct_overhead_of(s, &ph, &o), "hooked process without its figures");
+	/* both front ends: the smaller of each figure */
+	struct ct_proc *p12 = NULL;
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i]->pid == 12)
+			p12 = s->procs[i];
+	CHECK(p12 && p12->frontends == (CT_PROC_FE_CYG | CT_PROC_FE_HOOK), "frontend lines");
+	if (p12)
+		CHECK(ct_overhead_of(s, p12, &o) && o.inner_ps == 15000 && o.outer_ps == 60000,
+		      "mixed process: %" PRIu64 " %" PRIu64, o.inner_ps, o.outer_ps);
+
 	/* an older trace: no figures, no correction */
 	CHECK(!ct_overhead_of(s, p11, &o) && !o.inner_ps && !o.outer_ps, "old trace");
 	struct ct_event ev = {.kind = CT_EXIT, .start = 100, .time = 1100, .below = 7};
