@@ -27,9 +27,15 @@ $CC -O2 -o "$W/plain" "$HERE/args.c" || exit 1
 $CC -O2 -pg -mfentry -o "$W/fentry" "$HERE/args.c" || exit 1
 # runtime/args.c alone, in process (bench/args_micro.c), from the objects
 # of the last build
+# (the objects of today's sources only: a build directory may hold stale ones)
+objs=""
+for f in "$TOP"/runtime/*.c "$TOP"/arch/x86_64/*.S; do
+	o=${f#"$TOP"/}
+	objs="$objs $TOP/build/${o%.*}.o"
+done
+# shellcheck disable=SC2086 # $objs: a list of paths without spaces
 $CC -O2 -D_GNU_SOURCE -I"$TOP" -I"$TOP/include" -I"$TOP/runtime" -I"$TOP/arch/x86_64" \
-	-o "$W/micro" "$HERE/args_micro.c" "$TOP"/build/runtime/*.o "$TOP"/build/arch/x86_64/*.o \
-	-lpthread -ldl || exit 1
+	-o "$W/micro" "$HERE/args_micro.c" $objs -lpthread -ldl || exit 1
 printf 'calltrace-args 1\nstrmax 64\nspec 0\na rdi d32 - -\na rsi d32 - -\nr rax d32 - -\nend\nmodule - micro\nf 1000 0\n' >"$W/micro.spec"
 
 # best wall time of RUNS runs, in ns
