@@ -443,23 +443,9 @@ return_slow(struct ct_thread *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 	}
 	if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
 		ct_args_exit(t, fn, r);
-	if (t->nested_lost) {
-		uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)t->nested_lost,
-				 (uint32_t)(t->nested_lost >> 32)};
-		t->nested_lost = 0;
-		ct_put_words(t, w, 3);
-	}
-	uint64_t delta = now - t->last;
-	if (now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS)) {
-		ct_put_time(t, now);
-		delta = 0;
-	}
-	uintptr_t p = ct_arch_reserve(&t->cur, 4);
-	*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
-	t->last = now;
-	t->depth = i - 1;
-	if (unlikely(p + 4 > t->limit))
-		ct_buffer_full(t);
+	if (t->nested_lost)
+		ct_put_nested_lost(t);
+	ct_put_exit(t, now, i - 1);
 	/* a tail-called frame: the one that jumped to it returns now too */
 	if (ret == TRAMP)
 		return return_slow(t, r, cfa, now);
@@ -496,17 +482,7 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 				f->flags = 0;
 				if (ct_args_enabled)
 					ct_args_exit(t, fn, r);
-				delta = now - t->last;
-				if (unlikely(now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS))) {
-					ct_put_time(t, now);
-					delta = 0;
-				}
-				uintptr_t p = ct_arch_reserve(&t->cur, 4);
-				*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
-				t->last = now;
-				t->depth = d - 1;
-				if (unlikely(p + 4 > t->limit))
-					ct_buffer_full(t);
+				ct_put_exit(t, now, d - 1);
 				t->busy--;
 				return ret;
 			}

@@ -111,6 +111,10 @@ static inline __attribute__((always_inline)) uint64_t ct_clock(void)
 void ct_thread_start(struct ct_thread *t) CT_HIDDEN;
 /* a record of n words (header first), reserved at once; outer path only */
 void ct_put_words(struct ct_thread *t, const uint32_t *w, unsigned n) CT_HIDDEN;
+/* an EXIT record at now, leaving depth frames open (slow paths) */
+void ct_put_exit(struct ct_thread *t, uint64_t now, uint32_t depth) CT_HIDDEN;
+/* a LOST record for the events the nested path dropped since the last one */
+void ct_put_nested_lost(struct ct_thread *t) CT_HIDDEN;
 void ct_buffer_full(struct ct_thread *t) CT_HIDDEN;
 void ct_thread_after_fork(struct ct_thread *t) CT_HIDDEN;
 void ct_emit_unwind(struct ct_thread *t, uint32_t n) CT_HIDDEN;

@@ -104,7 +104,7 @@ static void put_lost(struct ct_thread *t, uint64_t n)
 }
 
 /* note the events dropped by the nested path since the last record */
-static void put_nested_lost(struct ct_thread *t)
+void ct_put_nested_lost(struct ct_thread *t)
 {
 	uint64_t n = t->nested_lost;
 	t->nested_lost = 0;
@@ -297,7 +297,7 @@ __attribute__((noinline)) void ct_enter_slow(struct ct_thread *t, uintptr_t fn, 
 	if (!ct_thread_ready(t))
 		return;
 	if (t->nested_lost)
-		put_nested_lost(t);
+		ct_put_nested_lost(t);
 	if (t->depth >= t->cap) {
 		grow_stack(t);
 		if (t->depth >= t->cap) {
@@ -328,7 +328,7 @@ static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t f
 	if (!ct_thread_ready(t))
 		return;
 	if (t->nested_lost)
-		put_nested_lost(t);
+		ct_put_nested_lost(t);
 	uint32_t d = t->depth;
 	if (d == 0 || t->stk[d - 1].fn != fn) {
 		/* frames vanished without their exits (longjmp not seen, an
@@ -346,6 +346,13 @@ static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t f
 		ct_emit_unwind(t, d - i);
 		d = i;
 	}
+	ct_put_exit(t, now, d - 1);
+}
+
+/* an EXIT record at `now` (after a TIME record when the delta does not
+ * fit), leaving `depth` frames open: the slow paths of every front end */
+void ct_put_exit(struct ct_thread *t, uint64_t now, uint32_t depth)
+{
 	uint64_t delta = now - t->last;
 	if (now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS)) {
 		ct_put_time(t, now);
@@ -354,7 +361,7 @@ static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t f
 	uintptr_t p = reserve(t, 4);
 	*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
 	t->last = now;
-	t->depth = d - 1;
+	t->depth = depth;
 	if (unlikely(p + 4 > t->limit))
 		ct_buffer_full(t);
 }
