@@ -313,6 +313,8 @@ static void count_events(struct stats *st, const char *buf, size_t len)
 				st->events++;
 			} else if (type == CT_EXT_UNWIND && n >= 1) {
 				st->unwound += w[1];
+			} else if (type == CT_EXT_UNWIND_TO && n >= 2) {
+				st->unwound += w[2]; /* the writer's estimate */
 			}
 			w += 1 + n;
 		}

@@ -1065,6 +1065,18 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			st->pend_time = clock_ns(s, peek_time(st));
 			continue;
 		}
+		case CT_EXT_UNWIND_TO: {
+			/* the open frames above the outermost `depth` ended (a
+			 * longjmp out of a handler that interrupted a hook) */
+			if (len < 1) {
+				return corrupt(st, err, off, "UNWIND_TO record too short");
+			}
+			uint32_t keep = rd32(p);
+			st->pend_n = st->depth > keep ? st->depth - keep : 0;
+			st->pend_flags = CT_EVF_SYNTHETIC;
+			st->pend_time = clock_ns(s, peek_time(st));
+			continue;
+		}
 		case CT_EXT_NENTER: {
 			if (len < 4) {
 				return corrupt(st, err, off, "NENTER record too short");

@@ -545,6 +545,19 @@ void ct_buffer_full(struct ct_thread *t)
 	}
 	__atomic_store_n(&r->waiting, 0, __ATOMIC_RELAXED);
 
+	/* The switch itself runs with signals blocked: a handler that
+	 * interrupted it and then longjmp'd away (the hook never resumes)
+	 * would leave a buffer marked as being written that nobody writes,
+	 * and the thread waiting for it for ever.  Two system calls per
+	 * buffer of some 40,000 events.  A handler may have done the switch
+	 * between the loop and the mask. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (t->slot != cur) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return;
+	}
 	uintptr_t nbase = (uintptr_t)t->bufs + (uintptr_t)next * r->buf_stride;
 	r->slot[next].seq = ++t->seq;
 	r->slot[next].state = CT_SLOT_WRITING;
@@ -558,6 +571,7 @@ void ct_buffer_full(struct ct_thread *t)
 	r->cur_slot = next;
 	r->slot[cur].fill = end - base;
 	__atomic_store_n(&r->slot[cur].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/* half the ring is waiting to be drained: make sure the drainer is up */
 	if (__atomic_load_n(&r->slot[(cur + r->nslots - r->nslots / 2) % r->nslots].state,
 			    __ATOMIC_RELAXED) == CT_SLOT_FULL)

@@ -62,11 +62,19 @@ static void note_longjmp(void *env)
 		if (t->jmp[i].env != env)
 			continue;
 		uint32_t target = t->jmp[i].depth;
-		/* jumping out of a signal handler that interrupted a hook: that
-		 * hook never resumes, and the handler's nested frames end too */
+		/* Jumping out of a signal handler that interrupted a hook: that
+		 * hook never resumes, and the handler's nested frames end too.
+		 * The interrupted hook may have written its ENTER or EXIT record
+		 * and not yet moved the depth (or the other way round), so the
+		 * number of frames the stream has open is not known here: say
+		 * how many must remain instead (UNWIND_TO), which holds either
+		 * way.  A buffer switch it was waiting for is not half done
+		 * (ct_buffer_full waits before it starts), so forget the wait. */
+		bool interrupted = t->busy != 0;
 		uint32_t n = t->ndepth;
 		t->busy = 0;
 		t->ndepth = 0;
+		t->in_wait = 0;
 		ct_hook_reset_nested(t);
 		if (t->depth > target)
 			n += t->depth - target;
@@ -75,7 +83,12 @@ static void note_longjmp(void *env)
 			ct_hook_dropping(t, target, (uintptr_t)__builtin_frame_address(0));
 			t->depth = target;
 		}
-		ct_emit_unwind(t, n);
+		if (interrupted) {
+			uint32_t w[3] = {ct_ext_word(CT_EXT_UNWIND_TO, 2, 0), target, n};
+			ct_put_words(t, w, 3);
+		} else {
+			ct_emit_unwind(t, n);
+		}
 		t->busy--;
 		return;
 	}

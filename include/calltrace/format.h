@@ -60,6 +60,12 @@ enum ct_ext_type {
 			    * of the call it belongs to                        */
 	CT_EXT_RETVAL = 8, /* small arg = spec index; payload = the captured
 			    * return value; precedes the EXIT of its call     */
+	CT_EXT_UNWIND_TO = 9, /* payload u32 depth, u32 n: the open frames above
+			       * the outermost `depth` ended without an exit
+			       * (a longjmp out of a signal handler that had
+			       * interrupted the tracer's hook, whose own record
+			       * may or may not have been written); n is the
+			       * writer's estimate, for its statistics only    */
 };
 
 static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)

@@ -226,6 +226,12 @@ static void make_data(void)
 	enter(&e, 1, B);
 	enter(&e, 1, C);
 	ext32(&e, CT_EXT_UNWIND, 2);
+	/* UNWIND_TO: down to 1 open (whatever the count said), then to 5
+	 * open, with 1 open: nothing */
+	enter(&e, 1, B);
+	enter(&e, 1, C);
+	ext64(&e, CT_EXT_UNWIND_TO, 1 | (uint64_t)7 << 32);
+	ext64(&e, CT_EXT_UNWIND_TO, 5);
 	leave(&e, 4);
 	write_ev(10, 4, &e, -1);
 	/* tid 5: NENTER/NEXIT */
@@ -356,10 +362,15 @@ static void test_streams(struct ct_session *s)
 	free(l.v);
 
 	l = decode(s, 4);
-	CHECK(l.n == 6, "unwind: n %zu", l.n);
-	EV(l, 3, CT_EXIT, C, 16, 2, CT_EVF_SYNTHETIC);
-	EV(l, 4, CT_EXIT, B, 16, 1, CT_EVF_SYNTHETIC);
-	EV(l, 5, CT_EXIT, A, 16, 0, 0);
+	CHECK(l.n == 10 && l.rc == 0, "unwind: n %zu rc %d %s", l.n, l.rc, l.err);
+	/* a synthetic exit takes the time of the next timed record */
+	EV(l, 3, CT_EXIT, C, 13, 2, CT_EVF_SYNTHETIC);
+	EV(l, 4, CT_EXIT, B, 13, 1, CT_EVF_SYNTHETIC);
+	EV(l, 5, CT_ENTER, B, 13, 1, 0);
+	EV(l, 6, CT_ENTER, C, 14, 2, 0);
+	EV(l, 7, CT_EXIT, C, 14, 2, CT_EVF_SYNTHETIC);
+	EV(l, 8, CT_EXIT, B, 14, 1, CT_EVF_SYNTHETIC);
+	EV(l, 9, CT_EXIT, A, 18, 0, 0);
 	free(l.v);
 
 	l = decode(s, 5);
