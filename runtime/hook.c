@@ -35,7 +35,29 @@
 
 #include "args.h"
 #include "internal.h"
+#include "offsets.h"
 #include "regs.h"
+
+/* the assembly fast paths (arch/<arch>/tramp.S) know these offsets */
+_Static_assert(offsetof(struct ct_thread, cur) == CT_T_CUR, "cur");
+_Static_assert(offsetof(struct ct_thread, limit) == CT_T_LIMIT, "limit");
+_Static_assert(offsetof(struct ct_thread, last) == CT_T_LAST, "last");
+_Static_assert(offsetof(struct ct_thread, hi) == CT_T_HI, "hi");
+_Static_assert(offsetof(struct ct_thread, busy) == CT_T_BUSY, "busy");
+_Static_assert(offsetof(struct ct_thread, depth) == CT_T_DEPTH, "depth");
+_Static_assert(offsetof(struct ct_thread, cap) == CT_T_CAP, "cap");
+_Static_assert(offsetof(struct ct_thread, stk) == CT_T_STK, "stk");
+_Static_assert(offsetof(struct ct_thread, hook) == CT_T_HOOK, "hook");
+_Static_assert(sizeof(struct ct_frame) == 1u << CT_FRAME_SHIFT, "frame size");
+_Static_assert(offsetof(struct ct_frame, fn) == CT_FR_FN, "fn");
+_Static_assert(offsetof(struct ct_frame, cfa) == CT_FR_CFA, "cfa");
+_Static_assert(offsetof(struct ct_frame, ret) == CT_FR_RET, "ret");
+_Static_assert(offsetof(struct ct_frame, flags) == CT_FR_FLAGS, "flags");
+_Static_assert(CT_FR_HOOKED == CT_FR_HOOKED_BIT, "hooked");
+_Static_assert(offsetof(struct ct_config, use_tsc) == CT_CFG_USE_TSC, "use_tsc");
+_Static_assert(sizeof(ct_hook_fast) == 1, "ct_hook_fast is tested as a byte");
+_Static_assert(CT_REC_ENTER == 2 && CT_REC_EXIT == 1, "record kinds");
+_Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bits");
 
 void ct_return_tramp(void) CT_HIDDEN;
 
@@ -115,13 +137,22 @@ static inline int endbr_readable(uintptr_t a)
 
 /* __fentry__ and patched entries: the call is the function's first
  * instruction, after an endbr64 where there is one.  gcc calls __fentry__
- * through the GOT (ff 15, or 67 e8 once the linker relaxed it): 6 bytes. */
-static inline uintptr_t fentry_fn(uintptr_t site, int kind)
+ * through the GOT (ff 15, or 67 e8 once the linker relaxed it): 6 bytes.
+ * In a nested function (GNU C) gcc keeps the static chain around the call:
+ * `push %r10` (41 52) before it, so the return-address slot is one word
+ * further up; *pushed says so. */
+static inline uintptr_t fentry_fn(uintptr_t site, int kind, int *pushed)
 {
 	const uint8_t *s = (const uint8_t *)site;
 	uintptr_t at = site - 5;
+	*pushed = 0;
 	if (kind == 0 && ((s[-6] == 0xff && s[-5] == 0x15) || (s[-6] == 0x67 && s[-5] == 0xe8)))
 		at = site - 6;
+	if (kind == 0 && endbr_readable(at) && ((const uint8_t *)at)[-2] == 0x41 &&
+	    ((const uint8_t *)at)[-1] == 0x52) {
+		at -= 2;
+		*pushed = 1;
+	}
 	if (endbr_readable(at) && is_endbr64(at - 4))
 		at -= 4;
 	return at;
@@ -131,8 +162,10 @@ static inline uintptr_t fentry_fn(uintptr_t site, int kind)
  * instructions (clang saves registers and moves arguments first): look back
  * from the call for the prologue, once per call site (a small lock-free
  * cache of one-word entries: call site in the high bits, distance below) */
-#define MC_CACHE 4096
-static uint64_t mc_cache[MC_CACHE];
+bool ct_hook_fast;
+
+#define MC_CACHE CT_MC_CACHE
+uint64_t ct_mc_cache[MC_CACHE] CT_HIDDEN; /* read by tramp.S too */
 
 static __attribute__((noinline)) uintptr_t mcount_scan(uintptr_t site)
 {
@@ -159,7 +192,7 @@ static __attribute__((noinline)) uintptr_t mcount_scan(uintptr_t site)
 
 static inline uintptr_t mcount_fn(uintptr_t site)
 {
-	uint64_t *e = &mc_cache[(site ^ site >> 12) % MC_CACHE];
+	uint64_t *e = &ct_mc_cache[(site ^ site >> 12) % MC_CACHE];
 	uint64_t v = __atomic_load_n(e, __ATOMIC_RELAXED);
 	if (likely(v >> 16 == (site & 0xffffffffffffull)) && v != 0)
 		return site - (v & 0xffff);
@@ -348,8 +381,11 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_thread *t = &ct_self;
+	int pushed = 0;
+	uintptr_t fn = kind == 1 ? mcount_fn(site) : fentry_fn(site, (int)kind, &pushed);
+	if (pushed)
+		r->sp += 8; /* the slot and the stack arguments are a word further up */
 	uintptr_t *slot = (uintptr_t *)r->sp;
-	uintptr_t fn = kind == 1 ? mcount_fn(site) : fentry_fn(site, (int)kind);
 	if (unlikely(t->busy++ != 0)) {
 		nested_enter(t, fn, slot);
 		t->busy--;

@@ -126,6 +126,11 @@ void ct_nested(struct ct_thread *t, unsigned type, void *fn) CT_HIDDEN;
 void ct_nested_drop(struct ct_thread *t) CT_HIDDEN;
 bool ct_thread_ready(struct ct_thread *t) CT_HIDDEN;
 
+/* hook.c: may the entry trampolines take their fast path (arch/<arch>/
+ * tramp.S)?  The TSC is the clock and no arguments are captured; set once
+ * at start-up */
+extern bool ct_hook_fast CT_HIDDEN;
+
 /* hook.c: frames removed from the shadow stack by other means (longjmp,
  * a catch): give hooked ones their return addresses back if still live */
 void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp) CT_HIDDEN;

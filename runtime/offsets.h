@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Offsets into the runtime's per-thread state (struct ct_thread), its
+ * shadow-stack entries (struct ct_frame) and its settings (struct
+ * ct_config), for the assembly fast paths of arch/<arch>/tramp.S.  LP64.
+ * runtime/hook.c checks every one against the structs with _Static_assert,
+ * so a change of layout fails the build rather than the traced program.
+ */
+#ifndef CT_RT_OFFSETS_H
+#define CT_RT_OFFSETS_H
+
+/* struct ct_thread */
+#define CT_T_CUR 0
+#define CT_T_LIMIT 8
+#define CT_T_LAST 16
+#define CT_T_HI 24
+#define CT_T_BUSY 32
+#define CT_T_DEPTH 36
+#define CT_T_CAP 40
+#define CT_T_STK 48
+#define CT_T_HOOK 424
+
+/* struct ct_frame: 32 bytes */
+#define CT_FRAME_SHIFT 5
+#define CT_FR_FN 0
+#define CT_FR_CFA 8
+#define CT_FR_RET 16
+#define CT_FR_FLAGS 24
+#define CT_FR_HOOKED_BIT 0x80000000 /* CT_FR_HOOKED */
+
+/* struct ct_config */
+#define CT_CFG_USE_TSC 4
+
+/* the mcount call-site cache of hook.c: entries, and the bits of one that
+ * hold the call site (the low 16 hold the distance to the function) */
+#define CT_MC_CACHE 4096
+
+#endif
