@@ -488,6 +488,17 @@ return_slow(struct ct_thread *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 	return ret;
 }
 
+/* the return trampoline's fast path, for a frame whose return value is
+ * wanted (taken off the shadow stack already): the RETVAL record, then the
+ * EXIT record at now, leaving depth frames open */
+CT_HIDDEN void ct_hook_ret_args(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *r,
+				uint64_t now, uint32_t depth)
+{
+	if (ct_args_enabled)
+		ct_args_exit(t, fn, r);
+	ct_put_exit(t, now, depth);
+}
+
 /* called by ct_return_tramp with the return value and the hooked frame's
  * CFA; returns where the function really returns to */
 CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa)

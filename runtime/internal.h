@@ -126,9 +126,8 @@ void ct_nested(struct ct_thread *t, unsigned type, void *fn) CT_HIDDEN;
 void ct_nested_drop(struct ct_thread *t) CT_HIDDEN;
 bool ct_thread_ready(struct ct_thread *t) CT_HIDDEN;
 
-/* hook.c: may the entry trampolines take their fast path (arch/<arch>/
- * tramp.S)?  The TSC is the clock and no arguments are captured; set once
- * at start-up */
+/* hook.c: may the trampolines take their fast paths (arch/<arch>/
+ * tramp.S)?  The TSC is the clock; set once at start-up */
 extern bool ct_hook_fast CT_HIDDEN;
 
 /* hook.c: frames removed from the shadow stack by other means (longjmp,

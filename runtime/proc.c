@@ -365,8 +365,8 @@ static void process_init(void)
 		pthread_atfork(NULL, NULL, after_fork_child);
 		pthread_key_create(&thread_key, thread_exit);
 	}
-	/* the entry trampolines' fast path: the TSC, no argument capture */
-	ct_hook_fast = ct_cfg.use_tsc && !ct_args_enabled;
+	/* the trampolines' fast paths read the TSC */
+	ct_hook_fast = ct_cfg.use_tsc;
 	__atomic_store_n(&ct_cfg.state, CT_RT_ACTIVE, __ATOMIC_RELEASE);
 }
 

@@ -145,7 +145,7 @@
 	.cfi_adjust_cfa_offset 8
 	push %r8
 	.cfi_adjust_cfa_offset 8
-	cmpb $0, ct_hook_fast(%rip)	/* the TSC, no argument capture */
+	cmpb $0, ct_hook_fast(%rip)	/* the TSC is the clock */
 	je .Lpop_\name
 	THREAD_SELF
 	mov $1, %ecx
@@ -249,6 +249,9 @@
 	add $8, %rdx
 	cmp %fs:CT_T_LIMIT(%r11), %rdx
 	ja .Lfull_\name
+.Lafter_full_\name:
+	cmpb $0, ct_args_enabled(%rip)
+	jne .Largs_\name
 .Ldone_\name:
 	.cfi_remember_state
 	decl %fs:CT_T_BUSY(%r11)
@@ -266,6 +269,83 @@
 	.cfi_restore_state
 .Lfull_\name:
 	CALL_BUFFER_FULL
+	jmp .Lafter_full_\name
+.Largs_\name:
+	/* argument capture: ct_args_entry(&ct_self, fn, struct ct_arch_regs *)
+	 * after the ENTER record, as ct_hook_enter does; its answer (whether
+	 * the return value is wanted) goes into the new frame's flags.  The
+	 * values of %rsi, %rdx, %rcx and %r8 are the ones we pushed. */
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov %rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	push %rdi
+	push %r9
+	push %r10
+	push %r11
+	and $-16, %rsp
+	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
+	movaps %xmm0, 128 + 0(%rsp)
+	movaps %xmm1, 128 + 16(%rsp)
+	movaps %xmm2, 128 + 32(%rsp)
+	movaps %xmm3, 128 + 48(%rsp)
+	movaps %xmm4, 128 + 64(%rsp)
+	movaps %xmm5, 128 + 80(%rsp)
+	movaps %xmm6, 128 + 96(%rsp)
+	movaps %xmm7, 128 + 112(%rsp)
+	movq %xmm0, CT_REGS_XMM + 0(%rsp)
+	movq %xmm1, CT_REGS_XMM + 8(%rsp)
+	movq %xmm2, CT_REGS_XMM + 16(%rsp)
+	movq %xmm3, CT_REGS_XMM + 24(%rsp)
+	movq %xmm4, CT_REGS_XMM + 32(%rsp)
+	movq %xmm5, CT_REGS_XMM + 40(%rsp)
+	movq %xmm6, CT_REGS_XMM + 48(%rsp)
+	movq %xmm7, CT_REGS_XMM + 56(%rsp)
+	mov %rdi, CT_REGS_GP + 0(%rsp)
+	mov 16(%rbp), %rax		/* %rsi as pushed */
+	mov %rax, CT_REGS_GP + 8(%rsp)
+	mov 24(%rbp), %rax		/* %rdx */
+	mov %rax, CT_REGS_GP + 16(%rsp)
+	mov 32(%rbp), %rax		/* %rcx */
+	mov %rax, CT_REGS_GP + 24(%rsp)
+	mov 8(%rbp), %rax		/* %r8 */
+	mov %rax, CT_REGS_GP + 32(%rsp)
+	mov %r9, CT_REGS_GP + 40(%rsp)
+	.if \kind == 1
+	mov 0(%rbp), %rax		/* the traced function's %rbp */
+	lea 8(%rax), %rax
+	.else
+	lea 8 + FP_SLOT(%rbp), %rax
+	.endif
+	mov %rax, CT_REGS_SP(%rsp)
+	mov %r8, %rsi			/* fn */
+	mov %fs:0, %rdi
+	add %r11, %rdi
+	mov %rsp, %rdx
+	call ct_args_entry
+	mov -32(%rbp), %r11
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	shl $CT_FRAME_SHIFT, %rcx
+	add %fs:CT_T_STK(%r11), %rcx
+	mov %eax, %eax
+	or %rax, CT_FR_FLAGS - 32(%rcx)	/* CT_ARGS_WANT_RET, or nothing */
+	movaps 128 + 0(%rsp), %xmm0
+	movaps 128 + 16(%rsp), %xmm1
+	movaps 128 + 32(%rsp), %xmm2
+	movaps 128 + 48(%rsp), %xmm3
+	movaps 128 + 64(%rsp), %xmm4
+	movaps 128 + 80(%rsp), %xmm5
+	movaps 128 + 96(%rsp), %xmm6
+	movaps 128 + 112(%rsp), %xmm7
+	mov -8(%rbp), %rdi
+	mov -16(%rbp), %r9
+	mov -24(%rbp), %r10
+	mov %rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
 	jmp .Ldone_\name
 .Lunbusy_\name:
 	decl %fs:CT_T_BUSY(%r11)
@@ -406,8 +486,10 @@ ct_return_tramp:
 	add %fs:CT_T_STK(%r11), %rcx	/* %rcx = &stk[depth]: the top frame ends below */
 	cmp %rsp, CT_FR_CFA - 32(%rcx)
 	jne .Lret_unbusy
+	mov CT_FR_FLAGS - 32(%rcx), %r10
+	and $-2, %r10			/* but CT_ARGS_WANT_RET */
 	mov $CT_FR_HOOKED_BIT, %esi
-	cmp %rsi, CT_FR_FLAGS - 32(%rcx)
+	cmp %rsi, %r10
 	jne .Lret_unbusy
 	mov CT_FR_RET - 32(%rcx), %rsi	/* the original return address */
 	test %rsi, %rsi
@@ -424,6 +506,8 @@ ct_return_tramp:
 	sub %fs:CT_T_LAST(%r11), %rdi
 	cmp $EXIT_DELTA_LIMIT, %rdi
 	jae .Lret_restore
+	testb $1, CT_FR_FLAGS - 32(%rcx)	/* CT_ARGS_WANT_RET */
+	jnz .Lret_args
 	shl $2, %edi
 	or $1, %edi			/* CT_REC_EXIT */
 	mov $4, %edx
@@ -448,10 +532,62 @@ ct_return_tramp:
 .Lret_full:
 	push %rsi
 	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rip, -8
 	CALL_BUFFER_FULL
 	pop %rsi
 	.cfi_adjust_cfa_offset -8
+	.cfi_undefined %rip
 	jmp .Lret_done
+.Lret_args:
+	/* the return value is wanted: the frame comes off the shadow stack
+	 * (ret 0) and ct_hook_ret_args(&ct_self, fn, struct ct_arch_retregs *,
+	 * now, depth - 1) writes the RETVAL record, then the EXIT record */
+	mov CT_FR_FN - 32(%rcx), %r10
+	movq $0, CT_FR_RET - 32(%rcx)
+	movq $0, CT_FR_FLAGS - 32(%rcx)
+	push %rsi			/* the slot holds the return address again */
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rip, -8
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov %rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	push %r8
+	push %r9
+	push %r11
+	and $-16, %rsp
+	sub $64, %rsp			/* struct ct_arch_retregs, then xmm0-1 */
+	mov %r8, CT_RETREGS_RAX(%rsp)
+	mov %r9, CT_RETREGS_RDX(%rsp)
+	movq %xmm0, CT_RETREGS_XMM0(%rsp)
+	movq %xmm1, CT_RETREGS_XMM1(%rsp)
+	movaps %xmm0, 32(%rsp)
+	movaps %xmm1, 48(%rsp)
+	mov %fs:CT_T_DEPTH(%r11), %r8d
+	dec %r8d
+	mov %rax, %rcx			/* now */
+	mov %rsp, %rdx
+	mov %r10, %rsi			/* fn */
+	mov %fs:0, %rdi
+	add %r11, %rdi
+	call ct_hook_ret_args
+	movaps 32(%rsp), %xmm0
+	movaps 48(%rsp), %xmm1
+	mov -8(%rbp), %r8
+	mov -16(%rbp), %r9
+	mov -24(%rbp), %r11
+	mov %rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	decl %fs:CT_T_BUSY(%r11)
+	mov %r8, %rax
+	mov %r9, %rdx
+	ret
+	.cfi_adjust_cfa_offset -8
+	.cfi_undefined %rip
 .Lret_restore:
 	mov %r8, %rax
 	mov %r9, %rdx
