@@ -27,6 +27,10 @@
 #include "internal.h"
 
 bool ct_args_enabled;
+struct ct_args_fast *ct_args_fastv;
+uint64_t *ct_args_keys;
+uint32_t *ct_args_vals;
+uint64_t ct_args_mask;
 
 enum { OP_GP, OP_XMM, OP_STACK, OP_RET };
 
@@ -623,6 +627,39 @@ static int load(const char *path)
 	if (!A.keys || !A.vals)
 		return -1;
 	A.mask = cap - 1;
+	/* the trampolines' recipes (args.h) */
+	ct_args_fastv = alloc(A.nspecs * sizeof(*ct_args_fastv));
+	if (!ct_args_fastv)
+		return -1;
+	for (uint32_t i = 0; i < A.nspecs; i++) {
+		const struct spec *s = &A.specs[i];
+		struct ct_args_fast *f = &ct_args_fastv[i];
+		memset(f, 0xff, sizeof(*f));
+		f->ent_hdr = f->ret_hdr = 0;
+		f->flags = s->nret ? CT_AF_WANT_RET : 0;
+		f->pad = 0;
+		if (s->nentry && s->wentry && s->nentry <= sizeof(f->ent) && i <= 0xffff) {
+			f->ent_hdr = ct_ext_word(CT_EXT_ARGS, s->wentry, i);
+			for (uint32_t k = 0; k < s->nentry; k++) {
+				const struct op *o = &A.ops[s->op0 + k];
+				f->ent[k] = (uint8_t)(o->slot | (o->narrow ? 0x80 : 0));
+			}
+		} else if (s->nentry) {
+			f->flags |= CT_AF_ENT_C;
+		}
+		if (s->nret && s->wret && s->nret <= sizeof(f->ret) && i <= 0xffff) {
+			f->ret_hdr = ct_ext_word(CT_EXT_RETVAL, s->wret, i);
+			for (uint32_t k = 0; k < s->nret; k++) {
+				const struct op *o = &A.ops[s->rop0 + k];
+				f->ret[k] = (uint8_t)(o->slot | (o->narrow ? 0x80 : 0));
+			}
+		} else if (s->nret) {
+			f->flags |= CT_AF_RET_C;
+		}
+	}
+	ct_args_keys = A.keys;
+	ct_args_vals = A.vals;
+	ct_args_mask = A.mask;
 	return 0;
 bad:
 	ct_log("%s: line %d: not an argument spec this runtime reads; no arguments are recorded",

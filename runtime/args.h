@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "offsets.h"
+
 #include "regs.h"
 
 struct ct_thread;
@@ -32,6 +34,28 @@ unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_r
  * CT_ARGS_WANT_RET) */
 void ct_args_exit(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *r)
 	__attribute__((visibility("hidden")));
+
+/*
+ * What the trampolines' fast paths (arch/<arch>/tramp.S) capture without
+ * calling C, per spec: the common case of at most four register values
+ * at entry and two at return.  The address hash (ct_args_keys: address,
+ * 0 empty, 1 deleted; ct_args_vals: spec index; ct_args_mask) is the one
+ * ct_args_entry uses.  Offsets: CT_AF_* in runtime/offsets.h.
+ */
+struct ct_args_fast {
+	uint32_t ent_hdr; /* the ARGS record's first word; 0: none */
+	uint32_t ret_hdr; /* the RETVAL record's first word; 0: none */
+	uint8_t ent[4];	  /* per value: its slot in struct ct_arch_regs, + 0x80 when
+			   * one payload word holds it; 0xff ends the list */
+	uint8_t ret[2];	  /* the same, slots of struct ct_arch_retregs */
+	uint8_t flags;	  /* CT_AF_* */
+	uint8_t pad;
+};
+/* flags: CT_AF_WANT_RET, CT_AF_ENT_C, CT_AF_RET_C (runtime/offsets.h) */
+extern struct ct_args_fast *ct_args_fastv __attribute__((visibility("hidden")));
+extern uint64_t *ct_args_keys __attribute__((visibility("hidden")));
+extern uint32_t *ct_args_vals __attribute__((visibility("hidden")));
+extern uint64_t ct_args_mask __attribute__((visibility("hidden")));
 
 /* load $CALLTRACE_ARGS (process start-up); sets ct_args_enabled */
 void ct_args_init(void) __attribute__((visibility("hidden")));

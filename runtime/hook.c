@@ -57,6 +57,18 @@ _Static_assert(CT_FR_HOOKED == CT_FR_HOOKED_BIT, "hooked");
 _Static_assert(offsetof(struct ct_config, use_tsc) == CT_CFG_USE_TSC, "use_tsc");
 _Static_assert(sizeof(ct_hook_fast) == 1, "ct_hook_fast is tested as a byte");
 _Static_assert(CT_REC_ENTER == 2 && CT_REC_EXIT == 1, "record kinds");
+_Static_assert(sizeof(struct ct_args_fast) == 1u << CT_AF_SHIFT, "args_fast size");
+_Static_assert(offsetof(struct ct_args_fast, ent_hdr) == CT_AF_ENT_HDR, "ent_hdr");
+_Static_assert(offsetof(struct ct_args_fast, ret_hdr) == CT_AF_RET_HDR, "ret_hdr");
+_Static_assert(offsetof(struct ct_args_fast, ent) == CT_AF_ENT, "ent");
+_Static_assert(offsetof(struct ct_args_fast, ret) == CT_AF_RET, "ret");
+_Static_assert(offsetof(struct ct_args_fast, flags) == CT_AF_FLAGS, "af flags");
+_Static_assert(CT_AF_WANT_RET == CT_ARGS_WANT_RET, "want ret");
+_Static_assert(sizeof(ct_args_enabled) == 1, "ct_args_enabled is tested as a byte");
+_Static_assert(offsetof(struct ct_arch_regs, gp) == 0 && offsetof(struct ct_arch_regs, xmm) == 48,
+	       "regs slots");
+_Static_assert(offsetof(struct ct_arch_retregs, rax) == 0 && offsetof(struct ct_arch_retregs, xmm1) == 24,
+	       "retregs slots");
 _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bits");
 
 void ct_return_tramp(void) CT_HIDDEN;
@@ -489,12 +501,13 @@ return_slow(struct ct_thread *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 }
 
 /* the return trampoline's fast path, for a frame whose return value is
- * wanted (taken off the shadow stack already): the RETVAL record, then the
- * EXIT record at now, leaving depth frames open */
+ * wanted (taken off the shadow stack already): the RETVAL record (unless
+ * fn is 0: the trampoline wrote it), then the EXIT record at now, leaving
+ * depth frames open */
 CT_HIDDEN void ct_hook_ret_args(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *r,
 				uint64_t now, uint32_t depth)
 {
-	if (ct_args_enabled)
+	if (fn && ct_args_enabled)
 		ct_args_exit(t, fn, r);
 	ct_put_exit(t, now, depth);
 }

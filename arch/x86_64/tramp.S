@@ -100,6 +100,54 @@
 .endm
 
 /*
+ * \out = &ct_args_fastv[spec of the function at \fn], or a jump to \none
+ * when no spec names it (runtime/args.c's hash: keys 0 empty, 1 deleted).
+ * Uses %rdx and \out.
+ */
+.macro ARGS_LOOKUP fn, out, none
+	movabs $CT_AF_HASH_MUL, \out
+	imul \fn, \out
+	shr $20, \out
+	and ct_args_mask(%rip), \out
+	mov ct_args_keys(%rip), %rdx
+7:	cmp \fn, (%rdx,\out,8)
+	je 8f
+	cmpq $0, (%rdx,\out,8)
+	je \none
+	inc \out
+	and ct_args_mask(%rip), \out
+	jmp 7b
+8:	mov ct_args_vals(%rip), %rdx
+	mov (%rdx,\out,4), %edx
+	shl $CT_AF_SHIFT, %rdx
+	mov ct_args_fastv(%rip), \out
+	add %rdx, \out
+.endm
+
+/*
+ * One captured value: the next byte of a recipe (struct ct_args_fast) at
+ * \at; its slot indexes the u64 array at \arr; the value goes to (%rdi),
+ * which moves on by its 4 or 8 bytes.  0xff: jump to \end.  Uses %rax and
+ * %rcx.
+ */
+.macro CAPTURE_ONE at, arr, end
+	movzbl \at, %eax
+	cmp $0xff, %eax
+	je \end
+	mov %eax, %ecx
+	and $0x7f, %ecx
+	mov \arr(%rsp,%rcx,8), %rcx
+	mov %ecx, (%rdi)
+	add $4, %rdi
+	test $0x80, %al
+	jnz 9f
+	shr $32, %rcx
+	mov %ecx, (%rdi)
+	add $4, %rdi
+9:
+.endm
+
+/*
  * An entry trampoline.  Its fast path, in assembly, does what the fast path
  * of ct_hook_enter (runtime/hook.c) does, for the common case: not inside
  * another hook, the shadow stack set up and not full, a new frame deeper
@@ -251,7 +299,7 @@
 	ja .Lfull_\name
 .Lafter_full_\name:
 	cmpb $0, ct_args_enabled(%rip)
-	jne .Largs_\name
+	jne .Lcap_\name
 .Ldone_\name:
 	.cfi_remember_state
 	decl %fs:CT_T_BUSY(%r11)
@@ -270,6 +318,66 @@
 .Lfull_\name:
 	CALL_BUFFER_FULL
 	jmp .Lafter_full_\name
+.Lcap_\name:
+	/* argument capture, the common case in assembly (runtime/args.h:
+	 * struct ct_args_fast); %r8 is still the function */
+	ARGS_LOOKUP %r8, %rsi, .Ldone_\name
+	testb $CT_AF_ENT_C, CT_AF_FLAGS(%rsi)
+	jnz .Largs_\name
+	/* whether the return value is wanted, into the new frame's flags */
+	movzbl CT_AF_FLAGS(%rsi), %eax
+	and $CT_AF_WANT_RET, %eax
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	shl $CT_FRAME_SHIFT, %rcx
+	add %fs:CT_T_STK(%r11), %rcx
+	or %rax, CT_FR_FLAGS - 32(%rcx)
+	mov CT_AF_ENT_HDR(%rsi), %edx
+	test %edx, %edx
+	jz .Ldone_\name
+	/* struct ct_arch_regs's first 14 words in the red zone (which signal
+	 * handlers leave alone): rdi, rsi, rdx, rcx, r8, r9 (four of them as
+	 * pushed), xmm0-7 */
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+#define ARR -112
+	mov %rdi, ARR + 0(%rsp)
+	mov 16(%rsp), %rax		/* %rsi */
+	mov %rax, ARR + 8(%rsp)
+	mov 24(%rsp), %rax		/* %rdx */
+	mov %rax, ARR + 16(%rsp)
+	mov 32(%rsp), %rax		/* %rcx */
+	mov %rax, ARR + 24(%rsp)
+	mov 8(%rsp), %rax		/* %r8 */
+	mov %rax, ARR + 32(%rsp)
+	mov %r9, ARR + 40(%rsp)
+	movq %xmm0, ARR + 48(%rsp)
+	movq %xmm1, ARR + 56(%rsp)
+	movq %xmm2, ARR + 64(%rsp)
+	movq %xmm3, ARR + 72(%rsp)
+	movq %xmm4, ARR + 80(%rsp)
+	movq %xmm5, ARR + 88(%rsp)
+	movq %xmm6, ARR + 96(%rsp)
+	movq %xmm7, ARR + 104(%rsp)
+	/* reserve the record: 4 bytes per payload word and the header */
+	mov %edx, %eax
+	shr $8, %eax
+	movzbl %al, %eax
+	lea 4(,%rax,4), %r8
+	xadd %r8, %fs:CT_T_CUR(%r11)	/* reserve: one instruction */
+	lea 4(%r8), %rdi
+	CAPTURE_ONE CT_AF_ENT + 0(%rsi), ARR, 10f
+	CAPTURE_ONE CT_AF_ENT + 1(%rsi), ARR, 10f
+	CAPTURE_ONE CT_AF_ENT + 2(%rsi), ARR, 10f
+	CAPTURE_ONE CT_AF_ENT + 3(%rsi), ARR, 10f
+#undef ARR
+10:	mov CT_AF_ENT_HDR(%rsi), %edx
+	mov %edx, (%r8)			/* the header last */
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	cmp %fs:CT_T_LIMIT(%r11), %rdi	/* %rdi: the record's end */
+	jbe .Ldone_\name
+	CALL_BUFFER_FULL
+	jmp .Ldone_\name
 .Largs_\name:
 	/* argument capture: ct_args_entry(&ct_self, fn, struct ct_arch_regs *)
 	 * after the ENTER record, as ct_hook_enter does; its answer (whether
@@ -506,8 +614,9 @@ ct_return_tramp:
 	sub %fs:CT_T_LAST(%r11), %rdi
 	cmp $EXIT_DELTA_LIMIT, %rdi
 	jae .Lret_restore
-	testb $1, CT_FR_FLAGS - 32(%rcx)	/* CT_ARGS_WANT_RET */
-	jnz .Lret_args
+	testb $CT_AF_WANT_RET, CT_FR_FLAGS - 32(%rcx)
+	jnz .Lret_cap
+.Lret_write:
 	shl $2, %edi
 	or $1, %edi			/* CT_REC_EXIT */
 	mov $4, %edx
@@ -538,11 +647,66 @@ ct_return_tramp:
 	.cfi_adjust_cfa_offset -8
 	.cfi_undefined %rip
 	jmp .Lret_done
-.Lret_args:
-	/* the return value is wanted: the frame comes off the shadow stack
-	 * (ret 0) and ct_hook_ret_args(&ct_self, fn, struct ct_arch_retregs *,
-	 * now, depth - 1) writes the RETVAL record, then the EXIT record */
+.Lret_cap:
+	/* the return value is wanted: the common case in assembly (runtime/
+	 * args.h: struct ct_args_fast), else .Lret_args */
 	mov CT_FR_FN - 32(%rcx), %r10
+	cmpb $0, ct_args_enabled(%rip)
+	je .Lret_args
+	ARGS_LOOKUP %r10, %rdi, .Lret_args
+	mov %rdi, %rdx
+	testb $CT_AF_RET_C, CT_AF_FLAGS(%rdx)
+	jnz .Lret_args
+	mov CT_AF_RET_HDR(%rdx), %edi
+	test %edi, %edi
+	jz .Lret_args
+	/* off the shadow stack (ret 0: a buffer switch in --drop mode leaves
+	 * it alone) before the RETVAL record, as ct_hook_return does */
+	movq $0, CT_FR_RET - 32(%rcx)
+	movq $0, CT_FR_FLAGS - 32(%rcx)
+	/* struct ct_arch_retregs in the red zone, below it the clock */
+	mov %rax, -40(%rsp)
+	mov %r8, -32(%rsp)
+	mov %r9, -24(%rsp)
+	movq %xmm0, -16(%rsp)
+	movq %xmm1, -8(%rsp)
+	mov %edi, %eax
+	shr $8, %eax
+	movzbl %al, %eax
+	lea 4(,%rax,4), %r10
+	xadd %r10, %fs:CT_T_CUR(%r11)	/* reserve: one instruction */
+	lea 4(%r10), %rdi
+	CAPTURE_ONE CT_AF_RET + 0(%rdx), -32, 11f
+	CAPTURE_ONE CT_AF_RET + 1(%rdx), -32, 11f
+11:	mov CT_AF_RET_HDR(%rdx), %eax
+	mov %eax, (%r10)		/* the header last */
+	mov -40(%rsp), %r10		/* now */
+	cmp %fs:CT_T_LIMIT(%r11), %rdi	/* %rdi: the record's end */
+	jbe 12f
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rip, -8
+	CALL_BUFFER_FULL
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	.cfi_undefined %rip
+12:	/* then the EXIT record, from a delta taken now (a switch may have
+	 * moved the base) */
+	mov %r10, %rax
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	shl $CT_FRAME_SHIFT, %rcx
+	add %fs:CT_T_STK(%r11), %rcx
+	mov %rax, %rdi
+	sub %fs:CT_T_LAST(%r11), %rdi
+	cmp $EXIT_DELTA_LIMIT, %rdi
+	jb .Lret_write
+	xor %r10d, %r10d		/* no capture: ct_put_exit only */
+.Lret_args:
+	/* the general case of a return whose value is wanted (%r10 = the
+	 * function, or 0 when the RETVAL record is written): the frame comes
+	 * off the shadow stack (ret 0) and ct_hook_ret_args(&ct_self, fn,
+	 * struct ct_arch_retregs *, now, depth - 1) writes the RETVAL record,
+	 * then the EXIT record */
 	movq $0, CT_FR_RET - 32(%rcx)
 	movq $0, CT_FR_FLAGS - 32(%rcx)
 	push %rsi			/* the slot holds the return address again */
