@@ -67,6 +67,10 @@ awk -F, 'FNR == 1 { f++; if (f > 1) next }
 			leaf -= a[3] * int((a[1] + 500) / 1000)
 			parent -= int((a[3] * a[2] + a[1] + 500) / 1000)
 		}
+		# a sum below 0 shows as 0 (ct_clamp_sum): when the calibration
+		# came out above what the calls really cost (a loaded machine)
+		if (leaf < 0) leaf = 0
+		if (parent < 0) parent = 0
 		if (calls["leaf"] != 101000) print "leaf calls " calls["leaf"]
 		if (corr["leaf"] == leaf) print "leaf total: as computed"
 		else print "leaf total: got " corr["leaf"] ", computed " leaf " from raw " raw["leaf"]
