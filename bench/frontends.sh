@@ -19,7 +19,20 @@
 #                           system of the program and record), which other
 #                           load on the machine disturbs less
 #   patch.untraced_vs_plain_{min,median}  patchable build untraced / plain
-#                           build, wall time of fib(PFIB_N) (default 36)
+#                           build, wall time of fib(PFIB_N) (default 36),
+#                           both built with -falign-functions=64: fib's
+#                           calls are so short that where the compiler
+#                           happens to place the function moves its time by
+#                           ±5 % (the =5,5 layout, whose nops are never run,
+#                           came out 4.5 % slower than plain at the default
+#                           alignment, and 1-3 % faster at 64)
+#   patch.untraced_vs_plain_default_{min,median}  the same at the default
+#                           alignment
+#   patch.lua_untraced_vs_plain_{min,median}  the Lua interpreter built
+#                           with and without -fpatchable-function-entry=5
+#                           (bench/setup.sh), bench/script.lua LUA_PN
+#                           (default 100000); only when bench/setup.sh
+#                           has built it in BENCH_WORK
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +57,8 @@ $CC -O2 -finstrument-functions -o "$W/fib-fi" "$HERE/fib.c" || exit 1
 $CC -O2 -pg -o "$W/fib-pg" "$HERE/fib.c" || exit 1
 $CC -O2 -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
 $CC -O2 -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
+$CC -O2 -falign-functions=64 -o "$W/fib-plain-a64" "$HERE/fib.c" || exit 1
+$CC -O2 -falign-functions=64 -fpatchable-function-entry=5 -o "$W/fib-patch-a64" "$HERE/fib.c" || exit 1
 
 say "fib($FIB_N): $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -73,17 +88,30 @@ for fe in fi pg fentry patch; do
 done
 # the patchable build without tracing against the plain build, on a longer
 # run; alternate the two so that a change of load hits both alike
-PMIN= PMED= BMIN= BMED=
-for i in 1 2 3; do
-	set -- $(t "$PRUNS" "" "$W/fib-patch" "$PFIB_N")
-	{ [ -z "$PMIN" ] || [ "$1" -lt "$PMIN" ]; } && PMIN=$1
-	{ [ -z "$PMED" ] || [ "$2" -lt "$PMED" ]; } && PMED=$2
-	set -- $(t "$PRUNS" "" "$W/fib-plain" "$PFIB_N")
-	{ [ -z "$BMIN" ] || [ "$1" -lt "$BMIN" ]; } && BMIN=$1
-	{ [ -z "$BMED" ] || [ "$2" -lt "$BMED" ]; } && BMED=$2
-done
-echo "plain.fib${PFIB_N}_min_ns $BMIN"
-echo "patch.fib${PFIB_N}_untraced_min_ns $PMIN"
-echo "patch.untraced_vs_plain_min $(calc "$PMIN / $BMIN")"
-echo "patch.untraced_vs_plain_median $(calc "$PMED / $BMED")"
+# ratio NAME PLAIN PATCH ARGS...: NAME_min, NAME_median (and the minimums)
+ratio() {
+	_n=$1 _b=$2 _p=$3
+	shift 3
+	_a=$* # the program's arguments (no spaces in them)
+	PMIN= PMED= BMIN= BMED=
+	for i in 1 2 3; do
+		# shellcheck disable=SC2086
+		set -- $(t "$PRUNS" "" "$_p" $_a)
+		{ [ -z "$PMIN" ] || [ "$1" -lt "$PMIN" ]; } && PMIN=$1
+		{ [ -z "$PMED" ] || [ "$2" -lt "$PMED" ]; } && PMED=$2
+		# shellcheck disable=SC2086
+		set -- $(t "$PRUNS" "" "$_b" $_a)
+		{ [ -z "$BMIN" ] || [ "$1" -lt "$BMIN" ]; } && BMIN=$1
+		{ [ -z "$BMED" ] || [ "$2" -lt "$BMED" ]; } && BMED=$2
+	done
+	echo "${_n}_min $(calc "$PMIN / $BMIN")"
+	echo "${_n}_median $(calc "$PMED / $BMED")"
+}
+ratio patch.untraced_vs_plain "$W/fib-plain-a64" "$W/fib-patch-a64" "$PFIB_N"
+ratio patch.untraced_vs_plain_default "$W/fib-plain" "$W/fib-patch" "$PFIB_N"
+LUAW=${BENCH_WORK:-$HERE/work}
+if [ -x "$LUAW/lua-patch/src/lua" ] && [ -x "$LUAW/lua-plain/src/lua" ]; then
+	ratio patch.lua_untraced_vs_plain "$LUAW/lua-plain/src/lua" "$LUAW/lua-patch/src/lua" \
+		"$HERE/script.lua" "${LUA_PN:-100000}"
+fi
 rm -rf "$W/d"

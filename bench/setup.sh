@@ -5,11 +5,12 @@
 #
 # Installs missing Debian packages (dpkg-dev for `apt-get source`, time,
 # uftrace), adds a deb-src entry for bookworm, fetches the lua5.4 source
-# package into WORKDIR/src, and builds the Lua interpreter three times from
+# package into WORKDIR/src, and builds the Lua interpreter four times from
 # that source with Lua's own makefile, at its default -O2:
 #   WORKDIR/lua-plain/src/lua   no extra flags
 #   WORKDIR/lua-fi/src/lua      MYCFLAGS=-finstrument-functions
 #   WORKDIR/lua-pg/src/lua      MYCFLAGS=-pg MYLDFLAGS=-pg (uftrace's best case)
+#   WORKDIR/lua-patch/src/lua   MYCFLAGS=-fpatchable-function-entry=5
 # Every build product stays under WORKDIR.  Prints why and exits 1 if the
 # source cannot be had or built; the benchmark then skips the Lua workload.
 set -u
@@ -46,8 +47,9 @@ if [ -n "$missing" ]; then
 fi
 
 # already built?  (the stamp names the flags, so a change rebuilds)
-STAMP="lua5.4 plain/-finstrument-functions/-pg v2"
+STAMP="lua5.4 plain/-finstrument-functions/-pg/-fpatchable-function-entry=5 v3"
 if [ -x "$W/lua-plain/src/lua" ] && [ -x "$W/lua-fi/src/lua" ] && [ -x "$W/lua-pg/src/lua" ] &&
+	[ -x "$W/lua-patch/src/lua" ] &&
 	[ "$(cat "$W/lua.stamp" 2>/dev/null)" = "$STAMP" ]; then
 	exit 0
 fi
@@ -82,7 +84,7 @@ fi
 ORIG=$(ls "$W"/src/lua5.4_*.orig.tar.* 2>/dev/null | head -1)
 DEBDIR=$(ls -d "$W"/src/lua5.4-*/debian 2>/dev/null | head -1)
 [ -n "$ORIG" ] || fail "no upstream tarball in $W/src"
-rm -rf "$W/lua-tree" "$W/lua-plain" "$W/lua-fi" "$W/lua-pg" "$W/lua.stamp"
+rm -rf "$W/lua-tree" "$W/lua-plain" "$W/lua-fi" "$W/lua-pg" "$W/lua-patch" "$W/lua.stamp"
 mkdir -p "$W/lua-tree"
 tar -xf "$ORIG" -C "$W/lua-tree" --strip-components=1 || fail "cannot unpack $ORIG"
 if [ -n "$DEBDIR" ] && [ -f "$DEBDIR/patches/series" ]; then
@@ -102,5 +104,6 @@ build() { # dir MYCFLAGS MYLDFLAGS
 build lua-plain "" ""
 build lua-fi "-finstrument-functions" ""
 build lua-pg "-pg" "-pg"
+build lua-patch "-fpatchable-function-entry=5" ""
 echo "$STAMP" >"$W/lua.stamp"
 exit 0

@@ -196,10 +196,11 @@
 	cmpb $0, ct_hook_fast(%rip)	/* the TSC is the clock */
 	je .Lpop_\name
 	THREAD_SELF
-	mov $1, %ecx
-	xadd %ecx, %fs:CT_T_BUSY(%r11)	/* busy++: one instruction */
-	test %ecx, %ecx
-	jnz .Lunbusy_\name
+	/* busy: a handler that lands between the test and the increment
+	 * runs its hooks to the end (or never comes back) before we go on */
+	cmpl $0, %fs:CT_T_BUSY(%r11)
+	jne .Lpop_\name
+	incl %fs:CT_T_BUSY(%r11)
 	mov %fs:CT_T_DEPTH(%r11), %ecx
 	test %ecx, %ecx
 	jz .Lunbusy_\name
@@ -583,10 +584,9 @@ ct_return_tramp:
 	cmpb $0, ct_cfg+CT_CFG_USE_TSC(%rip)
 	je .Lret_slow
 	THREAD_SELF
-	mov $1, %ecx
-	xadd %ecx, %fs:CT_T_BUSY(%r11)	/* busy++: one instruction */
-	test %ecx, %ecx
-	jnz .Lret_unbusy
+	cmpl $0, %fs:CT_T_BUSY(%r11)	/* busy, as on entry */
+	jne .Lret_slow
+	incl %fs:CT_T_BUSY(%r11)
 	mov %fs:CT_T_DEPTH(%r11), %ecx
 	test %ecx, %ecx
 	jz .Lret_unbusy
