@@ -333,6 +333,9 @@ static void process_init(void)
 		ct_cfg.use_tsc = true;
 	else
 		ct_cfg.use_tsc = ct_arch_cycles_invariant();
+	/* the trampolines' fast paths read the TSC (set before the calibration
+	 * below, which measures them) */
+	ct_hook_fast = ct_cfg.use_tsc;
 	ct_cfg.buf_size = env_size(CT_ENV_BUFSIZE, 256 * 1024, 4096, 1u << 30) & ~(size_t)7;
 	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
 	const char *drop = getenv(CT_ENV_DROP);
@@ -365,8 +368,6 @@ static void process_init(void)
 		pthread_atfork(NULL, NULL, after_fork_child);
 		pthread_key_create(&thread_key, thread_exit);
 	}
-	/* the trampolines' fast paths read the TSC */
-	ct_hook_fast = ct_cfg.use_tsc;
 	__atomic_store_n(&ct_cfg.state, CT_RT_ACTIVE, __ATOMIC_RELEASE);
 }
 
