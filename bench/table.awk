@@ -91,6 +91,31 @@ END {
 	for (i = 1; i <= 4; i++)
 		row4(lab[i], mib("mem.small." an[i] ".rss_kb"), mib("mem.mid." an[i] ".rss_kb"),
 			mib("mem.big." an[i] ".rss_kb"), "")
+	if (has("frontends.fentry.ns_per_call")) {
+		printf "\n== front ends: fib(%s), gcc -O2, ns per traced call vs the plain build (bench/frontends.sh)\n",
+			v["frontends.fib_n"]
+		row4("", "-finstr.", "-pg", "-pg -mfentry", "patchable=5")
+		row4("calls", f("frontends.fi.calls", "%d"), f("frontends.pg.calls", "%d"),
+			f("frontends.fentry.calls", "%d"), f("frontends.patch.calls", "%d"))
+		row4("ns per call (wall)", f("frontends.fi.ns_per_call", "%.1f"), f("frontends.pg.ns_per_call", "%.1f"),
+			f("frontends.fentry.ns_per_call", "%.1f"), f("frontends.patch.ns_per_call", "%.1f"))
+		row4("ns per call (cpu)", f("frontends.fi.cpu_ns_per_call", "%.1f"),
+			f("frontends.pg.cpu_ns_per_call", "%.1f"), f("frontends.fentry.cpu_ns_per_call", "%.1f"),
+			f("frontends.patch.cpu_ns_per_call", "%.1f"))
+		printf "  patchable build untraced / plain (min, median): fib, same alignment %s, %s; default alignment %s, %s; lua %s, %s\n",
+			f("frontends.patch.untraced_vs_plain_min", "%.3f"), f("frontends.patch.untraced_vs_plain_median", "%.3f"),
+			f("frontends.patch.untraced_vs_plain_default_min", "%.3f"),
+			f("frontends.patch.untraced_vs_plain_default_median", "%.3f"),
+			f("frontends.patch.lua_untraced_vs_plain_min", "%.3f"),
+			f("frontends.patch.lua_untraced_vs_plain_median", "%.3f")
+	}
+	if (has("args.args_ns_per_call")) {
+		printf "\n== argument capture: pair(a, b) %s times, -pg -mfentry (bench/args.sh)\n", f("args.calls", "%d")
+		printf "  ns per call: no arguments %s, 2 arguments + return value %s (capture adds %s; runtime/args.c alone %s); %s bytes per call\n",
+			f("args.fentry_ns_per_call", "%.1f"), f("args.args_ns_per_call", "%.1f"),
+			f("args.capture_ns_per_call", "%.1f"), f("args.capture_alone_ns_per_call", "%.1f"),
+			f("args.bytes_per_call", "%.1f")
+	}
 	printf "  load average: %s at the start, %s at the end (%s CPUs)\n", v["meta.load_start"],
 		v["meta.load_end"], v["meta.nproc"]
 	printf "\n(bench took %s s)\n", v["meta.seconds"]

@@ -80,6 +80,8 @@ struct ring {
 	int fd;             /* the thread's .ev file */
 	bool dead;          /* its process is gone: copy what is left */
 	uint64_t bytes;
+	uint64_t depth;     /* calls open in its stream so far (the summary's
+			     * count of unwound calls needs it at UNWIND_TO) */
 };
 
 struct stats {
@@ -287,10 +289,10 @@ static void write_all(struct recorder *r, struct ring *g, const void *p, size_t 
 }
 
 /* count the events in a buffer (records never straddle buffers) */
-static void count_events(struct stats *st, const char *buf, size_t len)
+static void count_events(struct stats *st, uint64_t *depth, const char *buf, size_t len)
 {
 	const uint32_t *w = (const uint32_t *)buf, *end = w + len / 4;
-	uint64_t enters = 0, exits = 0;
+	uint64_t enters = 0, exits = 0, d = *depth;
 	while (w < end) {
 		uint32_t v = *w;
 		unsigned k = v & 3;
@@ -298,27 +300,37 @@ static void count_events(struct stats *st, const char *buf, size_t len)
 			/* PAD: 1 word, EXIT: 1 word, ENTER: 2 words */
 			exits += k == CT_REC_EXIT;
 			enters += k == CT_REC_ENTER;
+			d += (k == CT_REC_ENTER) - (uint64_t)(k == CT_REC_EXIT && d);
 			w += 1 + (k >> 1);
 			continue;
 		}
 		{
 			unsigned type = CT_EXT_TYPE(v), n = CT_EXT_LEN(v);
 			if (w + 1 + n > end)
-				return;
+				break;
 			if (type == CT_EXT_NENTER) {
 				st->enters++;
 				st->events++;
+				d++;
 			} else if (type == CT_EXT_NEXIT) {
 				st->exits++;
 				st->events++;
+				d -= d != 0;
 			} else if (type == CT_EXT_UNWIND && n >= 1) {
 				st->unwound += w[1];
-			} else if (type == CT_EXT_UNWIND_TO && n >= 2) {
-				st->unwound += w[2]; /* the writer's estimate */
+				d = d > w[1] ? d - w[1] : 0;
+			} else if (type == CT_EXT_UNWIND_TO && n >= 1) {
+				/* the calls above depth w[1], however many the
+				 * writer thought there were */
+				if (d > w[1]) {
+					st->unwound += d - w[1];
+					d = w[1];
+				}
 			}
 			w += 1 + n;
 		}
 	}
+	*depth = d;
 	st->enters += enters;
 	st->exits += exits;
 	st->events += enters + exits;
@@ -351,7 +363,7 @@ static void copy_out(struct recorder *r, struct ring *g, const char *buf, uint64
 	if (g->fd < 0 && open_stream(r, g) < 0)
 		return;
 	write_all(r, g, buf, n);
-	count_events(&r->st, buf, n);
+	count_events(&r->st, &g->depth, buf, n);
 	g->bytes += n;
 	r->st.bytes += n;
 }

@@ -643,6 +643,8 @@ static int load(const char *path)
 			for (uint32_t k = 0; k < s->nentry; k++) {
 				const struct op *o = &A.ops[s->op0 + k];
 				f->ent[k] = (uint8_t)(o->slot | (o->narrow ? 0x80 : 0));
+				if (o->kind == OP_XMM)
+					f->flags |= CT_AF_ENT_XMM;
 			}
 		} else if (s->nentry) {
 			f->flags |= CT_AF_ENT_C;

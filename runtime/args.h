@@ -51,7 +51,7 @@ struct ct_args_fast {
 	uint8_t flags;	  /* CT_AF_* */
 	uint8_t pad;
 };
-/* flags: CT_AF_WANT_RET, CT_AF_ENT_C, CT_AF_RET_C (runtime/offsets.h) */
+/* flags: CT_AF_WANT_RET, CT_AF_ENT_C, CT_AF_RET_C, CT_AF_ENT_XMM (runtime/offsets.h) */
 extern struct ct_args_fast *ct_args_fastv __attribute__((visibility("hidden")));
 extern uint64_t *ct_args_keys __attribute__((visibility("hidden")));
 extern uint32_t *ct_args_vals __attribute__((visibility("hidden")));

@@ -48,6 +48,8 @@ _Static_assert(offsetof(struct ct_thread, depth) == CT_T_DEPTH, "depth");
 _Static_assert(offsetof(struct ct_thread, cap) == CT_T_CAP, "cap");
 _Static_assert(offsetof(struct ct_thread, stk) == CT_T_STK, "stk");
 _Static_assert(offsetof(struct ct_thread, hook) == CT_T_HOOK, "hook");
+_Static_assert(offsetof(struct ct_thread, args_fn) == CT_T_ARGS_FN, "args_fn");
+_Static_assert(offsetof(struct ct_thread, args_af) == CT_T_ARGS_AF, "args_af");
 _Static_assert(sizeof(struct ct_frame) == 1u << CT_FRAME_SHIFT, "frame size");
 _Static_assert(offsetof(struct ct_frame, fn) == CT_FR_FN, "fn");
 _Static_assert(offsetof(struct ct_frame, cfa) == CT_FR_CFA, "cfa");

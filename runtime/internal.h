@@ -75,6 +75,11 @@ struct ct_thread {
 	struct ct_jmp_note jmp[CT_JMP_NOTES];
 	uint32_t jmp_next;
 	struct ct_hook_area *hook; /* hook.c, set up on first use */
+	/* the trampolines' argument capture (arch/<arch>/tramp.S): the
+	 * function looked up last and its recipe (struct ct_args_fast *, 0
+	 * when no spec names it) */
+	uintptr_t args_fn;
+	void *args_af;
 };
 
 extern __thread struct ct_thread ct_self __attribute__((tls_model("initial-exec")));

@@ -102,9 +102,18 @@
 /*
  * \out = &ct_args_fastv[spec of the function at \fn], or a jump to \none
  * when no spec names it (runtime/args.c's hash: keys 0 empty, 1 deleted).
- * Uses %rdx and \out.
+ * The thread keeps the last answer (args_fn, args_af).  Uses %rdx and
+ * \out; %r11 is the thread.
  */
 .macro ARGS_LOOKUP fn, out, none
+	cmp %fs:CT_T_ARGS_FN(%r11), \fn
+	jne 6f
+	mov %fs:CT_T_ARGS_AF(%r11), \out
+	test \out, \out
+	jz \none
+	jmp 5f
+6:	mov \fn, %fs:CT_T_ARGS_FN(%r11)
+	movq $0, %fs:CT_T_ARGS_AF(%r11)
 	movabs $CT_AF_HASH_MUL, \out
 	imul \fn, \out
 	shr $20, \out
@@ -122,6 +131,8 @@
 	shl $CT_AF_SHIFT, %rdx
 	mov ct_args_fastv(%rip), \out
 	add %rdx, \out
+	mov \out, %fs:CT_T_ARGS_AF(%r11)
+5:
 .endm
 
 /*
@@ -351,6 +362,8 @@
 	mov 8(%rsp), %rax		/* %r8 */
 	mov %rax, ARR + 32(%rsp)
 	mov %r9, ARR + 40(%rsp)
+	testb $CT_AF_ENT_XMM, CT_AF_FLAGS(%rsi)
+	jz 11f
 	movq %xmm0, ARR + 48(%rsp)
 	movq %xmm1, ARR + 56(%rsp)
 	movq %xmm2, ARR + 64(%rsp)
@@ -359,7 +372,7 @@
 	movq %xmm5, ARR + 88(%rsp)
 	movq %xmm6, ARR + 96(%rsp)
 	movq %xmm7, ARR + 104(%rsp)
-	/* reserve the record: 4 bytes per payload word and the header */
+11:	/* reserve the record: 4 bytes per payload word and the header */
 	mov %edx, %eax
 	shr $8, %eax
 	movzbl %al, %eax

@@ -65,7 +65,7 @@ enum ct_ext_type {
 			       * (a longjmp out of a signal handler that had
 			       * interrupted the tracer's hook, whose own record
 			       * may or may not have been written); n is the
-			       * writer's estimate, for its statistics only    */
+			       * writer's estimate of the count, informative */
 };
 
 static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
