@@ -39,6 +39,65 @@
 	movq ct_self@GOTTPOFF(%rip), %r11
 .endm
 
+/* xmm0-7: all 16 bytes to or from \off(%rsp) (16-byte aligned), or the low
+ * 8 bytes of each to \off(%rsp) */
+.macro SAVE_XMM8 off
+	movaps %xmm0, \off + 0(%rsp)
+	movaps %xmm1, \off + 16(%rsp)
+	movaps %xmm2, \off + 32(%rsp)
+	movaps %xmm3, \off + 48(%rsp)
+	movaps %xmm4, \off + 64(%rsp)
+	movaps %xmm5, \off + 80(%rsp)
+	movaps %xmm6, \off + 96(%rsp)
+	movaps %xmm7, \off + 112(%rsp)
+.endm
+.macro RESTORE_XMM8 off
+	movaps \off + 0(%rsp), %xmm0
+	movaps \off + 16(%rsp), %xmm1
+	movaps \off + 32(%rsp), %xmm2
+	movaps \off + 48(%rsp), %xmm3
+	movaps \off + 64(%rsp), %xmm4
+	movaps \off + 80(%rsp), %xmm5
+	movaps \off + 96(%rsp), %xmm6
+	movaps \off + 112(%rsp), %xmm7
+.endm
+.macro LOW_XMM8 off
+	movq %xmm0, \off + 0(%rsp)
+	movq %xmm1, \off + 8(%rsp)
+	movq %xmm2, \off + 16(%rsp)
+	movq %xmm3, \off + 24(%rsp)
+	movq %xmm4, \off + 32(%rsp)
+	movq %xmm5, \off + 40(%rsp)
+	movq %xmm6, \off + 48(%rsp)
+	movq %xmm7, \off + 56(%rsp)
+.endm
+
+/* the entry fast path's five saved registers, with their CFI */
+.macro FP_PUSH
+	push %rax
+	.cfi_adjust_cfa_offset 8
+	push %rcx
+	.cfi_adjust_cfa_offset 8
+	push %rdx
+	.cfi_adjust_cfa_offset 8
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	push %r8
+	.cfi_adjust_cfa_offset 8
+.endm
+.macro FP_POP
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rdx
+	.cfi_adjust_cfa_offset -8
+	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+.endm
+
 /*
  * ct_buffer_full(&ct_self) from a fast path, keeping every register a traced
  * function may be using: the integer ones the fast paths do not save
@@ -63,25 +122,11 @@
 	.cfi_def_cfa_register %rbp
 	and $-16, %rsp
 	sub $128, %rsp
-	movaps %xmm0, 0(%rsp)
-	movaps %xmm1, 16(%rsp)
-	movaps %xmm2, 32(%rsp)
-	movaps %xmm3, 48(%rsp)
-	movaps %xmm4, 64(%rsp)
-	movaps %xmm5, 80(%rsp)
-	movaps %xmm6, 96(%rsp)
-	movaps %xmm7, 112(%rsp)
+	SAVE_XMM8 0
 	mov %fs:0, %rdi
 	add %r11, %rdi
 	call ct_buffer_full
-	movaps 0(%rsp), %xmm0
-	movaps 16(%rsp), %xmm1
-	movaps 32(%rsp), %xmm2
-	movaps 48(%rsp), %xmm3
-	movaps 64(%rsp), %xmm4
-	movaps 80(%rsp), %xmm5
-	movaps 96(%rsp), %xmm6
-	movaps 112(%rsp), %xmm7
+	RESTORE_XMM8 0
 	mov %rbp, %rsp
 	.cfi_def_cfa_register %rsp
 	pop %rbp
@@ -194,16 +239,7 @@
 	.p2align 4
 \name:
 	.cfi_startproc
-	push %rax
-	.cfi_adjust_cfa_offset 8
-	push %rcx
-	.cfi_adjust_cfa_offset 8
-	push %rdx
-	.cfi_adjust_cfa_offset 8
-	push %rsi
-	.cfi_adjust_cfa_offset 8
-	push %r8
-	.cfi_adjust_cfa_offset 8
+	FP_PUSH
 	cmpb $0, ct_hook_fast(%rip)	/* the TSC is the clock */
 	je .Lpop_\name
 	THREAD_SELF
@@ -315,16 +351,7 @@
 .Ldone_\name:
 	.cfi_remember_state
 	decl %fs:CT_T_BUSY(%r11)
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %rsi
-	.cfi_adjust_cfa_offset -8
-	pop %rdx
-	.cfi_adjust_cfa_offset -8
-	pop %rcx
-	.cfi_adjust_cfa_offset -8
-	pop %rax
-	.cfi_adjust_cfa_offset -8
+	FP_POP
 	ret
 	.cfi_restore_state
 .Lfull_\name:
@@ -364,14 +391,7 @@
 	mov %r9, ARR + 40(%rsp)
 	testb $CT_AF_ENT_XMM, CT_AF_FLAGS(%rsi)
 	jz 11f
-	movq %xmm0, ARR + 48(%rsp)
-	movq %xmm1, ARR + 56(%rsp)
-	movq %xmm2, ARR + 64(%rsp)
-	movq %xmm3, ARR + 72(%rsp)
-	movq %xmm4, ARR + 80(%rsp)
-	movq %xmm5, ARR + 88(%rsp)
-	movq %xmm6, ARR + 96(%rsp)
-	movq %xmm7, ARR + 104(%rsp)
+	LOW_XMM8 (ARR+48)
 11:	/* reserve the record: 4 bytes per payload word and the header */
 	mov %edx, %eax
 	shr $8, %eax
@@ -408,22 +428,8 @@
 	push %r11
 	and $-16, %rsp
 	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
-	movaps %xmm0, 128 + 0(%rsp)
-	movaps %xmm1, 128 + 16(%rsp)
-	movaps %xmm2, 128 + 32(%rsp)
-	movaps %xmm3, 128 + 48(%rsp)
-	movaps %xmm4, 128 + 64(%rsp)
-	movaps %xmm5, 128 + 80(%rsp)
-	movaps %xmm6, 128 + 96(%rsp)
-	movaps %xmm7, 128 + 112(%rsp)
-	movq %xmm0, CT_REGS_XMM + 0(%rsp)
-	movq %xmm1, CT_REGS_XMM + 8(%rsp)
-	movq %xmm2, CT_REGS_XMM + 16(%rsp)
-	movq %xmm3, CT_REGS_XMM + 24(%rsp)
-	movq %xmm4, CT_REGS_XMM + 32(%rsp)
-	movq %xmm5, CT_REGS_XMM + 40(%rsp)
-	movq %xmm6, CT_REGS_XMM + 48(%rsp)
-	movq %xmm7, CT_REGS_XMM + 56(%rsp)
+	SAVE_XMM8 128
+	LOW_XMM8 CT_REGS_XMM
 	mov %rdi, CT_REGS_GP + 0(%rsp)
 	mov 16(%rbp), %rax		/* %rsi as pushed */
 	mov %rax, CT_REGS_GP + 8(%rsp)
@@ -452,14 +458,7 @@
 	add %fs:CT_T_STK(%r11), %rcx
 	mov %eax, %eax
 	or %rax, CT_FR_FLAGS - 32(%rcx)	/* CT_ARGS_WANT_RET, or nothing */
-	movaps 128 + 0(%rsp), %xmm0
-	movaps 128 + 16(%rsp), %xmm1
-	movaps 128 + 32(%rsp), %xmm2
-	movaps 128 + 48(%rsp), %xmm3
-	movaps 128 + 64(%rsp), %xmm4
-	movaps 128 + 80(%rsp), %xmm5
-	movaps 128 + 96(%rsp), %xmm6
-	movaps 128 + 112(%rsp), %xmm7
+	RESTORE_XMM8 128
 	mov -8(%rbp), %rdi
 	mov -16(%rbp), %r9
 	mov -24(%rbp), %r10
@@ -472,16 +471,7 @@
 .Lunbusy_\name:
 	decl %fs:CT_T_BUSY(%r11)
 .Lpop_\name:
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %rsi
-	.cfi_adjust_cfa_offset -8
-	pop %rdx
-	.cfi_adjust_cfa_offset -8
-	pop %rcx
-	.cfi_adjust_cfa_offset -8
-	pop %rax
-	.cfi_adjust_cfa_offset -8
+	FP_POP
 	/* the general path */
 	push %rbp
 	.cfi_adjust_cfa_offset 8
@@ -498,22 +488,8 @@
 	mov %r9, CT_REGS_GP + 40(%rsp)
 	mov %rax, E_RAX(%rsp)
 	mov %r10, E_R10(%rsp)
-	movq %xmm0, CT_REGS_XMM + 0(%rsp)
-	movq %xmm1, CT_REGS_XMM + 8(%rsp)
-	movq %xmm2, CT_REGS_XMM + 16(%rsp)
-	movq %xmm3, CT_REGS_XMM + 24(%rsp)
-	movq %xmm4, CT_REGS_XMM + 32(%rsp)
-	movq %xmm5, CT_REGS_XMM + 40(%rsp)
-	movq %xmm6, CT_REGS_XMM + 48(%rsp)
-	movq %xmm7, CT_REGS_XMM + 56(%rsp)
-	movaps %xmm0, E_XMM + 0(%rsp)
-	movaps %xmm1, E_XMM + 16(%rsp)
-	movaps %xmm2, E_XMM + 32(%rsp)
-	movaps %xmm3, E_XMM + 48(%rsp)
-	movaps %xmm4, E_XMM + 64(%rsp)
-	movaps %xmm5, E_XMM + 80(%rsp)
-	movaps %xmm6, E_XMM + 96(%rsp)
-	movaps %xmm7, E_XMM + 112(%rsp)
+	LOW_XMM8 CT_REGS_XMM
+	SAVE_XMM8 E_XMM
 	.if \kind == 1
 	/* mcount: the traced function's frame pointer is our saved %rbp;
 	 * its entry stack pointer (the slot) is 8 above it */
@@ -537,14 +513,7 @@
 	mov CT_REGS_GP + 40(%rsp), %r9
 	mov E_RAX(%rsp), %rax
 	mov E_R10(%rsp), %r10
-	movaps E_XMM + 0(%rsp), %xmm0
-	movaps E_XMM + 16(%rsp), %xmm1
-	movaps E_XMM + 32(%rsp), %xmm2
-	movaps E_XMM + 48(%rsp), %xmm3
-	movaps E_XMM + 64(%rsp), %xmm4
-	movaps E_XMM + 80(%rsp), %xmm5
-	movaps E_XMM + 96(%rsp), %xmm6
-	movaps E_XMM + 112(%rsp), %xmm7
+	RESTORE_XMM8 E_XMM
 	mov %rbp, %rsp
 	.cfi_def_cfa_register %rsp
 	pop %rbp
