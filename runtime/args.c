@@ -31,6 +31,10 @@ struct ct_args_fast *ct_args_fastv;
 uint64_t *ct_args_keys;
 uint32_t *ct_args_vals;
 uint64_t ct_args_mask;
+/* bumped (by 1 << 48, above every user-space address) whenever a module's
+ * functions enter or leave the hash: the remembered look-ups (the
+ * trampolines' args_fn, last_entry below) are keyed by address | this */
+uint64_t ct_args_gen_key;
 
 enum { OP_GP, OP_XMM, OP_STACK, OP_RET };
 
@@ -267,7 +271,7 @@ static inline void capture_regs(struct ct_thread *t, unsigned type, uint32_t idx
 /* the function whose entry was seen last on this thread: its return is
  * often the next one (a leaf), and needs no second lookup */
 static __thread struct {
-	uintptr_t fn;
+	uintptr_t key; /* fn | ct_args_gen_key */
 	int64_t idx;
 } last_entry __attribute__((tls_model("initial-exec")));
 
@@ -276,7 +280,7 @@ unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_r
 	int64_t i = lookup(fn);
 	if (i < 0)
 		return 0;
-	last_entry.fn = fn;
+	last_entry.key = fn | __atomic_load_n(&ct_args_gen_key, __ATOMIC_RELAXED);
 	last_entry.idx = i;
 	const struct spec *s = &A.specs[i];
 	if (likely(s->wentry))
@@ -289,7 +293,8 @@ unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_r
 
 void ct_args_exit(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *rr)
 {
-	int64_t i = likely(last_entry.fn == fn) ? last_entry.idx : lookup(fn);
+	uintptr_t key = fn | __atomic_load_n(&ct_args_gen_key, __ATOMIC_RELAXED);
+	int64_t i = likely(last_entry.key == key) ? last_entry.idx : lookup(fn);
 	if (i < 0)
 		return;
 	const struct spec *s = &A.specs[i];
@@ -322,6 +327,7 @@ void ct_args_module(uintptr_t base, const char *path, const char *buildid, bool 
 			for (uint32_t j = 0; j < m->nf; j++)
 				erase(base + A.funcs[m->f0 + j].off);
 			A.att[i] = A.att[--A.natt];
+			__atomic_add_fetch(&ct_args_gen_key, 1ull << 48, __ATOMIC_RELEASE);
 			return;
 		}
 		return;
@@ -337,6 +343,7 @@ void ct_args_module(uintptr_t base, const char *path, const char *buildid, bool 
 		A.att[A.natt++] = (struct attached){base, i};
 		for (uint32_t j = 0; j < m->nf; j++)
 			insert(base + A.funcs[m->f0 + j].off, A.funcs[m->f0 + j].spec);
+		__atomic_add_fetch(&ct_args_gen_key, 1ull << 48, __ATOMIC_RELEASE);
 		return;
 	}
 }

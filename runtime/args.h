@@ -56,6 +56,7 @@ extern struct ct_args_fast *ct_args_fastv __attribute__((visibility("hidden")));
 extern uint64_t *ct_args_keys __attribute__((visibility("hidden")));
 extern uint32_t *ct_args_vals __attribute__((visibility("hidden")));
 extern uint64_t ct_args_mask __attribute__((visibility("hidden")));
+extern uint64_t ct_args_gen_key __attribute__((visibility("hidden")));
 
 /* load $CALLTRACE_ARGS (process start-up); sets ct_args_enabled */
 void ct_args_init(void) __attribute__((visibility("hidden")));

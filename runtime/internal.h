@@ -76,8 +76,8 @@ struct ct_thread {
 	uint32_t jmp_next;
 	struct ct_hook_area *hook; /* hook.c, set up on first use */
 	/* the trampolines' argument capture (arch/<arch>/tramp.S): the
-	 * function looked up last and its recipe (struct ct_args_fast *, 0
-	 * when no spec names it) */
+	 * function looked up last (its address | ct_args_gen_key) and its
+	 * recipe (struct ct_args_fast *, 0 when no spec names it) */
 	uintptr_t args_fn;
 	void *args_af;
 };

@@ -147,17 +147,20 @@
 /*
  * \out = &ct_args_fastv[spec of the function at \fn], or a jump to \none
  * when no spec names it (runtime/args.c's hash: keys 0 empty, 1 deleted).
- * The thread keeps the last answer (args_fn, args_af).  Uses %rdx and
- * \out; %r11 is the thread.
+ * The thread keeps the last answer (args_fn: the address | ct_args_gen_key,
+ * which a change of modules moves on; args_af).  Uses %rdx and \out; %r11
+ * is the thread.
  */
 .macro ARGS_LOOKUP fn, out, none
-	cmp %fs:CT_T_ARGS_FN(%r11), \fn
+	mov ct_args_gen_key(%rip), %rdx
+	or \fn, %rdx
+	cmp %fs:CT_T_ARGS_FN(%r11), %rdx
 	jne 6f
 	mov %fs:CT_T_ARGS_AF(%r11), \out
 	test \out, \out
 	jz \none
 	jmp 5f
-6:	mov \fn, %fs:CT_T_ARGS_FN(%r11)
+6:	mov %rdx, %fs:CT_T_ARGS_FN(%r11)
 	movq $0, %fs:CT_T_ARGS_AF(%r11)
 	movabs $CT_AF_HASH_MUL, \out
 	imul \fn, \out
