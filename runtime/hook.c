@@ -162,7 +162,7 @@ static inline uintptr_t fentry_fn(uintptr_t site, int kind, int *pushed)
 	*pushed = 0;
 	if (kind == 0 && ((s[-6] == 0xff && s[-5] == 0x15) || (s[-6] == 0x67 && s[-5] == 0xe8)))
 		at = site - 6;
-	if (kind == 0 && endbr_readable(at) && ((const uint8_t *)at)[-2] == 0x41 &&
+	if (kind == 0 && (at & 4095) >= 2 && ((const uint8_t *)at)[-2] == 0x41 &&
 	    ((const uint8_t *)at)[-1] == 0x52) {
 		at -= 2;
 		*pushed = 1;

@@ -301,15 +301,18 @@
 1:	lea -6(%rdx), %r8
 2:
 	.endif
-	/* an endbr64 before the call, unless that would read the page before */
-	test $0xffc, %r8d
-	jz 3f
 	.if \kind == 0
-	/* a nested function's `push %r10` before the call: its slot is a word
-	 * further up, which the general path knows */
+	/* a nested function's `push %r10` before the call (unless that would
+	 * read the page before): its slot is a word further up, which the
+	 * general path knows */
+	test $0xffe, %r8d
+	jz 3f
 	cmpw $0x5241, -2(%r8)
 	je .Lunbusy_\name
 	.endif
+	/* an endbr64 before the call, unless that would read the page before */
+	test $0xffc, %r8d
+	jz 3f
 	cmpl $0xfa1e0ff3, -4(%r8)
 	jne 3f
 	sub $4, %r8
