@@ -75,6 +75,8 @@ _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bit
 
 void ct_return_tramp(void) CT_HIDDEN;
 
+bool ct_hook_fast; /* internal.h */
+
 #define NSTACK 64    /* frames of the nested path */
 #define NORPHANS 256 /* hooked frames dropped while perhaps alive */
 
@@ -176,8 +178,6 @@ static inline uintptr_t fentry_fn(uintptr_t site, int kind, int *pushed)
  * instructions (clang saves registers and moves arguments first): look back
  * from the call for the prologue, once per call site (a small lock-free
  * cache of one-word entries: call site in the high bits, distance below) */
-bool ct_hook_fast;
-
 #define MC_CACHE CT_MC_CACHE
 uint64_t ct_mc_cache[MC_CACHE] CT_HIDDEN; /* read by tramp.S too */
 

@@ -211,9 +211,10 @@
  * of ct_hook_enter (runtime/hook.c) does, for the common case: not inside
  * another hook, the shadow stack set up and not full, a new frame deeper
  * than the last, the clock delta and the address's high bits as last time,
- * the TSC as the clock, no argument capture.  It saves only the five
- * registers it uses besides %r11.  Anything else goes to the general path,
- * which saves every argument register and calls ct_hook_enter.
+ * the TSC as the clock.  It saves only the five registers it uses besides
+ * %r11, and captures arguments itself when a spec asks for a few register
+ * values (else through ct_args_entry).  Anything else goes to the general
+ * path, which saves every argument register and calls ct_hook_enter.
  *
  * Both paths leave by `ret`.  (Leaving by `jmp` to the return address, so
  * that the predictor's entry for this call is the one the hooked function's
@@ -544,12 +545,11 @@
  *
  * Its fast path, in assembly, is ct_hook_return's fast path: not inside
  * another hook, the top frame of the shadow stack is this one (same CFA),
- * hooked, no return value wanted, the TSC as the clock and a delta that fits.
+ * hooked, the TSC as the clock and a delta that fits; a return value that
+ * is wanted is captured here too (.Lret_cap) or through ct_hook_ret_args.
  * It uses only registers a returning function leaves free (%rcx, %rsi,
- * %rdi, %r8, %r9, %r11), writes the EXIT record, pops the frame, and
- * returns to the original address through the slot: `push; ret`, which the
- * return-stack predictor foresees when the entry trampoline left by `jmp`
- * (above).
+ * %rdi, %r8-%r11), writes the EXIT record, pops the frame, and returns to
+ * the original address through the slot: `push; ret`.
  *
  * The general path calls ct_hook_return (struct ct_arch_retregs *, slot + 8),
  * which writes the EXIT record and gives the original return address back;
