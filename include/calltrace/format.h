@@ -118,13 +118,49 @@ struct ct_ring_header {
 	struct ct_ring_slot slot[CT_RING_MAX_SLOTS];
 };
 
-/* $CALLTRACE_SHM/.doorbell: one page, mapped by every traced process.  A
- * writer that finds its ring half full (or must wait) bumps `seq` and wakes
- * `record` if it sleeps, so the drainer never lags a poll interval behind. */
-struct ct_doorbell {
-	uint32_t seq;      /* futex word */
-	uint32_t sleeping; /* the drainer is (about to be) asleep on seq */
+/* $CALLTRACE_SHM/.doorbell: one page, created by `record` (O_EXCL, mode
+ * 0600, in a private directory it made) and mapped by every traced process.
+ * A writer that finds its ring half full (or must wait) bumps `seq` and
+ * wakes `record` if it sleeps, so the drainer never lags a poll interval
+ * behind.  It is also how each side knows the other is there:
+ *  - the runtime maps it only if it is a regular file of its own user, of
+ *    exactly CT_DOORBELL_SIZE bytes, with this magic and version;
+ *  - `record` stamps `heartbeat` (CLOCK_MONOTONIC ns) at least every few
+ *    milliseconds and sets `closed` when it stops draining; a writer waiting
+ *    for a buffer checks both (and whether process record_pid, started at
+ *    record_start, still lives) and never waits for a drainer that is gone;
+ *  - the runtime counts here what it could not trace (enum ct_untraced),
+ *    and record reports it in its summary and in `info`. */
+#define CT_DOORBELL_MAGIC 0x31424443u /* "CDB1" */
+#define CT_DOORBELL_SIZE 4096
+
+enum ct_untraced {
+	CT_UNTRACED_RING = 0,   /* a thread got no ring (cannot create or map it:
+				 * after setuid, under a seccomp filter, no space) */
+	CT_UNTRACED_SECCOMP,    /* a thread entered seccomp: its tracing stopped */
+	CT_UNTRACED_TSC,        /* the TSC was disabled (PR_SET_TSC): tracing of
+				 * the thread stopped */
+	CT_UNTRACED_CLONE,      /* a task sharing its parent's thread state
+				 * (clone with CLONE_VM, without CLONE_SETTLS) */
+	CT_UNTRACED_EXEC_ENV,   /* an exec whose environment dropped calltrace's
+				 * variables: they were put back (traced, counted) */
+	CT_UNTRACED_ORPHANED,   /* processes that found record gone and stopped
+				 * tracing */
+	CT_UNTRACED_MAX = 16
 };
+
+struct ct_doorbell {
+	uint32_t seq;        /* futex word */
+	uint32_t sleeping;   /* the drainer is (about to be) asleep on seq */
+	uint32_t magic;      /* CT_DOORBELL_MAGIC */
+	uint32_t version;    /* CT_FORMAT_VERSION */
+	int32_t record_pid;  /* the drainer */
+	uint32_t closed;     /* record no longer drains: never wait for it */
+	uint64_t record_start; /* its start time, field 22 of /proc/PID/stat */
+	uint64_t heartbeat;  /* CLOCK_MONOTONIC ns of record's last round */
+	uint64_t untraced[CT_UNTRACED_MAX]; /* counts, by enum ct_untraced */
+};
+_Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits its page");
 #define CT_DOORBELL_NAME ".doorbell"
 
 /* environment passed from `calltrace record` to the runtime */
