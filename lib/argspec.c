@@ -7,18 +7,19 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "calltrace/format.h"
 #include "session.h"
 #include "util.h"
 
-static const char *const gp_names[] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
-static const char *const ret_names[] = {"rax", "rdx", "xmm0", "xmm1"};
 
 static void msg(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void msg(char *err, size_t len, const char *fmt, ...)
@@ -517,34 +518,12 @@ void ct_amodule_add(struct ct_amodule *m, uint64_t off, uint32_t spec)
 
 bool ct_aitem_narrow(const struct ct_aitem *it)
 {
-	if (it->nloc != 1 || it->loc[0].kind == CT_AL_STACK)
-		return false;
-	switch (it->fmt) {
-	case CT_AF_INT:
-	case CT_AF_UINT:
-	case CT_AF_HEX:
-	case CT_AF_BOOL:
-	case CT_AF_ENUM:
-		return it->bits <= 32;
-	case CT_AF_CHAR:
-		return true;
-	case CT_AF_FLOAT:
-		return it->bits == 32;
-	default:
-		return false;
-	}
+	return ct_sf_narrow(it->fmt, it->bits, it->nloc, &it->loc[0]);
 }
 
 static unsigned item_words(const struct ct_aitem *it, unsigned strmax)
 {
-	unsigned w = 0;
-	if (ct_aitem_narrow(it))
-		return 1;
-	for (unsigned i = 0; i < it->nloc; i++)
-		w += it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
-	if (it->fmt == CT_AF_STR && it->nloc)
-		w += 1 + (strmax + 3) / 4;
-	return w;
+	return ct_sf_item_words(it->fmt, it->bits, it->nloc, it->loc, strmax);
 }
 
 unsigned ct_aspec_words(const struct ct_aspec *s, bool ret, unsigned strmax)
@@ -591,29 +570,11 @@ static void put_field(FILE *f, const char *s)
 	}
 }
 
-static char *get_field(const char *s)
-{
-	if (!strcmp(s, "-"))
-		return NULL;
-	char *o = xmalloc(strlen(s) + 1), *q = o;
-	for (const char *p = s; *p; p++) {
-		if (*p == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
-			char h[3] = {p[1], p[2], 0};
-			*q++ = (char)strtoul(h, NULL, 16);
-			p += 2;
-		} else {
-			*q++ = *p;
-		}
-	}
-	*q = 0;
-	return o;
-}
-
 static void put_loc(FILE *f, const struct ct_aloc *l)
 {
 	switch (l->kind) {
 	case CT_AL_GP:
-		fputs(gp_names[l->reg], f);
+		fputs(ct_sf_gp_names[l->reg], f);
 		break;
 	case CT_AL_XMM:
 		fprintf(f, "xmm%u", l->reg);
@@ -622,7 +583,7 @@ static void put_loc(FILE *f, const struct ct_aloc *l)
 		fprintf(f, "sp+%u:%u", l->off, l->size);
 		break;
 	default:
-		fputs(ret_names[l->reg], f);
+		fputs(ct_sf_ret_names[l->reg], f);
 	}
 }
 
@@ -740,287 +701,168 @@ int ct_argtab_write(const struct ct_argtab *t, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-static int parse_loc(const char *s, size_t n, bool ret, struct ct_aloc *l)
+/* a text field of the file, decoded, malloc'd; NULL for "-" */
+static char *get_field(struct ct_sf_field f)
 {
-	char b[32];
-	if (n >= sizeof(b))
-		return -1;
-	memcpy(b, s, n);
-	b[n] = 0;
-	memset(l, 0, sizeof(*l));
-	if (ret) {
-		for (unsigned i = 0; i < 4; i++)
-			if (!strcmp(b, ret_names[i])) {
-				l->kind = CT_AL_RET;
-				l->reg = (uint8_t)i;
-				return 0;
-			}
-		return -1;
+	char *o = xmalloc(f.n + 1);
+	if (ct_sf_text(f, o, f.n + 1) < 0) {
+		free(o);
+		return NULL;
 	}
-	for (unsigned i = 0; i < 6; i++)
-		if (!strcmp(b, gp_names[i])) {
-			l->kind = CT_AL_GP;
-			l->reg = (uint8_t)i;
-			return 0;
-		}
-	unsigned a, c;
-	char extra;
-	if (sscanf(b, "xmm%u%c", &a, &extra) == 1 && a < 8) {
-		l->kind = CT_AL_XMM;
-		l->reg = (uint8_t)a;
-		return 0;
-	}
-	if (sscanf(b, "sp+%u:%u%c", &a, &c, &extra) == 2 && a >= 8 && a < (1u << 20) && c >= 1 &&
-	    c <= 256) {
-		l->kind = CT_AL_STACK;
-		l->off = a;
-		l->size = (uint16_t)c;
-		return 0;
-	}
-	return -1;
+	return o;
 }
 
-static int parse_item_fmt(const char *s, struct ct_aitem *it)
+static void item_of_line(struct ct_aitem *it, const struct ct_sf_line *l)
 {
-	unsigned bits = 0;
-	int table = 0;
-	char extra;
-	it->table = 0;
-	if (!strcmp(s, "c")) {
-		it->fmt = CT_AF_CHAR, it->bits = 8;
-		return 0;
-	}
-	if (!strcmp(s, "p") || !strcmp(s, "s")) {
-		it->fmt = *s == 'p' ? CT_AF_PTR : CT_AF_STR, it->bits = 64;
-		return 0;
-	}
-	if (!strcmp(s, "?")) {
-		it->fmt = CT_AF_NONE;
-		return 0;
-	}
-	if (sscanf(s, "S:%d%c", &table, &extra) == 1 && table >= 0) {
-		it->fmt = CT_AF_STRUCT, it->table = table;
-		return 0;
-	}
-	if (sscanf(s, "e%u:%d%c", &bits, &table, &extra) == 2 && table >= 0) {
-		it->fmt = CT_AF_ENUM, it->table = table;
-	} else if (sscanf(s + 1, "%u%c", &bits, &extra) == 1) {
-		switch (*s) {
-		case 'd':
-			it->fmt = CT_AF_INT;
-			break;
-		case 'u':
-			it->fmt = CT_AF_UINT;
-			break;
-		case 'x':
-			it->fmt = CT_AF_HEX;
-			break;
-		case 'b':
-			it->fmt = CT_AF_BOOL;
-			break;
-		case 'f':
-			it->fmt = CT_AF_FLOAT;
-			if (bits != 32 && bits != 64)
-				return -1;
-			break;
-		default:
-			return -1;
-		}
-	} else {
-		return -1;
-	}
-	if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-		return -1;
-	it->bits = (uint8_t)bits;
-	return 0;
-}
-
-/* "a LOCS FMT NAME DESC" */
-static int parse_item_line(char *rest, bool ret, struct ct_aitem *it)
-{
-	char *tok[4];
-	char *save = NULL;
 	memset(it, 0, sizeof(*it));
-	for (int i = 0; i < 4; i++) {
-		tok[i] = strtok_r(i ? NULL : rest, " ", &save);
-		if (!tok[i])
-			return -1;
+	it->fmt = l->fmt;
+	it->bits = l->bits;
+	it->table = l->table;
+	it->nloc = l->nloc;
+	memcpy(it->loc, l->loc, sizeof(it->loc));
+	it->name = get_field(l->f[0]);
+	it->desc = get_field(l->f[1]);
+}
+
+/* the whole file, from a regular file of at most CT_ARGS_FILE_MAX bytes */
+#define CT_ARGS_FILE_MAX (256u << 20)
+static char *read_spec_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	char *text = NULL;
+	if (fd < 0) {
+		msg(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
 	}
-	if (strcmp(tok[0], "-")) {
-		for (char *p = tok[0]; *p;) {
-			char *c = strchr(p, ',');
-			size_t n = c ? (size_t)(c - p) : strlen(p);
-			if (it->nloc == 2 || parse_loc(p, n, ret, &it->loc[it->nloc]) < 0)
-				return -1;
-			it->nloc++;
-			p += n + (c ? 1 : 0);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		msg(err, errlen, "%s: not a regular file", path);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > CT_ARGS_FILE_MAX) {
+		msg(err, errlen, "%s: too large for an argument spec file (%lld bytes)", path,
+		    (long long)st.st_size);
+		goto out;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	size_t got = 0;
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			msg(err, errlen, "%s: %s", path, strerror(errno));
+			free(text);
+			text = NULL;
+			goto out;
 		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
 	}
-	if (parse_item_fmt(tok[1], it) < 0)
-		return -1;
-	if (it->fmt == CT_AF_STR && it->nloc != 1)
-		return -1;
-	it->name = get_field(tok[2]);
-	it->desc = get_field(tok[3]);
-	return 0;
+	text[got] = 0;
+	*len = got;
+out:
+	close(fd);
+	return text;
 }
 
 int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	size_t len = 0;
 	ct_argtab_init(t);
-	if (!f) {
-		msg(err, errlen, "%s: %s", path, strerror(errno));
+	char *text = read_spec_file(path, &len, err, errlen);
+	if (!text)
 		return -1;
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int lineno = 0;
-	enum { TOP, IN_SPEC, IN_ENUM, IN_STRUCT } where = TOP;
+	struct ct_sf sf;
+	struct ct_sf_line l;
 	struct ct_amodule *mod = NULL;
-	const char *why = "bad line";
-	while ((n = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if (line[n - 1] == '\n')
-			line[--n] = 0;
-		if (lineno == 1) {
-			int v;
-			if (sscanf(line, CT_ARGS_MAGIC " %d", &v) != 1) {
-				why = "not an argument spec file";
-				goto bad;
-			}
-			if (v != CT_ARGS_VERSION) {
-				why = "unsupported version";
-				goto bad;
-			}
-			continue;
-		}
-		char *sp = strchr(line, ' ');
-		char *rest = sp ? sp + 1 : line + n;
-		size_t kw = sp ? (size_t)(sp - line) : (size_t)n;
-#define KW(s) (kw == sizeof(s) - 1 && !memcmp(line, s, kw))
-		if (KW("end")) {
-			if (where == TOP)
-				goto bad;
-			where = TOP;
-			continue;
-		}
-		switch (where) {
-		case IN_SPEC: {
-			struct ct_aspec *s = &t->specs[t->nspecs - 1];
-			if (KW("a") || KW("r")) {
-				struct ct_aitem it;
-				bool r = line[0] == 'r';
-				if (parse_item_line(rest, r, &it) < 0)
-					goto bad;
-				if (r)
-					push_item(&s->ret, &s->nret, &it);
-				else
-					push_item(&s->args, &s->nargs, &it);
-			} else if (KW("fmt")) {
-				free(s->fmt);
-				s->fmt = get_field(rest);
-			} else if (KW("variadic")) {
-				s->variadic = true;
-			} else {
-				goto bad;
-			}
-			continue;
-		}
-		case IN_ENUM: {
-			struct ct_aenum *e = &t->enums[t->nenums - 1];
-			long long v;
-			int off = 0;
-			if (!KW("v") || sscanf(rest, "%lld %n", &v, &off) != 1 || !off)
-				goto bad;
-			e->v = xrealloc(e->v, (e->n + 1) * sizeof(*e->v));
-			e->v[e->n++] = (struct ct_aenum_val){v, get_field(rest + off)};
-			continue;
-		}
-		case IN_STRUCT: {
-			struct ct_astruct *st = &t->structs[t->nstructs - 1];
-			unsigned off;
-			char fmt[64], name[256], desc[256];
-			struct ct_amember m;
-			memset(&m, 0, sizeof(m));
-			if (!KW("m") ||
-			    sscanf(rest, "%u %63s %255s %255s", &off, fmt, name, desc) != 4 ||
-			    parse_item_fmt(fmt, &m.it) < 0 || off >= st->size)
-				goto bad;
-			m.off = off;
-			m.it.name = get_field(name);
-			m.it.desc = get_field(desc);
-			st->m = xrealloc(st->m, (st->n + 1) * sizeof(*st->m));
-			st->m[st->n++] = m;
-			continue;
-		}
-		case TOP:
+	const char *why = NULL;
+	int rc;
+	ct_sf_start(&sf, text, len);
+	while ((rc = ct_sf_next(&sf, &l)) > 0) {
+		struct ct_aitem it;
+		switch (l.kind) {
+		case CT_SF_STRMAX:
+			t->strmax = (unsigned)l.n;
 			break;
-		}
-		if (KW("strmax")) {
-			unsigned v;
-			if (sscanf(rest, "%u", &v) != 1 || v > CT_ARGS_STRMAX_MAX)
-				goto bad;
-			t->strmax = v;
-		} else if (KW("spec")) {
-			size_t i;
-			if (sscanf(rest, "%zu", &i) != 1 || i != t->nspecs)
-				goto bad;
-			t->specs = xrealloc(t->specs, (t->nspecs + 1) * sizeof(*t->specs));
-			memset(&t->specs[t->nspecs++], 0, sizeof(*t->specs));
-			where = IN_SPEC;
-		} else if (KW("enum")) {
-			size_t i;
-			if (sscanf(rest, "%zu", &i) != 1 || i != t->nenums)
-				goto bad;
+		case CT_SF_ENUM:
 			t->enums = xrealloc(t->enums, (t->nenums + 1) * sizeof(*t->enums));
 			memset(&t->enums[t->nenums++], 0, sizeof(*t->enums));
-			where = IN_ENUM;
-		} else if (KW("struct")) {
-			size_t i;
-			unsigned size;
-			char name[256];
-			if (sscanf(rest, "%zu %u %255s", &i, &size, name) != 3 ||
-			    i != t->nstructs || size == 0 || size > 4096)
-				goto bad;
+			break;
+		case CT_SF_VALUE: {
+			struct ct_aenum *e = &t->enums[t->nenums - 1];
+			e->v = xrealloc(e->v, (e->n + 1) * sizeof(*e->v));
+			e->v[e->n++] = (struct ct_aenum_val){l.v, get_field(l.f[0])};
+			break;
+		}
+		case CT_SF_STRUCT: {
 			t->structs = xrealloc(t->structs, (t->nstructs + 1) * sizeof(*t->structs));
 			struct ct_astruct *st = &t->structs[t->nstructs++];
 			memset(st, 0, sizeof(*st));
-			st->size = size;
-			st->name = get_field(name);
-			where = IN_STRUCT;
-		} else if (KW("module")) {
-			char *save = NULL;
-			char *b = strtok_r(rest, " ", &save), *p = strtok_r(NULL, "", &save);
-			if (!b || !p)
-				goto bad;
-			char *bid = get_field(b), *pth = get_field(p);
+			st->size = (uint32_t)l.n2;
+			st->name = get_field(l.f[0]);
+			break;
+		}
+		case CT_SF_MEMBER: {
+			struct ct_astruct *st = &t->structs[t->nstructs - 1];
+			st->m = xrealloc(st->m, (st->n + 1) * sizeof(*st->m));
+			st->m[st->n].off = (uint32_t)l.n;
+			item_of_line(&st->m[st->n].it, &l);
+			st->n++;
+			break;
+		}
+		case CT_SF_SPEC:
+			t->specs = xrealloc(t->specs, (t->nspecs + 1) * sizeof(*t->specs));
+			memset(&t->specs[t->nspecs++], 0, sizeof(*t->specs));
+			break;
+		case CT_SF_ARG:
+		case CT_SF_RET: {
+			struct ct_aspec *s = &t->specs[t->nspecs - 1];
+			item_of_line(&it, &l);
+			if (l.kind == CT_SF_RET)
+				push_item(&s->ret, &s->nret, &it);
+			else
+				push_item(&s->args, &s->nargs, &it);
+			break;
+		}
+		case CT_SF_FORM: {
+			struct ct_aspec *s = &t->specs[t->nspecs - 1];
+			free(s->fmt);
+			s->fmt = get_field(l.f[0]);
+			break;
+		}
+		case CT_SF_VARIADIC:
+			t->specs[t->nspecs - 1].variadic = true;
+			break;
+		case CT_SF_END:
+			break;
+		case CT_SF_MODULE: {
+			char *bid = get_field(l.f[0]), *pth = get_field(l.f[1]);
 			mod = ct_argtab_module(t, bid, pth ? pth : "");
 			free(bid);
 			free(pth);
-		} else if (KW("f")) {
-			uint64_t off;
-			unsigned spec;
-			if (!mod || sscanf(rest, "%" SCNx64 " %u", &off, &spec) != 2)
-				goto bad;
-			ct_amodule_add(mod, off, spec);
-		} else {
-			goto bad;
+			break;
 		}
-#undef KW
+		case CT_SF_FUNC:
+			ct_amodule_add(mod, l.n, (uint32_t)l.n2);
+			break;
+		}
 	}
-	if (where != TOP) {
-		why = "cut short";
+	if (rc < 0) {
+		/* the reasons this reader has always given; the others are
+		 * a "bad line" (the runtime's message says more) */
+		static const char *const kept[] = {
+		    "not an argument spec file", "unsupported version", "cut short",
+		    "a function names a spec that does not exist",
+		    "a spec names a table that does not exist"};
+		why = "bad line";
+		for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+			if (!strcmp(sf.why, kept[i]))
+				why = sf.why;
 		goto bad;
 	}
-	/* references between the tables */
-	for (size_t i = 0; i < t->nmods; i++)
-		for (size_t j = 0; j < t->mods[i].nf; j++)
-			if (t->mods[i].f[j].spec >= t->nspecs) {
-				why = "a function names a spec that does not exist";
-				goto bad;
-			}
+	/* references between the tables (the grammar has checked the rest) */
 	for (size_t i = 0; i < t->nspecs; i++) {
 		const struct ct_aspec *s = &t->specs[i];
 		for (size_t j = 0; j < s->nargs + s->nret; j++) {
@@ -1042,19 +884,19 @@ int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errl
 		for (size_t j = 0; j < t->structs[i].n; j++) {
 			const struct ct_aitem *it = &t->structs[i].m[j].it;
 			if ((it->fmt == CT_AF_ENUM && (size_t)it->table >= t->nenums) ||
-			    (it->fmt == CT_AF_STRUCT && (size_t)it->table >= t->nstructs) ||
-			    it->fmt == CT_AF_STR) {
+			    (it->fmt == CT_AF_STRUCT && (size_t)it->table >= t->nstructs)) {
 				why = "a struct member names a table that does not exist";
 				goto bad;
 			}
 		}
-	free(line);
-	fclose(f);
+	free(text);
 	return 0;
 bad:
-	msg(err, errlen, "%s: line %d: %s", path, lineno, why);
-	free(line);
-	fclose(f);
+	if (rc < 0)
+		msg(err, errlen, "%s: line %u: %s", path, sf.lineno, why);
+	else
+		msg(err, errlen, "%s: %s", path, why);
+	free(text);
 	ct_argtab_free(t);
 	ct_argtab_init(t);
 	return -1;

@@ -14,37 +14,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "calltrace/specfile.h"
+
 struct ct_session;
 struct ct_proc;
-
-/* where a value is */
-enum ct_aloc_kind {
-	CT_AL_GP,    /* integer argument register 0..5: rdi rsi rdx rcx r8 r9 */
-	CT_AL_XMM,   /* xmm0..7 (low 8 bytes) */
-	CT_AL_STACK, /* size bytes at the entry sp + off (off >= 8) */
-	CT_AL_RET,   /* return registers: 0 rax, 1 rdx, 2 xmm0, 3 xmm1 */
-};
-
-struct ct_aloc {
-	uint8_t kind;
-	uint8_t reg;
-	uint16_t size; /* CT_AL_STACK: bytes (1..256) */
-	uint32_t off;  /* CT_AL_STACK: from the entry sp */
-};
-
-enum ct_afmt {
-	CT_AF_INT,    /* signed decimal */
-	CT_AF_UINT,   /* unsigned decimal */
-	CT_AF_HEX,    /* 0x... */
-	CT_AF_CHAR,   /* 'c' */
-	CT_AF_BOOL,   /* true/false */
-	CT_AF_PTR,    /* 0x..., or a function's name */
-	CT_AF_STR,    /* "..." copied at record time */
-	CT_AF_FLOAT,  /* float (bits 32) or double (64) */
-	CT_AF_ENUM,   /* enumerator name, from enum table `table` */
-	CT_AF_STRUCT, /* members from struct table `table` */
-	CT_AF_NONE,   /* not captured: printed as `desc` (e.g. <struct S 40B>) */
-};
 
 struct ct_aitem {
 	uint8_t fmt;  /* enum ct_afmt */
@@ -109,8 +82,6 @@ struct ct_argtab {
 	size_t nmods;
 };
 
-#define CT_ARGS_STRMAX_DEFAULT 64
-#define CT_ARGS_STRMAX_MAX 1024
 
 /* ---- specs from the command line ------------------------------------ */
 

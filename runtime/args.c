@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "calltrace/specfile.h"
 #include "internal.h"
 
 bool ct_args_enabled;
@@ -356,104 +357,39 @@ static void *alloc(size_t n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* the next space-separated token of *p (modified in place) */
-static char *tok(char **p)
+/* the capture operations of one "a"/"r" line */
+static int ops_of_line(const struct ct_sf_line *l, bool ret, struct op *out, uint32_t *n)
 {
-	char *s = *p;
-	while (*s == ' ')
-		s++;
-	if (!*s)
-		return NULL;
-	char *e = s;
-	while (*e && *e != ' ')
-		e++;
-	if (*e)
-		*e++ = 0;
-	*p = e;
-	return s;
-}
-
-static char *unescape(char *s)
-{
-	if (!strcmp(s, "-"))
-		return NULL;
-	char *o = s;
-	for (char *p = s; *p; p++) {
-		if (*p == '%' && p[1] && p[2]) {
-			char h[3] = {p[1], p[2], 0};
-			*o++ = (char)strtoul(h, NULL, 16);
-			p += 2;
-		} else {
-			*o++ = *p;
-		}
-	}
-	*o = 0;
-	return s;
-}
-
-static const char *const gp_names[] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
-static const char *const ret_names[] = {"rax", "rdx", "xmm0", "xmm1"};
-
-/* "rdi,sp+8:16" -> ops; -1 when malformed */
-/* "d32", "u8", "x16", "b8", "e32:3", "c", "f32": values of at most 32 bits */
-static bool narrow_fmt(const char *f)
-{
-	if (!strcmp(f, "c") || !strcmp(f, "f32"))
-		return true;
-	if (!strchr("duxbe", f[0]) || f[1] < '0' || f[1] > '9')
-		return false;
-	unsigned long bits = strtoul(f + 1, NULL, 10);
-	return bits <= 32;
-}
-
-static int parse_ops(char *locs, bool ret, const char *fmt, struct op *out, uint32_t *n)
-{
-	bool str = !strcmp(fmt, "s");
-	uint32_t n0 = *n;
-	if (!strcmp(locs, "-"))
-		return 0;
-	for (char *p = locs; *p;) {
-		char *c = strchr(p, ',');
-		if (c)
-			*c = 0;
+	for (unsigned i = 0; i < l->nloc; i++) {
+		const struct ct_aloc *c = &l->loc[i];
 		struct op o;
 		memset(&o, 0, sizeof(o));
-		bool ok = false;
-		if (ret) {
-			for (unsigned i = 0; i < 4; i++)
-				if (!strcmp(p, ret_names[i]))
-					o.kind = OP_RET, o.reg = o.slot = (uint8_t)i, ok = true;
-		} else {
-			for (unsigned i = 0; i < 6; i++)
-				if (!strcmp(p, gp_names[i]))
-					o.kind = OP_GP, o.reg = o.slot = (uint8_t)i, ok = true;
-			if (!strncmp(p, "xmm", 3) && p[3] >= '0' && p[3] <= '7' && !p[4]) {
-				o.kind = OP_XMM, o.reg = (uint8_t)(p[3] - '0'), ok = true;
-				o.slot = (uint8_t)(6 + o.reg);
-			}
-			if (!strncmp(p, "sp+", 3)) {
-				char *e;
-				unsigned long off = strtoul(p + 3, &e, 10), sz = 0;
-				if (*e == ':')
-					sz = strtoul(e + 1, &e, 10);
-				if (!*e && off >= 8 && off < (1u << 20) && sz >= 1 && sz <= 256) {
-					o.kind = OP_STACK;
-					o.off = (uint32_t)off;
-					o.size = (uint16_t)sz;
-					o.words = (uint16_t)((sz + 7) / 8 * 2);
-					ok = true;
-				}
-			}
-		}
-		if (!ok || *n - n0 == 2) /* at most two locations per item */
+		switch (c->kind) {
+		case CT_AL_GP:
+		case CT_AL_RET:
+			o.kind = ret ? OP_RET : OP_GP;
+			o.reg = o.slot = c->reg;
+			break;
+		case CT_AL_XMM:
+			o.kind = OP_XMM;
+			o.reg = c->reg;
+			o.slot = (uint8_t)(6 + c->reg);
+			break;
+		case CT_AL_STACK:
+			o.kind = OP_STACK;
+			o.off = c->off;
+			o.size = c->size;
+			o.words = (uint16_t)((c->size + 7u) / 8u * 2u);
+			break;
+		default:
 			return -1;
+		}
 		out[(*n)++] = o;
-		p = c ? c + 1 : p + strlen(p);
 	}
-	if (str && *n)
+	if (l->fmt == CT_AF_STR && *n)
 		out[*n - 1].str = 1;
-	if (*n == n0 + 1 && out[n0].kind != OP_STACK && narrow_fmt(fmt))
-		out[n0].narrow = 1;
+	if (ct_sf_narrow(l->fmt, l->bits, l->nloc, &l->loc[0]))
+		out[0].narrow = 1;
 	return 0;
 }
 
@@ -511,43 +447,28 @@ static int load(const char *path)
 		return -1;
 	A.strmax = 64;
 
-	int lineno = 0;
+	struct ct_sf sf;
+	struct ct_sf_line l;
 	struct spec *cur = NULL;
-	bool in_table = false;
-	char *p = A.text;
-	while (*p) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		char *line = p;
-		p = nl ? nl + 1 : p + strlen(p);
-		lineno++;
-		if (lineno == 1) {
-			if (strncmp(line, CT_ARGS_MAGIC " ", sizeof(CT_ARGS_MAGIC)) ||
-			    atoi(line + sizeof(CT_ARGS_MAGIC)) != CT_ARGS_VERSION)
-				goto bad;
-			continue;
-		}
-		char *rest = line;
-		char *kw = tok(&rest);
-		if (!kw)
-			continue;
-		if (!strcmp(kw, "end")) {
+	int rc;
+	ct_sf_start(&sf, A.text, got);
+	while ((rc = ct_sf_next(&sf, &l)) > 0) {
+		switch (l.kind) {
+		case CT_SF_STRMAX:
+			A.strmax = (unsigned)l.n;
+			break;
+		case CT_SF_SPEC:
+			cur = &A.specs[A.nspecs++];
+			break;
+		case CT_SF_END:
 			cur = NULL;
-			in_table = false;
-			continue;
-		}
-		if (in_table)
-			continue; /* enum and struct tables are the reader's */
-		if (cur) {
-			bool r = !strcmp(kw, "r");
-			if (!r && strcmp(kw, "a"))
-				continue; /* fmt, variadic: the reader's */
-			char *locs = tok(&rest), *fmt = tok(&rest);
-			if (!locs || !fmt)
-				goto bad;
+			break;
+		case CT_SF_ARG:
+		case CT_SF_RET: {
+			/* a spec's ops are consecutive: entry ops come before ret ops */
+			bool r = l.kind == CT_SF_RET;
 			uint32_t n = 0;
-			if (parse_ops(locs, r, fmt, A.ops + A.nops, &n) < 0)
+			if (!cur || ops_of_line(&l, r, A.ops + A.nops, &n) < 0)
 				goto bad;
 			if (r) {
 				if (!cur->nret)
@@ -559,43 +480,31 @@ static int load(const char *path)
 				cur->nentry += n;
 			}
 			A.nops += n;
-			/* a spec's ops are consecutive: entry ops come before ret ops */
-			continue;
+			break;
 		}
-		if (!strcmp(kw, "strmax")) {
-			char *v = tok(&rest);
-			A.strmax = v ? (unsigned)strtoul(v, NULL, 10) : 64;
-			if (A.strmax > 1024)
-				A.strmax = 1024;
-		} else if (!strcmp(kw, "spec")) {
-			char *v = tok(&rest);
-			if (!v || strtoul(v, NULL, 10) != A.nspecs)
-				goto bad;
-			cur = &A.specs[A.nspecs++];
-		} else if (!strcmp(kw, "enum") || !strcmp(kw, "struct")) {
-			in_table = true;
-		} else if (!strcmp(kw, "module")) {
-			char *b = tok(&rest);
-			while (*rest == ' ')
-				rest++;
-			if (!b || !*rest)
-				goto bad;
+		case CT_SF_MODULE: {
+			/* decoded in place: never longer than the text */
 			struct module *m = &A.mods[A.nmods++];
-			m->buildid = unescape(b);
-			m->path = unescape(rest);
+			char *b = (char *)l.f[0].s, *pth = (char *)l.f[1].s;
+			m->buildid = ct_sf_text(l.f[0], b, l.f[0].n + 1) < 0 ? NULL : b;
+			m->path = ct_sf_text(l.f[1], pth, l.f[1].n + 1) < 0 ? NULL : pth;
+			if (!m->path)
+				goto bad;
 			m->f0 = A.nfuncs;
 			m->nf = 0;
-		} else if (!strcmp(kw, "f")) {
-			char *o = tok(&rest), *s = tok(&rest);
-			if (!A.nmods || !o || !s)
-				goto bad;
-			unsigned long idx = strtoul(s, NULL, 10);
-			if (idx >= A.nspecs)
-				goto bad;
-			A.funcs[A.nfuncs++] = (struct func){strtoull(o, NULL, 16), (uint32_t)idx};
+			break;
+		}
+		case CT_SF_FUNC:
+			A.funcs[A.nfuncs++] = (struct func){l.n, (uint32_t)l.n2};
 			A.mods[A.nmods - 1].nf++;
+			break;
+		default:
+			/* enum and struct tables, forms: the reader's */
+			break;
 		}
 	}
+	if (rc < 0)
+		goto bad;
 	if (!A.nfuncs)
 		return -1;
 	/* records of a fixed size: registers only; and none may outgrow one
@@ -612,7 +521,7 @@ static int load(const char *path)
 							      : 2u) +
 				       (o[k].str ? 1 + (A.strmax + 3) / 4 : 0);
 			if (max > CT_ARGS_MAX_WORDS) {
-				lineno = 0;
+				sf.why = "a spec too large for one record";
 				goto bad;
 			}
 			for (uint32_t k = 0; k < n && w != UINT32_MAX; k++)
@@ -671,8 +580,8 @@ static int load(const char *path)
 	ct_args_mask = A.mask;
 	return 0;
 bad:
-	ct_log("%s: line %d: not an argument spec this runtime reads; no arguments are recorded",
-	       path, lineno);
+	ct_log("%s: line %u: %s; no arguments are recorded", path, sf.lineno,
+	       sf.why ? sf.why : "not an argument spec this runtime reads");
 	return -1;
 }
 
