@@ -168,6 +168,25 @@ static int enum_table(struct ctx *c, Dwarf_Die *t)
 	tab->enums = xrealloc(tab->enums, (tab->nenums + 1) * sizeof(*tab->enums));
 	struct ct_aenum *e = &tab->enums[tab->nenums];
 	memset(e, 0, sizeof(*e));
+	/* DW_FORM_data1/2/4 carry no sign, and dwarf_formsdata sign-extends
+	 * them from the form's width: an enumerator 0x80 written as data1
+	 * would read as -128.  The enum's own encoding, or its underlying
+	 * type's, says whether the bits are signed, at the enum's width. */
+	bool is_unsigned = false;
+	Dwarf_Word esize = size_of(t);
+	unsigned bits = esize >= 1 && esize < 8 ? (unsigned)esize * 8 : 64;
+	Dwarf_Attribute ea;
+	Dwarf_Word enc = 0;
+	Dwarf_Die ub, ub2, *u = NULL;
+	if (dwarf_attr(t, DW_AT_encoding, &ea) && dwarf_formudata(&ea, &enc) == 0) {
+		is_unsigned = enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char ||
+			      enc == DW_ATE_boolean;
+	} else if ((u = type_of(t, &ub)) && (u = strip(u, &ub2)) &&
+		   dwarf_tag(u) == DW_TAG_base_type && dwarf_attr(u, DW_AT_encoding, &ea) &&
+		   dwarf_formudata(&ea, &enc) == 0) {
+		is_unsigned = enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char ||
+			      enc == DW_ATE_boolean;
+	}
 	Dwarf_Die ch;
 	if (dwarf_child(t, &ch) == 0) {
 		do {
@@ -175,8 +194,22 @@ static int enum_table(struct ctx *c, Dwarf_Die *t)
 				continue;
 			Dwarf_Attribute a;
 			Dwarf_Sword v = 0;
-			if (!dwarf_attr(&ch, DW_AT_const_value, &a) || dwarf_formsdata(&a, &v) != 0)
+			Dwarf_Word uv = 0;
+			if (!dwarf_attr(&ch, DW_AT_const_value, &a))
 				continue;
+			unsigned form = dwarf_whatform(&a);
+			if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+				if (dwarf_formsdata(&a, &v) != 0)
+					continue;
+			} else {
+				if (dwarf_formudata(&a, &uv) != 0)
+					continue;
+				/* a fixed-size form holds the value's bits at the
+				 * enum's width: signed only in a signed enum */
+				if (!is_unsigned && bits < 64 && (uv >> (bits - 1) & 1))
+					uv |= ~0ull << bits;
+				v = (Dwarf_Sword)uv;
+			}
 			e->v = xrealloc(e->v, (e->n + 1) * sizeof(*e->v));
 			e->v[e->n++] = (struct ct_aenum_val){
 			    (int64_t)v, xstrdup(die_name(&ch) ? die_name(&ch) : "?")};
@@ -208,30 +241,16 @@ static void set_none(struct ct_aitem *it, const char *fmt, ...)
 
 static int struct_table(struct ctx *c, Dwarf_Die *t, int depth);
 
-/* the format of a scalar of type d (members and parameters); false when
- * it is not a scalar we print */
-/* is d (or a typedef it goes through) one of the <stdint.h> names of a
- * byte-sized integer?  Those are numbers, not characters. */
-static bool int8_typedef(Dwarf_Die *d)
+/* is the base type t the type `char` (not `signed char` nor `unsigned
+ * char`, whatever its signedness on this target)? */
+static bool is_plain_char(Dwarf_Die *t)
 {
-	Dwarf_Die b = *d;
-	for (int i = 0; i < 8; i++) {
-		int tag = dwarf_tag(&b);
-		if (tag == DW_TAG_typedef) {
-			const char *n = dwarf_diename(&b);
-			if (n && (!strcmp(n, "int8_t") || !strcmp(n, "uint8_t") ||
-				  !strcmp(n, "__int8_t") || !strcmp(n, "__uint8_t")))
-				return true;
-		} else if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) {
-			return false;
-		}
-		Dwarf_Attribute a;
-		if (!dwarf_attr(&b, DW_AT_type, &a) || !dwarf_formref_die(&a, &b))
-			return false;
-	}
-	return false;
+	const char *n = dwarf_diename(t);
+	return n && !strcmp(n, "char");
 }
 
+/* the format of a scalar of type d (members, parameters, return values);
+ * false when it is not a scalar we print */
 static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int depth)
 {
 	Dwarf_Die b1, *t = strip(d, &b1);
@@ -258,10 +277,13 @@ static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int dep
 			return true;
 		case DW_ATE_signed_char:
 		case DW_ATE_unsigned_char:
-			it->fmt = size != 1		      ? CT_AF_UINT
-				  : !int8_typedef(d)	      ? CT_AF_CHAR
-				  : enc == DW_ATE_signed_char ? CT_AF_INT
-							      : CT_AF_UINT;
+			/* one rule for arguments, members and return values: a
+			 * character only for `char` itself (and its typedefs);
+			 * `signed char`, `unsigned char`, int8_t and uint8_t
+			 * are numbers */
+			it->fmt = size == 1 && is_plain_char(t) ? CT_AF_CHAR
+				  : enc == DW_ATE_signed_char	 ? CT_AF_INT
+								 : CT_AF_UINT;
 			return true;
 		case DW_ATE_boolean:
 			it->fmt = CT_AF_BOOL;

@@ -8,6 +8,9 @@
 #include "ct_test.h"
 
 enum color { RED, GREEN = 5, BLUE = -2 };
+/* enumerators that DWARF writes as data1/data2 with the top bit set */
+enum wide { W7F = 0x7f, W80 = 0x80, WFF = 0xff, W8000 = 0x8000, WFFFF = 0xffff };
+enum swide { SNEG = -1, S80 = 0x80, S8000 = 0x8000 };
 struct pt { int x, y; };            /* 8 bytes: one register */
 struct mix { long id; double w; };   /* INTEGER + SSE: rdi-class and xmm */
 struct big { long a, b, c; };        /* 24 bytes: on the stack */
@@ -26,6 +29,32 @@ NOINLINE long widths(int8_t a, uint16_t b, int64_t c, uint64_t d, char ch, const
 {
 	sink = a + b + (int)c + (int)d + ch + str[0];
 	return (long)c;
+}
+
+NOINLINE enum wide ewide(enum wide a, enum swide b)
+{
+	sink = a + b;
+	return a == W80 ? WFF : W8000;
+}
+
+/* bytes: one rule for arguments and return values (a character only for
+ * char itself) */
+NOINLINE uint8_t byte_u8(uint8_t a, unsigned char b, signed char c)
+{
+	sink = a + b + c;
+	return (uint8_t)(a + 1);
+}
+
+NOINLINE unsigned char byte_uc(unsigned char a)
+{
+	sink = a;
+	return (unsigned char)(a + 2);
+}
+
+NOINLINE char byte_c(char a)
+{
+	sink = a;
+	return (char)(a + 1);
 }
 
 NOINLINE struct pt move(struct pt p, int dx, struct mix m, struct fl f)
@@ -93,6 +122,12 @@ int main(void)
 	paint(GREEN, true, 200, -3);
 	paint(RED, false, 0, 0);
 	widths(-1, 65535, -5000000000LL, 18000000000000000000ull, 'z', "text");
+	ewide(W80, S80);
+	ewide(WFFFF, S8000);
+	ewide(W7F, SNEG);
+	byte_u8(200, 201, -3);
+	byte_uc(250);
+	byte_c('x');
 	struct pt p = {1, 2};
 	struct mix m = {10, 0.5};
 	struct fl f = {1.5f, -2.0f};
