@@ -145,9 +145,10 @@ struct exporter {
 	size_t nnodes, capnodes;
 	struct ct_u64map bykey; /* (parent << 32 | name) -> node id + 1 */
 
-	/* callgrind: by name id its source file and self time; the edges,
-	 * found by (caller << 32 | callee) in bykey */
+	/* callgrind: by name id its source file, line and self time; the
+	 * edges, found by (caller << 32 | callee) in bykey */
 	const char **files;
+	int *lines;
 	uint64_t *self;
 	size_t capfn;
 	struct edge *edges;
@@ -495,14 +496,18 @@ static void cg_enter(struct exporter *x, struct ct_func *fn)
 		size_t old = x->capfn;
 		x->capfn = x->names.cap;
 		x->files = xrealloc(x->files, x->capfn * sizeof(*x->files));
+		x->lines = xrealloc(x->lines, x->capfn * sizeof(*x->lines));
 		x->self = xrealloc(x->self, x->capfn * sizeof(*x->self));
 		memset(x->files + old, 0, (x->capfn - old) * sizeof(*x->files));
+		memset(x->lines + old, 0, (x->capfn - old) * sizeof(*x->lines));
 		memset(x->self + old, 0, (x->capfn - old) * sizeof(*x->self));
 	}
 	if (!x->files[id] && fn->addr && x->proc) {
 		const struct ct_sym_info *si = ct_session_resolve(x->s, x->proc, fn->addr);
-		if (si && si->file)
+		if (si && si->file) {
 			x->files[id] = si->file;
+			x->lines[id] = si->line > 0 ? si->line : 0;
+		}
 	}
 	if (x->depth == x->capstack) {
 		x->capstack = x->capstack ? 2 * x->capstack : 256;
@@ -592,10 +597,14 @@ static void callgrind_print(struct exporter *x)
 	qsort(x->edges, x->nedges, sizeof(*x->edges), cmp_edge);
 	size_t e = 0;
 	for (uint32_t i = 0; i < nfn; i++) {
+		/* costs sit on the function's own line (its declaration): the
+		 * trace has no lines within it, and line 0 makes
+		 * callgrind_annotate complain */
+		int line = x->lines && x->lines[i] > 0 ? x->lines[i] : 1;
 		putc_unlocked('\n', out);
 		cg_ref(out, "fl", fileid[i], fl_seen, filenames[fileid[i]]);
 		cg_ref(out, "fn", i, fn_seen, x->names.v[i]);
-		fprintf(out, "0 %llu\n", (unsigned long long)(x->self ? x->self[i] : 0));
+		fprintf(out, "%d %llu\n", line, (unsigned long long)(x->self ? x->self[i] : 0));
 		for (; e < x->nedges && x->edges[e].caller == i; e++) {
 			const struct edge *ed = &x->edges[e];
 			/* as callgrind: the callee's file only when it differs
@@ -605,8 +614,9 @@ static void callgrind_print(struct exporter *x)
 				cg_ref(out, "cfi", fileid[ed->callee], fl_seen,
 				       filenames[fileid[ed->callee]]);
 			cg_ref(out, "cfn", ed->callee, fn_seen, x->names.v[ed->callee]);
-			fprintf(out, "calls=%llu 0\n0 %llu\n", (unsigned long long)ed->calls,
-				(unsigned long long)ed->incl);
+			int cline = x->lines && x->lines[ed->callee] > 0 ? x->lines[ed->callee] : 1;
+			fprintf(out, "calls=%llu %d\n%d %llu\n", (unsigned long long)ed->calls, cline,
+				line, (unsigned long long)ed->incl);
 		}
 	}
 	free(fn_seen);
@@ -870,6 +880,7 @@ done:
 	free(x.nodes);
 	free(x.stack);
 	free(x.files);
+	free(x.lines);
 	free(x.self);
 	free(x.edges);
 	ct_html_free(x.html);

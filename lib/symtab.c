@@ -193,7 +193,7 @@ static int read_syms(Elf *elf, Elf64_Word type, struct rawsym **out, size_t *nou
 
 struct lineinfo {
 	uint64_t addr;
-	const char *file;
+	char *file; /* normalised, malloc'd */
 	int line;
 };
 
@@ -202,7 +202,67 @@ struct linevec {
 	size_t n, cap;
 };
 
-static void walk_dies(Dwarf_Die *parent, struct linevec *lv, int level)
+/* a source path as a reader wants it: a relative one joined to the
+ * compilation directory, and "." and ".." components and repeated slashes
+ * taken out lexically ("/a/./b/../c" is "/a/c"; a ".." at the top of a
+ * relative path stays) */
+char *ct_source_path(const char *file, const char *comp_dir)
+{
+	char *full = file[0] != '/' && comp_dir && *comp_dir ? xasprintf("%s/%s", comp_dir, file)
+							       : xstrdup(file);
+	bool abs = full[0] == '/';
+	char *out = xmalloc(strlen(full) + 2), *o = out;
+	size_t keep = 0; /* bytes of leading ".." components that stay */
+	if (abs)
+		*o++ = '/';
+	for (char *p = full; *p;) {
+		while (*p == '/')
+			p++;
+		char *e = p;
+		while (*e && *e != '/')
+			e++;
+		size_t n = (size_t)(e - p);
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			size_t base = (size_t)abs + keep;
+			if ((size_t)(o - out) > base) {
+				/* drop the last component */
+				o--;
+				while ((size_t)(o - out) > base && o[-1] != '/')
+					o--;
+			} else if (!abs) {
+				memcpy(o, "../", 3);
+				o += 3;
+				keep += 3;
+			}
+		} else {
+			memcpy(o, p, n);
+			o += n;
+			*o++ = '/';
+		}
+		p = e;
+	}
+	if (o > out + 1 || (o == out + 1 && !abs))
+		o--; /* the last slash */
+	if (o == out)
+		*o++ = '.';
+	*o = 0;
+	free(full);
+	return out;
+}
+
+static void add_line(struct linevec *lv, uint64_t addr, const char *file, const char *comp_dir,
+		     int line)
+{
+	if (lv->n == lv->cap) {
+		lv->cap = lv->cap ? lv->cap * 2 : 256;
+		lv->v = xrealloc(lv->v, lv->cap * sizeof(*lv->v));
+	}
+	lv->v[lv->n++] = (struct lineinfo){addr, ct_source_path(file, comp_dir), line};
+}
+
+static void walk_dies(Dwarf_Die *parent, const char *comp_dir, struct linevec *lv, int level)
 {
 	Dwarf_Die die;
 	if (level > 64 || dwarf_child(parent, &die) != 0)
@@ -210,23 +270,29 @@ static void walk_dies(Dwarf_Die *parent, struct linevec *lv, int level)
 	do {
 		int tag = dwarf_tag(&die);
 		if (tag == DW_TAG_subprogram) {
+			const char *file = dwarf_decl_file(&die);
+			int line = 0;
+			dwarf_decl_line(&die, &line);
 			Dwarf_Addr lo;
-			if (dwarf_lowpc(&die, &lo) == 0 || dwarf_entrypc(&die, &lo) == 0) {
-				const char *file = dwarf_decl_file(&die);
-				int line = 0;
-				dwarf_decl_line(&die, &line);
-				if (file) {
-					if (lv->n == lv->cap) {
-						lv->cap = lv->cap ? lv->cap * 2 : 256;
-						lv->v = xrealloc(lv->v, lv->cap * sizeof(*lv->v));
-					}
-					lv->v[lv->n++] = (struct lineinfo){lo, file, line};
-				}
+			if (!file) {
+				/* nothing to say */
+			} else if (dwarf_lowpc(&die, &lo) == 0 || dwarf_entrypc(&die, &lo) == 0) {
+				add_line(lv, lo, file, comp_dir, line);
+			} else {
+				/* DW_AT_ranges without a low pc: a function split
+				 * into hot and cold parts (usual at -O2); each part
+				 * starts a symbol (main, main.cold) */
+				Dwarf_Addr base, start, end;
+				ptrdiff_t off = 0;
+				int n = 0;
+				while (n++ < 64 &&
+				       (off = dwarf_ranges(&die, off, &base, &start, &end)) > 0)
+					add_line(lv, start, file, comp_dir, line);
 			}
 		} else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
 			   tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 			   tag == DW_TAG_module) {
-			walk_dies(&die, lv, level + 1);
+			walk_dies(&die, comp_dir, lv, level + 1);
 		}
 	} while (dwarf_siblingof(&die, &die) == 0);
 }
@@ -248,10 +314,12 @@ static bool add_dwarf(Elf *elf, struct ct_symtab *t)
 	Dwarf_Die cudie, subdie;
 	uint8_t unit_type;
 	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
+		Dwarf_Attribute a;
+		const char *comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &a));
 		if (unit_type == DW_UT_compile || unit_type == DW_UT_partial)
-			walk_dies(&cudie, &lv, 0);
+			walk_dies(&cudie, comp_dir, &lv, 0);
 		else if (unit_type == DW_UT_skeleton)
-			walk_dies(&subdie, &lv, 0);
+			walk_dies(&subdie, comp_dir, &lv, 0);
 	}
 	if (lv.n) {
 		qsort(lv.v, lv.n, sizeof(*lv.v), cmp_line);
@@ -271,6 +339,8 @@ static bool add_dwarf(Elf *elf, struct ct_symtab *t)
 			}
 		}
 	}
+	for (size_t i = 0; i < lv.n; i++)
+		free(lv.v[i].file);
 	free(lv.v);
 	dwarf_end(dw);
 	return true;
@@ -560,9 +630,12 @@ struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 
 /* ---- the per-user cache of .sym files -------------------------------------- */
 
-/* $XDG_CACHE_HOME/calltrace/sym (default ~/.cache/calltrace/sym), created
+/* $XDG_CACHE_HOME/calltrace/symN (default ~/.cache/calltrace/symN), created
  * if needed (malloc'd); NULL when CALLTRACE_NO_CACHE is set (and not "0")
- * or the directory cannot be made */
+ * or the directory cannot be made.  N counts the changes to what a table
+ * holds (CT_SYM_CACHE_GEN): tables an older calltrace made (without
+ * file:line for split functions, say) are not reused. */
+#define CT_SYM_CACHE_GEN "2"
 static char *cache_dir(void)
 {
 	const char *no = getenv("CALLTRACE_NO_CACHE");
@@ -571,12 +644,12 @@ static char *cache_dir(void)
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	char *dir;
 	if (xdg && xdg[0] == '/') { /* the spec ignores a relative one */
-		dir = xasprintf("%s/calltrace/sym", xdg);
+		dir = xasprintf("%s/calltrace/sym" CT_SYM_CACHE_GEN, xdg);
 	} else {
 		const char *home = getenv("HOME");
 		if (!home || home[0] != '/')
 			return NULL;
-		dir = xasprintf("%s/.cache/calltrace/sym", home);
+		dir = xasprintf("%s/.cache/calltrace/sym" CT_SYM_CACHE_GEN, home);
 	}
 	/* mkdir -p; the levels we create are private to the user */
 	for (char *p = dir + 1;; p++) {

@@ -39,6 +39,9 @@ void ct_symtab_free(struct ct_symtab *t);
 /* the key a module is saved under in DIR/sym: its build-id, or
  * "path-<16 hex digits of a hash of the path>" when it has none */
 void ct_symtab_key(const char *buildid, const char *path, char *out, size_t outlen);
+/* a DWARF source path joined to its compilation directory (when relative)
+ * and with ".", ".." and repeated slashes taken out; malloc'd */
+char *ct_source_path(const char *file, const char *comp_dir);
 /* demangle a C++ name; returns malloc'd string or NULL when not mangled */
 char *ct_demangle(const char *name);
 /* write DIR/sym/<key>.sym for every module in DIR/ *.proc that has none yet,

@@ -96,11 +96,11 @@ static char *make_data(const char *name, const char *bid, const char *path)
 	return data;
 }
 
-/* the per-user cache of .sym files ($XDG_CACHE_HOME/calltrace/sym) */
+/* the per-user cache of .sym files ($XDG_CACHE_HOME/calltrace/sym2) */
 static void test_cache(const char *bin, const char *bid)
 {
 	struct ct_error err;
-	char *cdir = xasprintf("%s/cache/calltrace/sym", dir);
+	char *cdir = xasprintf("%s/cache/calltrace/sym2", dir);
 	char *cfile = xasprintf("%s/%s.sym", cdir, bid);
 
 	/* first save: built from the ELF file, stored in the cache */
@@ -346,8 +346,32 @@ out:
 	free(bin);
 }
 
+static void test_source_path(void)
+{
+	static const char *const cases[][3] = {
+	    {"/a/b.c", "/x", "/a/b.c"},
+	    {"b.c", "/x/y", "/x/y/b.c"},
+	    {"./src/b.c", "/x/y/", "/x/y/src/b.c"},
+	    {"../src/b.c", "/x/y", "/x/src/b.c"},
+	    {"/a/./b/../c//d.c", NULL, "/a/c/d.c"},
+	    {"/../../a.c", NULL, "/a.c"},
+	    {"../../a.c", NULL, "../../a.c"},
+	    {"a/../../b.c", "", "../b.c"},
+	    {"b.c", NULL, "b.c"},
+	    {"./", NULL, "."},
+	    {"/", NULL, "/"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = ct_source_path(cases[i][0], cases[i][1]);
+		CHECK(!strcmp(p, cases[i][2]), "'%s' in '%s': '%s', want '%s'", cases[i][0],
+		      cases[i][1] ? cases[i][1] : "(null)", p, cases[i][2]);
+		free(p);
+	}
+}
+
 int main(void)
 {
+	test_source_path();
 	snprintf(dir, sizeof(dir), "/tmp/ct-test-symtab-XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
