@@ -121,6 +121,26 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 		fn->exc = regexec(&f->exc[i], fn->name, 0, NULL, 0) == 0;
 }
 
+/* does a (demangled) name end with its parameter list?  "f(int)", and so
+ * do C++ member functions with qualifiers after it: "A::f() const",
+ * "A::g() const &", "A::h() volatile &&" */
+static bool ends_with_params(const char *name, size_t n)
+{
+	static const char *const quals[] = {" const", " volatile", " &&", " &"};
+	for (bool again = true; again;) {
+		again = false;
+		for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
+			size_t l = strlen(quals[q]);
+			if (n > l && !memcmp(name + n - l, quals[q], l)) {
+				n -= l;
+				again = true;
+				break;
+			}
+		}
+	}
+	return n > 0 && name[n - 1] == ')';
+}
+
 struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t addr)
 {
 	struct ct_u64map *m;
@@ -147,7 +167,7 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	const struct ct_sym_info *si = f->s ? ct_session_resolve(f->s, p, addr) : NULL;
 	fn->name = si && si->name ? si->name : "?";
 	fn->namelen = strlen(fn->name);
-	fn->has_params = fn->namelen > 0 && fn->name[fn->namelen - 1] == ')';
+	fn->has_params = ends_with_params(fn->name, fn->namelen);
 	fn->user = -1;
 	if (f->ninc || f->nexc)
 		ct_filter_match(f, fn);

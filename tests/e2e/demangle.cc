@@ -10,6 +10,8 @@ struct Cls {
 	NOINLINE int method(int x);
 	NOINLINE int method(int x, const char *s);
 	NOINLINE static void smethod();
+	NOINLINE int get() const;
+	NOINLINE int take() &&;
 };
 
 int Cls::method(int x)
@@ -27,6 +29,19 @@ int Cls::method(int x, const char *s)
 void Cls::smethod()
 {
 	sink += 3;
+}
+
+/* qualified member functions: their names end in " const", " &&" */
+int Cls::get() const
+{
+	sink += 5;
+	return v;
+}
+
+int Cls::take() &&
+{
+	sink += 6;
+	return v + 1;
 }
 
 template <typename T> NOINLINE T twice(T x)
@@ -50,6 +65,8 @@ int main()
 	int r = c.method(2);
 	r += c.method(3, "s");
 	ns::Cls::smethod();
+	r += c.get();
+	r += ns::Cls{2}.take();
 	r += ns::twice<int>(r);
 	hidden();
 	std::printf("demangle %d\n", r);
