@@ -24,7 +24,17 @@
  *     SEQ_NEEDS_INCREMENTAL_STATE.
  * A slice that ends in an exit the program never made (unwound by longjmp
  * or an exception, or still open at the end) or that -r cut carries debug
- * annotations "end" and "clipped" (as the chrome format's args).
+ * annotations "end" and "clipped", and a call whose arguments or return
+ * value were captured (record -A/-R/-a) "arguments" on its begin and
+ * "return" on its end: the same names and text as the chrome format's args.
+ *
+ * Clocks: when the recording has the system clocks read at a process's
+ * start (the .proc "clock" line), timestamps are CLOCK_MONOTONIC ns (each
+ * sequence's first packet says so in its TracePacketDefaults), and a
+ * ClockSnapshot on sequence 1 gives CLOCK_MONOTONIC and CLOCK_REALTIME at
+ * the start of the recording, with MONOTONIC as the trace's clock: the
+ * trace can be aligned with a system trace of the same boot.  Without
+ * them, ns since the start of the recording, in the default clock.
  *
  * Memory: one packet buffer, the stack of open calls of the thread being
  * written, and one iid per distinct function name (iids are the names' ids
@@ -41,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argspec.h"
 #include "protobuf.h"
 #include "util.h"
 
@@ -48,11 +59,13 @@
 enum {
 	TRACE_PACKET = 1, /* Trace */
 
-	TP_TIMESTAMP = 8, /* TracePacket */
+	TP_CLOCK_SNAPSHOT = 6, /* TracePacket */
+	TP_TIMESTAMP = 8,
 	TP_SEQUENCE_ID = 10,
 	TP_TRACK_EVENT = 11,
 	TP_INTERNED_DATA = 12,
 	TP_SEQUENCE_FLAGS = 13,
+	TP_TRACE_PACKET_DEFAULTS = 59,
 	TP_TRACK_DESCRIPTOR = 60,
 	TP_FIRST_PACKET_ON_SEQUENCE = 87,
 
@@ -60,6 +73,13 @@ enum {
 	TE_TYPE = 9,
 	TE_NAME_IID = 10,
 	TE_TRACK_UUID = 11,
+
+	TPD_TIMESTAMP_CLOCK_ID = 58, /* TracePacketDefaults */
+
+	CS_CLOCKS = 1, /* ClockSnapshot */
+	CS_PRIMARY_TRACE_CLOCK = 2,
+	CSC_CLOCK_ID = 1, /* ClockSnapshot.Clock */
+	CSC_TIMESTAMP = 2,
 
 	DA_STRING_VALUE = 6, /* DebugAnnotation */
 	DA_NAME = 10,
@@ -83,6 +103,7 @@ enum {
 };
 
 enum { TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2 };
+enum { CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3 }; /* BuiltinClocks */
 enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
 
 #define DESCRIPTOR_SEQ 1
@@ -91,6 +112,7 @@ enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
 enum { F_BEGUN, F_PENDING, F_SKIP };
 struct pf_frame {
 	uint64_t start;
+	const struct ct_callargs *args; /* captured at the entry, or NULL */
 	uint32_t name;
 	uint8_t state; /* F_BEGUN: its begin is written; F_PENDING: it started
 			* at or before lo and may yet overlap the range (begin
@@ -109,6 +131,8 @@ struct ct_perfetto {
 
 	struct ct_u64map threads; /* (pid << 32 | tid) -> thread track uuid */
 	uint32_t nextseq;
+	bool mono;	    /* timestamps are CLOCK_MONOTONIC ns: ns + base_mono */
+	uint64_t base_mono; /* CLOCK_MONOTONIC at the start of the recording */
 
 	/* the thread being written */
 	struct ct_thread *t;
@@ -174,6 +198,38 @@ static bool proc_wanted(const struct ct_session *s, const struct ct_proc *p, con
 	return false;
 }
 
+/* the system clocks at the start of the recording, from the first
+ * process that has them: the first packet of sequence 1 */
+static bool write_clock_snapshot(struct ct_perfetto *pf)
+{
+	struct ct_session *s = pf->s;
+	struct ct_proc *p = NULL;
+	for (size_t i = 0; i < s->nprocs && !p; i++)
+		if (s->procs[i]->clock_ref)
+			p = s->procs[i];
+	if (!p)
+		return false;
+	uint64_t since = ct_session_ns(s, p->start_clock);
+	if (p->start_mono < since || p->start_real < since)
+		return false;
+	pf->mono = true;
+	pf->base_mono = p->start_mono - since;
+	struct ct_pb *b = &pf->buf;
+	size_t pkt = descriptor_packet(pf, true);
+	size_t cs = ct_pb_begin(b, TP_CLOCK_SNAPSHOT);
+	static const int ids[2] = {CLOCK_MONOTONIC_ID, CLOCK_REALTIME_ID};
+	for (int k = 0; k < 2; k++) {
+		size_t c = ct_pb_begin(b, CS_CLOCKS);
+		ct_pb_uint(b, CSC_CLOCK_ID, (uint64_t)ids[k]);
+		ct_pb_uint(b, CSC_TIMESTAMP, (k ? p->start_real : p->start_mono) - since);
+		ct_pb_end(b, c);
+	}
+	ct_pb_uint(b, CS_PRIMARY_TRACE_CLOCK, CLOCK_MONOTONIC_ID);
+	ct_pb_end(b, cs);
+	packet_end(pf, pkt);
+	return true;
+}
+
 static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 {
 	struct ct_session *s = pf->s;
@@ -181,7 +237,7 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 	struct ct_u64map procs; /* pid -> process track uuid */
 	ct_u64map_init(&procs);
 	uint64_t uuid = 0;
-	bool first = true;
+	bool first = !write_clock_snapshot(pf);
 
 	for (size_t i = 0; i < s->nprocs; i++) {
 		struct ct_proc *p = s->procs[i];
@@ -270,11 +326,16 @@ static size_t event_packet(struct ct_perfetto *pf, size_t *pkt, uint64_t ts, int
 		ts = pf->last;
 	pf->last = ts;
 	*pkt = packet_begin(pf);
-	ct_pb_uint(b, TP_TIMESTAMP, ts);
+	ct_pb_uint(b, TP_TIMESTAMP, pf->mono ? ts + pf->base_mono : ts);
 	ct_pb_uint(b, TP_SEQUENCE_ID, pf->seq);
 	if (pf->first) {
 		ct_pb_uint(b, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
 		ct_pb_uint(b, TP_FIRST_PACKET_ON_SEQUENCE, 1);
+		if (pf->mono) {
+			size_t d = ct_pb_begin(b, TP_TRACE_PACKET_DEFAULTS);
+			ct_pb_uint(b, TPD_TIMESTAMP_CLOCK_ID, CLOCK_MONOTONIC_ID);
+			ct_pb_end(b, d);
+		}
 		pf->first = false;
 	} else {
 		ct_pb_uint(b, TP_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
@@ -305,18 +366,33 @@ static void annotation(struct ct_pb *b, const char *name, const char *value)
 	ct_pb_end(b, da);
 }
 
+/* "arguments" or "return": a call's captured values, as text */
+static void args_annotation(struct ct_perfetto *pf, const struct ct_callargs *a, bool ret)
+{
+	char text[1024];
+	if (!a || !(ret ? a->has_ret : a->has_args) || !pf->t)
+		return;
+	ct_event_args_text(pf->s, pf->t->proc, a, ret, text, sizeof(text));
+	if (ret && !*text)
+		return;
+	annotation(&pf->buf, ret ? "return" : "arguments", text);
+}
+
 static void write_begin(struct ct_perfetto *pf, struct pf_frame *f)
 {
 	uint64_t ts = f->start > pf->lo ? f->start : pf->lo;
 	size_t pkt, te = event_packet(pf, &pkt, ts, TYPE_SLICE_BEGIN, f->name);
+	args_annotation(pf, f->args, false);
+	f->args = NULL; /* not needed any more (and not kept alive) */
 	ct_pb_end(&pf->buf, te);
 	packet_end(pf, pkt);
 	f->state = F_BEGUN;
 }
 
-/* end at time end (not yet clipped); flags of the exit event */
+/* end at time end (not yet clipped); flags and captured values of the
+ * exit event */
 static void write_end(struct ct_perfetto *pf, const struct pf_frame *f, uint64_t end,
-		      unsigned flags)
+		      unsigned flags, const struct ct_callargs *args)
 {
 	bool cut_start = f->start < pf->lo, cut_end = end > pf->hi;
 	size_t pkt, te = event_packet(pf, &pkt, cut_end ? pf->hi : end, TYPE_SLICE_END, -1);
@@ -327,6 +403,8 @@ static void write_end(struct ct_perfetto *pf, const struct pf_frame *f, uint64_t
 	if (cut_start || cut_end)
 		annotation(&pf->buf, "clipped",
 			   cut_start && cut_end ? "both" : cut_start ? "start" : "end");
+	if (!(flags & (CT_EVF_UNFINISHED | CT_EVF_SYNTHETIC)))
+		args_annotation(pf, args, true);
 	ct_pb_end(&pf->buf, te);
 	packet_end(pf, pkt);
 }
@@ -349,7 +427,7 @@ static void end_thread(struct ct_perfetto *pf)
 	while (pf->depth) {
 		struct pf_frame *f = &pf->stack[--pf->depth];
 		if (f->state == F_BEGUN)
-			write_end(pf, f, pf->now, CT_EVF_UNFINISHED);
+			write_end(pf, f, pf->now, CT_EVF_UNFINISHED, NULL);
 	}
 	pf->npending = 0;
 	pf->t = NULL;
@@ -399,6 +477,7 @@ void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe)
 		struct pf_frame *f = &pf->stack[pf->depth++];
 		f->start = t;
 		f->name = name_id(pf, fe->fn);
+		f->args = ev->args;
 		if (t >= pf->hi) {
 			f->state = F_SKIP;
 		} else if (t <= pf->lo) {
@@ -421,7 +500,7 @@ void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe)
 		write_begin(pf, f);
 	}
 	if (f->state == F_BEGUN)
-		write_end(pf, f, t, ev->flags);
+		write_end(pf, f, t, ev->flags, ev->args);
 }
 
 void ct_perfetto_finish(struct ct_perfetto *pf)

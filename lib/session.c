@@ -367,8 +367,18 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			p->argv[p->argc++] = unescape(val);
 			p->argv[p->argc] = NULL;
 		} else if (!strcmp(line, "clock")) {
-			if (parse_u64(val, 10, &v))
+			/* CLOCK MONO REALTIME: the trace clock and the system's
+			 * clocks read at the same moment */
+			unsigned long long c, mo, re;
+			int end = 0;
+			if (sscanf(val, "%llu %llu %llu%n", &c, &mo, &re, &end) == 3 && !val[end]) {
+				p->start_clock = c;
+				p->start_mono = mo;
+				p->start_real = re;
+				p->clock_ref = true;
+			} else if (parse_u64(val, 10, &v)) {
 				p->start_clock = v;
+			}
 		} else if (!strcmp(line, "overhead")) {
 			/* CALLS INNER OUTER (doc/overhead.md) */
 			unsigned long long c, in, out;

@@ -40,6 +40,10 @@ struct ct_proc {
 	char **argv;   /* NULL-terminated */
 	int argc;
 	uint64_t start_clock;
+	/* CLOCK_MONOTONIC and CLOCK_REALTIME (ns) read at start_clock, from the
+	 * "clock" line; clock_ref is false when the .proc has none */
+	uint64_t start_mono, start_real;
+	bool clock_ref;
 	struct ct_module *modules;
 	size_t nmodules;
 	/* the tracer's own cost measured at start-up ("overhead" line, see

@@ -7,7 +7,8 @@
 # the chrome export with the same options.  Cases: basic; -F, -N, -D; -r
 # inside a call (clipped slices) and -r ~0ns; threads (one sequence each)
 # and --tid; longjmp (unwound frames), fork + exec (unfinished frame, one
-# track for the thread in two images).
+# track for the thread in two images); captured arguments and return values
+# as debug annotations; the clock snapshot (CLOCK_MONOTONIC timestamps).
 # variants: all
 command -v protoc >/dev/null || die "protoc not found (Debian package protobuf-compiler; make deps)"
 
@@ -88,3 +89,14 @@ build forkexec "$E2E/forkexec.c"
 record df ./forkexec ./target
 want_rc "record ./forkexec ./target" $RC 0 "$W/df.err"
 pf df forkexec
+
+section "captured arguments and return values (-A/-R, a -pg -mfentry build)"
+# the arguments on the begin and the return value on the end, as the
+# chrome export's "arguments" and "return"
+cc=gcc
+[ "$FAMILY" = clang ] && cc=clang
+$cc -g -O2 -pg -mfentry -I"$E2E" -o "$W/gcd" "$E2E/args.c" >"$W/build-gcd.log" 2>&1 ||
+	die "build of args.c with -pg -mfentry failed: $(head -5 "$W/build-gcd.log")"
+record da -A 'gcd@arg1/d,arg2/d' -R 'gcd@retval/d' ./gcd
+want_rc "record -A -R ./gcd" $RC 0 "$W/da.err"
+pf da args -F gcd

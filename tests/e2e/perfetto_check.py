@@ -93,6 +93,21 @@ def main():
     for n, c in sorted(Counter(names).items()):
         print(n + (" x%d" % c if c > 1 else ""))
 
+    # clocks: a ClockSnapshot (MONOTONIC and REALTIME at the start of the
+    # recording, MONOTONIC the trace's clock) and, then, every sequence of
+    # events says its timestamps are MONOTONIC; times below are relative
+    # to the snapshot's MONOTONIC
+    base, mono = 0, False
+    snaps = [one(p, "clock_snapshot") for p in packets if one(p, "clock_snapshot")]
+    if snaps:
+        clocks = {one(c, "clock_id"): one(c, "timestamp") for c in snaps[0].get("clocks", [])}
+        if one(snaps[0], "primary_trace_clock") != 3 or 3 not in clocks or 1 not in clocks:
+            bad.append("clock snapshot: %r" % (snaps[0],))
+        base, mono = clocks.get(3, 0), True
+        print("clock snapshot: MONOTONIC and REALTIME, MONOTONIC primary")
+    if len(snaps) > 1:
+        bad.append("%d clock snapshots" % len(snaps))
+
     # sequences
     seqs = {}  # id -> {"iids": {}, "last": ts, "n": packets}
     open_ = defaultdict(list)  # track -> stack of (name, ts, annotations)
@@ -110,6 +125,9 @@ def main():
             st = seqs[seq] = {"iids": {}, "last": 0, "n": 0}
             if flags != 1 or not one(p, "first_packet_on_sequence"):
                 bad.append("sequence %d: its first packet does not clear the state" % seq)
+            d = one(p, "trace_packet_defaults")
+            if mono and one(p, "track_event") and (not d or one(d, "timestamp_clock_id") != 3):
+                bad.append("sequence %d: timestamps not declared MONOTONIC" % seq)
         elif flags != 2 and one(p, "track_event"):
             bad.append("sequence %d: a later packet has flags %s" % (seq, flags))
         st["n"] += 1
@@ -125,6 +143,10 @@ def main():
         if not te:
             continue
         ts = one(p, "timestamp")
+        if ts is not None:
+            if ts < base:
+                bad.append("timestamp %s before the clock snapshot's %s" % (ts, base))
+            ts -= base
         if ts is None or ts < st["last"]:
             bad.append("sequence %d: timestamp %s after %s" % (seq, ts, st["last"]))
         st["last"] = ts if ts is not None else st["last"]
