@@ -70,12 +70,14 @@ static int parse_fmt(const char *s, size_t n, struct ct_aitem *it)
 	case 'b':
 	case 'p':
 	case 's':
+	case 't':
 		if (n != 1)
 			return -1;
 		it->fmt = c == 'c'   ? CT_AF_CHAR
 			  : c == 'b' ? CT_AF_BOOL
 			  : c == 'p' ? CT_AF_PTR
-				     : CT_AF_STR;
+			  : c == 's' ? CT_AF_STR
+				     : CT_AF_STDSTR;
 		it->bits = c == 'c' || c == 'b' ? 8 : 64;
 		return 0;
 	default:
@@ -611,6 +613,9 @@ static void put_fmt(FILE *f, const struct ct_aitem *it)
 	case CT_AF_STR:
 		fputs("s", f);
 		break;
+	case CT_AF_STDSTR:
+		fputs("t", f);
+		break;
 	case CT_AF_FLOAT:
 		fprintf(f, "f%u", it->bits);
 		break;
@@ -921,7 +926,7 @@ static bool item_span(const struct ct_aitem *it, const uint32_t *w, uint32_t n, 
 			return false;
 		p += k;
 	}
-	if (it->fmt == CT_AF_STR && it->nloc) {
+	if (ct_sf_has_text(it->fmt) && it->nloc) {
 		if (n - p < 1)
 			return false;
 		uint32_t len = w[p] & 0xffff;
@@ -1069,6 +1074,7 @@ static unsigned fmt_size(const struct fctx *c, const struct ct_aitem *it)
 	switch (it->fmt) {
 	case CT_AF_PTR:
 	case CT_AF_STR:
+	case CT_AF_STDSTR:
 		return 8;
 	case CT_AF_CHAR:
 		return 1;
@@ -1202,7 +1208,7 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 	}
 	uint64_t v = rd64w(w + *pos);
 	*pos += 2;
-	if (it->fmt != CT_AF_STR) {
+	if (!ct_sf_has_text(it->fmt)) {
 		put_scalar(o, c, it, v, 0);
 		return;
 	}
@@ -1222,6 +1228,8 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 	for (uint32_t i = 0; i < len; i++)
 		put_char_esc(o, s[i], '"');
 	oputs(o, h & CT_ARGS_STR_TRUNC ? "\"..." : "\"");
+	if (it->fmt == CT_AF_STDSTR)
+		oputs(o, "s"); /* as a C++ std::string literal */
 }
 
 /* a printf form: the text with each conversion replaced by its item */
@@ -1252,7 +1260,7 @@ static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 		struct ob vo = {val, sizeof(val), 0};
 		val[0] = 0;
 		int width = cv.width, prec = cv.prec;
-		if (it->fmt == CT_AF_STR || it->fmt == CT_AF_PTR || it->fmt == CT_AF_CHAR) {
+		if (ct_sf_has_text(it->fmt) || it->fmt == CT_AF_PTR || it->fmt == CT_AF_CHAR) {
 			/* our own text, padded as asked */
 			if (it->fmt == CT_AF_CHAR) {
 				uint64_t v;
@@ -1263,7 +1271,7 @@ static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 					pos += 2;
 				}
 				put_char_esc(&vo, (unsigned char)v, 0);
-			} else if (it->fmt == CT_AF_STR) {
+			} else if (ct_sf_has_text(it->fmt)) {
 				uint64_t v = rd64w(w + pos);
 				uint32_t h = w[pos + 2], len = h & 0xffff;
 				const unsigned char *s = (const unsigned char *)(w + pos + 3);

@@ -249,6 +249,8 @@ static bool is_plain_char(Dwarf_Die *t)
 	return n && !strcmp(n, "char");
 }
 
+static bool is_std_string(Dwarf_Die *t);
+
 /* the format of a scalar of type d (members, parameters, return values);
  * false when it is not a scalar we print */
 static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int depth)
@@ -321,6 +323,11 @@ static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int dep
 			if (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char)
 				it->fmt = depth ? CT_AF_PTR : CT_AF_STR;
 		}
+		/* a reference to a std::string: its text */
+		if (tag != DW_TAG_pointer_type && p && !depth &&
+		    (dwarf_tag(p) == DW_TAG_class_type || dwarf_tag(p) == DW_TAG_structure_type) &&
+		    is_std_string(p))
+			it->fmt = CT_AF_STDSTR;
 		return true;
 	}
 	case DW_TAG_structure_type:
@@ -386,12 +393,161 @@ static int struct_table(struct ctx *c, Dwarf_Die *t, int depth)
 	return (int)tab->nstructs++;
 }
 
+/* ---- passing classes by invisible reference --------------------------------- */
+
+/* Is t libstdc++'s std::string (std::__cxx11::basic_string<char>): a
+ * pointer to its text (_M_dataplus._M_p) at offset 0 and its length
+ * (_M_string_length) at offset 8?  Then its text can be shown. */
+static bool is_std_string(Dwarf_Die *t)
+{
+	const char *n = dwarf_diename(t);
+	if (!n || strncmp(n, "basic_string<char,", 18))
+		return false;
+	if (dwarf_hasattr(t, DW_AT_declaration)) {
+		/* only declared here (clang's -fno-standalone-debug: the class
+		 * is libstdc++'s extern template): the new-ABI class is the
+		 * one in namespace std::__cxx11 */
+		Dwarf_Die *sc = NULL;
+		int n_sc = dwarf_getscopes_die(t, &sc);
+		bool cxx11 = false;
+		for (int i = 1; i < n_sc; i++) {
+			const char *sn = dwarf_tag(&sc[i]) == DW_TAG_namespace ? dwarf_diename(&sc[i])
+									       : NULL;
+			if (sn && !strcmp(sn, "__cxx11") && i + 1 < n_sc &&
+			    dwarf_tag(&sc[i + 1]) == DW_TAG_namespace && dwarf_diename(&sc[i + 1]) &&
+			    !strcmp(dwarf_diename(&sc[i + 1]), "std"))
+				cxx11 = true;
+		}
+		free(sc);
+		return cxx11;
+	}
+	if (size_of(t) != 32)
+		return false;
+	bool p = false, len = false;
+	Dwarf_Die ch;
+	if (dwarf_child(t, &ch) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&ch) != DW_TAG_member)
+			continue;
+		const char *m = dwarf_diename(&ch);
+		Dwarf_Attribute a;
+		Dwarf_Word off = UINT64_MAX;
+		if (!m || !dwarf_attr(&ch, DW_AT_data_member_location, &a) ||
+		    dwarf_formudata(&a, &off) != 0)
+			continue;
+		p |= !strcmp(m, "_M_dataplus") && off == 0;
+		len |= !strcmp(m, "_M_string_length") && off == 8;
+	} while (dwarf_siblingof(&ch, &ch) == 0);
+	return p && len;
+}
+
+/* Is class t "non-trivial for the purposes of calls" (Itanium C++ ABI):
+ * passed and returned through a hidden pointer to a copy, never in
+ * registers?  True when DWARF says DW_CC_pass_by_reference; gcc 12 never
+ * writes it, so also from the type itself: a user-provided copy or move
+ * constructor or destructor, a virtual function or base (their copy
+ * constructor is never trivial), or a base or member of class type that is
+ * itself non-trivial (std::string in a struct). */
+static bool nontrivial_class(Dwarf_Die *t, int depth)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word cc = 0;
+	if (dwarf_attr_integrate(t, DW_AT_calling_convention, &a) && dwarf_formudata(&a, &cc) == 0)
+		return cc == DW_CC_pass_by_reference;
+	if (is_std_string(t))
+		return true;
+	if (depth > 8)
+		return false;
+	const char *cname = dwarf_diename(t);
+	Dwarf_Die ch;
+	if (dwarf_child(t, &ch) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&ch);
+		if (tag == DW_TAG_subprogram) {
+			if (dwarf_hasattr(&ch, DW_AT_virtuality))
+				return true;
+			if (dwarf_hasattr(&ch, DW_AT_artificial))
+				continue; /* implicitly declared: trivial unless a
+					   * member or base makes it not */
+			Dwarf_Word dflt = 0;
+			if (dwarf_attr(&ch, DW_AT_defaulted, &a) && dwarf_formudata(&a, &dflt) == 0 &&
+			    dflt == DW_DEFAULTED_in_class)
+				continue; /* "= default" on its first declaration */
+			const char *n = dwarf_diename(&ch);
+			if (!n || !cname)
+				continue;
+			if (n[0] == '~')
+				return true; /* a user-provided destructor */
+			if (strcmp(n, cname))
+				continue;
+			/* a constructor: a copy or move one takes (this, T& / T&&) */
+			Dwarf_Die p, pb, rb;
+			int np = 0;
+			bool copy = false;
+			if (dwarf_child(&ch, &p) == 0) {
+				do {
+					if (dwarf_tag(&p) != DW_TAG_formal_parameter)
+						continue;
+					if (++np != 2)
+						continue;
+					Dwarf_Die *r = type_of(&p, &pb);
+					int rt = r ? dwarf_tag(r) : 0;
+					if (rt != DW_TAG_reference_type &&
+					    rt != DW_TAG_rvalue_reference_type)
+						continue;
+					Dwarf_Die *target = type_of(r, &rb);
+					target = target ? strip(target, &rb) : NULL;
+					copy = target && dwarf_dieoffset(target) == dwarf_dieoffset(t);
+				} while (dwarf_siblingof(&p, &p) == 0);
+			}
+			if (copy && np == 2)
+				return true;
+		} else if (tag == DW_TAG_inheritance ||
+			   (tag == DW_TAG_member && !dwarf_hasattr(&ch, DW_AT_declaration))) {
+			if (tag == DW_TAG_inheritance && dwarf_hasattr(&ch, DW_AT_virtuality))
+				return true;
+			Dwarf_Die mb, mb2, *m = type_of(&ch, &mb);
+			m = m ? strip(m, &mb2) : NULL;
+			/* arrays of class type count as the class */
+			for (int k = 0; m && k < 8 && dwarf_tag(m) == DW_TAG_array_type; k++) {
+				Dwarf_Die eb;
+				Dwarf_Die *e = type_of(m, &eb);
+				m = e ? strip(e, &mb2) : NULL;
+				if (m == &eb) {
+					mb2 = eb;
+					m = &mb2;
+				}
+			}
+			int mt = m ? dwarf_tag(m) : 0;
+			if ((mt == DW_TAG_structure_type || mt == DW_TAG_class_type ||
+			     mt == DW_TAG_union_type) &&
+			    nontrivial_class(m, depth + 1))
+				return true;
+		}
+	} while (dwarf_siblingof(&ch, &ch) == 0);
+	return false;
+}
+
 /* ---- parameters ------------------------------------------------------------ */
 
 struct alloc {
 	unsigned gp, xmm;
 	uint32_t stack; /* next stack offset from the entry sp */
+	bool unknown;	/* a class only declared here came first: where the
+			 * rest are cannot be told */
 };
+
+/* a class type only declared in this module's DWARF (clang's default
+ * -fno-standalone-debug): its size and how it is passed are unknown */
+static bool declared_only(Dwarf_Die *t)
+{
+	int tag = dwarf_tag(t);
+	return (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		tag == DW_TAG_union_type) &&
+	       dwarf_hasattr(t, DW_AT_declaration) && !is_std_string(t);
+}
 
 static void on_stack(struct ct_aitem *it, struct alloc *al, Dwarf_Word size, unsigned align)
 {
@@ -410,22 +566,28 @@ static void on_stack(struct ct_aitem *it, struct alloc *al, Dwarf_Word size, uns
 static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem *it)
 {
 	Dwarf_Die b1, *t = d ? strip(d, &b1) : NULL;
-	if (!t) {
+	if (!t || al->unknown) {
 		set_none(it, "?");
 		return;
 	}
 	int tag = dwarf_tag(t);
 	Dwarf_Word size = size_of(t);
+	if (declared_only(t)) {
+		/* neither its size nor whether it comes in registers, on the
+		 * stack or by reference is known: it and the parameters after
+		 * it are shown as "?" rather than read from the wrong place */
+		set_none(it, "?");
+		al->unknown = true;
+		return;
+	}
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
 		const char *kind = tag == DW_TAG_union_type   ? "union"
 				   : tag == DW_TAG_class_type ? "class"
 							      : "struct";
-		Dwarf_Attribute a;
-		Dwarf_Word cc = 0;
-		if (dwarf_attr(t, DW_AT_calling_convention, &a) && dwarf_formudata(&a, &cc) == 0 &&
-		    cc == DW_CC_pass_by_reference) {
-			/* C++: a copy made by the caller, passed by address */
-			it->fmt = CT_AF_PTR;
+		if (tag != DW_TAG_union_type && nontrivial_class(t, 0)) {
+			/* C++: a copy made by the caller, passed by address
+			 * (a std::string: its text) */
+			it->fmt = is_std_string(t) ? CT_AF_STDSTR : CT_AF_PTR;
 			it->bits = 64;
 			if (al->gp < 6) {
 				it->nloc = 1;
@@ -527,15 +689,22 @@ static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidde
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
 		enum cls cls[2] = {C_NONE, C_NONE};
 		unsigned align = 1;
-		Dwarf_Attribute a;
-		Dwarf_Word cc = 0;
-		bool byref = dwarf_attr(t, DW_AT_calling_convention, &a) &&
-			     dwarf_formudata(&a, &cc) == 0 && cc == DW_CC_pass_by_reference;
+		bool byref = tag != DW_TAG_union_type && nontrivial_class(t, 0);
 		bool regs = !byref && size && size <= 16 && classify(t, 0, cls, &align, 0);
 		unsigned ne = size > 8 ? 2 : 1;
 		for (unsigned e = 0; e < ne; e++)
 			if (cls[e] == C_NONE)
 				regs = false;
+		if (byref && is_std_string(t)) {
+			/* returned through the hidden pointer, whose value rax
+			 * holds at the return: the string's text */
+			*hidden = true;
+			it->fmt = CT_AF_STDSTR;
+			it->bits = 64;
+			it->nloc = 1;
+			it->loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
+			return true;
+		}
 		bool printable = tag != DW_TAG_union_type && scalar_fmt(c, t, it, 0);
 		if (!regs || !printable) {
 			*hidden = !regs;
@@ -587,7 +756,7 @@ static void fit(struct ct_aspec *s, unsigned strmax)
 			continue;
 		}
 		for (size_t i = s->nargs; i-- > 0;)
-			if (s->args[i].fmt == CT_AF_STR) {
+			if (ct_sf_has_text(s->args[i].fmt)) {
 				s->args[i].fmt = CT_AF_PTR;
 				big = &s->args[i];
 				break;
@@ -648,10 +817,23 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 	if (!dwarf_haschildren(decl) && dwarf_attr(decl, DW_AT_specification, &a) &&
 	    dwarf_formref_die(&a, &spec))
 		decl = &spec;
+	/* but the concrete function's own parameter list when it has one:
+	 * the declaration of a constructor or destructor also lists the
+	 * artificial __in_chrg / __vtt_parm that only some of its variants
+	 * (C1, C2, D1, D2) take; each variant's DIE lists what it takes */
+	Dwarf_Die fc;
+	if (decl != fn && dwarf_child(fn, &fc) == 0) {
+		do {
+			if (dwarf_tag(&fc) == DW_TAG_formal_parameter) {
+				decl = fn;
+				break;
+			}
+		} while (dwarf_siblingof(&fc, &fc) == 0);
+	}
 
 	struct ct_aspec s;
 	memset(&s, 0, sizeof(s));
-	struct alloc al = {0, 0, 8};
+	struct alloc al = {0, 0, 8, false};
 	struct ct_aitem rit;
 	memset(&rit, 0, sizeof(rit));
 	Dwarf_Die rt;
@@ -659,6 +841,9 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 	bool has_ret = retval(c, type_of(fn, &rt), &rit, &hidden);
 	if (hidden)
 		al.gp = 1;
+	Dwarf_Die rb, *rs = has_ret ? strip(&rt, &rb) : NULL;
+	if (rs && declared_only(rs))
+		al.unknown = true; /* rdi may or may not be a hidden pointer */
 	Dwarf_Die ch;
 	if (dwarf_child(decl, &ch) == 0) {
 		do {
@@ -672,7 +857,8 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 			struct ct_aitem it;
 			memset(&it, 0, sizeof(it));
 			Dwarf_Die pt;
-			const char *n = dwarf_diename(&ch);
+			Dwarf_Attribute na;
+			const char *n = dwarf_formstring(dwarf_attr_integrate(&ch, DW_AT_name, &na));
 			bool art = dwarf_hasattr_integrate(&ch, DW_AT_artificial);
 			it.name = xstrdup(n ? n : art ? "this" : "?");
 			param(c, type_of(&ch, &pt), &al, &it);

@@ -38,11 +38,13 @@ uint64_t ct_args_mask;
 uint64_t ct_args_gen_key;
 
 enum { OP_GP, OP_XMM, OP_STACK, OP_RET };
+enum { OP_STR_C = 1, OP_STR_STD = 2 }; /* struct op's str */
 
 struct op {
 	uint8_t kind;
 	uint8_t reg;
-	uint8_t str;	/* a C string: the value is its pointer */
+	uint8_t str;	/* OP_STR_C: the value points to a C string; OP_STR_STD:
+			 * to a libstdc++ std::string (pointer, length) */
 	uint8_t narrow; /* one payload word (a value of at most 32 bits) */
 	uint8_t slot;	/* registers: index of the u64 in struct ct_arch_regs
 			 * (rdi..r9 0..5, xmm0..7 6..13) or ct_arch_retregs */
@@ -191,6 +193,42 @@ static unsigned copy_str(uint32_t *w, uint64_t p)
 	return 1 + (unsigned)((got + 3) / 4);
 }
 
+/* the text of the libstdc++ std::string at p (its data pointer, then its
+ * length): at most A.strmax bytes, as copy_str writes them */
+static unsigned copy_stdstr(uint32_t *w, uint64_t p)
+{
+	unsigned max = A.strmax;
+	char *dst = (char *)(w + 1);
+	uint64_t rep[2];
+	size_t got = 0;
+	uint32_t flags = 0;
+	struct iovec local = {rep, sizeof(rep)}, remote = {(void *)p, sizeof(rep)};
+	if (!p) {
+		/* nothing: printed as NULL */
+	} else if (process_vm_readv(ct_cfg.pid, &local, 1, &remote, 1, 0) != sizeof(rep)) {
+		flags = CT_ARGS_STR_BAD;
+	} else {
+		size_t want = rep[1] < max ? (size_t)rep[1] : max;
+		if (rep[1] > max)
+			flags = CT_ARGS_STR_TRUNC;
+		if (want) {
+			struct iovec l2 = {dst, want}, r2 = {(void *)rep[0], want};
+			if (process_vm_readv(ct_cfg.pid, &l2, 1, &r2, 1, 0) != (ssize_t)want)
+				flags = CT_ARGS_STR_BAD, want = 0;
+		}
+		got = want;
+	}
+	for (size_t i = got; i & 3; i++)
+		dst[i] = 0;
+	w[0] = (uint32_t)got | flags;
+	return 1 + (unsigned)((got + 3) / 4);
+}
+
+static unsigned copy_text(uint32_t *w, const struct op *o, uint64_t p)
+{
+	return o->str == OP_STR_STD ? copy_stdstr(w, p) : copy_str(w, p);
+}
+
 static unsigned copy_stack(uint32_t *w, const struct op *o, uint64_t sp)
 {
 	const char *src = (const char *)(uintptr_t)(sp + o->off);
@@ -234,7 +272,7 @@ static void capture(struct ct_thread *t, unsigned type, uint32_t idx, const stru
 				v = (uint64_t)w[k] | (uint64_t)w[k + 1] << 32;
 			k += m;
 			if (o->str)
-				k += copy_str(w + k, v);
+				k += copy_text(w + k, o, v);
 			continue;
 		}
 		}
@@ -242,7 +280,7 @@ static void capture(struct ct_thread *t, unsigned type, uint32_t idx, const stru
 		if (!o->narrow)
 			w[k++] = (uint32_t)(v >> 32);
 		if (o->str)
-			k += copy_str(w + k, v);
+			k += copy_text(w + k, o, v);
 	}
 	w[0] = ct_ext_word(type, k - 1, idx);
 	ct_put_words(t, w, k);
@@ -386,8 +424,8 @@ static int ops_of_line(const struct ct_sf_line *l, bool ret, struct op *out, uin
 		}
 		out[(*n)++] = o;
 	}
-	if (l->fmt == CT_AF_STR && *n)
-		out[*n - 1].str = 1;
+	if (ct_sf_has_text(l->fmt) && *n)
+		out[*n - 1].str = l->fmt == CT_AF_STDSTR ? OP_STR_STD : OP_STR_C;
 	if (ct_sf_narrow(l->fmt, l->bits, l->nloc, &l->loc[0]))
 		out[0].narrow = 1;
 	return 0;

@@ -62,7 +62,15 @@ enum ct_afmt {
 	CT_AF_ENUM,   /* enumerator name, from enum table `table` */
 	CT_AF_STRUCT, /* members from struct table `table` */
 	CT_AF_NONE,   /* not captured: printed as `desc` (e.g. <struct S 40B>) */
+	CT_AF_STDSTR, /* "..."s: a libstdc++ std::string at the address the
+		       * location holds, its text copied at record time */
 };
+
+/* the formats whose value is followed by copied text */
+static inline bool ct_sf_has_text(unsigned fmt)
+{
+	return fmt == CT_AF_STR || fmt == CT_AF_STDSTR;
+}
 
 static const char *const ct_sf_gp_names[6] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
 static const char *const ct_sf_ret_names[4] = {"rax", "rdx", "xmm0", "xmm1"};
@@ -105,7 +113,7 @@ static inline unsigned ct_sf_item_words(unsigned fmt, unsigned bits, unsigned nl
 		return 1;
 	for (unsigned i = 0; i < nloc; i++)
 		w += loc[i].kind == CT_AL_STACK ? ((loc[i].size + 7u) / 8u) * 2u : 2u;
-	if (fmt == CT_AF_STR && nloc)
+	if (ct_sf_has_text(fmt) && nloc)
 		w += 1 + (strmax + 3) / 4;
 	return w;
 }
@@ -238,7 +246,7 @@ static inline bool ct_sf_loc(struct ct_sf_field f, bool ret, struct ct_aloc *l)
 	return false;
 }
 
-/* a value's format: "d32" "u8" "x16" "b8" "f32" "f64" "c" "p" "s" "?"
+/* a value's format: "d32" "u8" "x16" "b8" "f32" "f64" "c" "p" "s" "t" "?"
  * "e32:TABLE" "S:TABLE" */
 static inline bool ct_sf_fmt(struct ct_sf_field f, uint8_t *fmt, uint8_t *bits, int32_t *table)
 {
@@ -251,7 +259,9 @@ static inline bool ct_sf_fmt(struct ct_sf_field f, uint8_t *fmt, uint8_t *bits, 
 			return true;
 		case 'p':
 		case 's':
-			*fmt = f.s[0] == 'p' ? CT_AF_PTR : CT_AF_STR, *bits = 64;
+		case 't':
+			*fmt = f.s[0] == 'p' ? CT_AF_PTR : f.s[0] == 's' ? CT_AF_STR : CT_AF_STDSTR;
+			*bits = 64;
 			return true;
 		case '?':
 			*fmt = CT_AF_NONE, *bits = 0;
@@ -401,7 +411,7 @@ static inline int ct_sf_item(struct ct_sf *sf, const char **p, const char *end, 
 	}
 	if (!ct_sf_fmt(w[1], &l->fmt, &l->bits, &l->table))
 		return ct_sf_fail(sf, "a bad format");
-	if (l->fmt == CT_AF_STR && (member || l->nloc != 1))
+	if (ct_sf_has_text(l->fmt) && (member || l->nloc != 1))
 		return ct_sf_fail(sf, "a string needs one location");
 	/* the tables come before the specs (members may name later tables:
 	 * the reader checks those at the end) */

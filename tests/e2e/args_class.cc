@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// C++ classes as arguments and return values (record -a): a class that is
+// non-trivial for the purposes of calls (a destructor, a copy constructor,
+// a virtual function, a std::string member) is passed and returned by
+// invisible reference, so its address is shown, never its bytes decoded as
+// if it came in registers; a std::string, by value or by reference, shows
+// its text ("..."s); a constructor or destructor shows the parameters its
+// variant takes (no __in_chrg).
+#include <string>
+
+#include "ct_test.h"
+
+struct Plain {
+	int a, b;
+};
+struct WithDtor {
+	int a;
+	~WithDtor() { sink = a; }
+};
+struct WithCopy {
+	int a;
+	WithCopy(int x) : a(x) {}
+	WithCopy(const WithCopy &o) : a(o.a + 1) {}
+};
+struct Defaulted {
+	int a;
+	Defaulted(const Defaulted &) = default;
+	Defaulted(int x) : a(x) {}
+};
+struct HasStr {
+	std::string s;
+	int k;
+};
+struct Virt {
+	int a;
+	virtual int f() { return a; }
+};
+
+NOINLINE int f_plain(Plain p, int z) { sink = p.a + z; return p.a + z; }
+NOINLINE int f_dtor(WithDtor d, int z) { sink = d.a + z; return d.a + z; }
+NOINLINE int f_copy(WithCopy c, int z) { sink = c.a + z; return c.a + z; }
+NOINLINE int f_def(Defaulted c, int z) { sink = c.a + z; return c.a + z; }
+NOINLINE int f_str(std::string s, int z) { sink = z; return (int)s.size() + z; }
+NOINLINE int f_cref(const std::string &s, std::string &&r, int z)
+{
+	sink = z;
+	return (int)(s.size() + r.size()) + z;
+}
+NOINLINE int f_hasstr(HasStr h, int z) { sink = z; return (int)h.s.size() + h.k + z; }
+NOINLINE int f_virt(Virt v, int z) { sink = z; return v.f() + z; }
+NOINLINE std::string r_str(int n) { sink = n; return std::string((size_t)n, 'x'); }
+NOINLINE WithDtor r_dtor(int n) { sink = n; return WithDtor{n}; }
+
+int main()
+{
+	f_plain({1, 2}, 3);
+	f_dtor(WithDtor{4}, 5);
+	f_copy(WithCopy(6), 7);
+	f_def(Defaulted(8), 9);
+	std::string hello("hello");
+	f_str(hello, 10);
+	std::string rv("rv");
+	f_cref(hello, std::move(rv), 11);
+	f_hasstr(HasStr{"abc", 1}, 12);
+	Virt v;
+	v.a = 13;
+	f_virt(v, 14);
+	sink = (int)r_str(3).size();
+	r_dtor(15);
+	return 0;
+}
