@@ -1451,17 +1451,18 @@ int cmd_record(int argc, char **argv)
 			r.st.events ? (double)r.st.bytes / (double)r.st.events : 0.0, dir);
 		if (r.st.lost)
 			fprintf(stderr, " LOST: %llu events.", (unsigned long long)r.st.lost);
-		if (r.unwritten_bytes || r.write_errors) {
+		if (r.unwritten_bytes) {
 			print_size(size, sizeof(size), r.unwritten_bytes);
 			fprintf(stderr,
-				" LOST: %llu events (%s) could not be written (%s); %u write "
-				"error%s: the trace is incomplete.",
-				(unsigned long long)r.unwritten_events, size,
-				r.first_error[0] ? r.first_error : symerr, r.write_errors,
-				r.write_errors == 1 ? "" : "s");
+				" LOST: %llu events (%s) could not be written: the trace is "
+				"incomplete (%s).",
+				(unsigned long long)r.unwritten_events, size, r.first_error);
 		}
-		if (unsaved)
-			fprintf(stderr, " The symbol tables of %d module%s could not be written.",
+		if (symerr[0])
+			fprintf(stderr, " No symbol tables saved: %s.", symerr);
+		else if (unsaved)
+			fprintf(stderr, " The symbol tables of %d module%s could not be written "
+					"(see the warnings above).",
 				unsaved, unsaved == 1 ? "" : "s");
 		if (r.rings_refused)
 			fprintf(stderr, " LOST: %u trace buffer%s could not be taken.",
