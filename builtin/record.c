@@ -207,6 +207,7 @@ static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
 		snprintf(why, wl, "cannot read it: %s", strerror(errno));
 		return false;
 	}
+	rewinddir(d); /* the offset is dfd's, which may have been read */
 	bool ok = true;
 	struct dirent *e;
 	while (ok && (e = readdir(d))) {
@@ -233,6 +234,9 @@ static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
 					ok = false;
 				}
 			}
+		} else if (S_ISLNK(st.st_mode)) {
+			snprintf(why, wl, "%s%s is a symbolic link", top ? "" : "sym/", n);
+			ok = false;
 		} else if (!S_ISREG(st.st_mode) || !(top ? recording_name(n) : sym_name(n))) {
 			snprintf(why, wl, "it holds %s%s, which is not part of a recording",
 				 top ? "" : "sym/", n);
@@ -252,7 +256,7 @@ static int open_dir(const char *path, char *why, size_t wl)
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		snprintf(why, wl, "%s", errno == ENOTDIR || errno == ELOOP
-						? "it is not a directory (or is a symbolic link)"
+						? "it is a symbolic link or not a directory"
 						: strerror(errno));
 	return fd;
 }

@@ -1,7 +1,8 @@
 /* The program of the record fault cases (rotate, private, diskfull,
  * untraced, shm_attack):
  *   faults calls N        N calls of leaf(), then "done"
- *   faults wait FILE      a few calls, then waits until FILE exists
+ *   faults wait FILE      a few calls, writes $CALLTRACE_SHM to FILE.shm,
+ *                         then waits until FILE exists
  *   faults untraced       bumps the doorbell's untraced counters as the
  *                         runtime would (2 RING, 1 ORPHANED, 1 EXEC_ENV),
  *                         so that record's report of them is tested alone
@@ -63,6 +64,13 @@ int main(int argc, char **argv)
 		work(atoi(argv[2]));
 	} else if (!strcmp(mode, "wait") && argc > 2) {
 		work(10);
+		char name[4200];
+		snprintf(name, sizeof(name), "%s.shm", argv[2]);
+		FILE *f = fopen(name, "w");
+		if (f) {
+			fprintf(f, "%s\n", getenv(CT_ENV_SHM) ? getenv(CT_ENV_SHM) : "");
+			fclose(f);
+		}
 		for (int i = 0; i < 6000 && access(argv[2], F_OK) != 0; i++)
 			usleep(10000);
 	} else if (!strcmp(mode, "untraced")) {
