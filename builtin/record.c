@@ -230,7 +230,8 @@ static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
 				ok = check_tree(sfd, false, del, why, wl);
 				close(sfd);
 				if (ok && del && unlinkat(dfd, n, AT_REMOVEDIR) < 0) {
-					snprintf(why, wl, "cannot remove sym/: %s", strerror(errno));
+					snprintf(why, wl, "cannot remove sym/: %s",
+						 strerror(errno));
 					ok = false;
 				}
 			}
@@ -619,9 +620,10 @@ static size_t write_all(struct recorder *r, struct ring *g, const void *p, size_
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			note_error(r, "writing %s/%d-%d-%d.ev failed: %s; the rest of its stream is "
-				      "lost",
-				   r->dir, g->pid, g->gen, g->tid, w < 0 ? strerror(errno) : "no space");
+			note_error(r,
+				   "writing %s/%d-%d-%d.ev failed: %s; the rest of its stream is lost",
+				   r->dir, g->pid, g->gen, g->tid,
+				   w < 0 ? strerror(errno) : "no space");
 			g->broken = true;
 			break;
 		}

@@ -878,7 +878,8 @@ int ct_save_symbols(const char *dir, int *unsaved, struct ct_error *err)
 				cdir = cache_dir();
 				cdir_tried = true;
 			}
-			warnings += save_module(out, recbid, path, cacheable ? cdir : NULL, unsaved);
+			warnings +=
+				save_module(out, recbid, path, cacheable ? cdir : NULL, unsaved);
 			free(out);
 		}
 		free(line);
