@@ -202,7 +202,7 @@ static bool sym_name(const char *n)
  * reason when it does not. */
 static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
 {
-	int fd = dup(dfd);
+	int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		if (fd >= 0)
@@ -960,7 +960,7 @@ static int make_ring_dir(struct recorder *r, bool quiet)
 		return err("cannot open %s: %s", r->shm, strerror(errno));
 	if (fstat(r->shm_fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077))
 		return err("%s: not a private directory of ours", r->shm);
-	int fd = dup(r->shm_fd);
+	int fd = fcntl(r->shm_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0 || !(r->shm_dir = fdopendir(fd))) {
 		if (fd >= 0)
 			close(fd);
