@@ -81,7 +81,8 @@ static void print_other_keys(const char *dir)
 	static const char *const known[] = {
 		"calltrace-data", "command", "start_time", "clock", "clock_hz", "start_clock",
 		"end_clock", "exit_status", "processes", "threads", "events", "bytes",
-		"lost", "unmatched", "waits", "complete",
+		"lost", "unmatched", "waits", "complete", "write_errors", "unwritten_events",
+		"unwritten_bytes",
 	};
 	char *path = xasprintf("%s/info", dir);
 	FILE *f = fopen(path, "r");
@@ -240,6 +241,10 @@ int cmd_info(int argc, char **argv)
 	printf("%-15s %" PRIu64 "\n", "lost:", s->lost);
 	printf("%-15s %" PRIu64 "\n", "unmatched:", s->unmatched);
 	printf("%-15s %" PRIu64 "\n", "waits:", s->waits);
+	if (s->write_errors || s->unwritten_bytes)
+		printf("%-15s %" PRIu64 " events, %" PRIu64 " bytes: record could not write them "
+		       "(%" PRIu64 " write errors)\n",
+		       "unwritten:", s->unwritten_events, s->unwritten_bytes, s->write_errors);
 	if (s->argtab) {
 		/* record -A/-R/-a: the functions whose values were captured */
 		size_t nf = 0;

@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <regex.h>
@@ -47,11 +46,14 @@ static const char record_usage[] =
 	"-fpatchable-function-entry, and record every call and return of every\n"
 	"thread and process it starts into the data directory.\n"
 	"The program's stdin, stdout, stderr and exit status pass through unchanged;\n"
-	"record exits with the program's status (128+N if signal N ended it).\n"
+	"record exits with the program's status (128+N if signal N ended it), or\n"
+	"125 when it lost data by its own failure (a write error, a full disk),\n"
+	"127/126 when the command cannot be found/run, 1 when it cannot start.\n"
 	"\n"
 	"options:\n"
 	"  -d, --data=DIR        data directory (default: calltrace.data; an existing\n"
-	"                        one is moved to DIR.old)\n"
+	"                        one is moved to DIR.old, which is replaced only if it\n"
+	"                        is a recording)\n"
 	"  -b, --buffer-size=SZ  bytes per trace buffer (default 256K; K and M suffixes)\n"
 	"      --buffers=N       buffers per thread, 3..64 (default 8)\n"
 	"      --clock=CLOCK     tsc (default where invariant) or mono\n"
@@ -82,6 +84,8 @@ struct ring {
 	uint64_t bytes;
 	uint64_t depth;     /* calls open in its stream so far (the summary's
 			     * count of unwound calls needs it at UNWIND_TO) */
+	bool broken;        /* a write to its .ev failed: the rest is not
+			     * written (a stream with a gap would misread) */
 };
 
 struct stats {
@@ -90,7 +94,11 @@ struct stats {
 
 struct recorder {
 	const char *dir;    /* absolute */
-	char shm[PATH_MAX];
+	char shm[PATH_MAX]; /* the private ring directory */
+	int shm_fd;         /* it, open (-1 before it is made) */
+	DIR *shm_dir;       /* the same, for reading it */
+	struct ct_doorbell *db;
+	int info_fd;        /* .info.tmp, with room for the final info kept */
 	struct ring **rings;
 	size_t nrings, cap;
 	struct stats st;
@@ -98,8 +106,18 @@ struct recorder {
 	size_t npids, pidcap;
 	int *tids;          /* (pid, gen, tid) triples seen, for the thread count */
 	size_t ntids, tidcap;
-	bool write_error;
+	/* what record itself could not write (its own failure: exit 125) */
+	uint64_t unwritten_events, unwritten_bytes;
+	unsigned write_errors;  /* files it failed to write */
+	unsigned rings_refused; /* rings it could not take (memory, bad file) */
+	char first_error[256];  /* the first of those, for the summary */
+	uint64_t untraced[CT_UNTRACED_MAX]; /* the doorbell's, read at the end */
 };
+
+/* record's exit status when it lost data by its own failure (a write
+ * error, a full disk): the program's own status is in the summary and in
+ * info (like timeout(1) and env(1), 125 is not a status a shell gives) */
+#define CT_RECORD_FAILED 125
 
 #define likely(x) __builtin_expect(!!(x), 1)
 
@@ -151,12 +169,149 @@ static uint64_t read_clock(void)
 
 /* ---- the data directory -------------------------------------------- */
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+/* names a recording holds: info (and its temporary names: .info.tmp from
+ * record, .info.PID from the linked-in runtime), PID-GEN.proc,
+ * PID-GEN-TID.ev, args.spec; sym/ holds KEY.sym (and KEY.sym.tmpPID) */
+static bool ends_with(const char *s, const char *suffix)
 {
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+static bool digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static bool recording_name(const char *n)
+{
+	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
+	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
+	       ends_with(n, ".proc") || ends_with(n, ".ev");
+}
+
+static bool sym_name(const char *n)
+{
+	const char *t = strstr(n, ".sym");
+	return t && t != n && (!t[4] || (!strncmp(t + 4, ".tmp", 4) && digits(t + 8)));
+}
+
+/* Whether dfd (a directory) holds only what a recording holds, every entry
+ * a regular file of ours (sym/ a directory of ours holding only .sym
+ * files), nothing else and no link; with del, remove them.  why gets the
+ * reason when it does not. */
+static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
+{
+	int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(why, wl, "cannot read it: %s", strerror(errno));
+		return false;
+	}
+	rewinddir(d); /* the offset is dfd's, which may have been read */
+	bool ok = true;
+	struct dirent *e;
+	while (ok && (e = readdir(d))) {
+		const char *n = e->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		struct stat st;
+		if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			snprintf(why, wl, "cannot stat %s: %s", n, strerror(errno));
+			ok = false;
+		} else if (st.st_uid != geteuid()) {
+			snprintf(why, wl, "%s%s belongs to another user", top ? "" : "sym/", n);
+			ok = false;
+		} else if (top && !strcmp(n, "sym") && S_ISDIR(st.st_mode)) {
+			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sfd < 0) {
+				snprintf(why, wl, "cannot open sym/: %s", strerror(errno));
+				ok = false;
+			} else {
+				ok = check_tree(sfd, false, del, why, wl);
+				close(sfd);
+				if (ok && del && unlinkat(dfd, n, AT_REMOVEDIR) < 0) {
+					snprintf(why, wl, "cannot remove sym/: %s",
+						 strerror(errno));
+					ok = false;
+				}
+			}
+		} else if (S_ISLNK(st.st_mode)) {
+			snprintf(why, wl, "%s%s is a symbolic link", top ? "" : "sym/", n);
+			ok = false;
+		} else if (!S_ISREG(st.st_mode) || !(top ? recording_name(n) : sym_name(n))) {
+			snprintf(why, wl, "it holds %s%s, which is not part of a recording",
+				 top ? "" : "sym/", n);
+			ok = false;
+		} else if (del && unlinkat(dfd, n, 0) < 0) {
+			snprintf(why, wl, "cannot remove %s: %s", n, strerror(errno));
+			ok = false;
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
+/* open path, a directory that is not a link; -1 with why */
+static int open_dir(const char *path, char *why, size_t wl)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(why, wl, "%s", errno == ENOTDIR || errno == ELOOP
+						? "it is a symbolic link or not a directory"
+						: strerror(errno));
+	return fd;
+}
+
+/* whether dfd is a calltrace recording: its info starts with
+ * "calltrace-data:", and it holds nothing a recording does not hold */
+static bool is_recording(int dfd, char *why, size_t wl)
+{
+	struct stat st;
+	if (fstat(dfd, &st) < 0 || st.st_uid != geteuid()) {
+		snprintf(why, wl, "it belongs to another user");
+		return false;
+	}
+	int fd = openat(dfd, "info", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char head[16];
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    read(fd, head, sizeof(head)) != (ssize_t)sizeof(head) ||
+	    memcmp(head, "calltrace-data: ", sizeof(head))) {
+		snprintf(why, wl, "it has no calltrace info file");
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	return check_tree(dfd, true, false, why, wl);
+}
+
+/* remove DIR.old, which must be a recording: nothing else is ever removed */
+static int remove_old(const char *old)
+{
+	char why[PATH_MAX + 128];
+	struct stat st;
+	if (lstat(old, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return err("cannot replace %s: %s", old, strerror(errno));
+	}
+	int fd = open_dir(old, why, sizeof(why));
+	if (fd < 0 || !is_recording(fd, why, sizeof(why))) {
+		if (fd >= 0)
+			close(fd);
+		return err("%s exists and is not a calltrace recording (%s): it is left as it is; "
+			   "move it away or choose another directory with -d",
+			   old, why);
+	}
+	bool ok = check_tree(fd, true, true, why, sizeof(why));
+	close(fd);
+	if (!ok || rmdir(old) < 0)
+		return err("cannot remove the old recording %s: %s", old,
+			   ok ? strerror(errno) : why);
+	return 0;
 }
 
 static int prepare_dir(const char *dir)
@@ -180,16 +335,65 @@ static int prepare_dir(const char *dir)
 			return err("%s exists and is not a calltrace data directory; "
 				   "remove it or choose another with -d",
 				   dir);
+		if (st.st_uid != geteuid())
+			return err("%s belongs to another user; choose another directory with -d",
+				   dir);
 		if (!empty) {
-			snprintf(old, sizeof(old), "%s.old", dir);
-			nftw(old, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+			if (snprintf(old, sizeof(old), "%s.old", dir) >= (int)sizeof(old))
+				return err("%s: name too long", dir);
+			if (remove_old(old))
+				return 1;
 			if (rename(dir, old) < 0)
 				return err("cannot move %s to %s: %s", dir, old, strerror(errno));
 		}
 	}
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+	/* private: traces can hold captured strings */
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return err("cannot create %s: %s", dir, strerror(errno));
 	return 0;
+}
+
+/* resolve the command as execvp does (through PATH when it has no '/'),
+ * so that a command that cannot run is refused before anything is touched;
+ * 0, or the shell's status: 127 not found, 126 found but not runnable */
+static int check_command(const char *cmd)
+{
+	int e = ENOENT;
+	if (!*cmd) {
+		e = ENOENT;
+	} else if (strchr(cmd, '/')) {
+		struct stat st;
+		if (stat(cmd, &st) < 0)
+			e = errno;
+		else if (S_ISDIR(st.st_mode))
+			e = EACCES;
+		else if (faccessat(AT_FDCWD, cmd, X_OK, AT_EACCESS) < 0)
+			e = errno;
+		else
+			return 0;
+	} else {
+		const char *path = getenv("PATH");
+		if (!path)
+			path = "/bin:/usr/bin"; /* glibc's default */
+		for (const char *p = path;;) {
+			const char *c = strchrnul(p, ':');
+			char cand[PATH_MAX];
+			struct stat st;
+			int n = snprintf(cand, sizeof(cand), "%.*s%s%s", (int)(c - p), p,
+					 c > p ? "/" : "", cmd);
+			if (n > 0 && n < (int)sizeof(cand) && stat(cand, &st) == 0) {
+				if (!S_ISDIR(st.st_mode) &&
+				    faccessat(AT_FDCWD, cand, X_OK, AT_EACCESS) == 0)
+					return 0;
+				e = EACCES; /* execvp goes on, and fails so */
+			}
+			if (!*c)
+				break;
+			p = c + 1;
+		}
+	}
+	err("cannot run '%s': %s", cmd, strerror(e));
+	return e == ENOENT ? 127 : 126;
 }
 
 static void put_escaped(FILE *f, const char *s)
@@ -212,17 +416,105 @@ struct run_info {
 	double hz;
 	uint64_t start_clock, end_clock;
 	const char *exit_status;
+	int symbols_unsaved; /* symbol tables record failed to write */
 	bool complete;
 };
 
+/* what the runtime could not trace, counted in the doorbell (enum
+ * ct_untraced): the info key, the summary's words, and whether it is a loss */
+static const struct {
+	const char *key, *one, *many, *what;
+	bool loss;
+} untraced_kinds[] = {
+	[CT_UNTRACED_RING] = {"untraced_ring", "thread", "threads",
+			      "not traced: no ring could be made for them (after setuid, "
+			      "under a seccomp filter, or out of space)",
+			      true},
+	[CT_UNTRACED_SECCOMP] = {"untraced_seccomp", "thread", "threads",
+				 "stopped being traced when they entered seccomp", true},
+	[CT_UNTRACED_TSC] = {"untraced_tsc", "thread", "threads",
+			     "stopped being traced: the TSC was disabled (PR_SET_TSC)", true},
+	[CT_UNTRACED_CLONE] = {"untraced_clone", "task", "tasks",
+			       "not traced: made by clone() sharing their parent's thread state",
+			       true},
+	[CT_UNTRACED_EXEC_ENV] = {"untraced_exec_env", "exec", "execs",
+				  "dropped calltrace's environment; it was put back (traced)",
+				  false},
+	[CT_UNTRACED_ORPHANED] = {"untraced_orphaned", "process", "processes",
+				  "found record gone and stopped tracing", true},
+};
+
+static uint64_t untraced(const struct recorder *r, unsigned i)
+{
+	return r->untraced[i];
+}
+
+static const char *untraced_key(unsigned i, char *buf, size_t len)
+{
+	if (i < sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) && untraced_kinds[i].key)
+		return untraced_kinds[i].key;
+	snprintf(buf, len, "untraced_%u", i);
+	return buf;
+}
+
+static bool untraced_loss(unsigned i)
+{
+	return i >= sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) ||
+	       !untraced_kinds[i].key || untraced_kinds[i].loss;
+}
+
+static void note_error(struct recorder *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void note_error(struct recorder *r, const char *fmt, ...)
+{
+	r->write_errors++;
+	if (r->first_error[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->first_error, sizeof(r->first_error), fmt, ap);
+	va_end(ap);
+	err("%s", r->first_error);
+}
+
+/* DIR/.info.tmp, made afresh, private, never through a link */
+static int open_info_tmp(const struct recorder *r, char *tmp, size_t len)
+{
+	snprintf(tmp, len, "%s/.info.tmp", r->dir);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd;
+}
+
+static bool pwrite_all(int fd, const char *p, size_t n)
+{
+	for (off_t off = 0; n > 0;) {
+		ssize_t w = pwrite(fd, p, n, off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return false;
+		}
+		p += w, n -= (size_t)w, off += w;
+	}
+	return true;
+}
+
+/* write DIR/info through .info.tmp and a rename; through the file kept
+ * open with its room reserved (r->info_fd) when there is one, so that the
+ * final info can still say what was lost on a full disk.  Never leaves
+ * .info.tmp behind when it fails. */
 static int write_info(struct recorder *r, const struct run_info *ri)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/info", r->dir);
-	snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r->dir);
-	FILE *f = fopen(tmp, "w");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	if (!f)
-		return err("cannot write %s: %s", tmp, strerror(errno));
+		return err("cannot write %s/info: %s", r->dir, strerror(errno));
 	fprintf(f, "calltrace-data: %d\ncommand: ", CT_FORMAT_VERSION);
 	for (char **a = ri->argv; *a; a++) {
 		if (a != ri->argv)
@@ -242,11 +534,63 @@ static int write_info(struct recorder *r, const struct run_info *ri)
 			(unsigned long long)r->st.lost, (unsigned long long)r->st.unmatched,
 			(unsigned long long)r->st.waits,
 			(unsigned long long)(r->st.enters - r->st.exits - r->st.unwound));
+		fprintf(f, "write_errors: %u\nunwritten_events: %llu\nunwritten_bytes: %llu\n",
+			r->write_errors, (unsigned long long)r->unwritten_events,
+			(unsigned long long)r->unwritten_bytes);
+		if (ri->symbols_unsaved)
+			fprintf(f, "symbols_unsaved: %d\n", ri->symbols_unsaved);
+		for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
+			char kb[32];
+			if (untraced(r, i))
+				fprintf(f, "%s: %llu\n", untraced_key(i, kb, sizeof(kb)),
+					(unsigned long long)untraced(r, i));
+		}
 		fprintf(f, "complete: 1\n");
 	}
-	if (fclose(f) != 0 || rename(tmp, path) < 0)
-		return err("cannot write %s: %s", path, strerror(errno));
+	if (fclose(f) != 0) {
+		free(text);
+		return err("cannot write %s/info: %s", r->dir, strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/info", r->dir);
+	int fd = r->info_fd;
+	r->info_fd = -1;
+	if (fd < 0)
+		fd = open_info_tmp(r, tmp, sizeof(tmp));
+	else
+		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r->dir);
+	bool ok = fd >= 0 && pwrite_all(fd, text, len) && ftruncate(fd, (off_t)len) == 0;
+	int e = errno;
+	if (fd >= 0 && close(fd) < 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	if (ok && rename(tmp, path) < 0) {
+		ok = false;
+		e = errno;
+	}
+	free(text);
+	if (!ok) {
+		if (fd >= 0)
+			unlink(tmp);
+		return err("cannot write %s: %s", path, strerror(e)), -1;
+	}
 	return 0;
+}
+
+/* keep .info.tmp open with room for the final info, taken now while there
+ * is space (the rest of the recording may fill the disk) */
+static void reserve_info(struct recorder *r, const struct run_info *ri)
+{
+	char tmp[PATH_MAX];
+	off_t room = 16384;
+	for (char **a = ri->argv; *a; a++)
+		room += 4 * (off_t)strlen(*a) + 1;
+	r->info_fd = open_info_tmp(r, tmp, sizeof(tmp));
+	if (r->info_fd >= 0 && posix_fallocate(r->info_fd, 0, room) != 0) {
+		close(r->info_fd);
+		r->info_fd = -1;
+		unlink(tmp);
+	}
 }
 
 /* ---- draining ------------------------------------------------------- */
@@ -268,24 +612,27 @@ static void note_id(int **arr, size_t *n, size_t *cap, const int *id, size_t wid
 	(*n)++;
 }
 
-static void write_all(struct recorder *r, struct ring *g, const void *p, size_t n)
+/* write n bytes to the ring's stream; the bytes written (n unless it failed,
+ * and then the stream is broken: nothing more is written to it) */
+static size_t write_all(struct recorder *r, struct ring *g, const void *p, size_t n)
 {
 	const char *c = p;
-	while (n > 0) {
-		ssize_t w = write(g->fd, c, n);
+	size_t done = 0;
+	while (!g->broken && done < n) {
+		ssize_t w = write(g->fd, c + done, n - done);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			if (!r->write_error)
-				err("writing %s/%d-%d-%d.ev failed: %s; the rest of the trace is "
-				    "lost",
-				    r->dir, g->pid, g->gen, g->tid, strerror(errno));
-			r->write_error = true;
-			return;
+			note_error(r,
+				   "writing %s/%d-%d-%d.ev failed: %s; the rest of its stream is lost",
+				   r->dir, g->pid, g->gen, g->tid,
+				   w < 0 ? strerror(errno) : "no space");
+			g->broken = true;
+			break;
 		}
-		c += w;
-		n -= (size_t)w;
+		done += (size_t)w;
 	}
+	return done;
 }
 
 /* count the events in a buffer (records never straddle buffers) */
@@ -336,36 +683,66 @@ static void count_events(struct stats *st, uint64_t *depth, const char *buf, siz
 	st->events += enters + exits;
 }
 
+/* the thread's .ev file: private, never through a link; continued (appended
+ * to) when an earlier ring of the same thread began it */
 static int open_stream(struct recorder *r, struct ring *g)
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%d-%d-%d.ev", r->dir, g->pid, g->gen, g->tid);
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		      0600);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+		close(fd);
+		fd = -1;
+		errno = EEXIST;
+	}
 	if (fd < 0) {
-		err("cannot create %s: %s", path, strerror(errno));
+		note_error(r, "cannot create %s: %s; its stream is lost", path, strerror(errno));
+		g->broken = true;
 		return -1;
 	}
-	struct stat st;
-	if (fstat(fd, &st) == 0 && st.st_size == 0) {
-		struct ct_ev_file_header h = ct_ev_header_of(g->hdr);
-		g->fd = fd;
-		write_all(r, g, &h, sizeof(h));
-		r->st.bytes += sizeof(h);
-	}
 	g->fd = fd;
+	if (st.st_size == 0) {
+		struct ct_ev_file_header h = ct_ev_header_of(g->hdr);
+		size_t w = write_all(r, g, &h, sizeof(h));
+		r->st.bytes += w;
+		r->unwritten_bytes += sizeof(h) - w;
+	}
 	return fd;
 }
 
+static void add_stats(struct stats *to, const struct stats *s)
+{
+	to->events += s->events;
+	to->enters += s->enters;
+	to->exits += s->exits;
+	to->unwound += s->unwound;
+}
+
+/* copy a drained buffer to the stream; what cannot be written is counted
+ * (events and bytes), what was written is in the totals */
 static void copy_out(struct recorder *r, struct ring *g, const char *buf, uint64_t n)
 {
 	if (n == 0)
 		return;
-	if (g->fd < 0 && open_stream(r, g) < 0)
-		return;
-	write_all(r, g, buf, n);
-	count_events(&r->st, &g->depth, buf, n);
-	g->bytes += n;
-	r->st.bytes += n;
+	if (g->fd < 0 && !g->broken)
+		open_stream(r, g);
+	struct stats all = {0}, part = {0};
+	uint64_t depth = g->depth;
+	count_events(&all, &g->depth, buf, n);
+	size_t done = g->broken ? 0 : write_all(r, g, buf, n);
+	if (done == n) {
+		add_stats(&r->st, &all);
+	} else {
+		/* the events wholly written stay readable */
+		count_events(&part, &depth, buf, done & ~(size_t)3);
+		add_stats(&r->st, &part);
+		r->unwritten_events += all.events - part.events;
+		r->unwritten_bytes += n - done;
+	}
+	g->bytes += done;
+	r->st.bytes += done;
 }
 
 struct copy_ctx {
@@ -401,6 +778,17 @@ static void close_ring(struct recorder *r, size_t i)
 	r->rings[i] = r->rings[--r->nrings];
 }
 
+static bool grow_rings(struct recorder *r)
+{
+	size_t cap = r->cap ? r->cap * 2 : 64;
+	struct ring **n = realloc(r->rings, cap * sizeof(*n));
+	if (!n)
+		return false;
+	r->rings = n;
+	r->cap = cap;
+	return true;
+}
+
 static void kill_rings_of(struct recorder *r, int pid, int below_gen)
 {
 	for (size_t i = 0; i < r->nrings; i++)
@@ -408,33 +796,62 @@ static void kill_rings_of(struct recorder *r, int pid, int below_gen)
 			r->rings[i]->dead = true;
 }
 
+/* the largest ring the runtime makes: 64 buffers of 1 GiB and their slack */
+#define RING_MAX_BYTES ((uint64_t)CT_RING_MAX_SLOTS * ((1ull << 30) + (1ull << 20)) + (1u << 20))
+
+/* a ring a traced thread published in our directory: map it and unlink it.
+ * Only a regular file of ours of a sane size is taken, never through a
+ * link, and only if its header describes what fits in it. */
 static void add_ring(struct recorder *r, const char *name)
 {
-	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", r->shm, name) >= (int)sizeof(path))
+	int fd = openat(r->shm_fd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT) {
+			err("cannot open %s/%s: %s; ignored", r->shm, name, strerror(errno));
+			unlinkat(r->shm_fd, name, 0);
+			r->rings_refused++;
+		}
 		return;
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return;
+	}
 	struct stat st;
 	void *map = MAP_FAILED;
-	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(struct ct_ring_header))
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	const char *why = NULL;
+	if (fstat(fd, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (st.st_uid != geteuid())
+		why = "it belongs to another user";
+	else if (st.st_size < (off_t)sizeof(struct ct_ring_header) ||
+		 (uint64_t)st.st_size > RING_MAX_BYTES)
+		why = "not the size of a ring";
+	else if ((map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			     0)) == MAP_FAILED)
+		why = strerror(errno);
 	close(fd);
-	unlink(path);
-	if (map == MAP_FAILED) {
-		err("cannot map %s: %s", path, strerror(errno));
+	unlinkat(r->shm_fd, name, 0);
+	if (!why) {
+		const struct ct_ring_header *h = map;
+		if (h->magic != CT_RING_MAGIC || h->version != CT_FORMAT_VERSION ||
+		    h->nslots > CT_RING_MAX_SLOTS || h->buf_size > h->buf_stride ||
+		    h->data_offset < sizeof(*h) || h->data_offset > (uint64_t)st.st_size ||
+		    h->buf_stride > (uint64_t)st.st_size ||
+		    h->data_offset + (uint64_t)h->nslots * h->buf_stride > (uint64_t)st.st_size)
+			why = "not a calltrace ring of this version";
+	}
+	struct ring *g = NULL;
+	if (!why && (!(g = calloc(1, sizeof(*g))) ||
+		     (r->nrings == r->cap && !grow_rings(r))))
+		why = "out of memory";
+	if (why) {
+		err("%s/%s: %s; ignored", r->shm, name, why);
+		if (map != MAP_FAILED)
+			munmap(map, (size_t)st.st_size);
+		free(g);
+		r->rings_refused++;
 		return;
 	}
 	struct ct_ring_header *h = map;
-	if (h->magic != CT_RING_MAGIC || h->version != CT_FORMAT_VERSION ||
-	    h->nslots > CT_RING_MAX_SLOTS ||
-	    h->data_offset + (uint64_t)h->nslots * h->buf_stride > (uint64_t)st.st_size) {
-		err("%s: not a calltrace ring of this version; ignored", path);
-		munmap(map, (size_t)st.st_size);
-		return;
-	}
-	struct ring *g = calloc(1, sizeof(*g));
 	g->hdr = h;
 	g->len = (size_t)st.st_size;
 	g->pid = (int)h->pid;
@@ -451,14 +868,11 @@ static void add_ring(struct recorder *r, const char *name)
 			o->dead = true;
 			drain_ring(r, o);
 			g->fd = o->fd;
+			g->broken = o->broken;
 			o->fd = -1;
 			close_ring(r, i);
 			break;
 		}
-	}
-	if (r->nrings == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
-		r->rings = realloc(r->rings, r->cap * sizeof(*r->rings));
 	}
 	r->rings[r->nrings++] = g;
 	r->st.rings++;
@@ -469,14 +883,11 @@ static void add_ring(struct recorder *r, const char *name)
 
 static void scan_shm(struct recorder *r)
 {
-	DIR *d = opendir(r->shm);
-	if (!d)
-		return;
+	rewinddir(r->shm_dir);
 	struct dirent *e;
-	while ((e = readdir(d)))
+	while ((e = readdir(r->shm_dir)))
 		if (e->d_name[0] != '.')
 			add_ring(r, e->d_name);
-	closedir(d);
 }
 
 static bool drain_all(struct recorder *r)
@@ -494,6 +905,114 @@ static bool drain_all(struct recorder *r)
 		i++;
 	}
 	return did;
+}
+
+/* ---- the ring directory and its doorbell ------------------------------ */
+
+/* this process's start time: field 22 of /proc/self/stat (clock ticks
+ * since boot), which with the pid names the process for ever */
+static uint64_t self_start_time(void)
+{
+	char buf[1024];
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* the name (field 2) is in parentheses and may hold anything */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	p++;
+	for (int field = 3; field < 22; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return 0;
+	}
+	return strtoull(p + 1, NULL, 10);
+}
+
+/* make the private ring directory (mkdtemp: a new, unpredictable name,
+ * mode 0700) and its doorbell, created exclusively, never through a link */
+static int make_ring_dir(struct recorder *r, bool quiet)
+{
+	const char *base = "/dev/shm";
+	struct stat st;
+	if (stat(base, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		base = getenv("TMPDIR");
+		if (!base || base[0] != '/')
+			base = "/tmp";
+		if (!quiet)
+			err("/dev/shm is missing: the trace buffers are in %s instead", base);
+	}
+	if (snprintf(r->shm, sizeof(r->shm), "%s/calltrace-XXXXXX", base) >= (int)sizeof(r->shm))
+		return err("%s: name too long", base);
+	if (!mkdtemp(r->shm)) {
+		int e = errno;
+		r->shm[0] = 0;
+		return err("cannot create a directory in %s: %s", base, strerror(e));
+	}
+	r->shm_fd = open(r->shm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (r->shm_fd < 0)
+		return err("cannot open %s: %s", r->shm, strerror(errno));
+	if (fstat(r->shm_fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077))
+		return err("%s: not a private directory of ours", r->shm);
+	int fd = fcntl(r->shm_fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0 || !(r->shm_dir = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return err("cannot read %s: %s", r->shm, strerror(errno));
+	}
+
+	fd = openat(r->shm_fd, CT_DOORBELL_NAME,
+		    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	void *m = MAP_FAILED;
+	if (fd >= 0 && ftruncate(fd, CT_DOORBELL_SIZE) == 0)
+		m = mmap(NULL, CT_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (m == MAP_FAILED)
+		return err("cannot create %s/%s: %s", r->shm, CT_DOORBELL_NAME, strerror(e));
+	struct ct_doorbell *db = m;
+	db->magic = CT_DOORBELL_MAGIC;
+	db->version = CT_FORMAT_VERSION;
+	db->record_pid = (int32_t)getpid();
+	db->record_start = self_start_time();
+	db->heartbeat = mono_ns();
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	r->db = db;
+	return 0;
+}
+
+/* the end of every path once the ring directory exists: tell the runtime
+ * nobody drains any more, and remove the directory and all in it */
+static void remove_ring_dir(struct recorder *r)
+{
+	if (r->db) {
+		__atomic_store_n(&r->db->closed, 1, __ATOMIC_SEQ_CST);
+		munmap(r->db, CT_DOORBELL_SIZE);
+		r->db = NULL;
+	}
+	if (r->shm_dir) {
+		struct dirent *e;
+		rewinddir(r->shm_dir);
+		while ((e = readdir(r->shm_dir)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(r->shm_fd, e->d_name, 0);
+		closedir(r->shm_dir);
+		r->shm_dir = NULL;
+	}
+	if (r->shm_fd >= 0) {
+		close(r->shm_fd);
+		r->shm_fd = -1;
+	}
+	if (r->shm[0] && rmdir(r->shm) < 0 && errno != ENOENT)
+		err("cannot remove %s: %s", r->shm, strerror(errno));
+	r->shm[0] = 0;
 }
 
 /* ---- the clock -------------------------------------------------------- */
@@ -576,6 +1095,11 @@ int cmd_record(int argc, char **argv)
 	};
 	struct ct_args_opts ao;
 	memset(&ao, 0, sizeof(ao));
+	struct recorder r;
+	memset(&r, 0, sizeof(r));
+	r.shm_fd = r.info_fd = -1;
+	int code = 2;
+	void *grown;
 	const char *dir = "calltrace.data", *lib_opt = NULL, *bufsize = NULL, *nbuf = NULL;
 	const char *clock_opt = NULL;
 	bool quiet = false, drop = false;
@@ -605,40 +1129,49 @@ int cmd_record(int argc, char **argv)
 			quiet = true;
 			break;
 		case 'A':
-			ao.A = realloc(ao.A, (ao.nA + 1) * sizeof(char *));
+			if (!(grown = realloc(ao.A, (ao.nA + 1) * sizeof(char *))))
+				goto out_nomem;
+			ao.A = grown;
 			ao.A[ao.nA++] = optarg;
 			break;
 		case 'R':
-			ao.R = realloc(ao.R, (ao.nR + 1) * sizeof(char *));
+			if (!(grown = realloc(ao.R, (ao.nR + 1) * sizeof(char *))))
+				goto out_nomem;
+			ao.R = grown;
 			ao.R[ao.nR++] = optarg;
 			break;
 		case 'a':
 			ao.autoargs = true;
 			break;
 		case 'l':
-			ao.libs = realloc(ao.libs, (ao.nlibs + 1) * sizeof(char *));
+			if (!(grown = realloc(ao.libs, (ao.nlibs + 1) * sizeof(char *))))
+				goto out_nomem;
+			ao.libs = grown;
 			ao.libs[ao.nlibs++] = optarg;
 			break;
 		case 'S': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || v < 1 || v > CT_ARGS_STRMAX_MAX)
-				return err("bad --str-max '%s' (1..%d)", optarg, CT_ARGS_STRMAX_MAX), 2;
+			if (*end || !*optarg || v < 1 || v > CT_ARGS_STRMAX_MAX) {
+				err("bad --str-max '%s' (1..%d)", optarg, CT_ARGS_STRMAX_MAX);
+				goto out_opts;
+			}
 			ao.strmax = (unsigned)v;
 			break;
 		}
 		case 'h':
 			fputs(record_usage, stdout);
-			return 0;
+			code = 0;
+			goto out_opts;
 		default:
 			fputs(record_usage, stderr);
-			return 2;
+			goto out_opts;
 		}
 	}
 	if (optind >= argc) {
 		fputs("calltrace record: no command given\n", stderr);
 		fputs(record_usage, stderr);
-		return 2;
+		goto out_opts;
 	}
 	if (bufsize) {
 		char *end;
@@ -647,36 +1180,50 @@ int cmd_record(int argc, char **argv)
 			v <<= 10, end++;
 		else if (*end == 'm' || *end == 'M')
 			v <<= 20, end++;
-		if (*end || v < 4096 || v > (1ull << 30))
-			return err("bad buffer size '%s' (4K..1G)", bufsize), 2;
+		if (*end || v < 4096 || v > (1ull << 30)) {
+			err("bad buffer size '%s' (4K..1G)", bufsize);
+			goto out_opts;
+		}
 	}
 	if (nbuf) {
 		char *end;
 		long v = strtol(nbuf, &end, 10);
-		if (*end || v < 3 || v > CT_RING_MAX_SLOTS)
-			return err("bad number of buffers '%s' (3..%d)", nbuf, CT_RING_MAX_SLOTS), 2;
+		if (*end || v < 3 || v > CT_RING_MAX_SLOTS) {
+			err("bad number of buffers '%s' (3..%d)", nbuf, CT_RING_MAX_SLOTS);
+			goto out_opts;
+		}
 	}
 	if (clock_opt) {
 		if (!strcmp(clock_opt, "mono"))
 			use_tsc = false;
-		else if (strcmp(clock_opt, "tsc"))
-			return err("unknown clock '%s' (tsc or mono)", clock_opt), 2;
+		else if (strcmp(clock_opt, "tsc")) {
+			err("unknown clock '%s' (tsc or mono)", clock_opt);
+			goto out_opts;
+		}
 	} else {
 		use_tsc = ct_arch_cycles_invariant();
 	}
 
 	char libbuf[PATH_MAX], libabs[PATH_MAX];
 	const char *lib = find_runtime(lib_opt, libbuf, sizeof(libbuf));
-	if (!lib || !realpath(lib, libabs))
-		return err("cannot find the runtime libcalltrace.so%s%s (use --lib or "
+	if (!lib || !realpath(lib, libabs)) {
+		code = err("cannot find the runtime libcalltrace.so%s%s (use --lib or "
 			   "CALLTRACE_LIB)",
 			   lib ? " at " : "", lib ? lib : "");
+		goto out_opts;
+	}
+	/* a command that cannot run is refused before anything is touched */
+	if ((code = check_command(argv[optind])))
+		goto out_opts;
+	code = 1;
 
 	if (prepare_dir(dir))
-		return 1;
+		goto out_opts;
 	char dirabs[PATH_MAX];
-	if (!realpath(dir, dirabs))
-		return err("%s: %s", dir, strerror(errno));
+	if (!realpath(dir, dirabs)) {
+		err("%s: %s", dir, strerror(errno));
+		goto out_opts;
+	}
 	char argspec[PATH_MAX + 32] = "";
 	if (ao.nA || ao.nR || ao.autoargs) {
 		char e[1024];
@@ -685,48 +1232,42 @@ int cmd_record(int argc, char **argv)
 			char *re;
 			struct ct_aspec sp;
 			memset(&sp, 0, sizeof(sp));
-			bool r = i >= ao.nA;
-			if (ct_aspec_parse(r ? ao.R[i - ao.nA] : ao.A[i], r, &re, &sp, e, sizeof(e)) < 0)
-				return err("%s %s", r ? "-R" : "-A", e), 2;
+			bool isr = i >= ao.nA;
+			const char *spec = isr ? ao.R[i - ao.nA] : ao.A[i];
+			if (ct_aspec_parse(spec, isr, &re, &sp, e, sizeof(e)) < 0) {
+				err("%s %s", isr ? "-R" : "-A", e);
+				code = 2;
+				goto out_opts;
+			}
 			regex_t rx;
 			int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
 			if (rc) {
 				regerror(rc, &rx, e, sizeof(e));
-				err("%s '%s': bad regex '%s': %s", r ? "-R" : "-A",
-				    r ? ao.R[i - ao.nA] : ao.A[i], re, e);
+				err("%s '%s': bad regex '%s': %s", isr ? "-R" : "-A", spec, re, e);
 				free(re);
 				ct_aspec_free(&sp);
-				return 2;
+				code = 2;
+				goto out_opts;
 			}
 			regfree(&rx);
 			free(re);
 			ct_aspec_free(&sp);
 		}
 		if (ct_args_prepare(&ao, argv[optind], dirabs, argspec, sizeof(argspec), e,
-				    sizeof(e)) < 0)
-			return err("%s", e);
+				    sizeof(e)) < 0) {
+			err("%s", e);
+			goto out_opts;
+		}
 	}
 	free(ao.A);
 	free(ao.R);
 	free(ao.libs);
+	memset(&ao, 0, sizeof(ao));
 
-	struct recorder r;
-	memset(&r, 0, sizeof(r));
 	r.dir = dirabs;
-	snprintf(r.shm, sizeof(r.shm), "/dev/shm/calltrace-%d", (int)getpid());
-	if (mkdir(r.shm, 0700) < 0 && errno != EEXIST)
-		return err("cannot create %s: %s (is /dev/shm mounted?)", r.shm, strerror(errno));
-
-	char dbpath[PATH_MAX + 16];
-	snprintf(dbpath, sizeof(dbpath), "%s/%s", r.shm, CT_DOORBELL_NAME);
-	int dbfd = open(dbpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	struct ct_doorbell *db = NULL;
-	if (dbfd >= 0 && ftruncate(dbfd, 4096) == 0)
-		db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, dbfd, 0);
-	if (dbfd >= 0)
-		close(dbfd);
-	if (!db || db == MAP_FAILED)
-		return err("cannot create %s: %s", dbpath, strerror(errno));
+	if (make_ring_dir(&r, quiet))
+		goto out;
+	struct ct_doorbell *db = r.db;
 
 	struct run_info ri;
 	memset(&ri, 0, sizeof(ri));
@@ -739,10 +1280,11 @@ int cmd_record(int argc, char **argv)
 	ri.hz = measure_hz(&clock0, &mono0);
 	ri.start_clock = read_clock();
 	if (write_info(&r, &ri))
-		return 1;
+		goto out;
+	reserve_info(&r, &ri);
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	struct sigaction sa;
+	struct sigaction sa, xfsz;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
@@ -751,19 +1293,30 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* a file size limit makes write() fail with EFBIG (counted and
+	 * reported) rather than kill record; the program gets it as it was */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &xfsz);
 
 	fflush(NULL);
 	child_pid = fork();
-	if (child_pid < 0)
-		return err("fork: %s", strerror(errno));
+	if (child_pid < 0) {
+		err("fork: %s", strerror(errno));
+		goto out;
+	}
 	if (child_pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		sigaction(SIGXFSZ, &xfsz, NULL);
 		const char *old = getenv("LD_PRELOAD");
 		char *pre = malloc(strlen(libabs) + (old ? strlen(old) : 0) + 2);
+		if (!pre) {
+			perror("calltrace record");
+			_exit(126);
+		}
 		strcpy(pre, libabs);
 		if (old && *old) {
 			strcat(pre, ":");
@@ -798,6 +1351,7 @@ int cmd_record(int argc, char **argv)
 	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
 	uint64_t drain_from = mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
+		__atomic_store_n(&db->heartbeat, mono_ns(), __ATOMIC_RELAXED);
 		scan_shm(&r);
 		bool did = mono_ns() >= drain_from && drain_all(&r);
 		int st;
@@ -839,13 +1393,14 @@ int cmd_record(int argc, char **argv)
 			__atomic_store_n(&db->sleeping, 0, __ATOMIC_SEQ_CST);
 		}
 	}
-	unlink(dbpath);
-	munmap(db, 4096);
 	ri.end_clock = read_clock();
-	rmdir(r.shm);
+	/* what the runtime could not trace, then the ring directory goes */
+	for (unsigned i = 0; i < CT_UNTRACED_MAX; i++)
+		r.untraced[i] = __atomic_load_n(&db->untraced[i], __ATOMIC_RELAXED);
+	remove_ring_dir(&r);
+	const uint64_t *untr = r.untraced;
 
 	char exit_status[64];
-	int code;
 	if (!have_status) {
 		snprintf(exit_status, sizeof(exit_status), "unknown");
 		code = 1;
@@ -860,9 +1415,20 @@ int cmd_record(int argc, char **argv)
 	ri.exit_status = exit_status;
 
 	struct ct_error e;
-	int mismatched = ct_save_symbols(dirabs, &e);
-	if (mismatched < 0)
+	int unsaved = 0;
+	int skipped = ct_save_symbols(dirabs, &unsaved, &e);
+	char symerr[sizeof(e.msg)] = "";
+	if (skipped < 0) {
+		snprintf(symerr, sizeof(symerr), "%s", e.msg);
 		err("saving symbol tables: %s", e.msg);
+		skipped = 0;
+		unsaved = 1;
+		r.write_errors++;
+	} else if (unsaved) {
+		r.write_errors += (unsigned)unsaved;
+	}
+	skipped -= unsaved;
+	ri.symbols_unsaved = unsaved;
 	uint64_t mono1 = mono_ns();
 	if (use_tsc) {
 		/* measure over at least 20 ms: the pair of readings at each end
@@ -877,11 +1443,13 @@ int cmd_record(int argc, char **argv)
 		ri.hz = (double)(c1 - clock0) * 1e9 / (double)(mono1 - mono0);
 	}
 	ri.complete = true;
-	write_info(&r, &ri);
+	bool info_failed = write_info(&r, &ri) != 0;
+	bool own_failure = r.write_errors || r.unwritten_bytes || r.rings_refused || info_failed;
 
 	if (!quiet) {
 		char size[64];
 		uint64_t unfinished = r.st.enters - r.st.exits - r.st.unwound;
+		bool lost_any = r.st.lost || own_failure;
 		print_size(size, sizeof(size), r.st.bytes);
 		fprintf(stderr,
 			"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
@@ -892,7 +1460,41 @@ int cmd_record(int argc, char **argv)
 			r.st.events ? (double)r.st.bytes / (double)r.st.events : 0.0, dir);
 		if (r.st.lost)
 			fprintf(stderr, " LOST: %llu events.", (unsigned long long)r.st.lost);
-		else
+		if (r.unwritten_bytes) {
+			print_size(size, sizeof(size), r.unwritten_bytes);
+			fprintf(stderr,
+				" LOST: %llu events (%s) could not be written: the trace is "
+				"incomplete (%s).",
+				(unsigned long long)r.unwritten_events, size, r.first_error);
+		}
+		if (symerr[0])
+			fprintf(stderr, " No symbol tables saved: %s.", symerr);
+		else if (unsaved)
+			fprintf(stderr, " The symbol tables of %d module%s could not be written "
+					"(see the warnings above).",
+				unsaved, unsaved == 1 ? "" : "s");
+		if (r.rings_refused)
+			fprintf(stderr, " LOST: %u trace buffer%s could not be taken.",
+				r.rings_refused, r.rings_refused == 1 ? "" : "s");
+		if (info_failed)
+			fprintf(stderr, " The info file could not be written: %s/info is the one "
+					"from the start (incomplete).",
+				dir);
+		for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
+			if (!untr[i])
+				continue;
+			lost_any |= untraced_loss(i);
+			if (i < sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) &&
+			    untraced_kinds[i].key)
+				fprintf(stderr, " %llu %s %s.", (unsigned long long)untr[i],
+					untr[i] == 1 ? untraced_kinds[i].one
+						     : untraced_kinds[i].many,
+					untraced_kinds[i].what);
+			else
+				fprintf(stderr, " %llu not traced (kind %u).",
+					(unsigned long long)untr[i], i);
+		}
+		if (!lost_any)
 			fprintf(stderr, " Nothing lost.");
 		if (r.st.unmatched)
 			fprintf(stderr, " %llu exits without an entry.",
@@ -903,14 +1505,37 @@ int cmd_record(int argc, char **argv)
 		if (r.st.waits)
 			fprintf(stderr, " The program waited %llu times for the trace writer.",
 				(unsigned long long)r.st.waits);
-		if (r.write_error)
-			fprintf(stderr, " WRITE ERRORS: the trace is incomplete.");
-		if (mismatched > 0)
-			fprintf(stderr, " %d module%s changed on disk during the run: no symbols "
-					"saved for %s.",
-				mismatched, mismatched == 1 ? "" : "s",
-				mismatched == 1 ? "it" : "them");
+		if (skipped > 0)
+			fprintf(stderr, " No symbols saved for %d module%s (changed on disk "
+					"during the run, or unreadable: see the warnings above).",
+				skipped, skipped == 1 ? "" : "s");
+		if (own_failure)
+			fprintf(stderr, " calltrace record failed: exit %d (the program's: %s).",
+				CT_RECORD_FAILED, exit_status);
 		fputc('\n', stderr);
 	}
+	if (own_failure)
+		code = CT_RECORD_FAILED;
+out:
+	remove_ring_dir(&r);
+	if (r.info_fd >= 0) {
+		char tmp[PATH_MAX];
+		close(r.info_fd);
+		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r.dir);
+		unlink(tmp);
+	}
+	while (r.nrings)
+		close_ring(&r, r.nrings - 1);
+	free(r.rings);
+	free(r.pids);
+	free(r.tids);
+	goto out_opts;
+out_nomem:
+	err("out of memory");
+	code = 1;
+out_opts:
+	free(ao.A);
+	free(ao.R);
+	free(ao.libs);
 	return code;
 }

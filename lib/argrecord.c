@@ -385,8 +385,12 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 			fprintf(stderr, "calltrace record: warning: -R '%s' matches no function\n",
 				R[i].opt);
 	snprintf(specpath, splen, "%s/%s", dir, CT_ARGS_FILE);
-	FILE *f = fopen(specpath, "w");
+	/* private, new (the data directory was just made), never through a link */
+	int sfd = open(specpath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = sfd >= 0 ? fdopen(sfd, "w") : NULL;
 	if (!f) {
+		if (sfd >= 0)
+			close(sfd);
 		msg(err, errlen, "cannot write %s: %s", specpath, strerror(errno));
 		goto out;
 	}

@@ -263,6 +263,12 @@ static int parse_info(struct ct_session *s, const char *path, struct ct_error *e
 			parse_u64(val, 10, &s->unmatched);
 		} else if (!strcmp(key, "waits")) {
 			parse_u64(val, 10, &s->waits);
+		} else if (!strcmp(key, "write_errors")) {
+			parse_u64(val, 10, &s->write_errors);
+		} else if (!strcmp(key, "unwritten_events")) {
+			parse_u64(val, 10, &s->unwritten_events);
+		} else if (!strcmp(key, "unwritten_bytes")) {
+			parse_u64(val, 10, &s->unwritten_bytes);
 		} else if (!strcmp(key, "events")) {
 			parse_u64(val, 10, &s->events);
 		} else if (!strcmp(key, "complete")) {
@@ -581,6 +587,10 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 		ct_session_warn(s, "%s: the recording is incomplete (calltrace record did not finish); "
 				   "reading what was saved",
 				s->dir);
+	if (s->write_errors || s->unwritten_bytes)
+		ct_session_warn(s, "%s: calltrace record could not write all of it: %" PRIu64
+				   " events (%" PRIu64 " bytes) lost",
+				s->dir, s->unwritten_events, s->unwritten_bytes);
 
 	DIR *d = opendir(s->dir);
 	if (!d) {

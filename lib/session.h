@@ -78,6 +78,8 @@ struct ct_session {
 	bool complete;       /* record finished normally (info has "complete: 1") */
 	char *exit_status;   /* e.g. "exit 0", "signal 11 (SIGSEGV)" */
 	uint64_t lost, unmatched, waits; /* counters from the runtime, summed */
+	/* what record could not write (a full disk, a write error) */
+	uint64_t write_errors, unwritten_events, unwritten_bytes;
 
 	struct ct_proc **procs;
 	size_t nprocs;

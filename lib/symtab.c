@@ -498,10 +498,22 @@ static char *dec(const char *s, size_t n)
 	return out;
 }
 
+/* a new file, mode 0600, never through a link (a stale one is replaced) */
+static FILE *fopen_private(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
+}
+
 int ct_symtab_save(const struct ct_symtab *t, const char *file, struct ct_error *err)
 {
 	char *tmp = xasprintf("%s.tmp%d", file, (int)getpid());
-	FILE *f = fopen(tmp, "we");
+	FILE *f = fopen_private(tmp);
 	if (!f) {
 		set_err(err, "%s: %s", tmp, strerror(errno));
 		free(tmp);
@@ -680,8 +692,7 @@ static int copy_sym(const char *src, const char *dst, const char *newpath)
 	if (!in)
 		return -1;
 	char *tmp = xasprintf("%s.tmp%d", dst, (int)getpid());
-	unlink(tmp);
-	FILE *out = fopen(tmp, "wxe");
+	FILE *out = fopen_private(tmp);
 	if (!out) {
 		fclose(in);
 		free(tmp);
@@ -779,9 +790,13 @@ static bool from_cache(const char *cdir, const char *buildid, const char *path, 
 	char *cpath;
 	bool ok = false;
 	if (cache_valid(cfile, buildid, &cpath)) {
-		if (!strcmp(cpath, path))
+		/* a link only to a private cache file (older ones may not be) */
+		struct stat st;
+		if (!strcmp(cpath, path) && lstat(cfile, &st) == 0 && !(st.st_mode & 077))
 			ok = link(cfile, out) == 0 || errno == EEXIST ||
 			     copy_sym(cfile, out, NULL) == 0;
+		else if (!strcmp(cpath, path))
+			ok = copy_sym(cfile, out, NULL) == 0;
 		else
 			ok = copy_sym(cfile, out, path) == 0;
 		free(cpath);
@@ -820,7 +835,8 @@ static bool skip_module(const char *path)
 /* write out (DIR/sym/<key>.sym) for the module at path recorded with
  * build-id recbid (or NULL); cdir is the cache or NULL.  Returns the number
  * of warnings (0 or 1). */
-static int save_module(const char *out, const char *recbid, const char *path, const char *cdir)
+static int save_module(const char *out, const char *recbid, const char *path, const char *cdir,
+		       int *unsaved)
 {
 	if (recbid && cdir && from_cache(cdir, recbid, path, out))
 		return 0;
@@ -846,8 +862,10 @@ static int save_module(const char *out, const char *recbid, const char *path, co
 	}
 	int warnings = 0;
 	if (ct_symtab_save(t, out, &e) < 0) {
-		fprintf(stderr, "calltrace: warning: %s\n", e.msg);
+		fprintf(stderr, "calltrace: warning: cannot write %s; its symbols were not saved\n",
+			e.msg);
 		warnings++;
+		(*unsaved)++;
 	} else if (recbid && cdir && t->buildid && !strcmp(t->buildid, recbid)) {
 		to_cache(cdir, recbid, out);
 	}
@@ -855,10 +873,14 @@ static int save_module(const char *out, const char *recbid, const char *path, co
 	return warnings;
 }
 
-int ct_save_symbols(const char *dir, struct ct_error *err)
+int ct_save_symbols(const char *dir, int *unsaved, struct ct_error *err)
 {
+	int unsaved_ = 0;
+	if (!unsaved)
+		unsaved = &unsaved_;
+	*unsaved = 0;
 	char *symdir = xasprintf("%s/sym", dir);
-	if (mkdir(symdir, 0777) < 0 && errno != EEXIST) {
+	if (mkdir(symdir, 0700) < 0 && errno != EEXIST) {
 		set_err(err, "%s: %s", symdir, strerror(errno));
 		free(symdir);
 		return -1;
@@ -929,7 +951,8 @@ int ct_save_symbols(const char *dir, struct ct_error *err)
 				cdir = cache_dir();
 				cdir_tried = true;
 			}
-			warnings += save_module(out, recbid, path, cacheable ? cdir : NULL);
+			warnings +=
+				save_module(out, recbid, path, cacheable ? cdir : NULL, unsaved);
 			free(out);
 		}
 		free(line);

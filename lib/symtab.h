@@ -47,7 +47,9 @@ char *ct_demangle(const char *name);
 /* write DIR/sym/<key>.sym for every module in DIR/ *.proc that has none yet,
  * from the ELF file at the module's path.  Modules whose file is gone or has
  * another build-id are skipped with a warning on stderr.  Returns the number
- * of warnings, or -1 (err filled) when DIR/sym cannot be written. */
-int ct_save_symbols(const char *dir, struct ct_error *err);
+ * of warnings, or -1 (err filled) when DIR/sym cannot be made; *unsaved (if
+ * not NULL) gets how many of the warnings were tables that could not be
+ * written (a full disk, a write error), not modules that were skipped. */
+int ct_save_symbols(const char *dir, int *unsaved, struct ct_error *err);
 
 #endif

@@ -344,15 +344,44 @@ static void process_init(void)
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	exe_path[n > 0 ? n : 0] = 0;
 	if (!ct_cfg.linked) {
+		/* only the doorbell our own record made: a regular file of
+		 * ours, private, one page, with its magic and version; anything
+		 * else (a link, an empty file, another user's) leaves this
+		 * process untraced rather than trusted or killed by SIGBUS */
 		char db[4200];
 		ct_fmt(db, sizeof(db), "%s/%s", ct_cfg.shm, CT_DOORBELL_NAME);
-		int fd = open(db, O_RDWR | O_CLOEXEC);
-		if (fd >= 0) {
-			void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-			if (m != MAP_FAILED)
-				ct_cfg.doorbell = m;
+		int fd = open(db, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		struct stat st;
+		const char *why = NULL;
+		void *m = MAP_FAILED;
+		if (fd < 0)
+			why = strerror(errno);
+		else if (fstat(fd, &st) < 0)
+			why = strerror(errno);
+		else if (!S_ISREG(st.st_mode))
+			why = "not a regular file";
+		else if (st.st_uid != geteuid())
+			why = "it belongs to another user";
+		else if (st.st_mode & 077)
+			why = "it is not private (mode has group or other bits)";
+		else if (st.st_size != CT_DOORBELL_SIZE)
+			why = "it is not the size of a doorbell";
+		else if ((m = mmap(NULL, CT_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				   0)) == MAP_FAILED)
+			why = strerror(errno);
+		else if (((struct ct_doorbell *)m)->magic != CT_DOORBELL_MAGIC ||
+			 ((struct ct_doorbell *)m)->version != CT_FORMAT_VERSION)
+			why = "not a calltrace doorbell of this version";
+		if (fd >= 0)
 			close(fd);
+		if (why) {
+			if (m != MAP_FAILED)
+				munmap(m, CT_DOORBELL_SIZE);
+			ct_log("%s: %s; this process is not traced", db, why);
+			ct_cfg.state = CT_RT_OFF;
+			return;
 		}
+		ct_cfg.doorbell = m;
 	}
 	if (ct_cfg.linked) {
 		mkdir(ct_cfg.dir, 0755);

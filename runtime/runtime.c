@@ -393,7 +393,7 @@ void ct_thread_start(struct ct_thread *t)
 		       t->tid, seq);
 		ct_fmt(tmp, sizeof(tmp), "%s/.%d-%d-%d-%u", ct_cfg.shm, ct_cfg.pid, ct_cfg.gen,
 			 t->tid, seq);
-		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			ct_log("cannot create %s: %s; thread %d is not traced", tmp, strerror(errno),
 			       t->tid);

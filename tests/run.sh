@@ -99,6 +99,8 @@ if [ "${1:-}" = --one ]; then
 		echo fail >"$W/status"
 	else
 		printf 'ok   %s\n' "$name" >"$W/result"
+		# what a case could not check here (not root, ...), said so
+		[ -s "$W/skipped" ] && sed 's/^/     /' "$W/skipped" >>"$W/result"
 		echo ok >"$W/status"
 		# recordings can be big (signal: 100-300 MB): drop them now
 		[ "${CT_KEEP:-0}" = 1 ] || find "$W" -mindepth 1 ! -name result ! -name status -delete 2>/dev/null
