@@ -201,6 +201,128 @@ static uintptr_t entry_at_or_after(const uintptr_t *v, size_t n, uintptr_t a)
 	return lo < n ? v[lo] : 0;
 }
 
+/* ---- functions that have a hook of their own ----------------------------- */
+
+/* A function with __attribute__((patchable_function_entry)) in a module
+ * built with -pg, -pg -mfentry or -finstrument-functions has its nops and
+ * a call to mcount, __fentry__ or __cyg_profile_func_enter: both would
+ * enter it, and a hook called after the nops would name it by the wrong
+ * address (a+0x5).  Such a call goes through the module's GOT: `call
+ * *slot(%rip)` (-fno-plt), or `call` a PLT stub that jumps through the
+ * slot; the slots are those the module's relocations fill with the hooks'
+ * addresses.  A call of mcount or __fentry__ becomes a nop of its length
+ * and the entry is patched (one hook, at the right address); a function
+ * with __cyg_profile_func_enter (which it also calls at every return) is
+ * left to it and not patched. */
+#define MAX_HOOK_SLOTS 16
+struct hook_slots {
+	uintptr_t slot[MAX_HOOK_SLOTS];
+	bool cyg[MAX_HOOK_SLOTS];
+	unsigned n;
+};
+
+/* a call of a hook found in a function's code */
+struct hook_call {
+	uintptr_t at;
+	unsigned len; /* 5 or 6 bytes */
+	bool cyg;     /* __cyg_profile_func_enter */
+};
+
+static bool is_hook_name(const char *n)
+{
+	return !strcmp(n, "mcount") || !strcmp(n, "_mcount") || !strcmp(n, "__fentry__") ||
+	       !strcmp(n, "__cyg_profile_func_enter");
+}
+
+static void find_hook_slots(const struct file_map *f, const Elf64_Ehdr *eh, uintptr_t bias,
+			    struct hook_slots *hs)
+{
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(f->p + eh->e_shoff);
+	hs->n = 0;
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_RELA || !sec_ok(f, &sh[i]) ||
+		    sh[i].sh_entsize != sizeof(Elf64_Rela) || sh[i].sh_link >= eh->e_shnum)
+			continue;
+		const Elf64_Shdr *sym = &sh[sh[i].sh_link];
+		if ((sym->sh_type != SHT_DYNSYM && sym->sh_type != SHT_SYMTAB) || !sec_ok(f, sym) ||
+		    sym->sh_entsize != sizeof(Elf64_Sym) || sym->sh_link >= eh->e_shnum ||
+		    !sec_ok(f, &sh[sym->sh_link]))
+			continue;
+		const Elf64_Shdr *str = &sh[sym->sh_link];
+		const Elf64_Rela *r = (const Elf64_Rela *)(f->p + sh[i].sh_offset);
+		const Elf64_Sym *s = (const Elf64_Sym *)(f->p + sym->sh_offset);
+		size_t nr = sh[i].sh_size / sizeof(*r), ns = sym->sh_size / sizeof(*s);
+		for (size_t k = 0; k < nr && hs->n < MAX_HOOK_SLOTS; k++) {
+			uint32_t t = ELF64_R_TYPE(r[k].r_info), si = ELF64_R_SYM(r[k].r_info);
+			if ((t != R_X86_64_JUMP_SLOT && t != R_X86_64_GLOB_DAT) || !si || si >= ns ||
+			    s[si].st_name >= str->sh_size)
+				continue;
+			const char *n = (const char *)f->p + str->sh_offset + s[si].st_name;
+			if (memchr(n, 0, str->sh_size - s[si].st_name) && is_hook_name(n)) {
+				hs->cyg[hs->n] = n[0] == '_' && n[1] == '_' && n[2] == 'c';
+				hs->slot[hs->n++] = bias + r[k].r_offset;
+			}
+		}
+	}
+}
+
+/* the index of a hook's slot, or -1 */
+static int hook_slot(const struct hook_slots *hs, uintptr_t slot)
+{
+	for (unsigned i = 0; i < hs->n; i++)
+		if (hs->slot[i] == slot)
+			return (int)i;
+	return -1;
+}
+
+/* the GOT slot a PLT stub at p jumps through (endbr64 and bnd allowed), or 0 */
+static uintptr_t plt_slot(uintptr_t p, uintptr_t lo, uintptr_t hi)
+{
+	if (p < lo || p + 16 > hi)
+		return 0;
+	const uint8_t *b = (const uint8_t *)p;
+	if (!memcmp(b, "\xf3\x0f\x1e\xfa", 4))
+		b += 4;
+	if (b[0] == 0xf2)
+		b++;
+	if (b[0] != 0xff || b[1] != 0x25)
+		return 0;
+	int32_t rel;
+	memcpy(&rel, b + 2, 4);
+	return (uintptr_t)(b + 6) + (intptr_t)rel;
+}
+
+/* does the code [from, to) call a hook?  A byte scan: a call's 4-byte
+ * displacement that lands exactly on a hook's slot or stub does not
+ * happen by chance.  The first such call goes to *hc. */
+static bool calls_hook(const struct hook_slots *hs, uintptr_t from, uintptr_t to, uintptr_t lo,
+		       uintptr_t hi, struct hook_call *hc)
+{
+	for (uintptr_t p = from; p + 6 <= to; p++) {
+		const uint8_t *b = (const uint8_t *)p;
+		int32_t rel;
+		int k = -1;
+		unsigned len = 0;
+		if (b[0] == 0xff && b[1] == 0x15) { /* call *slot(%rip) */
+			memcpy(&rel, b + 2, 4);
+			k = hook_slot(hs, p + 6 + (intptr_t)rel);
+			len = 6;
+		} else if (b[0] == 0xe8) { /* call stub */
+			memcpy(&rel, b + 1, 4);
+			uintptr_t slot = plt_slot(p + 5 + (intptr_t)rel, lo, hi);
+			k = slot ? hook_slot(hs, slot) : -1;
+			len = 5;
+		}
+		if (k >= 0) {
+			hc->at = p;
+			hc->len = len;
+			hc->cyg = hs->cyg[k];
+			return true;
+		}
+	}
+	return false;
+}
+
 /* modules done already (a fork child scans its modules again) */
 #define MAX_DONE 1024
 static struct {
@@ -279,8 +401,10 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 	const Elf64_Shdr *strs = &sh[eh->e_shstrndx];
 	if (!sec_ok(&f, strs))
 		goto out;
-	unsigned patched = 0, bad = 0, failed = 0;
+	unsigned patched = 0, bad = 0, failed = 0, hooked = 0, unhooked = 0;
 	bool have_syms = false;
+	struct hook_slots hs;
+	find_hook_slots(&f, eh, bias, &hs);
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
 		static const char want[] = "__patchable_function_entries";
 		if (sh[i].sh_name >= strs->sh_size ||
@@ -326,6 +450,19 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 						bad++;
 					continue;
 				}
+				struct hook_call hc = {0, 0, false};
+				if (hs.n) {
+					/* its body, up to the next function (at most
+					 * 512 bytes: hooks come first) */
+					uintptr_t end = nsyms ? entry_at_or_after(syms, nsyms, site + 1)
+							      : 0;
+					if (!end || end > site + 512 || end > hi)
+						end = site + 512 < hi ? site + 512 : hi;
+					if (calls_hook(&hs, site + cover, end, lo, hi, &hc) && hc.cyg) {
+						hooked++;
+						continue;
+					}
+				}
 				uintptr_t to = target_for(site);
 				if (!to) {
 					failed++;
@@ -353,6 +490,18 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 				__asm__ volatile("" ::: "memory");
 				w[0] = code[0];
 				patched++;
+				if (hc.len) {
+					/* the function's own mcount/__fentry__ call: a nop
+					 * of its length (0f 1f 44 00 00, 66-prefixed for 6) */
+					static const uint8_t nop6[6] = {0x66, 0x0f, 0x1f, 0x44, 0, 0};
+					const uint8_t *nop = hc.len == 6 ? nop6 : nop6 + 1;
+					volatile uint8_t *c = (volatile uint8_t *)hc.at;
+					for (unsigned x = hc.len; x-- > 1;)
+						c[x] = nop[x];
+					__asm__ volatile("" ::: "memory");
+					c[0] = nop[0];
+					unhooked++;
+				}
 			}
 			if (open_) {
 				mprotect((void *)plo, phi - plo, prot_of(ph[k].p_flags));
@@ -370,6 +519,8 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 		       path, failed);
 	if (patched)
 		ct_proc_printf("patched %u %s", patched, path);
+	if (hooked || unhooked)
+		ct_proc_printf("patch-hooked %u %u %s", hooked, unhooked, path);
 out:
 	if (syms)
 		munmap(syms, symlen);
