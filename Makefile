@@ -88,6 +88,11 @@ $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
+# unit tests of the runtime's pure functions link its own objects
+$(O)/tests/test_rtlog: tests/unit/test_rtlog.c $(O)/runtime/log.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/runtime/log.o
+
 unit: $(UNIT_BINS)
 
 deps:
