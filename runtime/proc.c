@@ -54,7 +54,10 @@ void ct_proc_printf(const char *fmt, ...)
 static uint64_t realtime_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
+	if (ct_cfg.clock_vdso)
+		clock_gettime(CLOCK_REALTIME, &ts);
+	else /* the TSC is disabled: the vDSO would fault */
+		syscall(SYS_clock_gettime, CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
