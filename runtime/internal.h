@@ -154,6 +154,9 @@ void ct_thread_start(struct ct_thread *t) CT_HIDDEN;
  * their return addresses back; its later hooks read no clock and make no
  * system call.  Counted as why. */
 void ct_thread_stop(struct ct_thread *t, enum ct_untraced why) CT_HIDDEN;
+/* a forked child that could not start its own files: its thread's ring
+ * was the parent's and is gone; it stops (counted as CT_UNTRACED_RING) */
+void ct_thread_orphaned(struct ct_thread *t) CT_HIDDEN;
 /* a thread created by a stopped one starts stopped (no clock, no ring) */
 void ct_thread_born_off(struct ct_thread *t, uint32_t off) CT_HIDDEN;
 /* ct_buffer_full: is this still the task the state was made for?  A raw

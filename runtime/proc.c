@@ -299,9 +299,10 @@ static void after_fork_child(void)
 	ct_fd_close(&proc_file);
 	ct_rings_forget_all();
 	if (!start_process_file()) {
-		/* after setuid, say: the child cannot make its files */
-		ct_untraced(CT_UNTRACED_RING);
+		/* after setuid, say: the child cannot make its files.  Its one
+		 * thread's ring was the parent's, unmapped just now */
 		ct_cfg.state = CT_RT_OFF;
+		ct_thread_orphaned(t);
 		return;
 	}
 	ct_proc_printf("fork %lu %d", (unsigned long)ct_clock(), ppid);

@@ -669,6 +669,22 @@ void ct_thread_stop(struct ct_thread *t, enum ct_untraced why)
 	t->busy += CT_BUSY_OFF;
 }
 
+void ct_thread_orphaned(struct ct_thread *t)
+{
+	ct_untraced(CT_UNTRACED_RING);
+	t->ring = NULL;
+	t->bufs = NULL;
+	t->cur = t->limit = 0;
+	t->busy++;
+	/* hooked frames still live get their return addresses */
+	if (t->stk)
+		ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
+	t->depth = 0;
+	t->off = CT_UNTRACED_RING + 1;
+	t->state = 2;
+	t->busy += CT_BUSY_OFF - 1;
+}
+
 /* the first thing a thread created by a stopped thread does (wrap.c): it
  * inherited what stopped its creator (a disabled TSC, a seccomp filter) */
 void ct_thread_born_off(struct ct_thread *t, uint32_t off)
