@@ -293,7 +293,7 @@ static void after_fork_child(void)
 		}
 		t->off = 0;
 		t->busy = 0;
-		t->state = 0;
+		t->state = 1; /* a new ring, below */
 	}
 	int ppid = ct_cfg.pid;
 	ct_fd_close(&proc_file);

@@ -657,7 +657,21 @@ void ct_thread_stop(struct ct_thread *t, enum ct_untraced why)
 		return;
 	ct_untraced(why);
 	if (t->busy == 0) {
-		ct_thread_release(t, true);
+		struct ct_ring_header *r = t->ring;
+		size_t len = t->map_len;
+		ct_thread_release(t, false);
+		if (r && !ct_cfg.linked)
+			munmap(r, len);
+		/* hooked frames still live get their return addresses; the
+		 * shadow stack and the hook area stay, so that a frame the
+		 * hook area keeps as an orphan (dropped by a longjmp, parked
+		 * by a context switch) still finds its way back: that reads
+		 * memory only */
+		t->busy++;
+		if (t->stk)
+			ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
+		t->depth = 0;
+		t->busy--;
 	} else {
 		/* in a handler that interrupted a hook of this thread: the ring
 		 * stays as it is (the hook finishes its record), nothing more is
