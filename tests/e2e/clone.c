@@ -5,6 +5,9 @@
  *                   child and parent make many traced calls at once.
  *  ./clone raw:     the same with syscall(SYS_clone, SIGCHLD, 0, ...), the
  *                   child going on in the same code (a fork made by hand).
+ *  ./clone asm:     the same with the system call made by inline assembly,
+ *                   which no interposer sees: the runtime notices the new
+ *                   task at its first buffer switch.
  *  ./clone vm:      clone(fn, stack, CLONE_VM | SIGCHLD, arg): a task that
  *                   shares memory and TLS (no CLONE_SETTLS) with the
  *                   calling thread; both make traced calls at once.
@@ -43,6 +46,24 @@ NOINLINE void after_wait(int st)
 
 static volatile int child_odd;
 
+/* clone(SIGCHLD) with no new stack, by hand */
+NOTRACE static long asm_fork(void)
+{
+#ifdef __x86_64__
+	long ret;
+	register long r10 __asm__("r10") = 0;
+	register long r8 __asm__("r8") = 0;
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long)SYS_clone), "D"((long)SIGCHLD), "S"(0L), "d"(0L), "r"(r10),
+			   "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	return syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
+#endif
+}
+
 NOTRACE static int child_main(void *arg)
 {
 	int odd = 0;
@@ -67,8 +88,9 @@ int main(int argc, char **argv)
 		flags |= CLONE_VM | CLONE_VFORK;
 	fflush(stdout);
 	pid_t pid;
-	if (!strcmp(argv[1], "raw")) {
-		pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
+	if (!strcmp(argv[1], "raw") || !strcmp(argv[1], "asm")) {
+		pid = !strcmp(argv[1], "raw") ? (pid_t)syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0)
+					      : (pid_t)asm_fork();
 		if (pid == 0)
 			_exit(child_main(NULL));
 	} else {
