@@ -111,6 +111,12 @@ struct ct_config {
 	 * the TSC is disabled (PR_SET_TSC), which makes the vDSO fault too;
 	 * until then, and without it, by system call */
 	bool clock_vdso;
+	/* the TSC is disabled in this process, which was forked by a thread
+	 * that had it: the clock is CLOCK_MONOTONIC turned into TSC ticks with
+	 * the rate measured before the TSC went away (proc.c), so that its
+	 * times are on the recording's scale */
+	bool tsc_synth;
+	uint64_t synth_tsc0, synth_mono0, synth_mult; /* ticks per ns, 32.32 */
 };
 extern struct ct_config ct_cfg CT_HIDDEN;
 
@@ -121,6 +127,10 @@ static inline __attribute__((always_inline)) uint64_t ct_clock(void)
 {
 	if (likely(ct_cfg.use_tsc))
 		return ct_arch_cycles();
+	if (unlikely(ct_cfg.tsc_synth))
+		return ct_cfg.synth_tsc0 +
+		       (uint64_t)((unsigned __int128)(ct_clock_mono() - ct_cfg.synth_mono0) *
+				  ct_cfg.synth_mult >> 32);
 	return ct_clock_mono();
 }
 
@@ -197,6 +207,9 @@ void ct_hook_release(struct ct_thread *t) CT_HIDDEN;
 bool ct_process_ready(void) CT_HIDDEN; /* initialise on first use; false = off */
 void ct_modules_rescan(void) CT_HIDDEN;
 void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
+/* a thread is about to lose its TSC: note the TSC's rate against
+ * CLOCK_MONOTONIC while it can still be read (for a child it forks) */
+void ct_clock_note_rate(void) CT_HIDDEN;
 /* a new process that shares nothing with its parent but copies of memory
  * (fork, clone without CLONE_VM): its own .proc file and rings */
 void ct_process_after_fork(void) CT_HIDDEN;

@@ -246,12 +246,15 @@ int ct_proc_pid(void)
 	return ct_cfg.pid;
 }
 
+static uint64_t start_mono; /* CLOCK_MONOTONIC at ct_cfg.start_clock */
+
 static bool start_process_file(void)
 {
 	ct_cfg.pid = getpid();
 	if (!open_proc_file())
 		return false;
 	ct_cfg.start_clock = ct_clock();
+	start_mono = ct_clock_mono();
 	ct_proc_printf("calltrace-proc %d", CT_FORMAT_VERSION);
 	ct_proc_printf("pid %d", ct_cfg.pid);
 	ct_proc_printf("ppid %d", (int)getppid());
@@ -259,7 +262,7 @@ static bool start_process_file(void)
 	ct_proc_printf("exe %s", exe_path);
 	write_args();
 	ct_proc_printf("clock %lu %lu %lu", (unsigned long)ct_cfg.start_clock,
-		       (unsigned long)ct_clock_mono(), (unsigned long)realtime_ns());
+		       (unsigned long)start_mono, (unsigned long)realtime_ns());
 	ct_calibrate_note();
 	pthread_mutex_lock(&mod_lock);
 	nmodules = 0;
@@ -445,16 +448,46 @@ static void clock_check_tsc(void)
 	__atomic_store_n(&ct_cfg.clock_vdso, !tsc_disabled, __ATOMIC_RELAXED);
 }
 
+/* the TSC's rate and a point of it against CLOCK_MONOTONIC, taken while a
+ * thread still has the TSC (ct_thread_stop), over at least a millisecond
+ * since the process started */
+static bool rate_noted;
+
+void ct_clock_note_rate(void)
+{
+	if (rate_noted || !ct_cfg.use_tsc)
+		return;
+	uint64_t tsc, mono;
+	do {
+		tsc = ct_clock();
+		mono = ct_clock_mono();
+	} while (mono - start_mono < 1000 * 1000);
+	if (tsc <= ct_cfg.start_clock)
+		return;
+	ct_cfg.synth_mult = (uint64_t)(((unsigned __int128)(tsc - ct_cfg.start_clock) << 32) /
+				       (mono - start_mono));
+	ct_cfg.synth_tsc0 = tsc;
+	ct_cfg.synth_mono0 = mono;
+	rate_noted = true;
+}
+
 /* then the TSC cannot be the clock, and the trampolines stay off their fast
- * paths (they read it) */
+ * paths (they read it).  In a child forked by a thread that noted the
+ * TSC's rate, CLOCK_MONOTONIC is turned into TSC ticks; else its times are
+ * nanoseconds */
 static void clock_no_tsc(void)
 {
 	if (!tsc_disabled)
 		return;
-	if (ct_cfg.use_tsc)
+	if (ct_cfg.use_tsc && rate_noted) {
+		ct_cfg.tsc_synth = true;
+		ct_log("the TSC is disabled in this process (PR_SET_TSC): its times are "
+		       "CLOCK_MONOTONIC, scaled to the TSC's rate measured in its parent");
+	} else if (ct_cfg.use_tsc) {
 		ct_log("the TSC is disabled in this process (PR_SET_TSC): its times are "
 		       "CLOCK_MONOTONIC nanoseconds (record --clock=mono to compare them "
 		       "with other processes')");
+	}
 	ct_cfg.use_tsc = false;
 }
 

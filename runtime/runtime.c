@@ -656,6 +656,8 @@ void ct_thread_stop(struct ct_thread *t, enum ct_untraced why)
 	if (t->off)
 		return;
 	ct_untraced(why);
+	if (why == CT_UNTRACED_TSC || why == CT_UNTRACED_SECCOMP)
+		ct_clock_note_rate();
 	if (t->busy == 0) {
 		struct ct_ring_header *r = t->ring;
 		size_t len = t->map_len;

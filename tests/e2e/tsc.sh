@@ -3,7 +3,8 @@
 # end; the calls before the prctl are in the trace, those after it in that
 # thread and in the thread it creates (which inherits the setting) are not
 # (the thread stopped tracing, counted); a child forked afterwards starts
-# with the TSC disabled and is traced with the monotonic clock.
+# with the TSC disabled and is traced with the monotonic clock, scaled to
+# TSC ticks (its calls come after its parent's on the time line).
 # variants: all
 # front-ends: all
 build tsc "$E2E/tsc.c"
@@ -16,6 +17,8 @@ section "stdout (exit $RC)"; add <"$W/d.out"
 section "report --format=csv (function,calls)"; ct report d --format=csv | csv_calls | add
 section "the forked child says its clock once"
 grep -c 'TSC is disabled' "$W/d.err" | add
+section "replay: one time line (the child's clock is scaled to TSC ticks)"
+ct replay d --no-duration | normalize | add
 record m --clock=mono ./tsc
 want_rc "record --clock=mono ./tsc" $RC 3 "$W/m.err"
 section "--clock=mono: stdout (exit $RC)"; add <"$W/m.out"
