@@ -555,8 +555,6 @@ static void process_init(void)
 
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	exe_path[n > 0 ? n : 0] = 0;
-	if (!ct_cfg.linked)
-		save_exec_env();
 	if (!ct_cfg.linked) {
 		char db[4200];
 		ct_fmt(db, sizeof(db), "%s/%s", ct_cfg.shm, CT_DOORBELL_NAME);
@@ -573,6 +571,8 @@ static void process_init(void)
 		ct_linked_info(false);
 	}
 	ct_args_init();
+	if (!ct_cfg.linked)
+		save_exec_env();
 	if (!start_process_file()) {
 		ct_cfg.state = CT_RT_OFF;
 		return;
