@@ -117,6 +117,10 @@ struct ct_config {
 	 * times are on the recording's scale */
 	bool tsc_synth;
 	uint64_t synth_tsc0, synth_mono0, synth_mult; /* ticks per ns, 32.32 */
+	/* a seccomp filter was installed on every thread (TSYNC): each thread
+	 * stops at its next buffer switch, start or end, without a system call
+	 * (enum ct_untraced + 1, 0 = no) */
+	uint32_t stop_all;
 };
 extern struct ct_config ct_cfg CT_HIDDEN;
 
@@ -167,6 +171,10 @@ void ct_thread_stop(struct ct_thread *t, enum ct_untraced why) CT_HIDDEN;
 /* a forked child that could not start its own files: its thread's ring
  * was the parent's and is gone; it stops (counted as CT_UNTRACED_RING) */
 void ct_thread_orphaned(struct ct_thread *t) CT_HIDDEN;
+/* stop this thread without a single system call (a filter is on it that
+ * the runtime did not see coming: TSYNC): the ring is handed over by
+ * stores, nothing is unmapped */
+void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why) CT_HIDDEN;
 /* a thread created by a stopped one starts stopped (no clock, no ring) */
 void ct_thread_born_off(struct ct_thread *t, uint32_t off) CT_HIDDEN;
 /* ct_buffer_full: is this still the task the state was made for?  A raw

@@ -278,7 +278,7 @@ static void after_fork_child(void)
 	if (ct_cfg.state != CT_RT_ACTIVE)
 		return;
 	struct ct_thread *t = &ct_self;
-	if (t->off == CT_UNTRACED_SECCOMP + 1) {
+	if (t->off == CT_UNTRACED_SECCOMP + 1 || ct_cfg.stop_all) {
 		/* the filter came along: no system call of ours may be allowed */
 		ct_untraced(CT_UNTRACED_SECCOMP);
 		ct_cfg.state = CT_RT_OFF;
@@ -320,7 +320,10 @@ void ct_process_after_fork(void)
 static void thread_exit(void *arg)
 {
 	(void)arg;
-	ct_thread_release(&ct_self, true);
+	if (__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))
+		ct_thread_stop_quiet(&ct_self, (enum ct_untraced)(ct_cfg.stop_all - 1));
+	else
+		ct_thread_release(&ct_self, true);
 }
 
 void ct_thread_key_set(void)

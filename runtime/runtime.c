@@ -291,6 +291,11 @@ bool ct_thread_ready(struct ct_thread *t)
 		return true;
 	if (t->state == 2 || !ct_process_ready())
 		return false;
+	if (unlikely(__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))) {
+		/* making a ring takes system calls the filter may forbid */
+		ct_thread_born_off(t, ct_cfg.stop_all);
+		return false;
+	}
 	ct_thread_start(t);
 	return t->cap != 0;
 }
@@ -676,13 +681,24 @@ void ct_thread_stop(struct ct_thread *t, enum ct_untraced why)
 		t->busy--;
 	} else {
 		/* in a handler that interrupted a hook of this thread: the ring
-		 * stays as it is (the hook finishes its record), nothing more is
-		 * written after it */
-		t->limit = 0;
+		 * stays as it is (the hook finishes its record, no buffer switch
+		 * follows), nothing more is written after it */
+		t->limit = UINTPTR_MAX;
 	}
 	t->off = (uint32_t)why + 1;
 	t->state = 2;
 	t->busy += CT_BUSY_OFF;
+}
+
+/* where a stopped thread's hook that is under way (its record written,
+ * the buffer switch done) may still write the rest of its records, e.g. an
+ * argument capture after the switch: nowhere that matters */
+static char scratch[SLACK] __attribute__((aligned(64)));
+
+static void park_writer(struct ct_thread *t)
+{
+	t->cur = (uintptr_t)scratch;
+	t->limit = UINTPTR_MAX;
 }
 
 void ct_thread_orphaned(struct ct_thread *t)
@@ -690,7 +706,7 @@ void ct_thread_orphaned(struct ct_thread *t)
 	ct_untraced(CT_UNTRACED_RING);
 	t->ring = NULL;
 	t->bufs = NULL;
-	t->cur = t->limit = 0;
+	park_writer(t);
 	t->busy++;
 	/* hooked frames still live get their return addresses */
 	if (t->stk)
@@ -725,6 +741,10 @@ void ct_thread_born_off(struct ct_thread *t, uint32_t off)
  *    counted as CT_UNTRACED_CLONE. */
 bool ct_task_changed(struct ct_thread *t)
 {
+	if (unlikely(__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED)) && !t->off) {
+		ct_thread_stop_quiet(t, (enum ct_untraced)(ct_cfg.stop_all - 1));
+		return true;
+	}
 	int tid = gettid_();
 	if (likely(tid == t->tid))
 		return false;
@@ -760,4 +780,33 @@ void ct_ring_failed(struct ct_thread *t, const char *what, const char *path, int
 		ct_log("cannot %s %s: %s; thread %d is not traced (nor are other threads of "
 		       "process %d that fail the same way: they are counted)",
 		       what, path, strerror(err), t->tid, pid);
+}
+
+void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why)
+{
+	if (t->off)
+		return;
+	ct_untraced(why);
+	t->busy++;
+	struct ct_ring_header *r = t->ring;
+	if (r) {
+		/* ct_thread_release without the doorbell's wake-up nor munmap:
+		 * the drainer finds the ring done at its next round */
+		uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)t->slot * r->buf_stride;
+		uintptr_t end = ct_arch_swap(&t->cur, (uintptr_t)scratch);
+		t->limit = UINTPTR_MAX;
+		if (end >= base && end - base <= r->buf_stride) {
+			r->slot[t->slot].fill = end - base;
+			__atomic_store_n(&r->slot[t->slot].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+		}
+		__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+		t->ring = NULL;
+		t->bufs = NULL;
+	}
+	if (t->stk)
+		ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
+	t->depth = 0;
+	t->off = (uint32_t)why + 1;
+	t->state = 2;
+	t->busy += CT_BUSY_OFF - 1;
 }

@@ -186,6 +186,8 @@ CT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 {
 	resolve();
 	uint32_t off = ct_self.off;
+	if (off == 0)
+		off = __atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED);
 	/* a thread whose TSC is disabled or that is under seccomp passes
 	 * that on; sharing state with a clone child does not */
 	if (likely(off == 0 || off == CT_UNTRACED_CLONE + 1))
@@ -216,10 +218,15 @@ static void before_prctl(unsigned long option, unsigned long a2)
 		ct_thread_stop(&ct_self, CT_UNTRACED_SECCOMP);
 }
 
-static void before_seccomp(unsigned long op)
+static void before_seccomp(unsigned long op, unsigned long flags)
 {
-	if (active() && (op == SECCOMP_SET_MODE_STRICT || op == SECCOMP_SET_MODE_FILTER))
-		ct_thread_stop(&ct_self, CT_UNTRACED_SECCOMP);
+	if (!active() || (op != SECCOMP_SET_MODE_STRICT && op != SECCOMP_SET_MODE_FILTER))
+		return;
+	ct_thread_stop(&ct_self, CT_UNTRACED_SECCOMP);
+	/* the filter goes on every thread of the process: each stops at its
+	 * next buffer switch (or start, or end), without a system call */
+	if (op == SECCOMP_SET_MODE_FILTER && (flags & SECCOMP_FILTER_FLAG_TSYNC))
+		__atomic_store_n(&ct_cfg.stop_all, CT_UNTRACED_SECCOMP + 1, __ATOMIC_RELEASE);
 }
 
 CT_EXPORT int prctl(int option, ...)
@@ -238,7 +245,7 @@ CT_EXPORT int prctl(int option, ...)
 CT_EXPORT int seccomp(unsigned int op, unsigned int flags, void *args)
 {
 	resolve();
-	before_seccomp(op);
+	before_seccomp(op, flags);
 	int (*r)(unsigned int, unsigned int, void *) =
 	    (int (*)(unsigned int, unsigned int, void *))next("seccomp");
 	if (r)
@@ -266,7 +273,7 @@ CT_EXPORT long syscall(long n, ...)
 	if (n == SYS_prctl) {
 		before_prctl((unsigned long)a[0], (unsigned long)a[1]);
 	} else if (n == SYS_seccomp) {
-		before_seccomp((unsigned long)a[0]);
+		before_seccomp((unsigned long)a[0], (unsigned long)a[1]);
 	} else if (active()) {
 		/* clone(flags, stack, ...) or clone3(struct clone_args *, size) */
 		uint64_t flags = (uint64_t)a[0], stack = (uint64_t)a[1];

@@ -6,12 +6,18 @@
  *  - a thread installs a filter that kills the process on openat, makes
  *    traced calls, and creates a thread (which inherits the filter) that
  *    makes traced calls too.
+ * "./seccomp tsync": a thread installs, on every thread of the process
+ * (SECCOMP_FILTER_FLAG_TSYNC), a filter that kills the process on
+ * rt_sigprocmask and gettid (which the tracer's buffer switches make; not
+ * openat: a -pg build writes gmon.out untraced), then sleeps; the main thread makes enough
+ * traced calls to fill several buffers and exits.
  * The program completes as it does untraced. */
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -91,9 +97,59 @@ NOTRACE static void *filter_thread(void *arg)
 	return arg;
 }
 
-int main(void)
+NOINLINE int in_tsync(int i)
+{
+	sink += i;
+	return i & 1;
+}
+
+static volatile int filtered, created;
+
+NOTRACE static void *tsync_thread(void *arg)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_gettid, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	};
+	struct sock_fprog prog = {sizeof(code) / sizeof(code[0]), code};
+	/* pthread_create restores the creator's signal mask after the clone:
+	 * not under the filter */
+	while (!created)
+		;
+	before_seccomp(4);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog) != 0) {
+		perror("seccomp");
+		_exit(1);
+	}
+	filtered = 1;
+	for (;;)
+		pause();
+	return arg;
+}
+
+NOTRACE static int tsync(void)
 {
 	pthread_t th;
+	pthread_create(&th, NULL, tsync_thread, NULL);
+	created = 1;
+	while (!filtered)
+		;
+	int odd = 0;
+	for (int i = 0; i < 200000; i++)
+		odd += in_tsync(i);
+	printf("main: odd %d\n", odd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t th;
+	if (argc > 1 && !strcmp(argv[1], "tsync"))
+		return tsync();
 	before_seccomp(0);
 	pthread_create(&th, NULL, strict_thread, NULL);
 	pthread_join(th, NULL);
