@@ -175,6 +175,8 @@ void ct_thread_orphaned(struct ct_thread *t) CT_HIDDEN;
  * the runtime did not see coming: TSYNC): the ring is handed over by
  * stores, nothing is unmapped */
 void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why) CT_HIDDEN;
+/* a stopped thread ends: what it kept (shadow stack, hook area) goes */
+void ct_thread_stopped_exit(struct ct_thread *t) CT_HIDDEN;
 /* a thread created by a stopped one starts stopped (no clock, no ring) */
 void ct_thread_born_off(struct ct_thread *t, uint32_t off) CT_HIDDEN;
 /* ct_buffer_full: is this still the task the state was made for?  A raw

@@ -322,6 +322,8 @@ static void thread_exit(void *arg)
 	(void)arg;
 	if (__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))
 		ct_thread_stop_quiet(&ct_self, (enum ct_untraced)(ct_cfg.stop_all - 1));
+	else if (ct_self.off)
+		ct_thread_stopped_exit(&ct_self);
 	else
 		ct_thread_release(&ct_self, true);
 }

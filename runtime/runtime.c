@@ -647,6 +647,8 @@ void ct_thread_after_fork(struct ct_thread *t)
 
 /* ---- threads that must stop tracing ------------------------------------ */
 
+static void hand_over_parked(struct ct_thread *t);
+
 /* The thread is about to lose what tracing needs (the TSC, system calls) or
  * to share its state with another task: hand the ring over and give the
  * frames the return trampoline holds their addresses back, while system
@@ -760,10 +762,9 @@ bool ct_task_changed(struct ct_thread *t)
 		t->off = CT_UNTRACED_CLONE + 1;
 		t->state = 2;
 		t->busy += CT_BUSY_OFF;
-		/* no more switches; the ring stays mapped and is drained when the
-		 * thread or the process ends (the other task may be writing its
-		 * last record into it right now) */
-		t->limit = UINTPTR_MAX;
+		/* handed over by stores, nothing unmapped: the other task may be
+		 * writing its last record into it right now */
+		hand_over_parked(t);
 	}
 	return true;
 }
@@ -782,31 +783,56 @@ void ct_ring_failed(struct ct_thread *t, const char *what, const char *path, int
 		       what, path, strerror(err), t->tid, pid);
 }
 
+/* ct_thread_release without the doorbell's wake-up nor munmap: the
+ * drainer finds the ring done at its next round; a hook under way (of this
+ * thread's signal handler, or of a task sharing its TLS) writes the rest of
+ * its record into the scratch buffer */
+static void hand_over_parked(struct ct_thread *t)
+{
+	struct ct_ring_header *r = t->ring;
+	if (!r)
+		return;
+	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)t->slot * r->buf_stride;
+	uintptr_t end = ct_arch_swap(&t->cur, (uintptr_t)scratch);
+	t->limit = UINTPTR_MAX;
+	if (end >= base && end - base <= r->buf_stride) {
+		r->slot[t->slot].fill = end - base;
+		__atomic_store_n(&r->slot[t->slot].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	t->ring = NULL;
+	t->bufs = NULL;
+}
+
 void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why)
 {
 	if (t->off)
 		return;
 	ct_untraced(why);
 	t->busy++;
-	struct ct_ring_header *r = t->ring;
-	if (r) {
-		/* ct_thread_release without the doorbell's wake-up nor munmap:
-		 * the drainer finds the ring done at its next round */
-		uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)t->slot * r->buf_stride;
-		uintptr_t end = ct_arch_swap(&t->cur, (uintptr_t)scratch);
-		t->limit = UINTPTR_MAX;
-		if (end >= base && end - base <= r->buf_stride) {
-			r->slot[t->slot].fill = end - base;
-			__atomic_store_n(&r->slot[t->slot].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
-		}
-		__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
-		t->ring = NULL;
-		t->bufs = NULL;
-	}
+	hand_over_parked(t);
 	if (t->stk)
 		ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
 	t->depth = 0;
 	t->off = (uint32_t)why + 1;
 	t->state = 2;
 	t->busy += CT_BUSY_OFF - 1;
+}
+
+void ct_thread_stopped_exit(struct ct_thread *t)
+{
+	if (t->ring) {
+		/* a task sharing this state stopped it (ct_task_changed): it may
+		 * still be using it, so nothing is unmapped */
+		hand_over_parked(t);
+		return;
+	}
+	/* under seccomp the thread may not unmap anything: leave it */
+	if (t->off == CT_UNTRACED_SECCOMP + 1 || __atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))
+		return;
+	if (t->stk)
+		munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));
+	t->stk = NULL;
+	t->cap = 0;
+	ct_hook_release(t);
 }
