@@ -464,8 +464,8 @@ static int load(const char *path)
 		 * data directory, for the reader (the first process writes it) */
 		char copy[4200];
 		ct_fmt(copy, sizeof(copy), "%s/%s", ct_cfg.dir, CT_ARGS_FILE);
-		mkdir(ct_cfg.dir, 0755);
-		int cfd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		mkdir(ct_cfg.dir, 0700);
+		int cfd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (cfd >= 0) {
 			ssize_t w = write(cfd, A.text, got);
 			(void)w;

@@ -396,11 +396,18 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 {
 	struct ct_thread *t = &ct_self;
 	int pushed = 0;
+	if (unlikely(t->busy++ != 0) && t->off) {
+		/* a stopped thread (runtime.c ct_thread_stop): not even the
+		 * function's address (mcount_scan may make a system call) */
+		ct_nested_drop(t);
+		t->busy--;
+		return;
+	}
 	uintptr_t fn = kind == 1 ? mcount_fn(site) : fentry_fn(site, (int)kind, &pushed);
 	if (pushed)
 		r->sp += 8; /* the slot and the stack arguments are a word further up */
 	uintptr_t *slot = (uintptr_t *)r->sp;
-	if (unlikely(t->busy++ != 0)) {
+	if (unlikely(t->busy != 1)) {
 		nested_enter(t, fn, slot);
 		t->busy--;
 		return;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "arch.h"
 #include "calltrace/format.h"
@@ -80,7 +81,14 @@ struct ct_thread {
 	 * recipe (struct ct_args_fast *, 0 when no spec names it) */
 	uintptr_t args_fn;
 	void *args_af;
+	/* tracing of this thread stopped for good (enum ct_untraced + 1, 0 =
+	 * no): it entered seccomp, lost its TSC, shares its state with a clone
+	 * child.  busy then stays at CT_BUSY_OFF, so that every hook takes the
+	 * nested path, which drops the event without reading the clock or
+	 * making a system call (runtime.c ct_thread_stop) */
+	uint32_t off;
 };
+#define CT_BUSY_OFF (1u << 30)
 
 extern __thread struct ct_thread ct_self __attribute__((tls_model("initial-exec")));
 
@@ -96,9 +104,23 @@ struct ct_config {
 	uint32_t nslots;
 	int pid;
 	int gen;
-	int proc_fd;          /* DIR/<pid>-<gen>.proc, O_APPEND */
+	int proc_fd;          /* -1: the .proc file is proc.c's held descriptor */
 	uint64_t start_clock;
 	struct ct_doorbell *doorbell; /* record mode: wakes the drainer */
+	/* CLOCK_MONOTONIC may be read through the vDSO: set at start-up unless
+	 * the TSC is disabled (PR_SET_TSC), which makes the vDSO fault too;
+	 * until then, and without it, by system call */
+	bool clock_vdso;
+	/* the TSC is disabled in this process, which was forked by a thread
+	 * that had it: the clock is CLOCK_MONOTONIC turned into TSC ticks with
+	 * the rate measured before the TSC went away (proc.c), so that its
+	 * times are on the recording's scale */
+	bool tsc_synth;
+	uint64_t synth_tsc0, synth_mono0, synth_mult; /* ticks per ns, 32.32 */
+	/* a seccomp filter was installed on every thread (TSYNC): each thread
+	 * stops at its next buffer switch, start or end, without a system call
+	 * (enum ct_untraced + 1, 0 = no) */
+	uint32_t stop_all;
 };
 extern struct ct_config ct_cfg CT_HIDDEN;
 
@@ -109,11 +131,59 @@ static inline __attribute__((always_inline)) uint64_t ct_clock(void)
 {
 	if (likely(ct_cfg.use_tsc))
 		return ct_arch_cycles();
+	if (unlikely(ct_cfg.tsc_synth))
+		return ct_cfg.synth_tsc0 +
+		       (uint64_t)((unsigned __int128)(ct_clock_mono() - ct_cfg.synth_mono0) *
+				  ct_cfg.synth_mult >> 32);
 	return ct_clock_mono();
+}
+
+/* fds.c: a descriptor the runtime keeps, at a high number, whose identity
+ * is checked before each use (the program may close it and reuse the number) */
+struct ct_held_fd {
+	int fd;
+	bool gone;       /* lost and not opened again: said once */
+	dev_t dev;
+	ino_t ino;
+};
+/* take fd (closed on failure) as the held descriptor: false if it is not a
+ * regular file */
+bool ct_fd_hold(struct ct_held_fd *h, int fd) CT_HIDDEN;
+/* the descriptor if it still is that file (else opened again by its path,
+ * which must be the same file), or -1 */
+int ct_fd_get(struct ct_held_fd *h, const char *path) CT_HIDDEN;
+void ct_fd_close(struct ct_held_fd *h) CT_HIDDEN; /* only if still ours */
+void ct_fd_forget(struct ct_held_fd *h) CT_HIDDEN;
+
+/* count something the runtime could not trace (the doorbell, for record) */
+static inline void ct_untraced(enum ct_untraced why)
+{
+	if (ct_cfg.doorbell)
+		__atomic_fetch_add(&ct_cfg.doorbell->untraced[why], 1, __ATOMIC_RELAXED);
 }
 
 /* runtime.c */
 void ct_thread_start(struct ct_thread *t) CT_HIDDEN;
+/* stop tracing this thread for good: hand its ring over, give hooked frames
+ * their return addresses back; its later hooks read no clock and make no
+ * system call.  Counted as why. */
+void ct_thread_stop(struct ct_thread *t, enum ct_untraced why) CT_HIDDEN;
+/* a forked child that could not start its own files: its thread's ring
+ * was the parent's and is gone; it stops (counted as CT_UNTRACED_RING) */
+void ct_thread_orphaned(struct ct_thread *t) CT_HIDDEN;
+/* stop this thread without a single system call (a filter is on it that
+ * the runtime did not see coming: TSYNC): the ring is handed over by
+ * stores, nothing is unmapped */
+void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why) CT_HIDDEN;
+/* a stopped thread ends: what it kept (shadow stack, hook area) goes */
+void ct_thread_stopped_exit(struct ct_thread *t) CT_HIDDEN;
+/* a thread created by a stopped one starts stopped (no clock, no ring) */
+void ct_thread_born_off(struct ct_thread *t, uint32_t off) CT_HIDDEN;
+/* ct_buffer_full: is this still the task the state was made for?  A raw
+ * clone child is set up here (true: the buffer is not ours to switch) */
+bool ct_task_changed(struct ct_thread *t) CT_HIDDEN;
+/* a thread that got no ring: counted, said once per process */
+void ct_ring_failed(struct ct_thread *t, const char *what, const char *path, int err) CT_HIDDEN;
 /* a record of n words (header first), reserved at once; outer path only */
 void ct_put_words(struct ct_thread *t, const uint32_t *w, unsigned n) CT_HIDDEN;
 /* an EXIT record at now, leaving depth frames open (slow paths) */
@@ -147,6 +217,23 @@ void ct_hook_release(struct ct_thread *t) CT_HIDDEN;
 bool ct_process_ready(void) CT_HIDDEN; /* initialise on first use; false = off */
 void ct_modules_rescan(void) CT_HIDDEN;
 void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
+/* a thread is about to lose its TSC: note the TSC's rate against
+ * CLOCK_MONOTONIC while it can still be read (for a child it forks) */
+void ct_clock_note_rate(void) CT_HIDDEN;
+/* a new process that shares nothing with its parent but copies of memory
+ * (fork, clone without CLONE_VM): its own .proc file and rings */
+void ct_process_after_fork(void) CT_HIDDEN;
+/* exec and spawn: the environment of a new image, with calltrace's
+ * variables put back if it lacks them (wrap.c).  out has room for
+ * ct_exec_env_extra() more entries than envp; strings are built in buf
+ * (ct_exec_env_buf() bytes).  Returns out (or envp itself when nothing is
+ * missing) and sets *changed.  Async-signal-safe. */
+size_t ct_exec_env_extra(void) CT_HIDDEN;
+size_t ct_exec_env_buf(char *const envp[]) CT_HIDDEN;
+char *const *ct_exec_env(char *const envp[], char **out, char *buf, size_t buflen,
+			 bool *changed) CT_HIDDEN;
+/* is this the process the runtime set up (not a copy made by a raw clone)? */
+int ct_proc_pid(void) CT_HIDDEN;
 
 /* patch.c: -fpatchable-function-entry sites of a module just seen */
 struct dl_phdr_info;

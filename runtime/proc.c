@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -23,11 +24,17 @@
 #include "internal.h"
 
 struct ct_config ct_cfg;
+/* DIR/<pid>-<gen>.proc: O_APPEND, at a high number, checked before each
+ * write (fds.c) */
+static struct ct_held_fd proc_file = {.fd = -1};
+static char proc_path[4200];
 static pthread_key_t thread_key;
 static int init_tid;
 static pthread_mutex_t mod_lock = PTHREAD_MUTEX_INITIALIZER;
 
 size_t ct_vfmt(char *buf, size_t len, const char *fmt, va_list ap) CT_HIDDEN;
+static void clock_check_tsc(void);
+static void clock_no_tsc(void);
 
 void ct_proc_printf(const char *fmt, ...)
 {
@@ -37,8 +44,9 @@ void ct_proc_printf(const char *fmt, ...)
 	size_t n = ct_vfmt(buf, sizeof(buf) - 1, fmt, ap);
 	va_end(ap);
 	buf[n++] = '\n';
-	if (ct_cfg.proc_fd >= 0) {
-		ssize_t r = write(ct_cfg.proc_fd, buf, n);
+	int fd = ct_fd_get(&proc_file, proc_path);
+	if (fd >= 0) {
+		ssize_t r = write(fd, buf, n);
 		(void)r;
 	}
 }
@@ -46,7 +54,10 @@ void ct_proc_printf(const char *fmt, ...)
 static uint64_t realtime_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
+	if (ct_cfg.clock_vdso)
+		clock_gettime(CLOCK_REALTIME, &ts);
+	else /* the TSC is disabled: the vDSO would fault */
+		syscall(SYS_clock_gettime, CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -210,32 +221,40 @@ static void write_args(void)
 		put_escaped_arg(buf + i);
 }
 
-/* create DIR/<pid>-<gen>.proc: the first free generation is this image's */
-static int open_proc_file(void)
+/* create DIR/<pid>-<gen>.proc: the first free generation is this image's.
+ * Private (0600), new (O_EXCL), never through a link. */
+static bool open_proc_file(void)
 {
-	char path[4200];
 	for (int gen = 0; gen < 100000; gen++) {
-		ct_fmt(path, sizeof(path), "%s/%d-%d.proc", ct_cfg.dir, ct_cfg.pid, gen);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+		ct_fmt(proc_path, sizeof(proc_path), "%s/%d-%d.proc", ct_cfg.dir, ct_cfg.pid, gen);
+		int fd = open(proc_path,
+			      O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			ct_cfg.gen = gen;
-			return fd;
+			return ct_fd_hold(&proc_file, fd);
 		}
 		if (errno != EEXIST) {
-			ct_log("cannot create %s: %s", path, strerror(errno));
-			return -1;
+			ct_log("cannot create %s: %s", proc_path, strerror(errno));
+			return false;
 		}
 	}
-	return -1;
+	return false;
 }
+
+int ct_proc_pid(void)
+{
+	return ct_cfg.pid;
+}
+
+static uint64_t start_mono; /* CLOCK_MONOTONIC at ct_cfg.start_clock */
 
 static bool start_process_file(void)
 {
 	ct_cfg.pid = getpid();
-	ct_cfg.proc_fd = open_proc_file();
-	if (ct_cfg.proc_fd < 0)
+	if (!open_proc_file())
 		return false;
 	ct_cfg.start_clock = ct_clock();
+	start_mono = ct_clock_mono();
 	ct_proc_printf("calltrace-proc %d", CT_FORMAT_VERSION);
 	ct_proc_printf("pid %d", ct_cfg.pid);
 	ct_proc_printf("ppid %d", (int)getppid());
@@ -243,7 +262,7 @@ static bool start_process_file(void)
 	ct_proc_printf("exe %s", exe_path);
 	write_args();
 	ct_proc_printf("clock %lu %lu %lu", (unsigned long)ct_cfg.start_clock,
-		       (unsigned long)ct_clock_mono(), (unsigned long)realtime_ns());
+		       (unsigned long)start_mono, (unsigned long)realtime_ns());
 	ct_calibrate_note();
 	pthread_mutex_lock(&mod_lock);
 	nmodules = 0;
@@ -258,27 +277,223 @@ static void after_fork_child(void)
 {
 	if (ct_cfg.state != CT_RT_ACTIVE)
 		return;
+	struct ct_thread *t = &ct_self;
+	if (t->off == CT_UNTRACED_SECCOMP + 1 || ct_cfg.stop_all) {
+		/* the filter came along: no system call of ours may be allowed */
+		ct_untraced(CT_UNTRACED_SECCOMP);
+		ct_cfg.state = CT_RT_OFF;
+		return;
+	}
+	if (t->off) {
+		/* the forking thread had stopped tracing (its TSC disabled, its
+		 * state shared with a clone child): this new process's one
+		 * thread has state of its own and may trace again, with the
+		 * monotonic clock if the TSC still is disabled */
+		if (t->off == CT_UNTRACED_TSC + 1) {
+			clock_check_tsc();
+			clock_no_tsc();
+			ct_hook_fast = ct_cfg.use_tsc;
+		}
+		t->off = 0;
+		t->busy = 0;
+		t->state = 1; /* a new ring, below */
+	}
 	int ppid = ct_cfg.pid;
-	if (ct_cfg.proc_fd >= 0)
-		close(ct_cfg.proc_fd);
+	ct_fd_close(&proc_file);
 	ct_rings_forget_all();
 	if (!start_process_file()) {
+		/* after setuid, say: the child cannot make its files.  Its one
+		 * thread's ring was the parent's, unmapped just now */
 		ct_cfg.state = CT_RT_OFF;
+		ct_thread_orphaned(t);
 		return;
 	}
 	ct_proc_printf("fork %lu %d", (unsigned long)ct_clock(), ppid);
 	ct_thread_after_fork(&ct_self);
 }
 
+void ct_process_after_fork(void)
+{
+	after_fork_child();
+}
+
 static void thread_exit(void *arg)
 {
 	(void)arg;
-	ct_thread_release(&ct_self, true);
+	if (__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))
+		ct_thread_stop_quiet(&ct_self, (enum ct_untraced)(ct_cfg.stop_all - 1));
+	else if (ct_self.off)
+		ct_thread_stopped_exit(&ct_self);
+	else
+		ct_thread_release(&ct_self, true);
 }
 
 void ct_thread_key_set(void)
 {
 	pthread_setspecific(thread_key, (void *)1);
+}
+
+/* ---- the environment of exec'd images ---------------------------------- */
+
+/* calltrace's variables as this image got them from `record` ("NAME=value",
+ * or empty), put back into the environment of an image that the program
+ * execs or spawns without them (wrap.c), so that it is traced too */
+static const char *const exec_names[] = {
+	"LD_PRELOAD", CT_ENV_DIR, CT_ENV_SHM, CT_ENV_CLOCK, CT_ENV_BUFSIZE,
+	CT_ENV_NBUF, CT_ENV_DROP, CT_ENV_ARGS,
+};
+#define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
+static char exec_vals[NEXEC][4200];
+static char self_lib[4096]; /* this library's path, as LD_PRELOAD names it */
+
+static void save_exec_env(void)
+{
+	Dl_info di;
+	if (dladdr((void *)ct_process_ready, &di) && di.dli_fname &&
+	    strlen(di.dli_fname) < sizeof(self_lib))
+		strcpy(self_lib, di.dli_fname);
+	for (size_t i = 0; i < NEXEC; i++) {
+		const char *v = getenv(exec_names[i]);
+		exec_vals[i][0] = 0;
+		if (!v || strlen(exec_names[i]) + strlen(v) + 2 > sizeof(exec_vals[i]))
+			continue;
+		ct_fmt(exec_vals[i], sizeof(exec_vals[i]), "%s=%s", exec_names[i], v);
+	}
+	/* an LD_PRELOAD too long to keep: our library alone */
+	if (!exec_vals[0][0] && self_lib[0] && getenv("LD_PRELOAD"))
+		ct_fmt(exec_vals[0], sizeof(exec_vals[0]), "LD_PRELOAD=%s", self_lib);
+}
+
+/* envp's entry NAME=..., or NULL */
+static char *env_find(char *const envp[], const char *name)
+{
+	size_t l = strlen(name);
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], name, l) && envp[i][l] == '=')
+			return envp[i];
+	return NULL;
+}
+
+/* does the LD_PRELOAD value v name our library (as an element)? */
+static bool preload_has_self(const char *v)
+{
+	size_t l = strlen(self_lib);
+	while (*v) {
+		size_t n = strcspn(v, ": ");
+		if (n == l && !strncmp(v, self_lib, l))
+			return true;
+		v += n;
+		v += strspn(v, ": ");
+	}
+	return false;
+}
+
+size_t ct_exec_env_extra(void)
+{
+	return NEXEC + 1;
+}
+
+size_t ct_exec_env_buf(char *const envp[])
+{
+	const char *p = env_find(envp, "LD_PRELOAD");
+	return strlen(self_lib) + (p ? strlen(p) : 0) + 16;
+}
+
+char *const *ct_exec_env(char *const envp[], char **out, char *buf, size_t buflen, bool *changed)
+{
+	*changed = false;
+	if (!exec_vals[1][0] || !exec_vals[2][0]) /* not under record */
+		return envp;
+	size_t n = 0;
+	bool missing[NEXEC] = {false};
+	char *preload = NULL; /* a new LD_PRELOAD entry */
+	for (size_t i = 0; i < NEXEC; i++) {
+		if (!exec_vals[i][0])
+			continue;
+		char *e = env_find(envp, exec_names[i]);
+		if (!e) {
+			missing[i] = *changed = true;
+		} else if (i == 0 && self_lib[0] && !preload_has_self(e + 11)) {
+			/* the program's own LD_PRELOAD: ours first, then its */
+			size_t l = strlen(self_lib);
+			if (l + strlen(e) + 2 > buflen)
+				continue;
+			memcpy(buf, "LD_PRELOAD=", 11);
+			memcpy(buf + 11, self_lib, l);
+			buf[11 + l] = ':';
+			strcpy(buf + 12 + l, e + 11);
+			preload = buf;
+			*changed = true;
+		}
+	}
+	if (!*changed)
+		return envp;
+	for (size_t i = 0; envp && envp[i]; i++)
+		out[n++] = preload && !strncmp(envp[i], "LD_PRELOAD=", 11) ? preload : envp[i];
+	for (size_t i = 0; i < NEXEC; i++)
+		if (missing[i])
+			out[n++] = exec_vals[i];
+	out[n] = NULL;
+	ct_untraced(CT_UNTRACED_EXEC_ENV);
+	return out;
+}
+
+/* ---- the clock ------------------------------------------------------- */
+
+/* PR_SET_TSC (inherited across fork and exec) makes rdtsc fault in this
+ * process, and the vDSO's clock_gettime with it.  Until this check, the
+ * clock is CLOCK_MONOTONIC by system call (a hook may run before start-up);
+ * after it, the vDSO's, unless the TSC is disabled */
+static bool tsc_disabled;
+
+static void clock_check_tsc(void)
+{
+	int v = 0;
+	tsc_disabled = prctl(PR_GET_TSC, &v, 0, 0, 0) == 0 && v == PR_TSC_SIGSEGV;
+	__atomic_store_n(&ct_cfg.clock_vdso, !tsc_disabled, __ATOMIC_RELAXED);
+}
+
+/* the TSC's rate and a point of it against CLOCK_MONOTONIC, taken while a
+ * thread still has the TSC (ct_thread_stop), over at least a millisecond
+ * since the process started */
+static bool rate_noted;
+
+void ct_clock_note_rate(void)
+{
+	if (rate_noted || !ct_cfg.use_tsc)
+		return;
+	uint64_t tsc, mono;
+	do {
+		tsc = ct_clock();
+		mono = ct_clock_mono();
+	} while (mono - start_mono < 1000 * 1000);
+	if (tsc <= ct_cfg.start_clock)
+		return;
+	ct_cfg.synth_mult = (uint64_t)(((unsigned __int128)(tsc - ct_cfg.start_clock) << 32) /
+				       (mono - start_mono));
+	ct_cfg.synth_tsc0 = tsc;
+	ct_cfg.synth_mono0 = mono;
+	rate_noted = true;
+}
+
+/* then the TSC cannot be the clock, and the trampolines stay off their fast
+ * paths (they read it).  In a child forked by a thread that noted the
+ * TSC's rate, CLOCK_MONOTONIC is turned into TSC ticks; else its times are
+ * nanoseconds */
+static void clock_no_tsc(void)
+{
+	if (!tsc_disabled)
+		return;
+	if (ct_cfg.use_tsc && rate_noted) {
+		ct_cfg.tsc_synth = true;
+		ct_log("the TSC is disabled in this process (PR_SET_TSC): its times are "
+		       "CLOCK_MONOTONIC, scaled to the TSC's rate measured in its parent");
+	} else if (ct_cfg.use_tsc) {
+		ct_log("the TSC is disabled in this process (PR_SET_TSC): its times are "
+		       "CLOCK_MONOTONIC nanoseconds (record --clock=mono to compare them "
+		       "with other processes')");
+	}
+	ct_cfg.use_tsc = false;
 }
 
 /* ---- start-up -------------------------------------------------------- */
@@ -309,6 +524,7 @@ static void process_init(void)
 	const char *clk = getenv(CT_ENV_CLOCK);
 
 	ct_cfg.proc_fd = -1;
+	clock_check_tsc();
 	if (shm && *shm && dir && *dir) {
 		ct_cfg.linked = false;
 	} else if ((dir && *dir) || (on && !strcmp(on, "1"))) {
@@ -333,6 +549,7 @@ static void process_init(void)
 		ct_cfg.use_tsc = true;
 	else
 		ct_cfg.use_tsc = ct_arch_cycles_invariant();
+	clock_no_tsc();
 	/* the trampolines' fast paths read the TSC (set before the calibration
 	 * below, which measures them) */
 	ct_hook_fast = ct_cfg.use_tsc;
@@ -384,10 +601,12 @@ static void process_init(void)
 		ct_cfg.doorbell = m;
 	}
 	if (ct_cfg.linked) {
-		mkdir(ct_cfg.dir, 0755);
+		mkdir(ct_cfg.dir, 0700);
 		ct_linked_info(false);
 	}
 	ct_args_init();
+	if (!ct_cfg.linked)
+		save_exec_env();
 	if (!start_process_file()) {
 		ct_cfg.state = CT_RT_OFF;
 		return;

@@ -25,7 +25,9 @@
 struct ring_ent {
 	struct ct_ring_header *r;
 	size_t len;
-	int fd;          /* .ev file (linked mode) */
+	int fd;          /* unused (-1) */
+	struct ct_held_fd ev; /* its .ev file (linked mode), checked before use */
+	bool opened;     /* ev was opened (and may have been lost since) */
 	uint64_t next;   /* next buffer sequence to drain */
 };
 
@@ -44,6 +46,8 @@ void ct_rings_add(struct ct_ring_header *r, size_t len, int fd)
 		rings[nrings].r = r;
 		rings[nrings].len = len;
 		rings[nrings].fd = fd;
+		rings[nrings].ev.fd = -1;
+		rings[nrings].opened = false;
 		rings[nrings].next = 0;
 		nrings++;
 	} else {
@@ -60,8 +64,7 @@ void ct_rings_forget_all(void)
 	for (int i = 0; i < nrings; i++) {
 		if (!ct_cfg.linked)
 			munmap(rings[i].r, rings[i].len);
-		if (rings[i].fd >= 0)
-			close(rings[i].fd);
+		ct_fd_close(&rings[i].ev);
 	}
 	nrings = 0;
 	writer_running = 0;
@@ -85,31 +88,48 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
-static int open_stream(struct ct_ring_header *r)
+static void stream_path(char *path, size_t len, const struct ct_ring_header *r)
 {
-	char path[4200];
-	ct_fmt(path, sizeof(path), "%s/%u-%u-%u.ev", ct_cfg.dir, r->pid, r->gen, r->tid);
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ct_log("cannot create %s: %s", path, strerror(errno));
-		return -1;
-	}
-	struct stat st;
-	if (fstat(fd, &st) == 0 && st.st_size == 0) {
-		struct ct_ev_file_header h = ct_ev_header_of(r);
-		write_all(fd, (const char *)&h, sizeof(h));
-	}
-	return fd;
+	ct_fmt(path, len, "%s/%u-%u-%u.ev", ct_cfg.dir, r->pid, r->gen, r->tid);
 }
 
-/* copy one buffer to the ring's .ev file, opened on first use */
+/* the stream file: private, never through a link; another ring of the same
+ * thread may have begun it (a thread that traced again after its exit) */
+static void open_stream(struct ring_ent *e)
+{
+	char path[4200];
+	stream_path(path, sizeof(path), e->r);
+	e->opened = true;
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ct_log("cannot create %s: %s", path, strerror(errno));
+		return;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+		struct ct_ev_file_header h = ct_ev_header_of(e->r);
+		write_all(fd, (const char *)&h, sizeof(h));
+	}
+	if (!ct_fd_hold(&e->ev, fd))
+		ct_log("%s is not a regular file: not written", path);
+}
+
+/* copy one buffer to the ring's .ev file, opened on first use, and checked
+ * to be still ours before each buffer (fds.c) */
 static void copy_buffer(void *ctx, const char *buf, uint64_t len)
 {
 	struct ring_ent *e = ctx;
-	if (e->fd < 0)
-		e->fd = open_stream(e->r);
-	if (e->fd >= 0)
-		write_all(e->fd, buf, len);
+	int fd;
+	if (!e->opened) {
+		open_stream(e);
+		fd = e->ev.fd;
+	} else {
+		char path[4200];
+		stream_path(path, sizeof(path), e->r);
+		fd = ct_fd_get(&e->ev, path);
+	}
+	if (fd >= 0)
+		write_all(fd, buf, len);
 }
 
 /* drain one ring; final: also the buffer still being written */
@@ -129,8 +149,7 @@ static void *writer_main(void *arg)
 			did |= drain(e, 0);
 			if (__atomic_load_n(&e->r->done, __ATOMIC_ACQUIRE) &&
 			    ct_ring_find(e->r, e->next, CT_SLOT_FULL) < 0) {
-				if (e->fd >= 0)
-					close(e->fd);
+				ct_fd_close(&e->ev);
 				munmap(e->r, e->len);
 				*e = rings[--nrings];
 				continue;
@@ -170,9 +189,8 @@ void ct_rings_flush_all(void)
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < nrings; i++) {
 		drain(&rings[i], 1);
-		if (rings[i].fd >= 0)
-			close(rings[i].fd);
-		rings[i].fd = -1;
+		ct_fd_close(&rings[i].ev);
+		rings[i].opened = false;
 	}
 	pthread_mutex_unlock(&lock);
 	ct_linked_info(true);
@@ -199,9 +217,13 @@ void ct_linked_info(bool done)
 	snprintf(tmp, sizeof(tmp), "%s/.info.%d", ct_cfg.dir, (int)getpid());
 	if (!done && access(path, F_OK) == 0)
 		return; /* a parent process started this recording */
-	FILE *f = fopen(tmp, "w");
-	if (!f)
+	int tfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = tfd >= 0 ? fdopen(tfd, "w") : NULL;
+	if (!f) {
+		if (tfd >= 0)
+			close(tfd);
 		return;
+	}
 	char cmd[4096] = "";
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {

@@ -37,7 +37,10 @@ __thread struct ct_thread ct_self __attribute__((tls_model("initial-exec")));
 uint64_t ct_clock_mono(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (likely(ct_cfg.clock_vdso))
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	else /* before start-up, or the TSC is disabled: the vDSO would rdtsc */
+		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -177,12 +180,13 @@ static bool nested_fits(const struct ct_thread *t, uintptr_t p)
 
 void ct_nested(struct ct_thread *t, unsigned type, void *fn)
 {
-	uint64_t now = ct_clock();
-	uintptr_t a = (uintptr_t)fn;
-	if (t->cap == 0 || !t->ring || t->dropping) {
+	/* first: a stopped thread (t->off) must not even read the clock */
+	if (t->off || t->cap == 0 || !t->ring || t->dropping) {
 		ct_nested_drop(t);
 		return;
 	}
+	uint64_t now = ct_clock();
+	uintptr_t a = (uintptr_t)fn;
 	uintptr_t p = reserve(t, 20);
 	if (unlikely(!nested_fits(t, p))) {
 		if (!t->in_wait) {
@@ -287,6 +291,11 @@ bool ct_thread_ready(struct ct_thread *t)
 		return true;
 	if (t->state == 2 || !ct_process_ready())
 		return false;
+	if (unlikely(__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))) {
+		/* making a ring takes system calls the filter may forbid */
+		ct_thread_born_off(t, ct_cfg.stop_all);
+		return false;
+	}
 	ct_thread_start(t);
 	return t->cap != 0;
 }
@@ -395,13 +404,12 @@ void ct_thread_start(struct ct_thread *t)
 			 t->tid, seq);
 		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
-			ct_log("cannot create %s: %s; thread %d is not traced", tmp, strerror(errno),
-			       t->tid);
+			ct_ring_failed(t, "create", tmp, errno);
 			t->state = 2;
 			return;
 		}
 		if (ftruncate(fd, (off_t)len) < 0) {
-			ct_log("cannot size %s: %s", tmp, strerror(errno));
+			ct_ring_failed(t, "size", tmp, errno);
 			close(fd);
 			unlink(tmp);
 			t->state = 2;
@@ -412,7 +420,7 @@ void ct_thread_start(struct ct_thread *t)
 		map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	}
 	if (map == MAP_FAILED) {
-		ct_log("cannot map a trace buffer: %s", strerror(errno));
+		ct_ring_failed(t, "map a trace buffer in", fd >= 0 ? tmp : "anonymous memory", errno);
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
@@ -517,6 +525,8 @@ void ct_buffer_full(struct ct_thread *t)
 {
 	struct ct_ring_header *r = t->ring;
 	if (!r)
+		return;
+	if (unlikely(ct_task_changed(t))) /* a raw clone child: not its ring */
 		return;
 	uint32_t cur = t->slot;
 	uint32_t next = (cur + 1) % r->nslots;
@@ -633,4 +643,196 @@ void ct_thread_after_fork(struct ct_thread *t)
 	if (t->ring)
 		reenter_frames(t, 0);
 	t->busy--;
+}
+
+/* ---- threads that must stop tracing ------------------------------------ */
+
+static void hand_over_parked(struct ct_thread *t);
+
+/* The thread is about to lose what tracing needs (the TSC, system calls) or
+ * to share its state with another task: hand the ring over and give the
+ * frames the return trampoline holds their addresses back, while system
+ * calls are still allowed; then keep busy at CT_BUSY_OFF for good, so that
+ * every later hook of this thread (and of a task sharing its TLS) takes the
+ * nested path, which with t->off set drops the event before reading the
+ * clock: no rdtsc, no system call (runtime.c ct_nested, hook.c
+ * ct_hook_enter; the assembly fast paths test busy first).  Called by the
+ * interposers in wrap.c, outside any hook. */
+void ct_thread_stop(struct ct_thread *t, enum ct_untraced why)
+{
+	if (t->off)
+		return;
+	ct_untraced(why);
+	if (why == CT_UNTRACED_TSC || why == CT_UNTRACED_SECCOMP)
+		ct_clock_note_rate();
+	if (t->busy == 0) {
+		struct ct_ring_header *r = t->ring;
+		size_t len = t->map_len;
+		ct_thread_release(t, false);
+		if (r && !ct_cfg.linked)
+			munmap(r, len);
+		/* hooked frames still live get their return addresses; the
+		 * shadow stack and the hook area stay, so that a frame the
+		 * hook area keeps as an orphan (dropped by a longjmp, parked
+		 * by a context switch) still finds its way back: that reads
+		 * memory only */
+		t->busy++;
+		if (t->stk)
+			ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
+		t->depth = 0;
+		t->busy--;
+	} else {
+		/* in a handler that interrupted a hook of this thread: the ring
+		 * stays as it is (the hook finishes its record, no buffer switch
+		 * follows), nothing more is written after it */
+		t->limit = UINTPTR_MAX;
+	}
+	t->off = (uint32_t)why + 1;
+	t->state = 2;
+	t->busy += CT_BUSY_OFF;
+}
+
+/* where a stopped thread's hook that is under way (its record written,
+ * the buffer switch done) may still write the rest of its records, e.g. an
+ * argument capture after the switch: nowhere that matters */
+static char scratch[SLACK] __attribute__((aligned(64)));
+
+static void park_writer(struct ct_thread *t)
+{
+	t->cur = (uintptr_t)scratch;
+	t->limit = UINTPTR_MAX;
+}
+
+void ct_thread_orphaned(struct ct_thread *t)
+{
+	ct_untraced(CT_UNTRACED_RING);
+	t->ring = NULL;
+	t->bufs = NULL;
+	park_writer(t);
+	t->busy++;
+	/* hooked frames still live get their return addresses */
+	if (t->stk)
+		ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
+	t->depth = 0;
+	t->off = CT_UNTRACED_RING + 1;
+	t->state = 2;
+	t->busy += CT_BUSY_OFF - 1;
+}
+
+/* the first thing a thread created by a stopped thread does (wrap.c): it
+ * inherited what stopped its creator (a disabled TSC, a seccomp filter) */
+void ct_thread_born_off(struct ct_thread *t, uint32_t off)
+{
+	ct_untraced(off == CT_UNTRACED_TSC + 1 ? CT_UNTRACED_TSC : CT_UNTRACED_RING);
+	t->off = off;
+	t->state = 2;
+	t->busy = CT_BUSY_OFF;
+}
+
+/* ct_buffer_full, every buffer (some 40,000 events): is the task writing
+ * the one this state was made for?  Not if a raw clone() (a system call,
+ * not through the clone wrapper of wrap.c) made a task that copied or
+ * shares it:
+ *  - another process (no CLONE_VM): its state is a copy, the ring shared
+ *    memory with the parent's.  Start its own process file and ring, as a
+ *    forked child does; what it wrote into the parent's buffer since the
+ *    clone stays there (garbled, at most this buffer);
+ *  - the same process (CLONE_VM without CLONE_SETTLS): the two tasks share
+ *    this very state, neither can be traced.  Stop (neither the ring nor
+ *    the shadow stack is unmapped: the other task may be in a hook),
+ *    counted as CT_UNTRACED_CLONE. */
+bool ct_task_changed(struct ct_thread *t)
+{
+	if (unlikely(__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED)) && !t->off) {
+		ct_thread_stop_quiet(t, (enum ct_untraced)(ct_cfg.stop_all - 1));
+		return true;
+	}
+	int tid = gettid_();
+	if (likely(tid == t->tid))
+		return false;
+	if (getpid() != ct_proc_pid()) {
+		ct_process_after_fork();
+		return true;
+	}
+	if (!t->off) {
+		ct_untraced(CT_UNTRACED_CLONE);
+		ct_log("task %d shares the tracing state of thread %d (clone with CLONE_VM and "
+		       "without CLONE_SETTLS): both are not traced from here on",
+		       tid, t->tid);
+		t->off = CT_UNTRACED_CLONE + 1;
+		t->state = 2;
+		t->busy += CT_BUSY_OFF;
+		/* handed over by stores, nothing unmapped: the other task may be
+		 * writing its last record into it right now */
+		hand_over_parked(t);
+	}
+	return true;
+}
+
+/* a thread that cannot have a ring (after setuid the ring directory is not
+ * the thread's to write; a seccomp filter; no space): counted, and said
+ * once per process, not once per thread */
+void ct_ring_failed(struct ct_thread *t, const char *what, const char *path, int err)
+{
+	static int said_pid;
+	ct_untraced(CT_UNTRACED_RING);
+	int pid = ct_proc_pid();
+	if (__atomic_exchange_n(&said_pid, pid, __ATOMIC_RELAXED) != pid)
+		ct_log("cannot %s %s: %s; thread %d is not traced (nor are other threads of "
+		       "process %d that fail the same way: they are counted)",
+		       what, path, strerror(err), t->tid, pid);
+}
+
+/* ct_thread_release without the doorbell's wake-up nor munmap: the
+ * drainer finds the ring done at its next round; a hook under way (of this
+ * thread's signal handler, or of a task sharing its TLS) writes the rest of
+ * its record into the scratch buffer */
+static void hand_over_parked(struct ct_thread *t)
+{
+	struct ct_ring_header *r = t->ring;
+	if (!r)
+		return;
+	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)t->slot * r->buf_stride;
+	uintptr_t end = ct_arch_swap(&t->cur, (uintptr_t)scratch);
+	t->limit = UINTPTR_MAX;
+	if (end >= base && end - base <= r->buf_stride) {
+		r->slot[t->slot].fill = end - base;
+		__atomic_store_n(&r->slot[t->slot].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	t->ring = NULL;
+	t->bufs = NULL;
+}
+
+void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why)
+{
+	if (t->off)
+		return;
+	ct_untraced(why);
+	t->busy++;
+	hand_over_parked(t);
+	if (t->stk)
+		ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
+	t->depth = 0;
+	t->off = (uint32_t)why + 1;
+	t->state = 2;
+	t->busy += CT_BUSY_OFF - 1;
+}
+
+void ct_thread_stopped_exit(struct ct_thread *t)
+{
+	if (t->ring) {
+		/* a task sharing this state stopped it (ct_task_changed): it may
+		 * still be using it, so nothing is unmapped */
+		hand_over_parked(t);
+		return;
+	}
+	/* under seccomp the thread may not unmap anything: leave it */
+	if (t->off == CT_UNTRACED_SECCOMP + 1 || __atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))
+		return;
+	if (t->stk)
+		munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));
+	t->stk = NULL;
+	t->cap = 0;
+	ct_hook_release(t);
 }

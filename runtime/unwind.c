@@ -56,7 +56,7 @@ CT_HIDDEN void ct_note_setjmp(void *env)
 static void note_longjmp(void *env)
 {
 	struct ct_thread *t = &ct_self;
-	if (t->cap == 0)
+	if (t->cap == 0 || t->off) /* a stopped thread's busy stays up */
 		return;
 	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
 		if (t->jmp[i].env != env)

@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Interposers for what the program does to its threads, processes and
+ * images that tracing must know about before it happens (doc/runtime.md):
+ *
+ *  - clone(): a child without CLONE_VM is a new process, set up as a
+ *    forked child; one with CLONE_VM but without CLONE_SETTLS shares the
+ *    calling thread's TLS, hence its tracing state: that thread stops
+ *    tracing (with CLONE_VFORK, only while the parent is suspended);
+ *  - prctl(PR_SET_TSC, PR_TSC_SIGSEGV), prctl(PR_SET_SECCOMP), seccomp():
+ *    the thread will lose the TSC or the right to make system calls: it
+ *    stops tracing first;
+ *  - pthread_create() from such a thread: the new thread inherits what
+ *    stopped it, and starts stopped;
+ *  - syscall() with any of those numbers;
+ *  - the exec family and posix_spawn: calltrace's variables are put back
+ *    into an environment that lacks them.
+ *
+ * Interposers only: the logic they call is in runtime.c (threads) and
+ * proc.c (processes, environments).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+extern char **environ;
+
+typedef int (*clone_fn)(int (*)(void *), void *, int, void *, ...);
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+typedef int (*prctl_fn)(int, ...);
+typedef long (*syscall_fn)(long, ...);
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+			const posix_spawnattr_t *, char *const[], char *const[]);
+
+/* the real functions, looked up at start-up: an exec after vfork, or a
+ * system call our own code makes from a signal handler, must not call
+ * dlsym */
+static struct {
+	clone_fn clone;
+	pthread_create_fn pthread_create;
+	prctl_fn prctl;
+	syscall_fn syscall;
+	execve_fn execve, execvpe;
+	fexecve_fn fexecve;
+	execveat_fn execveat;
+	spawn_fn posix_spawn, posix_spawnp;
+} real;
+
+static void *next(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+static void resolve(void)
+{
+	if (__atomic_load_n(&real.syscall, __ATOMIC_ACQUIRE))
+		return;
+	real.clone = (clone_fn)next("clone");
+	real.pthread_create = (pthread_create_fn)next("pthread_create");
+	real.prctl = (prctl_fn)next("prctl");
+	real.execve = (execve_fn)next("execve");
+	real.execvpe = (execve_fn)next("execvpe");
+	real.fexecve = (fexecve_fn)next("fexecve");
+	real.execveat = (execveat_fn)next("execveat");
+	real.posix_spawn = (spawn_fn)next("posix_spawn");
+	real.posix_spawnp = (spawn_fn)next("posix_spawnp");
+	__atomic_store_n(&real.syscall, (syscall_fn)next("syscall"), __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor(101))) static void wrap_init(void)
+{
+	resolve();
+}
+
+static bool active(void)
+{
+	return __atomic_load_n(&ct_cfg.state, __ATOMIC_ACQUIRE) == CT_RT_ACTIVE;
+}
+
+/* ---- clone ----------------------------------------------------------- */
+
+struct clone_start {
+	int (*fn)(void *);
+	void *arg;
+};
+
+/* the child of a clone without CLONE_VM: a new process, like a forked one */
+static int clone_child(void *p)
+{
+	struct clone_start *cs = p;
+	int (*fn)(void *) = cs->fn;
+	void *arg = cs->arg;
+	ct_process_after_fork();
+	return fn(arg);
+}
+
+/* a task that will share this thread's TLS (CLONE_VM without CLONE_SETTLS)
+ * until clone returns (CLONE_VFORK) or for good */
+static void shared_tls_clone(int flags)
+{
+	struct ct_thread *t = &ct_self;
+	if (t->off)
+		return;
+	if (!(flags & CLONE_VFORK)) {
+		ct_thread_stop(t, CT_UNTRACED_CLONE);
+		return;
+	}
+	/* the parent is suspended until the child execs or exits: the child
+	 * only drops its events meanwhile (counted as lost), and the parent
+	 * goes on tracing afterwards (see clone below) */
+	ct_untraced(CT_UNTRACED_CLONE);
+	t->off = CT_UNTRACED_CLONE + 1;
+	t->busy += CT_BUSY_OFF;
+}
+
+CT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	va_list ap;
+	va_start(ap, arg);
+	pid_t *ptid = va_arg(ap, pid_t *);
+	void *tls = va_arg(ap, void *);
+	pid_t *ctid = va_arg(ap, pid_t *);
+	va_end(ap);
+	resolve();
+	if (!active() || !fn || !stack)
+		return real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+	if (!(flags & CLONE_VM)) {
+		if (flags & CLONE_SETTLS) /* a TLS of its own in a copy: leave it */
+			return real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+		/* fn and arg go on top of the child's stack, which is the
+		 * child's alone (and copied into it) */
+		uintptr_t top = ((uintptr_t)stack - sizeof(struct clone_start)) & ~(uintptr_t)15;
+		struct clone_start *cs = (struct clone_start *)top;
+		cs->fn = fn;
+		cs->arg = arg;
+		return real.clone(clone_child, (void *)top, flags, cs, ptid, tls, ctid);
+	}
+	if (flags & CLONE_SETTLS) /* a thread with a TLS, hence a state, of its own */
+		return real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+	struct ct_thread *t = &ct_self;
+	bool paused = !t->off && (flags & CLONE_VFORK);
+	shared_tls_clone(flags);
+	int r = real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+	if (paused) {
+		/* the child has exec'd or exited: the state is ours again */
+		int e = errno;
+		t->busy -= CT_BUSY_OFF;
+		t->off = 0;
+		errno = e;
+	}
+	return r;
+}
+
+/* ---- threads that start stopped ------------------------------------------ */
+
+struct born {
+	void *(*fn)(void *);
+	void *arg;
+	uint32_t off;
+};
+
+static void *born_start(void *p)
+{
+	struct born b = *(struct born *)p;
+	free(p);
+	ct_thread_born_off(&ct_self, b.off);
+	return b.fn(b.arg);
+}
+
+CT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			     void *arg)
+{
+	resolve();
+	uint32_t off = ct_self.off;
+	if (off == 0)
+		off = __atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED);
+	/* a thread whose TSC is disabled or that is under seccomp passes
+	 * that on; sharing state with a clone child does not */
+	if (likely(off == 0 || off == CT_UNTRACED_CLONE + 1))
+		return real.pthread_create(th, attr, fn, arg);
+	struct born *b = malloc(sizeof(*b));
+	if (!b)
+		return EAGAIN;
+	b->fn = fn;
+	b->arg = arg;
+	b->off = off;
+	int r = real.pthread_create(th, attr, born_start, b);
+	if (r)
+		free(b);
+	return r;
+}
+
+/* ---- the TSC and seccomp -------------------------------------------------- */
+
+/* before a prctl or seccomp call that takes the TSC or system calls away
+ * from this thread */
+static void before_prctl(unsigned long option, unsigned long a2)
+{
+	if (!active())
+		return;
+	if (option == PR_SET_TSC && a2 == PR_TSC_SIGSEGV)
+		ct_thread_stop(&ct_self, CT_UNTRACED_TSC);
+	else if (option == PR_SET_SECCOMP && (a2 == SECCOMP_MODE_STRICT || a2 == SECCOMP_MODE_FILTER))
+		ct_thread_stop(&ct_self, CT_UNTRACED_SECCOMP);
+}
+
+static void before_seccomp(unsigned long op, unsigned long flags)
+{
+	if (!active() || (op != SECCOMP_SET_MODE_STRICT && op != SECCOMP_SET_MODE_FILTER))
+		return;
+	ct_thread_stop(&ct_self, CT_UNTRACED_SECCOMP);
+	/* the filter goes on every thread of the process: each stops at its
+	 * next buffer switch (or start, or end), without a system call */
+	if (op == SECCOMP_SET_MODE_FILTER && (flags & SECCOMP_FILTER_FLAG_TSYNC))
+		__atomic_store_n(&ct_cfg.stop_all, CT_UNTRACED_SECCOMP + 1, __ATOMIC_RELEASE);
+}
+
+CT_EXPORT int prctl(int option, ...)
+{
+	va_list ap;
+	va_start(ap, option);
+	unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long);
+	unsigned long a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
+	va_end(ap);
+	resolve();
+	before_prctl((unsigned long)option, a2);
+	return real.prctl(option, a2, a3, a4, a5);
+}
+
+/* glibc has no seccomp(); a libc that does, or a library that defines it */
+CT_EXPORT int seccomp(unsigned int op, unsigned int flags, void *args)
+{
+	resolve();
+	before_seccomp(op, flags);
+	int (*r)(unsigned int, unsigned int, void *) =
+	    (int (*)(unsigned int, unsigned int, void *))next("seccomp");
+	if (r)
+		return r(op, flags, args);
+	return (int)real.syscall(SYS_seccomp, op, flags, args);
+}
+
+/* struct clone_args (linux/sched.h) as far as it matters here */
+struct ct_clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+};
+
+CT_EXPORT long syscall(long n, ...)
+{
+	va_list ap;
+	va_start(ap, n);
+	long a[6];
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	resolve();
+	if (likely(n != SYS_prctl && n != SYS_seccomp && n != SYS_clone && n != SYS_clone3))
+		return real.syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	bool fork_like = false;
+	if (n == SYS_prctl) {
+		before_prctl((unsigned long)a[0], (unsigned long)a[1]);
+	} else if (n == SYS_seccomp) {
+		before_seccomp((unsigned long)a[0], (unsigned long)a[1]);
+	} else if (active()) {
+		/* clone(flags, stack, ...) or clone3(struct clone_args *, size) */
+		uint64_t flags = (uint64_t)a[0], stack = (uint64_t)a[1];
+		if (n == SYS_clone3) {
+			const struct ct_clone_args *ca = (const struct ct_clone_args *)a[0];
+			flags = ca ? ca->flags : 0;
+			stack = ca ? ca->stack : 0;
+		}
+		if (!(flags & CLONE_VM))
+			fork_like = stack == 0 && !(flags & CLONE_SETTLS);
+		else if (!(flags & CLONE_SETTLS))
+			ct_thread_stop(&ct_self, CT_UNTRACED_CLONE);
+	}
+	long r = real.syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (fork_like && r == 0) {
+		/* the child of a fork made by hand: its own files and rings */
+		int e = errno;
+		ct_process_after_fork();
+		errno = e;
+	}
+	return r;
+}
+
+/* ---- exec and spawn: the environment ------------------------------------- */
+
+/* fixed = envp, or a copy on the stack with calltrace's variables put back;
+ * nothing here allocates (after vfork, in posix_spawn's child...) */
+#define WITH_ENV(envp, fixed)                                                        \
+	size_t n_ = 0;                                                               \
+	while ((envp) && (envp)[n_])                                                 \
+		n_++;                                                                \
+	char *out_[n_ + ct_exec_env_extra()];                                        \
+	char buf_[ct_exec_env_buf(envp)];                                            \
+	bool changed_;                                                               \
+	char *const *fixed = ct_exec_env((envp), out_, buf_, sizeof(buf_), &changed_); \
+	(void)changed_
+
+CT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	resolve();
+	WITH_ENV(envp, env);
+	return real.execve(path, argv, env);
+}
+
+CT_EXPORT int execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+CT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	resolve();
+	WITH_ENV(envp, env);
+	return real.execvpe(file, argv, env);
+}
+
+CT_EXPORT int execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+CT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	resolve();
+	WITH_ENV(envp, env);
+	return real.fexecve(fd, argv, env);
+}
+
+CT_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
+		       int flags)
+{
+	resolve();
+	if (!real.execveat) {
+		errno = ENOSYS;
+		return -1;
+	}
+	WITH_ENV(envp, env);
+	return real.execveat(dirfd, path, argv, env, flags);
+}
+
+/* execl, execlp, execle: their arguments into an array on the stack (glibc
+ * calls its internal execve from them, which no interposer sees) */
+#define COLLECT_ARGS(arg0, argv, ap_last)                                  \
+	size_t argc_ = 1;                                                  \
+	va_list ap_;                                                       \
+	va_start(ap_, arg0);                                               \
+	while (va_arg(ap_, const char *))                                  \
+		argc_++;                                                   \
+	va_end(ap_);                                                       \
+	char *argv[argc_ + 1];                                             \
+	va_start(ap_, arg0);                                               \
+	argv[0] = (char *)(arg0);                                          \
+	for (size_t i_ = 1; i_ <= argc_; i_++)                             \
+		argv[i_] = va_arg(ap_, char *); /* the last is the NULL */ \
+	ap_last;                                                           \
+	va_end(ap_)
+
+CT_EXPORT int execl(const char *path, const char *arg, ...)
+{
+	COLLECT_ARGS(arg, argv, (void)0);
+	return execve(path, argv, environ);
+}
+
+CT_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	COLLECT_ARGS(arg, argv, (void)0);
+	return execvpe(file, argv, environ);
+}
+
+CT_EXPORT int execle(const char *path, const char *arg, ...)
+{
+	char *const *envp;
+	COLLECT_ARGS(arg, argv, envp = va_arg(ap_, char *const *));
+	return execve(path, argv, envp);
+}
+
+CT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+			  const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	resolve();
+	WITH_ENV(envp, env);
+	return real.posix_spawn(pid, path, fa, attr, argv, env);
+}
+
+CT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+{
+	resolve();
+	WITH_ENV(envp, env);
+	return real.posix_spawnp(pid, file, fa, attr, argv, env);
+}
