@@ -625,7 +625,7 @@ bad:
 
 void ct_args_init(void)
 {
-	const char *path = getenv(CT_ENV_ARGS);
+	const char *path = ct_getenv(CT_ENV_ARGS);
 	if (ct_args_enabled || !path || !*path)
 		return;
 	if (load(path) == 0)

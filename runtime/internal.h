@@ -214,6 +214,8 @@ void ct_hook_reset_nested(struct ct_thread *t) CT_HIDDEN;
 void ct_hook_release(struct ct_thread *t) CT_HIDDEN;
 
 /* proc.c */
+/* getenv, also in a .preinit_array function (before libc set environ) */
+const char *ct_getenv(const char *name) CT_HIDDEN;
 bool ct_process_ready(void) CT_HIDDEN; /* initialise on first use; false = off */
 void ct_modules_rescan(void) CT_HIDDEN;
 void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));

@@ -353,14 +353,14 @@ static void save_exec_env(void)
 	    strlen(di.dli_fname) < sizeof(self_lib))
 		strcpy(self_lib, di.dli_fname);
 	for (size_t i = 0; i < NEXEC; i++) {
-		const char *v = getenv(exec_names[i]);
+		const char *v = ct_getenv(exec_names[i]);
 		exec_vals[i][0] = 0;
 		if (!v || strlen(exec_names[i]) + strlen(v) + 2 > sizeof(exec_vals[i]))
 			continue;
 		ct_fmt(exec_vals[i], sizeof(exec_vals[i]), "%s=%s", exec_names[i], v);
 	}
 	/* an LD_PRELOAD too long to keep: our library alone */
-	if (!exec_vals[0][0] && self_lib[0] && getenv("LD_PRELOAD"))
+	if (!exec_vals[0][0] && self_lib[0] && ct_getenv("LD_PRELOAD"))
 		ct_fmt(exec_vals[0], sizeof(exec_vals[0]), "LD_PRELOAD=%s", self_lib);
 }
 
@@ -498,9 +498,45 @@ static void clock_no_tsc(void)
 
 /* ---- start-up -------------------------------------------------------- */
 
+/* getenv, also before libc has set `environ`: a function of the program's
+ * .preinit_array runs first of all, and its traced calls start the
+ * runtime.  Then the variables are read from the kernel's copy,
+ * /proc/self/environ (the environment the process was started with, which
+ * is what the runtime wants). */
+extern char **environ;
+const char *ct_getenv(const char *name)
+{
+	static char *text;
+	static size_t len;
+	if (environ)
+		return getenv(name);
+	if (!text) {
+		size_t cap = 4u << 20; /* ARG_MAX-sized; pages are touched as read */
+		char *b = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		int fd = b == MAP_FAILED ? -1 : open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			if (b != MAP_FAILED)
+				munmap(b, cap);
+			return NULL;
+		}
+		ssize_t r;
+		while (len < cap - 1 && (r = read(fd, b + len, cap - 1 - len)) > 0)
+			len += (size_t)r;
+		close(fd);
+		b[len] = 0;
+		text = b;
+	}
+	size_t n = strlen(name);
+	for (size_t i = 0; i < len; i += strlen(text + i) + 1)
+		if (!strncmp(text + i, name, n) && text[i + n] == '=')
+			return text + i + n + 1;
+	return NULL;
+}
+
 static size_t env_size(const char *name, size_t def, size_t min, size_t max)
 {
-	const char *v = getenv(name);
+	const char *v = ct_getenv(name);
 	if (!v || !*v)
 		return def;
 	char *end;
@@ -518,10 +554,10 @@ static size_t env_size(const char *name, size_t def, size_t min, size_t max)
 
 static void process_init(void)
 {
-	const char *dir = getenv(CT_ENV_DIR);
-	const char *shm = getenv(CT_ENV_SHM);
-	const char *on = getenv(CT_ENV_ENABLE);
-	const char *clk = getenv(CT_ENV_CLOCK);
+	const char *dir = ct_getenv(CT_ENV_DIR);
+	const char *shm = ct_getenv(CT_ENV_SHM);
+	const char *on = ct_getenv(CT_ENV_ENABLE);
+	const char *clk = ct_getenv(CT_ENV_CLOCK);
 
 	ct_cfg.proc_fd = -1;
 	clock_check_tsc();
@@ -555,7 +591,7 @@ static void process_init(void)
 	ct_hook_fast = ct_cfg.use_tsc;
 	ct_cfg.buf_size = env_size(CT_ENV_BUFSIZE, 256 * 1024, 4096, 1u << 30) & ~(size_t)7;
 	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
-	const char *drop = getenv(CT_ENV_DROP);
+	const char *drop = ct_getenv(CT_ENV_DROP);
 	ct_cfg.drop = drop && !strcmp(drop, "1");
 
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
