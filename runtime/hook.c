@@ -96,6 +96,7 @@ struct ct_hook_area {
 
 #define TRAMP ((uintptr_t)ct_return_tramp)
 #define FR_PARKED (1ul << 30) /* unhooked by a context switch */
+#define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
 #define FR_GEN_SHIFT 32	      /* ... whose number is in the high bits */
 
 static struct ct_hook_area *hook_area(struct ct_thread *t)
@@ -349,8 +350,13 @@ static void nested_enter(struct ct_thread *t, uintptr_t fn, uintptr_t *slot)
 static void resync_entry(struct ct_thread *t, uintptr_t cfa, bool tail)
 {
 	uint32_t d = t->depth, i = d;
-	while (i > 0 && (t->stk[i - 1].cfa < cfa ||
-			 (t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret && !tail)))
+	/* frames parked by swapcontext are alive on a stack that waits to
+	 * resume, wherever the new one lies (a coroutine's stack may be an
+	 * array in a caller's frame, above the frames it runs inside): they
+	 * are never taken as gone by their address */
+	while (i > 0 && (t->stk[i - 1].flags & (FR_PARKED | FR_LEFT)) != FR_PARKED &&
+	       (t->stk[i - 1].cfa < cfa ||
+		(t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret && !tail)))
 		i--;
 	if (i == d)
 		return;
@@ -435,7 +441,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 		enter_slow(t, fn, now, slot);
 	}
 	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn)
-		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED);
+		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED | FR_LEFT);
 	t->busy--;
 }
 
@@ -753,6 +759,9 @@ CT_EXPORT int setcontext(const ucontext_t *ucp)
 		if (gen == 0)
 			gen = ++t->hook->park_gen;
 		unhook_all(t, SP(), gen);
+		for (uint32_t i = 0; i < t->depth; i++)
+			if ((t->stk[i].flags & FR_PARKED) && t->stk[i].flags >> FR_GEN_SHIFT == gen)
+				t->stk[i].flags |= FR_LEFT;
 		t->busy--;
 	}
 	return real(ucp);
