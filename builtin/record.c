@@ -36,6 +36,7 @@
 #include "argspec.h"
 #include "builtin.h"
 #include "calltrace/format.h"
+#include "calltrace/procstat.h"
 #include "calltrace/ring.h"
 #include "symtab.h"
 #include "session.h"
@@ -88,6 +89,12 @@ struct stats {
 	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
 };
 
+/* a process that outlived record's draining (note_running) */
+struct running {
+	int pid;
+	char name[32];
+};
+
 struct recorder {
 	const char *dir;    /* absolute */
 	char shm[PATH_MAX];
@@ -99,11 +106,13 @@ struct recorder {
 	int *tids;          /* (pid, gen, tid) triples seen, for the thread count */
 	size_t ntids, tidcap;
 	bool write_error;
+	struct running *running; /* processes still running when record stopped */
+	size_t nrunning;
 };
 
 #define likely(x) __builtin_expect(!!(x), 1)
 
-static volatile sig_atomic_t forward_sig, interrupted;
+static volatile sig_atomic_t forward_sig, interrupted, int_seen;
 static pid_t child_pid;
 static volatile sig_atomic_t child_alive = 1;
 
@@ -119,6 +128,7 @@ static void on_signal(int sig)
 static void on_interrupt(int sig)
 {
 	(void)sig;
+	int_seen = 1;
 	if (!child_alive)
 		interrupted = 1;
 }
@@ -206,6 +216,118 @@ static void put_escaped(FILE *f, const char *s)
 	}
 }
 
+/* ---- record's liveness, and the processes that outlive it ---------------- */
+
+/* record's identity (if not given yet) and its heartbeat in the doorbell
+ * (format.h): a traced thread that waits for a buffer checks them and never
+ * waits for a record that is gone.  Stamped at every round of the drain
+ * loop (at least every millisecond while it sleeps). */
+static void stamp_heartbeat(struct ct_doorbell *db)
+{
+	if (!__atomic_load_n(&db->record_pid, __ATOMIC_RELAXED)) {
+		struct ct_procstat ps;
+		char buf[1024];
+		if (ct_procstat_read((int)getpid(), &ps, buf, sizeof(buf)) == 0)
+			__atomic_store_n(&db->record_start, ps.start, __ATOMIC_RELAXED);
+		__atomic_store_n(&db->record_pid, (int32_t)getpid(), __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&db->heartbeat, mono_ns(), __ATOMIC_RELEASE);
+}
+
+struct proc_link {
+	int pid, ppid;
+	bool live;
+};
+
+static int cmp_link(const void *a, const void *b)
+{
+	int x = ((const struct proc_link *)a)->pid, y = ((const struct proc_link *)b)->pid;
+	return (x > y) - (x < y);
+}
+
+/* record stops draining: note the processes still running, those whose
+ * later calls will not be recorded.  They are record's descendants (it is
+ * their subreaper: each one's chain of parents leads to it), zombies not
+ * counted. */
+static void note_running(struct recorder *r)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct proc_link *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	int self = (int)getpid();
+	while ((e = readdir(d))) {
+		char *end, buf[1024];
+		long pid = strtol(e->d_name, &end, 10);
+		struct ct_procstat ps;
+		if (*end || pid <= 0 || pid == self || ct_procstat_read((int)pid, &ps, buf, sizeof(buf)) < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct proc_link *nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n++] = (struct proc_link){(int)pid, ps.ppid, ps.state != 'Z' && ps.state != 'X'};
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_link);
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].live)
+			continue;
+		int p = v[i].ppid;
+		for (int hops = 0; p > 1 && p != self && hops < 4096; hops++) {
+			struct proc_link key = {p, 0, false};
+			struct proc_link *up = bsearch(&key, v, n, sizeof(*v), cmp_link);
+			p = up ? up->ppid : 0;
+		}
+		if (p != self)
+			continue;
+		struct ct_procstat ps;
+		char buf[1024];
+		if (ct_procstat_read(v[i].pid, &ps, buf, sizeof(buf)) < 0)
+			continue; /* it has just ended */
+		struct running *nr = realloc(r->running, (r->nrunning + 1) * sizeof(*nr));
+		if (!nr)
+			break;
+		r->running = nr;
+		struct running *x = &r->running[r->nrunning++];
+		x->pid = v[i].pid;
+		size_t k = 0;
+		for (unsigned j = 0; j < ps.comm_len && k + 1 < sizeof(x->name); j++)
+			x->name[k++] = ps.comm[j] > ' ' && ps.comm[j] < 127 ? ps.comm[j] : '?';
+		x->name[k] = 0;
+	}
+	free(v);
+}
+
+/* info: "still_running: N PID..." */
+static void put_running(FILE *f, const struct recorder *r)
+{
+	if (!r->nrunning)
+		return;
+	fprintf(f, "still_running: %zu", r->nrunning);
+	for (size_t i = 0; i < r->nrunning; i++)
+		fprintf(f, " %d", r->running[i].pid);
+	fputc('\n', f);
+}
+
+/* the summary: never "Nothing lost" when processes ran on untraced */
+static void print_running(const struct recorder *r)
+{
+	if (!r->nrunning)
+		return;
+	fprintf(stderr, " %zu process%s still running when record stopped (", r->nrunning,
+		r->nrunning == 1 ? " was" : "es were");
+	for (size_t i = 0; i < r->nrunning && i < 8; i++)
+		fprintf(stderr, "%s%d %s", i ? ", " : "", r->running[i].pid, r->running[i].name);
+	fprintf(stderr, "%s): %s later calls are not recorded.", r->nrunning > 8 ? ", ..." : "",
+		r->nrunning == 1 ? "its" : "their");
+}
+
 struct run_info {
 	char **argv;
 	char start_time[64];
@@ -242,6 +364,7 @@ static int write_info(struct recorder *r, const struct run_info *ri)
 			(unsigned long long)r->st.lost, (unsigned long long)r->st.unmatched,
 			(unsigned long long)r->st.waits,
 			(unsigned long long)(r->st.enters - r->st.exits - r->st.unwound));
+		put_running(f, r);
 		fprintf(f, "complete: 1\n");
 	}
 	if (fclose(f) != 0 || rename(tmp, path) < 0)
@@ -798,6 +921,7 @@ int cmd_record(int argc, char **argv)
 	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
 	uint64_t drain_from = mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
+		stamp_heartbeat(db);
 		scan_shm(&r);
 		bool did = mono_ns() >= drain_from && drain_all(&r);
 		int st;
@@ -820,13 +944,19 @@ int cmd_record(int argc, char **argv)
 					"left running (Ctrl-C to stop waiting)\n");
 			told = true;
 		}
-		if (interrupted)
+		/* ^C: once the program has ended, stop waiting for the
+		 * processes it left running (they run on, untraced) */
+		if (interrupted || (int_seen && have_status))
 			gone = true;
 		if (gone) {
 			scan_shm(&r);
 			for (size_t i = 0; i < r.nrings; i++)
 				r.rings[i]->dead = true;
 			drain_all(&r);
+			/* from here on nothing is drained: writers that wait, or
+			 * will, must not wait for us (the runtime polls this) */
+			__atomic_store_n(&db->closed, 1, __ATOMIC_RELEASE);
+			note_running(&r);
 			break;
 		}
 		if (!did) {
@@ -892,8 +1022,9 @@ int cmd_record(int argc, char **argv)
 			r.st.events ? (double)r.st.bytes / (double)r.st.events : 0.0, dir);
 		if (r.st.lost)
 			fprintf(stderr, " LOST: %llu events.", (unsigned long long)r.st.lost);
-		else
+		else if (!r.nrunning)
 			fprintf(stderr, " Nothing lost.");
+		print_running(&r);
 		if (r.st.unmatched)
 			fprintf(stderr, " %llu exits without an entry.",
 				(unsigned long long)r.st.unmatched);

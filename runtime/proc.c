@@ -262,8 +262,10 @@ static void after_fork_child(void)
 	if (ct_cfg.proc_fd >= 0)
 		close(ct_cfg.proc_fd);
 	ct_rings_forget_all();
-	if (!start_process_file()) {
+	/* record gone: this child is not traced (no .proc file, no ring) */
+	if (ct_recorder_gone(true) || !start_process_file()) {
 		ct_cfg.state = CT_RT_OFF;
+		ct_thread_after_fork(&ct_self); /* frames open at the fork are let go */
 		return;
 	}
 	ct_proc_printf("fork %lu %d", (unsigned long)ct_clock(), ppid);
