@@ -67,7 +67,7 @@ gone_after_int() {
 		sed -n "s/.*\( [0-9]* process[a-z ]* still running [^.]*\.\).*/\1/p; s/Nothing lost/&/p" |
 		sed "s/$_child gone/CHILD gone/" | add
 	section "$1: info"; sed -n "s/^still_running: 1 $_child$/still_running: 1 CHILD/p" "$W/$1.d/info" | add
-	section "$1: the runtime of the process left running says so, once"
+	section "$1: the runtime says so, once in each process (the one left running, its child)"
 	grep -c "^calltrace: the recorder (pid $_rp) is gone; tracing stopped, the program runs on$" \
 		"$W/$1.err" | add
 	section "$1: calls recorded (before: the program's; after: none, made once record was gone)"
