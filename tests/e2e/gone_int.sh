@@ -56,7 +56,7 @@ gone_after_int() {
 	wait $_rp
 	want_rc "$1: record after ^C" $? "$3" "$W/$1.err"
 	if ! wait_for "$W/$1/marker" '^done'; then
-		kill -9 "$_child" 2>/dev/null
+		kill -9 "-$_child" 2>/dev/null # its session, with its child
 		fail "$1: the process left running hung once record was gone"
 	fi
 	section "$1: record stopped on ^C"; echo "$_stopped" | add

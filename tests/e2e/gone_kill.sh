@@ -43,7 +43,8 @@ want_rc "record killed by SIGKILL" $? 137 "$W/d.err"
 # phase 2: nobody drains the rings, which fill at once
 touch "$W/go2"
 if ! wait_for "$W/marker" '^done'; then
-	kill -9 "$pid" 2>/dev/null
+	# shellcheck disable=SC2046
+	kill -9 "$pid" $(cat /proc/"$pid"/task/*/children 2>/dev/null) 2>/dev/null
 	fail "the program hung once record was gone"
 fi
 _i=0
