@@ -124,7 +124,8 @@ static void on_signal(int sig)
 }
 
 /* SIGINT/SIGQUIT from the terminal reach the program too: record only
- * notes them, and stops waiting for processes the program left behind */
+ * notes them, and once the program has ended stops waiting for processes it
+ * left behind (they run on untraced: doc/record.md) */
 static void on_interrupt(int sig)
 {
 	(void)sig;

@@ -36,7 +36,7 @@ static uint64_t proc_checked; /* CLOCK_MONOTONIC ns of the last look in /proc */
  * and a dead process is found by kill() alone */
 static bool record_lives(const struct ct_doorbell *db)
 {
-	int pid = __atomic_load_n(&db->record_pid, __ATOMIC_RELAXED);
+	int pid = __atomic_load_n(&db->record_pid, __ATOMIC_ACQUIRE);
 	uint64_t start = __atomic_load_n(&db->record_start, __ATOMIC_RELAXED);
 	if (pid <= 0)
 		return true; /* a record that does not say who it is */
