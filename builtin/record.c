@@ -620,6 +620,27 @@ static bool drain_all(struct recorder *r)
 	return did;
 }
 
+/* record stops draining (every ring is marked dead): copy what is left, then
+ * tell the writers that are still running that nobody drains any more (the
+ * doorbell's `closed`, which they look at before each of their timed waits;
+ * those waiting now are woken) and let the rings go.  Only then: a writer
+ * that sees `closed` writes its buffer again from its start. */
+static void stop_draining(struct recorder *r, struct ct_doorbell *db)
+{
+	for (size_t i = 0; i < r->nrings; i++)
+		drain_ring(r, r->rings[i]);
+	__atomic_store_n(&db->closed, 1, __ATOMIC_SEQ_CST);
+	while (r->nrings > 0) {
+		struct ct_ring_header *h = r->rings[0]->hdr;
+		uint32_t n = h->nslots < CT_RING_MAX_SLOTS ? h->nslots : CT_RING_MAX_SLOTS;
+		if (__atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST))
+			for (uint32_t s = 0; s < n; s++)
+				syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL,
+					0);
+		close_ring(r, 0);
+	}
+}
+
 /* ---- the clock -------------------------------------------------------- */
 
 static double measure_hz(uint64_t *clock0, uint64_t *mono0)
@@ -953,10 +974,7 @@ int cmd_record(int argc, char **argv)
 			scan_shm(&r);
 			for (size_t i = 0; i < r.nrings; i++)
 				r.rings[i]->dead = true;
-			drain_all(&r);
-			/* from here on nothing is drained: writers that wait, or
-			 * will, must not wait for us (the runtime polls this) */
-			__atomic_store_n(&db->closed, 1, __ATOMIC_RELEASE);
+			stop_draining(&r, db);
 			note_running(&r);
 			break;
 		}
