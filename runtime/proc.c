@@ -361,6 +361,11 @@ static void process_init(void)
 		ct_linked_info(false);
 	}
 	ct_args_init();
+	/* an image exec'd after record stopped (or died): no .proc file */
+	if (!ct_cfg.linked && ct_recorder_gone(true)) {
+		ct_cfg.state = CT_RT_OFF;
+		return;
+	}
 	if (!start_process_file()) {
 		ct_cfg.state = CT_RT_OFF;
 		return;

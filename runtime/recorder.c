@@ -17,7 +17,8 @@
  * children get no ring); see doc/runtime.md, "When record is gone".
  *
  * Nothing here runs in linked mode (no doorbell) nor on a hook's fast path:
- * only where a thread switches buffers, makes a ring, or forks.
+ * only where a process starts or forks, a thread makes a ring, or switches
+ * buffers.
  */
 #include <errno.h>
 #include <signal.h>
@@ -57,6 +58,12 @@ static void went(struct ct_doorbell *db)
 {
 	if (__atomic_exchange_n(&gone, 1, __ATOMIC_ACQ_REL))
 		return;
+	if (!db) {
+		ct_log("the recorder is gone (no doorbell in %s); tracing stopped, the program "
+		       "runs on",
+		       ct_cfg.shm);
+		return;
+	}
 	/* the doorbell stays mapped: should record still read it (it set
 	 * `closed` and is finishing), this process is counted */
 	__atomic_fetch_add(&db->untraced[CT_UNTRACED_ORPHANED], 1, __ATOMIC_RELAXED);
@@ -72,10 +79,17 @@ static void went(struct ct_doorbell *db)
 bool ct_recorder_gone(bool stuck)
 {
 	struct ct_doorbell *db = ct_cfg.doorbell;
-	if (!db)
-		return false; /* linked mode: our own writer thread drains */
+	if (ct_cfg.linked)
+		return false; /* our own writer thread drains */
 	if (__atomic_load_n(&gone, __ATOMIC_ACQUIRE))
 		return true;
+	if (!db) {
+		/* record makes the doorbell before it starts the program and
+		 * removes it when it stops draining: an image exec'd since
+		 * (a daemon left running after ^C) finds none */
+		went(NULL);
+		return true;
+	}
 	if (__atomic_load_n(&db->closed, __ATOMIC_ACQUIRE)) {
 		went(db);
 		return true;

@@ -12,8 +12,8 @@
  *                    DIR/go; the parent makes 1000 calls of before(),
  *                    prints "ready PID CHILD", then ends (exit) or waits for
  *                    a signal (wait).  The child then forks a grandchild
- *                    that makes calls of after(), makes some itself, and
- *                    writes DIR/marker.
+ *                    that execs "gone exec DIR" (calls of after(), exit 5),
+ *                    makes calls itself, and writes DIR/marker.
  *
  * Every wait is bounded (2 minutes), so that nothing outlives a failed
  * test for long.
@@ -86,14 +86,19 @@ NOINLINE void *worker(void *arg)
 	return NULL;
 }
 
-/* fork from inside traced frames: in the child they must still return */
-NOINLINE int child_status(long n)
+/* fork from inside traced frames: in the child they must still return;
+ * with exec, the child runs "gone exec DIR" (the same calls) */
+NOINLINE int child_status(long n, int exec)
 {
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		if (exec) {
+			execl("/proc/self/exe", "gone", "exec", dir, (char *)NULL);
+			_exit(6);
+		}
 		many_after(n);
 		exit(5);
 	}
@@ -108,7 +113,7 @@ NOINLINE int thread_and_child(long n)
 	pthread_t th;
 	if (pthread_create(&th, NULL, worker, (void *)n) != 0 || pthread_join(th, NULL) != 0)
 		return -1;
-	return child_status(n);
+	return child_status(n, 0);
 }
 
 static int mode_kill(void)
@@ -135,7 +140,7 @@ NOINLINE void daemon_work(void)
 	wait_file("go");
 	/* a child forked before this process found out that record is gone
 	 * (its rings are not full yet): it must find out itself */
-	int st = child_status(100000);
+	int st = child_status(100000, 1);
 	many_after(1000000);
 	char text[64];
 	snprintf(text, sizeof(text), "done child=%d\n", st);
@@ -182,6 +187,10 @@ int main(int argc, char **argv)
 	dir = argv[2];
 	if (!strcmp(argv[1], "kill"))
 		return mode_kill();
+	if (!strcmp(argv[1], "exec")) {
+		many_after(100000);
+		return 5;
+	}
 	if (!strcmp(argv[1], "setsid") && argc > 3)
 		return mode_setsid(argv[3]);
 	return 2;

@@ -3,7 +3,9 @@
 # names that process in its summary ("still running when record stopped",
 # never "Nothing lost") and in info, and exits; the process is neither
 # killed nor hung: it fills its rings, finds record gone, and runs to its
-# end untraced, as does a child it forks then.  Twice: ^C while record
+# end untraced, as does a child it forks then, and the image that child
+# execs (record has removed its doorbell: no .proc file is added to the
+# recording after record finished).  Twice: ^C while record
 # waits for the left-over process after the program ended (before the fix
 # the process then slept on a full ring for ever), and ^C that ends the
 # program itself (before the fix record went on waiting).
@@ -67,9 +69,13 @@ gone_after_int() {
 		sed -n "s/.*\( [0-9]* process[a-z ]* still running [^.]*\.\).*/\1/p; s/Nothing lost/&/p" |
 		sed "s/$_child gone/CHILD gone/" | add
 	section "$1: info"; sed -n "s/^still_running: 1 $_child$/still_running: 1 CHILD/p" "$W/$1.d/info" | add
-	section "$1: the runtime says so, once in each process (the one left running, its child)"
+	section "$1: the runtime says so, once in each process (the one left running, its child) and image (the child's exec)"
 	grep -c "^calltrace: the recorder (pid $_rp) is gone; tracing stopped, the program runs on$" \
 		"$W/$1.err" | add
+	grep -c "^calltrace: the recorder is gone (no doorbell in .*); tracing stopped, the program runs on$" \
+		"$W/$1.err" | add
+	section "$1: the processes in the recording"
+	(cd "$W/$1.d" && ls | sed -n 's/^[0-9]*-\([0-9]*\)\.proc$/proc gen \1/p' | sort) | add
 	section "$1: calls recorded (before: the program's; after: none, made once record was gone)"
 	ct report "$1.d" --format=csv >"$W/$1.csv"
 	echo "before: $(calls_of before "$W/$1.csv"), after: $(calls_of after "$W/$1.csv")" | add
