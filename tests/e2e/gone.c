@@ -10,7 +10,8 @@
  *   gone setsid DIR exit|wait
  *                    a child leaves the session (setsid) and waits for
  *                    DIR/go; the parent makes 1000 calls of before(),
- *                    prints "ready PID CHILD", then ends (exit) or waits for
+ *                    prints "ready PID CHILD PARENT" (its parent is record),
+ *                    then ends (exit) or waits for
  *                    a signal (wait).  The child then forks a grandchild
  *                    that execs "gone exec DIR" (calls of after(), exit 5),
  *                    makes calls itself, and writes DIR/marker.
@@ -172,7 +173,7 @@ static int mode_setsid(const char *how)
 	int child = start_daemon(fds[1]);
 	if (child < 0 || read(fds[0], &c, 1) != 1)
 		return 2;
-	printf("ready %d %d\n", (int)getpid(), child);
+	printf("ready %d %d %d\n", (int)getpid(), child, (int)getppid());
 	fflush(stdout);
 	if (!strcmp(how, "wait"))
 		for (int i = 0; i < 120; i++)

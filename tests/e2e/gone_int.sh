@@ -24,15 +24,18 @@ wait_for() {
 gone_after_int() {
 	mkdir "$W/$1"
 	# record leads its own process group, as under a shell with job control
-	setsid "$CT" record -b 4K --buffers=3 -d "$W/$1.d" ./gone setsid "$W/$1" "$2" \
+	# (setsid -w: should setsid fork, it waits for record and passes on its
+	# status; record's pid is the program's parent)
+	setsid -w "$CT" record -b 4K --buffers=3 -d "$W/$1.d" ./gone setsid "$W/$1" "$2" \
 		</dev/null >"$W/$1.out" 2>"$W/$1.err" &
-	_rp=$!
+	_sp=$!
 	if ! wait_for "$W/$1.out" '^ready'; then
-		kill -9 $_rp 2>/dev/null
+		kill -9 $_sp 2>/dev/null
 		die "$1: the program never printed ready: $(head -c 600 "$W/$1.err" | tr '\n' '|')"
 	fi
-	_pid=$(sed -n 's/^ready \([0-9]*\) [0-9]*$/\1/p' "$W/$1.out")
-	_child=$(sed -n 's/^ready [0-9]* \([0-9]*\)$/\1/p' "$W/$1.out")
+	_pid=$(sed -n 's/^ready \([0-9]*\) [0-9]* [0-9]*$/\1/p' "$W/$1.out")
+	_child=$(sed -n 's/^ready [0-9]* \([0-9]*\) [0-9]*$/\1/p' "$W/$1.out")
+	_rp=$(sed -n 's/^ready [0-9]* [0-9]* \([0-9]*\)$/\1/p' "$W/$1.out")
 	if [ "$2" = exit ]; then
 		# record has reaped the program: it waits for the child now
 		_i=0
@@ -55,14 +58,14 @@ gone_after_int() {
 		fail "$1: record did not stop on ^C"
 	fi
 	touch "$W/$1/go"
-	wait $_rp
+	wait $_sp
 	want_rc "$1: record after ^C" $? "$3" "$W/$1.err"
 	if ! wait_for "$W/$1/marker" '^done'; then
 		kill -9 "-$_child" 2>/dev/null # its session, with its child
 		fail "$1: the process left running hung once record was gone"
 	fi
 	section "$1: record stopped on ^C"; echo "$_stopped" | add
-	section "$1: the program's output"; sed 's/^ready [0-9]* [0-9]*$/ready PID CHILD/' "$W/$1.out" | add
+	section "$1: the program's output"; sed 's/^ready [0-9]* [0-9]* [0-9]*$/ready PID CHILD RECORD/' "$W/$1.out" | add
 	section "$1: the marker of the process left running"; add <"$W/$1/marker"
 	section "$1: record's summary names it, and does not say nothing was lost"
 	grep '^calltrace: ' "$W/$1.err" | grep -v 'the recorder' |
