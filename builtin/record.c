@@ -1065,5 +1065,6 @@ int cmd_record(int argc, char **argv)
 				mismatched == 1 ? "it" : "them");
 		fputc('\n', stderr);
 	}
+	free(r.running);
 	return code;
 }
