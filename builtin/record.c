@@ -35,6 +35,7 @@
 #include "argspec.h"
 #include "builtin.h"
 #include "calltrace/format.h"
+#include "calltrace/procstat.h"
 #include "calltrace/ring.h"
 #include "symtab.h"
 #include "session.h"
@@ -92,6 +93,12 @@ struct stats {
 	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
 };
 
+/* a process that outlived record's draining (note_running) */
+struct running {
+	int pid;
+	char name[32];
+};
+
 struct recorder {
 	const char *dir;    /* absolute */
 	char shm[PATH_MAX]; /* the private ring directory */
@@ -112,6 +119,8 @@ struct recorder {
 	unsigned rings_refused; /* rings it could not take (memory, bad file) */
 	char first_error[256];  /* the first of those, for the summary */
 	uint64_t untraced[CT_UNTRACED_MAX]; /* the doorbell's, read at the end */
+	struct running *running; /* processes still running when record stopped */
+	size_t nrunning;
 };
 
 /* record's exit status when it lost data by its own failure (a write
@@ -121,7 +130,7 @@ struct recorder {
 
 #define likely(x) __builtin_expect(!!(x), 1)
 
-static volatile sig_atomic_t forward_sig, interrupted;
+static volatile sig_atomic_t forward_sig, interrupted, int_seen;
 static pid_t child_pid;
 static volatile sig_atomic_t child_alive = 1;
 
@@ -133,10 +142,12 @@ static void on_signal(int sig)
 }
 
 /* SIGINT/SIGQUIT from the terminal reach the program too: record only
- * notes them, and stops waiting for processes the program left behind */
+ * notes them, and once the program has ended stops waiting for processes it
+ * left behind (they run on untraced: doc/record.md) */
 static void on_interrupt(int sig)
 {
 	(void)sig;
+	int_seen = 1;
 	if (!child_alive)
 		interrupted = 1;
 }
@@ -410,6 +421,114 @@ static void put_escaped(FILE *f, const char *s)
 	}
 }
 
+/* ---- record's liveness, and the processes that outlive it ---------------- */
+
+/* record's identity (if not given yet) and its heartbeat in the doorbell
+ * (format.h): a traced thread that waits for a buffer checks them and never
+ * waits for a record that is gone.  Stamped at every round of the drain
+ * loop (at least every millisecond while it sleeps). */
+static void stamp_heartbeat(struct ct_doorbell *db)
+{
+	__atomic_store_n(&db->heartbeat, mono_ns(), __ATOMIC_RELEASE);
+}
+
+struct proc_link {
+	int pid, ppid;
+	bool live;
+};
+
+static int cmp_link(const void *a, const void *b)
+{
+	int x = ((const struct proc_link *)a)->pid, y = ((const struct proc_link *)b)->pid;
+	return (x > y) - (x < y);
+}
+
+/* record stops draining: note the processes still running, those whose
+ * later calls will not be recorded.  They are record's descendants (it is
+ * their subreaper: each one's chain of parents leads to it), zombies not
+ * counted. */
+static void note_running(struct recorder *r)
+{
+	siginfo_t si;
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD)
+		return; /* no child, hence no descendant: the usual end */
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct proc_link *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	int self = (int)getpid();
+	while ((e = readdir(d))) {
+		char *end, buf[1024];
+		long pid = strtol(e->d_name, &end, 10);
+		struct ct_procstat ps;
+		if (*end || pid <= 0 || pid == self || ct_procstat_read((int)pid, &ps, buf, sizeof(buf)) < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct proc_link *nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n++] = (struct proc_link){(int)pid, ps.ppid, ps.state != 'Z' && ps.state != 'X'};
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_link);
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].live)
+			continue;
+		int p = v[i].ppid;
+		for (int hops = 0; p > 1 && p != self && hops < 4096; hops++) {
+			struct proc_link key = {p, 0, false};
+			struct proc_link *up = bsearch(&key, v, n, sizeof(*v), cmp_link);
+			p = up ? up->ppid : 0;
+		}
+		if (p != self)
+			continue;
+		struct ct_procstat ps;
+		char buf[1024];
+		if (ct_procstat_read(v[i].pid, &ps, buf, sizeof(buf)) < 0)
+			continue; /* it has just ended */
+		struct running *nr = realloc(r->running, (r->nrunning + 1) * sizeof(*nr));
+		if (!nr)
+			break;
+		r->running = nr;
+		struct running *x = &r->running[r->nrunning++];
+		x->pid = v[i].pid;
+		size_t k = 0;
+		for (unsigned j = 0; j < ps.comm_len && k + 1 < sizeof(x->name); j++)
+			x->name[k++] = ps.comm[j] > ' ' && ps.comm[j] < 127 ? ps.comm[j] : '?';
+		x->name[k] = 0;
+	}
+	free(v);
+}
+
+/* info: "still_running: N PID..." */
+static void put_running(FILE *f, const struct recorder *r)
+{
+	if (!r->nrunning)
+		return;
+	fprintf(f, "still_running: %zu", r->nrunning);
+	for (size_t i = 0; i < r->nrunning; i++)
+		fprintf(f, " %d", r->running[i].pid);
+	fputc('\n', f);
+}
+
+/* the summary: never "Nothing lost" when processes ran on untraced */
+static void print_running(const struct recorder *r)
+{
+	if (!r->nrunning)
+		return;
+	fprintf(stderr, " %zu process%s still running when record stopped (", r->nrunning,
+		r->nrunning == 1 ? " was" : "es were");
+	for (size_t i = 0; i < r->nrunning && i < 8; i++)
+		fprintf(stderr, "%s%d %s", i ? ", " : "", r->running[i].pid, r->running[i].name);
+	fprintf(stderr, "%s): %s later calls are not recorded.", r->nrunning > 8 ? ", ..." : "",
+		r->nrunning == 1 ? "its" : "their");
+}
+
 struct run_info {
 	char **argv;
 	char start_time[64];
@@ -545,6 +664,7 @@ static int write_info(struct recorder *r, const struct run_info *ri)
 				fprintf(f, "%s: %llu\n", untraced_key(i, kb, sizeof(kb)),
 					(unsigned long long)untraced(r, i));
 		}
+		put_running(f, r);
 		fprintf(f, "complete: 1\n");
 	}
 	if (fclose(f) != 0) {
@@ -913,26 +1033,9 @@ static bool drain_all(struct recorder *r)
  * since boot), which with the pid names the process for ever */
 static uint64_t self_start_time(void)
 {
+	struct ct_procstat ps;
 	char buf[1024];
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	/* the name (field 2) is in parentheses and may hold anything */
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return 0;
-	p++;
-	for (int field = 3; field < 22; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return 0;
-	}
-	return strtoull(p + 1, NULL, 10);
+	return ct_procstat_read((int)getpid(), &ps, buf, sizeof(buf)) == 0 ? ps.start : 0;
 }
 
 /* make the private ring directory (mkdtemp: a new, unpredictable name,
@@ -1013,6 +1116,27 @@ static void remove_ring_dir(struct recorder *r)
 	if (r->shm[0] && rmdir(r->shm) < 0 && errno != ENOENT)
 		err("cannot remove %s: %s", r->shm, strerror(errno));
 	r->shm[0] = 0;
+}
+
+/* record stops draining (every ring is marked dead): copy what is left, then
+ * tell the writers that are still running that nobody drains any more (the
+ * doorbell's `closed`, which they look at before each of their timed waits;
+ * those waiting now are woken) and let the rings go.  Only then: a writer
+ * that sees `closed` writes its buffer again from its start. */
+static void stop_draining(struct recorder *r, struct ct_doorbell *db)
+{
+	for (size_t i = 0; i < r->nrings; i++)
+		drain_ring(r, r->rings[i]);
+	__atomic_store_n(&db->closed, 1, __ATOMIC_SEQ_CST);
+	while (r->nrings > 0) {
+		struct ct_ring_header *h = r->rings[0]->hdr;
+		uint32_t n = h->nslots < CT_RING_MAX_SLOTS ? h->nslots : CT_RING_MAX_SLOTS;
+		if (__atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST))
+			for (uint32_t s = 0; s < n; s++)
+				syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL,
+					0);
+		close_ring(r, 0);
+	}
 }
 
 /* ---- the clock -------------------------------------------------------- */
@@ -1351,7 +1475,7 @@ int cmd_record(int argc, char **argv)
 	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
 	uint64_t drain_from = mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
-		__atomic_store_n(&db->heartbeat, mono_ns(), __ATOMIC_RELAXED);
+		stamp_heartbeat(db);
 		scan_shm(&r);
 		bool did = mono_ns() >= drain_from && drain_all(&r);
 		int st;
@@ -1374,13 +1498,16 @@ int cmd_record(int argc, char **argv)
 					"left running (Ctrl-C to stop waiting)\n");
 			told = true;
 		}
-		if (interrupted)
+		/* ^C: once the program has ended, stop waiting for the
+		 * processes it left running (they run on, untraced) */
+		if (interrupted || (int_seen && have_status))
 			gone = true;
 		if (gone) {
 			scan_shm(&r);
 			for (size_t i = 0; i < r.nrings; i++)
 				r.rings[i]->dead = true;
-			drain_all(&r);
+			stop_draining(&r, db);
+			note_running(&r);
 			break;
 		}
 		if (!did) {
@@ -1494,8 +1621,9 @@ int cmd_record(int argc, char **argv)
 				fprintf(stderr, " %llu not traced (kind %u).",
 					(unsigned long long)untr[i], i);
 		}
-		if (!lost_any)
+		if (!lost_any && !r.nrunning)
 			fprintf(stderr, " Nothing lost.");
+		print_running(&r);
 		if (r.st.unmatched)
 			fprintf(stderr, " %llu exits without an entry.",
 				(unsigned long long)r.st.unmatched);
@@ -1529,6 +1657,7 @@ out:
 	free(r.rings);
 	free(r.pids);
 	free(r.tids);
+	free(r.running);
 	goto out_opts;
 out_nomem:
 	err("out of memory");

@@ -269,6 +269,14 @@ size_t ct_fmt(char *buf, size_t len, const char *fmt, ...) CT_HIDDEN
 	__attribute__((format(printf, 3, 4)));
 void ct_log(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
 
+/* recorder.c: is `record`, which drains our rings, gone (killed, or it
+ * stopped draining)?  `stuck`: the caller cannot go on without it, so look
+ * at its heartbeat and /proc too.  Never true in linked mode. */
+bool ct_recorder_gone(bool stuck) CT_HIDDEN;
+/* runtime.c: this thread records no more (a forked child that cannot):
+ * hooked frames get their return addresses back, its hooks return at once */
+void ct_thread_untrace(struct ct_thread *t) CT_HIDDEN;
+
 /* futex helpers */
 void ct_futex_wait(uint32_t *addr, uint32_t val, long timeout_ns) CT_HIDDEN;
 void ct_futex_wake(uint32_t *addr) CT_HIDDEN;

@@ -301,6 +301,12 @@ static void after_fork_child(void)
 	int ppid = ct_cfg.pid;
 	ct_fd_close(&proc_file);
 	ct_rings_forget_all();
+	/* record gone: this child is not traced (no .proc file, no ring) */
+	if (ct_recorder_gone(true)) {
+		ct_cfg.state = CT_RT_OFF;
+		ct_thread_after_fork(&ct_self); /* frames open at the fork are let go */
+		return;
+	}
 	if (!start_process_file()) {
 		/* after setuid, say: the child cannot make its files.  Its one
 		 * thread's ring was the parent's, unmapped just now */
@@ -607,6 +613,13 @@ static void process_init(void)
 		struct stat st;
 		const char *why = NULL;
 		void *m = MAP_FAILED;
+		if (fd < 0 && errno == ENOENT) {
+			/* record removes it when it stops draining: an image
+			 * exec'd since (a daemon left running after ^C) */
+			ct_recorder_gone(true);
+			ct_cfg.state = CT_RT_OFF;
+			return;
+		}
 		if (fd < 0)
 			why = strerror(errno);
 		else if (fstat(fd, &st) < 0)
@@ -641,6 +654,11 @@ static void process_init(void)
 		ct_linked_info(false);
 	}
 	ct_args_init();
+	/* an image exec'd after record stopped (or died): no .proc file */
+	if (!ct_cfg.linked && ct_recorder_gone(true)) {
+		ct_cfg.state = CT_RT_OFF;
+		return;
+	}
 	if (!ct_cfg.linked)
 		save_exec_env();
 	if (!start_process_file()) {

@@ -396,6 +396,11 @@ void ct_thread_start(struct ct_thread *t)
 	char path[4200], tmp[4200];
 
 	t->tid = gettid_();
+	if (!ct_cfg.linked && ct_recorder_gone(true)) {
+		/* nobody would drain it: the thread runs untraced */
+		t->state = 2;
+		return;
+	}
 	uint32_t seq = __atomic_fetch_add(&ring_seq, 1, __ATOMIC_RELAXED);
 	if (!ct_cfg.linked) {
 		ct_fmt(path, sizeof(path), "%s/%d-%d-%d-%u", ct_cfg.shm, ct_cfg.pid, ct_cfg.gen,
@@ -484,8 +489,8 @@ static bool drop_event(struct ct_thread *t, struct ct_ring_header *r, uint32_t n
 	if (t->resyncing)
 		return false; /* drop_resume below waits rather than drop */
 	if (!t->dropping) {
-		if (!busy)
-			return false;
+		if (!busy || ct_recorder_gone(true))
+			return false; /* gone: ct_buffer_full reuses the buffer */
 		/* the record that brought us here is kept: the buffer ends after it */
 		t->dropping = 1;
 		t->drop_pos = t->cur;
@@ -502,6 +507,12 @@ static bool drop_event(struct ct_thread *t, struct ct_ring_header *r, uint32_t n
 	__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
 	if (t->depth < t->drop_dmin)
 		t->drop_dmin = t->depth;
+	if (busy && (t->dropped & 1023) == 0 && ct_recorder_gone(true)) {
+		/* nobody will free a buffer: stop dropping, ct_buffer_full
+		 * reuses this one (nothing of it is read any more) */
+		t->dropping = 0;
+		return false;
+	}
 	return busy;
 }
 
@@ -517,6 +528,25 @@ static void drop_resume(struct ct_thread *t)
 	t->resyncing = 1;
 	reenter_frames(t, t->drop_dmin);
 	t->resyncing = 0;
+}
+
+/* record is gone (recorder.c): nothing written is read any more.  Write the
+ * current buffer again from its start, without waiting, so the program runs
+ * on at the speed of the hooks; the shadow stack (which the return-hooked
+ * front ends need to return) is kept as before.  One store: a signal
+ * handler's records land in the slack or at the start, both ours; the slot,
+ * hence the limit, stays the same. */
+static void buffer_rewind(struct ct_thread *t, struct ct_ring_header *r, uint32_t cur)
+{
+	t->in_wait = 0;
+	__atomic_store_n(&r->waiting, 0, __ATOMIC_RELAXED);
+	if (t->slot != cur)
+		return; /* a signal handler did it meanwhile */
+	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)cur * r->buf_stride;
+	t->prev_slot = cur;
+	t->limit = base + r->buf_size;
+	__asm__ volatile("" ::: "memory");
+	ct_arch_swap(&t->cur, base);
 }
 
 /* the current buffer is full (a record ended past its nominal size): hand
@@ -543,7 +573,16 @@ void ct_buffer_full(struct ct_thread *t)
 	for (;;) {
 		if (t->slot != cur)
 			return;
-		if (__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) == CT_SLOT_EMPTY)
+		/* each round (every 20 ms while waiting): is there still a
+		 * drainer to wait for?  (`closed` only, when the next buffer is
+		 * free) */
+		bool free_ = __atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) ==
+			     CT_SLOT_EMPTY;
+		if (unlikely(ct_recorder_gone(!free_))) {
+			buffer_rewind(t, r, cur);
+			return;
+		}
+		if (free_)
 			break;
 		t->in_wait = 1;
 		r->waits++;
@@ -639,9 +678,33 @@ void ct_thread_after_fork(struct ct_thread *t)
 		return;
 	t->state = 0;
 	t->busy++;
-	ct_thread_start(t);
+	if (ct_cfg.state == CT_RT_ACTIVE)
+		ct_thread_start(t);
 	if (t->ring)
 		reenter_frames(t, 0);
+	else
+		ct_thread_untrace(t); /* its stack still says where frames return */
+	t->busy--;
+}
+
+void ct_thread_untrace(struct ct_thread *t)
+{
+	t->busy++;
+	t->ring = NULL;
+	t->bufs = NULL;
+	t->cur = t->limit = 0;
+	if (t->stk) {
+		/* the hooked frames live on this stack: their real return
+		 * addresses go back into their slots (the hook area stays, for
+		 * frames it knows as orphans) */
+		ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
+		munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));
+	}
+	t->stk = NULL;
+	t->cap = 0;
+	t->depth = 0;
+	t->ndepth = 0;
+	t->state = 2; /* ct_thread_ready: never again */
 	t->busy--;
 }
 
