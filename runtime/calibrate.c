@@ -20,9 +20,6 @@
  * The hooked figures come from ct_cal_hooked (arch/x86_64/cal.S), an empty
  * function as -pg -mfentry compiles it, against ct_cal_plain.
  *
- * It also notes which front ends the process records through
- * (ct_frontend_seen), so that the reader uses the matching figures.
- *
  * The hooks write into a private scratch buffer and shadow stack while the
  * thread's state is set aside, with signals blocked, so nothing of this
  * reaches the trace.  No allocation, no locks: a few microseconds of work
@@ -56,7 +53,6 @@ static struct {
 	struct figures cyg, hook;
 } cal;
 
-static unsigned frontends; /* CT_FE_* noted in this process */
 
 /* through volatile pointers: the compiler can neither inline nor drop them */
 static void (*volatile enter_p)(void *, void *) = __cyg_profile_func_enter;
@@ -197,20 +193,11 @@ static void measure(void)
 	derive(&cal.hook, min_plain[1], min_traced[1], min_inner[1]);
 }
 
-static void note(unsigned fe)
+/* is t the calibration's scratch thread state (its calls are not the
+ * program's)? */
+bool ct_calibrating(const struct ct_thread *t)
 {
-	ct_proc_printf("frontend %s", fe == CT_FE_HOOK ? "hook" : "cyg");
-}
-
-/* the first time a thread of this process records through front end fe
- * (not the calibration's own calls): one line in the .proc file, written
- * with one write(2) (async-signal-safe; the file is O_APPEND) */
-void ct_frontend_seen(struct ct_thread *t, unsigned fe)
-{
-	if (t->stk == scratch_stk || (__atomic_load_n(&frontends, __ATOMIC_RELAXED) & fe))
-		return;
-	if (!(__atomic_fetch_or(&frontends, fe, __ATOMIC_RELAXED) & fe))
-		note(fe);
+	return t->stk == scratch_stk;
 }
 
 void ct_calibrate_note(void)
@@ -225,10 +212,4 @@ void ct_calibrate_note(void)
 	if (cal.hook.calls)
 		ct_proc_printf("overhead-hook %lu %lu %lu", (unsigned long)cal.hook.calls,
 			       (unsigned long)cal.hook.inner, (unsigned long)cal.hook.outer);
-	/* a forked child goes on with its parent's frames and front ends */
-	unsigned fe = __atomic_load_n(&frontends, __ATOMIC_RELAXED);
-	if (fe & CT_FE_CYG)
-		note(CT_FE_CYG);
-	if (fe & CT_FE_HOOK)
-		note(CT_FE_HOOK);
 }

@@ -7,6 +7,7 @@
 #ifndef CT_RT_INTERNAL_H
 #define CT_RT_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -260,11 +261,13 @@ void ct_calibrate_note(void) CT_HIDDEN;
  * through it */
 #define CT_FE_CYG 1u  /* __cyg_profile_func_enter/exit */
 #define CT_FE_HOOK 2u /* hook.c: __fentry__, mcount, patched entries */
-void ct_frontend_seen(struct ct_thread *t, unsigned fe) CT_HIDDEN;
+void ct_frontend_seen(struct ct_thread *t, unsigned fe) CT_HIDDEN; /* proc.c */
+bool ct_calibrating(const struct ct_thread *t) CT_HIDDEN;
 /* hook.c: a zeroed hook area for the calibration's scratch thread state */
 struct ct_hook_area *ct_hook_scratch_area(void) CT_HIDDEN;
 
-/* log.c: async-signal-safe messages to stderr */
+/* log.c: async-signal-safe formatting and messages to stderr */
+size_t ct_vfmt(char *buf, size_t len, const char *fmt, va_list ap) CT_HIDDEN;
 size_t ct_fmt(char *buf, size_t len, const char *fmt, ...) CT_HIDDEN
 	__attribute__((format(printf, 3, 4)));
 void ct_log(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));

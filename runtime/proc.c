@@ -32,7 +32,6 @@ static pthread_key_t thread_key;
 static int init_tid;
 static pthread_mutex_t mod_lock = PTHREAD_MUTEX_INITIALIZER;
 
-size_t ct_vfmt(char *buf, size_t len, const char *fmt, va_list ap) CT_HIDDEN;
 static void clock_check_tsc(void);
 static void clock_no_tsc(void);
 
@@ -190,6 +189,36 @@ CT_EXPORT int dlclose(void *handle)
 
 /* ---- the .proc file -------------------------------------------------- */
 
+/* the front ends this process records through (CT_FE_*), each noted once
+ * in its .proc file so that the reader uses the matching overhead figures */
+static unsigned frontends;
+
+static void frontend_note(unsigned fe)
+{
+	ct_proc_printf("frontend %s", fe == CT_FE_HOOK ? "hook" : "cyg");
+}
+
+/* the first time a thread of this process records through front end fe
+ * (not the calibration's own calls): one line, written with one write(2)
+ * (async-signal-safe; the file is O_APPEND) */
+void ct_frontend_seen(struct ct_thread *t, unsigned fe)
+{
+	if ((__atomic_load_n(&frontends, __ATOMIC_RELAXED) & fe) || ct_calibrating(t))
+		return;
+	if (!(__atomic_fetch_or(&frontends, fe, __ATOMIC_RELAXED) & fe))
+		frontend_note(fe);
+}
+
+/* a forked child goes on with its parent's frames and front ends */
+static void frontends_again(void)
+{
+	unsigned fe = __atomic_load_n(&frontends, __ATOMIC_RELAXED);
+	if (fe & CT_FE_CYG)
+		frontend_note(CT_FE_CYG);
+	if (fe & CT_FE_HOOK)
+		frontend_note(CT_FE_HOOK);
+}
+
 static void put_escaped_arg(const char *a)
 {
 	char buf[4096];
@@ -264,6 +293,7 @@ static bool start_process_file(void)
 	ct_proc_printf("clock %lu %lu %lu", (unsigned long)ct_cfg.start_clock,
 		       (unsigned long)start_mono, (unsigned long)realtime_ns());
 	ct_calibrate_note();
+	frontends_again();
 	pthread_mutex_lock(&mod_lock);
 	nmodules = 0;
 	pthread_mutex_unlock(&mod_lock);
