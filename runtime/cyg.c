@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The -finstrument-functions front end: __cyg_profile_func_enter and
+ * __cyg_profile_func_exit, which the compiler calls at every function's
+ * entry and exit (also while a C++ exception unwinds).
+ *
+ * Hot path: TLS -> clock -> one compact record reserved with a single
+ * instruction -> shadow stack.  Everything else goes to the slow paths of
+ * runtime.c (ct_enter_slow; exit_slow below for an exit that does not match
+ * the top frame).
+ *
+ * Signals: `busy` counts the hooks of this thread in progress.  A hook that
+ * finds it non-zero runs inside a signal handler that interrupted a hook; it
+ * writes a self-contained record (absolute clock and address) and touches
+ * neither the delta base nor the shadow stack, so the interrupted hook
+ * finishes unharmed.  Space is reserved before it is written, so the two
+ * never share bytes.
+ */
+#include "internal.h"
+
+static void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now);
+
+CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+	struct ct_thread *t = &ct_self;
+	(void)call_site;
+	if (unlikely(t->busy++ != 0)) {
+		ct_nested(t, CT_EXT_NENTER, fn);
+		t->busy--;
+		return;
+	}
+	uint64_t now = ct_clock();
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	uintptr_t a = (uintptr_t)fn;
+	if (likely(d < t->cap && delta < (1u << CT_ENTER_DELTA_BITS) && (a >> 40) == t->hi)) {
+		uintptr_t p = ct_arch_reserve(&t->cur, 8);
+		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
+		t->last = now;
+		t->stk[d].fn = a;
+		t->stk[d].cfa = (uintptr_t)__builtin_dwarf_cfa();
+		/* stk[d].ret is 0 already: hook.c clears it on every frame
+		 * it takes off, so the hot path pays no store for it */
+		t->depth = d + 1;
+		if (unlikely(p + 8 > t->limit))
+			ct_buffer_full(t);
+	} else {
+		ct_enter_slow(t, a, now, (uintptr_t)__builtin_dwarf_cfa());
+		/* a thread's first call comes here */
+		if (t->cap != 0)
+			ct_frontend_seen(t, CT_FE_CYG);
+	}
+	t->busy--;
+}
+
+CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+	struct ct_thread *t = &ct_self;
+	(void)call_site;
+	if (unlikely(t->busy++ != 0)) {
+		ct_nested(t, CT_EXT_NEXIT, fn);
+		t->busy--;
+		return;
+	}
+	uint64_t now = ct_clock();
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	if (likely(d != 0 && t->stk[d - 1].fn == (uintptr_t)fn && delta < (1u << CT_EXIT_DELTA_BITS))) {
+		uintptr_t p = ct_arch_reserve(&t->cur, 4);
+		*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+		t->last = now;
+		t->depth = d - 1;
+		if (unlikely(p + 4 > t->limit))
+			ct_buffer_full(t);
+	} else {
+		exit_slow(t, (uintptr_t)fn, now);
+	}
+	t->busy--;
+}
+
+static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now)
+{
+	if (!ct_thread_ready(t))
+		return;
+	if (t->nested_lost)
+		ct_put_nested_lost(t);
+	uint32_t d = t->depth;
+	if (d == 0 || t->stk[d - 1].fn != fn) {
+		/* frames vanished without their exits (longjmp not seen, an
+		 * uninstrumented unwinder): find this function further down */
+		uint32_t i = d;
+		while (i > 0 && t->stk[i - 1].fn != fn)
+			i--;
+		if (i == 0) {
+			if (t->ring)
+				__atomic_fetch_add(&t->ring->unmatched, 1, __ATOMIC_RELAXED);
+			return;
+		}
+		ct_hook_dropping(t, i, (uintptr_t)__builtin_frame_address(0));
+		t->depth = i; /* first: a buffer switch in --drop mode looks at it */
+		ct_emit_unwind(t, d - i);
+		d = i;
+	}
+	ct_put_exit(t, now, d - 1);
+}
