@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "insn.h"
 #include "internal.h"
 #include "offsets.h"
 #include "regs.h"
@@ -138,72 +139,11 @@ void ct_hook_release(struct ct_thread *t)
 
 /* ---- the function's address, from the call site ---------------------- */
 
-static inline int is_endbr64(uintptr_t a)
-{
-	uint32_t v;
-	memcpy(&v, (const void *)a, 4);
-	return v == 0xfa1e0ff3u;
-}
-
-/* does reading 4 bytes before `a` stay on a page that holds `a`'s function?
- * (a function that starts a page may be the first of its mapping) */
-static inline int endbr_readable(uintptr_t a)
-{
-	return (a & 4095) >= 4;
-}
-
-/* __fentry__ and patched entries: the call is the function's first
- * instruction, after an endbr64 where there is one.  gcc calls __fentry__
- * through the GOT (ff 15, or 67 e8 once the linker relaxed it): 6 bytes.
- * In a nested function (GNU C) gcc keeps the static chain around the call:
- * `push %r10` (41 52) before it, so the return-address slot is one word
- * further up; *pushed says so. */
-static inline uintptr_t fentry_fn(uintptr_t site, int kind, int *pushed)
-{
-	const uint8_t *s = (const uint8_t *)site;
-	uintptr_t at = site - 5;
-	*pushed = 0;
-	if (kind == 0 && ((s[-6] == 0xff && s[-5] == 0x15) || (s[-6] == 0x67 && s[-5] == 0xe8)))
-		at = site - 6;
-	if (kind == 0 && (at & 4095) >= 2 && ((const uint8_t *)at)[-2] == 0x41 &&
-	    ((const uint8_t *)at)[-1] == 0x52) {
-		at -= 2;
-		*pushed = 1;
-	}
-	if (endbr_readable(at) && is_endbr64(at - 4))
-		at -= 4;
-	return at;
-}
-
-/* mcount is called after `push %rbp; mov %rsp,%rbp` and maybe more
- * instructions (clang saves registers and moves arguments first): look back
- * from the call for the prologue, once per call site (a small lock-free
+/* The decoding is arch/x86_64/insn.h's.  mcount's caller is found by
+ * looking back for its prologue, once per call site (a small lock-free
  * cache of one-word entries: call site in the high bits, distance below) */
 #define MC_CACHE CT_MC_CACHE
 uint64_t ct_mc_cache[MC_CACHE] CT_HIDDEN; /* read by tramp.S too */
-
-static __attribute__((noinline)) uintptr_t mcount_scan(uintptr_t site)
-{
-	const uint8_t *lo = (const uint8_t *)site - 5 - 256;
-	for (const uint8_t *p = (const uint8_t *)site - 9; p >= lo; p--) {
-		/* push %rbp; mov %rsp,%rbp (48 89 e5 or 48 8b ec) */
-		if (p[0] == 0x55 && p[1] == 0x48 &&
-		    ((p[2] == 0x89 && p[3] == 0xe5) || (p[2] == 0x8b && p[3] == 0xec))) {
-			uintptr_t a = (uintptr_t)p;
-			if (endbr_readable(a) && is_endbr64(a - 4))
-				a -= 4;
-			return a;
-		}
-		if (((uintptr_t)p & 4095) == 0) {
-			/* the function began on the page before: walk on if that
-			 * page is there (mincore fails on an unmapped one) */
-			unsigned char vec;
-			if (mincore((void *)((uintptr_t)p - 4096), 4096, &vec) != 0)
-				break;
-		}
-	}
-	return site - 5; /* inside the function: symbols still resolve */
-}
 
 static inline uintptr_t mcount_fn(uintptr_t site)
 {
@@ -211,7 +151,7 @@ static inline uintptr_t mcount_fn(uintptr_t site)
 	uint64_t v = __atomic_load_n(e, __ATOMIC_RELAXED);
 	if (likely(v >> 16 == (site & 0xffffffffffffull)) && v != 0)
 		return site - (v & 0xffff);
-	uintptr_t fn = mcount_scan(site);
+	uintptr_t fn = ct_insn_prologue_before(site);
 	if (site - fn < 0x10000 && site < (1ull << 48))
 		__atomic_store_n(e, (uint64_t)site << 16 | (site - fn), __ATOMIC_RELAXED);
 	return fn;
@@ -404,12 +344,12 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	int pushed = 0;
 	if (unlikely(t->busy++ != 0) && t->off) {
 		/* a stopped thread (runtime.c ct_thread_stop): not even the
-		 * function's address (mcount_scan may make a system call) */
+		 * function's address (finding mcount's caller may make a system call) */
 		ct_nested_drop(t);
 		t->busy--;
 		return;
 	}
-	uintptr_t fn = kind == 1 ? mcount_fn(site) : fentry_fn(site, (int)kind, &pushed);
+	uintptr_t fn = kind == 1 ? mcount_fn(site) : ct_insn_fentry_fn(site, (int)kind, &pushed);
 	if (pushed)
 		r->sp += 8; /* the slot and the stack arguments are a word further up */
 	uintptr_t *slot = (uintptr_t *)r->sp;

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "insn.h"
 #include "internal.h"
 
 void ct_patch_tramp(void) CT_HIDDEN;
@@ -76,62 +77,6 @@ static uintptr_t target_for(uintptr_t site)
 		return (uintptr_t)p;
 	}
 	return 0;
-}
-
-/* ---- nops -------------------------------------------------------------- */
-
-/* length of the nop instruction at p, 0 if it is none of the usual ones */
-static unsigned nop_len(const uint8_t *p)
-{
-	unsigned pre = 0;
-	while (p[pre] == 0x66 && pre < 6)
-		pre++;
-	const uint8_t *q = p + pre;
-	if (q[0] == 0x90)
-		return pre + 1;
-	if (q[0] != 0x0f || q[1] != 0x1f)
-		return 0;
-	uint8_t modrm = q[2];
-	unsigned len = 3;
-	unsigned mod = modrm >> 6, rm = modrm & 7;
-	if ((modrm >> 3 & 7) != 0 || mod == 3)
-		return 0;
-	if (rm == 4)
-		len++; /* SIB */
-	if (mod == 1)
-		len += 1;
-	else if (mod == 2)
-		len += 4;
-	else if (rm == 5)
-		len += 4;
-	return pre + len;
-}
-
-/* how many bytes of whole nop instructions starting at p cover at least 5
- * bytes; 0 if the nops there are fewer than 5 bytes */
-static unsigned nops_cover5(const uint8_t *p)
-{
-	unsigned n = 0;
-	while (n < 5) {
-		unsigned l = nop_len(p + n);
-		if (!l)
-			return 0;
-		n += l;
-	}
-	return n;
-}
-
-/* are the bytes [a, b) whole nop instructions?  (the M nops before an
- * entry) */
-static bool nops_exactly(uintptr_t a, uintptr_t b)
-{
-	while (a < b) {
-		unsigned l = nop_len((const uint8_t *)a);
-		if (!l)
-			return false;
-		a += l;
-	}
-	return a == b;
 }
 
 /* ---- the module's ELF file ------------------------------------------- */
@@ -275,23 +220,6 @@ static int hook_slot(const struct hook_slots *hs, uintptr_t slot)
 	return -1;
 }
 
-/* the GOT slot a PLT stub at p jumps through (endbr64 and bnd allowed), or 0 */
-static uintptr_t plt_slot(uintptr_t p, uintptr_t lo, uintptr_t hi)
-{
-	if (p < lo || p + 16 > hi)
-		return 0;
-	const uint8_t *b = (const uint8_t *)p;
-	if (!memcmp(b, "\xf3\x0f\x1e\xfa", 4))
-		b += 4;
-	if (b[0] == 0xf2)
-		b++;
-	if (b[0] != 0xff || b[1] != 0x25)
-		return 0;
-	int32_t rel;
-	memcpy(&rel, b + 2, 4);
-	return (uintptr_t)(b + 6) + (intptr_t)rel;
-}
-
 /* does the code [from, to) call a hook?  A byte scan: a call's 4-byte
  * displacement that lands exactly on a hook's slot or stub does not
  * happen by chance.  The first such call goes to *hc. */
@@ -299,19 +227,15 @@ static bool calls_hook(const struct hook_slots *hs, uintptr_t from, uintptr_t to
 		       uintptr_t hi, struct hook_call *hc)
 {
 	for (uintptr_t p = from; p + 6 <= to; p++) {
-		const uint8_t *b = (const uint8_t *)p;
-		int32_t rel;
 		int k = -1;
 		unsigned len = 0;
-		if (b[0] == 0xff && b[1] == 0x15) { /* call *slot(%rip) */
-			memcpy(&rel, b + 2, 4);
-			k = hook_slot(hs, p + 6 + (intptr_t)rel);
-			len = 6;
-		} else if (b[0] == 0xe8) { /* call stub */
-			memcpy(&rel, b + 1, 4);
-			uintptr_t slot = plt_slot(p + 5 + (intptr_t)rel, lo, hi);
+		uintptr_t to;
+		unsigned kind = ct_insn_call_at(p, &to, &len);
+		if (kind == CT_INSN_CALL_SLOT) {
+			k = hook_slot(hs, to);
+		} else if (kind == CT_INSN_CALL_REL) {
+			uintptr_t slot = ct_insn_plt_slot(to, lo, hi);
 			k = slot ? hook_slot(hs, slot) : -1;
-			len = 5;
 		}
 		if (k >= 0) {
 			hc->at = p;
@@ -432,7 +356,7 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 				uintptr_t entry = a;
 				if (nsyms) {
 					uintptr_t s = entry_at_or_after(syms, nsyms, a);
-					if (s && s != a && s - a <= 64 && nops_exactly(a, s))
+					if (s && s != a && s - a <= 64 && ct_insn_nops_exactly(a, s))
 						entry = s;
 				}
 				uintptr_t site = entry;
@@ -444,7 +368,7 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 					continue;
 				}
 				const uint8_t *b = (const uint8_t *)site;
-				unsigned cover = nops_cover5(b);
+				unsigned cover = ct_insn_nops_cover5(b);
 				if (!cover) {
 					if (b[0] != 0xe8) /* patched before (a fork) */
 						bad++;
