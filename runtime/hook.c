@@ -518,16 +518,11 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	return ret;
 }
 
-/* ---- whatever reads return addresses ---------------------------------- */
-
-static void *next_sym(const char *name)
-{
-	return dlsym(RTLD_NEXT, name);
-}
+/* ---- whatever reads return addresses (wrap.c's interposers) ------------ */
 
 /* take the real return addresses back for a call that reads them; returns
  * whether there was anything to do (so the caller hooks again) */
-static inline bool begin_real(struct ct_thread *t, uintptr_t sp)
+bool ct_hook_begin_real(struct ct_thread *t, uintptr_t sp)
 {
 	/* no hook area: this thread never hooked a frame (a program built
 	 * with -finstrument-functions only): nothing to do, at no cost */
@@ -539,70 +534,13 @@ static inline bool begin_real(struct ct_thread *t, uintptr_t sp)
 	return true;
 }
 
-static inline void end_real(struct ct_thread *t, uintptr_t sp)
+void ct_hook_end_real(struct ct_thread *t, uintptr_t sp)
 {
 	if (t->cap == 0 || t->busy)
 		return;
 	t->busy++;
 	rehook_all(t, sp, 0);
 	t->busy--;
-}
-
-#define SP() ((uintptr_t)__builtin_frame_address(0))
-
-/* C++ exceptions: the unwinder reads the return addresses of every frame
- * between the throw and the catch (twice); __cxa_begin_catch (unwind.c)
- * closes the frames that are gone and hooks the others again */
-typedef int (*raise_fn)(void *);
-CT_EXPORT int _Unwind_RaiseException(void *exc)
-{
-	static raise_fn real;
-	if (!real)
-		real = (raise_fn)next_sym("_Unwind_RaiseException");
-	struct ct_thread *t = &ct_self;
-	bool b = begin_real(t, SP());
-	int rc = real(exc);
-	/* only returns when no handler was found: nothing was unwound */
-	if (b)
-		end_real(t, SP());
-	return rc;
-}
-
-CT_EXPORT int _Unwind_Resume_or_Rethrow(void *exc)
-{
-	static raise_fn real;
-	if (!real)
-		real = (raise_fn)next_sym("_Unwind_Resume_or_Rethrow");
-	struct ct_thread *t = &ct_self;
-	bool b = begin_real(t, SP());
-	int rc = real(exc);
-	if (b)
-		end_real(t, SP());
-	return rc;
-}
-
-CT_EXPORT void _Unwind_Resume(void *exc)
-{
-	static void (*real)(void *);
-	if (!real)
-		real = (void (*)(void *))next_sym("_Unwind_Resume");
-	begin_real(&ct_self, SP());
-	real(exc);
-	__builtin_unreachable();
-}
-
-typedef int (*forced_fn)(void *, void *, void *);
-CT_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
-{
-	static forced_fn real;
-	if (!real)
-		real = (forced_fn)next_sym("_Unwind_ForcedUnwind");
-	struct ct_thread *t = &ct_self;
-	bool b = begin_real(t, SP());
-	int rc = real(exc, stop, arg);
-	if (b)
-		end_real(t, SP());
-	return rc;
 }
 
 /* the catching frame survives, with everything above it (busy is held) */
@@ -612,137 +550,40 @@ CT_HIDDEN void ct_hook_catch(struct ct_thread *t, uintptr_t sp)
 		rehook_all(t, sp, 0);
 }
 
-/* pthread_exit unwinds the thread's stack (forced unwinding inside libc,
- * not through the interposable entry points above) */
-CT_EXPORT __attribute__((noreturn)) void pthread_exit(void *v)
+/* coroutines: the frames of the stack being left (above sp) are parked:
+ * real return addresses back, kept open, under a number that is returned
+ * (0: nothing parked); they are hooked again when that stack runs again */
+uint32_t ct_hook_park(struct ct_thread *t, uintptr_t sp)
 {
-	static void (*real)(void *);
-	if (!real)
-		real = (void (*)(void *))next_sym("pthread_exit");
-	begin_real(&ct_self, SP());
-	real(v);
-	__builtin_unreachable();
-}
-
-/* backtrace() must see what it would see untraced: our own frame is left
- * out of the result */
-CT_EXPORT __attribute__((noinline)) int backtrace(void **buf, int size)
-{
-	static int (*real)(void **, int);
-	if (!real)
-		real = (int (*)(void **, int))next_sym("backtrace");
-	if (size <= 0)
-		return real(buf, size);
-	struct ct_thread *t = &ct_self;
-	bool b = begin_real(t, SP());
-	void *local[257], **tmp = local;
-	size_t len = 0;
-	if (size + 1 > 257) {
-		len = ((size_t)size + 1) * sizeof(void *);
-		tmp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (tmp == MAP_FAILED) {
-			tmp = local;
-			len = 0;
-		}
-	}
-	int n = real(tmp, tmp == local ? (size + 1 > 257 ? 257 : size + 1) : size + 1);
-	if (b)
-		end_real(t, SP());
-	int out = n > 0 ? n - 1 : 0;
-	if (out > size)
-		out = size;
-	for (int i = 0; i < out; i++)
-		buf[i] = tmp[i + 1];
-	if (len)
-		munmap(tmp, len);
-	return out;
-}
-
-/* coroutines: the frames of the stack being left are parked (real return
- * addresses back, kept open); swapcontext returns when this stack runs
- * again, and they are hooked again */
-CT_EXPORT __attribute__((noinline)) int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
-{
-	static int (*real)(ucontext_t *, const ucontext_t *);
-	if (!real)
-		real = (int (*)(ucontext_t *, const ucontext_t *))next_sym("swapcontext");
-	struct ct_thread *t = &ct_self;
-	uint32_t gen = 0;
-	if (t->hook && t->cap != 0 && !t->busy && t->depth) {
-		t->busy++;
+	if (!t->hook || t->cap == 0 || t->busy || !t->depth)
+		return 0;
+	t->busy++;
+	uint32_t gen = ++t->hook->park_gen;
+	if (gen == 0)
 		gen = ++t->hook->park_gen;
-		if (gen == 0)
-			gen = ++t->hook->park_gen;
-		unhook_all(t, SP(), gen);
-		t->busy--;
-	}
-	int rc = real(oucp, ucp);
-	if (gen && t->cap != 0 && !t->busy) {
-		t->busy++;
-		rehook_all(t, SP(), gen);
-		t->busy--;
-	}
-	return rc;
+	unhook_all(t, sp, gen);
+	t->busy--;
+	return gen;
 }
 
-CT_EXPORT int setcontext(const ucontext_t *ucp)
+void ct_hook_unpark(struct ct_thread *t, uintptr_t sp, uint32_t gen)
 {
-	static int (*real)(const ucontext_t *);
-	if (!real)
-		real = (int (*)(const ucontext_t *))next_sym("setcontext");
-	struct ct_thread *t = &ct_self;
-	if (t->hook && t->cap != 0 && !t->busy && t->depth) {
-		/* parked under a number nobody waits for: never hooked again,
-		 * nor their slots read (the stack may be freed) */
-		t->busy++;
-		uint32_t gen = ++t->hook->park_gen;
-		if (gen == 0)
-			gen = ++t->hook->park_gen;
-		unhook_all(t, SP(), gen);
-		for (uint32_t i = 0; i < t->depth; i++)
-			if ((t->stk[i].flags & FR_PARKED) && t->stk[i].flags >> FR_GEN_SHIFT == gen)
-				t->stk[i].flags |= FR_LEFT;
-		t->busy--;
-	}
-	return real(ucp);
-}
-
-/* ---- gprof's start-up and gmon.out, neutralised while tracing ----------- */
-
-static bool tracing(void)
-{
-	return ct_process_ready();
-}
-
-CT_EXPORT void __monstartup(unsigned long lo, unsigned long hi)
-{
-	if (tracing())
+	if (!gen || t->cap == 0 || t->busy)
 		return;
-	void (*real)(unsigned long, unsigned long) =
-	    (void (*)(unsigned long, unsigned long))next_sym("__monstartup");
-	if (real)
-		real(lo, hi);
+	t->busy++;
+	rehook_all(t, sp, gen);
+	t->busy--;
 }
 
-CT_EXPORT void monstartup(unsigned long lo, unsigned long hi)
+/* setcontext: the stack being left never resumes.  Its frames are parked
+ * under a number nobody waits for: never hooked again, nor their slots
+ * read (the stack may be freed), and a later frame may close them */
+void ct_hook_leave(struct ct_thread *t, uintptr_t sp)
 {
-	__monstartup(lo, hi);
-}
-
-CT_EXPORT void _mcleanup(void)
-{
-	if (tracing())
+	uint32_t gen = ct_hook_park(t, sp);
+	if (!gen)
 		return;
-	void (*real)(void) = (void (*)(void))next_sym("_mcleanup");
-	if (real)
-		real();
-}
-
-CT_EXPORT void moncontrol(int mode)
-{
-	if (tracing())
-		return;
-	void (*real)(int) = (void (*)(int))next_sym("moncontrol");
-	if (real)
-		real(mode);
+	for (uint32_t i = 0; i < t->depth; i++)
+		if ((t->stk[i].flags & FR_PARKED) && t->stk[i].flags >> FR_GEN_SHIFT == gen)
+			t->stk[i].flags |= FR_LEFT;
 }

@@ -211,6 +211,15 @@ extern bool ct_hook_fast CT_HIDDEN;
 void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp) CT_HIDDEN;
 /* hook.c: after a catch, the frames above sp get the return trampoline again */
 void ct_hook_catch(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
+/* hook.c, for wrap.c's interposers: real return addresses for a call that
+ * reads them (begin: whether there was anything to do, then end), and the
+ * frames of a stack being left by swapcontext (park: a number, 0 for none;
+ * unpark when it runs again) or by setcontext (leave: for good) */
+bool ct_hook_begin_real(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
+void ct_hook_end_real(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
+uint32_t ct_hook_park(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
+void ct_hook_unpark(struct ct_thread *t, uintptr_t sp, uint32_t gen) CT_HIDDEN;
+void ct_hook_leave(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
 void ct_hook_reset_nested(struct ct_thread *t) CT_HIDDEN;
 void ct_hook_release(struct ct_thread *t) CT_HIDDEN;
 

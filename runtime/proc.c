@@ -165,28 +165,6 @@ void ct_modules_rescan(void)
 	pthread_mutex_unlock(&mod_lock);
 }
 
-CT_EXPORT void *dlopen(const char *file, int mode)
-{
-	static void *(*real)(const char *, int);
-	if (!real)
-		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-	void *h = real(file, mode);
-	if (h && ct_cfg.state == CT_RT_ACTIVE)
-		ct_modules_rescan();
-	return h;
-}
-
-CT_EXPORT int dlclose(void *handle)
-{
-	static int (*real)(void *);
-	if (!real)
-		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
-	int r = real(handle);
-	if (ct_cfg.state == CT_RT_ACTIVE)
-		ct_modules_rescan();
-	return r;
-}
-
 /* ---- the .proc file -------------------------------------------------- */
 
 /* the front ends this process records through (CT_FE_*), each noted once

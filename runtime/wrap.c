@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Interposers for what the program does to its threads, processes and
- * images that tracing must know about before it happens (doc/runtime.md):
+ * The runtime's interposers: the functions of libc and the unwinder that it
+ * wraps (doc/runtime.md, doc/frontends.md), in four groups.
+ *
+ * What the program does to its threads, processes and images that
+ * tracing must know about before it happens:
  *
  *  - clone(): a child without CLONE_VM is a new process, set up as a
  *    forked child; one with CLONE_VM but without CLONE_SETTLS shares the
@@ -16,8 +19,15 @@
  *  - the exec family and posix_spawn: calltrace's variables are put back
  *    into an environment that lacks them.
  *
- * Interposers only: the logic they call is in runtime.c (threads) and
- * proc.c (processes, environments).
+ * Frames that vanish without their exit hooks (the C++ exceptions'
+ * catch, setjmp/longjmp: see their section below), and what reads return
+ * addresses (the unwinder, pthread_exit, backtrace(), ucontext switches:
+ * the return-hooked frames must show their real return addresses to it).
+ *
+ * Modules: dlopen and dlclose, after which the module map is read again.
+ *
+ * Interposers only: the logic they call is in runtime.c (threads), proc.c
+ * (processes, environments, modules) and hook.c (return hooking).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -30,6 +40,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -404,4 +416,326 @@ CT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_
 	resolve();
 	WITH_ENV(envp, env);
 	return real.posix_spawnp(pid, file, fa, attr, argv, env);
+}
+
+/* ---- frames that vanish without their exit hooks -------------------------- */
+
+/*
+ * C++ exceptions: gcc calls the exit hooks while an exception unwinds, clang
+ * does not.  __cxa_begin_catch, called by the catching frame, is wrapped:
+ * every shadow-stack frame below the catching frame's stack pointer is gone,
+ * and is closed with an UNWIND record.  (Under gcc there is none left.)
+ *
+ * setjmp/longjmp: a longjmp skips the exits of the frames it jumps out of.
+ * setjmp is wrapped (arch/<arch>/jmp.S) to note the depth of the shadow
+ * stack for its jmp_buf; longjmp closes the frames above that depth with an
+ * UNWIND record before jumping, so the calls made afterwards land at the
+ * right depth.  (setjmp.h is not included: its prototypes are the ones
+ * being wrapped.)
+ */
+
+/* the real functions, used by jmp.S and below */
+void *ct_real__setjmp CT_HIDDEN;
+void *ct_real_setjmp CT_HIDDEN;
+void *ct_real___sigsetjmp CT_HIDDEN;
+
+typedef void (*jump_fn)(void *, int) __attribute__((noreturn));
+
+/* called from jmp.S before the real setjmp; must not disturb the stack
+ * above its caller's frame (it does not: it is an ordinary call) */
+CT_HIDDEN void ct_note_setjmp(void *env)
+{
+	if (!ct_real__setjmp) {
+		ct_real__setjmp = next("_setjmp");
+		ct_real_setjmp = next("setjmp");
+		ct_real___sigsetjmp = next("__sigsetjmp");
+	}
+	struct ct_thread *t = &ct_self;
+	if (t->cap == 0 || t->busy)
+		return;
+	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
+		if (t->jmp[i].env == env) {
+			t->jmp[i].depth = t->depth;
+			return;
+		}
+	}
+	struct ct_jmp_note *n = &t->jmp[t->jmp_next++ % CT_JMP_NOTES];
+	n->env = env;
+	n->depth = t->depth;
+}
+
+static void note_longjmp(void *env)
+{
+	struct ct_thread *t = &ct_self;
+	if (t->cap == 0 || t->off) /* a stopped thread's busy stays up */
+		return;
+	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
+		if (t->jmp[i].env != env)
+			continue;
+		uint32_t target = t->jmp[i].depth;
+		/* Jumping out of a signal handler that interrupted a hook: that
+		 * hook never resumes, and the handler's nested frames end too.
+		 * The interrupted hook may have written its ENTER or EXIT record
+		 * and not yet moved the depth (or the other way round), so the
+		 * number of frames the stream has open is not known here: say
+		 * how many must remain instead (UNWIND_TO), which holds either
+		 * way.  A buffer switch it was waiting for is not half done
+		 * (ct_buffer_full waits before it starts), so forget the wait. */
+		bool interrupted = t->busy != 0;
+		uint32_t n = t->ndepth;
+		t->busy = 0;
+		t->ndepth = 0;
+		t->in_wait = 0;
+		ct_hook_reset_nested(t);
+		if (t->depth > target)
+			n += t->depth - target;
+		t->busy++;
+		if (t->depth > target) {
+			ct_hook_dropping(t, target, (uintptr_t)__builtin_frame_address(0));
+			t->depth = target;
+		}
+		if (interrupted) {
+			uint32_t w[3] = {ct_ext_word(CT_EXT_UNWIND_TO, 2, 0), target, n};
+			ct_put_words(t, w, 3);
+		} else {
+			ct_emit_unwind(t, n);
+		}
+		t->busy--;
+		return;
+	}
+}
+
+CT_EXPORT void *__cxa_begin_catch(void *exc)
+{
+	static void *(*real)(void *);
+	if (!real)
+		real = (void *(*)(void *))next("__cxa_begin_catch");
+	struct ct_thread *t = &ct_self;
+	if (t->cap != 0 && t->busy == 0) {
+		uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
+		uint32_t d = t->depth;
+		/* a return-hooked frame's CFA is its caller's stack pointer: a
+		 * callee of the catching frame has exactly sp */
+		while (d > 0 && (t->stk[d - 1].cfa < sp || (t->stk[d - 1].cfa == sp && t->stk[d - 1].ret)))
+			d--;
+		t->busy++;
+		if (d < t->depth) {
+			uint32_t n = t->depth - d;
+			ct_hook_dropping(t, d, (uintptr_t)__builtin_frame_address(0));
+			t->depth = d;
+			ct_emit_unwind(t, n);
+		}
+		/* the frames that survive get the return trampoline again */
+		ct_hook_catch(t, (uintptr_t)__builtin_frame_address(0));
+		t->busy--;
+	}
+	return real(exc);
+}
+
+#define WRAP_JUMP(name)                                                                 \
+	CT_EXPORT __attribute__((noreturn)) void name(void *env, int val)               \
+	{                                                                               \
+		static jump_fn real;                                                    \
+		if (!real)                                                              \
+			real = (jump_fn)next(#name);                                  \
+		note_longjmp(env);                                                      \
+		real(env, val);                                                         \
+	}
+
+WRAP_JUMP(longjmp)
+WRAP_JUMP(_longjmp)
+WRAP_JUMP(siglongjmp)
+WRAP_JUMP(__longjmp_chk)
+
+/* ---- whatever reads return addresses --------------------------------------- */
+
+#define SP() ((uintptr_t)__builtin_frame_address(0))
+
+/* C++ exceptions: the unwinder reads the return addresses of every frame
+ * between the throw and the catch (twice); __cxa_begin_catch (above)
+ * closes the frames that are gone and hooks the others again */
+typedef int (*raise_fn)(void *);
+CT_EXPORT int _Unwind_RaiseException(void *exc)
+{
+	static raise_fn real;
+	if (!real)
+		real = (raise_fn)next("_Unwind_RaiseException");
+	struct ct_thread *t = &ct_self;
+	bool b = ct_hook_begin_real(t, SP());
+	int rc = real(exc);
+	/* only returns when no handler was found: nothing was unwound */
+	if (b)
+		ct_hook_end_real(t, SP());
+	return rc;
+}
+
+CT_EXPORT int _Unwind_Resume_or_Rethrow(void *exc)
+{
+	static raise_fn real;
+	if (!real)
+		real = (raise_fn)next("_Unwind_Resume_or_Rethrow");
+	struct ct_thread *t = &ct_self;
+	bool b = ct_hook_begin_real(t, SP());
+	int rc = real(exc);
+	if (b)
+		ct_hook_end_real(t, SP());
+	return rc;
+}
+
+CT_EXPORT void _Unwind_Resume(void *exc)
+{
+	static void (*real)(void *);
+	if (!real)
+		real = (void (*)(void *))next("_Unwind_Resume");
+	ct_hook_begin_real(&ct_self, SP());
+	real(exc);
+	__builtin_unreachable();
+}
+
+typedef int (*forced_fn)(void *, void *, void *);
+CT_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
+{
+	static forced_fn real;
+	if (!real)
+		real = (forced_fn)next("_Unwind_ForcedUnwind");
+	struct ct_thread *t = &ct_self;
+	bool b = ct_hook_begin_real(t, SP());
+	int rc = real(exc, stop, arg);
+	if (b)
+		ct_hook_end_real(t, SP());
+	return rc;
+}
+
+/* pthread_exit unwinds the thread's stack (forced unwinding inside libc,
+ * not through the interposable entry points above) */
+CT_EXPORT __attribute__((noreturn)) void pthread_exit(void *v)
+{
+	static void (*real)(void *);
+	if (!real)
+		real = (void (*)(void *))next("pthread_exit");
+	ct_hook_begin_real(&ct_self, SP());
+	real(v);
+	__builtin_unreachable();
+}
+
+/* backtrace() must see what it would see untraced: our own frame is left
+ * out of the result */
+CT_EXPORT __attribute__((noinline)) int backtrace(void **buf, int size)
+{
+	static int (*real)(void **, int);
+	if (!real)
+		real = (int (*)(void **, int))next("backtrace");
+	if (size <= 0)
+		return real(buf, size);
+	struct ct_thread *t = &ct_self;
+	bool b = ct_hook_begin_real(t, SP());
+	void *local[257], **tmp = local;
+	size_t len = 0;
+	if (size + 1 > 257) {
+		len = ((size_t)size + 1) * sizeof(void *);
+		tmp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (tmp == MAP_FAILED) {
+			tmp = local;
+			len = 0;
+		}
+	}
+	int n = real(tmp, tmp == local ? (size + 1 > 257 ? 257 : size + 1) : size + 1);
+	if (b)
+		ct_hook_end_real(t, SP());
+	int out = n > 0 ? n - 1 : 0;
+	if (out > size)
+		out = size;
+	for (int i = 0; i < out; i++)
+		buf[i] = tmp[i + 1];
+	if (len)
+		munmap(tmp, len);
+	return out;
+}
+
+/* coroutines: the frames of the stack being left are parked (real return
+ * addresses back, kept open); swapcontext returns when this stack runs
+ * again, and they are hooked again */
+CT_EXPORT __attribute__((noinline)) int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
+{
+	static int (*real)(ucontext_t *, const ucontext_t *);
+	if (!real)
+		real = (int (*)(ucontext_t *, const ucontext_t *))next("swapcontext");
+	struct ct_thread *t = &ct_self;
+	uint32_t gen = ct_hook_park(t, SP());
+	int rc = real(oucp, ucp);
+	ct_hook_unpark(t, SP(), gen);
+	return rc;
+}
+
+CT_EXPORT int setcontext(const ucontext_t *ucp)
+{
+	static int (*real)(const ucontext_t *);
+	if (!real)
+		real = (int (*)(const ucontext_t *))next("setcontext");
+	ct_hook_leave(&ct_self, SP());
+	return real(ucp);
+}
+
+/* ---- gprof's start-up and gmon.out, neutralised while tracing ----------- */
+
+static bool tracing(void)
+{
+	return ct_process_ready();
+}
+
+CT_EXPORT void __monstartup(unsigned long lo, unsigned long hi)
+{
+	if (tracing())
+		return;
+	void (*real)(unsigned long, unsigned long) =
+	    (void (*)(unsigned long, unsigned long))next("__monstartup");
+	if (real)
+		real(lo, hi);
+}
+
+CT_EXPORT void monstartup(unsigned long lo, unsigned long hi)
+{
+	__monstartup(lo, hi);
+}
+
+CT_EXPORT void _mcleanup(void)
+{
+	if (tracing())
+		return;
+	void (*real)(void) = (void (*)(void))next("_mcleanup");
+	if (real)
+		real();
+}
+
+CT_EXPORT void moncontrol(int mode)
+{
+	if (tracing())
+		return;
+	void (*real)(int) = (void (*)(int))next("moncontrol");
+	if (real)
+		real(mode);
+}
+
+/* ---- modules ------------------------------------------------------------------ */
+
+CT_EXPORT void *dlopen(const char *file, int mode)
+{
+	static void *(*real)(const char *, int);
+	if (!real)
+		real = (void *(*)(const char *, int))next("dlopen");
+	void *h = real(file, mode);
+	if (h && ct_cfg.state == CT_RT_ACTIVE)
+		ct_modules_rescan();
+	return h;
+}
+
+CT_EXPORT int dlclose(void *handle)
+{
+	static int (*real)(void *);
+	if (!real)
+		real = (int (*)(void *))next("dlclose");
+	int r = real(handle);
+	if (ct_cfg.state == CT_RT_ACTIVE)
+		ct_modules_rescan();
+	return r;
 }
