@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 	ct_args_module(base, "micro", "-", true);
 	size_t bufsize = 256 * 1024;
 	char *buf = malloc(bufsize + 65536);
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	struct ct_arch_regs r;
 	struct ct_arch_retregs rr;
 	memset(&r, 0, sizeof(r));

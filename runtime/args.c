@@ -246,7 +246,7 @@ static unsigned copy_stack(uint32_t *w, const struct op *o, uint64_t sp)
 	return o->words;
 }
 
-static void capture(struct ct_thread *t, unsigned type, uint32_t idx, const struct op *o,
+static void capture(struct ct_tstate *t, unsigned type, uint32_t idx, const struct op *o,
 		    uint32_t n, const struct ct_arch_regs *r, const struct ct_arch_retregs *rr)
 {
 	uint32_t w[1 + CT_ARGS_MAX_WORDS + 4];
@@ -289,7 +289,7 @@ static void capture(struct ct_thread *t, unsigned type, uint32_t idx, const stru
 /* the common case: register values only, so the record's size is known;
  * written straight into the buffer (reserved first, header last, as
  * ct_put_words does) */
-static inline void capture_regs(struct ct_thread *t, unsigned type, uint32_t idx,
+static inline void capture_regs(struct ct_tstate *t, unsigned type, uint32_t idx,
 				const struct op *o, uint32_t n, uint32_t words, const uint64_t *src)
 {
 	uintptr_t p = ct_arch_reserve(&t->cur, (words + 1) * 4u);
@@ -314,7 +314,7 @@ static __thread struct {
 	int64_t idx;
 } last_entry __attribute__((tls_model("initial-exec")));
 
-unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_regs *r)
+unsigned ct_args_entry(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_regs *r)
 {
 	int64_t i = lookup(fn);
 	if (i < 0)
@@ -330,7 +330,7 @@ unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_r
 	return s->nret ? CT_ARGS_WANT_RET : 0;
 }
 
-void ct_args_exit(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *rr)
+void ct_args_exit(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retregs *rr)
 {
 	uintptr_t key = fn | __atomic_load_n(&ct_args_gen_key, __ATOMIC_RELAXED);
 	int64_t i = likely(last_entry.key == key) ? last_entry.idx : lookup(fn);

@@ -20,7 +20,7 @@
 
 #include "regs.h"
 
-struct ct_thread;
+struct ct_tstate;
 
 #define CT_ARGS_WANT_RET 1u /* ct_args_exit must be called at this call's return */
 
@@ -28,11 +28,11 @@ extern bool ct_args_enabled __attribute__((visibility("hidden")));
 
 /* write fn's argument record if a spec names fn; returns CT_ARGS_* flags
  * that the front end keeps with the frame until the function returns */
-unsigned ct_args_entry(struct ct_thread *t, uintptr_t fn, const struct ct_arch_regs *r)
+unsigned ct_args_entry(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_regs *r)
 	__attribute__((visibility("hidden")));
 /* write fn's return-value record (called only when the entry said
  * CT_ARGS_WANT_RET) */
-void ct_args_exit(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *r)
+void ct_args_exit(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retregs *r)
 	__attribute__((visibility("hidden")));
 
 /*

@@ -90,7 +90,7 @@ static uint64_t batch_plain(void (*volatile *fp)(void))
  * hooked: ct_cal_hooked, whose entry's fast path needs a frame below it on
  * the shadow stack (a thread's first one takes the slow path): a base frame
  * at the top of the address space, not hooked, that nothing returns to */
-static uint64_t batch_traced(struct ct_thread *t, bool hooked, uint64_t *inner)
+static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t *inner)
 {
 	t->cur = (uintptr_t)scratch;
 	t->depth = 0;
@@ -146,8 +146,8 @@ static void derive(struct figures *f, uint64_t min_plain, uint64_t min_traced, u
 
 static void measure(void)
 {
-	struct ct_thread *t = &ct_self;
-	struct ct_thread saved;
+	struct ct_tstate *t = &ct_self;
+	struct ct_tstate saved;
 	sigset_t all, old;
 
 	sigfillset(&all);
@@ -195,7 +195,7 @@ static void measure(void)
 
 /* is t the calibration's scratch thread state (its calls are not the
  * program's)? */
-bool ct_calibrating(const struct ct_thread *t)
+bool ct_calibrating(const struct ct_tstate *t)
 {
 	return t->stk == scratch_stk;
 }

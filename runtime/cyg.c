@@ -18,11 +18,11 @@
  */
 #include "internal.h"
 
-static void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now);
+static void exit_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now);
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	(void)call_site;
 	if (unlikely(t->busy++ != 0)) {
 		ct_nested(t, CT_EXT_NENTER, fn);
@@ -55,7 +55,7 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 
 CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	(void)call_site;
 	if (unlikely(t->busy++ != 0)) {
 		ct_nested(t, CT_EXT_NEXIT, fn);
@@ -78,7 +78,7 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	t->busy--;
 }
 
-static __attribute__((noinline)) void exit_slow(struct ct_thread *t, uintptr_t fn, uint64_t now)
+static __attribute__((noinline)) void exit_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now)
 {
 	if (!ct_thread_ready(t))
 		return;

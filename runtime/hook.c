@@ -40,17 +40,17 @@
 #include "regs.h"
 
 /* the assembly fast paths (arch/<arch>/tramp.S) know these offsets */
-_Static_assert(offsetof(struct ct_thread, cur) == CT_T_CUR, "cur");
-_Static_assert(offsetof(struct ct_thread, limit) == CT_T_LIMIT, "limit");
-_Static_assert(offsetof(struct ct_thread, last) == CT_T_LAST, "last");
-_Static_assert(offsetof(struct ct_thread, hi) == CT_T_HI, "hi");
-_Static_assert(offsetof(struct ct_thread, busy) == CT_T_BUSY, "busy");
-_Static_assert(offsetof(struct ct_thread, depth) == CT_T_DEPTH, "depth");
-_Static_assert(offsetof(struct ct_thread, cap) == CT_T_CAP, "cap");
-_Static_assert(offsetof(struct ct_thread, stk) == CT_T_STK, "stk");
-_Static_assert(offsetof(struct ct_thread, hook) == CT_T_HOOK, "hook");
-_Static_assert(offsetof(struct ct_thread, args_fn) == CT_T_ARGS_FN, "args_fn");
-_Static_assert(offsetof(struct ct_thread, args_af) == CT_T_ARGS_AF, "args_af");
+_Static_assert(offsetof(struct ct_tstate, cur) == CT_T_CUR, "cur");
+_Static_assert(offsetof(struct ct_tstate, limit) == CT_T_LIMIT, "limit");
+_Static_assert(offsetof(struct ct_tstate, last) == CT_T_LAST, "last");
+_Static_assert(offsetof(struct ct_tstate, hi) == CT_T_HI, "hi");
+_Static_assert(offsetof(struct ct_tstate, busy) == CT_T_BUSY, "busy");
+_Static_assert(offsetof(struct ct_tstate, depth) == CT_T_DEPTH, "depth");
+_Static_assert(offsetof(struct ct_tstate, cap) == CT_T_CAP, "cap");
+_Static_assert(offsetof(struct ct_tstate, stk) == CT_T_STK, "stk");
+_Static_assert(offsetof(struct ct_tstate, hook) == CT_T_HOOK, "hook");
+_Static_assert(offsetof(struct ct_tstate, args_fn) == CT_T_ARGS_FN, "args_fn");
+_Static_assert(offsetof(struct ct_tstate, args_af) == CT_T_ARGS_AF, "args_af");
 _Static_assert(sizeof(struct ct_frame) == 1u << CT_FRAME_SHIFT, "frame size");
 _Static_assert(offsetof(struct ct_frame, fn) == CT_FR_FN, "fn");
 _Static_assert(offsetof(struct ct_frame, cfa) == CT_FR_CFA, "cfa");
@@ -100,7 +100,7 @@ struct ct_hook_area {
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
 #define FR_GEN_SHIFT 32	      /* ... whose number is in the high bits */
 
-static struct ct_hook_area *hook_area(struct ct_thread *t)
+static struct ct_hook_area *hook_area(struct ct_tstate *t)
 {
 	if (likely(t->hook != NULL))
 		return t->hook;
@@ -122,14 +122,14 @@ struct ct_hook_area *ct_hook_scratch_area(void)
 }
 
 /* a longjmp out of a signal handler: its nested frames are gone */
-void ct_hook_reset_nested(struct ct_thread *t)
+void ct_hook_reset_nested(struct ct_tstate *t)
 {
 	if (t->hook)
 		t->hook->nn = 0;
 }
 
 /* the thread ends */
-void ct_hook_release(struct ct_thread *t)
+void ct_hook_release(struct ct_tstate *t)
 {
 	if (t->hook) {
 		munmap(t->hook, sizeof(struct ct_hook_area));
@@ -159,7 +159,7 @@ static inline uintptr_t mcount_fn(uintptr_t site)
 
 /* ---- dropping, unhooking and hooking again ----------------------------- */
 
-static void orphan_add(struct ct_thread *t, uintptr_t cfa, uintptr_t ret)
+static void orphan_add(struct ct_tstate *t, uintptr_t cfa, uintptr_t ret)
 {
 	struct ct_hook_area *h = hook_area(t);
 	if (!h)
@@ -181,7 +181,7 @@ static void orphan_add(struct ct_thread *t, uintptr_t cfa, uintptr_t ret)
 	h->orphan[i].ret = ret;
 }
 
-static uintptr_t orphan_take(struct ct_thread *t, uintptr_t cfa)
+static uintptr_t orphan_take(struct ct_tstate *t, uintptr_t cfa)
 {
 	struct ct_hook_area *h = t->hook;
 	if (!h)
@@ -197,7 +197,7 @@ static uintptr_t orphan_take(struct ct_thread *t, uintptr_t cfa)
 }
 
 /* the frames stk[from..depth) are about to leave the shadow stack */
-void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp)
+void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 {
 	if (!t->hook)
 		return; /* nothing was ever hooked in this thread */
@@ -227,7 +227,7 @@ void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp)
 
 /* give every hooked frame above sp its return address back; with gen,
  * mark them parked under that number (a context switch) */
-static void unhook_all(struct ct_thread *t, uintptr_t sp, uint32_t gen)
+static void unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 {
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
@@ -246,7 +246,7 @@ static void unhook_all(struct ct_thread *t, uintptr_t sp, uint32_t gen)
 
 /* hook again the frames above sp that still hold their return address
  * (gen: only those parked under that number) */
-static void rehook_all(struct ct_thread *t, uintptr_t sp, uint32_t gen)
+static void rehook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 {
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
@@ -269,7 +269,7 @@ static void rehook_all(struct ct_thread *t, uintptr_t sp, uint32_t gen)
 
 /* ---- entry ---------------------------------------------------------- */
 
-static void nested_enter(struct ct_thread *t, uintptr_t fn, uintptr_t *slot)
+static void nested_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *slot)
 {
 	struct ct_hook_area *h = t->hook;
 	if (!h || h->nn >= NSTACK - 8 || *slot == TRAMP) {
@@ -287,7 +287,7 @@ static void nested_enter(struct ct_thread *t, uintptr_t fn, uintptr_t *slot)
 /* close the frames that a new frame at cfa shows to be gone: those deeper
  * than it, and a hooked one in its very slot, unless the slot still holds
  * the trampoline (a tail call: the frame lives on in the new one) */
-static void resync_entry(struct ct_thread *t, uintptr_t cfa, bool tail)
+static void resync_entry(struct ct_tstate *t, uintptr_t cfa, bool tail)
 {
 	uint32_t d = t->depth, i = d;
 	/* frames parked by swapcontext are alive on a stack that waits to
@@ -310,7 +310,7 @@ static void resync_entry(struct ct_thread *t, uintptr_t cfa, bool tail)
 	ct_emit_unwind(t, d - i);
 }
 
-static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now,
+static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
 						 uintptr_t *slot)
 {
 	uintptr_t cfa = (uintptr_t)slot + 8;
@@ -340,7 +340,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_thread *t, uintptr_t 
 /* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched */
 CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	int pushed = 0;
 	if (unlikely(t->busy++ != 0) && t->off) {
 		/* a stopped thread (runtime.c ct_thread_stop): not even the
@@ -395,7 +395,7 @@ static __attribute__((noreturn)) void lost_frame(uintptr_t cfa)
 	abort();
 }
 
-static uintptr_t nested_return(struct ct_thread *t, uintptr_t cfa)
+static uintptr_t nested_return(struct ct_tstate *t, uintptr_t cfa)
 {
 	struct ct_hook_area *h = t->hook;
 	if (h) {
@@ -421,7 +421,7 @@ static uintptr_t nested_return(struct ct_thread *t, uintptr_t cfa)
 }
 
 static __attribute__((noinline)) uintptr_t
-return_slow(struct ct_thread *t, const struct ct_arch_retregs *r, uintptr_t cfa, uint64_t now)
+return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa, uint64_t now)
 {
 	uint32_t d = t->depth, i = d;
 	while (i > 0 && !(t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret &&
@@ -459,7 +459,7 @@ return_slow(struct ct_thread *t, const struct ct_arch_retregs *r, uintptr_t cfa,
  * wanted (taken off the shadow stack already): the RETVAL record (unless
  * fn is 0: the trampoline wrote it), then the EXIT record at now, leaving
  * depth frames open */
-CT_HIDDEN void ct_hook_ret_args(struct ct_thread *t, uintptr_t fn, const struct ct_arch_retregs *r,
+CT_HIDDEN void ct_hook_ret_args(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retregs *r,
 				uint64_t now, uint32_t depth)
 {
 	if (fn && ct_args_enabled)
@@ -471,7 +471,7 @@ CT_HIDDEN void ct_hook_ret_args(struct ct_thread *t, uintptr_t fn, const struct 
  * CFA; returns where the function really returns to */
 CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa)
 {
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	uintptr_t ret;
 	if (unlikely(t->busy++ != 0)) {
 		ret = nested_return(t, cfa);
@@ -522,7 +522,7 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 
 /* take the real return addresses back for a call that reads them; returns
  * whether there was anything to do (so the caller hooks again) */
-bool ct_hook_begin_real(struct ct_thread *t, uintptr_t sp)
+bool ct_hook_begin_real(struct ct_tstate *t, uintptr_t sp)
 {
 	/* no hook area: this thread never hooked a frame (a program built
 	 * with -finstrument-functions only): nothing to do, at no cost */
@@ -534,7 +534,7 @@ bool ct_hook_begin_real(struct ct_thread *t, uintptr_t sp)
 	return true;
 }
 
-void ct_hook_end_real(struct ct_thread *t, uintptr_t sp)
+void ct_hook_end_real(struct ct_tstate *t, uintptr_t sp)
 {
 	if (t->cap == 0 || t->busy)
 		return;
@@ -544,7 +544,7 @@ void ct_hook_end_real(struct ct_thread *t, uintptr_t sp)
 }
 
 /* the catching frame survives, with everything above it (busy is held) */
-CT_HIDDEN void ct_hook_catch(struct ct_thread *t, uintptr_t sp)
+CT_HIDDEN void ct_hook_catch(struct ct_tstate *t, uintptr_t sp)
 {
 	if (t->hook)
 		rehook_all(t, sp, 0);
@@ -553,7 +553,7 @@ CT_HIDDEN void ct_hook_catch(struct ct_thread *t, uintptr_t sp)
 /* coroutines: the frames of the stack being left (above sp) are parked:
  * real return addresses back, kept open, under a number that is returned
  * (0: nothing parked); they are hooked again when that stack runs again */
-uint32_t ct_hook_park(struct ct_thread *t, uintptr_t sp)
+uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp)
 {
 	if (!t->hook || t->cap == 0 || t->busy || !t->depth)
 		return 0;
@@ -566,7 +566,7 @@ uint32_t ct_hook_park(struct ct_thread *t, uintptr_t sp)
 	return gen;
 }
 
-void ct_hook_unpark(struct ct_thread *t, uintptr_t sp, uint32_t gen)
+void ct_hook_unpark(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 {
 	if (!gen || t->cap == 0 || t->busy)
 		return;
@@ -578,7 +578,7 @@ void ct_hook_unpark(struct ct_thread *t, uintptr_t sp, uint32_t gen)
 /* setcontext: the stack being left never resumes.  Its frames are parked
  * under a number nobody waits for: never hooked again, nor their slots
  * read (the stack may be freed), and a later frame may close them */
-void ct_hook_leave(struct ct_thread *t, uintptr_t sp)
+void ct_hook_leave(struct ct_tstate *t, uintptr_t sp)
 {
 	uint32_t gen = ct_hook_park(t, sp);
 	if (!gen)

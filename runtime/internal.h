@@ -47,7 +47,7 @@ struct ct_hook_area; /* hook.c: nested-path frames and orphans */
 
 /* per-thread state: initial-exec TLS, so the hooks reach it with one
  * %fs-relative access */
-struct ct_thread {
+struct ct_tstate {
 	uintptr_t cur;      /* next write position (reserved with one xadd)   */
 	uintptr_t limit;    /* a record ending past here hands the buffer over */
 	uint64_t last;      /* clock of the last delta-coded record            */
@@ -91,7 +91,7 @@ struct ct_thread {
 };
 #define CT_BUSY_OFF (1u << 30)
 
-extern __thread struct ct_thread ct_self __attribute__((tls_model("initial-exec")));
+extern __thread struct ct_tstate ct_self __attribute__((tls_model("initial-exec")));
 
 /* process-wide settings, fixed at start-up */
 struct ct_config {
@@ -164,43 +164,43 @@ static inline void ct_untraced(enum ct_untraced why)
 }
 
 /* runtime.c */
-void ct_thread_start(struct ct_thread *t) CT_HIDDEN;
+void ct_thread_start(struct ct_tstate *t) CT_HIDDEN;
 /* stop tracing this thread for good: hand its ring over, give hooked frames
  * their return addresses back; its later hooks read no clock and make no
  * system call.  Counted as why. */
-void ct_thread_stop(struct ct_thread *t, enum ct_untraced why) CT_HIDDEN;
+void ct_thread_stop(struct ct_tstate *t, enum ct_untraced why) CT_HIDDEN;
 /* a forked child that could not start its own files: its thread's ring
  * was the parent's and is gone; it stops (counted as CT_UNTRACED_RING) */
-void ct_thread_orphaned(struct ct_thread *t) CT_HIDDEN;
+void ct_thread_orphaned(struct ct_tstate *t) CT_HIDDEN;
 /* stop this thread without a single system call (a filter is on it that
  * the runtime did not see coming: TSYNC): the ring is handed over by
  * stores, nothing is unmapped */
-void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why) CT_HIDDEN;
+void ct_thread_stop_quiet(struct ct_tstate *t, enum ct_untraced why) CT_HIDDEN;
 /* a stopped thread ends: what it kept (shadow stack, hook area) goes */
-void ct_thread_stopped_exit(struct ct_thread *t) CT_HIDDEN;
+void ct_thread_stopped_exit(struct ct_tstate *t) CT_HIDDEN;
 /* a thread created by a stopped one starts stopped (no clock, no ring) */
-void ct_thread_born_off(struct ct_thread *t, uint32_t off) CT_HIDDEN;
+void ct_thread_born_off(struct ct_tstate *t, uint32_t off) CT_HIDDEN;
 /* ct_buffer_full: is this still the task the state was made for?  A raw
  * clone child is set up here (true: the buffer is not ours to switch) */
-bool ct_task_changed(struct ct_thread *t) CT_HIDDEN;
+bool ct_task_changed(struct ct_tstate *t) CT_HIDDEN;
 /* a thread that got no ring: counted, said once per process */
-void ct_ring_failed(struct ct_thread *t, const char *what, const char *path, int err) CT_HIDDEN;
+void ct_ring_failed(struct ct_tstate *t, const char *what, const char *path, int err) CT_HIDDEN;
 /* a record of n words (header first), reserved at once; outer path only */
-void ct_put_words(struct ct_thread *t, const uint32_t *w, unsigned n) CT_HIDDEN;
+void ct_put_words(struct ct_tstate *t, const uint32_t *w, unsigned n) CT_HIDDEN;
 /* an EXIT record at now, leaving depth frames open (slow paths) */
-void ct_put_exit(struct ct_thread *t, uint64_t now, uint32_t depth) CT_HIDDEN;
+void ct_put_exit(struct ct_tstate *t, uint64_t now, uint32_t depth) CT_HIDDEN;
 /* a LOST record for the events the nested path dropped since the last one */
-void ct_put_nested_lost(struct ct_thread *t) CT_HIDDEN;
-void ct_buffer_full(struct ct_thread *t) CT_HIDDEN;
-void ct_thread_after_fork(struct ct_thread *t) CT_HIDDEN;
-void ct_emit_unwind(struct ct_thread *t, uint32_t n) CT_HIDDEN;
-void ct_thread_release(struct ct_thread *t, bool unmap) CT_HIDDEN;
+void ct_put_nested_lost(struct ct_tstate *t) CT_HIDDEN;
+void ct_buffer_full(struct ct_tstate *t) CT_HIDDEN;
+void ct_thread_after_fork(struct ct_tstate *t) CT_HIDDEN;
+void ct_emit_unwind(struct ct_tstate *t, uint32_t n) CT_HIDDEN;
+void ct_thread_release(struct ct_tstate *t, bool unmap) CT_HIDDEN;
 /* shared with the register-seeing front ends (hook.c) */
-void ct_enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
-void ct_put_time(struct ct_thread *t, uint64_t now) CT_HIDDEN;
-void ct_nested(struct ct_thread *t, unsigned type, void *fn) CT_HIDDEN;
-void ct_nested_drop(struct ct_thread *t) CT_HIDDEN;
-bool ct_thread_ready(struct ct_thread *t) CT_HIDDEN;
+void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
+void ct_put_time(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
+void ct_nested(struct ct_tstate *t, unsigned type, void *fn) CT_HIDDEN;
+void ct_nested_drop(struct ct_tstate *t) CT_HIDDEN;
+bool ct_thread_ready(struct ct_tstate *t) CT_HIDDEN;
 
 /* hook.c: may the trampolines take their fast paths (arch/<arch>/
  * tramp.S)?  The TSC is the clock; set once at start-up */
@@ -208,20 +208,20 @@ extern bool ct_hook_fast CT_HIDDEN;
 
 /* hook.c: frames removed from the shadow stack by other means (longjmp,
  * a catch): give hooked ones their return addresses back if still live */
-void ct_hook_dropping(struct ct_thread *t, uint32_t from, uintptr_t sp) CT_HIDDEN;
+void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp) CT_HIDDEN;
 /* hook.c: after a catch, the frames above sp get the return trampoline again */
-void ct_hook_catch(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
+void ct_hook_catch(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
 /* hook.c, for wrap.c's interposers: real return addresses for a call that
  * reads them (begin: whether there was anything to do, then end), and the
  * frames of a stack being left by swapcontext (park: a number, 0 for none;
  * unpark when it runs again) or by setcontext (leave: for good) */
-bool ct_hook_begin_real(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
-void ct_hook_end_real(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
-uint32_t ct_hook_park(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
-void ct_hook_unpark(struct ct_thread *t, uintptr_t sp, uint32_t gen) CT_HIDDEN;
-void ct_hook_leave(struct ct_thread *t, uintptr_t sp) CT_HIDDEN;
-void ct_hook_reset_nested(struct ct_thread *t) CT_HIDDEN;
-void ct_hook_release(struct ct_thread *t) CT_HIDDEN;
+bool ct_hook_begin_real(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
+void ct_hook_end_real(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
+uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
+void ct_hook_unpark(struct ct_tstate *t, uintptr_t sp, uint32_t gen) CT_HIDDEN;
+void ct_hook_leave(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
+void ct_hook_reset_nested(struct ct_tstate *t) CT_HIDDEN;
+void ct_hook_release(struct ct_tstate *t) CT_HIDDEN;
 
 /* proc.c */
 /* getenv, also in a .preinit_array function (before libc set environ) */
@@ -270,8 +270,8 @@ void ct_calibrate_note(void) CT_HIDDEN;
  * through it */
 #define CT_FE_CYG 1u  /* __cyg_profile_func_enter/exit */
 #define CT_FE_HOOK 2u /* hook.c: __fentry__, mcount, patched entries */
-void ct_frontend_seen(struct ct_thread *t, unsigned fe) CT_HIDDEN; /* proc.c */
-bool ct_calibrating(const struct ct_thread *t) CT_HIDDEN;
+void ct_frontend_seen(struct ct_tstate *t, unsigned fe) CT_HIDDEN; /* proc.c */
+bool ct_calibrating(const struct ct_tstate *t) CT_HIDDEN;
 /* hook.c: a zeroed hook area for the calibration's scratch thread state */
 struct ct_hook_area *ct_hook_scratch_area(void) CT_HIDDEN;
 
@@ -287,7 +287,7 @@ void ct_log(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2))
 bool ct_recorder_gone(bool stuck) CT_HIDDEN;
 /* runtime.c: this thread records no more (a forked child that cannot):
  * hooked frames get their return addresses back, its hooks return at once */
-void ct_thread_untrace(struct ct_thread *t) CT_HIDDEN;
+void ct_thread_untrace(struct ct_tstate *t) CT_HIDDEN;
 
 /* futex helpers */
 void ct_futex_wait(uint32_t *addr, uint32_t val, long timeout_ns) CT_HIDDEN;

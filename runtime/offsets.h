@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Offsets into the runtime's per-thread state (struct ct_thread), its
+ * Offsets into the runtime's per-thread state (struct ct_tstate), its
  * shadow-stack entries (struct ct_frame) and its settings (struct
  * ct_config), for the assembly fast paths of arch/<arch>/tramp.S.  LP64.
  * runtime/hook.c checks every one against the structs with _Static_assert,
@@ -9,7 +9,7 @@
 #ifndef CT_RT_OFFSETS_H
 #define CT_RT_OFFSETS_H
 
-/* struct ct_thread */
+/* struct ct_tstate */
 #define CT_T_CUR 0
 #define CT_T_LIMIT 8
 #define CT_T_LAST 16

@@ -179,7 +179,7 @@ static void frontend_note(unsigned fe)
 /* the first time a thread of this process records through front end fe
  * (not the calibration's own calls): one line, written with one write(2)
  * (async-signal-safe; the file is O_APPEND) */
-void ct_frontend_seen(struct ct_thread *t, unsigned fe)
+void ct_frontend_seen(struct ct_tstate *t, unsigned fe)
 {
 	if ((__atomic_load_n(&frontends, __ATOMIC_RELAXED) & fe) || ct_calibrating(t))
 		return;
@@ -285,7 +285,7 @@ static void after_fork_child(void)
 {
 	if (ct_cfg.state != CT_RT_ACTIVE)
 		return;
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	if (t->off == CT_UNTRACED_SECCOMP + 1 || ct_cfg.stop_all) {
 		/* the filter came along: no system call of ours may be allowed */
 		ct_untraced(CT_UNTRACED_SECCOMP);

@@ -28,7 +28,7 @@
 
 #include "internal.h"
 
-__thread struct ct_thread ct_self __attribute__((tls_model("initial-exec")));
+__thread struct ct_tstate ct_self __attribute__((tls_model("initial-exec")));
 
 #define SLACK (64u * 1024u)
 #define STACK_INITIAL (1u << 20) /* frames; virtual, faulted in on use */
@@ -66,13 +66,13 @@ void ct_ring_doorbell(void)
 
 /* ---- writing records ---------------------------------------------- */
 
-static inline uintptr_t reserve(struct ct_thread *t, uintptr_t n)
+static inline uintptr_t reserve(struct ct_tstate *t, uintptr_t n)
 {
 	return ct_arch_reserve(&t->cur, n);
 }
 
 /* a record written by the outer (non-nested) path, possibly several words */
-void ct_put_words(struct ct_thread *t, const uint32_t *w, unsigned n)
+void ct_put_words(struct ct_tstate *t, const uint32_t *w, unsigned n)
 {
 	uintptr_t p = reserve(t, n * 4u);
 	/* payload first, header last: a crash in between leaves a zero
@@ -85,28 +85,28 @@ void ct_put_words(struct ct_thread *t, const uint32_t *w, unsigned n)
 		ct_buffer_full(t);
 }
 
-void ct_put_time(struct ct_thread *t, uint64_t now)
+void ct_put_time(struct ct_tstate *t, uint64_t now)
 {
 	uint32_t w[3] = {ct_ext_word(CT_EXT_TIME, 2, 0), (uint32_t)now, (uint32_t)(now >> 32)};
 	ct_put_words(t, w, 3);
 	t->last = now;
 }
 
-static void put_hi(struct ct_thread *t, uint64_t hi)
+static void put_hi(struct ct_tstate *t, uint64_t hi)
 {
 	uint32_t w[2] = {ct_ext_word(CT_EXT_HI, 1, 0), (uint32_t)hi};
 	ct_put_words(t, w, 2);
 	t->hi = hi;
 }
 
-static void put_lost(struct ct_thread *t, uint64_t n)
+static void put_lost(struct ct_tstate *t, uint64_t n)
 {
 	uint32_t w[3] = {ct_ext_word(CT_EXT_LOST, 2, 0), (uint32_t)n, (uint32_t)(n >> 32)};
 	ct_put_words(t, w, 3);
 }
 
 /* note the events dropped by the nested path since the last record */
-void ct_put_nested_lost(struct ct_thread *t)
+void ct_put_nested_lost(struct ct_tstate *t)
 {
 	uint64_t n = t->nested_lost;
 	t->nested_lost = 0;
@@ -115,7 +115,7 @@ void ct_put_nested_lost(struct ct_thread *t)
 
 /* enter again the frames stk[from..depth) at the current time: the start of
  * a forked child's stream, or the end of a gap left by --drop */
-static void reenter_frames(struct ct_thread *t, uint32_t from)
+static void reenter_frames(struct ct_tstate *t, uint32_t from)
 {
 	ct_put_time(t, ct_clock());
 	for (uint32_t i = from; i < t->depth; i++) {
@@ -129,14 +129,14 @@ static void reenter_frames(struct ct_thread *t, uint32_t from)
 	}
 }
 
-void ct_emit_unwind(struct ct_thread *t, uint32_t n)
+void ct_emit_unwind(struct ct_tstate *t, uint32_t n)
 {
 	uint32_t w[2] = {ct_ext_word(CT_EXT_UNWIND, 1, 0), n};
 	if (n)
 		ct_put_words(t, w, 2);
 }
 
-static void grow_stack(struct ct_thread *t)
+static void grow_stack(struct ct_tstate *t)
 {
 	size_t old = (size_t)t->cap * sizeof(struct ct_frame);
 	size_t len = old ? old * 2 : STACK_INITIAL * sizeof(struct ct_frame);
@@ -156,7 +156,7 @@ static void grow_stack(struct ct_thread *t)
 
 /* ---- the nested path (a signal handler interrupted a hook) ----------- */
 
-void ct_nested_drop(struct ct_thread *t)
+void ct_nested_drop(struct ct_tstate *t)
 {
 	t->nested_lost++;
 	if (t->ring)
@@ -169,7 +169,7 @@ void ct_nested_drop(struct ct_thread *t)
  * both are fine.  Past the slack of either, it would spill into a buffer
  * that is not ours to write.  The bounds come from p alone, so no
  * instruction of the switch can make them wrong. */
-static bool nested_fits(const struct ct_thread *t, uintptr_t p)
+static bool nested_fits(const struct ct_tstate *t, uintptr_t p)
 {
 	uintptr_t off = p - (uintptr_t)t->bufs;
 	uintptr_t region = off / t->stride;
@@ -177,7 +177,7 @@ static bool nested_fits(const struct ct_thread *t, uintptr_t p)
 	       off - region * t->stride + 20 <= t->stride;
 }
 
-void ct_nested(struct ct_thread *t, unsigned type, void *fn)
+void ct_nested(struct ct_tstate *t, unsigned type, void *fn)
 {
 	/* first: a stopped thread (t->off) must not even read the clock */
 	if (t->off || t->cap == 0 || !t->ring || t->dropping) {
@@ -222,7 +222,7 @@ void ct_nested(struct ct_thread *t, unsigned type, void *fn)
 }
 
 /* is this thread recording?  sets it up on first use */
-bool ct_thread_ready(struct ct_thread *t)
+bool ct_thread_ready(struct ct_tstate *t)
 {
 	if (likely(t->cap != 0))
 		return true;
@@ -237,7 +237,7 @@ bool ct_thread_ready(struct ct_thread *t)
 	return t->cap != 0;
 }
 
-__attribute__((noinline)) void ct_enter_slow(struct ct_thread *t, uintptr_t fn, uint64_t now,
+__attribute__((noinline)) void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
 					      uintptr_t cfa)
 {
 	if (!ct_thread_ready(t))
@@ -271,7 +271,7 @@ __attribute__((noinline)) void ct_enter_slow(struct ct_thread *t, uintptr_t fn, 
 
 /* an EXIT record at `now` (after a TIME record when the delta does not
  * fit), leaving `depth` frames open: the slow paths of every front end */
-void ct_put_exit(struct ct_thread *t, uint64_t now, uint32_t depth)
+void ct_put_exit(struct ct_tstate *t, uint64_t now, uint32_t depth)
 {
 	uint64_t delta = now - t->last;
 	if (now < t->last || delta >= (1u << CT_EXIT_DELTA_BITS)) {
@@ -297,7 +297,7 @@ static int gettid_(void)
 
 /* create this thread's ring: in $CALLTRACE_SHM for `record`, or anonymous
  * memory drained by our own writer thread when linked in */
-void ct_thread_start(struct ct_thread *t)
+void ct_thread_start(struct ct_tstate *t)
 {
 	size_t stride = ct_cfg.buf_size + SLACK;
 	size_t hdr = (sizeof(struct ct_ring_header) + 4095) & ~(size_t)4095;
@@ -394,7 +394,7 @@ void ct_thread_start(struct ct_thread *t)
 /* --drop: the ring is full.  Instead of waiting, discard events (the one
  * just written is rolled back and zeroed) while keeping the shadow stack up
  * to date; return true while the next buffer is still busy. */
-static bool drop_event(struct ct_thread *t, struct ct_ring_header *r, uint32_t next)
+static bool drop_event(struct ct_tstate *t, struct ct_ring_header *r, uint32_t next)
 {
 	bool busy = __atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) != CT_SLOT_EMPTY;
 	if (t->resyncing)
@@ -430,7 +430,7 @@ static bool drop_event(struct ct_thread *t, struct ct_ring_header *r, uint32_t n
 /* --drop: a buffer is free again; after the switch, say how many events
  * are missing here, close the calls that ended meanwhile and open those
  * that began, so that the stream stays a tree */
-static void drop_resume(struct ct_thread *t)
+static void drop_resume(struct ct_tstate *t)
 {
 	t->dropping = 0;
 	put_lost(t, t->dropped);
@@ -447,7 +447,7 @@ static void drop_resume(struct ct_thread *t)
  * front ends need to return) is kept as before.  One store: a signal
  * handler's records land in the slack or at the start, both ours; the slot,
  * hence the limit, stays the same. */
-static void buffer_rewind(struct ct_thread *t, struct ct_ring_header *r, uint32_t cur)
+static void buffer_rewind(struct ct_tstate *t, struct ct_ring_header *r, uint32_t cur)
 {
 	t->in_wait = 0;
 	__atomic_store_n(&r->waiting, 0, __ATOMIC_RELAXED);
@@ -462,7 +462,7 @@ static void buffer_rewind(struct ct_thread *t, struct ct_ring_header *r, uint32_
 
 /* the current buffer is full (a record ended past its nominal size): hand
  * it to the drainer and move to the next slot, waiting while it is busy */
-void ct_buffer_full(struct ct_thread *t)
+void ct_buffer_full(struct ct_tstate *t)
 {
 	struct ct_ring_header *r = t->ring;
 	if (!r)
@@ -541,7 +541,7 @@ void ct_buffer_full(struct ct_thread *t)
 }
 
 /* the thread ends (or forks away from this ring): hand over what is written */
-void ct_thread_release(struct ct_thread *t, bool unmap)
+void ct_thread_release(struct ct_tstate *t, bool unmap)
 {
 	struct ct_ring_header *r = t->ring;
 	if (!r)
@@ -578,7 +578,7 @@ void ct_thread_release(struct ct_thread *t, bool unmap)
 /* in a forked child: the ring belongs to the parent.  Start a new one and
  * open the frames that are open at the fork again, so the child's stream is
  * a whole tree of its own. */
-void ct_thread_after_fork(struct ct_thread *t)
+void ct_thread_after_fork(struct ct_tstate *t)
 {
 	t->ring = NULL;
 	t->bufs = NULL;
@@ -598,7 +598,7 @@ void ct_thread_after_fork(struct ct_thread *t)
 	t->busy--;
 }
 
-void ct_thread_untrace(struct ct_thread *t)
+void ct_thread_untrace(struct ct_tstate *t)
 {
 	t->busy++;
 	t->ring = NULL;
@@ -621,7 +621,7 @@ void ct_thread_untrace(struct ct_thread *t)
 
 /* ---- threads that must stop tracing ------------------------------------ */
 
-static void hand_over_parked(struct ct_thread *t);
+static void hand_over_parked(struct ct_tstate *t);
 
 /* The thread is about to lose what tracing needs (the TSC, system calls) or
  * to share its state with another task: hand the ring over and give the
@@ -632,7 +632,7 @@ static void hand_over_parked(struct ct_thread *t);
  * clock: no rdtsc, no system call (runtime.c ct_nested, hook.c
  * ct_hook_enter; the assembly fast paths test busy first).  Called by the
  * interposers in wrap.c, outside any hook. */
-void ct_thread_stop(struct ct_thread *t, enum ct_untraced why)
+void ct_thread_stop(struct ct_tstate *t, enum ct_untraced why)
 {
 	if (t->off)
 		return;
@@ -671,13 +671,13 @@ void ct_thread_stop(struct ct_thread *t, enum ct_untraced why)
  * argument capture after the switch: nowhere that matters */
 static char scratch[SLACK] __attribute__((aligned(64)));
 
-static void park_writer(struct ct_thread *t)
+static void park_writer(struct ct_tstate *t)
 {
 	t->cur = (uintptr_t)scratch;
 	t->limit = UINTPTR_MAX;
 }
 
-void ct_thread_orphaned(struct ct_thread *t)
+void ct_thread_orphaned(struct ct_tstate *t)
 {
 	ct_untraced(CT_UNTRACED_RING);
 	t->ring = NULL;
@@ -695,7 +695,7 @@ void ct_thread_orphaned(struct ct_thread *t)
 
 /* the first thing a thread created by a stopped thread does (wrap.c): it
  * inherited what stopped its creator (a disabled TSC, a seccomp filter) */
-void ct_thread_born_off(struct ct_thread *t, uint32_t off)
+void ct_thread_born_off(struct ct_tstate *t, uint32_t off)
 {
 	ct_untraced(off == CT_UNTRACED_TSC + 1 ? CT_UNTRACED_TSC : CT_UNTRACED_RING);
 	t->off = off;
@@ -715,7 +715,7 @@ void ct_thread_born_off(struct ct_thread *t, uint32_t off)
  *    this very state, neither can be traced.  Stop (neither the ring nor
  *    the shadow stack is unmapped: the other task may be in a hook),
  *    counted as CT_UNTRACED_CLONE. */
-bool ct_task_changed(struct ct_thread *t)
+bool ct_task_changed(struct ct_tstate *t)
 {
 	if (unlikely(__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED)) && !t->off) {
 		ct_thread_stop_quiet(t, (enum ct_untraced)(ct_cfg.stop_all - 1));
@@ -746,7 +746,7 @@ bool ct_task_changed(struct ct_thread *t)
 /* a thread that cannot have a ring (after setuid the ring directory is not
  * the thread's to write; a seccomp filter; no space): counted, and said
  * once per process, not once per thread */
-void ct_ring_failed(struct ct_thread *t, const char *what, const char *path, int err)
+void ct_ring_failed(struct ct_tstate *t, const char *what, const char *path, int err)
 {
 	static int said_pid;
 	ct_untraced(CT_UNTRACED_RING);
@@ -761,7 +761,7 @@ void ct_ring_failed(struct ct_thread *t, const char *what, const char *path, int
  * drainer finds the ring done at its next round; a hook under way (of this
  * thread's signal handler, or of a task sharing its TLS) writes the rest of
  * its record into the scratch buffer */
-static void hand_over_parked(struct ct_thread *t)
+static void hand_over_parked(struct ct_tstate *t)
 {
 	struct ct_ring_header *r = t->ring;
 	if (!r)
@@ -778,7 +778,7 @@ static void hand_over_parked(struct ct_thread *t)
 	t->bufs = NULL;
 }
 
-void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why)
+void ct_thread_stop_quiet(struct ct_tstate *t, enum ct_untraced why)
 {
 	if (t->off)
 		return;
@@ -793,7 +793,7 @@ void ct_thread_stop_quiet(struct ct_thread *t, enum ct_untraced why)
 	t->busy += CT_BUSY_OFF - 1;
 }
 
-void ct_thread_stopped_exit(struct ct_thread *t)
+void ct_thread_stopped_exit(struct ct_tstate *t)
 {
 	if (t->ring) {
 		/* a task sharing this state stopped it (ct_task_changed): it may

@@ -124,7 +124,7 @@ static int clone_child(void *p)
  * until clone returns (CLONE_VFORK) or for good */
 static void shared_tls_clone(int flags)
 {
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	if (t->off)
 		return;
 	if (!(flags & CLONE_VFORK)) {
@@ -163,7 +163,7 @@ CT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	}
 	if (flags & CLONE_SETTLS) /* a thread with a TLS, hence a state, of its own */
 		return real.clone(fn, stack, flags, arg, ptid, tls, ctid);
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	bool paused = !t->off && (flags & CLONE_VFORK);
 	shared_tls_clone(flags);
 	int r = real.clone(fn, stack, flags, arg, ptid, tls, ctid);
@@ -450,7 +450,7 @@ CT_HIDDEN void ct_note_setjmp(void *env)
 		ct_real_setjmp = next("setjmp");
 		ct_real___sigsetjmp = next("__sigsetjmp");
 	}
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	if (t->cap == 0 || t->busy)
 		return;
 	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
@@ -466,7 +466,7 @@ CT_HIDDEN void ct_note_setjmp(void *env)
 
 static void note_longjmp(void *env)
 {
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	if (t->cap == 0 || t->off) /* a stopped thread's busy stays up */
 		return;
 	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
@@ -510,7 +510,7 @@ CT_EXPORT void *__cxa_begin_catch(void *exc)
 	static void *(*real)(void *);
 	if (!real)
 		real = (void *(*)(void *))next("__cxa_begin_catch");
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	if (t->cap != 0 && t->busy == 0) {
 		uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
 		uint32_t d = t->depth;
@@ -560,7 +560,7 @@ CT_EXPORT int _Unwind_RaiseException(void *exc)
 	static raise_fn real;
 	if (!real)
 		real = (raise_fn)next("_Unwind_RaiseException");
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	bool b = ct_hook_begin_real(t, SP());
 	int rc = real(exc);
 	/* only returns when no handler was found: nothing was unwound */
@@ -574,7 +574,7 @@ CT_EXPORT int _Unwind_Resume_or_Rethrow(void *exc)
 	static raise_fn real;
 	if (!real)
 		real = (raise_fn)next("_Unwind_Resume_or_Rethrow");
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	bool b = ct_hook_begin_real(t, SP());
 	int rc = real(exc);
 	if (b)
@@ -598,7 +598,7 @@ CT_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
 	static forced_fn real;
 	if (!real)
 		real = (forced_fn)next("_Unwind_ForcedUnwind");
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	bool b = ct_hook_begin_real(t, SP());
 	int rc = real(exc, stop, arg);
 	if (b)
@@ -627,7 +627,7 @@ CT_EXPORT __attribute__((noinline)) int backtrace(void **buf, int size)
 		real = (int (*)(void **, int))next("backtrace");
 	if (size <= 0)
 		return real(buf, size);
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	bool b = ct_hook_begin_real(t, SP());
 	void *local[257], **tmp = local;
 	size_t len = 0;
@@ -660,7 +660,7 @@ CT_EXPORT __attribute__((noinline)) int swapcontext(ucontext_t *oucp, const ucon
 	static int (*real)(ucontext_t *, const ucontext_t *);
 	if (!real)
 		real = (int (*)(ucontext_t *, const ucontext_t *))next("swapcontext");
-	struct ct_thread *t = &ct_self;
+	struct ct_tstate *t = &ct_self;
 	uint32_t gen = ct_hook_park(t, SP());
 	int rc = real(oucp, ucp);
 	ct_hook_unpark(t, SP(), gen);
