@@ -96,14 +96,9 @@ static struct ct_symtab *load_symtab(struct ct_session *s, const struct ct_modul
 				     const char *key)
 {
 	struct ct_error e;
-	char *file = xasprintf("%s/sym/%s.sym", s->dir, key);
-	struct ct_symtab *tab = NULL;
-	if (access(file, F_OK) == 0) {
-		tab = ct_symtab_load(file, &e);
-		if (!tab)
-			ct_session_warn(s, "%s", e.msg);
-	}
-	free(file);
+	struct ct_symtab *tab = ct_symtab_load_saved(s->dir, key, &e);
+	if (!tab && e.msg[0])
+		ct_session_warn(s, "%s", e.msg);
 	if (tab)
 		return tab;
 	const char *name = base_name(mod->path);

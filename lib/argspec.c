@@ -865,12 +865,24 @@ static int parse_item_line(char *rest, bool ret, struct ct_aitem *it)
 	return 0;
 }
 
+/* the most of args.spec that is read (doc/format.md) */
+#define MAX_SPEC_BYTES (64u << 20)
+
 int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	ct_argtab_init(t);
+	size_t flen;
+	char *text = ct_read_file(path, true, MAX_SPEC_BYTES, &flen, err, errlen);
+	if (!text)
+		return -1;
+	if (!flen) { /* nothing to read: no specs, as before */
+		free(text);
+		return 0;
+	}
+	FILE *f = fmemopen(text, flen, "r");
 	if (!f) {
 		msg(err, errlen, "%s: %s", path, strerror(errno));
+		free(text);
 		return -1;
 	}
 	char *line = NULL;
@@ -1050,11 +1062,13 @@ int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errl
 		}
 	free(line);
 	fclose(f);
+	free(text);
 	return 0;
 bad:
 	msg(err, errlen, "%s: line %d: %s", path, lineno, why);
 	free(line);
 	fclose(f);
+	free(text);
 	ct_argtab_free(t);
 	ct_argtab_init(t);
 	return -1;

@@ -51,6 +51,11 @@ struct session_priv {
 struct proc_priv {
 	struct ct_proc pub;
 	struct ct_u64map cache; /* addr -> struct ct_sym_info * */
+	size_t capargv, capmod;
+	uint32_t *same_base;    /* by module: index + 1 of the one before it
+				 * with the same base, 0 for none */
+	struct ct_u64map bybase; /* base -> index + 1 of the latest module */
+	bool warned_args, warned_mods;
 };
 
 static struct session_priv *priv(const struct ct_session *s)
@@ -94,39 +99,14 @@ void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 
 /* ---- text files ------------------------------------------------------ */
 
-/* read a whole small text file; NULL with errno on failure */
-static char *read_text(const char *path, size_t *lenp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	size_t cap = 4096, len = 0;
-	char *buf = xmalloc(cap + 1);
-	for (;;) {
-		if (len == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-		ssize_t r = read(fd, buf + len, cap - len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			free(buf);
-			errno = e;
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = 0;
-	if (lenp)
-		*lenp = len;
-	return buf;
-}
+/* the most the reader takes of each text file (doc/format.md, "What the
+ * reader accepts"): far more than any recording has, and a bound on what a
+ * hostile one can make it allocate */
+#define MAX_INFO_BYTES (16u << 20)
+#define MAX_PROC_BYTES (64u << 20)
+#define MAX_PROC_ARGS (1u << 20)    /* "arg" lines of a process */
+#define MAX_PROC_MODULES (1u << 16) /* "module" lines of a process */
+#define UNMODULE_WALK 256           /* modules at the same base looked at */
 
 /* undo the escaping of doc/format.md: \\ \n \xHH */
 static char *unescape(const char *s)
@@ -207,12 +187,13 @@ static bool parse_u64(const char *s, int base, uint64_t *out)
 static int parse_info(struct ct_session *s, const char *path, struct ct_error *err)
 {
 	size_t len;
-	char *text = read_text(path, &len);
+	struct ct_error e;
+	char *text = ct_read_file(path, true, MAX_INFO_BYTES, &len, e.msg, sizeof(e.msg));
 	if (!text) {
 		if (errno == ENOENT)
 			set_err(err, "%s: not a calltrace data directory (no info file)", s->dir);
 		else
-			set_err(err, "%s: %s", path, strerror(errno));
+			set_err(err, "%s", e.msg);
 		return -1;
 	}
 	if (memchr(text, 0, len)) {
@@ -283,6 +264,7 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 {
 	struct proc_priv *pp = xcalloc(1, sizeof(*pp));
 	ct_u64map_init(&pp->cache);
+	ct_u64map_init(&pp->bybase);
 	struct ct_proc *p = &pp->pub;
 	p->pid = pid;
 	p->gen = gen;
@@ -293,8 +275,17 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 	return p;
 }
 
-static void add_module(struct ct_proc *p, char *rest, uint64_t clock)
+static void add_module(struct ct_session *s, const char *file, struct ct_proc *p, char *rest,
+		       uint64_t clock)
 {
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	if (p->nmodules >= MAX_PROC_MODULES) {
+		if (!pp->warned_mods)
+			ct_session_warn(s, "%s: more than %u modules; the rest are ignored", file,
+					MAX_PROC_MODULES);
+		pp->warned_mods = true;
+		return;
+	}
 	/* BASE LO HI BUILDID PATH */
 	char *f[4];
 	for (int i = 0; i < 4; i++) {
@@ -313,17 +304,46 @@ static void add_module(struct ct_proc *p, char *rest, uint64_t clock)
 	m.unload_clock = UINT64_MAX;
 	m.buildid = strcmp(f[3], "-") && *f[3] ? xstrdup(f[3]) : NULL;
 	m.path = xstrdup(rest);
-	p->modules = xrealloc(p->modules, (p->nmodules + 1) * sizeof(*p->modules));
+	if (p->nmodules == pp->capmod) {
+		pp->capmod = pp->capmod ? 2 * pp->capmod : 16;
+		p->modules = xrealloc(p->modules, pp->capmod * sizeof(*p->modules));
+		pp->same_base = xrealloc(pp->same_base, pp->capmod * sizeof(*pp->same_base));
+	}
+	void **slot = ct_u64map_slot(&pp->bybase, m.base);
+	pp->same_base[p->nmodules] = (uint32_t)(uintptr_t)*slot;
 	p->modules[p->nmodules++] = m;
+	*slot = (void *)(uintptr_t)p->nmodules;
+}
+
+/* "unmodule CLOCK BASE PATH": the latest module still mapped at base with
+ * that path was unmapped (the last UNMODULE_WALK at that base are looked at,
+ * so that a hostile file cannot make this quadratic) */
+static void unmodule(struct ct_proc *p, uint64_t clk, uint64_t base, const char *path)
+{
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	uint32_t i = (uint32_t)(uintptr_t)ct_u64map_get(&pp->bybase, base);
+	for (unsigned k = 0; i && k < UNMODULE_WALK; k++, i = pp->same_base[i - 1]) {
+		struct ct_module *m = &p->modules[i - 1];
+		if (m->unload_clock == UINT64_MAX && !strcmp(m->path, path)) {
+			m->unload_clock = clk;
+			return;
+		}
+	}
 }
 
 static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 		      struct ct_error *err)
 {
 	size_t len;
-	char *text = read_text(path, &len);
+	struct ct_error e;
+	char *text = ct_read_file(path, true, MAX_PROC_BYTES, &len, e.msg, sizeof(e.msg));
 	if (!text) {
-		set_err(err, "%s: %s", path, strerror(errno));
+		set_err(err, "%s", e.msg);
+		return -1;
+	}
+	if (memchr(text, 0, len)) {
+		set_err(err, "%s: not a calltrace process file (binary data)", path);
+		free(text);
 		return -1;
 	}
 	if (strncmp(text, "calltrace-proc ", 15)) {
@@ -363,9 +383,20 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			free(p->exe);
 			p->exe = xstrdup(val);
 		} else if (!strcmp(line, "arg")) {
-			p->argv = xrealloc(p->argv, ((size_t)p->argc + 2) * sizeof(char *));
-			p->argv[p->argc++] = unescape(val);
-			p->argv[p->argc] = NULL;
+			struct proc_priv *pp = (struct proc_priv *)(void *)p;
+			if ((size_t)p->argc >= MAX_PROC_ARGS) {
+				if (!pp->warned_args)
+					ct_session_warn(s, "%s: more than %u arguments; the rest are ignored",
+							path, MAX_PROC_ARGS);
+				pp->warned_args = true;
+			} else {
+				if ((size_t)p->argc + 2 > pp->capargv) {
+					pp->capargv = 2 * ((size_t)p->argc + 2);
+					p->argv = xrealloc(p->argv, pp->capargv * sizeof(char *));
+				}
+				p->argv[p->argc++] = unescape(val);
+				p->argv[p->argc] = NULL;
+			}
 		} else if (!strcmp(line, "clock")) {
 			if (parse_u64(val, 10, &v))
 				p->start_clock = v;
@@ -394,7 +425,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			if (sp2) {
 				*sp2 = 0;
 				if (parse_u64(val, 10, &v))
-					add_module(p, sp2 + 1, v);
+					add_module(s, path, p, sp2 + 1, v);
 			}
 		} else if (!strcmp(line, "unmodule")) {
 			/* CLOCK BASE PATH */
@@ -404,16 +435,8 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			if (b) {
 				*a = 0;
 				*b = 0;
-				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base)) {
-					for (size_t i = p->nmodules; i-- > 0;) {
-						struct ct_module *m = &p->modules[i];
-						if (m->base == base && m->unload_clock == UINT64_MAX &&
-						    !strcmp(m->path, b + 1)) {
-							m->unload_clock = clk;
-							break;
-						}
-					}
-				}
+				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base))
+					unmodule(p, clk, base, b + 1);
 			}
 		}
 		line = next;
@@ -459,6 +482,8 @@ static void free_proc(struct ct_proc *p)
 		}
 	}
 	ct_u64map_free(&pp->cache);
+	ct_u64map_free(&pp->bybase);
+	free(pp->same_base);
 	free(p->exe);
 	for (int i = 0; i < p->argc; i++)
 		free(p->argv[i]);
@@ -582,7 +607,28 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	size_t nev = 0;
 	while ((de = readdir(d))) {
 		int v[3];
-		if (parse_name(de->d_name, ".proc", v, 2)) {
+		bool is_proc = parse_name(de->d_name, ".proc", v, 2);
+		if (!is_proc && !parse_name(de->d_name, ".ev", v, 3))
+			continue;
+		/* a data file is a regular file, never a link, a FIFO or a
+		 * device (doc/format.md): say so now, before anything
+		 * could block or read without end */
+		struct stat fst;
+		if (fstatat(dirfd(d), de->d_name, &fst, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    !S_ISREG(fst.st_mode)) {
+			set_err(err, "%s/%s: %s", s->dir, de->d_name,
+				S_ISLNK(fst.st_mode)
+					? "a symbolic link (the files of a recording never are)"
+				: S_ISFIFO(fst.st_mode) ? "not a regular file (a FIFO)"
+				: S_ISDIR(fst.st_mode)	? "not a regular file (a directory)"
+							: "not a regular file");
+			closedir(d);
+			for (size_t i = 0; i < nev; i++)
+				free(evnames[i]);
+			free(evnames);
+			goto fail;
+		}
+		if (is_proc) {
 			path = xasprintf("%s/%s", s->dir, de->d_name);
 			rc = parse_proc(s, path, v[0], v[1], err);
 			free(path);
@@ -612,7 +658,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 		t->proc = p;
 		t->tid = v[2];
 		t->path = xasprintf("%s/%s", s->dir, evnames[i]);
-		if (stat(t->path, &st) == 0)
+		if (lstat(t->path, &st) == 0 && S_ISREG(st.st_mode))
 			t->bytes = (uint64_t)st.st_size;
 		s->ev_bytes += t->bytes;
 		s->threads = xrealloc(s->threads, (s->nthreads + 1) * sizeof(*s->threads));
@@ -628,7 +674,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 		s->threads[i]->index = (int)i;
 	setup_clock(s);
 	path = xasprintf("%s/%s", s->dir, CT_ARGS_FILE);
-	if (access(path, F_OK) == 0) {
+	if (lstat(path, &st) == 0) {
 		char e[600];
 		s->argtab = xmalloc(sizeof(*s->argtab));
 		if (ct_argtab_load(s->argtab, path, e, sizeof(e)) < 0) {
@@ -704,6 +750,7 @@ struct ct_stream {
 	unsigned char *buf;
 	size_t bufsize, len, pos;
 	uint64_t buf_off; /* file offset of buf[0] */
+	uint64_t size;    /* the file's size when opened: nothing after it is read */
 	bool eof;         /* read() returned 0 */
 	bool ended;       /* no more records */
 
@@ -749,7 +796,15 @@ static bool ensure(struct ct_stream *st, size_t n)
 		st->pos = 0;
 	}
 	while (st->len < n) {
-		ssize_t r = read(st->fd, st->buf + st->len, st->bufsize - st->len);
+		uint64_t at = st->buf_off + st->len;
+		size_t want = st->bufsize - st->len;
+		if (at >= st->size) {
+			st->eof = true;
+			return false;
+		}
+		if (want > st->size - at)
+			want = (size_t)(st->size - at);
+		ssize_t r = read(st->fd, st->buf + st->len, want);
 		if (r > 0)
 			st->s->bytes_read += (uint64_t)r;
 		if (r < 0) {
@@ -783,15 +838,21 @@ static int stream_open(struct ct_session *s, struct ct_thread *t, size_t bufsize
 		       struct ct_stream **out, struct ct_error *err)
 {
 	*out = NULL;
-	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	uint64_t size;
+	const char *why;
+	int fd = ct_open_regular(t->path, true, &size, &why);
 	if (fd < 0) {
-		set_err(err, "%s: %s", t->path, strerror(errno));
+		set_err(err, "%s: %s", t->path, why);
 		return -1;
 	}
 	struct ct_stream *st = xcalloc(1, sizeof(*st));
 	st->s = s;
 	st->t = t;
 	st->fd = fd;
+	st->size = size;
+	/* no bigger than the file (the fuzzer opens many small ones) */
+	if (bufsize > size + 64)
+		bufsize = (size_t)size + 64;
 	st->bufsize = bufsize < MAX_RECORD + 64 ? MAX_RECORD + 64 : bufsize;
 	st->buf = xmalloc(st->bufsize);
 	st->cap = 64;
@@ -1495,13 +1556,9 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 	*slot = c;
 
 	struct ct_error e;
-	char *file = xasprintf("%s/sym/%s.sym", s->dir, key);
-	if (access(file, F_OK) == 0) {
-		c->tab = ct_symtab_load(file, &e);
-		if (!c->tab)
-			ct_session_warn(s, "%s", e.msg);
-	}
-	free(file);
+	c->tab = ct_symtab_load_saved(s->dir, key, &e);
+	if (!c->tab && e.msg[0])
+		ct_session_warn(s, "%s", e.msg);
 	if (c->tab) {
 		if (mod->buildid && access(mod->path, F_OK) == 0) {
 			char *bid = ct_elf_buildid(mod->path);
