@@ -354,7 +354,7 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 		if (c->stats[i].calls && (only < 0 || (int64_t)i == only))
 			funcs[nf++] = (uint32_t)i;
 	sort_c = c;
-	qsort(funcs, nf, sizeof(*funcs), cmp_funcs);
+	ct_qsort(funcs, nf, sizeof(*funcs), cmp_funcs);
 
 	/* edges grouped by callee (for the callers) and by caller (callees) */
 	size_t ne = c->nedges;
@@ -404,9 +404,9 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 		uint32_t *outl = by_caller + start_out[id];
 		size_t nout = start_out[id + 1] - start_out[id];
 		sort_by_caller = true;
-		qsort(in, nin, sizeof(*in), cmp_edges);
+		ct_qsort(in, nin, sizeof(*in), cmp_edges);
 		sort_by_caller = false;
-		qsort(outl, nout, sizeof(*outl), cmp_edges);
+		ct_qsort(outl, nout, sizeof(*outl), cmp_edges);
 		bool first = true;
 		char b[2][64];
 		switch (c->fmt) {

@@ -204,7 +204,7 @@ static void build_funcs(struct cov *c, struct module *m)
 		if (calls)
 			m->called++;
 	}
-	qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_func);
+	ct_qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_func);
 }
 
 static double pct(size_t called, size_t total)
@@ -241,7 +241,7 @@ static size_t per_file(const struct module *m, struct fileagg **out)
 		fa[k].total++;
 		fa[k].called += f->calls != 0;
 	}
-	qsort(fa, n, sizeof(*fa), cmp_fileagg);
+	ct_qsort(fa, n, sizeof(*fa), cmp_fileagg);
 	*out = fa;
 	return n;
 }

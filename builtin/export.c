@@ -475,7 +475,7 @@ static void folded_print(struct exporter *x)
 				       (unsigned long long)(x->value_calls ? nd->calls : nd->self));
 	}
 	free(buf);
-	qsort(lines, n, sizeof(*lines), cmp_str);
+	ct_qsort(lines, n, sizeof(*lines), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		fputs(lines[i], x->out);
 		putc_unlocked('\n', x->out);
@@ -589,7 +589,7 @@ static void callgrind_print(struct exporter *x)
 		total += x->self ? x->self[i] : 0;
 	fprintf(out, "summary: %llu\n", (unsigned long long)total);
 
-	qsort(x->edges, x->nedges, sizeof(*x->edges), cmp_edge);
+	ct_qsort(x->edges, x->nedges, sizeof(*x->edges), cmp_edge);
 	size_t e = 0;
 	for (uint32_t i = 0; i < nfn; i++) {
 		putc_unlocked('\n', out);

@@ -272,7 +272,7 @@ static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
 			}
 			kids[nk++] = c;
 		}
-		qsort(kids, nk, sizeof(*kids), cmp_nodes);
+		ct_qsort(kids, nk, sizeof(*kids), cmp_nodes);
 		for (size_t k = nk; k-- > 0;) {
 			if (nstack == capstack) {
 				capstack = capstack ? 2 * capstack : 64;
@@ -324,7 +324,7 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 	}
 	sort_g = g;
 	sort_t = t;
-	qsort(outer, nouter, sizeof(*outer), cmp_nodes);
+	ct_qsort(outer, nouter, sizeof(*outer), cmp_nodes);
 
 	fprintf(out, "# Backtraces of %s\n", fname);
 	print_header(g, out, "BACKTRACE");

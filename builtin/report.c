@@ -305,7 +305,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		rows[n++] = (uint32_t)i;
 	}
 	sort_r = r;
-	qsort(rows, n, sizeof(*rows), cmp_rows);
+	ct_qsort(rows, n, sizeof(*rows), cmp_rows);
 	if (r->limit && n > r->limit)
 		n = r->limit;
 

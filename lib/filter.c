@@ -175,7 +175,8 @@ static void flush_pending(struct ct_filter_thread *t, size_t n, ct_filter_emit_f
 {
 	for (size_t i = 0; i < n; i++)
 		emit(ctx, &t->pend[i]);
-	memmove(t->pend, t->pend + n, (t->npend - n) * sizeof(*t->pend));
+	if (t->npend > n)
+		memmove(t->pend, t->pend + n, (t->npend - n) * sizeof(*t->pend));
 	t->npend -= n;
 }
 

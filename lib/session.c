@@ -667,9 +667,9 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	}
 	free(evnames);
 	if (s->nprocs)
-		qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc);
+		ct_qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc);
 	if (s->nthreads)
-		qsort(s->threads, s->nthreads, sizeof(*s->threads), cmp_thread);
+		ct_qsort(s->threads, s->nthreads, sizeof(*s->threads), cmp_thread);
 	for (size_t i = 0; i < s->nthreads; i++)
 		s->threads[i]->index = (int)i;
 	setup_clock(s);

@@ -261,7 +261,7 @@ static bool add_dwarf(Elf *elf, struct ct_symtab *t)
 			walk_dies(&subdie, &lv, 0);
 	}
 	if (lv.n) {
-		qsort(lv.v, lv.n, sizeof(*lv.v), cmp_line);
+		ct_qsort(lv.v, lv.n, sizeof(*lv.v), cmp_line);
 		for (size_t i = 0; i < t->nsyms; i++) {
 			struct ct_symbol *s = &t->syms[i];
 			size_t lo = 0, hi = lv.n;
@@ -303,7 +303,7 @@ static bool has_section(Elf *elf, const char *name)
 static void finish_syms(struct ct_symtab *t, struct rawsym *raw, size_t n)
 {
 	if (n)
-		qsort(raw, n, sizeof(*raw), cmp_raw);
+		ct_qsort(raw, n, sizeof(*raw), cmp_raw);
 	t->syms = xcalloc(n ? n : 1, sizeof(*t->syms));
 	t->nsyms = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -590,7 +590,7 @@ struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 	fclose(f);
 	free(text);
 	if (t->nsyms)
-		qsort(t->syms, t->nsyms, sizeof(*t->syms), cmp_sym);
+		ct_qsort(t->syms, t->nsyms, sizeof(*t->syms), cmp_sym);
 	else
 		t->syms = xcalloc(1, sizeof(*t->syms));
 	if (!t->path)

@@ -43,6 +43,12 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void ct_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -9,6 +9,9 @@
 #include <stdint.h>
 
 void *xmalloc(size_t n);
+/* qsort that accepts an empty array given as NULL (qsort itself may not
+ * be passed NULL, even with n = 0) */
+void ct_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
