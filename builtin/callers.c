@@ -309,7 +309,7 @@ static void text_edge(const struct callers *c, FILE *out, const struct edge *e, 
 	char b[64];
 	if (!c->no_time)
 		fprintf(out, "  %s  %10s", ct_format_duration(e->time, b, sizeof(b)), "");
-	fprintf(out, "  %10llu      %s\n", (unsigned long long)e->calls, name_of(c, other));
+	fprintf(out, "  %10llu      %s\n", (unsigned long long)e->calls, ct_tx(name_of(c, other)));
 }
 
 static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size_t n,
@@ -422,7 +422,7 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 					ct_format_duration(st->total, b[0], sizeof(b[0])),
 					ct_format_duration(st->self, b[1], sizeof(b[1])));
 			fprintf(out, "  %10llu  %s\n", (unsigned long long)st->calls,
-				c->names.v[id]);
+				ct_tx(c->names.v[id]));
 			print_edges(c, out, outl, nout, false, &first);
 			break;
 		case FMT_CSV:

@@ -255,20 +255,20 @@ static void print_text(const struct cov *c, FILE *out)
 			continue;
 		total += m->nfuncs;
 		called += m->called;
-		fprintf(out, "%s  %zu/%zu (%.1f%%)\n", m->path, m->called, m->nfuncs,
+		fprintf(out, "%s  %zu/%zu (%.1f%%)\n", ct_tx(m->path), m->called, m->nfuncs,
 			pct(m->called, m->nfuncs));
 		struct fileagg *fa;
 		size_t n = per_file(m, &fa);
 		for (size_t k = 0; k < n; k++)
 			fprintf(out, "  %s  %zu/%zu (%.1f%%)\n",
-				fa[k].file ? fa[k].file : "(unknown file)", fa[k].called,
+				fa[k].file ? ct_tx(fa[k].file) : "(unknown file)", fa[k].called,
 				fa[k].total, pct(fa[k].called, fa[k].total));
 		free(fa);
 		if (m->called < m->nfuncs) {
 			fprintf(out, "  never called:\n");
 			for (size_t k = 0; k < m->nfuncs; k++)
 				if (!m->funcs[k].calls)
-					fprintf(out, "    %s\n", m->funcs[k].name);
+					fprintf(out, "    %s\n", ct_tx(m->funcs[k].name));
 		}
 	}
 	fprintf(out, "total  %zu/%zu (%.1f%%)\n", called, total, pct(called, total));

@@ -329,7 +329,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				(unsigned long long)st->calls,
 				ct_format_duration(st->sum / st->calls, b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
-				ct_format_duration(st->max, b[4], sizeof(b[4])), r->names.v[rows[i]]);
+				ct_format_duration(st->max, b[4], sizeof(b[4])), ct_tx(r->names.v[rows[i]]));
 		}
 		break;
 	case FMT_CSV: /* the header was printed by cmd_report */

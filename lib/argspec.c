@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "calltrace/format.h"
+#include "output.h"
 #include "session.h"
 #include "util.h"
 
@@ -25,8 +26,10 @@ static void msg(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (err && len)
+	if (err && len) {
 		vsnprintf(err, len, fmt, ap);
+		ct_text_fix(err, len);
+	}
 	va_end(ap);
 }
 
@@ -1129,6 +1132,18 @@ struct ob {
 
 static void oput(struct ob *o, const char *s, size_t n)
 {
+	/* names and literal text from args.spec or the symbols may hold
+	 * control characters: the values are text (output.h) */
+	if (!ct_text_clean(s, n)) {
+		char *e = xmalloc(4 * n);
+		size_t k = ct_text_escape(e, s, n);
+		for (size_t i = 0; i < k && o->n + 1 < o->len; i++)
+			o->b[o->n++] = e[i];
+		free(e);
+		if (o->len)
+			o->b[o->n < o->len ? o->n : o->len - 1] = 0;
+		return;
+	}
 	for (size_t i = 0; i < n && o->n + 1 < o->len; i++)
 		o->b[o->n++] = s[i];
 	if (o->len)
@@ -1462,6 +1477,11 @@ static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 			v = rd64w(w + pos);
 			pos += 2;
 		}
+		/* the conversion must fit the value given to it, whatever the
+		 * spec file says (a hostile args.spec: "%s" for an integer
+		 * would make printf read a string at that address) */
+		if (it->fmt == CT_AF_FLOAT ? !strchr("fFeEgGaA", cv.c) : !strchr("diouxX", cv.c))
+			cv.c = it->fmt == CT_AF_FLOAT ? 'g' : it->fmt == CT_AF_INT ? 'd' : 'u';
 		if (it->fmt == CT_AF_FLOAT) {
 			double d;
 			if (it->bits == 32) {

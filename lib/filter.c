@@ -2,11 +2,15 @@
 /* The -F/-N/-D/-t filters shared by the views; see filter.h. */
 #include "filter.h"
 
+#include "output.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "output.h"
 
 void ct_filter_init(struct ct_filter *f, struct ct_session *s)
 {
@@ -27,9 +31,14 @@ void ct_filter_free(struct ct_filter *f)
 		if (!f->procs.used[i])
 			continue;
 		struct ct_u64map *m = f->procs.vals[i];
-		for (size_t j = 0; j < m->cap; j++)
-			if (m->used[j])
-				free(m->vals[j]);
+		for (size_t j = 0; j < m->cap; j++) {
+			if (!m->used[j])
+				continue;
+			struct ct_func *fn = m->vals[j];
+			if (fn->text != fn->name)
+				free((char *)fn->text);
+			free(fn);
+		}
 		ct_u64map_free(m);
 		free(m);
 	}
@@ -148,6 +157,13 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	fn->name = si && si->name ? si->name : "?";
 	fn->namelen = strlen(fn->name);
 	fn->has_params = fn->namelen > 0 && fn->name[fn->namelen - 1] == ')';
+	if (ct_text_clean(fn->name, fn->namelen)) {
+		fn->text = fn->name;
+		fn->textlen = fn->namelen;
+	} else {
+		fn->text = ct_text_dup(fn->name);
+		fn->textlen = strlen(fn->text);
+	}
 	fn->user = -1;
 	if (f->ninc || f->nexc)
 		ct_filter_match(f, fn);

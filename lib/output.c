@@ -81,6 +81,16 @@ size_t ct_text_escape(char *out, const char *s, size_t n)
 	return (size_t)(o - out);
 }
 
+void ct_text_fix(char *buf, size_t size)
+{
+	size_t n = strlen(buf);
+	if (ct_text_clean(buf, n))
+		return;
+	char *e = ct_text_dup(buf);
+	snprintf(buf, size, "%s", e);
+	free(e);
+}
+
 char *ct_text_dup(const char *s)
 {
 	size_t n = strlen(s);

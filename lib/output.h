@@ -23,6 +23,9 @@ bool ct_text_clean(const char *s, size_t n);
 /* s[0..n) escaped into out, which has room for 4 * n bytes (not
  * NUL-terminated); the length written */
 size_t ct_text_escape(char *out, const char *s, size_t n);
+/* buf (a NUL-terminated string in size bytes) escaped in place, cut short
+ * to fit: for messages that quote a recording */
+void ct_text_fix(char *buf, size_t size);
 /* s escaped, malloc'd */
 char *ct_text_dup(const char *s);
 /* s escaped to out */

@@ -24,6 +24,7 @@
 #include "argspec.h"
 #include "calltrace/format.h"
 #include "symtab.h"
+#include "output.h"
 #include "util.h"
 
 #define STREAM_BUF (1u << 20)
@@ -73,6 +74,7 @@ static void set_err(struct ct_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	ct_text_fix(err->msg, sizeof(err->msg));
 }
 
 void ct_session_warn(struct ct_session *s, const char *fmt, ...)
@@ -699,7 +701,7 @@ void ct_session_close(struct ct_session *s)
 	struct session_priv *sp = priv(s);
 	for (size_t i = 0; i < sp->nwarnings; i++) {
 		if (!s->quiet)
-			fprintf(stderr, "calltrace: warning: %s\n", sp->warnings[i]);
+			fprintf(stderr, "calltrace: warning: %s\n", ct_tx(sp->warnings[i]));
 		free(sp->warnings[i]);
 	}
 	free(sp->warnings);

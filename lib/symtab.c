@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "session.h" /* struct ct_error */
+#include "output.h"
 #include "util.h"
 
 #ifndef STT_GNU_IFUNC
@@ -42,6 +43,7 @@ static void set_err(struct ct_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	ct_text_fix(err->msg, sizeof(err->msg));
 }
 
 char *ct_demangle(const char *name)
