@@ -339,7 +339,7 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 
 	fprintf(out, "# Backtraces of %s\n", ct_tx(fname));
 	print_header(g, out, "BACKTRACE");
-	uint32_t path[BT_OUTER + BT_INNER];
+	uint32_t path[BT_OUTER + BT_INNER + 1]; /* a backtrace that is not cut */
 	for (size_t k = 0; k < nouter; k++) {
 		const struct node *nd = &t->n[outer[k]];
 		bool cut = nd->depth > BT_OUTER + BT_INNER + 1;
