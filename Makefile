@@ -97,6 +97,7 @@ deps:
 check: deps
 	$(MAKE) all unit
 	$(MAKE) asan
+	$(MAKE) fuzz-build
 	sh tests/run.sh
 
 test: all unit
@@ -154,6 +155,6 @@ format:
 	clang-format -i $(LIB_SRCS) $(CMD_SRCS) $(RT_SRCS) lib/*.h include/calltrace/*.h
 
 clean:
-	rm -rf $(O) build-asan
+	rm -rf $(O) build-asan $(FUZZ_O)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -192,12 +192,12 @@ static void account_exit(struct callers *c, const struct ct_event *ev)
 	st->calls++;
 	if (!st->active)
 		st->total += (uint64_t)net;
-	st->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
+	st->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
 	e->calls++;
 	if (!e->active)
 		e->time += (uint64_t)net;
 	if (c->depth)
-		c->stack[c->depth - 1].child += net;
+		c->stack[c->depth - 1].child = ct_wrap_add(c->stack[c->depth - 1].child, net);
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)

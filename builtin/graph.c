@@ -204,9 +204,11 @@ static int read_thread(struct graph *g, struct ct_thread *t, struct ct_error *er
 				struct node *n = &g->tree.n[f.node];
 				n->calls++;
 				n->total += (uint64_t)net;
-				n->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
-				if (g->depth)
-					g->stack[g->depth - 1].child += net;
+				n->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
+				if (g->depth) {
+					struct frame *up = &g->stack[g->depth - 1];
+					up->child = ct_wrap_add(up->child, net);
+				}
 			}
 		}
 	}

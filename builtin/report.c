@@ -215,9 +215,9 @@ static inline __attribute__((always_inline)) void account_exit(struct report *r,
 	st->sum += (uint64_t)net;
 	if (!r->active[id])
 		st->total += (uint64_t)net;
-	st->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
+	st->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
 	if (r->depth)
-		r->stack[r->depth - 1].child += net;
+		r->stack[r->depth - 1].child = ct_wrap_add(r->stack[r->depth - 1].child, net);
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
