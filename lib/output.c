@@ -84,11 +84,23 @@ size_t ct_text_escape(char *out, const char *s, size_t n)
 void ct_text_fix(char *buf, size_t size)
 {
 	size_t n = strlen(buf);
-	if (ct_text_clean(buf, n))
+	if (!size || ct_text_clean(buf, n))
 		return;
-	char *e = ct_text_dup(buf);
-	snprintf(buf, size, "%s", e);
-	free(e);
+	char *in = xmalloc(n + 1);
+	memcpy(in, buf, n + 1);
+	const unsigned char *p = (const unsigned char *)in;
+	size_t i = 0, o = 0;
+	/* whole characters and whole escapes only, as many as fit */
+	while (i < n) {
+		size_t k = text_char(p + i, n - i);
+		size_t w = k ? k : 4;
+		if (o + w + 1 > size)
+			break;
+		o += ct_text_escape(buf + o, in + i, k ? k : 1);
+		i += k ? k : 1;
+	}
+	buf[o] = 0;
+	free(in);
 }
 
 char *ct_text_dup(const char *s)
