@@ -205,11 +205,11 @@ if [ $UPDATE = 1 ]; then
 	# regenerate goldens from the reference variant, then check all
 	awk -v r="$REF_VARIANT" '$2 == r' "$RUNDIR/jobs" >"$RUNDIR/refjobs"
 	echo "# updating golden files from $REF_VARIANT"
-	UPDATE=1 xargs -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/refjobs" |
+	UPDATE=1 xargs -r -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/refjobs" |
 		sed 's/^/# update: /'
 	echo "# checking"
 fi
-UPDATE=0 xargs -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/jobs"
+UPDATE=0 xargs -r -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/jobs"
 
 # the reader's fuzzer (make fuzz-build, tests/fuzz/, doc/testing.md): a
 # short bounded run, one test line; any crash, leak, hang (10 s per input)

@@ -37,6 +37,11 @@
 static char root[64];   /* the fuzzer's own temporary directory */
 static unsigned serial; /* a fresh data directory per input */
 
+static void cleanup(void)
+{
+	rmdir(root); /* each input's directory is gone already */
+}
+
 static int setup(void)
 {
 	snprintf(root, sizeof(root), "/tmp/ct-fuzz-XXXXXX");
@@ -44,6 +49,7 @@ static int setup(void)
 		perror("mkdtemp");
 		abort();
 	}
+	atexit(cleanup);
 	/* the views print progress to a terminal only; never here */
 	setenv("CALLTRACE_PROGRESS", "0", 1);
 	setenv("CALLTRACE_NO_CACHE", "1", 1);
