@@ -29,6 +29,11 @@
 
 #define STREAM_BUF (1u << 20)
 #define MAX_RECORD (4u + 4u * 255u)
+/* the deepest nesting a stream may have (doc/format.md): a bound on the
+ * memory a hostile stream can make the decoder and the views take (32 bytes
+ * per open call here, as much again in a view), 64 << 18 so that the
+ * stack's capacity, doubled from 64, reaches it exactly */
+#define MAX_DEPTH (1u << 24)
 
 /* ---- private parts of the public structures ----------------------------- */
 
@@ -1086,6 +1091,8 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 		case CT_REC_ENTER: {
 			if (!ensure(st, 8))
 				goto end;
+			if (st->depth >= MAX_DEPTH)
+				return corrupt(st, err, off, "calls nested deeper than 16777216");
 			uint64_t q = rd64(st->buf + st->pos);
 			st->pos += 8;
 			st->base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
@@ -1145,6 +1152,8 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 				return corrupt(st, err, off, "NENTER record too short");
 			}
 			uint64_t clk = rd64(p), addr = rd64(p + 8);
+			if (st->depth >= MAX_DEPTH)
+				return corrupt(st, err, off, "calls nested deeper than 16777216");
 			push(st, ev, addr, clock_ns(s, clk), CT_EVF_SIGNAL);
 			return 1;
 		}
