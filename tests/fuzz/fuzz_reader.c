@@ -32,7 +32,7 @@
 
 #define SEP "\0CT:"
 #define SEPLEN 4
-#define MAX_FILES 16
+#define MAX_FILES 64
 
 static char root[64];   /* the fuzzer's own temporary directory */
 static unsigned serial; /* a fresh data directory per input */
@@ -192,14 +192,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(cmd_info, dir, ARGS("--"));
 	run(cmd_replay, dir, ARGS("--no-duration"));
 	run(cmd_replay, dir, ARGS("--per-thread", "-t", "1us", "-D", "40"));
+	run(cmd_replay, dir, ARGS("-F", "main|rec", "-N", "leaf", "--no-args"));
 	run(cmd_report, dir, ARGS("--"));
-	run(cmd_report, dir, ARGS("--format=csv"));
+	run(cmd_report, dir, ARGS("--format=csv", "--by-args"));
+	run(cmd_report, dir, ARGS("--format=json", "--per-thread"));
 	run(cmd_graph, dir, ARGS("--"));
 	run(cmd_graph, dir, ARGS("main"));
 	run(cmd_callers, dir, ARGS("--"));
 	run(cmd_coverage, dir, ARGS("--"));
 	run(cmd_export, dir, ARGS("--format=folded"));
 	run(cmd_export, dir, ARGS("--format=chrome"));
+	run(cmd_export, dir, ARGS("--format=chrome", "-r", "1us~1ms"));
+	run(cmd_export, dir, ARGS("--format=folded", "--folded-frames=4", "-t", "1ns"));
 	run(cmd_export, dir, ARGS("--format=callgrind"));
 	run(cmd_export, dir, ARGS("--format=perfetto"));
 	run(cmd_export, dir, ARGS("--format=html"));

@@ -38,6 +38,13 @@ def main():
                 lines.append(line)
             data = b"\n".join(lines)
         parts.append((name, data))
+    # info, the .proc files and args.spec first: the harness takes at most
+    # 64 files
+    def rank(part):
+        n = part[0]
+        return (0 if n == "info" else 1 if n.endswith(".proc") else 2 if n == "args.spec"
+                else 3 if n.endswith(".ev") else 4, n)
+    parts.sort(key=rank)
     with open(out, "wb") as f:
         for name, data in parts:
             f.write(b"\0CT:" + name.encode() + b"\n" + data)
