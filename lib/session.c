@@ -61,6 +61,11 @@ struct proc_priv {
 	uint32_t *same_base;    /* by module: index + 1 of the one before it
 				 * with the same base, 0 for none */
 	struct ct_u64map bybase; /* base -> index + 1 of the latest module */
+	/* the modules by lo (ties in file order), and the largest hi of
+	 * those up to each position: made at the first look-up */
+	uint32_t *bylo;
+	uint64_t *maxhi;
+	size_t nindexed; /* nmodules when they were made */
 	bool warned_args, warned_mods;
 };
 
@@ -491,6 +496,8 @@ static void free_proc(struct ct_proc *p)
 	ct_u64map_free(&pp->cache);
 	ct_u64map_free(&pp->bybase);
 	free(pp->same_base);
+	free(pp->bylo);
+	free(pp->maxhi);
 	free(p->exe);
 	for (int i = 0; i < p->argc; i++)
 		free(p->argv[i]);
@@ -1604,6 +1611,76 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 	return c->tab;
 }
 
+static const struct ct_module *sort_mods; /* for cmp_bylo */
+
+static int cmp_bylo(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (sort_mods[x].lo != sort_mods[y].lo)
+		return sort_mods[x].lo < sort_mods[y].lo ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* among the modules containing addr, the one that wins: one still mapped
+ * over one unloaded, then the latest loaded, then the later line */
+static bool better_module(const struct ct_module *m, size_t i, const struct ct_module *best,
+			  size_t bi)
+{
+	bool mm = m->unload_clock == UINT64_MAX, bm = best->unload_clock == UINT64_MAX;
+	if (mm != bm)
+		return mm;
+	if (m->load_clock != best->load_clock)
+		return m->load_clock > best->load_clock;
+	return i > bi;
+}
+
+/* at most this many modules that start at or below an address are looked
+ * at for it: a normal map has one or two, and a hostile .proc of
+ * overlapping modules costs no more than this per address */
+#define MODULE_WALK 64
+
+/* the module containing addr, or NULL */
+static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
+{
+	struct ct_proc *p = &pp->pub;
+	size_t n = p->nmodules;
+	if (!n)
+		return NULL;
+	if (!pp->bylo || pp->nindexed != n) { /* a session built by hand may add some */
+		pp->bylo = xrealloc(pp->bylo, n * sizeof(*pp->bylo));
+		pp->maxhi = xrealloc(pp->maxhi, n * sizeof(*pp->maxhi));
+		pp->nindexed = n;
+		for (size_t i = 0; i < n; i++)
+			pp->bylo[i] = (uint32_t)i;
+		sort_mods = p->modules;
+		ct_qsort(pp->bylo, n, sizeof(*pp->bylo), cmp_bylo);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t hi = p->modules[pp->bylo[i]].hi;
+			pp->maxhi[i] = i && pp->maxhi[i - 1] > hi ? pp->maxhi[i - 1] : hi;
+		}
+	}
+	/* the first position whose module starts above addr */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->modules[pp->bylo[mid]].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	struct ct_module *best = NULL;
+	size_t bi = 0;
+	for (size_t j = lo, k = 0; j-- > 0 && pp->maxhi[j] > addr && k < MODULE_WALK; k++) {
+		size_t i = pp->bylo[j];
+		struct ct_module *m = &p->modules[i];
+		if (addr < m->hi && (!best || better_module(m, i, best, bi))) {
+			best = m;
+			bi = i;
+		}
+	}
+	return best;
+}
+
 const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
 					     uint64_t addr)
 {
@@ -1614,18 +1691,7 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	struct ct_sym_info *si = xcalloc(1, sizeof(*si));
 	*slot = si;
 
-	/* the module containing addr; among several, the latest mapped, and
-	 * one still mapped before one that was unloaded */
-	struct ct_module *mod = NULL;
-	for (size_t i = 0; i < p->nmodules; i++) {
-		struct ct_module *m = &p->modules[i];
-		if (addr < m->lo || addr >= m->hi)
-			continue;
-		if (!mod || (m->unload_clock == UINT64_MAX) > (mod->unload_clock == UINT64_MAX) ||
-		    ((m->unload_clock == UINT64_MAX) == (mod->unload_clock == UINT64_MAX) &&
-		     m->load_clock >= mod->load_clock))
-			mod = m;
-	}
+	struct ct_module *mod = find_module(pp, addr);
 	if (!mod) {
 		si->name = xasprintf("0x%" PRIx64, addr);
 		return si;
