@@ -216,7 +216,10 @@ UPDATE=0 xargs -r -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/jobs"
 # or blow-up (2 GB) it finds fails it, and its input is kept in the work dir
 FUZZ=$TOP/build-fuzz/fuzz_reader
 FUZZ_CHECK_TIME=${FUZZ_CHECK_TIME:-60}
-if [ -x "$FUZZ" ] && [ $UPDATE = 0 ] && selected fuzz/reader; then
+if [ -x "$FUZZ" ] && [ $UPDATE = 0 ] && selected fuzz/reader &&
+	[ -n "$(cd "$TOP" && find lib builtin tests/fuzz -newer "$FUZZ" -name '*.[ch]' | head -n 1)" ]; then
+	echo "# fuzz/reader not run: $FUZZ is older than the sources (make fuzz-build)"
+elif [ -x "$FUZZ" ] && [ $UPDATE = 0 ] && selected fuzz/reader; then
 	fdir=$RUNDIR/fuzz
 	mkdir -p "$fdir/corpus" "$fdir/seeds"
 	sh "$TOP/tests/fuzz/seeds.sh" "$CT" "$fdir/seeds" >"$fdir/seeds.log" 2>&1
