@@ -52,6 +52,7 @@ struct session_priv {
 	uint64_t ns_int, ns_frac;
 	bool exact_ns;           /* clock_hz == 1e9 */
 	struct ct_u64map symtabs; /* hash of key -> struct symcache list */
+	struct ct_u64map procmap; /* pid << 32 | gen -> struct ct_proc * */
 };
 
 struct proc_priv {
@@ -284,6 +285,7 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 	p->argv = xcalloc(1, sizeof(char *));
 	s->procs = xrealloc(s->procs, (s->nprocs + 1) * sizeof(*s->procs));
 	s->procs[s->nprocs++] = p;
+	*ct_u64map_slot(&priv(s)->procmap, (uint64_t)(uint32_t)pid << 32 | (uint32_t)gen) = p;
 	return p;
 }
 
@@ -459,10 +461,9 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 
 static struct ct_proc *find_proc(struct ct_session *s, int pid, int gen)
 {
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (s->procs[i]->pid == pid && s->procs[i]->gen == gen)
-			return s->procs[i];
-	return NULL;
+	/* a map, not a scan: a directory of many processes and threads must
+	 * not make opening it quadratic */
+	return ct_u64map_get(&priv(s)->procmap, (uint64_t)(uint32_t)pid << 32 | (uint32_t)gen);
 }
 
 static int cmp_proc(const void *a, const void *b)
@@ -595,6 +596,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	struct ct_session *s = &sp->pub;
 	ct_u64map_init(&sp->warned);
 	ct_u64map_init(&sp->symtabs);
+	ct_u64map_init(&sp->procmap);
 	s->demangle = true;
 	s->dir = xstrdup(dir);
 	size_t dl = strlen(s->dir);
@@ -729,6 +731,7 @@ void ct_session_close(struct ct_session *s)
 		}
 	}
 	ct_u64map_free(&sp->symtabs);
+	ct_u64map_free(&sp->procmap);
 	for (size_t i = 0; i < s->nthreads; i++) {
 		free(s->threads[i]->path);
 		free(s->threads[i]);
