@@ -93,8 +93,8 @@ static const char *file_kind(mode_t m)
 
 int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char **why)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
-				    (nofollow ? O_NOFOLLOW : 0));
+	int fd =
+	    open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		int e = errno;
 		struct stat st;
@@ -141,8 +141,8 @@ char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp, ch
 		return NULL;
 	}
 	if (size > max) {
-		snprintf(err, errlen, "%s: too large (%" PRIu64 " bytes; at most %zu are read)", path,
-			 size, max);
+		snprintf(err, errlen, "%s: too large (%" PRIu64 " bytes; at most %zu are read)",
+			 path, size, max);
 		close(fd);
 		errno = EFBIG;
 		return NULL;
