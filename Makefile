@@ -120,7 +120,7 @@ asan:
 FUZZ_TIME ?= 90
 FUZZ_O := build-fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=10 -max_len=65536
+FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=10 -max_len=65536 -dict=tests/fuzz/reader.dict
 FUZZ_OBJS := $(filter-out $(O)/calltrace.o,$(CMD_OBJS)) $(LIB_OBJS) $(O)/gen/html_assets.o
 
 $(O)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_OBJS)

@@ -225,7 +225,8 @@ elif [ -x "$FUZZ" ] && [ $UPDATE = 0 ] && selected fuzz/reader; then
 	sh "$TOP/tests/fuzz/seeds.sh" "$CT" "$fdir/seeds" >"$fdir/seeds.log" 2>&1
 	(cd "$fdir" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		timeout -k 10 $((FUZZ_CHECK_TIME + 600)) "$FUZZ" -rss_limit_mb=2048 -timeout=10 \
-		-max_len=65536 -max_total_time="$FUZZ_CHECK_TIME" -artifact_prefix="$fdir/" \
+		-max_len=65536 -dict="$TOP/tests/fuzz/reader.dict" -max_total_time="$FUZZ_CHECK_TIME" \
+		-artifact_prefix="$fdir/" \
 		"$fdir/corpus" "$fdir/seeds" "$TOP/tests/fuzz/corpus") >"$fdir/log" 2>&1
 	rc=$?
 	found=$(cd "$fdir" && ls crash-* leak-* timeout-* oom-* 2>/dev/null | head -n 1)
