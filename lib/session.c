@@ -355,11 +355,6 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 		set_err(err, "%s", e.msg);
 		return -1;
 	}
-	if (memchr(text, 0, len)) {
-		set_err(err, "%s: not a calltrace process file (binary data)", path);
-		free(text);
-		return -1;
-	}
 	if (strncmp(text, "calltrace-proc ", 15)) {
 		set_err(err, "%s: not a calltrace process file (bad magic)", path);
 		free(text);
