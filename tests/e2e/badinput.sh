@@ -197,7 +197,8 @@ want_rc "record ./deep" $RC 0 "$W/deepd.err" || die "no deep recording"
 LIMIT=60000000
 for v in replay "replay --no-duration" "report" "graph" "graph leaf" "callers" "coverage" \
 	"export --format=folded" "export --format=folded --folded-value=calls" \
-	"export --format=chrome" "export --format=callgrind" "export --format=perfetto"; do
+	"export --format=chrome" "export --format=callgrind" "export --format=perfetto" \
+	"export --format=html"; do
 	# shellcheck disable=SC2086
 	n=$(guard "$CT" $v -d "$W/deepd" 2>"$W/deepd.view.err" | head -c $LIMIT | wc -c)
 	if [ "$n" -ge $LIMIT ]; then
