@@ -3,8 +3,7 @@
  * prints "lines N", "max_depth N" (the depth of the deepest line: the
  * number of spaces between "|" and the function name, less one, halved; or,
  * on a line deeper than replay indents, the N of its "[+N] " mark) and
- * "deepest LINE" (that line, from its function name on), and
- * "max_line N", the length of the longest line.  It exists because a
+ * "deepest LINE" (that line, from its function name on).  It exists because a
  * 100,000-deep tree was gigabytes of spaces before replay capped its
  * indentation, too much for awk.
  */
@@ -18,14 +17,12 @@ int main(void)
 	char *line = NULL, best[256] = "";
 	size_t cap = 0;
 	ssize_t len;
-	unsigned long lines = 0, max = 0, max_line = 0;
+	unsigned long lines = 0, max = 0;
 	int have = 0;
 	while ((len = getline(&line, &cap, stdin)) >= 0) {
 		lines++;
 		if (len && line[len - 1] == '\n')
 			line[--len] = 0;
-		if ((unsigned long)len > max_line)
-			max_line = (unsigned long)len;
 		char *bar = strchr(line, '|');
 		if (!bar)
 			continue;
@@ -47,7 +44,5 @@ int main(void)
 	}
 	free(line);
 	printf("lines %lu\nmax_depth %lu\ndeepest %s\n", lines, max, best);
-	if (getenv("TOOL_DEPTH_LINE"))
-		printf("max_line %lu\n", max_line);
 	return 0;
 }
