@@ -32,7 +32,7 @@ LIBS := -ldw -lelf -lstdc++ -lm
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
-.PHONY: all clean check test unit demo bench install deps asan help format \
+.PHONY: all clean check test unit demo bench install deps asan fuzz fuzz-build help format \
 	compile_commands.json FORCE
 
 all: $(O)/calltrace $(O)/libcalltrace.so
@@ -44,6 +44,7 @@ help:
 	@echo "make check      deps + build + unit and end-to-end tests"
 	@echo "make bench      benchmark against the untraced program and uftrace"
 	@echo "make asan       analysis side and unit tests under ASan/UBSan"
+	@echo "make fuzz       fuzz the reader for FUZZ_TIME seconds (default 90; doc/testing.md)"
 	@echo "make install PREFIX=/usr/local"
 	@echo "make compile_commands.json"
 
@@ -101,6 +102,7 @@ deps:
 check: deps
 	$(MAKE) all unit
 	$(MAKE) asan
+	$(MAKE) fuzz-build
 	sh tests/run.sh
 
 test: all unit
@@ -116,6 +118,31 @@ bench: all
 asan:
 	$(MAKE) O=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" \
 		build-asan/calltrace $(UNIT_BINS:$(O)/%=build-asan/%)
+
+# the reader's libFuzzer target (tests/fuzz/, doc/testing.md): the analysis
+# side built by clang with libFuzzer, ASan and UBSan (every UBSan report
+# stops the run), seeded with recordings made here
+FUZZ_TIME ?= 90
+FUZZ_O := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=10 -max_len=65536 -dict=tests/fuzz/reader.dict
+FUZZ_OBJS := $(filter-out $(O)/calltrace.o,$(CMD_OBJS)) $(LIB_OBJS) $(O)/gen/html_assets.o
+
+$(O)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_OBJS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+fuzz-build:
+	$(MAKE) O=$(FUZZ_O) CC=clang SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		$(FUZZ_O)/fuzz_reader
+
+# FUZZ_CORPUS: where the corpus grows (kept between runs)
+FUZZ_CORPUS ?= $(FUZZ_O)/corpus
+fuzz: all fuzz-build
+	@mkdir -p $(FUZZ_CORPUS) $(FUZZ_O)/seeds $(FUZZ_O)/crashes
+	@[ -n "$$(ls $(FUZZ_O)/seeds)" ] || sh tests/fuzz/seeds.sh $(CURDIR)/$(O)/calltrace $(FUZZ_O)/seeds
+	ASAN_OPTIONS=detect_leaks=1 $(FUZZ_O)/fuzz_reader $(FUZZ_FLAGS) \
+		-max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_O)/crashes/ $(FUZZ_CORPUS) $(FUZZ_O)/seeds tests/fuzz/corpus
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/calltrace \
@@ -133,6 +160,6 @@ format:
 	clang-format -i $(LIB_SRCS) $(CMD_SRCS) $(RT_SRCS) lib/*.h include/calltrace/*.h
 
 clean:
-	rm -rf $(O) build-asan
+	rm -rf $(O) build-asan $(FUZZ_O)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

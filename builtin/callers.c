@@ -192,12 +192,12 @@ static void account_exit(struct callers *c, const struct ct_event *ev)
 	st->calls++;
 	if (!st->active)
 		st->total += (uint64_t)net;
-	st->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
+	st->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
 	e->calls++;
 	if (!e->active)
 		e->time += (uint64_t)net;
 	if (c->depth)
-		c->stack[c->depth - 1].child += net;
+		c->stack[c->depth - 1].child = ct_wrap_add(c->stack[c->depth - 1].child, net);
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -309,7 +309,7 @@ static void text_edge(const struct callers *c, FILE *out, const struct edge *e, 
 	char b[64];
 	if (!c->no_time)
 		fprintf(out, "  %s  %10s", ct_format_duration(e->time, b, sizeof(b)), "");
-	fprintf(out, "  %10llu      %s\n", (unsigned long long)e->calls, name_of(c, other));
+	fprintf(out, "  %10llu      %s\n", (unsigned long long)e->calls, ct_tx(name_of(c, other)));
 }
 
 static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size_t n,
@@ -354,7 +354,7 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 		if (c->stats[i].calls && (only < 0 || (int64_t)i == only))
 			funcs[nf++] = (uint32_t)i;
 	sort_c = c;
-	qsort(funcs, nf, sizeof(*funcs), cmp_funcs);
+	ct_qsort(funcs, nf, sizeof(*funcs), cmp_funcs);
 
 	/* edges grouped by callee (for the callers) and by caller (callees) */
 	size_t ne = c->nedges;
@@ -404,9 +404,9 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 		uint32_t *outl = by_caller + start_out[id];
 		size_t nout = start_out[id + 1] - start_out[id];
 		sort_by_caller = true;
-		qsort(in, nin, sizeof(*in), cmp_edges);
+		ct_qsort(in, nin, sizeof(*in), cmp_edges);
 		sort_by_caller = false;
-		qsort(outl, nout, sizeof(*outl), cmp_edges);
+		ct_qsort(outl, nout, sizeof(*outl), cmp_edges);
 		bool first = true;
 		char b[2][64];
 		switch (c->fmt) {
@@ -422,7 +422,7 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 					ct_format_duration(st->total, b[0], sizeof(b[0])),
 					ct_format_duration(st->self, b[1], sizeof(b[1])));
 			fprintf(out, "  %10llu  %s\n", (unsigned long long)st->calls,
-				c->names.v[id]);
+				ct_tx(c->names.v[id]));
 			print_edges(c, out, outl, nout, false, &first);
 			break;
 		case FMT_CSV:

@@ -96,14 +96,9 @@ static struct ct_symtab *load_symtab(struct ct_session *s, const struct ct_modul
 				     const char *key)
 {
 	struct ct_error e;
-	char *file = xasprintf("%s/sym/%s.sym", s->dir, key);
-	struct ct_symtab *tab = NULL;
-	if (access(file, F_OK) == 0) {
-		tab = ct_symtab_load(file, &e);
-		if (!tab)
-			ct_session_warn(s, "%s", e.msg);
-	}
-	free(file);
+	struct ct_symtab *tab = ct_symtab_load_saved(s->dir, key, &e);
+	if (!tab && e.msg[0])
+		ct_session_warn(s, "%s", e.msg);
 	if (tab)
 		return tab;
 	const char *name = base_name(mod->path);
@@ -209,7 +204,7 @@ static void build_funcs(struct cov *c, struct module *m)
 		if (calls)
 			m->called++;
 	}
-	qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_func);
+	ct_qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_func);
 }
 
 static double pct(size_t called, size_t total)
@@ -246,7 +241,7 @@ static size_t per_file(const struct module *m, struct fileagg **out)
 		fa[k].total++;
 		fa[k].called += f->calls != 0;
 	}
-	qsort(fa, n, sizeof(*fa), cmp_fileagg);
+	ct_qsort(fa, n, sizeof(*fa), cmp_fileagg);
 	*out = fa;
 	return n;
 }
@@ -260,20 +255,20 @@ static void print_text(const struct cov *c, FILE *out)
 			continue;
 		total += m->nfuncs;
 		called += m->called;
-		fprintf(out, "%s  %zu/%zu (%.1f%%)\n", m->path, m->called, m->nfuncs,
+		fprintf(out, "%s  %zu/%zu (%.1f%%)\n", ct_tx(m->path), m->called, m->nfuncs,
 			pct(m->called, m->nfuncs));
 		struct fileagg *fa;
 		size_t n = per_file(m, &fa);
 		for (size_t k = 0; k < n; k++)
 			fprintf(out, "  %s  %zu/%zu (%.1f%%)\n",
-				fa[k].file ? fa[k].file : "(unknown file)", fa[k].called,
+				fa[k].file ? ct_tx(fa[k].file) : "(unknown file)", fa[k].called,
 				fa[k].total, pct(fa[k].called, fa[k].total));
 		free(fa);
 		if (m->called < m->nfuncs) {
 			fprintf(out, "  never called:\n");
 			for (size_t k = 0; k < m->nfuncs; k++)
 				if (!m->funcs[k].calls)
-					fprintf(out, "    %s\n", m->funcs[k].name);
+					fprintf(out, "    %s\n", ct_tx(m->funcs[k].name));
 		}
 	}
 	fprintf(out, "total  %zu/%zu (%.1f%%)\n", called, total, pct(called, total));

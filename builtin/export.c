@@ -46,13 +46,20 @@
 
 #define CMD "export"
 
-enum { OPT_TID = 256, OPT_FORMAT, OPT_FOLDED_VALUE, OPT_NO_DEMANGLE };
+enum { OPT_TID = 256, OPT_FORMAT, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_NO_DEMANGLE };
+
+/* folded: a stack deeper than this many frames is written as its outermost
+ * half, one "[… K frames]" frame for the K left out, and its innermost
+ * half, so that deep recursion makes output linear in the number of
+ * stacks, not quadratic (--folded-frames; doc/export.md) */
+#define FOLDED_FRAMES 128
 
 static const struct option long_options[] = {
 	{"data", required_argument, NULL, 'd'},
 	{"output", required_argument, NULL, 'o'},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"folded-value", required_argument, NULL, OPT_FOLDED_VALUE},
+	{"folded-frames", required_argument, NULL, OPT_FOLDED_FRAMES},
 	{"tid", required_argument, NULL, OPT_TID},
 	{"filter", required_argument, NULL, 'F'},
 	{"notrace", required_argument, NULL, 'N'},
@@ -90,6 +97,9 @@ static void usage(FILE *f)
 		"  -o, --output FILE     write to FILE (default: standard output)\n"
 		"  -d, --data DIR        the recording (default calltrace.data)\n"
 		"      --folded-value V  self (self time in ns, default) or calls\n"
+		"      --folded-frames N a stack of more than N frames keeps its N/2\n"
+		"                        outermost and innermost ones around a frame\n"
+		"                        \"[\u2026 K frames]\" (default 128; 0: no limit)\n"
 		"      --tid TID[,TID..] only these threads\n"
 		"  -F, --filter REGEX    only functions matching REGEX and what they call\n"
 		"  -N, --notrace REGEX   leave out functions matching REGEX and what they call\n"
@@ -108,6 +118,10 @@ enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO, FMT_HT
 struct node {
 	uint32_t parent; /* node id + 1, 0 for a root */
 	uint32_t name;   /* name id */
+	uint32_t depth;  /* 0 for a root */
+	uint32_t top;    /* node id + 1 of its ancestor (or itself) at depth
+			  * outer - 1 (the innermost frame of a cut stack's
+			  * outer part); 0 while it is shallower */
 	uint64_t calls, self;
 };
 
@@ -128,6 +142,8 @@ struct exporter {
 	struct ct_progress progress;
 	enum fmt fmt;
 	bool value_calls;
+	uint32_t outer, inner; /* folded: the frames kept of a deep stack;
+				* both 0: all of them */
 	FILE *out;
 
 	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open */
@@ -231,7 +247,13 @@ static uint32_t node_of(struct exporter *x, uint32_t parent, uint32_t name)
 		x->nodes = xrealloc(x->nodes, x->capnodes * sizeof(*x->nodes));
 	}
 	uint32_t id = (uint32_t)x->nnodes++;
-	x->nodes[id] = (struct node){.parent = parent, .name = name};
+	uint32_t depth = parent ? x->nodes[parent - 1].depth + 1 : 0;
+	uint32_t top = 0;
+	if (x->outer && depth + 1 == x->outer)
+		top = id + 1;
+	else if (x->outer && depth + 1 > x->outer)
+		top = x->nodes[parent - 1].top;
+	x->nodes[id] = (struct node){.parent = parent, .name = name, .depth = depth, .top = top};
 	*slot = (void *)(uintptr_t)(id + 1);
 	return id;
 }
@@ -434,14 +456,52 @@ static void folded_exit(struct exporter *x, const struct ct_event *ev)
 		x->stack[x->depth - 1].child += incl;
 }
 
-static int cmp_str(const void *a, const void *b)
+struct fline {
+	char *stack;
+	uint64_t value;
+};
+
+static int cmp_fline(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct fline *)a)->stack, ((const struct fline *)b)->stack);
+}
+
+/* append the frames from node k (id + 1) up n levels, outermost first, at
+ * buf + pos; the new position */
+static size_t put_frames(const struct exporter *x, char **tx, uint32_t k, uint32_t n, char *buf,
+			 size_t pos)
+{
+	size_t len = 0;
+	uint32_t j = k;
+	for (uint32_t i = 0; i < n; i++, j = x->nodes[j - 1].parent)
+		len += strlen(tx[x->nodes[j - 1].name]) + 1;
+	size_t end = pos + len;
+	j = k;
+	for (uint32_t i = 0; i < n; i++, j = x->nodes[j - 1].parent) {
+		const char *name = tx[x->nodes[j - 1].name];
+		size_t l = strlen(name);
+		end -= l + 1;
+		memcpy(buf + end, name, l);
+		buf[end + l] = ';';
+	}
+	return pos + len;
 }
 
 static void folded_print(struct exporter *x)
 {
-	char **lines = xmalloc((x->nnodes ? x->nnodes : 1) * sizeof(*lines));
+	/* the names as text (output.h), ';' (the frame separator) as ':' */
+	char **tx = xmalloc((x->names.n ? x->names.n : 1) * sizeof(*tx));
+	size_t longest = 16;
+	for (size_t i = 0; i < x->names.n; i++) {
+		tx[i] = ct_text_dup(x->names.v[i]);
+		for (char *c = tx[i]; *c; c++)
+			if (*c == ';')
+				*c = ':';
+		size_t l = strlen(tx[i]);
+		if (l > longest)
+			longest = l;
+	}
+	struct fline *lines = xmalloc((x->nnodes ? x->nnodes : 1) * sizeof(*lines));
 	size_t n = 0;
 	size_t cap = 256;
 	char *buf = xmalloc(cap);
@@ -449,40 +509,42 @@ static void folded_print(struct exporter *x)
 		const struct node *nd = &x->nodes[i];
 		if (!nd->calls)
 			continue;
-		/* the length of the stack "a;b;c" */
-		size_t len = 0;
-		for (uint32_t k = (uint32_t)i + 1; k; k = x->nodes[k - 1].parent)
-			len += strlen(x->names.v[x->nodes[k - 1].name]) + 1;
-		if (len + 1 > cap) {
-			cap = 2 * (len + 1);
+		uint32_t frames = nd->depth + 1;
+		bool cut = x->outer && frames > x->outer + x->inner + 1;
+		size_t room = (size_t)(cut ? x->outer + x->inner + 1 : frames) * (longest + 1) + 64;
+		if (room > cap) {
+			cap = 2 * room;
 			buf = xrealloc(buf, cap);
 		}
-		/* filled from the end: the innermost frame last */
-		size_t pos = len;
-		buf[--pos] = '\0';
-		for (uint32_t k = (uint32_t)i + 1; k; k = x->nodes[k - 1].parent) {
-			const char *name = x->names.v[x->nodes[k - 1].name];
-			size_t l = strlen(name);
-			pos -= l;
-			memcpy(buf + pos, name, l);
-			/* ';' separates frames, the last blank the value */
-			for (size_t c = pos; c < pos + l; c++)
-				if (buf[c] == ';' || buf[c] == '\n')
-					buf[c] = ':';
-			if (pos)
-				buf[--pos] = ';';
+		size_t pos;
+		if (!cut) {
+			pos = put_frames(x, tx, (uint32_t)i + 1, frames, buf, 0);
+		} else {
+			pos = put_frames(x, tx, nd->top, x->outer, buf, 0);
+			pos += (size_t)snprintf(buf + pos, cap - pos, "[\u2026 %u frames];",
+						frames - x->outer - x->inner);
+			pos = put_frames(x, tx, (uint32_t)i + 1, x->inner, buf, pos);
 		}
-		lines[n++] = xasprintf("%s %llu", buf,
-				       (unsigned long long)(x->value_calls ? nd->calls : nd->self));
+		buf[pos - 1] = 0; /* the last ';' */
+		lines[n++] = (struct fline){xstrdup(buf), x->value_calls ? nd->calls : nd->self};
 	}
 	free(buf);
-	qsort(lines, n, sizeof(*lines), cmp_str);
+	ct_qsort(lines, n, sizeof(*lines), cmp_fline);
 	for (size_t i = 0; i < n; i++) {
-		fputs(lines[i], x->out);
-		putc_unlocked('\n', x->out);
-		free(lines[i]);
+		/* cut stacks that differ only in frames left out are one */
+		uint64_t v = lines[i].value;
+		while (i + 1 < n && !strcmp(lines[i].stack, lines[i + 1].stack)) {
+			free(lines[i].stack);
+			v += lines[++i].value;
+		}
+		fputs_unlocked(lines[i].stack, x->out);
+		fprintf(x->out, " %llu\n", (unsigned long long)v);
+		free(lines[i].stack);
 	}
 	free(lines);
+	for (size_t i = 0; i < x->names.n; i++)
+		free(tx[i]);
+	free(tx);
 }
 
 /* ---- callgrind ------------------------------------------------------- */
@@ -550,11 +612,11 @@ static int cmp_edge(const void *a, const void *b)
 	return 0;
 }
 
-/* a name on one line: a newline would end it */
+/* a name on one line, as text (output.h: no newline or other control
+ * character is left to end it) */
 static void cg_name(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		putc_unlocked(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+	ct_text_put(out, s);
 	putc_unlocked('\n', out);
 }
 
@@ -594,7 +656,7 @@ static void callgrind_print(struct exporter *x)
 		total += x->self ? x->self[i] : 0;
 	fprintf(out, "summary: %llu\n", (unsigned long long)total);
 
-	qsort(x->edges, x->nedges, sizeof(*x->edges), cmp_edge);
+	ct_qsort(x->edges, x->nedges, sizeof(*x->edges), cmp_edge);
 	size_t e = 0;
 	for (uint32_t i = 0; i < nfn; i++) {
 		/* costs sit on the function's own line (its declaration): the
@@ -697,7 +759,8 @@ int cmd_export(int argc, char **argv)
 	int *tids = NULL;
 	size_t ntids = 0;
 	struct ct_filter filt;
-	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX};
+	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX,
+			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2};
 	int status = 2, c;
 
 	ct_filter_init(&filt, NULL);
@@ -746,6 +809,19 @@ int cmd_export(int argc, char **argv)
 				goto usage_err;
 			}
 			break;
+		case OPT_FOLDED_FRAMES: {
+			unsigned long v;
+			if (ct_parse_uint(optarg, 1u << 20, &v) < 0 || v == 1) {
+				fprintf(stderr,
+					"calltrace " CMD ": --folded-frames: want 0 (no limit) or "
+					"a number from 2 to 1048576, not '%s'\n",
+					optarg);
+				goto usage_err;
+			}
+			x.outer = (uint32_t)(v / 2);
+			x.inner = (uint32_t)(v - v / 2);
+			break;
+		}
 		case OPT_TID:
 			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
 				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",

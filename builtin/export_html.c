@@ -411,7 +411,7 @@ static void write_data(struct ct_html *h, FILE *out)
 	for (size_t i = 0; i < nn; i++)
 		order[i] = (uint32_t)i;
 	sort_nodes = h->nodes;
-	qsort(order, nn, sizeof(*order), cmp_node_rank);
+	ct_qsort(order, nn, sizeof(*order), cmp_node_rank);
 	/* keep[i]: output index + 1 of node i, 0 when left out */
 	uint32_t *keep = xcalloc(nn ? nn : 1, sizeof(*keep));
 	/* small enough as it is: every path, however short */
@@ -442,7 +442,7 @@ static void write_data(struct ct_html *h, FILE *out)
 	for (size_t i = 0; i < nf; i++)
 		forder[i] = (uint32_t)i;
 	sort_fns = h->fns;
-	qsort(forder, nf, sizeof(*forder), cmp_fn_rank);
+	ct_qsort(forder, nf, sizeof(*forder), cmp_fn_rank);
 	bool *fwant = xcalloc(nf ? nf : 1, sizeof(*fwant));
 	size_t nfcalled = 0;
 	for (size_t i = 0; i < nf; i++)
@@ -534,7 +534,7 @@ static void write_data(struct ct_html *h, FILE *out)
 			continue;
 		ed[ne++] = *e;
 	}
-	qsort(ed, ne, sizeof(*ed), cmp_edge_time);
+	ct_qsort(ed, ne, sizeof(*ed), cmp_edge_time);
 	if (ne > MAX_EDGES)
 		ne = MAX_EDGES;
 	fputs("\"edges\":[", out);

@@ -22,6 +22,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "output.h"
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
@@ -32,6 +33,11 @@
 /* deeper nodes are drawn with their depth as a number instead of bars, so
  * that the output stays linear in the number of nodes */
 #define MAX_INDENT 64
+/* a backtrace deeper than BT_OUTER + BT_INNER + 1 frames shows its outermost
+ * BT_OUTER and innermost BT_INNER frames around "[… K frames]", so that the
+ * backtraces stay linear in the number of nodes too */
+#define BT_OUTER 32
+#define BT_INNER 32
 
 enum {
 	OPT_TID = 256,
@@ -85,6 +91,9 @@ static void usage(FILE *f)
 struct node {
 	uint32_t parent, name;         /* name: id; NONE for the root */
 	uint32_t first_child, last_child, next_sibling; /* in order of creation */
+	uint32_t depth;                /* 0 for the root */
+	uint32_t top;                  /* its ancestor (or itself) at depth
+					* BT_OUTER; 0 while it is shallower */
 	uint64_t calls, total, self;
 };
 
@@ -120,8 +129,10 @@ static uint32_t tree_child(struct tree *t, uint32_t parent, uint32_t name)
 		t->n = xrealloc(t->n, t->cap * sizeof(*t->n));
 	}
 	uint32_t i = (uint32_t)t->len++;
+	uint32_t depth = t->n[parent].depth + 1;
 	t->n[i] = (struct node){.parent = parent, .name = name, .first_child = NONE,
-				.last_child = NONE, .next_sibling = NONE};
+				.last_child = NONE, .next_sibling = NONE, .depth = depth,
+				.top = depth == BT_OUTER ? i : depth > BT_OUTER ? t->n[parent].top : 0};
 	if (t->n[parent].last_child == NONE)
 		t->n[parent].first_child = i;
 	else
@@ -193,9 +204,11 @@ static int read_thread(struct graph *g, struct ct_thread *t, struct ct_error *er
 				struct node *n = &g->tree.n[f.node];
 				n->calls++;
 				n->total += (uint64_t)net;
-				n->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
-				if (g->depth)
-					g->stack[g->depth - 1].child += net;
+				n->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
+				if (g->depth) {
+					struct frame *up = &g->stack[g->depth - 1];
+					up->child = ct_wrap_add(up->child, net);
+				}
 			}
 		}
 	}
@@ -272,7 +285,7 @@ static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
 			}
 			kids[nk++] = c;
 		}
-		qsort(kids, nk, sizeof(*kids), cmp_nodes);
+		ct_qsort(kids, nk, sizeof(*kids), cmp_nodes);
 		for (size_t k = nk; k-- > 0;) {
 			if (nstack == capstack) {
 				capstack = capstack ? 2 * capstack : 64;
@@ -298,7 +311,7 @@ static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
 				fputs(more[d] ? "| " : "  ", out);
 			fputs("+-", out);
 		}
-		fputs(g->names.v[n->name], out);
+		ct_text_put(out, g->names.v[n->name]);
 		putc('\n', out);
 		root = p.node;
 		depth = p.depth + 1;
@@ -324,26 +337,32 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 	}
 	sort_g = g;
 	sort_t = t;
-	qsort(outer, nouter, sizeof(*outer), cmp_nodes);
+	ct_qsort(outer, nouter, sizeof(*outer), cmp_nodes);
 
-	fprintf(out, "# Backtraces of %s\n", fname);
+	fprintf(out, "# Backtraces of %s\n", ct_tx(fname));
 	print_header(g, out, "BACKTRACE");
-	uint32_t *path = NULL;
-	size_t cap = 0;
+	uint32_t path[BT_OUTER + BT_INNER + 1]; /* a backtrace that is not cut */
 	for (size_t k = 0; k < nouter; k++) {
+		const struct node *nd = &t->n[outer[k]];
+		bool cut = nd->depth > BT_OUTER + BT_INNER + 1;
 		size_t np = 0;
-		for (uint32_t i = outer[k]; i; i = t->n[i].parent) {
-			if (np == cap) {
-				cap = cap ? 2 * cap : 64;
-				path = xrealloc(path, cap * sizeof(*path));
-			}
+		for (uint32_t i = outer[k]; i && np < (cut ? BT_INNER : nd->depth);
+		     i = t->n[i].parent)
 			path[np++] = i;
+		print_row(g, out, nd);
+		if (cut) {
+			/* the outermost frames, then the count of those left out */
+			uint32_t top[BT_OUTER];
+			size_t nt = 0;
+			for (uint32_t i = nd->top; i && nt < BT_OUTER; i = t->n[i].parent)
+				top[nt++] = i;
+			while (nt-- > 0)
+				fprintf(out, "%s > ", ct_tx(g->names.v[t->n[top[nt]].name]));
+			fprintf(out, "[\u2026 %u frames] > ", nd->depth - BT_OUTER - BT_INNER);
 		}
-		print_row(g, out, &t->n[outer[k]]);
 		while (np-- > 0)
-			fprintf(out, "%s%s", g->names.v[t->n[path[np]].name], np ? " > " : "\n");
+			fprintf(out, "%s%s", ct_tx(g->names.v[t->n[path[np]].name]), np ? " > " : "\n");
 	}
-	free(path);
 
 	/* the callee tree: the subtrees of the outermost activations merged */
 	struct tree m;
@@ -375,7 +394,7 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 			}
 		}
 	}
-	fprintf(out, "\n# Call graph of %s\n", fname);
+	fprintf(out, "\n# Call graph of %s\n", ct_tx(fname));
 	print_header(g, out, "FUNCTION");
 	print_tree(g, &m, out);
 	free(work);
@@ -489,7 +508,7 @@ int cmd_graph(int argc, char **argv)
 			uint32_t f = intern(&g, func, false);
 			if (f == NONE) {
 				fprintf(stderr, "calltrace " CMD ": no calls of '%s' in the trace\n",
-					func);
+					ct_tx(func));
 				status = 1;
 			} else {
 				print_func(&g, f, func, stdout);

@@ -14,6 +14,7 @@
 
 #include "argspec.h"
 #include "builtin.h"
+#include "output.h"
 #include "overhead.h"
 #include "session.h"
 #include "util.h"
@@ -85,10 +86,16 @@ static void print_other_keys(const char *dir)
 		"unwritten_bytes",
 	};
 	char *path = xasprintf("%s/info", dir);
-	FILE *f = fopen(path, "r");
+	size_t flen;
+	char e[600];
+	/* read as the session read it: a regular file, bounded (util.h) */
+	char *text = ct_read_file(path, true, 16u << 20, &flen, e, sizeof(e));
 	free(path);
-	if (!f)
+	FILE *f = text && flen ? fmemopen(text, flen, "r") : NULL;
+	if (!f) {
+		free(text);
 		return;
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -107,11 +114,12 @@ static void print_other_keys(const char *dir)
 			continue;
 		const char *val = colon + 1;
 		val += strspn(val, " \t");
-		printf("%s:%*s %s\n", line, strlen(line) < 14 ? (int)(14 - strlen(line)) : 0, "",
-		       val);
+		printf("%s:%*s %s\n", ct_tx(line), strlen(line) < 14 ? (int)(14 - strlen(line)) : 0,
+		       "", ct_tx(val));
 	}
 	free(line);
 	fclose(f);
+	free(text);
 }
 
 /* the front ends the process used and the figures measured for each
@@ -148,19 +156,27 @@ static void print_argv(const struct ct_proc *p)
 		if (i)
 			putchar(' ');
 		if (!quote) {
-			fputs(a, stdout);
+			ct_text_put(stdout, a);
 			continue;
 		}
-		putchar('\'');
+		/* quoted as a shell would take it, then escaped as text */
+		char *q = xmalloc(4 * strlen(a) + 3), *o = q;
+		*o++ = '\'';
 		for (; *a; a++) {
-			if (*a == '\'')
-				fputs("'\\''", stdout);
-			else if (*a == '\n')
-				fputs("\\n", stdout);
-			else
-				putchar(*a);
+			if (*a == '\'') {
+				memcpy(o, "'\\''", 4);
+				o += 4;
+			} else if (*a == '\n') {
+				memcpy(o, "\\n", 2);
+				o += 2;
+			} else {
+				*o++ = *a;
+			}
 		}
-		putchar('\'');
+		*o++ = '\'';
+		*o = 0;
+		ct_text_put(stdout, q);
+		free(q);
 	}
 }
 
@@ -203,9 +219,11 @@ int cmd_info(int argc, char **argv)
 	s->quiet = true; /* the warnings are part of the report below */
 
 	char buf[64], buf2[64];
-	printf("# recording: %s\n", s->dir);
-	printf("%-15s %s\n", "command:", s->command ? s->command : "(unknown)");
-	printf("%-15s %s\n", "start time:", s->start_time ? s->start_time : "(unknown)");
+	/* text from the recording goes through ct_tx (output.h): no
+	 * control character reaches the terminal */
+	printf("# recording: %s\n", ct_tx(s->dir));
+	printf("%-15s %s\n", "command:", s->command ? ct_tx(s->command) : "(unknown)");
+	printf("%-15s %s\n", "start time:", s->start_time ? ct_tx(s->start_time) : "(unknown)");
 	if (s->end_clock > s->start_clock) {
 		uint64_t ns = ct_session_ns(s, s->end_clock);
 		printf("%-15s %s\n", "duration:", ct_format_duration(ns, buf, sizeof(buf)) +
@@ -213,12 +231,12 @@ int cmd_info(int argc, char **argv)
 	} else {
 		printf("%-15s %s\n", "duration:", "(unknown)");
 	}
-	printf("%-15s %s\n", "exit status:", s->exit_status ? s->exit_status : "(unknown)");
+	printf("%-15s %s\n", "exit status:", s->exit_status ? ct_tx(s->exit_status) : "(unknown)");
 	if (s->clock_hz >= 1e6)
-		printf("%-15s %s, %.3f MHz\n", "clock:", s->clock_name ? s->clock_name : "?",
+		printf("%-15s %s, %.3f MHz\n", "clock:", s->clock_name ? ct_tx(s->clock_name) : "?",
 		       s->clock_hz / 1e6);
 	else
-		printf("%-15s %s, %.3f Hz\n", "clock:", s->clock_name ? s->clock_name : "?",
+		printf("%-15s %s, %.3f Hz\n", "clock:", s->clock_name ? ct_tx(s->clock_name) : "?",
 		       s->clock_hz);
 	printf("%-15s %s\n", "complete:",
 	       s->complete ? "yes"
@@ -264,7 +282,7 @@ int cmd_info(int argc, char **argv)
 		if (p->ppid >= 0)
 			printf(", parent %d", p->ppid);
 		printf("\n");
-		printf("  %-10s %s\n", "exe:", p->exe ? p->exe : "(unknown)");
+		printf("  %-10s %s\n", "exe:", p->exe ? ct_tx(p->exe) : "(unknown)");
 		printf("  %-10s ", "argv:");
 		print_argv(p);
 		printf("\n");
@@ -294,7 +312,7 @@ int cmd_info(int argc, char **argv)
 		for (size_t j = 0; j < p->nmodules; j++) {
 			const struct ct_module *m = &p->modules[j];
 			printf("    %012" PRIx64 "-%012" PRIx64 " %-40s %s%s\n", m->lo, m->hi,
-			       m->buildid ? m->buildid : "-", m->path,
+			       m->buildid ? ct_tx(m->buildid) : "-", ct_tx(m->path),
 			       m->unload_clock != UINT64_MAX ? "  (unloaded)" : "");
 		}
 	}

@@ -147,6 +147,37 @@ static void puts_(const char *s)
 	put(s, strlen(s));
 }
 
+/* a line deeper than this is indented as at this depth and its depth
+ * written as a number, "[+300] " (doc/replay.md): replay's output stays
+ * linear in the number of events, however deep the calls */
+#define MAX_INDENT 256
+
+/* the "[+DEPTH] " of a line deeper than MAX_INDENT into buf (32 bytes); its
+ * length, 0 for other lines */
+static size_t depth_mark(uint32_t depth, char *buf)
+{
+	if (depth <= MAX_INDENT)
+		return 0;
+	char d[16];
+	size_t n = 0;
+	do
+		d[n++] = (char)('0' + depth % 10);
+	while ((depth /= 10));
+	size_t k = 0;
+	buf[k++] = '[';
+	buf[k++] = '+';
+	while (n)
+		buf[k++] = d[--n];
+	buf[k++] = ']';
+	buf[k++] = ' ';
+	return k;
+}
+
+static inline size_t indent_of(uint32_t depth)
+{
+	return 2 * (size_t)(depth <= MAX_INDENT ? depth : MAX_INDENT);
+}
+
 static void put_indent(size_t n)
 {
 	while (n) {
@@ -228,7 +259,9 @@ static void line_start(struct replay *r, struct rthread *rt, const struct ct_fev
 		/* no leading space before '[' */
 		put(rt->tidcol + 1, rt->tidlen - 1);
 	}
-	put_indent(2 * (size_t)fe->depth);
+	put_indent(indent_of(fe->depth));
+	char mark[32];
+	put(mark, depth_mark(fe->depth, mark));
 }
 
 struct text {
@@ -236,6 +269,14 @@ struct text {
 	size_t n;
 };
 #define TEXT(lit) ((struct text){lit, sizeof(lit) - 1})
+
+/* the function's name as text for a terminal (control characters escaped) */
+static inline struct text fn_text(const struct ct_func *fn)
+{
+	if (fn->text)
+		return (struct text){fn->text, fn->textlen};
+	return (struct text){fn->name, fn->namelen};
+}
 
 /*
  * One line: line_start, then before, the function's name and after.  The
@@ -246,8 +287,8 @@ struct text {
 static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
 			  bool has_dur, struct text before, struct text name, struct text after)
 {
-	size_t indent = 2 * (size_t)fe->depth;
-	size_t room = 128 + indent + before.n + name.n + after.n;
+	size_t indent = indent_of(fe->depth);
+	size_t room = 160 + indent + before.n + name.n + after.n;
 	if (ob.cap - ob.len < room) {
 		ob_flush();
 		if (ob.cap < room) {
@@ -284,6 +325,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 	for (size_t i = 0; i < indent; i += 32)
 		memcpy(o + i, spaces, 32);
 	o += indent;
+	o += depth_mark(fe->depth, o);
 	memcpy(o, before.s, before.n);
 	o += before.n;
 	memcpy(o, name.s, name.n);
@@ -296,7 +338,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 static void put_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
 		     bool has_dur, struct text before, struct text after)
 {
-	put_line_name(r, rt, fe, has_dur, before, (struct text){fe->fn->name, fe->fn->namelen},
+	put_line_name(r, rt, fe, has_dur, before, fn_text(fe->fn),
 		      after);
 }
 
@@ -306,9 +348,9 @@ static void put_line(struct replay *r, struct rthread *rt, const struct ct_feven
  * take its place */
 static struct text bare_name(const struct ct_func *fn)
 {
-	struct text t = {fn->name, fn->namelen};
+	struct text t = fn_text(fn);
 	if (fn->has_params)
-		t.n = ct_args_bare_len(fn->name, fn->namelen);
+		t.n = ct_args_bare_len(t.s, t.n);
 	return t;
 }
 
@@ -370,14 +412,14 @@ static bool print_with_values(struct replay *r, struct rthread *rt, const struct
 		n = snprintf(line, sizeof(line), "%s%s;%s\n", params, ret ? ret : "",
 			     unfinished ? " /* unfinished */" : unwound ? " /* unwound */" : "");
 		put_line_name(r, rt, ex, !unfinished, TEXT(""),
-			      args ? bare_name(ex->fn) : (struct text){ex->fn->name, ex->fn->namelen},
+			      args ? bare_name(ex->fn) : fn_text(ex->fn),
 			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1});
 		return true;
 	}
 	n = snprintf(line, sizeof(line), "}%s /* ", ret);
 	put_line_name(r, rt, ex, true,
 		      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1},
-		      (struct text){ex->fn->name, ex->fn->namelen}, TEXT(" */\n"));
+		      fn_text(ex->fn), TEXT(" */\n"));
 	return true;
 }
 

@@ -215,9 +215,9 @@ static inline __attribute__((always_inline)) void account_exit(struct report *r,
 	st->sum += (uint64_t)net;
 	if (!r->active[id])
 		st->total += (uint64_t)net;
-	st->self += (uint64_t)(net - (f.child > 0 ? f.child : 0));
+	st->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
 	if (r->depth)
-		r->stack[r->depth - 1].child += net;
+		r->stack[r->depth - 1].child = ct_wrap_add(r->stack[r->depth - 1].child, net);
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -305,7 +305,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		rows[n++] = (uint32_t)i;
 	}
 	sort_r = r;
-	qsort(rows, n, sizeof(*rows), cmp_rows);
+	ct_qsort(rows, n, sizeof(*rows), cmp_rows);
 	if (r->limit && n > r->limit)
 		n = r->limit;
 
@@ -329,7 +329,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				(unsigned long long)st->calls,
 				ct_format_duration(st->sum / st->calls, b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
-				ct_format_duration(st->max, b[4], sizeof(b[4])), r->names.v[rows[i]]);
+				ct_format_duration(st->max, b[4], sizeof(b[4])), ct_tx(r->names.v[rows[i]]));
 		}
 		break;
 	case FMT_CSV: /* the header was printed by cmd_report */

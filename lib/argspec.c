@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "calltrace/format.h"
+#include "output.h"
 #include "session.h"
 #include "util.h"
 
@@ -26,8 +27,10 @@ static void msg(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (err && len)
+	if (err && len) {
 		vsnprintf(err, len, fmt, ap);
+		ct_text_fix(err, len);
+	}
 	va_end(ap);
 }
 
@@ -729,54 +732,15 @@ static void item_of_line(struct ct_aitem *it, const struct ct_sf_line *l)
 	it->desc = get_field(l->f[1]);
 }
 
-/* the whole file, from a regular file of at most CT_ARGS_FILE_MAX bytes */
-#define CT_ARGS_FILE_MAX (256u << 20)
-static char *read_spec_file(const char *path, size_t *len, char *err, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	struct stat st;
-	char *text = NULL;
-	if (fd < 0) {
-		msg(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		msg(err, errlen, "%s: not a regular file", path);
-		goto out;
-	}
-	if ((uint64_t)st.st_size > CT_ARGS_FILE_MAX) {
-		msg(err, errlen, "%s: too large for an argument spec file (%lld bytes)", path,
-		    (long long)st.st_size);
-		goto out;
-	}
-	text = xmalloc((size_t)st.st_size + 1);
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			msg(err, errlen, "%s: %s", path, strerror(errno));
-			free(text);
-			text = NULL;
-			goto out;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	text[got] = 0;
-	*len = got;
-out:
-	close(fd);
-	return text;
-}
+
+/* the most of args.spec that is read (doc/format.md) */
+#define MAX_SPEC_BYTES (64u << 20)
 
 int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errlen)
 {
-	size_t len = 0;
 	ct_argtab_init(t);
-	char *text = read_spec_file(path, &len, err, errlen);
+	size_t len;
+	char *text = ct_read_file(path, true, MAX_SPEC_BYTES, &len, err, errlen);
 	if (!text)
 		return -1;
 	struct ct_sf sf;
@@ -962,6 +926,18 @@ struct ob {
 
 static void oput(struct ob *o, const char *s, size_t n)
 {
+	/* names and literal text from args.spec or the symbols may hold
+	 * control characters: the values are text (output.h) */
+	if (!ct_text_clean(s, n)) {
+		char *e = xmalloc(4 * n);
+		size_t k = ct_text_escape(e, s, n);
+		for (size_t i = 0; i < k && o->n + 1 < o->len; i++)
+			o->b[o->n++] = e[i];
+		free(e);
+		if (o->len)
+			o->b[o->n < o->len ? o->n : o->len - 1] = 0;
+		return;
+	}
 	for (size_t i = 0; i < n && o->n + 1 < o->len; i++)
 		o->b[o->n++] = s[i];
 	if (o->len)
@@ -1298,6 +1274,11 @@ static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 			v = rd64w(w + pos);
 			pos += 2;
 		}
+		/* the conversion must fit the value given to it, whatever the
+		 * spec file says (a hostile args.spec: "%s" for an integer
+		 * would make printf read a string at that address) */
+		if (it->fmt == CT_AF_FLOAT ? !strchr("fFeEgGaA", cv.c) : !strchr("diouxX", cv.c))
+			cv.c = it->fmt == CT_AF_FLOAT ? 'g' : it->fmt == CT_AF_INT ? 'd' : 'u';
 		if (it->fmt == CT_AF_FLOAT) {
 			double d;
 			if (it->bits == 32) {

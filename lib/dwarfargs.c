@@ -897,7 +897,9 @@ int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 {
 	(void)err;
 	(void)errlen;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t size;
+	const char *why;
+	int fd = ct_open_regular(path, false, &size, &why);
 	if (fd < 0)
 		return 0;
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);

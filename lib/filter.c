@@ -2,11 +2,15 @@
 /* The -F/-N/-D/-t filters shared by the views; see filter.h. */
 #include "filter.h"
 
+#include "output.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "output.h"
 
 void ct_filter_init(struct ct_filter *f, struct ct_session *s)
 {
@@ -27,9 +31,14 @@ void ct_filter_free(struct ct_filter *f)
 		if (!f->procs.used[i])
 			continue;
 		struct ct_u64map *m = f->procs.vals[i];
-		for (size_t j = 0; j < m->cap; j++)
-			if (m->used[j])
-				free(m->vals[j]);
+		for (size_t j = 0; j < m->cap; j++) {
+			if (!m->used[j])
+				continue;
+			struct ct_func *fn = m->vals[j];
+			if (fn->text != fn->name)
+				free((char *)fn->text);
+			free(fn);
+		}
 		ct_u64map_free(m);
 		free(m);
 	}
@@ -168,6 +177,13 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	fn->name = si && si->name ? si->name : "?";
 	fn->namelen = strlen(fn->name);
 	fn->has_params = ends_with_params(fn->name, fn->namelen);
+	if (ct_text_clean(fn->name, fn->namelen)) {
+		fn->text = fn->name;
+		fn->textlen = fn->namelen;
+	} else {
+		fn->text = ct_text_dup(fn->name);
+		fn->textlen = strlen(fn->text);
+	}
 	fn->user = -1;
 	if (f->ninc || f->nexc)
 		ct_filter_match(f, fn);
@@ -195,7 +211,8 @@ static void flush_pending(struct ct_filter_thread *t, size_t n, ct_filter_emit_f
 {
 	for (size_t i = 0; i < n; i++)
 		emit(ctx, &t->pend[i]);
-	memmove(t->pend, t->pend + n, (t->npend - n) * sizeof(*t->pend));
+	if (t->npend > n)
+		memmove(t->pend, t->pend + n, (t->npend - n) * sizeof(*t->pend));
 	t->npend -= n;
 }
 

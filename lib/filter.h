@@ -40,6 +40,10 @@
 struct ct_func {
 	const char *name;   /* valid until the session is closed */
 	size_t namelen;     /* strlen(name) */
+	const char *text;   /* name as text for a terminal (output.h
+			     * ct_text_escape): name itself when it needs no
+			     * escaping; NULL in functions made by the caller */
+	size_t textlen;
 	bool has_params;    /* the name ends with its parameter list, as a
 			     * demangled C++ name does: print no "()" after it */
 	bool inc;           /* matches a -F regex */

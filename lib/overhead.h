@@ -73,6 +73,18 @@ static inline int64_t ct_overhead_net(const struct ct_overhead *o, const struct 
 	return (int64_t)incl - (int64_t)ct_overhead_ns(o, ev->below);
 }
 
+/* a + b and a - b as the sums above keep them: wrapping (two's complement),
+ * never a signed overflow, whatever times a hostile recording holds */
+static inline int64_t ct_wrap_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static inline int64_t ct_wrap_sub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 static inline uint64_t ct_clamp0(int64_t v)
 {
 	return v > 0 ? (uint64_t)v : 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "util.h"
 
 void ct_pb_init(struct ct_pb *b)
@@ -85,7 +86,16 @@ void ct_pb_bytes(struct ct_pb *b, uint32_t field, const void *data, size_t n)
 
 void ct_pb_string(struct ct_pb *b, uint32_t field, const char *s)
 {
-	ct_pb_bytes(b, field, s, strlen(s));
+	/* a string field is UTF-8; names from a recording may be anything:
+	 * they go as the text views show them (output.h) */
+	size_t n = strlen(s);
+	if (ct_text_clean(s, n)) {
+		ct_pb_bytes(b, field, s, n);
+		return;
+	}
+	char *e = xmalloc(4 * n);
+	ct_pb_bytes(b, field, e, ct_text_escape(e, s, n));
+	free(e);
 }
 
 void ct_pb_end_long(struct ct_pb *b, size_t mark)

@@ -24,10 +24,16 @@
 #include "argspec.h"
 #include "calltrace/format.h"
 #include "symtab.h"
+#include "output.h"
 #include "util.h"
 
 #define STREAM_BUF (1u << 20)
 #define MAX_RECORD (4u + 4u * 255u)
+/* the deepest nesting a stream may have (doc/format.md): a bound on the
+ * memory a hostile stream can make the decoder and the views take (32 bytes
+ * per open call here, as much again in a view), 64 << 18 so that the
+ * stack's capacity, doubled from 64, reaches it exactly */
+#define MAX_DEPTH (1u << 24)
 
 /* ---- private parts of the public structures ----------------------------- */
 
@@ -46,11 +52,22 @@ struct session_priv {
 	uint64_t ns_int, ns_frac;
 	bool exact_ns;           /* clock_hz == 1e9 */
 	struct ct_u64map symtabs; /* hash of key -> struct symcache list */
+	struct ct_u64map procmap; /* pid << 32 | gen -> struct ct_proc * */
 };
 
 struct proc_priv {
 	struct ct_proc pub;
 	struct ct_u64map cache; /* addr -> struct ct_sym_info * */
+	size_t capargv, capmod;
+	uint32_t *same_base;    /* by module: index + 1 of the one before it
+				 * with the same base, 0 for none */
+	struct ct_u64map bybase; /* base -> index + 1 of the latest module */
+	/* the modules by lo (ties in file order), and the largest hi of
+	 * those up to each position: made at the first look-up */
+	uint32_t *bylo;
+	uint64_t *maxhi;
+	size_t nindexed; /* nmodules when they were made */
+	bool warned_args, warned_mods;
 };
 
 static struct session_priv *priv(const struct ct_session *s)
@@ -68,6 +85,7 @@ static void set_err(struct ct_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	ct_text_fix(err->msg, sizeof(err->msg));
 }
 
 void ct_session_warn(struct ct_session *s, const char *fmt, ...)
@@ -94,39 +112,14 @@ void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 
 /* ---- text files ------------------------------------------------------ */
 
-/* read a whole small text file; NULL with errno on failure */
-static char *read_text(const char *path, size_t *lenp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	size_t cap = 4096, len = 0;
-	char *buf = xmalloc(cap + 1);
-	for (;;) {
-		if (len == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-		ssize_t r = read(fd, buf + len, cap - len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			free(buf);
-			errno = e;
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = 0;
-	if (lenp)
-		*lenp = len;
-	return buf;
-}
+/* the most the reader takes of each text file (doc/format.md, "What the
+ * reader accepts"): far more than any recording has, and a bound on what a
+ * hostile one can make it allocate */
+#define MAX_INFO_BYTES (16u << 20)
+#define MAX_PROC_BYTES (64u << 20)
+#define MAX_PROC_ARGS (1u << 20)    /* "arg" lines of a process */
+#define MAX_PROC_MODULES (1u << 16) /* "module" lines of a process */
+#define UNMODULE_WALK 256           /* modules at the same base looked at */
 
 /* undo the escaping of doc/format.md: \\ \n \xHH */
 static char *unescape(const char *s)
@@ -207,12 +200,13 @@ static bool parse_u64(const char *s, int base, uint64_t *out)
 static int parse_info(struct ct_session *s, const char *path, struct ct_error *err)
 {
 	size_t len;
-	char *text = read_text(path, &len);
+	struct ct_error e;
+	char *text = ct_read_file(path, true, MAX_INFO_BYTES, &len, e.msg, sizeof(e.msg));
 	if (!text) {
 		if (errno == ENOENT)
 			set_err(err, "%s: not a calltrace data directory (no info file)", s->dir);
 		else
-			set_err(err, "%s: %s", path, strerror(errno));
+			set_err(err, "%s", e.msg);
 		return -1;
 	}
 	if (memchr(text, 0, len)) {
@@ -289,6 +283,7 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 {
 	struct proc_priv *pp = xcalloc(1, sizeof(*pp));
 	ct_u64map_init(&pp->cache);
+	ct_u64map_init(&pp->bybase);
 	struct ct_proc *p = &pp->pub;
 	p->pid = pid;
 	p->gen = gen;
@@ -296,11 +291,21 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 	p->argv = xcalloc(1, sizeof(char *));
 	s->procs = xrealloc(s->procs, (s->nprocs + 1) * sizeof(*s->procs));
 	s->procs[s->nprocs++] = p;
+	*ct_u64map_slot(&priv(s)->procmap, (uint64_t)(uint32_t)pid << 32 | (uint32_t)gen) = p;
 	return p;
 }
 
-static void add_module(struct ct_proc *p, char *rest, uint64_t clock)
+static void add_module(struct ct_session *s, const char *file, struct ct_proc *p, char *rest,
+		       uint64_t clock)
 {
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	if (p->nmodules >= MAX_PROC_MODULES) {
+		if (!pp->warned_mods)
+			ct_session_warn(s, "%s: more than %u modules; the rest are ignored", file,
+					MAX_PROC_MODULES);
+		pp->warned_mods = true;
+		return;
+	}
 	/* BASE LO HI BUILDID PATH */
 	char *f[4];
 	for (int i = 0; i < 4; i++) {
@@ -319,17 +324,41 @@ static void add_module(struct ct_proc *p, char *rest, uint64_t clock)
 	m.unload_clock = UINT64_MAX;
 	m.buildid = strcmp(f[3], "-") && *f[3] ? xstrdup(f[3]) : NULL;
 	m.path = xstrdup(rest);
-	p->modules = xrealloc(p->modules, (p->nmodules + 1) * sizeof(*p->modules));
+	if (p->nmodules == pp->capmod) {
+		pp->capmod = pp->capmod ? 2 * pp->capmod : 16;
+		p->modules = xrealloc(p->modules, pp->capmod * sizeof(*p->modules));
+		pp->same_base = xrealloc(pp->same_base, pp->capmod * sizeof(*pp->same_base));
+	}
+	void **slot = ct_u64map_slot(&pp->bybase, m.base);
+	pp->same_base[p->nmodules] = (uint32_t)(uintptr_t)*slot;
 	p->modules[p->nmodules++] = m;
+	*slot = (void *)(uintptr_t)p->nmodules;
+}
+
+/* "unmodule CLOCK BASE PATH": the latest module still mapped at base with
+ * that path was unmapped (the last UNMODULE_WALK at that base are looked at,
+ * so that a hostile file cannot make this quadratic) */
+static void unmodule(struct ct_proc *p, uint64_t clk, uint64_t base, const char *path)
+{
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	uint32_t i = (uint32_t)(uintptr_t)ct_u64map_get(&pp->bybase, base);
+	for (unsigned k = 0; i && k < UNMODULE_WALK; k++, i = pp->same_base[i - 1]) {
+		struct ct_module *m = &p->modules[i - 1];
+		if (m->unload_clock == UINT64_MAX && !strcmp(m->path, path)) {
+			m->unload_clock = clk;
+			return;
+		}
+	}
 }
 
 static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 		      struct ct_error *err)
 {
 	size_t len;
-	char *text = read_text(path, &len);
+	struct ct_error e;
+	char *text = ct_read_file(path, true, MAX_PROC_BYTES, &len, e.msg, sizeof(e.msg));
 	if (!text) {
-		set_err(err, "%s: %s", path, strerror(errno));
+		set_err(err, "%s", e.msg);
 		return -1;
 	}
 	if (strncmp(text, "calltrace-proc ", 15)) {
@@ -369,9 +398,20 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			free(p->exe);
 			p->exe = xstrdup(val);
 		} else if (!strcmp(line, "arg")) {
-			p->argv = xrealloc(p->argv, ((size_t)p->argc + 2) * sizeof(char *));
-			p->argv[p->argc++] = unescape(val);
-			p->argv[p->argc] = NULL;
+			struct proc_priv *pp = (struct proc_priv *)(void *)p;
+			if ((size_t)p->argc >= MAX_PROC_ARGS) {
+				if (!pp->warned_args)
+					ct_session_warn(s, "%s: more than %u arguments; the rest are ignored",
+							path, MAX_PROC_ARGS);
+				pp->warned_args = true;
+			} else {
+				if ((size_t)p->argc + 2 > pp->capargv) {
+					pp->capargv = 2 * ((size_t)p->argc + 2);
+					p->argv = xrealloc(p->argv, pp->capargv * sizeof(char *));
+				}
+				p->argv[p->argc++] = unescape(val);
+				p->argv[p->argc] = NULL;
+			}
 		} else if (!strcmp(line, "clock")) {
 			/* CLOCK MONO REALTIME: the trace clock and the system's
 			 * clocks read at the same moment */
@@ -410,7 +450,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			if (sp2) {
 				*sp2 = 0;
 				if (parse_u64(val, 10, &v))
-					add_module(p, sp2 + 1, v);
+					add_module(s, path, p, sp2 + 1, v);
 			}
 		} else if (!strcmp(line, "unmodule")) {
 			/* CLOCK BASE PATH */
@@ -420,16 +460,8 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			if (b) {
 				*a = 0;
 				*b = 0;
-				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base)) {
-					for (size_t i = p->nmodules; i-- > 0;) {
-						struct ct_module *m = &p->modules[i];
-						if (m->base == base && m->unload_clock == UINT64_MAX &&
-						    !strcmp(m->path, b + 1)) {
-							m->unload_clock = clk;
-							break;
-						}
-					}
-				}
+				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base))
+					unmodule(p, clk, base, b + 1);
 			}
 		}
 		line = next;
@@ -440,10 +472,9 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 
 static struct ct_proc *find_proc(struct ct_session *s, int pid, int gen)
 {
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (s->procs[i]->pid == pid && s->procs[i]->gen == gen)
-			return s->procs[i];
-	return NULL;
+	/* a map, not a scan: a directory of many processes and threads must
+	 * not make opening it quadratic */
+	return ct_u64map_get(&priv(s)->procmap, (uint64_t)(uint32_t)pid << 32 | (uint32_t)gen);
 }
 
 static int cmp_proc(const void *a, const void *b)
@@ -475,6 +506,10 @@ static void free_proc(struct ct_proc *p)
 		}
 	}
 	ct_u64map_free(&pp->cache);
+	ct_u64map_free(&pp->bybase);
+	free(pp->same_base);
+	free(pp->bylo);
+	free(pp->maxhi);
 	free(p->exe);
 	for (int i = 0; i < p->argc; i++)
 		free(p->argv[i]);
@@ -572,6 +607,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	struct ct_session *s = &sp->pub;
 	ct_u64map_init(&sp->warned);
 	ct_u64map_init(&sp->symtabs);
+	ct_u64map_init(&sp->procmap);
 	s->demangle = true;
 	s->dir = xstrdup(dir);
 	size_t dl = strlen(s->dir);
@@ -602,7 +638,28 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	size_t nev = 0;
 	while ((de = readdir(d))) {
 		int v[3];
-		if (parse_name(de->d_name, ".proc", v, 2)) {
+		bool is_proc = parse_name(de->d_name, ".proc", v, 2);
+		if (!is_proc && !parse_name(de->d_name, ".ev", v, 3))
+			continue;
+		/* a data file is a regular file, never a link, a FIFO or a
+		 * device (doc/format.md): say so now, before anything
+		 * could block or read without end */
+		struct stat fst;
+		if (fstatat(dirfd(d), de->d_name, &fst, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    !S_ISREG(fst.st_mode)) {
+			set_err(err, "%s/%s: %s", s->dir, de->d_name,
+				S_ISLNK(fst.st_mode)
+					? "a symbolic link (the files of a recording never are)"
+				: S_ISFIFO(fst.st_mode) ? "not a regular file (a FIFO)"
+				: S_ISDIR(fst.st_mode)	? "not a regular file (a directory)"
+							: "not a regular file");
+			closedir(d);
+			for (size_t i = 0; i < nev; i++)
+				free(evnames[i]);
+			free(evnames);
+			goto fail;
+		}
+		if (is_proc) {
 			path = xasprintf("%s/%s", s->dir, de->d_name);
 			rc = parse_proc(s, path, v[0], v[1], err);
 			free(path);
@@ -632,7 +689,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 		t->proc = p;
 		t->tid = v[2];
 		t->path = xasprintf("%s/%s", s->dir, evnames[i]);
-		if (stat(t->path, &st) == 0)
+		if (lstat(t->path, &st) == 0 && S_ISREG(st.st_mode))
 			t->bytes = (uint64_t)st.st_size;
 		s->ev_bytes += t->bytes;
 		s->threads = xrealloc(s->threads, (s->nthreads + 1) * sizeof(*s->threads));
@@ -641,14 +698,14 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	}
 	free(evnames);
 	if (s->nprocs)
-		qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc);
+		ct_qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc);
 	if (s->nthreads)
-		qsort(s->threads, s->nthreads, sizeof(*s->threads), cmp_thread);
+		ct_qsort(s->threads, s->nthreads, sizeof(*s->threads), cmp_thread);
 	for (size_t i = 0; i < s->nthreads; i++)
 		s->threads[i]->index = (int)i;
 	setup_clock(s);
 	path = xasprintf("%s/%s", s->dir, CT_ARGS_FILE);
-	if (access(path, F_OK) == 0) {
+	if (lstat(path, &st) == 0) {
 		char e[600];
 		s->argtab = xmalloc(sizeof(*s->argtab));
 		if (ct_argtab_load(s->argtab, path, e, sizeof(e)) < 0) {
@@ -673,7 +730,7 @@ void ct_session_close(struct ct_session *s)
 	struct session_priv *sp = priv(s);
 	for (size_t i = 0; i < sp->nwarnings; i++) {
 		if (!s->quiet)
-			fprintf(stderr, "calltrace: warning: %s\n", sp->warnings[i]);
+			fprintf(stderr, "calltrace: warning: %s\n", ct_tx(sp->warnings[i]));
 		free(sp->warnings[i]);
 	}
 	free(sp->warnings);
@@ -689,6 +746,7 @@ void ct_session_close(struct ct_session *s)
 		}
 	}
 	ct_u64map_free(&sp->symtabs);
+	ct_u64map_free(&sp->procmap);
 	for (size_t i = 0; i < s->nthreads; i++) {
 		free(s->threads[i]->path);
 		free(s->threads[i]);
@@ -724,6 +782,7 @@ struct ct_stream {
 	unsigned char *buf;
 	size_t bufsize, len, pos;
 	uint64_t buf_off; /* file offset of buf[0] */
+	uint64_t size;    /* the file's size when opened: nothing after it is read */
 	bool eof;         /* read() returned 0 */
 	bool ended;       /* no more records */
 
@@ -769,7 +828,15 @@ static bool ensure(struct ct_stream *st, size_t n)
 		st->pos = 0;
 	}
 	while (st->len < n) {
-		ssize_t r = read(st->fd, st->buf + st->len, st->bufsize - st->len);
+		uint64_t at = st->buf_off + st->len;
+		size_t want = st->bufsize - st->len;
+		if (at >= st->size) {
+			st->eof = true;
+			return false;
+		}
+		if (want > st->size - at)
+			want = (size_t)(st->size - at);
+		ssize_t r = read(st->fd, st->buf + st->len, want);
 		if (r > 0)
 			st->s->bytes_read += (uint64_t)r;
 		if (r < 0) {
@@ -803,15 +870,21 @@ static int stream_open(struct ct_session *s, struct ct_thread *t, size_t bufsize
 		       struct ct_stream **out, struct ct_error *err)
 {
 	*out = NULL;
-	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	uint64_t size;
+	const char *why;
+	int fd = ct_open_regular(t->path, true, &size, &why);
 	if (fd < 0) {
-		set_err(err, "%s: %s", t->path, strerror(errno));
+		set_err(err, "%s: %s", t->path, why);
 		return -1;
 	}
 	struct ct_stream *st = xcalloc(1, sizeof(*st));
 	st->s = s;
 	st->t = t;
 	st->fd = fd;
+	st->size = size;
+	/* no bigger than the file (the fuzzer opens many small ones) */
+	if (bufsize > size + 64)
+		bufsize = (size_t)size + 64;
 	st->bufsize = bufsize < MAX_RECORD + 64 ? MAX_RECORD + 64 : bufsize;
 	st->buf = xmalloc(st->bufsize);
 	st->cap = 64;
@@ -1043,6 +1116,8 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 		case CT_REC_ENTER: {
 			if (!ensure(st, 8))
 				goto end;
+			if (st->depth >= MAX_DEPTH)
+				return corrupt(st, err, off, "calls nested deeper than 16777216");
 			uint64_t q = rd64(st->buf + st->pos);
 			st->pos += 8;
 			st->base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
@@ -1102,6 +1177,8 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 				return corrupt(st, err, off, "NENTER record too short");
 			}
 			uint64_t clk = rd64(p), addr = rd64(p + 8);
+			if (st->depth >= MAX_DEPTH)
+				return corrupt(st, err, off, "calls nested deeper than 16777216");
 			push(st, ev, addr, clock_ns(s, clk), CT_EVF_SIGNAL);
 			return 1;
 		}
@@ -1515,13 +1592,9 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 	*slot = c;
 
 	struct ct_error e;
-	char *file = xasprintf("%s/sym/%s.sym", s->dir, key);
-	if (access(file, F_OK) == 0) {
-		c->tab = ct_symtab_load(file, &e);
-		if (!c->tab)
-			ct_session_warn(s, "%s", e.msg);
-	}
-	free(file);
+	c->tab = ct_symtab_load_saved(s->dir, key, &e);
+	if (!c->tab && e.msg[0])
+		ct_session_warn(s, "%s", e.msg);
 	if (c->tab) {
 		if (mod->buildid && access(mod->path, F_OK) == 0) {
 			char *bid = ct_elf_buildid(mod->path);
@@ -1556,6 +1629,76 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 	return c->tab;
 }
 
+static const struct ct_module *sort_mods; /* for cmp_bylo */
+
+static int cmp_bylo(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (sort_mods[x].lo != sort_mods[y].lo)
+		return sort_mods[x].lo < sort_mods[y].lo ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* among the modules containing addr, the one that wins: one still mapped
+ * over one unloaded, then the latest loaded, then the later line */
+static bool better_module(const struct ct_module *m, size_t i, const struct ct_module *best,
+			  size_t bi)
+{
+	bool mm = m->unload_clock == UINT64_MAX, bm = best->unload_clock == UINT64_MAX;
+	if (mm != bm)
+		return mm;
+	if (m->load_clock != best->load_clock)
+		return m->load_clock > best->load_clock;
+	return i > bi;
+}
+
+/* at most this many modules that start at or below an address are looked
+ * at for it: a normal map has one or two, and a hostile .proc of
+ * overlapping modules costs no more than this per address */
+#define MODULE_WALK 64
+
+/* the module containing addr, or NULL */
+static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
+{
+	struct ct_proc *p = &pp->pub;
+	size_t n = p->nmodules;
+	if (!n)
+		return NULL;
+	if (!pp->bylo || pp->nindexed != n) { /* a session built by hand may add some */
+		pp->bylo = xrealloc(pp->bylo, n * sizeof(*pp->bylo));
+		pp->maxhi = xrealloc(pp->maxhi, n * sizeof(*pp->maxhi));
+		pp->nindexed = n;
+		for (size_t i = 0; i < n; i++)
+			pp->bylo[i] = (uint32_t)i;
+		sort_mods = p->modules;
+		ct_qsort(pp->bylo, n, sizeof(*pp->bylo), cmp_bylo);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t hi = p->modules[pp->bylo[i]].hi;
+			pp->maxhi[i] = i && pp->maxhi[i - 1] > hi ? pp->maxhi[i - 1] : hi;
+		}
+	}
+	/* the first position whose module starts above addr */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->modules[pp->bylo[mid]].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	struct ct_module *best = NULL;
+	size_t bi = 0;
+	for (size_t j = lo, k = 0; j-- > 0 && pp->maxhi[j] > addr && k < MODULE_WALK; k++) {
+		size_t i = pp->bylo[j];
+		struct ct_module *m = &p->modules[i];
+		if (addr < m->hi && (!best || better_module(m, i, best, bi))) {
+			best = m;
+			bi = i;
+		}
+	}
+	return best;
+}
+
 const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
 					     uint64_t addr)
 {
@@ -1566,18 +1709,7 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	struct ct_sym_info *si = xcalloc(1, sizeof(*si));
 	*slot = si;
 
-	/* the module containing addr; among several, the latest mapped, and
-	 * one still mapped before one that was unloaded */
-	struct ct_module *mod = NULL;
-	for (size_t i = 0; i < p->nmodules; i++) {
-		struct ct_module *m = &p->modules[i];
-		if (addr < m->lo || addr >= m->hi)
-			continue;
-		if (!mod || (m->unload_clock == UINT64_MAX) > (mod->unload_clock == UINT64_MAX) ||
-		    ((m->unload_clock == UINT64_MAX) == (mod->unload_clock == UINT64_MAX) &&
-		     m->load_clock >= mod->load_clock))
-			mod = m;
-	}
+	struct ct_module *mod = find_module(pp, addr);
 	if (!mod) {
 		si->name = xasprintf("0x%" PRIx64, addr);
 		return si;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "session.h" /* struct ct_error */
+#include "output.h"
 #include "util.h"
 
 #ifndef STT_GNU_IFUNC
@@ -42,6 +43,7 @@ static void set_err(struct ct_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	ct_text_fix(err->msg, sizeof(err->msg));
 }
 
 char *ct_demangle(const char *name)
@@ -59,7 +61,10 @@ char *ct_demangle(const char *name)
 
 void ct_symtab_key(const char *buildid, const char *path, char *out, size_t outlen)
 {
-	if (buildid && *buildid && strcmp(buildid, "-")) {
+	/* a build-id names a file: lowercase hex only, else a key from the
+	 * path (a hostile .proc cannot point outside DIR/sym) */
+	if (buildid && *buildid && strlen(buildid) <= 200 &&
+	    strspn(buildid, "0123456789abcdef") == strlen(buildid)) {
 		snprintf(out, outlen, "%s", buildid);
 		return;
 	}
@@ -74,9 +79,13 @@ static Elf *open_elf(const char *path, int *fdp, struct ct_error *err)
 		set_err(err, "libelf: %s", elf_errmsg(-1));
 		return NULL;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a module named by a recording: a regular file (a FIFO or a device
+	 * in its place must neither block nor be read without end) */
+	uint64_t size;
+	const char *why;
+	int fd = ct_open_regular(path, false, &size, &why);
 	if (fd < 0) {
-		set_err(err, "%s: %s", path, strerror(errno));
+		set_err(err, "%s: %s", path, why);
 		return NULL;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -322,7 +331,7 @@ static bool add_dwarf(Elf *elf, struct ct_symtab *t)
 			walk_dies(&subdie, comp_dir, &lv, 0);
 	}
 	if (lv.n) {
-		qsort(lv.v, lv.n, sizeof(*lv.v), cmp_line);
+		ct_qsort(lv.v, lv.n, sizeof(*lv.v), cmp_line);
 		for (size_t i = 0; i < t->nsyms; i++) {
 			struct ct_symbol *s = &t->syms[i];
 			size_t lo = 0, hi = lv.n;
@@ -366,7 +375,7 @@ static bool has_section(Elf *elf, const char *name)
 static void finish_syms(struct ct_symtab *t, struct rawsym *raw, size_t n)
 {
 	if (n)
-		qsort(raw, n, sizeof(*raw), cmp_raw);
+		ct_qsort(raw, n, sizeof(*raw), cmp_raw);
 	t->syms = xcalloc(n ? n : 1, sizeof(*t->syms));
 	t->nsyms = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -552,11 +561,40 @@ static int cmp_sym(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
+struct ct_symtab *ct_symtab_load_saved(const char *dir, const char *key, struct ct_error *err)
+{
+	err->msg[0] = 0;
+	char *sdir = xasprintf("%s/sym", dir);
+	struct stat st;
+	bool ok = lstat(sdir, &st) == 0;
+	if (ok && !S_ISDIR(st.st_mode)) {
+		set_err(err, "%s: not a directory%s", sdir,
+			S_ISLNK(st.st_mode) ? " (a symbolic link; the files of a recording never are)"
+					    : "");
+		ok = false;
+	}
+	char *file = xasprintf("%s/%s.sym", sdir, key);
+	free(sdir);
+	struct ct_symtab *t = NULL;
+	if (ok && lstat(file, &st) == 0)
+		t = ct_symtab_load(file, err);
+	free(file);
+	return t;
+}
+
 struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 {
-	FILE *f = fopen(file, "re");
+	size_t flen;
+	char *text = ct_read_file(file, true, CT_SYM_MAX_BYTES, &flen, err->msg, sizeof(err->msg));
+	if (!text)
+		return NULL;
+	FILE *f = flen ? fmemopen(text, flen, "r") : NULL;
 	if (!f) {
-		set_err(err, "%s: %s", file, strerror(errno));
+		if (flen)
+			set_err(err, "%s: %s", file, strerror(errno));
+		else
+			set_err(err, "%s: not a calltrace symbol file (empty)", file);
+		free(text);
 		return NULL;
 	}
 	char *line = NULL;
@@ -566,12 +604,14 @@ struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 		set_err(err, "%s: not a calltrace symbol file (bad magic)", file);
 		free(line);
 		fclose(f);
+		free(text);
 		return NULL;
 	}
 	if (atoi(line + 14) != 1) {
 		set_err(err, "%s: unsupported symbol file version", file);
 		free(line);
 		fclose(f);
+		free(text);
 		return NULL;
 	}
 	struct ct_symtab *t = xcalloc(1, sizeof(*t));
@@ -626,13 +666,15 @@ struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 		set_err(err, "%s: line %ld: bad symbol line", file, lineno);
 		free(line);
 		fclose(f);
+		free(text);
 		ct_symtab_free(t);
 		return NULL;
 	}
 	free(line);
 	fclose(f);
+	free(text);
 	if (t->nsyms)
-		qsort(t->syms, t->nsyms, sizeof(*t->syms), cmp_sym);
+		ct_qsort(t->syms, t->nsyms, sizeof(*t->syms), cmp_sym);
 	else
 		t->syms = xcalloc(1, sizeof(*t->syms));
 	if (!t->path)

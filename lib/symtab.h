@@ -33,7 +33,13 @@ char *ct_elf_buildid(const char *path);
  * from DWARF where present */
 struct ct_symtab *ct_symtab_from_elf(const char *path, struct ct_error *err);
 int ct_symtab_save(const struct ct_symtab *t, const char *file, struct ct_error *err);
+/* a .sym file, read as a file of a recording (util.h ct_read_file: a
+ * regular file, not through a link, at most CT_SYM_MAX_BYTES) */
 struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err);
+#define CT_SYM_MAX_BYTES (1024u << 20)
+/* DIR/sym/<key>.sym, when DIR/sym is a directory (not a link) and the file
+ * exists; NULL with err->msg empty when there is none, or with the reason */
+struct ct_symtab *ct_symtab_load_saved(const char *dir, const char *key, struct ct_error *err);
 const struct ct_symbol *ct_symtab_lookup(const struct ct_symtab *t, uint64_t value);
 void ct_symtab_free(struct ct_symtab *t);
 /* the key a module is saved under in DIR/sym: its build-id, or

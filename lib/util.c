@@ -4,11 +4,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void oom(size_t n)
 {
@@ -40,6 +43,12 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void ct_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -63,6 +72,104 @@ char *xasprintf(const char *fmt, ...)
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+/* ---- files of a recording -------------------------------------------- */
+
+static const char *file_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "not a regular file (a FIFO)";
+	if (S_ISCHR(m))
+		return "not a regular file (a character device)";
+	if (S_ISBLK(m))
+		return "not a regular file (a block device)";
+	if (S_ISSOCK(m))
+		return "not a regular file (a socket)";
+	if (S_ISDIR(m))
+		return "not a regular file (a directory)";
+	return "not a regular file";
+}
+
+int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char **why)
+{
+	int fd =
+	    open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		int e = errno;
+		struct stat st;
+		/* O_NOFOLLOW says ELOOP for a link as its last part */
+		if (nofollow && e == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			*why = "a symbolic link (the files of a recording never are)";
+		else
+			*why = strerror(e);
+		errno = e;
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		*why = strerror(e);
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = file_kind(st.st_mode);
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	/* back to blocking reads: a regular file never waits anyway */
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	*size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+	return fd;
+}
+
+char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp, char *err,
+		   size_t errlen)
+{
+	uint64_t size;
+	const char *why;
+	int fd = ct_open_regular(path, nofollow, &size, &why);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, why);
+		errno = e;
+		return NULL;
+	}
+	if (size > max) {
+		snprintf(err, errlen, "%s: too large (%" PRIu64 " bytes; at most %zu are read)",
+			 path, size, max);
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	char *buf = xmalloc((size_t)size + 1);
+	size_t len = 0;
+	while (len < size) {
+		ssize_t r = read(fd, buf + len, (size_t)size - len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			snprintf(err, errlen, "%s: offset %zu: %s", path, len, strerror(e));
+			close(fd);
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break; /* it shrank: what is there */
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = 0;
+	if (lenp)
+		*lenp = len;
+	return buf;
 }
 
 /* ---- u64 map ---------------------------------------------------------- */

@@ -4,10 +4,14 @@
 #ifndef CT_UTIL_H
 #define CT_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 void *xmalloc(size_t n);
+/* qsort that accepts an empty array given as NULL (qsort itself may not
+ * be passed NULL, even with n = 0) */
+void ct_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
@@ -46,6 +50,24 @@ int64_t ct_names_find(const struct ct_names *t, const char *name);
 /* the id of name, added if absent (t->cap may grow: callers keeping arrays
  * per id grow them to t->cap) */
 uint32_t ct_names_intern(struct ct_names *t, const char *name);
+
+/* ---- files of a recording (doc/format.md, "What the reader accepts") ----
+ *
+ * ct_open_regular: open path for reading, as a file of a recording or a
+ * module it names: never blocks (O_NONBLOCK, so that a FIFO cannot hang
+ * the open), and only a regular file (fstat); with nofollow, never through
+ * a symbolic link (O_NOFOLLOW: the files inside a data directory are never
+ * links, though the directory itself may be).  The descriptor, its size in
+ * *size; -1 otherwise, with errno set and *why the cause as text
+ * ("not a regular file (a FIFO)", "a symbolic link", strerror(errno)). */
+int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char **why);
+
+/* the whole file (ct_open_regular), NUL-terminated, read up to the size it
+ * had when opened and never more than max bytes; NULL with errno set and
+ * "PATH: cause" in err (errlen bytes) when it is not a regular file, is
+ * larger than max or cannot be read */
+char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *len, char *err,
+		   size_t errlen);
 
 /* parse "10", "10ns", "1.5us", "2ms", "1s" into nanoseconds; -1 on error */
 int64_t ct_parse_duration(const char *s);

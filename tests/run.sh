@@ -207,11 +207,43 @@ if [ $UPDATE = 1 ]; then
 	# regenerate goldens from the reference variant, then check all
 	awk -v r="$REF_VARIANT" '$2 == r' "$RUNDIR/jobs" >"$RUNDIR/refjobs"
 	echo "# updating golden files from $REF_VARIANT"
-	UPDATE=1 xargs -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/refjobs" |
+	UPDATE=1 xargs -r -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/refjobs" |
 		sed 's/^/# update: /'
 	echo "# checking"
 fi
-UPDATE=0 xargs -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/jobs"
+UPDATE=0 xargs -r -P "$JOBS" -n 2 sh "$TOP/tests/run.sh" --one <"$RUNDIR/jobs"
+
+# the reader's fuzzer (make fuzz-build, tests/fuzz/, doc/testing.md): a
+# short bounded run, one test line; any crash, leak, hang (10 s per input)
+# or blow-up (2 GB) it finds fails it, and its input is kept in the work dir
+FUZZ=$TOP/build-fuzz/fuzz_reader
+FUZZ_CHECK_TIME=${FUZZ_CHECK_TIME:-60}
+if [ -x "$FUZZ" ] && [ $UPDATE = 0 ] && selected fuzz/reader &&
+	[ -n "$(cd "$TOP" && find lib builtin tests/fuzz -newer "$FUZZ" -name '*.[ch]' | head -n 1)" ]; then
+	echo "# fuzz/reader not run: $FUZZ is older than the sources (make fuzz-build)"
+elif [ -x "$FUZZ" ] && [ $UPDATE = 0 ] && selected fuzz/reader; then
+	fdir=$RUNDIR/fuzz
+	mkdir -p "$fdir/corpus" "$fdir/seeds"
+	sh "$TOP/tests/fuzz/seeds.sh" "$CT" "$fdir/seeds" >"$fdir/seeds.log" 2>&1
+	(cd "$fdir" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		timeout -k 10 $((FUZZ_CHECK_TIME + 600)) "$FUZZ" -rss_limit_mb=2048 -timeout=10 \
+		-max_len=65536 -dict="$TOP/tests/fuzz/reader.dict" -max_total_time="$FUZZ_CHECK_TIME" \
+		-artifact_prefix="$fdir/" \
+		"$fdir/corpus" "$fdir/seeds" "$TOP/tests/fuzz/corpus") >"$fdir/log" 2>&1
+	rc=$?
+	found=$(cd "$fdir" && ls crash-* leak-* timeout-* oom-* 2>/dev/null | head -n 1)
+	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$fdir/log" | tail -n 1)
+	if [ $rc -eq 0 ] && [ -z "$found" ]; then
+		echo "ok   fuzz/reader (${runs:-?} inputs in ${FUZZ_CHECK_TIME}s)"
+		PASS=$((PASS + 1))
+	else
+		echo "FAIL fuzz/reader (exit status $rc${found:+, input ${fdir#$TOP/}/$found})"
+		grep -E 'ERROR|SUMMARY|runtime error|#[0-9] ' "$fdir/log" | grep -v '^calltrace' |
+			head -n 20 | sed 's/^/     /'
+		KEEP=1
+		FAIL=$((FAIL + 1))
+	fi
+fi
 
 E_PASS=$(cat "$RUNDIR"/*/status 2>/dev/null | grep -c '^ok$')
 E_FAIL=$(cat "$RUNDIR"/*/status 2>/dev/null | grep -c '^fail$')

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "util.h"
@@ -89,8 +92,56 @@ static void test_alloc(void)
 	free(xmalloc(0));
 }
 
+/* the files of a recording: regular files only, bounded */
+static void test_read_file(void)
+{
+	char dir[] = "/tmp/ct-test-util-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	char reg[64], lnk[64], fifo[64], err[256];
+	snprintf(reg, sizeof(reg), "%s/info", dir);
+	snprintf(lnk, sizeof(lnk), "%s/link", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	FILE *f = fopen(reg, "w");
+	fputs("calltrace-data: 1\n", f);
+	fclose(f);
+	CHECK(symlink("/dev/zero", lnk) == 0, "symlink");
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
+	size_t len = 0;
+	char *t = ct_read_file(reg, true, 100, &len, err, sizeof(err));
+	CHECK(t && len == 18 && !strcmp(t, "calltrace-data: 1\n"), "a regular file is read whole");
+	free(t);
+	t = ct_read_file(reg, true, 10, &len, err, sizeof(err));
+	CHECK(!t && strstr(err, "too large") && strstr(err, reg), "over the cap: %s", err);
+	t = ct_read_file(lnk, true, 100, &len, err, sizeof(err));
+	CHECK(!t && strstr(err, "symbolic link") && strstr(err, lnk), "a link: %s", err);
+	t = ct_read_file(lnk, false, 100, &len, err, sizeof(err));
+	CHECK(!t && strstr(err, "character device"), "/dev/zero through a link: %s", err);
+	t = ct_read_file(fifo, true, 100, &len, err, sizeof(err)); /* must not block */
+	CHECK(!t && strstr(err, "FIFO") && strstr(err, fifo), "a FIFO: %s", err);
+	uint64_t size;
+	const char *why;
+	CHECK(ct_open_regular(dir, true, &size, &why) < 0 && strstr(why, "directory"),
+	      "a directory");
+	CHECK(ct_open_regular("/nonexistent/x", true, &size, &why) < 0 && errno == ENOENT,
+	      "missing: errno");
+	unlink(reg);
+	unlink(lnk);
+	unlink(fifo);
+	rmdir(dir);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 int main(void)
 {
+	ct_qsort(NULL, 0, sizeof(int), cmp_int); /* UBSan: qsort(NULL, 0) */
+	int v[3] = {3, 1, 2};
+	ct_qsort(v, 3, sizeof(int), cmp_int);
+	CHECK(v[0] == 1 && v[1] == 2 && v[2] == 3, "ct_qsort sorts");
+	test_read_file();
 	test_duration();
 	test_map();
 	test_alloc();
