@@ -11,7 +11,11 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O2 -Wall -Wextra $(WERROR) \
+# perf's extra warnings, clean in both halves under -Werror
+WARNINGS := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+	-Wold-style-definition -Wundef -Wformat=2 -Winit-self -Wredundant-decls \
+	-Wnested-externs -Wpointer-arith
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O2 $(WARNINGS) $(WERROR) \
 	-I. -Iinclude -Ilib -Iarch/$(ARCH)
 CFLAGS ?=
 ALL_CFLAGS := $(BASE_CFLAGS) $(SAN) $(CFLAGS)

@@ -528,8 +528,8 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 		int rc = 0;
 		struct ct_filter_thread *ft = &r->fts[t->index];
 		while (!out_failed && (rc = ct_stream_read(st, evs, 256, err)) > 0) {
-			for (int i = 0; i < rc; i++)
-				ct_filter_push(r->filt, ft, &evs[i], emit, r);
+			for (int k = 0; k < rc; k++)
+				ct_filter_push(r->filt, ft, &evs[k], emit, r);
 			ct_progress_update(&r->progress, r->s->bytes_read);
 		}
 		thread_end(r, t); /* before the close: held events point to its data */

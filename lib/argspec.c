@@ -1208,6 +1208,11 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 		oputs(o, "s"); /* as a C++ std::string literal */
 }
 
+/* a printf form's conversions are re-made from the user's own (flags,
+ * width, precision, conversion), checked by parse_conv, and given the
+ * value of the type they name: a format that is not a literal, on purpose */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 /* a printf form: the text with each conversion replaced by its item */
 static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 		     const struct ct_aitem *items, size_t nitems, const uint32_t *w)
@@ -1305,6 +1310,7 @@ static void put_form(struct ob *o, const struct fctx *c, const char *fmt,
 			oprintf(o, spec, width < 0 ? 0 : width, x);
 	}
 }
+#pragma GCC diagnostic pop
 
 size_t ct_args_format(const struct ct_argtab *t, const struct ct_callargs *a, bool ret,
 		      ct_args_sym_fn sym, void *symctx, char *buf, size_t len)

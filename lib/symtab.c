@@ -958,19 +958,19 @@ int ct_save_symbols(const char *dir, int *unsaved, struct ct_error *err)
 			if (strncmp(line, "module ", 7))
 				continue;
 			/* module CLOCK BASE LO HI BUILDID PATH */
-			char *f[5], *p = line + 7;
+			char *fld[5], *p = line + 7;
 			int i;
 			for (i = 0; i < 5; i++) {
 				char *sp = strchr(p, ' ');
 				if (!sp)
 					break;
 				*sp = 0;
-				f[i] = p;
+				fld[i] = p;
 				p = sp + 1;
 			}
 			if (i < 5)
 				continue;
-			const char *bid = f[4];
+			const char *bid = fld[4];
 			const char *path = p;
 			if (skip_module(path))
 				continue;

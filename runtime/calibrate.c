@@ -31,8 +31,6 @@
 
 #include "internal.h"
 
-void __cyg_profile_func_enter(void *fn, void *call_site);
-void __cyg_profile_func_exit(void *fn, void *call_site);
 void ct_cal_hooked(void) CT_HIDDEN; /* arch/x86_64/cal.S */
 void ct_cal_plain(void) CT_HIDDEN;
 

@@ -76,6 +76,12 @@ _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bit
 
 void ct_return_tramp(void) CT_HIDDEN;
 
+/* called from arch/x86_64/tramp.S */
+void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
+void ct_hook_ret_args(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retregs *r,
+		      uint64_t now, uint32_t depth) CT_HIDDEN;
+uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa) CT_HIDDEN;
+
 bool ct_hook_fast; /* internal.h */
 
 #define NSTACK 64    /* frames of the nested path */

@@ -163,6 +163,11 @@ static inline void ct_untraced(enum ct_untraced why)
 		__atomic_fetch_add(&ct_cfg.doorbell->untraced[why], 1, __ATOMIC_RELAXED);
 }
 
+/* cyg.c: the -finstrument-functions hooks (the compiler's names, declared
+ * by no header) */
+void __cyg_profile_func_enter(void *fn, void *call_site);
+void __cyg_profile_func_exit(void *fn, void *call_site);
+
 /* runtime.c */
 void ct_thread_start(struct ct_tstate *t) CT_HIDDEN;
 /* stop tracing this thread for good: hand its ring over, give hooked frames

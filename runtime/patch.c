@@ -229,12 +229,12 @@ static bool calls_hook(const struct hook_slots *hs, uintptr_t from, uintptr_t to
 	for (uintptr_t p = from; p + 6 <= to; p++) {
 		int k = -1;
 		unsigned len = 0;
-		uintptr_t to;
-		unsigned kind = ct_insn_call_at(p, &to, &len);
+		uintptr_t at;
+		unsigned kind = ct_insn_call_at(p, &at, &len);
 		if (kind == CT_INSN_CALL_SLOT) {
-			k = hook_slot(hs, to);
+			k = hook_slot(hs, at);
 		} else if (kind == CT_INSN_CALL_REL) {
-			uintptr_t slot = ct_insn_plt_slot(to, lo, hi);
+			uintptr_t slot = ct_insn_plt_slot(at, lo, hi);
 			k = slot ? hook_slot(hs, slot) : -1;
 		}
 		if (k >= 0) {

@@ -517,7 +517,6 @@ static void clock_no_tsc(void)
  * runtime.  Then the variables are read from the kernel's copy,
  * /proc/self/environ (the environment the process was started with, which
  * is what the runtime wants). */
-extern char **environ;
 const char *ct_getenv(const char *name)
 {
 	static char *text;

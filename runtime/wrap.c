@@ -46,7 +46,24 @@
 
 #include "internal.h"
 
-extern char **environ;
+/* the functions interposed below whose headers are not included (setjmp.h:
+ * its prototypes are the ones being wrapped) or declare them otherwise */
+int seccomp(unsigned int op, unsigned int flags, void *args);
+void ct_note_setjmp(void *env) CT_HIDDEN;
+void *__cxa_begin_catch(void *exc);
+void longjmp(void *env, int val) __attribute__((noreturn));
+void _longjmp(void *env, int val) __attribute__((noreturn));
+void siglongjmp(void *env, int val) __attribute__((noreturn));
+void __longjmp_chk(void *env, int val) __attribute__((noreturn));
+int _Unwind_RaiseException(void *exc);
+int _Unwind_Resume_or_Rethrow(void *exc);
+void _Unwind_Resume(void *exc) __attribute__((noreturn));
+int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg);
+int backtrace(void **buf, int size);
+void __monstartup(unsigned long lo, unsigned long hi);
+void monstartup(unsigned long lo, unsigned long hi);
+void _mcleanup(void);
+void moncontrol(int mode);
 
 typedef int (*clone_fn)(int (*)(void *), void *, int, void *, ...);
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -70,7 +87,7 @@ static struct {
 	fexecve_fn fexecve;
 	execveat_fn execveat;
 	spawn_fn posix_spawn, posix_spawnp;
-} real;
+} libc;
 
 static void *next(const char *name)
 {
@@ -79,18 +96,18 @@ static void *next(const char *name)
 
 static void resolve(void)
 {
-	if (__atomic_load_n(&real.syscall, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&libc.syscall, __ATOMIC_ACQUIRE))
 		return;
-	real.clone = (clone_fn)next("clone");
-	real.pthread_create = (pthread_create_fn)next("pthread_create");
-	real.prctl = (prctl_fn)next("prctl");
-	real.execve = (execve_fn)next("execve");
-	real.execvpe = (execve_fn)next("execvpe");
-	real.fexecve = (fexecve_fn)next("fexecve");
-	real.execveat = (execveat_fn)next("execveat");
-	real.posix_spawn = (spawn_fn)next("posix_spawn");
-	real.posix_spawnp = (spawn_fn)next("posix_spawnp");
-	__atomic_store_n(&real.syscall, (syscall_fn)next("syscall"), __ATOMIC_RELEASE);
+	libc.clone = (clone_fn)next("clone");
+	libc.pthread_create = (pthread_create_fn)next("pthread_create");
+	libc.prctl = (prctl_fn)next("prctl");
+	libc.execve = (execve_fn)next("execve");
+	libc.execvpe = (execve_fn)next("execvpe");
+	libc.fexecve = (fexecve_fn)next("fexecve");
+	libc.execveat = (execveat_fn)next("execveat");
+	libc.posix_spawn = (spawn_fn)next("posix_spawn");
+	libc.posix_spawnp = (spawn_fn)next("posix_spawnp");
+	__atomic_store_n(&libc.syscall, (syscall_fn)next("syscall"), __ATOMIC_RELEASE);
 }
 
 __attribute__((constructor(101))) static void wrap_init(void)
@@ -149,24 +166,24 @@ CT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	va_end(ap);
 	resolve();
 	if (!active() || !fn || !stack)
-		return real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+		return libc.clone(fn, stack, flags, arg, ptid, tls, ctid);
 	if (!(flags & CLONE_VM)) {
 		if (flags & CLONE_SETTLS) /* a TLS of its own in a copy: leave it */
-			return real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+			return libc.clone(fn, stack, flags, arg, ptid, tls, ctid);
 		/* fn and arg go on top of the child's stack, which is the
 		 * child's alone (and copied into it) */
 		uintptr_t top = ((uintptr_t)stack - sizeof(struct clone_start)) & ~(uintptr_t)15;
 		struct clone_start *cs = (struct clone_start *)top;
 		cs->fn = fn;
 		cs->arg = arg;
-		return real.clone(clone_child, (void *)top, flags, cs, ptid, tls, ctid);
+		return libc.clone(clone_child, (void *)top, flags, cs, ptid, tls, ctid);
 	}
 	if (flags & CLONE_SETTLS) /* a thread with a TLS, hence a state, of its own */
-		return real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+		return libc.clone(fn, stack, flags, arg, ptid, tls, ctid);
 	struct ct_tstate *t = &ct_self;
 	bool paused = !t->off && (flags & CLONE_VFORK);
 	shared_tls_clone(flags);
-	int r = real.clone(fn, stack, flags, arg, ptid, tls, ctid);
+	int r = libc.clone(fn, stack, flags, arg, ptid, tls, ctid);
 	if (paused) {
 		/* the child has exec'd or exited: the state is ours again */
 		int e = errno;
@@ -203,14 +220,14 @@ CT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 	/* a thread whose TSC is disabled or that is under seccomp passes
 	 * that on; sharing state with a clone child does not */
 	if (likely(off == 0 || off == CT_UNTRACED_CLONE + 1))
-		return real.pthread_create(th, attr, fn, arg);
+		return libc.pthread_create(th, attr, fn, arg);
 	struct born *b = malloc(sizeof(*b));
 	if (!b)
 		return EAGAIN;
 	b->fn = fn;
 	b->arg = arg;
 	b->off = off;
-	int r = real.pthread_create(th, attr, born_start, b);
+	int r = libc.pthread_create(th, attr, born_start, b);
 	if (r)
 		free(b);
 	return r;
@@ -250,7 +267,7 @@ CT_EXPORT int prctl(int option, ...)
 	va_end(ap);
 	resolve();
 	before_prctl((unsigned long)option, a2);
-	return real.prctl(option, a2, a3, a4, a5);
+	return libc.prctl(option, a2, a3, a4, a5);
 }
 
 /* glibc has no seccomp(); a libc that does, or a library that defines it */
@@ -262,7 +279,7 @@ CT_EXPORT int seccomp(unsigned int op, unsigned int flags, void *args)
 	    (int (*)(unsigned int, unsigned int, void *))next("seccomp");
 	if (r)
 		return r(op, flags, args);
-	return (int)real.syscall(SYS_seccomp, op, flags, args);
+	return (int)libc.syscall(SYS_seccomp, op, flags, args);
 }
 
 /* struct clone_args (linux/sched.h) as far as it matters here */
@@ -280,7 +297,7 @@ CT_EXPORT long syscall(long n, ...)
 	va_end(ap);
 	resolve();
 	if (likely(n != SYS_prctl && n != SYS_seccomp && n != SYS_clone && n != SYS_clone3))
-		return real.syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+		return libc.syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 	bool fork_like = false;
 	if (n == SYS_prctl) {
 		before_prctl((unsigned long)a[0], (unsigned long)a[1]);
@@ -299,7 +316,7 @@ CT_EXPORT long syscall(long n, ...)
 		else if (!(flags & CLONE_SETTLS))
 			ct_thread_stop(&ct_self, CT_UNTRACED_CLONE);
 	}
-	long r = real.syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	long r = libc.syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (fork_like && r == 0) {
 		/* the child of a fork made by hand: its own files and rings */
 		int e = errno;
@@ -327,7 +344,7 @@ CT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	resolve();
 	WITH_ENV(envp, env);
-	return real.execve(path, argv, env);
+	return libc.execve(path, argv, env);
 }
 
 CT_EXPORT int execv(const char *path, char *const argv[])
@@ -339,7 +356,7 @@ CT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	resolve();
 	WITH_ENV(envp, env);
-	return real.execvpe(file, argv, env);
+	return libc.execvpe(file, argv, env);
 }
 
 CT_EXPORT int execvp(const char *file, char *const argv[])
@@ -351,19 +368,19 @@ CT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	resolve();
 	WITH_ENV(envp, env);
-	return real.fexecve(fd, argv, env);
+	return libc.fexecve(fd, argv, env);
 }
 
 CT_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[],
 		       int flags)
 {
 	resolve();
-	if (!real.execveat) {
+	if (!libc.execveat) {
 		errno = ENOSYS;
 		return -1;
 	}
 	WITH_ENV(envp, env);
-	return real.execveat(dirfd, path, argv, env, flags);
+	return libc.execveat(dirfd, path, argv, env, flags);
 }
 
 /* execl, execlp, execle: their arguments into an array on the stack (glibc
@@ -407,7 +424,7 @@ CT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_a
 {
 	resolve();
 	WITH_ENV(envp, env);
-	return real.posix_spawn(pid, path, fa, attr, argv, env);
+	return libc.posix_spawn(pid, path, fa, attr, argv, env);
 }
 
 CT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
@@ -415,7 +432,7 @@ CT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_
 {
 	resolve();
 	WITH_ENV(envp, env);
-	return real.posix_spawnp(pid, file, fa, attr, argv, env);
+	return libc.posix_spawnp(pid, file, fa, attr, argv, env);
 }
 
 /* ---- frames that vanish without their exit hooks -------------------------- */

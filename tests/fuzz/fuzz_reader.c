@@ -35,6 +35,10 @@
 #define SEPLEN 4
 #define MAX_FILES 64
 
+/* libFuzzer's entry points */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 static char root[64];   /* the fuzzer's own temporary directory */
 static unsigned serial; /* a fresh data directory per input */
 
