@@ -36,7 +36,7 @@ LIBS := -ldw -lelf -lstdc++ -lm
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
-.PHONY: all clean check test unit demo bench install deps asan fuzz fuzz-build help format \
+.PHONY: all clean check test unit demo bench install deps asan fuzz fuzz-build coverage help format \
 	compile_commands.json FORCE
 
 all: $(O)/calltrace $(O)/libcalltrace.so
@@ -48,6 +48,7 @@ help:
 	@echo "make check      deps + build + unit and end-to-end tests"
 	@echo "make bench      benchmark against the untraced program and uftrace"
 	@echo "make asan       analysis side and unit tests under ASan/UBSan"
+	@echo "make coverage   line coverage of the analysis side by the suite (gcov)"
 	@echo "make fuzz       fuzz the reader for FUZZ_TIME seconds (default 90; doc/testing.md)"
 	@echo "make install PREFIX=/usr/local"
 	@echo "make compile_commands.json"
@@ -148,6 +149,17 @@ fuzz: all fuzz-build
 		-max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_O)/crashes/ $(FUZZ_CORPUS) $(FUZZ_O)/seeds tests/fuzz/corpus
 
+# line coverage of the analysis side (calltrace and lib/) by the whole
+# suite: a --coverage build in build-cov, the suite run on it, gcov's
+# figures summed by tools/coverage.sh (COVERAGE_TESTS: a subset)
+COV_O := build-cov
+COVERAGE_TESTS ?=
+coverage:
+	$(MAKE) O=$(COV_O) SAN=--coverage all unit
+	find $(COV_O) -name '*.gcda' -delete
+	-CT_BUILD=$(COV_O) sh tests/run.sh $(COVERAGE_TESTS)
+	sh tools/coverage.sh $(COV_O)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/calltrace \
 		$(DESTDIR)$(PREFIX)/share/doc/calltrace $(DESTDIR)$(PREFIX)/share/man/man1
@@ -164,6 +176,6 @@ format:
 	clang-format -i $(LIB_SRCS) $(CMD_SRCS) $(RT_SRCS) lib/*.h include/calltrace/*.h
 
 clean:
-	rm -rf $(O) build-asan $(FUZZ_O)
+	rm -rf $(O) build-asan build-fuzz build-cov $(FUZZ_O)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -15,7 +15,9 @@
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 E2E=$TOP/tests/e2e
 # the tools under test (in "--one" mode: the copy the run made, see below)
-[ "${1:-}" = --one ] || CT=$TOP/build/calltrace
+# the build under test: build/, or $CT_BUILD (make coverage uses build-cov)
+BUILD=${CT_BUILD:-build}
+[ "${1:-}" = --one ] || CT=$TOP/$BUILD/calltrace
 export TOP E2E CT
 
 # how each kind of case is built: NAME:CC:CXX:FLAGS (variants: c and cxx)
@@ -147,7 +149,7 @@ FAIL=0
 # record finds libcalltrace.so next to itself.
 mkdir -p "$RUNDIR/bin"
 for _try in 1 2 3 4 5 6 7 8 9 10; do
-	if cp "$TOP/build/calltrace" "$TOP/build/libcalltrace.so" "$RUNDIR/bin/" 2>/dev/null &&
+	if cp "$TOP/$BUILD/calltrace" "$TOP/$BUILD/libcalltrace.so" "$RUNDIR/bin/" 2>/dev/null &&
 	   "$RUNDIR/bin/calltrace" --version >/dev/null 2>&1; then
 		CT=$RUNDIR/bin/calltrace
 		break
@@ -171,7 +173,7 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
 
 # unit tests: each binary is one test; it prints "N passed, N failed"
-for b in "$TOP"/build/tests/test_* "$TOP"/build-asan/tests/test_*; do
+for b in "$TOP/$BUILD"/tests/test_* "$TOP"/build-asan/tests/test_*; do
 	[ -x "$b" ] || continue
 	case $b in */build-asan/*) name=unit-asan/${b##*/} ;; *) name=unit/${b##*/} ;; esac
 	selected "$name" || continue
