@@ -16,17 +16,14 @@
 #include <getopt.h>
 #include <limits.h>
 #include <regex.h>
-#include <linux/futex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +33,7 @@
 #include "builtin.h"
 #include "calltrace/format.h"
 #include "calltrace/procstat.h"
-#include "calltrace/ring.h"
+#include "drain.h"
 #include "symtab.h"
 #include "session.h"
 
@@ -75,24 +72,6 @@ static const char record_usage[] =
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
 
-struct ring {
-	struct ct_ring_header *hdr;
-	size_t len;
-	int pid, gen, tid;
-	uint64_t next;      /* next buffer sequence to copy */
-	int fd;             /* the thread's .ev file */
-	bool dead;          /* its process is gone: copy what is left */
-	uint64_t bytes;
-	uint64_t depth;     /* calls open in its stream so far (the summary's
-			     * count of unwound calls needs it at UNWIND_TO) */
-	bool broken;        /* a write to its .ev failed: the rest is not
-			     * written (a stream with a gap would misread) */
-};
-
-struct stats {
-	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
-};
-
 /* a process that outlived record's draining (note_running) */
 struct running {
 	int pid;
@@ -101,23 +80,8 @@ struct running {
 
 struct recorder {
 	const char *dir;    /* absolute */
-	char shm[PATH_MAX]; /* the private ring directory */
-	int shm_fd;         /* it, open (-1 before it is made) */
-	DIR *shm_dir;       /* the same, for reading it */
-	struct ct_doorbell *db;
+	struct ct_drainer dr; /* the rings, and what was copied */
 	int info_fd;        /* .info.tmp, with room for the final info kept */
-	struct ring **rings;
-	size_t nrings, cap;
-	struct stats st;
-	int *pids;          /* processes seen */
-	size_t npids, pidcap;
-	int *tids;          /* (pid, gen, tid) triples seen, for the thread count */
-	size_t ntids, tidcap;
-	/* what record itself could not write (its own failure: exit 125) */
-	uint64_t unwritten_events, unwritten_bytes;
-	unsigned write_errors;  /* files it failed to write */
-	unsigned rings_refused; /* rings it could not take (memory, bad file) */
-	char first_error[256];  /* the first of those, for the summary */
 	uint64_t untraced[CT_UNTRACED_MAX]; /* the doorbell's, read at the end */
 	struct running *running; /* processes still running when record stopped */
 	size_t nrunning;
@@ -127,8 +91,6 @@ struct recorder {
  * error, a full disk): the program's own status is in the summary and in
  * info (like timeout(1) and env(1), 125 is not a status a shell gives) */
 #define CT_RECORD_FAILED 125
-
-#define likely(x) __builtin_expect(!!(x), 1)
 
 static volatile sig_atomic_t forward_sig, interrupted, int_seen;
 static pid_t child_pid;
@@ -152,15 +114,21 @@ static void on_interrupt(int sig)
 		interrupted = 1;
 }
 
+/* record's messages, also those of the drainer and the data directory */
+static void verr(const char *fmt, va_list ap)
+{
+	fputs("calltrace record: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static int err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int err(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("calltrace record: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 1;
 }
 
@@ -423,15 +391,6 @@ static void put_escaped(FILE *f, const char *s)
 
 /* ---- record's liveness, and the processes that outlive it ---------------- */
 
-/* record's identity (if not given yet) and its heartbeat in the doorbell
- * (format.h): a traced thread that waits for a buffer checks them and never
- * waits for a record that is gone.  Stamped at every round of the drain
- * loop (at least every millisecond while it sleeps). */
-static void stamp_heartbeat(struct ct_doorbell *db)
-{
-	__atomic_store_n(&db->heartbeat, mono_ns(), __ATOMIC_RELEASE);
-}
-
 struct proc_link {
 	int pid, ppid;
 	bool live;
@@ -582,20 +541,6 @@ static bool untraced_loss(unsigned i)
 	       !untraced_kinds[i].key || untraced_kinds[i].loss;
 }
 
-static void note_error(struct recorder *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void note_error(struct recorder *r, const char *fmt, ...)
-{
-	r->write_errors++;
-	if (r->first_error[0])
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->first_error, sizeof(r->first_error), fmt, ap);
-	va_end(ap);
-	err("%s", r->first_error);
-}
-
 /* DIR/.info.tmp, made afresh, private, never through a link */
 static int open_info_tmp(const struct recorder *r, char *tmp, size_t len)
 {
@@ -646,16 +591,16 @@ static int write_info(struct recorder *r, const struct run_info *ri)
 	if (ri->complete) {
 		fprintf(f, "end_clock: %llu\nexit_status: %s\n", (unsigned long long)ri->end_clock,
 			ri->exit_status);
-		fprintf(f, "processes: %zu\nthreads: %zu\nevents: %llu\nbytes: %llu\n", r->npids,
-			r->ntids, (unsigned long long)r->st.events,
-			(unsigned long long)r->st.bytes);
+		fprintf(f, "processes: %zu\nthreads: %zu\nevents: %llu\nbytes: %llu\n", r->dr.npids,
+			r->dr.ntids, (unsigned long long)r->dr.st.events,
+			(unsigned long long)r->dr.st.bytes);
 		fprintf(f, "lost: %llu\nunmatched: %llu\nwaits: %llu\nunfinished: %llu\n",
-			(unsigned long long)r->st.lost, (unsigned long long)r->st.unmatched,
-			(unsigned long long)r->st.waits,
-			(unsigned long long)(r->st.enters - r->st.exits - r->st.unwound));
+			(unsigned long long)r->dr.st.lost, (unsigned long long)r->dr.st.unmatched,
+			(unsigned long long)r->dr.st.waits,
+			(unsigned long long)(r->dr.st.enters - r->dr.st.exits - r->dr.st.unwound));
 		fprintf(f, "write_errors: %u\nunwritten_events: %llu\nunwritten_bytes: %llu\n",
-			r->write_errors, (unsigned long long)r->unwritten_events,
-			(unsigned long long)r->unwritten_bytes);
+			r->dr.write_errors, (unsigned long long)r->dr.unwritten_events,
+			(unsigned long long)r->dr.unwritten_bytes);
 		if (ri->symbols_unsaved)
 			fprintf(f, "symbols_unsaved: %d\n", ri->symbols_unsaved);
 		for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
@@ -710,432 +655,6 @@ static void reserve_info(struct recorder *r, const struct run_info *ri)
 		close(r->info_fd);
 		r->info_fd = -1;
 		unlink(tmp);
-	}
-}
-
-/* ---- draining ------------------------------------------------------- */
-
-static void note_id(int **arr, size_t *n, size_t *cap, const int *id, size_t width)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!memcmp(*arr + i * width, id, width * sizeof(int)))
-			return;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*arr = realloc(*arr, *cap * width * sizeof(int));
-		if (!*arr) {
-			perror("calltrace record");
-			exit(1);
-		}
-	}
-	memcpy(*arr + *n * width, id, width * sizeof(int));
-	(*n)++;
-}
-
-/* write n bytes to the ring's stream; the bytes written (n unless it failed,
- * and then the stream is broken: nothing more is written to it) */
-static size_t write_all(struct recorder *r, struct ring *g, const void *p, size_t n)
-{
-	const char *c = p;
-	size_t done = 0;
-	while (!g->broken && done < n) {
-		ssize_t w = write(g->fd, c + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			note_error(r,
-				   "writing %s/%d-%d-%d.ev failed: %s; the rest of its stream is lost",
-				   r->dir, g->pid, g->gen, g->tid,
-				   w < 0 ? strerror(errno) : "no space");
-			g->broken = true;
-			break;
-		}
-		done += (size_t)w;
-	}
-	return done;
-}
-
-/* count the events in a buffer (records never straddle buffers) */
-static void count_events(struct stats *st, uint64_t *depth, const char *buf, size_t len)
-{
-	const uint32_t *w = (const uint32_t *)buf, *end = w + len / 4;
-	uint64_t enters = 0, exits = 0, d = *depth;
-	while (w < end) {
-		uint32_t v = *w;
-		unsigned k = v & 3;
-		if (likely(k != CT_REC_EXT)) {
-			/* PAD: 1 word, EXIT: 1 word, ENTER: 2 words */
-			exits += k == CT_REC_EXIT;
-			enters += k == CT_REC_ENTER;
-			d += (k == CT_REC_ENTER) - (uint64_t)(k == CT_REC_EXIT && d);
-			w += 1 + (k >> 1);
-			continue;
-		}
-		{
-			unsigned type = CT_EXT_TYPE(v), n = CT_EXT_LEN(v);
-			if (w + 1 + n > end)
-				break;
-			if (type == CT_EXT_NENTER) {
-				st->enters++;
-				st->events++;
-				d++;
-			} else if (type == CT_EXT_NEXIT) {
-				st->exits++;
-				st->events++;
-				d -= d != 0;
-			} else if (type == CT_EXT_UNWIND && n >= 1) {
-				st->unwound += w[1];
-				d = d > w[1] ? d - w[1] : 0;
-			} else if (type == CT_EXT_UNWIND_TO && n >= 1) {
-				/* the calls above depth w[1], however many the
-				 * writer thought there were */
-				if (d > w[1]) {
-					st->unwound += d - w[1];
-					d = w[1];
-				}
-			}
-			w += 1 + n;
-		}
-	}
-	*depth = d;
-	st->enters += enters;
-	st->exits += exits;
-	st->events += enters + exits;
-}
-
-/* the thread's .ev file: private, never through a link; continued (appended
- * to) when an earlier ring of the same thread began it */
-static int open_stream(struct recorder *r, struct ring *g)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%d-%d-%d.ev", r->dir, g->pid, g->gen, g->tid);
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		      0600);
-	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
-		close(fd);
-		fd = -1;
-		errno = EEXIST;
-	}
-	if (fd < 0) {
-		note_error(r, "cannot create %s: %s; its stream is lost", path, strerror(errno));
-		g->broken = true;
-		return -1;
-	}
-	g->fd = fd;
-	if (st.st_size == 0) {
-		struct ct_ev_file_header h = ct_ev_header_of(g->hdr);
-		size_t w = write_all(r, g, &h, sizeof(h));
-		r->st.bytes += w;
-		r->unwritten_bytes += sizeof(h) - w;
-	}
-	return fd;
-}
-
-static void add_stats(struct stats *to, const struct stats *s)
-{
-	to->events += s->events;
-	to->enters += s->enters;
-	to->exits += s->exits;
-	to->unwound += s->unwound;
-}
-
-/* copy a drained buffer to the stream; what cannot be written is counted
- * (events and bytes), what was written is in the totals */
-static void copy_out(struct recorder *r, struct ring *g, const char *buf, uint64_t n)
-{
-	if (n == 0)
-		return;
-	if (g->fd < 0 && !g->broken)
-		open_stream(r, g);
-	struct stats all = {0}, part = {0};
-	uint64_t depth = g->depth;
-	count_events(&all, &g->depth, buf, n);
-	size_t done = g->broken ? 0 : write_all(r, g, buf, n);
-	if (done == n) {
-		add_stats(&r->st, &all);
-	} else {
-		/* the events wholly written stay readable */
-		count_events(&part, &depth, buf, done & ~(size_t)3);
-		add_stats(&r->st, &part);
-		r->unwritten_events += all.events - part.events;
-		r->unwritten_bytes += n - done;
-	}
-	g->bytes += done;
-	r->st.bytes += done;
-}
-
-struct copy_ctx {
-	struct recorder *r;
-	struct ring *g;
-};
-
-static void copy_buffer(void *ctx, const char *buf, uint64_t len)
-{
-	struct copy_ctx *c = ctx;
-	copy_out(c->r, c->g, buf, len);
-}
-
-/* copy every full buffer; once the owner is gone, also the one it was
- * writing.  Returns whether anything was copied. */
-static bool drain_ring(struct recorder *r, struct ring *g)
-{
-	struct copy_ctx c = {r, g};
-	return ct_ring_drain(g->hdr, &g->next, g->dead, copy_buffer, &c);
-}
-
-/* the ring is finished: account for it and let it go */
-static void close_ring(struct recorder *r, size_t i)
-{
-	struct ring *g = r->rings[i];
-	r->st.lost += g->hdr->lost;
-	r->st.unmatched += g->hdr->unmatched;
-	r->st.waits += g->hdr->waits;
-	if (g->fd >= 0)
-		close(g->fd);
-	munmap(g->hdr, g->len);
-	free(g);
-	r->rings[i] = r->rings[--r->nrings];
-}
-
-static bool grow_rings(struct recorder *r)
-{
-	size_t cap = r->cap ? r->cap * 2 : 64;
-	struct ring **n = realloc(r->rings, cap * sizeof(*n));
-	if (!n)
-		return false;
-	r->rings = n;
-	r->cap = cap;
-	return true;
-}
-
-static void kill_rings_of(struct recorder *r, int pid, int below_gen)
-{
-	for (size_t i = 0; i < r->nrings; i++)
-		if (r->rings[i]->pid == pid && r->rings[i]->gen < below_gen)
-			r->rings[i]->dead = true;
-}
-
-/* the largest ring the runtime makes: 64 buffers of 1 GiB and their slack */
-#define RING_MAX_BYTES ((uint64_t)CT_RING_MAX_SLOTS * ((1ull << 30) + (1ull << 20)) + (1u << 20))
-
-/* a ring a traced thread published in our directory: map it and unlink it.
- * Only a regular file of ours of a sane size is taken, never through a
- * link, and only if its header describes what fits in it. */
-static void add_ring(struct recorder *r, const char *name)
-{
-	int fd = openat(r->shm_fd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno != ENOENT) {
-			err("cannot open %s/%s: %s; ignored", r->shm, name, strerror(errno));
-			unlinkat(r->shm_fd, name, 0);
-			r->rings_refused++;
-		}
-		return;
-	}
-	struct stat st;
-	void *map = MAP_FAILED;
-	const char *why = NULL;
-	if (fstat(fd, &st) < 0)
-		why = strerror(errno);
-	else if (!S_ISREG(st.st_mode))
-		why = "not a regular file";
-	else if (st.st_uid != geteuid())
-		why = "it belongs to another user";
-	else if (st.st_size < (off_t)sizeof(struct ct_ring_header) ||
-		 (uint64_t)st.st_size > RING_MAX_BYTES)
-		why = "not the size of a ring";
-	else if ((map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			     0)) == MAP_FAILED)
-		why = strerror(errno);
-	close(fd);
-	unlinkat(r->shm_fd, name, 0);
-	if (!why) {
-		const struct ct_ring_header *h = map;
-		if (h->magic != CT_RING_MAGIC || h->version != CT_FORMAT_VERSION ||
-		    h->nslots > CT_RING_MAX_SLOTS || h->buf_size > h->buf_stride ||
-		    h->data_offset < sizeof(*h) || h->data_offset > (uint64_t)st.st_size ||
-		    h->buf_stride > (uint64_t)st.st_size ||
-		    h->data_offset + (uint64_t)h->nslots * h->buf_stride > (uint64_t)st.st_size)
-			why = "not a calltrace ring of this version";
-	}
-	struct ring *g = NULL;
-	if (!why && (!(g = calloc(1, sizeof(*g))) ||
-		     (r->nrings == r->cap && !grow_rings(r))))
-		why = "out of memory";
-	if (why) {
-		err("%s/%s: %s; ignored", r->shm, name, why);
-		if (map != MAP_FAILED)
-			munmap(map, (size_t)st.st_size);
-		free(g);
-		r->rings_refused++;
-		return;
-	}
-	struct ct_ring_header *h = map;
-	g->hdr = h;
-	g->len = (size_t)st.st_size;
-	g->pid = (int)h->pid;
-	g->gen = (int)h->gen;
-	g->tid = (int)h->tid;
-	g->fd = -1;
-	/* an exec replaced the older image of this pid: its rings are final */
-	kill_rings_of(r, g->pid, g->gen);
-	/* an earlier ring of this very thread: finish it first, then continue
-	 * its stream file */
-	for (size_t i = 0; i < r->nrings; i++) {
-		struct ring *o = r->rings[i];
-		if (o->pid == g->pid && o->gen == g->gen && o->tid == g->tid) {
-			o->dead = true;
-			drain_ring(r, o);
-			g->fd = o->fd;
-			g->broken = o->broken;
-			o->fd = -1;
-			close_ring(r, i);
-			break;
-		}
-	}
-	r->rings[r->nrings++] = g;
-	r->st.rings++;
-	int pid = g->pid, ptg[3] = {g->pid, g->gen, g->tid};
-	note_id(&r->pids, &r->npids, &r->pidcap, &pid, 1);
-	note_id(&r->tids, &r->ntids, &r->tidcap, ptg, 3);
-}
-
-static void scan_shm(struct recorder *r)
-{
-	rewinddir(r->shm_dir);
-	struct dirent *e;
-	while ((e = readdir(r->shm_dir)))
-		if (e->d_name[0] != '.')
-			add_ring(r, e->d_name);
-}
-
-static bool drain_all(struct recorder *r)
-{
-	bool did = false;
-	for (size_t i = 0; i < r->nrings;) {
-		struct ring *g = r->rings[i];
-		did |= drain_ring(r, g);
-		bool done = __atomic_load_n(&g->hdr->done, __ATOMIC_ACQUIRE) &&
-			    ct_ring_find(g->hdr, g->next, CT_SLOT_FULL) < 0;
-		if (g->dead || done) {
-			close_ring(r, i);
-			continue;
-		}
-		i++;
-	}
-	return did;
-}
-
-/* ---- the ring directory and its doorbell ------------------------------ */
-
-/* this process's start time: field 22 of /proc/self/stat (clock ticks
- * since boot), which with the pid names the process for ever */
-static uint64_t self_start_time(void)
-{
-	struct ct_procstat ps;
-	char buf[1024];
-	return ct_procstat_read((int)getpid(), &ps, buf, sizeof(buf)) == 0 ? ps.start : 0;
-}
-
-/* make the private ring directory (mkdtemp: a new, unpredictable name,
- * mode 0700) and its doorbell, created exclusively, never through a link */
-static int make_ring_dir(struct recorder *r, bool quiet)
-{
-	const char *base = "/dev/shm";
-	struct stat st;
-	if (stat(base, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		base = getenv("TMPDIR");
-		if (!base || base[0] != '/')
-			base = "/tmp";
-		if (!quiet)
-			err("/dev/shm is missing: the trace buffers are in %s instead", base);
-	}
-	if (snprintf(r->shm, sizeof(r->shm), "%s/calltrace-XXXXXX", base) >= (int)sizeof(r->shm))
-		return err("%s: name too long", base);
-	if (!mkdtemp(r->shm)) {
-		int e = errno;
-		r->shm[0] = 0;
-		return err("cannot create a directory in %s: %s", base, strerror(e));
-	}
-	r->shm_fd = open(r->shm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (r->shm_fd < 0)
-		return err("cannot open %s: %s", r->shm, strerror(errno));
-	if (fstat(r->shm_fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077))
-		return err("%s: not a private directory of ours", r->shm);
-	int fd = fcntl(r->shm_fd, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0 || !(r->shm_dir = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return err("cannot read %s: %s", r->shm, strerror(errno));
-	}
-
-	fd = openat(r->shm_fd, CT_DOORBELL_NAME,
-		    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	void *m = MAP_FAILED;
-	if (fd >= 0 && ftruncate(fd, CT_DOORBELL_SIZE) == 0)
-		m = mmap(NULL, CT_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	int e = errno;
-	if (fd >= 0)
-		close(fd);
-	if (m == MAP_FAILED)
-		return err("cannot create %s/%s: %s", r->shm, CT_DOORBELL_NAME, strerror(e));
-	struct ct_doorbell *db = m;
-	db->magic = CT_DOORBELL_MAGIC;
-	db->version = CT_FORMAT_VERSION;
-	db->record_pid = (int32_t)getpid();
-	db->record_start = self_start_time();
-	db->heartbeat = mono_ns();
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	r->db = db;
-	return 0;
-}
-
-/* the end of every path once the ring directory exists: tell the runtime
- * nobody drains any more, and remove the directory and all in it */
-static void remove_ring_dir(struct recorder *r)
-{
-	if (r->db) {
-		__atomic_store_n(&r->db->closed, 1, __ATOMIC_SEQ_CST);
-		munmap(r->db, CT_DOORBELL_SIZE);
-		r->db = NULL;
-	}
-	if (r->shm_dir) {
-		struct dirent *e;
-		rewinddir(r->shm_dir);
-		while ((e = readdir(r->shm_dir)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(r->shm_fd, e->d_name, 0);
-		closedir(r->shm_dir);
-		r->shm_dir = NULL;
-	}
-	if (r->shm_fd >= 0) {
-		close(r->shm_fd);
-		r->shm_fd = -1;
-	}
-	if (r->shm[0] && rmdir(r->shm) < 0 && errno != ENOENT)
-		err("cannot remove %s: %s", r->shm, strerror(errno));
-	r->shm[0] = 0;
-}
-
-/* record stops draining (every ring is marked dead): copy what is left, then
- * tell the writers that are still running that nobody drains any more (the
- * doorbell's `closed`, which they look at before each of their timed waits;
- * those waiting now are woken) and let the rings go.  Only then: a writer
- * that sees `closed` writes its buffer again from its start. */
-static void stop_draining(struct recorder *r, struct ct_doorbell *db)
-{
-	for (size_t i = 0; i < r->nrings; i++)
-		drain_ring(r, r->rings[i]);
-	__atomic_store_n(&db->closed, 1, __ATOMIC_SEQ_CST);
-	while (r->nrings > 0) {
-		struct ct_ring_header *h = r->rings[0]->hdr;
-		uint32_t n = h->nslots < CT_RING_MAX_SLOTS ? h->nslots : CT_RING_MAX_SLOTS;
-		if (__atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST))
-			for (uint32_t s = 0; s < n; s++)
-				syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL,
-					0);
-		close_ring(r, 0);
 	}
 }
 
@@ -1221,7 +740,7 @@ int cmd_record(int argc, char **argv)
 	memset(&ao, 0, sizeof(ao));
 	struct recorder r;
 	memset(&r, 0, sizeof(r));
-	r.shm_fd = r.info_fd = -1;
+	r.info_fd = -1;
 	int code = 2;
 	void *grown;
 	const char *dir = "calltrace.data", *lib_opt = NULL, *bufsize = NULL, *nbuf = NULL;
@@ -1389,9 +908,9 @@ int cmd_record(int argc, char **argv)
 	memset(&ao, 0, sizeof(ao));
 
 	r.dir = dirabs;
-	if (make_ring_dir(&r, quiet))
+	ct_drainer_init(&r.dr, dirabs, verr);
+	if (ct_drainer_make_dir(&r.dr, quiet))
 		goto out;
-	struct ct_doorbell *db = r.db;
 
 	struct run_info ri;
 	memset(&ri, 0, sizeof(ri));
@@ -1448,7 +967,7 @@ int cmd_record(int argc, char **argv)
 		}
 		setenv("LD_PRELOAD", pre, 1);
 		setenv(CT_ENV_DIR, dirabs, 1);
-		setenv(CT_ENV_SHM, r.shm, 1);
+		setenv(CT_ENV_SHM, r.dr.shm, 1);
 		setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
 		if (bufsize)
 			setenv(CT_ENV_BUFSIZE, bufsize, 1);
@@ -1475,9 +994,9 @@ int cmd_record(int argc, char **argv)
 	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
 	uint64_t drain_from = mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
-		stamp_heartbeat(db);
-		scan_shm(&r);
-		bool did = mono_ns() >= drain_from && drain_all(&r);
+		ct_drainer_heartbeat(&r.dr);
+		ct_drainer_scan(&r.dr);
+		bool did = mono_ns() >= drain_from && ct_drainer_drain(&r.dr);
 		int st;
 		pid_t p;
 		bool gone = false;
@@ -1487,9 +1006,7 @@ int cmd_record(int argc, char **argv)
 				have_status = true;
 				child_alive = 0;
 			}
-			/* everything it stored is in its rings: take the rest */
-			scan_shm(&r);
-			kill_rings_of(&r, p, INT_MAX);
+			ct_drainer_process_gone(&r.dr, p);
 		}
 		if (p < 0 && errno == ECHILD)
 			gone = true;
@@ -1503,28 +1020,18 @@ int cmd_record(int argc, char **argv)
 		if (interrupted || (int_seen && have_status))
 			gone = true;
 		if (gone) {
-			scan_shm(&r);
-			for (size_t i = 0; i < r.nrings; i++)
-				r.rings[i]->dead = true;
-			stop_draining(&r, db);
+			ct_drainer_stop(&r.dr);
 			note_running(&r);
 			break;
 		}
 		if (!did) {
-			/* sleep until a writer rings (ring half full, a thread
-			 * ended) or a millisecond passes */
-			uint32_t seq = __atomic_load_n(&db->seq, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&db->sleeping, 1, __ATOMIC_SEQ_CST);
-			struct timespec ts = {0, 1000 * 1000};
-			syscall(SYS_futex, &db->seq, FUTEX_WAIT, seq, &ts, NULL, 0);
-			__atomic_store_n(&db->sleeping, 0, __ATOMIC_SEQ_CST);
+			ct_drainer_sleep(&r.dr);
 		}
 	}
 	ri.end_clock = read_clock();
 	/* what the runtime could not trace, then the ring directory goes */
-	for (unsigned i = 0; i < CT_UNTRACED_MAX; i++)
-		r.untraced[i] = __atomic_load_n(&db->untraced[i], __ATOMIC_RELAXED);
-	remove_ring_dir(&r);
+	ct_drainer_untraced(&r.dr, r.untraced);
+	ct_drainer_remove_dir(&r.dr);
 	const uint64_t *untr = r.untraced;
 
 	char exit_status[64];
@@ -1550,9 +1057,9 @@ int cmd_record(int argc, char **argv)
 		err("saving symbol tables: %s", e.msg);
 		skipped = 0;
 		unsaved = 1;
-		r.write_errors++;
+		r.dr.write_errors++;
 	} else if (unsaved) {
-		r.write_errors += (unsigned)unsaved;
+		r.dr.write_errors += (unsigned)unsaved;
 	}
 	skipped -= unsaved;
 	ri.symbols_unsaved = unsaved;
@@ -1571,28 +1078,28 @@ int cmd_record(int argc, char **argv)
 	}
 	ri.complete = true;
 	bool info_failed = write_info(&r, &ri) != 0;
-	bool own_failure = r.write_errors || r.unwritten_bytes || r.rings_refused || info_failed;
+	bool own_failure = r.dr.write_errors || r.dr.unwritten_bytes || r.dr.rings_refused || info_failed;
 
 	if (!quiet) {
 		char size[64];
-		uint64_t unfinished = r.st.enters - r.st.exits - r.st.unwound;
-		bool lost_any = r.st.lost || own_failure;
-		print_size(size, sizeof(size), r.st.bytes);
+		uint64_t unfinished = r.dr.st.enters - r.dr.st.exits - r.dr.st.unwound;
+		bool lost_any = r.dr.st.lost || own_failure;
+		print_size(size, sizeof(size), r.dr.st.bytes);
 		fprintf(stderr,
 			"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
 			"%s, %.1f bytes per event, in %s/.",
-			exit_status, r.npids, r.npids == 1 ? "" : "es", r.ntids,
-			r.ntids == 1 ? "" : "s", (unsigned long long)r.st.events,
-			(unsigned long long)r.st.enters, size,
-			r.st.events ? (double)r.st.bytes / (double)r.st.events : 0.0, dir);
-		if (r.st.lost)
-			fprintf(stderr, " LOST: %llu events.", (unsigned long long)r.st.lost);
-		if (r.unwritten_bytes) {
-			print_size(size, sizeof(size), r.unwritten_bytes);
+			exit_status, r.dr.npids, r.dr.npids == 1 ? "" : "es", r.dr.ntids,
+			r.dr.ntids == 1 ? "" : "s", (unsigned long long)r.dr.st.events,
+			(unsigned long long)r.dr.st.enters, size,
+			r.dr.st.events ? (double)r.dr.st.bytes / (double)r.dr.st.events : 0.0, dir);
+		if (r.dr.st.lost)
+			fprintf(stderr, " LOST: %llu events.", (unsigned long long)r.dr.st.lost);
+		if (r.dr.unwritten_bytes) {
+			print_size(size, sizeof(size), r.dr.unwritten_bytes);
 			fprintf(stderr,
 				" LOST: %llu events (%s) could not be written: the trace is "
 				"incomplete (%s).",
-				(unsigned long long)r.unwritten_events, size, r.first_error);
+				(unsigned long long)r.dr.unwritten_events, size, r.dr.first_error);
 		}
 		if (symerr[0])
 			fprintf(stderr, " No symbol tables saved: %s.", symerr);
@@ -1600,9 +1107,9 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, " The symbol tables of %d module%s could not be written "
 					"(see the warnings above).",
 				unsaved, unsaved == 1 ? "" : "s");
-		if (r.rings_refused)
+		if (r.dr.rings_refused)
 			fprintf(stderr, " LOST: %u trace buffer%s could not be taken.",
-				r.rings_refused, r.rings_refused == 1 ? "" : "s");
+				r.dr.rings_refused, r.dr.rings_refused == 1 ? "" : "s");
 		if (info_failed)
 			fprintf(stderr, " The info file could not be written: %s/info is the one "
 					"from the start (incomplete).",
@@ -1624,15 +1131,15 @@ int cmd_record(int argc, char **argv)
 		if (!lost_any && !r.nrunning)
 			fprintf(stderr, " Nothing lost.");
 		print_running(&r);
-		if (r.st.unmatched)
+		if (r.dr.st.unmatched)
 			fprintf(stderr, " %llu exits without an entry.",
-				(unsigned long long)r.st.unmatched);
+				(unsigned long long)r.dr.st.unmatched);
 		if (unfinished)
 			fprintf(stderr, " %llu calls were still open when their thread ended.",
 				(unsigned long long)unfinished);
-		if (r.st.waits)
+		if (r.dr.st.waits)
 			fprintf(stderr, " The program waited %llu times for the trace writer.",
-				(unsigned long long)r.st.waits);
+				(unsigned long long)r.dr.st.waits);
 		if (skipped > 0)
 			fprintf(stderr, " No symbols saved for %d module%s (changed on disk "
 					"during the run, or unreadable: see the warnings above).",
@@ -1645,18 +1152,13 @@ int cmd_record(int argc, char **argv)
 	if (own_failure)
 		code = CT_RECORD_FAILED;
 out:
-	remove_ring_dir(&r);
+	ct_drainer_free(&r.dr);
 	if (r.info_fd >= 0) {
 		char tmp[PATH_MAX];
 		close(r.info_fd);
 		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r.dir);
 		unlink(tmp);
 	}
-	while (r.nrings)
-		close_ring(&r, r.nrings - 1);
-	free(r.rings);
-	free(r.pids);
-	free(r.tids);
 	free(r.running);
 	goto out_opts;
 out_nomem:
