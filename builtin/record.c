@@ -33,6 +33,7 @@
 #include "builtin.h"
 #include "calltrace/format.h"
 #include "calltrace/procstat.h"
+#include "datadir.h"
 #include "drain.h"
 #include "symtab.h"
 #include "session.h"
@@ -72,18 +73,11 @@ static const char record_usage[] =
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
 
-/* a process that outlived record's draining (note_running) */
-struct running {
-	int pid;
-	char name[32];
-};
-
 struct recorder {
 	const char *dir;    /* absolute */
 	struct ct_drainer dr; /* the rings, and what was copied */
-	int info_fd;        /* .info.tmp, with room for the final info kept */
-	uint64_t untraced[CT_UNTRACED_MAX]; /* the doorbell's, read at the end */
-	struct running *running; /* processes still running when record stopped */
+	struct ct_info_file info;
+	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
 };
 
@@ -146,192 +140,6 @@ static uint64_t read_clock(void)
 	return use_tsc ? ct_arch_cycles() : mono_ns();
 }
 
-/* ---- the data directory -------------------------------------------- */
-
-/* names a recording holds: info (and its temporary names: .info.tmp from
- * record, .info.PID from the linked-in runtime), PID-GEN.proc,
- * PID-GEN-TID.ev, args.spec; sym/ holds KEY.sym (and KEY.sym.tmpPID) */
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n > m && !strcmp(s + n - m, suffix);
-}
-
-static bool digits(const char *s)
-{
-	return *s && strspn(s, "0123456789") == strlen(s);
-}
-
-static bool recording_name(const char *n)
-{
-	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
-	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
-	       ends_with(n, ".proc") || ends_with(n, ".ev");
-}
-
-static bool sym_name(const char *n)
-{
-	const char *t = strstr(n, ".sym");
-	return t && t != n && (!t[4] || (!strncmp(t + 4, ".tmp", 4) && digits(t + 8)));
-}
-
-/* Whether dfd (a directory) holds only what a recording holds, every entry
- * a regular file of ours (sym/ a directory of ours holding only .sym
- * files), nothing else and no link; with del, remove them.  why gets the
- * reason when it does not. */
-static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
-{
-	int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		snprintf(why, wl, "cannot read it: %s", strerror(errno));
-		return false;
-	}
-	rewinddir(d); /* the offset is dfd's, which may have been read */
-	bool ok = true;
-	struct dirent *e;
-	while (ok && (e = readdir(d))) {
-		const char *n = e->d_name;
-		if (!strcmp(n, ".") || !strcmp(n, ".."))
-			continue;
-		struct stat st;
-		if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			snprintf(why, wl, "cannot stat %s: %s", n, strerror(errno));
-			ok = false;
-		} else if (st.st_uid != geteuid()) {
-			snprintf(why, wl, "%s%s belongs to another user", top ? "" : "sym/", n);
-			ok = false;
-		} else if (top && !strcmp(n, "sym") && S_ISDIR(st.st_mode)) {
-			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sfd < 0) {
-				snprintf(why, wl, "cannot open sym/: %s", strerror(errno));
-				ok = false;
-			} else {
-				ok = check_tree(sfd, false, del, why, wl);
-				close(sfd);
-				if (ok && del && unlinkat(dfd, n, AT_REMOVEDIR) < 0) {
-					snprintf(why, wl, "cannot remove sym/: %s",
-						 strerror(errno));
-					ok = false;
-				}
-			}
-		} else if (S_ISLNK(st.st_mode)) {
-			snprintf(why, wl, "%s%s is a symbolic link", top ? "" : "sym/", n);
-			ok = false;
-		} else if (!S_ISREG(st.st_mode) || !(top ? recording_name(n) : sym_name(n))) {
-			snprintf(why, wl, "it holds %s%s, which is not part of a recording",
-				 top ? "" : "sym/", n);
-			ok = false;
-		} else if (del && unlinkat(dfd, n, 0) < 0) {
-			snprintf(why, wl, "cannot remove %s: %s", n, strerror(errno));
-			ok = false;
-		}
-	}
-	closedir(d);
-	return ok;
-}
-
-/* open path, a directory that is not a link; -1 with why */
-static int open_dir(const char *path, char *why, size_t wl)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		snprintf(why, wl, "%s", errno == ENOTDIR || errno == ELOOP
-						? "it is a symbolic link or not a directory"
-						: strerror(errno));
-	return fd;
-}
-
-/* whether dfd is a calltrace recording: its info starts with
- * "calltrace-data:", and it holds nothing a recording does not hold */
-static bool is_recording(int dfd, char *why, size_t wl)
-{
-	struct stat st;
-	if (fstat(dfd, &st) < 0 || st.st_uid != geteuid()) {
-		snprintf(why, wl, "it belongs to another user");
-		return false;
-	}
-	int fd = openat(dfd, "info", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	char head[16];
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    read(fd, head, sizeof(head)) != (ssize_t)sizeof(head) ||
-	    memcmp(head, "calltrace-data: ", sizeof(head))) {
-		snprintf(why, wl, "it has no calltrace info file");
-		if (fd >= 0)
-			close(fd);
-		return false;
-	}
-	close(fd);
-	return check_tree(dfd, true, false, why, wl);
-}
-
-/* remove DIR.old, which must be a recording: nothing else is ever removed */
-static int remove_old(const char *old)
-{
-	char why[PATH_MAX + 128];
-	struct stat st;
-	if (lstat(old, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return err("cannot replace %s: %s", old, strerror(errno));
-	}
-	int fd = open_dir(old, why, sizeof(why));
-	if (fd < 0 || !is_recording(fd, why, sizeof(why))) {
-		if (fd >= 0)
-			close(fd);
-		return err("%s exists and is not a calltrace recording (%s): it is left as it is; "
-			   "move it away or choose another directory with -d",
-			   old, why);
-	}
-	bool ok = check_tree(fd, true, true, why, sizeof(why));
-	close(fd);
-	if (!ok || rmdir(old) < 0)
-		return err("cannot remove the old recording %s: %s", old,
-			   ok ? strerror(errno) : why);
-	return 0;
-}
-
-static int prepare_dir(const char *dir)
-{
-	struct stat st;
-	if (!dir || !*dir)
-		return err("empty data directory name");
-	if (stat(dir, &st) == 0) {
-		char info[PATH_MAX], old[PATH_MAX];
-		snprintf(info, sizeof(info), "%s/info", dir);
-		DIR *d = opendir(dir);
-		bool empty = true;
-		if (d) {
-			struct dirent *e;
-			while ((e = readdir(d)))
-				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-					empty = false;
-			closedir(d);
-		}
-		if (!S_ISDIR(st.st_mode) || (!empty && access(info, F_OK) != 0))
-			return err("%s exists and is not a calltrace data directory; "
-				   "remove it or choose another with -d",
-				   dir);
-		if (st.st_uid != geteuid())
-			return err("%s belongs to another user; choose another directory with -d",
-				   dir);
-		if (!empty) {
-			if (snprintf(old, sizeof(old), "%s.old", dir) >= (int)sizeof(old))
-				return err("%s: name too long", dir);
-			if (remove_old(old))
-				return 1;
-			if (rename(dir, old) < 0)
-				return err("cannot move %s to %s: %s", dir, old, strerror(errno));
-		}
-	}
-	/* private: traces can hold captured strings */
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return err("cannot create %s: %s", dir, strerror(errno));
-	return 0;
-}
-
 /* resolve the command as execvp does (through PATH when it has no '/'),
  * so that a command that cannot run is refused before anything is touched;
  * 0, or the shell's status: 127 not found, 126 found but not runnable */
@@ -373,20 +181,6 @@ static int check_command(const char *cmd)
 	}
 	err("cannot run '%s': %s", cmd, strerror(e));
 	return e == ENOENT ? 127 : 126;
-}
-
-static void put_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else if (*s == ' ')
-			fputs("\\x20", f);
-		else
-			fputc(*s, f);
-	}
 }
 
 /* ---- record's liveness, and the processes that outlive it ---------------- */
@@ -450,11 +244,11 @@ static void note_running(struct recorder *r)
 		char buf[1024];
 		if (ct_procstat_read(v[i].pid, &ps, buf, sizeof(buf)) < 0)
 			continue; /* it has just ended */
-		struct running *nr = realloc(r->running, (r->nrunning + 1) * sizeof(*nr));
+		struct ct_running *nr = realloc(r->running, (r->nrunning + 1) * sizeof(*nr));
 		if (!nr)
 			break;
 		r->running = nr;
-		struct running *x = &r->running[r->nrunning++];
+		struct ct_running *x = &r->running[r->nrunning++];
 		x->pid = v[i].pid;
 		size_t k = 0;
 		for (unsigned j = 0; j < ps.comm_len && k + 1 < sizeof(x->name); j++)
@@ -462,17 +256,6 @@ static void note_running(struct recorder *r)
 		x->name[k] = 0;
 	}
 	free(v);
-}
-
-/* info: "still_running: N PID..." */
-static void put_running(FILE *f, const struct recorder *r)
-{
-	if (!r->nrunning)
-		return;
-	fprintf(f, "still_running: %zu", r->nrunning);
-	for (size_t i = 0; i < r->nrunning; i++)
-		fprintf(f, " %d", r->running[i].pid);
-	fputc('\n', f);
 }
 
 /* the summary: never "Nothing lost" when processes ran on untraced */
@@ -486,176 +269,6 @@ static void print_running(const struct recorder *r)
 		fprintf(stderr, "%s%d %s", i ? ", " : "", r->running[i].pid, r->running[i].name);
 	fprintf(stderr, "%s): %s later calls are not recorded.", r->nrunning > 8 ? ", ..." : "",
 		r->nrunning == 1 ? "its" : "their");
-}
-
-struct run_info {
-	char **argv;
-	char start_time[64];
-	double hz;
-	uint64_t start_clock, end_clock;
-	const char *exit_status;
-	int symbols_unsaved; /* symbol tables record failed to write */
-	bool complete;
-};
-
-/* what the runtime could not trace, counted in the doorbell (enum
- * ct_untraced): the info key, the summary's words, and whether it is a loss */
-static const struct {
-	const char *key, *one, *many, *what;
-	bool loss;
-} untraced_kinds[] = {
-	[CT_UNTRACED_RING] = {"untraced_ring", "thread", "threads",
-			      "not traced: no ring could be made for them (after setuid, "
-			      "under a seccomp filter, or out of space)",
-			      true},
-	[CT_UNTRACED_SECCOMP] = {"untraced_seccomp", "thread", "threads",
-				 "stopped being traced when they entered seccomp", true},
-	[CT_UNTRACED_TSC] = {"untraced_tsc", "thread", "threads",
-			     "stopped being traced: the TSC was disabled (PR_SET_TSC)", true},
-	[CT_UNTRACED_CLONE] = {"untraced_clone", "task", "tasks",
-			       "not traced: made by clone() sharing their parent's thread state",
-			       true},
-	[CT_UNTRACED_EXEC_ENV] = {"untraced_exec_env", "exec", "execs",
-				  "dropped calltrace's environment; it was put back (traced)",
-				  false},
-	[CT_UNTRACED_ORPHANED] = {"untraced_orphaned", "process", "processes",
-				  "found record gone and stopped tracing", true},
-};
-
-static uint64_t untraced(const struct recorder *r, unsigned i)
-{
-	return r->untraced[i];
-}
-
-static const char *untraced_key(unsigned i, char *buf, size_t len)
-{
-	if (i < sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) && untraced_kinds[i].key)
-		return untraced_kinds[i].key;
-	snprintf(buf, len, "untraced_%u", i);
-	return buf;
-}
-
-static bool untraced_loss(unsigned i)
-{
-	return i >= sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) ||
-	       !untraced_kinds[i].key || untraced_kinds[i].loss;
-}
-
-/* DIR/.info.tmp, made afresh, private, never through a link */
-static int open_info_tmp(const struct recorder *r, char *tmp, size_t len)
-{
-	snprintf(tmp, len, "%s/.info.tmp", r->dir);
-	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
-		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	return fd;
-}
-
-static bool pwrite_all(int fd, const char *p, size_t n)
-{
-	for (off_t off = 0; n > 0;) {
-		ssize_t w = pwrite(fd, p, n, off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return false;
-		}
-		p += w, n -= (size_t)w, off += w;
-	}
-	return true;
-}
-
-/* write DIR/info through .info.tmp and a rename; through the file kept
- * open with its room reserved (r->info_fd) when there is one, so that the
- * final info can still say what was lost on a full disk.  Never leaves
- * .info.tmp behind when it fails. */
-static int write_info(struct recorder *r, const struct run_info *ri)
-{
-	char path[PATH_MAX], tmp[PATH_MAX];
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		return err("cannot write %s/info: %s", r->dir, strerror(errno));
-	fprintf(f, "calltrace-data: %d\ncommand: ", CT_FORMAT_VERSION);
-	for (char **a = ri->argv; *a; a++) {
-		if (a != ri->argv)
-			fputc(' ', f);
-		put_escaped(f, *a);
-	}
-	fprintf(f, "\nstart_time: %s\nclock: %s\nclock_hz: %.3f\nstart_clock: %llu\n",
-		ri->start_time, use_tsc ? "tsc" : "mono", ri->hz,
-		(unsigned long long)ri->start_clock);
-	if (ri->complete) {
-		fprintf(f, "end_clock: %llu\nexit_status: %s\n", (unsigned long long)ri->end_clock,
-			ri->exit_status);
-		fprintf(f, "processes: %zu\nthreads: %zu\nevents: %llu\nbytes: %llu\n", r->dr.npids,
-			r->dr.ntids, (unsigned long long)r->dr.st.events,
-			(unsigned long long)r->dr.st.bytes);
-		fprintf(f, "lost: %llu\nunmatched: %llu\nwaits: %llu\nunfinished: %llu\n",
-			(unsigned long long)r->dr.st.lost, (unsigned long long)r->dr.st.unmatched,
-			(unsigned long long)r->dr.st.waits,
-			(unsigned long long)(r->dr.st.enters - r->dr.st.exits - r->dr.st.unwound));
-		fprintf(f, "write_errors: %u\nunwritten_events: %llu\nunwritten_bytes: %llu\n",
-			r->dr.write_errors, (unsigned long long)r->dr.unwritten_events,
-			(unsigned long long)r->dr.unwritten_bytes);
-		if (ri->symbols_unsaved)
-			fprintf(f, "symbols_unsaved: %d\n", ri->symbols_unsaved);
-		for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
-			char kb[32];
-			if (untraced(r, i))
-				fprintf(f, "%s: %llu\n", untraced_key(i, kb, sizeof(kb)),
-					(unsigned long long)untraced(r, i));
-		}
-		put_running(f, r);
-		fprintf(f, "complete: 1\n");
-	}
-	if (fclose(f) != 0) {
-		free(text);
-		return err("cannot write %s/info: %s", r->dir, strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/info", r->dir);
-	int fd = r->info_fd;
-	r->info_fd = -1;
-	if (fd < 0)
-		fd = open_info_tmp(r, tmp, sizeof(tmp));
-	else
-		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r->dir);
-	bool ok = fd >= 0 && pwrite_all(fd, text, len) && ftruncate(fd, (off_t)len) == 0;
-	int e = errno;
-	if (fd >= 0 && close(fd) < 0 && ok) {
-		ok = false;
-		e = errno;
-	}
-	if (ok && rename(tmp, path) < 0) {
-		ok = false;
-		e = errno;
-	}
-	free(text);
-	if (!ok) {
-		if (fd >= 0)
-			unlink(tmp);
-		return err("cannot write %s: %s", path, strerror(e)), -1;
-	}
-	return 0;
-}
-
-/* keep .info.tmp open with room for the final info, taken now while there
- * is space (the rest of the recording may fill the disk) */
-static void reserve_info(struct recorder *r, const struct run_info *ri)
-{
-	char tmp[PATH_MAX];
-	off_t room = 16384;
-	for (char **a = ri->argv; *a; a++)
-		room += 4 * (off_t)strlen(*a) + 1;
-	r->info_fd = open_info_tmp(r, tmp, sizeof(tmp));
-	if (r->info_fd >= 0 && posix_fallocate(r->info_fd, 0, room) != 0) {
-		close(r->info_fd);
-		r->info_fd = -1;
-		unlink(tmp);
-	}
 }
 
 /* ---- the clock -------------------------------------------------------- */
@@ -740,7 +353,6 @@ int cmd_record(int argc, char **argv)
 	memset(&ao, 0, sizeof(ao));
 	struct recorder r;
 	memset(&r, 0, sizeof(r));
-	r.info_fd = -1;
 	int code = 2;
 	void *grown;
 	const char *dir = "calltrace.data", *lib_opt = NULL, *bufsize = NULL, *nbuf = NULL;
@@ -860,7 +472,7 @@ int cmd_record(int argc, char **argv)
 		goto out_opts;
 	code = 1;
 
-	if (prepare_dir(dir))
+	if (ct_datadir_prepare(dir, verr))
 		goto out_opts;
 	char dirabs[PATH_MAX];
 	if (!realpath(dir, dirabs)) {
@@ -909,12 +521,14 @@ int cmd_record(int argc, char **argv)
 
 	r.dir = dirabs;
 	ct_drainer_init(&r.dr, dirabs, verr);
+	ct_info_init(&r.info, dirabs, verr);
 	if (ct_drainer_make_dir(&r.dr, quiet))
 		goto out;
 
-	struct run_info ri;
+	struct ct_info ri;
 	memset(&ri, 0, sizeof(ri));
 	ri.argv = argv + optind;
+	ri.clock = use_tsc ? "tsc" : "mono";
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
@@ -922,9 +536,9 @@ int cmd_record(int argc, char **argv)
 	uint64_t clock0, mono0;
 	ri.hz = measure_hz(&clock0, &mono0);
 	ri.start_clock = read_clock();
-	if (write_info(&r, &ri))
+	if (ct_info_write(&r.info, &ri))
 		goto out;
-	reserve_info(&r, &ri);
+	ct_info_reserve(&r.info, ri.argv);
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	struct sigaction sa, xfsz;
@@ -1030,9 +644,9 @@ int cmd_record(int argc, char **argv)
 	}
 	ri.end_clock = read_clock();
 	/* what the runtime could not trace, then the ring directory goes */
-	ct_drainer_untraced(&r.dr, r.untraced);
+	ct_drainer_untraced(&r.dr, ri.untraced);
 	ct_drainer_remove_dir(&r.dr);
-	const uint64_t *untr = r.untraced;
+	const uint64_t *untr = ri.untraced;
 
 	char exit_status[64];
 	if (!have_status) {
@@ -1077,7 +691,20 @@ int cmd_record(int argc, char **argv)
 		ri.hz = (double)(c1 - clock0) * 1e9 / (double)(mono1 - mono0);
 	}
 	ri.complete = true;
-	bool info_failed = write_info(&r, &ri) != 0;
+	ri.processes = r.dr.npids;
+	ri.threads = r.dr.ntids;
+	ri.events = r.dr.st.events;
+	ri.bytes = r.dr.st.bytes;
+	ri.lost = r.dr.st.lost;
+	ri.unmatched = r.dr.st.unmatched;
+	ri.waits = r.dr.st.waits;
+	ri.unfinished = r.dr.st.enters - r.dr.st.exits - r.dr.st.unwound;
+	ri.write_errors = r.dr.write_errors;
+	ri.unwritten_events = r.dr.unwritten_events;
+	ri.unwritten_bytes = r.dr.unwritten_bytes;
+	ri.running = r.running;
+	ri.nrunning = r.nrunning;
+	bool info_failed = ct_info_write(&r.info, &ri) != 0;
 	bool own_failure = r.dr.write_errors || r.dr.unwritten_bytes || r.dr.rings_refused || info_failed;
 
 	if (!quiet) {
@@ -1117,13 +744,11 @@ int cmd_record(int argc, char **argv)
 		for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
 			if (!untr[i])
 				continue;
-			lost_any |= untraced_loss(i);
-			if (i < sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) &&
-			    untraced_kinds[i].key)
+			const struct ct_untraced_kind *k = ct_untraced_kind(i);
+			lost_any |= ct_untraced_loss(i);
+			if (k)
 				fprintf(stderr, " %llu %s %s.", (unsigned long long)untr[i],
-					untr[i] == 1 ? untraced_kinds[i].one
-						     : untraced_kinds[i].many,
-					untraced_kinds[i].what);
+					untr[i] == 1 ? k->one : k->many, k->what);
 			else
 				fprintf(stderr, " %llu not traced (kind %u).",
 					(unsigned long long)untr[i], i);
@@ -1153,12 +778,7 @@ int cmd_record(int argc, char **argv)
 		code = CT_RECORD_FAILED;
 out:
 	ct_drainer_free(&r.dr);
-	if (r.info_fd >= 0) {
-		char tmp[PATH_MAX];
-		close(r.info_fd);
-		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r.dir);
-		unlink(tmp);
-	}
+	ct_info_discard(&r.info);
 	free(r.running);
 	goto out_opts;
 out_nomem:
