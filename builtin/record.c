@@ -9,6 +9,11 @@
  * rings completely once it has reaped it.  Rings live in tmpfs files that
  * record unlinks as soon as it has mapped them, so nothing is left behind
  * if record itself is killed.
+ *
+ * The drainer is lib/drain.c, the data directory and its info file
+ * lib/datadir.c; this file reads the options, starts the program, drives
+ * the drainer until the program and what it started are gone, and ends:
+ * symbols, the final info, the summary and the exit status.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -73,10 +78,31 @@ static const char record_usage[] =
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
 
+/* the options */
+struct record_opts {
+	const char *dir;    /* -d, as given */
+	const char *lib, *bufsize, *nbuf;
+	bool quiet, drop;
+	struct ct_args_opts ao;
+	char **argv;        /* the command */
+};
+
 struct recorder {
-	const char *dir;    /* absolute */
-	struct ct_drainer dr; /* the rings, and what was copied */
+	struct record_opts o;
+	char libabs[PATH_MAX];   /* the runtime */
+	char dirabs[PATH_MAX];   /* the data directory */
+	char argspec[PATH_MAX + 32]; /* the argument spec file, or "" */
+	struct ct_drainer dr;    /* the rings, and what was copied */
 	struct ct_info_file info;
+	struct ct_info ri;       /* what info says */
+	uint64_t clock0, mono0;  /* the clock and CLOCK_MONOTONIC at the start */
+	int status;              /* the program's, from waitpid */
+	bool have_status;
+	char exit_status[64];    /* it, as text */
+	unsigned sym_errors;     /* symbol tables record failed to write */
+	int sym_skipped;         /* modules whose symbols were not saved */
+	/* why no symbol table was saved, or "" */
+	char symerr[sizeof(((struct ct_error *)0)->msg)];
 	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
 };
@@ -183,7 +209,7 @@ static int check_command(const char *cmd)
 	return e == ENOENT ? 127 : 126;
 }
 
-/* ---- record's liveness, and the processes that outlive it ---------------- */
+/* ---- the processes that outlive record's draining ------------------------ */
 
 struct proc_link {
 	int pid, ppid;
@@ -331,7 +357,11 @@ static void print_size(char *buf, size_t len, uint64_t n)
 		snprintf(buf, len, "%llu bytes", (unsigned long long)n);
 }
 
-int cmd_record(int argc, char **argv)
+/* ---- the options --------------------------------------------------------- */
+
+/* parse argv into o; false when record ends here, with *code (0 for
+ * --help, 2 for bad usage, 1 out of memory) */
+static bool parse_options(struct record_opts *o, int argc, char **argv, int *code)
 {
 	static const struct option opts[] = {
 		{"data", required_argument, NULL, 'd'},
@@ -349,103 +379,100 @@ int cmd_record(int argc, char **argv)
 		{"args-lib", required_argument, NULL, 'l'},
 		{NULL, 0, NULL, 0},
 	};
-	struct ct_args_opts ao;
-	memset(&ao, 0, sizeof(ao));
-	struct recorder r;
-	memset(&r, 0, sizeof(r));
-	int code = 2;
-	void *grown;
-	const char *dir = "calltrace.data", *lib_opt = NULL, *bufsize = NULL, *nbuf = NULL;
+	struct ct_args_opts *ao = &o->ao;
 	const char *clock_opt = NULL;
-	bool quiet = false, drop = false;
+	void *grown;
 	int c;
+	*code = 2;
+	o->dir = "calltrace.data";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+d:b:qhA:R:a", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			dir = optarg;
+			o->dir = optarg;
 			break;
 		case 'b':
-			bufsize = optarg;
+			o->bufsize = optarg;
 			break;
 		case 'n':
-			nbuf = optarg;
+			o->nbuf = optarg;
 			break;
 		case 'c':
 			clock_opt = optarg;
 			break;
 		case 'L':
-			lib_opt = optarg;
+			o->lib = optarg;
 			break;
 		case 'D':
-			drop = true;
+			o->drop = true;
 			break;
 		case 'q':
-			quiet = true;
+			o->quiet = true;
 			break;
 		case 'A':
-			if (!(grown = realloc(ao.A, (ao.nA + 1) * sizeof(char *))))
-				goto out_nomem;
-			ao.A = grown;
-			ao.A[ao.nA++] = optarg;
+			if (!(grown = realloc(ao->A, (ao->nA + 1) * sizeof(char *))))
+				goto nomem;
+			ao->A = grown;
+			ao->A[ao->nA++] = optarg;
 			break;
 		case 'R':
-			if (!(grown = realloc(ao.R, (ao.nR + 1) * sizeof(char *))))
-				goto out_nomem;
-			ao.R = grown;
-			ao.R[ao.nR++] = optarg;
+			if (!(grown = realloc(ao->R, (ao->nR + 1) * sizeof(char *))))
+				goto nomem;
+			ao->R = grown;
+			ao->R[ao->nR++] = optarg;
 			break;
 		case 'a':
-			ao.autoargs = true;
+			ao->autoargs = true;
 			break;
 		case 'l':
-			if (!(grown = realloc(ao.libs, (ao.nlibs + 1) * sizeof(char *))))
-				goto out_nomem;
-			ao.libs = grown;
-			ao.libs[ao.nlibs++] = optarg;
+			if (!(grown = realloc(ao->libs, (ao->nlibs + 1) * sizeof(char *))))
+				goto nomem;
+			ao->libs = grown;
+			ao->libs[ao->nlibs++] = optarg;
 			break;
 		case 'S': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
 			if (*end || !*optarg || v < 1 || v > CT_ARGS_STRMAX_MAX) {
 				err("bad --str-max '%s' (1..%d)", optarg, CT_ARGS_STRMAX_MAX);
-				goto out_opts;
+				return false;
 			}
-			ao.strmax = (unsigned)v;
+			ao->strmax = (unsigned)v;
 			break;
 		}
 		case 'h':
 			fputs(record_usage, stdout);
-			code = 0;
-			goto out_opts;
+			*code = 0;
+			return false;
 		default:
 			fputs(record_usage, stderr);
-			goto out_opts;
+			return false;
 		}
 	}
 	if (optind >= argc) {
 		fputs("calltrace record: no command given\n", stderr);
 		fputs(record_usage, stderr);
-		goto out_opts;
+		return false;
 	}
-	if (bufsize) {
+	o->argv = argv + optind;
+	if (o->bufsize) {
 		char *end;
-		unsigned long long v = strtoull(bufsize, &end, 0);
+		unsigned long long v = strtoull(o->bufsize, &end, 0);
 		if (*end == 'k' || *end == 'K')
 			v <<= 10, end++;
 		else if (*end == 'm' || *end == 'M')
 			v <<= 20, end++;
 		if (*end || v < 4096 || v > (1ull << 30)) {
-			err("bad buffer size '%s' (4K..1G)", bufsize);
-			goto out_opts;
+			err("bad buffer size '%s' (4K..1G)", o->bufsize);
+			return false;
 		}
 	}
-	if (nbuf) {
+	if (o->nbuf) {
 		char *end;
-		long v = strtol(nbuf, &end, 10);
+		long v = strtol(o->nbuf, &end, 10);
 		if (*end || v < 3 || v > CT_RING_MAX_SLOTS) {
-			err("bad number of buffers '%s' (3..%d)", nbuf, CT_RING_MAX_SLOTS);
-			goto out_opts;
+			err("bad number of buffers '%s' (3..%d)", o->nbuf, CT_RING_MAX_SLOTS);
+			return false;
 		}
 	}
 	if (clock_opt) {
@@ -453,93 +480,146 @@ int cmd_record(int argc, char **argv)
 			use_tsc = false;
 		else if (strcmp(clock_opt, "tsc")) {
 			err("unknown clock '%s' (tsc or mono)", clock_opt);
-			goto out_opts;
+			return false;
 		}
 	} else {
 		use_tsc = ct_arch_cycles_invariant();
 	}
+	return true;
+nomem:
+	err("out of memory");
+	*code = 1;
+	return false;
+}
 
-	char libbuf[PATH_MAX], libabs[PATH_MAX];
-	const char *lib = find_runtime(lib_opt, libbuf, sizeof(libbuf));
-	if (!lib || !realpath(lib, libabs)) {
-		code = err("cannot find the runtime libcalltrace.so%s%s (use --lib or "
-			   "CALLTRACE_LIB)",
-			   lib ? " at " : "", lib ? lib : "");
-		goto out_opts;
-	}
-	/* a command that cannot run is refused before anything is touched */
-	if ((code = check_command(argv[optind])))
-		goto out_opts;
-	code = 1;
-
-	if (ct_datadir_prepare(dir, verr))
-		goto out_opts;
-	char dirabs[PATH_MAX];
-	if (!realpath(dir, dirabs)) {
-		err("%s: %s", dir, strerror(errno));
-		goto out_opts;
-	}
-	char argspec[PATH_MAX + 32] = "";
-	if (ao.nA || ao.nR || ao.autoargs) {
-		char e[1024];
-		/* a bad spec is a usage error; a file that cannot be read is not */
-		for (size_t i = 0; i < ao.nA + ao.nR; i++) {
-			char *re;
-			struct ct_aspec sp;
-			memset(&sp, 0, sizeof(sp));
-			bool isr = i >= ao.nA;
-			const char *spec = isr ? ao.R[i - ao.nA] : ao.A[i];
-			if (ct_aspec_parse(spec, isr, &re, &sp, e, sizeof(e)) < 0) {
-				err("%s %s", isr ? "-R" : "-A", e);
-				code = 2;
-				goto out_opts;
-			}
-			regex_t rx;
-			int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
-			if (rc) {
-				regerror(rc, &rx, e, sizeof(e));
-				err("%s '%s': bad regex '%s': %s", isr ? "-R" : "-A", spec, re, e);
-				free(re);
-				ct_aspec_free(&sp);
-				code = 2;
-				goto out_opts;
-			}
-			regfree(&rx);
+/* -A/-R: a bad spec is a usage error (2); then the argument spec file for
+ * the runtime (r->argspec), and a file that cannot be read is not (1) */
+static int prepare_args(struct recorder *r)
+{
+	struct ct_args_opts *ao = &r->o.ao;
+	char e[1024];
+	if (!ao->nA && !ao->nR && !ao->autoargs)
+		return 0;
+	for (size_t i = 0; i < ao->nA + ao->nR; i++) {
+		char *re;
+		struct ct_aspec sp;
+		memset(&sp, 0, sizeof(sp));
+		bool isr = i >= ao->nA;
+		const char *spec = isr ? ao->R[i - ao->nA] : ao->A[i];
+		if (ct_aspec_parse(spec, isr, &re, &sp, e, sizeof(e)) < 0) {
+			err("%s %s", isr ? "-R" : "-A", e);
+			return 2;
+		}
+		regex_t rx;
+		int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			regerror(rc, &rx, e, sizeof(e));
+			err("%s '%s': bad regex '%s': %s", isr ? "-R" : "-A", spec, re, e);
 			free(re);
 			ct_aspec_free(&sp);
+			return 2;
 		}
-		if (ct_args_prepare(&ao, argv[optind], dirabs, argspec, sizeof(argspec), e,
-				    sizeof(e)) < 0) {
-			err("%s", e);
-			goto out_opts;
-		}
+		regfree(&rx);
+		free(re);
+		ct_aspec_free(&sp);
 	}
-	free(ao.A);
-	free(ao.R);
-	free(ao.libs);
-	memset(&ao, 0, sizeof(ao));
+	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->argspec, sizeof(r->argspec), e,
+			    sizeof(e)) < 0)
+		return err("%s", e);
+	return 0;
+}
 
-	r.dir = dirabs;
-	ct_drainer_init(&r.dr, dirabs, verr);
-	ct_info_init(&r.info, dirabs, verr);
-	if (ct_drainer_make_dir(&r.dr, quiet))
-		goto out;
+/* what must hold before anything is made: the runtime, a command that can
+ * run (refused before anything is touched), the data directory, the
+ * argument specs.  0, or record's exit status. */
+static int prepare(struct recorder *r)
+{
+	char libbuf[PATH_MAX];
+	const char *lib = find_runtime(r->o.lib, libbuf, sizeof(libbuf));
+	if (!lib || !realpath(lib, r->libabs))
+		return err("cannot find the runtime libcalltrace.so%s%s (use --lib or "
+			   "CALLTRACE_LIB)",
+			   lib ? " at " : "", lib ? lib : "");
+	int code = check_command(r->o.argv[0]);
+	if (code)
+		return code;
+	if (ct_datadir_prepare(r->o.dir, verr))
+		return 1;
+	if (!realpath(r->o.dir, r->dirabs))
+		return err("%s: %s", r->o.dir, strerror(errno));
+	return prepare_args(r);
+}
 
-	struct ct_info ri;
-	memset(&ri, 0, sizeof(ri));
-	ri.argv = argv + optind;
-	ri.clock = use_tsc ? "tsc" : "mono";
+/* ---- the start ----------------------------------------------------------- */
+
+/* the ring directory, and a first info (what a reader gets if record
+ * itself is killed), with room kept for the final one */
+static int start_recording(struct recorder *r)
+{
+	struct ct_info *ri = &r->ri;
+	if (ct_drainer_make_dir(&r->dr, r->o.quiet))
+		return 1;
+	ri->argv = r->o.argv;
+	ri->clock = use_tsc ? "tsc" : "mono";
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
-	strftime(ri.start_time, sizeof(ri.start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	uint64_t clock0, mono0;
-	ri.hz = measure_hz(&clock0, &mono0);
-	ri.start_clock = read_clock();
-	if (ct_info_write(&r.info, &ri))
-		goto out;
-	ct_info_reserve(&r.info, ri.argv);
+	strftime(ri->start_time, sizeof(ri->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	ri->hz = measure_hz(&r->clock0, &r->mono0);
+	ri->start_clock = read_clock();
+	if (ct_info_write(&r->info, ri))
+		return 1;
+	ct_info_reserve(&r->info, ri->argv);
+	return 0;
+}
 
+/* in the child: the runtime preloaded and told where to write, then the
+ * command; never returns */
+static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigaction(SIGXFSZ, xfsz, NULL);
+	const char *old = getenv("LD_PRELOAD");
+	char *pre = malloc(strlen(r->libabs) + (old ? strlen(old) : 0) + 2);
+	if (!pre) {
+		perror("calltrace record");
+		_exit(126);
+	}
+	strcpy(pre, r->libabs);
+	if (old && *old) {
+		strcat(pre, ":");
+		strcat(pre, old);
+	}
+	setenv("LD_PRELOAD", pre, 1);
+	setenv(CT_ENV_DIR, r->dirabs, 1);
+	setenv(CT_ENV_SHM, r->dr.shm, 1);
+	setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
+	if (r->o.bufsize)
+		setenv(CT_ENV_BUFSIZE, r->o.bufsize, 1);
+	if (r->o.nbuf)
+		setenv(CT_ENV_NBUF, r->o.nbuf, 1);
+	if (*r->argspec)
+		setenv(CT_ENV_ARGS, r->argspec, 1);
+	else
+		unsetenv(CT_ENV_ARGS);
+	if (r->o.drop)
+		setenv(CT_ENV_DROP, "1", 1);
+	else
+		unsetenv(CT_ENV_DROP);
+	execvp(r->o.argv[0], r->o.argv);
+	int e = errno;
+	fprintf(stderr, "calltrace record: cannot run '%s': %s\n", r->o.argv[0], strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+/* record becomes the subreaper of what it starts, takes the signals it
+ * passes on or notes, and starts the program */
+static int start_program(struct recorder *r)
+{
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	struct sigaction sa, xfsz;
 	memset(&sa, 0, sizeof(sa));
@@ -557,236 +637,247 @@ int cmd_record(int argc, char **argv)
 
 	fflush(NULL);
 	child_pid = fork();
-	if (child_pid < 0) {
-		err("fork: %s", strerror(errno));
-		goto out;
-	}
-	if (child_pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		sigaction(SIGXFSZ, &xfsz, NULL);
-		const char *old = getenv("LD_PRELOAD");
-		char *pre = malloc(strlen(libabs) + (old ? strlen(old) : 0) + 2);
-		if (!pre) {
-			perror("calltrace record");
-			_exit(126);
-		}
-		strcpy(pre, libabs);
-		if (old && *old) {
-			strcat(pre, ":");
-			strcat(pre, old);
-		}
-		setenv("LD_PRELOAD", pre, 1);
-		setenv(CT_ENV_DIR, dirabs, 1);
-		setenv(CT_ENV_SHM, r.dr.shm, 1);
-		setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
-		if (bufsize)
-			setenv(CT_ENV_BUFSIZE, bufsize, 1);
-		if (nbuf)
-			setenv(CT_ENV_NBUF, nbuf, 1);
-		if (*argspec)
-			setenv(CT_ENV_ARGS, argspec, 1);
-		else
-			unsetenv(CT_ENV_ARGS);
-		if (drop)
-			setenv(CT_ENV_DROP, "1", 1);
-		else
-			unsetenv(CT_ENV_DROP);
-		execvp(argv[optind], argv + optind);
-		int e = errno;
-		fprintf(stderr, "calltrace record: cannot run '%s': %s\n", argv[optind],
-			strerror(e));
-		_exit(e == ENOENT ? 127 : 126);
-	}
+	if (child_pid < 0)
+		return err("fork: %s", strerror(errno));
+	if (child_pid == 0)
+		exec_program(r, &xfsz);
+	return 0;
+}
 
-	int status = 0;
-	bool have_status = false, told = false;
+/* ---- the drain loop ------------------------------------------------------ */
+
+/* drain while the program and what it started run; reap them, draining
+ * each process's rings to the end.  Once they are all gone (or after ^C,
+ * once the program is), stop draining and let the ring directory go. */
+static void drain_loop(struct recorder *r)
+{
+	bool told = false;
 	/* for the tests of --drop only: hold the drainer back at first */
 	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
 	uint64_t drain_from = mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
-		ct_drainer_heartbeat(&r.dr);
-		ct_drainer_scan(&r.dr);
-		bool did = mono_ns() >= drain_from && ct_drainer_drain(&r.dr);
+		ct_drainer_heartbeat(&r->dr);
+		ct_drainer_scan(&r->dr);
+		bool did = mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
 		int st;
 		pid_t p;
 		bool gone = false;
 		while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
 			if (p == child_pid) {
-				status = st;
-				have_status = true;
+				r->status = st;
+				r->have_status = true;
 				child_alive = 0;
 			}
-			ct_drainer_process_gone(&r.dr, p);
+			ct_drainer_process_gone(&r->dr, p);
 		}
 		if (p < 0 && errno == ECHILD)
 			gone = true;
-		if (have_status && !gone && !told && !quiet && isatty(2)) {
+		if (r->have_status && !gone && !told && !r->o.quiet && isatty(2)) {
 			fprintf(stderr, "calltrace: the program ended; waiting for the processes it "
 					"left running (Ctrl-C to stop waiting)\n");
 			told = true;
 		}
 		/* ^C: once the program has ended, stop waiting for the
 		 * processes it left running (they run on, untraced) */
-		if (interrupted || (int_seen && have_status))
+		if (interrupted || (int_seen && r->have_status))
 			gone = true;
 		if (gone) {
-			ct_drainer_stop(&r.dr);
-			note_running(&r);
+			ct_drainer_stop(&r->dr);
+			note_running(r);
 			break;
 		}
-		if (!did) {
-			ct_drainer_sleep(&r.dr);
-		}
+		if (!did)
+			ct_drainer_sleep(&r->dr);
 	}
-	ri.end_clock = read_clock();
+	r->ri.end_clock = read_clock();
 	/* what the runtime could not trace, then the ring directory goes */
-	ct_drainer_untraced(&r.dr, ri.untraced);
-	ct_drainer_remove_dir(&r.dr);
-	const uint64_t *untr = ri.untraced;
+	ct_drainer_untraced(&r->dr, r->ri.untraced);
+	ct_drainer_remove_dir(&r->dr);
+}
 
-	char exit_status[64];
-	if (!have_status) {
-		snprintf(exit_status, sizeof(exit_status), "unknown");
-		code = 1;
-	} else if (WIFSIGNALED(status)) {
-		snprintf(exit_status, sizeof(exit_status), "signal %d (SIG%s)", WTERMSIG(status),
-			 signame(WTERMSIG(status)));
-		code = 128 + WTERMSIG(status);
-	} else {
-		snprintf(exit_status, sizeof(exit_status), "exit %d", WEXITSTATUS(status));
-		code = WEXITSTATUS(status);
-	}
-	ri.exit_status = exit_status;
+/* ---- the end ------------------------------------------------------------- */
 
+/* save the symbol tables of the modules the program used into sym/;
+ * failures are record's own (counted in sym_errors) */
+static void save_symbols(struct recorder *r)
+{
 	struct ct_error e;
 	int unsaved = 0;
-	int skipped = ct_save_symbols(dirabs, &unsaved, &e);
-	char symerr[sizeof(e.msg)] = "";
+	int skipped = ct_save_symbols(r->dirabs, &unsaved, &e);
 	if (skipped < 0) {
-		snprintf(symerr, sizeof(symerr), "%s", e.msg);
+		snprintf(r->symerr, sizeof(r->symerr), "%s", e.msg);
 		err("saving symbol tables: %s", e.msg);
 		skipped = 0;
 		unsaved = 1;
-		r.dr.write_errors++;
+		r->sym_errors++;
 	} else if (unsaved) {
-		r.dr.write_errors += (unsigned)unsaved;
+		r->sym_errors += (unsigned)unsaved;
 	}
-	skipped -= unsaved;
-	ri.symbols_unsaved = unsaved;
-	uint64_t mono1 = mono_ns();
-	if (use_tsc) {
-		/* measure over at least 20 ms: the pair of readings at each end
-		 * is good to about 0.1 us, so this is good to a few ppm */
-		if (mono1 - mono0 < 20 * 1000 * 1000) {
-			uint64_t rest = 20 * 1000 * 1000 - (mono1 - mono0);
-			struct timespec ts = {0, (long)rest};
-			nanosleep(&ts, NULL);
-		}
-		mono1 = mono_ns();
-		uint64_t c1 = ct_arch_cycles();
-		ri.hz = (double)(c1 - clock0) * 1e9 / (double)(mono1 - mono0);
-	}
-	ri.complete = true;
-	ri.processes = r.dr.npids;
-	ri.threads = r.dr.ntids;
-	ri.events = r.dr.st.events;
-	ri.bytes = r.dr.st.bytes;
-	ri.lost = r.dr.st.lost;
-	ri.unmatched = r.dr.st.unmatched;
-	ri.waits = r.dr.st.waits;
-	ri.unfinished = r.dr.st.enters - r.dr.st.exits - r.dr.st.unwound;
-	ri.write_errors = r.dr.write_errors;
-	ri.unwritten_events = r.dr.unwritten_events;
-	ri.unwritten_bytes = r.dr.unwritten_bytes;
-	ri.running = r.running;
-	ri.nrunning = r.nrunning;
-	bool info_failed = ct_info_write(&r.info, &ri) != 0;
-	bool own_failure = r.dr.write_errors || r.dr.unwritten_bytes || r.dr.rings_refused || info_failed;
+	r->sym_skipped = skipped - unsaved;
+	r->ri.symbols_unsaved = unsaved;
+}
 
-	if (!quiet) {
-		char size[64];
-		uint64_t unfinished = r.dr.st.enters - r.dr.st.exits - r.dr.st.unwound;
-		bool lost_any = r.dr.st.lost || own_failure;
-		print_size(size, sizeof(size), r.dr.st.bytes);
-		fprintf(stderr,
-			"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
-			"%s, %.1f bytes per event, in %s/.",
-			exit_status, r.dr.npids, r.dr.npids == 1 ? "" : "es", r.dr.ntids,
-			r.dr.ntids == 1 ? "" : "s", (unsigned long long)r.dr.st.events,
-			(unsigned long long)r.dr.st.enters, size,
-			r.dr.st.events ? (double)r.dr.st.bytes / (double)r.dr.st.events : 0.0, dir);
-		if (r.dr.st.lost)
-			fprintf(stderr, " LOST: %llu events.", (unsigned long long)r.dr.st.lost);
-		if (r.dr.unwritten_bytes) {
-			print_size(size, sizeof(size), r.dr.unwritten_bytes);
-			fprintf(stderr,
-				" LOST: %llu events (%s) could not be written: the trace is "
-				"incomplete (%s).",
-				(unsigned long long)r.dr.unwritten_events, size, r.dr.first_error);
-		}
-		if (symerr[0])
-			fprintf(stderr, " No symbol tables saved: %s.", symerr);
-		else if (unsaved)
-			fprintf(stderr, " The symbol tables of %d module%s could not be written "
-					"(see the warnings above).",
-				unsaved, unsaved == 1 ? "" : "s");
-		if (r.dr.rings_refused)
-			fprintf(stderr, " LOST: %u trace buffer%s could not be taken.",
-				r.dr.rings_refused, r.dr.rings_refused == 1 ? "" : "s");
-		if (info_failed)
-			fprintf(stderr, " The info file could not be written: %s/info is the one "
-					"from the start (incomplete).",
-				dir);
-		for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
-			if (!untr[i])
-				continue;
-			const struct ct_untraced_kind *k = ct_untraced_kind(i);
-			lost_any |= ct_untraced_loss(i);
-			if (k)
-				fprintf(stderr, " %llu %s %s.", (unsigned long long)untr[i],
-					untr[i] == 1 ? k->one : k->many, k->what);
-			else
-				fprintf(stderr, " %llu not traced (kind %u).",
-					(unsigned long long)untr[i], i);
-		}
-		if (!lost_any && !r.nrunning)
-			fprintf(stderr, " Nothing lost.");
-		print_running(&r);
-		if (r.dr.st.unmatched)
-			fprintf(stderr, " %llu exits without an entry.",
-				(unsigned long long)r.dr.st.unmatched);
-		if (unfinished)
-			fprintf(stderr, " %llu calls were still open when their thread ended.",
-				(unsigned long long)unfinished);
-		if (r.dr.st.waits)
-			fprintf(stderr, " The program waited %llu times for the trace writer.",
-				(unsigned long long)r.dr.st.waits);
-		if (skipped > 0)
-			fprintf(stderr, " No symbols saved for %d module%s (changed on disk "
-					"during the run, or unreadable: see the warnings above).",
-				skipped, skipped == 1 ? "" : "s");
-		if (own_failure)
-			fprintf(stderr, " calltrace record failed: exit %d (the program's: %s).",
-				CT_RECORD_FAILED, exit_status);
-		fputc('\n', stderr);
+/* the clock's rate over the whole run, for the final info */
+static void measure_hz_again(struct recorder *r)
+{
+	uint64_t mono1 = mono_ns();
+	if (!use_tsc)
+		return;
+	/* measure over at least 20 ms: the pair of readings at each end
+	 * is good to about 0.1 us, so this is good to a few ppm */
+	if (mono1 - r->mono0 < 20 * 1000 * 1000) {
+		uint64_t rest = 20 * 1000 * 1000 - (mono1 - r->mono0);
+		struct timespec ts = {0, (long)rest};
+		nanosleep(&ts, NULL);
 	}
+	mono1 = mono_ns();
+	uint64_t c1 = ct_arch_cycles();
+	r->ri.hz = (double)(c1 - r->clock0) * 1e9 / (double)(mono1 - r->mono0);
+}
+
+/* the final info: the totals of the drainer and the end */
+static bool write_final_info(struct recorder *r)
+{
+	struct ct_info *ri = &r->ri;
+	const struct ct_drainer *d = &r->dr;
+	ri->complete = true;
+	ri->processes = d->npids;
+	ri->threads = d->ntids;
+	ri->events = d->st.events;
+	ri->bytes = d->st.bytes;
+	ri->lost = d->st.lost;
+	ri->unmatched = d->st.unmatched;
+	ri->waits = d->st.waits;
+	ri->unfinished = d->st.enters - d->st.exits - d->st.unwound;
+	ri->write_errors = d->write_errors + r->sym_errors;
+	ri->unwritten_events = d->unwritten_events;
+	ri->unwritten_bytes = d->unwritten_bytes;
+	ri->running = r->running;
+	ri->nrunning = r->nrunning;
+	return ct_info_write(&r->info, ri) == 0;
+}
+
+/* the paragraph on stderr (doc/record.md) */
+static void print_summary(const struct recorder *r, bool info_failed, bool own_failure)
+{
+	const struct ct_drain_stats *st = &r->dr.st;
+	const uint64_t *untr = r->ri.untraced;
+	char size[64];
+	uint64_t unfinished = st->enters - st->exits - st->unwound;
+	bool lost_any = st->lost || own_failure;
+	print_size(size, sizeof(size), st->bytes);
+	fprintf(stderr,
+		"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
+		"%s, %.1f bytes per event, in %s/.",
+		r->exit_status, r->dr.npids, r->dr.npids == 1 ? "" : "es", r->dr.ntids,
+		r->dr.ntids == 1 ? "" : "s", (unsigned long long)st->events,
+		(unsigned long long)st->enters, size,
+		st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
+	if (st->lost)
+		fprintf(stderr, " LOST: %llu events.", (unsigned long long)st->lost);
+	if (r->dr.unwritten_bytes) {
+		print_size(size, sizeof(size), r->dr.unwritten_bytes);
+		fprintf(stderr,
+			" LOST: %llu events (%s) could not be written: the trace is "
+			"incomplete (%s).",
+			(unsigned long long)r->dr.unwritten_events, size, r->dr.first_error);
+	}
+	if (r->symerr[0])
+		fprintf(stderr, " No symbol tables saved: %s.", r->symerr);
+	else if (r->ri.symbols_unsaved)
+		fprintf(stderr, " The symbol tables of %d module%s could not be written "
+				"(see the warnings above).",
+			r->ri.symbols_unsaved, r->ri.symbols_unsaved == 1 ? "" : "s");
+	if (r->dr.rings_refused)
+		fprintf(stderr, " LOST: %u trace buffer%s could not be taken.",
+			r->dr.rings_refused, r->dr.rings_refused == 1 ? "" : "s");
+	if (info_failed)
+		fprintf(stderr, " The info file could not be written: %s/info is the one "
+				"from the start (incomplete).",
+			r->o.dir);
+	for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
+		if (!untr[i])
+			continue;
+		const struct ct_untraced_kind *k = ct_untraced_kind(i);
+		lost_any |= ct_untraced_loss(i);
+		if (k)
+			fprintf(stderr, " %llu %s %s.", (unsigned long long)untr[i],
+				untr[i] == 1 ? k->one : k->many, k->what);
+		else
+			fprintf(stderr, " %llu not traced (kind %u).",
+				(unsigned long long)untr[i], i);
+	}
+	if (!lost_any && !r->nrunning)
+		fprintf(stderr, " Nothing lost.");
+	print_running(r);
+	if (st->unmatched)
+		fprintf(stderr, " %llu exits without an entry.", (unsigned long long)st->unmatched);
+	if (unfinished)
+		fprintf(stderr, " %llu calls were still open when their thread ended.",
+			(unsigned long long)unfinished);
+	if (st->waits)
+		fprintf(stderr, " The program waited %llu times for the trace writer.",
+			(unsigned long long)st->waits);
+	if (r->sym_skipped > 0)
+		fprintf(stderr, " No symbols saved for %d module%s (changed on disk "
+				"during the run, or unreadable: see the warnings above).",
+			r->sym_skipped, r->sym_skipped == 1 ? "" : "s");
 	if (own_failure)
-		code = CT_RECORD_FAILED;
+		fprintf(stderr, " calltrace record failed: exit %d (the program's: %s).",
+			CT_RECORD_FAILED, r->exit_status);
+	fputc('\n', stderr);
+}
+
+/* the end of a recording: symbols, the final info, the summary; record's
+ * exit status */
+static int finish(struct recorder *r)
+{
+	int code;
+	if (!r->have_status) {
+		snprintf(r->exit_status, sizeof(r->exit_status), "unknown");
+		code = 1;
+	} else if (WIFSIGNALED(r->status)) {
+		snprintf(r->exit_status, sizeof(r->exit_status), "signal %d (SIG%s)",
+			 WTERMSIG(r->status), signame(WTERMSIG(r->status)));
+		code = 128 + WTERMSIG(r->status);
+	} else {
+		snprintf(r->exit_status, sizeof(r->exit_status), "exit %d",
+			 WEXITSTATUS(r->status));
+		code = WEXITSTATUS(r->status);
+	}
+	r->ri.exit_status = r->exit_status;
+	save_symbols(r);
+	measure_hz_again(r);
+	bool info_failed = !write_final_info(r);
+	bool own_failure = r->dr.write_errors || r->sym_errors || r->dr.unwritten_bytes ||
+			   r->dr.rings_refused || info_failed;
+	if (!r->o.quiet)
+		print_summary(r, info_failed, own_failure);
+	return own_failure ? CT_RECORD_FAILED : code;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder r;
+	int code;
+	memset(&r, 0, sizeof(r));
+	ct_drainer_init(&r.dr, r.dirabs, verr);
+	ct_info_init(&r.info, r.dirabs, verr);
+	if (!parse_options(&r.o, argc, argv, &code))
+		goto out;
+	if ((code = prepare(&r)))
+		goto out;
+	code = 1;
+	if (start_recording(&r) || start_program(&r))
+		goto out;
+	drain_loop(&r);
+	code = finish(&r);
 out:
 	ct_drainer_free(&r.dr);
 	ct_info_discard(&r.info);
 	free(r.running);
-	goto out_opts;
-out_nomem:
-	err("out of memory");
-	code = 1;
-out_opts:
-	free(ao.A);
-	free(ao.R);
-	free(ao.libs);
+	free(r.o.ao.A);
+	free(r.o.ao.R);
+	free(r.o.ao.libs);
 	return code;
 }
