@@ -497,11 +497,11 @@ void ct_drainer_remove_dir(struct ct_drainer *d)
 	d->shm[0] = 0;
 }
 
-/* record stops draining (every ring is marked dead): copy what is left, then
- * tell the writers that are still running that nobody drains any more (the
- * doorbell's `closed`, which they look at before each of their timed waits;
- * those waiting now are woken) and let the rings go.  Only then: a writer
- * that sees `closed` writes its buffer again from its start. */
+/* every ring is final: copy what is left, then tell the writers that are
+ * still running that nobody drains any more (the doorbell's `closed`, which
+ * they look at before each of their timed waits; those waiting now are
+ * woken) and let the rings go.  Only then: a writer that sees `closed`
+ * writes its buffer again from its start. */
 void ct_drainer_stop(struct ct_drainer *d)
 {
 	ct_drainer_scan(d);
