@@ -9,6 +9,11 @@
  * rings completely once it has reaped it.  Rings live in tmpfs files that
  * record unlinks as soon as it has mapped them, so nothing is left behind
  * if record itself is killed.
+ *
+ * The drainer is lib/drain.c, the data directory and its info file
+ * lib/datadir.c; this file reads the options, starts the program, drives
+ * the drainer until the program and what it started are gone, and ends:
+ * symbols, the final info, the summary and the exit status.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,17 +21,14 @@
 #include <getopt.h>
 #include <limits.h>
 #include <regex.h>
-#include <linux/futex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,7 +38,8 @@
 #include "builtin.h"
 #include "calltrace/format.h"
 #include "calltrace/procstat.h"
-#include "calltrace/ring.h"
+#include "datadir.h"
+#include "drain.h"
 #include "symtab.h"
 #include "session.h"
 
@@ -75,51 +78,32 @@ static const char record_usage[] =
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
 
-struct ring {
-	struct ct_ring_header *hdr;
-	size_t len;
-	int pid, gen, tid;
-	uint64_t next;      /* next buffer sequence to copy */
-	int fd;             /* the thread's .ev file */
-	bool dead;          /* its process is gone: copy what is left */
-	uint64_t bytes;
-	uint64_t depth;     /* calls open in its stream so far (the summary's
-			     * count of unwound calls needs it at UNWIND_TO) */
-	bool broken;        /* a write to its .ev failed: the rest is not
-			     * written (a stream with a gap would misread) */
-};
-
-struct stats {
-	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
-};
-
-/* a process that outlived record's draining (note_running) */
-struct running {
-	int pid;
-	char name[32];
+/* the options */
+struct record_opts {
+	const char *dir;    /* -d, as given */
+	const char *lib, *bufsize, *nbuf;
+	bool quiet, drop;
+	struct ct_args_opts ao;
+	char **argv;        /* the command */
 };
 
 struct recorder {
-	const char *dir;    /* absolute */
-	char shm[PATH_MAX]; /* the private ring directory */
-	int shm_fd;         /* it, open (-1 before it is made) */
-	DIR *shm_dir;       /* the same, for reading it */
-	struct ct_doorbell *db;
-	int info_fd;        /* .info.tmp, with room for the final info kept */
-	struct ring **rings;
-	size_t nrings, cap;
-	struct stats st;
-	int *pids;          /* processes seen */
-	size_t npids, pidcap;
-	int *tids;          /* (pid, gen, tid) triples seen, for the thread count */
-	size_t ntids, tidcap;
-	/* what record itself could not write (its own failure: exit 125) */
-	uint64_t unwritten_events, unwritten_bytes;
-	unsigned write_errors;  /* files it failed to write */
-	unsigned rings_refused; /* rings it could not take (memory, bad file) */
-	char first_error[256];  /* the first of those, for the summary */
-	uint64_t untraced[CT_UNTRACED_MAX]; /* the doorbell's, read at the end */
-	struct running *running; /* processes still running when record stopped */
+	struct record_opts o;
+	char libabs[PATH_MAX];   /* the runtime */
+	char dirabs[PATH_MAX];   /* the data directory */
+	char argspec[PATH_MAX + 32]; /* the argument spec file, or "" */
+	struct ct_drainer dr;    /* the rings, and what was copied */
+	struct ct_info_file info;
+	struct ct_info ri;       /* what info says */
+	uint64_t clock0, mono0;  /* the clock and CLOCK_MONOTONIC at the start */
+	int status;              /* the program's, from waitpid */
+	bool have_status;
+	char exit_status[64];    /* it, as text */
+	unsigned sym_errors;     /* symbol tables record failed to write */
+	int sym_skipped;         /* modules whose symbols were not saved */
+	/* why no symbol table was saved, or "" */
+	char symerr[sizeof(((struct ct_error *)0)->msg)];
+	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
 };
 
@@ -127,8 +111,6 @@ struct recorder {
  * error, a full disk): the program's own status is in the summary and in
  * info (like timeout(1) and env(1), 125 is not a status a shell gives) */
 #define CT_RECORD_FAILED 125
-
-#define likely(x) __builtin_expect(!!(x), 1)
 
 static volatile sig_atomic_t forward_sig, interrupted, int_seen;
 static pid_t child_pid;
@@ -152,15 +134,21 @@ static void on_interrupt(int sig)
 		interrupted = 1;
 }
 
+/* record's messages, also those of the drainer and the data directory */
+static void verr(const char *fmt, va_list ap)
+{
+	fputs("calltrace record: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static int err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int err(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("calltrace record: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 1;
 }
 
@@ -176,192 +164,6 @@ static bool use_tsc = true;
 static uint64_t read_clock(void)
 {
 	return use_tsc ? ct_arch_cycles() : mono_ns();
-}
-
-/* ---- the data directory -------------------------------------------- */
-
-/* names a recording holds: info (and its temporary names: .info.tmp from
- * record, .info.PID from the linked-in runtime), PID-GEN.proc,
- * PID-GEN-TID.ev, args.spec; sym/ holds KEY.sym (and KEY.sym.tmpPID) */
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n > m && !strcmp(s + n - m, suffix);
-}
-
-static bool digits(const char *s)
-{
-	return *s && strspn(s, "0123456789") == strlen(s);
-}
-
-static bool recording_name(const char *n)
-{
-	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
-	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
-	       ends_with(n, ".proc") || ends_with(n, ".ev");
-}
-
-static bool sym_name(const char *n)
-{
-	const char *t = strstr(n, ".sym");
-	return t && t != n && (!t[4] || (!strncmp(t + 4, ".tmp", 4) && digits(t + 8)));
-}
-
-/* Whether dfd (a directory) holds only what a recording holds, every entry
- * a regular file of ours (sym/ a directory of ours holding only .sym
- * files), nothing else and no link; with del, remove them.  why gets the
- * reason when it does not. */
-static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
-{
-	int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		snprintf(why, wl, "cannot read it: %s", strerror(errno));
-		return false;
-	}
-	rewinddir(d); /* the offset is dfd's, which may have been read */
-	bool ok = true;
-	struct dirent *e;
-	while (ok && (e = readdir(d))) {
-		const char *n = e->d_name;
-		if (!strcmp(n, ".") || !strcmp(n, ".."))
-			continue;
-		struct stat st;
-		if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			snprintf(why, wl, "cannot stat %s: %s", n, strerror(errno));
-			ok = false;
-		} else if (st.st_uid != geteuid()) {
-			snprintf(why, wl, "%s%s belongs to another user", top ? "" : "sym/", n);
-			ok = false;
-		} else if (top && !strcmp(n, "sym") && S_ISDIR(st.st_mode)) {
-			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sfd < 0) {
-				snprintf(why, wl, "cannot open sym/: %s", strerror(errno));
-				ok = false;
-			} else {
-				ok = check_tree(sfd, false, del, why, wl);
-				close(sfd);
-				if (ok && del && unlinkat(dfd, n, AT_REMOVEDIR) < 0) {
-					snprintf(why, wl, "cannot remove sym/: %s",
-						 strerror(errno));
-					ok = false;
-				}
-			}
-		} else if (S_ISLNK(st.st_mode)) {
-			snprintf(why, wl, "%s%s is a symbolic link", top ? "" : "sym/", n);
-			ok = false;
-		} else if (!S_ISREG(st.st_mode) || !(top ? recording_name(n) : sym_name(n))) {
-			snprintf(why, wl, "it holds %s%s, which is not part of a recording",
-				 top ? "" : "sym/", n);
-			ok = false;
-		} else if (del && unlinkat(dfd, n, 0) < 0) {
-			snprintf(why, wl, "cannot remove %s: %s", n, strerror(errno));
-			ok = false;
-		}
-	}
-	closedir(d);
-	return ok;
-}
-
-/* open path, a directory that is not a link; -1 with why */
-static int open_dir(const char *path, char *why, size_t wl)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		snprintf(why, wl, "%s", errno == ENOTDIR || errno == ELOOP
-						? "it is a symbolic link or not a directory"
-						: strerror(errno));
-	return fd;
-}
-
-/* whether dfd is a calltrace recording: its info starts with
- * "calltrace-data:", and it holds nothing a recording does not hold */
-static bool is_recording(int dfd, char *why, size_t wl)
-{
-	struct stat st;
-	if (fstat(dfd, &st) < 0 || st.st_uid != geteuid()) {
-		snprintf(why, wl, "it belongs to another user");
-		return false;
-	}
-	int fd = openat(dfd, "info", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	char head[16];
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    read(fd, head, sizeof(head)) != (ssize_t)sizeof(head) ||
-	    memcmp(head, "calltrace-data: ", sizeof(head))) {
-		snprintf(why, wl, "it has no calltrace info file");
-		if (fd >= 0)
-			close(fd);
-		return false;
-	}
-	close(fd);
-	return check_tree(dfd, true, false, why, wl);
-}
-
-/* remove DIR.old, which must be a recording: nothing else is ever removed */
-static int remove_old(const char *old)
-{
-	char why[PATH_MAX + 128];
-	struct stat st;
-	if (lstat(old, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return err("cannot replace %s: %s", old, strerror(errno));
-	}
-	int fd = open_dir(old, why, sizeof(why));
-	if (fd < 0 || !is_recording(fd, why, sizeof(why))) {
-		if (fd >= 0)
-			close(fd);
-		return err("%s exists and is not a calltrace recording (%s): it is left as it is; "
-			   "move it away or choose another directory with -d",
-			   old, why);
-	}
-	bool ok = check_tree(fd, true, true, why, sizeof(why));
-	close(fd);
-	if (!ok || rmdir(old) < 0)
-		return err("cannot remove the old recording %s: %s", old,
-			   ok ? strerror(errno) : why);
-	return 0;
-}
-
-static int prepare_dir(const char *dir)
-{
-	struct stat st;
-	if (!dir || !*dir)
-		return err("empty data directory name");
-	if (stat(dir, &st) == 0) {
-		char info[PATH_MAX], old[PATH_MAX];
-		snprintf(info, sizeof(info), "%s/info", dir);
-		DIR *d = opendir(dir);
-		bool empty = true;
-		if (d) {
-			struct dirent *e;
-			while ((e = readdir(d)))
-				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-					empty = false;
-			closedir(d);
-		}
-		if (!S_ISDIR(st.st_mode) || (!empty && access(info, F_OK) != 0))
-			return err("%s exists and is not a calltrace data directory; "
-				   "remove it or choose another with -d",
-				   dir);
-		if (st.st_uid != geteuid())
-			return err("%s belongs to another user; choose another directory with -d",
-				   dir);
-		if (!empty) {
-			if (snprintf(old, sizeof(old), "%s.old", dir) >= (int)sizeof(old))
-				return err("%s: name too long", dir);
-			if (remove_old(old))
-				return 1;
-			if (rename(dir, old) < 0)
-				return err("cannot move %s to %s: %s", dir, old, strerror(errno));
-		}
-	}
-	/* private: traces can hold captured strings */
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return err("cannot create %s: %s", dir, strerror(errno));
-	return 0;
 }
 
 /* resolve the command as execvp does (through PATH when it has no '/'),
@@ -407,30 +209,7 @@ static int check_command(const char *cmd)
 	return e == ENOENT ? 127 : 126;
 }
 
-static void put_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else if (*s == ' ')
-			fputs("\\x20", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-/* ---- record's liveness, and the processes that outlive it ---------------- */
-
-/* record's identity (if not given yet) and its heartbeat in the doorbell
- * (format.h): a traced thread that waits for a buffer checks them and never
- * waits for a record that is gone.  Stamped at every round of the drain
- * loop (at least every millisecond while it sleeps). */
-static void stamp_heartbeat(struct ct_doorbell *db)
-{
-	__atomic_store_n(&db->heartbeat, mono_ns(), __ATOMIC_RELEASE);
-}
+/* ---- the processes that outlive record's draining ------------------------ */
 
 struct proc_link {
 	int pid, ppid;
@@ -491,11 +270,11 @@ static void note_running(struct recorder *r)
 		char buf[1024];
 		if (ct_procstat_read(v[i].pid, &ps, buf, sizeof(buf)) < 0)
 			continue; /* it has just ended */
-		struct running *nr = realloc(r->running, (r->nrunning + 1) * sizeof(*nr));
+		struct ct_running *nr = realloc(r->running, (r->nrunning + 1) * sizeof(*nr));
 		if (!nr)
 			break;
 		r->running = nr;
-		struct running *x = &r->running[r->nrunning++];
+		struct ct_running *x = &r->running[r->nrunning++];
 		x->pid = v[i].pid;
 		size_t k = 0;
 		for (unsigned j = 0; j < ps.comm_len && k + 1 < sizeof(x->name); j++)
@@ -503,17 +282,6 @@ static void note_running(struct recorder *r)
 		x->name[k] = 0;
 	}
 	free(v);
-}
-
-/* info: "still_running: N PID..." */
-static void put_running(FILE *f, const struct recorder *r)
-{
-	if (!r->nrunning)
-		return;
-	fprintf(f, "still_running: %zu", r->nrunning);
-	for (size_t i = 0; i < r->nrunning; i++)
-		fprintf(f, " %d", r->running[i].pid);
-	fputc('\n', f);
 }
 
 /* the summary: never "Nothing lost" when processes ran on untraced */
@@ -527,616 +295,6 @@ static void print_running(const struct recorder *r)
 		fprintf(stderr, "%s%d %s", i ? ", " : "", r->running[i].pid, r->running[i].name);
 	fprintf(stderr, "%s): %s later calls are not recorded.", r->nrunning > 8 ? ", ..." : "",
 		r->nrunning == 1 ? "its" : "their");
-}
-
-struct run_info {
-	char **argv;
-	char start_time[64];
-	double hz;
-	uint64_t start_clock, end_clock;
-	const char *exit_status;
-	int symbols_unsaved; /* symbol tables record failed to write */
-	bool complete;
-};
-
-/* what the runtime could not trace, counted in the doorbell (enum
- * ct_untraced): the info key, the summary's words, and whether it is a loss */
-static const struct {
-	const char *key, *one, *many, *what;
-	bool loss;
-} untraced_kinds[] = {
-	[CT_UNTRACED_RING] = {"untraced_ring", "thread", "threads",
-			      "not traced: no ring could be made for them (after setuid, "
-			      "under a seccomp filter, or out of space)",
-			      true},
-	[CT_UNTRACED_SECCOMP] = {"untraced_seccomp", "thread", "threads",
-				 "stopped being traced when they entered seccomp", true},
-	[CT_UNTRACED_TSC] = {"untraced_tsc", "thread", "threads",
-			     "stopped being traced: the TSC was disabled (PR_SET_TSC)", true},
-	[CT_UNTRACED_CLONE] = {"untraced_clone", "task", "tasks",
-			       "not traced: made by clone() sharing their parent's thread state",
-			       true},
-	[CT_UNTRACED_EXEC_ENV] = {"untraced_exec_env", "exec", "execs",
-				  "dropped calltrace's environment; it was put back (traced)",
-				  false},
-	[CT_UNTRACED_ORPHANED] = {"untraced_orphaned", "process", "processes",
-				  "found record gone and stopped tracing", true},
-};
-
-static uint64_t untraced(const struct recorder *r, unsigned i)
-{
-	return r->untraced[i];
-}
-
-static const char *untraced_key(unsigned i, char *buf, size_t len)
-{
-	if (i < sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) && untraced_kinds[i].key)
-		return untraced_kinds[i].key;
-	snprintf(buf, len, "untraced_%u", i);
-	return buf;
-}
-
-static bool untraced_loss(unsigned i)
-{
-	return i >= sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) ||
-	       !untraced_kinds[i].key || untraced_kinds[i].loss;
-}
-
-static void note_error(struct recorder *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void note_error(struct recorder *r, const char *fmt, ...)
-{
-	r->write_errors++;
-	if (r->first_error[0])
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->first_error, sizeof(r->first_error), fmt, ap);
-	va_end(ap);
-	err("%s", r->first_error);
-}
-
-/* DIR/.info.tmp, made afresh, private, never through a link */
-static int open_info_tmp(const struct recorder *r, char *tmp, size_t len)
-{
-	snprintf(tmp, len, "%s/.info.tmp", r->dir);
-	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
-		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	return fd;
-}
-
-static bool pwrite_all(int fd, const char *p, size_t n)
-{
-	for (off_t off = 0; n > 0;) {
-		ssize_t w = pwrite(fd, p, n, off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return false;
-		}
-		p += w, n -= (size_t)w, off += w;
-	}
-	return true;
-}
-
-/* write DIR/info through .info.tmp and a rename; through the file kept
- * open with its room reserved (r->info_fd) when there is one, so that the
- * final info can still say what was lost on a full disk.  Never leaves
- * .info.tmp behind when it fails. */
-static int write_info(struct recorder *r, const struct run_info *ri)
-{
-	char path[PATH_MAX], tmp[PATH_MAX];
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		return err("cannot write %s/info: %s", r->dir, strerror(errno));
-	fprintf(f, "calltrace-data: %d\ncommand: ", CT_FORMAT_VERSION);
-	for (char **a = ri->argv; *a; a++) {
-		if (a != ri->argv)
-			fputc(' ', f);
-		put_escaped(f, *a);
-	}
-	fprintf(f, "\nstart_time: %s\nclock: %s\nclock_hz: %.3f\nstart_clock: %llu\n",
-		ri->start_time, use_tsc ? "tsc" : "mono", ri->hz,
-		(unsigned long long)ri->start_clock);
-	if (ri->complete) {
-		fprintf(f, "end_clock: %llu\nexit_status: %s\n", (unsigned long long)ri->end_clock,
-			ri->exit_status);
-		fprintf(f, "processes: %zu\nthreads: %zu\nevents: %llu\nbytes: %llu\n", r->npids,
-			r->ntids, (unsigned long long)r->st.events,
-			(unsigned long long)r->st.bytes);
-		fprintf(f, "lost: %llu\nunmatched: %llu\nwaits: %llu\nunfinished: %llu\n",
-			(unsigned long long)r->st.lost, (unsigned long long)r->st.unmatched,
-			(unsigned long long)r->st.waits,
-			(unsigned long long)(r->st.enters - r->st.exits - r->st.unwound));
-		fprintf(f, "write_errors: %u\nunwritten_events: %llu\nunwritten_bytes: %llu\n",
-			r->write_errors, (unsigned long long)r->unwritten_events,
-			(unsigned long long)r->unwritten_bytes);
-		if (ri->symbols_unsaved)
-			fprintf(f, "symbols_unsaved: %d\n", ri->symbols_unsaved);
-		for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
-			char kb[32];
-			if (untraced(r, i))
-				fprintf(f, "%s: %llu\n", untraced_key(i, kb, sizeof(kb)),
-					(unsigned long long)untraced(r, i));
-		}
-		put_running(f, r);
-		fprintf(f, "complete: 1\n");
-	}
-	if (fclose(f) != 0) {
-		free(text);
-		return err("cannot write %s/info: %s", r->dir, strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/info", r->dir);
-	int fd = r->info_fd;
-	r->info_fd = -1;
-	if (fd < 0)
-		fd = open_info_tmp(r, tmp, sizeof(tmp));
-	else
-		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r->dir);
-	bool ok = fd >= 0 && pwrite_all(fd, text, len) && ftruncate(fd, (off_t)len) == 0;
-	int e = errno;
-	if (fd >= 0 && close(fd) < 0 && ok) {
-		ok = false;
-		e = errno;
-	}
-	if (ok && rename(tmp, path) < 0) {
-		ok = false;
-		e = errno;
-	}
-	free(text);
-	if (!ok) {
-		if (fd >= 0)
-			unlink(tmp);
-		return err("cannot write %s: %s", path, strerror(e)), -1;
-	}
-	return 0;
-}
-
-/* keep .info.tmp open with room for the final info, taken now while there
- * is space (the rest of the recording may fill the disk) */
-static void reserve_info(struct recorder *r, const struct run_info *ri)
-{
-	char tmp[PATH_MAX];
-	off_t room = 16384;
-	for (char **a = ri->argv; *a; a++)
-		room += 4 * (off_t)strlen(*a) + 1;
-	r->info_fd = open_info_tmp(r, tmp, sizeof(tmp));
-	if (r->info_fd >= 0 && posix_fallocate(r->info_fd, 0, room) != 0) {
-		close(r->info_fd);
-		r->info_fd = -1;
-		unlink(tmp);
-	}
-}
-
-/* ---- draining ------------------------------------------------------- */
-
-static void note_id(int **arr, size_t *n, size_t *cap, const int *id, size_t width)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!memcmp(*arr + i * width, id, width * sizeof(int)))
-			return;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*arr = realloc(*arr, *cap * width * sizeof(int));
-		if (!*arr) {
-			perror("calltrace record");
-			exit(1);
-		}
-	}
-	memcpy(*arr + *n * width, id, width * sizeof(int));
-	(*n)++;
-}
-
-/* write n bytes to the ring's stream; the bytes written (n unless it failed,
- * and then the stream is broken: nothing more is written to it) */
-static size_t write_all(struct recorder *r, struct ring *g, const void *p, size_t n)
-{
-	const char *c = p;
-	size_t done = 0;
-	while (!g->broken && done < n) {
-		ssize_t w = write(g->fd, c + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			note_error(r,
-				   "writing %s/%d-%d-%d.ev failed: %s; the rest of its stream is lost",
-				   r->dir, g->pid, g->gen, g->tid,
-				   w < 0 ? strerror(errno) : "no space");
-			g->broken = true;
-			break;
-		}
-		done += (size_t)w;
-	}
-	return done;
-}
-
-/* count the events in a buffer (records never straddle buffers) */
-static void count_events(struct stats *st, uint64_t *depth, const char *buf, size_t len)
-{
-	const uint32_t *w = (const uint32_t *)buf, *end = w + len / 4;
-	uint64_t enters = 0, exits = 0, d = *depth;
-	while (w < end) {
-		uint32_t v = *w;
-		unsigned k = v & 3;
-		if (likely(k != CT_REC_EXT)) {
-			/* PAD: 1 word, EXIT: 1 word, ENTER: 2 words */
-			exits += k == CT_REC_EXIT;
-			enters += k == CT_REC_ENTER;
-			d += (k == CT_REC_ENTER) - (uint64_t)(k == CT_REC_EXIT && d);
-			w += 1 + (k >> 1);
-			continue;
-		}
-		{
-			unsigned type = CT_EXT_TYPE(v), n = CT_EXT_LEN(v);
-			if (w + 1 + n > end)
-				break;
-			if (type == CT_EXT_NENTER) {
-				st->enters++;
-				st->events++;
-				d++;
-			} else if (type == CT_EXT_NEXIT) {
-				st->exits++;
-				st->events++;
-				d -= d != 0;
-			} else if (type == CT_EXT_UNWIND && n >= 1) {
-				st->unwound += w[1];
-				d = d > w[1] ? d - w[1] : 0;
-			} else if (type == CT_EXT_UNWIND_TO && n >= 1) {
-				/* the calls above depth w[1], however many the
-				 * writer thought there were */
-				if (d > w[1]) {
-					st->unwound += d - w[1];
-					d = w[1];
-				}
-			}
-			w += 1 + n;
-		}
-	}
-	*depth = d;
-	st->enters += enters;
-	st->exits += exits;
-	st->events += enters + exits;
-}
-
-/* the thread's .ev file: private, never through a link; continued (appended
- * to) when an earlier ring of the same thread began it */
-static int open_stream(struct recorder *r, struct ring *g)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%d-%d-%d.ev", r->dir, g->pid, g->gen, g->tid);
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		      0600);
-	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
-		close(fd);
-		fd = -1;
-		errno = EEXIST;
-	}
-	if (fd < 0) {
-		note_error(r, "cannot create %s: %s; its stream is lost", path, strerror(errno));
-		g->broken = true;
-		return -1;
-	}
-	g->fd = fd;
-	if (st.st_size == 0) {
-		struct ct_ev_file_header h = ct_ev_header_of(g->hdr);
-		size_t w = write_all(r, g, &h, sizeof(h));
-		r->st.bytes += w;
-		r->unwritten_bytes += sizeof(h) - w;
-	}
-	return fd;
-}
-
-static void add_stats(struct stats *to, const struct stats *s)
-{
-	to->events += s->events;
-	to->enters += s->enters;
-	to->exits += s->exits;
-	to->unwound += s->unwound;
-}
-
-/* copy a drained buffer to the stream; what cannot be written is counted
- * (events and bytes), what was written is in the totals */
-static void copy_out(struct recorder *r, struct ring *g, const char *buf, uint64_t n)
-{
-	if (n == 0)
-		return;
-	if (g->fd < 0 && !g->broken)
-		open_stream(r, g);
-	struct stats all = {0}, part = {0};
-	uint64_t depth = g->depth;
-	count_events(&all, &g->depth, buf, n);
-	size_t done = g->broken ? 0 : write_all(r, g, buf, n);
-	if (done == n) {
-		add_stats(&r->st, &all);
-	} else {
-		/* the events wholly written stay readable */
-		count_events(&part, &depth, buf, done & ~(size_t)3);
-		add_stats(&r->st, &part);
-		r->unwritten_events += all.events - part.events;
-		r->unwritten_bytes += n - done;
-	}
-	g->bytes += done;
-	r->st.bytes += done;
-}
-
-struct copy_ctx {
-	struct recorder *r;
-	struct ring *g;
-};
-
-static void copy_buffer(void *ctx, const char *buf, uint64_t len)
-{
-	struct copy_ctx *c = ctx;
-	copy_out(c->r, c->g, buf, len);
-}
-
-/* copy every full buffer; once the owner is gone, also the one it was
- * writing.  Returns whether anything was copied. */
-static bool drain_ring(struct recorder *r, struct ring *g)
-{
-	struct copy_ctx c = {r, g};
-	return ct_ring_drain(g->hdr, &g->next, g->dead, copy_buffer, &c);
-}
-
-/* the ring is finished: account for it and let it go */
-static void close_ring(struct recorder *r, size_t i)
-{
-	struct ring *g = r->rings[i];
-	r->st.lost += g->hdr->lost;
-	r->st.unmatched += g->hdr->unmatched;
-	r->st.waits += g->hdr->waits;
-	if (g->fd >= 0)
-		close(g->fd);
-	munmap(g->hdr, g->len);
-	free(g);
-	r->rings[i] = r->rings[--r->nrings];
-}
-
-static bool grow_rings(struct recorder *r)
-{
-	size_t cap = r->cap ? r->cap * 2 : 64;
-	struct ring **n = realloc(r->rings, cap * sizeof(*n));
-	if (!n)
-		return false;
-	r->rings = n;
-	r->cap = cap;
-	return true;
-}
-
-static void kill_rings_of(struct recorder *r, int pid, int below_gen)
-{
-	for (size_t i = 0; i < r->nrings; i++)
-		if (r->rings[i]->pid == pid && r->rings[i]->gen < below_gen)
-			r->rings[i]->dead = true;
-}
-
-/* the largest ring the runtime makes: 64 buffers of 1 GiB and their slack */
-#define RING_MAX_BYTES ((uint64_t)CT_RING_MAX_SLOTS * ((1ull << 30) + (1ull << 20)) + (1u << 20))
-
-/* a ring a traced thread published in our directory: map it and unlink it.
- * Only a regular file of ours of a sane size is taken, never through a
- * link, and only if its header describes what fits in it. */
-static void add_ring(struct recorder *r, const char *name)
-{
-	int fd = openat(r->shm_fd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno != ENOENT) {
-			err("cannot open %s/%s: %s; ignored", r->shm, name, strerror(errno));
-			unlinkat(r->shm_fd, name, 0);
-			r->rings_refused++;
-		}
-		return;
-	}
-	struct stat st;
-	void *map = MAP_FAILED;
-	const char *why = NULL;
-	if (fstat(fd, &st) < 0)
-		why = strerror(errno);
-	else if (!S_ISREG(st.st_mode))
-		why = "not a regular file";
-	else if (st.st_uid != geteuid())
-		why = "it belongs to another user";
-	else if (st.st_size < (off_t)sizeof(struct ct_ring_header) ||
-		 (uint64_t)st.st_size > RING_MAX_BYTES)
-		why = "not the size of a ring";
-	else if ((map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			     0)) == MAP_FAILED)
-		why = strerror(errno);
-	close(fd);
-	unlinkat(r->shm_fd, name, 0);
-	if (!why) {
-		const struct ct_ring_header *h = map;
-		if (h->magic != CT_RING_MAGIC || h->version != CT_FORMAT_VERSION ||
-		    h->nslots > CT_RING_MAX_SLOTS || h->buf_size > h->buf_stride ||
-		    h->data_offset < sizeof(*h) || h->data_offset > (uint64_t)st.st_size ||
-		    h->buf_stride > (uint64_t)st.st_size ||
-		    h->data_offset + (uint64_t)h->nslots * h->buf_stride > (uint64_t)st.st_size)
-			why = "not a calltrace ring of this version";
-	}
-	struct ring *g = NULL;
-	if (!why && (!(g = calloc(1, sizeof(*g))) ||
-		     (r->nrings == r->cap && !grow_rings(r))))
-		why = "out of memory";
-	if (why) {
-		err("%s/%s: %s; ignored", r->shm, name, why);
-		if (map != MAP_FAILED)
-			munmap(map, (size_t)st.st_size);
-		free(g);
-		r->rings_refused++;
-		return;
-	}
-	struct ct_ring_header *h = map;
-	g->hdr = h;
-	g->len = (size_t)st.st_size;
-	g->pid = (int)h->pid;
-	g->gen = (int)h->gen;
-	g->tid = (int)h->tid;
-	g->fd = -1;
-	/* an exec replaced the older image of this pid: its rings are final */
-	kill_rings_of(r, g->pid, g->gen);
-	/* an earlier ring of this very thread: finish it first, then continue
-	 * its stream file */
-	for (size_t i = 0; i < r->nrings; i++) {
-		struct ring *o = r->rings[i];
-		if (o->pid == g->pid && o->gen == g->gen && o->tid == g->tid) {
-			o->dead = true;
-			drain_ring(r, o);
-			g->fd = o->fd;
-			g->broken = o->broken;
-			o->fd = -1;
-			close_ring(r, i);
-			break;
-		}
-	}
-	r->rings[r->nrings++] = g;
-	r->st.rings++;
-	int pid = g->pid, ptg[3] = {g->pid, g->gen, g->tid};
-	note_id(&r->pids, &r->npids, &r->pidcap, &pid, 1);
-	note_id(&r->tids, &r->ntids, &r->tidcap, ptg, 3);
-}
-
-static void scan_shm(struct recorder *r)
-{
-	rewinddir(r->shm_dir);
-	struct dirent *e;
-	while ((e = readdir(r->shm_dir)))
-		if (e->d_name[0] != '.')
-			add_ring(r, e->d_name);
-}
-
-static bool drain_all(struct recorder *r)
-{
-	bool did = false;
-	for (size_t i = 0; i < r->nrings;) {
-		struct ring *g = r->rings[i];
-		did |= drain_ring(r, g);
-		bool done = __atomic_load_n(&g->hdr->done, __ATOMIC_ACQUIRE) &&
-			    ct_ring_find(g->hdr, g->next, CT_SLOT_FULL) < 0;
-		if (g->dead || done) {
-			close_ring(r, i);
-			continue;
-		}
-		i++;
-	}
-	return did;
-}
-
-/* ---- the ring directory and its doorbell ------------------------------ */
-
-/* this process's start time: field 22 of /proc/self/stat (clock ticks
- * since boot), which with the pid names the process for ever */
-static uint64_t self_start_time(void)
-{
-	struct ct_procstat ps;
-	char buf[1024];
-	return ct_procstat_read((int)getpid(), &ps, buf, sizeof(buf)) == 0 ? ps.start : 0;
-}
-
-/* make the private ring directory (mkdtemp: a new, unpredictable name,
- * mode 0700) and its doorbell, created exclusively, never through a link */
-static int make_ring_dir(struct recorder *r, bool quiet)
-{
-	const char *base = "/dev/shm";
-	struct stat st;
-	if (stat(base, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		base = getenv("TMPDIR");
-		if (!base || base[0] != '/')
-			base = "/tmp";
-		if (!quiet)
-			err("/dev/shm is missing: the trace buffers are in %s instead", base);
-	}
-	if (snprintf(r->shm, sizeof(r->shm), "%s/calltrace-XXXXXX", base) >= (int)sizeof(r->shm))
-		return err("%s: name too long", base);
-	if (!mkdtemp(r->shm)) {
-		int e = errno;
-		r->shm[0] = 0;
-		return err("cannot create a directory in %s: %s", base, strerror(e));
-	}
-	r->shm_fd = open(r->shm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (r->shm_fd < 0)
-		return err("cannot open %s: %s", r->shm, strerror(errno));
-	if (fstat(r->shm_fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077))
-		return err("%s: not a private directory of ours", r->shm);
-	int fd = fcntl(r->shm_fd, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0 || !(r->shm_dir = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
-		return err("cannot read %s: %s", r->shm, strerror(errno));
-	}
-
-	fd = openat(r->shm_fd, CT_DOORBELL_NAME,
-		    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	void *m = MAP_FAILED;
-	if (fd >= 0 && ftruncate(fd, CT_DOORBELL_SIZE) == 0)
-		m = mmap(NULL, CT_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	int e = errno;
-	if (fd >= 0)
-		close(fd);
-	if (m == MAP_FAILED)
-		return err("cannot create %s/%s: %s", r->shm, CT_DOORBELL_NAME, strerror(e));
-	struct ct_doorbell *db = m;
-	db->magic = CT_DOORBELL_MAGIC;
-	db->version = CT_FORMAT_VERSION;
-	db->record_pid = (int32_t)getpid();
-	db->record_start = self_start_time();
-	db->heartbeat = mono_ns();
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	r->db = db;
-	return 0;
-}
-
-/* the end of every path once the ring directory exists: tell the runtime
- * nobody drains any more, and remove the directory and all in it */
-static void remove_ring_dir(struct recorder *r)
-{
-	if (r->db) {
-		__atomic_store_n(&r->db->closed, 1, __ATOMIC_SEQ_CST);
-		munmap(r->db, CT_DOORBELL_SIZE);
-		r->db = NULL;
-	}
-	if (r->shm_dir) {
-		struct dirent *e;
-		rewinddir(r->shm_dir);
-		while ((e = readdir(r->shm_dir)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(r->shm_fd, e->d_name, 0);
-		closedir(r->shm_dir);
-		r->shm_dir = NULL;
-	}
-	if (r->shm_fd >= 0) {
-		close(r->shm_fd);
-		r->shm_fd = -1;
-	}
-	if (r->shm[0] && rmdir(r->shm) < 0 && errno != ENOENT)
-		err("cannot remove %s: %s", r->shm, strerror(errno));
-	r->shm[0] = 0;
-}
-
-/* record stops draining (every ring is marked dead): copy what is left, then
- * tell the writers that are still running that nobody drains any more (the
- * doorbell's `closed`, which they look at before each of their timed waits;
- * those waiting now are woken) and let the rings go.  Only then: a writer
- * that sees `closed` writes its buffer again from its start. */
-static void stop_draining(struct recorder *r, struct ct_doorbell *db)
-{
-	for (size_t i = 0; i < r->nrings; i++)
-		drain_ring(r, r->rings[i]);
-	__atomic_store_n(&db->closed, 1, __ATOMIC_SEQ_CST);
-	while (r->nrings > 0) {
-		struct ct_ring_header *h = r->rings[0]->hdr;
-		uint32_t n = h->nslots < CT_RING_MAX_SLOTS ? h->nslots : CT_RING_MAX_SLOTS;
-		if (__atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST))
-			for (uint32_t s = 0; s < n; s++)
-				syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL,
-					0);
-		close_ring(r, 0);
-	}
 }
 
 /* ---- the clock -------------------------------------------------------- */
@@ -1199,7 +357,11 @@ static void print_size(char *buf, size_t len, uint64_t n)
 		snprintf(buf, len, "%llu bytes", (unsigned long long)n);
 }
 
-int cmd_record(int argc, char **argv)
+/* ---- the options --------------------------------------------------------- */
+
+/* parse argv into o; false when record ends here, with *code (0 for
+ * --help, 2 for bad usage, 1 out of memory) */
+static bool parse_options(struct record_opts *o, int argc, char **argv, int *code)
 {
 	static const struct option opts[] = {
 		{"data", required_argument, NULL, 'd'},
@@ -1217,104 +379,100 @@ int cmd_record(int argc, char **argv)
 		{"args-lib", required_argument, NULL, 'l'},
 		{NULL, 0, NULL, 0},
 	};
-	struct ct_args_opts ao;
-	memset(&ao, 0, sizeof(ao));
-	struct recorder r;
-	memset(&r, 0, sizeof(r));
-	r.shm_fd = r.info_fd = -1;
-	int code = 2;
-	void *grown;
-	const char *dir = "calltrace.data", *lib_opt = NULL, *bufsize = NULL, *nbuf = NULL;
+	struct ct_args_opts *ao = &o->ao;
 	const char *clock_opt = NULL;
-	bool quiet = false, drop = false;
+	void *grown;
 	int c;
+	*code = 2;
+	o->dir = "calltrace.data";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+d:b:qhA:R:a", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			dir = optarg;
+			o->dir = optarg;
 			break;
 		case 'b':
-			bufsize = optarg;
+			o->bufsize = optarg;
 			break;
 		case 'n':
-			nbuf = optarg;
+			o->nbuf = optarg;
 			break;
 		case 'c':
 			clock_opt = optarg;
 			break;
 		case 'L':
-			lib_opt = optarg;
+			o->lib = optarg;
 			break;
 		case 'D':
-			drop = true;
+			o->drop = true;
 			break;
 		case 'q':
-			quiet = true;
+			o->quiet = true;
 			break;
 		case 'A':
-			if (!(grown = realloc(ao.A, (ao.nA + 1) * sizeof(char *))))
-				goto out_nomem;
-			ao.A = grown;
-			ao.A[ao.nA++] = optarg;
+			if (!(grown = realloc(ao->A, (ao->nA + 1) * sizeof(char *))))
+				goto nomem;
+			ao->A = grown;
+			ao->A[ao->nA++] = optarg;
 			break;
 		case 'R':
-			if (!(grown = realloc(ao.R, (ao.nR + 1) * sizeof(char *))))
-				goto out_nomem;
-			ao.R = grown;
-			ao.R[ao.nR++] = optarg;
+			if (!(grown = realloc(ao->R, (ao->nR + 1) * sizeof(char *))))
+				goto nomem;
+			ao->R = grown;
+			ao->R[ao->nR++] = optarg;
 			break;
 		case 'a':
-			ao.autoargs = true;
+			ao->autoargs = true;
 			break;
 		case 'l':
-			if (!(grown = realloc(ao.libs, (ao.nlibs + 1) * sizeof(char *))))
-				goto out_nomem;
-			ao.libs = grown;
-			ao.libs[ao.nlibs++] = optarg;
+			if (!(grown = realloc(ao->libs, (ao->nlibs + 1) * sizeof(char *))))
+				goto nomem;
+			ao->libs = grown;
+			ao->libs[ao->nlibs++] = optarg;
 			break;
 		case 'S': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
 			if (*end || !*optarg || v < 1 || v > CT_ARGS_STRMAX_MAX) {
 				err("bad --str-max '%s' (1..%d)", optarg, CT_ARGS_STRMAX_MAX);
-				goto out_opts;
+				return false;
 			}
-			ao.strmax = (unsigned)v;
+			ao->strmax = (unsigned)v;
 			break;
 		}
 		case 'h':
 			fputs(record_usage, stdout);
-			code = 0;
-			goto out_opts;
+			*code = 0;
+			return false;
 		default:
 			fputs(record_usage, stderr);
-			goto out_opts;
+			return false;
 		}
 	}
 	if (optind >= argc) {
 		fputs("calltrace record: no command given\n", stderr);
 		fputs(record_usage, stderr);
-		goto out_opts;
+		return false;
 	}
-	if (bufsize) {
+	o->argv = argv + optind;
+	if (o->bufsize) {
 		char *end;
-		unsigned long long v = strtoull(bufsize, &end, 0);
+		unsigned long long v = strtoull(o->bufsize, &end, 0);
 		if (*end == 'k' || *end == 'K')
 			v <<= 10, end++;
 		else if (*end == 'm' || *end == 'M')
 			v <<= 20, end++;
 		if (*end || v < 4096 || v > (1ull << 30)) {
-			err("bad buffer size '%s' (4K..1G)", bufsize);
-			goto out_opts;
+			err("bad buffer size '%s' (4K..1G)", o->bufsize);
+			return false;
 		}
 	}
-	if (nbuf) {
+	if (o->nbuf) {
 		char *end;
-		long v = strtol(nbuf, &end, 10);
+		long v = strtol(o->nbuf, &end, 10);
 		if (*end || v < 3 || v > CT_RING_MAX_SLOTS) {
-			err("bad number of buffers '%s' (3..%d)", nbuf, CT_RING_MAX_SLOTS);
-			goto out_opts;
+			err("bad number of buffers '%s' (3..%d)", o->nbuf, CT_RING_MAX_SLOTS);
+			return false;
 		}
 	}
 	if (clock_opt) {
@@ -1322,91 +480,146 @@ int cmd_record(int argc, char **argv)
 			use_tsc = false;
 		else if (strcmp(clock_opt, "tsc")) {
 			err("unknown clock '%s' (tsc or mono)", clock_opt);
-			goto out_opts;
+			return false;
 		}
 	} else {
 		use_tsc = ct_arch_cycles_invariant();
 	}
+	return true;
+nomem:
+	err("out of memory");
+	*code = 1;
+	return false;
+}
 
-	char libbuf[PATH_MAX], libabs[PATH_MAX];
-	const char *lib = find_runtime(lib_opt, libbuf, sizeof(libbuf));
-	if (!lib || !realpath(lib, libabs)) {
-		code = err("cannot find the runtime libcalltrace.so%s%s (use --lib or "
-			   "CALLTRACE_LIB)",
-			   lib ? " at " : "", lib ? lib : "");
-		goto out_opts;
-	}
-	/* a command that cannot run is refused before anything is touched */
-	if ((code = check_command(argv[optind])))
-		goto out_opts;
-	code = 1;
-
-	if (prepare_dir(dir))
-		goto out_opts;
-	char dirabs[PATH_MAX];
-	if (!realpath(dir, dirabs)) {
-		err("%s: %s", dir, strerror(errno));
-		goto out_opts;
-	}
-	char argspec[PATH_MAX + 32] = "";
-	if (ao.nA || ao.nR || ao.autoargs) {
-		char e[1024];
-		/* a bad spec is a usage error; a file that cannot be read is not */
-		for (size_t i = 0; i < ao.nA + ao.nR; i++) {
-			char *re;
-			struct ct_aspec sp;
-			memset(&sp, 0, sizeof(sp));
-			bool isr = i >= ao.nA;
-			const char *spec = isr ? ao.R[i - ao.nA] : ao.A[i];
-			if (ct_aspec_parse(spec, isr, &re, &sp, e, sizeof(e)) < 0) {
-				err("%s %s", isr ? "-R" : "-A", e);
-				code = 2;
-				goto out_opts;
-			}
-			regex_t rx;
-			int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
-			if (rc) {
-				regerror(rc, &rx, e, sizeof(e));
-				err("%s '%s': bad regex '%s': %s", isr ? "-R" : "-A", spec, re, e);
-				free(re);
-				ct_aspec_free(&sp);
-				code = 2;
-				goto out_opts;
-			}
-			regfree(&rx);
+/* -A/-R: a bad spec is a usage error (2); then the argument spec file for
+ * the runtime (r->argspec), and a file that cannot be read is not (1) */
+static int prepare_args(struct recorder *r)
+{
+	struct ct_args_opts *ao = &r->o.ao;
+	char e[1024];
+	if (!ao->nA && !ao->nR && !ao->autoargs)
+		return 0;
+	for (size_t i = 0; i < ao->nA + ao->nR; i++) {
+		char *re;
+		struct ct_aspec sp;
+		memset(&sp, 0, sizeof(sp));
+		bool isr = i >= ao->nA;
+		const char *spec = isr ? ao->R[i - ao->nA] : ao->A[i];
+		if (ct_aspec_parse(spec, isr, &re, &sp, e, sizeof(e)) < 0) {
+			err("%s %s", isr ? "-R" : "-A", e);
+			return 2;
+		}
+		regex_t rx;
+		int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			regerror(rc, &rx, e, sizeof(e));
+			err("%s '%s': bad regex '%s': %s", isr ? "-R" : "-A", spec, re, e);
 			free(re);
 			ct_aspec_free(&sp);
+			return 2;
 		}
-		if (ct_args_prepare(&ao, argv[optind], dirabs, argspec, sizeof(argspec), e,
-				    sizeof(e)) < 0) {
-			err("%s", e);
-			goto out_opts;
-		}
+		regfree(&rx);
+		free(re);
+		ct_aspec_free(&sp);
 	}
-	free(ao.A);
-	free(ao.R);
-	free(ao.libs);
-	memset(&ao, 0, sizeof(ao));
+	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->argspec, sizeof(r->argspec), e,
+			    sizeof(e)) < 0)
+		return err("%s", e);
+	return 0;
+}
 
-	r.dir = dirabs;
-	if (make_ring_dir(&r, quiet))
-		goto out;
-	struct ct_doorbell *db = r.db;
+/* what must hold before anything is made: the runtime, a command that can
+ * run (refused before anything is touched), the data directory, the
+ * argument specs.  0, or record's exit status. */
+static int prepare(struct recorder *r)
+{
+	char libbuf[PATH_MAX];
+	const char *lib = find_runtime(r->o.lib, libbuf, sizeof(libbuf));
+	if (!lib || !realpath(lib, r->libabs))
+		return err("cannot find the runtime libcalltrace.so%s%s (use --lib or "
+			   "CALLTRACE_LIB)",
+			   lib ? " at " : "", lib ? lib : "");
+	int code = check_command(r->o.argv[0]);
+	if (code)
+		return code;
+	if (ct_datadir_prepare(r->o.dir, verr))
+		return 1;
+	if (!realpath(r->o.dir, r->dirabs))
+		return err("%s: %s", r->o.dir, strerror(errno));
+	return prepare_args(r);
+}
 
-	struct run_info ri;
-	memset(&ri, 0, sizeof(ri));
-	ri.argv = argv + optind;
+/* ---- the start ----------------------------------------------------------- */
+
+/* the ring directory, and a first info (what a reader gets if record
+ * itself is killed), with room kept for the final one */
+static int start_recording(struct recorder *r)
+{
+	struct ct_info *ri = &r->ri;
+	if (ct_drainer_make_dir(&r->dr, r->o.quiet))
+		return 1;
+	ri->argv = r->o.argv;
+	ri->clock = use_tsc ? "tsc" : "mono";
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
-	strftime(ri.start_time, sizeof(ri.start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	uint64_t clock0, mono0;
-	ri.hz = measure_hz(&clock0, &mono0);
-	ri.start_clock = read_clock();
-	if (write_info(&r, &ri))
-		goto out;
-	reserve_info(&r, &ri);
+	strftime(ri->start_time, sizeof(ri->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	ri->hz = measure_hz(&r->clock0, &r->mono0);
+	ri->start_clock = read_clock();
+	if (ct_info_write(&r->info, ri))
+		return 1;
+	ct_info_reserve(&r->info, ri->argv);
+	return 0;
+}
 
+/* in the child: the runtime preloaded and told where to write, then the
+ * command; never returns */
+static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigaction(SIGXFSZ, xfsz, NULL);
+	const char *old = getenv("LD_PRELOAD");
+	char *pre = malloc(strlen(r->libabs) + (old ? strlen(old) : 0) + 2);
+	if (!pre) {
+		perror("calltrace record");
+		_exit(126);
+	}
+	strcpy(pre, r->libabs);
+	if (old && *old) {
+		strcat(pre, ":");
+		strcat(pre, old);
+	}
+	setenv("LD_PRELOAD", pre, 1);
+	setenv(CT_ENV_DIR, r->dirabs, 1);
+	setenv(CT_ENV_SHM, r->dr.shm, 1);
+	setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
+	if (r->o.bufsize)
+		setenv(CT_ENV_BUFSIZE, r->o.bufsize, 1);
+	if (r->o.nbuf)
+		setenv(CT_ENV_NBUF, r->o.nbuf, 1);
+	if (*r->argspec)
+		setenv(CT_ENV_ARGS, r->argspec, 1);
+	else
+		unsetenv(CT_ENV_ARGS);
+	if (r->o.drop)
+		setenv(CT_ENV_DROP, "1", 1);
+	else
+		unsetenv(CT_ENV_DROP);
+	execvp(r->o.argv[0], r->o.argv);
+	int e = errno;
+	fprintf(stderr, "calltrace record: cannot run '%s': %s\n", r->o.argv[0], strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+/* record becomes the subreaper of what it starts, takes the signals it
+ * passes on or notes, and starts the program */
+static int start_program(struct recorder *r)
+{
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	struct sigaction sa, xfsz;
 	memset(&sa, 0, sizeof(sa));
@@ -1424,247 +637,247 @@ int cmd_record(int argc, char **argv)
 
 	fflush(NULL);
 	child_pid = fork();
-	if (child_pid < 0) {
-		err("fork: %s", strerror(errno));
-		goto out;
-	}
-	if (child_pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		sigaction(SIGXFSZ, &xfsz, NULL);
-		const char *old = getenv("LD_PRELOAD");
-		char *pre = malloc(strlen(libabs) + (old ? strlen(old) : 0) + 2);
-		if (!pre) {
-			perror("calltrace record");
-			_exit(126);
-		}
-		strcpy(pre, libabs);
-		if (old && *old) {
-			strcat(pre, ":");
-			strcat(pre, old);
-		}
-		setenv("LD_PRELOAD", pre, 1);
-		setenv(CT_ENV_DIR, dirabs, 1);
-		setenv(CT_ENV_SHM, r.shm, 1);
-		setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
-		if (bufsize)
-			setenv(CT_ENV_BUFSIZE, bufsize, 1);
-		if (nbuf)
-			setenv(CT_ENV_NBUF, nbuf, 1);
-		if (*argspec)
-			setenv(CT_ENV_ARGS, argspec, 1);
-		else
-			unsetenv(CT_ENV_ARGS);
-		if (drop)
-			setenv(CT_ENV_DROP, "1", 1);
-		else
-			unsetenv(CT_ENV_DROP);
-		execvp(argv[optind], argv + optind);
-		int e = errno;
-		fprintf(stderr, "calltrace record: cannot run '%s': %s\n", argv[optind],
-			strerror(e));
-		_exit(e == ENOENT ? 127 : 126);
-	}
+	if (child_pid < 0)
+		return err("fork: %s", strerror(errno));
+	if (child_pid == 0)
+		exec_program(r, &xfsz);
+	return 0;
+}
 
-	int status = 0;
-	bool have_status = false, told = false;
+/* ---- the drain loop ------------------------------------------------------ */
+
+/* drain while the program and what it started run; reap them, draining
+ * each process's rings to the end.  Once they are all gone (or after ^C,
+ * once the program is), stop draining and let the ring directory go. */
+static void drain_loop(struct recorder *r)
+{
+	bool told = false;
 	/* for the tests of --drop only: hold the drainer back at first */
 	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
 	uint64_t drain_from = mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
-		stamp_heartbeat(db);
-		scan_shm(&r);
-		bool did = mono_ns() >= drain_from && drain_all(&r);
+		ct_drainer_heartbeat(&r->dr);
+		ct_drainer_scan(&r->dr);
+		bool did = mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
 		int st;
 		pid_t p;
 		bool gone = false;
 		while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
 			if (p == child_pid) {
-				status = st;
-				have_status = true;
+				r->status = st;
+				r->have_status = true;
 				child_alive = 0;
 			}
-			/* everything it stored is in its rings: take the rest */
-			scan_shm(&r);
-			kill_rings_of(&r, p, INT_MAX);
+			ct_drainer_process_gone(&r->dr, p);
 		}
 		if (p < 0 && errno == ECHILD)
 			gone = true;
-		if (have_status && !gone && !told && !quiet && isatty(2)) {
+		if (r->have_status && !gone && !told && !r->o.quiet && isatty(2)) {
 			fprintf(stderr, "calltrace: the program ended; waiting for the processes it "
 					"left running (Ctrl-C to stop waiting)\n");
 			told = true;
 		}
 		/* ^C: once the program has ended, stop waiting for the
 		 * processes it left running (they run on, untraced) */
-		if (interrupted || (int_seen && have_status))
+		if (interrupted || (int_seen && r->have_status))
 			gone = true;
 		if (gone) {
-			scan_shm(&r);
-			for (size_t i = 0; i < r.nrings; i++)
-				r.rings[i]->dead = true;
-			stop_draining(&r, db);
-			note_running(&r);
+			ct_drainer_stop(&r->dr);
+			note_running(r);
 			break;
 		}
-		if (!did) {
-			/* sleep until a writer rings (ring half full, a thread
-			 * ended) or a millisecond passes */
-			uint32_t seq = __atomic_load_n(&db->seq, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&db->sleeping, 1, __ATOMIC_SEQ_CST);
-			struct timespec ts = {0, 1000 * 1000};
-			syscall(SYS_futex, &db->seq, FUTEX_WAIT, seq, &ts, NULL, 0);
-			__atomic_store_n(&db->sleeping, 0, __ATOMIC_SEQ_CST);
-		}
+		if (!did)
+			ct_drainer_sleep(&r->dr);
 	}
-	ri.end_clock = read_clock();
+	r->ri.end_clock = read_clock();
 	/* what the runtime could not trace, then the ring directory goes */
-	for (unsigned i = 0; i < CT_UNTRACED_MAX; i++)
-		r.untraced[i] = __atomic_load_n(&db->untraced[i], __ATOMIC_RELAXED);
-	remove_ring_dir(&r);
-	const uint64_t *untr = r.untraced;
+	ct_drainer_untraced(&r->dr, r->ri.untraced);
+	ct_drainer_remove_dir(&r->dr);
+}
 
-	char exit_status[64];
-	if (!have_status) {
-		snprintf(exit_status, sizeof(exit_status), "unknown");
-		code = 1;
-	} else if (WIFSIGNALED(status)) {
-		snprintf(exit_status, sizeof(exit_status), "signal %d (SIG%s)", WTERMSIG(status),
-			 signame(WTERMSIG(status)));
-		code = 128 + WTERMSIG(status);
-	} else {
-		snprintf(exit_status, sizeof(exit_status), "exit %d", WEXITSTATUS(status));
-		code = WEXITSTATUS(status);
-	}
-	ri.exit_status = exit_status;
+/* ---- the end ------------------------------------------------------------- */
 
+/* save the symbol tables of the modules the program used into sym/;
+ * failures are record's own (counted in sym_errors) */
+static void save_symbols(struct recorder *r)
+{
 	struct ct_error e;
 	int unsaved = 0;
-	int skipped = ct_save_symbols(dirabs, &unsaved, &e);
-	char symerr[sizeof(e.msg)] = "";
+	int skipped = ct_save_symbols(r->dirabs, &unsaved, &e);
 	if (skipped < 0) {
-		snprintf(symerr, sizeof(symerr), "%s", e.msg);
+		snprintf(r->symerr, sizeof(r->symerr), "%s", e.msg);
 		err("saving symbol tables: %s", e.msg);
 		skipped = 0;
 		unsaved = 1;
-		r.write_errors++;
+		r->sym_errors++;
 	} else if (unsaved) {
-		r.write_errors += (unsigned)unsaved;
+		r->sym_errors += (unsigned)unsaved;
 	}
-	skipped -= unsaved;
-	ri.symbols_unsaved = unsaved;
-	uint64_t mono1 = mono_ns();
-	if (use_tsc) {
-		/* measure over at least 20 ms: the pair of readings at each end
-		 * is good to about 0.1 us, so this is good to a few ppm */
-		if (mono1 - mono0 < 20 * 1000 * 1000) {
-			uint64_t rest = 20 * 1000 * 1000 - (mono1 - mono0);
-			struct timespec ts = {0, (long)rest};
-			nanosleep(&ts, NULL);
-		}
-		mono1 = mono_ns();
-		uint64_t c1 = ct_arch_cycles();
-		ri.hz = (double)(c1 - clock0) * 1e9 / (double)(mono1 - mono0);
-	}
-	ri.complete = true;
-	bool info_failed = write_info(&r, &ri) != 0;
-	bool own_failure = r.write_errors || r.unwritten_bytes || r.rings_refused || info_failed;
+	r->sym_skipped = skipped - unsaved;
+	r->ri.symbols_unsaved = unsaved;
+}
 
-	if (!quiet) {
-		char size[64];
-		uint64_t unfinished = r.st.enters - r.st.exits - r.st.unwound;
-		bool lost_any = r.st.lost || own_failure;
-		print_size(size, sizeof(size), r.st.bytes);
+/* the clock's rate over the whole run, for the final info */
+static void measure_hz_again(struct recorder *r)
+{
+	uint64_t mono1 = mono_ns();
+	if (!use_tsc)
+		return;
+	/* measure over at least 20 ms: the pair of readings at each end
+	 * is good to about 0.1 us, so this is good to a few ppm */
+	if (mono1 - r->mono0 < 20 * 1000 * 1000) {
+		uint64_t rest = 20 * 1000 * 1000 - (mono1 - r->mono0);
+		struct timespec ts = {0, (long)rest};
+		nanosleep(&ts, NULL);
+	}
+	mono1 = mono_ns();
+	uint64_t c1 = ct_arch_cycles();
+	r->ri.hz = (double)(c1 - r->clock0) * 1e9 / (double)(mono1 - r->mono0);
+}
+
+/* the final info: the totals of the drainer and the end */
+static bool write_final_info(struct recorder *r)
+{
+	struct ct_info *ri = &r->ri;
+	const struct ct_drainer *d = &r->dr;
+	ri->complete = true;
+	ri->processes = d->npids;
+	ri->threads = d->ntids;
+	ri->events = d->st.events;
+	ri->bytes = d->st.bytes;
+	ri->lost = d->st.lost;
+	ri->unmatched = d->st.unmatched;
+	ri->waits = d->st.waits;
+	ri->unfinished = d->st.enters - d->st.exits - d->st.unwound;
+	ri->write_errors = d->write_errors + r->sym_errors;
+	ri->unwritten_events = d->unwritten_events;
+	ri->unwritten_bytes = d->unwritten_bytes;
+	ri->running = r->running;
+	ri->nrunning = r->nrunning;
+	return ct_info_write(&r->info, ri) == 0;
+}
+
+/* the paragraph on stderr (doc/record.md) */
+static void print_summary(const struct recorder *r, bool info_failed, bool own_failure)
+{
+	const struct ct_drain_stats *st = &r->dr.st;
+	const uint64_t *untr = r->ri.untraced;
+	char size[64];
+	uint64_t unfinished = st->enters - st->exits - st->unwound;
+	bool lost_any = st->lost || own_failure;
+	print_size(size, sizeof(size), st->bytes);
+	fprintf(stderr,
+		"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
+		"%s, %.1f bytes per event, in %s/.",
+		r->exit_status, r->dr.npids, r->dr.npids == 1 ? "" : "es", r->dr.ntids,
+		r->dr.ntids == 1 ? "" : "s", (unsigned long long)st->events,
+		(unsigned long long)st->enters, size,
+		st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
+	if (st->lost)
+		fprintf(stderr, " LOST: %llu events.", (unsigned long long)st->lost);
+	if (r->dr.unwritten_bytes) {
+		print_size(size, sizeof(size), r->dr.unwritten_bytes);
 		fprintf(stderr,
-			"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
-			"%s, %.1f bytes per event, in %s/.",
-			exit_status, r.npids, r.npids == 1 ? "" : "es", r.ntids,
-			r.ntids == 1 ? "" : "s", (unsigned long long)r.st.events,
-			(unsigned long long)r.st.enters, size,
-			r.st.events ? (double)r.st.bytes / (double)r.st.events : 0.0, dir);
-		if (r.st.lost)
-			fprintf(stderr, " LOST: %llu events.", (unsigned long long)r.st.lost);
-		if (r.unwritten_bytes) {
-			print_size(size, sizeof(size), r.unwritten_bytes);
-			fprintf(stderr,
-				" LOST: %llu events (%s) could not be written: the trace is "
-				"incomplete (%s).",
-				(unsigned long long)r.unwritten_events, size, r.first_error);
-		}
-		if (symerr[0])
-			fprintf(stderr, " No symbol tables saved: %s.", symerr);
-		else if (unsaved)
-			fprintf(stderr, " The symbol tables of %d module%s could not be written "
-					"(see the warnings above).",
-				unsaved, unsaved == 1 ? "" : "s");
-		if (r.rings_refused)
-			fprintf(stderr, " LOST: %u trace buffer%s could not be taken.",
-				r.rings_refused, r.rings_refused == 1 ? "" : "s");
-		if (info_failed)
-			fprintf(stderr, " The info file could not be written: %s/info is the one "
-					"from the start (incomplete).",
-				dir);
-		for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
-			if (!untr[i])
-				continue;
-			lost_any |= untraced_loss(i);
-			if (i < sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) &&
-			    untraced_kinds[i].key)
-				fprintf(stderr, " %llu %s %s.", (unsigned long long)untr[i],
-					untr[i] == 1 ? untraced_kinds[i].one
-						     : untraced_kinds[i].many,
-					untraced_kinds[i].what);
-			else
-				fprintf(stderr, " %llu not traced (kind %u).",
-					(unsigned long long)untr[i], i);
-		}
-		if (!lost_any && !r.nrunning)
-			fprintf(stderr, " Nothing lost.");
-		print_running(&r);
-		if (r.st.unmatched)
-			fprintf(stderr, " %llu exits without an entry.",
-				(unsigned long long)r.st.unmatched);
-		if (unfinished)
-			fprintf(stderr, " %llu calls were still open when their thread ended.",
-				(unsigned long long)unfinished);
-		if (r.st.waits)
-			fprintf(stderr, " The program waited %llu times for the trace writer.",
-				(unsigned long long)r.st.waits);
-		if (skipped > 0)
-			fprintf(stderr, " No symbols saved for %d module%s (changed on disk "
-					"during the run, or unreadable: see the warnings above).",
-				skipped, skipped == 1 ? "" : "s");
-		if (own_failure)
-			fprintf(stderr, " calltrace record failed: exit %d (the program's: %s).",
-				CT_RECORD_FAILED, exit_status);
-		fputc('\n', stderr);
+			" LOST: %llu events (%s) could not be written: the trace is "
+			"incomplete (%s).",
+			(unsigned long long)r->dr.unwritten_events, size, r->dr.first_error);
 	}
+	if (r->symerr[0])
+		fprintf(stderr, " No symbol tables saved: %s.", r->symerr);
+	else if (r->ri.symbols_unsaved)
+		fprintf(stderr, " The symbol tables of %d module%s could not be written "
+				"(see the warnings above).",
+			r->ri.symbols_unsaved, r->ri.symbols_unsaved == 1 ? "" : "s");
+	if (r->dr.rings_refused)
+		fprintf(stderr, " LOST: %u trace buffer%s could not be taken.",
+			r->dr.rings_refused, r->dr.rings_refused == 1 ? "" : "s");
+	if (info_failed)
+		fprintf(stderr, " The info file could not be written: %s/info is the one "
+				"from the start (incomplete).",
+			r->o.dir);
+	for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
+		if (!untr[i])
+			continue;
+		const struct ct_untraced_kind *k = ct_untraced_kind(i);
+		lost_any |= ct_untraced_loss(i);
+		if (k)
+			fprintf(stderr, " %llu %s %s.", (unsigned long long)untr[i],
+				untr[i] == 1 ? k->one : k->many, k->what);
+		else
+			fprintf(stderr, " %llu not traced (kind %u).",
+				(unsigned long long)untr[i], i);
+	}
+	if (!lost_any && !r->nrunning)
+		fprintf(stderr, " Nothing lost.");
+	print_running(r);
+	if (st->unmatched)
+		fprintf(stderr, " %llu exits without an entry.", (unsigned long long)st->unmatched);
+	if (unfinished)
+		fprintf(stderr, " %llu calls were still open when their thread ended.",
+			(unsigned long long)unfinished);
+	if (st->waits)
+		fprintf(stderr, " The program waited %llu times for the trace writer.",
+			(unsigned long long)st->waits);
+	if (r->sym_skipped > 0)
+		fprintf(stderr, " No symbols saved for %d module%s (changed on disk "
+				"during the run, or unreadable: see the warnings above).",
+			r->sym_skipped, r->sym_skipped == 1 ? "" : "s");
 	if (own_failure)
-		code = CT_RECORD_FAILED;
-out:
-	remove_ring_dir(&r);
-	if (r.info_fd >= 0) {
-		char tmp[PATH_MAX];
-		close(r.info_fd);
-		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", r.dir);
-		unlink(tmp);
+		fprintf(stderr, " calltrace record failed: exit %d (the program's: %s).",
+			CT_RECORD_FAILED, r->exit_status);
+	fputc('\n', stderr);
+}
+
+/* the end of a recording: symbols, the final info, the summary; record's
+ * exit status */
+static int finish(struct recorder *r)
+{
+	int code;
+	if (!r->have_status) {
+		snprintf(r->exit_status, sizeof(r->exit_status), "unknown");
+		code = 1;
+	} else if (WIFSIGNALED(r->status)) {
+		snprintf(r->exit_status, sizeof(r->exit_status), "signal %d (SIG%s)",
+			 WTERMSIG(r->status), signame(WTERMSIG(r->status)));
+		code = 128 + WTERMSIG(r->status);
+	} else {
+		snprintf(r->exit_status, sizeof(r->exit_status), "exit %d",
+			 WEXITSTATUS(r->status));
+		code = WEXITSTATUS(r->status);
 	}
-	while (r.nrings)
-		close_ring(&r, r.nrings - 1);
-	free(r.rings);
-	free(r.pids);
-	free(r.tids);
-	free(r.running);
-	goto out_opts;
-out_nomem:
-	err("out of memory");
+	r->ri.exit_status = r->exit_status;
+	save_symbols(r);
+	measure_hz_again(r);
+	bool info_failed = !write_final_info(r);
+	bool own_failure = r->dr.write_errors || r->sym_errors || r->dr.unwritten_bytes ||
+			   r->dr.rings_refused || info_failed;
+	if (!r->o.quiet)
+		print_summary(r, info_failed, own_failure);
+	return own_failure ? CT_RECORD_FAILED : code;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder r;
+	int code;
+	memset(&r, 0, sizeof(r));
+	ct_drainer_init(&r.dr, r.dirabs, verr);
+	ct_info_init(&r.info, r.dirabs, verr);
+	if (!parse_options(&r.o, argc, argv, &code))
+		goto out;
+	if ((code = prepare(&r)))
+		goto out;
 	code = 1;
-out_opts:
-	free(ao.A);
-	free(ao.R);
-	free(ao.libs);
+	if (start_recording(&r) || start_program(&r))
+		goto out;
+	drain_loop(&r);
+	code = finish(&r);
+out:
+	ct_drainer_free(&r.dr);
+	ct_info_discard(&r.info);
+	free(r.running);
+	free(r.o.ao.A);
+	free(r.o.ao.R);
+	free(r.o.ao.libs);
 	return code;
 }

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing a data directory (datadir.h): making it ready for a recording,
+ * and its info file.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calltrace/format.h"
+#include "datadir.h"
+
+static int derr(void (*verr)(const char *, va_list), const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int derr(void (*verr)(const char *, va_list), const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verr(fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* ---- preparing the directory ------------------------------------------ */
+
+/* names a recording holds: info (and its temporary names: .info.tmp from
+ * record, .info.PID from the linked-in runtime), PID-GEN.proc,
+ * PID-GEN-TID.ev, args.spec; sym/ holds KEY.sym (and KEY.sym.tmpPID) */
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+static bool digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static bool recording_name(const char *n)
+{
+	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
+	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
+	       ends_with(n, ".proc") || ends_with(n, ".ev");
+}
+
+static bool sym_name(const char *n)
+{
+	const char *t = strstr(n, ".sym");
+	return t && t != n && (!t[4] || (!strncmp(t + 4, ".tmp", 4) && digits(t + 8)));
+}
+
+/* Whether dfd (a directory) holds only what a recording holds, every entry
+ * a regular file of ours (sym/ a directory of ours holding only .sym
+ * files), nothing else and no link; with del, remove them.  why gets the
+ * reason when it does not. */
+static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
+{
+	int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		snprintf(why, wl, "cannot read it: %s", strerror(errno));
+		return false;
+	}
+	rewinddir(d); /* the offset is dfd's, which may have been read */
+	bool ok = true;
+	struct dirent *e;
+	while (ok && (e = readdir(d))) {
+		const char *n = e->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		struct stat st;
+		if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			snprintf(why, wl, "cannot stat %s: %s", n, strerror(errno));
+			ok = false;
+		} else if (st.st_uid != geteuid()) {
+			snprintf(why, wl, "%s%s belongs to another user", top ? "" : "sym/", n);
+			ok = false;
+		} else if (top && !strcmp(n, "sym") && S_ISDIR(st.st_mode)) {
+			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sfd < 0) {
+				snprintf(why, wl, "cannot open sym/: %s", strerror(errno));
+				ok = false;
+			} else {
+				ok = check_tree(sfd, false, del, why, wl);
+				close(sfd);
+				if (ok && del && unlinkat(dfd, n, AT_REMOVEDIR) < 0) {
+					snprintf(why, wl, "cannot remove sym/: %s",
+						 strerror(errno));
+					ok = false;
+				}
+			}
+		} else if (S_ISLNK(st.st_mode)) {
+			snprintf(why, wl, "%s%s is a symbolic link", top ? "" : "sym/", n);
+			ok = false;
+		} else if (!S_ISREG(st.st_mode) || !(top ? recording_name(n) : sym_name(n))) {
+			snprintf(why, wl, "it holds %s%s, which is not part of a recording",
+				 top ? "" : "sym/", n);
+			ok = false;
+		} else if (del && unlinkat(dfd, n, 0) < 0) {
+			snprintf(why, wl, "cannot remove %s: %s", n, strerror(errno));
+			ok = false;
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
+/* open path, a directory that is not a link; -1 with why */
+static int open_dir(const char *path, char *why, size_t wl)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(why, wl, "%s", errno == ENOTDIR || errno == ELOOP
+						? "it is a symbolic link or not a directory"
+						: strerror(errno));
+	return fd;
+}
+
+/* whether dfd is a calltrace recording: its info starts with
+ * "calltrace-data:", and it holds nothing a recording does not hold */
+static bool is_recording(int dfd, char *why, size_t wl)
+{
+	struct stat st;
+	if (fstat(dfd, &st) < 0 || st.st_uid != geteuid()) {
+		snprintf(why, wl, "it belongs to another user");
+		return false;
+	}
+	int fd = openat(dfd, "info", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char head[16];
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    read(fd, head, sizeof(head)) != (ssize_t)sizeof(head) ||
+	    memcmp(head, "calltrace-data: ", sizeof(head))) {
+		snprintf(why, wl, "it has no calltrace info file");
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	return check_tree(dfd, true, false, why, wl);
+}
+
+/* remove DIR.old, which must be a recording: nothing else is ever removed */
+static int remove_old(const char *old, void (*verr)(const char *, va_list))
+{
+	char why[PATH_MAX + 128];
+	struct stat st;
+	if (lstat(old, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return derr(verr, "cannot replace %s: %s", old, strerror(errno));
+	}
+	int fd = open_dir(old, why, sizeof(why));
+	if (fd < 0 || !is_recording(fd, why, sizeof(why))) {
+		if (fd >= 0)
+			close(fd);
+		return derr(verr, "%s exists and is not a calltrace recording (%s): it is left as it is; "
+			   "move it away or choose another directory with -d",
+			   old, why);
+	}
+	bool ok = check_tree(fd, true, true, why, sizeof(why));
+	close(fd);
+	if (!ok || rmdir(old) < 0)
+		return derr(verr, "cannot remove the old recording %s: %s", old,
+			   ok ? strerror(errno) : why);
+	return 0;
+}
+
+int ct_datadir_prepare(const char *dir, void (*verr)(const char *fmt, va_list ap))
+{
+	struct stat st;
+	if (!dir || !*dir)
+		return derr(verr, "empty data directory name");
+	if (stat(dir, &st) == 0) {
+		char info[PATH_MAX], old[PATH_MAX];
+		snprintf(info, sizeof(info), "%s/info", dir);
+		DIR *d = opendir(dir);
+		bool empty = true;
+		if (d) {
+			struct dirent *e;
+			while ((e = readdir(d)))
+				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+					empty = false;
+			closedir(d);
+		}
+		if (!S_ISDIR(st.st_mode) || (!empty && access(info, F_OK) != 0))
+			return derr(verr, "%s exists and is not a calltrace data directory; "
+				   "remove it or choose another with -d",
+				   dir);
+		if (st.st_uid != geteuid())
+			return derr(verr, "%s belongs to another user; choose another directory with -d",
+				   dir);
+		if (!empty) {
+			if (snprintf(old, sizeof(old), "%s.old", dir) >= (int)sizeof(old))
+				return derr(verr, "%s: name too long", dir);
+			if (remove_old(old, verr))
+				return 1;
+			if (rename(dir, old) < 0)
+				return derr(verr, "cannot move %s to %s: %s", dir, old, strerror(errno));
+		}
+	}
+	/* private: traces can hold captured strings */
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return derr(verr, "cannot create %s: %s", dir, strerror(errno));
+	return 0;
+}
+
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == ' ')
+			fputs("\\x20", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* ---- the info file ----------------------------------------------------- */
+
+static const struct ct_untraced_kind untraced_kinds[] = {
+	[CT_UNTRACED_RING] = {"untraced_ring", "thread", "threads",
+			      "not traced: no ring could be made for them (after setuid, "
+			      "under a seccomp filter, or out of space)",
+			      true},
+	[CT_UNTRACED_SECCOMP] = {"untraced_seccomp", "thread", "threads",
+				 "stopped being traced when they entered seccomp", true},
+	[CT_UNTRACED_TSC] = {"untraced_tsc", "thread", "threads",
+			     "stopped being traced: the TSC was disabled (PR_SET_TSC)", true},
+	[CT_UNTRACED_CLONE] = {"untraced_clone", "task", "tasks",
+			       "not traced: made by clone() sharing their parent's thread state",
+			       true},
+	[CT_UNTRACED_EXEC_ENV] = {"untraced_exec_env", "exec", "execs",
+				  "dropped calltrace's environment; it was put back (traced)",
+				  false},
+	[CT_UNTRACED_ORPHANED] = {"untraced_orphaned", "process", "processes",
+				  "found record gone and stopped tracing", true},
+};
+
+const struct ct_untraced_kind *ct_untraced_kind(unsigned i)
+{
+	if (i < sizeof(untraced_kinds) / sizeof(untraced_kinds[0]) && untraced_kinds[i].key)
+		return &untraced_kinds[i];
+	return NULL;
+}
+
+bool ct_untraced_loss(unsigned i)
+{
+	const struct ct_untraced_kind *k = ct_untraced_kind(i);
+	return !k || k->loss;
+}
+
+static const char *untraced_key(unsigned i, char *buf, size_t len)
+{
+	const struct ct_untraced_kind *k = ct_untraced_kind(i);
+	if (k)
+		return k->key;
+	snprintf(buf, len, "untraced_%u", i);
+	return buf;
+}
+
+/* DIR/.info.tmp, made afresh, private, never through a link */
+static int open_info_tmp(const struct ct_info_file *f, char *tmp, size_t len)
+{
+	snprintf(tmp, len, "%s/.info.tmp", f->dir);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd;
+}
+
+static bool pwrite_all(int fd, const char *p, size_t n)
+{
+	for (off_t off = 0; n > 0;) {
+		ssize_t w = pwrite(fd, p, n, off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return false;
+		}
+		p += w, n -= (size_t)w, off += w;
+	}
+	return true;
+}
+
+void ct_info_init(struct ct_info_file *f, const char *dir,
+		  void (*err)(const char *fmt, va_list ap))
+{
+	f->dir = dir;
+	f->err = err;
+	f->fd = -1;
+}
+
+/* the text of info (doc/format.md) */
+static void put_info(FILE *f, const struct ct_info *ri)
+{
+	fprintf(f, "calltrace-data: %d\ncommand: ", CT_FORMAT_VERSION);
+	for (char *const *a = ri->argv; *a; a++) {
+		if (a != ri->argv)
+			fputc(' ', f);
+		put_escaped(f, *a);
+	}
+	fprintf(f, "\nstart_time: %s\nclock: %s\nclock_hz: %.3f\nstart_clock: %llu\n",
+		ri->start_time, ri->clock, ri->hz, (unsigned long long)ri->start_clock);
+	if (!ri->complete)
+		return;
+	fprintf(f, "end_clock: %llu\nexit_status: %s\n", (unsigned long long)ri->end_clock,
+		ri->exit_status);
+	fprintf(f, "processes: %zu\nthreads: %zu\nevents: %llu\nbytes: %llu\n", ri->processes,
+		ri->threads, (unsigned long long)ri->events, (unsigned long long)ri->bytes);
+	fprintf(f, "lost: %llu\nunmatched: %llu\nwaits: %llu\nunfinished: %llu\n",
+		(unsigned long long)ri->lost, (unsigned long long)ri->unmatched,
+		(unsigned long long)ri->waits, (unsigned long long)ri->unfinished);
+	fprintf(f, "write_errors: %u\nunwritten_events: %llu\nunwritten_bytes: %llu\n",
+		ri->write_errors, (unsigned long long)ri->unwritten_events,
+		(unsigned long long)ri->unwritten_bytes);
+	if (ri->symbols_unsaved)
+		fprintf(f, "symbols_unsaved: %d\n", ri->symbols_unsaved);
+	for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
+		char kb[32];
+		if (ri->untraced[i])
+			fprintf(f, "%s: %llu\n", untraced_key(i, kb, sizeof(kb)),
+				(unsigned long long)ri->untraced[i]);
+	}
+	if (ri->nrunning) {
+		fprintf(f, "still_running: %zu", ri->nrunning);
+		for (size_t i = 0; i < ri->nrunning; i++)
+			fprintf(f, " %d", ri->running[i].pid);
+		fputc('\n', f);
+	}
+	fprintf(f, "complete: 1\n");
+}
+
+int ct_info_write(struct ct_info_file *fi, const struct ct_info *ri)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return derr(fi->err, "cannot write %s/info: %s", fi->dir, strerror(errno)), -1;
+	put_info(f, ri);
+	if (fclose(f) != 0) {
+		free(text);
+		return derr(fi->err, "cannot write %s/info: %s", fi->dir, strerror(errno)), -1;
+	}
+	snprintf(path, sizeof(path), "%s/info", fi->dir);
+	int fd = fi->fd;
+	fi->fd = -1;
+	if (fd < 0)
+		fd = open_info_tmp(fi, tmp, sizeof(tmp));
+	else
+		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", fi->dir);
+	bool ok = fd >= 0 && pwrite_all(fd, text, len) && ftruncate(fd, (off_t)len) == 0;
+	int e = errno;
+	if (fd >= 0 && close(fd) < 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	if (ok && rename(tmp, path) < 0) {
+		ok = false;
+		e = errno;
+	}
+	free(text);
+	if (!ok) {
+		if (fd >= 0)
+			unlink(tmp);
+		return derr(fi->err, "cannot write %s: %s", path, strerror(e)), -1;
+	}
+	return 0;
+}
+
+void ct_info_reserve(struct ct_info_file *f, char *const *argv)
+{
+	char tmp[PATH_MAX];
+	off_t room = 16384;
+	for (char *const *a = argv; *a; a++)
+		room += 4 * (off_t)strlen(*a) + 1;
+	f->fd = open_info_tmp(f, tmp, sizeof(tmp));
+	if (f->fd >= 0 && posix_fallocate(f->fd, 0, room) != 0) {
+		close(f->fd);
+		f->fd = -1;
+		unlink(tmp);
+	}
+}
+
+void ct_info_discard(struct ct_info_file *f)
+{
+	if (f->fd >= 0) {
+		char tmp[PATH_MAX];
+		close(f->fd);
+		f->fd = -1;
+		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", f->dir);
+		unlink(tmp);
+	}
+}

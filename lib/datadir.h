@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing a data directory (doc/format.md): preparing it for a recording
+ * (an earlier recording there is moved to DIR.old; nothing that is not a
+ * recording is ever removed), and its info file, written through
+ * .info.tmp and a rename.  The reading side is session.c's parse_info.
+ * Messages go to an err callback given by the caller (record prefixes
+ * them).  libc and the shared headers only.
+ */
+#ifndef CT_DATADIR_H
+#define CT_DATADIR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calltrace/format.h"
+
+/* Make dir ready for a new recording: created (mode 0700) if missing; an
+ * empty directory is used as it is; one holding a recording (it has an
+ * info) is moved to DIR.old, whose older contents are removed only if it
+ * is a recording of ours too; anything else is refused.  0, or 1 after a
+ * message to err. */
+int ct_datadir_prepare(const char *dir, void (*err)(const char *fmt, va_list ap));
+
+/* what the runtime could not trace, counted in the doorbell (enum
+ * ct_untraced): the info key, the summary's words ("N one|many what."),
+ * and whether it is a loss */
+struct ct_untraced_kind {
+	const char *key, *one, *many, *what;
+	bool loss;
+};
+/* the kind i, or NULL for one this build does not know */
+const struct ct_untraced_kind *ct_untraced_kind(unsigned i);
+/* whether kind i is a loss (unknown kinds are) */
+bool ct_untraced_loss(unsigned i);
+
+/* a process still running when record stopped */
+struct ct_running {
+	int pid;
+	char name[32];
+};
+
+/* what info says; the part after start_clock only when complete */
+struct ct_info {
+	char *const *argv;
+	char start_time[64];
+	const char *clock;  /* "tsc" or "mono" */
+	double hz;
+	uint64_t start_clock, end_clock;
+	bool complete;
+	const char *exit_status;
+	size_t processes, threads;
+	uint64_t events, bytes, lost, unmatched, waits, unfinished;
+	unsigned write_errors;
+	uint64_t unwritten_events, unwritten_bytes;
+	int symbols_unsaved; /* symbol tables record failed to write */
+	uint64_t untraced[CT_UNTRACED_MAX];
+	const struct ct_running *running;
+	size_t nrunning;
+};
+
+struct ct_info_file {
+	const char *dir;
+	void (*err)(const char *fmt, va_list ap);
+	int fd;             /* .info.tmp, with room for the final info kept */
+};
+
+void ct_info_init(struct ct_info_file *f, const char *dir,
+		  void (*err)(const char *fmt, va_list ap));
+/* write DIR/info through .info.tmp and a rename; through the file kept
+ * open with its room reserved (ct_info_reserve) when there is one, so that
+ * the final info can still say what was lost on a full disk.  Never leaves
+ * .info.tmp behind when it fails.  0, or -1 after a message. */
+int ct_info_write(struct ct_info_file *f, const struct ct_info *info);
+/* keep .info.tmp open with room for the final info of a command line
+ * argv, taken now while there is space (the rest of the recording may fill
+ * the disk); without it when that fails */
+void ct_info_reserve(struct ct_info_file *f, char *const *argv);
+/* the way out without a final info: close and remove .info.tmp */
+void ct_info_discard(struct ct_info_file *f);
+
+#endif

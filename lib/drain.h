@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The drainer: the consumer side of the traced threads' rings
+ * (include/calltrace/format.h, ring.h).  It makes the private ring
+ * directory and its doorbell, takes each ring a thread publishes there,
+ * copies every full buffer into the thread's DIR/PID-GEN-TID.ev, and once a
+ * ring's process is gone, what is left in it; it counts what it copied and
+ * what it could not.  `calltrace record` drives it.  libc and the shared
+ * headers only: nothing of the views.
+ */
+#ifndef CT_DRAIN_H
+#define CT_DRAIN_H
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calltrace/format.h"
+
+/* what was copied, counted from the records; lost, unmatched and waits are
+ * the rings' own counts, added when a ring is let go */
+struct ct_drain_stats {
+	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
+};
+
+struct ct_drain_ring;
+
+struct ct_drainer {
+	const char *dir;    /* the data directory (absolute): the .ev go there */
+	/* prints a message (without a prefix or newline) */
+	void (*err)(const char *fmt, va_list ap);
+	char shm[PATH_MAX]; /* the private ring directory ("" before it is made) */
+	int shm_fd;         /* it, open (-1 before it is made) */
+	DIR *shm_dir;       /* the same, for reading it */
+	struct ct_doorbell *db;
+	struct ct_drain_ring **rings;
+	size_t nrings, cap;
+	/* the totals, read by the caller */
+	struct ct_drain_stats st;
+	int *pids;          /* processes seen */
+	size_t npids, pidcap;
+	int *tids;          /* (pid, gen, tid) triples seen, for the thread count */
+	size_t ntids, tidcap;
+	/* what the drainer could not write (the recorder's own failure) */
+	uint64_t unwritten_events, unwritten_bytes;
+	unsigned write_errors;  /* files it failed to write */
+	unsigned rings_refused; /* rings it could not take (memory, bad file) */
+	char first_error[256];  /* the first of those, for the summary */
+};
+
+/* an empty drainer writing into dir; err prints its messages */
+void ct_drainer_init(struct ct_drainer *d, const char *dir,
+		     void (*err)(const char *fmt, va_list ap));
+/* make the private ring directory (mkdtemp under /dev/shm, or $TMPDIR or
+ * /tmp with a warning unless quiet: a new, unpredictable name, mode 0700)
+ * and its doorbell, created exclusively, never through a link, with this
+ * process's identity and a first heartbeat.  0, or 1 after a message. */
+int ct_drainer_make_dir(struct ct_drainer *d, bool quiet);
+/* stamp the doorbell's heartbeat: done at every round of the drain loop */
+void ct_drainer_heartbeat(struct ct_drainer *d);
+/* take every ring published in the ring directory since the last scan */
+void ct_drainer_scan(struct ct_drainer *d);
+/* copy every full buffer of every ring (and all that is left in those of
+ * processes that are gone); let finished rings go.  Whether anything was
+ * copied. */
+bool ct_drainer_drain(struct ct_drainer *d);
+/* process pid is gone (reaped): its rings are drained to the end */
+void ct_drainer_process_gone(struct ct_drainer *d, int pid);
+/* sleep until a writer rings the doorbell (a ring half full, a thread
+ * ended) or a millisecond passes */
+void ct_drainer_sleep(struct ct_drainer *d);
+/* stop draining: take the rings published last, copy all that is left in
+ * every ring, tell the writers still running that nobody drains any more
+ * (the doorbell's `closed`, waking those that wait) and let the rings go */
+void ct_drainer_stop(struct ct_drainer *d);
+/* the doorbell's counts of what the runtime could not trace (enum
+ * ct_untraced); zeros once the ring directory is gone */
+void ct_drainer_untraced(const struct ct_drainer *d, uint64_t untraced[CT_UNTRACED_MAX]);
+/* tell the runtime nobody drains any more, and remove the ring directory
+ * and all in it; for every way out once it exists, and again harmless */
+void ct_drainer_remove_dir(struct ct_drainer *d);
+/* remove the ring directory, let every ring go, free all */
+void ct_drainer_free(struct ct_drainer *d);
+
+#endif
