@@ -42,6 +42,7 @@
 #include "drain.h"
 #include "symtab.h"
 #include "session.h"
+#include "util.h"
 
 static const char record_usage[] =
 	"usage: calltrace record [options] [--] COMMAND [ARG...]\n"
@@ -152,18 +153,12 @@ static int err(const char *fmt, ...)
 	return 1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static bool use_tsc = true;
 
 static uint64_t read_clock(void)
 {
-	return use_tsc ? ct_arch_cycles() : mono_ns();
+	return use_tsc ? ct_arch_cycles() : ct_mono_ns();
 }
 
 /* resolve the command as execvp does (through PATH when it has no '/'),
@@ -254,7 +249,7 @@ static void note_running(struct recorder *r)
 		v[n++] = (struct proc_link){(int)pid, ps.ppid, ps.state != 'Z' && ps.state != 'X'};
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_link);
+	ct_qsort(v, n, sizeof(*v), cmp_link);
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].live)
 			continue;
@@ -302,16 +297,16 @@ static void print_running(const struct recorder *r)
 static double measure_hz(uint64_t *clock0, uint64_t *mono0)
 {
 	if (!use_tsc) {
-		*clock0 = *mono0 = mono_ns();
+		*clock0 = *mono0 = ct_mono_ns();
 		return 1e9;
 	}
 	/* a first estimate, for the info file written now (it is what a
 	 * reader gets if record itself is killed); the rate is measured again
 	 * over the whole run at the end */
-	uint64_t m0 = mono_ns(), c0 = ct_arch_cycles();
+	uint64_t m0 = ct_mono_ns(), c0 = ct_arch_cycles();
 	struct timespec ts = {0, 2 * 1000 * 1000};
 	nanosleep(&ts, NULL);
-	uint64_t m1 = mono_ns(), c1 = ct_arch_cycles();
+	uint64_t m1 = ct_mono_ns(), c1 = ct_arch_cycles();
 	*clock0 = c0;
 	*mono0 = m0;
 	return (double)(c1 - c0) * 1e9 / (double)(m1 - m0);
@@ -654,11 +649,11 @@ static void drain_loop(struct recorder *r)
 	bool told = false;
 	/* for the tests of --drop only: hold the drainer back at first */
 	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
-	uint64_t drain_from = mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
+	uint64_t drain_from = ct_mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
 		ct_drainer_heartbeat(&r->dr);
 		ct_drainer_scan(&r->dr);
-		bool did = mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
+		bool did = ct_mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
 		int st;
 		pid_t p;
 		bool gone = false;
@@ -720,7 +715,7 @@ static void save_symbols(struct recorder *r)
 /* the clock's rate over the whole run, for the final info */
 static void measure_hz_again(struct recorder *r)
 {
-	uint64_t mono1 = mono_ns();
+	uint64_t mono1 = ct_mono_ns();
 	if (!use_tsc)
 		return;
 	/* measure over at least 20 ms: the pair of readings at each end
@@ -730,7 +725,7 @@ static void measure_hz_again(struct recorder *r)
 		struct timespec ts = {0, (long)rest};
 		nanosleep(&ts, NULL);
 	}
-	mono1 = mono_ns();
+	mono1 = ct_mono_ns();
 	uint64_t c1 = ct_arch_cycles();
 	r->ri.hz = (double)(c1 - r->clock0) * 1e9 / (double)(mono1 - r->mono0);
 }

@@ -29,6 +29,7 @@
 #include "calltrace/procstat.h"
 #include "calltrace/ring.h"
 #include "drain.h"
+#include "util.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 
@@ -57,12 +58,6 @@ static int derr(const struct ct_drainer *d, const char *fmt, ...)
 	return 1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 void ct_drainer_init(struct ct_drainer *d, const char *dir,
 		     void (*err)(const char *fmt, va_list ap))
@@ -466,7 +461,7 @@ int ct_drainer_make_dir(struct ct_drainer *d, bool quiet)
 	db->version = CT_FORMAT_VERSION;
 	db->record_pid = (int32_t)getpid();
 	db->record_start = self_start_time();
-	db->heartbeat = mono_ns();
+	db->heartbeat = ct_mono_ns();
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	d->db = db;
 	return 0;
@@ -527,7 +522,7 @@ void ct_drainer_stop(struct ct_drainer *d)
  * loop (at least every millisecond while it sleeps). */
 void ct_drainer_heartbeat(struct ct_drainer *d)
 {
-	__atomic_store_n(&d->db->heartbeat, mono_ns(), __ATOMIC_RELEASE);
+	__atomic_store_n(&d->db->heartbeat, ct_mono_ns(), __ATOMIC_RELEASE);
 }
 
 /* everything the process stored is in its rings: take the rest */

@@ -1,18 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "progress.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 void ct_progress_start(struct ct_progress *p, const char *what, uint64_t total)
 {
@@ -21,7 +15,7 @@ void ct_progress_start(struct ct_progress *p, const char *what, uint64_t total)
 	p->what = what;
 	p->total = total;
 	p->on = env && *env ? strcmp(env, "0") != 0 : isatty(2);
-	p->start_ns = now_ns();
+	p->start_ns = ct_mono_ns();
 	p->next_ns = p->start_ns + 500000000u;
 	p->mask = 63;
 	if (p->on && env && !strcmp(env, "now")) {
@@ -34,7 +28,7 @@ void ct_progress_update(struct ct_progress *p, uint64_t done)
 {
 	if (!p->on || (++p->calls & p->mask))
 		return;
-	uint64_t t = now_ns();
+	uint64_t t = ct_mono_ns();
 	if (t < p->next_ns)
 		return;
 	p->next_ns = t + 200000000u;

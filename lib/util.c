@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,6 +42,13 @@ void *xrealloc(void *p, size_t n)
 	if (!q)
 		oom(n);
 	return q;
+}
+
+uint64_t ct_mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 void ct_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))

@@ -12,6 +12,8 @@ void *xmalloc(size_t n);
 /* qsort that accepts an empty array given as NULL (qsort itself may not
  * be passed NULL, even with n = 0) */
 void ct_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* CLOCK_MONOTONIC in ns */
+uint64_t ct_mono_ns(void);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
