@@ -158,10 +158,8 @@ static int cmp_bylo(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* among the modules containing addr, the one that wins: one still mapped
- * over one unloaded, then the latest loaded, then the later line */
-static bool better_module(const struct ct_module *m, size_t i, const struct ct_module *best,
-			  size_t bi)
+/* the choice among the modules that hold an address (session.h) */
+bool ct_module_wins(const struct ct_module *m, size_t i, const struct ct_module *best, size_t bi)
 {
 	bool mm = m->unload_clock == UINT64_MAX, bm = best->unload_clock == UINT64_MAX;
 	if (mm != bm)
@@ -210,7 +208,7 @@ static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
 	for (size_t j = lo, k = 0; j-- > 0 && pp->maxhi[j] > addr && k < MODULE_WALK; k++) {
 		size_t i = pp->bylo[j];
 		struct ct_module *m = &p->modules[i];
-		if (addr < m->hi && (!best || better_module(m, i, best, bi))) {
+		if (addr < m->hi && (!best || ct_module_wins(m, i, best, bi))) {
 			best = m;
 			bi = i;
 		}

@@ -176,6 +176,12 @@ struct ct_sym_info {
 const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
 					     uint64_t addr);
 
+/* among the modules of a process that hold an address, does m (line i of
+ * the .proc) win over best (line bi)?  One still mapped over one unloaded,
+ * then the latest loaded, then the later line: the choice of
+ * ct_session_resolve, for a view that finds modules itself */
+bool ct_module_wins(const struct ct_module *m, size_t i, const struct ct_module *best, size_t bi);
+
 /* the name of the function that starts exactly at addr, or NULL */
 const char *ct_session_func_at(struct ct_session *s, struct ct_proc *p, uint64_t addr);
 
