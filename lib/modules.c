@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "argspec.h"
 #include "session_priv.h"
 #include "symtab.h"
 #include "util.h"
@@ -262,4 +263,24 @@ const char *ct_session_func_at(struct ct_session *s, struct ct_proc *p, uint64_t
 	    strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3))
 		return NULL;
 	return si->name;
+}
+
+/* ---- arguments ------------------------------------------------------------ */
+
+struct symctx {
+	struct ct_session *s;
+	struct ct_proc *p;
+};
+
+static const char *session_sym(void *ctx, uint64_t addr)
+{
+	struct symctx *c = ctx;
+	return c->p ? ct_session_func_at(c->s, c->p, addr) : NULL;
+}
+
+size_t ct_event_args_text(struct ct_session *s, struct ct_proc *p, const struct ct_callargs *a,
+			  bool ret, char *buf, size_t len)
+{
+	struct symctx c = {s, p};
+	return ct_args_format(s->argtab, a, ret, session_sym, &c, buf, len);
 }
