@@ -88,6 +88,17 @@ struct ct_argtab {
 int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, char *err,
 		   size_t errlen);
 
+/* one conversion of a printf form: "%-08.3lld" -> its parts */
+struct ct_aconv {
+	char flags[8];
+	int width, prec; /* -1 when absent */
+	char len[3];
+	char c;
+};
+/* the length of the conversion at s ('%'), 0 when it is not one we
+ * support (-A's forms, and their printing in argfmt.c) */
+size_t ct_aconv_parse(const char *s, struct ct_aconv *cv);
+
 /* ---- the table ---------------------------------------------------------- */
 
 void ct_argtab_init(struct ct_argtab *t);
