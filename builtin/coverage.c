@@ -137,19 +137,20 @@ static struct module *get_module(struct cov *c, const struct ct_module *mod)
 	return m;
 }
 
-/* the module containing addr in p: among several, the latest mapped, and
- * one still mapped before one that was unloaded (as ct_session_resolve) */
+/* the module containing addr in p: among several, the one
+ * ct_session_resolve would take (ct_module_wins) */
 static const struct ct_module *find_module(const struct ct_proc *p, uint64_t addr)
 {
 	const struct ct_module *mod = NULL;
+	size_t mi = 0;
 	for (size_t i = 0; i < p->nmodules; i++) {
 		const struct ct_module *m = &p->modules[i];
 		if (addr < m->lo || addr >= m->hi)
 			continue;
-		if (!mod || (m->unload_clock == UINT64_MAX) > (mod->unload_clock == UINT64_MAX) ||
-		    ((m->unload_clock == UINT64_MAX) == (mod->unload_clock == UINT64_MAX) &&
-		     m->load_clock >= mod->load_clock))
+		if (!mod || ct_module_wins(m, i, mod, mi)) {
 			mod = m;
+			mi = i;
+		}
 	}
 	return mod;
 }

@@ -136,6 +136,7 @@ static void on_interrupt(int sig)
 }
 
 /* record's messages, also those of the drainer and the data directory */
+static void verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 static void verr(const char *fmt, va_list ap)
 {
 	fputs("calltrace record: ", stderr);

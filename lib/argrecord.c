@@ -19,7 +19,7 @@
 
 #include "argspec.h"
 #include "calltrace/format.h"
-#include "session.h"
+#include "error.h"
 #include "symtab.h"
 #include "util.h"
 

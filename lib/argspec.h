@@ -16,9 +16,6 @@
 
 #include "calltrace/specfile.h"
 
-struct ct_session;
-struct ct_proc;
-
 struct ct_aitem {
 	uint8_t fmt;  /* enum ct_afmt */
 	uint8_t bits; /* width of integers and floats: 8 16 32 64 */
@@ -91,6 +88,17 @@ struct ct_argtab {
 int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, char *err,
 		   size_t errlen);
 
+/* one conversion of a printf form: "%-08.3lld" -> its parts */
+struct ct_aconv {
+	char flags[8];
+	int width, prec; /* -1 when absent */
+	char len[3];
+	char c;
+};
+/* the length of the conversion at s ('%'), 0 when it is not one we
+ * support (-A's forms, and their printing in argfmt.c) */
+size_t ct_aconv_parse(const char *s, struct ct_aconv *cv);
+
 /* ---- the table ---------------------------------------------------------- */
 
 void ct_argtab_init(struct ct_argtab *t);
@@ -139,38 +147,9 @@ typedef const char *(*ct_args_sym_fn)(void *ctx, uint64_t addr);
 size_t ct_args_format(const struct ct_argtab *t, const struct ct_callargs *a, bool ret,
 		      ct_args_sym_fn sym, void *symctx, char *buf, size_t len);
 
-/* the same for an event of a session (uses its symbols for p) */
-size_t ct_event_args_text(struct ct_session *s, struct ct_proc *p, const struct ct_callargs *a,
-			  bool ret, char *buf, size_t len);
-
 /* the length of a demangled C++ name without its parameter list
  * ("ns::f(int) const" -> "ns::f"), for printing values in its place */
 size_t ct_args_bare_len(const char *name, size_t len);
-
-/* ---- the reader's store of decoded calls (lib/session.c) ---------------- */
-
-/* A call's ct_callargs lives while its call is open, and after its exit
- * for at least CT_ARGS_KEEP_READS reads of the stream and
- * CT_ARGS_KEEP_EVENTS events, so that events held back by a consumer
- * (replay's leaf lookahead, the merge's batches) still point to it. */
-#define CT_ARGS_KEEP_READS 8
-#define CT_ARGS_KEEP_EVENTS 4096
-
-struct ct_args_pool {
-	struct ct_callargs **q; /* retired, oldest first (ring) */
-	uint64_t *q_read, *q_event;
-	size_t head, n, cap;
-	uint64_t reads, events;
-	uint64_t bad; /* records that did not fit their spec */
-};
-
-struct ct_callargs *ct_args_new(uint32_t spec, const uint32_t *w, uint32_t n);
-void ct_args_set_ret(struct ct_callargs *a, const uint32_t *w, uint32_t n);
-void ct_args_release(struct ct_callargs *a);
-void ct_args_retire(struct ct_args_pool *p, struct ct_callargs *a);
-/* a read of the stream begins: free what is old enough */
-void ct_args_tick(struct ct_args_pool *p, uint64_t events);
-void ct_args_pool_free(struct ct_args_pool *p);
 
 /* ---- record: DIR/args.spec from the options (lib/argrecord.c) ----------- */
 

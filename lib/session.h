@@ -15,14 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
+
 struct ct_symtab;
 struct ct_argtab;
 struct ct_callargs;
-
-/* a message for the user, e.g. "calltrace.data/1-0-1.ev: offset 120: bad record" */
-struct ct_error {
-	char msg[512];
-};
 
 struct ct_module {
 	uint64_t base;       /* load bias: runtime address = base + symbol value */
@@ -125,9 +122,9 @@ struct ct_event {
 	uint64_t below;     /* for CT_EXIT: the calls made inside this one, all
 			     * depths (for the overhead correction); 0 on entries */
 	/* the call's captured arguments (on its CT_ENTER) and also its return
-	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text
-	 * (lib/argspec.h).  Valid while the call is open and for a while
-	 * after its exit (CT_ARGS_KEEP_*), never after its stream or merge
+	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text.
+	 * Valid while the call is open and for a while after its exit
+	 * (CT_ARGS_KEEP_* in lib/stream.c), never after its stream or merge
 	 * is closed: copy what must live longer. */
 	const struct ct_callargs *args;
 };
@@ -176,8 +173,20 @@ struct ct_sym_info {
 const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
 					     uint64_t addr);
 
+/* among the modules of a process that hold an address, does m (line i of
+ * the .proc) win over best (line bi)?  One still mapped over one unloaded,
+ * then the latest loaded, then the later line: the choice of
+ * ct_session_resolve, for a view that finds modules itself */
+bool ct_module_wins(const struct ct_module *m, size_t i, const struct ct_module *best, size_t bi);
+
 /* the name of the function that starts exactly at addr, or NULL */
 const char *ct_session_func_at(struct ct_session *s, struct ct_proc *p, uint64_t addr);
+
+/* the captured arguments (ret false) or the return value (ret true) of a
+ * call in process p as text (ct_args_format, with the session's symbols
+ * for function pointers): the length written, always NUL-terminated */
+size_t ct_event_args_text(struct ct_session *s, struct ct_proc *p, const struct ct_callargs *a,
+			  bool ret, char *buf, size_t len);
 
 /* warnings collected while opening/resolving (build-id mismatch, missing
  * symbols, ...): printed once to stderr by ct_session_close unless quiet */

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "session.h" /* struct ct_error */
+#include "error.h"
 #include "output.h"
 #include "util.h"
 

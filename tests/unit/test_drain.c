@@ -16,6 +16,7 @@
 
 static char msg[8192];
 
+static void note(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 static void note(const char *fmt, va_list ap)
 {
 	vsnprintf(msg, sizeof(msg), fmt, ap);

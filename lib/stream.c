@@ -1,0 +1,722 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stream decoder: one thread's .ev file (doc/format.md) as clean enter
+ * and exit events (session.h).
+ *
+ * It reads the file through a fixed-size buffer and keeps only the open
+ * call stack, so memory is bounded by the stack depth, never by the length
+ * of the trace.
+ */
+#include "session.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "argspec.h"
+#include "calltrace/format.h"
+#include "session_priv.h"
+#include "util.h"
+
+#define MAX_RECORD (4u + 4u * 255u)
+/* the deepest nesting a stream may have (doc/format.md): a bound on the
+ * memory a hostile stream can make the decoder and the views take (32 bytes
+ * per open call here, as much again in a view), 64 << 18 so that the
+ * stack's capacity, doubled from 64, reaches it exactly */
+#define MAX_DEPTH (1u << 24)
+
+/* ---- the store of decoded arguments -------------------------------------- */
+
+/* A call's ct_callargs lives while its call is open, and after its exit
+ * for at least CT_ARGS_KEEP_READS reads of the stream and
+ * CT_ARGS_KEEP_EVENTS events, so that events held back by a consumer
+ * (replay's leaf lookahead, the merge's batches) still point to it. */
+#define CT_ARGS_KEEP_READS 8
+#define CT_ARGS_KEEP_EVENTS 4096
+
+struct ct_args_pool {
+	struct ct_callargs **q; /* retired, oldest first (ring) */
+	uint64_t *q_read, *q_event;
+	size_t head, n, cap;
+	uint64_t reads, events;
+	uint64_t bad; /* records that did not fit their spec */
+};
+
+static struct ct_callargs *ct_args_new(uint32_t spec, const uint32_t *w, uint32_t n)
+{
+	struct ct_callargs *a = xcalloc(1, sizeof(*a) + n * sizeof(uint32_t));
+	uint32_t *d = (uint32_t *)(a + 1);
+	a->spec = spec;
+	if (w) {
+		memcpy(d, w, n * sizeof(uint32_t));
+		a->has_args = true;
+		a->args = d;
+		a->nargs = n;
+	}
+	return a;
+}
+
+static void ct_args_set_ret(struct ct_callargs *a, const uint32_t *w, uint32_t n)
+{
+	uint32_t *d = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	memcpy(d, w, n * sizeof(uint32_t));
+	free((void *)a->ret);
+	a->ret = d;
+	a->nret = n;
+	a->has_ret = true;
+}
+
+static void ct_args_release(struct ct_callargs *a)
+{
+	if (!a)
+		return;
+	free((void *)a->ret);
+	free(a);
+}
+
+static void ct_args_retire(struct ct_args_pool *p, struct ct_callargs *a)
+{
+	if (p->n == p->cap) {
+		size_t nc = p->cap ? 2 * p->cap : 256;
+		struct ct_callargs **q = xmalloc(nc * sizeof(*q));
+		uint64_t *qr = xmalloc(nc * sizeof(*qr)), *qe = xmalloc(nc * sizeof(*qe));
+		for (size_t i = 0; i < p->n; i++) {
+			size_t j = (p->head + i) % (p->cap ? p->cap : 1);
+			q[i] = p->q[j];
+			qr[i] = p->q_read[j];
+			qe[i] = p->q_event[j];
+		}
+		free(p->q);
+		free(p->q_read);
+		free(p->q_event);
+		p->q = q;
+		p->q_read = qr;
+		p->q_event = qe;
+		p->head = 0;
+		p->cap = nc;
+	}
+	size_t j = (p->head + p->n) % p->cap;
+	p->q[j] = a;
+	p->q_read[j] = p->reads;
+	p->q_event[j] = p->events;
+	p->n++;
+}
+
+/* a read of the stream begins: free what is old enough */
+static void ct_args_tick(struct ct_args_pool *p, uint64_t events)
+{
+	p->reads++;
+	p->events += events;
+	while (p->n && p->q_read[p->head] + CT_ARGS_KEEP_READS <= p->reads &&
+	       p->q_event[p->head] + CT_ARGS_KEEP_EVENTS <= p->events) {
+		ct_args_release(p->q[p->head]);
+		p->head = (p->head + 1) % p->cap;
+		p->n--;
+	}
+}
+
+static void ct_args_pool_free(struct ct_args_pool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		ct_args_release(p->q[(p->head + i) % p->cap]);
+	free(p->q);
+	free(p->q_read);
+	free(p->q_event);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- the stream decoder -------------------------------------------------- */
+
+struct frame {
+	uint64_t addr;
+	uint64_t start; /* ns */
+	uint64_t mark;  /* the stream's entry count just after this entry */
+	struct ct_callargs *ca; /* captured arguments/return value, or NULL */
+};
+
+struct ct_stream {
+	struct ct_session *s;
+	struct ct_thread *t;
+	int fd;
+	unsigned char *buf;
+	size_t bufsize, len, pos;
+	uint64_t buf_off; /* file offset of buf[0] */
+	uint64_t size;    /* the file's size when opened: nothing after it is read */
+	bool eof;         /* read() returned 0 */
+	bool ended;       /* no more records */
+
+	uint64_t base;    /* delta base (clock) */
+	uint64_t hi;      /* address bits 40..63 */
+	uint64_t last_time; /* ns of the last event given out */
+
+	struct frame *stack;
+	size_t depth, cap;
+	uint64_t nenter;  /* entries so far: an exit's below = nenter - mark */
+
+	/* exits owed before the next record is decoded */
+	size_t pend_n;
+	unsigned pend_flags;
+	uint64_t pend_time;
+	bool pend_final;        /* then one more exit with final_flags */
+	unsigned final_flags;
+
+	uint64_t lost, unmatched, unknown;
+	bool warned_bad;
+	struct ct_error ioerr;
+	bool failed;
+	/* an error met by ct_stream_read after some events: reported by the
+	 * next call, once those events are consumed */
+	bool has_err;
+	struct ct_error err;
+
+	struct ct_args_pool args; /* decoded arguments, see argspec.h */
+	uint64_t nev_last;        /* events given by the last read */
+};
+
+/* make n bytes available at buf[pos]; false at end of file (or error) */
+static bool ensure(struct ct_stream *st, size_t n)
+{
+	if (st->len - st->pos >= n)
+		return true;
+	if (st->eof || st->failed)
+		return false;
+	if (st->pos) {
+		memmove(st->buf, st->buf + st->pos, st->len - st->pos);
+		st->buf_off += st->pos;
+		st->len -= st->pos;
+		st->pos = 0;
+	}
+	while (st->len < n) {
+		uint64_t at = st->buf_off + st->len;
+		size_t want = st->bufsize - st->len;
+		if (at >= st->size) {
+			st->eof = true;
+			return false;
+		}
+		if (want > st->size - at)
+			want = (size_t)(st->size - at);
+		ssize_t r = read(st->fd, st->buf + st->len, want);
+		if (r > 0)
+			st->s->bytes_read += (uint64_t)r;
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			ct_set_err(&st->ioerr, "%s: offset %" PRIu64 ": %s", st->t->path,
+				   st->buf_off + st->len, strerror(errno));
+			st->failed = true;
+			return false;
+		}
+		if (r == 0) {
+			st->eof = true;
+			return false;
+		}
+		st->len += (size_t)r;
+	}
+	return true;
+}
+
+static inline uint32_t rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t rd64(const unsigned char *p)
+{
+	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
+}
+
+int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize,
+		      struct ct_stream **out, struct ct_error *err)
+{
+	*out = NULL;
+	uint64_t size;
+	const char *why;
+	int fd = ct_open_regular(t->path, true, &size, &why);
+	if (fd < 0) {
+		ct_set_err(err, "%s: %s", t->path, why);
+		return -1;
+	}
+	struct ct_stream *st = xcalloc(1, sizeof(*st));
+	st->s = s;
+	st->t = t;
+	st->fd = fd;
+	st->size = size;
+	/* no bigger than the file (the fuzzer opens many small ones) */
+	if (bufsize > size + 64)
+		bufsize = (size_t)size + 64;
+	st->bufsize = bufsize < MAX_RECORD + 64 ? MAX_RECORD + 64 : bufsize;
+	st->buf = xmalloc(st->bufsize);
+	st->cap = 64;
+	st->stack = xmalloc(st->cap * sizeof(*st->stack));
+	struct ct_ev_file_header h;
+	if (!ensure(st, sizeof(h))) {
+		if (st->failed) {
+			*err = st->ioerr;
+			ct_stream_close(st);
+			return -1;
+		}
+		/* a thread killed before its header was whole: no events */
+		size_t n = st->len < 8 ? st->len : 8;
+		if (memcmp(st->buf, CT_EV_MAGIC, n)) {
+			ct_set_err(err, "%s: not a calltrace event stream (bad magic)", t->path);
+			ct_stream_close(st);
+			return -1;
+		}
+		ct_session_warn(s, "%s: %s; no events", t->path,
+				st->len ? "header cut short" : "empty file");
+		st->ended = true;
+		*out = st;
+		return 0;
+	}
+	const unsigned char *p = st->buf;
+	if (memcmp(p, CT_EV_MAGIC, 8)) {
+		ct_set_err(err, "%s: not a calltrace event stream (bad magic)", t->path);
+		ct_stream_close(st);
+		return -1;
+	}
+	uint32_t version = rd32(p + 8);
+	if (version != CT_FORMAT_VERSION) {
+		ct_set_err(err, "%s: unsupported event stream version %u (this reader knows %d)",
+			   t->path, version, CT_FORMAT_VERSION);
+		ct_stream_close(st);
+		return -1;
+	}
+	uint32_t pid = rd32(p + 12), tid = rd32(p + 16), gen = rd32(p + 20);
+	if ((int)pid != t->proc->pid || (int)tid != t->tid || (int)gen != t->proc->gen)
+		ct_session_warn(s, "%s: header says pid %u tid %u gen %u, unlike its name",
+				t->path, pid, tid, gen);
+	st->base = rd64(p + 24);
+	st->pos = sizeof(h);
+	*out = st;
+	return 0;
+}
+
+int ct_stream_open(struct ct_session *s, struct ct_thread *t, struct ct_stream **out,
+		   struct ct_error *err)
+{
+	return ct_stream_open_buf(s, t, STREAM_BUF, out, err);
+}
+
+uint64_t ct_stream_lost(const struct ct_stream *st)
+{
+	return st->lost;
+}
+
+uint64_t ct_stream_unmatched(const struct ct_stream *st)
+{
+	return st->unmatched;
+}
+
+uint64_t ct_stream_unknown(const struct ct_stream *st)
+{
+	return st->unknown;
+}
+
+uint64_t ct_stream_offset(const struct ct_stream *st)
+{
+	return st->buf_off + st->pos;
+}
+
+void ct_stream_close(struct ct_stream *st)
+{
+	if (!st)
+		return;
+	if (st->fd >= 0)
+		close(st->fd);
+	if (st->args.bad)
+		ct_session_warn(st->s,
+				"%s: %" PRIu64 " argument or return-value records matched no call "
+				"or not their spec; those values are not shown",
+				st->t->path, st->args.bad);
+	free(st->buf);
+	for (size_t i = 0; i < st->depth; i++)
+		ct_args_release(st->stack[i].ca);
+	ct_args_pool_free(&st->args);
+	free(st->stack);
+	free(st);
+}
+
+static inline uint64_t clamp_time(struct ct_stream *st, uint64_t t)
+{
+	if (t < st->last_time)
+		t = st->last_time;
+	st->last_time = t;
+	return t;
+}
+
+static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint64_t time,
+		 unsigned flags)
+{
+	if (st->depth == st->cap) {
+		st->cap *= 2;
+		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
+	}
+	time = clamp_time(st, time);
+	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL};
+	ev->below = 0;
+	ev->args = NULL;
+	ev->kind = CT_ENTER;
+	ev->flags = flags;
+	ev->addr = addr;
+	ev->time = time;
+	ev->start = time;
+	ev->depth = (uint32_t)st->depth;
+	ev->thread = st->t;
+	st->depth++;
+}
+
+static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsigned flags)
+{
+	struct frame *f = &st->stack[--st->depth];
+	ev->kind = CT_EXIT;
+	ev->flags = flags;
+	ev->addr = f->addr;
+	ev->time = clamp_time(st, time);
+	ev->start = f->start;
+	ev->depth = (uint32_t)st->depth;
+	ev->thread = st->t;
+	ev->below = st->nenter - f->mark;
+	ev->args = f->ca;
+	if (f->ca) {
+		ct_args_retire(&st->args, f->ca);
+		f->ca = NULL;
+	}
+}
+
+/* an ARGS record right after the ENTER just decoded: attach it */
+static void take_args(struct ct_stream *st, struct ct_event *ev)
+{
+	if (!st->s->argtab || !ensure(st, 4))
+		return; /* without specs, ARGS records are skipped as they come */
+	uint32_t w = rd32(st->buf + st->pos);
+	if ((w & 3) != CT_REC_EXT || CT_EXT_TYPE(w) != CT_EXT_ARGS)
+		return;
+	size_t size = 4 + 4 * (size_t)CT_EXT_LEN(w);
+	if (!ensure(st, size))
+		return; /* cut short: the end of the stream handles it */
+	const uint32_t *p = (const uint32_t *)(const void *)(st->buf + st->pos + 4);
+	st->pos += size;
+	uint32_t n = CT_EXT_LEN(w);
+	if (!ct_args_payload_ok(st->s->argtab, CT_EXT_ARG(w), false, p, n)) {
+		st->args.bad++;
+		return;
+	}
+	struct frame *f = &st->stack[st->depth - 1];
+	f->ca = ct_args_new(CT_EXT_ARG(w), p, n);
+	ev->args = f->ca;
+}
+
+/* data no writer of this version produces: stop with the file and offset */
+static int corrupt(struct ct_stream *st, struct ct_error *err, uint64_t off, const char *what)
+{
+	st->ended = true;
+	st->pend_n = 0;
+	st->pend_final = false;
+	if (err)
+		snprintf(err->msg, sizeof(err->msg), "%s: offset %" PRIu64 ": %s: the file is corrupt",
+			 st->t->path, off, what);
+	return -1;
+}
+
+/* the time of the next delta-coded record, if it is already at hand */
+static uint64_t peek_time(struct ct_stream *st)
+{
+	if (!ensure(st, 4))
+		return st->base;
+	uint32_t w = rd32(st->buf + st->pos);
+	if ((w & 3) == CT_REC_EXIT)
+		return st->base + (w >> 2);
+	if ((w & 3) == CT_REC_ENTER && ensure(st, 8))
+		return st->base + ((rd64(st->buf + st->pos) >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1));
+	return st->base;
+}
+
+/* decode up to the next event, any record kind, refilling the buffer as
+ * needed: the general (and slow) path of ct_stream_read */
+static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct_error *err)
+{
+	struct ct_session *s = st->s;
+	for (;;) {
+		if (st->pend_n) {
+			st->pend_n--;
+			pop(st, ev, st->pend_time, st->pend_flags);
+			return 1;
+		}
+		if (st->pend_final) {
+			st->pend_final = false;
+			pop(st, ev, st->pend_time, st->final_flags);
+			return 1;
+		}
+		if (st->ended)
+			return 0;
+		if (!ensure(st, 4)) {
+			if (st->failed) {
+				if (err)
+					*err = st->ioerr;
+				st->ended = true;
+				return -1;
+			}
+			goto end;
+		}
+		uint64_t off = st->buf_off + st->pos;
+		const unsigned char *p = st->buf + st->pos;
+		uint32_t w = rd32(p);
+		switch (w & 3) {
+		case CT_REC_PAD:
+			st->pos += 4;
+			continue;
+		case CT_REC_EXIT:
+			st->pos += 4;
+			st->base += w >> 2;
+			if (!st->depth)
+				return corrupt(st, err, off, "a return with no call open");
+			pop(st, ev, clock_ns(s, st->base), 0);
+			return 1;
+		case CT_REC_ENTER: {
+			if (!ensure(st, 8))
+				goto end;
+			if (st->depth >= MAX_DEPTH)
+				return corrupt(st, err, off, "calls nested deeper than 16777216");
+			uint64_t q = rd64(st->buf + st->pos);
+			st->pos += 8;
+			st->base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
+			uint64_t addr = (q >> 24) | st->hi;
+			push(st, ev, addr, clock_ns(s, st->base), 0);
+			take_args(st, ev);
+			return 1;
+		}
+		default: /* EXT */
+			break;
+		}
+		unsigned type = CT_EXT_TYPE(w), len = CT_EXT_LEN(w);
+		size_t size = 4 + 4 * (size_t)len;
+		if (!ensure(st, size))
+			goto end; /* cut short: the stream ends here */
+		p = st->buf + st->pos + 4;
+		st->pos += size;
+		switch (type) {
+		case CT_EXT_TIME:
+			if (len < 2) {
+				return corrupt(st, err, off, "TIME record too short");
+			}
+			st->base = rd64(p);
+			continue;
+		case CT_EXT_HI:
+			if (len < 1) {
+				return corrupt(st, err, off, "HI record too short");
+			}
+			st->hi = (uint64_t)(rd32(p) & 0xffffff) << CT_ADDR_LOW_BITS;
+			continue;
+		case CT_EXT_UNWIND: {
+			if (len < 1) {
+				return corrupt(st, err, off, "UNWIND record too short");
+			}
+			uint32_t n = rd32(p);
+			if (n > st->depth)
+				return corrupt(st, err, off, "UNWIND of more calls than are open");
+			st->pend_n = n;
+			st->pend_flags = CT_EVF_SYNTHETIC;
+			st->pend_time = clock_ns(s, peek_time(st));
+			continue;
+		}
+		case CT_EXT_UNWIND_TO: {
+			/* the open frames above the outermost `depth` ended (a
+			 * longjmp out of a handler that interrupted a hook) */
+			if (len < 1) {
+				return corrupt(st, err, off, "UNWIND_TO record too short");
+			}
+			uint32_t keep = rd32(p);
+			st->pend_n = st->depth > keep ? st->depth - keep : 0;
+			st->pend_flags = CT_EVF_SYNTHETIC;
+			st->pend_time = clock_ns(s, peek_time(st));
+			continue;
+		}
+		case CT_EXT_NENTER: {
+			if (len < 4) {
+				return corrupt(st, err, off, "NENTER record too short");
+			}
+			uint64_t clk = rd64(p), addr = rd64(p + 8);
+			if (st->depth >= MAX_DEPTH)
+				return corrupt(st, err, off, "calls nested deeper than 16777216");
+			push(st, ev, addr, clock_ns(s, clk), CT_EVF_SIGNAL);
+			return 1;
+		}
+		case CT_EXT_NEXIT: {
+			if (len < 4) {
+				return corrupt(st, err, off, "NEXIT record too short");
+			}
+			uint64_t clk = rd64(p), addr = rd64(p + 8);
+			size_t i = st->depth;
+			while (i > 0 && st->stack[i - 1].addr != addr)
+				i--;
+			if (!i) {
+				st->unmatched++;
+				continue;
+			}
+			st->pend_n = st->depth - i; /* frames above the match */
+			st->pend_flags = CT_EVF_SYNTHETIC;
+			st->pend_time = clock_ns(s, clk);
+			st->pend_final = true;
+			st->final_flags = CT_EVF_SIGNAL;
+			continue;
+		}
+		case CT_EXT_LOST:
+			if (len < 2) {
+				return corrupt(st, err, off, "LOST record too short");
+			}
+			st->lost += rd64(p);
+			continue;
+		case CT_EXT_ARGS: /* not after its ENTER (a signal came between) */
+			st->args.bad += s->argtab != NULL; /* without specs: said once */
+			continue;
+		case CT_EXT_RETVAL: {
+			const uint32_t *pw = (const uint32_t *)(const void *)p;
+			if (!s->argtab)
+				continue;
+			if (!st->depth || !ct_args_payload_ok(s->argtab, CT_EXT_ARG(w), true, pw, len)) {
+				st->args.bad++;
+				continue;
+			}
+			struct frame *f = &st->stack[st->depth - 1];
+			if (!f->ca)
+				f->ca = ct_args_new(CT_EXT_ARG(w), NULL, 0);
+			if (f->ca->spec == CT_EXT_ARG(w))
+				ct_args_set_ret(f->ca, pw, len);
+			else
+				st->args.bad++;
+			continue;
+		}
+		default:
+			return corrupt(st, err, off, "unknown record type");
+		}
+	end:
+		st->ended = true;
+		st->pend_n = st->depth;
+		st->pend_flags = CT_EVF_UNFINISHED;
+		st->pend_time = st->last_time;
+	}
+}
+
+/*
+ * The fast path: plain ENTER and EXIT records, with nothing pending, while at
+ * least 8 bytes (the longest of the two) are buffered.  It does exactly what
+ * stream_next_slow does for these two records, with the stream's state in
+ * locals; anything else (EXT records, a growing stack, a corrupt EXIT, the
+ * end of the buffer) is left to stream_next_slow.  Returns the number of
+ * events decoded into ev[0..max).
+ */
+static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
+{
+	const struct session_priv *sp = priv(st->s);
+	if (st->pend_n || st->pend_final || st->ended || st->len - st->pos < 8 ||
+	    (!sp->ns_int && !sp->ns_frac))
+		return 0;
+	/* clock_ns, with the rate in registers */
+	const uint64_t start = sp->pub.start_clock, ns_int = sp->ns_int, ns_frac = sp->ns_frac;
+	const unsigned char *p = st->buf + st->pos, *last = st->buf + st->len - 8;
+	struct frame *stack = st->stack;
+	size_t depth = st->depth, cap = st->cap, n = 0;
+	uint64_t base = st->base, last_time = st->last_time;
+	uint64_t hi = st->hi, nenter = st->nenter;
+	struct ct_thread *t = st->t;
+	/* with argument records, an ENTER followed by one (or whose next
+	 * record is not buffered yet) goes the slow way */
+	const bool has_args = sp->pub.argtab != NULL;
+
+	while (n < max && p <= last) {
+		uint32_t w = rd32(p);
+		struct ct_event *e = &ev[n];
+		uint64_t time;
+		if ((w & 3) == CT_REC_EXIT) {
+			if (!depth)
+				break;
+			base += w >> 2;
+			time = fixed_ns(base > start ? base - start : 0, ns_int, ns_frac);
+			if (time < last_time)
+				time = last_time;
+			last_time = time;
+			const struct frame *f = &stack[--depth];
+			*e = (struct ct_event){.kind = CT_EXIT, .addr = f->addr, .time = time,
+					       .start = f->start, .depth = (uint32_t)depth,
+					       .thread = t, .below = nenter - f->mark,
+					       .args = f->ca};
+			if (__builtin_expect(f->ca != NULL, 0)) {
+				ct_args_retire(&st->args, f->ca);
+				stack[depth].ca = NULL;
+			}
+			p += 4;
+		} else if ((w & 3) == CT_REC_ENTER) {
+			if (depth == cap)
+				break;
+			if (has_args && ((size_t)(p - st->buf) + 12 > st->len ||
+					 ((rd32(p + 8) & 3) == CT_REC_EXT &&
+					  CT_EXT_TYPE(rd32(p + 8)) == CT_EXT_ARGS)))
+				break;
+			uint64_t q = rd64(p);
+			base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
+			uint64_t addr = (q >> 24) | hi;
+			time = fixed_ns(base > start ? base - start : 0, ns_int, ns_frac);
+			if (time < last_time)
+				time = last_time;
+			last_time = time;
+			stack[depth] = (struct frame){addr, time, ++nenter, NULL};
+			*e = (struct ct_event){.kind = CT_ENTER, .addr = addr, .time = time,
+					       .start = time, .depth = (uint32_t)depth, .thread = t};
+			depth++;
+			p += 8;
+		} else {
+			break;
+		}
+		n++;
+	}
+	st->pos = (size_t)(p - st->buf);
+	st->depth = depth;
+	st->base = base;
+	st->last_time = last_time;
+	st->nenter = nenter;
+	return n;
+}
+
+int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct ct_error *err)
+{
+	if (st->has_err) {
+		st->has_err = false;
+		if (err)
+			*err = st->err;
+		return -1;
+	}
+	size_t n = 0;
+	ct_args_tick(&st->args, st->nev_last);
+	st->nev_last = 0;
+	while (n < max) {
+		n += stream_fast(st, ev + n, max - n);
+		if (n == max)
+			break;
+		struct ct_error e;
+		int r = stream_next_slow(st, ev + n, &e);
+		if (r > 0) {
+			n++;
+			continue;
+		}
+		if (r < 0) {
+			if (!n) {
+				if (err)
+					*err = e;
+				return -1;
+			}
+			st->has_err = true;
+			st->err = e;
+		}
+		break;
+	}
+	st->nev_last = n;
+	return (int)n;
+}
+
+int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *err)
+{
+	return ct_stream_read(st, ev, 1, err);
+}
