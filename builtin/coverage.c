@@ -375,14 +375,20 @@ static void attribute(struct cov *c, bool all_modules)
 		for (size_t i = 0; i < mp->cap; i++) {
 			if (!mp->used[i])
 				continue;
-			const struct ct_module *mod = find_module(p, mp->keys[i]);
+			/* an address tagged with its module (session.h) is in that
+			 * one, whatever was mapped there later */
+			uint64_t addr = ct_addr_untag(mp->keys[i]);
+			long tm = ct_addr_module(mp->keys[i]);
+			const struct ct_module *mod = tm >= 0 && (size_t)tm < p->nmodules
+							      ? &p->modules[tm]
+							      : find_module(p, addr);
 			if (!mod)
 				continue;
 			struct module *m = get_module(c, mod);
 			m->instrumented = true;
 			if (!m->tab)
 				continue;
-			const struct ct_symbol *sym = ct_symtab_lookup(m->tab, mp->keys[i] - mod->base);
+			const struct ct_symbol *sym = ct_symtab_lookup(m->tab, addr - mod->base);
 			if (sym)
 				m->counts[sym - m->tab->syms] += (uintptr_t)mp->vals[i];
 		}

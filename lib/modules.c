@@ -175,13 +175,11 @@ bool ct_module_wins(const struct ct_module *m, size_t i, const struct ct_module 
  * overlapping modules costs no more than this per address */
 #define MODULE_WALK 64
 
-/* the module containing addr, or NULL */
-static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
+/* the index by lo, made at the first look-up (again if modules were added) */
+static void index_modules(struct proc_priv *pp)
 {
 	struct ct_proc *p = &pp->pub;
 	size_t n = p->nmodules;
-	if (!n)
-		return NULL;
 	if (!pp->bylo || pp->nindexed != n) { /* a session built by hand may add some */
 		pp->bylo = xrealloc(pp->bylo, n * sizeof(*pp->bylo));
 		pp->maxhi = xrealloc(pp->maxhi, n * sizeof(*pp->maxhi));
@@ -194,7 +192,21 @@ static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
 			uint64_t hi = p->modules[pp->bylo[i]].hi;
 			pp->maxhi[i] = i && pp->maxhi[i - 1] > hi ? pp->maxhi[i - 1] : hi;
 		}
+		pp->overlaps = -1;
 	}
+}
+
+/* the module containing addr, or NULL; with ns, among those mapped at that
+ * time when there is one (a module loaded since, or unloaded before, held
+ * the range at another time) */
+static struct ct_module *find_module_at(struct ct_session *s, struct proc_priv *pp, uint64_t addr,
+				       const uint64_t *ns)
+{
+	struct ct_proc *p = &pp->pub;
+	size_t n = p->nmodules;
+	if (!n)
+		return NULL;
+	index_modules(pp);
 	/* the first position whose module starts above addr */
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -204,17 +216,55 @@ static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
 		else
 			hi = mid;
 	}
-	struct ct_module *best = NULL;
-	size_t bi = 0;
+	struct ct_module *best = NULL, *then = NULL;
+	size_t bi = 0, ti = 0;
 	for (size_t j = lo, k = 0; j-- > 0 && pp->maxhi[j] > addr && k < MODULE_WALK; k++) {
 		size_t i = pp->bylo[j];
 		struct ct_module *m = &p->modules[i];
-		if (addr < m->hi && (!best || ct_module_wins(m, i, best, bi))) {
+		if (addr >= m->hi)
+			continue;
+		if (!best || ct_module_wins(m, i, best, bi)) {
 			best = m;
 			bi = i;
 		}
+		if (ns && ct_session_ns(s, m->load_clock) <= *ns &&
+		    (m->unload_clock == UINT64_MAX || *ns < ct_session_ns(s, m->unload_clock)) &&
+		    (!then || ct_module_wins(m, i, then, ti))) {
+			then = m;
+			ti = i;
+		}
 	}
-	return best;
+	return then ? then : best;
+}
+
+static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
+{
+	return find_module_at(NULL, pp, addr, NULL);
+}
+
+bool ct_proc_overlaps(struct ct_proc *p)
+{
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	if (!p->nmodules)
+		return false;
+	index_modules(pp);
+	if (pp->overlaps < 0) {
+		/* by lo: a module that starts below the largest hi before it */
+		pp->overlaps = 0;
+		for (size_t i = 1; i < p->nmodules && !pp->overlaps; i++)
+			pp->overlaps = p->modules[pp->bylo[i]].lo < pp->maxhi[i - 1];
+	}
+	return pp->overlaps;
+}
+
+uint64_t ct_proc_tag(struct ct_session *s, struct ct_proc *p, uint64_t addr, uint64_t ns)
+{
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	struct ct_module *m = find_module_at(s, pp, addr, &ns);
+	size_t i = m ? (size_t)(m - p->modules) : 0;
+	if (!m || i + 1 >= (1u << (64 - CT_ADDR_TAG_SHIFT)) || addr >> CT_ADDR_TAG_SHIFT)
+		return addr;
+	return addr | (uint64_t)(i + 1) << CT_ADDR_TAG_SHIFT;
 }
 
 const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
@@ -227,7 +277,11 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	struct ct_sym_info *si = xcalloc(1, sizeof(*si));
 	*slot = si;
 
-	struct ct_module *mod = find_module(pp, addr);
+	/* a tagged address names its module (session.h) */
+	long tagged = ct_addr_module(addr);
+	addr = ct_addr_untag(addr);
+	struct ct_module *mod = tagged >= 0 && (size_t)tagged < p->nmodules ? &p->modules[tagged]
+									     : find_module(pp, addr);
 	if (!mod) {
 		si->name = xasprintf("0x%" PRIx64, addr);
 		return si;

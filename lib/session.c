@@ -232,6 +232,7 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 	struct proc_priv *pp = xcalloc(1, sizeof(*pp));
 	ct_u64map_init(&pp->cache);
 	ct_u64map_init(&pp->bybase);
+	pp->overlaps = -1;
 	struct ct_proc *p = &pp->pub;
 	p->pid = pid;
 	p->gen = gen;

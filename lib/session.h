@@ -170,6 +170,26 @@ struct ct_sym_info {
 
 /* resolve a function address seen in proc at the given clock; cached, so
  * that each address is looked up once.  Pointers stay valid until close. */
+/*
+ * An event's address names a function of the modules mapped at that
+ * moment.  Where one address range held two modules at different times (a
+ * library dlclose'd and another dlopen'd at its place), the reader tags the
+ * address of each event of that process with the module it was in: bits
+ * CT_ADDR_TAG_SHIFT and up hold the module's index + 1 (user-space
+ * addresses never reach them).  ct_session_resolve takes such tagged
+ * addresses too; ct_addr_untag gives the address itself.
+ */
+#define CT_ADDR_TAG_SHIFT 48
+static inline uint64_t ct_addr_untag(uint64_t addr)
+{
+	return addr & ((1ull << CT_ADDR_TAG_SHIFT) - 1);
+}
+/* the module a tagged address was in (its index in p->modules), or -1 */
+static inline long ct_addr_module(uint64_t addr)
+{
+	return (long)(addr >> CT_ADDR_TAG_SHIFT) - 1;
+}
+
 const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
 					     uint64_t addr);
 

@@ -48,6 +48,10 @@ struct proc_priv {
 	uint32_t *bylo;
 	uint64_t *maxhi;
 	size_t nindexed; /* nmodules when they were made */
+	/* some address range held two modules at different times: the
+	 * decoder tags event addresses with their module (session.h); -1 not
+	 * looked at yet */
+	int overlaps;
 	bool warned_args, warned_mods;
 };
 
@@ -55,6 +59,11 @@ static inline struct session_priv *priv(const struct ct_session *s)
 {
 	return (struct session_priv *)(void *)s;
 }
+
+/* modules.c: does some range of p's address space hold two modules
+ * (at different times)?  And the tag of addr for an event at time ns */
+bool ct_proc_overlaps(struct ct_proc *p);
+uint64_t ct_proc_tag(struct ct_session *s, struct ct_proc *p, uint64_t addr, uint64_t ns);
 
 /* err->msg from a format, made safe for the terminal; err may be NULL
  * (session.c) */

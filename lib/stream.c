@@ -165,6 +165,7 @@ struct ct_stream {
 
 	uint64_t lost, unmatched, unknown;
 	bool warned_bad;
+	bool tag;         /* the process's modules overlap in time: tag addresses */
 	struct ct_error ioerr;
 	bool failed;
 	/* an error met by ct_stream_read after some events: reported by the
@@ -244,6 +245,7 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	st->t = t;
 	st->fd = fd;
 	st->size = size;
+	st->tag = t->proc && ct_proc_overlaps(t->proc);
 	/* no bigger than the file (the fuzzer opens many small ones) */
 	if (bufsize > size + 64)
 		bufsize = (size_t)size + 64;
@@ -355,6 +357,8 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
 	}
 	time = clamp_time(st, time);
+	if (__builtin_expect(st->tag, 0))
+		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
 	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL};
 	ev->below = 0;
 	ev->args = NULL;
@@ -550,7 +554,7 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			}
 			uint64_t clk = rd64(p), addr = rd64(p + 8);
 			size_t i = st->depth;
-			while (i > 0 && st->stack[i - 1].addr != addr)
+			while (i > 0 && ct_addr_untag(st->stack[i - 1].addr) != addr)
 				i--;
 			if (!i) {
 				st->unmatched++;
@@ -611,7 +615,7 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 {
 	const struct session_priv *sp = priv(st->s);
-	if (st->pend_n || st->pend_final || st->ended || st->len - st->pos < 8 ||
+	if (st->pend_n || st->pend_final || st->ended || st->tag || st->len - st->pos < 8 ||
 	    (!sp->ns_int && !sp->ns_frac))
 		return 0;
 	/* clock_ns, with the rate in registers */
