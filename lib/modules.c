@@ -200,8 +200,9 @@ static void index_modules(struct proc_priv *pp)
  * time when there is one (a module loaded since, or unloaded before, held
  * the range at another time) */
 static struct ct_module *find_module_at(struct ct_session *s, struct proc_priv *pp, uint64_t addr,
-				       const uint64_t *ns)
+				       const uint64_t *ns, unsigned *found)
 {
+	*found = 0;
 	struct ct_proc *p = &pp->pub;
 	size_t n = p->nmodules;
 	if (!n)
@@ -223,6 +224,7 @@ static struct ct_module *find_module_at(struct ct_session *s, struct proc_priv *
 		struct ct_module *m = &p->modules[i];
 		if (addr >= m->hi)
 			continue;
+		(*found)++;
 		if (!best || ct_module_wins(m, i, best, bi)) {
 			best = m;
 			bi = i;
@@ -239,7 +241,8 @@ static struct ct_module *find_module_at(struct ct_session *s, struct proc_priv *
 
 static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
 {
-	return find_module_at(NULL, pp, addr, NULL);
+	unsigned found;
+	return find_module_at(NULL, pp, addr, NULL, &found);
 }
 
 bool ct_proc_overlaps(struct ct_proc *p)
@@ -260,9 +263,12 @@ bool ct_proc_overlaps(struct ct_proc *p)
 uint64_t ct_proc_tag(struct ct_session *s, struct ct_proc *p, uint64_t addr, uint64_t ns)
 {
 	struct proc_priv *pp = (struct proc_priv *)(void *)p;
-	struct ct_module *m = find_module_at(s, pp, addr, &ns);
+	unsigned found;
+	struct ct_module *m = find_module_at(s, pp, addr, &ns, &found);
 	size_t i = m ? (size_t)(m - p->modules) : 0;
-	if (!m || i + 1 >= (1u << (64 - CT_ADDR_TAG_SHIFT)) || addr >> CT_ADDR_TAG_SHIFT)
+	/* only where the range held more than one module */
+	if (!m || found < 2 || i + 1 >= (1u << (64 - CT_ADDR_TAG_SHIFT)) ||
+	    addr >> CT_ADDR_TAG_SHIFT)
 		return addr;
 	return addr | (uint64_t)(i + 1) << CT_ADDR_TAG_SHIFT;
 }

@@ -174,7 +174,7 @@ struct ct_sym_info {
  * An event's address names a function of the modules mapped at that
  * moment.  Where one address range held two modules at different times (a
  * library dlclose'd and another dlopen'd at its place), the reader tags the
- * address of each event of that process with the module it was in: bits
+ * addresses in that range with the module they were in at their event: bits
  * CT_ADDR_TAG_SHIFT and up hold the module's index + 1 (user-space
  * addresses never reach them).  ct_session_resolve takes such tagged
  * addresses too; ct_addr_untag gives the address itself.

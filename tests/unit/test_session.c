@@ -9,6 +9,7 @@
 #include "calltrace/format.h"
 #include "check.h"
 #include "session.h"
+#include "session_priv.h"
 #include "util.h"
 
 /* ---- writing streams ------------------------------------------------------- */
@@ -488,6 +489,24 @@ static void test_resolve(struct ct_session *s)
 	      "file:line %s:%d", si->file ? si->file : "-", si->line);
 	si = ct_session_resolve(s, p, 0x7f0000001100ULL);
 	CHECK(si && !strcmp(si->name, "plain_c") && !si->file, "plain: %s", si->name);
+
+	/* liby.so and then libz.so held 0x10000000..0x10001000: an address
+	 * there is tagged with the one mapped at the event's time (ns since
+	 * the start: liby from 0 to 1000, libz from 2000), others are not */
+	CHECK(ct_proc_overlaps(p), "overlapping modules seen");
+	uint64_t ty = ct_proc_tag(s, p, 0x10000040, 500), tz = ct_proc_tag(s, p, 0x10000040, 2500);
+	CHECK(ct_addr_untag(ty) == 0x10000040 && ct_addr_module(ty) == 2 &&
+		  !strcmp(p->modules[2].path, "/nonexistent/liby.so"),
+	      "liby's time: module %ld", ct_addr_module(ty));
+	CHECK(ct_addr_untag(tz) == 0x10000040 && ct_addr_module(tz) == 3, "libz's time: module %ld",
+	      ct_addr_module(tz));
+	CHECK(ct_proc_tag(s, p, 0x401000, 500) == 0x401000, "one module only: no tag");
+	si = ct_session_resolve(s, p, ty);
+	CHECK(si && si->module && !strcmp(si->module, "liby.so"), "tagged resolves to liby: %s",
+	      si && si->module ? si->module : "-");
+	si = ct_session_resolve(s, p, tz);
+	CHECK(si && si->module && !strcmp(si->module, "libz.so"), "tagged resolves to libz: %s",
+	      si && si->module ? si->module : "-");
 	si = ct_session_resolve(s, p, 0x7f0000001008ULL);
 	CHECK(si && !strcmp(si->name, "foo::bar(int)+0x8"), "inside: %s", si->name);
 	/* the later of two modules at the same address */
