@@ -414,11 +414,8 @@ static void chrome_metadata(struct exporter *x, const bool *want)
 		if (want && !want[t->index])
 			continue;
 		int pid = t->proc ? t->proc->pid : 0;
-		char name[64];
-		if (t->tid == pid)
-			snprintf(name, sizeof(name), "main (%d)", t->tid);
-		else
-			snprintf(name, sizeof(name), "thread %d", t->tid);
+		char name[300];
+		ct_thread_label(t, name, sizeof(name));
 		chrome_sep(x);
 		fprintf(out,
 			"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"

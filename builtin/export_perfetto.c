@@ -275,11 +275,8 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 			continue;
 		*slot = (void *)(uintptr_t)++uuid;
 		uintptr_t parent = t->proc ? (uintptr_t)ct_u64map_get(&procs, (uint32_t)pid) : 0;
-		char name[64];
-		if (t->tid == pid)
-			snprintf(name, sizeof(name), "main (%d)", t->tid);
-		else
-			snprintf(name, sizeof(name), "thread %d", t->tid);
+		char name[300];
+		ct_thread_label(t, name, sizeof(name));
 		size_t pkt = descriptor_packet(pf, first);
 		first = false;
 		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);

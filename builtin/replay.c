@@ -23,6 +23,7 @@
 #include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "output.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
@@ -517,8 +518,9 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 		struct ct_thread *t = r->s->threads[i];
 		if (want && !want[t->index])
 			continue;
-		char hdr[96];
-		int n = snprintf(hdr, sizeof(hdr), "# thread %d (process %d)\n", t->tid,
+		char hdr[400];
+		int n = snprintf(hdr, sizeof(hdr), "# thread %d%s%s (process %d)\n", t->tid,
+				 t->name ? " " : "", t->name ? ct_tx(t->name) : "",
 				 t->proc ? t->proc->pid : 0);
 		put(hdr, n > 0 ? (size_t)n : 0);
 		struct ct_stream *st;

@@ -313,8 +313,8 @@ static void print_table(struct report *r, const struct ct_thread *t)
 	switch (r->fmt) {
 	case FMT_TEXT:
 		if (t)
-			fprintf(out, "%s# thread %d (process %d)\n", r->first_table ? "" : "\n",
-				t->tid, pid);
+			fprintf(out, "%s# thread %d%s%s (process %d)\n", r->first_table ? "" : "\n",
+				t->tid, t->name ? " " : "", t->name ? ct_tx(t->name) : "", pid);
 		fputs("  Total time   Self time       Calls    Average        Min        Max"
 		      "  Function\n"
 		      "  ==========  ==========  ==========  ========== ========== =========="

@@ -232,6 +232,7 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 	struct proc_priv *pp = xcalloc(1, sizeof(*pp));
 	ct_u64map_init(&pp->cache);
 	ct_u64map_init(&pp->bybase);
+	ct_u64map_init(&pp->tnames);
 	pp->overlaps = -1;
 	struct ct_proc *p = &pp->pub;
 	p->pid = pid;
@@ -337,6 +338,17 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 				p->argv[p->argc++] = unescape(val);
 				p->argv[p->argc] = NULL;
 			}
+		} else if (!strcmp(line, "thread-name")) {
+			/* CLOCK TID NAME: a thread's name (the last one wins) */
+			struct proc_priv *pp = (struct proc_priv *)(void *)p;
+			unsigned long long clk;
+			int tid, off = 0;
+			if (sscanf(val, "%llu %d %n", &clk, &tid, &off) == 2 && off && tid > 0 &&
+			    val[off] && strlen(val + off) <= 64) {
+				void **slot = ct_u64map_slot(&pp->tnames, (uint64_t)tid);
+				free(*slot);
+				*slot = unescape(val + off);
+			}
 		} else if (!strcmp(line, "clock")) {
 			/* CLOCK MONO REALTIME: the trace clock and the system's
 			 * clocks read at the same moment */
@@ -420,9 +432,30 @@ static int cmp_thread(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+void ct_thread_label(const struct ct_thread *t, char *buf, size_t len)
+{
+	int pid = t->proc ? t->proc->pid : 0;
+	if (t->name) {
+		char esc[4 * 64 + 1];
+		size_t n = strlen(t->name);
+		if (n > 64)
+			n = 64;
+		esc[ct_text_escape(esc, t->name, n)] = 0;
+		snprintf(buf, len, "%s (%d)", esc, t->tid);
+	} else if (t->tid == pid) {
+		snprintf(buf, len, "main (%d)", t->tid);
+	} else {
+		snprintf(buf, len, "thread %d", t->tid);
+	}
+}
+
 static void free_proc(struct ct_proc *p)
 {
 	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	for (size_t k = 0; k < pp->tnames.cap; k++)
+		if (pp->tnames.used[k])
+			free(pp->tnames.vals[k]);
+	ct_u64map_free(&pp->tnames);
 	ct_proc_free_modules(p);
 	free(p->exe);
 	for (int i = 0; i < p->argc; i++)
@@ -574,6 +607,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 		struct ct_thread *t = xcalloc(1, sizeof(*t));
 		t->proc = p;
 		t->tid = v[2];
+		t->name = ct_u64map_get(&((struct proc_priv *)(void *)p)->tnames, (uint64_t)v[2]);
 		t->path = xasprintf("%s/%s", s->dir, evnames[i]);
 		if (lstat(t->path, &st) == 0 && S_ISREG(st.st_mode))
 			t->bytes = (uint64_t)st.st_size;

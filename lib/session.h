@@ -59,6 +59,9 @@ struct ct_proc {
 struct ct_thread {
 	struct ct_proc *proc;
 	int tid;
+	const char *name;    /* its name (pthread_setname_np, PR_SET_NAME), the
+			      * last one recorded; NULL: the default, the
+			      * process's own */
 	char *path;          /* the .ev file */
 	uint64_t bytes;      /* size of the .ev file */
 	int index;           /* position in session->threads */
@@ -189,6 +192,11 @@ static inline long ct_addr_module(uint64_t addr)
 {
 	return (long)(addr >> CT_ADDR_TAG_SHIFT) - 1;
 }
+
+/* a thread's label for the views: "NAME (TID)" when it was named,
+ * "main (TID)" for a process's main thread, else "thread TID"; the name
+ * escaped for a terminal (output.h) */
+void ct_thread_label(const struct ct_thread *t, char *buf, size_t len);
 
 const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
 					     uint64_t addr);

@@ -53,6 +53,7 @@ struct proc_priv {
 	 * looked at yet */
 	int overlaps;
 	bool warned_args, warned_mods;
+	struct ct_u64map tnames; /* tid -> its last recorded name (char *) */
 };
 
 static inline struct session_priv *priv(const struct ct_session *s)

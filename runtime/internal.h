@@ -229,6 +229,10 @@ void ct_hook_reset_nested(struct ct_tstate *t) CT_HIDDEN;
 void ct_hook_release(struct ct_tstate *t) CT_HIDDEN;
 
 /* proc.c */
+/* thread names for the views: "thread-name" lines of the .proc file */
+void ct_thread_name_note(int tid) CT_HIDDEN;  /* tid's name now */
+void ct_thread_name_start(int tid) CT_HIDDEN; /* a new thread, if not the default name */
+void ct_thread_name_find(const char *name) CT_HIDDEN; /* the tasks with that name */
 /* getenv, also in a .preinit_array function (before libc set environ) */
 const char *ct_getenv(const char *name) CT_HIDDEN;
 bool ct_process_ready(void) CT_HIDDEN; /* initialise on first use; false = off */

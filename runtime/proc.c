@@ -197,11 +197,12 @@ static void frontends_again(void)
 		frontend_note(CT_FE_HOOK);
 }
 
-static void put_escaped_arg(const char *a)
+/* a text with backslash and newline escaped (\\, \n), as .proc lines
+ * hold them, into buf */
+static void escape_line(char *buf, size_t len, const char *a)
 {
-	char buf[4096];
 	size_t n = 0;
-	for (; *a && n + 2 < sizeof(buf); a++) {
+	for (; *a && n + 3 < len; a++) {
 		if (*a == '\\' || *a == '\n') {
 			buf[n++] = '\\';
 			buf[n++] = *a == '\n' ? 'n' : '\\';
@@ -210,7 +211,93 @@ static void put_escaped_arg(const char *a)
 		}
 	}
 	buf[n] = 0;
+}
+
+static void put_escaped_arg(const char *a)
+{
+	char buf[4096];
+	escape_line(buf, sizeof(buf), a);
 	ct_proc_printf("arg %s", buf);
+}
+
+/* the name of thread tid (its comm, at most 15 bytes), or "" */
+static void read_comm(const char *path, char *out, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, out, len - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		n = 0;
+	while (n > 0 && out[n - 1] == '\n')
+		n--;
+	out[n] = 0;
+}
+
+/* "thread-name CLOCK TID NAME": thread tid's name as it is now, for the
+ * views (pthread_setname_np, prctl(PR_SET_NAME), or inherited from the
+ * thread that created it) */
+void ct_thread_name_note(int tid)
+{
+	if (ct_cfg.state != CT_RT_ACTIVE)
+		return;
+	char path[64], name[32], esc[80];
+	ct_fmt(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+	read_comm(path, name, sizeof(name));
+	if (!name[0])
+		return;
+	escape_line(esc, sizeof(esc), name);
+	ct_proc_printf("thread-name %lu %d %s", (unsigned long)ct_clock(), tid, esc);
+}
+
+/* a new thread: its name, when it is not the process's (the main thread's,
+ * which every thread inherits unless it or its creator was named) */
+void ct_thread_name_start(int tid)
+{
+	char self[32], main[32];
+	if (tid == ct_cfg.pid || ct_cfg.state != CT_RT_ACTIVE)
+		return;
+	read_comm("/proc/thread-self/comm", self, sizeof(self));
+	read_comm("/proc/self/comm", main, sizeof(main));
+	if (self[0] && strcmp(self, main))
+		ct_thread_name_note(tid);
+}
+
+/* after pthread_setname_np named some thread of the process: the tasks
+ * that now carry that name (the tid of a pthread_t is not public) */
+void ct_thread_name_find(const char *name)
+{
+	char want[16];
+	size_t n = strlen(name);
+	if (n > 15)
+		n = 15;
+	memcpy(want, name, n);
+	want[n] = 0;
+	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char buf[4096];
+	long got;
+	while ((got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < got;) {
+			struct {
+				uint64_t ino;
+				int64_t off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(buf + off);
+			off += d->reclen;
+			if (d->name[0] < '1' || d->name[0] > '9')
+				continue;
+			char path[64], comm[32];
+			ct_fmt(path, sizeof(path), "/proc/self/task/%s/comm", d->name);
+			read_comm(path, comm, sizeof(comm));
+			if (!strcmp(comm, want))
+				ct_thread_name_note(atoi(d->name));
+		}
+	}
+	close(fd);
 }
 
 static void write_args(void)

@@ -382,6 +382,7 @@ void ct_thread_start(struct ct_tstate *t)
 			ct_log("cannot publish %s: %s", path, strerror(errno));
 	}
 	ct_rings_add(r, len, -1);
+	ct_thread_name_start(t->tid);
 	/* a ring may continue a stream file another ring of this thread began
 	 * (a thread that traced again after its exit hook ran): start with an
 	 * absolute clock and make the first entry state its address bits */

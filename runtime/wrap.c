@@ -267,7 +267,31 @@ CT_EXPORT int prctl(int option, ...)
 	va_end(ap);
 	resolve();
 	before_prctl((unsigned long)option, a2);
-	return libc.prctl(option, a2, a3, a4, a5);
+	int rc = libc.prctl(option, a2, a3, a4, a5);
+	if (option == PR_SET_NAME && rc == 0) {
+		int e = errno;
+		ct_thread_name_note((int)syscall(SYS_gettid));
+		errno = e;
+	}
+	return rc;
+}
+
+/* a thread's name, for the views */
+CT_EXPORT int pthread_setname_np(pthread_t th, const char *name)
+{
+	static int (*real)(pthread_t, const char *);
+	if (!real)
+		real = (int (*)(pthread_t, const char *))next("pthread_setname_np");
+	int rc = real(th, name);
+	if (rc == 0) {
+		int e = errno;
+		if (pthread_equal(th, pthread_self()))
+			ct_thread_name_note((int)syscall(SYS_gettid));
+		else
+			ct_thread_name_find(name);
+		errno = e;
+	}
+	return rc;
 }
 
 /* glibc has no seccomp(); a libc that does, or a library that defines it */

@@ -1,0 +1,24 @@
+# Thread names (pthread_setname_np by the creator, prctl(PR_SET_NAME) by
+# the thread itself, none) recorded in the .proc file and shown by replay
+# and report per thread and in the chrome and perfetto exports' tracks.
+# variants: one
+# front-ends: few
+build tnames "$E2E/tnames.c"
+record d ./tnames
+want_rc "record ./tnames" $RC 0 "$W/d.err"
+# thread ids in the order they appear -> T1, T2, ...
+ids() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/ && $i > 100) { if (!($i in m)) m[$i] = "T" (++n); $i = m[$i] } print }'; }
+section "replay --per-thread: headers"
+ct replay d --per-thread --no-duration | grep '^# thread' | sed 's/(process [0-9]*)/(process P)/' | ids | add
+section "report --per-thread: headers"
+ct report d --per-thread | grep '^# thread' | sed 's/(process [0-9]*)/(process P)/' | ids | add
+section "chrome: thread_name metadata"
+ct export d --format=chrome -o "$W/t.json"
+python3 -c 'import json,sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = [e["args"]["name"] for e in ev if e.get("name") == "thread_name"]
+print("\n".join(sorted("thread N" if n.startswith("thread ") else n.split(" (")[0] for n in names)))' "$W/t.json" | add
+section "perfetto: thread track names"
+ct export d --format=perfetto -o "$W/t.pftrace"
+protoc --decode=perfetto.protos.Trace -I"$E2E" "$E2E/perfetto.proto" <"$W/t.pftrace" |
+	sed -n 's/^ *thread_name: "\(.*\) ([0-9]*)"$/\1/p; s/^ *thread_name: "thread [0-9]*"$/thread N/p' | sort | add
