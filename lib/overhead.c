@@ -34,7 +34,7 @@ bool ct_overhead_measured(const struct ct_session *s, const struct ct_proc *p, u
 	return figures(s, p->ovh_calls, p->ovh_inner, p->ovh_outer, o);
 }
 
-bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o)
+static bool figures_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o)
 {
 	memset(o, 0, sizeof(*o));
 	if (!p)
@@ -57,4 +57,11 @@ bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct 
 	default: /* -finstrument-functions, or not said (an older trace) */
 		return ct_overhead_measured(s, p, CT_PROC_FE_CYG, o);
 	}
+}
+
+bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o)
+{
+	bool ok = figures_of(s, p, o);
+	o->waits = true; /* whatever figures the trace has */
+	return ok;
 }

@@ -30,6 +30,8 @@
 
 struct ct_overhead {
 	uint64_t inner_ps, outer_ps; /* per call, in picoseconds; 0: no correction */
+	bool waits; /* take out the time spent waiting for the trace writer
+		     * (ct_event's waited): set by ct_overhead_of, not with --raw */
 };
 
 /* process p's figures in ps, those of the front end it recorded through
@@ -37,8 +39,9 @@ struct ct_overhead {
  * ("overhead"), the hooked entries' ("overhead-hook"), or, when it used
  * both, the smaller of the two for each figure (never more than either
  * front end costs); a trace without "frontend" lines (an older calltrace)
- * gets the -finstrument-functions figures.  False (and zeros) when its
- * trace has none. */
+ * gets the -finstrument-functions figures.  False (and zero figures) when
+ * its trace has none.  Either way o->waits is set: the waits for the trace
+ * writer are taken out too. */
 bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o);
 
 /* the figures measured for one front end (CT_PROC_FE_CYG or _HOOK),
@@ -68,6 +71,8 @@ static inline int64_t ct_overhead_net(const struct ct_overhead *o, const struct 
 	uint64_t incl = ev->time >= ev->start ? ev->time - ev->start : 0;
 	if (incl > INT64_MAX)
 		incl = INT64_MAX;
+	if (o->waits)
+		incl -= ev->waited < incl ? ev->waited : incl;
 	if (!o->outer_ps && !o->inner_ps)
 		return (int64_t)incl;
 	return (int64_t)incl - (int64_t)ct_overhead_ns(o, ev->below);

@@ -124,6 +124,10 @@ struct ct_event {
 	struct ct_thread *thread;
 	uint64_t below;     /* for CT_EXIT: the calls made inside this one, all
 			     * depths (for the overhead correction); 0 on entries */
+	uint64_t waited;    /* for CT_EXIT: ns of this call (all depths) that the
+			     * thread spent waiting for the trace writer, its
+			     * buffers all full: not the program's time; 0 on
+			     * entries */
 	/* the call's captured arguments (on its CT_ENTER) and also its return
 	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text.
 	 * Valid while the call is open and for a while after its exit

@@ -135,6 +135,7 @@ struct frame {
 	uint64_t start; /* ns */
 	uint64_t mark;  /* the stream's entry count just after this entry */
 	struct ct_callargs *ca; /* captured arguments/return value, or NULL */
+	uint64_t waited0; /* the stream's waited at this entry */
 };
 
 struct ct_stream {
@@ -151,6 +152,7 @@ struct ct_stream {
 	uint64_t base;    /* delta base (clock) */
 	uint64_t hi;      /* address bits 40..63 */
 	uint64_t last_time; /* ns of the last event given out */
+	uint64_t waited;  /* ns the thread waited for the trace writer, so far */
 
 	struct frame *stack;
 	size_t depth, cap;
@@ -359,8 +361,9 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 	time = clamp_time(st, time);
 	if (__builtin_expect(st->tag, 0))
 		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
-	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL};
+	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL, st->waited};
 	ev->below = 0;
+	ev->waited = 0;
 	ev->args = NULL;
 	ev->kind = CT_ENTER;
 	ev->flags = flags;
@@ -378,6 +381,7 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 	ev->kind = CT_EXIT;
 	ev->flags = flags;
 	ev->addr = f->addr;
+	ev->waited = st->waited - f->waited0;
 	ev->time = clamp_time(st, time);
 	ev->start = f->start;
 	ev->depth = (uint32_t)st->depth;
@@ -573,6 +577,15 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			}
 			st->lost += rd64(p);
 			continue;
+		case CT_EXT_WAIT: {
+			/* the writer waited from..to: not the program's time */
+			if (len < 4)
+				return corrupt(st, err, off, "WAIT record too short");
+			uint64_t from = clock_ns(s, rd64(p)), to = clock_ns(s, rd64(p + 8));
+			if (to > from && to - from < (1ull << 62) - st->waited)
+				st->waited += to - from;
+			continue;
+		}
 		case CT_EXT_ARGS: /* not after its ENTER (a signal came between) */
 			st->args.bad += s->argtab != NULL; /* without specs: said once */
 			continue;
@@ -624,7 +637,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	struct frame *stack = st->stack;
 	size_t depth = st->depth, cap = st->cap, n = 0;
 	uint64_t base = st->base, last_time = st->last_time;
-	uint64_t hi = st->hi, nenter = st->nenter;
+	uint64_t hi = st->hi, nenter = st->nenter, waited = st->waited;
 	struct ct_thread *t = st->t;
 	/* with argument records, an ENTER followed by one (or whose next
 	 * record is not buffered yet) goes the slow way */
@@ -646,7 +659,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			*e = (struct ct_event){.kind = CT_EXIT, .addr = f->addr, .time = time,
 					       .start = f->start, .depth = (uint32_t)depth,
 					       .thread = t, .below = nenter - f->mark,
-					       .args = f->ca};
+					       .args = f->ca, .waited = waited - f->waited0};
 			if (__builtin_expect(f->ca != NULL, 0)) {
 				ct_args_retire(&st->args, f->ca);
 				stack[depth].ca = NULL;
@@ -666,7 +679,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			if (time < last_time)
 				time = last_time;
 			last_time = time;
-			stack[depth] = (struct frame){addr, time, ++nenter, NULL};
+			stack[depth] = (struct frame){addr, time, ++nenter, NULL, waited};
 			*e = (struct ct_event){.kind = CT_ENTER, .addr = addr, .time = time,
 					       .start = time, .depth = (uint32_t)depth, .thread = t};
 			depth++;

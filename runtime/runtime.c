@@ -477,6 +477,7 @@ void ct_buffer_full(struct ct_tstate *t)
 	if (ct_cfg.drop && drop_event(t, r, next))
 		return;
 	bool resume = t->dropping;
+	uint64_t wait_from = 0; /* the clock when waiting began */
 
 	/* The busy counter is up: a signal arriving now writes into the slack
 	 * of the old buffer, still open.  While we wait (and only then: no
@@ -496,6 +497,8 @@ void ct_buffer_full(struct ct_tstate *t)
 		}
 		if (free_)
 			break;
+		if (!wait_from)
+			wait_from = ct_clock();
 		t->in_wait = 1;
 		r->waits++;
 		ct_ring_doorbell();
@@ -537,6 +540,14 @@ void ct_buffer_full(struct ct_tstate *t)
 	if (__atomic_load_n(&r->slot[(cur + r->nslots - r->nslots / 2) % r->nslots].state,
 			    __ATOMIC_RELAXED) == CT_SLOT_FULL)
 		ct_ring_doorbell();
+	if (wait_from) {
+		/* the time spent waiting, for the readers to take out of the
+		 * calls open now (it is not the program's) */
+		uint64_t now = ct_clock();
+		uint32_t w[5] = {ct_ext_word(CT_EXT_WAIT, 4, 0), (uint32_t)wait_from,
+				 (uint32_t)(wait_from >> 32), (uint32_t)now, (uint32_t)(now >> 32)};
+		ct_put_words(t, w, 5);
+	}
 	if (resume)
 		drop_resume(t);
 }

@@ -66,6 +66,12 @@ enum ct_ext_type {
 			       * interrupted the tracer's hook, whose own record
 			       * may or may not have been written); n is the
 			       * writer's estimate of the count, informative */
+	CT_EXT_WAIT = 10,  /* payload u64 start clock, u64 end clock: the thread
+			    * waited for the drainer (all its buffers full)
+			    * from start to end, right before this record.
+			    * Absolute; does not change the delta base.  Not
+			    * the program's time: readers take it out of the
+			    * durations of the calls open then */
 };
 
 static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)

@@ -1,0 +1,31 @@
+# Time the program spent waiting for the trace writer (its buffers all
+# full, the drainer held back 400 ms at the start): recorded as WAIT
+# records and taken out of the calls' durations by report, graph and
+# callers (not with --raw).  Bounds only, from the forced pause: busy()'s
+# recorded time holds the 400 ms, its corrected time does not.
+# variants: one
+# front-ends: few
+build waits "$E2E/waits.c"
+guard env CALLTRACE_TEST_DRAIN_PAUSE_MS=400 "$CT" record -b 4K --buffers=3 -d "$W/d" ./waits \
+	</dev/null >"$W/d.out" 2>"$W/d.err"
+want_rc "record ./waits" $RC 0 "$W/d.err"
+section "stdout"; add <"$W/d.out"
+section "the program waited (info)"
+ct info d | awk '/^waits:/ { print ($2 > 0 ? "waits > 0" : "no waits") }' | add
+# busy()'s total in ns from report --format=csv (columns: function, ...)
+total_of() { python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+for r in rows[1:]:
+    if r[0] == "busy":
+        print(int(float(r[h.index(sys.argv[2])])))' "$1" "$2"; }
+ct report d --format=csv >"$W/cor.csv"
+ct report d --format=csv --raw >"$W/raw.csv"
+col=$(head -n 1 "$W/cor.csv" | tr ',' '\n' | grep -m 1 -i 'total')
+section "busy: recorded time holds the wait, corrected time does not"
+raw=$(total_of "$W/raw.csv" "$col")
+cor=$(total_of "$W/cor.csv" "$col")
+echo "raw $raw cor $cor" >"$W/times"
+awk -v r="$raw" -v c="$cor" -v col="$col" 'BEGIN {
+	print "column:", col
+	print (r - c >= 350000000 ? "the wait (>= 350 ms) taken out" : "NOT taken out: raw " r " corrected " c) }' | add
