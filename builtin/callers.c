@@ -27,6 +27,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "overhead.h"
 #include "progress.h"
@@ -491,16 +492,16 @@ int cmd_callers(int argc, char **argv)
 			else if (!strcmp(optarg, "name"))
 				c.key = K_NAME;
 			else {
-				fprintf(stderr,
-					"calltrace " CMD ": -s: want total, self, calls or name, "
-					"not '%s'\n",
+				ct_error(
+					"-s: want total, self, calls or name, "
+					"not '%s'",
 					optarg);
 				goto usage_err;
 			}
 			break;
 		case OPT_TID:
 			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+				ct_error("--tid: bad thread list '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -509,7 +510,7 @@ int cmd_callers(int argc, char **argv)
 		case 'N':
 		case 'D':
 		case 't':
-			if (ct_filter_option(&filt, o, optarg, CMD) < 0)
+			if (ct_filter_option(&filt, o, optarg) < 0)
 				goto usage_err;
 			break;
 		case OPT_FORMAT:
@@ -520,9 +521,9 @@ int cmd_callers(int argc, char **argv)
 			else if (!strcmp(optarg, "json"))
 				c.fmt = FMT_JSON;
 			else {
-				fprintf(stderr,
-					"calltrace " CMD ": --format: want text, csv or json, "
-					"not '%s'\n",
+				ct_error(
+					"--format: want text, csv or json, "
+					"not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -541,11 +542,11 @@ int cmd_callers(int argc, char **argv)
 			status = 0;
 			goto out;
 		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+			ct_error("option '%s' needs an argument",
 				argv[optind - 1]);
 			goto usage_err;
 		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+			ct_error("unknown option '%s'",
 				argv[optind - 1]);
 			goto usage_err;
 		}
@@ -553,7 +554,7 @@ int cmd_callers(int argc, char **argv)
 	if (optind < argc)
 		only = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		ct_error("unexpected argument '%s'", argv[optind]);
 		goto usage_err;
 	}
 	if (c.no_time && !sorted)
@@ -564,7 +565,7 @@ int cmd_callers(int argc, char **argv)
 	struct ct_error err = {{0}};
 	struct ct_session *s;
 	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		ct_error("%s", err.msg);
 		status = 1;
 		goto out;
 	}
@@ -572,7 +573,7 @@ int cmd_callers(int argc, char **argv)
 	filt.s = s;
 	c.s = s;
 	c.filt = &filt;
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
+	bool *want = ct_select_threads(s, tids, ntids);
 
 	int rc = 0;
 	ct_progress_start(&c.progress, "calltrace callers", s->ev_bytes);
@@ -589,7 +590,7 @@ int cmd_callers(int argc, char **argv)
 		if (only) {
 			id = ct_names_find(&c.names, only);
 			if (id < 0 || !c.stats[id].calls) {
-				fprintf(stderr, "calltrace " CMD ": no calls of '%s' in the trace\n",
+				ct_error("no calls of '%s' in the trace",
 					only);
 				status = 1;
 			}
@@ -598,10 +599,10 @@ int cmd_callers(int argc, char **argv)
 			print_all(&c, stdout, id);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		ct_error("writing the output: %s", strerror(errno));
 		status = 1;
 	}
-	if (ct_view_end(CMD, s, rc, &err))
+	if (ct_view_end(s, rc, &err))
 		status = 1;
 	free(want);
 	ct_filter_free(&filt);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "message.h"
 #include "session.h"
 #include "symtab.h"
 #include "output.h"
@@ -418,7 +419,7 @@ int cmd_coverage(int argc, char **argv)
 			else if (!strcmp(optarg, "json"))
 				fmt = F_JSON;
 			else {
-				fprintf(stderr, "calltrace " CMD ": --format: want text or json, not '%s'\n",
+				ct_error("--format: want text or json, not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -428,8 +429,8 @@ int cmd_coverage(int argc, char **argv)
 			errno = 0;
 			fail_under = strtod(optarg, &end);
 			if (errno || end == optarg || *end || fail_under < 0 || fail_under > 100) {
-				fprintf(stderr,
-					"calltrace " CMD ": --fail-under: want a percentage 0-100, not '%s'\n",
+				ct_error(
+					"--fail-under: want a percentage 0-100, not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -445,23 +446,23 @@ int cmd_coverage(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+			ct_error("option '%s' needs an argument",
 				argv[optind - 1]);
 			goto usage_err;
 		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n", argv[optind - 1]);
+			ct_error("unknown option '%s'", argv[optind - 1]);
 			goto usage_err;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		ct_error("unexpected argument '%s'", argv[optind]);
 		goto usage_err;
 	}
 
 	struct ct_error err = {{0}};
 	struct ct_session *s;
 	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		ct_error("%s", err.msg);
 		return 1;
 	}
 	s->demangle = demangle;
@@ -472,7 +473,7 @@ int cmd_coverage(int argc, char **argv)
 
 	status = 0;
 	if (count_calls(&cv, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		ct_error("%s", err.msg);
 		status = 1;
 	} else {
 		attribute(&cv, all_modules);
@@ -481,7 +482,7 @@ int cmd_coverage(int argc, char **argv)
 		else
 			print_text(&cv, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fprintf(stderr, "calltrace " CMD ": writing the output: %s\n",
+			ct_error("writing the output: %s",
 				strerror(errno));
 			status = 1;
 		}
@@ -492,7 +493,7 @@ int cmd_coverage(int argc, char **argv)
 				called += cv.mods[i].called;
 			}
 		if (status == 0 && fail_under >= 0 && pct(called, total) < fail_under) {
-			fprintf(stderr, "calltrace " CMD ": coverage %.1f%% is below %g%%\n",
+			ct_error("coverage %.1f%% is below %g%%",
 				pct(called, total), fail_under);
 			status = 3;
 		}

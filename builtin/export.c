@@ -39,6 +39,7 @@
 #include "builtin/export_perfetto.h"
 #include "builtin/export_html.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "progress.h"
 #include "session.h"
@@ -788,10 +789,10 @@ int cmd_export(int argc, char **argv)
 			else if (!strcmp(optarg, "html"))
 				x.fmt = FMT_HTML;
 			else {
-				fprintf(stderr,
-					"calltrace " CMD ": --format: want chrome, perfetto, "
+				ct_error(
+					"--format: want chrome, perfetto, "
 					"folded, callgrind or html, "
-					"not '%s'\n",
+					"not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -802,9 +803,9 @@ int cmd_export(int argc, char **argv)
 			else if (!strcmp(optarg, "calls"))
 				x.value_calls = true;
 			else {
-				fprintf(stderr,
-					"calltrace " CMD ": --folded-value: want self or calls, "
-					"not '%s'\n",
+				ct_error(
+					"--folded-value: want self or calls, "
+					"not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -812,9 +813,9 @@ int cmd_export(int argc, char **argv)
 		case OPT_FOLDED_FRAMES: {
 			unsigned long v;
 			if (ct_parse_uint(optarg, 1u << 20, &v) < 0 || v == 1) {
-				fprintf(stderr,
-					"calltrace " CMD ": --folded-frames: want 0 (no limit) or "
-					"a number from 2 to 1048576, not '%s'\n",
+				ct_error(
+					"--folded-frames: want 0 (no limit) or "
+					"a number from 2 to 1048576, not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -824,7 +825,7 @@ int cmd_export(int argc, char **argv)
 		}
 		case OPT_TID:
 			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+				ct_error("--tid: bad thread list '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -833,15 +834,15 @@ int cmd_export(int argc, char **argv)
 		case 'N':
 		case 'D':
 		case 't':
-			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
+			if (ct_filter_option(&filt, c, optarg) < 0)
 				goto usage_err;
 			break;
 		case 'r':
 			if (parse_range(optarg, &x.lo, &x.hi) < 0) {
-				fprintf(stderr,
-					"calltrace " CMD ": --range: want START~END (durations "
+				ct_error(
+					"--range: want START~END (durations "
 					"since the start of the recording, either may be empty, "
-					"e.g. 10ms~20ms), not '%s'\n",
+					"e.g. 10ms~20ms), not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -854,26 +855,26 @@ int cmd_export(int argc, char **argv)
 			status = 0;
 			goto out;
 		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+			ct_error("option '%s' needs an argument",
 				argv[optind - 1]);
 			goto usage_err;
 		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+			ct_error("unknown option '%s'",
 				argv[optind - 1]);
 			goto usage_err;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		ct_error("unexpected argument '%s'", argv[optind]);
 		goto usage_err;
 	}
 	if (x.fmt == FMT_NONE) {
-		fprintf(stderr, "calltrace " CMD ": --format is required (chrome, perfetto, "
-			"folded, callgrind or html)\n");
+		ct_error("--format is required (chrome, perfetto, "
+			"folded, callgrind or html)");
 		goto usage_err;
 	}
 	if (x.fmt == FMT_HTML && !ct_html_available()) {
-		fprintf(stderr, "calltrace " CMD ": --format=html: %s\n", ct_html_missing_hint);
+		ct_error("--format=html: %s", ct_html_missing_hint);
 		status = 1;
 		goto out;
 	}
@@ -881,7 +882,7 @@ int cmd_export(int argc, char **argv)
 	struct ct_error err = {{0}};
 	struct ct_session *s;
 	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		ct_error("%s", err.msg);
 		status = 1;
 		goto out;
 	}
@@ -889,7 +890,7 @@ int cmd_export(int argc, char **argv)
 	if (output) {
 		x.out = fopen(output, "w");
 		if (!x.out) {
-			fprintf(stderr, "calltrace " CMD ": %s: %s\n", output, strerror(errno));
+			ct_error("%s: %s", output, strerror(errno));
 			ct_session_close(s);
 			status = 1;
 			goto out;
@@ -903,7 +904,7 @@ int cmd_export(int argc, char **argv)
 	x.filt = &filt;
 	if (x.fmt == FMT_HTML)
 		x.html = ct_html_new(s, argc, argv);
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
+	bool *want = ct_select_threads(s, tids, ntids);
 
 	if (x.fmt == FMT_CHROME) {
 		fputs("{\"traceEvents\":[", x.out);
@@ -932,14 +933,14 @@ int cmd_export(int argc, char **argv)
 		folded_print(&x);
 	status = 0;
 	if (fflush(x.out) != 0 || ferror(x.out)) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		ct_error("writing the output: %s", strerror(errno));
 		status = 1;
 	}
 	if (output && fclose(x.out) != 0 && status == 0) {
-		fprintf(stderr, "calltrace " CMD ": writing %s: %s\n", output, strerror(errno));
+		ct_error("writing %s: %s", output, strerror(errno));
 		status = 1;
 	}
-	if (ct_view_end(CMD, s, rc, &err))
+	if (ct_view_end(s, rc, &err))
 		status = 1;
 	free(want);
 	ct_filter_free(&filt);

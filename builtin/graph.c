@@ -22,6 +22,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "overhead.h"
 #include "progress.h"
@@ -428,14 +429,14 @@ int cmd_graph(int argc, char **argv)
 			break;
 		case OPT_TID:
 			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+				ct_error("--tid: bad thread list '%s'",
 					optarg);
 				goto usage_err;
 			}
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "text")) {
-				fprintf(stderr, "calltrace " CMD ": --format: want text, not '%s'\n",
+				ct_error("--format: want text, not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -454,11 +455,11 @@ int cmd_graph(int argc, char **argv)
 			status = 0;
 			goto out;
 		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+			ct_error("option '%s' needs an argument",
 				argv[optind - 1]);
 			goto usage_err;
 		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+			ct_error("unknown option '%s'",
 				argv[optind - 1]);
 			goto usage_err;
 		}
@@ -466,7 +467,7 @@ int cmd_graph(int argc, char **argv)
 	if (optind < argc)
 		func = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		ct_error("unexpected argument '%s'", argv[optind]);
 		goto usage_err;
 	}
 
@@ -475,7 +476,7 @@ int cmd_graph(int argc, char **argv)
 	struct ct_error err = {{0}};
 	struct ct_session *s;
 	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		ct_error("%s", err.msg);
 		status = 1;
 		goto out;
 	}
@@ -483,7 +484,7 @@ int cmd_graph(int argc, char **argv)
 	filt.s = s;
 	g.s = s;
 	g.filt = &filt;
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
+	bool *want = ct_select_threads(s, tids, ntids);
 
 	int rc = 0;
 	ct_progress_start(&g.progress, "calltrace graph", s->ev_bytes);
@@ -507,7 +508,7 @@ int cmd_graph(int argc, char **argv)
 		} else {
 			uint32_t f = intern(&g, func, false);
 			if (f == NONE) {
-				fprintf(stderr, "calltrace " CMD ": no calls of '%s' in the trace\n",
+				ct_error("no calls of '%s' in the trace",
 					ct_tx(func));
 				status = 1;
 			} else {
@@ -516,10 +517,10 @@ int cmd_graph(int argc, char **argv)
 		}
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		ct_error("writing the output: %s", strerror(errno));
 		status = 1;
 	}
-	if (ct_view_end(CMD, s, rc, &err))
+	if (ct_view_end(s, rc, &err))
 		status = 1;
 	free(want);
 	ct_filter_free(&filt);

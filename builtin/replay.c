@@ -23,6 +23,7 @@
 #include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "message.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
@@ -561,7 +562,7 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case OPT_TID:
 			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+				ct_error("--tid: bad thread list '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -573,7 +574,7 @@ int cmd_replay(int argc, char **argv)
 		case 'N':
 		case 'D':
 		case 't':
-			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
+			if (ct_filter_option(&filt, c, optarg) < 0)
 				goto usage_err;
 			break;
 		case OPT_NO_DEMANGLE:
@@ -590,17 +591,17 @@ int cmd_replay(int argc, char **argv)
 			status = 0;
 			goto out;
 		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+			ct_error("option '%s' needs an argument",
 				argv[optind - 1]);
 			goto usage_err;
 		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+			ct_error("unknown option '%s'",
 				argv[optind - 1]);
 			goto usage_err;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		ct_error("unexpected argument '%s'", argv[optind]);
 		goto usage_err;
 	}
 
@@ -610,7 +611,7 @@ int cmd_replay(int argc, char **argv)
 	struct ct_error err = {{0}};
 	struct ct_session *s;
 	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		ct_error("%s", err.msg);
 		status = 1;
 		goto out;
 	}
@@ -628,7 +629,7 @@ int cmd_replay(int argc, char **argv)
 	r.rts = xcalloc(nt, sizeof(*r.rts));
 	for (size_t i = 0; i < s->nthreads; i++)
 		ct_filter_thread_init(&r.fts[i]);
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
+	bool *want = ct_select_threads(s, tids, ntids);
 
 	ob.f = stdout;
 	ob.cap = sizeof(outbuf);
@@ -647,16 +648,16 @@ int cmd_replay(int argc, char **argv)
 	ob_flush();
 	status = 0;
 	if (fflush(stdout) != 0 || ferror(stdout) || out_failed) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		ct_error("writing the output: %s", strerror(errno));
 		status = 1;
 	}
 	if (rc < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		ct_error("%s", err.msg);
 		status = 1;
 	} else if (s->lost) {
-		fprintf(stderr,
-			"calltrace " CMD ": %llu events were lost while recording; "
-			"the tree has gaps there\n",
+		ct_error(
+			"%llu events were lost while recording; "
+			"the tree has gaps there",
 			(unsigned long long)s->lost);
 	}
 

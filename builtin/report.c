@@ -24,6 +24,7 @@
 #include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "overhead.h"
 #include "progress.h"
@@ -453,16 +454,16 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 's':
 			if (parse_keys(&r, optarg) < 0) {
-				fprintf(stderr,
-					"calltrace " CMD ": -s: want keys among total, self, calls, "
-					"avg, min, max, name, not '%s'\n",
+				ct_error(
+					"-s: want keys among total, self, calls, "
+					"avg, min, max, name, not '%s'",
 					optarg);
 				goto usage_err;
 			}
 			break;
 		case OPT_TID:
 			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
+				ct_error("--tid: bad thread list '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -474,7 +475,7 @@ int cmd_report(int argc, char **argv)
 		case 'N':
 		case 'D':
 		case 't':
-			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
+			if (ct_filter_option(&filt, c, optarg) < 0)
 				goto usage_err;
 			break;
 		case OPT_FORMAT:
@@ -485,9 +486,9 @@ int cmd_report(int argc, char **argv)
 			else if (!strcmp(optarg, "json"))
 				r.fmt = FMT_JSON;
 			else {
-				fprintf(stderr,
-					"calltrace " CMD ": --format: want text, csv or json, "
-					"not '%s'\n",
+				ct_error(
+					"--format: want text, csv or json, "
+					"not '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -503,7 +504,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_LIMIT:
 			if (ct_parse_uint(optarg, (unsigned long)SIZE_MAX, &v) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --limit: bad number '%s'\n",
+				ct_error("--limit: bad number '%s'",
 					optarg);
 				goto usage_err;
 			}
@@ -514,17 +515,17 @@ int cmd_report(int argc, char **argv)
 			status = 0;
 			goto out;
 		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
+			ct_error("option '%s' needs an argument",
 				argv[optind - 1]);
 			goto usage_err;
 		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
+			ct_error("unknown option '%s'",
 				argv[optind - 1]);
 			goto usage_err;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
+		ct_error("unexpected argument '%s'", argv[optind]);
 		goto usage_err;
 	}
 
@@ -533,7 +534,7 @@ int cmd_report(int argc, char **argv)
 	struct ct_error err = {{0}};
 	struct ct_session *s;
 	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
+		ct_error("%s", err.msg);
 		status = 1;
 		goto out;
 	}
@@ -542,7 +543,7 @@ int cmd_report(int argc, char **argv)
 	r.s = s;
 	r.filt = &filt;
 	r.out = stdout;
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
+	bool *want = ct_select_threads(s, tids, ntids);
 
 	int rc = 0;
 	if (r.per_thread && r.fmt == FMT_JSON)
@@ -572,10 +573,10 @@ int cmd_report(int argc, char **argv)
 	}
 	status = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+		ct_error("writing the output: %s", strerror(errno));
 		status = 1;
 	}
-	if (ct_view_end(CMD, s, rc, &err))
+	if (ct_view_end(s, rc, &err))
 		status = 1;
 	free(want);
 	ct_filter_free(&filt);

@@ -182,14 +182,14 @@ static void test_depth(void)
 	struct ct_filter f;
 	char err[256];
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 'D', "2", "test") == 0);
+	CHECK(ct_filter_option(&f, 'D', "2") == 0);
 	CHECK(f.max_depth == 2);
 	CHECK_STR(run(&f, trace1), "+main0 +a1 -a1 +b1 -b1 -main0");
 	ct_filter_free(&f);
 
 	/* with -F the depth counts from the match */
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 'D', "1", "test") == 0);
+	CHECK(ct_filter_option(&f, 'D', "1") == 0);
 	CHECK(ct_filter_add_regex(&f, false, "^c$", err, sizeof(err)) == 0);
 	CHECK_STR(run(&f, trace1), "+c0 -c0");
 	ct_filter_free(&f);
@@ -206,7 +206,7 @@ static void test_time(void)
 
 	f.min_time = 0;
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 't', "15ns", "test") == 0);
+	CHECK(ct_filter_option(&f, 't', "15ns") == 0);
 	CHECK(f.min_time == 15);
 	CHECK_STR(run(&f, trace1), "+main0 +a1 +c2 -c2 -a1 -main0");
 	ct_filter_free(&f);
@@ -244,12 +244,12 @@ static void test_bad_options(void)
 	CHECK(strstr(err, "a(") != NULL);
 	CHECK(f.ninc == 0);
 	fprintf(stderr, "(expected messages follow)\n");
-	CHECK(ct_filter_option(&f, 'D', "0", "test") < 0);
-	CHECK(ct_filter_option(&f, 'D', "-1", "test") < 0);
-	CHECK(ct_filter_option(&f, 'D', "x", "test") < 0);
-	CHECK(ct_filter_option(&f, 't', "fast", "test") < 0);
-	CHECK(ct_filter_option(&f, 'N', "[", "test") < 0);
-	CHECK(ct_filter_option(&f, 't', "1.5us", "test") == 0);
+	CHECK(ct_filter_option(&f, 'D', "0") < 0);
+	CHECK(ct_filter_option(&f, 'D', "-1") < 0);
+	CHECK(ct_filter_option(&f, 'D', "x") < 0);
+	CHECK(ct_filter_option(&f, 't', "fast") < 0);
+	CHECK(ct_filter_option(&f, 'N', "[") < 0);
+	CHECK(ct_filter_option(&f, 't', "1.5us") == 0);
 	CHECK(f.min_time == 1500);
 	ct_filter_free(&f);
 }
@@ -287,8 +287,8 @@ static void test_select_threads(void)
 	struct ct_thread *threads[] = {&t0, &t1};
 	struct ct_session s = {.dir = "d", .threads = threads, .nthreads = 2};
 	int tids[] = {11, 99};
-	CHECK(ct_select_threads(&s, tids, 0, "test") == NULL);
-	bool *want = ct_select_threads(&s, tids, 2, "test");
+	CHECK(ct_select_threads(&s, tids, 0) == NULL);
+	bool *want = ct_select_threads(&s, tids, 2);
 	CHECK(want && !want[0] && want[1]);
 	free(want);
 }
