@@ -175,7 +175,8 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 			ct_filter_push(&v->filt, ft, &evs[i], emit, ctx);
 	}
 	/* held entries first: they point to the stream's data */
-	ct_filter_thread_end(&v->filt, ft, emit, ctx);
+	if (!batch)
+		ct_filter_thread_end(&v->filt, ft, emit, ctx);
 	ct_stream_close(st);
 	if (ft == &own)
 		ct_filter_thread_free(&own);

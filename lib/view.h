@@ -99,7 +99,8 @@ bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t);
 /* read thread t: each event through the filters (ft, or a state of its own
  * when NULL) to emit, progress updated; at the end the events the filters
  * still hold are flushed, then the stream is closed (held events point into
- * its data).  0, or -1 with v->err set. */
+ * its data).  emit may be NULL when every event goes to v->unfiltered.
+ * 0, or -1 with v->err set. */
 int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter_thread *ft,
 			struct ct_progress *p, ct_filter_emit_fn emit, void *ctx);
 
