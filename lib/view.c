@@ -156,7 +156,7 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 	struct ct_filter_thread own;
 	struct ct_stream *st;
 	struct ct_event evs[256];
-	int rc;
+	int rc = 0;
 
 	if (ct_stream_open(v->s, t, &st, &v->err) < 0)
 		return -1;
@@ -165,7 +165,7 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 		ft = &own;
 	}
 	bool batch = v->unfiltered && !ct_filter_active(&v->filt);
-	while ((rc = ct_stream_read(st, evs, 256, &v->err)) > 0) {
+	while (!(v->stop && *v->stop) && (rc = ct_stream_read(st, evs, 256, &v->err)) > 0) {
 		ct_progress_update(p, v->s->bytes_read);
 		if (batch) {
 			v->unfiltered(ctx, t, evs, rc);
@@ -177,6 +177,8 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 	/* held entries first: they point to the stream's data */
 	if (!batch)
 		ct_filter_thread_end(&v->filt, ft, emit, ctx);
+	if (v->thread_end)
+		v->thread_end(ctx, t);
 	ct_stream_close(st);
 	if (ft == &own)
 		ct_filter_thread_free(&own);
@@ -188,8 +190,8 @@ int ct_view_finish(struct ct_view *v, int rc)
 	if (rc < 0)
 		return ct_error("%s", v->err.msg);
 	if (v->s->lost)
-		ct_error("%llu events were lost while recording; times around them are wrong",
-			 (unsigned long long)v->s->lost);
+		ct_error("%llu events were lost while recording; %s", (unsigned long long)v->s->lost,
+			 v->lost_note ? v->lost_note : "times around them are wrong");
 	return 0;
 }
 

@@ -66,6 +66,13 @@ struct ct_view {
 	/* when set and no filter is active, ct_view_read_thread hands it the
 	 * events in batches instead of passing each through the filters */
 	void (*unfiltered)(void *ctx, struct ct_thread *t, const struct ct_event *ev, int n);
+	/* when set, called at the end of each thread's events, after the
+	 * filters' held events and before the stream is closed */
+	void (*thread_end)(void *ctx, struct ct_thread *t);
+	const bool *stop;            /* when set and true, reading stops */
+	const char *lost_note;       /* after "N events were lost while
+				      * recording; ", default "times around
+				      * them are wrong" */
 
 	/* set by ct_view_parse */
 	const char *dir;
