@@ -96,7 +96,6 @@ enum skey { K_TOTAL, K_SELF, K_CALLS, K_NAME };
 
 struct callers {
 	struct ct_session *s;
-	struct ct_progress progress;
 	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
 	bool raw;
 	bool sorted;           /* -s given */
@@ -202,11 +201,12 @@ static void thread_reset(struct callers *c)
 	}
 }
 
-static int read_thread(struct callers *c, struct ct_view *v, struct ct_thread *t)
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
+	struct callers *c = ctx;
 	if (!c->raw)
 		ct_overhead_of(c->s, t->proc, &c->ovh);
-	int rc = ct_view_read_thread(v, t, NULL, &c->progress, emit, c);
+	int rc = ct_view_read_thread(v, t, NULL, emit, c);
 	thread_reset(c);
 	return rc;
 }
@@ -431,28 +431,21 @@ static int option(struct ct_view *v, int o, const char *arg)
 	struct callers *c = v->ctx;
 	static const char *const keys[] = {[K_TOTAL] = "total", [K_SELF] = "self",
 					   [K_CALLS] = "calls", [K_NAME] = "name"};
-	static const char *const fmts[] = {[FMT_TEXT] = "text", [FMT_CSV] = "csv",
-					   [FMT_JSON] = "json"};
-	size_t i;
+	static const char *const fmts[] = {"text", "csv", "json"};
+	int i;
 
 	switch (o) {
 	case 's':
 		c->sorted = true;
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (!strcmp(arg, keys[i])) {
-				c->key = (enum skey)i;
-				return 0;
-			}
-		ct_error("-s: want total, self, calls or name, not '%s'", arg);
-		return -1;
+		i = ct_view_choice("-s", arg, keys, 4, "total, self, calls or name");
+		if (i >= 0)
+			c->key = (enum skey)i;
+		return i < 0 ? -1 : 0;
 	case OPT_FORMAT:
-		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-			if (!strcmp(arg, fmts[i])) {
-				c->fmt = (enum fmt)i;
-				return 0;
-			}
-		ct_error("--format: want text, csv or json, not '%s'", arg);
-		return -1;
+		i = ct_view_choice("--format", arg, fmts, 3, "text, csv or json");
+		if (i >= 0)
+			c->fmt = (enum fmt)i;
+		return i < 0 ? -1 : 0;
 	case OPT_NO_TIME:
 		c->no_time = true;
 		return 0;
@@ -467,7 +460,7 @@ int cmd_callers(int argc, char **argv)
 	struct callers c = {.fmt = FMT_TEXT, .key = K_TOTAL};
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &c, .takes_arg = true};
-	int status, rc = 0;
+	int status, rc;
 
 	ct_names_init(&c.names);
 	ct_u64map_init(&c.byedge);
@@ -483,14 +476,7 @@ int cmd_callers(int argc, char **argv)
 	if (status)
 		goto out;
 	c.s = v.s;
-	ct_progress_start(&c.progress, "calltrace callers", v.s->ev_bytes);
-	for (size_t i = 0; i < v.s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = v.s->threads[i];
-		if (!ct_view_wants(&v, t))
-			continue;
-		rc = read_thread(&c, &v, t);
-		ct_progress_end(&c.progress);
-	}
+	rc = ct_view_read(&v, read_thread, &c);
 	if (rc == 0) {
 		int64_t id = -1;
 		if (v.arg) {
@@ -501,9 +487,7 @@ int cmd_callers(int argc, char **argv)
 		if (status == 0)
 			print_all(&c, stdout, id);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout))
-		status = ct_error("writing the output: %s", strerror(errno));
-	if (ct_view_finish(&v, rc))
+	if (ct_view_finish(&v, rc, stdout, NULL))
 		status = 1;
 out:
 	ct_view_close(&v);

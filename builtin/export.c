@@ -126,7 +126,6 @@ struct exporter {
 	struct ct_session *s;
 	struct ct_filter *filt;
 	const char *output; /* -o FILE, or NULL: stdout */
-	struct ct_progress progress;
 	enum fmt fmt;
 	bool value_calls;
 	uint32_t outer, inner; /* folded: the frames kept of a deep stack;
@@ -708,14 +707,15 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 		folded_exit(x, &fe->ev);
 }
 
-static int read_thread(struct exporter *x, struct ct_view *v, struct ct_thread *t)
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
+	struct exporter *x = ctx;
 	x->pid = t->proc ? t->proc->pid : 0;
 	x->tid = t->tid;
 	x->proc = t->proc;
 	if (x->html)
 		ct_html_thread(x->html, t->proc);
-	int rc = ct_view_read_thread(v, t, NULL, &x->progress, emit, x);
+	int rc = ct_view_read_thread(v, t, NULL, emit, x);
 	if (x->html)
 		ct_html_thread_end(x->html);
 	x->depth = 0; /* what is left open (only after an error) */
@@ -780,7 +780,7 @@ int cmd_export(int argc, char **argv)
 	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX,
 			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2};
 	struct ct_view v = {.head = head, .opts = options, .option = option, .ctx = &x};
-	int status, rc = 0;
+	int status, rc;
 
 	ct_names_init(&x.names);
 	ct_u64map_init(&x.bykey);
@@ -818,14 +818,7 @@ int cmd_export(int argc, char **argv)
 	}
 	if (x.fmt == FMT_PERFETTO)
 		x.perfetto = ct_perfetto_start(x.out, v.s, v.want, x.lo, x.hi);
-	ct_progress_start(&x.progress, "calltrace export", v.s->ev_bytes);
-	for (size_t i = 0; i < v.s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = v.s->threads[i];
-		if (!ct_view_wants(&v, t))
-			continue;
-		rc = read_thread(&x, &v, t);
-		ct_progress_end(&x.progress);
-	}
+	rc = ct_view_read(&v, read_thread, &x);
 	if (x.fmt == FMT_CHROME)
 		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x.out);
 	else if (x.fmt == FMT_PERFETTO)
@@ -836,11 +829,7 @@ int cmd_export(int argc, char **argv)
 		ct_html_write(x.html, x.out);
 	else if (rc == 0)
 		folded_print(&x);
-	if (fflush(x.out) != 0 || ferror(x.out))
-		status = ct_error("writing the output: %s", strerror(errno));
-	if (x.output && fclose(x.out) != 0 && status == 0)
-		status = ct_error("writing %s: %s", x.output, strerror(errno));
-	if (ct_view_finish(&v, rc))
+	if (ct_view_finish(&v, rc, x.out, x.output))
 		status = 1;
 out:
 	ct_view_close(&v);

@@ -139,7 +139,6 @@ struct frame {
 struct graph {
 	struct ct_session *s;
 	struct ct_filter *filt;
-	struct ct_progress progress;
 	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
 	bool raw;
 	struct ct_names names; /* function names and their ids */
@@ -195,12 +194,13 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 	}
 }
 
-static int read_thread(struct graph *g, struct ct_view *v, struct ct_thread *t)
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
+	struct graph *g = ctx;
 	g->depth = 0;
 	if (!g->raw)
 		ct_overhead_of(g->s, t->proc, &g->ovh);
-	int rc = ct_view_read_thread(v, t, NULL, &g->progress, NULL, g);
+	int rc = ct_view_read_thread(v, t, NULL, NULL, g);
 	g->depth = 0;
 	return rc;
 }
@@ -417,7 +417,7 @@ int cmd_graph(int argc, char **argv)
 	struct graph g = {0};
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered};
-	int status, rc = 0;
+	int status, rc;
 
 	ct_names_init(&g.names);
 	tree_init(&g.tree);
@@ -432,13 +432,7 @@ int cmd_graph(int argc, char **argv)
 		goto out;
 	g.s = v.s;
 	g.filt = &v.filt;
-	ct_progress_start(&g.progress, "calltrace graph", v.s->ev_bytes);
-	for (size_t i = 0; i < v.s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = v.s->threads[i];
-		if (ct_view_wants(&v, t))
-			rc = read_thread(&g, &v, t);
-	}
-	ct_progress_end(&g.progress);
+	rc = ct_view_read(&v, read_thread, &g);
 	for (size_t i = 1; i < g.tree.len; i++) {
 		ct_clamp_sum(&g.tree.n[i].total);
 		ct_clamp_sum(&g.tree.n[i].self);
@@ -456,9 +450,7 @@ int cmd_graph(int argc, char **argv)
 				print_func(&g, f, v.arg, stdout);
 		}
 	}
-	if (fflush(stdout) != 0 || ferror(stdout))
-		status = ct_error("writing the output: %s", strerror(errno));
-	if (ct_view_finish(&v, rc))
+	if (ct_view_finish(&v, rc, stdout, NULL))
 		status = 1;
 out:
 	ct_view_close(&v);

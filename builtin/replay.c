@@ -79,7 +79,7 @@ struct rthread {
 
 struct replay {
 	struct ct_session *s;
-	struct ct_progress progress;
+	struct ct_progress *progress;
 	struct ct_filter *filt;
 	struct ct_filter_thread *fts; /* per thread index */
 	struct rthread *rts;          /* per thread index */
@@ -493,7 +493,7 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 	while (!out_failed && (rc = ct_merge_read(m, &evs, err)) > 0) {
 		for (int i = 0; i < rc; i++)
 			ct_filter_push(r->filt, &r->fts[evs[i].thread->index], &evs[i], emit, r);
-		ct_progress_update(&r->progress, r->s->bytes_read);
+		ct_progress_update(r->progress, r->s->bytes_read);
 	}
 	/* before the merge is closed: held events point to its data */
 	for (size_t i = 0; i < r->s->nthreads; i++)
@@ -513,7 +513,7 @@ static int replay_per_thread(struct replay *r, struct ct_view *v)
 		int n = snprintf(hdr, sizeof(hdr), "# thread %d (process %d)\n", t->tid,
 				 t->proc ? t->proc->pid : 0);
 		put(hdr, n > 0 ? (size_t)n : 0);
-		if (ct_view_read_thread(v, t, &r->fts[t->index], &r->progress, emit, r) < 0)
+		if (ct_view_read_thread(v, t, &r->fts[t->index], emit, r) < 0)
 			return -1;
 	}
 	return 0;
@@ -572,15 +572,15 @@ int cmd_replay(int argc, char **argv)
 	else
 		puts_("# DURATION     TID     FUNCTION\n");
 	/* progress only when the tree goes elsewhere than the terminal */
-	ct_progress_start(&r.progress, "calltrace replay", v.s->ev_bytes);
+	r.progress = &v.progress;
 	if (isatty(1) && !getenv("CALLTRACE_PROGRESS"))
-		r.progress.on = false;
+		v.progress.on = false;
 	rc = v.per_thread ? replay_per_thread(&r, &v) : replay_merged(&r, v.want, &v.err);
-	ct_progress_end(&r.progress);
+	ct_progress_end(&v.progress);
 	ob_flush();
 	if (fflush(stdout) != 0 || ferror(stdout) || out_failed)
 		status = ct_error("writing the output: %s", strerror(errno));
-	if (ct_view_finish(&v, rc))
+	if (ct_view_finish(&v, rc, NULL, NULL))
 		status = 1;
 
 	for (size_t i = 0; i < v.s->nthreads; i++)

@@ -95,7 +95,6 @@ enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME };
 
 struct report {
 	struct ct_session *s;
-	struct ct_progress progress;
 	struct ct_filter *filt;
 	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
 	bool raw;
@@ -360,12 +359,18 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 	}
 }
 
-static int read_thread(struct report *r, struct ct_view *v, struct ct_thread *t)
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
+	struct report *r = ctx;
 	if (!r->raw)
 		ct_overhead_of(r->s, t->proc, &r->ovh);
-	int rc = ct_view_read_thread(v, t, NULL, &r->progress, emit, r);
+	int rc = ct_view_read_thread(v, t, NULL, emit, r);
 	thread_reset(r);
+	if (rc == 0 && r->per_thread) {
+		print_table(r, t);
+		if (r->names.n)
+			memset(r->stats, 0, r->names.n * sizeof(*r->stats));
+	}
 	return rc;
 }
 
@@ -395,9 +400,9 @@ static int parse_keys(struct report *r, const char *arg)
 static int option(struct ct_view *v, int c, const char *arg)
 {
 	struct report *r = v->ctx;
-	static const char *const fmts[] = {[FMT_TEXT] = "text", [FMT_CSV] = "csv",
-					   [FMT_JSON] = "json"};
+	static const char *const fmts[] = {"text", "csv", "json"};
 	unsigned long n;
+	int i;
 
 	switch (c) {
 	case 's':
@@ -409,13 +414,10 @@ static int option(struct ct_view *v, int c, const char *arg)
 		}
 		return 0;
 	case OPT_FORMAT:
-		for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-			if (!strcmp(arg, fmts[i])) {
-				r->fmt = (enum fmt)i;
-				return 0;
-			}
-		ct_error("--format: want text, csv or json, not '%s'", arg);
-		return -1;
+		i = ct_view_choice("--format", arg, fmts, 3, "text, csv or json");
+		if (i >= 0)
+			r->fmt = (enum fmt)i;
+		return i < 0 ? -1 : 0;
 	case OPT_BY_ARGS:
 		r->by_args = true;
 		return 0;
@@ -437,7 +439,7 @@ int cmd_report(int argc, char **argv)
 	struct report r = {.fmt = FMT_TEXT, .keys = {K_TOTAL}, .nkeys = 1, .first_table = true};
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &r, .unfiltered = unfiltered};
-	int status, rc = 0;
+	int status, rc;
 
 	ct_names_init(&r.names);
 	status = ct_view_parse(&v, argc, argv);
@@ -459,28 +461,14 @@ int cmd_report(int argc, char **argv)
 		fputs(r.per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n"
 				   : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
 		      stdout);
-	ct_progress_start(&r.progress, "calltrace report", v.s->ev_bytes);
-	for (size_t i = 0; i < v.s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = v.s->threads[i];
-		if (!ct_view_wants(&v, t))
-			continue;
-		rc = read_thread(&r, &v, t);
-		ct_progress_end(&r.progress);
-		if (rc == 0 && r.per_thread) {
-			print_table(&r, t);
-			if (r.names.n)
-				memset(r.stats, 0, r.names.n * sizeof(*r.stats));
-		}
-	}
+	rc = ct_view_read(&v, read_thread, &r);
 	if (rc == 0) {
 		if (!r.per_thread)
 			print_table(&r, NULL);
 		else if (r.fmt == FMT_JSON)
 			fputs("]}\n", stdout);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout))
-		status = ct_error("writing the output: %s", strerror(errno));
-	if (ct_view_finish(&v, rc))
+	if (ct_view_finish(&v, rc, stdout, NULL))
 		status = 1;
 out:
 	ct_view_close(&v);

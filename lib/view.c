@@ -2,6 +2,7 @@
 /* The views' scaffold: shared options, open, read each thread, end; see view.h. */
 #include "view.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,16 @@ int ct_view_parse(struct ct_view *v, int argc, char **argv)
 	return -1;
 }
 
+int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
+		   const char *want)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && !strcmp(arg, names[i]))
+			return (int)i;
+	ct_error("%s: want %s, not '%s'", opt, want, arg);
+	return -1;
+}
+
 int ct_view_open(struct ct_view *v)
 {
 	if (ct_session_open(&v->s, v->dir, &v->err) < 0)
@@ -142,6 +153,8 @@ int ct_view_open(struct ct_view *v)
 	v->s->demangle = v->demangle;
 	v->filt.s = v->s;
 	v->want = ct_select_threads(v->s, v->tids, v->ntids);
+	snprintf(v->what, sizeof(v->what), "calltrace %s", ct_command() ? ct_command() : "view");
+	ct_progress_start(&v->progress, v->what, v->s->ev_bytes);
 	return 0;
 }
 
@@ -151,7 +164,7 @@ bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t)
 }
 
 int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter_thread *ft,
-			struct ct_progress *p, ct_filter_emit_fn emit, void *ctx)
+			ct_filter_emit_fn emit, void *ctx)
 {
 	struct ct_filter_thread own;
 	struct ct_stream *st;
@@ -166,7 +179,7 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 	}
 	bool batch = v->unfiltered && !ct_filter_active(&v->filt);
 	while (!(v->stop && *v->stop) && (rc = ct_stream_read(st, evs, 256, &v->err)) > 0) {
-		ct_progress_update(p, v->s->bytes_read);
+		ct_progress_update(&v->progress, v->s->bytes_read);
 		if (batch) {
 			v->unfiltered(ctx, t, evs, rc);
 			continue;
@@ -185,14 +198,33 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 	return rc < 0 ? -1 : 0;
 }
 
-int ct_view_finish(struct ct_view *v, int rc)
+int ct_view_read(struct ct_view *v, int (*fn)(void *ctx, struct ct_view *v, struct ct_thread *t),
+		 void *ctx)
 {
+	int rc = 0;
+	for (size_t i = 0; i < v->s->nthreads && rc == 0; i++) {
+		struct ct_thread *t = v->s->threads[i];
+		if (!ct_view_wants(v, t))
+			continue;
+		rc = fn(ctx, v, t);
+		ct_progress_end(&v->progress);
+	}
+	return rc;
+}
+
+int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path)
+{
+	int status = 0;
+	if (out && (fflush(out) != 0 || ferror(out)))
+		status = ct_error("writing the output: %s", strerror(errno));
+	if (path && fclose(out) != 0 && status == 0)
+		status = ct_error("writing %s: %s", path, strerror(errno));
 	if (rc < 0)
 		return ct_error("%s", v->err.msg);
 	if (v->s->lost)
 		ct_error("%llu events were lost while recording; %s", (unsigned long long)v->s->lost,
 			 v->lost_note ? v->lost_note : "times around them are wrong");
-	return 0;
+	return status;
 }
 
 void ct_view_close(struct ct_view *v)

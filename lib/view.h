@@ -86,6 +86,8 @@ struct ct_view {
 	struct ct_session *s;
 	bool *want;                  /* threads to read (ct_select_threads) */
 	struct ct_error err;         /* the reader's error */
+	struct ct_progress progress; /* "calltrace CMD", started by ct_view_open */
+	char what[64];
 };
 
 /* print the help (head, option lines, tail) to f */
@@ -96,8 +98,13 @@ void ct_view_usage(const struct ct_view *v, FILE *f);
  * either case. */
 int ct_view_parse(struct ct_view *v, int argc, char **argv);
 
-/* open the session with the options set (demangling, filters, threads):
- * 0, or 1 after a message */
+/* an option's value among names[0..n): its index, or -1 after the message
+ * "OPT: want WANT, not 'ARG'"; NULL names are skipped */
+int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
+		   const char *want);
+
+/* open the session with the options set (demangling, filters, threads)
+ * and start the progress: 0, or 1 after a message */
 int ct_view_open(struct ct_view *v);
 
 /* is thread t one to read? */
@@ -109,11 +116,18 @@ bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t);
  * its data).  emit may be NULL when every event goes to v->unfiltered.
  * 0, or -1 with v->err set. */
 int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter_thread *ft,
-			struct ct_progress *p, ct_filter_emit_fn emit, void *ctx);
+			ct_filter_emit_fn emit, void *ctx);
 
-/* the end of a view: the reader's error if rc < 0 (returns 1), else the
- * warning when events were lost while recording (returns 0) */
-int ct_view_finish(struct ct_view *v, int rc);
+/* fn for each thread to read, in order, until one fails (-1); the
+ * progress line erased after each.  0, or -1 with v->err set. */
+int ct_view_read(struct ct_view *v, int (*fn)(void *ctx, struct ct_view *v, struct ct_thread *t),
+		 void *ctx);
+
+/* the end of a view: out (when not NULL) flushed, and closed when path is
+ * not NULL, each failure a message; then the reader's error if rc < 0, else
+ * the warning when events were lost while recording.  1 after an error
+ * message, else 0. */
+int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path);
 
 /* free what parse and open took; the session is closed (its warnings) */
 void ct_view_close(struct ct_view *v);
