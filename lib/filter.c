@@ -400,13 +400,3 @@ bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntid
 	}
 	return want;
 }
-
-int ct_view_end(const struct ct_session *s, int rc, const struct ct_error *err)
-{
-	if (rc < 0)
-		return ct_error("%s", err->msg);
-	if (s->lost)
-		ct_error("%llu events were lost while recording; times around them are wrong",
-			 (unsigned long long)s->lost);
-	return 0;
-}

@@ -135,8 +135,4 @@ int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out);
  * reported to stderr as "calltrace CMD: no thread TID". */
 bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids);
 
-/* the end of a view: the reader's error, if any (returns 1), or a
- * warning when events were lost while recording (returns 0) */
-int ct_view_end(const struct ct_session *s, int rc, const struct ct_error *err);
-
 #endif
