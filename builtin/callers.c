@@ -459,22 +459,19 @@ int cmd_callers(int argc, char **argv)
 {
 	struct callers c = {.fmt = FMT_TEXT, .key = K_TOTAL};
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
-			    .ctx = &c, .takes_arg = true};
+			    .ctx = &c, .takes_arg = true, .outbuf = outbuf,
+			    .outbuf_len = sizeof(outbuf)};
 	int status, rc;
 
 	ct_names_init(&c.names);
 	ct_u64map_init(&c.byedge);
-	status = ct_view_parse(&v, argc, argv);
+	status = ct_view_start(&v, argc, argv);
 	if (status >= 0)
 		goto out;
+	status = 0;
 	if (c.no_time && !c.sorted)
 		c.key = K_CALLS;
 	c.raw = v.raw;
-
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	status = ct_view_open(&v);
-	if (status)
-		goto out;
 	c.s = v.s;
 	rc = ct_view_read(&v, read_thread, &c);
 	if (rc == 0) {

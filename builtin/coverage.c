@@ -417,11 +417,8 @@ int cmd_coverage(int argc, char **argv)
 			    .ctx = &cv, .unfiltered = count};
 	int status;
 
-	status = ct_view_parse(&v, argc, argv);
+	status = ct_view_start(&v, argc, argv);
 	if (status >= 0)
-		goto out;
-	status = ct_view_open(&v);
-	if (status)
 		goto out;
 	struct ct_session *s = v.s;
 	cv.s = s;

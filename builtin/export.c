@@ -773,34 +773,36 @@ static int option(struct ct_view *v, int c, const char *arg)
 	return -1; /* not reached: getopt gives the table's options only */
 }
 
+/* what the options must give before the recording is opened */
+static int check(struct ct_view *v)
+{
+	struct exporter *x = v->ctx;
+	if (x->fmt == FMT_NONE) {
+		ct_error("--format is required (chrome, perfetto, folded, callgrind or html)");
+		ct_view_usage(v, stderr);
+		return 2;
+	}
+	if (x->fmt == FMT_HTML && !ct_html_available())
+		return ct_error("--format=html: %s", ct_html_missing_hint);
+	return 0;
+}
+
 static char outbuf[1 << 16];
 
 int cmd_export(int argc, char **argv)
 {
 	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX,
 			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2};
-	struct ct_view v = {.head = head, .opts = options, .option = option, .ctx = &x};
+	struct ct_view v = {.head = head, .opts = options, .option = option, .ctx = &x,
+			    .check = check};
 	int status, rc;
 
 	ct_names_init(&x.names);
 	ct_u64map_init(&x.bykey);
-	status = ct_view_parse(&v, argc, argv);
+	status = ct_view_start(&v, argc, argv);
 	if (status >= 0)
 		goto out;
-	if (x.fmt == FMT_NONE) {
-		ct_error("--format is required (chrome, perfetto, folded, callgrind or html)");
-		ct_view_usage(&v, stderr);
-		status = 2;
-		goto out;
-	}
-	if (x.fmt == FMT_HTML && !ct_html_available()) {
-		status = ct_error("--format=html: %s", ct_html_missing_hint);
-		goto out;
-	}
-
-	status = ct_view_open(&v);
-	if (status)
-		goto out;
+	status = 0;
 	x.out = stdout;
 	if (x.output && !(x.out = fopen(x.output, "w"))) {
 		status = ct_error("%s: %s", x.output, strerror(errno));

@@ -416,20 +416,17 @@ int cmd_graph(int argc, char **argv)
 {
 	struct graph g = {0};
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
-			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered};
+			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered,
+			    .outbuf = outbuf, .outbuf_len = sizeof(outbuf)};
 	int status, rc;
 
 	ct_names_init(&g.names);
 	tree_init(&g.tree);
-	status = ct_view_parse(&v, argc, argv);
+	status = ct_view_start(&v, argc, argv);
 	if (status >= 0)
 		goto out;
+	status = 0;
 	g.raw = v.raw;
-
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	status = ct_view_open(&v);
-	if (status)
-		goto out;
 	g.s = v.s;
 	g.filt = &v.filt;
 	rc = ct_view_read(&v, read_thread, &g);

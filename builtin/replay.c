@@ -538,23 +538,27 @@ static int option(struct ct_view *v, int c, const char *arg)
 
 static char outbuf[1 << 20];
 
+/* stdout's buffer, and the clock's fast path */
+static int check(struct ct_view *v)
+{
+	(void)v;
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	check_fast_duration();
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct replay r = {0};
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &r, .thread_end = print_pend, .stop = &out_failed,
-			    .lost_note = "the tree has gaps there"};
+			    .lost_note = "the tree has gaps there", .check = check};
 	int status, rc;
 
-	status = ct_view_parse(&v, argc, argv);
+	status = ct_view_start(&v, argc, argv);
 	if (status >= 0)
 		goto out;
-
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	check_fast_duration();
-	status = ct_view_open(&v);
-	if (status)
-		goto out;
+	status = 0;
 	r.s = v.s;
 	r.filt = &v.filt;
 	size_t nt = v.s->nthreads ? v.s->nthreads : 1;

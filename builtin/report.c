@@ -438,20 +438,17 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = {.fmt = FMT_TEXT, .keys = {K_TOTAL}, .nkeys = 1, .first_table = true};
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
-			    .ctx = &r, .unfiltered = unfiltered};
+			    .ctx = &r, .unfiltered = unfiltered, .outbuf = outbuf,
+			    .outbuf_len = sizeof(outbuf)};
 	int status, rc;
 
 	ct_names_init(&r.names);
-	status = ct_view_parse(&v, argc, argv);
+	status = ct_view_start(&v, argc, argv);
 	if (status >= 0)
 		goto out;
+	status = 0;
 	r.per_thread = v.per_thread;
 	r.raw = v.raw;
-
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	status = ct_view_open(&v);
-	if (status)
-		goto out;
 	r.s = v.s;
 	r.filt = &v.filt;
 	r.out = stdout;

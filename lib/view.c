@@ -136,6 +136,18 @@ int ct_view_parse(struct ct_view *v, int argc, char **argv)
 	return -1;
 }
 
+int ct_view_start(struct ct_view *v, int argc, char **argv)
+{
+	int status = ct_view_parse(v, argc, argv);
+	if (status < 0 && v->check && (status = v->check(v)) == 0)
+		status = -1;
+	if (status >= 0)
+		return status;
+	if (v->outbuf)
+		setvbuf(stdout, v->outbuf, _IOFBF, v->outbuf_len);
+	return ct_view_open(v) ? 1 : -1;
+}
+
 int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
 		   const char *want)
 {

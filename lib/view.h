@@ -70,6 +70,11 @@ struct ct_view {
 	 * filters' held events and before the stream is closed */
 	void (*thread_end)(void *ctx, struct ct_thread *t);
 	const bool *stop;            /* when set and true, reading stops */
+	/* when set, called by ct_view_start after parsing: 0 to go on, or an
+	 * exit status after a message */
+	int (*check)(struct ct_view *v);
+	char *outbuf;                /* when set, stdout's buffer (ct_view_start) */
+	size_t outbuf_len;
 	const char *lost_note;       /* after "N events were lost while
 				      * recording; ", default "times around
 				      * them are wrong" */
@@ -97,6 +102,10 @@ void ct_view_usage(const struct ct_view *v, FILE *f);
  * message on bad usage, with the help on stderr).  Call ct_view_close in
  * either case. */
 int ct_view_parse(struct ct_view *v, int argc, char **argv);
+
+/* ct_view_parse, the view's check, stdout's buffer, ct_view_open: -1 to
+ * go on, else the exit status.  Call ct_view_close in either case. */
+int ct_view_start(struct ct_view *v, int argc, char **argv);
 
 /* an option's value among names[0..n): its index, or -1 after the message
  * "OPT: want WANT, not 'ARG'"; NULL names are skipped */
