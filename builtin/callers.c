@@ -36,25 +36,7 @@
 
 #define ROOT UINT32_MAX
 
-enum { OPT_FORMAT = 256, OPT_NO_TIME };
-
-static const struct ct_opt options[] = {
-	CT_OPT_DATA,
-	{"sort", 's', "KEY",
-	 "total (default), self, calls (descending) or name\n"
-	 "(ascending); with --no-time the default is calls"},
-	CT_OPT_TIDS,
-	CT_OPT_FILTER,
-	CT_OPT_NOTRACE,
-	CT_OPT_DEPTH("only calls at depth < N"),
-	CT_OPT_TIME,
-	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
-	CT_OPT_NODEMANGLE,
-	{"no-time", OPT_NO_TIME, NULL, "no time columns (text only)"},
-	CT_OPT_RAWTIMES,
-	CT_OPT_HELP,
-	CT_OPT_END,
-};
+enum { OPT_FORMAT = 256 };
 
 static const char head[] =
 	"usage: calltrace callers [options] [FUNC]\n"
@@ -425,6 +407,24 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 	free(fill_out);
 }
 
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	{"sort", 's', "KEY",
+	 "total (default), self, calls (descending) or name\n"
+	 "(ascending); with --no-time the default is calls"},
+	CT_OPT_TIDS,
+	CT_OPT_FILTER,
+	CT_OPT_NOTRACE,
+	CT_OPT_DEPTH("only calls at depth < N"),
+	CT_OPT_TIME,
+	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
+	CT_OPT_NODEMANGLE,
+	CT_OPT_FLAG("no-time", struct callers, no_time, "no time columns (text only)"),
+	CT_OPT_RAWTIMES,
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
 /* the view's own options */
 static int option(struct ct_view *v, int o, const char *arg)
 {
@@ -446,9 +446,6 @@ static int option(struct ct_view *v, int o, const char *arg)
 		if (i >= 0)
 			c->fmt = (enum fmt)i;
 		return i < 0 ? -1 : 0;
-	case OPT_NO_TIME:
-		c->no_time = true;
-		return 0;
 	}
 	return -1; /* not reached: getopt gives the table's options only */
 }

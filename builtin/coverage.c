@@ -28,18 +28,7 @@
 #include "util.h"
 #include "view.h"
 
-enum { OPT_FORMAT = 256, OPT_FAIL_UNDER, OPT_ALL_MODULES };
-
-static const struct ct_opt options[] = {
-	CT_OPT_DATA,
-	{"format", OPT_FORMAT, "FMT", "text (default) or json"},
-	{"fail-under", OPT_FAIL_UNDER, "PCT", "exit 3 when the overall percentage is below PCT"},
-	{"all-modules", OPT_ALL_MODULES, NULL,
-	 "every module with symbols, not only instrumented ones"},
-	CT_OPT_NODEMANGLE,
-	CT_OPT_HELP,
-	CT_OPT_END,
-};
+enum { OPT_FORMAT = 256, OPT_FAIL_UNDER };
 
 static const char head[] =
 	"usage: calltrace coverage [options]\n"
@@ -381,6 +370,17 @@ static void attribute(struct cov *c, bool all_modules)
 	}
 }
 
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	{"format", OPT_FORMAT, "FMT", "text (default) or json"},
+	{"fail-under", OPT_FAIL_UNDER, "PCT", "exit 3 when the overall percentage is below PCT"},
+	CT_OPT_FLAG("all-modules", struct cov, all_modules,
+	 "every module with symbols, not only instrumented ones"),
+	CT_OPT_NODEMANGLE,
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
 /* the view's own options */
 static int option(struct ct_view *v, int c, const char *arg)
 {
@@ -402,9 +402,6 @@ static int option(struct ct_view *v, int c, const char *arg)
 			ct_error("--fail-under: want a percentage 0-100, not '%s'", arg);
 			return -1;
 		}
-		return 0;
-	case OPT_ALL_MODULES:
-		cv->all_modules = true;
 		return 0;
 	}
 	return -1; /* not reached: getopt gives the table's options only */

@@ -42,20 +42,7 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-enum { OPT_FORMAT = 256, OPT_NO_TIME };
-
-static const struct ct_opt options[] = {
-	CT_OPT_DATA,
-	{"tid", CT_OPT_TID, "TID[,TID..]", "only these threads (default: all, aggregated)"},
-	{"format", OPT_FORMAT, "FMT", "text (the only one for now)"},
-	CT_OPT_NODEMANGLE,
-	{"no-time", OPT_NO_TIME, NULL,
-	 "print calls only, children in the order of their\n"
-	 "first call (stable output, for tests)"},
-	CT_OPT_RAWTIMES,
-	CT_OPT_HELP,
-	CT_OPT_END,
-};
+enum { OPT_FORMAT = 256 };
 
 static const char head[] =
 	"usage: calltrace graph [options] [FUNC]\n"
@@ -391,23 +378,26 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 	free(outer);
 }
 
-/* the view's own options */
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	{"tid", CT_OPT_TID, "TID[,TID..]", "only these threads (default: all, aggregated)"},
+	{"format", OPT_FORMAT, "FMT", "text (the only one for now)"},
+	CT_OPT_NODEMANGLE,
+	CT_OPT_FLAG("no-time", struct graph, no_time,
+	 "print calls only, children in the order of their\n"
+	 "first call (stable output, for tests)"),
+	CT_OPT_RAWTIMES,
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
+/* the view's own option: --format, which has one value */
 static int option(struct ct_view *v, int c, const char *arg)
 {
-	struct graph *g = v->ctx;
-
-	switch (c) {
-	case OPT_FORMAT:
-		if (strcmp(arg, "text")) {
-			ct_error("--format: want text, not '%s'", arg);
-			return -1;
-		}
-		return 0;
-	case OPT_NO_TIME:
-		g->no_time = true;
-		return 0;
-	}
-	return -1; /* not reached: getopt gives the table's options only */
+	static const char *const fmts[] = {"text"};
+	(void)v;
+	(void)c;
+	return ct_view_choice("--format", arg, fmts, 1, "text") < 0 ? -1 : 0;
 }
 
 static char outbuf[1 << 16];

@@ -28,32 +28,6 @@
 #include "util.h"
 #include "view.h"
 
-enum { OPT_NO_DURATION = 256, OPT_NO_ARGS };
-
-static const struct ct_opt options[] = {
-	CT_OPT_DATA,
-	CT_OPT_TIDS,
-	{"per-thread", CT_OPT_PER_THREAD, NULL,
-	 "one thread after the other, each under a line\n"
-	 "'# thread TID (process PID)'; default: all\n"
-	 "threads merged in time order"},
-	{"filter", 'F', "REGEX",
-	 "only functions matching REGEX and what they call;\n"
-	 "the tree starts at depth 0 there (repeatable)"},
-	{"notrace", 'N', "REGEX",
-	 "hide functions matching REGEX and what they call\n"
-	 "(repeatable; wins over -F)"},
-	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
-	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
-	CT_OPT_NODEMANGLE,
-	{"no-duration", OPT_NO_DURATION, NULL, "leave out the duration column"},
-	{"no-args", OPT_NO_ARGS, NULL,
-	 "leave out captured arguments and return values\n"
-	 "(record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'"},
-	CT_OPT_HELP,
-	CT_OPT_END,
-};
-
 static const char head[] =
 	"usage: calltrace replay [options]\n"
 	"\n"
@@ -519,24 +493,31 @@ static int replay_per_thread(struct replay *r, struct ct_view *v)
 	return 0;
 }
 
-/* the view's own options */
-static int option(struct ct_view *v, int c, const char *arg)
-{
-	struct replay *r = v->ctx;
-
-	(void)arg;
-	switch (c) {
-	case OPT_NO_DURATION:
-		r->no_duration = true;
-		return 0;
-	case OPT_NO_ARGS:
-		r->no_args = true;
-		return 0;
-	}
-	return -1; /* not reached: getopt gives the table's options only */
-}
-
 static char outbuf[1 << 20];
+
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	CT_OPT_TIDS,
+	{"per-thread", CT_OPT_PER_THREAD, NULL,
+	 "one thread after the other, each under a line\n"
+	 "'# thread TID (process PID)'; default: all\n"
+	 "threads merged in time order"},
+	{"filter", 'F', "REGEX",
+	 "only functions matching REGEX and what they call;\n"
+	 "the tree starts at depth 0 there (repeatable)"},
+	{"notrace", 'N', "REGEX",
+	 "hide functions matching REGEX and what they call\n"
+	 "(repeatable; wins over -F)"},
+	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
+	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
+	CT_OPT_NODEMANGLE,
+	CT_OPT_FLAG("no-duration", struct replay, no_duration, "leave out the duration column"),
+	CT_OPT_FLAG("no-args", struct replay, no_args,
+	 "leave out captured arguments and return values\n"
+	 "(record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'"),
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
 
 /* stdout's buffer, and the clock's fast path */
 static int check(struct ct_view *v)
@@ -550,7 +531,7 @@ static int check(struct ct_view *v)
 int cmd_replay(int argc, char **argv)
 {
 	struct replay r = {0};
-	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
+	struct ct_view v = {.head = head, .tail = tail, .opts = options, 
 			    .ctx = &r, .thread_end = print_pend, .stop = &out_failed,
 			    .lost_note = "the tree has gaps there", .check = check};
 	int status, rc;

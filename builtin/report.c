@@ -31,30 +31,7 @@
 #include "util.h"
 #include "view.h"
 
-enum { OPT_FORMAT = 256, OPT_LIMIT, OPT_BY_ARGS };
-
-static const struct ct_opt options[] = {
-	CT_OPT_DATA,
-	{"sort", 's', "KEY[,KEY]",
-	 "sort by total, self, calls, avg, min, max (descending)\n"
-	 "or name (ascending); default total"},
-	CT_OPT_TIDS,
-	{"per-thread", CT_OPT_PER_THREAD, NULL, "one table per thread"},
-	CT_OPT_FILTER,
-	CT_OPT_NOTRACE,
-	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
-	CT_OPT_TIME,
-	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
-	CT_OPT_NODEMANGLE,
-	{"limit", OPT_LIMIT, "N", "at most N rows (per table; 0: all)"},
-	CT_OPT_RAWTIMES,
-	{"by-args", OPT_BY_ARGS, NULL,
-	 "one row per function and argument values, e.g.\n"
-	 "'gcd(48, 18)' (record -A/-a); calls without\n"
-	 "captured arguments stay under the plain name"},
-	CT_OPT_HELP,
-	CT_OPT_END,
-};
+enum { OPT_FORMAT = 256, OPT_LIMIT };
 
 static const char head[] = "usage: calltrace report [options]\n"
 			   "\n"
@@ -396,6 +373,29 @@ static int parse_keys(struct report *r, const char *arg)
 	}
 }
 
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	{"sort", 's', "KEY[,KEY]",
+	 "sort by total, self, calls, avg, min, max (descending)\n"
+	 "or name (ascending); default total"},
+	CT_OPT_TIDS,
+	{"per-thread", CT_OPT_PER_THREAD, NULL, "one table per thread"},
+	CT_OPT_FILTER,
+	CT_OPT_NOTRACE,
+	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
+	CT_OPT_TIME,
+	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
+	CT_OPT_NODEMANGLE,
+	{"limit", OPT_LIMIT, "N", "at most N rows (per table; 0: all)"},
+	CT_OPT_RAWTIMES,
+	CT_OPT_FLAG("by-args", struct report, by_args,
+	 "one row per function and argument values, e.g.\n"
+	 "'gcd(48, 18)' (record -A/-a); calls without\n"
+	 "captured arguments stay under the plain name"),
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
 /* the view's own options */
 static int option(struct ct_view *v, int c, const char *arg)
 {
@@ -418,9 +418,6 @@ static int option(struct ct_view *v, int c, const char *arg)
 		if (i >= 0)
 			r->fmt = (enum fmt)i;
 		return i < 0 ? -1 : 0;
-	case OPT_BY_ARGS:
-		r->by_args = true;
-		return 0;
 	case OPT_LIMIT:
 		if (ct_parse_uint(arg, (unsigned long)SIZE_MAX, &n) < 0) {
 			ct_error("--limit: bad number '%s'", arg);

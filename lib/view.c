@@ -91,7 +91,11 @@ static int shared_option(struct ct_view *v, int c, const char *arg)
 	case 'h':
 		return 1;
 	}
-	return v->option(v, c, arg);
+	if (c >= CT_OPT_SETS) {
+		*(bool *)((char *)v->ctx + (c - CT_OPT_SETS)) = true;
+		return 0;
+	}
+	return v->option ? v->option(v, c, arg) : -1;
 }
 
 int ct_view_parse(struct ct_view *v, int argc, char **argv)

@@ -30,12 +30,18 @@ struct ct_opt {
 	const char *help;  /* the help text; a '\n' starts an indented line */
 };
 
+/* an option without argument that sets the bool field of the view's ctx
+ * (of type type): its code is CT_OPT_SETS plus the field's offset */
+#define CT_OPT_FLAG(name, type, field, help)                                           \
+	{name, CT_OPT_SETS + (int)offsetof(type, field), NULL, help}
+
 /* the shared options' codes (the letters d, F, N, D, t, h are shared too) */
 enum {
 	CT_OPT_TID = 0x1000,
 	CT_OPT_PER_THREAD,
 	CT_OPT_NO_DEMANGLE,
 	CT_OPT_RAW,
+	CT_OPT_SETS, /* and up: CT_OPT_FLAG's */
 };
 
 /* the shared options with their usual help */
@@ -59,7 +65,8 @@ struct ct_view {
 	const char *head;            /* the help before the option lines */
 	const char *tail;            /* the help after them, or NULL */
 	const struct ct_opt *opts;   /* in the order of the help; ends with CT_OPT_END */
-	/* the view's own options: 0, or -1 after a message (bad usage) */
+	/* the view's own options but flags: 0, or -1 after a message (bad
+	 * usage); NULL when it has none */
 	int (*option)(struct ct_view *v, int val, const char *arg);
 	void *ctx;                   /* for the view's option function */
 	bool takes_arg;              /* one optional argument (a function) */
