@@ -47,8 +47,7 @@ void ct_filter_free(struct ct_filter *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, char *err,
-			size_t errlen)
+int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err)
 {
 	regex_t **arr = exclude ? &f->exc : &f->inc;
 	size_t *n = exclude ? &f->nexc : &f->ninc;
@@ -57,7 +56,7 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, char 
 	if (rc) {
 		char buf[256];
 		regerror(rc, &r, buf, sizeof(buf));
-		snprintf(err, errlen, "bad regex '%s': %s", re, buf);
+		snprintf(err->msg, sizeof(err->msg), "bad regex '%s': %s", re, buf);
 		return -1;
 	}
 	*arr = xrealloc(*arr, (*n + 1) * sizeof(regex_t));
@@ -81,15 +80,15 @@ int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out)
 
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 {
-	char err[400];
+	struct ct_error err;
 	unsigned long v;
 	int64_t ns;
 
 	switch (opt) {
 	case 'F':
 	case 'N':
-		if (ct_filter_add_regex(f, opt == 'N', arg, err, sizeof(err)) < 0) {
-			ct_error("-%c: %s", opt, err);
+		if (ct_filter_add_regex(f, opt == 'N', arg, &err) < 0) {
+			ct_error("-%c: %s", opt, err.msg);
 			return -1;
 		}
 		return 0;

@@ -93,8 +93,7 @@ void ct_filter_init(struct ct_filter *f, struct ct_session *s);
 void ct_filter_free(struct ct_filter *f);
 /* add a -F (exclude false) or -N (exclude true) regex; -1 with a message in
  * err on a bad regex */
-int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, char *err,
-			size_t errlen);
+int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err);
 /* handle one of the options 'F', 'N', 'D', 't' with its argument; on error
  * print "calltrace CMD: ..." to stderr (ct_error) and return -1 */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg);
