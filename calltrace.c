@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtin/builtin.h"
+#include "lib/message.h"
 
 #ifndef CT_VERSION
 #define CT_VERSION "0.1"
@@ -53,9 +54,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			ct_set_command(commands[i].name);
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "calltrace: '%s' is not a calltrace command. See 'calltrace --help'.\n",
-		argv[1]);
+		}
+	ct_error("'%s' is not a calltrace command. See 'calltrace --help'.", argv[1]);
 	return 2;
 }

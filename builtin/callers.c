@@ -19,7 +19,6 @@
  * by distinct functions and pairs plus the stack depth.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,70 +26,35 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
+#include "view.h"
 
-#define CMD "callers"
 #define ROOT UINT32_MAX
 
-enum {
-	OPT_TID = 256,
-	OPT_NO_DEMANGLE,
-	OPT_FORMAT,
-	OPT_NO_TIME,
-	OPT_RAW,
-};
+enum { OPT_FORMAT = 256 };
 
-static const struct option long_options[] = {
-	{"data", required_argument, NULL, 'd'},
-	{"sort", required_argument, NULL, 's'},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"filter", required_argument, NULL, 'F'},
-	{"notrace", required_argument, NULL, 'N'},
-	{"depth", required_argument, NULL, 'D'},
-	{"time-filter", required_argument, NULL, 't'},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
-	{"no-time", no_argument, NULL, OPT_NO_TIME},
-	{"raw", no_argument, NULL, OPT_RAW},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
+static const char head[] =
+	"usage: calltrace callers [options] [FUNC]\n"
+	"\n"
+	"Call graph profile (as gprof's): for each function (or only FUNC), its\n"
+	"callers and its direct callees, with calls and time along each edge.\n"
+	"\n"
+	"options:\n";
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: calltrace callers [options] [FUNC]\n"
-		"\n"
-		"Call graph profile (as gprof's): for each function (or only FUNC), its\n"
-		"callers and its direct callees, with calls and time along each edge.\n"
-		"\n"
-		"options:\n"
-		"  -d, --data DIR        the recording (default calltrace.data)\n"
-		"  -s, --sort KEY        total (default), self, calls (descending) or name\n"
-		"                        (ascending); with --no-time the default is calls\n"
-		"      --tid TID[,TID..] only these threads\n"
-		"  -F, --filter REGEX    only functions matching REGEX and what they call\n"
-		"  -N, --notrace REGEX   leave out functions matching REGEX and what they call\n"
-		"  -D, --depth N         only calls at depth < N\n"
-		"  -t, --time-filter TIME  leave out calls shorter than TIME (e.g. 10us)\n"
-		"      --format FMT      text (default), csv or json\n"
-		"      --no-demangle     show C++ names as in the binary\n"
-		"      --no-time         no time columns (text only)\n"
-		"      --raw             times as recorded, the tracer's own cost included\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"In each block the callers come first (indented), then the function,\n"
-		"then its callees (indented).  Outermost calls have the caller <root>.\n"
-		"Edge time counts the outermost activation of the edge only: recursive\n"
-		"calls along the same edge add calls but no time.  Times have the\n"
-		"tracer's own cost, measured when recording, taken out (see\n"
-		"doc/overhead.md); --raw shows them as recorded.  -t compares the\n"
-		"recorded (raw) durations, as replay does.\n");
-}
+static const char tail[] =
+	"\n"
+	"In each block the callers come first (indented), then the function,\n"
+	"then its callees (indented).  Outermost calls have the caller <root>.\n"
+	"Edge time counts the outermost activation of the edge only: recursive\n"
+	"calls along the same edge add calls but no time.  Times have the\n"
+	"tracer's own cost, measured when recording, taken out (see\n"
+	"doc/overhead.md); --raw shows them as recorded.  -t compares the\n"
+	"recorded (raw) durations, as replay does.\n";
 
 struct fstat {
 	uint64_t calls, total, self;
@@ -114,10 +78,9 @@ enum skey { K_TOTAL, K_SELF, K_CALLS, K_NAME };
 
 struct callers {
 	struct ct_session *s;
-	struct ct_progress progress;
-	struct ct_filter *filt;
 	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
 	bool raw;
+	bool sorted;           /* -s given */
 
 	struct ct_names names;  /* function names and their ids */
 	struct fstat *stats;    /* per id */
@@ -220,27 +183,14 @@ static void thread_reset(struct callers *c)
 	}
 }
 
-static int read_thread(struct callers *c, struct ct_thread *t, struct ct_error *err)
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
-	struct ct_stream *st;
-	if (ct_stream_open(c->s, t, &st, err) < 0)
-		return -1;
-	struct ct_filter_thread ft;
-	ct_filter_thread_init(&ft);
+	struct callers *c = ctx;
 	if (!c->raw)
 		ct_overhead_of(c->s, t->proc, &c->ovh);
-	struct ct_event evs[256];
-	int rc;
-	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
-		ct_progress_update(&c->progress, c->s->bytes_read);
-		for (int i = 0; i < rc; i++)
-			ct_filter_push(c->filt, &ft, &evs[i], emit, c);
-	}
-	ct_stream_close(st);
-	ct_filter_thread_end(c->filt, &ft, emit, c);
-	ct_filter_thread_free(&ft);
+	int rc = ct_view_read_thread(v, t, NULL, emit, c);
 	thread_reset(c);
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 /* ---- output --------------------------------------------------------- */
@@ -457,164 +407,84 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 	free(fill_out);
 }
 
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	{"sort", 's', "KEY",
+	 "total (default), self, calls (descending) or name\n"
+	 "(ascending); with --no-time the default is calls"},
+	CT_OPT_TIDS,
+	CT_OPT_FILTER,
+	CT_OPT_NOTRACE,
+	CT_OPT_DEPTH("only calls at depth < N"),
+	CT_OPT_TIME,
+	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
+	CT_OPT_NODEMANGLE,
+	CT_OPT_FLAG("no-time", struct callers, no_time, "no time columns (text only)"),
+	CT_OPT_RAWTIMES,
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
+/* the view's own options */
+static int option(struct ct_view *v, int o, const char *arg)
+{
+	struct callers *c = v->ctx;
+	static const char *const keys[] = {[K_TOTAL] = "total", [K_SELF] = "self",
+					   [K_CALLS] = "calls", [K_NAME] = "name"};
+	static const char *const fmts[] = {"text", "csv", "json"};
+	int i;
+
+	switch (o) {
+	case 's':
+		c->sorted = true;
+		i = ct_view_choice("-s", arg, keys, 4, "total, self, calls or name");
+		if (i >= 0)
+			c->key = (enum skey)i;
+		return i < 0 ? -1 : 0;
+	case OPT_FORMAT:
+		i = ct_view_choice("--format", arg, fmts, 3, "text, csv or json");
+		if (i >= 0)
+			c->fmt = (enum fmt)i;
+		return i < 0 ? -1 : 0;
+	}
+	return -1; /* not reached: getopt gives the table's options only */
+}
+
 static char outbuf[1 << 16];
 
 int cmd_callers(int argc, char **argv)
 {
-	const char *dir = "calltrace.data";
-	const char *only = NULL;
-	bool demangle = true, sorted = false;
-	int *tids = NULL;
-	size_t ntids = 0;
-	struct ct_filter filt;
 	struct callers c = {.fmt = FMT_TEXT, .key = K_TOTAL};
-	int status = 2, o;
+	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
+			    .ctx = &c, .takes_arg = true, .outbuf = outbuf,
+			    .outbuf_len = sizeof(outbuf)};
+	int status, rc;
 
-	ct_filter_init(&filt, NULL);
 	ct_names_init(&c.names);
 	ct_u64map_init(&c.byedge);
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":d:s:F:N:D:t:h", long_options, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 's':
-			sorted = true;
-			if (!strcmp(optarg, "total"))
-				c.key = K_TOTAL;
-			else if (!strcmp(optarg, "self"))
-				c.key = K_SELF;
-			else if (!strcmp(optarg, "calls"))
-				c.key = K_CALLS;
-			else if (!strcmp(optarg, "name"))
-				c.key = K_NAME;
-			else {
-				fprintf(stderr,
-					"calltrace " CMD ": -s: want total, self, calls or name, "
-					"not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_TID:
-			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case 'F':
-		case 'N':
-		case 'D':
-		case 't':
-			if (ct_filter_option(&filt, o, optarg, CMD) < 0)
-				goto usage_err;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
-				c.fmt = FMT_TEXT;
-			else if (!strcmp(optarg, "csv"))
-				c.fmt = FMT_CSV;
-			else if (!strcmp(optarg, "json"))
-				c.fmt = FMT_JSON;
-			else {
-				fprintf(stderr,
-					"calltrace " CMD ": --format: want text, csv or json, "
-					"not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_NO_DEMANGLE:
-			demangle = false;
-			break;
-		case OPT_NO_TIME:
-			c.no_time = true;
-			break;
-		case OPT_RAW:
-			c.raw = true;
-			break;
-		case 'h':
-			usage(stdout);
-			status = 0;
-			goto out;
-		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
-				argv[optind - 1]);
-			goto usage_err;
-		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
-				argv[optind - 1]);
-			goto usage_err;
-		}
-	}
-	if (optind < argc)
-		only = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
-		goto usage_err;
-	}
-	if (c.no_time && !sorted)
-		c.key = K_CALLS;
-
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-
-	struct ct_error err = {{0}};
-	struct ct_session *s;
-	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
-		status = 1;
+	status = ct_view_start(&v, argc, argv);
+	if (status >= 0)
 		goto out;
-	}
-	s->demangle = demangle;
-	filt.s = s;
-	c.s = s;
-	c.filt = &filt;
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
-
-	int rc = 0;
-	ct_progress_start(&c.progress, "calltrace callers", s->ev_bytes);
-	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = s->threads[i];
-		if (want && !want[t->index])
-			continue;
-		rc = read_thread(&c, t, &err);
-		ct_progress_end(&c.progress);
-	}
 	status = 0;
+	if (c.no_time && !c.sorted)
+		c.key = K_CALLS;
+	c.raw = v.raw;
+	c.s = v.s;
+	rc = ct_view_read(&v, read_thread, &c);
 	if (rc == 0) {
 		int64_t id = -1;
-		if (only) {
-			id = ct_names_find(&c.names, only);
-			if (id < 0 || !c.stats[id].calls) {
-				fprintf(stderr, "calltrace " CMD ": no calls of '%s' in the trace\n",
-					only);
-				status = 1;
-			}
+		if (v.arg) {
+			id = ct_names_find(&c.names, v.arg);
+			if (id < 0 || !c.stats[id].calls)
+				status = ct_error("no calls of '%s' in the trace", v.arg);
 		}
 		if (status == 0)
 			print_all(&c, stdout, id);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+	if (ct_view_finish(&v, rc, stdout, NULL))
 		status = 1;
-	}
-	if (ct_view_end(CMD, s, rc, &err))
-		status = 1;
-	free(want);
-	ct_filter_free(&filt);
-	ct_session_close(s);
-	goto done;
-
-usage_err:
-	usage(stderr);
-	status = 2;
 out:
-	ct_filter_free(&filt);
-done:
-	free(tids);
+	ct_view_close(&v);
 	free(c.stats);
 	free(c.edges);
 	free(c.stack);

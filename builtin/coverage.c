@@ -13,7 +13,6 @@
  * build-id matches the recorded one.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,44 +20,26 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "message.h"
 #include "session.h"
 #include "symtab.h"
 #include "output.h"
 #include "progress.h"
 #include "util.h"
+#include "view.h"
 
-#define CMD "coverage"
+enum { OPT_FORMAT = 256, OPT_FAIL_UNDER };
 
-enum { OPT_FORMAT = 256, OPT_FAIL_UNDER, OPT_ALL_MODULES, OPT_NO_DEMANGLE };
+static const char head[] =
+	"usage: calltrace coverage [options]\n"
+	"\n"
+	"Function coverage: which functions of each instrumented module (one in\n"
+	"which at least one traced call landed) were called, which never were.\n"
+	"\n"
+	"options:\n";
 
-static const struct option long_options[] = {
-	{"data", required_argument, NULL, 'd'},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"fail-under", required_argument, NULL, OPT_FAIL_UNDER},
-	{"all-modules", no_argument, NULL, OPT_ALL_MODULES},
-	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: calltrace coverage [options]\n"
-		"\n"
-		"Function coverage: which functions of each instrumented module (one in\n"
-		"which at least one traced call landed) were called, which never were.\n"
-		"\n"
-		"options:\n"
-		"  -d, --data DIR        the recording (default calltrace.data)\n"
-		"      --format FMT      text (default) or json\n"
-		"      --fail-under PCT  exit 3 when the overall percentage is below PCT\n"
-		"      --all-modules     every module with symbols, not only instrumented ones\n"
-		"      --no-demangle     show C++ names as in the binary\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"exit status: 0 ok, 1 bad data, 2 bad usage, 3 below --fail-under\n");
-}
+static const char tail[] = "\n"
+			   "exit status: 0 ok, 1 bad data, 2 bad usage, 3 below --fail-under\n";
 
 struct func {
 	const char *name; /* display name (demangled when asked) */
@@ -83,6 +64,10 @@ struct cov {
 	struct module *mods;
 	size_t nmods;
 	struct ct_u64map *calls; /* per proc: address -> count */
+	struct ct_u64map *pcalls; /* that of the thread being read */
+	enum { F_TEXT, F_JSON } fmt;
+	double fail_under;       /* -1: none */
+	bool all_modules;
 };
 
 static const char *base_name(const char *path)
@@ -330,40 +315,28 @@ static void print_json(const struct cov *c, FILE *out)
 }
 
 /* the one pass: entries per (process, address) */
-static int count_calls(struct cov *c, struct ct_error *err)
+static void count(void *ctx, struct ct_thread *t, const struct ct_event *evs, int n)
 {
-	struct ct_session *s = c->s;
-	static struct ct_event evs[4096];
-	struct ct_progress progress;
-	int rc = 0;
-	ct_progress_start(&progress, "calltrace coverage", s->ev_bytes);
-	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = s->threads[i];
-		size_t pi = 0;
-		while (pi < s->nprocs && s->procs[pi] != t->proc)
-			pi++;
-		if (pi == s->nprocs)
-			continue;
-		struct ct_stream *st;
-		if (ct_stream_open(s, t, &st, err) < 0) {
-			rc = -1;
-			break;
+	struct cov *c = ctx;
+	(void)t;
+	for (int k = 0; k < n; k++)
+		if (evs[k].kind == CT_ENTER) {
+			void **slot = ct_u64map_slot(c->pcalls, evs[k].addr);
+			*slot = (void *)((uintptr_t)*slot + 1);
 		}
-		int n;
-		while ((n = ct_stream_read(st, evs, sizeof(evs) / sizeof(evs[0]), err)) > 0) {
-			ct_progress_update(&progress, s->bytes_read);
-			for (int k = 0; k < n; k++)
-				if (evs[k].kind == CT_ENTER) {
-					void **slot = ct_u64map_slot(&c->calls[pi], evs[k].addr);
-					*slot = (void *)((uintptr_t)*slot + 1);
-				}
-		}
-		ct_stream_close(st);
-		if (n < 0)
-			rc = -1;
-	}
-	ct_progress_end(&progress);
-	return rc;
+}
+
+/* a thread of a process the recording knows */
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
+{
+	struct cov *c = ctx;
+	size_t pi = 0;
+	while (pi < c->s->nprocs && c->s->procs[pi] != t->proc)
+		pi++;
+	if (pi == c->s->nprocs)
+		return 0;
+	c->pcalls = &c->calls[pi];
+	return ct_view_read_thread(v, t, NULL, NULL, c);
 }
 
 static void attribute(struct cov *c, bool all_modules)
@@ -403,91 +376,71 @@ static void attribute(struct cov *c, bool all_modules)
 	}
 }
 
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	{"format", OPT_FORMAT, "FMT", "text (default) or json"},
+	{"fail-under", OPT_FAIL_UNDER, "PCT", "exit 3 when the overall percentage is below PCT"},
+	CT_OPT_FLAG("all-modules", struct cov, all_modules,
+	 "every module with symbols, not only instrumented ones"),
+	CT_OPT_NODEMANGLE,
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
+/* the view's own options */
+static int option(struct ct_view *v, int c, const char *arg)
+{
+	struct cov *cv = v->ctx;
+	static const char *const fmts[] = {[F_TEXT] = "text", [F_JSON] = "json"};
+	char *end;
+	int i;
+
+	switch (c) {
+	case OPT_FORMAT:
+		i = ct_view_choice("--format", arg, fmts, 2, "text or json");
+		if (i >= 0)
+			cv->fmt = i;
+		return i < 0 ? -1 : 0;
+	case OPT_FAIL_UNDER:
+		errno = 0;
+		cv->fail_under = strtod(arg, &end);
+		if (errno || end == arg || *end || cv->fail_under < 0 || cv->fail_under > 100) {
+			ct_error("--fail-under: want a percentage 0-100, not '%s'", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return -1; /* not reached: getopt gives the table's options only */
+}
+
 int cmd_coverage(int argc, char **argv)
 {
-	const char *dir = "calltrace.data";
-	enum { F_TEXT, F_JSON } fmt = F_TEXT;
-	double fail_under = -1;
-	bool all_modules = false, demangle = true;
-	int c, status = 2;
+	struct cov cv = {.fmt = F_TEXT, .fail_under = -1};
+	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
+			    .ctx = &cv, .unfiltered = count};
+	int status;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
-				fmt = F_TEXT;
-			else if (!strcmp(optarg, "json"))
-				fmt = F_JSON;
-			else {
-				fprintf(stderr, "calltrace " CMD ": --format: want text or json, not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_FAIL_UNDER: {
-			char *end;
-			errno = 0;
-			fail_under = strtod(optarg, &end);
-			if (errno || end == optarg || *end || fail_under < 0 || fail_under > 100) {
-				fprintf(stderr,
-					"calltrace " CMD ": --fail-under: want a percentage 0-100, not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		}
-		case OPT_ALL_MODULES:
-			all_modules = true;
-			break;
-		case OPT_NO_DEMANGLE:
-			demangle = false;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
-				argv[optind - 1]);
-			goto usage_err;
-		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n", argv[optind - 1]);
-			goto usage_err;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
-		goto usage_err;
-	}
-
-	struct ct_error err = {{0}};
-	struct ct_session *s;
-	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
-		return 1;
-	}
-	s->demangle = demangle;
-	struct cov cv = {.s = s};
+	status = ct_view_start(&v, argc, argv);
+	if (status >= 0)
+		goto out;
+	struct ct_session *s = v.s;
+	cv.s = s;
 	cv.calls = xcalloc(s->nprocs ? s->nprocs : 1, sizeof(*cv.calls));
 	for (size_t i = 0; i < s->nprocs; i++)
 		ct_u64map_init(&cv.calls[i]);
 
 	status = 0;
-	if (count_calls(&cv, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
-		status = 1;
+	/* no warning about lost events: coverage counts calls, not times */
+	if (ct_view_read(&v, read_thread, &cv) < 0) {
+		status = ct_error("%s", v.err.msg);
 	} else {
-		attribute(&cv, all_modules);
-		if (fmt == F_JSON)
+		attribute(&cv, cv.all_modules);
+		if (cv.fmt == F_JSON)
 			print_json(&cv, stdout);
 		else
 			print_text(&cv, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fprintf(stderr, "calltrace " CMD ": writing the output: %s\n",
+			ct_error("writing the output: %s",
 				strerror(errno));
 			status = 1;
 		}
@@ -497,9 +450,9 @@ int cmd_coverage(int argc, char **argv)
 				total += cv.mods[i].nfuncs;
 				called += cv.mods[i].called;
 			}
-		if (status == 0 && fail_under >= 0 && pct(called, total) < fail_under) {
-			fprintf(stderr, "calltrace " CMD ": coverage %.1f%% is below %g%%\n",
-				pct(called, total), fail_under);
+		if (status == 0 && cv.fail_under >= 0 && pct(called, total) < cv.fail_under) {
+			ct_error("coverage %.1f%% is below %g%%",
+				pct(called, total), cv.fail_under);
 			status = 3;
 		}
 	}
@@ -518,10 +471,7 @@ int cmd_coverage(int argc, char **argv)
 	for (size_t i = 0; i < s->nprocs; i++)
 		ct_u64map_free(&cv.calls[i]);
 	free(cv.calls);
-	ct_session_close(s);
+out:
+	ct_view_close(&v);
 	return status;
-
-usage_err:
-	usage(stderr);
-	return 2;
 }

@@ -29,7 +29,6 @@
  * the part of each self / inclusive time inside it.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,14 +38,14 @@
 #include "builtin/export_perfetto.h"
 #include "builtin/export_html.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
+#include "view.h"
 
-#define CMD "export"
-
-enum { OPT_TID = 256, OPT_FORMAT, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_NO_DEMANGLE };
+enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES };
 
 /* folded: a stack deeper than this many frames is written as its outermost
  * half, one "[… K frames]" frame for the K left out, and its innermost
@@ -54,63 +53,50 @@ enum { OPT_TID = 256, OPT_FORMAT, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_NO_DE
  * stacks, not quadratic (--folded-frames; doc/export.md) */
 #define FOLDED_FRAMES 128
 
-static const struct option long_options[] = {
-	{"data", required_argument, NULL, 'd'},
-	{"output", required_argument, NULL, 'o'},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"folded-value", required_argument, NULL, OPT_FOLDED_VALUE},
-	{"folded-frames", required_argument, NULL, OPT_FOLDED_FRAMES},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"filter", required_argument, NULL, 'F'},
-	{"notrace", required_argument, NULL, 'N'},
-	{"depth", required_argument, NULL, 'D'},
-	{"time-filter", required_argument, NULL, 't'},
-	{"range", required_argument, NULL, 'r'},
-	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+static const struct ct_opt options[] = {
+	{"format", OPT_FORMAT, "FMT", "chrome, perfetto, folded, callgrind or html (required)"},
+	{"output", 'o', "FILE", "write to FILE (default: standard output)"},
+	CT_OPT_DATA,
+	{"folded-value", OPT_FOLDED_VALUE, "V", "self (self time in ns, default) or calls"},
+	{"folded-frames", OPT_FOLDED_FRAMES, "N",
+	 "a stack of more than N frames keeps its N/2\n"
+	 "outermost and innermost ones around a frame\n"
+	 "\"[\u2026 K frames]\" (default 128; 0: no limit)"},
+	CT_OPT_TIDS,
+	CT_OPT_FILTER,
+	CT_OPT_NOTRACE,
+	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
+	CT_OPT_TIME,
+	/* the text starts with a space: two after an option 23 columns wide */
+	{"range", 'r', "START~END",
+	 " only calls overlapping this time range (since the\n"
+	 "start of the recording, e.g. 10ms~20ms, 1.5s~, ~500us),\n"
+	 "their times clipped to it"},
+	CT_OPT_NODEMANGLE,
+	CT_OPT_HELP,
+	CT_OPT_END,
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: calltrace export --format=FMT [options]\n"
-		"\n"
-		"Write the recorded calls in a format other tools read.\n"
-		"\n"
-		"formats:\n"
-		"  chrome   Chrome Trace Event Format JSON, for chrome://tracing or\n"
-		"           ui.perfetto.dev: one complete event per call\n"
-		"  perfetto Perfetto's protobuf trace (TrackEvent slices, interned names),\n"
-		"           for ui.perfetto.dev: half the size of chrome, faster to write\n"
-		"  folded   folded stacks (\"main;outer;inner VALUE\"), for flamegraph.pl\n"
-		"           or speedscope; one line per distinct stack, sorted\n"
-		"  callgrind  Callgrind profile (events: ns), for KCachegrind or\n"
-		"           callgrind_annotate: self time per function, calls and\n"
-		"           inclusive time per caller/callee pair\n"
-		"  html     one self-contained HTML report for a browser (no server, no\n"
-		"           network): flame graph, sortable flat profile, callers and\n"
-		"           callees of each function, the recording's info\n"
-		"\n"
-		"options:\n"
-		"      --format FMT      chrome, perfetto, folded, callgrind or html (required)\n"
-		"  -o, --output FILE     write to FILE (default: standard output)\n"
-		"  -d, --data DIR        the recording (default calltrace.data)\n"
-		"      --folded-value V  self (self time in ns, default) or calls\n"
-		"      --folded-frames N a stack of more than N frames keeps its N/2\n"
-		"                        outermost and innermost ones around a frame\n"
-		"                        \"[\u2026 K frames]\" (default 128; 0: no limit)\n"
-		"      --tid TID[,TID..] only these threads\n"
-		"  -F, --filter REGEX    only functions matching REGEX and what they call\n"
-		"  -N, --notrace REGEX   leave out functions matching REGEX and what they call\n"
-		"  -D, --depth N         only calls at depth < N (counted as in replay)\n"
-		"  -t, --time-filter TIME  leave out calls shorter than TIME (e.g. 10us)\n"
-		"  -r, --range START~END  only calls overlapping this time range (since the\n"
-		"                        start of the recording, e.g. 10ms~20ms, 1.5s~, ~500us),\n"
-		"                        their times clipped to it\n"
-		"      --no-demangle     show C++ names as in the binary\n"
-		"  -h, --help            this help\n");
-}
+static const char head[] =
+	"usage: calltrace export --format=FMT [options]\n"
+	"\n"
+	"Write the recorded calls in a format other tools read.\n"
+	"\n"
+	"formats:\n"
+	"  chrome   Chrome Trace Event Format JSON, for chrome://tracing or\n"
+	"           ui.perfetto.dev: one complete event per call\n"
+	"  perfetto Perfetto's protobuf trace (TrackEvent slices, interned names),\n"
+	"           for ui.perfetto.dev: half the size of chrome, faster to write\n"
+	"  folded   folded stacks (\"main;outer;inner VALUE\"), for flamegraph.pl\n"
+	"           or speedscope; one line per distinct stack, sorted\n"
+	"  callgrind  Callgrind profile (events: ns), for KCachegrind or\n"
+	"           callgrind_annotate: self time per function, calls and\n"
+	"           inclusive time per caller/callee pair\n"
+	"  html     one self-contained HTML report for a browser (no server, no\n"
+	"           network): flame graph, sortable flat profile, callers and\n"
+	"           callees of each function, the recording's info\n"
+	"\n"
+	"options:\n";
 
 enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO, FMT_HTML };
 
@@ -139,7 +125,7 @@ struct frame {
 struct exporter {
 	struct ct_session *s;
 	struct ct_filter *filt;
-	struct ct_progress progress;
+	const char *output; /* -o FILE, or NULL: stdout */
 	enum fmt fmt;
 	bool value_calls;
 	uint32_t outer, inner; /* folded: the frames kept of a deep stack;
@@ -718,205 +704,120 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 		folded_exit(x, &fe->ev);
 }
 
-static int read_thread(struct exporter *x, struct ct_thread *t, struct ct_error *err)
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
-	struct ct_stream *st;
-	if (ct_stream_open(x->s, t, &st, err) < 0)
-		return -1;
+	struct exporter *x = ctx;
 	x->pid = t->proc ? t->proc->pid : 0;
 	x->tid = t->tid;
 	x->proc = t->proc;
 	if (x->html)
 		ct_html_thread(x->html, t->proc);
-	struct ct_filter_thread ft;
-	ct_filter_thread_init(&ft);
-	struct ct_event evs[256];
-	int rc;
-	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
-		ct_progress_update(&x->progress, x->s->bytes_read);
-		for (int i = 0; i < rc; i++)
-			ct_filter_push(x->filt, &ft, &evs[i], emit, x);
-	}
-	ct_stream_close(st);
-	ct_filter_thread_end(x->filt, &ft, emit, x);
-	ct_filter_thread_free(&ft);
+	int rc = ct_view_read_thread(v, t, NULL, emit, x);
 	if (x->html)
 		ct_html_thread_end(x->html);
 	x->depth = 0; /* what is left open (only after an error) */
-	return rc < 0 ? -1 : 0;
+	return rc;
+}
+
+/* the view's own options */
+static int option(struct ct_view *v, int c, const char *arg)
+{
+	struct exporter *x = v->ctx;
+	static const char *const fmts[] = {[FMT_CHROME] = "chrome", [FMT_FOLDED] = "folded",
+					   [FMT_CALLGRIND] = "callgrind",
+					   [FMT_PERFETTO] = "perfetto", [FMT_HTML] = "html"};
+	unsigned long n;
+
+	switch (c) {
+	case 'o':
+		x->output = arg;
+		return 0;
+	case OPT_FORMAT:
+		for (size_t i = FMT_CHROME; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+			if (!strcmp(arg, fmts[i])) {
+				x->fmt = (enum fmt)i;
+				return 0;
+			}
+		ct_error("--format: want chrome, perfetto, folded, callgrind or html, not '%s'",
+			 arg);
+		return -1;
+	case OPT_FOLDED_VALUE:
+		if (strcmp(arg, "self") && strcmp(arg, "calls")) {
+			ct_error("--folded-value: want self or calls, not '%s'", arg);
+			return -1;
+		}
+		x->value_calls = !strcmp(arg, "calls");
+		return 0;
+	case OPT_FOLDED_FRAMES:
+		if (ct_parse_uint(arg, 1u << 20, &n) < 0 || n == 1) {
+			ct_error("--folded-frames: want 0 (no limit) or a number from 2 to 1048576, "
+				 "not '%s'",
+				 arg);
+			return -1;
+		}
+		x->outer = (uint32_t)(n / 2);
+		x->inner = (uint32_t)(n - n / 2);
+		return 0;
+	case 'r':
+		if (parse_range(arg, &x->lo, &x->hi) < 0) {
+			ct_error("--range: want START~END (durations since the start of the "
+				 "recording, either may be empty, e.g. 10ms~20ms), not '%s'",
+				 arg);
+			return -1;
+		}
+		return 0;
+	}
+	return -1; /* not reached: getopt gives the table's options only */
+}
+
+/* what the options must give before the recording is opened */
+static int check(struct ct_view *v)
+{
+	struct exporter *x = v->ctx;
+	if (x->fmt == FMT_NONE) {
+		ct_error("--format is required (chrome, perfetto, folded, callgrind or html)");
+		ct_view_usage(v, stderr);
+		return 2;
+	}
+	if (x->fmt == FMT_HTML && !ct_html_available())
+		return ct_error("--format=html: %s", ct_html_missing_hint);
+	return 0;
 }
 
 static char outbuf[1 << 16];
 
 int cmd_export(int argc, char **argv)
 {
-	const char *dir = "calltrace.data";
-	const char *output = NULL;
-	bool demangle = true;
-	int *tids = NULL;
-	size_t ntids = 0;
-	struct ct_filter filt;
 	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX,
 			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2};
-	int status = 2, c;
+	struct ct_view v = {.head = head, .opts = options, .option = option, .ctx = &x,
+			    .check = check};
+	int status, rc;
 
-	ct_filter_init(&filt, NULL);
 	ct_names_init(&x.names);
 	ct_u64map_init(&x.bykey);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:o:F:N:D:t:r:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "chrome"))
-				x.fmt = FMT_CHROME;
-			else if (!strcmp(optarg, "folded"))
-				x.fmt = FMT_FOLDED;
-			else if (!strcmp(optarg, "callgrind"))
-				x.fmt = FMT_CALLGRIND;
-			else if (!strcmp(optarg, "perfetto"))
-				x.fmt = FMT_PERFETTO;
-			else if (!strcmp(optarg, "html"))
-				x.fmt = FMT_HTML;
-			else {
-				fprintf(stderr,
-					"calltrace " CMD ": --format: want chrome, perfetto, "
-					"folded, callgrind or html, "
-					"not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_FOLDED_VALUE:
-			if (!strcmp(optarg, "self"))
-				x.value_calls = false;
-			else if (!strcmp(optarg, "calls"))
-				x.value_calls = true;
-			else {
-				fprintf(stderr,
-					"calltrace " CMD ": --folded-value: want self or calls, "
-					"not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_FOLDED_FRAMES: {
-			unsigned long v;
-			if (ct_parse_uint(optarg, 1u << 20, &v) < 0 || v == 1) {
-				fprintf(stderr,
-					"calltrace " CMD ": --folded-frames: want 0 (no limit) or "
-					"a number from 2 to 1048576, not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			x.outer = (uint32_t)(v / 2);
-			x.inner = (uint32_t)(v - v / 2);
-			break;
-		}
-		case OPT_TID:
-			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case 'F':
-		case 'N':
-		case 'D':
-		case 't':
-			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
-				goto usage_err;
-			break;
-		case 'r':
-			if (parse_range(optarg, &x.lo, &x.hi) < 0) {
-				fprintf(stderr,
-					"calltrace " CMD ": --range: want START~END (durations "
-					"since the start of the recording, either may be empty, "
-					"e.g. 10ms~20ms), not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_NO_DEMANGLE:
-			demangle = false;
-			break;
-		case 'h':
-			usage(stdout);
-			status = 0;
-			goto out;
-		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
-				argv[optind - 1]);
-			goto usage_err;
-		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
-				argv[optind - 1]);
-			goto usage_err;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
-		goto usage_err;
-	}
-	if (x.fmt == FMT_NONE) {
-		fprintf(stderr, "calltrace " CMD ": --format is required (chrome, perfetto, "
-			"folded, callgrind or html)\n");
-		goto usage_err;
-	}
-	if (x.fmt == FMT_HTML && !ct_html_available()) {
-		fprintf(stderr, "calltrace " CMD ": --format=html: %s\n", ct_html_missing_hint);
-		status = 1;
+	status = ct_view_start(&v, argc, argv);
+	if (status >= 0)
 		goto out;
-	}
-
-	struct ct_error err = {{0}};
-	struct ct_session *s;
-	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
-		status = 1;
+	status = 0;
+	x.out = stdout;
+	if (x.output && !(x.out = fopen(x.output, "w"))) {
+		status = ct_error("%s: %s", x.output, strerror(errno));
 		goto out;
-	}
-	s->demangle = demangle;
-	if (output) {
-		x.out = fopen(output, "w");
-		if (!x.out) {
-			fprintf(stderr, "calltrace " CMD ": %s: %s\n", output, strerror(errno));
-			ct_session_close(s);
-			status = 1;
-			goto out;
-		}
-	} else {
-		x.out = stdout;
 	}
 	setvbuf(x.out, outbuf, _IOFBF, sizeof(outbuf));
-	filt.s = s;
-	x.s = s;
-	x.filt = &filt;
+	x.s = v.s;
+	x.filt = &v.filt;
 	if (x.fmt == FMT_HTML)
-		x.html = ct_html_new(s, argc, argv);
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
+		x.html = ct_html_new(v.s, argc, argv);
 
 	if (x.fmt == FMT_CHROME) {
 		fputs("{\"traceEvents\":[", x.out);
-		chrome_metadata(&x, want);
+		chrome_metadata(&x, v.want);
 	}
 	if (x.fmt == FMT_PERFETTO)
-		x.perfetto = ct_perfetto_start(x.out, s, want, x.lo, x.hi);
-	int rc = 0;
-	ct_progress_start(&x.progress, "calltrace export", s->ev_bytes);
-	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = s->threads[i];
-		if (want && !want[t->index])
-			continue;
-		rc = read_thread(&x, t, &err);
-		ct_progress_end(&x.progress);
-	}
+		x.perfetto = ct_perfetto_start(x.out, v.s, v.want, x.lo, x.hi);
+	rc = ct_view_read(&v, read_thread, &x);
 	if (x.fmt == FMT_CHROME)
 		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x.out);
 	else if (x.fmt == FMT_PERFETTO)
@@ -927,29 +828,10 @@ int cmd_export(int argc, char **argv)
 		ct_html_write(x.html, x.out);
 	else if (rc == 0)
 		folded_print(&x);
-	status = 0;
-	if (fflush(x.out) != 0 || ferror(x.out)) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+	if (ct_view_finish(&v, rc, x.out, x.output))
 		status = 1;
-	}
-	if (output && fclose(x.out) != 0 && status == 0) {
-		fprintf(stderr, "calltrace " CMD ": writing %s: %s\n", output, strerror(errno));
-		status = 1;
-	}
-	if (ct_view_end(CMD, s, rc, &err))
-		status = 1;
-	free(want);
-	ct_filter_free(&filt);
-	ct_session_close(s);
-	goto done;
-
-usage_err:
-	usage(stderr);
-	status = 2;
 out:
-	ct_filter_free(&filt);
-done:
-	free(tids);
+	ct_view_close(&v);
 	free(x.nodes);
 	free(x.stack);
 	free(x.files);

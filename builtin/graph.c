@@ -14,7 +14,6 @@
  * callee tree, the subtrees of those activations merged into one.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +21,14 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
+#include "view.h"
 
-#define CMD "graph"
 #define NONE UINT32_MAX
 /* deeper nodes are drawn with their depth as a number instead of bars, so
  * that the output stays linear in the number of nodes */
@@ -39,52 +39,28 @@
 #define BT_OUTER 32
 #define BT_INNER 32
 
-enum {
-	OPT_TID = 256,
-	OPT_NO_DEMANGLE,
-	OPT_FORMAT,
-	OPT_NO_TIME,
-	OPT_RAW,
-};
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
-static const struct option long_options[] = {
-	{"data", required_argument, NULL, 'd'},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
-	{"no-time", no_argument, NULL, OPT_NO_TIME},
-	{"raw", no_argument, NULL, OPT_RAW},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
+enum { OPT_FORMAT = 256 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: calltrace graph [options] [FUNC]\n"
-		"\n"
-		"The recorded calls as a tree aggregated by call path: each distinct\n"
-		"path from an outermost function down to a call is shown once, with its\n"
-		"calls, total and self time.  With FUNC (its exact name): the distinct\n"
-		"paths that reached FUNC (backtraces), then FUNC's callee tree.\n"
-		"\n"
-		"options:\n"
-		"  -d, --data DIR        the recording (default calltrace.data)\n"
-		"      --tid TID[,TID..] only these threads (default: all, aggregated)\n"
-		"      --format FMT      text (the only one for now)\n"
-		"      --no-demangle     show C++ names as in the binary\n"
-		"      --no-time         print calls only, children in the order of their\n"
-		"                        first call (stable output, for tests)\n"
-		"      --raw             times as recorded, the tracer's own cost included\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"Children are sorted by total time (descending), ties by name.  Self time\n"
-		"is total time minus that of the direct callees.  Times have the\n"
-		"tracer's own cost, measured when recording, taken out (see\n"
-		"doc/overhead.md); --raw shows them as recorded.  Nodes deeper than %d\n"
-		"levels are drawn as \"[DEPTH] +-name\" instead of with bars.\n",
-		MAX_INDENT);
-}
+static const char head[] =
+	"usage: calltrace graph [options] [FUNC]\n"
+	"\n"
+	"The recorded calls as a tree aggregated by call path: each distinct\n"
+	"path from an outermost function down to a call is shown once, with its\n"
+	"calls, total and self time.  With FUNC (its exact name): the distinct\n"
+	"paths that reached FUNC (backtraces), then FUNC's callee tree.\n"
+	"\n"
+	"options:\n";
+
+static const char tail[] =
+	"\n"
+	"Children are sorted by total time (descending), ties by name.  Self time\n"
+	"is total time minus that of the direct callees.  Times have the\n"
+	"tracer's own cost, measured when recording, taken out (see\n"
+	"doc/overhead.md); --raw shows them as recorded.  Nodes deeper than " STR(MAX_INDENT) "\n"
+	"levels are drawn as \"[DEPTH] +-name\" instead of with bars.\n";
 
 /* ---- the tree ------------------------------------------------------- */
 
@@ -150,7 +126,6 @@ struct frame {
 struct graph {
 	struct ct_session *s;
 	struct ct_filter *filt;
-	struct ct_progress progress;
 	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
 	bool raw;
 	struct ct_names names; /* function names and their ids */
@@ -170,51 +145,51 @@ static uint32_t intern(struct graph *g, const char *name, bool add)
 	return id < 0 ? NONE : (uint32_t)id;
 }
 
-static int read_thread(struct graph *g, struct ct_thread *t, struct ct_error *err)
+/* graph has no filter options: its filter is the function table, and every
+ * event comes here */
+static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *evs, int nev)
 {
-	struct ct_stream *st;
-	if (ct_stream_open(g->s, t, &st, err) < 0)
-		return -1;
-	struct ct_event evs[256];
-	int rc;
-	g->depth = 0;
-	if (!g->raw)
-		ct_overhead_of(g->s, t->proc, &g->ovh);
-	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
-		ct_progress_update(&g->progress, g->s->bytes_read);
-		for (int i = 0; i < rc; i++) {
-			const struct ct_event *ev = &evs[i];
-			if (ev->kind == CT_ENTER) {
-				struct ct_func *fn = ct_filter_func(g->filt, t->proc, ev->addr);
-				if (fn->user < 0)
-					fn->user = intern(g, fn->name, true);
-				uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
-				uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
-				if (g->depth == g->capstack) {
-					g->capstack = g->capstack ? 2 * g->capstack : 256;
-					g->stack = xrealloc(g->stack,
-							    g->capstack * sizeof(*g->stack));
-				}
-				g->stack[g->depth++] = (struct frame){.node = node, .child = 0};
-			} else if (g->depth) {
-				/* well nested: the exit of the call on top */
-				struct frame f = g->stack[--g->depth];
-				/* sums of net times, unclamped (overhead.h) */
-				int64_t net = ct_overhead_net(&g->ovh, ev);
-				struct node *n = &g->tree.n[f.node];
-				n->calls++;
-				n->total += (uint64_t)net;
-				n->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
-				if (g->depth) {
-					struct frame *up = &g->stack[g->depth - 1];
-					up->child = ct_wrap_add(up->child, net);
-				}
+	struct graph *g = ctx;
+	for (int i = 0; i < nev; i++) {
+		const struct ct_event *ev = &evs[i];
+		if (ev->kind == CT_ENTER) {
+			struct ct_func *fn = ct_filter_func(g->filt, t->proc, ev->addr);
+			if (fn->user < 0)
+				fn->user = intern(g, fn->name, true);
+			uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
+			uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
+			if (g->depth == g->capstack) {
+				g->capstack = g->capstack ? 2 * g->capstack : 256;
+				g->stack = xrealloc(g->stack,
+						    g->capstack * sizeof(*g->stack));
+			}
+			g->stack[g->depth++] = (struct frame){.node = node, .child = 0};
+		} else if (g->depth) {
+			/* well nested: the exit of the call on top */
+			struct frame f = g->stack[--g->depth];
+			/* sums of net times, unclamped (overhead.h) */
+			int64_t net = ct_overhead_net(&g->ovh, ev);
+			struct node *n = &g->tree.n[f.node];
+			n->calls++;
+			n->total += (uint64_t)net;
+			n->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
+			if (g->depth) {
+				struct frame *up = &g->stack[g->depth - 1];
+				up->child = ct_wrap_add(up->child, net);
 			}
 		}
 	}
-	ct_stream_close(st);
+}
+
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
+{
+	struct graph *g = ctx;
 	g->depth = 0;
-	return rc < 0 ? -1 : 0;
+	if (!g->raw)
+		ct_overhead_of(g->s, t->proc, &g->ovh);
+	int rc = ct_view_read_thread(v, t, NULL, NULL, g);
+	g->depth = 0;
+	return rc;
 }
 
 /* ---- output --------------------------------------------------------- */
@@ -403,136 +378,69 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 	free(outer);
 }
 
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	{"tid", CT_OPT_TID, "TID[,TID..]", "only these threads (default: all, aggregated)"},
+	{"format", OPT_FORMAT, "FMT", "text (the only one for now)"},
+	CT_OPT_NODEMANGLE,
+	CT_OPT_FLAG("no-time", struct graph, no_time,
+	 "print calls only, children in the order of their\n"
+	 "first call (stable output, for tests)"),
+	CT_OPT_RAWTIMES,
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
+/* the view's own option: --format, which has one value */
+static int option(struct ct_view *v, int c, const char *arg)
+{
+	static const char *const fmts[] = {"text"};
+	(void)v;
+	(void)c;
+	return ct_view_choice("--format", arg, fmts, 1, "text") < 0 ? -1 : 0;
+}
+
 static char outbuf[1 << 16];
 
 int cmd_graph(int argc, char **argv)
 {
-	const char *dir = "calltrace.data";
-	const char *func = NULL;
-	bool demangle = true;
-	int *tids = NULL;
-	size_t ntids = 0;
-	struct ct_filter filt;
 	struct graph g = {0};
-	int status = 2, c;
+	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
+			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered,
+			    .outbuf = outbuf, .outbuf_len = sizeof(outbuf)};
+	int status, rc;
 
-	ct_filter_init(&filt, NULL);
 	ct_names_init(&g.names);
 	tree_init(&g.tree);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case OPT_TID:
-			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "text")) {
-				fprintf(stderr, "calltrace " CMD ": --format: want text, not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_NO_DEMANGLE:
-			demangle = false;
-			break;
-		case OPT_NO_TIME:
-			g.no_time = true;
-			break;
-		case OPT_RAW:
-			g.raw = true;
-			break;
-		case 'h':
-			usage(stdout);
-			status = 0;
-			goto out;
-		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
-				argv[optind - 1]);
-			goto usage_err;
-		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
-				argv[optind - 1]);
-			goto usage_err;
-		}
-	}
-	if (optind < argc)
-		func = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
-		goto usage_err;
-	}
-
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-
-	struct ct_error err = {{0}};
-	struct ct_session *s;
-	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
-		status = 1;
+	status = ct_view_start(&v, argc, argv);
+	if (status >= 0)
 		goto out;
-	}
-	s->demangle = demangle;
-	filt.s = s;
-	g.s = s;
-	g.filt = &filt;
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
-
-	int rc = 0;
-	ct_progress_start(&g.progress, "calltrace graph", s->ev_bytes);
-	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = s->threads[i];
-		if (want && !want[t->index])
-			continue;
-		rc = read_thread(&g, t, &err);
-	}
-	ct_progress_end(&g.progress);
+	status = 0;
+	g.raw = v.raw;
+	g.s = v.s;
+	g.filt = &v.filt;
+	rc = ct_view_read(&v, read_thread, &g);
 	for (size_t i = 1; i < g.tree.len; i++) {
 		ct_clamp_sum(&g.tree.n[i].total);
 		ct_clamp_sum(&g.tree.n[i].self);
 	}
-	status = 0;
 	if (rc == 0) {
-		if (!func) {
+		if (!v.arg) {
 			fputs("# Function Call Graph\n", stdout);
 			print_header(&g, stdout, "FUNCTION");
 			print_tree(&g, &g.tree, stdout);
 		} else {
-			uint32_t f = intern(&g, func, false);
-			if (f == NONE) {
-				fprintf(stderr, "calltrace " CMD ": no calls of '%s' in the trace\n",
-					ct_tx(func));
-				status = 1;
-			} else {
-				print_func(&g, f, func, stdout);
-			}
+			uint32_t f = intern(&g, v.arg, false);
+			if (f == NONE)
+				status = ct_error("no calls of '%s' in the trace", ct_tx(v.arg));
+			else
+				print_func(&g, f, v.arg, stdout);
 		}
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+	if (ct_view_finish(&v, rc, stdout, NULL))
 		status = 1;
-	}
-	if (ct_view_end(CMD, s, rc, &err))
-		status = 1;
-	free(want);
-	ct_filter_free(&filt);
-	ct_session_close(s);
-	goto done;
-
-usage_err:
-	usage(stderr);
-	status = 2;
 out:
-	ct_filter_free(&filt);
-done:
-	free(tids);
+	ct_view_close(&v);
 	free(g.stack);
 	tree_free(&g.tree);
 	ct_names_free(&g.names);

@@ -14,6 +14,7 @@
 
 #include "argspec.h"
 #include "builtin.h"
+#include "message.h"
 #include "output.h"
 #include "overhead.h"
 #include "session.h"
@@ -196,16 +197,16 @@ int cmd_info(int argc, char **argv)
 			return 0;
 		default:
 			if (optopt && optopt != '?' && strchr("d", optopt))
-				fprintf(stderr, "calltrace info: option -%c needs an argument\n", optopt);
+				ct_error("option -%c needs an argument", optopt);
 			else
-				fprintf(stderr, "calltrace info: unknown option '%s'\n",
+				ct_error("unknown option '%s'",
 					argv[optind - 1]);
 			usage(stderr);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "calltrace info: unexpected argument '%s'\n", argv[optind]);
+		ct_error("unexpected argument '%s'", argv[optind]);
 		usage(stderr);
 		return 2;
 	}
@@ -213,7 +214,7 @@ int cmd_info(int argc, char **argv)
 	struct ct_session *s;
 	struct ct_error err;
 	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace info: %s\n", err.msg);
+		ct_error("%s", err.msg);
 		return 1;
 	}
 	s->quiet = true; /* the warnings are part of the report below */

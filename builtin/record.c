@@ -40,6 +40,7 @@
 #include "calltrace/procstat.h"
 #include "datadir.h"
 #include "drain.h"
+#include "message.h"
 #include "symtab.h"
 #include "session.h"
 #include "util.h"
@@ -135,24 +136,6 @@ static void on_interrupt(int sig)
 		interrupted = 1;
 }
 
-/* record's messages, also those of the drainer and the data directory */
-static void verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-static void verr(const char *fmt, va_list ap)
-{
-	fputs("calltrace record: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-static int err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int err(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	verr(fmt, ap);
-	va_end(ap);
-	return 1;
-}
 
 
 static bool use_tsc = true;
@@ -201,7 +184,7 @@ static int check_command(const char *cmd)
 			p = c + 1;
 		}
 	}
-	err("cannot run '%s': %s", cmd, strerror(e));
+	ct_error("cannot run '%s': %s", cmd, strerror(e));
 	return e == ENOENT ? 127 : 126;
 }
 
@@ -430,7 +413,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
 			if (*end || !*optarg || v < 1 || v > CT_ARGS_STRMAX_MAX) {
-				err("bad --str-max '%s' (1..%d)", optarg, CT_ARGS_STRMAX_MAX);
+				ct_error("bad --str-max '%s' (1..%d)", optarg, CT_ARGS_STRMAX_MAX);
 				return false;
 			}
 			ao->strmax = (unsigned)v;
@@ -446,7 +429,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		}
 	}
 	if (optind >= argc) {
-		fputs("calltrace record: no command given\n", stderr);
+		ct_error("no command given");
 		fputs(record_usage, stderr);
 		return false;
 	}
@@ -459,7 +442,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		else if (*end == 'm' || *end == 'M')
 			v <<= 20, end++;
 		if (*end || v < 4096 || v > (1ull << 30)) {
-			err("bad buffer size '%s' (4K..1G)", o->bufsize);
+			ct_error("bad buffer size '%s' (4K..1G)", o->bufsize);
 			return false;
 		}
 	}
@@ -467,7 +450,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		char *end;
 		long v = strtol(o->nbuf, &end, 10);
 		if (*end || v < 3 || v > CT_RING_MAX_SLOTS) {
-			err("bad number of buffers '%s' (3..%d)", o->nbuf, CT_RING_MAX_SLOTS);
+			ct_error("bad number of buffers '%s' (3..%d)", o->nbuf, CT_RING_MAX_SLOTS);
 			return false;
 		}
 	}
@@ -475,7 +458,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		if (!strcmp(clock_opt, "mono"))
 			use_tsc = false;
 		else if (strcmp(clock_opt, "tsc")) {
-			err("unknown clock '%s' (tsc or mono)", clock_opt);
+			ct_error("unknown clock '%s' (tsc or mono)", clock_opt);
 			return false;
 		}
 	} else {
@@ -483,7 +466,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 	}
 	return true;
 nomem:
-	err("out of memory");
+	ct_error("out of memory");
 	*code = 1;
 	return false;
 }
@@ -503,14 +486,14 @@ static int prepare_args(struct recorder *r)
 		bool isr = i >= ao->nA;
 		const char *spec = isr ? ao->R[i - ao->nA] : ao->A[i];
 		if (ct_aspec_parse(spec, isr, &re, &sp, e, sizeof(e)) < 0) {
-			err("%s %s", isr ? "-R" : "-A", e);
+			ct_error("%s %s", isr ? "-R" : "-A", e);
 			return 2;
 		}
 		regex_t rx;
 		int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
 			regerror(rc, &rx, e, sizeof(e));
-			err("%s '%s': bad regex '%s': %s", isr ? "-R" : "-A", spec, re, e);
+			ct_error("%s '%s': bad regex '%s': %s", isr ? "-R" : "-A", spec, re, e);
 			free(re);
 			ct_aspec_free(&sp);
 			return 2;
@@ -521,7 +504,7 @@ static int prepare_args(struct recorder *r)
 	}
 	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->argspec, sizeof(r->argspec), e,
 			    sizeof(e)) < 0)
-		return err("%s", e);
+		return ct_error("%s", e);
 	return 0;
 }
 
@@ -533,16 +516,16 @@ static int prepare(struct recorder *r)
 	char libbuf[PATH_MAX];
 	const char *lib = find_runtime(r->o.lib, libbuf, sizeof(libbuf));
 	if (!lib || !realpath(lib, r->libabs))
-		return err("cannot find the runtime libcalltrace.so%s%s (use --lib or "
+		return ct_error("cannot find the runtime libcalltrace.so%s%s (use --lib or "
 			   "CALLTRACE_LIB)",
 			   lib ? " at " : "", lib ? lib : "");
 	int code = check_command(r->o.argv[0]);
 	if (code)
 		return code;
-	if (ct_datadir_prepare(r->o.dir, verr))
+	if (ct_datadir_prepare(r->o.dir, ct_verror))
 		return 1;
 	if (!realpath(r->o.dir, r->dirabs))
-		return err("%s: %s", r->o.dir, strerror(errno));
+		return ct_error("%s: %s", r->o.dir, strerror(errno));
 	return prepare_args(r);
 }
 
@@ -582,7 +565,7 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = malloc(strlen(r->libabs) + (old ? strlen(old) : 0) + 2);
 	if (!pre) {
-		perror("calltrace record");
+		ct_error("%s", strerror(errno));
 		_exit(126);
 	}
 	strcpy(pre, r->libabs);
@@ -608,7 +591,7 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		unsetenv(CT_ENV_DROP);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
-	fprintf(stderr, "calltrace record: cannot run '%s': %s\n", r->o.argv[0], strerror(e));
+	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
 	_exit(e == ENOENT ? 127 : 126);
 }
 
@@ -634,7 +617,7 @@ static int start_program(struct recorder *r)
 	fflush(NULL);
 	child_pid = fork();
 	if (child_pid < 0)
-		return err("fork: %s", strerror(errno));
+		return ct_error("fork: %s", strerror(errno));
 	if (child_pid == 0)
 		exec_program(r, &xfsz);
 	return 0;
@@ -702,7 +685,7 @@ static void save_symbols(struct recorder *r)
 	int skipped = ct_save_symbols(r->dirabs, &unsaved, &e);
 	if (skipped < 0) {
 		snprintf(r->symerr, sizeof(r->symerr), "%s", e.msg);
-		err("saving symbol tables: %s", e.msg);
+		ct_error("saving symbol tables: %s", e.msg);
 		skipped = 0;
 		unsaved = 1;
 		r->sym_errors++;
@@ -857,8 +840,8 @@ int cmd_record(int argc, char **argv)
 	struct recorder r;
 	int code;
 	memset(&r, 0, sizeof(r));
-	ct_drainer_init(&r.dr, r.dirabs, verr);
-	ct_info_init(&r.info, r.dirabs, verr);
+	ct_drainer_init(&r.dr, r.dirabs, ct_verror);
+	ct_info_init(&r.info, r.dirabs, ct_verror);
 	if (!parse_options(&r.o, argc, argv, &code))
 		goto out;
 	if ((code = prepare(&r)))

@@ -13,7 +13,6 @@
  * is held in struct rthread.  Threads are merged in time order unless
  * --per-thread is given.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,67 +22,27 @@
 #include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
+#include "view.h"
 
-#define CMD "replay"
+static const char head[] =
+	"usage: calltrace replay [options]\n"
+	"\n"
+	"Show the recorded calls as a call tree, one line per entry and exit\n"
+	"(one line for a call that calls nothing shown), with durations.\n"
+	"\n"
+	"options:\n";
 
-enum {
-	OPT_TID = 256,
-	OPT_PER_THREAD,
-	OPT_NO_DEMANGLE,
-	OPT_NO_DURATION,
-	OPT_NO_ARGS,
-};
-
-static const struct option long_options[] = {
-	{"data", required_argument, NULL, 'd'},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"per-thread", no_argument, NULL, OPT_PER_THREAD},
-	{"filter", required_argument, NULL, 'F'},
-	{"notrace", required_argument, NULL, 'N'},
-	{"depth", required_argument, NULL, 'D'},
-	{"time-filter", required_argument, NULL, 't'},
-	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
-	{"no-duration", no_argument, NULL, OPT_NO_DURATION},
-	{"no-args", no_argument, NULL, OPT_NO_ARGS},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: calltrace replay [options]\n"
-		"\n"
-		"Show the recorded calls as a call tree, one line per entry and exit\n"
-		"(one line for a call that calls nothing shown), with durations.\n"
-		"\n"
-		"options:\n"
-		"  -d, --data DIR        the recording (default calltrace.data)\n"
-		"      --tid TID[,TID..] only these threads\n"
-		"      --per-thread      one thread after the other, each under a line\n"
-		"                        '# thread TID (process PID)'; default: all\n"
-		"                        threads merged in time order\n"
-		"  -F, --filter REGEX    only functions matching REGEX and what they call;\n"
-		"                        the tree starts at depth 0 there (repeatable)\n"
-		"  -N, --notrace REGEX   hide functions matching REGEX and what they call\n"
-		"                        (repeatable; wins over -F)\n"
-		"  -D, --depth N         only calls at depth < N of the shown tree\n"
-		"  -t, --time-filter TIME  hide calls shorter than TIME (e.g. 10us, 1.5ms)\n"
-		"      --no-demangle     show C++ names as in the binary\n"
-		"      --no-duration     leave out the duration column\n"
-		"      --no-args         leave out captured arguments and return values\n"
-		"                        (record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"REGEX is POSIX extended, matched anywhere in the (demangled) name;\n"
-		"anchor it (-F '^main$') to match a whole name.\n"
-		"Exits: '} /* f: unwound */' the frame was left by longjmp or an exception;\n"
-		"'/* unfinished */' the call was still open when the thread ended.\n");
-}
+static const char tail[] =
+	"\n"
+	"REGEX is POSIX extended, matched anywhere in the (demangled) name;\n"
+	"anchor it (-F '^main$') to match a whole name.\n"
+	"Exits: '} /* f: unwound */' the frame was left by longjmp or an exception;\n"
+	"'/* unfinished */' the call was still open when the thread ended.\n";
 
 /* replay state of one thread */
 struct rthread {
@@ -95,7 +54,7 @@ struct rthread {
 
 struct replay {
 	struct ct_session *s;
-	struct ct_progress progress;
+	struct ct_progress *progress;
 	struct ct_filter *filt;
 	struct ct_filter_thread *fts; /* per thread index */
 	struct rthread *rts;          /* per thread index */
@@ -482,14 +441,21 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 }
 
 /* the end of a thread's events: release what is held back */
-static void thread_end(struct replay *r, struct ct_thread *t)
+/* a leaf entry still waiting for its exit */
+static void print_pend(void *ctx, struct ct_thread *t)
 {
-	ct_filter_thread_end(r->filt, &r->fts[t->index], emit, r);
+	struct replay *r = ctx;
 	struct rthread *rt = &r->rts[t->index];
 	if (rt->has_pend) {
 		rt->has_pend = false;
 		print_enter(r, rt, &rt->pend);
 	}
+}
+
+static void thread_end(struct replay *r, struct ct_thread *t)
+{
+	ct_filter_thread_end(r->filt, &r->fts[t->index], emit, r);
+	print_pend(r, t);
 }
 
 static int replay_merged(struct replay *r, const bool *want, struct ct_error *err)
@@ -502,7 +468,7 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 	while (!out_failed && (rc = ct_merge_read(m, &evs, err)) > 0) {
 		for (int i = 0; i < rc; i++)
 			ct_filter_push(r->filt, &r->fts[evs[i].thread->index], &evs[i], emit, r);
-		ct_progress_update(&r->progress, r->s->bytes_read);
+		ct_progress_update(r->progress, r->s->bytes_read);
 	}
 	/* before the merge is closed: held events point to its data */
 	for (size_t i = 0; i < r->s->nthreads; i++)
@@ -512,31 +478,18 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 	return rc < 0 ? -1 : 0;
 }
 
-static int replay_per_thread(struct replay *r, const bool *want, struct ct_error *err)
+static int replay_per_thread(struct replay *r, struct ct_view *v)
 {
 	for (size_t i = 0; i < r->s->nthreads; i++) {
 		struct ct_thread *t = r->s->threads[i];
-		if (want && !want[t->index])
+		if (!ct_view_wants(v, t))
 			continue;
 		char hdr[400];
 		int n = snprintf(hdr, sizeof(hdr), "# thread %d%s%s (process %d)\n", t->tid,
 				 t->name ? " " : "", t->name ? ct_tx(t->name) : "",
 				 t->proc ? t->proc->pid : 0);
 		put(hdr, n > 0 ? (size_t)n : 0);
-		struct ct_stream *st;
-		if (ct_stream_open(r->s, t, &st, err) < 0)
-			return -1;
-		struct ct_event evs[256];
-		int rc = 0;
-		struct ct_filter_thread *ft = &r->fts[t->index];
-		while (!out_failed && (rc = ct_stream_read(st, evs, 256, err)) > 0) {
-			for (int k = 0; k < rc; k++)
-				ct_filter_push(r->filt, ft, &evs[k], emit, r);
-			ct_progress_update(&r->progress, r->s->bytes_read);
-		}
-		thread_end(r, t); /* before the close: held events point to its data */
-		ct_stream_close(st);
-		if (rc < 0)
+		if (ct_view_read_thread(v, t, &r->fts[t->index], emit, r) < 0)
 			return -1;
 	}
 	return 0;
@@ -544,139 +497,84 @@ static int replay_per_thread(struct replay *r, const bool *want, struct ct_error
 
 static char outbuf[1 << 20];
 
-int cmd_replay(int argc, char **argv)
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	CT_OPT_TIDS,
+	{"per-thread", CT_OPT_PER_THREAD, NULL,
+	 "one thread after the other, each under a line\n"
+	 "'# thread TID (process PID)'; default: all\n"
+	 "threads merged in time order"},
+	{"filter", 'F', "REGEX",
+	 "only functions matching REGEX and what they call;\n"
+	 "the tree starts at depth 0 there (repeatable)"},
+	{"notrace", 'N', "REGEX",
+	 "hide functions matching REGEX and what they call\n"
+	 "(repeatable; wins over -F)"},
+	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
+	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
+	CT_OPT_NODEMANGLE,
+	CT_OPT_FLAG("no-duration", struct replay, no_duration, "leave out the duration column"),
+	CT_OPT_FLAG("no-args", struct replay, no_args,
+	 "leave out captured arguments and return values\n"
+	 "(record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'"),
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
+/* stdout's buffer, and the clock's fast path */
+static int check(struct ct_view *v)
 {
-	const char *dir = "calltrace.data";
-	bool per_thread = false, demangle = true, no_duration = false, no_args = false;
-	int *tids = NULL;
-	size_t ntids = 0;
-	struct ct_filter filt;
-	int status = 2, c;
-
-	ct_filter_init(&filt, NULL);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:F:N:D:t:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case OPT_TID:
-			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_PER_THREAD:
-			per_thread = true;
-			break;
-		case 'F':
-		case 'N':
-		case 'D':
-		case 't':
-			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
-				goto usage_err;
-			break;
-		case OPT_NO_DEMANGLE:
-			demangle = false;
-			break;
-		case OPT_NO_DURATION:
-			no_duration = true;
-			break;
-		case OPT_NO_ARGS:
-			no_args = true;
-			break;
-		case 'h':
-			usage(stdout);
-			status = 0;
-			goto out;
-		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
-				argv[optind - 1]);
-			goto usage_err;
-		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
-				argv[optind - 1]);
-			goto usage_err;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
-		goto usage_err;
-	}
-
+	(void)v;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	check_fast_duration();
+	return 0;
+}
 
-	struct ct_error err = {{0}};
-	struct ct_session *s;
-	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
-		status = 1;
+int cmd_replay(int argc, char **argv)
+{
+	struct replay r = {0};
+	struct ct_view v = {.head = head, .tail = tail, .opts = options, 
+			    .ctx = &r, .thread_end = print_pend, .stop = &out_failed,
+			    .lost_note = "the tree has gaps there", .check = check};
+	int status, rc;
+
+	status = ct_view_start(&v, argc, argv);
+	if (status >= 0)
 		goto out;
-	}
-	s->demangle = demangle;
-	filt.s = s;
-
-	struct replay r = {
-		.s = s,
-		.filt = &filt,
-		.no_duration = no_duration,
-		.no_args = no_args,
-	};
-	size_t nt = s->nthreads ? s->nthreads : 1;
+	status = 0;
+	r.s = v.s;
+	r.filt = &v.filt;
+	size_t nt = v.s->nthreads ? v.s->nthreads : 1;
 	r.fts = xcalloc(nt, sizeof(*r.fts));
 	r.rts = xcalloc(nt, sizeof(*r.rts));
-	for (size_t i = 0; i < s->nthreads; i++)
+	for (size_t i = 0; i < v.s->nthreads; i++)
 		ct_filter_thread_init(&r.fts[i]);
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
 
 	ob.f = stdout;
 	ob.cap = sizeof(outbuf);
 	ob.buf = outbuf;
 	ob.len = 0;
-	if (no_duration)
+	if (r.no_duration)
 		puts_("#   TID     FUNCTION\n");
 	else
 		puts_("# DURATION     TID     FUNCTION\n");
 	/* progress only when the tree goes elsewhere than the terminal */
-	ct_progress_start(&r.progress, "calltrace replay", s->ev_bytes);
+	r.progress = &v.progress;
 	if (isatty(1) && !getenv("CALLTRACE_PROGRESS"))
-		r.progress.on = false;
-	int rc = per_thread ? replay_per_thread(&r, want, &err) : replay_merged(&r, want, &err);
-	ct_progress_end(&r.progress);
+		v.progress.on = false;
+	rc = v.per_thread ? replay_per_thread(&r, &v) : replay_merged(&r, v.want, &v.err);
+	ct_progress_end(&v.progress);
 	ob_flush();
-	status = 0;
-	if (fflush(stdout) != 0 || ferror(stdout) || out_failed) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+	if (fflush(stdout) != 0 || ferror(stdout) || out_failed)
+		status = ct_error("writing the output: %s", strerror(errno));
+	if (ct_view_finish(&v, rc, NULL, NULL))
 		status = 1;
-	}
-	if (rc < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
-		status = 1;
-	} else if (s->lost) {
-		fprintf(stderr,
-			"calltrace " CMD ": %llu events were lost while recording; "
-			"the tree has gaps there\n",
-			(unsigned long long)s->lost);
-	}
 
-	for (size_t i = 0; i < s->nthreads; i++)
+	for (size_t i = 0; i < v.s->nthreads; i++)
 		ct_filter_thread_free(&r.fts[i]);
 	free(r.fts);
 	free(r.rts);
-	free(want);
-	ct_filter_free(&filt);
-	free(tids);
-	ct_session_close(s);
-	return status;
-
-usage_err:
-	usage(stderr);
-	status = 2;
 out:
-	ct_filter_free(&filt);
-	free(tids);
+	ct_view_close(&v);
 	return status;
 }

@@ -15,7 +15,6 @@
  * the length of the trace.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,69 +23,24 @@
 #include "argspec.h"
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "message.h"
 #include "output.h"
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
 #include "util.h"
+#include "view.h"
 
-#define CMD "report"
+enum { OPT_FORMAT = 256, OPT_LIMIT };
 
-enum {
-	OPT_TID = 256,
-	OPT_PER_THREAD,
-	OPT_NO_DEMANGLE,
-	OPT_FORMAT,
-	OPT_LIMIT,
-	OPT_RAW,
-	OPT_BY_ARGS,
-};
+static const char head[] = "usage: calltrace report [options]\n"
+			   "\n"
+			   "Flat profile of the recorded calls: one row per function.\n"
+			   "\n"
+			   "options:\n";
 
-static const struct option long_options[] = {
-	{"data", required_argument, NULL, 'd'},
-	{"sort", required_argument, NULL, 's'},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"per-thread", no_argument, NULL, OPT_PER_THREAD},
-	{"filter", required_argument, NULL, 'F'},
-	{"notrace", required_argument, NULL, 'N'},
-	{"depth", required_argument, NULL, 'D'},
-	{"time-filter", required_argument, NULL, 't'},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
-	{"limit", required_argument, NULL, OPT_LIMIT},
-	{"raw", no_argument, NULL, OPT_RAW},
-	{"by-args", no_argument, NULL, OPT_BY_ARGS},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: calltrace report [options]\n"
-		"\n"
-		"Flat profile of the recorded calls: one row per function.\n"
-		"\n"
-		"options:\n"
-		"  -d, --data DIR        the recording (default calltrace.data)\n"
-		"  -s, --sort KEY[,KEY]  sort by total, self, calls, avg, min, max (descending)\n"
-		"                        or name (ascending); default total\n"
-		"      --tid TID[,TID..] only these threads\n"
-		"      --per-thread      one table per thread\n"
-		"  -F, --filter REGEX    only functions matching REGEX and what they call\n"
-		"  -N, --notrace REGEX   leave out functions matching REGEX and what they call\n"
-		"  -D, --depth N         only calls at depth < N (counted as in replay)\n"
-		"  -t, --time-filter TIME  leave out calls shorter than TIME (e.g. 10us)\n"
-		"      --format FMT      text (default), csv or json\n"
-		"      --no-demangle     show C++ names as in the binary\n"
-		"      --limit N         at most N rows (per table; 0: all)\n"
-		"      --raw             times as recorded, the tracer's own cost included\n"
-		"      --by-args         one row per function and argument values, e.g.\n"
-		"                        'gcd(48, 18)' (record -A/-a); calls without\n"
-		"                        captured arguments stay under the plain name\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"columns:\n"
+static const char tail[] = "\n"
+			   "columns:\n"
 		"  Total time  inclusive time, counted once per outermost activation\n"
 		"              (the calls a recursive function makes to itself add nothing)\n"
 		"  Self time   inclusive time minus that of the direct callees shown,\n"
@@ -100,8 +54,7 @@ static void usage(FILE *f)
 		"A call left by longjmp or an exception ends where the frame was found\n"
 		"gone; a call still open when its thread ended (crash, kill, exit) counts\n"
 		"with its time up to the end of the thread's events.  Rows are per\n"
-		"function name: the same function in several processes is one row.\n");
-}
+		"function name: the same function in several processes is one row.\n";
 
 /* ---- aggregation ---------------------------------------------------- */
 
@@ -119,7 +72,6 @@ enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME };
 
 struct report {
 	struct ct_session *s;
-	struct ct_progress progress;
 	struct ct_filter *filt;
 	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
 	bool raw;
@@ -370,41 +322,33 @@ static void print_table(struct report *r, const struct ct_thread *t)
 	free(rows);
 }
 
-static int read_thread(struct report *r, struct ct_thread *t, struct ct_error *err)
+/* no filter: every event counts, and an exit is that of the call on top
+ * of the stack, with no lookup */
+static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *evs, int n)
 {
-	struct ct_stream *st;
-	if (ct_stream_open(r->s, t, &st, err) < 0)
-		return -1;
-	struct ct_filter_thread ft;
-	ct_filter_thread_init(&ft);
+	struct report *r = ctx;
+	for (int i = 0; i < n; i++) {
+		const struct ct_event *ev = &evs[i];
+		if (ev->kind == CT_ENTER)
+			account_enter(r, ct_filter_func(r->filt, t->proc, ev->addr), ev);
+		else if (r->depth)
+			account_exit(r, ev);
+	}
+}
+
+static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
+{
+	struct report *r = ctx;
 	if (!r->raw)
 		ct_overhead_of(r->s, t->proc, &r->ovh);
-	struct ct_event evs[256];
-	int rc;
-	bool filtered = ct_filter_active(r->filt);
-	while ((rc = ct_stream_read(st, evs, 256, err)) > 0) {
-		ct_progress_update(&r->progress, r->s->bytes_read);
-		if (filtered) {
-			for (int i = 0; i < rc; i++)
-				ct_filter_push(r->filt, &ft, &evs[i], emit, r);
-			continue;
-		}
-		/* no filter: every event counts, and an exit is that of the
-		 * call on top of the stack, with no lookup */
-		for (int i = 0; i < rc; i++) {
-			const struct ct_event *ev = &evs[i];
-			if (ev->kind == CT_ENTER)
-				account_enter(r, ct_filter_func(r->filt, t->proc, ev->addr), ev);
-			else if (r->depth)
-				account_exit(r, ev);
-		}
-	}
-	/* held entries first: they point to the stream's data */
-	ct_filter_thread_end(r->filt, &ft, emit, r);
-	ct_stream_close(st);
-	ct_filter_thread_free(&ft);
+	int rc = ct_view_read_thread(v, t, NULL, emit, r);
 	thread_reset(r);
-	return rc < 0 ? -1 : 0;
+	if (rc == 0 && r->per_thread) {
+		print_table(r, t);
+		if (r->names.n)
+			memset(r->stats, 0, r->names.n * sizeof(*r->stats));
+	}
+	return rc;
 }
 
 static int parse_keys(struct report *r, const char *arg)
@@ -429,166 +373,99 @@ static int parse_keys(struct report *r, const char *arg)
 	}
 }
 
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	{"sort", 's', "KEY[,KEY]",
+	 "sort by total, self, calls, avg, min, max (descending)\n"
+	 "or name (ascending); default total"},
+	CT_OPT_TIDS,
+	{"per-thread", CT_OPT_PER_THREAD, NULL, "one table per thread"},
+	CT_OPT_FILTER,
+	CT_OPT_NOTRACE,
+	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
+	CT_OPT_TIME,
+	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
+	CT_OPT_NODEMANGLE,
+	{"limit", OPT_LIMIT, "N", "at most N rows (per table; 0: all)"},
+	CT_OPT_RAWTIMES,
+	CT_OPT_FLAG("by-args", struct report, by_args,
+	 "one row per function and argument values, e.g.\n"
+	 "'gcd(48, 18)' (record -A/-a); calls without\n"
+	 "captured arguments stay under the plain name"),
+	CT_OPT_HELP,
+	CT_OPT_END,
+};
+
+/* the view's own options */
+static int option(struct ct_view *v, int c, const char *arg)
+{
+	struct report *r = v->ctx;
+	static const char *const fmts[] = {"text", "csv", "json"};
+	unsigned long n;
+	int i;
+
+	switch (c) {
+	case 's':
+		if (parse_keys(r, arg) < 0) {
+			ct_error("-s: want keys among total, self, calls, avg, min, max, name, "
+				 "not '%s'",
+				 arg);
+			return -1;
+		}
+		return 0;
+	case OPT_FORMAT:
+		i = ct_view_choice("--format", arg, fmts, 3, "text, csv or json");
+		if (i >= 0)
+			r->fmt = (enum fmt)i;
+		return i < 0 ? -1 : 0;
+	case OPT_LIMIT:
+		if (ct_parse_uint(arg, (unsigned long)SIZE_MAX, &n) < 0) {
+			ct_error("--limit: bad number '%s'", arg);
+			return -1;
+		}
+		r->limit = n;
+		return 0;
+	}
+	return -1; /* not reached: getopt gives the table's options only */
+}
+
 static char outbuf[1 << 16];
 
 int cmd_report(int argc, char **argv)
 {
-	const char *dir = "calltrace.data";
-	bool demangle = true;
-	int *tids = NULL;
-	size_t ntids = 0;
-	struct ct_filter filt;
 	struct report r = {.fmt = FMT_TEXT, .keys = {K_TOTAL}, .nkeys = 1, .first_table = true};
-	int status = 2, c;
-	unsigned long v;
+	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
+			    .ctx = &r, .unfiltered = unfiltered, .outbuf = outbuf,
+			    .outbuf_len = sizeof(outbuf)};
+	int status, rc;
 
-	ct_filter_init(&filt, NULL);
 	ct_names_init(&r.names);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:s:F:N:D:t:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 's':
-			if (parse_keys(&r, optarg) < 0) {
-				fprintf(stderr,
-					"calltrace " CMD ": -s: want keys among total, self, calls, "
-					"avg, min, max, name, not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_TID:
-			if (ct_parse_tid_list(optarg, &tids, &ntids) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --tid: bad thread list '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_PER_THREAD:
-			r.per_thread = true;
-			break;
-		case 'F':
-		case 'N':
-		case 'D':
-		case 't':
-			if (ct_filter_option(&filt, c, optarg, CMD) < 0)
-				goto usage_err;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
-				r.fmt = FMT_TEXT;
-			else if (!strcmp(optarg, "csv"))
-				r.fmt = FMT_CSV;
-			else if (!strcmp(optarg, "json"))
-				r.fmt = FMT_JSON;
-			else {
-				fprintf(stderr,
-					"calltrace " CMD ": --format: want text, csv or json, "
-					"not '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case OPT_NO_DEMANGLE:
-			demangle = false;
-			break;
-		case OPT_RAW:
-			r.raw = true;
-			break;
-		case OPT_BY_ARGS:
-			r.by_args = true;
-			break;
-		case OPT_LIMIT:
-			if (ct_parse_uint(optarg, (unsigned long)SIZE_MAX, &v) < 0) {
-				fprintf(stderr, "calltrace " CMD ": --limit: bad number '%s'\n",
-					optarg);
-				goto usage_err;
-			}
-			r.limit = v;
-			break;
-		case 'h':
-			usage(stdout);
-			status = 0;
-			goto out;
-		case ':':
-			fprintf(stderr, "calltrace " CMD ": option '%s' needs an argument\n",
-				argv[optind - 1]);
-			goto usage_err;
-		default:
-			fprintf(stderr, "calltrace " CMD ": unknown option '%s'\n",
-				argv[optind - 1]);
-			goto usage_err;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "calltrace " CMD ": unexpected argument '%s'\n", argv[optind]);
-		goto usage_err;
-	}
-
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-
-	struct ct_error err = {{0}};
-	struct ct_session *s;
-	if (ct_session_open(&s, dir, &err) < 0) {
-		fprintf(stderr, "calltrace " CMD ": %s\n", err.msg);
-		status = 1;
+	status = ct_view_start(&v, argc, argv);
+	if (status >= 0)
 		goto out;
-	}
-	s->demangle = demangle;
-	filt.s = s;
-	r.s = s;
-	r.filt = &filt;
+	status = 0;
+	r.per_thread = v.per_thread;
+	r.raw = v.raw;
+	r.s = v.s;
+	r.filt = &v.filt;
 	r.out = stdout;
-	bool *want = ct_select_threads(s, tids, ntids, CMD);
-
-	int rc = 0;
 	if (r.per_thread && r.fmt == FMT_JSON)
 		fputs("{\"threads\":[", stdout);
 	if (r.fmt == FMT_CSV)
 		fputs(r.per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n"
 				   : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
 		      stdout);
-	ct_progress_start(&r.progress, "calltrace report", s->ev_bytes);
-	for (size_t i = 0; i < s->nthreads && rc == 0; i++) {
-		struct ct_thread *t = s->threads[i];
-		if (want && !want[t->index])
-			continue;
-		rc = read_thread(&r, t, &err);
-		ct_progress_end(&r.progress);
-		if (rc == 0 && r.per_thread) {
-			print_table(&r, t);
-			if (r.names.n)
-				memset(r.stats, 0, r.names.n * sizeof(*r.stats));
-		}
-	}
+	rc = ct_view_read(&v, read_thread, &r);
 	if (rc == 0) {
 		if (!r.per_thread)
 			print_table(&r, NULL);
 		else if (r.fmt == FMT_JSON)
 			fputs("]}\n", stdout);
 	}
-	status = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "calltrace " CMD ": writing the output: %s\n", strerror(errno));
+	if (ct_view_finish(&v, rc, stdout, NULL))
 		status = 1;
-	}
-	if (ct_view_end(CMD, s, rc, &err))
-		status = 1;
-	free(want);
-	ct_filter_free(&filt);
-	ct_session_close(s);
-	goto done;
-
-usage_err:
-	usage(stderr);
-	status = 2;
 out:
-	ct_filter_free(&filt);
-done:
-	free(tids);
+	ct_view_close(&v);
 	free(r.stats);
 	free(r.active);
 	free(r.stack);

@@ -20,6 +20,7 @@
 #include "argspec.h"
 #include "calltrace/format.h"
 #include "error.h"
+#include "message.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -348,11 +349,10 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 			continue;
 		}
 		if (i == 0 && mi.instrumented && !mi.regs)
-			fprintf(
-			    stderr,
-			    "calltrace record: warning: %s is built with -finstrument-functions, "
+			ct_warn(
+			    "%s is built with -finstrument-functions, "
 			    "whose hooks do not see arguments: build with -pg -mfentry, -pg or "
-			    "-fpatchable-function-entry to capture them\n",
+			    "-fpatchable-function-entry to capture them",
 			    paths[i]);
 		if (i < nexplicit || mi.instrumented) {
 			if (do_module(paths[i], o, &t, A, R, err, errlen) < 0) {
@@ -378,11 +378,11 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	}
 	for (size_t i = 0; i < o->nA; i++)
 		if (!A[i].used)
-			fprintf(stderr, "calltrace record: warning: -A '%s' matches no function\n",
+			ct_warn("-A '%s' matches no function",
 				A[i].opt);
 	for (size_t i = 0; i < o->nR; i++)
 		if (!R[i].used)
-			fprintf(stderr, "calltrace record: warning: -R '%s' matches no function\n",
+			ct_warn("-R '%s' matches no function",
 				R[i].opt);
 	snprintf(specpath, splen, "%s/%s", dir, CT_ARGS_FILE);
 	/* private, new (the data directory was just made), never through a link */

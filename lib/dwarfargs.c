@@ -20,6 +20,7 @@
 
 #include "argspec.h"
 #include "calltrace/format.h"
+#include "message.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -905,9 +906,9 @@ int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!dw) {
 		close(fd);
-		fprintf(stderr,
-			"calltrace record: warning: %s: no DWARF; -a gives its functions no "
-			"arguments (build with -g)\n",
+		ct_warn(
+			"%s: no DWARF; -a gives its functions no "
+			"arguments (build with -g)",
 			path);
 		return 0;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "message.h"
 #include "output.h"
 
 void ct_filter_init(struct ct_filter *f, struct ct_session *s)
@@ -46,8 +47,7 @@ void ct_filter_free(struct ct_filter *f)
 	memset(f, 0, sizeof(*f));
 }
 
-int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, char *err,
-			size_t errlen)
+int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err)
 {
 	regex_t **arr = exclude ? &f->exc : &f->inc;
 	size_t *n = exclude ? &f->nexc : &f->ninc;
@@ -56,7 +56,7 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, char 
 	if (rc) {
 		char buf[256];
 		regerror(rc, &r, buf, sizeof(buf));
-		snprintf(err, errlen, "bad regex '%s': %s", re, buf);
+		snprintf(err->msg, sizeof(err->msg), "bad regex '%s': %s", re, buf);
 		return -1;
 	}
 	*arr = xrealloc(*arr, (*n + 1) * sizeof(regex_t));
@@ -78,24 +78,23 @@ int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out)
 	return 0;
 }
 
-int ct_filter_option(struct ct_filter *f, int opt, const char *arg, const char *cmd)
+int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 {
-	char err[400];
+	struct ct_error err;
 	unsigned long v;
 	int64_t ns;
 
 	switch (opt) {
 	case 'F':
 	case 'N':
-		if (ct_filter_add_regex(f, opt == 'N', arg, err, sizeof(err)) < 0) {
-			fprintf(stderr, "calltrace %s: -%c: %s\n", cmd, opt, err);
+		if (ct_filter_add_regex(f, opt == 'N', arg, &err) < 0) {
+			ct_error("-%c: %s", opt, err.msg);
 			return -1;
 		}
 		return 0;
 	case 'D':
 		if (ct_parse_uint(arg, UINT32_MAX - 1, &v) < 0 || v == 0) {
-			fprintf(stderr, "calltrace %s: -D: want a depth >= 1, not '%s'\n", cmd,
-				arg);
+			ct_error("-D: want a depth >= 1, not '%s'", arg);
 			return -1;
 		}
 		f->max_depth = (uint32_t)v;
@@ -103,15 +102,13 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, const char *
 	case 't':
 		ns = ct_parse_duration(arg);
 		if (ns < 0) {
-			fprintf(stderr,
-				"calltrace %s: -t: want a time such as 10us, 1.5ms, 2s, not '%s'\n",
-				cmd, arg);
+			ct_error("-t: want a time such as 10us, 1.5ms, 2s, not '%s'", arg);
 			return -1;
 		}
 		f->min_time = (uint64_t)ns;
 		return 0;
 	}
-	fprintf(stderr, "calltrace %s: unknown filter option -%c\n", cmd, opt);
+	ct_error("unknown filter option -%c", opt);
 	return -1;
 }
 
@@ -384,8 +381,7 @@ int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids)
 	}
 }
 
-bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids,
-			const char *cmd)
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids)
 {
 	if (!ntids)
 		return NULL;
@@ -399,22 +395,7 @@ bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntid
 			}
 		}
 		if (!found)
-			fprintf(stderr, "calltrace %s: no thread %d in %s\n", cmd, tids[i],
-				s->dir ? s->dir : "the recording");
+			ct_error("no thread %d in %s", tids[i], s->dir ? s->dir : "the recording");
 	}
 	return want;
-}
-
-int ct_view_end(const char *cmd, const struct ct_session *s, int rc, const struct ct_error *err)
-{
-	if (rc < 0) {
-		fprintf(stderr, "calltrace %s: %s\n", cmd, err->msg);
-		return 1;
-	}
-	if (s->lost)
-		fprintf(stderr,
-			"calltrace %s: %llu events were lost while recording; "
-			"times around them are wrong\n",
-			cmd, (unsigned long long)s->lost);
-	return 0;
 }

@@ -93,11 +93,10 @@ void ct_filter_init(struct ct_filter *f, struct ct_session *s);
 void ct_filter_free(struct ct_filter *f);
 /* add a -F (exclude false) or -N (exclude true) regex; -1 with a message in
  * err on a bad regex */
-int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, char *err,
-			size_t errlen);
+int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err);
 /* handle one of the options 'F', 'N', 'D', 't' with its argument; on error
- * print "calltrace CMD: ..." to stderr and return -1 */
-int ct_filter_option(struct ct_filter *f, int opt, const char *arg, const char *cmd);
+ * print "calltrace CMD: ..." to stderr (ct_error) and return -1 */
+int ct_filter_option(struct ct_filter *f, int opt, const char *arg);
 /* true when some filter is set (views may then take a slower path) */
 bool ct_filter_active(const struct ct_filter *f);
 
@@ -133,11 +132,6 @@ int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out);
 /* the threads of s to show: NULL when ntids is 0 (all of them), else a
  * calloc'd array indexed by thread->index.  A tid that names no thread is
  * reported to stderr as "calltrace CMD: no thread TID". */
-bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids,
-			const char *cmd);
-
-/* the end of a view: the reader's error, if any (returns 1), or a
- * warning when events were lost while recording (returns 0) */
-int ct_view_end(const char *cmd, const struct ct_session *s, int rc, const struct ct_error *err);
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids);
 
 #endif

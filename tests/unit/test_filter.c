@@ -126,23 +126,23 @@ static void test_nofilter(void)
 static void test_include(void)
 {
 	struct ct_filter f;
-	char err[256];
+	struct ct_error err;
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_add_regex(&f, false, "^c$", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, false, "^c$", &err) == 0);
 	CHECK(ct_filter_active(&f));
 	CHECK_STR(run(&f, trace1), "+c0 +b1 -b1 -c0");
 	ct_filter_free(&f);
 
 	/* nested matches: the outermost one sets the root */
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_add_regex(&f, false, "^(a|b)$", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, false, "^(a|b)$", &err) == 0);
 	CHECK_STR(run(&f, trace1), "+a0 +b1 -b1 +c1 +b2 -b2 -c1 -a0 +b0 +leaf1 -leaf1 -b0");
 	ct_filter_free(&f);
 
 	/* two -F options */
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_add_regex(&f, false, "^c$", err, sizeof(err)) == 0);
-	CHECK(ct_filter_add_regex(&f, false, "leaf", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, false, "^c$", &err) == 0);
+	CHECK(ct_filter_add_regex(&f, false, "leaf", &err) == 0);
 	CHECK_STR(run(&f, trace1), "+c0 +b1 -b1 -c0 +leaf0 -leaf0");
 	ct_filter_free(&f);
 }
@@ -150,28 +150,28 @@ static void test_include(void)
 static void test_exclude(void)
 {
 	struct ct_filter f;
-	char err[256];
+	struct ct_error err;
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_add_regex(&f, true, "^c$", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, true, "^c$", &err) == 0);
 	CHECK_STR(run(&f, trace1), "+main0 +a1 +b2 -b2 -a1 +b1 +leaf2 -leaf2 -b1 -main0");
 	ct_filter_free(&f);
 
 	/* -N wins over -F, also for a -F match under a -N one */
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_add_regex(&f, false, "^b$", err, sizeof(err)) == 0);
-	CHECK(ct_filter_add_regex(&f, true, "^c$", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, false, "^b$", &err) == 0);
+	CHECK(ct_filter_add_regex(&f, true, "^c$", &err) == 0);
 	CHECK_STR(run(&f, trace1), "+b0 -b0 +b0 +leaf1 -leaf1 -b0");
 	ct_filter_free(&f);
 
 	/* excluding the root hides everything */
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_add_regex(&f, true, "main", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, true, "main", &err) == 0);
 	CHECK_STR(run(&f, trace1), "");
 	ct_filter_free(&f);
 
 	/* C++ names with regex metacharacters */
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_add_regex(&f, true, "^std::", err, sizeof(err)) == 0);
+	CHECK(ct_filter_add_regex(&f, true, "^std::", &err) == 0);
 	CHECK_STR(run(&f, "+main@0 +std::vector<int>::push_back@1 +a@2 -@3 -@4 +a@5 -@6 -@7"),
 		  "+main0 +a1 -a1 -main0");
 	ct_filter_free(&f);
@@ -180,17 +180,17 @@ static void test_exclude(void)
 static void test_depth(void)
 {
 	struct ct_filter f;
-	char err[256];
+	struct ct_error err;
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 'D', "2", "test") == 0);
+	CHECK(ct_filter_option(&f, 'D', "2") == 0);
 	CHECK(f.max_depth == 2);
 	CHECK_STR(run(&f, trace1), "+main0 +a1 -a1 +b1 -b1 -main0");
 	ct_filter_free(&f);
 
 	/* with -F the depth counts from the match */
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 'D', "1", "test") == 0);
-	CHECK(ct_filter_add_regex(&f, false, "^c$", err, sizeof(err)) == 0);
+	CHECK(ct_filter_option(&f, 'D', "1") == 0);
+	CHECK(ct_filter_add_regex(&f, false, "^c$", &err) == 0);
 	CHECK_STR(run(&f, trace1), "+c0 -c0");
 	ct_filter_free(&f);
 }
@@ -206,7 +206,7 @@ static void test_time(void)
 
 	f.min_time = 0;
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 't', "15ns", "test") == 0);
+	CHECK(ct_filter_option(&f, 't', "15ns") == 0);
 	CHECK(f.min_time == 15);
 	CHECK_STR(run(&f, trace1), "+main0 +a1 +c2 -c2 -a1 -main0");
 	ct_filter_free(&f);
@@ -227,8 +227,8 @@ static void test_time(void)
 
 	/* -t with -F and -D */
 	ct_filter_init(&f, NULL);
-	char err[256];
-	CHECK(ct_filter_add_regex(&f, false, "^a$", err, sizeof(err)) == 0);
+	struct ct_error err;
+	CHECK(ct_filter_add_regex(&f, false, "^a$", &err) == 0);
 	f.min_time = 10;
 	f.max_depth = 2;
 	CHECK_STR(run(&f, trace1), "+a0 +b1 -b1 +c1 -c1 -a0");
@@ -238,18 +238,18 @@ static void test_time(void)
 static void test_bad_options(void)
 {
 	struct ct_filter f;
-	char err[256];
+	struct ct_error err;
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_add_regex(&f, false, "a(", err, sizeof(err)) < 0);
-	CHECK(strstr(err, "a(") != NULL);
+	CHECK(ct_filter_add_regex(&f, false, "a(", &err) < 0);
+	CHECK(strstr(err.msg, "a(") != NULL);
 	CHECK(f.ninc == 0);
 	fprintf(stderr, "(expected messages follow)\n");
-	CHECK(ct_filter_option(&f, 'D', "0", "test") < 0);
-	CHECK(ct_filter_option(&f, 'D', "-1", "test") < 0);
-	CHECK(ct_filter_option(&f, 'D', "x", "test") < 0);
-	CHECK(ct_filter_option(&f, 't', "fast", "test") < 0);
-	CHECK(ct_filter_option(&f, 'N', "[", "test") < 0);
-	CHECK(ct_filter_option(&f, 't', "1.5us", "test") == 0);
+	CHECK(ct_filter_option(&f, 'D', "0") < 0);
+	CHECK(ct_filter_option(&f, 'D', "-1") < 0);
+	CHECK(ct_filter_option(&f, 'D', "x") < 0);
+	CHECK(ct_filter_option(&f, 't', "fast") < 0);
+	CHECK(ct_filter_option(&f, 'N', "[") < 0);
+	CHECK(ct_filter_option(&f, 't', "1.5us") == 0);
 	CHECK(f.min_time == 1500);
 	ct_filter_free(&f);
 }
@@ -287,8 +287,8 @@ static void test_select_threads(void)
 	struct ct_thread *threads[] = {&t0, &t1};
 	struct ct_session s = {.dir = "d", .threads = threads, .nthreads = 2};
 	int tids[] = {11, 99};
-	CHECK(ct_select_threads(&s, tids, 0, "test") == NULL);
-	bool *want = ct_select_threads(&s, tids, 2, "test");
+	CHECK(ct_select_threads(&s, tids, 0) == NULL);
+	bool *want = ct_select_threads(&s, tids, 2);
 	CHECK(want && !want[0] && want[1]);
 	free(want);
 }

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* The views' scaffold: shared options, open, read each thread, end; see view.h. */
+#include "view.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "message.h"
+#include "util.h"
+
+/* the help's option lines: the option left, its text from column 24 (two
+ * spaces after an option that reaches it) */
+#define HELP_COL 24
+
+void ct_view_usage(const struct ct_view *v, FILE *f)
+{
+	fputs(v->head, f);
+	for (const struct ct_opt *o = v->opts; o->name; o++) {
+		int n;
+		if (o->val < 256)
+			n = fprintf(f, "  -%c, --%s", o->val, o->name);
+		else
+			n = fprintf(f, "      --%s", o->name);
+		if (o->arg)
+			n += fprintf(f, " %s", o->arg);
+		fprintf(f, "%*s", n < HELP_COL ? HELP_COL - n : 2, "");
+		for (const char *p = o->help; *p; p++) {
+			fputc(*p, f);
+			if (*p == '\n')
+				fprintf(f, "%*s", HELP_COL, "");
+		}
+		fputc('\n', f);
+	}
+	if (v->tail)
+		fputs(v->tail, f);
+}
+
+/* getopt's tables from the view's options */
+static void getopt_tables(const struct ct_view *v, struct option **longs, char **shorts)
+{
+	size_t n = 0;
+	while (v->opts[n].name)
+		n++;
+	struct option *lo = xcalloc(n + 1, sizeof(*lo));
+	char *so = xmalloc(3 * n + 2), *p = so;
+	*p++ = ':';
+	for (size_t i = 0; i < n; i++) {
+		const struct ct_opt *o = &v->opts[i];
+		lo[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
+					o->val};
+		if (o->val < 256) {
+			*p++ = (char)o->val;
+			if (o->arg)
+				*p++ = ':';
+		}
+	}
+	*p = 0;
+	*longs = lo;
+	*shorts = so;
+}
+
+/* one option: 0, -1 on bad usage (after a message), 1 for --help */
+static int shared_option(struct ct_view *v, int c, const char *arg)
+{
+	switch (c) {
+	case 'd':
+		v->dir = arg;
+		return 0;
+	case CT_OPT_TID:
+		if (ct_parse_tid_list(arg, &v->tids, &v->ntids) < 0) {
+			ct_error("--tid: bad thread list '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case CT_OPT_PER_THREAD:
+		v->per_thread = true;
+		return 0;
+	case 'F':
+	case 'N':
+	case 'D':
+	case 't':
+		return ct_filter_option(&v->filt, c, arg);
+	case CT_OPT_NO_DEMANGLE:
+		v->demangle = false;
+		return 0;
+	case CT_OPT_RAW:
+		v->raw = true;
+		return 0;
+	case 'h':
+		return 1;
+	}
+	if (c >= CT_OPT_SETS) {
+		*(bool *)((char *)v->ctx + (c - CT_OPT_SETS)) = true;
+		return 0;
+	}
+	return v->option ? v->option(v, c, arg) : -1;
+}
+
+int ct_view_parse(struct ct_view *v, int argc, char **argv)
+{
+	struct option *longs;
+	char *shorts;
+	int c, rc = 0;
+
+	v->dir = "calltrace.data";
+	v->demangle = true;
+	ct_filter_init(&v->filt, NULL);
+	getopt_tables(v, &longs, &shorts);
+	optind = 1;
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if (c == ':') {
+			ct_error("option '%s' needs an argument", argv[optind - 1]);
+			rc = -1;
+		} else if (c == '?') {
+			ct_error("unknown option '%s'", argv[optind - 1]);
+			rc = -1;
+		} else {
+			rc = shared_option(v, c, optarg);
+		}
+	}
+	free(longs);
+	free(shorts);
+	if (rc == 1) {
+		ct_view_usage(v, stdout);
+		return 0;
+	}
+	if (rc == 0 && v->takes_arg && optind < argc)
+		v->arg = argv[optind++];
+	if (rc == 0 && optind < argc) {
+		ct_error("unexpected argument '%s'", argv[optind]);
+		rc = -1;
+	}
+	if (rc < 0) {
+		ct_view_usage(v, stderr);
+		return 2;
+	}
+	return -1;
+}
+
+int ct_view_start(struct ct_view *v, int argc, char **argv)
+{
+	int status = ct_view_parse(v, argc, argv);
+	if (status < 0 && v->check && (status = v->check(v)) == 0)
+		status = -1;
+	if (status >= 0)
+		return status;
+	if (v->outbuf)
+		setvbuf(stdout, v->outbuf, _IOFBF, v->outbuf_len);
+	return ct_view_open(v) ? 1 : -1;
+}
+
+int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
+		   const char *want)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && !strcmp(arg, names[i]))
+			return (int)i;
+	ct_error("%s: want %s, not '%s'", opt, want, arg);
+	return -1;
+}
+
+int ct_view_open(struct ct_view *v)
+{
+	if (ct_session_open(&v->s, v->dir, &v->err) < 0)
+		return ct_error("%s", v->err.msg);
+	v->s->demangle = v->demangle;
+	v->filt.s = v->s;
+	v->want = ct_select_threads(v->s, v->tids, v->ntids);
+	snprintf(v->what, sizeof(v->what), "calltrace %s", ct_command() ? ct_command() : "view");
+	ct_progress_start(&v->progress, v->what, v->s->ev_bytes);
+	return 0;
+}
+
+bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t)
+{
+	return !v->want || v->want[t->index];
+}
+
+int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter_thread *ft,
+			ct_filter_emit_fn emit, void *ctx)
+{
+	struct ct_filter_thread own;
+	struct ct_stream *st;
+	struct ct_event evs[256];
+	int rc = 0;
+
+	if (ct_stream_open(v->s, t, &st, &v->err) < 0)
+		return -1;
+	if (!ft) {
+		ct_filter_thread_init(&own);
+		ft = &own;
+	}
+	bool batch = v->unfiltered && !ct_filter_active(&v->filt);
+	while (!(v->stop && *v->stop) && (rc = ct_stream_read(st, evs, 256, &v->err)) > 0) {
+		ct_progress_update(&v->progress, v->s->bytes_read);
+		if (batch) {
+			v->unfiltered(ctx, t, evs, rc);
+			continue;
+		}
+		for (int i = 0; i < rc; i++)
+			ct_filter_push(&v->filt, ft, &evs[i], emit, ctx);
+	}
+	/* held entries first: they point to the stream's data */
+	if (!batch)
+		ct_filter_thread_end(&v->filt, ft, emit, ctx);
+	if (v->thread_end)
+		v->thread_end(ctx, t);
+	ct_stream_close(st);
+	if (ft == &own)
+		ct_filter_thread_free(&own);
+	return rc < 0 ? -1 : 0;
+}
+
+int ct_view_read(struct ct_view *v, int (*fn)(void *ctx, struct ct_view *v, struct ct_thread *t),
+		 void *ctx)
+{
+	int rc = 0;
+	for (size_t i = 0; i < v->s->nthreads && rc == 0; i++) {
+		struct ct_thread *t = v->s->threads[i];
+		if (!ct_view_wants(v, t))
+			continue;
+		rc = fn(ctx, v, t);
+		ct_progress_end(&v->progress);
+	}
+	return rc;
+}
+
+int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path)
+{
+	int status = 0;
+	if (out && (fflush(out) != 0 || ferror(out)))
+		status = ct_error("writing the output: %s", strerror(errno));
+	if (path && fclose(out) != 0 && status == 0)
+		status = ct_error("writing %s: %s", path, strerror(errno));
+	if (rc < 0)
+		return ct_error("%s", v->err.msg);
+	if (v->s->lost)
+		ct_error("%llu events were lost while recording; %s", (unsigned long long)v->s->lost,
+			 v->lost_note ? v->lost_note : "times around them are wrong");
+	return status;
+}
+
+void ct_view_close(struct ct_view *v)
+{
+	free(v->want);
+	v->want = NULL;
+	ct_filter_free(&v->filt);
+	free(v->tids);
+	v->tids = NULL;
+	if (v->s)
+		ct_session_close(v->s);
+	v->s = NULL;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The views' scaffold: the options they share, from one table that also
+ * prints their help lines; the session opened with the options set; each
+ * thread read through the filters with the close order kept in one place;
+ * the end (the reader's error, lost events).  A view is
+ *
+ *	ct_view_parse → ct_view_open → ct_view_read_thread per thread
+ *	→ ct_view_finish → ct_view_close
+ */
+#ifndef CT_VIEW_H
+#define CT_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "filter.h"
+#include "progress.h"
+#include "session.h"
+
+/* one option: its getopt entry and its help.  val is the option's letter
+ * (also its short form) when below 256, else a code of the view's (256 and
+ * up) or of the shared options (CT_OPT_*). */
+struct ct_opt {
+	const char *name;  /* the long name */
+	int val;
+	const char *arg;   /* the argument's name in the help, NULL: none */
+	const char *help;  /* the help text; a '\n' starts an indented line */
+};
+
+/* an option without argument that sets the bool field of the view's ctx
+ * (of type type): its code is CT_OPT_SETS plus the field's offset */
+#define CT_OPT_FLAG(name, type, field, help)                                           \
+	{name, CT_OPT_SETS + (int)offsetof(type, field), NULL, help}
+
+/* the shared options' codes (the letters d, F, N, D, t, h are shared too) */
+enum {
+	CT_OPT_TID = 0x1000,
+	CT_OPT_PER_THREAD,
+	CT_OPT_NO_DEMANGLE,
+	CT_OPT_RAW,
+	CT_OPT_SETS, /* and up: CT_OPT_FLAG's */
+};
+
+/* the shared options with their usual help */
+#define CT_OPT_DATA {"data", 'd', "DIR", "the recording (default calltrace.data)"}
+#define CT_OPT_TIDS {"tid", CT_OPT_TID, "TID[,TID..]", "only these threads"}
+#define CT_OPT_FILTER                                                                  \
+	{"filter", 'F', "REGEX", "only functions matching REGEX and what they call"}
+#define CT_OPT_NOTRACE                                                                 \
+	{"notrace", 'N', "REGEX", "leave out functions matching REGEX and what they call"}
+#define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
+#define CT_OPT_TIME                                                                    \
+	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
+#define CT_OPT_NODEMANGLE {"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "show C++ names as in the binary"}
+#define CT_OPT_RAWTIMES                                                                \
+	{"raw", CT_OPT_RAW, NULL, "times as recorded, the tracer's own cost included"}
+#define CT_OPT_HELP {"help", 'h', NULL, "this help"}
+#define CT_OPT_END {NULL, 0, NULL, NULL}
+
+struct ct_view {
+	/* set by the view */
+	const char *head;            /* the help before the option lines */
+	const char *tail;            /* the help after them, or NULL */
+	const struct ct_opt *opts;   /* in the order of the help; ends with CT_OPT_END */
+	/* the view's own options but flags: 0, or -1 after a message (bad
+	 * usage); NULL when it has none */
+	int (*option)(struct ct_view *v, int val, const char *arg);
+	void *ctx;                   /* for the view's option function */
+	bool takes_arg;              /* one optional argument (a function) */
+	/* when set and no filter is active, ct_view_read_thread hands it the
+	 * events in batches instead of passing each through the filters */
+	void (*unfiltered)(void *ctx, struct ct_thread *t, const struct ct_event *ev, int n);
+	/* when set, called at the end of each thread's events, after the
+	 * filters' held events and before the stream is closed */
+	void (*thread_end)(void *ctx, struct ct_thread *t);
+	const bool *stop;            /* when set and true, reading stops */
+	/* when set, called by ct_view_start after parsing: 0 to go on, or an
+	 * exit status after a message */
+	int (*check)(struct ct_view *v);
+	char *outbuf;                /* when set, stdout's buffer (ct_view_start) */
+	size_t outbuf_len;
+	const char *lost_note;       /* after "N events were lost while
+				      * recording; ", default "times around
+				      * them are wrong" */
+
+	/* set by ct_view_parse */
+	const char *dir;
+	const char *arg;             /* the argument, or NULL */
+	int *tids;
+	size_t ntids;
+	bool per_thread, demangle, raw;
+	struct ct_filter filt;
+
+	/* set by ct_view_open */
+	struct ct_session *s;
+	bool *want;                  /* threads to read (ct_select_threads) */
+	struct ct_error err;         /* the reader's error */
+	struct ct_progress progress; /* "calltrace CMD", started by ct_view_open */
+	char what[64];
+};
+
+/* print the help (head, option lines, tail) to f */
+void ct_view_usage(const struct ct_view *v, FILE *f);
+
+/* parse argv: -1 to go on, else the exit status (0 after --help, 2 after a
+ * message on bad usage, with the help on stderr).  Call ct_view_close in
+ * either case. */
+int ct_view_parse(struct ct_view *v, int argc, char **argv);
+
+/* ct_view_parse, the view's check, stdout's buffer, ct_view_open: -1 to
+ * go on, else the exit status.  Call ct_view_close in either case. */
+int ct_view_start(struct ct_view *v, int argc, char **argv);
+
+/* an option's value among names[0..n): its index, or -1 after the message
+ * "OPT: want WANT, not 'ARG'"; NULL names are skipped */
+int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
+		   const char *want);
+
+/* open the session with the options set (demangling, filters, threads)
+ * and start the progress: 0, or 1 after a message */
+int ct_view_open(struct ct_view *v);
+
+/* is thread t one to read? */
+bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t);
+
+/* read thread t: each event through the filters (ft, or a state of its own
+ * when NULL) to emit, progress updated; at the end the events the filters
+ * still hold are flushed, then the stream is closed (held events point into
+ * its data).  emit may be NULL when every event goes to v->unfiltered.
+ * 0, or -1 with v->err set. */
+int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter_thread *ft,
+			ct_filter_emit_fn emit, void *ctx);
+
+/* fn for each thread to read, in order, until one fails (-1); the
+ * progress line erased after each.  0, or -1 with v->err set. */
+int ct_view_read(struct ct_view *v, int (*fn)(void *ctx, struct ct_view *v, struct ct_thread *t),
+		 void *ctx);
+
+/* the end of a view: out (when not NULL) flushed, and closed when path is
+ * not NULL, each failure a message; then the reader's error if rc < 0, else
+ * the warning when events were lost while recording.  1 after an error
+ * message, else 0. */
+int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path);
+
+/* free what parse and open took; the session is closed (its warnings) */
+void ct_view_close(struct ct_view *v);
+
+#endif
