@@ -50,6 +50,11 @@ struct rthread {
 	struct ct_fevent pend;
 	char tidcol[32];         /* " [  4242] | " */
 	size_t tidlen;
+	/* by depth: the waiting for the trace writer done by the calls at
+	 * that depth that ended since their caller began (so that a call's
+	 * own wait is its waited less its callees') */
+	uint64_t *waited;
+	size_t nwaited;
 };
 
 struct replay {
@@ -198,6 +203,14 @@ static void check_fast_duration(void)
 	}
 }
 
+/* a call's duration: its time less the time its thread waited for the
+ * trace writer meanwhile (not the program's) */
+static uint64_t dur_of(const struct ct_fevent *fe)
+{
+	uint64_t dur = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
+	return dur - (fe->ev.waited < dur ? fe->ev.waited : dur);
+}
+
 /* the start of a line: duration column (blank when !has_dur), tid, indent */
 static void line_start(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
 		       bool has_dur)
@@ -205,7 +218,7 @@ static void line_start(struct replay *r, struct rthread *rt, const struct ct_fev
 	if (!r->no_duration) {
 		if (has_dur) {
 			char buf[64];
-			uint64_t dur = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
+			uint64_t dur = dur_of(fe);
 			size_t n = fast_ok ? fast_duration(dur, buf) : 0;
 			if (n)
 				put(buf, n);
@@ -262,7 +275,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 	char *o = ob.buf + ob.len;
 	if (!r->no_duration) {
 		if (has_dur) {
-			uint64_t dur = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
+			uint64_t dur = dur_of(fe);
 			size_t n = fast_ok ? fast_duration(dur, o) : 0;
 			if (!n) {
 				char buf[64];
@@ -417,6 +430,44 @@ static struct rthread *rthread_of(struct replay *r, const struct ct_event *ev)
 	return rt;
 }
 
+/* room for the waits of depth d + 1 */
+static bool waited_room(struct rthread *rt, size_t d)
+{
+	if (d + 2 <= rt->nwaited)
+		return true;
+	if (d > (1u << 24))
+		return false; /* deeper than a stream can be: no notes */
+	size_t n = rt->nwaited ? rt->nwaited : 64;
+	while (n < d + 2)
+		n *= 2;
+	rt->waited = xrealloc(rt->waited, n * sizeof(*rt->waited));
+	memset(rt->waited + rt->nwaited, 0, (n - rt->nwaited) * sizeof(*rt->waited));
+	rt->nwaited = n;
+	return true;
+}
+
+/* "/\* waited 12.3 ms for the trace writer *\/", inside the call that waited
+ * (its callees' waits are noted in them) */
+static void print_wait(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
+{
+	uint64_t own = ex->ev.waited;
+	if (waited_room(rt, ex->depth)) {
+		uint64_t below = rt->waited[ex->depth + 1];
+		rt->waited[ex->depth + 1] = 0;
+		own -= below < own ? below : own;
+		rt->waited[ex->depth] += ex->ev.waited;
+	}
+	if (!own)
+		return;
+	struct ct_fevent in = *ex;
+	in.depth++;
+	line_start(r, rt, &in, false);
+	char d[64], line[128];
+	int n = snprintf(line, sizeof(line), "/* waited %s for the trace writer */\n",
+			 ct_format_duration(own, d, sizeof(d)));
+	put(line, n > 0 ? (size_t)n : 0);
+}
+
 static void emit(void *ctx, const struct ct_fevent *fe)
 {
 	struct replay *r = ctx;
@@ -427,17 +478,23 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 			print_enter(r, rt, &rt->pend);
 		rt->pend = *fe;
 		rt->has_pend = true;
+		if (rt->nwaited > fe->depth + 1)
+			rt->waited[fe->depth + 1] = 0; /* its callees' waits, from now */
 		return;
 	}
 	if (rt->has_pend) {
 		rt->has_pend = false;
 		if (rt->pend.depth == fe->depth && rt->pend.ev.addr == fe->ev.addr) {
 			print_leaf(r, rt, fe, &rt->pend);
+			if (fe->ev.waited)
+				print_wait(r, rt, fe);
 			return;
 		}
 		print_enter(r, rt, &rt->pend);
 	}
 	print_exit(r, rt, fe);
+	if (fe->ev.waited || (rt->nwaited > fe->depth + 1 && rt->waited[fe->depth + 1]))
+		print_wait(r, rt, fe);
 }
 
 /* the end of a thread's events: release what is held back */
@@ -573,6 +630,8 @@ int cmd_replay(int argc, char **argv)
 	for (size_t i = 0; i < v.s->nthreads; i++)
 		ct_filter_thread_free(&r.fts[i]);
 	free(r.fts);
+	for (size_t i = 0; i < nt; i++)
+		free(r.rts[i].waited);
 	free(r.rts);
 out:
 	ct_view_close(&v);

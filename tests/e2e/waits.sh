@@ -29,3 +29,11 @@ echo "raw $raw cor $cor" >"$W/times"
 awk -v r="$raw" -v c="$cor" -v col="$col" 'BEGIN {
 	print "column:", col
 	print (r - c >= 350000000 ? "the wait (>= 350 ms) taken out" : "NOT taken out: raw " r " corrected " c) }' | add
+section "replay: the wait noted where it happened, out of the durations"
+ct replay d >"$W/replay.txt"
+grep -q '/\* waited .* for the trace writer \*/' "$W/replay.txt" && echo "noted" | add ||
+	echo "NOT noted" | add
+# busy's exit line: its duration in ns, without the 400 ms
+awk '/} \/\* busy \*\// { v = $1; u = $2
+	m = (u == "s") ? 1e9 : (u == "ms") ? 1e6 : (u == "us") ? 1e3 : 1
+	print (v * m < 350e6 ? "busy under 350 ms" : "busy " v " " u) }' "$W/replay.txt" | add
