@@ -463,8 +463,10 @@ static void print_wait(struct replay *r, struct rthread *rt, const struct ct_fev
 	in.depth++;
 	line_start(r, rt, &in, false);
 	char d[64], line[128];
-	int n = snprintf(line, sizeof(line), "/* waited %s for the trace writer */\n",
-			 ct_format_duration(own, d, sizeof(d)));
+	const char *dur = ct_format_duration(own, d, sizeof(d));
+	while (*dur == ' ')
+		dur++;
+	int n = snprintf(line, sizeof(line), "/* waited %s for the trace writer */\n", dur);
 	put(line, n > 0 ? (size_t)n : 0);
 }
 
