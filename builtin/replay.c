@@ -495,7 +495,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 		print_enter(r, rt, &rt->pend);
 	}
 	print_exit(r, rt, fe);
-	if (fe->ev.waited || (rt->nwaited > fe->depth + 1 && rt->waited[fe->depth + 1]))
+	if (fe->ev.waited) /* its callees' waits are part of it */
 		print_wait(r, rt, fe);
 }
 

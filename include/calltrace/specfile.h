@@ -135,6 +135,17 @@ static inline bool ct_sf_is(struct ct_sf_field f, const char *word)
 	return word[i] == 0;
 }
 
+static inline int ct_sf_hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* an unsigned decimal (hex: base 16) number of the whole field, at most max */
 static inline bool ct_sf_num(struct ct_sf_field f, unsigned base, uint64_t max, uint64_t *out)
 {
@@ -142,16 +153,10 @@ static inline bool ct_sf_num(struct ct_sf_field f, unsigned base, uint64_t max, 
 	if (!f.n)
 		return false;
 	for (size_t i = 0; i < f.n; i++) {
-		unsigned char c = (unsigned char)f.s[i];
-		unsigned d;
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		int h = ct_sf_hexval((unsigned char)f.s[i]);
+		if (h < 0 || (unsigned)h >= base)
 			return false;
+		unsigned d = (unsigned)h;
 		if (d > max || v > (max - d) / base)
 			return false;
 		v = v * base + d;
@@ -169,17 +174,6 @@ static inline bool ct_sf_snum(struct ct_sf_field f, int64_t *out)
 		return false;
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return true;
-}
-
-static inline int ct_sf_hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* a text field decoded into out (NUL-terminated, at most len - 1 bytes);
