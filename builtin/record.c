@@ -41,6 +41,7 @@
 #include "datadir.h"
 #include "drain.h"
 #include "message.h"
+#include "recfilter.h"
 #include "symtab.h"
 #include "session.h"
 #include "util.h"
@@ -73,10 +74,20 @@ static const char record_usage[] =
 	"  -a, --auto-args       arguments and return values of every function, typed\n"
 	"                        from DWARF (build with -g); -A/-R override it\n"
 	"      --str-max=N       bytes of a string argument copied at most (default 64)\n"
-	"      --args-lib=PATH   also resolve -A/-R/-a in PATH (a library the program\n"
-	"                        dlopen()s)\n"
+	"      --args-lib=PATH   also resolve -A/-R/-a and the filters in PATH (a\n"
+	"                        library the program dlopen()s)\n"
 	"                        Arguments need a build that saves registers: -pg,\n"
 	"                        -pg -mfentry or -fpatchable-function-entry\n"
+	"\n"
+	"record-time filters (as replay's; decided per function before the run):\n"
+	"  -F, --filter=REGEX    only functions matching REGEX and what they call\n"
+	"  -N, --notrace=REGEX   not functions matching REGEX nor what they call\n"
+	"      --hide=REGEX      not the calls of functions matching REGEX themselves:\n"
+	"                        their callees are kept, under the nearest kept caller\n"
+	"  -D, --depth=N         only calls at depth < N (from the -F function)\n"
+	"  -t, --time-filter=TIME  only calls that last at least TIME (e.g. 1us)\n"
+	"                        (regexes repeatable; doc/record.md)\n"
+	"\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
 
@@ -86,6 +97,7 @@ struct record_opts {
 	const char *lib, *bufsize, *nbuf;
 	bool quiet, drop;
 	struct ct_args_opts ao;
+	struct ct_recfilter rf; /* -F/-N/--hide/-D/-t */
 	char **argv;        /* the command */
 };
 
@@ -94,6 +106,8 @@ struct recorder {
 	char libabs[PATH_MAX];   /* the runtime */
 	char dirabs[PATH_MAX];   /* the data directory */
 	char argspec[PATH_MAX + 32]; /* the argument spec file, or "" */
+	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
+	char *filters;           /* the filters as given, for info and the summary */
 	struct ct_drainer dr;    /* the rings, and what was copied */
 	struct ct_info_file info;
 	struct ct_info ri;       /* what info says */
@@ -348,7 +362,12 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		{"buffers", required_argument, NULL, 'n'},
 		{"clock", required_argument, NULL, 'c'},
 		{"lib", required_argument, NULL, 'L'},
-		{"drop", no_argument, NULL, 'D'},
+		{"drop", no_argument, NULL, 'X'},
+		{"filter", required_argument, NULL, 'F'},
+		{"notrace", required_argument, NULL, 'N'},
+		{"hide", required_argument, NULL, 'H'},
+		{"depth", required_argument, NULL, 'D'},
+		{"time-filter", required_argument, NULL, 't'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"args", required_argument, NULL, 'A'},
@@ -365,7 +384,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 	*code = 2;
 	o->dir = "calltrace.data";
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:b:qhA:R:a", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:b:qhA:R:aF:N:D:t:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->dir = optarg;
@@ -382,8 +401,16 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		case 'L':
 			o->lib = optarg;
 			break;
-		case 'D':
+		case 'X':
 			o->drop = true;
+			break;
+		case 'F':
+		case 'N':
+		case 'H':
+		case 'D':
+		case 't':
+			if (ct_recfilter_option(&o->rf, c, optarg) < 0)
+				return false;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -545,6 +572,17 @@ static int start_recording(struct recorder *r)
 	gmtime_r(&now, &tm);
 	strftime(ri->start_time, sizeof(ri->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	ri->hz = measure_hz(&r->clock0, &r->mono0);
+	if (ct_recfilter_active(&r->o.rf)) {
+		/* decided now, per function of each module (lib/recfilter.c) */
+		struct ct_error e;
+		r->o.rf.libs = r->o.ao.libs;
+		r->o.rf.nlibs = r->o.ao.nlibs;
+		if (ct_recfilter_prepare(&r->o.rf, r->o.argv[0], r->dirabs, ri->hz, r->filterspec,
+					 sizeof(r->filterspec), &e) < 0)
+			return ct_error("%s", e.msg);
+		r->filters = ct_recfilter_describe(&r->o.rf);
+		ri->filters = r->filters;
+	}
 	ri->start_clock = read_clock();
 	if (ct_info_write(&r->info, ri))
 		return 1;
@@ -585,6 +623,10 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		setenv(CT_ENV_ARGS, r->argspec, 1);
 	else
 		unsetenv(CT_ENV_ARGS);
+	if (*r->filterspec)
+		setenv(CT_ENV_FILTER, r->filterspec, 1);
+	else
+		unsetenv(CT_ENV_FILTER);
 	if (r->o.drop)
 		setenv(CT_ENV_DROP, "1", 1);
 	else
@@ -733,6 +775,7 @@ static bool write_final_info(struct recorder *r)
 	ri->unwritten_bytes = d->unwritten_bytes;
 	ri->running = r->running;
 	ri->nrunning = r->nrunning;
+	ri->filtered = d->st.filtered;
 	return ct_info_write(&r->info, ri) == 0;
 }
 
@@ -754,6 +797,9 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 		st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
 	if (st->lost)
 		fprintf(stderr, " LOST: %llu events.", (unsigned long long)st->lost);
+	if (r->filters)
+		fprintf(stderr, " Record-time filters (%s) left out %llu calls.", r->filters,
+			(unsigned long long)st->filtered);
 	if (r->dr.unwritten_bytes) {
 		print_size(size, sizeof(size), r->dr.unwritten_bytes);
 		fprintf(stderr,
@@ -858,5 +904,8 @@ out:
 	free(r.o.ao.A);
 	free(r.o.ao.R);
 	free(r.o.ao.libs);
+	r.o.rf.libs = NULL; /* the same as ao.libs */
+	ct_recfilter_free(&r.o.rf);
+	free(r.filters);
 	return code;
 }

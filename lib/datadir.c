@@ -33,7 +33,7 @@ static int derr(void (*verr)(const char *, va_list), const char *fmt, ...)
 
 /* names a recording holds: info (and its temporary names: .info.tmp from
  * record, .info.PID from the linked-in runtime), PID-GEN.proc,
- * PID-GEN-TID.ev, args.spec; sym/ holds KEY.sym (and KEY.sym.tmpPID) */
+ * PID-GEN-TID.ev, args.spec, filter.spec; sym/ holds KEY.sym (and KEY.sym.tmpPID) */
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -49,6 +49,7 @@ static bool recording_name(const char *n)
 {
 	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
 	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
+	       !strcmp(n, CT_FILTER_FILE) ||
 	       ends_with(n, ".proc") || ends_with(n, ".ev");
 }
 
@@ -317,8 +318,17 @@ static void put_info(FILE *f, const struct ct_info *ri)
 	}
 	fprintf(f, "\nstart_time: %s\nclock: %s\nclock_hz: %.3f\nstart_clock: %llu\n",
 		ri->start_time, ri->clock, ri->hz, (unsigned long long)ri->start_clock);
+	if (ri->filters) {
+		/* one line: a newline in a regex is written as \n */
+		fputs("record_filters: ", f);
+		for (const char *c = ri->filters; *c; c++)
+			fputs(*c == '\n' ? "\\n" : (char[]){*c, 0}, f);
+		fputc('\n', f);
+	}
 	if (!ri->complete)
 		return;
+	if (ri->filters)
+		fprintf(f, "filtered_calls: %llu\n", (unsigned long long)ri->filtered);
 	fprintf(f, "end_clock: %llu\nexit_status: %s\n", (unsigned long long)ri->end_clock,
 		ri->exit_status);
 	fprintf(f, "processes: %zu\nthreads: %zu\nevents: %llu\nbytes: %llu\n", ri->processes,

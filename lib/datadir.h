@@ -59,6 +59,8 @@ struct ct_info {
 	uint64_t untraced[CT_UNTRACED_MAX];
 	const struct ct_running *running;
 	size_t nrunning;
+	const char *filters; /* record-time filters as given, or NULL */
+	uint64_t filtered;   /* calls they left out */
 };
 
 struct ct_info_file {

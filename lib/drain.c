@@ -267,6 +267,7 @@ static void close_ring(struct ct_drainer *d, size_t i)
 	d->st.lost += g->hdr->lost;
 	d->st.unmatched += g->hdr->unmatched;
 	d->st.waits += g->hdr->waits;
+	d->st.filtered += g->hdr->filtered;
 	if (g->fd >= 0)
 		close(g->fd);
 	munmap(g->hdr, g->len);

@@ -24,6 +24,7 @@
  * the rings' own counts, added when a ring is let go */
 struct ct_drain_stats {
 	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
+	uint64_t filtered; /* calls record-time filters left out (runtime's count) */
 };
 
 struct ct_drain_ring;

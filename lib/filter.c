@@ -26,8 +26,11 @@ void ct_filter_free(struct ct_filter *f)
 		regfree(&f->inc[i]);
 	for (size_t i = 0; i < f->nexc; i++)
 		regfree(&f->exc[i]);
+	for (size_t i = 0; i < f->nhid; i++)
+		regfree(&f->hid[i]);
 	free(f->inc);
 	free(f->exc);
+	free(f->hid);
 	for (size_t i = 0; i < f->procs.cap; i++) {
 		if (!f->procs.used[i])
 			continue;
@@ -92,6 +95,19 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 			return -1;
 		}
 		return 0;
+	case 'H': {
+		regex_t r;
+		int rc = regcomp(&r, arg, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char buf[256];
+			regerror(rc, &r, buf, sizeof(buf));
+			ct_error("--hide: bad regex '%s': %s", arg, buf);
+			return -1;
+		}
+		f->hid = xrealloc(f->hid, (f->nhid + 1) * sizeof(regex_t));
+		f->hid[f->nhid++] = r;
+		return 0;
+	}
 	case 'D':
 		if (ct_parse_uint(arg, UINT32_MAX - 1, &v) < 0 || v == 0) {
 			ct_error("-D: want a depth >= 1, not '%s'", arg);
@@ -114,7 +130,7 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 
 bool ct_filter_active(const struct ct_filter *f)
 {
-	return f->ninc || f->nexc || f->max_depth || f->min_time;
+	return f->ninc || f->nexc || f->nhid || f->max_depth || f->min_time;
 }
 
 void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
@@ -125,6 +141,9 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 		fn->inc = regexec(&f->inc[i], fn->name, 0, NULL, 0) == 0;
 	for (size_t i = 0; i < f->nexc && !fn->exc; i++)
 		fn->exc = regexec(&f->exc[i], fn->name, 0, NULL, 0) == 0;
+	fn->hide = false;
+	for (size_t i = 0; i < f->nhid && !fn->hide; i++)
+		fn->hide = regexec(&f->hid[i], fn->name, 0, NULL, 0) == 0;
 }
 
 /* does a (demangled) name end with its parameter list?  "f(int)", and so
@@ -182,7 +201,7 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 		fn->textlen = strlen(fn->text);
 	}
 	fn->user = -1;
-	if (f->ninc || f->nexc)
+	if (f->ninc || f->nexc || f->nhid)
 		ct_filter_match(f, fn);
 	*ct_u64map_slot(m, addr) = fn;
 	return f->last_fn = fn;
@@ -199,6 +218,7 @@ void ct_filter_thread_free(struct ct_filter_thread *t)
 {
 	free(t->pend);
 	free(t->fns);
+	free(t->hid);
 	ct_filter_thread_init(t);
 }
 
@@ -249,6 +269,41 @@ static void time_stage(struct ct_filter *f, struct ct_filter_thread *t,
 	emit(ctx, fe);
 }
 
+/* --hide: forget the hidden calls (the -F call they were in ended) */
+static void hid_reset(struct ct_filter_thread *t)
+{
+	if (t->nhid)
+		memset(t->hid, 0, t->hidcap * sizeof(*t->hid));
+	t->nhid = 0;
+}
+
+/* --hide: is the call at depth d a hidden one?  (entry: it becomes one) */
+static bool hid_enter(struct ct_filter_thread *t, uint32_t d)
+{
+	if (d >= t->hidcap) {
+		size_t n = t->hidcap ? t->hidcap : 64;
+		while (n <= d)
+			n *= 2;
+		t->hid = xrealloc(t->hid, n * sizeof(*t->hid));
+		memset(t->hid + t->hidcap, 0, (n - t->hidcap) * sizeof(*t->hid));
+		t->hidcap = n;
+	}
+	if (t->hid[d])
+		return true; /* cannot happen with well-nested events */
+	t->hid[d] = true;
+	t->nhid++;
+	return true;
+}
+
+static bool hid_exit(struct ct_filter_thread *t, uint32_t d)
+{
+	if (!t->nhid || d >= t->hidcap || !t->hid[d])
+		return false;
+	t->hid[d] = false;
+	t->nhid--;
+	return true;
+}
+
 void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t,
 		       const struct ct_event *ev, struct ct_func *fn, ct_filter_emit_fn emit,
 		       void *ctx)
@@ -272,11 +327,15 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t,
 				if (!fn->inc)
 					return;
 				t->f_depth = d;
+				hid_reset(t);
 			}
 			sd = d - t->f_depth;
 		} else {
 			sd = d;
 		}
+		if (fn->hide && hid_enter(t, d))
+			return;
+		sd -= t->nhid;
 	} else {
 		if (t->n_depth != CT_DEPTH_NONE) {
 			if (d > t->n_depth)
@@ -301,6 +360,9 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t,
 		} else {
 			sd = d;
 		}
+		if (hid_exit(t, d))
+			return;
+		sd -= t->nhid;
 	}
 	if (f->max_depth && sd >= f->max_depth)
 		return;
@@ -352,6 +414,7 @@ void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t,
 	(void)f;
 	if (t->npend)
 		flush_pending(t, t->npend, emit, ctx);
+	hid_reset(t);
 	t->f_depth = CT_DEPTH_NONE;
 	t->n_depth = CT_DEPTH_NONE;
 }

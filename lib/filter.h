@@ -11,6 +11,8 @@
  *   -F REGEX   only functions matching REGEX and what they call; the depth
  *              of the shown tree starts at 0 at the matching function
  *   -N REGEX   hide functions matching REGEX and what they call (wins over -F)
+ *   --hide REGEX  hide the frames of functions matching REGEX themselves:
+ *              their callees show, under the nearest shown caller
  *   -D N       only calls whose shown depth is < N
  *   -t TIME    hide calls shorter than TIME, with what they call.  An entry
  *              is held back until its call is known to be long enough: its
@@ -48,6 +50,7 @@ struct ct_func {
 			     * demangled C++ name does: print no "()" after it */
 	bool inc;           /* matches a -F regex */
 	bool exc;           /* matches a -N regex */
+	bool hide;          /* matches a --hide regex */
 	int64_t user;       /* free for the consumer; -1 initially */
 	uint64_t addr;      /* where it is (0 for functions made by the caller) */
 };
@@ -58,6 +61,8 @@ struct ct_filter {
 	size_t ninc;
 	regex_t *exc;            /* -N */
 	size_t nexc;
+	regex_t *hid;            /* --hide */
+	size_t nhid;
 	uint32_t max_depth;      /* -D: show depth < max_depth; 0: no limit */
 	uint64_t min_time;       /* -t: in ns; 0: no limit */
 
@@ -84,6 +89,9 @@ struct ct_filter_thread {
 	struct ct_func **fns;   /* by depth: the function of each open call, so
 				 * that an exit needs no lookup */
 	size_t nfns;
+	bool *hid;              /* --hide: by depth, the open call is hidden */
+	size_t hidcap;
+	uint32_t nhid;          /* hidden calls open inside the -F call */
 };
 
 typedef void (*ct_filter_emit_fn)(void *ctx, const struct ct_fevent *fe);
@@ -94,7 +102,7 @@ void ct_filter_free(struct ct_filter *f);
 /* add a -F (exclude false) or -N (exclude true) regex; -1 with a message in
  * err on a bad regex */
 int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err);
-/* handle one of the options 'F', 'N', 'D', 't' with its argument; on error
+/* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't' with its argument; on error
  * print "calltrace CMD: ..." to stderr (ct_error) and return -1 */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg);
 /* true when some filter is set (views may then take a slower path) */

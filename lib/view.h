@@ -41,6 +41,7 @@ enum {
 	CT_OPT_PER_THREAD,
 	CT_OPT_NO_DEMANGLE,
 	CT_OPT_RAW,
+	CT_OPT_HIDE,
 	CT_OPT_SETS, /* and up: CT_OPT_FLAG's */
 };
 
@@ -51,6 +52,11 @@ enum {
 	{"filter", 'F', "REGEX", "only functions matching REGEX and what they call"}
 #define CT_OPT_NOTRACE                                                                 \
 	{"notrace", 'N', "REGEX", "leave out functions matching REGEX and what they call"}
+#define CT_OPT_HIDEFR                                                                  \
+	{"hide", CT_OPT_HIDE, "REGEX",                                                 \
+	 "leave out the calls of functions matching REGEX\n"                            \
+	 "themselves: their callees show under the nearest\n"                          \
+	 "shown caller (repeatable)"}
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}

@@ -19,6 +19,8 @@
 #include "internal.h"
 
 static void exit_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now);
+static void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa);
+static void filt_exit(struct ct_tstate *t, uintptr_t fn);
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
@@ -26,6 +28,11 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	(void)call_site;
 	if (unlikely(t->busy++ != 0)) {
 		ct_nested(t, CT_EXT_NENTER, fn);
+		t->busy--;
+		return;
+	}
+	if (unlikely(ct_filt_on)) {
+		filt_enter(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa());
 		t->busy--;
 		return;
 	}
@@ -62,6 +69,11 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 		t->busy--;
 		return;
 	}
+	if (unlikely(ct_filt_on)) {
+		filt_exit(t, (uintptr_t)fn);
+		t->busy--;
+		return;
+	}
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
 	uint32_t d = t->depth;
@@ -78,28 +90,80 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	t->busy--;
 }
 
+/* the frames above the one of fn vanished without their exits (longjmp not
+ * seen, an uninstrumented unwinder): find it further down and close them;
+ * returns the depth with fn's frame on top, or 0 if it is not there */
+static uint32_t find_frame(struct ct_tstate *t, uintptr_t fn)
+{
+	uint32_t d = t->depth;
+	if (d != 0 && t->stk[d - 1].fn == fn)
+		return d;
+	uint32_t i = d;
+	while (i > 0 && t->stk[i - 1].fn != fn)
+		i--;
+	if (i == 0) {
+		if (t->ring)
+			__atomic_fetch_add(&t->ring->unmatched, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	uint32_t n = ct_filt_on ? ct_filt_unwinding(t, i, d) : d - i;
+	ct_hook_dropping(t, i, (uintptr_t)__builtin_frame_address(0));
+	t->depth = i; /* first: a buffer switch in --drop mode looks at it */
+	ct_emit_unwind(t, n);
+	return i;
+}
+
 static __attribute__((noinline)) void exit_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now)
 {
 	if (!ct_thread_ready(t))
 		return;
 	if (t->nested_lost)
 		ct_put_nested_lost(t);
-	uint32_t d = t->depth;
-	if (d == 0 || t->stk[d - 1].fn != fn) {
-		/* frames vanished without their exits (longjmp not seen, an
-		 * uninstrumented unwinder): find this function further down */
-		uint32_t i = d;
-		while (i > 0 && t->stk[i - 1].fn != fn)
-			i--;
-		if (i == 0) {
-			if (t->ring)
-				__atomic_fetch_add(&t->ring->unmatched, 1, __ATOMIC_RELAXED);
-			return;
-		}
-		ct_hook_dropping(t, i, (uintptr_t)__builtin_frame_address(0));
-		t->depth = i; /* first: a buffer switch in --drop mode looks at it */
-		ct_emit_unwind(t, d - i);
-		d = i;
+	uint32_t d = find_frame(t, fn);
+	if (d)
+		ct_put_exit(t, now, d - 1);
+}
+
+/* ---- record-time filters (runtime/filter.c) ------------------------------- */
+
+static __attribute__((noinline)) void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa)
+{
+	if (!ct_thread_ready(t))
+		return;
+	uintptr_t flags;
+	unsigned dec = ct_filt_enter(t, fn, &flags);
+	if (dec != CT_FD_RECORD) {
+		/* every frame goes on the shadow stack: its exit hook comes */
+		t->fl_filtered += dec == CT_FD_SKIP;
+		ct_push_quiet(t, fn, cfa, flags);
+		return;
 	}
+	uint64_t now = ct_clock();
+	if (ct_filt.min_time)
+		ct_filt_note_entry(t, now);
+	uint32_t d = t->depth;
+	ct_enter_slow(t, fn, now, cfa);
+	if (t->depth == d + 1) {
+		t->stk[d].flags = flags;
+		ct_frontend_seen(t, CT_FE_CYG);
+	}
+}
+
+static __attribute__((noinline)) void filt_exit(struct ct_tstate *t, uintptr_t fn)
+{
+	if (t->cap == 0)
+		return;
+	uint32_t d = find_frame(t, fn);
+	if (!d)
+		return;
+	if (t->stk[d - 1].flags & CT_FR_NOREC) {
+		t->depth = d - 1;
+		return;
+	}
+	uint64_t now = ct_clock();
+	if (ct_filt.min_time && ct_filt_take_back(t, d - 1, now))
+		return;
+	if (t->nested_lost)
+		ct_put_nested_lost(t);
 	ct_put_exit(t, now, d - 1);
 }

@@ -213,7 +213,7 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 			continue;
 		if (!(f->flags & CT_FR_HOOKED)) {
 			f->ret = 0; /* unhooked or parked: nothing to give back */
-			f->flags = 0;
+			f->flags &= CT_FR_FBITS; /* the filter's, for ct_filt_recorded */
 			continue;
 		}
 		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
@@ -221,7 +221,7 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 		/* an entry off the stack has ret 0: the -finstrument-functions
 		 * hot path reuses it without clearing it */
 		f->ret = 0;
-		f->flags = 0;
+		f->flags &= CT_FR_FBITS;
 		if ((uintptr_t)slot >= sp) {
 			if (*slot == TRAMP)
 				*slot = ret;
@@ -311,9 +311,10 @@ static void resync_entry(struct ct_tstate *t, uintptr_t cfa, bool tail)
 	stack_t ss;
 	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
 		return;
+	uint32_t n = ct_filt_on ? ct_filt_unwinding(t, i, d) : d - i;
 	ct_hook_dropping(t, i, (uintptr_t)__builtin_frame_address(0));
 	t->depth = i;
-	ct_emit_unwind(t, d - i);
+	ct_emit_unwind(t, n);
 }
 
 static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
@@ -331,14 +332,35 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 		      (t->stk[t->depth - 1].flags & CT_FR_HOOKED)))
 		return; /* not a frame we know: leave it alone */
 	uint32_t d = t->depth;
-	ct_enter_slow(t, fn, now, cfa);
+	uintptr_t flags = CT_FR_HOOKED;
+	if (unlikely(ct_filt_on)) {
+		/* record-time filters: a call left out that needs no exit gets
+		 * no trampoline (it costs this look-up); one whose exit ends a
+		 * -N or -F call goes on the shadow stack without a record */
+		unsigned dec = ct_filt_enter(t, fn, &flags);
+		flags |= CT_FR_HOOKED;
+		if (dec == CT_FD_SKIP) {
+			t->fl_filtered++;
+			return;
+		}
+		if (dec == CT_FD_MARK) {
+			if (!ct_push_quiet(t, fn, cfa, 0))
+				return;
+		} else {
+			if (ct_filt.min_time)
+				ct_filt_note_entry(t, now);
+			ct_enter_slow(t, fn, now, cfa);
+		}
+	} else {
+		ct_enter_slow(t, fn, now, cfa);
+	}
 	if (t->depth != d + 1)
 		return; /* not pushed (dropped): leave the return alone */
 	struct ct_frame *f = &t->stk[d];
 	/* a tail-called frame's "return address" is the trampoline: its
 	 * return also ends the frame below it */
 	f->ret = *slot;
-	f->flags = CT_FR_HOOKED;
+	f->flags = flags;
 	*slot = TRAMP;
 	ct_frontend_seen(t, CT_FE_HOOK); /* the first entry of each thread comes here */
 }
@@ -369,7 +391,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	uint32_t d = t->depth;
 	uintptr_t cfa = (uintptr_t)slot + 8;
 	uintptr_t ret = *slot;
-	if (likely(d < t->cap && d != 0 && t->hook && t->stk[d - 1].cfa > cfa &&
+	if (likely(!ct_filt_on && d < t->cap && d != 0 && t->hook && t->stk[d - 1].cfa > cfa &&
 		   delta < (1u << CT_ENTER_DELTA_BITS) && (fn >> 40) == t->hi && ret != TRAMP)) {
 		uintptr_t p = ct_arch_reserve(&t->cur, 8);
 		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
@@ -386,7 +408,8 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	} else {
 		enter_slow(t, fn, now, slot);
 	}
-	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn)
+	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn &&
+	    !(t->stk[d].flags & CT_FR_NOREC))
 		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED | FR_LEFT);
 	t->busy--;
 }
@@ -441,20 +464,25 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 	}
 	struct ct_frame *f = &t->stk[i - 1];
 	uintptr_t ret = f->ret, fn = f->fn;
-	unsigned flags = (unsigned)f->flags;
+	uintptr_t flags = f->flags;
 	f->ret = 0;
 	f->flags = 0;
 	if (i < d) {
 		/* frames above ours vanished without returning */
+		uint32_t n = ct_filt_on ? ct_filt_unwinding(t, i, d) : d - i;
 		ct_hook_dropping(t, i, cfa);
 		t->depth = i;
-		ct_emit_unwind(t, d - i);
+		ct_emit_unwind(t, n);
 	}
-	if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
-		ct_args_exit(t, fn, r);
-	if (t->nested_lost)
-		ct_put_nested_lost(t);
-	ct_put_exit(t, now, i - 1);
+	if (flags & CT_FR_NOREC) {
+		t->depth = i - 1; /* a record-time filter left it out */
+	} else if (!(ct_filt_on && ct_filt.min_time && ct_filt_take_back(t, i - 1, now))) {
+		if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
+			ct_args_exit(t, fn, r);
+		if (t->nested_lost)
+			ct_put_nested_lost(t);
+		ct_put_exit(t, now, i - 1);
+	}
 	/* a tail-called frame: the one that jumped to it returns now too */
 	if (ret == TRAMP)
 		return return_slow(t, r, cfa, now);

@@ -42,6 +42,26 @@ struct ct_frame {
 	uintptr_t flags;
 };
 #define CT_FR_HOOKED (1ul << 31) /* the slot holds the return trampoline */
+/* record-time filters (filter.c): a frame pushed while filtering holds the
+ * filter's state above it in bits 1..28 of its flags */
+#define CT_FR_FILT (1ul << 28)  /* pushed by the filtering path */
+#define CT_FR_NOREC (1ul << 27) /* not in the stream (no ENTER, no EXIT) */
+#define CT_FR_NIN (1ul << 26)   /* inside a -N call */
+#define CT_FR_FIN (1ul << 25)   /* inside a -F call (always, without -F) */
+#define CT_FR_SD_SHIFT 1        /* bits 1..24: the shown depth above it */
+#define CT_FR_SD_MASK (((1ul << 24) - 1) << CT_FR_SD_SHIFT)
+#define CT_FR_FSTATE (CT_FR_NIN | CT_FR_FIN | CT_FR_SD_MASK)
+#define CT_FR_FBITS (CT_FR_FILT | CT_FR_NOREC | CT_FR_FSTATE)
+
+/* -t: where a recorded call's records began, to take them back */
+struct ct_tpend {
+	uintptr_t pos;    /* the write position before them */
+	uint64_t last;    /* the delta base then */
+	uint64_t hi;      /* the address bits then */
+	uint64_t seq;     /* the buffer they are in */
+	uint64_t t0;      /* the call's entry */
+	uint64_t epoch;   /* t->fl_epoch then */
+};
 
 struct ct_hook_area; /* hook.c: nested-path frames and orphans */
 
@@ -88,6 +108,14 @@ struct ct_tstate {
 	 * nested path, which drops the event without reading the clock or
 	 * making a system call (runtime.c ct_thread_stop) */
 	uint32_t off;
+	/* record-time filters (filter.c) */
+	struct ct_tpend *fl_tp; /* -t, by depth */
+	uint32_t fl_tcap;
+	uint32_t fl_tmiss;
+	uint64_t fl_epoch;      /* moves on when records that cannot be taken
+				 * back were written (a signal handler's) */
+	uint64_t fl_filtered;   /* calls left out */
+	uint32_t drop_r0;       /* --drop: recorded frames when dropping began */
 };
 #define CT_BUSY_OFF (1u << 30)
 
@@ -203,6 +231,8 @@ void ct_thread_release(struct ct_tstate *t, bool unmap) CT_HIDDEN;
 /* shared with the register-seeing front ends (hook.c) */
 void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
 void ct_put_time(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
+/* push a frame that writes no record (record-time filters) */
+bool ct_push_quiet(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, uintptr_t flags) CT_HIDDEN;
 void ct_nested(struct ct_tstate *t, unsigned type, void *fn) CT_HIDDEN;
 void ct_nested_drop(struct ct_tstate *t) CT_HIDDEN;
 bool ct_thread_ready(struct ct_tstate *t) CT_HIDDEN;
@@ -261,6 +291,50 @@ struct dl_phdr_info;
 void ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
 		     int phnum) CT_HIDDEN;
 void ct_patch_forget(uintptr_t base) CT_HIDDEN;
+
+/* filter.c: record-time filters */
+struct ct_filt_conf {
+	uint32_t max_depth; /* -D; 0: none */
+	uint64_t min_time;  /* -t, in clock ticks; 0: none */
+	bool has_inc;       /* some -F */
+};
+extern bool ct_filt_on CT_HIDDEN; /* a filter file is loaded: every hook
+				   * takes the filtering path */
+extern struct ct_filt_conf ct_filt CT_HIDDEN;
+void ct_filt_init(void) CT_HIDDEN; /* $CALLTRACE_FILTER, at start-up */
+void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
+uint32_t ct_filt_flags(uintptr_t fn) CT_HIDDEN; /* CT_FL_* */
+/* may fn's hook be left out (patch.c)?  it would never record anything */
+bool ct_filt_unhooked(uintptr_t fn) CT_HIDDEN;
+/* what to do with a call of fn entered now; *flags gets the frame's flags
+ * (CT_FR_FILT and the state above it) */
+enum { CT_FD_SKIP, CT_FD_MARK, CT_FD_RECORD };
+unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags) CT_HIDDEN;
+/* -t: a recorded call is about to be written at depth t->depth */
+void ct_filt_note_entry(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
+/* -t: the recorded call stk[i] ends at now: take its records back if it
+ * was short (true: done, depth is i), else false (write its EXIT) */
+bool ct_filt_take_back(struct ct_tstate *t, uint32_t i, uint64_t now) CT_HIDDEN;
+/* -t, at a buffer switch (signals blocked): move the records of calls
+ * still undecided from [?, end) of the old buffer to nbase; returns where
+ * the old buffer now ends */
+uintptr_t ct_filt_carry(struct ct_tstate *t, uintptr_t base, uintptr_t end, uintptr_t nbase,
+			uint64_t newseq) CT_HIDDEN;
+void ct_filt_release(struct ct_tstate *t) CT_HIDDEN;
+/* the frames stk[from..to) are about to vanish without their exits: the
+ * number of UNWINDs the stream needs (-t: those that were short are taken
+ * back as if they had returned; a TIME record gives the others their end) */
+uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to) CT_HIDDEN;
+/* recorded frames among stk[from..to) */
+static inline uint32_t ct_filt_recorded(const struct ct_tstate *t, uint32_t from, uint32_t to)
+{
+	if (!ct_filt_on)
+		return to - from;
+	uint32_t n = 0;
+	for (uint32_t i = from; i < to; i++)
+		n += !(t->stk[i].flags & CT_FR_NOREC);
+	return n;
+}
 
 /* rings.c: the list of this process's rings */
 void ct_rings_add(struct ct_ring_header *r, size_t len, int fd) CT_HIDDEN;

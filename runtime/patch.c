@@ -286,6 +286,67 @@ static int prot_of(uint32_t pf)
 }
 
 /* patch the recorded sites of one loaded module */
+/* a call of len bytes at at becomes a nop (0f 1f 44 00 00, 66-prefixed
+ * for 6); the first byte last, so that a thread running through it sees
+ * the call or the nop, never half of each */
+static void nop_call(uintptr_t at, unsigned len)
+{
+	static const uint8_t nop6[6] = {0x66, 0x0f, 0x1f, 0x44, 0, 0};
+	const uint8_t *nop = len == 6 ? nop6 : nop6 + 1;
+	volatile uint8_t *c = (volatile uint8_t *)at;
+	for (unsigned x = len; x-- > 1;)
+		c[x] = nop[x];
+	__asm__ volatile("" ::: "memory");
+	c[0] = nop[0];
+}
+
+/* record-time filters: the functions of which nothing is ever recorded
+ * (--hide alone) have their mcount/__fentry__ call made a nop, so they run
+ * at the speed of an untraced build.  -finstrument-functions calls are
+ * left alone (the exit hook would come without its entry).  Returns how
+ * many were. */
+static unsigned nop_filtered(const struct hook_slots *hs, const uintptr_t *syms, size_t nsyms,
+			     const ElfW(Phdr) *ph, int phnum, uintptr_t bias)
+{
+	unsigned n = 0;
+	for (int k = 0; k < phnum; k++) {
+		if (ph[k].p_type != PT_LOAD || !(ph[k].p_flags & PF_X))
+			continue;
+		uintptr_t lo = bias + ph[k].p_vaddr, hi = lo + ph[k].p_memsz;
+		uintptr_t plo = lo & ~(uintptr_t)4095, phi = (hi + 4095) & ~(uintptr_t)4095;
+		bool open_ = false;
+		for (size_t i = 0; i < nsyms; i++) {
+			uintptr_t a = syms[i];
+			if (a < lo || a >= hi || !ct_filt_unhooked(a))
+				continue;
+			uintptr_t site = a;
+			if (site + 4 <= hi && !memcmp((const void *)site, "\xf3\x0f\x1e\xfa", 4))
+				site += 4;
+			/* the hook call comes first (__fentry__) or after the
+			 * frame set-up (mcount): within 32 bytes, before the
+			 * next function */
+			uintptr_t end = entry_at_or_after(syms, nsyms, a + 1);
+			if (!end || end > site + 32 || end > hi)
+				end = site + 32 < hi ? site + 32 : hi;
+			struct hook_call hc = {0, 0, false};
+			if (!calls_hook(hs, site, end, lo, hi, &hc) || hc.cyg)
+				continue;
+			if (!open_) {
+				if (mprotect((void *)plo, phi - plo, PROT_READ | PROT_WRITE | PROT_EXEC))
+					break;
+				open_ = true;
+			}
+			nop_call(hc.at, hc.len);
+			n++;
+		}
+		if (open_) {
+			mprotect((void *)plo, phi - plo, prot_of(ph[k].p_flags));
+			__builtin___clear_cache((char *)plo, (char *)phi);
+		}
+	}
+	return n;
+}
+
 void ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
 		     int phnum)
 {
@@ -325,7 +386,7 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 	const Elf64_Shdr *strs = &sh[eh->e_shstrndx];
 	if (!sec_ok(&f, strs))
 		goto out;
-	unsigned patched = 0, bad = 0, failed = 0, hooked = 0, unhooked = 0;
+	unsigned patched = 0, bad = 0, failed = 0, hooked = 0, unhooked = 0, filtered = 0;
 	bool have_syms = false;
 	struct hook_slots hs;
 	find_hook_slots(&f, eh, bias, &hs);
@@ -387,6 +448,12 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 						continue;
 					}
 				}
+				if (ct_filt_unhooked(entry)) {
+					/* record-time filters: nothing of it would
+					 * be recorded (--hide): it stays a nop */
+					filtered++;
+					continue;
+				}
 				uintptr_t to = target_for(site);
 				if (!to) {
 					failed++;
@@ -415,15 +482,8 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 				w[0] = code[0];
 				patched++;
 				if (hc.len) {
-					/* the function's own mcount/__fentry__ call: a nop
-					 * of its length (0f 1f 44 00 00, 66-prefixed for 6) */
-					static const uint8_t nop6[6] = {0x66, 0x0f, 0x1f, 0x44, 0, 0};
-					const uint8_t *nop = hc.len == 6 ? nop6 : nop6 + 1;
-					volatile uint8_t *c = (volatile uint8_t *)hc.at;
-					for (unsigned x = hc.len; x-- > 1;)
-						c[x] = nop[x];
-					__asm__ volatile("" ::: "memory");
-					c[0] = nop[0];
+					/* the function's own mcount/__fentry__ call */
+					nop_call(hc.at, hc.len);
 					unhooked++;
 				}
 			}
@@ -432,6 +492,11 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 				__builtin___clear_cache((char *)plo, (char *)phi);
 			}
 		}
+	}
+	if (ct_filt_on && hs.n) {
+		if (!have_syms)
+			syms = func_symbols(&f, eh, bias, &nsyms, &symlen);
+		filtered += nop_filtered(&hs, syms, nsyms, ph, phnum, bias);
 	}
 	if (bad)
 		ct_log("%s: %u patchable function entries have fewer than 5 bytes of nops at the "
@@ -443,6 +508,8 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 		       path, failed);
 	if (patched)
 		ct_proc_printf("patched %u %s", patched, path);
+	if (filtered)
+		ct_proc_printf("patch-filtered %u %s", filtered, path);
 	if (hooked || unhooked)
 		ct_proc_printf("patch-hooked %u %u %s", hooked, unhooked, path);
 out:

@@ -129,6 +129,7 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	ct_proc_printf("module %lu %lx %lx %lx %s %s", (unsigned long)now,
 		       (unsigned long)info->dlpi_addr, (unsigned long)lo, (unsigned long)hi, bid, name);
 	ct_args_module(info->dlpi_addr, name, bid, true);
+	ct_filt_module(info->dlpi_addr, name, bid, true);
 	if (nmodules < MAX_MODULES) {
 		modules[nmodules].base = info->dlpi_addr;
 		size_t l = strlen(name);
@@ -157,6 +158,7 @@ void ct_modules_rescan(void)
 				       (unsigned long)modules[i].base, modules[i].name);
 			ct_patch_forget(modules[i].base);
 			ct_args_module(modules[i].base, modules[i].name, NULL, false);
+			ct_filt_module(modules[i].base, modules[i].name, NULL, false);
 			modules[i] = modules[--nmodules];
 		} else {
 			i++;
@@ -387,7 +389,7 @@ static void after_fork_child(void)
 		if (t->off == CT_UNTRACED_TSC + 1) {
 			clock_check_tsc();
 			clock_no_tsc();
-			ct_hook_fast = ct_cfg.use_tsc;
+			ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on;
 		}
 		t->off = 0;
 		t->busy = 0;
@@ -441,7 +443,7 @@ void ct_thread_key_set(void)
  * execs or spawns without them (wrap.c), so that it is traced too */
 static const char *const exec_names[] = {
 	"LD_PRELOAD", CT_ENV_DIR, CT_ENV_SHM, CT_ENV_CLOCK, CT_ENV_BUFSIZE,
-	CT_ENV_NBUF, CT_ENV_DROP, CT_ENV_ARGS,
+	CT_ENV_NBUF, CT_ENV_DROP, CT_ENV_ARGS, CT_ENV_FILTER,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];
@@ -686,9 +688,11 @@ static void process_init(void)
 	else
 		ct_cfg.use_tsc = ct_arch_cycles_invariant();
 	clock_no_tsc();
+	/* record-time filters: every hook asks them, on the C paths */
+	ct_filt_init();
 	/* the trampolines' fast paths read the TSC (set before the calibration
 	 * below, which measures them) */
-	ct_hook_fast = ct_cfg.use_tsc;
+	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on;
 	ct_cfg.buf_size = env_size(CT_ENV_BUFSIZE, 256 * 1024, 4096, 1u << 30) & ~(size_t)7;
 	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
 	const char *drop = ct_getenv(CT_ENV_DROP);
@@ -798,6 +802,11 @@ __attribute__((constructor(101))) static void ct_constructor(void)
 
 __attribute__((destructor(101))) static void ct_destructor(void)
 {
+	/* what the filters left out in this thread since its last buffer
+	 * switch (other threads publish theirs when they end) */
+	struct ct_tstate *t = &ct_self;
+	if (t->ring && !t->off)
+		t->ring->filtered = t->fl_filtered;
 	if (ct_cfg.state == CT_RT_ACTIVE && ct_cfg.linked)
 		ct_rings_flush_all();
 }

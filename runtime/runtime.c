@@ -119,6 +119,8 @@ static void reenter_frames(struct ct_tstate *t, uint32_t from)
 {
 	ct_put_time(t, ct_clock());
 	for (uint32_t i = from; i < t->depth; i++) {
+		if (t->stk[i].flags & CT_FR_NOREC)
+			continue; /* left out by a record-time filter */
 		uintptr_t fn = t->stk[i].fn;
 		if ((fn >> 40) != t->hi)
 			put_hi(t, fn >> 40);
@@ -154,6 +156,25 @@ static void grow_stack(struct ct_tstate *t)
 	t->cap = (uint32_t)(len / sizeof(struct ct_frame));
 }
 
+/* a frame that writes no record (record-time filters): only its exit matters */
+bool ct_push_quiet(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, uintptr_t flags)
+{
+	if (t->depth >= t->cap) {
+		grow_stack(t);
+		if (t->depth >= t->cap) {
+			ct_nested_drop(t);
+			return false;
+		}
+	}
+	struct ct_frame *f = &t->stk[t->depth];
+	f->fn = fn;
+	f->cfa = cfa;
+	f->ret = 0;
+	f->flags = flags;
+	t->depth++;
+	return true;
+}
+
 /* ---- the nested path (a signal handler interrupted a hook) ----------- */
 
 void ct_nested_drop(struct ct_tstate *t)
@@ -186,6 +207,7 @@ void ct_nested(struct ct_tstate *t, unsigned type, void *fn)
 	}
 	uint64_t now = ct_clock();
 	uintptr_t a = (uintptr_t)fn;
+	t->fl_epoch++; /* -t: what this handler writes cannot be taken back */
 	uintptr_t p = reserve(t, 20);
 	if (unlikely(!nested_fits(t, p))) {
 		if (!t->in_wait) {
@@ -407,6 +429,7 @@ static bool drop_event(struct ct_tstate *t, struct ct_ring_header *r, uint32_t n
 		t->dropping = 1;
 		t->drop_pos = t->cur;
 		t->drop_d0 = t->drop_dmin = t->depth;
+		t->drop_r0 = ct_filt_recorded(t, 0, t->depth);
 		t->dropped = 0;
 		t->limit = 0; /* every record now comes here */
 		ct_ring_doorbell();
@@ -435,7 +458,10 @@ static void drop_resume(struct ct_tstate *t)
 {
 	t->dropping = 0;
 	put_lost(t, t->dropped);
-	ct_emit_unwind(t, t->drop_d0 - t->drop_dmin);
+	/* (the frames above drop_dmin are not what they were: count the
+	 * recorded ones below it, which are) */
+	ct_emit_unwind(t, ct_filt_on ? t->drop_r0 - ct_filt_recorded(t, 0, t->drop_dmin)
+				     : t->drop_d0 - t->drop_dmin);
 	t->hi = UINT64_MAX; /* an HI record may have been dropped */
 	t->resyncing = 1;
 	reenter_frames(t, t->drop_dmin);
@@ -531,6 +557,14 @@ void ct_buffer_full(struct ct_tstate *t)
 	__asm__ volatile("" ::: "memory");
 	uintptr_t end = ct_arch_swap(&t->cur, nbase);
 	__asm__ volatile("" ::: "memory");
+	if (unlikely(ct_filt_on)) {
+		/* -t: calls still undecided go on in the next buffer */
+		uintptr_t kept = ct_filt_carry(t, base, end, nbase, t->seq);
+		if (kept != end)
+			t->cur = nbase + (end - kept);
+		end = kept;
+		r->filtered = t->fl_filtered;
+	}
 	t->limit = nbase + r->buf_size;
 	r->cur_slot = next;
 	r->slot[cur].fill = end - base;
@@ -562,6 +596,7 @@ void ct_thread_release(struct ct_tstate *t, bool unmap)
 	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)t->slot * r->buf_stride;
 	uintptr_t end = ct_arch_swap(&t->cur, 0);
 	t->limit = 0;
+	r->filtered = t->fl_filtered;
 	r->slot[t->slot].fill = end - base;
 	__atomic_store_n(&r->slot[t->slot].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
@@ -579,6 +614,7 @@ void ct_thread_release(struct ct_tstate *t, bool unmap)
 			munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));
 		}
 		ct_hook_release(t);
+		ct_filt_release(t);
 		t->stk = NULL;
 		t->cap = 0;
 		t->depth = 0;

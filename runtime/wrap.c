@@ -528,15 +528,18 @@ static void note_longjmp(void *env)
 		t->ndepth = 0;
 		t->in_wait = 0;
 		ct_hook_reset_nested(t);
-		if (t->depth > target)
-			n += t->depth - target;
 		t->busy++;
+		if (t->depth > target)
+			n += interrupted || !ct_filt_on ? ct_filt_recorded(t, target, t->depth)
+							: ct_filt_unwinding(t, target, t->depth);
 		if (t->depth > target) {
 			ct_hook_dropping(t, target, (uintptr_t)__builtin_frame_address(0));
 			t->depth = target;
 		}
 		if (interrupted) {
-			uint32_t w[3] = {ct_ext_word(CT_EXT_UNWIND_TO, 2, 0), target, n};
+			/* (the calls the stream has open: the recorded ones) */
+			uint32_t w[3] = {ct_ext_word(CT_EXT_UNWIND_TO, 2, 0),
+					 ct_filt_recorded(t, 0, target), n};
 			ct_put_words(t, w, 3);
 		} else {
 			ct_emit_unwind(t, n);
@@ -561,7 +564,7 @@ CT_EXPORT void *__cxa_begin_catch(void *exc)
 			d--;
 		t->busy++;
 		if (d < t->depth) {
-			uint32_t n = t->depth - d;
+			uint32_t n = ct_filt_on ? ct_filt_unwinding(t, d, t->depth) : t->depth - d;
 			ct_hook_dropping(t, d, (uintptr_t)__builtin_frame_address(0));
 			t->depth = d;
 			ct_emit_unwind(t, n);

@@ -92,7 +92,7 @@ static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
  * EMPTY.  Buffers are zeroed when empty, so after a crash the part of the
  * buffer in use ends at the first zero word.
  */
-#define CT_RING_MAGIC 0x31525443u /* "CTR1" */
+#define CT_RING_MAGIC 0x32525443u /* "CTR2": the layout below (2: filtered) */
 #define CT_RING_MAX_SLOTS 64
 
 enum ct_slot_state { CT_SLOT_EMPTY = 0, CT_SLOT_WRITING = 1, CT_SLOT_FULL = 2 };
@@ -121,6 +121,8 @@ struct ct_ring_header {
 	uint64_t nested;     /* records written by the nested (signal) path */
 	uint32_t cur_slot;   /* slot being written */
 	uint32_t pad2;
+	uint64_t filtered;   /* calls left out by record-time filters (the
+			      * writer's count, published at each buffer switch) */
 	struct ct_ring_slot slot[CT_RING_MAX_SLOTS];
 };
 
@@ -178,10 +180,17 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_ENV_CLOCK "CALLTRACE_CLOCK"      /* "tsc" or "mono"             */
 #define CT_ENV_ENABLE "CALLTRACE"           /* linked-in mode: "1" records */
 #define CT_ENV_ARGS "CALLTRACE_ARGS"        /* argument spec file to load  */
+#define CT_ENV_FILTER "CALLTRACE_FILTER"    /* record-time filter file     */
 
 /* argument capture (doc/args.md): the spec table `record` writes into the
  * data directory; the runtime loads the file $CALLTRACE_ARGS names */
 #define CT_ARGS_FILE "args.spec"
+#define CT_FILTER_FILE "filter.spec" /* record-time filters (runtime/filter.c) */
+/* per-function decisions in the filter file */
+#define CT_FL_INC 1u    /* -F: only these and what they call */
+#define CT_FL_EXC 2u    /* -N: not these nor what they call */
+#define CT_FL_HIDE 4u   /* --hide: not this frame (its callees show) */
+#define CT_FL_NOHOOK 8u /* never needs its hook: left unpatched where it can be */
 #define CT_ARGS_MAGIC "calltrace-args"
 #define CT_ARGS_VERSION 1
 #define CT_ARGS_MAX_WORDS 255 /* payload words of one ARGS/RETVAL record */

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/filters.sh: what record-time filters cost and save (doc/record.md,
+# "Record-time filters"; doc/performance.md).  Measures, asserts nothing.
+#
+#   sh bench/filters.sh            (after make; called by bench/run.sh)
+#
+# Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
+# bench/work), FIB_N (default 34), RUNS (default 7), CC (default gcc),
+# LUA_N (default 20000: bench/script.lua, when bench/setup.sh built Lua).
+#
+# Output, "KEY VALUE":
+#   plain.min_ns                   fib(FIB_N), plain build (-falign-functions=64), untraced
+#   <fe>.excluded_ns_per_call      record --hide '^fib$' (every fib call left
+#                                  out) minus the plain build, per fib call (wall)
+#   <fe>.excluded_vs_plain         the same as a ratio of run times
+#   <fe>.full_ns_per_call          a full recording of the same build, for scale
+#   lua.full_s / lua.t1us_s        Lua workload: full recording / record -t 1us
+#   lua.full_bytes / lua.t1us_bytes  the event streams' bytes
+#   lua.bytes_ratio                full / -t 1us
+set -u
+export LC_ALL=C
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+W=${BENCH_WORK:-$HERE/work}/filters
+mkdir -p "$W" && W=$(cd "$W" && pwd)
+BW=$(cd "$W/.." && pwd)
+CT=${CALLTRACE:-$TOP/build/calltrace}
+case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+FIB_N=${FIB_N:-34}
+RUNS=${RUNS:-7}
+LUA_N=${LUA_N:-20000}
+CC=${CC:-gcc}
+[ "$CC" = cc ] && CC=gcc
+# a recording is bounded: 4 GiB at most per file
+ulimit -f 8388608 2>/dev/null || true
+
+say() { echo "filters: $*" >&2; }
+calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
+evbytes() { cat "$1"/*.ev 2>/dev/null | wc -c; }
+
+A="-O2 -falign-functions=64"
+$CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
+$CC $A -o "$W/fib-plain" "$HERE/fib.c" || exit 1
+$CC $A -finstrument-functions -o "$W/fib-fi" "$HERE/fib.c" || exit 1
+$CC $A -pg -o "$W/fib-pg" "$HERE/fib.c" || exit 1
+$CC $A -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
+$CC $A -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
+
+# t RUNS PREP CMD...: "min_wall median_wall min_cpu" ns
+t() {
+	_n=$1 _p=$2
+	shift 2
+	(cd "$W" && "$W/timeit" -n "$_n" ${_p:+-p "$_p"} -- "$@") | awk '{ print $1, $2, $5 }'
+}
+
+say "fib($FIB_N): $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
+set -- $(t "$RUNS" "" "$W/fib-plain" "$FIB_N"); PLAIN=$1
+echo "plain.min_ns $PLAIN"
+for fe in fi pg fentry patch; do
+	# the calls this build makes, from a full recording (two events each)
+	rm -rf "$W/d"
+	"$CT" record -q -d "$W/d" "$W/fib-$fe" "$FIB_N" >/dev/null 2>&1
+	calls=$(sed -n 's/^events: //p' "$W/d/info")
+	calls=$((${calls:-0} / 2))
+	[ "$calls" -gt 0 ] || { say "$fe: no calls recorded"; continue; }
+	set -- $(t "$RUNS" "rm -rf d" "$CT" record -q -d d "$W/fib-$fe" "$FIB_N"); full=$1
+	set -- $(t "$RUNS" "rm -rf d" "$CT" record -q -d d --hide '^fib$' "$W/fib-$fe" "$FIB_N"); ex=$1
+	echo "$fe.calls $calls"
+	echo "$fe.full_ns_per_call $(calc "($full - $PLAIN) / $calls")"
+	echo "$fe.excluded_ns_per_call $(calc "($ex - $PLAIN) / $calls")"
+	echo "$fe.excluded_vs_plain $(calc "$ex / $PLAIN")"
+done
+rm -rf "$W/d"
+
+LUA=$BW/lua-fi/src/lua
+if [ -x "$LUA" ]; then
+	say "Lua: full recording and record -t 1us, bench/script.lua $LUA_N"
+	set -- $(t 3 "rm -rf d" "$CT" record -q -d d "$LUA" "$HERE/script.lua" "$LUA_N"); full=$1
+	fb=$(evbytes "$W/d")
+	set -- $(t 3 "rm -rf d" "$CT" record -q -d d -t 1us "$LUA" "$HERE/script.lua" "$LUA_N"); tf=$1
+	tb=$(evbytes "$W/d")
+	echo "lua.full_s $(calc "$full / 1e9")"
+	echo "lua.t1us_s $(calc "$tf / 1e9")"
+	echo "lua.full_bytes $fb"
+	echo "lua.t1us_bytes $tb"
+	echo "lua.bytes_ratio $(calc "$fb / ($tb > 0 ? $tb : 1)")"
+	rm -rf "$W/d"
+else
+	say "no $LUA (sh bench/setup.sh builds it): no Lua figures"
+fi

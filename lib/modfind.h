@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The modules a program will trace, found before it runs, as the dynamic
+ * loader would find them: the executable (as execvp finds it), the
+ * libraries it needs (DT_NEEDED, searched through DT_RPATH/DT_RUNPATH with
+ * $ORIGIN, LD_LIBRARY_PATH and the system directories, breadth first), and
+ * modules named on the command line (a library the program dlopen()s).
+ * `record` resolves its -A/-R/-a specs and its filters against them.
+ */
+#ifndef CT_MODFIND_H
+#define CT_MODFIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ct_error;
+
+struct ct_modfound {
+	const char *path;  /* real path */
+	bool explicit_;    /* named on the command line */
+	bool instrumented; /* calls a hook, or has patchable entries */
+	bool regs;         /* by a front end that sees registers */
+	bool main_;        /* the executable */
+};
+
+/* the file execvp would run for name (malloc'd real path), or NULL */
+char *ct_find_program(const char *name);
+
+/* call fn for the executable prog and for each module it and the explicit
+ * ones need, each once; fn returns <0 to stop (that is returned).
+ * Explicit modules that do not exist or are not ELF files are errors
+ * (in err, returns -1); needed ones that cannot be found are skipped.
+ * A program that cannot be found: returns 0 without calling fn. */
+int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const char *libopt,
+		    int (*fn)(void *ctx, const struct ct_modfound *m), void *ctx,
+		    struct ct_error *err);
+
+#endif

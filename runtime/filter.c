@@ -1,0 +1,582 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Record-time filters (`record -F/-N/--hide/-D/-t`, doc/record.md).
+ *
+ * `record` matches the regexes against the modules' function names before
+ * the run and writes DIR/filter.spec (format below); here the runtime loads
+ * it, puts each module's decisions into an address hash when the module is
+ * mapped (start-up, dlopen; out again at dlclose), and the front ends ask
+ * at each entry what to do with the call.  No regex, no ELF name on the
+ * hot path: one hash look-up.
+ *
+ * The state of the filter lives on the shadow stack: each frame pushed
+ * while filtering holds, in its flags word (CT_FR_F*), the state that holds
+ * above it (inside a -N call?  inside a -F call?  how deep is the shown
+ * tree?).  The state in force is the top frame's, so frames that vanish
+ * (longjmp, exceptions, a context switch) take their state with them and
+ * nothing needs to be resynchronised.
+ *
+ * -t (leave out calls shorter than TIME): a call's records are written as
+ * usual, and when the call ends sooner than TIME and its records are still
+ * in the buffer being written, they are taken back (zeroed, the write
+ * position moved back).  A buffer switch moves the records of calls still
+ * undecided (entered less than TIME ago) to the start of the next buffer,
+ * so the decision is never taken from a buffer already handed over.  What
+ * cannot be taken back (a signal handler's records in between, a buffer
+ * switch that would move too much) is kept: a short call then stays in the
+ * recording, never the other way round.
+ *
+ * The file:
+ *   calltrace-filter 1
+ *   depth N                 (0: no limit)
+ *   time NS TICKS           (0 0: no limit; TICKS on the recording's clock)
+ *   inc 0|1                 (whether some -F was given)
+ *   module BUILDID PATH     (PATH with bytes <= ' ' and '%' as %XX)
+ *   f OFFSET FLAGS          (hex; CT_FL_* of calltrace/format.h)
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+bool ct_filt_on;
+struct ct_filt_conf ct_filt;
+
+struct ffunc {
+	uint64_t off;
+	uint32_t flags;
+};
+
+struct fmodule {
+	char buildid[128]; /* "" when "-" */
+	char path[PATH_MAX];
+	uint32_t f0, nf;
+};
+
+#define MAX_FMODULES 512
+#define MAX_ATTACHED 1024
+
+static struct {
+	struct ffunc *funcs;
+	uint32_t nfuncs;
+	struct fmodule *mods;
+	uint32_t nmods;
+	struct {
+		uintptr_t base;
+		uint32_t mod;
+	} att[MAX_ATTACHED];
+	uint32_t natt;
+	/* address -> flags; key 0 empty, 1 deleted */
+	uint64_t *keys;
+	uint32_t *vals;
+	uint64_t mask;
+} F;
+
+#define TOMB 1u
+
+static inline uint64_t hash(uint64_t a)
+{
+	return (a * 0x9e3779b97f4a7c15ull) >> 20;
+}
+
+uint32_t ct_filt_flags(uintptr_t fn)
+{
+	if (!F.keys)
+		return 0;
+	uint64_t i = hash(fn) & F.mask;
+	for (;;) {
+		uint64_t k = __atomic_load_n(&F.keys[i], __ATOMIC_ACQUIRE);
+		if (likely(k == fn))
+			return F.vals[i];
+		if (k == 0)
+			return 0;
+		i = (i + 1) & F.mask;
+	}
+}
+
+static void insert(uint64_t a, uint32_t flags)
+{
+	uint64_t i = hash(a) & F.mask;
+	for (;;) {
+		uint64_t k = F.keys[i];
+		if (k == a || k == 0 || k == TOMB) {
+			F.vals[i] = flags;
+			__atomic_store_n(&F.keys[i], a, __ATOMIC_RELEASE);
+			return;
+		}
+		i = (i + 1) & F.mask;
+	}
+}
+
+static void erase(uint64_t a)
+{
+	uint64_t i = hash(a) & F.mask;
+	for (;;) {
+		uint64_t k = F.keys[i];
+		if (k == a) {
+			__atomic_store_n(&F.keys[i], TOMB, __ATOMIC_RELEASE);
+			return;
+		}
+		if (k == 0)
+			return;
+		i = (i + 1) & F.mask;
+	}
+}
+
+/* ---- modules ---------------------------------------------------------- */
+
+static bool same_path(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return true;
+	char ra[PATH_MAX];
+	return realpath(b, ra) && !strcmp(a, ra);
+}
+
+void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool added)
+{
+	if (!ct_filt_on)
+		return;
+	if (!added) {
+		for (uint32_t i = 0; i < F.natt; i++) {
+			if (F.att[i].base != base)
+				continue;
+			const struct fmodule *m = &F.mods[F.att[i].mod];
+			for (uint32_t j = 0; j < m->nf; j++)
+				erase(base + F.funcs[m->f0 + j].off);
+			F.att[i] = F.att[--F.natt];
+			return;
+		}
+		return;
+	}
+	bool has_bid = buildid && strcmp(buildid, "-") != 0;
+	for (uint32_t i = 0; i < F.nmods; i++) {
+		const struct fmodule *m = &F.mods[i];
+		if (has_bid && m->buildid[0] ? strcmp(m->buildid, buildid) != 0
+					     : !same_path(m->path, path))
+			continue;
+		if (F.natt == MAX_ATTACHED)
+			return;
+		F.att[F.natt].base = base;
+		F.att[F.natt].mod = i;
+		F.natt++;
+		for (uint32_t j = 0; j < m->nf; j++)
+			insert(base + F.funcs[m->f0 + j].off, F.funcs[m->f0 + j].flags);
+		return;
+	}
+}
+
+bool ct_filt_unhooked(uintptr_t fn)
+{
+	return ct_filt_on && (ct_filt_flags(fn) & CT_FL_NOHOOK);
+}
+
+/* ---- loading the file ------------------------------------------------- */
+
+static void *alloc(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static bool word(const char **p, const char *end, const char **w, size_t *n)
+{
+	const char *s = *p;
+	while (s < end && *s == ' ')
+		s++;
+	const char *e = s;
+	while (e < end && *e != ' ')
+		e++;
+	*w = s;
+	*n = (size_t)(e - s);
+	*p = e;
+	return e > s;
+}
+
+static bool number(const char **p, const char *end, unsigned base, uint64_t *v)
+{
+	const char *w;
+	size_t n;
+	if (!word(p, end, &w, &n) || n > 20)
+		return false;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d;
+		char c = w[i];
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else
+			return false;
+		if (x > (UINT64_MAX - d) / base)
+			return false;
+		x = x * base + d;
+	}
+	*v = x;
+	return true;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* a text field with %XX escapes into out (NUL-terminated) */
+static bool text(const char **p, const char *end, char *out, size_t len)
+{
+	const char *w;
+	size_t n, o = 0;
+	if (!word(p, end, &w, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = w[i];
+		if (c == '%') {
+			if (i + 2 >= n)
+				return false;
+			int h = hexval(w[i + 1]), l = hexval(w[i + 2]);
+			if (h < 0 || l < 0)
+				return false;
+			c = (char)(h << 4 | l);
+			i += 2;
+		}
+		if (o + 1 >= len)
+			return false;
+		out[o++] = c;
+	}
+	out[o] = 0;
+	return true;
+}
+
+static bool keyword(const char **p, const char *end, const char *kw)
+{
+	const char *w;
+	size_t n;
+	const char *s = *p;
+	if (!word(&s, end, &w, &n) || n != strlen(kw) || memcmp(w, kw, n))
+		return false;
+	*p = s;
+	return true;
+}
+
+/* parse the file held in buf; false on the first bad line */
+static bool parse(const char *buf, size_t len, uint32_t *bad_line)
+{
+	const char *p = buf, *end = buf + len;
+	uint32_t line = 0, nf = 0, nm = 0;
+	/* first pass: count, to size the arrays */
+	for (const char *q = buf; q < end; q++) {
+		if ((q == buf || q[-1] == '\n') && q + 2 < end && q[0] == 'f' && q[1] == ' ')
+			nf++;
+		if ((q == buf || q[-1] == '\n') && q + 7 < end && !memcmp(q, "module ", 7))
+			nm++;
+	}
+	if (nm > MAX_FMODULES)
+		return false;
+	F.funcs = alloc((nf ? nf : 1) * sizeof(struct ffunc));
+	F.mods = alloc((nm ? nm : 1) * sizeof(struct fmodule));
+	if (!F.funcs || !F.mods)
+		return false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		line++;
+		*bad_line = line;
+		uint64_t a, b;
+		if (line == 1) {
+			if (!keyword(&p, le, "calltrace-filter") || !number(&p, le, 10, &a) || a != 1)
+				return false;
+		} else if (keyword(&p, le, "depth")) {
+			if (!number(&p, le, 10, &a) || a > UINT32_MAX)
+				return false;
+			ct_filt.max_depth = (uint32_t)a;
+		} else if (keyword(&p, le, "time")) {
+			if (!number(&p, le, 10, &a) || !number(&p, le, 10, &b))
+				return false;
+			ct_filt.min_time = b;
+		} else if (keyword(&p, le, "inc")) {
+			if (!number(&p, le, 10, &a) || a > 1)
+				return false;
+			ct_filt.has_inc = a != 0;
+		} else if (keyword(&p, le, "module")) {
+			struct fmodule *m = &F.mods[F.nmods];
+			if (F.nmods == nm || !text(&p, le, m->buildid, sizeof(m->buildid)) ||
+			    !text(&p, le, m->path, sizeof(m->path)))
+				return false;
+			if (!strcmp(m->buildid, "-"))
+				m->buildid[0] = 0;
+			m->f0 = F.nfuncs;
+			m->nf = 0;
+			F.nmods++;
+		} else if (keyword(&p, le, "f")) {
+			if (!F.nmods || F.nfuncs == nf || !number(&p, le, 16, &a) ||
+			    !number(&p, le, 16, &b) || b > 0xffff)
+				return false;
+			F.funcs[F.nfuncs].off = a;
+			F.funcs[F.nfuncs].flags = (uint32_t)b;
+			F.nfuncs++;
+			F.mods[F.nmods - 1].nf++;
+		} else {
+			const char *w;
+			size_t n;
+			if (word(&p, le, &w, &n))
+				return false; /* an unknown line: not ours */
+		}
+		const char *w;
+		size_t n;
+		if (word(&p, le, &w, &n))
+			return false; /* trailing words */
+		p = nl ? nl + 1 : end;
+	}
+	size_t cap = 1024;
+	while (cap < 2 * (size_t)F.nfuncs + 16)
+		cap *= 2;
+	F.keys = alloc(cap * sizeof(uint64_t));
+	F.vals = alloc(cap * sizeof(uint32_t));
+	if (!F.keys || !F.vals)
+		return false;
+	F.mask = cap - 1;
+	return true;
+}
+
+void ct_filt_init(void)
+{
+	const char *path = ct_getenv(CT_ENV_FILTER);
+	if (!path || !*path)
+		return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    st.st_size > (1 << 28)) {
+		if (fd >= 0)
+			close(fd);
+		ct_log("cannot read the filter file %s; this process records nothing", path);
+		ct_filt_on = true;
+		ct_filt.has_inc = true; /* nothing is ever selected */
+		return;
+	}
+	size_t len = (size_t)st.st_size, got = 0;
+	char *buf = alloc(len);
+	while (buf && got < len) {
+		ssize_t r = read(fd, buf + got, len - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	uint32_t bad = 0;
+	if (!buf || got != len || !parse(buf, len, &bad)) {
+		ct_log("%s: line %u: not a filter file of this version; this process records nothing",
+		       path, bad);
+		F.keys = NULL;
+		ct_filt.has_inc = true;
+	}
+	if (buf)
+		munmap(buf, len);
+	ct_filt_on = true;
+}
+
+/* ---- the decisions ------------------------------------------------------- */
+
+/* the state in force: the top frame's, else the one at the bottom */
+static inline uintptr_t state_now(const struct ct_tstate *t)
+{
+	uint32_t d = t->depth;
+	if (d && (t->stk[d - 1].flags & CT_FR_FILT))
+		return t->stk[d - 1].flags & CT_FR_FSTATE;
+	return ct_filt.has_inc ? 0 : CT_FR_FIN;
+}
+
+unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
+{
+	uintptr_t s = state_now(t);
+	uint32_t fl = ct_filt_flags(fn);
+	*flags = CT_FR_FILT | CT_FR_NOREC | s;
+	if (s & CT_FR_NIN)
+		return CT_FD_SKIP;
+	if (fl & CT_FL_EXC) {
+		*flags |= CT_FR_NIN;
+		return CT_FD_MARK;
+	}
+	uintptr_t sd = (s & CT_FR_SD_MASK) >> CT_FR_SD_SHIFT;
+	uintptr_t fin = s & CT_FR_FIN;
+	if (!fin) {
+		if (!(fl & CT_FL_INC))
+			return CT_FD_SKIP;
+		fin = CT_FR_FIN;
+		sd = 0;
+	}
+	if (fl & CT_FL_HIDE) {
+		if (fin == (s & CT_FR_FIN))
+			return CT_FD_SKIP;
+		/* a hidden function that begins the -F call: its callees show */
+		*flags = CT_FR_FILT | CT_FR_NOREC | fin;
+		return CT_FD_MARK;
+	}
+	if (ct_filt.max_depth && sd >= ct_filt.max_depth)
+		return CT_FD_SKIP;
+	if (sd + 1 > CT_FR_SD_MASK >> CT_FR_SD_SHIFT)
+		return CT_FD_SKIP;
+	*flags = CT_FR_FILT | fin | (sd + 1) << CT_FR_SD_SHIFT;
+	return CT_FD_RECORD;
+}
+
+/* ---- -t ------------------------------------------------------------------ */
+
+static bool tp_grow(struct ct_tstate *t)
+{
+	if (t->fl_tcap >= t->cap)
+		return true;
+	size_t old = (size_t)t->fl_tcap * sizeof(struct ct_tpend);
+	size_t len = (size_t)t->cap * sizeof(struct ct_tpend);
+	void *p = old ? mremap(t->fl_tp, old, len, MREMAP_MAYMOVE)
+		      : mmap(NULL, len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return false;
+	t->fl_tp = p;
+	t->fl_tcap = t->cap;
+	return true;
+}
+
+void ct_filt_note_entry(struct ct_tstate *t, uint64_t now)
+{
+	uint32_t d = t->depth;
+	if (d >= t->fl_tcap && !tp_grow(t)) {
+		t->fl_tmiss = 1;
+		return;
+	}
+	struct ct_tpend *p = &t->fl_tp[d];
+	p->pos = t->cur;
+	p->last = t->last;
+	p->hi = t->hi;
+	p->seq = t->seq;
+	p->t0 = now;
+	p->epoch = t->fl_epoch;
+}
+
+/* may the records of the recorded call stk[i] be taken back at now? */
+static bool can_take_back(const struct ct_tstate *t, uint32_t i, uint64_t now)
+{
+	if (i >= t->fl_tcap)
+		return false;
+	const struct ct_tpend *p = &t->fl_tp[i];
+	uintptr_t cur = t->cur;
+	return now - p->t0 < ct_filt.min_time && now >= p->t0 && p->seq == t->seq &&
+	       p->epoch == t->fl_epoch && !t->dropping && !t->off && t->ring && cur >= p->pos &&
+	       cur - p->pos <= t->stride;
+}
+
+/* take back everything written since stk[i]'s entry (the depth stays) */
+static void take_back(struct ct_tstate *t, uint32_t i)
+{
+	const struct ct_tpend *p = &t->fl_tp[i];
+	uintptr_t cur = t->cur;
+	/* zero first: a signal handler's record reserved meanwhile lands at
+	 * cur or after, never in what is zeroed; if one came, the zeroes stay
+	 * (PAD words) before it */
+	__builtin_memset((void *)p->pos, 0, cur - p->pos);
+	uintptr_t expect = cur;
+	__atomic_compare_exchange_n(&t->cur, &expect, p->pos, false, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
+	t->last = p->last;
+	t->hi = p->hi;
+	t->fl_filtered++;
+}
+
+bool ct_filt_take_back(struct ct_tstate *t, uint32_t i, uint64_t now)
+{
+	if (!can_take_back(t, i, now))
+		return false;
+	take_back(t, i);
+	t->depth = i;
+	return true;
+}
+
+uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to)
+{
+	if (!ct_filt.min_time)
+		return ct_filt_recorded(t, from, to);
+	/* the calls that vanish and were short go as if they had returned:
+	 * they are the innermost ones; the outermost of them takes the
+	 * records of the others with it */
+	uint64_t now = ct_clock();
+	for (uint32_t k = from; k < to; k++) {
+		if (t->stk[k].flags & CT_FR_NOREC)
+			continue;
+		if (can_take_back(t, k, now)) {
+			take_back(t, k);
+			to = k;
+			break;
+		}
+	}
+	uint32_t n = ct_filt_recorded(t, from, to);
+	/* the others end now: the reader takes the time of an UNWIND from
+	 * the record after it, which may have been taken back */
+	if (n)
+		ct_put_time(t, now);
+	return n;
+}
+
+uintptr_t ct_filt_carry(struct ct_tstate *t, uintptr_t base, uintptr_t end, uintptr_t nbase,
+			uint64_t newseq)
+{
+	if (!ct_filt.min_time || !t->fl_tp)
+		return end;
+	uint64_t now = ct_clock();
+	uint32_t lo = t->depth;
+	uint64_t oldseq = newseq - 1;
+	/* the undecided frames: recorded, entered in this buffer less than
+	 * TIME ago; the older ones lie below */
+	while (lo > 0 && lo - 1 < t->fl_tcap) {
+		const struct ct_frame *f = &t->stk[lo - 1];
+		const struct ct_tpend *p = &t->fl_tp[lo - 1];
+		if (!(f->flags & CT_FR_FILT))
+			break;
+		if (!(f->flags & CT_FR_NOREC)) {
+			if (p->seq != oldseq || now - p->t0 >= ct_filt.min_time || now < p->t0)
+				break;
+		}
+		lo--;
+	}
+	/* the first undecided recorded frame from the bottom of that run */
+	uintptr_t from = end;
+	for (uint32_t i = lo; i < t->depth && i < t->fl_tcap; i++) {
+		if (!(t->stk[i].flags & CT_FR_NOREC)) {
+			from = t->fl_tp[i].pos;
+			break;
+		}
+	}
+	if (from >= end || from < base || end - from > t->ring->buf_size / 4)
+		return end;
+	size_t n = end - from;
+	__builtin_memcpy((void *)nbase, (const void *)from, n);
+	__builtin_memset((void *)from, 0, n);
+	for (uint32_t i = lo; i < t->depth && i < t->fl_tcap; i++) {
+		struct ct_tpend *p = &t->fl_tp[i];
+		if (p->seq == oldseq && p->pos >= from) {
+			p->pos = p->pos - from + nbase;
+			p->seq = newseq;
+		}
+	}
+	return from;
+}
+
+void ct_filt_release(struct ct_tstate *t)
+{
+	if (t->fl_tp)
+		munmap(t->fl_tp, (size_t)t->fl_tcap * sizeof(struct ct_tpend));
+	t->fl_tp = NULL;
+	t->fl_tcap = 0;
+}
