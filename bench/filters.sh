@@ -10,10 +10,16 @@
 # LUA_N (default 20000: bench/script.lua, when bench/setup.sh built Lua).
 #
 # Output, "KEY VALUE":
-#   plain.min_ns                   fib(FIB_N), plain build (-falign-functions=64), untraced
+#   plain.min_ns                   fib(FIB_N), plain build (-falign-functions=64),
+#                                  untraced, less the time of fib(1) (every
+#                                  figure is: each command's CPU time less
+#                                  its own on fib(1))
 #   <fe>.excluded_ns_per_call      record --hide '^fib$' (every fib call left
 #                                  out) minus the plain build, per fib call (wall)
 #   <fe>.excluded_vs_plain         the same as a ratio of run times
+#   <fe>.excluded_ns_per_call_own  the same against the same build run
+#                                  without calltrace (-finstrument-functions:
+#                                  glibc's empty hooks; -pg: its mcount)
 #   <fe>.full_ns_per_call          a full recording of the same build, for scale
 #   lua.full_s / lua.t1us_s        Lua workload: full recording / record -t 1us
 #   lua.full_bytes / lua.t1us_bytes  the event streams' bytes
@@ -55,7 +61,20 @@ t() {
 }
 
 say "fib($FIB_N): $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
-set -- $(t "$RUNS" "" "$W/fib-plain" "$FIB_N"); PLAIN=$1
+# tn RUNS PREP CMD...: the min CPU time (user + system, of the program and
+# record) of CMD FIB_N less that of CMD 1 (process start, and record's own
+# start and end), in ns.  CPU time, not wall: record's start and end take
+# a fixed 20 ms of wall time (measuring the clock's rate) that a short run
+# overlaps
+tn() {
+	_n=$1 _p=$2
+	shift 2
+	set -- "$_n" "$_p" "$@"
+	_a=$(t "$@" "$FIB_N" | cut -d' ' -f3)
+	_b=$(t "$@" 1 | cut -d' ' -f3)
+	echo $((_a - _b))
+}
+PLAIN=$(tn "$RUNS" "" "$W/fib-plain")
 echo "plain.min_ns $PLAIN"
 for fe in fi pg fentry patch; do
 	# the calls this build makes, from a full recording (two events each)
@@ -64,12 +83,14 @@ for fe in fi pg fentry patch; do
 	calls=$(sed -n 's/^events: //p' "$W/d/info")
 	calls=$((${calls:-0} / 2))
 	[ "$calls" -gt 0 ] || { say "$fe: no calls recorded"; continue; }
-	set -- $(t "$RUNS" "rm -rf d" "$CT" record -q -d d "$W/fib-$fe" "$FIB_N"); full=$1
-	set -- $(t "$RUNS" "rm -rf d" "$CT" record -q -d d --hide '^fib$' "$W/fib-$fe" "$FIB_N"); ex=$1
+	own=$(tn "$RUNS" "rm -f gmon.out" "$W/fib-$fe")
+	full=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d "$W/fib-$fe")
+	ex=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d --hide '^fib$' "$W/fib-$fe")
 	echo "$fe.calls $calls"
 	echo "$fe.full_ns_per_call $(calc "($full - $PLAIN) / $calls")"
 	echo "$fe.excluded_ns_per_call $(calc "($ex - $PLAIN) / $calls")"
 	echo "$fe.excluded_vs_plain $(calc "$ex / $PLAIN")"
+	echo "$fe.excluded_ns_per_call_own $(calc "($ex - $own) / $calls")"
 done
 rm -rf "$W/d"
 

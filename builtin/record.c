@@ -86,6 +86,17 @@ static const char record_usage[] =
 	"                        their callees are kept, under the nearest kept caller\n"
 	"  -D, --depth=N         only calls at depth < N (from the -F function)\n"
 	"  -t, --time-filter=TIME  only calls that last at least TIME (e.g. 1us)\n"
+	"  -T, --trigger=REGEX@ACTION[,ACTION..]  at the calls of matching functions:\n"
+	"                        trace_on, trace_off (from then on), trace_on=call,\n"
+	"                        trace_off=call (during the call), depth=N, time=TIME,\n"
+	"                        finish (stop recording when it returns)\n"
+	"      --trace=off       start with tracing off (a trigger, a signal or\n"
+	"                        calltrace_on() turns it on)\n"
+	"      --signal=SIG@ACTION  SIG to the program: trace_on, trace_off, toggle,\n"
+	"                        finish (e.g. USR1@toggle)\n"
+	"      --time-range=START~END  record only calls that begin between these\n"
+	"                        times after the start (e.g. 5s~10s, ~2s, 1s~)\n"
+	"      --max-size=SIZE   stop recording when the data reaches SIZE (e.g. 500M)\n"
 	"                        (regexes repeatable; doc/record.md)\n"
 	"\n"
 	"  -q, --quiet           no summary at the end\n"
@@ -121,6 +132,9 @@ struct recorder {
 	char symerr[sizeof(((struct ct_error *)0)->msg)];
 	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
+	uint64_t gate_closed;    /* --time-range/--max-size: when recording ended (ns
+				  * after the start), 0 if it did not */
+	bool size_reached;       /* --max-size did it */
 };
 
 /* record's exit status when it lost data by its own failure (a write
@@ -368,6 +382,11 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		{"hide", required_argument, NULL, 'H'},
 		{"depth", required_argument, NULL, 'D'},
 		{"time-filter", required_argument, NULL, 't'},
+		{"trigger", required_argument, NULL, 'T'},
+		{"trace", required_argument, NULL, CT_RF_TRACE},
+		{"signal", required_argument, NULL, CT_RF_SIGNAL},
+		{"time-range", required_argument, NULL, CT_RF_RANGE},
+		{"max-size", required_argument, NULL, CT_RF_MAXSIZE},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"args", required_argument, NULL, 'A'},
@@ -384,7 +403,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 	*code = 2;
 	o->dir = "calltrace.data";
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:b:qhA:R:aF:N:D:t:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:b:qhA:R:aF:N:D:t:T:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->dir = optarg;
@@ -409,6 +428,11 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		case 'H':
 		case 'D':
 		case 't':
+		case 'T':
+		case CT_RF_TRACE:
+		case CT_RF_SIGNAL:
+		case CT_RF_RANGE:
+		case CT_RF_MAXSIZE:
 			if (ct_recfilter_option(&o->rf, c, optarg) < 0)
 				return false;
 			break;
@@ -587,7 +611,26 @@ static int start_recording(struct recorder *r)
 	if (ct_info_write(&r->info, ri))
 		return 1;
 	ct_info_reserve(&r->info, ri->argv);
+	if (r->o.rf.range || r->o.rf.max_size)
+		r->dr.db->gate = ct_recfilter_gate(&r->o.rf, 0, 0);
 	return 0;
+}
+
+/* --time-range, --max-size: open and close the doorbell's gate */
+static void drive_gate(struct recorder *r)
+{
+	if (!(r->o.rf.range || r->o.rf.max_size) || !r->dr.db)
+		return;
+	uint64_t el = ct_mono_ns() - r->mono0;
+	unsigned g = ct_recfilter_gate(&r->o.rf, el, r->dr.st.bytes);
+	unsigned old = __atomic_load_n(&r->dr.db->gate, __ATOMIC_RELAXED);
+	if (old == CT_GATE_OVER || g == old)
+		return;
+	__atomic_store_n(&r->dr.db->gate, g, __ATOMIC_RELEASE);
+	if (g == CT_GATE_OVER) {
+		r->gate_closed = el;
+		r->size_reached = r->o.rf.max_size && r->dr.st.bytes >= r->o.rf.max_size;
+	}
 }
 
 /* in the child: the runtime preloaded and told where to write, then the
@@ -678,6 +721,7 @@ static void drain_loop(struct recorder *r)
 	uint64_t drain_from = ct_mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
 	for (;;) {
 		ct_drainer_heartbeat(&r->dr);
+		drive_gate(r);
 		ct_drainer_scan(&r->dr);
 		bool did = ct_mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
 		int st;
@@ -800,6 +844,10 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	if (r->filters)
 		fprintf(stderr, " Record-time filters (%s) left out %llu calls.", r->filters,
 			(unsigned long long)st->filtered);
+	if (r->gate_closed)
+		fprintf(stderr, " Recording of new calls stopped %.3f s after the start (%s).",
+			(double)r->gate_closed / 1e9,
+			r->size_reached ? "--max-size reached" : "end of --time-range");
 	if (r->dr.unwritten_bytes) {
 		print_size(size, sizeof(size), r->dr.unwritten_bytes);
 		fprintf(stderr,

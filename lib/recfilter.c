@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,205 @@
 #include "symtab.h"
 #include "util.h"
 
-bool ct_recfilter_active(const struct ct_recfilter *f)
+static char *dupn(const char *s, size_t n)
 {
-	return f->ninc || f->nexc || f->nhide || f->max_depth || f->min_time;
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = 0;
+	return d;
 }
 
 static void push(char ***v, size_t *n, const char *s)
 {
 	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
 	(*v)[(*n)++] = xstrdup(s);
+}
+
+bool ct_recfilter_active(const struct ct_recfilter *f)
+{
+	return f->ninc || f->nexc || f->nhide || f->max_depth || f->min_time || f->ntrig ||
+	       f->trace_off || f->nsigs || f->range || f->max_size;
+}
+
+/* ---- triggers and windows -------------------------------------------------- */
+
+/* one trigger action; NULL, or what is wrong */
+static const char *check_action(const char *a, size_t n)
+{
+	static const char *const plain[] = {"trace_on", "trace_off", "trace_on=call",
+					    "trace_off=call", "finish"};
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (n == strlen(plain[i]) && !memcmp(a, plain[i], n))
+			return NULL;
+	char buf[64];
+	if (n >= sizeof(buf))
+		return "unknown action";
+	memcpy(buf, a, n);
+	buf[n] = 0;
+	if (!strncmp(buf, "depth=", 6)) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(buf + 6, &end, 10);
+		return buf[6] >= '0' && buf[6] <= '9' && !errno && !*end && v >= 1 && v <= 1000000
+			       ? NULL
+			       : "depth=N wants N from 1 to 1000000";
+	}
+	if (!strncmp(buf, "time=", 5))
+		return ct_parse_duration(buf + 5) > 0 ? NULL : "time=TIME wants a time such as 10us";
+	if (!strcmp(buf, "snapshot") || !strcmp(buf, "backtrace"))
+		return "not available in this version (see doc/record.md)";
+	return "unknown action (trace_on, trace_off, trace_on=call, trace_off=call, depth=N, "
+	       "time=TIME, finish)";
+}
+
+static int parse_trigger(struct ct_recfilter *f, const char *arg)
+{
+	const char *at = strrchr(arg, '@');
+	if (!at || at == arg || !at[1]) {
+		ct_error("-T: want 'REGEX@ACTION[,ACTION...]', not '%s'", arg);
+		return -1;
+	}
+	char *re = dupn(arg, (size_t)(at - arg));
+	regex_t r;
+	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char buf[256];
+		regerror(rc, &r, buf, sizeof(buf));
+		ct_error("-T '%s': bad regex '%s': %s", arg, re, buf);
+		free(re);
+		return -1;
+	}
+	regfree(&r);
+	free(re);
+	for (const char *a = at + 1;;) {
+		const char *c = strchr(a, ',');
+		size_t n = c ? (size_t)(c - a) : strlen(a);
+		const char *why = check_action(a, n);
+		if (why) {
+			ct_error("-T '%s': '%.*s': %s", arg, (int)n, a, why);
+			return -1;
+		}
+		if (!c)
+			break;
+		a = c + 1;
+	}
+	push(&f->trig, &f->ntrig, arg);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int sig;
+} signames[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"USR1", SIGUSR1},
+		{"USR2", SIGUSR2}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CONT", SIGCONT},
+		{"TSTP", SIGTSTP}, {"WINCH", SIGWINCH}, {"PROF", SIGPROF}, {"URG", SIGURG}};
+
+static int parse_signal(struct ct_recfilter *f, const char *arg)
+{
+	const char *at = strchr(arg, '@');
+	if (!at) {
+		ct_error("--signal: want 'SIG@ACTION' (e.g. USR1@trace_on), not '%s'", arg);
+		return -1;
+	}
+	size_t n = (size_t)(at - arg);
+	const char *s = arg;
+	if (n > 3 && !strncmp(s, "SIG", 3)) {
+		s += 3;
+		n -= 3;
+	}
+	int sig = 0;
+	for (size_t i = 0; i < sizeof(signames) / sizeof(signames[0]); i++)
+		if (strlen(signames[i].name) == n && !strncmp(signames[i].name, s, n))
+			sig = signames[i].sig;
+	if (!sig && n && n < 3 && strspn(s, "0123456789") >= n) {
+		sig = atoi(s);
+		if (sig == SIGKILL || sig == SIGSTOP || sig == SIGSEGV || sig == SIGBUS ||
+		    sig == SIGILL || sig == SIGFPE || sig > 64)
+			sig = 0;
+	}
+	if (!sig) {
+		ct_error("--signal '%s': unknown or unusable signal '%.*s' (e.g. USR1, USR2, "
+			 "HUP, or a number)",
+			 arg, (int)(at - arg), arg);
+		return -1;
+	}
+	static const char *const actions[] = {"trace_on", "trace_off", "toggle", "finish"};
+	int act = -1;
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(at + 1, actions[i]))
+			act = i;
+	if (act < 0) {
+		ct_error("--signal '%s': unknown action '%s' (trace_on, trace_off, toggle, finish)",
+			 arg, at + 1);
+		return -1;
+	}
+	if (f->nsigs == sizeof(f->sigs) / sizeof(f->sigs[0])) {
+		ct_error("--signal: at most %zu", sizeof(f->sigs) / sizeof(f->sigs[0]));
+		return -1;
+	}
+	f->sigs[f->nsigs].sig = sig;
+	f->sigs[f->nsigs].action = act;
+	f->nsigs++;
+	return 0;
+}
+
+static int parse_range(struct ct_recfilter *f, const char *arg)
+{
+	const char *t = strchr(arg, '~');
+	if (!t) {
+		ct_error("--time-range: want START~END (times since the start, e.g. 5s~10s, "
+			 "~2s, 1.5s~), not '%s'",
+			 arg);
+		return -1;
+	}
+	char *a = dupn(arg, (size_t)(t - arg));
+	int64_t s = *a ? ct_parse_duration(a) : 0, e = t[1] ? ct_parse_duration(t + 1) : 0;
+	free(a);
+	if (s < 0 || e < 0 || (!t[1] && !s) || (t[1] && e <= s)) {
+		ct_error("--time-range '%s': want times such as 5s~10s, with START before END",
+			 arg);
+		return -1;
+	}
+	f->range = true;
+	f->range_start = (uint64_t)s;
+	f->range_end = (uint64_t)e;
+	return 0;
+}
+
+static int parse_size(struct ct_recfilter *f, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	uint64_t mul = 0;
+	if (!strcmp(end, "K") || !strcmp(end, "KiB") || !strcmp(end, "k"))
+		mul = 1ull << 10;
+	else if (!strcmp(end, "M") || !strcmp(end, "MiB"))
+		mul = 1ull << 20;
+	else if (!strcmp(end, "G") || !strcmp(end, "GiB"))
+		mul = 1ull << 30;
+	if (errno || end == arg || !mul || !(v > 0) || v * (double)mul > 1e18 ||
+	    v * (double)mul < 4096) {
+		ct_error("--max-size: want a size with its unit, K, M or G (e.g. 500M), of at "
+			 "least 4K, not '%s'",
+			 arg);
+		return -1;
+	}
+	f->max_size = (uint64_t)(v * (double)mul);
+	return 0;
+}
+
+unsigned ct_recfilter_gate(const struct ct_recfilter *f, uint64_t elapsed, uint64_t bytes)
+{
+	if (f->max_size && bytes >= f->max_size)
+		return CT_GATE_OVER;
+	if (f->range) {
+		if (elapsed < f->range_start)
+			return CT_GATE_BEFORE;
+		if (f->range_end && elapsed >= f->range_end)
+			return CT_GATE_OVER;
+	}
+	return CT_GATE_OPEN;
 }
 
 static const char *opt_name(int opt)
@@ -38,6 +229,23 @@ static const char *opt_name(int opt)
 
 int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
 {
+	switch (opt) {
+	case 'T':
+		return parse_trigger(f, arg);
+	case CT_RF_SIGNAL:
+		return parse_signal(f, arg);
+	case CT_RF_RANGE:
+		return parse_range(f, arg);
+	case CT_RF_MAXSIZE:
+		return parse_size(f, arg);
+	case CT_RF_TRACE:
+		if (strcmp(arg, "on") && strcmp(arg, "off")) {
+			ct_error("--trace: want on or off, not '%s'", arg);
+			return -1;
+		}
+		f->trace_off = !strcmp(arg, "off");
+		return 0;
+	}
 	if (opt == 'F' || opt == 'N' || opt == 'H') {
 		regex_t r;
 		int rc = regcomp(&r, arg, REG_EXTENDED | REG_NOSUB);
@@ -97,6 +305,7 @@ char *ct_recfilter_describe(const struct ct_recfilter *f)
 	describe_list(&s, &len, "-F", f->inc, f->ninc);
 	describe_list(&s, &len, "-N", f->exc, f->nexc);
 	describe_list(&s, &len, "--hide", f->hide, f->nhide);
+	describe_list(&s, &len, "-T", f->trig, f->ntrig);
 	char buf[64];
 	if (f->max_depth) {
 		snprintf(buf, sizeof(buf), "%s-D %u", len ? " " : "", f->max_depth);
@@ -108,14 +317,39 @@ char *ct_recfilter_describe(const struct ct_recfilter *f)
 		s = xrealloc(s, len + strlen(buf) + 1);
 		len += (size_t)sprintf(s + len, "%s", buf);
 	}
+	if (f->trace_off) {
+		s = xrealloc(s, len + 16);
+		len += (size_t)sprintf(s + len, "%s--trace=off", len ? " " : "");
+	}
+	for (size_t i = 0; i < f->nsigs; i++) {
+		static const char *const an[] = {"trace_on", "trace_off", "toggle", "finish"};
+		snprintf(buf, sizeof(buf), "%s--signal=%d@%s", len ? " " : "", f->sigs[i].sig,
+			 an[f->sigs[i].action]);
+		s = xrealloc(s, len + strlen(buf) + 1);
+		len += (size_t)sprintf(s + len, "%s", buf);
+	}
+	if (f->range) {
+		snprintf(buf, sizeof(buf), "%s--time-range=%" PRIu64 "ns~", len ? " " : "",
+			 f->range_start);
+		if (f->range_end)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%" PRIu64 "ns",
+				 f->range_end);
+		s = xrealloc(s, len + strlen(buf) + 1);
+		len += (size_t)sprintf(s + len, "%s", buf);
+	}
+	if (f->max_size) {
+		snprintf(buf, sizeof(buf), "%s--max-size=%" PRIu64, len ? " " : "", f->max_size);
+		s = xrealloc(s, len + strlen(buf) + 1);
+		len += (size_t)sprintf(s + len, "%s", buf);
+	}
 	return s;
 }
 
 void ct_recfilter_free(struct ct_recfilter *f)
 {
-	char **lists[] = {f->inc, f->exc, f->hide};
-	size_t ns[] = {f->ninc, f->nexc, f->nhide};
-	for (int k = 0; k < 3; k++) {
+	char **lists[] = {f->inc, f->exc, f->hide, f->trig};
+	size_t ns[] = {f->ninc, f->nexc, f->nhide, f->ntrig};
+	for (int k = 0; k < 4; k++) {
 		for (size_t i = 0; i < ns[k]; i++)
 			free(lists[k][i]);
 		free(lists[k]);
@@ -137,6 +371,8 @@ struct prep {
 	FILE *out;
 	struct rx *rx;
 	size_t nrx;
+	struct rx *trx; /* -T, in order: the first that matches a function wins */
+	size_t ntrx;
 	struct ct_error *err;
 };
 
@@ -188,11 +424,20 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 				p->rx[k].used = true;
 			}
 		}
+		size_t trig = 0;
+		for (size_t k = 0; k < p->ntrx && !trig; k++) {
+			if (!regexec(&p->trx[k].re, name, 0, NULL, 0)) {
+				trig = k + 1;
+				p->trx[k].used = true;
+			}
+		}
 		free(dm);
 		/* a hidden function that nothing else names needs no hook */
-		if (flags == CT_FL_HIDE)
+		if (flags == CT_FL_HIDE && !trig)
 			flags |= CT_FL_NOHOOK;
-		if (flags)
+		if (trig)
+			fprintf(p->out, "f %" PRIx64 " %x %zx\n", sym->value, flags, trig);
+		else if (flags)
 			fprintf(p->out, "f %" PRIx64 " %x\n", sym->value, flags);
 	}
 	ct_symtab_free(st);
@@ -244,6 +489,54 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 		ticks = 1;
 	fprintf(p.out, "calltrace-filter 1\ndepth %u\ntime %" PRIu64 " %" PRIu64 "\ninc %d\n",
 		f->max_depth, f->min_time, ticks, f->ninc ? 1 : 0);
+	fprintf(p.out, "trace %d\ngate %d\n", f->trace_off ? 0 : 1,
+		f->range || f->max_size ? 1 : 0);
+	for (size_t i = 0; i < f->nsigs; i++)
+		fprintf(p.out, "signal %d %d\n", f->sigs[i].sig, f->sigs[i].action);
+	/* -T: a trig line each (ticks for time=), and its regex */
+	p.trx = xcalloc(f->ntrig ? f->ntrig : 1, sizeof(*p.trx));
+	for (size_t i = 0; i < f->ntrig; i++) {
+		const char *at = strrchr(f->trig[i], '@');
+		char *re = dupn(f->trig[i], (size_t)(at - f->trig[i]));
+		int bad = regcomp(&p.trx[i].re, re, REG_EXTENDED | REG_NOSUB);
+		free(re);
+		if (bad) {
+			snprintf(err->msg, sizeof(err->msg), "-T: bad regex in '%s'", f->trig[i]);
+			fclose(p.out);
+			goto out;
+		}
+		p.trx[i].text = f->trig[i];
+		p.trx[i].opt = "-T";
+		p.ntrx = i + 1;
+		fprintf(p.out, "trig %zu", i);
+		for (const char *a = at + 1;;) {
+			const char *c = strchr(a, ',');
+			size_t an = c ? (size_t)(c - a) : strlen(a);
+			if (an == 8 && !memcmp(a, "trace_on", 8))
+				fputs(" on", p.out);
+			else if (an == 9 && !memcmp(a, "trace_off", 9))
+				fputs(" off", p.out);
+			else if (an == 13 && !memcmp(a, "trace_on=call", 13))
+				fputs(" on=call", p.out);
+			else if (an == 14 && !memcmp(a, "trace_off=call", 14))
+				fputs(" off=call", p.out);
+			else if (an == 6 && !memcmp(a, "finish", 6))
+				fputs(" finish", p.out);
+			else if (an > 6 && !memcmp(a, "depth=", 6))
+				fprintf(p.out, " depth=%lu", strtoul(a + 6, NULL, 10));
+			else if (an > 5 && !memcmp(a, "time=", 5)) {
+				char *tm = dupn(a + 5, an - 5);
+				int64_t ns = ct_parse_duration(tm);
+				free(tm);
+				uint64_t tk = (uint64_t)((double)ns * hz / 1e9 + 0.5);
+				fprintf(p.out, " time=%" PRIu64, tk ? tk : 1);
+			}
+			if (!c)
+				break;
+			a = c + 1;
+		}
+		fputc('\n', p.out);
+	}
 	if (ct_modules_walk(prog, f->libs, f->nlibs, "--args-lib", do_module, &p, err) < 0) {
 		fclose(p.out);
 		goto out;
@@ -255,10 +548,16 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 	for (size_t i = 0; i < p.nrx; i++)
 		if (!p.rx[i].used)
 			ct_warn("%s '%s' matches no function", p.rx[i].opt, p.rx[i].text);
+	for (size_t i = 0; i < p.ntrx; i++)
+		if (!p.trx[i].used)
+			ct_warn("-T '%s' matches no function", p.trx[i].text);
 	rc = 0;
 out:
 	for (size_t i = 0; i < p.nrx; i++)
 		regfree(&p.rx[i].re);
+	for (size_t i = 0; i < p.ntrx; i++)
+		regfree(&p.trx[i].re);
+	free(p.trx);
 	free(p.rx);
 	return rc;
 }

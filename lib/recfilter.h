@@ -22,11 +22,33 @@ struct ct_recfilter {
 	uint64_t min_time;         /* -t, ns; 0 none */
 	char **libs;               /* --args-lib / --module: more modules */
 	size_t nlibs;
+	char **trig;               /* -T 'REGEX@ACTION[,ACTION...]' */
+	size_t ntrig;
+	bool trace_off;            /* --trace=off */
+	struct {
+		int sig;
+		int action;        /* 0 trace_on, 1 trace_off, 2 toggle, 3 finish */
+	} sigs[8];                 /* --signal=SIG@ACTION */
+	size_t nsigs;
+	bool range;                /* --time-range=START~END, ns from the start */
+	uint64_t range_start, range_end; /* range_end 0: none */
+	uint64_t max_size;         /* --max-size, bytes; 0 none */
 };
+
+/* the doorbell's gate (record drives it, doc/record.md): what it should be
+ * elapsed ns after the program started with bytes recorded (CT_GATE_*) */
+unsigned ct_recfilter_gate(const struct ct_recfilter *f, uint64_t elapsed, uint64_t bytes);
 
 /* any filter given? */
 bool ct_recfilter_active(const struct ct_recfilter *f);
-/* one of the options 'F', 'N', 'H' (--hide), 'D', 't' with its argument:
+/* option codes besides the letters F, N, H (--hide), D, t, T */
+enum {
+	CT_RF_TRACE = 0x2000, /* --trace=on|off */
+	CT_RF_SIGNAL,         /* --signal=SIG@ACTION */
+	CT_RF_RANGE,          /* --time-range=START~END */
+	CT_RF_MAXSIZE,        /* --max-size=SIZE */
+};
+/* one of the options 'F', 'N', 'H' (--hide), 'D', 't', 'T' or CT_RF_* with its argument:
  * checked now (a bad regex, depth or time is a usage error: message,
  * -1) */
 int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg);

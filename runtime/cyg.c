@@ -32,7 +32,20 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		return;
 	}
 	if (unlikely(ct_filt_on)) {
-		filt_enter(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa());
+		/* a call left out, in short: a frame without a record */
+		uint32_t d = t->depth;
+		uintptr_t flags;
+		if (likely(d < t->cap && d != 0) &&
+		    ct_filt_enter(t, (uintptr_t)fn, &flags) == CT_FD_SKIP) {
+			struct ct_frame *f = &t->stk[d];
+			f->fn = (uintptr_t)fn;
+			f->cfa = (uintptr_t)__builtin_dwarf_cfa();
+			f->flags = flags;
+			t->depth = d + 1;
+			t->fl_filtered++;
+		} else {
+			filt_enter(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa());
+		}
 		t->busy--;
 		return;
 	}
@@ -70,7 +83,12 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 		return;
 	}
 	if (unlikely(ct_filt_on)) {
-		filt_exit(t, (uintptr_t)fn);
+		uint32_t d = t->depth;
+		if (likely(d != 0 && t->stk[d - 1].fn == (uintptr_t)fn &&
+			   (t->stk[d - 1].flags & CT_FR_NOREC)))
+			t->depth = d - 1;
+		else
+			filt_exit(t, (uintptr_t)fn);
 		t->busy--;
 		return;
 	}
@@ -139,7 +157,7 @@ static __attribute__((noinline)) void filt_enter(struct ct_tstate *t, uintptr_t 
 		return;
 	}
 	uint64_t now = ct_clock();
-	if (ct_filt.min_time)
+	if (ct_filt.timed)
 		ct_filt_note_entry(t, now);
 	uint32_t d = t->depth;
 	ct_enter_slow(t, fn, now, cfa);
@@ -156,12 +174,14 @@ static __attribute__((noinline)) void filt_exit(struct ct_tstate *t, uintptr_t f
 	uint32_t d = find_frame(t, fn);
 	if (!d)
 		return;
+	if (unlikely(ct_filt.has_trig) && (t->stk[d - 1].flags & CT_FR_TP))
+		ct_filt_exit_trig(fn); /* finish */
 	if (t->stk[d - 1].flags & CT_FR_NOREC) {
 		t->depth = d - 1;
 		return;
 	}
 	uint64_t now = ct_clock();
-	if (ct_filt.min_time && ct_filt_take_back(t, d - 1, now))
+	if (ct_filt.timed && ct_filt_take_back(t, d - 1, now))
 		return;
 	if (t->nested_lost)
 		ct_put_nested_lost(t);

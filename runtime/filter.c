@@ -31,9 +31,16 @@
  *   depth N                 (0: no limit)
  *   time NS TICKS           (0 0: no limit; TICKS on the recording's clock)
  *   inc 0|1                 (whether some -F was given)
+ *   trace 0|1               (0: --trace=off, tracing starts off)
+ *   gate 0|1                (1: record opens and closes the doorbell's gate)
+ *   trig I ACTION...        (-T; I from 0: on off on=call off=call finish
+ *                            depth=N time=TICKS)
+ *   signal SIGNO ACTION     (--signal: on off toggle finish)
  *   module BUILDID PATH     (PATH with bytes <= ' ' and '%' as %XX)
- *   f OFFSET FLAGS          (hex; CT_FL_* of calltrace/format.h)
+ *   f OFFSET FLAGS [TRIG]   (hex; CT_FL_* of calltrace/format.h; TRIG: 1 +
+ *                            the trigger's index)
  */
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -46,6 +53,28 @@
 
 bool ct_filt_on;
 struct ct_filt_conf ct_filt;
+struct ct_filt_hash ct_filt_hash;
+uint32_t ct_filt_gon = 1;
+uint32_t ct_filt_done;
+
+/* a -T trigger */
+struct trig {
+	bool on, off, on_call, off_call, finish;
+	uint32_t depth;   /* 0: none */
+	uint64_t time;    /* ticks; valid if has_time */
+	bool has_time;
+};
+#define MAX_TRIGS 256
+static struct trig trigs[MAX_TRIGS];
+static uint32_t ntrigs;
+
+/* --signal */
+#define MAX_SIGS 8
+static struct {
+	int sig;
+	int action; /* 0 on, 1 off, 2 toggle, 3 finish */
+} sigs[MAX_SIGS];
+static uint32_t nsigs;
 
 struct ffunc {
 	uint64_t off;
@@ -71,60 +100,44 @@ static struct {
 		uint32_t mod;
 	} att[MAX_ATTACHED];
 	uint32_t natt;
-	/* address -> flags; key 0 empty, 1 deleted */
-	uint64_t *keys;
-	uint32_t *vals;
-	uint64_t mask;
 } F;
+
+/* the address hash (internal.h): key 0 empty, 1 deleted */
+#define H ct_filt_hash
 
 #define TOMB 1u
 
-static inline uint64_t hash(uint64_t a)
-{
-	return (a * 0x9e3779b97f4a7c15ull) >> 20;
-}
-
 uint32_t ct_filt_flags(uintptr_t fn)
 {
-	if (!F.keys)
-		return 0;
-	uint64_t i = hash(fn) & F.mask;
-	for (;;) {
-		uint64_t k = __atomic_load_n(&F.keys[i], __ATOMIC_ACQUIRE);
-		if (likely(k == fn))
-			return F.vals[i];
-		if (k == 0)
-			return 0;
-		i = (i + 1) & F.mask;
-	}
+	return ct_filt_lookup(fn);
 }
 
 static void insert(uint64_t a, uint32_t flags)
 {
-	uint64_t i = hash(a) & F.mask;
+	uint64_t i = ct_filt_hashof(a) & H.mask;
 	for (;;) {
-		uint64_t k = F.keys[i];
+		uint64_t k = H.keys[i];
 		if (k == a || k == 0 || k == TOMB) {
-			F.vals[i] = flags;
-			__atomic_store_n(&F.keys[i], a, __ATOMIC_RELEASE);
+			H.vals[i] = flags;
+			__atomic_store_n(&H.keys[i], a, __ATOMIC_RELEASE);
 			return;
 		}
-		i = (i + 1) & F.mask;
+		i = (i + 1) & H.mask;
 	}
 }
 
 static void erase(uint64_t a)
 {
-	uint64_t i = hash(a) & F.mask;
+	uint64_t i = ct_filt_hashof(a) & H.mask;
 	for (;;) {
-		uint64_t k = F.keys[i];
+		uint64_t k = H.keys[i];
 		if (k == a) {
-			__atomic_store_n(&F.keys[i], TOMB, __ATOMIC_RELEASE);
+			__atomic_store_n(&H.keys[i], TOMB, __ATOMIC_RELEASE);
 			return;
 		}
 		if (k == 0)
 			return;
-		i = (i + 1) & F.mask;
+		i = (i + 1) & H.mask;
 	}
 }
 
@@ -309,6 +322,59 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 			if (!number(&p, le, 10, &a) || a > 1)
 				return false;
 			ct_filt.has_inc = a != 0;
+		} else if (keyword(&p, le, "trace")) {
+			if (!number(&p, le, 10, &a) || a > 1)
+				return false;
+			ct_filt_gon = (uint32_t)a;
+		} else if (keyword(&p, le, "gate")) {
+			if (!number(&p, le, 10, &a) || a > 1)
+				return false;
+			ct_filt.gated = a != 0;
+		} else if (keyword(&p, le, "trig")) {
+			if (!number(&p, le, 10, &a) || a != ntrigs || ntrigs == MAX_TRIGS)
+				return false;
+			struct trig *tr = &trigs[ntrigs++];
+			const char *w;
+			size_t n;
+			const char *q = p;
+			while (word(&q, le, &w, &n)) {
+				const char *v = q;
+				if (n == 2 && !memcmp(w, "on", 2))
+					tr->on = true;
+				else if (n == 3 && !memcmp(w, "off", 3))
+					tr->off = true;
+				else if (n == 7 && !memcmp(w, "on=call", 7))
+					tr->on_call = true;
+				else if (n == 8 && !memcmp(w, "off=call", 8))
+					tr->off_call = true;
+				else if (n == 6 && !memcmp(w, "finish", 6))
+					tr->finish = true;
+				else if (n > 6 && !memcmp(w, "depth=", 6)) {
+					const char *x = w + 6;
+					if (!number(&x, w + n, 10, &b) || !b || b > 1000000)
+						return false;
+					tr->depth = (uint32_t)b;
+				} else if (n > 5 && !memcmp(w, "time=", 5)) {
+					const char *x = w + 5;
+					if (!number(&x, w + n, 10, &b))
+						return false;
+					tr->time = b;
+					tr->has_time = true;
+					ct_filt.timed = true;
+				} else {
+					return false;
+				}
+				p = q;
+				(void)v;
+			}
+			ct_filt.has_trig = true;
+		} else if (keyword(&p, le, "signal")) {
+			if (!number(&p, le, 10, &a) || !number(&p, le, 10, &b) || a < 1 || a >= 65 ||
+			    b > 3 || nsigs == MAX_SIGS)
+				return false;
+			sigs[nsigs].sig = (int)a;
+			sigs[nsigs].action = (int)b;
+			nsigs++;
 		} else if (keyword(&p, le, "module")) {
 			struct fmodule *m = &F.mods[F.nmods];
 			if (F.nmods == nm || !text(&p, le, m->buildid, sizeof(m->buildid)) ||
@@ -323,8 +389,15 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 			if (!F.nmods || F.nfuncs == nf || !number(&p, le, 16, &a) ||
 			    !number(&p, le, 16, &b) || b > 0xffff)
 				return false;
+			uint64_t tg = 0;
+			const char *q = p;
+			if (number(&q, le, 16, &tg)) {
+				if (!tg || tg > ntrigs)
+					return false;
+				p = q;
+			}
 			F.funcs[F.nfuncs].off = a;
-			F.funcs[F.nfuncs].flags = (uint32_t)b;
+			F.funcs[F.nfuncs].flags = (uint32_t)(b | tg << CT_FL_TRIG_SHIFT);
 			F.nfuncs++;
 			F.mods[F.nmods - 1].nf++;
 		} else {
@@ -342,12 +415,32 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 	size_t cap = 1024;
 	while (cap < 2 * (size_t)F.nfuncs + 16)
 		cap *= 2;
-	F.keys = alloc(cap * sizeof(uint64_t));
-	F.vals = alloc(cap * sizeof(uint32_t));
-	if (!F.keys || !F.vals)
-		return false;
-	F.mask = cap - 1;
-	return true;
+	H.vals = alloc(cap * sizeof(uint32_t));
+	H.mask = cap - 1;
+	H.keys = alloc(cap * sizeof(uint64_t));
+	return H.keys && H.vals;
+}
+
+/* --signal=SIG@ACTION: the program got SIG */
+static void on_signal(int sig)
+{
+	for (uint32_t i = 0; i < nsigs; i++) {
+		if (sigs[i].sig != sig)
+			continue;
+		switch (sigs[i].action) {
+		case 0:
+			__atomic_store_n(&ct_filt_gon, 1, __ATOMIC_RELAXED);
+			break;
+		case 1:
+			__atomic_store_n(&ct_filt_gon, 0, __ATOMIC_RELAXED);
+			break;
+		case 2:
+			__atomic_fetch_xor(&ct_filt_gon, 1, __ATOMIC_RELAXED);
+			break;
+		default:
+			__atomic_store_n(&ct_filt_done, 1, __ATOMIC_RELAXED);
+		}
+	}
 }
 
 void ct_filt_init(void)
@@ -379,58 +472,34 @@ void ct_filt_init(void)
 	if (!buf || got != len || !parse(buf, len, &bad)) {
 		ct_log("%s: line %u: not a filter file of this version; this process records nothing",
 		       path, bad);
-		F.keys = NULL;
+		H.keys = NULL;
 		ct_filt.has_inc = true;
 	}
 	if (buf)
 		munmap(buf, len);
 	ct_filt_on = true;
+	ct_filt.timed |= ct_filt.min_time != 0;
+	for (uint32_t i = 0; i < nsigs; i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i].sig, &sa, NULL);
+	}
+}
+
+void ct_filt_enable(void)
+{
+	if (ct_filt_on)
+		return;
+	/* the trampolines' assembly fast paths know nothing of filters: from
+	 * now on every hook takes the C paths */
+	ct_hook_fast = false;
+	__atomic_store_n(&ct_filt_on, true, __ATOMIC_RELEASE);
 }
 
 /* ---- the decisions ------------------------------------------------------- */
-
-/* the state in force: the top frame's, else the one at the bottom */
-static inline uintptr_t state_now(const struct ct_tstate *t)
-{
-	uint32_t d = t->depth;
-	if (d && (t->stk[d - 1].flags & CT_FR_FILT))
-		return t->stk[d - 1].flags & CT_FR_FSTATE;
-	return ct_filt.has_inc ? 0 : CT_FR_FIN;
-}
-
-unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
-{
-	uintptr_t s = state_now(t);
-	uint32_t fl = ct_filt_flags(fn);
-	*flags = CT_FR_FILT | CT_FR_NOREC | s;
-	if (s & CT_FR_NIN)
-		return CT_FD_SKIP;
-	if (fl & CT_FL_EXC) {
-		*flags |= CT_FR_NIN;
-		return CT_FD_MARK;
-	}
-	uintptr_t sd = (s & CT_FR_SD_MASK) >> CT_FR_SD_SHIFT;
-	uintptr_t fin = s & CT_FR_FIN;
-	if (!fin) {
-		if (!(fl & CT_FL_INC))
-			return CT_FD_SKIP;
-		fin = CT_FR_FIN;
-		sd = 0;
-	}
-	if (fl & CT_FL_HIDE) {
-		if (fin == (s & CT_FR_FIN))
-			return CT_FD_SKIP;
-		/* a hidden function that begins the -F call: its callees show */
-		*flags = CT_FR_FILT | CT_FR_NOREC | fin;
-		return CT_FD_MARK;
-	}
-	if (ct_filt.max_depth && sd >= ct_filt.max_depth)
-		return CT_FD_SKIP;
-	if (sd + 1 > CT_FR_SD_MASK >> CT_FR_SD_SHIFT)
-		return CT_FD_SKIP;
-	*flags = CT_FR_FILT | fin | (sd + 1) << CT_FR_SD_SHIFT;
-	return CT_FD_RECORD;
-}
 
 /* ---- -t ------------------------------------------------------------------ */
 
@@ -464,6 +533,8 @@ void ct_filt_note_entry(struct ct_tstate *t, uint64_t now)
 	p->seq = t->seq;
 	p->t0 = now;
 	p->epoch = t->fl_epoch;
+	p->thr = ct_filt.has_trig ? t->fl_thr : ct_filt.min_time;
+	p->lim = t->fl_lim;
 }
 
 /* may the records of the recorded call stk[i] be taken back at now? */
@@ -473,7 +544,7 @@ static bool can_take_back(const struct ct_tstate *t, uint32_t i, uint64_t now)
 		return false;
 	const struct ct_tpend *p = &t->fl_tp[i];
 	uintptr_t cur = t->cur;
-	return now - p->t0 < ct_filt.min_time && now >= p->t0 && p->seq == t->seq &&
+	return now - p->t0 < p->thr && now >= p->t0 && p->seq == t->seq &&
 	       p->epoch == t->fl_epoch && !t->dropping && !t->off && t->ring && cur >= p->pos &&
 	       cur - p->pos <= t->stride;
 }
@@ -506,7 +577,7 @@ bool ct_filt_take_back(struct ct_tstate *t, uint32_t i, uint64_t now)
 
 uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to)
 {
-	if (!ct_filt.min_time)
+	if (!ct_filt.timed)
 		return ct_filt_recorded(t, from, to);
 	/* the calls that vanish and were short go as if they had returned:
 	 * they are the innermost ones; the outermost of them takes the
@@ -532,7 +603,7 @@ uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to)
 uintptr_t ct_filt_carry(struct ct_tstate *t, uintptr_t base, uintptr_t end, uintptr_t nbase,
 			uint64_t newseq)
 {
-	if (!ct_filt.min_time || !t->fl_tp)
+	if (!ct_filt.timed || !t->fl_tp)
 		return end;
 	uint64_t now = ct_clock();
 	uint32_t lo = t->depth;
@@ -545,7 +616,7 @@ uintptr_t ct_filt_carry(struct ct_tstate *t, uintptr_t base, uintptr_t end, uint
 		if (!(f->flags & CT_FR_FILT))
 			break;
 		if (!(f->flags & CT_FR_NOREC)) {
-			if (p->seq != oldseq || now - p->t0 >= ct_filt.min_time || now < p->t0)
+			if (p->seq != oldseq || now - p->t0 >= p->thr || now < p->t0)
 				break;
 		}
 		lo--;
@@ -579,4 +650,129 @@ void ct_filt_release(struct ct_tstate *t)
 		munmap(t->fl_tp, (size_t)t->fl_tcap * sizeof(struct ct_tpend));
 	t->fl_tp = NULL;
 	t->fl_tcap = 0;
+}
+
+/* ---- triggers ------------------------------------------------------------- */
+
+static const struct trig *trig_of(uint32_t fl)
+{
+	uint32_t i = fl >> CT_FL_TRIG_SHIFT;
+	return i && i <= ntrigs ? &trigs[i - 1] : NULL;
+}
+
+/* the depth limit and time threshold in force above the top frame: those
+ * of the nearest frame that keeps them (CT_FR_TP), else the options' */
+static void limits(const struct ct_tstate *t, uint32_t *lim, uint64_t *thr)
+{
+	for (uint32_t i = t->depth; i-- > 0;) {
+		uintptr_t f = t->stk[i].flags;
+		if (!(f & CT_FR_FILT))
+			break;
+		if ((f & CT_FR_TP) && i < t->fl_tcap) {
+			*lim = t->fl_tp[i].lim;
+			*thr = t->fl_tp[i].thr;
+			return;
+		}
+	}
+	*lim = ct_filt.max_depth ? ct_filt.max_depth : UINT32_MAX;
+	*thr = ct_filt.min_time;
+}
+
+unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
+{
+	uintptr_t s = ct_filt_state(t);
+	*flags = CT_FR_FILT | CT_FR_NOREC | s;
+	if (s & CT_FR_NIN)
+		return CT_FD_SKIP; /* inside a -N call: nothing acts */
+	uint32_t fl = ct_filt_lookup(fn);
+	const struct trig *tr = trig_of(fl);
+	if (tr && tr->on && !ct_filt_done)
+		__atomic_store_n(&ct_filt_gon, 1, __ATOMIC_RELAXED);
+	if (tr && tr->off)
+		__atomic_store_n(&ct_filt_gon, 0, __ATOMIC_RELAXED);
+	if (fl & CT_FL_EXC) {
+		*flags |= CT_FR_NIN;
+		return CT_FD_MARK;
+	}
+	uintptr_t sd = (s & CT_FR_SD_MASK) >> CT_FR_SD_SHIFT;
+	uintptr_t fin = s & CT_FR_FIN, ton = s & CT_FR_TON, toff = s & CT_FR_TOFF;
+	uint32_t lim;
+	uint64_t thr;
+	limits(t, &lim, &thr);
+	if (!fin) {
+		if (!(fl & CT_FL_INC))
+			return CT_FD_SKIP;
+		/* a -F call begins afresh */
+		fin = CT_FR_FIN;
+		sd = 0;
+		lim = ct_filt.max_depth ? ct_filt.max_depth : UINT32_MAX;
+		thr = ct_filt.min_time;
+	}
+	bool changed = fin != (s & CT_FR_FIN);
+	if (tr) {
+		if (tr->on_call) {
+			ton = CT_FR_TON;
+			toff = 0;
+		}
+		if (tr->off_call) {
+			toff = CT_FR_TOFF;
+			ton = 0;
+		}
+		/* depth=N: this call and N - 1 levels under it */
+		if (tr->depth && sd + tr->depth < lim)
+			lim = (uint32_t)(sd + tr->depth);
+		if (tr->has_time)
+			thr = tr->time;
+		changed |= tr->on_call || tr->off_call || tr->depth || tr->has_time || tr->finish;
+	}
+	bool live = !__atomic_load_n(&ct_filt_done, __ATOMIC_RELAXED) &&
+		    (ton || (!toff && ct_filt_live()));
+	unsigned dec;
+	if (!live || (fl & CT_FL_HIDE) || sd >= lim || sd + 1 > CT_FR_SD_MASK >> CT_FR_SD_SHIFT) {
+		if (!changed)
+			return CT_FD_SKIP;
+		*flags = CT_FR_FILT | CT_FR_NOREC | fin | ton | toff | sd << CT_FR_SD_SHIFT;
+		dec = CT_FD_MARK;
+	} else {
+		*flags = CT_FR_FILT | fin | ton | toff | (sd + 1) << CT_FR_SD_SHIFT;
+		dec = CT_FD_RECORD;
+	}
+	/* the frame keeps the limits for what it calls */
+	uint32_t d = t->depth;
+	if (d < t->fl_tcap || tp_grow(t)) {
+		if (d < t->fl_tcap) {
+			t->fl_tp[d].lim = lim;
+			t->fl_tp[d].thr = thr;
+			*flags |= CT_FR_TP;
+		}
+	}
+	t->fl_lim = lim;
+	t->fl_thr = thr;
+	return dec;
+}
+
+void ct_filt_exit_trig(uintptr_t fn)
+{
+	const struct trig *tr = trig_of(ct_filt_lookup(fn));
+	if (tr && tr->finish)
+		__atomic_store_n(&ct_filt_done, 1, __ATOMIC_RELAXED);
+}
+
+/* ---- the program's API (include/calltrace/calltrace.h) --------------------- */
+
+/* tracing on or off from here, in every thread of this process, until the
+ * next call (a trigger or a --signal may change it too); after a finish
+ * (trigger or signal) it stays off */
+CT_EXPORT void calltrace_on(void)
+{
+	if (!__atomic_load_n(&ct_filt_on, __ATOMIC_ACQUIRE) &&
+	    __atomic_load_n(&ct_filt_gon, __ATOMIC_RELAXED))
+		return; /* on already, and nothing filters */
+	__atomic_store_n(&ct_filt_gon, 1, __ATOMIC_RELAXED);
+}
+
+CT_EXPORT void calltrace_off(void)
+{
+	__atomic_store_n(&ct_filt_gon, 0, __ATOMIC_RELAXED);
+	ct_filt_enable();
 }

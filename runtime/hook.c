@@ -347,7 +347,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 			if (!ct_push_quiet(t, fn, cfa, 0))
 				return;
 		} else {
-			if (ct_filt.min_time)
+			if (ct_filt.timed)
 				ct_filt_note_entry(t, now);
 			ct_enter_slow(t, fn, now, cfa);
 		}
@@ -474,9 +474,11 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 		t->depth = i;
 		ct_emit_unwind(t, n);
 	}
+	if (unlikely(ct_filt.has_trig) && (flags & CT_FR_TP))
+		ct_filt_exit_trig(fn); /* finish */
 	if (flags & CT_FR_NOREC) {
 		t->depth = i - 1; /* a record-time filter left it out */
-	} else if (!(ct_filt_on && ct_filt.min_time && ct_filt_take_back(t, i - 1, now))) {
+	} else if (!(ct_filt_on && ct_filt.timed && ct_filt_take_back(t, i - 1, now))) {
 		if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
 			ct_args_exit(t, fn, r);
 		if (t->nested_lost)

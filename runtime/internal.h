@@ -48,10 +48,13 @@ struct ct_frame {
 #define CT_FR_NOREC (1ul << 27) /* not in the stream (no ENTER, no EXIT) */
 #define CT_FR_NIN (1ul << 26)   /* inside a -N call */
 #define CT_FR_FIN (1ul << 25)   /* inside a -F call (always, without -F) */
-#define CT_FR_SD_SHIFT 1        /* bits 1..24: the shown depth above it */
-#define CT_FR_SD_MASK (((1ul << 24) - 1) << CT_FR_SD_SHIFT)
-#define CT_FR_FSTATE (CT_FR_NIN | CT_FR_FIN | CT_FR_SD_MASK)
-#define CT_FR_FBITS (CT_FR_FILT | CT_FR_NOREC | CT_FR_FSTATE)
+#define CT_FR_TOFF (1ul << 24)  /* inside a trace_off=call call */
+#define CT_FR_TON (1ul << 23)   /* inside a trace_on=call call */
+#define CT_FR_TP (1ul << 22)    /* triggers: its limits are in fl_tp[depth] */
+#define CT_FR_SD_SHIFT 1        /* bits 1..21: the shown depth above it */
+#define CT_FR_SD_MASK (((1ul << 21) - 1) << CT_FR_SD_SHIFT)
+#define CT_FR_FSTATE (CT_FR_NIN | CT_FR_FIN | CT_FR_TOFF | CT_FR_TON | CT_FR_SD_MASK)
+#define CT_FR_FBITS (CT_FR_FILT | CT_FR_NOREC | CT_FR_TP | CT_FR_FSTATE)
 
 /* -t: where a recorded call's records began, to take them back */
 struct ct_tpend {
@@ -61,6 +64,9 @@ struct ct_tpend {
 	uint64_t seq;     /* the buffer they are in */
 	uint64_t t0;      /* the call's entry */
 	uint64_t epoch;   /* t->fl_epoch then */
+	uint64_t thr;     /* -t or time=: its threshold (0: none) */
+	uint32_t lim;     /* triggers (CT_FR_TP): the shown depth it allows */
+	uint32_t pad;
 };
 
 struct ct_hook_area; /* hook.c: nested-path frames and orphans */
@@ -115,6 +121,8 @@ struct ct_tstate {
 	uint64_t fl_epoch;      /* moves on when records that cannot be taken
 				 * back were written (a signal handler's) */
 	uint64_t fl_filtered;   /* calls left out */
+	uint64_t fl_thr;        /* the threshold ct_filt_enter found in force */
+	uint32_t fl_lim;        /* the depth limit it found (triggers) */
 	uint32_t drop_r0;       /* --drop: recorded frames when dropping began */
 };
 #define CT_BUSY_OFF (1u << 30)
@@ -297,10 +305,59 @@ struct ct_filt_conf {
 	uint32_t max_depth; /* -D; 0: none */
 	uint64_t min_time;  /* -t, in clock ticks; 0: none */
 	bool has_inc;       /* some -F */
+	bool has_trig;      /* some -T trigger */
+	bool timed;         /* -t, or a time= trigger */
+	bool gated;         /* record opens and closes the doorbell's gate */
 };
+
 extern bool ct_filt_on CT_HIDDEN; /* a filter file is loaded: every hook
 				   * takes the filtering path */
 extern struct ct_filt_conf ct_filt CT_HIDDEN;
+/* is tracing on (trace_on/trace_off, --trace=off, the API, signals, the
+ * gate)?  finish turns it off for good */
+extern uint32_t ct_filt_gon CT_HIDDEN;
+extern uint32_t ct_filt_done CT_HIDDEN;
+static inline bool ct_filt_live(void)
+{
+	return __atomic_load_n(&ct_filt_gon, __ATOMIC_RELAXED) &&
+	       !__atomic_load_n(&ct_filt_done, __ATOMIC_RELAXED) &&
+	       (!ct_filt.gated || !ct_cfg.doorbell ||
+		__atomic_load_n(&ct_cfg.doorbell->gate, __ATOMIC_RELAXED) == CT_GATE_OPEN);
+}
+/* turn the filtering path on (the API may, at any time) */
+void ct_filt_enable(void) CT_HIDDEN;
+/* the program's API (include/calltrace/calltrace.h) */
+void calltrace_on(void);
+void calltrace_off(void);
+/* triggers: the decision at an entry, and what an exit does (finish) */
+unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags) CT_HIDDEN;
+void ct_filt_exit_trig(uintptr_t fn) CT_HIDDEN;
+/* address -> CT_FL_* (key 0: empty, 1: deleted); keys NULL: none */
+struct ct_filt_hash {
+	uint64_t *keys;
+	uint32_t *vals;
+	uint64_t mask;
+};
+extern struct ct_filt_hash ct_filt_hash CT_HIDDEN;
+static inline uint64_t ct_filt_hashof(uint64_t a)
+{
+	return (a * 0x9e3779b97f4a7c15ull) >> 20;
+}
+static inline uint32_t ct_filt_lookup(uintptr_t fn)
+{
+	const struct ct_filt_hash *h = &ct_filt_hash;
+	if (unlikely(!h->keys))
+		return 0;
+	uint64_t i = ct_filt_hashof(fn) & h->mask;
+	for (;;) {
+		uint64_t k = __atomic_load_n(&h->keys[i], __ATOMIC_ACQUIRE);
+		if (likely(k == fn))
+			return h->vals[i];
+		if (k == 0)
+			return 0;
+		i = (i + 1) & h->mask;
+	}
+}
 void ct_filt_init(void) CT_HIDDEN; /* $CALLTRACE_FILTER, at start-up */
 void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
 uint32_t ct_filt_flags(uintptr_t fn) CT_HIDDEN; /* CT_FL_* */
@@ -309,7 +366,7 @@ bool ct_filt_unhooked(uintptr_t fn) CT_HIDDEN;
 /* what to do with a call of fn entered now; *flags gets the frame's flags
  * (CT_FR_FILT and the state above it) */
 enum { CT_FD_SKIP, CT_FD_MARK, CT_FD_RECORD };
-unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags) CT_HIDDEN;
+static inline unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags);
 /* -t: a recorded call is about to be written at depth t->depth */
 void ct_filt_note_entry(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
 /* -t: the recorded call stk[i] ends at now: take its records back if it
@@ -334,6 +391,57 @@ static inline uint32_t ct_filt_recorded(const struct ct_tstate *t, uint32_t from
 	for (uint32_t i = from; i < to; i++)
 		n += !(t->stk[i].flags & CT_FR_NOREC);
 	return n;
+}
+
+/* the filters' state in force: the top frame's, else the one at the bottom */
+static inline uintptr_t ct_filt_state(const struct ct_tstate *t)
+{
+	uint32_t d = t->depth;
+	if (d && (t->stk[d - 1].flags & CT_FR_FILT))
+		return t->stk[d - 1].flags & CT_FR_FSTATE;
+	return ct_filt.has_inc ? 0 : CT_FR_FIN;
+}
+
+static inline unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
+{
+	if (unlikely(ct_filt.has_trig))
+		return ct_filt_enter_trig(t, fn, flags);
+	uintptr_t s = ct_filt_state(t);
+	*flags = CT_FR_FILT | CT_FR_NOREC | s;
+	if (s & CT_FR_NIN)
+		return CT_FD_SKIP; /* no look-up inside a -N call */
+	uint32_t fl = ct_filt_lookup(fn);
+	if (fl & CT_FL_EXC) {
+		*flags |= CT_FR_NIN;
+		return CT_FD_MARK;
+	}
+	uintptr_t sd = (s & CT_FR_SD_MASK) >> CT_FR_SD_SHIFT;
+	uintptr_t fin = s & CT_FR_FIN;
+	if (!fin) {
+		if (!(fl & CT_FL_INC))
+			return CT_FD_SKIP;
+		fin = CT_FR_FIN;
+		sd = 0;
+	}
+	if (fl & CT_FL_HIDE) {
+		if (fin == (s & CT_FR_FIN))
+			return CT_FD_SKIP;
+		/* a hidden function that begins the -F call: its callees show */
+		*flags = CT_FR_FILT | CT_FR_NOREC | fin;
+		return CT_FD_MARK;
+	}
+	if (unlikely(!ct_filt_live())) {
+		/* tracing is off: a -F call that begins must still be known */
+		if (fin == (s & CT_FR_FIN))
+			return CT_FD_SKIP;
+		*flags = CT_FR_FILT | CT_FR_NOREC | fin;
+		return CT_FD_MARK;
+	}
+	if ((ct_filt.max_depth && sd >= ct_filt.max_depth) ||
+	    sd + 1 > CT_FR_SD_MASK >> CT_FR_SD_SHIFT)
+		return CT_FD_SKIP;
+	*flags = CT_FR_FILT | fin | (sd + 1) << CT_FR_SD_SHIFT;
+	return CT_FD_RECORD;
 }
 
 /* rings.c: the list of this process's rings */

@@ -167,7 +167,14 @@ struct ct_doorbell {
 	uint64_t record_start; /* its start time, field 22 of /proc/PID/stat */
 	uint64_t heartbeat;  /* CLOCK_MONOTONIC ns of record's last round */
 	uint64_t untraced[CT_UNTRACED_MAX]; /* counts, by enum ct_untraced */
+	/* record-time windows (--time-range, --max-size), set by record:
+	 * CT_GATE_*; read by the runtime when the filter file says "gate 1" */
+	uint32_t gate;
+	uint32_t pad;
 };
+#define CT_GATE_OPEN 0   /* record new calls */
+#define CT_GATE_BEFORE 1 /* not yet (before the start of --time-range) */
+#define CT_GATE_OVER 2   /* no more (after its end, or --max-size reached) */
 _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits its page");
 #define CT_DOORBELL_NAME ".doorbell"
 
@@ -191,6 +198,7 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_FL_EXC 2u    /* -N: not these nor what they call */
 #define CT_FL_HIDE 4u   /* --hide: not this frame (its callees show) */
 #define CT_FL_NOHOOK 8u /* never needs its hook: left unpatched where it can be */
+#define CT_FL_TRIG_SHIFT 16 /* bits 16..31: 1 + the index of its trigger, 0: none */
 #define CT_ARGS_MAGIC "calltrace-args"
 #define CT_ARGS_VERSION 1
 #define CT_ARGS_MAX_WORDS 255 /* payload words of one ARGS/RETVAL record */

@@ -1,0 +1,105 @@
+/* record-time triggers, --trace=off, --signal, the program's API
+ * (calltrace_on/calltrace_off) and the windows (--time-range, --max-size):
+ * main calls each function in turn; argv[1] says what else to do */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "ct_test.h"
+
+/* the API, declared weak: the program runs without calltrace too */
+void calltrace_on(void) __attribute__((weak));
+void calltrace_off(void) __attribute__((weak));
+
+NOTRACE static long now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+NOINLINE void leaf(int x)
+{
+	sink += x;
+}
+
+NOINLINE void busy(int n)
+{
+	for (int i = 0; i < n; i++)
+		leaf(i);
+}
+
+NOINLINE void quiet(void)
+{
+	leaf(1);
+	busy(2);
+}
+
+NOINLINE void loud(void)
+{
+	leaf(2);
+	quiet();
+	busy(1);
+}
+
+NOINLINE void deep(int n)
+{
+	leaf(n);
+	if (n > 0)
+		deep(n - 1);
+	sink += n; /* not a tail call */
+}
+
+/* at least 25 ms */
+NOINLINE void slow(void)
+{
+	long t0 = now_ns();
+	while (now_ns() - t0 < 25000000L)
+		sink++;
+	leaf(3);
+}
+
+NOINLINE void timed(void)
+{
+	busy(2);
+	slow();
+	leaf(4);
+}
+
+NOINLINE void phase(int i)
+{
+	leaf(i);
+}
+
+NOINLINE void last(void)
+{
+	leaf(9);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	busy(1);
+	loud();
+	deep(4);
+	timed();
+	phase(1);
+	if (!strcmp(mode, "sig"))
+		raise(SIGUSR1);
+	if (!strcmp(mode, "api") && calltrace_off)
+		calltrace_off();
+	phase(2);
+	if (!strcmp(mode, "sig"))
+		raise(SIGUSR1);
+	if (!strcmp(mode, "api") && calltrace_on)
+		calltrace_on();
+	phase(3);
+	if (!strcmp(mode, "many"))
+		for (int i = 0; i < 200000; i++)
+			leaf(i);
+	last();
+	busy(1);
+	printf("done\n");
+	return 0;
+}

@@ -1,0 +1,59 @@
+# record-time triggers (-T), --trace=off, --signal, the program's API
+# (calltrace_on/calltrace_off) and the windows (--time-range, --max-size):
+# each recording's tree (doc/record.md, "Triggers and windows")
+# variants: all
+# front-ends: all
+build triggers "$E2E/triggers.c"
+
+# run NAME MODE OPTIONS...: record, then the tree and the summary's words
+n=0
+run() {
+	_mode=$1
+	shift
+	n=$((n + 1))
+	record "t$n" "$@" ./triggers $_mode
+	want_rc "record $* ./triggers $_mode" $RC 0 "$W/t$n.err" || return
+	section "record $* ./triggers $_mode"
+	ct replay "t$n" --no-duration | normalize | add
+	grep -o 'Record-time filters ([^)]*)' "$W/t$n.err" | add
+	grep -o 'Recording of new calls stopped [^(]*(.*)' "$W/t$n.err" |
+		sed 's/stopped [0-9.]* s/stopped N s/' | add
+	grep '^record_filters: ' "$W/t$n/info" | add
+}
+
+run "" -T '^quiet$@trace_off=call'
+run "" --trace=off -T '^loud$@trace_on=call'
+run "" -T '^deep$@depth=2'
+run "" -T '^timed$@time=10ms'
+run "" -T '^phase$@finish'
+run "" -T '^loud$@trace_off' -T '^last$@trace_on'
+run "" -T '^(loud|deep)$@trace_off=call,depth=1' -F '^main$' -D 2
+run sig --signal=USR1@toggle
+run sig --signal=SIGUSR1@trace_on --trace=off
+run api
+run api -F '^main$'
+run "" --time-range=100s~
+
+section "record --max-size=4K ./triggers many: stops early"
+record size --max-size=4K ./triggers many
+want_rc "record --max-size=4K" $RC 0 "$W/size.err"
+grep -o 'Recording of new calls stopped [^(]*(.*)' "$W/size.err" | sed 's/stopped [0-9.]* s/stopped N s/' | add
+leaves=$(ct replay size --no-duration | grep -c 'leaf();')
+[ "$leaves" -gt 0 ] && [ "$leaves" -lt 200000 ] && echo "some calls, not all" | add ||
+	fail "--max-size=4K: $leaves leaf calls recorded"
+
+section "bad triggers and windows: usage errors, nothing started"
+for f in "-T ^x\$@bogus" "-T noat" "-T (@finish" "-T ^x\$@depth=0" "-T ^x\$@time=abc" \
+	"-T ^x\$@snapshot" "--signal=KILL@trace_on" "--signal=USR1@bogus" "--signal=USR1" \
+	"--time-range=5s~1s" "--time-range=5s" "--max-size=100" "--max-size=2X" "--trace=maybe"; do
+	rm -rf "$W/bad"
+	# shellcheck disable=SC2086
+	guard "$CT" record -d "$W/bad" $f ./triggers >"$W/bad.out" 2>"$W/bad.err"
+	echo "$f: exit $RC: $(head -1 "$W/bad.err")" | add
+	[ -e "$W/bad" ] && fail "record $f made $W/bad"
+	[ -s "$W/bad.out" ] && fail "record $f ran the program"
+done
+section "a trigger that matches nothing: a warning"
+record nomatch -T '^no_such_function$@finish' ./triggers
+want_rc "record -T no_such_function" $RC 0 "$W/nomatch.err"
+grep 'matches no function' "$W/nomatch.err" | add
