@@ -297,6 +297,9 @@ put frontends.fib_n "$FIB_N"
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N PRUNS=${PRUNS:-11} sh "$HERE/frontends.sh" 2>>"$LOGS/frontends.err" | while read -r k v; do put "frontends.$k" "$v"; done
 say "argument capture: two integer arguments and a return value per call (bench/args.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS ARGS_KV=1 sh "$HERE/args.sh" 2>>"$LOGS/args.err" | while read -r k v; do put "args.$k" "$v"; done
+say "record-time filters: excluded calls, -t 1us (bench/filters.sh)"
+put filters.fib_n 35
+CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 

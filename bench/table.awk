@@ -116,6 +116,26 @@ END {
 			f("args.capture_ns_per_call", "%.1f"), f("args.capture_alone_ns_per_call", "%.1f"),
 			f("args.bytes_per_call", "%.1f")
 	}
+	if (has("filters.fentry.excluded_ns_per_call")) {
+		printf "\n== record-time filters: fib(%s), every fib call left out (--hide '^fib$'), CPU time (bench/filters.sh)\n",
+			v["filters.fib_n"]
+		row4("", "-finstr.", "-pg", "-pg -mfentry", "patchable=5")
+		row4("ns per left-out call vs plain", f("filters.fi.excluded_ns_per_call", "%.2f"),
+			f("filters.pg.excluded_ns_per_call", "%.2f"), f("filters.fentry.excluded_ns_per_call", "%.2f"),
+			f("filters.patch.excluded_ns_per_call", "%.2f"))
+		row4("  vs the same build untraced", f("filters.fi.excluded_ns_per_call_own", "%.2f"), "-", "-",
+			f("filters.patch.excluded_ns_per_call_own", "%.2f"))
+		row4("run time / plain", f("filters.fi.excluded_vs_plain", "%.3f"), f("filters.pg.excluded_vs_plain", "%.3f"),
+			f("filters.fentry.excluded_vs_plain", "%.3f"), f("filters.patch.excluded_vs_plain", "%.3f"))
+		row4("full recording, ns per call", f("filters.fi.full_ns_per_call", "%.1f"),
+			f("filters.pg.full_ns_per_call", "%.1f"), f("filters.fentry.full_ns_per_call", "%.1f"),
+			f("filters.patch.full_ns_per_call", "%.1f"))
+		if (has("filters.lua.t1us_s"))
+			printf "  lua: full recording %s s, %s bytes; record -t 1us %s s, %s bytes (%s x fewer)\n",
+				f("filters.lua.full_s", "%.3f"), f("filters.lua.full_bytes", "%d"),
+				f("filters.lua.t1us_s", "%.3f"), f("filters.lua.t1us_bytes", "%d"),
+				f("filters.lua.bytes_ratio", "%.0f")
+	}
 	printf "  load average: %s at the start, %s at the end (%s CPUs)\n", v["meta.load_start"],
 		v["meta.load_end"], v["meta.nproc"]
 	printf "\n(bench took %s s)\n", v["meta.seconds"]

@@ -415,6 +415,8 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 	size_t cap = 1024;
 	while (cap < 2 * (size_t)F.nfuncs + 16)
 		cap *= 2;
+	if (!F.nfuncs)
+		return true; /* nothing to look up: the hash stays empty */
 	H.vals = alloc(cap * sizeof(uint32_t));
 	H.mask = cap - 1;
 	H.keys = alloc(cap * sizeof(uint64_t));
@@ -526,51 +528,13 @@ void ct_filt_note_entry(struct ct_tstate *t, uint64_t now)
 		t->fl_tmiss = 1;
 		return;
 	}
-	struct ct_tpend *p = &t->fl_tp[d];
-	p->pos = t->cur;
-	p->last = t->last;
-	p->hi = t->hi;
-	p->seq = t->seq;
-	p->t0 = now;
-	p->epoch = t->fl_epoch;
-	p->thr = ct_filt.has_trig ? t->fl_thr : ct_filt.min_time;
-	p->lim = t->fl_lim;
-}
-
-/* may the records of the recorded call stk[i] be taken back at now? */
-static bool can_take_back(const struct ct_tstate *t, uint32_t i, uint64_t now)
-{
-	if (i >= t->fl_tcap)
-		return false;
-	const struct ct_tpend *p = &t->fl_tp[i];
-	uintptr_t cur = t->cur;
-	return now - p->t0 < p->thr && now >= p->t0 && p->seq == t->seq &&
-	       p->epoch == t->fl_epoch && !t->dropping && !t->off && t->ring && cur >= p->pos &&
-	       cur - p->pos <= t->stride;
-}
-
-/* take back everything written since stk[i]'s entry (the depth stays) */
-static void take_back(struct ct_tstate *t, uint32_t i)
-{
-	const struct ct_tpend *p = &t->fl_tp[i];
-	uintptr_t cur = t->cur;
-	/* zero first: a signal handler's record reserved meanwhile lands at
-	 * cur or after, never in what is zeroed; if one came, the zeroes stay
-	 * (PAD words) before it */
-	__builtin_memset((void *)p->pos, 0, cur - p->pos);
-	uintptr_t expect = cur;
-	__atomic_compare_exchange_n(&t->cur, &expect, p->pos, false, __ATOMIC_RELAXED,
-				    __ATOMIC_RELAXED);
-	t->last = p->last;
-	t->hi = p->hi;
-	t->fl_filtered++;
+	ct_filt_note_at(t, d, now);
 }
 
 bool ct_filt_take_back(struct ct_tstate *t, uint32_t i, uint64_t now)
 {
-	if (!can_take_back(t, i, now))
+	if (i >= t->fl_tcap || !ct_filt_take_back_at(t, &t->fl_tp[i], now))
 		return false;
-	take_back(t, i);
 	t->depth = i;
 	return true;
 }
@@ -583,11 +547,10 @@ uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to)
 	 * they are the innermost ones; the outermost of them takes the
 	 * records of the others with it */
 	uint64_t now = ct_clock();
-	for (uint32_t k = from; k < to; k++) {
+	for (uint32_t k = from; k < to && k < t->fl_tcap; k++) {
 		if (t->stk[k].flags & CT_FR_NOREC)
 			continue;
-		if (can_take_back(t, k, now)) {
-			take_back(t, k);
+		if (ct_filt_take_back_at(t, &t->fl_tp[k], now)) {
 			to = k;
 			break;
 		}

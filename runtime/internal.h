@@ -123,6 +123,8 @@ struct ct_tstate {
 	uint64_t fl_filtered;   /* calls left out */
 	uint64_t fl_thr;        /* the threshold ct_filt_enter found in force */
 	uint32_t fl_lim;        /* the depth limit it found (triggers) */
+	uint32_t fl_tb;         /* -t: records are being taken back: a signal
+				 * handler's hooks drop their events (counted) */
 	uint32_t drop_r0;       /* --drop: recorded frames when dropping began */
 };
 #define CT_BUSY_OFF (1u << 30)
@@ -442,6 +444,47 @@ static inline unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_
 		return CT_FD_SKIP;
 	*flags = CT_FR_FILT | fin | (sd + 1) << CT_FR_SD_SHIFT;
 	return CT_FD_RECORD;
+}
+
+/* -t: the records of the recorded call whose entry p noted, taken back at
+ * now if it was short and they still are in the buffer being written (the
+ * depth stays as it is); false if not */
+static inline bool ct_filt_take_back_at(struct ct_tstate *t, const struct ct_tpend *p, uint64_t now)
+{
+	if (now - p->t0 >= p->thr || now < p->t0 || p->seq != t->seq || t->dropping)
+		return false;
+	/* a signal handler's hooks from here on drop their events; one that
+	 * ran before moved the epoch */
+	t->fl_tb = 1;
+	__asm__ volatile("" ::: "memory");
+	uintptr_t cur = t->cur;
+	if (p->epoch != t->fl_epoch || cur < p->pos || cur - p->pos > t->stride) {
+		__asm__ volatile("" ::: "memory");
+		t->fl_tb = 0;
+		return false;
+	}
+	__builtin_memset((void *)p->pos, 0, cur - p->pos);
+	t->cur = p->pos;
+	__asm__ volatile("" ::: "memory");
+	t->fl_tb = 0;
+	t->last = p->last;
+	t->hi = p->hi;
+	t->fl_filtered++;
+	return true;
+}
+
+/* -t: note where a recorded call's records begin (at depth d, now) */
+static inline void ct_filt_note_at(struct ct_tstate *t, uint32_t d, uint64_t now)
+{
+	struct ct_tpend *p = &t->fl_tp[d];
+	p->pos = t->cur;
+	p->last = t->last;
+	p->hi = t->hi;
+	p->seq = t->seq;
+	p->t0 = now;
+	p->epoch = t->fl_epoch;
+	p->thr = ct_filt.has_trig ? t->fl_thr : ct_filt.min_time;
+	p->lim = t->fl_lim;
 }
 
 /* rings.c: the list of this process's rings */

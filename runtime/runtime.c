@@ -200,8 +200,9 @@ static bool nested_fits(const struct ct_tstate *t, uintptr_t p)
 
 void ct_nested(struct ct_tstate *t, unsigned type, void *fn)
 {
-	/* first: a stopped thread (t->off) must not even read the clock */
-	if (t->off || t->cap == 0 || !t->ring || t->dropping) {
+	/* first: a stopped thread (t->off) must not even read the clock; -t
+	 * taking records back right under us (fl_tb): no room is ours */
+	if (t->off || t->cap == 0 || !t->ring || t->dropping || t->fl_tb) {
 		ct_nested_drop(t);
 		return;
 	}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/leveldb.sh: record-time filters on a real C++ program: leveldb's
+# db_bench (Debian's source package leveldb), built with
+# -finstrument-functions, recorded in full and with
+# -N 'std::|leveldb::Slice::' (its hottest, least interesting calls).
+# Measures, asserts nothing; builds db_bench once (a few minutes) under
+# BENCH_WORK/leveldb when it is not there.
+#
+#   sh bench/leveldb.sh          (after make; bench/run.sh calls it with LEVELDB=1)
+#
+# Environment: CALLTRACE, BENCH_WORK, LEVELDB_NUM (db_bench --num, default 20000).
+# Output, "KEY VALUE": full.events, full.bytes, full.s, filtered.events,
+# filtered.bytes, filtered.s, events_ratio, bytes_ratio
+set -u
+export LC_ALL=C
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+W=${BENCH_WORK:-$HERE/work}/leveldb
+mkdir -p "$W" && W=$(cd "$W" && pwd)
+CT=${CALLTRACE:-$TOP/build/calltrace}
+case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+NUM=${LEVELDB_NUM:-20000}
+ulimit -f 8388608 2>/dev/null || true
+
+say() { echo "leveldb: $*" >&2; }
+calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
+
+BIN=$W/build/db_bench
+if [ ! -x "$BIN" ]; then
+	command -v cmake >/dev/null || { say "no cmake: no leveldb figures"; exit 0; }
+	say "apt-get source leveldb, then building db_bench with -finstrument-functions"
+	(cd "$W" && rm -rf src && mkdir src && cd src && apt-get source leveldb >../get.log 2>&1) ||
+		{ say "cannot get leveldb's source (see $W/get.log)"; exit 0; }
+	SRC=$(ls -d "$W"/src/leveldb-*/ | head -1)
+	mkdir -p "$W/build"
+	(cd "$W/build" && cmake "$SRC" -DCMAKE_BUILD_TYPE=Release -DLEVELDB_BUILD_TESTS=OFF \
+		-DLEVELDB_BUILD_BENCHMARKS=ON -DLEVELDB_INSTALL=OFF -DCMAKE_CXX_FLAGS="-g -finstrument-functions" \
+		-DCMAKE_C_FLAGS="-g -finstrument-functions" >"$W/cmake.log" 2>&1 &&
+		make -j"$(nproc)" db_bench >"$W/make.log" 2>&1) || { say "build failed (see $W/make.log)"; exit 0; }
+fi
+
+# one recording: "seconds events bytes"
+rec() {
+	rm -rf "$W/d" "$W/db"
+	t0=$(date +%s.%N)
+	(cd "$W" && "$CT" record -q -d "$W/d" "$@" "$BIN" --db="$W/db" --benchmarks=fillseq,readrandom \
+		--num="$NUM" >/dev/null 2>"$W/rec.err")
+	t1=$(date +%s.%N)
+	ev=$(sed -n 's/^events: //p' "$W/d/info")
+	by=$(cat "$W"/d/*.ev | wc -c)
+	echo "$(calc "$t1 - $t0") ${ev:-0} $by"
+}
+set -- $(rec); fs=$1 fe=$2 fb=$3
+set -- $(rec -N 'std::|leveldb::Slice::'); ns=$1 ne=$2 nb=$3
+rm -rf "$W/d" "$W/db"
+echo "full.s $fs"
+echo "full.events $fe"
+echo "full.bytes $fb"
+echo "filtered.s $ns"
+echo "filtered.events $ne"
+echo "filtered.bytes $nb"
+echo "events_ratio $(calc "$fe / ($ne > 0 ? $ne : 1)")"
+echo "bytes_ratio $(calc "$fb / ($nb > 0 ? $nb : 1)")"
