@@ -266,6 +266,47 @@ void *ct_u64map_get(const struct ct_u64map *m, uint64_t key)
 	return NULL;
 }
 
+uint32_t ct_u64map_index(struct ct_u64map *m, uint64_t key, size_t next, bool *added)
+{
+	void **slot = ct_u64map_slot(m, key);
+	*added = !*slot;
+	if (*added)
+		*slot = (void *)(uintptr_t)(next + 1);
+	return (uint32_t)((uintptr_t)*slot - 1);
+}
+
+/* ---- arrays and paths ---------------------------------------------------- */
+
+void *ct_grow(void *p, size_t *cap, size_t size)
+{
+	*cap = *cap ? 2 * *cap : 256;
+	return xrealloc(p, *cap * size);
+}
+
+void *ct_grow_zeroed(void *p, size_t cap, size_t newcap, size_t size)
+{
+	p = xrealloc(p, newcap * size);
+	memset((char *)p + cap * size, 0, (newcap - cap) * size);
+	return p;
+}
+
+uint32_t *ct_sorted_indexes(size_t n, int (*cmp)(const void *, const void *))
+{
+	uint32_t *v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	ct_qsort(v, n, sizeof(*v), cmp);
+	return v;
+}
+
+const char *ct_basename(const char *path)
+{
+	if (!path)
+		return "?";
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
+}
+
 /* ---- durations ---------------------------------------------------------- */
 
 int64_t ct_parse_duration(const char *s)
