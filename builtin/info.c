@@ -84,9 +84,9 @@ static void print_other_keys(const char *dir)
 	};
 	char *path = xasprintf("%s/info", dir);
 	size_t flen;
-	char e[600];
+	struct ct_error e;
 	/* read as the session read it: a regular file, bounded (util.h) */
-	char *text = ct_read_file(path, true, 16u << 20, &flen, e, sizeof(e));
+	char *text = ct_read_file(path, true, 16u << 20, &flen, &e);
 	free(path);
 	FILE *f = text && flen ? fmemopen(text, flen, "r") : NULL;
 	if (!f) {

@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "error.h"
+#include "message.h"
+
 static void oom(size_t n)
 {
-	fprintf(stderr, "calltrace: out of memory (allocating %zu bytes)\n", n);
-	exit(1);
+	ct_die_plain("out of memory (allocating %zu bytes)", n);
 }
 
 void *xmalloc(size_t n)
@@ -71,10 +73,8 @@ char *xasprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		fprintf(stderr, "calltrace: bad format string\n");
-		exit(1);
-	}
+	if (n < 0)
+		ct_die_plain("bad format string");
 	char *p = xmalloc((size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
@@ -136,21 +136,21 @@ int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char 
 	return fd;
 }
 
-char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp, char *err,
-		   size_t errlen)
+char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp,
+		   struct ct_error *err)
 {
 	uint64_t size;
 	const char *why;
 	int fd = ct_open_regular(path, nofollow, &size, &why);
 	if (fd < 0) {
 		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, why);
+		snprintf(err->msg, sizeof(err->msg), "%s: %s", path, why);
 		errno = e;
 		return NULL;
 	}
 	if (size > max) {
-		snprintf(err, errlen, "%s: too large (%" PRIu64 " bytes; at most %zu are read)",
-			 path, size, max);
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s: too large (%" PRIu64 " bytes; at most %zu are read)", path, size, max);
 		close(fd);
 		errno = EFBIG;
 		return NULL;
@@ -163,7 +163,8 @@ char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp, ch
 			if (errno == EINTR)
 				continue;
 			int e = errno;
-			snprintf(err, errlen, "%s: offset %zu: %s", path, len, strerror(e));
+			snprintf(err->msg, sizeof(err->msg), "%s: offset %zu: %s", path, len,
+				 strerror(e));
 			close(fd);
 			free(buf);
 			errno = e;

@@ -85,10 +85,10 @@ int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char 
 
 /* the whole file (ct_open_regular), NUL-terminated, read up to the size it
  * had when opened and never more than max bytes; NULL with errno set and
- * "PATH: cause" in err (errlen bytes) when it is not a regular file, is
+ * "PATH: cause" in err when it is not a regular file, is
  * larger than max or cannot be read */
-char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *len, char *err,
-		   size_t errlen);
+struct ct_error;
+char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *len, struct ct_error *err);
 
 /* parse "10", "10ns", "1.5us", "2ms", "1s" into nanoseconds; -1 on error */
 int64_t ct_parse_duration(const char *s);
