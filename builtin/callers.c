@@ -444,10 +444,12 @@ static char outbuf[1 << 16];
 int cmd_callers(int argc, char **argv)
 {
 	struct callers c = {.fmt = FMT_TEXT, .key = K_TOTAL};
+	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &c, .takes_arg = true, .outbuf = outbuf,
 			    .outbuf_len = sizeof(outbuf), .overhead = true, .begin = begin,
 			    .read = read_thread, .end = end};
+	/* clang-format on */
 
 	ct_names_init(&c.names);
 	ct_u64map_init(&c.byedge);

@@ -425,8 +425,10 @@ static int option(struct ct_view *v, int c, const char *arg)
 int cmd_coverage(int argc, char **argv)
 {
 	struct cov cv = {.fmt = F_TEXT, .fail_under = -1};
+	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &cv, .unfiltered = count};
+	/* clang-format on */
 	int status;
 
 	status = ct_view_start(&v, argc, argv);

@@ -806,10 +806,12 @@ static int end(void *ctx, struct ct_view *v, int rc)
 
 int cmd_export(int argc, char **argv)
 {
+	/* clang-format off */
 	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX,
 			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2};
 	struct ct_view v = {.head = head, .opts = options, .option = option, .ctx = &x,
 			    .check = check, .begin = begin, .read = read_thread, .end = end};
+	/* clang-format on */
 
 	ct_names_init(&x.names);
 	ct_u64map_init(&x.bykey);

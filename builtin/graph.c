@@ -423,10 +423,12 @@ static char outbuf[1 << 16];
 int cmd_graph(int argc, char **argv)
 {
 	struct graph g = {0};
+	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered,
 			    .outbuf = outbuf, .outbuf_len = sizeof(outbuf),
 			    .overhead = true, .begin = begin, .read = read_thread, .end = end};
+	/* clang-format on */
 
 	ct_names_init(&g.names);
 	tree_init(&g.tree);

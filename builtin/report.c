@@ -455,10 +455,12 @@ static char outbuf[1 << 16];
 int cmd_report(int argc, char **argv)
 {
 	struct report r = {.fmt = FMT_TEXT, .keys = {K_TOTAL}, .nkeys = 1, .first_table = true};
+	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &r, .unfiltered = unfiltered, .outbuf = outbuf,
 			    .outbuf_len = sizeof(outbuf), .overhead = true, .begin = begin,
 			    .read = read_thread, .end = end};
+	/* clang-format on */
 
 	ct_names_init(&r.names);
 	int status = ct_view_run(&v, argc, argv);

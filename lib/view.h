@@ -36,8 +36,10 @@ struct ct_opt {
 
 /* an option without argument that sets the bool field of the view's ctx
  * (of type type): its code is CT_OPT_SETS plus the field's offset */
+/* clang-format off */
 #define CT_OPT_FLAG(name, type, field, help)                                           \
 	{name, CT_OPT_SETS + (int)offsetof(type, field), NULL, help}
+/* clang-format on */
 
 /* the shared options' codes (the letters d, F, N, D, t, h are shared too) */
 enum {
@@ -48,7 +50,9 @@ enum {
 	CT_OPT_SETS, /* and up: CT_OPT_FLAG's */
 };
 
-/* the shared options with their usual help */
+/* the shared options with their usual help (clang-format 14 would lay
+ * the braces out as a block) */
+/* clang-format off */
 #define CT_OPT_DATA {"data", 'd', "DIR", "the recording (default calltrace.data)"}
 #define CT_OPT_TIDS {"tid", CT_OPT_TID, "TID[,TID..]", "only these threads"}
 #define CT_OPT_FILTER                                                                  \
@@ -58,11 +62,13 @@ enum {
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
-#define CT_OPT_NODEMANGLE {"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "show C++ names as in the binary"}
+#define CT_OPT_NODEMANGLE                                                              \
+	{"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "show C++ names as in the binary"}
 #define CT_OPT_RAWTIMES                                                                \
 	{"raw", CT_OPT_RAW, NULL, "times as recorded, the tracer's own cost included"}
 #define CT_OPT_HELP {"help", 'h', NULL, "this help"}
 #define CT_OPT_END {NULL, 0, NULL, NULL}
+/* clang-format on */
 
 struct ct_view {
 	/* set by the view */
