@@ -37,6 +37,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
 .PHONY: all clean check test unit demo bench install deps asan fuzz fuzz-build coverage help format \
+	format-check \
 	compile_commands.json FORCE
 
 all: $(O)/calltrace $(O)/libcalltrace.so
@@ -50,6 +51,8 @@ help:
 	@echo "make asan       analysis side and unit tests under ASan/UBSan"
 	@echo "make coverage   line coverage of the analysis side by the suite (gcov)"
 	@echo "make fuzz       fuzz the reader for FUZZ_TIME seconds (default 90; doc/testing.md)"
+	@echo "make format     format the C sources with clang-format (.clang-format)"
+	@echo "make format-check  list the C sources make format would change"
 	@echo "make install PREFIX=/usr/local"
 	@echo "make compile_commands.json"
 
@@ -172,8 +175,12 @@ compile_commands.json:
 	$(MAKE) clean
 	bear -- $(MAKE) all unit
 
+# clang-format over every tracked *.c and *.h but tests/e2e's programs
 format:
-	clang-format -i $(LIB_SRCS) $(CMD_SRCS) $(RT_SRCS) lib/*.h include/calltrace/*.h
+	sh tools/format-check.sh --fix
+
+format-check:
+	sh tools/format-check.sh
 
 clean:
 	rm -rf $(O) build-asan build-fuzz build-cov $(FUZZ_O)

@@ -77,9 +77,7 @@ enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
 enum skey { K_TOTAL, K_SELF, K_CALLS, K_NAME };
 
 struct callers {
-	struct ct_session *s;
-	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
-	bool raw;
+	const struct ct_overhead *ovh; /* the view's: of the thread being read */
 	bool sorted;           /* -s given */
 
 	struct ct_names names;  /* function names and their ids */
@@ -102,27 +100,10 @@ static uint32_t intern(struct callers *c, const char *name)
 {
 	uint32_t id = ct_names_intern(&c->names, name);
 	if (c->names.n > c->capstats) {
-		size_t old = c->capstats;
+		c->stats = ct_grow_zeroed(c->stats, c->capstats, c->names.cap, sizeof(*c->stats));
 		c->capstats = c->names.cap;
-		c->stats = xrealloc(c->stats, c->capstats * sizeof(*c->stats));
-		memset(c->stats + old, 0, (c->capstats - old) * sizeof(*c->stats));
 	}
 	return id;
-}
-
-static uint32_t edge_of(struct callers *c, uint32_t caller, uint32_t callee)
-{
-	void **slot = ct_u64map_slot(&c->byedge, (uint64_t)caller << 32 | callee);
-	if (*slot)
-		return (uint32_t)((uintptr_t)*slot - 1);
-	if (c->nedges == c->capedges) {
-		c->capedges = c->capedges ? 2 * c->capedges : 256;
-		c->edges = xrealloc(c->edges, c->capedges * sizeof(*c->edges));
-	}
-	uint32_t e = (uint32_t)c->nedges++;
-	c->edges[e] = (struct edge){.caller = caller, .callee = callee};
-	*slot = (void *)(uintptr_t)(e + 1);
-	return e;
 }
 
 static void account_enter(struct callers *c, struct ct_func *fn)
@@ -131,12 +112,12 @@ static void account_enter(struct callers *c, struct ct_func *fn)
 		fn->user = intern(c, fn->name);
 	uint32_t id = (uint32_t)fn->user;
 	uint32_t caller = c->depth ? c->stack[c->depth - 1].id : ROOT;
-	uint32_t e = edge_of(c, caller, id);
-	if (c->depth == c->capstack) {
-		c->capstack = c->capstack ? 2 * c->capstack : 256;
-		c->stack = xrealloc(c->stack, c->capstack * sizeof(*c->stack));
-	}
-	c->stack[c->depth++] = (struct frame){.id = id, .edge = e, .child = 0};
+	bool added; /* the edge from caller */
+	uint32_t e = ct_u64map_index(&c->byedge, (uint64_t)caller << 32 | id, c->nedges, &added);
+	if (added)
+		*CT_PUSH(c->edges, c->nedges, c->capedges) =
+			(struct edge){.caller = caller, .callee = id};
+	*CT_PUSH(c->stack, c->depth, c->capstack) = (struct frame){.id = id, .edge = e, .child = 0};
 	c->stats[id].active++;
 	c->edges[e].active++;
 }
@@ -145,7 +126,7 @@ static void account_exit(struct callers *c, const struct ct_event *ev)
 {
 	struct frame f = c->stack[--c->depth];
 	/* sums of net times, unclamped (see overhead.h): uint64_t wraps */
-	int64_t net = ct_overhead_net(&c->ovh, ev);
+	int64_t net = ct_overhead_net(c->ovh, ev);
 	struct fstat *st = &c->stats[f.id];
 	struct edge *e = &c->edges[f.edge];
 	if (st->active)
@@ -186,8 +167,6 @@ static void thread_reset(struct callers *c)
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct callers *c = ctx;
-	if (!c->raw)
-		ct_overhead_of(c->s, t->proc, &c->ovh);
 	int rc = ct_view_read_thread(v, t, NULL, emit, c);
 	thread_reset(c);
 	return rc;
@@ -207,25 +186,19 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a == b ? 0 : a > b ? -1 : 1;
 }
 
+/* the figure sorted by (0 for all when by name) */
+static uint64_t sort_value(enum skey key, uint64_t total, uint64_t self, uint64_t calls)
+{
+	return key == K_TOTAL ? total : key == K_SELF ? self : key == K_CALLS ? calls : 0;
+}
+
 static int cmp_funcs(const void *a, const void *b)
 {
 	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
 	const struct callers *c = sort_c;
 	const struct fstat *sa = &c->stats[ia], *sb = &c->stats[ib];
-	int r = 0;
-	switch (c->key) {
-	case K_TOTAL:
-		r = cmp_u64(sa->total, sb->total);
-		break;
-	case K_SELF:
-		r = cmp_u64(sa->self, sb->self);
-		break;
-	case K_CALLS:
-		r = cmp_u64(sa->calls, sb->calls);
-		break;
-	case K_NAME:
-		break;
-	}
+	int r = cmp_u64(sort_value(c->key, sa->total, sa->self, sa->calls),
+			sort_value(c->key, sb->total, sb->self, sb->calls));
 	return r ? r : strcmp(c->names.v[ia], c->names.v[ib]);
 }
 
@@ -239,18 +212,9 @@ static int cmp_edges(const void *a, const void *b)
 	const struct edge *eb = &c->edges[*(const uint32_t *)b];
 	uint32_t oa = sort_by_caller ? ea->caller : ea->callee;
 	uint32_t ob = sort_by_caller ? eb->caller : eb->callee;
-	int r = 0;
-	switch (c->key) {
-	case K_TOTAL:
-	case K_SELF:
-		r = cmp_u64(ea->time, eb->time);
-		break;
-	case K_CALLS:
-		r = cmp_u64(ea->calls, eb->calls);
-		break;
-	case K_NAME:
-		break;
-	}
+	/* an edge's time is both its total and its self */
+	int r = cmp_u64(sort_value(c->key, ea->time, ea->time, ea->calls),
+			sort_value(c->key, eb->time, eb->time, eb->calls));
 	return r ? r : strcmp(name_of(c, oa), name_of(c, ob));
 }
 
@@ -450,41 +414,46 @@ static int option(struct ct_view *v, int o, const char *arg)
 	return -1; /* not reached: getopt gives the table's options only */
 }
 
+static int begin(void *ctx, struct ct_view *v)
+{
+	struct callers *c = ctx;
+	if (c->no_time && !c->sorted)
+		c->key = K_CALLS;
+	c->ovh = &v->ovh;
+	return 0;
+}
+
+/* all functions, or the one asked for */
+static int end(void *ctx, struct ct_view *v, int rc)
+{
+	struct callers *c = ctx;
+	int64_t id = -1;
+	if (rc < 0)
+		return 0;
+	if (v->arg) {
+		id = ct_names_find(&c->names, v->arg);
+		if (id < 0 || !c->stats[id].calls)
+			return ct_error("no calls of '%s' in the trace", v->arg);
+	}
+	print_all(c, stdout, id);
+	return 0;
+}
+
 static char outbuf[1 << 16];
 
 int cmd_callers(int argc, char **argv)
 {
 	struct callers c = {.fmt = FMT_TEXT, .key = K_TOTAL};
+	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &c, .takes_arg = true, .outbuf = outbuf,
-			    .outbuf_len = sizeof(outbuf)};
-	int status, rc;
+			    .outbuf_len = sizeof(outbuf), .overhead = true, .begin = begin,
+			    .read = read_thread, .end = end};
+	/* clang-format on */
 
 	ct_names_init(&c.names);
 	ct_u64map_init(&c.byedge);
-	status = ct_view_start(&v, argc, argv);
-	if (status >= 0)
-		goto out;
-	status = 0;
-	if (c.no_time && !c.sorted)
-		c.key = K_CALLS;
-	c.raw = v.raw;
-	c.s = v.s;
-	rc = ct_view_read(&v, read_thread, &c);
-	if (rc == 0) {
-		int64_t id = -1;
-		if (v.arg) {
-			id = ct_names_find(&c.names, v.arg);
-			if (id < 0 || !c.stats[id].calls)
-				status = ct_error("no calls of '%s' in the trace", v.arg);
-		}
-		if (status == 0)
-			print_all(&c, stdout, id);
-	}
-	if (ct_view_finish(&v, rc, stdout, NULL))
-		status = 1;
-out:
-	ct_view_close(&v);
+	int status = ct_view_run(&v, argc, argv);
 	free(c.stats);
 	free(c.edges);
 	free(c.stack);

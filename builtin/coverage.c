@@ -232,15 +232,25 @@ static size_t per_file(const struct module *m, struct fileagg **out)
 	return n;
 }
 
+/* the functions of all modules with symbols, and those called */
+static void totals(const struct cov *c, size_t *total, size_t *called)
+{
+	*total = *called = 0;
+	for (size_t i = 0; i < c->nmods; i++)
+		if (c->mods[i].funcs) {
+			*total += c->mods[i].nfuncs;
+			*called += c->mods[i].called;
+		}
+}
+
 static void print_text(const struct cov *c, FILE *out)
 {
-	size_t total = 0, called = 0;
+	size_t total, called;
+	totals(c, &total, &called);
 	for (size_t i = 0; i < c->nmods; i++) {
 		const struct module *m = &c->mods[i];
 		if (!m->funcs)
 			continue;
-		total += m->nfuncs;
-		called += m->called;
 		fprintf(out, "%s  %zu/%zu (%.1f%%)\n", ct_tx(m->path), m->called, m->nfuncs,
 			pct(m->called, m->nfuncs));
 		struct fileagg *fa;
@@ -262,15 +272,14 @@ static void print_text(const struct cov *c, FILE *out)
 
 static void print_json(const struct cov *c, FILE *out)
 {
-	size_t total = 0, called = 0;
+	size_t total, called;
 	bool first = true;
+	totals(c, &total, &called);
 	fputs("{\"modules\":[", out);
 	for (size_t i = 0; i < c->nmods; i++) {
 		const struct module *m = &c->mods[i];
 		if (!m->funcs)
 			continue;
-		total += m->nfuncs;
-		called += m->called;
 		fputs(first ? "\n{\"path\":" : ",\n{\"path\":", out);
 		first = false;
 		ct_json_string(out, m->path);
@@ -416,8 +425,10 @@ static int option(struct ct_view *v, int c, const char *arg)
 int cmd_coverage(int argc, char **argv)
 {
 	struct cov cv = {.fmt = F_TEXT, .fail_under = -1};
+	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &cv, .unfiltered = count};
+	/* clang-format on */
 	int status;
 
 	status = ct_view_start(&v, argc, argv);
@@ -444,12 +455,8 @@ int cmd_coverage(int argc, char **argv)
 				strerror(errno));
 			status = 1;
 		}
-		size_t total = 0, called = 0;
-		for (size_t i = 0; i < cv.nmods; i++)
-			if (cv.mods[i].funcs) {
-				total += cv.mods[i].nfuncs;
-				called += cv.mods[i].called;
-			}
+		size_t total, called;
+		totals(&cv, &total, &called);
 		if (status == 0 && cv.fail_under >= 0 && pct(called, total) < cv.fail_under) {
 			ct_error("coverage %.1f%% is below %g%%",
 				pct(called, total), cv.fail_under);

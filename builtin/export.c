@@ -131,6 +131,8 @@ struct exporter {
 	uint32_t outer, inner; /* folded: the frames kept of a deep stack;
 				* both 0: all of them */
 	FILE *out;
+	int argc; /* the command line, named in the HTML report */
+	char **argv;
 
 	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open */
 	uint64_t lo, hi;
@@ -225,31 +227,18 @@ static uint32_t intern(struct exporter *x, const char *name)
 
 static uint32_t node_of(struct exporter *x, uint32_t parent, uint32_t name)
 {
-	void **slot = ct_u64map_slot(&x->bykey, (uint64_t)parent << 32 | name);
-	if (*slot)
-		return (uint32_t)((uintptr_t)*slot - 1);
-	if (x->nnodes == x->capnodes) {
-		x->capnodes = x->capnodes ? 2 * x->capnodes : 256;
-		x->nodes = xrealloc(x->nodes, x->capnodes * sizeof(*x->nodes));
-	}
-	uint32_t id = (uint32_t)x->nnodes++;
-	uint32_t depth = parent ? x->nodes[parent - 1].depth + 1 : 0;
-	uint32_t top = 0;
-	if (x->outer && depth + 1 == x->outer)
-		top = id + 1;
-	else if (x->outer && depth + 1 > x->outer)
-		top = x->nodes[parent - 1].top;
-	x->nodes[id] = (struct node){.parent = parent, .name = name, .depth = depth, .top = top};
-	*slot = (void *)(uintptr_t)(id + 1);
+	bool added;
+	uint32_t id = ct_u64map_index(&x->bykey, (uint64_t)parent << 32 | name, x->nnodes, &added);
+	if (!added)
+		return id;
+	struct node *n = CT_PUSH(x->nodes, x->nnodes, x->capnodes);
+	const struct node *up = parent ? &x->nodes[parent - 1] : NULL;
+	*n = (struct node){.parent = parent, .name = name, .depth = up ? up->depth + 1 : 0};
+	if (x->outer && n->depth + 1 == x->outer)
+		n->top = id + 1;
+	else if (x->outer && n->depth + 1 > x->outer)
+		n->top = up->top;
 	return id;
-}
-
-static const char *basename_of(const char *path)
-{
-	if (!path)
-		return "?";
-	const char *b = strrchr(path, '/');
-	return b ? b + 1 : path;
 }
 
 /* ---- chrome ---------------------------------------------------------- */
@@ -392,7 +381,7 @@ static void chrome_metadata(struct exporter *x, const bool *want)
 		chrome_sep(x);
 		fprintf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":",
 			p->pid);
-		ct_json_string(out, basename_of(p->exe));
+		ct_json_string(out, ct_basename(p->exe));
 		fputs("}}", out);
 	}
 	for (size_t j = 0; j < s->nthreads; j++) {
@@ -420,11 +409,7 @@ static void folded_enter(struct exporter *x, struct ct_func *fn)
 		fn->user = intern(x, fn->name);
 	uint32_t parent = x->depth ? x->stack[x->depth - 1].node + 1 : 0;
 	uint32_t id = node_of(x, parent, (uint32_t)fn->user);
-	if (x->depth == x->capstack) {
-		x->capstack = x->capstack ? 2 * x->capstack : 256;
-		x->stack = xrealloc(x->stack, x->capstack * sizeof(*x->stack));
-	}
-	x->stack[x->depth++] = (struct frame){.node = id, .child = 0};
+	*CT_PUSH(x->stack, x->depth, x->capstack) = (struct frame){.node = id, .child = 0};
 }
 
 static void folded_exit(struct exporter *x, const struct ct_event *ev)
@@ -554,11 +539,7 @@ static void cg_enter(struct exporter *x, struct ct_func *fn)
 			x->lines[id] = si->line > 0 ? si->line : 0;
 		}
 	}
-	if (x->depth == x->capstack) {
-		x->capstack = x->capstack ? 2 * x->capstack : 256;
-		x->stack = xrealloc(x->stack, x->capstack * sizeof(*x->stack));
-	}
-	x->stack[x->depth++] = (struct frame){.node = id, .child = 0};
+	*CT_PUSH(x->stack, x->depth, x->capstack) = (struct frame){.node = id, .child = 0};
 }
 
 static void cg_exit(struct exporter *x, const struct ct_event *ev)
@@ -570,17 +551,13 @@ static void cg_exit(struct exporter *x, const struct ct_event *ev)
 		return;
 	struct frame *caller = &x->stack[x->depth - 1];
 	caller->child += incl;
-	void **slot = ct_u64map_slot(&x->bykey, (uint64_t)caller->node << 32 | f.node);
-	if (!*slot) {
-		if (x->nedges == x->capedges) {
-			x->capedges = x->capedges ? 2 * x->capedges : 256;
-			x->edges = xrealloc(x->edges, x->capedges * sizeof(*x->edges));
-		}
-		x->edges[x->nedges] =
+	bool added;
+	uint32_t i = ct_u64map_index(&x->bykey, (uint64_t)caller->node << 32 | f.node, x->nedges,
+				     &added);
+	if (added)
+		*CT_PUSH(x->edges, x->nedges, x->capedges) =
 			(struct edge){.caller = caller->node, .callee = f.node};
-		*slot = (void *)(uintptr_t)++x->nedges;
-	}
-	struct edge *e = &x->edges[(uintptr_t)*slot - 1];
+	struct edge *e = &x->edges[i];
 	e->calls++;
 	e->incl += incl;
 }
@@ -786,52 +763,61 @@ static int check(struct ct_view *v)
 
 static char outbuf[1 << 16];
 
+/* the output opened, each format's head */
+static int begin(void *ctx, struct ct_view *v)
+{
+	struct exporter *x = ctx;
+	x->out = stdout;
+	if (x->output && !(x->out = fopen(x->output, "w")))
+		return ct_error("%s: %s", x->output, strerror(errno));
+	setvbuf(x->out, outbuf, _IOFBF, sizeof(outbuf));
+	v->out = x->out;
+	v->out_path = x->output;
+	x->s = v->s;
+	x->filt = &v->filt;
+	if (x->fmt == FMT_HTML)
+		x->html = ct_html_new(v->s, x->argc, x->argv);
+	if (x->fmt == FMT_CHROME) {
+		fputs("{\"traceEvents\":[", x->out);
+		chrome_metadata(x, v->want);
+	}
+	if (x->fmt == FMT_PERFETTO)
+		x->perfetto = ct_perfetto_start(x->out, v->s, v->want, x->lo, x->hi);
+	return 0;
+}
+
+/* each format's tail, or the whole of it when it is written at the end */
+static int end(void *ctx, struct ct_view *v, int rc)
+{
+	struct exporter *x = ctx;
+	(void)v;
+	if (x->fmt == FMT_CHROME)
+		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x->out);
+	else if (x->fmt == FMT_PERFETTO)
+		ct_perfetto_finish(x->perfetto);
+	else if (rc == 0 && x->fmt == FMT_CALLGRIND)
+		callgrind_print(x);
+	else if (rc == 0 && x->fmt == FMT_HTML)
+		ct_html_write(x->html, x->out);
+	else if (rc == 0)
+		folded_print(x);
+	return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
+	/* clang-format off */
 	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX,
 			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2};
 	struct ct_view v = {.head = head, .opts = options, .option = option, .ctx = &x,
-			    .check = check};
-	int status, rc;
+			    .check = check, .begin = begin, .read = read_thread, .end = end};
+	/* clang-format on */
 
 	ct_names_init(&x.names);
 	ct_u64map_init(&x.bykey);
-	status = ct_view_start(&v, argc, argv);
-	if (status >= 0)
-		goto out;
-	status = 0;
-	x.out = stdout;
-	if (x.output && !(x.out = fopen(x.output, "w"))) {
-		status = ct_error("%s: %s", x.output, strerror(errno));
-		goto out;
-	}
-	setvbuf(x.out, outbuf, _IOFBF, sizeof(outbuf));
-	x.s = v.s;
-	x.filt = &v.filt;
-	if (x.fmt == FMT_HTML)
-		x.html = ct_html_new(v.s, argc, argv);
-
-	if (x.fmt == FMT_CHROME) {
-		fputs("{\"traceEvents\":[", x.out);
-		chrome_metadata(&x, v.want);
-	}
-	if (x.fmt == FMT_PERFETTO)
-		x.perfetto = ct_perfetto_start(x.out, v.s, v.want, x.lo, x.hi);
-	rc = ct_view_read(&v, read_thread, &x);
-	if (x.fmt == FMT_CHROME)
-		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x.out);
-	else if (x.fmt == FMT_PERFETTO)
-		ct_perfetto_finish(x.perfetto);
-	else if (rc == 0 && x.fmt == FMT_CALLGRIND)
-		callgrind_print(&x);
-	else if (rc == 0 && x.fmt == FMT_HTML)
-		ct_html_write(x.html, x.out);
-	else if (rc == 0)
-		folded_print(&x);
-	if (ct_view_finish(&v, rc, x.out, x.output))
-		status = 1;
-out:
-	ct_view_close(&v);
+	x.argc = argc;
+	x.argv = argv;
+	int status = ct_view_run(&v, argc, argv);
 	free(x.nodes);
 	free(x.stack);
 	free(x.files);

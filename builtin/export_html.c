@@ -196,31 +196,21 @@ static uint32_t node_of(struct ct_html *h, uint32_t parent, uint32_t fn, uint32_
 		h->paths_capped = true;
 		return node_of(h, parent, OTHER_FN, depth);
 	}
-	void **slot = ct_u64map_slot(&h->bypath, key);
-	if (*slot)
-		return (uint32_t)((uintptr_t)*slot - 1);
-	if (h->nnodes == h->capnodes) {
-		h->capnodes = h->capnodes ? 2 * h->capnodes : 256;
-		h->nodes = xrealloc(h->nodes, h->capnodes * sizeof(*h->nodes));
-	}
-	uint32_t id = (uint32_t)h->nnodes++;
-	h->nodes[id] = (struct hnode){.parent = parent, .fn = fn, .depth = depth};
-	*slot = (void *)(uintptr_t)(id + 1);
+	bool added;
+	uint32_t id = ct_u64map_index(&h->bypath, key, h->nnodes, &added);
+	if (added)
+		*CT_PUSH(h->nodes, h->nnodes, h->capnodes) =
+			(struct hnode){.parent = parent, .fn = fn, .depth = depth};
 	return id;
 }
 
 static uint32_t edge_of(struct ct_html *h, uint32_t caller, uint32_t callee)
 {
-	void **slot = ct_u64map_slot(&h->byedge, (uint64_t)caller << 32 | callee);
-	if (*slot)
-		return (uint32_t)((uintptr_t)*slot - 1);
-	if (h->nedges == h->capedges) {
-		h->capedges = h->capedges ? 2 * h->capedges : 256;
-		h->edges = xrealloc(h->edges, h->capedges * sizeof(*h->edges));
-	}
-	uint32_t e = (uint32_t)h->nedges++;
-	h->edges[e] = (struct hedge){.caller = caller, .callee = callee};
-	*slot = (void *)(uintptr_t)(e + 1);
+	bool added;
+	uint32_t e = ct_u64map_index(&h->byedge, (uint64_t)caller << 32 | callee, h->nedges, &added);
+	if (added)
+		*CT_PUSH(h->edges, h->nedges, h->capedges) =
+			(struct hedge){.caller = caller, .callee = callee};
 	return e;
 }
 
@@ -234,11 +224,8 @@ void ct_html_enter(struct ct_html *h, struct ct_func *fn)
 	else
 		node = node_of(h, top ? top->node + 1 : 0, id, (uint32_t)h->depth);
 	uint32_t edge = edge_of(h, top ? top->fn : ROOT, id);
-	if (h->depth == h->capstack) {
-		h->capstack = h->capstack ? 2 * h->capstack : 256;
-		h->stack = xrealloc(h->stack, h->capstack * sizeof(*h->stack));
-	}
-	h->stack[h->depth++] = (struct hframe){.node = node, .fn = id, .edge = edge};
+	*CT_PUSH(h->stack, h->depth, h->capstack) =
+		(struct hframe){.node = node, .fn = id, .edge = edge};
 	h->fns[id].active++;
 	h->edges[edge].active++;
 }
@@ -292,63 +279,58 @@ void ct_html_thread_end(struct ct_html *h)
 
 static void html_text(FILE *out, const char *s)
 {
+	static const char special[] = "<>&\"";
+	static const char *const entity[] = {"&lt;", "&gt;", "&amp;", "&quot;"};
 	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
+		const char *p = strchr(special, *s);
+		if (p)
+			fputs(entity[p - special], out);
+		else
 			putc_unlocked(*s, out);
-		}
 	}
 }
 
+/* the orders' steps: the smaller first, the larger first */
+static int up(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int down(uint64_t a, uint64_t b)
+{
+	return up(b, a);
+}
+
+/* the first step that orders, else 0 */
+static int by(int first, int second, int third)
+{
+	return first ? first : second ? second : third;
+}
+
+/* what the index orders sort */
 static const struct hnode *sort_nodes;
+static const struct hfn *sort_fns;
 
 /* more time first; a parent before its children (less deep on a tie) */
 static int cmp_node_rank(const void *a, const void *b)
 {
-	const struct hnode *p = &sort_nodes[*(const uint32_t *)a];
-	const struct hnode *q = &sort_nodes[*(const uint32_t *)b];
-	if (p->total != q->total)
-		return p->total > q->total ? -1 : 1;
-	if (p->depth != q->depth)
-		return p->depth < q->depth ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
+	const struct hnode *p = &sort_nodes[i], *q = &sort_nodes[k];
+	return by(down(p->total, q->total), up(p->depth, q->depth), up(i, k));
 }
-
-static const struct hfn *sort_fns;
 
 static int cmp_fn_rank(const void *a, const void *b)
 {
-	const struct hfn *p = &sort_fns[*(const uint32_t *)a];
-	const struct hfn *q = &sort_fns[*(const uint32_t *)b];
-	if (p->total != q->total)
-		return p->total > q->total ? -1 : 1;
-	if (p->calls != q->calls)
-		return p->calls > q->calls ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	uint32_t i = *(const uint32_t *)a, k = *(const uint32_t *)b;
+	const struct hfn *p = &sort_fns[i], *q = &sort_fns[k];
+	return by(down(p->total, q->total), down(p->calls, q->calls), up(i, k));
 }
 
 static int cmp_edge_time(const void *a, const void *b)
 {
 	const struct hedge *p = a, *q = b;
-	if (p->time != q->time)
-		return p->time > q->time ? -1 : 1;
-	if (p->calls != q->calls)
-		return p->calls > q->calls ? -1 : 1;
-	if (p->caller != q->caller)
-		return p->caller < q->caller ? -1 : 1;
-	return p->callee < q->callee ? -1 : (p->callee > q->callee);
+	int r = by(down(p->time, q->time), down(p->calls, q->calls), up(p->caller, q->caller));
+	return r ? r : up(p->callee, q->callee);
 }
 
 /* "(other)": the paths under one kept parent that were left out */
@@ -404,20 +386,16 @@ static void write_data(struct ct_html *h, FILE *out)
 
 	/* the flame graph's nodes: the most time first, then the bounds */
 	uint64_t grand = 0;
-	for (size_t i = 0; i < nn; i++)
-		if (!h->nodes[i].parent)
-			grand += h->nodes[i].total;
-	uint32_t *order = xmalloc((nn ? nn : 1) * sizeof(*order));
-	for (size_t i = 0; i < nn; i++)
-		order[i] = (uint32_t)i;
+	size_t npaths = 0;
+	for (size_t i = 0; i < nn; i++) {
+		grand += h->nodes[i].parent ? 0 : h->nodes[i].total;
+		npaths += h->nodes[i].calls > 0;
+	}
 	sort_nodes = h->nodes;
-	ct_qsort(order, nn, sizeof(*order), cmp_node_rank);
+	uint32_t *order = ct_sorted_indexes(nn, cmp_node_rank);
 	/* keep[i]: output index + 1 of node i, 0 when left out */
 	uint32_t *keep = xcalloc(nn ? nn : 1, sizeof(*keep));
 	/* small enough as it is: every path, however short */
-	size_t npaths = 0;
-	for (size_t i = 0; i < nn; i++)
-		npaths += h->nodes[i].calls > 0;
 	double min_time = npaths > MAX_NODES ? MIN_FRACTION * (double)grand : 0;
 	size_t nkept = 0;
 	for (size_t k = 0; k < nn && nkept < MAX_NODES; k++) {
@@ -438,11 +416,8 @@ static void write_data(struct ct_html *h, FILE *out)
 	free(order);
 
 	/* functions: the most time first; those named by kept paths too */
-	uint32_t *forder = xmalloc((nf ? nf : 1) * sizeof(*forder));
-	for (size_t i = 0; i < nf; i++)
-		forder[i] = (uint32_t)i;
 	sort_fns = h->fns;
-	ct_qsort(forder, nf, sizeof(*forder), cmp_fn_rank);
+	uint32_t *forder = ct_sorted_indexes(nf, cmp_fn_rank);
 	bool *fwant = xcalloc(nf ? nf : 1, sizeof(*fwant));
 	size_t nfcalled = 0;
 	for (size_t i = 0; i < nf; i++)
@@ -560,6 +535,13 @@ static void write_data(struct ct_html *h, FILE *out)
 	free(fout);
 }
 
+/* text, then an embedded file */
+static void embed(FILE *out, const char *text, const unsigned char *file, size_t len)
+{
+	fputs(text, out);
+	fwrite(file, 1, len, out);
+}
+
 int ct_html_write(struct ct_html *h, FILE *out)
 {
 	const char *title = h->s->command ? h->s->command : "calltrace";
@@ -568,12 +550,9 @@ int ct_html_write(struct ct_html *h, FILE *out)
 	      out);
 	fputs("<title>calltrace: ", out);
 	html_text(out, title);
-	fputs("</title>\n<!--\n", out);
-	fwrite(ct_html_notices, 1, ct_html_notices_len, out);
-	fputs("\n-->\n<style>\n", out);
-	fwrite(ct_html_lib_css, 1, ct_html_lib_css_len, out);
-	fputs("\n", out);
-	fwrite(ct_html_app_css, 1, ct_html_app_css_len, out);
+	embed(out, "</title>\n<!--\n", ct_html_notices, ct_html_notices_len);
+	embed(out, "\n-->\n<style>\n", ct_html_lib_css, ct_html_lib_css_len);
+	embed(out, "\n", ct_html_app_css, ct_html_app_css_len);
 	fputs("\n</style>\n</head>\n<body>\n"
 	      "<noscript>This report needs JavaScript.</noscript>\n"
 	      "<div id=\"app\"></div>\n"
@@ -581,10 +560,8 @@ int ct_html_write(struct ct_html *h, FILE *out)
 	      out);
 	write_data(h, out);
 	write_info(h, out);
-	fputs("}</script>\n<script>\n", out);
-	fwrite(ct_html_lib_js, 1, ct_html_lib_js_len, out);
-	fputs("\n</script>\n<script>\n", out);
-	fwrite(ct_html_app_js, 1, ct_html_app_js_len, out);
+	embed(out, "}</script>\n<script>\n", ct_html_lib_js, ct_html_lib_js_len);
+	embed(out, "\n</script>\n<script>\n", ct_html_app_js, ct_html_app_js_len);
 	fputs("\n</script>\n</body>\n</html>\n", out);
 	return ferror(out) ? -1 : 0;
 }

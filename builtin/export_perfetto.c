@@ -146,14 +146,6 @@ struct ct_perfetto {
 	size_t npending;
 };
 
-static const char *basename_of(const char *path)
-{
-	if (!path)
-		return "?";
-	const char *b = strrchr(path, '/');
-	return b ? b + 1 : path;
-}
-
 static uint64_t thread_key(int pid, int tid)
 {
 	return (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
@@ -258,7 +250,7 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 		ct_pb_int(b, PD_PID, p->pid);
 		for (int k = 0; k < p->argc && p->argv && p->argv[k]; k++)
 			ct_pb_string(b, PD_CMDLINE, p->argv[k]);
-		ct_pb_string(b, PD_PROCESS_NAME, basename_of(p->exe));
+		ct_pb_string(b, PD_PROCESS_NAME, ct_basename(p->exe));
 		ct_pb_end(b, pd);
 		ct_pb_end(b, td);
 		packet_end(pf, pkt);
@@ -467,10 +459,7 @@ void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe)
 		flush_pending(pf);
 
 	if (ev->kind == CT_ENTER) {
-		if (pf->depth == pf->cap) {
-			pf->cap = pf->cap ? 2 * pf->cap : 256;
-			pf->stack = xrealloc(pf->stack, pf->cap * sizeof(*pf->stack));
-		}
+		CT_GROW(pf->stack, pf->depth, pf->cap);
 		struct pf_frame *f = &pf->stack[pf->depth++];
 		f->start = t;
 		f->name = name_id(pf, fe->fn);

@@ -97,24 +97,20 @@ static void tree_free(struct tree *t)
 
 static uint32_t tree_child(struct tree *t, uint32_t parent, uint32_t name)
 {
-	void **slot = ct_u64map_slot(&t->map, (uint64_t)parent << 32 | name);
-	if (*slot)
-		return (uint32_t)((uintptr_t)*slot - 1);
-	if (t->len == t->cap) {
-		t->cap *= 2;
-		t->n = xrealloc(t->n, t->cap * sizeof(*t->n));
-	}
-	uint32_t i = (uint32_t)t->len++;
+	bool added;
+	uint32_t i = ct_u64map_index(&t->map, (uint64_t)parent << 32 | name, t->len, &added);
+	if (!added)
+		return i;
 	uint32_t depth = t->n[parent].depth + 1;
-	t->n[i] = (struct node){.parent = parent, .name = name, .first_child = NONE,
-				.last_child = NONE, .next_sibling = NONE, .depth = depth,
-				.top = depth == BT_OUTER ? i : depth > BT_OUTER ? t->n[parent].top : 0};
+	*CT_PUSH(t->n, t->len, t->cap) = (struct node){
+		.parent = parent, .name = name, .first_child = NONE, .last_child = NONE,
+		.next_sibling = NONE, .depth = depth,
+		.top = depth == BT_OUTER ? i : depth > BT_OUTER ? t->n[parent].top : 0};
 	if (t->n[parent].last_child == NONE)
 		t->n[parent].first_child = i;
 	else
 		t->n[t->n[parent].last_child].next_sibling = i;
 	t->n[parent].last_child = i;
-	*slot = (void *)(uintptr_t)(i + 1);
 	return i;
 }
 
@@ -124,10 +120,8 @@ struct frame {
 };
 
 struct graph {
-	struct ct_session *s;
 	struct ct_filter *filt;
-	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
-	bool raw;
+	const struct ct_overhead *ovh; /* the view's: of the thread being read */
 	struct ct_names names; /* function names and their ids */
 
 	struct tree tree;
@@ -158,17 +152,13 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 				fn->user = intern(g, fn->name, true);
 			uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
 			uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
-			if (g->depth == g->capstack) {
-				g->capstack = g->capstack ? 2 * g->capstack : 256;
-				g->stack = xrealloc(g->stack,
-						    g->capstack * sizeof(*g->stack));
-			}
-			g->stack[g->depth++] = (struct frame){.node = node, .child = 0};
+			*CT_PUSH(g->stack, g->depth, g->capstack) =
+				(struct frame){.node = node, .child = 0};
 		} else if (g->depth) {
 			/* well nested: the exit of the call on top */
 			struct frame f = g->stack[--g->depth];
 			/* sums of net times, unclamped (overhead.h) */
-			int64_t net = ct_overhead_net(&g->ovh, ev);
+			int64_t net = ct_overhead_net(g->ovh, ev);
 			struct node *n = &g->tree.n[f.node];
 			n->calls++;
 			n->total += (uint64_t)net;
@@ -185,8 +175,6 @@ static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct graph *g = ctx;
 	g->depth = 0;
-	if (!g->raw)
-		ct_overhead_of(g->s, t->proc, &g->ovh);
 	int rc = ct_view_read_thread(v, t, NULL, NULL, g);
 	g->depth = 0;
 	return rc;
@@ -400,47 +388,51 @@ static int option(struct ct_view *v, int c, const char *arg)
 	return ct_view_choice("--format", arg, fmts, 1, "text") < 0 ? -1 : 0;
 }
 
+static int begin(void *ctx, struct ct_view *v)
+{
+	struct graph *g = ctx;
+	g->ovh = &v->ovh;
+	g->filt = &v->filt;
+	return 0;
+}
+
+static int end(void *ctx, struct ct_view *v, int rc)
+{
+	struct graph *g = ctx;
+	for (size_t i = 1; i < g->tree.len; i++) {
+		ct_clamp_sum(&g->tree.n[i].total);
+		ct_clamp_sum(&g->tree.n[i].self);
+	}
+	if (rc < 0)
+		return 0;
+	if (!v->arg) {
+		fputs("# Function Call Graph\n", stdout);
+		print_header(g, stdout, "FUNCTION");
+		print_tree(g, &g->tree, stdout);
+		return 0;
+	}
+	uint32_t f = intern(g, v->arg, false);
+	if (f == NONE)
+		return ct_error("no calls of '%s' in the trace", ct_tx(v->arg));
+	print_func(g, f, v->arg, stdout);
+	return 0;
+}
+
 static char outbuf[1 << 16];
 
 int cmd_graph(int argc, char **argv)
 {
 	struct graph g = {0};
+	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered,
-			    .outbuf = outbuf, .outbuf_len = sizeof(outbuf)};
-	int status, rc;
+			    .outbuf = outbuf, .outbuf_len = sizeof(outbuf),
+			    .overhead = true, .begin = begin, .read = read_thread, .end = end};
+	/* clang-format on */
 
 	ct_names_init(&g.names);
 	tree_init(&g.tree);
-	status = ct_view_start(&v, argc, argv);
-	if (status >= 0)
-		goto out;
-	status = 0;
-	g.raw = v.raw;
-	g.s = v.s;
-	g.filt = &v.filt;
-	rc = ct_view_read(&v, read_thread, &g);
-	for (size_t i = 1; i < g.tree.len; i++) {
-		ct_clamp_sum(&g.tree.n[i].total);
-		ct_clamp_sum(&g.tree.n[i].self);
-	}
-	if (rc == 0) {
-		if (!v.arg) {
-			fputs("# Function Call Graph\n", stdout);
-			print_header(&g, stdout, "FUNCTION");
-			print_tree(&g, &g.tree, stdout);
-		} else {
-			uint32_t f = intern(&g, v.arg, false);
-			if (f == NONE)
-				status = ct_error("no calls of '%s' in the trace", ct_tx(v.arg));
-			else
-				print_func(&g, f, v.arg, stdout);
-		}
-	}
-	if (ct_view_finish(&v, rc, stdout, NULL))
-		status = 1;
-out:
-	ct_view_close(&v);
+	int status = ct_view_run(&v, argc, argv);
 	free(g.stack);
 	tree_free(&g.tree);
 	ct_names_free(&g.names);

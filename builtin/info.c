@@ -5,7 +5,6 @@
  * say whether anything was lost.
  */
 #include <dirent.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,25 +18,22 @@
 #include "overhead.h"
 #include "session.h"
 #include "util.h"
+#include "view.h"
 
-static const struct option long_options[] = {
-	{"data", required_argument, NULL, 'd'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+static const char head[] =
+	"usage: calltrace info [-d DIR]\n"
+	"\n"
+	"Show what was recorded: the command, start time, duration, exit status,\n"
+	"clock, processes (with their module maps and build-ids), threads, the\n"
+	"size on disk and the counters of lost and unmatched events.\n"
+	"\n"
+	"options:\n";
+
+static const struct ct_opt options[] = {
+	CT_OPT_DATA,
+	CT_OPT_HELP,
+	CT_OPT_END,
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: calltrace info [-d DIR]\n"
-		   "\n"
-		   "Show what was recorded: the command, start time, duration, exit status,\n"
-		   "clock, processes (with their module maps and build-ids), threads, the\n"
-		   "size on disk and the counters of lost and unmatched events.\n"
-		   "\n"
-		   "options:\n"
-		   "  -d, --data DIR   the recording (default calltrace.data)\n"
-		   "  -h, --help       this help\n");
-}
 
 /* bytes of the regular files in dir and its subdirectories (one level) */
 static uint64_t dir_bytes(const char *dir, int level)
@@ -88,9 +84,9 @@ static void print_other_keys(const char *dir)
 	};
 	char *path = xasprintf("%s/info", dir);
 	size_t flen;
-	char e[600];
+	struct ct_error e;
 	/* read as the session read it: a regular file, bounded (util.h) */
-	char *text = ct_read_file(path, true, 16u << 20, &flen, e, sizeof(e));
+	char *text = ct_read_file(path, true, 16u << 20, &flen, &e);
 	free(path);
 	FILE *f = text && flen ? fmemopen(text, flen, "r") : NULL;
 	if (!f) {
@@ -183,40 +179,13 @@ static void print_argv(const struct ct_proc *p)
 
 int cmd_info(int argc, char **argv)
 {
-	const char *dir = "calltrace.data";
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+d:h", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			if (optopt && optopt != '?' && strchr("d", optopt))
-				ct_error("option -%c needs an argument", optopt);
-			else
-				ct_error("unknown option '%s'",
-					argv[optind - 1]);
-			usage(stderr);
-			return 2;
-		}
+	struct ct_view v = {.head = head, .opts = options};
+	int status = ct_view_start(&v, argc, argv);
+	if (status >= 0) {
+		ct_view_close(&v);
+		return status;
 	}
-	if (optind < argc) {
-		ct_error("unexpected argument '%s'", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
-
-	struct ct_session *s;
-	struct ct_error err;
-	if (ct_session_open(&s, dir, &err) < 0) {
-		ct_error("%s", err.msg);
-		return 1;
-	}
+	struct ct_session *s = v.s;
 	s->quiet = true; /* the warnings are part of the report below */
 
 	char buf[64], buf2[64];
@@ -321,6 +290,6 @@ int cmd_info(int argc, char **argv)
 		printf("\nwarning: the recording is incomplete: calltrace record did not finish\n");
 	fflush(stdout);
 	s->quiet = false; /* other warnings (e.g. a missing .proc file) go to stderr */
-	ct_session_close(s);
+	ct_view_close(&v);
 	return 0;
 }

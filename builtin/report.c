@@ -73,8 +73,7 @@ enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME };
 struct report {
 	struct ct_session *s;
 	struct ct_filter *filt;
-	struct ct_overhead ovh; /* of the thread being read; zero with --raw */
-	bool raw;
+	const struct ct_overhead *ovh; /* the view's: of the thread being read */
 
 	struct ct_names names; /* function names and their ids */
 
@@ -120,12 +119,10 @@ static uint32_t intern(struct report *r, const char *name)
 {
 	uint32_t id = ct_names_intern(&r->names, name);
 	if (r->names.n > r->capstats) {
-		size_t old = r->capstats;
-		r->capstats = r->names.cap;
-		r->stats = xrealloc(r->stats, r->capstats * sizeof(*r->stats));
-		r->active = xrealloc(r->active, r->capstats * sizeof(*r->active));
-		memset(r->stats + old, 0, (r->capstats - old) * sizeof(*r->stats));
-		memset(r->active + old, 0, (r->capstats - old) * sizeof(*r->active));
+		size_t old = r->capstats, cap = r->names.cap;
+		r->stats = ct_grow_zeroed(r->stats, old, cap, sizeof(*r->stats));
+		r->active = ct_grow_zeroed(r->active, old, cap, sizeof(*r->active));
+		r->capstats = cap;
 	}
 	return id;
 }
@@ -137,11 +134,7 @@ static inline void account_enter(struct report *r, struct ct_func *fn, const str
 	uint32_t id = (uint32_t)fn->user;
 	if (__builtin_expect(r->by_args && ev->args && ev->args->has_args, 0))
 		id = args_row(r, fn, ev);
-	if (r->depth == r->capstack) {
-		r->capstack = r->capstack ? 2 * r->capstack : 256;
-		r->stack = xrealloc(r->stack, r->capstack * sizeof(*r->stack));
-	}
-	r->stack[r->depth++] = (struct frame){.id = id, .child = 0};
+	*CT_PUSH(r->stack, r->depth, r->capstack) = (struct frame){.id = id, .child = 0};
 	r->active[id]++;
 }
 
@@ -154,7 +147,7 @@ static inline __attribute__((always_inline)) void account_exit(struct report *r,
 	struct frame f = r->stack[--r->depth];
 	uint32_t id = f.id;
 	/* sums of net times, unclamped (see overhead.h): uint64_t wraps */
-	int64_t net = ct_overhead_net(&r->ovh, ev);
+	int64_t net = ct_overhead_net(r->ovh, ev);
 	uint64_t incl = ct_clamp0(net);
 	struct fstat *st = &r->stats[id];
 	if (r->active[id])
@@ -339,8 +332,6 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct report *r = ctx;
-	if (!r->raw)
-		ct_overhead_of(r->s, t->proc, &r->ovh);
 	int rc = ct_view_read_thread(v, t, NULL, emit, r);
 	thread_reset(r);
 	if (rc == 0 && r->per_thread) {
@@ -429,43 +420,50 @@ static int option(struct ct_view *v, int c, const char *arg)
 	return -1; /* not reached: getopt gives the table's options only */
 }
 
+/* the heads of a JSON per-thread report and of CSV */
+static int begin(void *ctx, struct ct_view *v)
+{
+	struct report *r = ctx;
+	r->per_thread = v->per_thread;
+	r->ovh = &v->ovh;
+	r->s = v->s;
+	r->filt = &v->filt;
+	r->out = stdout;
+	if (r->per_thread && r->fmt == FMT_JSON)
+		fputs("{\"threads\":[", stdout);
+	if (r->fmt == FMT_CSV)
+		fputs(r->per_thread
+			      ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n"
+			      : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
+		      stdout);
+	return 0;
+}
+
+static int end(void *ctx, struct ct_view *v, int rc)
+{
+	struct report *r = ctx;
+	(void)v;
+	if (rc == 0 && !r->per_thread)
+		print_table(r, NULL);
+	else if (rc == 0 && r->fmt == FMT_JSON)
+		fputs("]}\n", stdout);
+	return 0;
+}
+
 static char outbuf[1 << 16];
 
 int cmd_report(int argc, char **argv)
 {
 	struct report r = {.fmt = FMT_TEXT, .keys = {K_TOTAL}, .nkeys = 1, .first_table = true};
+	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &r, .unfiltered = unfiltered, .outbuf = outbuf,
-			    .outbuf_len = sizeof(outbuf)};
-	int status, rc;
+			    .outbuf_len = sizeof(outbuf), .overhead = true, .begin = begin,
+			    .read = read_thread, .end = end};
+	/* clang-format on */
 
 	ct_names_init(&r.names);
-	status = ct_view_start(&v, argc, argv);
-	if (status >= 0)
-		goto out;
-	status = 0;
-	r.per_thread = v.per_thread;
-	r.raw = v.raw;
-	r.s = v.s;
-	r.filt = &v.filt;
-	r.out = stdout;
-	if (r.per_thread && r.fmt == FMT_JSON)
-		fputs("{\"threads\":[", stdout);
-	if (r.fmt == FMT_CSV)
-		fputs(r.per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n"
-				   : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
-		      stdout);
-	rc = ct_view_read(&v, read_thread, &r);
-	if (rc == 0) {
-		if (!r.per_thread)
-			print_table(&r, NULL);
-		else if (r.fmt == FMT_JSON)
-			fputs("]}\n", stdout);
-	}
-	if (ct_view_finish(&v, rc, stdout, NULL))
-		status = 1;
-out:
-	ct_view_close(&v);
+	int status = ct_view_run(&v, argc, argv);
 	free(r.stats);
 	free(r.active);
 	free(r.stack);

@@ -24,12 +24,13 @@
 #include "symtab.h"
 #include "util.h"
 
-static void msg(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void msg(char *err, size_t len, const char *fmt, ...)
+/* err's message, as given (the command line's own text) */
+static void msg(struct ct_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void msg(struct ct_error *err, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 }
 
@@ -204,12 +205,12 @@ static void free_rx(struct rx *v, size_t n)
 	free(v);
 }
 
-static int compile(char **opts, size_t n, bool ret, struct rx **out, char *err, size_t errlen)
+static int compile(char **opts, size_t n, bool ret, struct rx **out, struct ct_error *err)
 {
 	struct rx *v = xcalloc(n ? n : 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		char *re;
-		if (ct_aspec_parse(opts[i], ret, &re, &v[i].spec, err, errlen) < 0) {
+		if (ct_aspec_from_opt(opts[i], ret, &re, &v[i].spec, err) < 0) {
 			free_rx(v, i);
 			return -1;
 		}
@@ -217,7 +218,7 @@ static int compile(char **opts, size_t n, bool ret, struct rx **out, char *err, 
 		if (rc) {
 			char e[200];
 			regerror(rc, &v[i].re, e, sizeof(e));
-			msg(err, errlen, "'%s': bad regex '%s': %s", opts[i], re, e);
+			msg(err, "'%s': bad regex '%s': %s", opts[i], re, e);
 			free(re);
 			ct_aspec_free(&v[i].spec);
 			free_rx(v, i);
@@ -231,16 +232,16 @@ static int compile(char **opts, size_t n, bool ret, struct rx **out, char *err, 
 }
 
 static int do_module(const char *path, const struct ct_args_opts *o, struct ct_argtab *t,
-		     struct rx *A, struct rx *R, char *err, size_t errlen)
+		     struct rx *A, struct rx *R, struct ct_error *err)
 {
 	struct ct_error e;
 	struct ct_symtab *st = ct_symtab_from_elf(path, &e);
 	if (!st) {
-		msg(err, errlen, "%s", e.msg);
+		msg(err, "%s", e.msg);
 		return -1;
 	}
 	struct ct_amodule *m = ct_argtab_module(t, st->buildid, path);
-	if (o->autoargs && ct_dwarf_specs(path, t, m, st, err, errlen) < 0) {
+	if (o->autoargs && ct_dwarf_specs(path, t, m, st, err) < 0) {
 		ct_symtab_free(st);
 		return -1;
 	}
@@ -281,10 +282,9 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 			sp.ret = sr->ret;
 			sp.nret = sr->nret;
 		}
-		if (ct_aspec_check(&sp, t->strmax, err, errlen) < 0) {
-			char e2[400];
-			snprintf(e2, sizeof(e2), "%s", err);
-			msg(err, errlen, "%s: %s", a ? a->opt : r->opt, e2);
+		struct ct_error e2;
+		if (ct_aspec_check(&sp, t->strmax, &e2) < 0) {
+			msg(err, "%s: %s", a ? a->opt : r->opt, e2.msg);
 			ct_symtab_free(st);
 			return -1;
 		}
@@ -303,8 +303,9 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 }
 
 int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
-		    size_t splen, char *err, size_t errlen)
+		    size_t splen, char *errbuf, size_t errlen)
 {
+	struct ct_error e, *err = &e;
 	struct rx *A = NULL, *R = NULL;
 	struct ct_argtab t;
 	int rc = -1;
@@ -313,12 +314,10 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	ct_argtab_init(&t);
 	if (o->strmax)
 		t.strmax = o->strmax;
-	if (compile(o->A, o->nA, false, &A, err, errlen) < 0)
-		return -1;
-	if (compile(o->R, o->nR, true, &R, err, errlen) < 0) {
-		free_rx(A, o->nA);
-		return -1;
-	}
+	if (compile(o->A, o->nA, false, &A, err) < 0)
+		goto out;
+	if (compile(o->R, o->nR, true, &R, err) < 0)
+		goto out;
 	char *exe = find_program(prog);
 	if (!exe) {
 		/* running it fails the same way: record says so */
@@ -332,7 +331,7 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	for (size_t i = 0; i < o->nlibs; i++) {
 		char real[PATH_MAX];
 		if (!realpath(o->libs[i], real)) {
-			msg(err, errlen, "--args-lib %s: %s", o->libs[i], strerror(errno));
+			msg(err, "--args-lib %s: %s", o->libs[i], strerror(errno));
 			goto out;
 		}
 		paths = xrealloc(paths, (npaths + 1) * sizeof(char *));
@@ -343,7 +342,7 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 		struct modinfo mi;
 		if (read_modinfo(paths[i], &mi) < 0) {
 			if (i < nexplicit) {
-				msg(err, errlen, "%s: not an ELF file", paths[i]);
+				msg(err, "%s: not an ELF file", paths[i]);
 				goto out;
 			}
 			continue;
@@ -355,7 +354,7 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 			    "-fpatchable-function-entry to capture them",
 			    paths[i]);
 		if (i < nexplicit || mi.instrumented) {
-			if (do_module(paths[i], o, &t, A, R, err, errlen) < 0) {
+			if (do_module(paths[i], o, &t, A, R, err) < 0) {
 				modinfo_free(&mi);
 				goto out;
 			}
@@ -391,12 +390,12 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	if (!f) {
 		if (sfd >= 0)
 			close(sfd);
-		msg(err, errlen, "cannot write %s: %s", specpath, strerror(errno));
+		msg(err, "cannot write %s: %s", specpath, strerror(errno));
 		goto out;
 	}
 	int wr = ct_argtab_write(&t, f);
 	if (fclose(f) != 0 || wr < 0) {
-		msg(err, errlen, "cannot write %s: %s", specpath, strerror(errno));
+		msg(err, "cannot write %s: %s", specpath, strerror(errno));
 		goto out;
 	}
 	rc = 0;
@@ -404,8 +403,12 @@ out:
 	for (size_t i = 0; i < npaths; i++)
 		free(paths[i]);
 	free(paths);
-	free_rx(A, o->nA);
-	free_rx(R, o->nR);
+	if (A)
+		free_rx(A, o->nA);
+	if (R)
+		free_rx(R, o->nR);
 	ct_argtab_free(&t);
+	if (rc < 0)
+		snprintf(errbuf, errlen, "%s", e.msg);
 	return rc;
 }

@@ -21,17 +21,6 @@
 #include "util.h"
 
 
-static void msg(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void msg(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (err && len) {
-		vsnprintf(err, len, fmt, ap);
-		ct_text_fix(err, len);
-	}
-	va_end(ap);
-}
 
 /* ---- the command line ---------------------------------------------------- */
 
@@ -139,8 +128,8 @@ size_t ct_aconv_parse(const char *s, struct ct_aconv *cv)
 	return (size_t)(p - s);
 }
 
-static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, char *err,
-			     size_t errlen)
+static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec,
+			     struct ct_error *err)
 {
 	unsigned ni = 0, nf = 0;
 	for (const char *p = f; *p; p++) {
@@ -149,7 +138,7 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, cha
 		struct ct_aconv cv;
 		size_t n = ct_aconv_parse(p, &cv);
 		if (!n) {
-			msg(err, errlen, "fmt: unsupported conversion at '%.8s'", p);
+			ct_set_err(err, "fmt: unsupported conversion at '%.8s'", p);
 			return -1;
 		}
 		p += n - 1;
@@ -191,7 +180,7 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, cha
 				it.loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 2};
 			} else {
 				if (nf >= 8) {
-					msg(err, errlen,
+					ct_set_err(err,
 					    "fmt: more than 8 floating-point arguments (the rest "
 					    "are on the stack: use -a)");
 					return -1;
@@ -209,7 +198,7 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, cha
 									       : 32;
 			if (ret) {
 				if (ni >= 1) {
-					msg(err, errlen, "fmt: a return value has one integer");
+					ct_set_err(err, "fmt: a return value has one integer");
 					return -1;
 				}
 				ni++;
@@ -224,7 +213,7 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, cha
 		else
 			push_item(&spec->args, &spec->nargs, &it);
 		if (ret && spec->nret > 1) {
-			msg(err, errlen, "fmt: a return value has one conversion");
+			ct_set_err(err, "fmt: a return value has one conversion");
 			return -1;
 		}
 	}
@@ -234,6 +223,16 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, cha
 int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, char *err,
 		   size_t errlen)
 {
+	struct ct_error e;
+	int rc = ct_aspec_from_opt(opt, ret, re, spec, &e);
+	if (rc < 0 && err && errlen)
+		snprintf(err, errlen, "%s", e.msg);
+	return rc;
+}
+
+int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spec,
+		      struct ct_error *err)
+{
 	const char *at = strrchr(opt, '@');
 	/* the items never contain '@' but a fmt string may: take the first
 	 * '@' that is followed by an item */
@@ -242,13 +241,13 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 		at = fm;
 	*re = NULL;
 	if (!at || at == opt) {
-		msg(err, errlen, "'%s': expected FUNC_REGEX@ITEM[,ITEM...]", opt);
+		ct_set_err(err, "'%s': expected FUNC_REGEX@ITEM[,ITEM...]", opt);
 		return -1;
 	}
 	*re = xasprintf("%.*s", (int)(at - opt), opt);
 	const char *p = at + 1;
 	if (!*p) {
-		msg(err, errlen, "'%s': nothing to capture after '@'", opt);
+		ct_set_err(err, "'%s': nothing to capture after '@'", opt);
 		goto fail;
 	}
 	while (*p) {
@@ -260,7 +259,7 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 			if (q == '"' || q == '\'') {
 				end = strchr(p + 1, q);
 				if (!end) {
-					msg(err, errlen, "'%s': unterminated fmt string", opt);
+					ct_set_err(err, "'%s': unterminated fmt string", opt);
 					goto fail;
 				}
 				f = xasprintf("%.*s", (int)(end - p - 1), p + 1);
@@ -271,14 +270,14 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 			}
 			if (ret ? spec->nret : (spec->nargs || spec->fmt)) {
 				free(f);
-				msg(err, errlen, "'%s': fmt= cannot be mixed with other items",
+				ct_set_err(err, "'%s': fmt= cannot be mixed with other items",
 				    opt);
 				goto fail;
 			}
-			char e2[200];
-			if (parse_printf_form(f, ret, spec, e2, sizeof(e2)) < 0) {
+			struct ct_error e2;
+			if (parse_printf_form(f, ret, spec, &e2) < 0) {
 				free(f);
-				msg(err, errlen, "'%s': %s", opt, e2);
+				ct_set_err(err, "'%s': %s", opt, e2.msg);
 				goto fail;
 			}
 			if (ret) {
@@ -292,7 +291,7 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 			}
 			p = end;
 			if (*p && *p != ',') {
-				msg(err, errlen, "'%s': text after the fmt string", opt);
+				ct_set_err(err, "'%s': text after the fmt string", opt);
 				goto fail;
 			}
 			if (*p)
@@ -330,7 +329,7 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 		}
 		if (slash) {
 			if (parse_fmt(slash + 1, (size_t)(end - slash - 1), &it) < 0) {
-				msg(err, errlen,
+				ct_set_err(err,
 				    "'%s': unknown format '%.*s' (d u x c b p s f, "
 				    "with a size: d8 d16 d32 d64, f32 f64)",
 				    opt, (int)(end - slash - 1), slash + 1);
@@ -341,12 +340,12 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 			it.bits = fp ? 64 : 32;
 		}
 		if (fp && it.fmt != CT_AF_FLOAT) {
-			msg(err, errlen, "'%s': fparg is a floating-point register: f, f32 or f64",
+			ct_set_err(err, "'%s': fparg is a floating-point register: f, f32 or f64",
 			    opt);
 			goto fail;
 		}
 		if (!fp && !ret && it.fmt == CT_AF_FLOAT) {
-			msg(err, errlen,
+			ct_set_err(err,
 			    "'%s': floating-point arguments are in xmm registers: use fpargN/f "
 			    "(numbered among the floating-point arguments)",
 			    opt);
@@ -356,13 +355,13 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 			it.loc[0].reg = 2; /* xmm0 */
 		if (ret) {
 			if (spec->nret) {
-				msg(err, errlen, "'%s': one return value per function", opt);
+				ct_set_err(err, "'%s': one return value per function", opt);
 				goto fail;
 			}
 			push_item(&spec->ret, &spec->nret, &it);
 		} else {
 			if (spec->fmt) {
-				msg(err, errlen, "'%s': fmt= cannot be mixed with other items",
+				ct_set_err(err, "'%s': fmt= cannot be mixed with other items",
 				    opt);
 				goto fail;
 			}
@@ -371,7 +370,7 @@ int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, 
 		p = *end ? end + 1 : end;
 		continue;
 	bad_item:
-		msg(err, errlen, "'%s': unknown item '%.*s' (%s)", opt, (int)(end - p), p,
+		ct_set_err(err, "'%s': unknown item '%.*s' (%s)", opt, (int)(end - p), p,
 		    ret ? "retval[/FMT] or fmt=\"...\"" : "argN[/FMT], fpargN[/f] or fmt=\"...\"");
 		goto fail;
 	}
@@ -531,12 +530,12 @@ unsigned ct_aspec_words(const struct ct_aspec *s, bool ret, unsigned strmax)
 	return w;
 }
 
-int ct_aspec_check(const struct ct_aspec *s, unsigned strmax, char *err, size_t errlen)
+int ct_aspec_check(const struct ct_aspec *s, unsigned strmax, struct ct_error *err)
 {
 	for (int r = 0; r < 2; r++) {
 		unsigned w = ct_aspec_words(s, r, strmax);
 		if (w > CT_ARGS_MAX_WORDS) {
-			msg(err, errlen,
+			ct_set_err(err,
 			    "%s take %u bytes, more than one record holds (%u); capture fewer "
 			    "or shorter strings (--str-max)",
 			    r ? "the return value would" : "the arguments would", 4 * w,
@@ -726,11 +725,11 @@ static void item_of_line(struct ct_aitem *it, const struct ct_sf_line *l)
 /* the most of args.spec that is read (doc/format.md) */
 #define MAX_SPEC_BYTES (64u << 20)
 
-int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errlen)
+int ct_argtab_load(struct ct_argtab *t, const char *path, struct ct_error *err)
 {
 	ct_argtab_init(t);
 	size_t len;
-	char *text = ct_read_file(path, true, MAX_SPEC_BYTES, &len, err, errlen);
+	char *text = ct_read_file(path, true, MAX_SPEC_BYTES, &len, err);
 	if (!text)
 		return -1;
 	struct ct_sf sf;
@@ -852,9 +851,9 @@ int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errl
 	return 0;
 bad:
 	if (rc < 0)
-		msg(err, errlen, "%s: line %u: %s", path, sf.lineno, why);
+		ct_set_err(err, "%s: line %u: %s", path, sf.lineno, why);
 	else
-		msg(err, errlen, "%s: %s", path, why);
+		ct_set_err(err, "%s: %s", path, why);
 	free(text);
 	ct_argtab_free(t);
 	ct_argtab_init(t);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "calltrace/specfile.h"
+#include "error.h"
 
 struct ct_aitem {
 	uint8_t fmt;  /* enum ct_afmt */
@@ -85,6 +86,10 @@ struct ct_argtab {
 /* one -A (ret false) or -R (ret true) option: "REGEX@ITEM,ITEM...".
  * *re gets the regex (malloc'd); the items are put into spec (args or ret)
  * as parsed.  -1 with a message in err when the spec is malformed. */
+int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spec,
+		      struct ct_error *err);
+/* the same with the message in err (errlen bytes): builtin/record.c's
+ * form, until its call takes a struct ct_error */
 int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, char *err,
 		   size_t errlen);
 
@@ -113,14 +118,14 @@ void ct_amodule_add(struct ct_amodule *m, uint64_t off, uint32_t spec);
  * (its low half); everything else 8 bytes per register or stack slot */
 bool ct_aitem_narrow(const struct ct_aitem *it);
 /* check that a spec's records fit (CT_ARGS_MAX_WORDS); -1 with a message */
-int ct_aspec_check(const struct ct_aspec *s, unsigned strmax, char *err, size_t errlen);
+int ct_aspec_check(const struct ct_aspec *s, unsigned strmax, struct ct_error *err);
 /* payload words of a spec's entry (ret false) or return record, strings at
  * their longest */
 unsigned ct_aspec_words(const struct ct_aspec *s, bool ret, unsigned strmax);
 
 int ct_argtab_write(const struct ct_argtab *t, FILE *f);
 /* -1 with a message naming the file and line */
-int ct_argtab_load(struct ct_argtab *t, const char *path, char *err, size_t errlen);
+int ct_argtab_load(struct ct_argtab *t, const char *path, struct ct_error *err);
 
 /* ---- decoding and printing ------------------------------------------- */
 
@@ -168,7 +173,9 @@ struct ct_args_opts {
  * (lib/dwarfargs.c); st is its symbol table */
 struct ct_symtab;
 int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
-		   const struct ct_symtab *st, char *err, size_t errlen);
+		   const struct ct_symtab *st, struct ct_error *err);
+/* (err, errlen): builtin/record.c's form, until its call takes a struct
+ * ct_error */
 int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
 		    size_t splen, char *err, size_t errlen);
 

@@ -894,10 +894,9 @@ static void walk(struct ctx *c, Dwarf_Die *d, int depth)
 }
 
 int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
-		   const struct ct_symtab *st, char *err, size_t errlen)
+		   const struct ct_symtab *st, struct ct_error *err)
 {
 	(void)err;
-	(void)errlen;
 	uint64_t size;
 	const char *why;
 	int fd = ct_open_regular(path, false, &size, &why);

@@ -11,4 +11,8 @@ struct ct_error {
 	char msg[512];
 };
 
+/* set err's message (when err is not NULL), made safe to print
+ * (output.h's ct_text_fix: it may quote a recording) */
+void ct_set_err(struct ct_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -22,4 +22,11 @@ void ct_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ct_error, then exit(1) */
 void ct_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* the same without the subcommand, "calltrace: warning: MESSAGE\n" and
+ * "calltrace: MESSAGE\n" then exit(1): the warnings about a recording and
+ * its symbols, and running out of memory, which read the same whichever
+ * command meets them */
+void ct_warn_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ct_die_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
 #endif

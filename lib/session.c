@@ -22,20 +22,10 @@
 
 #include "argspec.h"
 #include "calltrace/format.h"
+#include "message.h"
 #include "output.h"
 #include "session_priv.h"
 #include "util.h"
-
-void ct_set_err(struct ct_error *err, const char *fmt, ...)
-{
-	if (!err)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	ct_text_fix(err->msg, sizeof(err->msg));
-}
 
 void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 {
@@ -46,8 +36,7 @@ void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 	int n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
-		fprintf(stderr, "calltrace: out of memory\n");
-		exit(1);
+		ct_die_plain("out of memory");
 	}
 	void **slot = ct_u64map_slot(&sp->warned, ct_hash_str(msg));
 	if (*slot) {
@@ -149,7 +138,7 @@ static int parse_info(struct ct_session *s, const char *path, struct ct_error *e
 {
 	size_t len;
 	struct ct_error e;
-	char *text = ct_read_file(path, true, MAX_INFO_BYTES, &len, e.msg, sizeof(e.msg));
+	char *text = ct_read_file(path, true, MAX_INFO_BYTES, &len, &e);
 	if (!text) {
 		if (errno == ENOENT)
 			ct_set_err(err, "%s: not a calltrace data directory (no info file)", s->dir);
@@ -282,7 +271,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 {
 	size_t len;
 	struct ct_error e;
-	char *text = ct_read_file(path, true, MAX_PROC_BYTES, &len, e.msg, sizeof(e.msg));
+	char *text = ct_read_file(path, true, MAX_PROC_BYTES, &len, &e);
 	if (!text) {
 		ct_set_err(err, "%s", e.msg);
 		return -1;
@@ -626,10 +615,10 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	setup_clock(s);
 	path = xasprintf("%s/%s", s->dir, CT_ARGS_FILE);
 	if (lstat(path, &st) == 0) {
-		char e[600];
+		struct ct_error e;
 		s->argtab = xmalloc(sizeof(*s->argtab));
-		if (ct_argtab_load(s->argtab, path, e, sizeof(e)) < 0) {
-			ct_session_warn(s, "%s; arguments are not shown", e);
+		if (ct_argtab_load(s->argtab, path, &e) < 0) {
+			ct_session_warn(s, "%s; arguments are not shown", e.msg);
 			free(s->argtab);
 			s->argtab = NULL;
 		}
@@ -650,7 +639,7 @@ void ct_session_close(struct ct_session *s)
 	struct session_priv *sp = priv(s);
 	for (size_t i = 0; i < sp->nwarnings; i++) {
 		if (!s->quiet)
-			fprintf(stderr, "calltrace: warning: %s\n", ct_tx(sp->warnings[i]));
+			ct_warn_plain("%s", ct_tx(sp->warnings[i]));
 		free(sp->warnings[i]);
 	}
 	free(sp->warnings);

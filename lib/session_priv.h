@@ -68,7 +68,6 @@ uint64_t ct_proc_tag(struct ct_session *s, struct ct_proc *p, uint64_t addr, uin
 
 /* err->msg from a format, made safe for the terminal; err may be NULL
  * (session.c) */
-void ct_set_err(struct ct_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- the clock ----------------------------------------------------------- */
 

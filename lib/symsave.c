@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "message.h"
 #include "symtab_priv.h"
 #include "util.h"
 
@@ -225,13 +226,11 @@ static int save_module(const char *out, const char *recbid, const char *path, co
 	char *fbid = ct_elf_buildid(path);
 	if (recbid && (!fbid || strcmp(fbid, recbid))) {
 		if (access(path, F_OK) < 0)
-			fprintf(stderr, "calltrace: warning: %s: %s; its symbols were not saved\n",
-				path, strerror(errno));
+			ct_warn_plain("%s: %s; its symbols were not saved", path, strerror(errno));
 		else
-			fprintf(stderr,
-				"calltrace: warning: %s: build-id mismatch (recorded %s, file has %s); "
-				"its symbols were not saved\n",
-				path, recbid, fbid ? fbid : "none");
+			ct_warn_plain("%s: build-id mismatch (recorded %s, file has %s); "
+				      "its symbols were not saved",
+				      path, recbid, fbid ? fbid : "none");
 		free(fbid);
 		return 1;
 	}
@@ -239,13 +238,12 @@ static int save_module(const char *out, const char *recbid, const char *path, co
 	struct ct_error e;
 	struct ct_symtab *t = ct_symtab_from_elf(path, &e);
 	if (!t) {
-		fprintf(stderr, "calltrace: warning: %s; its symbols were not saved\n", e.msg);
+		ct_warn_plain("%s; its symbols were not saved", e.msg);
 		return 1;
 	}
 	int warnings = 0;
 	if (ct_symtab_save(t, out, &e) < 0) {
-		fprintf(stderr, "calltrace: warning: cannot write %s; its symbols were not saved\n",
-			e.msg);
+		ct_warn_plain("cannot write %s; its symbols were not saved", e.msg);
 		warnings++;
 		(*unsaved)++;
 	} else if (recbid && cdir && t->buildid && !strcmp(t->buildid, recbid)) {

@@ -584,7 +584,7 @@ struct ct_symtab *ct_symtab_load_saved(const char *dir, const char *key, struct 
 struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 {
 	size_t flen;
-	char *text = ct_read_file(file, true, CT_SYM_MAX_BYTES, &flen, err->msg, sizeof(err->msg));
+	char *text = ct_read_file(file, true, CT_SYM_MAX_BYTES, &flen, err);
 	if (!text)
 		return NULL;
 	FILE *f = flen ? fmemopen(text, flen, "r") : NULL;

@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "error.h"
+#include "message.h"
+
 static void oom(size_t n)
 {
-	fprintf(stderr, "calltrace: out of memory (allocating %zu bytes)\n", n);
-	exit(1);
+	ct_die_plain("out of memory (allocating %zu bytes)", n);
 }
 
 void *xmalloc(size_t n)
@@ -71,10 +73,8 @@ char *xasprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		fprintf(stderr, "calltrace: bad format string\n");
-		exit(1);
-	}
+	if (n < 0)
+		ct_die_plain("bad format string");
 	char *p = xmalloc((size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
@@ -136,21 +136,21 @@ int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char 
 	return fd;
 }
 
-char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp, char *err,
-		   size_t errlen)
+char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp,
+		   struct ct_error *err)
 {
 	uint64_t size;
 	const char *why;
 	int fd = ct_open_regular(path, nofollow, &size, &why);
 	if (fd < 0) {
 		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, why);
+		snprintf(err->msg, sizeof(err->msg), "%s: %s", path, why);
 		errno = e;
 		return NULL;
 	}
 	if (size > max) {
-		snprintf(err, errlen, "%s: too large (%" PRIu64 " bytes; at most %zu are read)",
-			 path, size, max);
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s: too large (%" PRIu64 " bytes; at most %zu are read)", path, size, max);
 		close(fd);
 		errno = EFBIG;
 		return NULL;
@@ -163,7 +163,8 @@ char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp, ch
 			if (errno == EINTR)
 				continue;
 			int e = errno;
-			snprintf(err, errlen, "%s: offset %zu: %s", path, len, strerror(e));
+			snprintf(err->msg, sizeof(err->msg), "%s: offset %zu: %s", path, len,
+				 strerror(e));
 			close(fd);
 			free(buf);
 			errno = e;
@@ -264,6 +265,47 @@ void *ct_u64map_get(const struct ct_u64map *m, uint64_t key)
 		i = (i + 1) & mask;
 	}
 	return NULL;
+}
+
+uint32_t ct_u64map_index(struct ct_u64map *m, uint64_t key, size_t next, bool *added)
+{
+	void **slot = ct_u64map_slot(m, key);
+	*added = !*slot;
+	if (*added)
+		*slot = (void *)(uintptr_t)(next + 1);
+	return (uint32_t)((uintptr_t)*slot - 1);
+}
+
+/* ---- arrays and paths ---------------------------------------------------- */
+
+void *ct_grow(void *p, size_t *cap, size_t size)
+{
+	*cap = *cap ? 2 * *cap : 256;
+	return xrealloc(p, *cap * size);
+}
+
+void *ct_grow_zeroed(void *p, size_t cap, size_t newcap, size_t size)
+{
+	p = xrealloc(p, newcap * size);
+	memset((char *)p + cap * size, 0, (newcap - cap) * size);
+	return p;
+}
+
+uint32_t *ct_sorted_indexes(size_t n, int (*cmp)(const void *, const void *))
+{
+	uint32_t *v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uint32_t)i;
+	ct_qsort(v, n, sizeof(*v), cmp);
+	return v;
+}
+
+const char *ct_basename(const char *path)
+{
+	if (!path)
+		return "?";
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
 }
 
 /* ---- durations ---------------------------------------------------------- */

@@ -19,6 +19,21 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* arrays that grow: room for one more element in arr, n of its cap used
+ * (cap doubled, from 256, when full) */
+#define CT_GROW(arr, n, cap)                                                                   \
+	((n) == (cap) ? (void)((arr) = ct_grow((arr), &(cap), sizeof(*(arr)))) : (void)0)
+/* the same, then a pointer to that element, n counting it */
+#define CT_PUSH(arr, n, cap) (CT_GROW(arr, n, cap), &(arr)[(n)++])
+void *ct_grow(void *p, size_t *cap, size_t size);
+/* p (cap elements of size) grown to newcap elements, the new ones zeroed:
+ * for arrays kept per id of a struct ct_names */
+void *ct_grow_zeroed(void *p, size_t cap, size_t newcap, size_t size);
+/* the indexes 0..n-1 sorted by cmp (which compares two uint32_t indexes) */
+uint32_t *ct_sorted_indexes(size_t n, int (*cmp)(const void *, const void *));
+/* the last component of path ("?" for NULL) */
+const char *ct_basename(const char *path);
+
 /* open-addressing map from uint64_t keys to void * values */
 struct ct_u64map {
 	uint64_t *keys;
@@ -32,6 +47,10 @@ void ct_u64map_free(struct ct_u64map *m);
 void **ct_u64map_slot(struct ct_u64map *m, uint64_t key);
 /* the value for key, or NULL */
 void *ct_u64map_get(const struct ct_u64map *m, uint64_t key);
+/* the index stored for key: the one stored before, or next (stored now,
+ * *added set): for a map from keys to the elements of an array, next being
+ * the index the element is appended at */
+uint32_t ct_u64map_index(struct ct_u64map *m, uint64_t key, size_t next, bool *added);
 /* iterate: for (size_t i = 0; i < m->cap; i++) if (m->used[i]) ... */
 
 /* FNV-1a hash of a string */
@@ -66,10 +85,10 @@ int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char 
 
 /* the whole file (ct_open_regular), NUL-terminated, read up to the size it
  * had when opened and never more than max bytes; NULL with errno set and
- * "PATH: cause" in err (errlen bytes) when it is not a regular file, is
+ * "PATH: cause" in err when it is not a regular file, is
  * larger than max or cannot be read */
-char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *len, char *err,
-		   size_t errlen);
+struct ct_error;
+char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *len, struct ct_error *err);
 
 /* parse "10", "10ns", "1.5us", "2ms", "1s" into nanoseconds; -1 on error */
 int64_t ct_parse_duration(const char *s);

@@ -189,6 +189,8 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 	struct ct_event evs[256];
 	int rc = 0;
 
+	if (v->overhead && !v->raw)
+		ct_overhead_of(v->s, t->proc, &v->ovh);
 	if (ct_stream_open(v->s, t, &st, &v->err) < 0)
 		return -1;
 	if (!ft) {
@@ -255,4 +257,19 @@ void ct_view_close(struct ct_view *v)
 	if (v->s)
 		ct_session_close(v->s);
 	v->s = NULL;
+}
+
+int ct_view_run(struct ct_view *v, int argc, char **argv)
+{
+	int status = ct_view_start(v, argc, argv);
+	if (status < 0 && v->begin && (status = v->begin(v->ctx, v)) == 0)
+		status = -1;
+	if (status < 0) {
+		int rc = ct_view_read(v, v->read, v->ctx);
+		status = v->end ? v->end(v->ctx, v, rc) : 0;
+		if (ct_view_finish(v, rc, v->out ? v->out : stdout, v->out_path))
+			status = 1;
+	}
+	ct_view_close(v);
+	return status;
 }

@@ -7,6 +7,9 @@
  *
  *	ct_view_parse → ct_view_open → ct_view_read_thread per thread
  *	→ ct_view_finish → ct_view_close
+ *
+ * which ct_view_run does as a whole, calling the view's begin, read and
+ * end hooks.
  */
 #ifndef CT_VIEW_H
 #define CT_VIEW_H
@@ -17,6 +20,7 @@
 
 #include "error.h"
 #include "filter.h"
+#include "overhead.h"
 #include "progress.h"
 #include "session.h"
 
@@ -32,8 +36,10 @@ struct ct_opt {
 
 /* an option without argument that sets the bool field of the view's ctx
  * (of type type): its code is CT_OPT_SETS plus the field's offset */
+/* clang-format off */
 #define CT_OPT_FLAG(name, type, field, help)                                           \
 	{name, CT_OPT_SETS + (int)offsetof(type, field), NULL, help}
+/* clang-format on */
 
 /* the shared options' codes (the letters d, F, N, D, t, h are shared too) */
 enum {
@@ -45,7 +51,9 @@ enum {
 	CT_OPT_SETS, /* and up: CT_OPT_FLAG's */
 };
 
-/* the shared options with their usual help */
+/* the shared options with their usual help (clang-format 14 would lay
+ * the braces out as a block) */
+/* clang-format off */
 #define CT_OPT_DATA {"data", 'd', "DIR", "the recording (default calltrace.data)"}
 #define CT_OPT_TIDS {"tid", CT_OPT_TID, "TID[,TID..]", "only these threads"}
 #define CT_OPT_FILTER                                                                  \
@@ -60,11 +68,13 @@ enum {
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
-#define CT_OPT_NODEMANGLE {"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "show C++ names as in the binary"}
+#define CT_OPT_NODEMANGLE                                                              \
+	{"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "show C++ names as in the binary"}
 #define CT_OPT_RAWTIMES                                                                \
 	{"raw", CT_OPT_RAW, NULL, "times as recorded, the tracer's own cost included"}
 #define CT_OPT_HELP {"help", 'h', NULL, "this help"}
 #define CT_OPT_END {NULL, 0, NULL, NULL}
+/* clang-format on */
 
 struct ct_view {
 	/* set by the view */
@@ -83,6 +93,7 @@ struct ct_view {
 	 * filters' held events and before the stream is closed */
 	void (*thread_end)(void *ctx, struct ct_thread *t);
 	const bool *stop;            /* when set and true, reading stops */
+	bool overhead;               /* ct_view_read_thread sets ovh */
 	/* when set, called by ct_view_start after parsing: 0 to go on, or an
 	 * exit status after a message */
 	int (*check)(struct ct_view *v);
@@ -91,6 +102,16 @@ struct ct_view {
 	const char *lost_note;       /* after "N events were lost while
 				      * recording; ", default "times around
 				      * them are wrong" */
+	/* ct_view_run's hooks, called with ctx: begin after the session is
+	 * opened (0 to go on, else an exit status after a message); read for
+	 * each thread (ct_view_read); end after reading, rc being
+	 * ct_view_read's (the view's output; 0, or an exit status after a
+	 * message).  begin and end may be NULL. */
+	int (*begin)(void *ctx, struct ct_view *v);
+	int (*read)(void *ctx, struct ct_view *v, struct ct_thread *t);
+	int (*end)(void *ctx, struct ct_view *v, int rc);
+	FILE *out;                   /* ct_view_run's output: NULL for stdout */
+	const char *out_path;        /* when set, out is closed at the end */
 
 	/* set by ct_view_parse */
 	const char *dir;
@@ -105,6 +126,9 @@ struct ct_view {
 	bool *want;                  /* threads to read (ct_select_threads) */
 	struct ct_error err;         /* the reader's error */
 	struct ct_progress progress; /* "calltrace CMD", started by ct_view_open */
+	/* with overhead: the tracer's own cost in the thread being read
+	 * (ct_overhead_of), zero with --raw */
+	struct ct_overhead ovh;
 	char what[64];
 };
 
@@ -132,11 +156,12 @@ int ct_view_open(struct ct_view *v);
 /* is thread t one to read? */
 bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t);
 
-/* read thread t: each event through the filters (ft, or a state of its own
- * when NULL) to emit, progress updated; at the end the events the filters
- * still hold are flushed, then the stream is closed (held events point into
- * its data).  emit may be NULL when every event goes to v->unfiltered.
- * 0, or -1 with v->err set. */
+/* read thread t (its overhead figures first, when v->overhead): each
+ * event through the filters (ft, or a state of its own when NULL) to emit,
+ * progress updated; at the end the events the filters still hold are
+ * flushed, then the stream is closed (held events point into its data).
+ * emit may be NULL when every event goes to v->unfiltered.  0, or -1 with
+ * v->err set. */
 int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter_thread *ft,
 			ct_filter_emit_fn emit, void *ctx);
 
@@ -153,5 +178,9 @@ int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path);
 
 /* free what parse and open took; the session is closed (its warnings) */
 void ct_view_close(struct ct_view *v);
+
+/* the whole of a view: ct_view_start, begin, ct_view_read with read, end,
+ * ct_view_finish on out, ct_view_close.  The exit status. */
+int ct_view_run(struct ct_view *v, int argc, char **argv);
 
 #endif

@@ -3,8 +3,9 @@
 # if any is missing.  Needs root (or sudo) only when something is missing.
 set -e
 # nodejs, npm: the HTML report's libraries (web/, npm ci below);
-# chromium: its browser test; protobuf-compiler: protoc reads the perfetto export back
-PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind chromium protobuf-compiler"
+# chromium: its browser test; protobuf-compiler: protoc reads the perfetto export back;
+# clang-format: make format-check
+PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind chromium protobuf-compiler clang-format"
 [ -n "$CALLTRACE_EXTRA_PKGS" ] && PKGS="$PKGS $CALLTRACE_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

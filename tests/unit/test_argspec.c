@@ -12,9 +12,11 @@
 static struct ct_aspec parse_ok(const char *opt, bool ret, const char *want_re)
 {
 	struct ct_aspec s;
-	char *re = NULL, err[256] = "";
+	char *re = NULL;
+	struct ct_error e = {""};
+	const char *err = e.msg;
 	memset(&s, 0, sizeof(s));
-	int rc = ct_aspec_parse(opt, ret, &re, &s, err, sizeof(err));
+	int rc = ct_aspec_from_opt(opt, ret, &re, &s, &e);
 	CHECK(rc == 0, "%s: %s", opt, err);
 	CHECK(re && !strcmp(re, want_re), "%s: regex '%s'", opt, re ? re : "(null)");
 	free(re);
@@ -24,9 +26,11 @@ static struct ct_aspec parse_ok(const char *opt, bool ret, const char *want_re)
 static void parse_bad(const char *opt, bool ret, const char *want_in_msg)
 {
 	struct ct_aspec s;
-	char *re = NULL, err[256] = "";
+	char *re = NULL;
+	struct ct_error e = {""};
+	const char *err = e.msg;
 	memset(&s, 0, sizeof(s));
-	int rc = ct_aspec_parse(opt, ret, &re, &s, err, sizeof(err));
+	int rc = ct_aspec_from_opt(opt, ret, &re, &s, &e);
 	CHECK(rc < 0, "%s accepted", opt);
 	CHECK(strstr(err, want_in_msg), "%s: message '%s' lacks '%s'", opt, err, want_in_msg);
 	CHECK(!re, "%s: regex left allocated", opt);
@@ -123,9 +127,11 @@ static void fmt_check(struct ct_argtab *t, const char *opt, bool ret, const stru
 		      const char *want)
 {
 	struct ct_aspec s;
-	char *re = NULL, err[256] = "";
+	char *re = NULL;
+	struct ct_error e = {""};
+	const char *err = e.msg;
 	memset(&s, 0, sizeof(s));
-	if (ct_aspec_parse(opt, ret, &re, &s, err, sizeof(err)) < 0) {
+	if (ct_aspec_from_opt(opt, ret, &re, &s, &e) < 0) {
 		CHECK(0, "%s: %s", opt, err);
 		return;
 	}
@@ -221,9 +227,11 @@ static void test_file(void)
 	ct_argtab_init(&t);
 	t.strmax = 32;
 	struct ct_aspec s;
-	char *re, err[256];
+	char *re;
+	struct ct_error e = {""};
+	const char *err = e.msg;
 	memset(&s, 0, sizeof(s));
-	CHECK(ct_aspec_parse("x@arg1/s,arg8/d64,fparg1/f32", false, &re, &s, err, sizeof(err)) == 0,
+	CHECK(ct_aspec_from_opt("x@arg1/s,arg8/d64,fparg1/f32", false, &re, &s, &e) == 0,
 	      "%s", err);
 	free(re);
 	s.args[0].name = strdup("the name");
@@ -250,7 +258,7 @@ static void test_file(void)
 	FILE *f = fdopen(fd, "w");
 	CHECK(ct_argtab_write(&t, f) == 0, "write");
 	fclose(f);
-	CHECK(ct_argtab_load(&u, path, err, sizeof(err)) == 0, "load: %s", err);
+	CHECK(ct_argtab_load(&u, path, &e) == 0, "load: %s", err);
 	CHECK(u.strmax == 32 && u.nspecs == 1 && u.nenums == 1 && u.nmods == 1, "tables");
 	if (u.nmods == 1) {
 		CHECK(!strcmp(u.mods[0].path, "/a path/with%") &&
@@ -295,7 +303,7 @@ static void test_file(void)
 		f = fopen(path, "w");
 		fputs(bad[i], f);
 		fclose(f);
-		CHECK(ct_argtab_load(&u, path, err, sizeof(err)) < 0, "bad file %zu accepted", i);
+		CHECK(ct_argtab_load(&u, path, &e) < 0, "bad file %zu accepted", i);
 		CHECK(strstr(err, path) && strstr(err, "line"), "message '%s'", err);
 		ct_argtab_free(&u);
 	}

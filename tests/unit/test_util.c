@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "error.h"
 #include "util.h"
 
 static void test_duration(void)
@@ -97,7 +98,9 @@ static void test_read_file(void)
 {
 	char dir[] = "/tmp/ct-test-util-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-	char reg[64], lnk[64], fifo[64], err[256];
+	char reg[64], lnk[64], fifo[64];
+	struct ct_error e;
+	const char *err = e.msg;
 	snprintf(reg, sizeof(reg), "%s/info", dir);
 	snprintf(lnk, sizeof(lnk), "%s/link", dir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
@@ -107,16 +110,16 @@ static void test_read_file(void)
 	CHECK(symlink("/dev/zero", lnk) == 0, "symlink");
 	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
 	size_t len = 0;
-	char *t = ct_read_file(reg, true, 100, &len, err, sizeof(err));
+	char *t = ct_read_file(reg, true, 100, &len, &e);
 	CHECK(t && len == 18 && !strcmp(t, "calltrace-data: 1\n"), "a regular file is read whole");
 	free(t);
-	t = ct_read_file(reg, true, 10, &len, err, sizeof(err));
+	t = ct_read_file(reg, true, 10, &len, &e);
 	CHECK(!t && strstr(err, "too large") && strstr(err, reg), "over the cap: %s", err);
-	t = ct_read_file(lnk, true, 100, &len, err, sizeof(err));
+	t = ct_read_file(lnk, true, 100, &len, &e);
 	CHECK(!t && strstr(err, "symbolic link") && strstr(err, lnk), "a link: %s", err);
-	t = ct_read_file(lnk, false, 100, &len, err, sizeof(err));
+	t = ct_read_file(lnk, false, 100, &len, &e);
 	CHECK(!t && strstr(err, "character device"), "/dev/zero through a link: %s", err);
-	t = ct_read_file(fifo, true, 100, &len, err, sizeof(err)); /* must not block */
+	t = ct_read_file(fifo, true, 100, &len, &e); /* must not block */
 	CHECK(!t && strstr(err, "FIFO") && strstr(err, fifo), "a FIFO: %s", err);
 	uint64_t size;
 	const char *why;
