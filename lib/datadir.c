@@ -86,6 +86,19 @@ static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
 		} else if (st.st_uid != geteuid()) {
 			snprintf(why, wl, "%s%s belongs to another user", top ? "" : "sym/", n);
 			ok = false;
+		} else if (top && !strncmp(n, "snapshot.", 9) && digits(n + 9) &&
+			   S_ISDIR(st.st_mode)) {
+			/* record --flight: a snapshot, a recording of its own */
+			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			ok = sfd >= 0 && check_tree(sfd, true, del, why, wl);
+			if (sfd < 0)
+				snprintf(why, wl, "cannot open %s: %s", n, strerror(errno));
+			else
+				close(sfd);
+			if (ok && del && unlinkat(dfd, n, AT_REMOVEDIR) < 0) {
+				snprintf(why, wl, "cannot remove %s: %s", n, strerror(errno));
+				ok = false;
+			}
 		} else if (top && !strcmp(n, "sym") && S_ISDIR(st.st_mode)) {
 			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sfd < 0) {
@@ -317,6 +330,8 @@ static void put_info(FILE *f, const struct ct_info *ri)
 	}
 	fprintf(f, "\nstart_time: %s\nclock: %s\nclock_hz: %.3f\nstart_clock: %llu\n",
 		ri->start_time, ri->clock, ri->hz, (unsigned long long)ri->start_clock);
+	if (ri->flight)
+		fprintf(f, "flight: %llu\n", (unsigned long long)ri->flight);
 	if (!ri->complete)
 		return;
 	fprintf(f, "end_clock: %llu\nexit_status: %s\n", (unsigned long long)ri->end_clock,
@@ -343,6 +358,8 @@ static void put_info(FILE *f, const struct ct_info *ri)
 			fprintf(f, " %d", ri->running[i].pid);
 		fputc('\n', f);
 	}
+	if (ri->extra)
+		fputs(ri->extra, f);
 	fprintf(f, "complete: 1\n");
 }
 

@@ -59,6 +59,8 @@ struct ct_info {
 	uint64_t untraced[CT_UNTRACED_MAX];
 	const struct ct_running *running;
 	size_t nrunning;
+	uint64_t flight;    /* record --flight: bytes kept per thread, else 0 */
+	const char *extra;  /* more "key: value" lines (record --flight), or NULL */
 };
 
 struct ct_info_file {

@@ -112,6 +112,10 @@ enum ct_event_flags {
 	CT_EVF_UNFINISHED = 1 << 2, /* an exit made up at the end of the stream:
 				     * the call was still open when the thread or
 				     * process ended (crash, kill, exit())       */
+	CT_EVF_BEFORE = 1 << 3,     /* record --flight: a call entered before the
+				     * window the stream holds (on its entry and
+				     * its exit); its entry time is the window's
+				     * start                                      */
 };
 
 struct ct_event {

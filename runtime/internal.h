@@ -99,6 +99,8 @@ struct ct_config {
 	bool use_tsc;
 	bool linked;          /* no `calltrace record`: own writer thread */
 	bool drop;            /* drop events (counted) rather than wait */
+	bool flight;          /* record --flight: the ring is used circularly,
+			       * never drained while the program runs */
 	char dir[4096];
 	char shm[4096];
 	size_t buf_size;
