@@ -485,6 +485,17 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	struct replay *r = ctx;
 	struct rthread *rt = rthread_of(r, &fe->ev);
 
+	if (fe->ev.kind == CT_MARK) { /* calltrace_mark(): a comment line */
+		if (rt->has_pend) {
+			rt->has_pend = false;
+			print_enter(r, rt, &rt->pend);
+		}
+		line_start(r, rt, fe, false);
+		puts_("/* mark: ");
+		puts_(ct_tx((const char *)(uintptr_t)fe->ev.addr));
+		puts_(" */\n");
+		return;
+	}
 	if (fe->ev.kind == CT_ENTER) {
 		if (rt->has_pend)
 			print_enter(r, rt, &rt->pend);
@@ -612,6 +623,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	status = 0;
 	r.s = v.s;
+	r.s->marks = true;
 	r.filt = &v.filt;
 	size_t nt = v.s->nthreads ? v.s->nthreads : 1;
 	r.fts = xcalloc(nt, sizeof(*r.fts));

@@ -623,8 +623,22 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			st->pre_i = 0;
 			continue;
 		}
-		case CT_EXT_MARK:
-			continue; /* calltrace_mark(): shown by none of the views yet */
+		case CT_EXT_MARK: {
+			/* calltrace_mark(): an event for the views that show it */
+			if (!s->marks)
+				continue;
+			uint32_t n = CT_EXT_ARG(w) < 4 * len ? CT_EXT_ARG(w) : 4 * len;
+			uint32_t tw[CT_MARK_MAX / 4 + 2] = {0};
+			memcpy(tw, p, n < CT_MARK_MAX ? n : CT_MARK_MAX);
+			/* kept alive as a call's arguments are */
+			struct ct_callargs *a = ct_args_new(0, tw, (uint32_t)(sizeof(tw) / 4));
+			ct_args_retire(&st->args, a);
+			uint64_t time = clamp_time(st, clock_ns(s, st->base));
+			*ev = (struct ct_event){.kind = CT_MARK, .addr = (uintptr_t)a->args,
+					       .time = time, .start = time,
+					       .depth = (uint32_t)st->depth, .thread = st->t};
+			return 1;
+		}
 		case CT_EXT_LOST:
 			if (len < 2) {
 				return corrupt(st, err, off, "LOST record too short");
