@@ -112,7 +112,7 @@ void ct_flight_window(const struct ct_flight_buf *b, size_t n, uint64_t start_ts
 		      uint64_t *from, uint64_t *to, uint32_t *open)
 {
 	uint64_t clk = start_tsc;
-	bool first = true;
+	bool first = true, timed = false; /* before the first event; a TIME seen */
 	*open = 0;
 	*from = *to = start_tsc;
 	for (size_t i = 0; i < n; i++) {
@@ -144,13 +144,14 @@ void ct_flight_window(const struct ct_flight_buf *b, size_t n, uint64_t start_ts
 				p += 4 + 4 * (size_t)len;
 				if (first && (type == CT_EXT_TIME || type == CT_EXT_FRAMES ||
 					      type == CT_EXT_HI)) {
+					timed |= type == CT_EXT_TIME;
 					*from = clk;
 					continue;
 				}
 				break;
 			}
 			}
-			if (first)
+			if (first && !timed)
 				*from = clk;
 			first = false;
 		}
