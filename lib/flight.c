@@ -2,9 +2,10 @@
 /*
  * record --flight (flight.h): the rings are used circularly by their
  * writers and never drained while the program runs; a snapshot copies what
- * each still holds.  A writer reusing its oldest buffer stores the buffer's
- * new sequence number before any byte of it (runtime.c flight_switch), so
- * a copy is good when the number is the same after it as before.
+ * each still holds.  A writer reusing its oldest buffer marks it EMPTY,
+ * zeroes it, then stores its new sequence number and WRITING before any
+ * record (runtime.c flight_switch), so a copy is good when the buffer is
+ * still FULL or WRITING after it, under the same number.
  */
 #include "flight.h"
 
@@ -88,7 +89,8 @@ size_t ct_flight_take(struct ct_ring_header *r, struct ct_flight_buf *out)
 		const char *src = base + (uint64_t)s * r->buf_stride;
 		memcpy(d, src, r->buf_stride);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&r->slot[s].seq, __ATOMIC_ACQUIRE) != seq) {
+		if (__atomic_load_n(&r->slot[s].seq, __ATOMIC_ACQUIRE) != seq ||
+		    __atomic_load_n(&r->slot[s].state, __ATOMIC_ACQUIRE) == CT_SLOT_EMPTY) {
 			free(d); /* reused while we copied it */
 			continue;
 		}

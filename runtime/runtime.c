@@ -479,10 +479,10 @@ static void put_frames(struct ct_tstate *t)
 
 /* record --flight: the ring is used circularly and nobody drains it while
  * the program runs, so the switch never waits and never rings the doorbell:
- * the oldest buffer is written again (zeroed first as far as it was used,
- * so that its end is found after a crash).  Its new sequence number is
- * stored before any of its bytes, which lets record tell a copy it took
- * while the buffer was being reused.  Each buffer begins with what a
+ * the oldest buffer is written again, zeroed first as far as it was used
+ * (so that its end is found after a crash) while its state says EMPTY; its
+ * new sequence number is stored before any record, so that record can tell
+ * a copy it took while the buffer was being reused (lib/flight.c).  Each buffer begins with what a
  * reader needs to start there: an absolute clock (TIME), the calls open
  * (FRAMES) and, before its first ENTER, the address bits (HI). */
 static void flight_switch(struct ct_tstate *t, struct ct_ring_header *r, uint32_t cur,
@@ -494,10 +494,12 @@ static void flight_switch(struct ct_tstate *t, struct ct_ring_header *r, uint32_
 	if (t->slot == cur) {
 		uintptr_t nbase = (uintptr_t)t->bufs + (uintptr_t)next * r->buf_stride;
 		uint64_t used = r->slot[next].state == CT_SLOT_FULL ? r->slot[next].fill : 0;
-		__atomic_store_n(&r->slot[next].seq, ++t->seq, __ATOMIC_RELAXED);
-		__atomic_store_n(&r->slot[next].state, CT_SLOT_WRITING, __ATOMIC_RELEASE);
+		/* not a buffer to copy while it is zeroed */
+		__atomic_store_n(&r->slot[next].state, CT_SLOT_EMPTY, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		__builtin_memset((void *)nbase, 0, used < r->buf_stride ? used : r->buf_stride);
+		__atomic_store_n(&r->slot[next].seq, ++t->seq, __ATOMIC_RELAXED);
+		__atomic_store_n(&r->slot[next].state, CT_SLOT_WRITING, __ATOMIC_RELEASE);
 		t->prev_slot = cur;
 		t->slot = next;
 		__asm__ volatile("" ::: "memory");
