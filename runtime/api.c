@@ -11,7 +11,7 @@
 #include "internal.h"
 
 CT_EXPORT void __calltrace_snapshot(const char *reason);
-CT_EXPORT void __calltrace_vmark(const char *fmt, va_list ap);
+CT_EXPORT void __calltrace_vmark(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* a MARK record with text[0..n), after a TIME record that dates it */
 static void put_mark(struct ct_tstate *t, const char *text, size_t n)
