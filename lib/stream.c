@@ -570,6 +570,15 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 				return corrupt(st, err, off, "UNWIND_TO record too short");
 			}
 			uint32_t keep = rd32(p);
+			if (st->skip) {
+				/* a flight window: the calls not listed are the
+				 * outermost, below those open here */
+				uint64_t all = st->depth + st->skip;
+				uint64_t close = all > keep ? all - keep : 0;
+				if (close > st->depth)
+					st->skip -= close - st->depth;
+				keep = close >= st->depth ? 0 : (uint32_t)(st->depth - close);
+			}
 			st->pend_n = st->depth > keep ? st->depth - keep : 0;
 			st->pend_flags = CT_EVF_SYNTHETIC;
 			st->pend_time = clock_ns(s, peek_time(st));
