@@ -169,6 +169,8 @@ install: all
 	install -m 755 $(O)/calltrace $(DESTDIR)$(PREFIX)/bin/calltrace
 	install -m 644 $(O)/libcalltrace.so $(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace.so
 	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
+	install -d $(DESTDIR)$(PREFIX)/include/calltrace
+	install -m 644 include/calltrace/calltrace.h $(DESTDIR)$(PREFIX)/include/calltrace/calltrace.h
 	if ls doc/*.1 >/dev/null 2>&1; then install -m 644 doc/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
 
 compile_commands.json:

@@ -83,6 +83,18 @@ END {
 	printf "  floor of a traced call (two rdtsc): %.1f ns\n", 2 * v["micro.rdtsc_ns"]
 	workload("fib")
 	workload("lua")
+	if (has("fib.ctfl.status")) {
+		printf "\n== flight recorder: fib(%s), -finstrument-functions, record and record --flight (1M per thread)\n",
+			f("fib.calls", "%d") == "-" ? "-" : substr(v["fib.desc"], 5, index(v["fib.desc"], ")") - 5)
+		row4("", "record", "--flight", "", "")
+		row4("wall ms, best of " v["meta.runs"], timecell("fib", "ct"), timecell("fib", "ctfl"), "", "")
+		row4("ns per traced call (wall)", f("fib.ct.ns_per_call", "%.1f"), f("fib.ctfl.ns_per_call", "%.1f"), "", "")
+		row4("ns per traced call (cpu)", f("fib.ct.cpu_ns_per_call", "%.1f"),
+			f("fib.ctfl.cpu_ns_per_call", "%.1f"), "", "")
+		row4("bytes written by its end", f("fib.ct.bytes_during_run", "%d"),
+			f("fib.ctfl.bytes_during_run", "%d"), "", "")
+		row4("bytes of the recording", f("fib.ct.bytes", "%d"), f("fib.ctfl.bytes", "%d"), "", "")
+	}
 	printf "\n== memory: peak RSS of the analysis (MiB) as the recording grows\n"
 	row4("", v["mem.small.desc"], v["mem.mid.desc"], v["mem.big.desc"], "")
 	row4("events", f("mem.small.events", "%d"), f("mem.mid.events", "%d"), f("mem.big.events", "%d"), "")

@@ -243,6 +243,7 @@ static uint32_t node_of(struct exporter *x, uint32_t parent, uint32_t name)
 
 /* ---- chrome ---------------------------------------------------------- */
 
+
 static void chrome_sep(struct exporter *x)
 {
 	fputs_unlocked(x->first_event ? "\n" : ",\n", x->out);
@@ -288,6 +289,22 @@ static char *chrome_us(char *p, uint64_t ns)
 	p[2] = (char)('0' + frac / 10 % 10);
 	p[3] = (char)('0' + frac % 10);
 	return p + 4;
+}
+
+/* calltrace_mark(): an instant event on the thread */
+static void chrome_mark(struct exporter *x, const struct ct_fevent *fe)
+{
+	if (!in_range(x, &fe->ev))
+		return;
+	chrome_sep(x);
+	fputs_unlocked("{\"ph\":\"i\",\"s\":\"t\",\"name\":", x->out);
+	ct_json_string(x->out, (const char *)(uintptr_t)fe->ev.addr);
+	char buf[128], *p = buf;
+	p = chrome_us(put_str(p, ",\"ts\":"), fe->ev.time);
+	p = put_int(put_str(p, ",\"pid\":"), x->pid);
+	p = put_int(put_str(p, ",\"tid\":"), x->tid);
+	*p++ = '}';
+	fwrite_unlocked(buf, 1, (size_t)(p - buf), x->out);
 }
 
 static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
@@ -666,6 +683,8 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	if (x->fmt == FMT_CHROME) {
 		if (fe->ev.kind == CT_EXIT)
 			chrome_exit(x, fe);
+		else if (fe->ev.kind == CT_MARK)
+			chrome_mark(x, fe);
 		return;
 	}
 	if (x->fmt == FMT_CALLGRIND) {
@@ -775,6 +794,8 @@ static int begin(void *ctx, struct ct_view *v)
 	v->out_path = x->output;
 	x->s = v->s;
 	x->filt = &v->filt;
+	/* calltrace_mark(): instant events */
+	v->s->marks = x->fmt == FMT_CHROME || x->fmt == FMT_PERFETTO;
 	if (x->fmt == FMT_HTML)
 		x->html = ct_html_new(v->s, x->argc, x->argv);
 	if (x->fmt == FMT_CHROME) {

@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "argspec.h"
+#include "output.h"
 #include "protobuf.h"
 #include "util.h"
 
@@ -73,6 +74,7 @@ enum {
 	TE_TYPE = 9,
 	TE_NAME_IID = 10,
 	TE_TRACK_UUID = 11,
+	TE_NAME = 23,
 
 	TPD_TIMESTAMP_CLOCK_ID = 58, /* TracePacketDefaults */
 
@@ -102,7 +104,7 @@ enum {
 	EN_NAME = 2,
 };
 
-enum { TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2 };
+enum { TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3 };
 enum { CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3 }; /* BuiltinClocks */
 enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
 
@@ -458,6 +460,15 @@ void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe)
 	if (t > pf->lo && pf->npending)
 		flush_pending(pf);
 
+	if (ev->kind == CT_MARK) { /* calltrace_mark(): an instant event */
+		if (t < pf->lo || t >= pf->hi)
+			return;
+		size_t pkt, te = event_packet(pf, &pkt, t, TYPE_INSTANT, -1);
+		ct_pb_string(&pf->buf, TE_NAME, ct_tx((const char *)(uintptr_t)ev->addr));
+		ct_pb_end(&pf->buf, te);
+		packet_end(pf, pkt);
+		return;
+	}
 	if (ev->kind == CT_ENTER) {
 		CT_GROW(pf->stack, pf->depth, pf->cap);
 		struct pf_frame *f = &pf->stack[pf->depth++];

@@ -15,6 +15,7 @@
  * the drainer until the program and what it started are gone, and ends:
  * symbols, the final info, the summary and the exit status.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <linux/futex.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +69,10 @@ static const char record_usage[] =
 	"      --clock=CLOCK     tsc (default where invariant) or mono\n"
 	"      --drop            when all of a thread's buffers are full, drop its\n"
 	"                        events (counted and marked) instead of waiting\n"
+	"      --flight[=SIZE]   flight recorder: keep only each thread's last SIZE\n"
+	"                        of events (default 1M), write them when the program\n"
+	"                        ends, crashes or is killed, on SIGUSR1 to record, or\n"
+	"                        at calltrace_snapshot() (DIR/snapshot.N/)\n"
 	"      --lib=PATH        the runtime library (default: found next to calltrace)\n"
 	"  -A, --args=SPEC       capture arguments of the functions SPEC names:\n"
 	"                        'REGEX@arg1/d,arg2/s,fparg1/f' or 'REGEX@fmt=\"%d, %s\"'\n"
@@ -107,6 +114,8 @@ struct record_opts {
 	const char *dir;    /* -d, as given */
 	const char *lib, *bufsize, *nbuf;
 	bool quiet, drop;
+	uint64_t flight;    /* --flight: bytes per thread, else 0 */
+	char flight_buf[32]; /* the buffer size it makes, for the runtime */
 	struct ct_args_opts ao;
 	struct ct_recfilter rf; /* -F/-N/--hide/-D/-t */
 	char **argv;        /* the command */
@@ -135,6 +144,8 @@ struct recorder {
 	uint64_t gate_closed;    /* --time-range/--max-size: when recording ended (ns
 				  * after the start), 0 if it did not */
 	bool size_reached;       /* --max-size did it */
+	unsigned nsnap;          /* --flight: snapshots taken while it ran */
+	char *flight_info;       /* --flight: the final info's extra lines */
 };
 
 /* record's exit status when it lost data by its own failure (a write
@@ -142,7 +153,7 @@ struct recorder {
  * info (like timeout(1) and env(1), 125 is not a status a shell gives) */
 #define CT_RECORD_FAILED 125
 
-static volatile sig_atomic_t forward_sig, interrupted, int_seen;
+static volatile sig_atomic_t forward_sig, interrupted, int_seen, snap_sig;
 static pid_t child_pid;
 static volatile sig_atomic_t child_alive = 1;
 
@@ -151,6 +162,13 @@ static void on_signal(int sig)
 	forward_sig = sig;
 	if (child_pid > 0 && child_alive)
 		kill(child_pid, sig);
+}
+
+/* --flight: SIGUSR1 to record asks for a snapshot */
+static void on_snapshot(int sig)
+{
+	(void)sig;
+	snap_sig = 1;
 }
 
 /* SIGINT/SIGQUIT from the terminal reach the program too: record only
@@ -366,6 +384,37 @@ static void print_size(char *buf, size_t len, uint64_t n)
 
 /* ---- the options --------------------------------------------------------- */
 
+/* option codes of record's own long options without a letter (lib/recfilter.h has
+ * the filters', from 0x2000) */
+#define OPT_FLIGHT 0x3000
+
+/* --flight[=SIZE]: bytes per thread, K, M or G suffix, default 1M */
+static bool parse_flight(struct record_opts *o, const char *arg)
+{
+	o->flight = 1u << 20;
+	if (!arg)
+		return true;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	unsigned shift = 0;
+	if (*end == 'k' || *end == 'K')
+		shift = 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		shift = 20, end++;
+	else if (*end == 'g' || *end == 'G')
+		shift = 30, end++;
+	if (errno || end == arg || *end || !isdigit((unsigned char)*arg) || v == 0 ||
+	    v > (64ull << 30) >> shift) {
+		ct_error("bad --flight size '%s' (bytes per thread, e.g. 1M; K, M and G "
+			 "suffixes; at most 64G)",
+			 arg);
+		return false;
+	}
+	o->flight = v << shift;
+	return true;
+}
+
 /* parse argv into o; false when record ends here, with *code (0 for
  * --help, 2 for bad usage, 1 out of memory) */
 static bool parse_options(struct record_opts *o, int argc, char **argv, int *code)
@@ -387,6 +436,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		{"signal", required_argument, NULL, CT_RF_SIGNAL},
 		{"time-range", required_argument, NULL, CT_RF_RANGE},
 		{"max-size", required_argument, NULL, CT_RF_MAXSIZE},
+		{"flight", optional_argument, NULL, OPT_FLIGHT},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"args", required_argument, NULL, 'A'},
@@ -434,6 +484,10 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		case CT_RF_RANGE:
 		case CT_RF_MAXSIZE:
 			if (ct_recfilter_option(&o->rf, c, optarg) < 0)
+				return false;
+			break;
+		case OPT_FLIGHT:
+			if (!parse_flight(o, optarg))
 				return false;
 			break;
 		case 'q':
@@ -504,6 +558,26 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 			ct_error("bad number of buffers '%s' (3..%d)", o->nbuf, CT_RING_MAX_SLOTS);
 			return false;
 		}
+	}
+	if (o->flight) {
+		/* SIZE is the whole ring: --buffers of SIZE/N bytes each */
+		uint64_t n = o->nbuf ? strtoul(o->nbuf, NULL, 10) : 8;
+		uint64_t b = o->flight / n & ~(uint64_t)7;
+		if (o->bufsize) {
+			ct_error("--flight sets the buffer size (SIZE / --buffers): not with -b");
+			return false;
+		}
+		if (b < 4096 || b > (1ull << 30)) {
+			ct_error("bad --flight size: %llu buffers of %llu bytes (4K..1G each)",
+				 (unsigned long long)n, (unsigned long long)b);
+			return false;
+		}
+		if (o->drop) {
+			ct_error("--flight never waits for record: --drop has no use with it");
+			return false;
+		}
+		snprintf(o->flight_buf, sizeof(o->flight_buf), "%llu", (unsigned long long)b);
+		o->bufsize = o->flight_buf;
 	}
 	if (clock_opt) {
 		if (!strcmp(clock_opt, "mono"))
@@ -608,6 +682,10 @@ static int start_recording(struct recorder *r)
 		ri->filters = r->filters;
 	}
 	ri->start_clock = read_clock();
+	ri->flight = r->o.flight;
+	r->dr.flight = r->o.flight != 0;
+	if (r->dr.db)
+		r->dr.db->flight = r->dr.flight;
 	if (ct_info_write(&r->info, ri))
 		return 1;
 	ct_info_reserve(&r->info, ri->argv);
@@ -642,6 +720,7 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
 	sigaction(SIGXFSZ, xfsz, NULL);
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = malloc(strlen(r->libabs) + (old ? strlen(old) : 0) + 2);
@@ -674,6 +753,10 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		setenv(CT_ENV_DROP, "1", 1);
 	else
 		unsetenv(CT_ENV_DROP);
+	if (r->o.flight)
+		setenv(CT_ENV_FLIGHT, "1", 1);
+	else
+		unsetenv(CT_ENV_FLIGHT);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -693,6 +776,10 @@ static int start_program(struct recorder *r)
 	sa.sa_handler = on_interrupt;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
+	if (r->o.flight) {
+		sa.sa_handler = on_snapshot;
+		sigaction(SIGUSR1, &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 	/* a file size limit makes write() fail with EFBIG (counted and
 	 * reported) rather than kill record; the program gets it as it was */
@@ -706,6 +793,170 @@ static int start_program(struct recorder *r)
 	if (child_pid == 0)
 		exec_program(r, &xfsz);
 	return 0;
+}
+
+/* ---- the flight recorder (--flight) --------------------------------------- */
+
+/* the info lines of a flight snapshot: which one, why, when, and each
+ * thread's window (clock values); NULL when out of memory */
+static char *flight_lines(unsigned n, const char *reason, uint64_t clock,
+			  const struct ct_flight_win *w, size_t nw)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	if (n)
+		fprintf(f, "snapshot: %u\n", n);
+	fprintf(f, "snapshot_reason: %s\nsnapshot_clock: %llu\n", reason,
+		(unsigned long long)clock);
+	for (size_t i = 0; i < nw; i++)
+		fprintf(f, "window: %d-%d-%d %llu %llu\n", w[i].pid, w[i].gen, w[i].tid,
+			(unsigned long long)w[i].from, (unsigned long long)w[i].to);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* copy the small file name of the data directory into dir (a snapshot) */
+static void copy_small(const struct recorder *r, const char *dir, const char *name)
+{
+	char src[PATH_MAX * 2], dst[PATH_MAX * 2], buf[65536];
+	snprintf(src, sizeof(src), "%s/%s", r->dirabs, name);
+	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+	int in = open(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (in < 0)
+		return;
+	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	ssize_t n;
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ct_error("writing %s: %s", dst, strerror(errno));
+			break;
+		}
+	if (out >= 0)
+		close(out);
+	close(in);
+}
+
+/* a snapshot while the program runs: DIR/snapshot.N/, a recording of its
+ * own (its .ev from the rings, the .proc files and args.spec as they are
+ * now, an info; sym/ is added at the end) */
+static void take_snapshot(struct recorder *r, const char *reason)
+{
+	char dir[PATH_MAX + 32];
+	unsigned n = r->nsnap + 1;
+	snprintf(dir, sizeof(dir), "%s/snapshot.%u", r->dirabs, n);
+	if (mkdir(dir, 0700) < 0) {
+		ct_error("cannot create %s: %s; no snapshot", dir, strerror(errno));
+		return;
+	}
+	r->nsnap = n;
+	struct ct_drain_stats st;
+	struct ct_flight_win *w = NULL;
+	size_t nw = 0;
+	ct_drainer_snapshot(&r->dr, dir, &st, &w, &nw);
+	DIR *dd = opendir(r->dirabs);
+	struct dirent *e;
+	while (dd && (e = readdir(dd))) {
+		size_t l = strlen(e->d_name);
+		if ((l > 5 && !strcmp(e->d_name + l - 5, ".proc")) || !strcmp(e->d_name, CT_ARGS_FILE))
+			copy_small(r, dir, e->d_name);
+	}
+	if (dd)
+		closedir(dd);
+	struct ct_info ri = r->ri;
+	ri.complete = true;
+	ri.exit_status = "running";
+	ri.end_clock = read_clock();
+	if (use_tsc) {
+		uint64_t m = ct_mono_ns();
+		if (m > r->mono0)
+			ri.hz = (double)(ri.end_clock - r->clock0) * 1e9 / (double)(m - r->mono0);
+	}
+	size_t np = 0;
+	for (size_t i = 0; i < nw; i++) {
+		size_t j = 0;
+		while (j < i && w[j].pid != w[i].pid)
+			j++;
+		np += j == i;
+	}
+	ri.processes = np;
+	ri.threads = nw;
+	ri.events = st.events;
+	ri.bytes = st.bytes;
+	ri.unfinished = st.enters + st.before - st.exits - st.unwound;
+	ri.running = NULL;
+	ri.nrunning = 0;
+	char *extra = flight_lines(n, reason, ri.end_clock, w, nw);
+	ri.extra = extra;
+	struct ct_info_file fi;
+	ct_info_init(&fi, dir, ct_verror);
+	ct_info_write(&fi, &ri);
+	if (!r->o.quiet)
+		fprintf(stderr, "calltrace: snapshot %u (%s): %llu events of %zu thread%s in "
+				"%s/snapshot.%u/\n",
+			n, reason, (unsigned long long)st.events, nw, nw == 1 ? "" : "s",
+			r->o.dir, n);
+	free(extra);
+	free(w);
+}
+
+/* --flight: a snapshot asked for by SIGUSR1, or by the program
+ * (calltrace_snapshot: the doorbell's request, served and its caller woken) */
+static void flight_requests(struct recorder *r)
+{
+	struct ct_doorbell *db = r->dr.db;
+	if (snap_sig) {
+		snap_sig = 0;
+		take_snapshot(r, "signal SIGUSR1");
+	}
+	uint32_t req = __atomic_load_n(&db->snap_req, __ATOMIC_ACQUIRE);
+	if (req == __atomic_load_n(&db->snap_done, __ATOMIC_RELAXED))
+		return;
+	char reason[sizeof(db->snap_reason) + 8] = "program: ";
+	size_t k = strlen(reason);
+	for (size_t i = 0; i < sizeof(db->snap_reason) && db->snap_reason[i]; i++)
+		reason[k++] = (unsigned char)db->snap_reason[i] < ' ' || db->snap_reason[i] == 127
+				      ? '?'
+				      : db->snap_reason[i];
+	reason[k] = 0;
+	take_snapshot(r, reason);
+	__atomic_store_n(&db->snap_done, req, __ATOMIC_RELEASE);
+	__atomic_store_n(&db->snap_lock, 0, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &db->snap_done, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* the snapshots taken while the program ran get the symbol tables saved
+ * at the end (hard links to DIR/sym/) */
+static void flight_link_symbols(const struct recorder *r)
+{
+	char sym[PATH_MAX + 8];
+	snprintf(sym, sizeof(sym), "%s/sym", r->dirabs);
+	for (unsigned n = 1; n <= r->nsnap; n++) {
+		char to[PATH_MAX + 32], a[PATH_MAX * 3], b[PATH_MAX * 3];
+		snprintf(to, sizeof(to), "%s/snapshot.%u/sym", r->dirabs, n);
+		DIR *d = opendir(sym);
+		if (!d || mkdir(to, 0700) < 0) {
+			if (d)
+				closedir(d);
+			continue;
+		}
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			size_t l = strlen(e->d_name);
+			if (l < 5 || strcmp(e->d_name + l - 4, ".sym"))
+				continue;
+			snprintf(a, sizeof(a), "%s/%s", sym, e->d_name);
+			snprintf(b, sizeof(b), "%s/%s", to, e->d_name);
+			if (link(a, b) < 0 && errno != EEXIST)
+				ct_error("cannot link %s to %s: %s", a, b, strerror(errno));
+		}
+		closedir(d);
+	}
 }
 
 /* ---- the drain loop ------------------------------------------------------ */
@@ -723,6 +974,8 @@ static void drain_loop(struct recorder *r)
 		ct_drainer_heartbeat(&r->dr);
 		drive_gate(r);
 		ct_drainer_scan(&r->dr);
+		if (r->o.flight)
+			flight_requests(r);
 		bool did = ct_mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
 		int st;
 		pid_t p;
@@ -813,7 +1066,7 @@ static bool write_final_info(struct recorder *r)
 	ri->lost = d->st.lost;
 	ri->unmatched = d->st.unmatched;
 	ri->waits = d->st.waits;
-	ri->unfinished = d->st.enters - d->st.exits - d->st.unwound;
+	ri->unfinished = d->st.enters + d->st.before - d->st.exits - d->st.unwound;
 	ri->write_errors = d->write_errors + r->sym_errors;
 	ri->unwritten_events = d->unwritten_events;
 	ri->unwritten_bytes = d->unwritten_bytes;
@@ -829,7 +1082,7 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	const struct ct_drain_stats *st = &r->dr.st;
 	const uint64_t *untr = r->ri.untraced;
 	char size[64];
-	uint64_t unfinished = st->enters - st->exits - st->unwound;
+	uint64_t unfinished = st->enters + st->before - st->exits - st->unwound;
 	bool lost_any = st->lost || own_failure;
 	print_size(size, sizeof(size), st->bytes);
 	fprintf(stderr,
@@ -880,7 +1133,20 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 			fprintf(stderr, " %llu not traced (kind %u).",
 				(unsigned long long)untr[i], i);
 	}
-	if (!lost_any && !r->nrunning)
+	if (r->o.flight) {
+		uint64_t span = 0;
+		for (size_t i = 0; i < r->dr.nwins; i++)
+			if (r->dr.wins[i].to - r->dr.wins[i].from > span)
+				span = r->dr.wins[i].to - r->dr.wins[i].from;
+		print_size(size, sizeof(size), r->o.flight);
+		fprintf(stderr, " Flight recording: the last %s of each thread (windows of up to "
+				"%.3f ms)",
+			size, r->ri.hz > 0 ? (double)span * 1e3 / r->ri.hz : 0.0);
+		if (r->nsnap)
+			fprintf(stderr, ", and %u snapshot%s taken while it ran (%s/snapshot.N/)",
+				r->nsnap, r->nsnap == 1 ? "" : "s", r->o.dir);
+		fputc('.', stderr);
+	} else if (!lost_any && !r->nrunning)
 		fprintf(stderr, " Nothing lost.");
 	print_running(r);
 	if (st->unmatched)
@@ -921,6 +1187,16 @@ static int finish(struct recorder *r)
 	r->ri.exit_status = r->exit_status;
 	save_symbols(r);
 	measure_hz_again(r);
+	if (r->o.flight) {
+		char reason[64];
+		if (r->have_status && WIFSIGNALED(r->status))
+			snprintf(reason, sizeof(reason), "signal SIG%s", signame(WTERMSIG(r->status)));
+		else
+			snprintf(reason, sizeof(reason), "%s", r->have_status ? "exit" : "unknown");
+		r->flight_info = flight_lines(0, reason, r->ri.end_clock, r->dr.wins, r->dr.nwins);
+		r->ri.extra = r->flight_info;
+		flight_link_symbols(r);
+	}
 	bool info_failed = !write_final_info(r);
 	bool own_failure = r->dr.write_errors || r->sym_errors || r->dr.unwritten_bytes ||
 			   r->dr.rings_refused || info_failed;
@@ -949,6 +1225,7 @@ out:
 	ct_drainer_free(&r.dr);
 	ct_info_discard(&r.info);
 	free(r.running);
+	free(r.flight_info);
 	free(r.o.ao.A);
 	free(r.o.ao.R);
 	free(r.o.ao.libs);

@@ -364,7 +364,12 @@ static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fe
 			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1});
 		return;
 	}
-	put_line(r, rt, fe, false, TEXT(""), fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
+	if (fe->ev.flags & CT_EVF_BEFORE) /* record --flight */
+		put_line(r, rt, fe, false, TEXT(""),
+			 fe->fn->has_params ? TEXT(" { /* entered before the snapshot */\n")
+					    : TEXT("() { /* entered before the snapshot */\n"));
+	else
+		put_line(r, rt, fe, false, TEXT(""), fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
 }
 
 /* a leaf or exit line with arguments or a return value */
@@ -406,6 +411,11 @@ static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fev
 	struct text after = unfinished ? (p ? TEXT("; /* unfinished */\n") : TEXT("(); /* unfinished */\n"))
 			    : ex->ev.flags & CT_EVF_SYNTHETIC ? (p ? TEXT("; /* unwound */\n") : TEXT("(); /* unwound */\n"))
 			    : (p ? TEXT(";\n") : TEXT("();\n"));
+	if (ex->ev.flags & CT_EVF_BEFORE) /* record --flight */
+		after = unfinished ? (p ? TEXT("; /* entered before the snapshot, unfinished */\n")
+					: TEXT("(); /* entered before the snapshot, unfinished */\n"))
+				   : (p ? TEXT("; /* entered before the snapshot */\n")
+					: TEXT("(); /* entered before the snapshot */\n"));
 	put_line(r, rt, ex, !unfinished, TEXT(""), after);
 }
 
@@ -475,6 +485,17 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	struct replay *r = ctx;
 	struct rthread *rt = rthread_of(r, &fe->ev);
 
+	if (fe->ev.kind == CT_MARK) { /* calltrace_mark(): a comment line */
+		if (rt->has_pend) {
+			rt->has_pend = false;
+			print_enter(r, rt, &rt->pend);
+		}
+		line_start(r, rt, fe, false);
+		puts_("/* mark: ");
+		puts_(ct_tx((const char *)(uintptr_t)fe->ev.addr));
+		puts_(" */\n");
+		return;
+	}
 	if (fe->ev.kind == CT_ENTER) {
 		if (rt->has_pend)
 			print_enter(r, rt, &rt->pend);
@@ -603,6 +624,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	status = 0;
 	r.s = v.s;
+	r.s->marks = true;
 	r.filt = &v.filt;
 	size_t nt = v.s->nthreads ? v.s->nthreads : 1;
 	r.fts = xcalloc(nt, sizeof(*r.fts));

@@ -87,6 +87,19 @@ static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
 		} else if (st.st_uid != geteuid()) {
 			snprintf(why, wl, "%s%s belongs to another user", top ? "" : "sym/", n);
 			ok = false;
+		} else if (top && !strncmp(n, "snapshot.", 9) && digits(n + 9) &&
+			   S_ISDIR(st.st_mode)) {
+			/* record --flight: a snapshot, a recording of its own */
+			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			ok = sfd >= 0 && check_tree(sfd, true, del, why, wl);
+			if (sfd < 0)
+				snprintf(why, wl, "cannot open %s: %s", n, strerror(errno));
+			else
+				close(sfd);
+			if (ok && del && unlinkat(dfd, n, AT_REMOVEDIR) < 0) {
+				snprintf(why, wl, "cannot remove %s: %s", n, strerror(errno));
+				ok = false;
+			}
 		} else if (top && !strcmp(n, "sym") && S_ISDIR(st.st_mode)) {
 			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sfd < 0) {
@@ -325,6 +338,8 @@ static void put_info(FILE *f, const struct ct_info *ri)
 			fputs(*c == '\n' ? "\\n" : (char[]){*c, 0}, f);
 		fputc('\n', f);
 	}
+	if (ri->flight)
+		fprintf(f, "flight: %llu\n", (unsigned long long)ri->flight);
 	if (!ri->complete)
 		return;
 	if (ri->filters)
@@ -353,6 +368,8 @@ static void put_info(FILE *f, const struct ct_info *ri)
 			fprintf(f, " %d", ri->running[i].pid);
 		fputc('\n', f);
 	}
+	if (ri->extra)
+		fputs(ri->extra, f);
 	fprintf(f, "complete: 1\n");
 }
 

@@ -29,6 +29,7 @@
 #include "calltrace/procstat.h"
 #include "calltrace/ring.h"
 #include "drain.h"
+#include "flight.h"
 #include "util.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -45,6 +46,7 @@ struct ct_drain_ring {
 			     * count of unwound calls needs it at UNWIND_TO) */
 	bool broken;        /* a write to its .ev failed: the rest is not
 			     * written (a stream with a gap would misread) */
+	bool taken;         /* --flight: its window is written */
 };
 
 static int derr(const struct ct_drainer *d, const char *fmt, ...)
@@ -252,10 +254,36 @@ static void copy_buffer(void *ctx, const char *buf, uint64_t len)
 	copy_out(c->d, c->g, buf, len);
 }
 
+/* --flight: write the window the ring holds (once), note it */
+static bool flight_copy(struct ct_drainer *d, struct ct_drain_ring *g)
+{
+	struct ct_flight_buf b[CT_RING_MAX_SLOTS];
+	if (g->taken)
+		return false;
+	g->taken = true;
+	size_t n = ct_flight_take(g->hdr, b);
+	uint64_t from, to;
+	uint32_t open;
+	ct_flight_window(b, n, g->hdr->start_tsc, &from, &to, &open);
+	struct ct_flight_win *w = realloc(d->wins, (d->nwins + 1) * sizeof(*w));
+	if (w) {
+		d->wins = w;
+		d->wins[d->nwins++] = (struct ct_flight_win){g->pid, g->gen, g->tid, from, to};
+	}
+	g->depth = open;
+	d->st.before += open;
+	for (size_t i = 0; i < n; i++)
+		copy_out(d, g, b[i].data, b[i].len);
+	ct_flight_free(b, n);
+	return n > 0;
+}
+
 /* copy every full buffer; once the owner is gone, also the one it was
  * writing.  Returns whether anything was copied. */
 static bool drain_ring(struct ct_drainer *d, struct ct_drain_ring *g)
 {
+	if (d->flight)
+		return g->dead && flight_copy(d, g);
 	struct copy_ctx c = {d, g};
 	return ct_ring_drain(g->hdr, &g->next, g->dead, copy_buffer, &c);
 }
@@ -397,7 +425,7 @@ bool ct_drainer_drain(struct ct_drainer *d)
 		did |= drain_ring(d, g);
 		bool done = __atomic_load_n(&g->hdr->done, __ATOMIC_ACQUIRE) &&
 			    ct_ring_find(g->hdr, g->next, CT_SLOT_FULL) < 0;
-		if (g->dead || done) {
+		if (g->dead || (done && !d->flight)) {
 			close_ring(d, i);
 			continue;
 		}
@@ -549,8 +577,42 @@ void ct_drainer_untraced(const struct ct_drainer *d, uint64_t untraced[CT_UNTRAC
 		untraced[i] = d->db ? __atomic_load_n(&d->db->untraced[i], __ATOMIC_RELAXED) : 0;
 }
 
+void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, struct ct_drain_stats *st,
+			 struct ct_flight_win **wins, size_t *nwins)
+{
+	const char *main_dir = d->dir;
+	struct ct_drain_stats keep = d->st;
+	struct ct_flight_win *kw = d->wins;
+	size_t knw = d->nwins;
+	ct_drainer_scan(d);
+	d->dir = dir;
+	memset(&d->st, 0, sizeof(d->st));
+	d->wins = NULL;
+	d->nwins = 0;
+	for (size_t i = 0; i < d->nrings; i++) {
+		struct ct_drain_ring g = *d->rings[i];
+		g.fd = -1;
+		g.broken = false;
+		g.taken = false;
+		g.bytes = 0;
+		flight_copy(d, &g);
+		if (g.fd >= 0)
+			close(g.fd);
+	}
+	*st = d->st;
+	*wins = d->wins;
+	*nwins = d->nwins;
+	d->dir = main_dir;
+	d->st = keep;
+	d->wins = kw;
+	d->nwins = knw;
+}
+
 void ct_drainer_free(struct ct_drainer *d)
 {
+	free(d->wins);
+	d->wins = NULL;
+	d->nwins = 0;
 	ct_drainer_remove_dir(d);
 	while (d->nrings)
 		close_ring(d, d->nrings - 1);

@@ -25,6 +25,13 @@
 struct ct_drain_stats {
 	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
 	uint64_t filtered; /* calls record-time filters left out (runtime's count) */
+	uint64_t before; /* --flight: calls entered before their window */
+};
+
+/* --flight: the window a snapshot holds of one thread (clock values) */
+struct ct_flight_win {
+	int pid, gen, tid;
+	uint64_t from, to;
 };
 
 struct ct_drain_ring;
@@ -50,6 +57,12 @@ struct ct_drainer {
 	unsigned write_errors;  /* files it failed to write */
 	unsigned rings_refused; /* rings it could not take (memory, bad file) */
 	char first_error[256];  /* the first of those, for the summary */
+	/* record --flight: nothing is drained while the program runs; what
+	 * a ring holds is written when its process is gone (or by
+	 * ct_drainer_snapshot), and each thread's window noted here */
+	bool flight;
+	struct ct_flight_win *wins;
+	size_t nwins;
 };
 
 /* an empty drainer writing into dir; err prints its messages */
@@ -83,6 +96,11 @@ void ct_drainer_untraced(const struct ct_drainer *d, uint64_t untraced[CT_UNTRAC
 /* tell the runtime nobody drains any more, and remove the ring directory
  * and all in it; for every way out once it exists, and again harmless */
 void ct_drainer_remove_dir(struct ct_drainer *d);
+/* --flight: write what every ring holds now into the data directory dir
+ * (which exists), as a recording of its own; its totals into *st and its
+ * windows into *wins (malloc'd, *nwins of them).  The rings stay. */
+void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, struct ct_drain_stats *st,
+			 struct ct_flight_win **wins, size_t *nwins);
 /* remove the ring directory, let every ring go, free all */
 void ct_drainer_free(struct ct_drainer *d);
 

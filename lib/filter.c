@@ -399,6 +399,18 @@ struct ct_func *ct_filter_event_func(struct ct_filter *f, struct ct_filter_threa
 void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
 		    ct_filter_emit_fn emit, void *ctx)
 {
+	if (__builtin_expect(ev->kind == CT_MARK, 0)) {
+		/* a mark: shown where its calls are (not in hidden ones) */
+		uint32_t d = ev->depth;
+		if (t->n_depth != CT_DEPTH_NONE ||
+		    (f->ninc && (t->f_depth == CT_DEPTH_NONE || d <= t->f_depth)))
+			return;
+		struct ct_fevent fe = {.ev = *ev, .fn = NULL,
+				       .depth = f->ninc ? d - t->f_depth : d};
+		if (!f->max_depth || fe.depth < f->max_depth)
+			emit(ctx, &fe);
+		return;
+	}
 	struct ct_func *fn = ct_filter_event_func(f, t, ev);
 	if (!ct_filter_active(f)) { /* what ct_filter_push_fn would do, in short */
 		struct ct_fevent fe = {.ev = *ev, .fn = fn, .depth = ev->depth};

@@ -92,6 +92,7 @@ struct ct_session {
 	uint64_t ev_bytes;   /* total size of the .ev files */
 	uint64_t bytes_read; /* bytes of .ev files read so far (for progress) */
 	struct ct_argtab *argtab; /* DIR/args.spec (argument capture), or NULL */
+	bool marks;          /* give CT_MARK events (set by a view that shows them) */
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
@@ -102,7 +103,10 @@ uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock);
 
 /* ---- events -------------------------------------------------------- */
 
-enum ct_event_kind { CT_ENTER, CT_EXIT };
+/* CT_MARK (calltrace_mark(), include/calltrace/calltrace.h) is given only
+ * when session->marks is set: its addr is the text (a const char *, valid
+ * like a call's args), its depth the calls open then */
+enum ct_event_kind { CT_ENTER, CT_EXIT, CT_MARK };
 
 enum ct_event_flags {
 	CT_EVF_SIGNAL = 1 << 0,     /* recorded from a signal handler that
@@ -112,6 +116,10 @@ enum ct_event_flags {
 	CT_EVF_UNFINISHED = 1 << 2, /* an exit made up at the end of the stream:
 				     * the call was still open when the thread or
 				     * process ended (crash, kill, exit())       */
+	CT_EVF_BEFORE = 1 << 3,     /* record --flight: a call entered before the
+				     * window the stream holds (on its entry and
+				     * its exit); its entry time is the window's
+				     * start                                      */
 };
 
 struct ct_event {

@@ -177,6 +177,15 @@ struct ct_stream {
 
 	struct ct_args_pool args; /* decoded arguments, see argspec.h */
 	uint64_t nev_last;        /* events given by the last read */
+
+	/* record --flight: a window that begins inside open calls (its first
+	 * CT_EXT_FRAMES): those calls, entered before it, outermost first */
+	uint64_t *pre;
+	uint32_t pre_n, pre_i;
+	uint64_t skip;    /* exits of open calls FRAMES left out, to skip */
+	size_t nbefore;   /* the outermost open calls entered before it */
+	bool window;      /* such a window: returns with no call open are
+			   * skipped (counted as unmatched), never errors */
 };
 
 /* make n bytes available at buf[pos]; false at end of file (or error) */
@@ -336,6 +345,7 @@ void ct_stream_close(struct ct_stream *st)
 				"or not their spec; those values are not shown",
 				st->t->path, st->args.bad);
 	free(st->buf);
+	free(st->pre);
 	for (size_t i = 0; i < st->depth; i++)
 		ct_args_release(st->stack[i].ca);
 	ct_args_pool_free(&st->args);
@@ -378,6 +388,10 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsigned flags)
 {
 	struct frame *f = &st->stack[--st->depth];
+	if (st->depth < st->nbefore) {
+		flags |= CT_EVF_BEFORE;
+		st->nbefore = st->depth;
+	}
 	ev->kind = CT_EXIT;
 	ev->flags = flags;
 	ev->addr = f->addr;
@@ -458,6 +472,12 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			pop(st, ev, st->pend_time, st->final_flags);
 			return 1;
 		}
+		if (st->pre_i < st->pre_n) {
+			/* a flight window's calls entered before it */
+			push(st, ev, st->pre[st->pre_i++], clock_ns(s, st->base), CT_EVF_BEFORE);
+			st->nbefore = st->depth;
+			return 1;
+		}
 		if (st->ended)
 			return 0;
 		if (!ensure(st, 4)) {
@@ -479,6 +499,14 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 		case CT_REC_EXIT:
 			st->pos += 4;
 			st->base += w >> 2;
+			if (!st->depth && st->window) {
+				/* of a call entered before the window, not listed */
+				if (st->skip)
+					st->skip--;
+				else
+					st->unmatched++;
+				continue;
+			}
 			if (!st->depth)
 				return corrupt(st, err, off, "a return with no call open");
 			pop(st, ev, clock_ns(s, st->base), 0);
@@ -523,6 +551,11 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 				return corrupt(st, err, off, "UNWIND record too short");
 			}
 			uint32_t n = rd32(p);
+			if (n > st->depth && st->window) {
+				uint64_t more = n - st->depth;
+				st->skip -= more < st->skip ? more : st->skip;
+				n = (uint32_t)st->depth;
+			}
 			if (n > st->depth)
 				return corrupt(st, err, off, "UNWIND of more calls than are open");
 			st->pend_n = n;
@@ -537,6 +570,15 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 				return corrupt(st, err, off, "UNWIND_TO record too short");
 			}
 			uint32_t keep = rd32(p);
+			if (st->skip) {
+				/* a flight window: the calls not listed are the
+				 * outermost, below those open here */
+				uint64_t all = st->depth + st->skip;
+				uint64_t close = all > keep ? all - keep : 0;
+				if (close > st->depth)
+					st->skip -= close - st->depth;
+				keep = close >= st->depth ? 0 : (uint32_t)(st->depth - close);
+			}
 			st->pend_n = st->depth > keep ? st->depth - keep : 0;
 			st->pend_flags = CT_EVF_SYNTHETIC;
 			st->pend_time = clock_ns(s, peek_time(st));
@@ -570,6 +612,41 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			st->pend_final = true;
 			st->final_flags = CT_EVF_SIGNAL;
 			continue;
+		}
+		case CT_EXT_FRAMES: {
+			/* record --flight: the calls open where this buffer
+			 * began; at the start of a stream, a window's first */
+			if (len < 1)
+				return corrupt(st, err, off, "FRAMES record too short");
+			if (st->nenter || st->depth || st->window)
+				continue; /* redundant inside a stream */
+			uint32_t depth = rd32(p), n = (len - 1) / 2;
+			if (n > depth)
+				n = depth;
+			st->window = true;
+			st->skip = depth - n;
+			st->pre = xmalloc((n ? n : 1) * sizeof(*st->pre));
+			for (uint32_t i = 0; i < n; i++)
+				st->pre[i] = rd64(p + 4 + 8 * (size_t)i);
+			st->pre_n = n;
+			st->pre_i = 0;
+			continue;
+		}
+		case CT_EXT_MARK: {
+			/* calltrace_mark(): an event for the views that show it */
+			if (!s->marks)
+				continue;
+			uint32_t n = CT_EXT_ARG(w) < 4 * len ? CT_EXT_ARG(w) : 4 * len;
+			uint32_t tw[CT_MARK_MAX / 4 + 2] = {0};
+			memcpy(tw, p, n < CT_MARK_MAX ? n : CT_MARK_MAX);
+			/* kept alive as a call's arguments are */
+			struct ct_callargs *a = ct_args_new(0, tw, (uint32_t)(sizeof(tw) / 4));
+			ct_args_retire(&st->args, a);
+			uint64_t time = clamp_time(st, clock_ns(s, st->base));
+			*ev = (struct ct_event){.kind = CT_MARK, .addr = (uintptr_t)a->args,
+					       .time = time, .start = time,
+					       .depth = (uint32_t)st->depth, .thread = st->t};
+			return 1;
 		}
 		case CT_EXT_LOST:
 			if (len < 2) {
@@ -628,14 +705,15 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 {
 	const struct session_priv *sp = priv(st->s);
-	if (st->pend_n || st->pend_final || st->ended || st->tag || st->len - st->pos < 8 ||
+	if (st->pend_n || st->pend_final || st->pre_i < st->pre_n || st->ended || st->tag ||
+	    st->len - st->pos < 8 ||
 	    (!sp->ns_int && !sp->ns_frac))
 		return 0;
 	/* clock_ns, with the rate in registers */
 	const uint64_t start = sp->pub.start_clock, ns_int = sp->ns_int, ns_frac = sp->ns_frac;
 	const unsigned char *p = st->buf + st->pos, *last = st->buf + st->len - 8;
 	struct frame *stack = st->stack;
-	size_t depth = st->depth, cap = st->cap, n = 0;
+	size_t depth = st->depth, cap = st->cap, n = 0, nbefore = st->nbefore;
 	uint64_t base = st->base, last_time = st->last_time;
 	uint64_t hi = st->hi, nenter = st->nenter, waited = st->waited;
 	struct ct_thread *t = st->t;
@@ -648,7 +726,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 		struct ct_event *e = &ev[n];
 		uint64_t time;
 		if ((w & 3) == CT_REC_EXIT) {
-			if (!depth)
+			if (depth <= nbefore) /* none open, or one entered before */
 				break;
 			base += w >> 2;
 			time = fixed_ns(base > start ? base - start : 0, ns_int, ns_frac);

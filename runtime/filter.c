@@ -34,7 +34,7 @@
  *   trace 0|1               (0: --trace=off, tracing starts off)
  *   gate 0|1                (1: record opens and closes the doorbell's gate)
  *   trig I ACTION...        (-T; I from 0: on off on=call off=call finish
- *                            depth=N time=TICKS)
+ *                            snapshot depth=N time=TICKS)
  *   signal SIGNO ACTION     (--signal: on off toggle finish)
  *   module BUILDID PATH     (PATH with bytes <= ' ' and '%' as %XX)
  *   f OFFSET FLAGS [TRIG]   (hex; CT_FL_* of calltrace/format.h; TRIG: 1 +
@@ -59,7 +59,7 @@ uint32_t ct_filt_done;
 
 /* a -T trigger */
 struct trig {
-	bool on, off, on_call, off_call, finish;
+	bool on, off, on_call, off_call, finish, snapshot;
 	uint32_t depth;   /* 0: none */
 	uint64_t time;    /* ticks; valid if has_time */
 	bool has_time;
@@ -349,6 +349,8 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 					tr->off_call = true;
 				else if (n == 6 && !memcmp(w, "finish", 6))
 					tr->finish = true;
+				else if (n == 8 && !memcmp(w, "snapshot", 8))
+					tr->snapshot = true;
 				else if (n > 6 && !memcmp(w, "depth=", 6)) {
 					const char *x = w + 6;
 					if (!number(&x, w + n, 10, &b) || !b || b > 1000000)
@@ -653,6 +655,8 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 		__atomic_store_n(&ct_filt_gon, 1, __ATOMIC_RELAXED);
 	if (tr && tr->off)
 		__atomic_store_n(&ct_filt_gon, 0, __ATOMIC_RELAXED);
+	if (tr && tr->snapshot)
+		ct_api_snapshot_trigger(t);
 	if (fl & CT_FL_EXC) {
 		*flags |= CT_FR_NIN;
 		return CT_FD_MARK;
@@ -719,23 +723,4 @@ void ct_filt_exit_trig(uintptr_t fn)
 	const struct trig *tr = trig_of(ct_filt_lookup(fn));
 	if (tr && tr->finish)
 		__atomic_store_n(&ct_filt_done, 1, __ATOMIC_RELAXED);
-}
-
-/* ---- the program's API (include/calltrace/calltrace.h) --------------------- */
-
-/* tracing on or off from here, in every thread of this process, until the
- * next call (a trigger or a --signal may change it too); after a finish
- * (trigger or signal) it stays off */
-CT_EXPORT void calltrace_on(void)
-{
-	if (!__atomic_load_n(&ct_filt_on, __ATOMIC_ACQUIRE) &&
-	    __atomic_load_n(&ct_filt_gon, __ATOMIC_RELAXED))
-		return; /* on already, and nothing filters */
-	__atomic_store_n(&ct_filt_gon, 1, __ATOMIC_RELAXED);
-}
-
-CT_EXPORT void calltrace_off(void)
-{
-	__atomic_store_n(&ct_filt_gon, 0, __ATOMIC_RELAXED);
-	ct_filt_enable();
 }

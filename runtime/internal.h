@@ -137,6 +137,8 @@ struct ct_config {
 	bool use_tsc;
 	bool linked;          /* no `calltrace record`: own writer thread */
 	bool drop;            /* drop events (counted) rather than wait */
+	bool flight;          /* record --flight: the ring is used circularly,
+			       * never drained while the program runs */
 	char dir[4096];
 	char shm[4096];
 	size_t buf_size;
@@ -328,9 +330,8 @@ static inline bool ct_filt_live(void)
 }
 /* turn the filtering path on (the API may, at any time) */
 void ct_filt_enable(void) CT_HIDDEN;
-/* the program's API (include/calltrace/calltrace.h) */
-void calltrace_on(void);
-void calltrace_off(void);
+/* api.c: the snapshot trigger, in an entry hook (busy held) */
+void ct_api_snapshot_trigger(struct ct_tstate *t) CT_HIDDEN;
 /* triggers: the decision at an entry, and what an exit does (finish) */
 unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags) CT_HIDDEN;
 void ct_filt_exit_trig(uintptr_t fn) CT_HIDDEN;

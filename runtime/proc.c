@@ -443,7 +443,7 @@ void ct_thread_key_set(void)
  * execs or spawns without them (wrap.c), so that it is traced too */
 static const char *const exec_names[] = {
 	"LD_PRELOAD", CT_ENV_DIR, CT_ENV_SHM, CT_ENV_CLOCK, CT_ENV_BUFSIZE,
-	CT_ENV_NBUF, CT_ENV_DROP, CT_ENV_ARGS, CT_ENV_FILTER,
+	CT_ENV_NBUF, CT_ENV_DROP, CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];
@@ -697,6 +697,10 @@ static void process_init(void)
 	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
 	const char *drop = ct_getenv(CT_ENV_DROP);
 	ct_cfg.drop = drop && !strcmp(drop, "1");
+	const char *flight = ct_getenv(CT_ENV_FLIGHT);
+	ct_cfg.flight = flight && !strcmp(flight, "1") && !ct_cfg.linked;
+	if (ct_cfg.flight)
+		ct_cfg.drop = false; /* nothing waits: nothing to drop */
 
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	exe_path[n > 0 ? n : 0] = 0;

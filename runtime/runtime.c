@@ -488,6 +488,64 @@ static void buffer_rewind(struct ct_tstate *t, struct ct_ring_header *r, uint32_
 	ct_arch_swap(&t->cur, base);
 }
 
+/* record --flight: the calls open now (the innermost CT_FRAMES_MAX of
+ * them), so that a reader can begin a window at the buffer this starts */
+static void put_frames(struct ct_tstate *t)
+{
+	uint32_t w[2 + 2 * CT_FRAMES_MAX];
+	/* the recorded ones only (record-time filters leave some out) */
+	uint32_t d = ct_filt_recorded(t, 0, t->depth), n = d < CT_FRAMES_MAX ? d : CT_FRAMES_MAX;
+	w[0] = ct_ext_word(CT_EXT_FRAMES, 1 + 2 * n, 0);
+	w[1] = d;
+	for (uint32_t i = n, k = t->depth; i-- > 0;) {
+		while (k > 0 && (t->stk[k - 1].flags & CT_FR_NOREC))
+			k--;
+		uint64_t fn = t->stk[--k].fn;
+		w[2 + 2 * i] = (uint32_t)fn;
+		w[3 + 2 * i] = (uint32_t)(fn >> 32);
+	}
+	ct_put_words(t, w, 2 + 2 * n);
+}
+
+/* record --flight: the ring is used circularly and nobody drains it while
+ * the program runs, so the switch never waits and never rings the doorbell:
+ * the oldest buffer is written again, zeroed first as far as it was used
+ * (so that its end is found after a crash) while its state says EMPTY; its
+ * new sequence number is stored before any record, so that record can tell
+ * a copy it took while the buffer was being reused (lib/flight.c).  Each buffer begins with what a
+ * reader needs to start there: an absolute clock (TIME), the calls open
+ * (FRAMES) and, before its first ENTER, the address bits (HI). */
+static void flight_switch(struct ct_tstate *t, struct ct_ring_header *r, uint32_t cur,
+			  uint32_t next, uintptr_t base)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (t->slot == cur) {
+		uintptr_t nbase = (uintptr_t)t->bufs + (uintptr_t)next * r->buf_stride;
+		uint64_t used = r->slot[next].state == CT_SLOT_FULL ? r->slot[next].fill : 0;
+		/* not a buffer to copy while it is zeroed */
+		__atomic_store_n(&r->slot[next].state, CT_SLOT_EMPTY, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		__builtin_memset((void *)nbase, 0, used < r->buf_stride ? used : r->buf_stride);
+		__atomic_store_n(&r->slot[next].seq, ++t->seq, __ATOMIC_RELAXED);
+		__atomic_store_n(&r->slot[next].state, CT_SLOT_WRITING, __ATOMIC_RELEASE);
+		t->prev_slot = cur;
+		t->slot = next;
+		__asm__ volatile("" ::: "memory");
+		uintptr_t end = ct_arch_swap(&t->cur, nbase);
+		__asm__ volatile("" ::: "memory");
+		t->limit = nbase + r->buf_size;
+		r->cur_slot = next;
+		r->slot[cur].fill = end - base;
+		__atomic_store_n(&r->slot[cur].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+		ct_put_time(t, t->last);
+		put_frames(t);
+		t->hi = UINT64_MAX;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 /* the current buffer is full (a record ended past its nominal size): hand
  * it to the drainer and move to the next slot, waiting while it is busy */
 void ct_buffer_full(struct ct_tstate *t)
@@ -501,6 +559,10 @@ void ct_buffer_full(struct ct_tstate *t)
 	uint32_t next = (cur + 1) % r->nslots;
 	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)cur * r->buf_stride;
 
+	if (ct_cfg.flight) {
+		flight_switch(t, r, cur, next, base);
+		return;
+	}
 	if (ct_cfg.drop && drop_event(t, r, next))
 		return;
 	bool resume = t->dropping;

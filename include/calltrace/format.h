@@ -72,7 +72,18 @@ enum ct_ext_type {
 			    * Absolute; does not change the delta base.  Not
 			    * the program's time: readers take it out of the
 			    * durations of the calls open then */
+	CT_EXT_FRAMES = 11, /* record --flight: the calls open when this buffer
+			     * began.  Payload u32 depth (calls open), then
+			     * the u64 addresses of the innermost of them (at
+			     * most CT_FRAMES_MAX), outermost first.  A reader
+			     * starting a window here opens them as entered
+			     * before it (and skips the exits of those not
+			     * listed); elsewhere it is redundant: skipped */
+	CT_EXT_MARK = 12,  /* calltrace_mark(): small arg = text length in
+			    * bytes; payload the text, zero-padded to words */
 };
+#define CT_FRAMES_MAX 127 /* frames one CT_EXT_FRAMES lists at most */
+#define CT_MARK_MAX 255   /* bytes of a mark's text at most */
 
 static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
 {
@@ -171,6 +182,15 @@ struct ct_doorbell {
 	 * CT_GATE_*; read by the runtime when the filter file says "gate 1" */
 	uint32_t gate;
 	uint32_t pad;
+	/* record --flight: calltrace_snapshot() asks for a snapshot.  The
+	 * caller takes snap_lock (0 -> 1), writes snap_reason, bumps snap_req,
+	 * rings the doorbell; record copies the rings, sets snap_done to the
+	 * request it served, clears snap_lock and wakes snap_done's waiters */
+	uint32_t snap_req;   /* requests made */
+	uint32_t snap_done;  /* requests served (futex word) */
+	uint32_t snap_lock;
+	uint32_t flight;     /* record is in flight mode */
+	char snap_reason[64];
 };
 #define CT_GATE_OPEN 0   /* record new calls */
 #define CT_GATE_BEFORE 1 /* not yet (before the start of --time-range) */
@@ -188,6 +208,7 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_ENV_ENABLE "CALLTRACE"           /* linked-in mode: "1" records */
 #define CT_ENV_ARGS "CALLTRACE_ARGS"        /* argument spec file to load  */
 #define CT_ENV_FILTER "CALLTRACE_FILTER"    /* record-time filter file     */
+#define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"    /* "1": flight recorder mode   */
 
 /* argument capture (doc/args.md): the spec table `record` writes into the
  * data directory; the runtime loads the file $CALLTRACE_ARGS names */

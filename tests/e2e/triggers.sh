@@ -3,7 +3,7 @@
 # each recording's tree (doc/record.md, "Triggers and windows")
 # variants: all
 # front-ends: all
-build triggers "$E2E/triggers.c"
+build triggers "$E2E/triggers.c" -I"$TOP/include"
 
 # run NAME MODE OPTIONS...: record, then the tree and the summary's words
 n=0
@@ -33,6 +33,14 @@ run sig --signal=SIGUSR1@trace_on --trace=off
 run api
 run api -F '^main$'
 run "" --time-range=100s~
+run "" -T '^phase$@snapshot'
+
+section "record --flight -T '^last\$@snapshot': a snapshot while it runs"
+record fl --flight -T '^last$@snapshot' ./triggers
+want_rc "record --flight -T last@snapshot" $RC 0 "$W/fl.err"
+ls "$W/fl" | grep '^snapshot\.' | add
+grep '^snapshot_reason' "$W/fl/snapshot.1/info" | add
+ct replay fl/snapshot.1 --no-duration | grep -c 'last()' | sed 's/^/calls of last in the snapshot: /' | add
 
 section "record --max-size=4K ./triggers many: stops early"
 record size --max-size=4K ./triggers many
@@ -44,7 +52,7 @@ leaves=$(ct replay size --no-duration | grep -c 'leaf();')
 
 section "bad triggers and windows: usage errors, nothing started"
 for f in "-T ^x\$@bogus" "-T noat" "-T (@finish" "-T ^x\$@depth=0" "-T ^x\$@time=abc" \
-	"-T ^x\$@snapshot" "--signal=KILL@trace_on" "--signal=USR1@bogus" "--signal=USR1" \
+	"-T ^x\$@backtrace" "--signal=KILL@trace_on" "--signal=USR1@bogus" "--signal=USR1" \
 	"--time-range=5s~1s" "--time-range=5s" "--max-size=100" "--max-size=2X" "--trace=maybe"; do
 	rm -rf "$W/bad"
 	# shellcheck disable=SC2086
