@@ -14,6 +14,7 @@
 #   RUNS         runs per program, best taken (default 5)
 #   ARUNS        runs per replay/report, best taken (default 3)
 #   SKIP_LUA=1   skip the Lua workload
+#   SKIP_LEVELDB=1  skip leveldb's db_bench (built once, a few minutes)
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -329,6 +330,10 @@ CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS ARGS_KV=1 sh "$HERE/args.sh" 2>>"$LOGS/ar
 say "record-time filters: excluded calls, -t 1us (bench/filters.sh)"
 put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done
+if [ "${SKIP_LEVELDB:-0}" != 1 ]; then
+	say "record-time filters on leveldb's db_bench (bench/leveldb.sh; builds it once)"
+	CALLTRACE=$CT BENCH_WORK=$W sh "$HERE/leveldb.sh" 2>>"$LOGS/leveldb.err" | while read -r k v; do put "leveldb.$k" "$v"; done
+fi
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 

@@ -148,6 +148,16 @@ END {
 				f("filters.lua.t1us_s", "%.3f"), f("filters.lua.t1us_bytes", "%d"),
 				f("filters.lua.bytes_ratio", "%.0f")
 	}
+	if (has("leveldb.full.events")) {
+		printf "\n== record-time filters on leveldb db_bench (fillseq,readrandom; -finstrument-functions; bench/leveldb.sh)\n"
+		row4("", "events", "bytes", "seconds", "views' filter keeps")
+		row4("full recording", f("leveldb.full.events", "%d"), f("leveldb.full.bytes", "%d"),
+			f("leveldb.full.s", "%.2f"), "")
+		row4("-N 'std::|leveldb::Slice::'", f("leveldb.notrace.events", "%d"), f("leveldb.notrace.bytes", "%d"),
+			f("leveldb.notrace.s", "%.2f"), f("leveldb.notrace.expected_events", "%d"))
+		row4("--hide (same regex)", f("leveldb.hide.events", "%d"), f("leveldb.hide.bytes", "%d"),
+			f("leveldb.hide.s", "%.2f"), f("leveldb.hide.expected_events", "%d"))
+	}
 	printf "  load average: %s at the start, %s at the end (%s CPUs)\n", v["meta.load_start"],
 		v["meta.load_end"], v["meta.nproc"]
 	printf "\n(bench took %s s)\n", v["meta.seconds"]

@@ -394,9 +394,10 @@ static void put_text(FILE *f, const char *s)
 static int do_module(void *ctx, const struct ct_modfound *m)
 {
 	struct prep *p = ctx;
-	/* only modules that can call a hook (and the ones named) */
-	if (!m->instrumented && !m->explicit_ && !m->main_)
-		return 0;
+	/* every module, instrumented or not: the hooks of an instrumented
+	 * caller name the functions inlined into it by their address, which
+	 * may be a copy in an uninstrumented library (std::string's methods
+	 * in libstdc++, say) */
 	struct ct_error e;
 	struct ct_symtab *st = ct_symtab_from_elf(m->path, &e);
 	if (!st) {
