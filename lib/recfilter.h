@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `record -F/-N/--hide/-D/-t`: filters decided before the run.  The regexes
- * are matched against the (demangled) function names of the modules the
- * program will trace (modfind.h), and the decisions written to
+ * `record -F/-N/--hide/-D/-t/-T`: filters decided before the run.  The
+ * regexes are matched against the (demangled) function names of every
+ * module the program will load (modfind.h), and the decisions written to
  * DIR/filter.spec, which the runtime loads (runtime/filter.c has the
  * format).  Same spelling and meaning as the views' filters (filter.h).
  */

@@ -16,7 +16,7 @@ CT_EXPORT void __calltrace_off(void);
 CT_EXPORT void __calltrace_vmark(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* a MARK record with text[0..n), after a TIME record that dates it */
-static void put_mark(struct ct_tstate *t, const char *text, size_t n)
+void ct_put_mark(struct ct_tstate *t, const char *text, size_t n)
 {
 	uint32_t w[1 + (CT_MARK_MAX + 3) / 4];
 	if (n > CT_MARK_MAX)
@@ -54,7 +54,7 @@ void __calltrace_vmark(const char *fmt, va_list ap)
 	int n = vsnprintf(text, sizeof(text), fmt, ap);
 	if (n < 0)
 		return;
-	put_mark(t, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
+	ct_put_mark(t, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
 }
 
 static void sleep_ms(long ms)
@@ -99,7 +99,7 @@ void __calltrace_snapshot(const char *reason)
 	if (t) {
 		char text[CT_MARK_MAX + 1];
 		size_t n = ct_fmt(text, sizeof(text), "snapshot: %s", reason);
-		put_mark(t, text, n);
+		ct_put_mark(t, text, n);
 	}
 	if (ct_cfg.flight && ct_cfg.doorbell && ct_cfg.state == CT_RT_ACTIVE)
 		ask_snapshot(reason);
@@ -109,15 +109,8 @@ void __calltrace_snapshot(const char *reason)
  * (busy held): a mark, and with --flight a snapshot */
 void ct_api_snapshot_trigger(struct ct_tstate *t)
 {
-	if (t->ring && t->cap) {
-		static const char text[] = "snapshot: trigger";
-		uint32_t w[1 + (sizeof(text) - 1 + 3) / 4] = {0};
-		w[0] = ct_ext_word(CT_EXT_MARK, (unsigned)(sizeof(w) / 4 - 1), sizeof(text) - 1);
-		memcpy(w + 1, text, sizeof(text) - 1);
-		t->fl_epoch++;
-		ct_put_time(t, ct_clock());
-		ct_put_words(t, w, (unsigned)(sizeof(w) / 4));
-	}
+	static const char text[] = "snapshot: trigger";
+	ct_put_mark(t, text, sizeof(text) - 1);
 	if (ct_cfg.flight && ct_cfg.doorbell && ct_cfg.state == CT_RT_ACTIVE)
 		ask_snapshot("trigger");
 }
@@ -129,11 +122,20 @@ void __calltrace_on(void)
 	if (!__atomic_load_n(&ct_filt_on, __ATOMIC_ACQUIRE) &&
 	    __atomic_load_n(&ct_filt_gon, __ATOMIC_RELAXED))
 		return; /* on already, and nothing filters */
-	__atomic_store_n(&ct_filt_gon, 1, __ATOMIC_RELAXED);
+	/* when: a mark in the stream of the thread that did it */
+	struct ct_tstate *t = writer();
+	if (!__atomic_exchange_n(&ct_filt_gon, 1, __ATOMIC_RELAXED) && t) {
+		static const char text[] = "tracing on (calltrace_on)";
+		ct_put_mark(t, text, sizeof(text) - 1);
+	}
 }
 
 void __calltrace_off(void)
 {
-	__atomic_store_n(&ct_filt_gon, 0, __ATOMIC_RELAXED);
+	struct ct_tstate *t = writer();
+	if (__atomic_exchange_n(&ct_filt_gon, 0, __ATOMIC_RELAXED) && t) {
+		static const char text[] = "tracing off (calltrace_off)";
+		ct_put_mark(t, text, sizeof(text) - 1);
+	}
 	ct_filt_enable();
 }

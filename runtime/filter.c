@@ -651,10 +651,10 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 		return CT_FD_SKIP; /* inside a -N call: nothing acts */
 	uint32_t fl = ct_filt_lookup(fn);
 	const struct trig *tr = trig_of(fl);
-	if (tr && tr->on && !ct_filt_done)
-		__atomic_store_n(&ct_filt_gon, 1, __ATOMIC_RELAXED);
-	if (tr && tr->off)
-		__atomic_store_n(&ct_filt_gon, 0, __ATOMIC_RELAXED);
+	if (tr && tr->on && !ct_filt_done && !__atomic_exchange_n(&ct_filt_gon, 1, __ATOMIC_RELAXED))
+		ct_put_mark(t, "tracing on (trigger)", 20);
+	if (tr && tr->off && __atomic_exchange_n(&ct_filt_gon, 0, __ATOMIC_RELAXED))
+		ct_put_mark(t, "tracing off (trigger)", 21);
 	if (tr && tr->snapshot)
 		ct_api_snapshot_trigger(t);
 	if (fl & CT_FL_EXC) {
@@ -721,6 +721,6 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 void ct_filt_exit_trig(uintptr_t fn)
 {
 	const struct trig *tr = trig_of(ct_filt_lookup(fn));
-	if (tr && tr->finish)
-		__atomic_store_n(&ct_filt_done, 1, __ATOMIC_RELAXED);
+	if (tr && tr->finish && !__atomic_exchange_n(&ct_filt_done, 1, __ATOMIC_RELAXED))
+		ct_put_mark(&ct_self, "recording finished (trigger)", 28);
 }

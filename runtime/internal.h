@@ -330,6 +330,8 @@ static inline bool ct_filt_live(void)
 }
 /* turn the filtering path on (the API may, at any time) */
 void ct_filt_enable(void) CT_HIDDEN;
+/* api.c: a MARK record (after a TIME record), never taken back by -t */
+void ct_put_mark(struct ct_tstate *t, const char *text, size_t n) CT_HIDDEN;
 /* api.c: the snapshot trigger, in an entry hook (busy held) */
 void ct_api_snapshot_trigger(struct ct_tstate *t) CT_HIDDEN;
 /* triggers: the decision at an entry, and what an exit does (finish) */
