@@ -23,6 +23,8 @@ static void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa);
 static void filt_act(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, unsigned dec,
 		     uintptr_t flags);
 static void filt_exit(struct ct_tstate *t, uintptr_t fn);
+static void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa);
+static void filt_exit_fast(struct ct_tstate *t, uintptr_t fn);
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
@@ -34,45 +36,9 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		return;
 	}
 	if (unlikely(ct_filt_on)) {
-		/* record-time filters (filter.c), the common cases here: a
-		 * call left out (a frame without a record), a call recorded */
-		uint32_t d = t->depth;
-		uintptr_t flags, a = (uintptr_t)fn;
-		if (unlikely(d >= t->cap || d == 0)) {
-			filt_enter(t, a, (uintptr_t)__builtin_dwarf_cfa());
-			t->busy--;
-			return;
-		}
-		unsigned dec = ct_filt_enter(t, a, &flags);
-		if (likely(dec == CT_FD_SKIP)) {
-			struct ct_frame *f = &t->stk[d];
-			f->fn = a;
-			f->cfa = (uintptr_t)__builtin_dwarf_cfa();
-			f->flags = flags;
-			t->depth = d + 1;
-			t->fl_filtered++;
-			t->busy--;
-			return;
-		}
-		uint64_t now = ct_clock();
-		uint64_t delta = now - t->last;
-		if (likely(dec == CT_FD_RECORD && delta < (1u << CT_ENTER_DELTA_BITS) &&
-			   (a >> 40) == t->hi && (!ct_filt.timed || d < t->fl_tcap))) {
-			if (ct_filt.timed)
-				ct_filt_note_at(t, d, now);
-			uintptr_t p = ct_arch_reserve(&t->cur, 8);
-			*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
-			t->last = now;
-			struct ct_frame *f = &t->stk[d];
-			f->fn = a;
-			f->cfa = (uintptr_t)__builtin_dwarf_cfa();
-			f->flags = flags;
-			t->depth = d + 1;
-			if (unlikely(p + 8 > t->limit))
-				ct_buffer_full(t);
-		} else {
-			filt_act(t, a, (uintptr_t)__builtin_dwarf_cfa(), dec, flags);
-		}
+		/* record-time filters: out of line, so that this path keeps
+		 * its few registers */
+		filt_enter_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa());
 		t->busy--;
 		return;
 	}
@@ -110,31 +76,7 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 		return;
 	}
 	if (unlikely(ct_filt_on)) {
-		uint32_t d = t->depth;
-		uintptr_t fl = d ? t->stk[d - 1].flags : 0;
-		if (unlikely(d == 0 || t->stk[d - 1].fn != (uintptr_t)fn ||
-			     (ct_filt.has_trig && (fl & CT_FR_TP)))) {
-			filt_exit(t, (uintptr_t)fn);
-		} else if (fl & CT_FR_NOREC) {
-			t->depth = d - 1;
-		} else {
-			/* a recorded call: taken back if -t finds it short */
-			uint64_t now = ct_clock();
-			uint64_t delta = now - t->last;
-			if (ct_filt.timed && d - 1 < t->fl_tcap &&
-			    ct_filt_take_back_at(t, &t->fl_tp[d - 1], now)) {
-				t->depth = d - 1;
-			} else if (likely(delta < (1u << CT_EXIT_DELTA_BITS))) {
-				uintptr_t p = ct_arch_reserve(&t->cur, 4);
-				*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
-				t->last = now;
-				t->depth = d - 1;
-				if (unlikely(p + 4 > t->limit))
-					ct_buffer_full(t);
-			} else {
-				exit_slow(t, (uintptr_t)fn, now);
-			}
-		}
+		filt_exit_fast(t, (uintptr_t)fn);
 		t->busy--;
 		return;
 	}
@@ -189,6 +131,77 @@ static __attribute__((noinline)) void exit_slow(struct ct_tstate *t, uintptr_t f
 }
 
 /* ---- record-time filters (runtime/filter.c) ------------------------------- */
+
+/* an entry while filtering, the common cases here: a call left out (a
+ * frame without a record), a call recorded */
+static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa)
+{
+	uint32_t d = t->depth;
+	uintptr_t flags;
+	if (unlikely(d >= t->cap || d == 0)) {
+		filt_enter(t, a, cfa);
+		return;
+	}
+	unsigned dec = ct_filt_enter(t, a, &flags);
+	if (likely(dec == CT_FD_SKIP)) {
+		struct ct_frame *f = &t->stk[d];
+		f->fn = a;
+		f->cfa = cfa;
+		f->flags = flags;
+		t->depth = d + 1;
+		t->fl_filtered++;
+		return;
+	}
+	uint64_t now = ct_clock();
+	uint64_t delta = now - t->last;
+	if (likely(dec == CT_FD_RECORD && delta < (1u << CT_ENTER_DELTA_BITS) &&
+		   (a >> 40) == t->hi && (!ct_filt.timed || d < t->fl_tcap))) {
+		if (ct_filt.timed)
+			ct_filt_note_at(t, d, now);
+		uintptr_t p = ct_arch_reserve(&t->cur, 8);
+		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
+		t->last = now;
+		struct ct_frame *f = &t->stk[d];
+		f->fn = a;
+		f->cfa = cfa;
+		f->flags = flags;
+		t->depth = d + 1;
+		if (unlikely(p + 8 > t->limit))
+			ct_buffer_full(t);
+	} else {
+		filt_act(t, a, cfa, dec, flags);
+	}
+}
+
+/* an exit while filtering: of a frame left out, or of a recorded call
+ * (taken back if -t finds it short) */
+static __attribute__((noinline)) void filt_exit_fast(struct ct_tstate *t, uintptr_t fn)
+{
+	uint32_t d = t->depth;
+	uintptr_t fl = d ? t->stk[d - 1].flags : 0;
+	if (unlikely(d == 0 || t->stk[d - 1].fn != fn || (ct_filt.has_trig && (fl & CT_FR_TP)))) {
+		filt_exit(t, fn);
+		return;
+	}
+	if (fl & CT_FR_NOREC) {
+		t->depth = d - 1;
+		return;
+	}
+	uint64_t now = ct_clock();
+	uint64_t delta = now - t->last;
+	if (ct_filt.timed && d - 1 < t->fl_tcap && ct_filt_take_back_at(t, &t->fl_tp[d - 1], now)) {
+		t->depth = d - 1;
+	} else if (likely(delta < (1u << CT_EXIT_DELTA_BITS))) {
+		uintptr_t p = ct_arch_reserve(&t->cur, 4);
+		*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+		t->last = now;
+		t->depth = d - 1;
+		if (unlikely(p + 4 > t->limit))
+			ct_buffer_full(t);
+	} else {
+		exit_slow(t, fn, now);
+	}
+}
 
 static __attribute__((noinline)) void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa)
 {

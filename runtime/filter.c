@@ -581,7 +581,8 @@ uintptr_t ct_filt_carry(struct ct_tstate *t, uintptr_t base, uintptr_t end, uint
 		if (!(f->flags & CT_FR_FILT))
 			break;
 		if (!(f->flags & CT_FR_NOREC)) {
-			if (p->seq != oldseq || now - p->t0 >= p->thr || now < p->t0)
+			uint64_t thr = ct_filt.has_trig ? p->thr : ct_filt.min_time;
+			if (p->seq != oldseq || now - p->t0 >= thr || now < p->t0)
 				break;
 		}
 		lo--;

@@ -348,7 +348,7 @@ static inline uint64_t ct_filt_hashof(uint64_t a)
 {
 	return (a * 0x9e3779b97f4a7c15ull) >> 20;
 }
-static inline uint32_t ct_filt_lookup(uintptr_t fn)
+static inline __attribute__((always_inline)) uint32_t ct_filt_lookup(uintptr_t fn)
 {
 	const struct ct_filt_hash *h = &ct_filt_hash;
 	if (unlikely(!h->keys))
@@ -371,7 +371,8 @@ bool ct_filt_unhooked(uintptr_t fn) CT_HIDDEN;
 /* what to do with a call of fn entered now; *flags gets the frame's flags
  * (CT_FR_FILT and the state above it) */
 enum { CT_FD_SKIP, CT_FD_MARK, CT_FD_RECORD };
-static inline unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags);
+static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn,
+								   uintptr_t *flags);
 /* -t: a recorded call is about to be written at depth t->depth */
 void ct_filt_note_entry(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
 /* -t: the recorded call stk[i] ends at now: take its records back if it
@@ -399,7 +400,7 @@ static inline uint32_t ct_filt_recorded(const struct ct_tstate *t, uint32_t from
 }
 
 /* the filters' state in force: the top frame's, else the one at the bottom */
-static inline uintptr_t ct_filt_state(const struct ct_tstate *t)
+static inline __attribute__((always_inline)) uintptr_t ct_filt_state(const struct ct_tstate *t)
 {
 	uint32_t d = t->depth;
 	if (d && (t->stk[d - 1].flags & CT_FR_FILT))
@@ -407,7 +408,8 @@ static inline uintptr_t ct_filt_state(const struct ct_tstate *t)
 	return ct_filt.has_inc ? 0 : CT_FR_FIN;
 }
 
-static inline unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
+static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn,
+								   uintptr_t *flags)
 {
 	if (unlikely(ct_filt.has_trig))
 		return ct_filt_enter_trig(t, fn, flags);
@@ -454,7 +456,8 @@ static inline unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_
  * depth stays as it is); false if not */
 static inline bool ct_filt_take_back_at(struct ct_tstate *t, const struct ct_tpend *p, uint64_t now)
 {
-	if (now - p->t0 >= p->thr || now < p->t0 || p->seq != t->seq || t->dropping)
+	uint64_t thr = unlikely(ct_filt.has_trig) ? p->thr : ct_filt.min_time;
+	if (now - p->t0 >= thr || now < p->t0 || p->seq != t->seq || t->dropping)
 		return false;
 	/* a signal handler's hooks from here on drop their events; one that
 	 * ran before moved the epoch */
@@ -466,7 +469,9 @@ static inline bool ct_filt_take_back_at(struct ct_tstate *t, const struct ct_tpe
 		t->fl_tb = 0;
 		return false;
 	}
-	__builtin_memset((void *)p->pos, 0, cur - p->pos);
+	/* records are whole words; most often one ENTER is taken back */
+	for (volatile uint32_t *w = (uint32_t *)p->pos; (uintptr_t)w < cur; w++)
+		*w = 0;
 	t->cur = p->pos;
 	__asm__ volatile("" ::: "memory");
 	t->fl_tb = 0;
@@ -486,8 +491,10 @@ static inline void ct_filt_note_at(struct ct_tstate *t, uint32_t d, uint64_t now
 	p->seq = t->seq;
 	p->t0 = now;
 	p->epoch = t->fl_epoch;
-	p->thr = ct_filt.has_trig ? t->fl_thr : ct_filt.min_time;
-	p->lim = t->fl_lim;
+	if (unlikely(ct_filt.has_trig)) {
+		p->thr = t->fl_thr;
+		p->lim = t->fl_lim;
+	}
 }
 
 /* rings.c: the list of this process's rings */
