@@ -399,7 +399,7 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	 * may be a copy in an uninstrumented library (std::string's methods
 	 * in libstdc++, say) */
 	struct ct_error e;
-	struct ct_symtab *st = ct_symtab_from_elf(m->path, &e);
+	struct ct_symtab *st = ct_symtab_names_from_elf(m->path, &e);
 	if (!st) {
 		if (m->explicit_ || m->main_) {
 			*p->err = e;

@@ -142,7 +142,13 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 		filt_enter(t, a, cfa);
 		return;
 	}
-	unsigned dec = ct_filt_enter(t, a, &flags);
+	unsigned dec;
+	if (ct_filt.only_time) { /* -t alone: every call is recorded first */
+		dec = CT_FD_RECORD;
+		flags = CT_FR_FILT | CT_FR_FIN;
+	} else {
+		dec = ct_filt_enter(t, a, &flags);
+	}
 	if (likely(dec == CT_FD_SKIP)) {
 		struct ct_frame *f = &t->stk[d];
 		f->fn = a;

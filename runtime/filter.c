@@ -483,6 +483,8 @@ void ct_filt_init(void)
 		munmap(buf, len);
 	ct_filt_on = true;
 	ct_filt.timed |= ct_filt.min_time != 0;
+	ct_filt.only_time = ct_filt.min_time && !ct_filt.has_inc && !ct_filt.max_depth &&
+			    !ct_filt.has_trig && !ct_filt.gated && !F.nfuncs && !nsigs;
 	for (uint32_t i = 0; i < nsigs; i++) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
@@ -495,6 +497,7 @@ void ct_filt_init(void)
 
 void ct_filt_enable(void)
 {
+	ct_filt.only_time = false; /* tracing may go off: decide each call */
 	if (ct_filt_on)
 		return;
 	/* the trampolines' assembly fast paths know nothing of filters: from

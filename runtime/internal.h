@@ -312,6 +312,7 @@ struct ct_filt_conf {
 	bool has_trig;      /* some -T trigger */
 	bool timed;         /* -t, or a time= trigger */
 	bool gated;         /* record opens and closes the doorbell's gate */
+	bool only_time;     /* -t alone: every call is recorded, then decided */
 };
 
 extern bool ct_filt_on CT_HIDDEN; /* a filter file is loaded: every hook
