@@ -25,6 +25,8 @@ static void filt_act(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, unsigned 
 static void filt_exit(struct ct_tstate *t, uintptr_t fn);
 static void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa);
 static void filt_exit_fast(struct ct_tstate *t, uintptr_t fn);
+static void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, unsigned dec,
+			uintptr_t flags);
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
@@ -158,6 +160,14 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 		t->fl_filtered++;
 		return;
 	}
+	filt_record(t, a, cfa, dec, flags);
+}
+
+/* filt_enter_fast's call that is recorded, or marks a change of state */
+static __attribute__((noinline)) void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa,
+						  unsigned dec, uintptr_t flags)
+{
+	uint32_t d = t->depth;
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
 	if (likely(dec == CT_FD_RECORD && delta < (1u << CT_ENTER_DELTA_BITS) &&

@@ -413,7 +413,7 @@ static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_ts
 								   uintptr_t *flags)
 {
 	if (unlikely(ct_filt.has_trig))
-		return ct_filt_enter_trig(t, fn, flags);
+		return ct_filt_enter_trig(t, fn, flags); /* (a tail call) */
 	uintptr_t s = ct_filt_state(t);
 	*flags = CT_FR_FILT | CT_FR_NOREC | s;
 	if (s & CT_FR_NIN)
