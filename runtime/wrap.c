@@ -25,6 +25,8 @@
  * the return-hooked frames must show their real return addresses to it).
  *
  * Modules: dlopen and dlclose, after which the module map is read again.
+ * Memory: munmap, mprotect and mremap, which may take away memory that the
+ * argument capture reads directly (args.c).
  *
  * Interposers only: the logic they call is in runtime.c (threads), proc.c
  * (processes, environments, modules) and hook.c (return hooking).
@@ -44,6 +46,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "internal.h"
 
 /* the functions interposed below whose headers are not included (setjmp.h:
@@ -87,6 +90,9 @@ static struct {
 	fexecve_fn fexecve;
 	execveat_fn execveat;
 	spawn_fn posix_spawn, posix_spawnp;
+	int (*munmap)(void *, size_t);
+	int (*mprotect)(void *, size_t, int);
+	void *(*mremap)(void *, size_t, size_t, int, ...);
 } libc;
 
 static void *next(const char *name)
@@ -107,6 +113,9 @@ static void resolve(void)
 	libc.execveat = (execveat_fn)next("execveat");
 	libc.posix_spawn = (spawn_fn)next("posix_spawn");
 	libc.posix_spawnp = (spawn_fn)next("posix_spawnp");
+	libc.munmap = (int (*)(void *, size_t))next("munmap");
+	libc.mprotect = (int (*)(void *, size_t, int))next("mprotect");
+	libc.mremap = (void *(*)(void *, size_t, size_t, int, ...))next("mremap");
 	__atomic_store_n(&libc.syscall, (syscall_fn)next("syscall"), __ATOMIC_RELEASE);
 }
 
@@ -775,8 +784,43 @@ CT_EXPORT int dlclose(void *handle)
 	static int (*real)(void *);
 	if (!real)
 		real = (int (*)(void *))next("dlclose");
+	ct_args_dlclose(true);
 	int r = real(handle);
 	if (ct_cfg.state == CT_RT_ACTIVE)
 		ct_modules_rescan();
+	ct_args_dlclose(false);
 	return r;
+}
+
+/* ---- memory the argument capture reads directly (args.c) ------------------------ */
+
+CT_EXPORT int munmap(void *addr, size_t len)
+{
+	ct_args_unmap((uintptr_t)addr, len);
+	resolve();
+	return libc.munmap(addr, len);
+}
+
+CT_EXPORT int mprotect(void *addr, size_t len, int prot)
+{
+	if (!(prot & PROT_READ))
+		ct_args_unmap((uintptr_t)addr, len);
+	resolve();
+	return libc.mprotect(addr, len, prot);
+}
+
+CT_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *at = NULL;
+	if (flags & MREMAP_FIXED) {
+		va_list ap;
+		va_start(ap, flags);
+		at = va_arg(ap, void *);
+		va_end(ap);
+	}
+	ct_args_unmap((uintptr_t)old, old_len);
+	if (at)
+		ct_args_unmap((uintptr_t)at, new_len);
+	resolve();
+	return libc.mremap(old, old_len, new_len, flags, at);
 }
