@@ -3,11 +3,12 @@
  * String arguments the tracer must copy without making the program fault
  * (args_badptr.sh): good strings in each kind of memory the runtime reads
  * directly (the stack, a module's read-only data, its .bss, the brk heap)
- * and in memory it reads through the system call (mmap'd), and bad ones:
+ * and in memory it reads through the system call (mmap'd memory, a thread's stack and arena), and bad ones:
  * never mapped, unmapped, PROT_NONE, a large malloc'd block freed (glibc
  * unmaps it), strings that run into an unmapped or PROT_NONE page, and, at
  * the end, heap and .bss pages the program itself turns PROT_NONE.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,21 @@ static char bss_buf[3 * 4096];
 /* the compiler must not drop a store as dead because str1 never reads it */
 #define ESCAPE(p) __asm__ volatile("" : : "r"(p) : "memory")
 
+/* a thread's stack and its malloc arena: read through the system call */
+static void *thread(void *arg)
+{
+	char buf[32];
+	strcpy(buf, "thread stack");
+	ESCAPE(buf);
+	str1(30, buf);
+	char *h = malloc(32);
+	strcpy(h, "thread heap");
+	ESCAPE(h);
+	str1(31, h);
+	free(h);
+	return arg;
+}
+
 int main(void)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -43,6 +59,10 @@ int main(void)
 	strcpy(heap, "on the heap");
 	ESCAPE(heap);
 	str1(4, heap);
+
+	pthread_t th;
+	if (pthread_create(&th, NULL, thread, NULL) || pthread_join(th, NULL))
+		return 1;
 
 	/* two mapped pages, then the second one gone */
 	char *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
