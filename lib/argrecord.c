@@ -81,7 +81,7 @@ static int read_modinfo(const char *path, struct modinfo *mi)
 	if (fd < 0)
 		return -1;
 	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
 		if (e)
 			elf_end(e);
@@ -97,6 +97,10 @@ static int read_modinfo(const char *path, struct modinfo *mi)
 		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
 		if (sname && !strcmp(sname, "__patchable_function_entries"))
 			mi->instrumented = mi->regs = true;
+		/* only these sections' data: not the program's code or DWARF */
+		if (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB &&
+		    sh.sh_type != SHT_DYNAMIC)
+			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || !sh.sh_entsize)
 			continue;
