@@ -238,7 +238,8 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 		     struct rx *A, struct rx *R, char *err, size_t errlen)
 {
 	struct ct_error e;
-	struct ct_symtab *st = ct_symtab_from_elf(path, &e);
+	/* names and addresses only: the views' file:line come from sym/ */
+	struct ct_symtab *st = ct_symtab_from_elf_nolines(path, &e);
 	if (!st) {
 		msg(err, errlen, "%s", e.msg);
 		return -1;

@@ -395,7 +395,19 @@ char *ct_debug_file_path(const char *buildid)
 	return xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", buildid, buildid + 2);
 }
 
+static struct ct_symtab *from_elf(const char *path, bool lines, struct ct_error *err);
+
 struct ct_symtab *ct_symtab_from_elf(const char *path, struct ct_error *err)
+{
+	return from_elf(path, true, err);
+}
+
+struct ct_symtab *ct_symtab_from_elf_nolines(const char *path, struct ct_error *err)
+{
+	return from_elf(path, false, err);
+}
+
+static struct ct_symtab *from_elf(const char *path, bool lines, struct ct_error *err)
 {
 	int fd = -1;
 	Elf *elf = open_elf(path, &fd, err);
@@ -421,7 +433,7 @@ struct ct_symtab *ct_symtab_from_elf(const char *path, struct ct_error *err)
 	}
 	finish_syms(t, raw, n);
 	free(raw);
-	if (!has_section(elf, ".debug_info") || !add_dwarf(elf, t)) {
+	if (lines && (!has_section(elf, ".debug_info") || !add_dwarf(elf, t))) {
 		if (delf)
 			add_dwarf(delf, t);
 	}

@@ -32,6 +32,8 @@ char *ct_elf_buildid(const char *path);
 /* function symbols of an ELF file (.symtab, else .dynsym), with file:line
  * from DWARF where present */
 struct ct_symtab *ct_symtab_from_elf(const char *path, struct ct_error *err);
+/* the same without file:line (no pass over the DWARF) */
+struct ct_symtab *ct_symtab_from_elf_nolines(const char *path, struct ct_error *err);
 int ct_symtab_save(const struct ct_symtab *t, const char *file, struct ct_error *err);
 /* a .sym file, read as a file of a recording (util.h ct_read_file: a
  * regular file, not through a link, at most CT_SYM_MAX_BYTES) */
