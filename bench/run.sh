@@ -14,6 +14,7 @@
 #   RUNS         runs per program, best taken (default 5)
 #   ARUNS        runs per replay/report, best taken (default 3)
 #   SKIP_LUA=1   skip the Lua workload
+#   SQLITE_N     rows the sqlite3 shell loads for record -a (default 20000)
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -297,6 +298,8 @@ put frontends.fib_n "$FIB_N"
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N PRUNS=${PRUNS:-11} sh "$HERE/frontends.sh" 2>>"$LOGS/frontends.err" | while read -r k v; do put "frontends.$k" "$v"; done
 say "argument capture: two integer arguments and a return value per call (bench/args.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS ARGS_KV=1 sh "$HERE/args.sh" 2>>"$LOGS/args.err" | while read -r k v; do put "args.$k" "$v"; done
+say "argument capture on a real program: record -a on sqlite3's shell (bench/sqlite.sh)"
+CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS SQLITE_KV=1 sh "$HERE/sqlite.sh" 2>>"$LOGS/sqlite.err" | while read -r k v; do put "sqlite.$k" "$v"; done
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 
