@@ -62,11 +62,13 @@ run() {
 	# 512-byte ones)
 	_r=$(cd "$R" && ulimit -f 4000000 && ./timeit -n "$RUNS" ${_p:+-p "$_p"} \
 		-e "$R/$_k.err" -- "$@")
+	# shellcheck disable=SC2086 # the figures, split
 	set -- $_r
 	eval "t_$_k=\${1:-0} c_$_k=\${5:-0} s_$_k=\${4:-1}"
 	[ "${4:-1}" = 0 ] || say "$_k: exit status ${4:-?} (see $R/$_k.err)"
 }
 cmd="$W/sqlite/sqlite3-fentry"
+t_base=0 c_base=0 s_base=n/a t_ct=0 c_ct=0 s_ct=n/a t_cta=0 c_cta=0 s_cta=n/a
 run base "" "$cmd" :memory: ".read $R/load.sql"
 run ct "rm -rf $R/d $R/d.old" "$CT" record -q -d "$R/d" "$cmd" :memory: ".read $R/load.sql"
 events_ct=$("$CT" info -d "$R/d" 2>/dev/null | awk '$1 == "events:" { print $2 }')
