@@ -538,10 +538,20 @@ static __thread struct {
 
 unsigned ct_args_entry(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_regs *r)
 {
-	int64_t i = lookup(fn);
-	if (i < 0)
-		return 0;
-	last_entry.key = fn | __atomic_load_n(&ct_args_gen_key, __ATOMIC_RELAXED);
+	uintptr_t key = fn | __atomic_load_n(&ct_args_gen_key, __ATOMIC_RELAXED);
+	int64_t i;
+	if (t->args_fn == key) {
+		/* the entry trampoline has just looked fn up (tramp.S
+		 * ARGS_LOOKUP): its recipe is the spec's */
+		if (!t->args_af)
+			return 0;
+		i = (const struct ct_args_fast *)t->args_af - ct_args_fastv;
+	} else {
+		i = lookup(fn);
+		if (i < 0)
+			return 0;
+	}
+	last_entry.key = key;
 	last_entry.idx = i;
 	const struct spec *s = &A.specs[i];
 	if (likely(s->wentry))
