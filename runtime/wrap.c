@@ -90,9 +90,6 @@ static struct {
 	fexecve_fn fexecve;
 	execveat_fn execveat;
 	spawn_fn posix_spawn, posix_spawnp;
-	int (*munmap)(void *, size_t);
-	int (*mprotect)(void *, size_t, int);
-	void *(*mremap)(void *, size_t, size_t, int, ...);
 } libc;
 
 static void *next(const char *name)
@@ -113,9 +110,6 @@ static void resolve(void)
 	libc.execveat = (execveat_fn)next("execveat");
 	libc.posix_spawn = (spawn_fn)next("posix_spawn");
 	libc.posix_spawnp = (spawn_fn)next("posix_spawnp");
-	libc.munmap = (int (*)(void *, size_t))next("munmap");
-	libc.mprotect = (int (*)(void *, size_t, int))next("mprotect");
-	libc.mremap = (void *(*)(void *, size_t, size_t, int, ...))next("mremap");
 	__atomic_store_n(&libc.syscall, (syscall_fn)next("syscall"), __ATOMIC_RELEASE);
 }
 
@@ -794,19 +788,29 @@ CT_EXPORT int dlclose(void *handle)
 
 /* ---- memory the argument capture reads directly (args.c) ------------------------ */
 
+/* the system call itself, as glibc's functions make it: looking the next
+ * definition up (dlsym) could call back into an allocator that unmaps */
+static long mem_syscall(long n, long a, long b, long c, long d, long e)
+{
+	long r = ct_arch_syscall5(n, a, b, c, d, e);
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
 CT_EXPORT int munmap(void *addr, size_t len)
 {
 	ct_args_unmap((uintptr_t)addr, len);
-	resolve();
-	return libc.munmap(addr, len);
+	return (int)mem_syscall(SYS_munmap, (long)addr, (long)len, 0, 0, 0);
 }
 
 CT_EXPORT int mprotect(void *addr, size_t len, int prot)
 {
 	if (!(prot & PROT_READ))
 		ct_args_unmap((uintptr_t)addr, len);
-	resolve();
-	return libc.mprotect(addr, len, prot);
+	return (int)mem_syscall(SYS_mprotect, (long)addr, (long)len, prot, 0, 0);
 }
 
 CT_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
@@ -821,6 +825,6 @@ CT_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...
 	ct_args_unmap((uintptr_t)old, old_len);
 	if (at)
 		ct_args_unmap((uintptr_t)at, new_len);
-	resolve();
-	return libc.mremap(old, old_len, new_len, flags, at);
+	long r = mem_syscall(SYS_mremap, (long)old, (long)old_len, (long)new_len, flags, (long)at);
+	return r == -1 ? MAP_FAILED : (void *)r;
 }
