@@ -178,7 +178,8 @@ static void erase(uint64_t a)
  * What could take a page of those away behind the runtime's back is the
  * program's own munmap, mprotect (without PROT_READ) or mremap on them:
  * those are interposed (wrap.c), and such a call turns the direct reads
- * off for good (ct_args_unmap).  Thread stacks, other arenas and mmap'd
+ * off for good (ct_args_unmap), as does any such call made before
+ * start-up, when the ranges were not known yet.  Thread stacks, other arenas and mmap'd
  * memory are not tracked: the system call reads them.
  */
 extern void *__curbrk __attribute__((weak)); /* glibc: the current break */
@@ -192,6 +193,8 @@ static struct {
 	uintptr_t heap_lo; /* 0: not known */
 	uintptr_t stack_lo, stack_hi;
 	uint32_t off;	  /* direct reads turned off for good */
+	uint32_t early;	  /* memory taken away before ct_args_init */
+	bool ready;	  /* ct_args_init has run */
 	uint32_t closing; /* dlclose calls in progress */
 	uint32_t gen;	  /* odd while segs change (seqlock) */
 	uint32_t nsegs;	  /* slots in use or freed, at most MAX_SEGS */
@@ -336,7 +339,14 @@ void ct_args_dlclose(bool begin)
 
 void ct_args_unmap(uintptr_t a, size_t len)
 {
-	if (!ct_args_enabled || __atomic_load_n(&R.off, __ATOMIC_RELAXED) || !len)
+	if (!ct_args_enabled) {
+		/* before start-up no range is known yet: whatever it was, the
+		 * direct reads will not be trusted */
+		if (!R.ready && len)
+			__atomic_store_n(&R.early, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (__atomic_load_n(&R.off, __ATOMIC_RELAXED) || !len)
 		return;
 	uintptr_t b = a + len;
 	bool hit = false;
@@ -364,6 +374,7 @@ static void find_ranges(void)
 		return;
 	char buf[8192];
 	size_t have = 0;
+	bool heap_bad = false;
 	for (;;) {
 		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
 		if (r <= 0)
@@ -383,7 +394,12 @@ static void find_ranges(void)
 				R.stack_lo = lo;
 				R.stack_hi = hi;
 			} else if (ll >= 7 && !strcmp(nl - 7, " [heap]")) {
-				R.heap_lo = lo;
+				/* a part of it not readable (the program's own
+				 * mprotect): only what grows from now on */
+				if (!readable)
+					heap_bad = true;
+				else if (!R.heap_lo)
+					R.heap_lo = lo;
 			}
 			line = nl + 1;
 		}
@@ -393,6 +409,8 @@ static void find_ranges(void)
 			have = 0; /* a line this long is none we look for */
 	}
 	close(fd);
+	if (heap_bad)
+		R.heap_lo = 0;
 	if (!R.heap_lo && &__curbrk) {
 		/* no heap yet: it starts at the break */
 		void *b = sbrk(0);
@@ -860,8 +878,11 @@ void ct_args_init(void)
 	const char *path = ct_getenv(CT_ENV_ARGS);
 	if (ct_args_enabled || !path || !*path)
 		return;
+	R.ready = true;
 	if (load(path) == 0) {
 		find_ranges();
+		if (__atomic_load_n(&R.early, __ATOMIC_RELAXED))
+			R.off = 1;
 		ct_args_enabled = true;
 	}
 }
