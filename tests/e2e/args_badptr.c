@@ -3,10 +3,11 @@
  * String arguments the tracer must copy without making the program fault
  * (args_badptr.sh): good strings in each kind of memory the runtime reads
  * directly (the stack, a module's read-only data, its .bss, the brk heap)
- * and in memory it reads through the system call (mmap'd memory, a thread's stack and arena), and bad ones:
- * never mapped, unmapped, PROT_NONE, a large malloc'd block freed (glibc
- * unmaps it), strings that run into an unmapped or PROT_NONE page, and, at
- * the end, heap and .bss pages the program itself turns PROT_NONE.
+ * and in memory it reads through the system call (mmap'd memory, a
+ * thread's stack and arena), and bad ones: never mapped, unmapped,
+ * PROT_NONE, a large malloc'd block freed (glibc unmaps it), strings that
+ * run into an unmapped or PROT_NONE page, and, at the end, heap and .bss
+ * pages the program itself turns PROT_NONE.
  */
 #include <pthread.h>
 #include <stdio.h>
