@@ -476,13 +476,20 @@ static unsigned copy_stack(uint32_t *w, const struct op *o, uint64_t sp)
 	const char *src = (const char *)(uintptr_t)(sp + o->off);
 	char *dst = (char *)w;
 	size_t n = o->size;
+	/* the padding to eight bytes: the last eightbyte zeroed first (one
+	 * store), the value over it */
+	if (o->words)
+		__builtin_memset(dst + (size_t)o->words * 4 - 8, 0, 8);
 	if (o->off + n <= 4096) {
-		/* the caller's frame: mapped */
-		memcpy(dst, src, n);
+		/* the caller's frame: mapped.  Mostly one eightbyte (an
+		 * argument after the sixth): no call for it */
+		if (n == 8)
+			__builtin_memcpy(dst, src, 8);
+		else
+			memcpy(dst, src, n);
 	} else if (read_mem(dst, (uintptr_t)src, n) != n) {
 		memset(dst, 0, n);
 	}
-	memset(dst + n, 0, (size_t)o->words * 4 - n);
 	return o->words;
 }
 
