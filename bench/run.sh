@@ -15,6 +15,7 @@
 #   ARUNS        runs per replay/report, best taken (default 3)
 #   SKIP_LUA=1   skip the Lua workload
 #   SKIP_LEVELDB=1  skip leveldb's db_bench (built once, a few minutes)
+#   SQLITE_N     rows the sqlite3 shell loads for record -a (default 20000)
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -334,6 +335,8 @@ if [ "${SKIP_LEVELDB:-0}" != 1 ]; then
 	say "record-time filters on leveldb's db_bench (bench/leveldb.sh; builds it once)"
 	CALLTRACE=$CT BENCH_WORK=$W sh "$HERE/leveldb.sh" 2>>"$LOGS/leveldb.err" | while read -r k v; do put "leveldb.$k" "$v"; done
 fi
+say "argument capture on a real program: record -a on sqlite3's shell (bench/sqlite.sh)"
+CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS SQLITE_KV=1 sh "$HERE/sqlite.sh" 2>>"$LOGS/sqlite.err" | while read -r k v; do put "sqlite.$k" "$v"; done
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 

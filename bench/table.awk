@@ -157,6 +157,20 @@ END {
 			f("leveldb.notrace.s", "%.2f"), f("leveldb.notrace.expected_events", "%d"))
 		row4("--hide (same regex)", f("leveldb.hide.events", "%d"), f("leveldb.hide.bytes", "%d"),
 			f("leveldb.hide.s", "%.2f"), f("leveldb.hide.expected_events", "%d"))
+	if (has("sqlite.skipped")) {
+		printf "\n== record -a on sqlite3's shell: skipped: %s\n", v["sqlite.skipped"]
+	} else if (has("sqlite.record_a_ns")) {
+		printf "\n== record -a on sqlite3's shell loading %s rows, -g -O2 -pg -mfentry (bench/sqlite.sh)\n", f("sqlite.rows", "%d")
+		printf "  %-28s %12s %12s\n", "", "wall ms", "cpu ms"
+		printf "  %-28s %12s %12s\n", "untraced", ms("sqlite.untraced_ns"), ms("sqlite.untraced_cpu_ns")
+		printf "  %-28s %12s %12s\n", "calltrace record", ms("sqlite.record_ns"), ms("sqlite.record_cpu_ns")
+		printf "  %-28s %12s %12s\n", "calltrace record -a", ms("sqlite.record_a_ns"), ms("sqlite.record_a_cpu_ns")
+		printf "  %-28s %12s %12s\n", "uftrace record", ms("sqlite.uftrace_ns"), ms("sqlite.uftrace_cpu_ns")
+		printf "  %-28s %12s %12s\n", "uftrace record -a", ms("sqlite.uftrace_a_ns"), ms("sqlite.uftrace_a_cpu_ns")
+		printf "  record -a / record: %sx (cpu %sx); uftrace -a / calltrace -a: %sx (cpu %sx); %s bytes per event, %s waits\n",
+			f("sqlite.a_over_plain", "%.2f"), f("sqlite.a_over_plain_cpu", "%.2f"),
+			f("sqlite.uftrace_a_over_a", "%.2f"), f("sqlite.uftrace_a_over_a_cpu", "%.2f"),
+			f("sqlite.bytes_per_event", "%.2f"), f("sqlite.waits", "%d")
 	}
 	printf "  load average: %s at the start, %s at the end (%s CPUs)\n", v["meta.load_start"],
 		v["meta.load_end"], v["meta.nproc"]

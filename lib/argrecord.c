@@ -82,7 +82,7 @@ static int read_modinfo(const char *path, struct modinfo *mi)
 	if (fd < 0)
 		return -1;
 	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
 		if (e)
 			elf_end(e);
@@ -98,6 +98,10 @@ static int read_modinfo(const char *path, struct modinfo *mi)
 		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
 		if (sname && !strcmp(sname, "__patchable_function_entries"))
 			mi->instrumented = mi->regs = true;
+		/* only these sections' data: not the program's code or DWARF */
+		if (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB &&
+		    sh.sh_type != SHT_DYNAMIC)
+			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || !sh.sh_entsize)
 			continue;
@@ -235,7 +239,8 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 		     struct rx *A, struct rx *R, struct ct_error *err)
 {
 	struct ct_error e;
-	struct ct_symtab *st = ct_symtab_from_elf(path, &e);
+	/* names and addresses only: the views' file:line come from sym/ */
+	struct ct_symtab *st = ct_symtab_names_from_elf(path, &e);
 	if (!st) {
 		msg(err, "%s", e.msg);
 		return -1;

@@ -10,11 +10,16 @@
  * so it never grows: lookups run lock-free while dlopen inserts.
  *
  * The hot path is a hash lookup, register copies into a record on the
- * stack, and one ct_put_words.  Strings are copied with process_vm_readv on
- * the own process: a bad pointer makes the system call fail with EFAULT,
- * never the program fault, and it is async-signal-safe.
+ * stack, and one ct_put_words.  Strings (and stack structs beyond the
+ * caller's frame) are copied directly when the memory is known to be
+ * readable (see "reading the program's memory" below), else with
+ * process_vm_readv on the own process: a bad pointer makes the system call
+ * fail with EFAULT, never the program fault, and both are
+ * async-signal-safe.
  */
 #include <fcntl.h>
+#include <elf.h>
+#include <link.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +155,270 @@ static void erase(uint64_t a)
 	}
 }
 
+/* ---- reading the program's memory ------------------------------------ */
+
+/*
+ * A string argument is a pointer the program hands a function: it may be
+ * NULL, dangling, unmapped, PROT_NONE.  Reading it must never make the
+ * program fault, and must not install signal handlers (the program's are
+ * its own).  A system call per value (process_vm_readv, which fails with
+ * EFAULT) is safe but costs a microsecond or more; so memory the runtime
+ * knows to be readable is read directly, and only the rest goes through
+ * the system call.  Known readable, without a system call:
+ *
+ *  - the brk heap, [its start, glibc's current break): malloc's main arena.
+ *    The break is glibc's own variable (__curbrk), which sbrk/brk keep,
+ *    also when malloc trims the heap;
+ *  - the main thread's stack: the [stack] mapping as it was at start-up
+ *    (a stack mapping only grows);
+ *  - the PT_LOAD segments of every loaded module (string literals, globals):
+ *    added when the module map sees a module, removed when it is gone; a
+ *    dlclose in progress turns them off until the map is read again.
+ *
+ * What could take a page of those away behind the runtime's back is the
+ * program's own munmap, mprotect (without PROT_READ) or mremap on them:
+ * those are interposed (wrap.c), and such a call turns the direct reads
+ * off for good (ct_args_unmap), as does any such call made before
+ * start-up, when the ranges were not known yet.  Thread stacks, other arenas and mmap'd
+ * memory are not tracked: the system call reads them.
+ */
+extern void *__curbrk __attribute__((weak)); /* glibc: the current break */
+
+#define MAX_SEGS 2048
+struct seg {
+	uintptr_t lo, hi; /* hi 0: a free slot */
+	uintptr_t base;	  /* the module's load address */
+};
+static struct {
+	uintptr_t heap_lo; /* 0: not known */
+	uintptr_t stack_lo, stack_hi;
+	uint32_t off;	  /* direct reads turned off for good */
+	uint32_t early;	  /* memory taken away before ct_args_init */
+	bool ready;	  /* ct_args_init has run */
+	uint32_t closing; /* dlclose calls in progress */
+	uint32_t gen;	  /* odd while segs change (seqlock) */
+	uint32_t nsegs;	  /* slots in use or freed, at most MAX_SEGS */
+	struct seg segs[MAX_SEGS];
+} R;
+
+/* the end of the range known readable that holds p, or 0 */
+static uintptr_t known_end(uintptr_t p)
+{
+	if (unlikely(__atomic_load_n(&R.off, __ATOMIC_RELAXED)))
+		return 0;
+	if (p >= R.heap_lo && R.heap_lo && &__curbrk) {
+		uintptr_t brk = (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED);
+		if (p < brk)
+			return brk;
+	}
+	if (p >= R.stack_lo && p < R.stack_hi)
+		return R.stack_hi;
+	uint32_t g = __atomic_load_n(&R.gen, __ATOMIC_ACQUIRE);
+	if ((g & 1) || __atomic_load_n(&R.closing, __ATOMIC_ACQUIRE))
+		return 0;
+	uintptr_t end = 0;
+	uint32_t n = __atomic_load_n(&R.nsegs, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < n; i++) {
+		uintptr_t hi = __atomic_load_n(&R.segs[i].hi, __ATOMIC_ACQUIRE);
+		if (p < hi && p >= __atomic_load_n(&R.segs[i].lo, __ATOMIC_RELAXED)) {
+			end = hi;
+			break;
+		}
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&R.gen, __ATOMIC_RELAXED) != g)
+		return 0;
+	return end;
+}
+
+/* copy n bytes at src; returns how many could be read (from the start) */
+static size_t read_mem(void *dst, uintptr_t src, size_t n)
+{
+	uintptr_t end = known_end(src);
+	if (likely(end && end - src >= n)) {
+		memcpy(dst, (const void *)src, n);
+		return n;
+	}
+	struct iovec l = {dst, n}, r = {(void *)src, n};
+	ssize_t got = process_vm_readv(ct_cfg.pid, &l, 1, &r, 1, 0);
+	return got > 0 ? (size_t)got : 0;
+}
+
+/* the C string at p, at most max bytes, into dst; returns its length;
+ * *flags CT_ARGS_STR_BAD when nothing could be read, CT_ARGS_STR_TRUNC
+ * when no NUL was found (at the bound, or before memory that cannot be
+ * read) */
+static size_t read_str(char *dst, uintptr_t p, size_t max, uint32_t *flags)
+{
+	size_t done = 0;
+	uintptr_t end = known_end(p);
+	if (likely(end)) {
+		size_t k = end - p < max ? (size_t)(end - p) : max;
+		/* strnlen reads aligned words: never past the page of p + k - 1,
+		 * which is mapped */
+		size_t len = strnlen((const char *)p, k);
+		memcpy(dst, (const void *)p, len);
+		if (len < k)
+			return len;
+		if (k == max) {
+			*flags = CT_ARGS_STR_TRUNC;
+			return len;
+		}
+		done = k; /* the range ends before the string or the bound */
+	}
+	/* the system call, page by page: a string that ends before an
+	 * unmapped page is still read */
+	uintptr_t q = p + done;
+	size_t rest = max - done;
+	struct iovec local = {dst + done, rest}, remote[2];
+	size_t first = 4096 - (q & 4095);
+	int n = 1;
+	remote[0].iov_base = (void *)q;
+	if (first >= rest) {
+		remote[0].iov_len = rest;
+	} else {
+		remote[0].iov_len = first;
+		remote[1].iov_base = (void *)(q + first);
+		remote[1].iov_len = rest - first;
+		n = 2;
+	}
+	ssize_t r = process_vm_readv(ct_cfg.pid, &local, 1, remote, (unsigned long)n, 0);
+	if (r <= 0) {
+		*flags = done ? CT_ARGS_STR_TRUNC : CT_ARGS_STR_BAD;
+		return done;
+	}
+	const char *z = memchr(dst + done, 0, (size_t)r);
+	if (z)
+		return (size_t)(z - dst);
+	*flags = CT_ARGS_STR_TRUNC;
+	return done + (size_t)r;
+}
+
+void ct_args_segments(uintptr_t base, const void *phdr, unsigned phnum, bool added)
+{
+	if (!ct_args_enabled)
+		return;
+	/* writers hold the module map's lock: one at a time */
+	__atomic_add_fetch(&R.gen, 1, __ATOMIC_ACQ_REL);
+	if (!added) {
+		for (uint32_t i = 0; i < R.nsegs; i++)
+			if (R.segs[i].hi && R.segs[i].base == base)
+				__atomic_store_n(&R.segs[i].hi, 0, __ATOMIC_RELEASE);
+	} else {
+		const ElfW(Phdr) *ph = phdr;
+		uint32_t slot = 0;
+		for (unsigned k = 0; k < phnum; k++) {
+			if (ph[k].p_type != PT_LOAD || !(ph[k].p_flags & PF_R) || !ph[k].p_memsz)
+				continue;
+			uintptr_t lo = (base + ph[k].p_vaddr) & ~(uintptr_t)4095;
+			uintptr_t hi = base + ph[k].p_vaddr + ph[k].p_memsz;
+			bool known = false; /* a forked child reads its map again */
+			for (uint32_t i = 0; i < R.nsegs && !known; i++)
+				known = R.segs[i].hi == hi && R.segs[i].lo == lo;
+			if (known)
+				continue;
+			while (slot < R.nsegs && R.segs[slot].hi)
+				slot++;
+			if (slot == MAX_SEGS)
+				break;
+			struct seg *sg = &R.segs[slot];
+			sg->base = base;
+			sg->lo = lo;
+			__atomic_store_n(&sg->hi, hi, __ATOMIC_RELEASE);
+			if (slot == R.nsegs)
+				__atomic_store_n(&R.nsegs, slot + 1, __ATOMIC_RELEASE);
+		}
+	}
+	__atomic_add_fetch(&R.gen, 1, __ATOMIC_ACQ_REL);
+}
+
+void ct_args_dlclose(bool begin)
+{
+	__atomic_add_fetch(&R.closing, begin ? 1u : -1u, __ATOMIC_ACQ_REL);
+}
+
+void ct_args_unmap(uintptr_t a, size_t len)
+{
+	if (!ct_args_enabled) {
+		/* before start-up no range is known yet: whatever it was, the
+		 * direct reads will not be trusted */
+		if (!R.ready && len)
+			__atomic_store_n(&R.early, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (__atomic_load_n(&R.off, __ATOMIC_RELAXED) || !len)
+		return;
+	uintptr_t b = a + len;
+	bool hit = false;
+	if (R.heap_lo && &__curbrk && a < (uintptr_t)__atomic_load_n(&__curbrk, __ATOMIC_RELAXED) &&
+	    b > R.heap_lo)
+		hit = true;
+	if (a < R.stack_hi && b > R.stack_lo)
+		hit = true;
+	uint32_t n = __atomic_load_n(&R.nsegs, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < n && !hit; i++) {
+		uintptr_t hi = __atomic_load_n(&R.segs[i].hi, __ATOMIC_ACQUIRE);
+		if (hi && a < hi && b > R.segs[i].lo)
+			hit = true;
+	}
+	if (hit)
+		__atomic_store_n(&R.off, 1, __ATOMIC_RELEASE);
+}
+
+/* the brk heap's start and the main thread's stack, from /proc/self/maps
+ * (start-up: not on a hot path) */
+static void find_ranges(void)
+{
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char buf[8192];
+	size_t have = 0;
+	bool heap_bad = false;
+	for (;;) {
+		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+		buf[have] = 0;
+		char *line = buf, *nl;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = 0;
+			char *end;
+			uintptr_t lo = strtoul(line, &end, 16), hi = 0;
+			if (*end == '-')
+				hi = strtoul(end + 1, &end, 16);
+			size_t ll = (size_t)(nl - line);
+			bool readable = hi > lo && end[0] == ' ' && end[1] == 'r';
+			if (readable && ll >= 8 && !strcmp(nl - 8, " [stack]")) {
+				R.stack_lo = lo;
+				R.stack_hi = hi;
+			} else if (ll >= 7 && !strcmp(nl - 7, " [heap]")) {
+				/* a part of it not readable (the program's own
+				 * mprotect): only what grows from now on */
+				if (!readable)
+					heap_bad = true;
+				else if (!R.heap_lo)
+					R.heap_lo = lo;
+			}
+			line = nl + 1;
+		}
+		have = (size_t)(buf + have - line);
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			have = 0; /* a line this long is none we look for */
+	}
+	close(fd);
+	if (heap_bad)
+		R.heap_lo = 0;
+	if (!R.heap_lo && &__curbrk) {
+		/* no heap yet: it starts at the break */
+		void *b = sbrk(0);
+		if (b != (void *)-1)
+			R.heap_lo = (uintptr_t)b;
+	}
+}
+
 /* ---- capture ---------------------------------------------------------- */
 
 /* copy the string at p into out (at most A.strmax bytes, then the length
@@ -160,31 +429,8 @@ static unsigned copy_str(uint32_t *w, uint64_t p)
 	char *dst = (char *)(w + 1);
 	size_t got = 0;
 	uint32_t flags = 0;
-	if (p && max) {
-		/* read page by page: a string that ends before an unmapped page
-		 * is still read */
-		struct iovec local = {dst, max}, remote[2];
-		size_t first = 4096 - (p & 4095);
-		int n = 1;
-		remote[0].iov_base = (void *)p;
-		if (first >= max) {
-			remote[0].iov_len = max;
-		} else {
-			remote[0].iov_len = first;
-			remote[1].iov_base = (void *)(p + first);
-			remote[1].iov_len = max - first;
-			n = 2;
-		}
-		ssize_t r = process_vm_readv(ct_cfg.pid, &local, 1, remote, (unsigned long)n, 0);
-		if (r <= 0) {
-			flags = CT_ARGS_STR_BAD;
-		} else {
-			const char *z = memchr(dst, 0, (size_t)r);
-			got = z ? (size_t)(z - dst) : (size_t)r;
-			if (!z)
-				flags = CT_ARGS_STR_TRUNC;
-		}
-	}
+	if (p && max)
+		got = read_str(dst, p, max, &flags);
 	/* zero the padding: the reader shows bytes up to the length only, but
 	 * nothing of the stack should leak into the trace */
 	for (size_t i = got; i & 3; i++)
@@ -202,20 +448,16 @@ static unsigned copy_stdstr(uint32_t *w, uint64_t p)
 	uint64_t rep[2];
 	size_t got = 0;
 	uint32_t flags = 0;
-	struct iovec local = {rep, sizeof(rep)}, remote = {(void *)p, sizeof(rep)};
 	if (!p) {
 		/* nothing: printed as NULL */
-	} else if (process_vm_readv(ct_cfg.pid, &local, 1, &remote, 1, 0) != sizeof(rep)) {
+	} else if (read_mem(rep, p, sizeof(rep)) != sizeof(rep)) {
 		flags = CT_ARGS_STR_BAD;
 	} else {
 		size_t want = rep[1] < max ? (size_t)rep[1] : max;
 		if (rep[1] > max)
 			flags = CT_ARGS_STR_TRUNC;
-		if (want) {
-			struct iovec l2 = {dst, want}, r2 = {(void *)rep[0], want};
-			if (process_vm_readv(ct_cfg.pid, &l2, 1, &r2, 1, 0) != (ssize_t)want)
-				flags = CT_ARGS_STR_BAD, want = 0;
-		}
+		if (want && read_mem(dst, rep[0], want) != want)
+			flags = CT_ARGS_STR_BAD, want = 0;
 		got = want;
 	}
 	for (size_t i = got; i & 3; i++)
@@ -234,15 +476,20 @@ static unsigned copy_stack(uint32_t *w, const struct op *o, uint64_t sp)
 	const char *src = (const char *)(uintptr_t)(sp + o->off);
 	char *dst = (char *)w;
 	size_t n = o->size;
+	/* the padding to eight bytes: the last eightbyte zeroed first (one
+	 * store), the value over it */
+	if (o->words)
+		__builtin_memset(dst + (size_t)o->words * 4 - 8, 0, 8);
 	if (o->off + n <= 4096) {
-		/* the caller's frame: mapped */
-		memcpy(dst, src, n);
-	} else {
-		struct iovec l = {dst, n}, r = {(void *)src, n};
-		if (process_vm_readv(ct_cfg.pid, &l, 1, &r, 1, 0) != (ssize_t)n)
-			memset(dst, 0, n);
+		/* the caller's frame: mapped.  Mostly one eightbyte (an
+		 * argument after the sixth): no call for it */
+		if (n == 8)
+			__builtin_memcpy(dst, src, 8);
+		else
+			memcpy(dst, src, n);
+	} else if (read_mem(dst, (uintptr_t)src, n) != n) {
+		memset(dst, 0, n);
 	}
-	memset(dst + n, 0, (size_t)o->words * 4 - n);
 	return o->words;
 }
 
@@ -316,10 +563,20 @@ static __thread struct {
 
 unsigned ct_args_entry(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_regs *r)
 {
-	int64_t i = lookup(fn);
-	if (i < 0)
-		return 0;
-	last_entry.key = fn | __atomic_load_n(&ct_args_gen_key, __ATOMIC_RELAXED);
+	uintptr_t key = fn | __atomic_load_n(&ct_args_gen_key, __ATOMIC_RELAXED);
+	int64_t i;
+	if (t->args_fn == key) {
+		/* the entry trampoline has just looked fn up (tramp.S
+		 * ARGS_LOOKUP): its recipe is the spec's */
+		if (!t->args_af)
+			return 0;
+		i = (const struct ct_args_fast *)t->args_af - ct_args_fastv;
+	} else {
+		i = lookup(fn);
+		if (i < 0)
+			return 0;
+	}
+	last_entry.key = key;
 	last_entry.idx = i;
 	const struct spec *s = &A.specs[i];
 	if (likely(s->wentry))
@@ -628,6 +885,11 @@ void ct_args_init(void)
 	const char *path = ct_getenv(CT_ENV_ARGS);
 	if (ct_args_enabled || !path || !*path)
 		return;
-	if (load(path) == 0)
+	R.ready = true;
+	if (load(path) == 0) {
+		find_ranges();
+		if (__atomic_load_n(&R.early, __ATOMIC_RELAXED))
+			R.off = 1;
 		ct_args_enabled = true;
+	}
 }

@@ -14,6 +14,7 @@
 #define CT_RT_ARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "offsets.h"
@@ -64,5 +65,15 @@ void ct_args_init(void) __attribute__((visibility("hidden")));
  * (or out of) the address hash */
 void ct_args_module(uintptr_t base, const char *path, const char *buildid, bool added)
 	__attribute__((visibility("hidden")));
+
+/* a module's PT_LOAD segments (readable memory for the string copies) are
+ * mapped (added) or gone; called with the module map's lock held */
+void ct_args_segments(uintptr_t base, const void *phdr, unsigned phnum, bool added)
+	__attribute__((visibility("hidden")));
+/* a dlclose begins (true) or has ended and the module map was read again */
+void ct_args_dlclose(bool begin) __attribute__((visibility("hidden")));
+/* the program unmaps, protects or moves [addr, addr + len): the direct
+ * reads of string arguments stop if the runtime counted on that memory */
+void ct_args_unmap(uintptr_t addr, size_t len) __attribute__((visibility("hidden")));
 
 #endif

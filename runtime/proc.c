@@ -130,6 +130,7 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 		       (unsigned long)info->dlpi_addr, (unsigned long)lo, (unsigned long)hi, bid, name);
 	ct_args_module(info->dlpi_addr, name, bid, true);
 	ct_filt_module(info->dlpi_addr, name, bid, true);
+	ct_args_segments(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, true);
 	if (nmodules < MAX_MODULES) {
 		modules[nmodules].base = info->dlpi_addr;
 		size_t l = strlen(name);
@@ -159,6 +160,7 @@ void ct_modules_rescan(void)
 			ct_patch_forget(modules[i].base);
 			ct_args_module(modules[i].base, modules[i].name, NULL, false);
 			ct_filt_module(modules[i].base, modules[i].name, NULL, false);
+			ct_args_segments(modules[i].base, NULL, 0, false);
 			modules[i] = modules[--nmodules];
 		} else {
 			i++;

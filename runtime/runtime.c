@@ -77,8 +77,7 @@ void ct_put_words(struct ct_tstate *t, const uint32_t *w, unsigned n)
 	uintptr_t p = reserve(t, n * 4u);
 	/* payload first, header last: a crash in between leaves a zero
 	 * (padding) word where the header goes */
-	for (unsigned i = n; i-- > 1;)
-		((volatile uint32_t *)p)[i] = w[i];
+	memcpy((uint32_t *)p + 1, w + 1, (n - 1) * 4u);
 	__asm__ volatile("" ::: "memory");
 	((volatile uint32_t *)p)[0] = w[0];
 	if (unlikely(p + n * 4u > t->limit))

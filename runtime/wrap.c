@@ -25,6 +25,8 @@
  * the return-hooked frames must show their real return addresses to it).
  *
  * Modules: dlopen and dlclose, after which the module map is read again.
+ * Memory: munmap, mprotect and mremap, which may take away memory that the
+ * argument capture reads directly (args.c).
  *
  * Interposers only: the logic they call is in runtime.c (threads), proc.c
  * (processes, environments, modules) and hook.c (return hooking).
@@ -44,6 +46,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "internal.h"
 
 /* the functions interposed below whose headers are not included (setjmp.h:
@@ -778,8 +781,53 @@ CT_EXPORT int dlclose(void *handle)
 	static int (*real)(void *);
 	if (!real)
 		real = (int (*)(void *))next("dlclose");
+	ct_args_dlclose(true);
 	int r = real(handle);
 	if (ct_cfg.state == CT_RT_ACTIVE)
 		ct_modules_rescan();
+	ct_args_dlclose(false);
 	return r;
+}
+
+/* ---- memory the argument capture reads directly (args.c) ------------------------ */
+
+/* the system call itself, as glibc's functions make it: looking the next
+ * definition up (dlsym) could call back into an allocator that unmaps */
+static long mem_syscall(long n, long a, long b, long c, long d, long e)
+{
+	long r = ct_arch_syscall5(n, a, b, c, d, e);
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+CT_EXPORT int munmap(void *addr, size_t len)
+{
+	ct_args_unmap((uintptr_t)addr, len);
+	return (int)mem_syscall(SYS_munmap, (long)addr, (long)len, 0, 0, 0);
+}
+
+CT_EXPORT int mprotect(void *addr, size_t len, int prot)
+{
+	if (!(prot & PROT_READ))
+		ct_args_unmap((uintptr_t)addr, len);
+	return (int)mem_syscall(SYS_mprotect, (long)addr, (long)len, prot, 0, 0);
+}
+
+CT_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *at = NULL;
+	if (flags & MREMAP_FIXED) {
+		va_list ap;
+		va_start(ap, flags);
+		at = va_arg(ap, void *);
+		va_end(ap);
+	}
+	ct_args_unmap((uintptr_t)old, old_len);
+	if (at)
+		ct_args_unmap((uintptr_t)at, new_len);
+	long r = mem_syscall(SYS_mremap, (long)old, (long)old_len, (long)new_len, flags, (long)at);
+	return r == -1 ? MAP_FAILED : (void *)r;
 }

@@ -50,4 +50,18 @@ static inline int ct_arch_cycles_invariant(void)
 	return (d >> 8) & 1;
 }
 
+/* a system call of up to five arguments, without libc (a wrapper of a libc
+ * function that must not look the function up): the kernel's result,
+ * -errno on failure */
+static inline long ct_arch_syscall5(long n, long a, long b, long c, long d, long e)
+{
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	__asm__ volatile("syscall"
+			 : "+a"(n)
+			 : "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return n;
+}
+
 #endif

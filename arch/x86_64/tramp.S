@@ -413,9 +413,10 @@
 #undef ARR
 10:	mov CT_AF_ENT_HDR(%rsi), %edx
 	mov %edx, (%r8)			/* the header last */
+	cmp %fs:CT_T_LIMIT(%r11), %rdi	/* %rdi: the record's end (before the
+					 * pop gives the program's %rdi back) */
 	pop %rdi
 	.cfi_adjust_cfa_offset -8
-	cmp %fs:CT_T_LIMIT(%r11), %rdi	/* %rdi: the record's end */
 	jbe .Ldone_\name
 	CALL_BUFFER_FULL
 	jmp .Ldone_\name
