@@ -47,7 +47,7 @@ bool ct_recfilter_active(const struct ct_recfilter *f)
 static const char *check_action(const char *a, size_t n)
 {
 	static const char *const plain[] = {"trace_on", "trace_off", "trace_on=call",
-					    "trace_off=call", "finish", "snapshot"};
+					    "trace_off=call", "finish", "snapshot", "backtrace"};
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		if (n == strlen(plain[i]) && !memcmp(a, plain[i], n))
 			return NULL;
@@ -66,10 +66,8 @@ static const char *check_action(const char *a, size_t n)
 	}
 	if (!strncmp(buf, "time=", 5))
 		return ct_parse_duration(buf + 5) > 0 ? NULL : "time=TIME wants a time such as 10us";
-	if (!strcmp(buf, "backtrace"))
-		return "not available in this version (see doc/record.md)";
 	return "unknown action (trace_on, trace_off, trace_on=call, trace_off=call, depth=N, "
-	       "time=TIME, finish, snapshot)";
+	       "time=TIME, finish, snapshot, backtrace)";
 }
 
 static int parse_trigger(struct ct_recfilter *f, const char *arg)
@@ -525,6 +523,8 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 				fputs(" finish", p.out);
 			else if (an == 8 && !memcmp(a, "snapshot", 8))
 				fputs(" snapshot", p.out);
+			else if (an == 9 && !memcmp(a, "backtrace", 9))
+				fputs(" backtrace", p.out);
 			else if (an > 6 && !memcmp(a, "depth=", 6))
 				fprintf(p.out, " depth=%lu", strtoul(a + 6, NULL, 10));
 			else if (an > 5 && !memcmp(a, "time=", 5)) {

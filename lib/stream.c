@@ -648,6 +648,33 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 					       .depth = (uint32_t)st->depth, .thread = st->t};
 			return 1;
 		}
+		case CT_EXT_BACKTRACE: {
+			/* the backtrace trigger: a mark naming the callers,
+			 * innermost first (each return address less one, so
+			 * that it names the function that made the call) */
+			if (!s->marks)
+				continue;
+			char text[1024];
+			size_t tl = (size_t)snprintf(text, sizeof(text), "backtrace:");
+			for (uint32_t i = 0; i + 1 < len && tl + 8 < sizeof(text); i += 2) {
+				uint64_t a = rd64(p + 4 * (size_t)i);
+				const struct ct_sym_info *si =
+				    a ? ct_session_resolve(s, st->t->proc, a - 1) : NULL;
+				int m = snprintf(text + tl, sizeof(text) - tl, "%s%s", i ? " <- " : " ",
+						 si && si->name ? si->name : "?");
+				tl = m < 0 ? tl : tl + (size_t)m < sizeof(text) ? tl + (size_t)m
+										: sizeof(text) - 1;
+			}
+			uint32_t tw[sizeof(text) / 4 + 1] = {0};
+			memcpy(tw, text, tl);
+			struct ct_callargs *a = ct_args_new(0, tw, (uint32_t)(sizeof(tw) / 4));
+			ct_args_retire(&st->args, a);
+			uint64_t time = clamp_time(st, clock_ns(s, st->base));
+			*ev = (struct ct_event){.kind = CT_MARK, .addr = (uintptr_t)a->args,
+					       .time = time, .start = time,
+					       .depth = (uint32_t)st->depth, .thread = st->t};
+			return 1;
+		}
 		case CT_EXT_LOST:
 			if (len < 2) {
 				return corrupt(st, err, off, "LOST record too short");

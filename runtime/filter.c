@@ -34,7 +34,7 @@
  *   trace 0|1               (0: --trace=off, tracing starts off)
  *   gate 0|1                (1: record opens and closes the doorbell's gate)
  *   trig I ACTION...        (-T; I from 0: on off on=call off=call finish
- *                            snapshot depth=N time=TICKS)
+ *                            snapshot backtrace depth=N time=TICKS)
  *   signal SIGNO ACTION     (--signal: on off toggle finish)
  *   module BUILDID PATH     (PATH with bytes <= ' ' and '%' as %XX)
  *   f OFFSET FLAGS [TRIG]   (hex; CT_FL_* of calltrace/format.h; TRIG: 1 +
@@ -59,7 +59,8 @@ uint32_t ct_filt_done;
 
 /* a -T trigger */
 struct trig {
-	bool on, off, on_call, off_call, finish, snapshot;
+	bool on, off, on_call, off_call, finish, snapshot, backtrace;
+	uint32_t done;    /* backtrace: taken (only the first call's) */
 	uint32_t depth;   /* 0: none */
 	uint64_t time;    /* ticks; valid if has_time */
 	bool has_time;
@@ -351,6 +352,8 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 					tr->finish = true;
 				else if (n == 8 && !memcmp(w, "snapshot", 8))
 					tr->snapshot = true;
+				else if (n == 9 && !memcmp(w, "backtrace", 9))
+					tr->backtrace = true;
 				else if (n > 6 && !memcmp(w, "depth=", 6)) {
 					const char *x = w + 6;
 					if (!number(&x, w + n, 10, &b) || !b || b > 1000000)
@@ -483,6 +486,15 @@ void ct_filt_init(void)
 		munmap(buf, len);
 	ct_filt_on = true;
 	ct_filt.timed |= ct_filt.min_time != 0;
+	for (uint32_t i = 0; i < ntrigs; i++) {
+		if (trigs[i].backtrace) {
+			/* glibc's backtrace() loads the unwinder the first time:
+			 * now, not inside a hook */
+			void *b[2];
+			ct_backtrace_real(b, 2);
+			break;
+		}
+	}
 	ct_filt.only_time = ct_filt.min_time && !ct_filt.has_inc && !ct_filt.max_depth &&
 			    !ct_filt.has_trig && !ct_filt.gated && !F.nfuncs && !nsigs;
 	for (uint32_t i = 0; i < nsigs; i++) {
@@ -661,6 +673,8 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 		ct_put_mark(t, "tracing off (trigger)", 21);
 	if (tr && tr->snapshot)
 		ct_api_snapshot_trigger(t);
+	if (tr && tr->backtrace && !__atomic_exchange_n(&((struct trig *)tr)->done, 1, __ATOMIC_RELAXED))
+		ct_hook_backtrace(t);
 	if (fl & CT_FL_EXC) {
 		*flags |= CT_FR_NIN;
 		return CT_FD_MARK;

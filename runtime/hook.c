@@ -273,6 +273,39 @@ static void rehook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 	}
 }
 
+/* the backtrace trigger (filter.c), in an entry hook (busy held): the
+ * caller chain as the unwinder sees it untraced (hooked frames get their
+ * return addresses back meanwhile), less the runtime's own frames, as a
+ * BACKTRACE record */
+void ct_hook_backtrace(struct ct_tstate *t)
+{
+	void *buf[CT_BACKTRACE_MAX + 16];
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	if (t->hook)
+		unhook_all(t, sp, 0);
+	int n = ct_backtrace_real(buf, (int)(sizeof(buf) / sizeof(buf[0])));
+	if (t->hook)
+		rehook_all(t, sp, 0);
+	Dl_info self, di;
+	if (!dladdr((void *)ct_hook_backtrace, &self))
+		return;
+	uint32_t w[1 + 2 * CT_BACKTRACE_MAX];
+	unsigned k = 0;
+	for (int i = 0; i < n && k < CT_BACKTRACE_MAX; i++) {
+		if (dladdr(buf[i], &di) && di.dli_fbase == self.dli_fbase)
+			continue; /* the runtime's own frames */
+		uint64_t a = (uint64_t)(uintptr_t)buf[i];
+		w[1 + 2 * k] = (uint32_t)a;
+		w[2 + 2 * k] = (uint32_t)(a >> 32);
+		k++;
+	}
+	if (!k || !t->ring || !t->cap)
+		return;
+	w[0] = ct_ext_word(CT_EXT_BACKTRACE, 2 * k, 0);
+	t->fl_epoch++; /* -t never takes it back */
+	ct_put_words(t, w, 1 + 2 * k);
+}
+
 /* ---- entry ---------------------------------------------------------- */
 
 static void nested_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *slot)

@@ -331,6 +331,10 @@ static inline bool ct_filt_live(void)
 }
 /* turn the filtering path on (the API may, at any time) */
 void ct_filt_enable(void) CT_HIDDEN;
+/* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
+void ct_hook_backtrace(struct ct_tstate *t) CT_HIDDEN;
+/* wrap.c: glibc's backtrace() */
+int ct_backtrace_real(void **buf, int size) CT_HIDDEN;
 /* api.c: a MARK record (after a TIME record), never taken back by -t */
 void ct_put_mark(struct ct_tstate *t, const char *text, size_t n) CT_HIDDEN;
 /* api.c: the snapshot trigger, in an entry hook (busy held) */

@@ -81,7 +81,11 @@ enum ct_ext_type {
 			     * listed); elsewhere it is redundant: skipped */
 	CT_EXT_MARK = 12,  /* calltrace_mark(): small arg = text length in
 			    * bytes; payload the text, zero-padded to words */
+	CT_EXT_BACKTRACE = 13, /* the backtrace trigger: payload u64 return
+				* addresses, innermost first (the function
+				* that triggered it, then its callers) */
 };
+#define CT_BACKTRACE_MAX 64 /* addresses one CT_EXT_BACKTRACE holds at most */
 #define CT_FRAMES_MAX 127 /* frames one CT_EXT_FRAMES lists at most */
 #define CT_MARK_MAX 255   /* bytes of a mark's text at most */
 

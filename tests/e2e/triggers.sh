@@ -35,6 +35,17 @@ run api -F '^main$'
 run "" --time-range=100s~
 run "" -T '^phase$@snapshot'
 
+# backtrace: the callers, up to main (offsets and libc's frames vary)
+bt() { sed -n 's/.*mark: backtrace: \(.*<- main\).*/backtrace: \1/p' | sed 's/+0x[0-9a-f]*//g'; }
+section "record --trace=off -T '^deep\$@backtrace' -T '^leaf\$@backtrace' (tracing off)"
+record bt1 --trace=off -T '^deep$@backtrace' -T '^leaf$@backtrace' ./triggers
+want_rc "record backtrace" $RC 0 "$W/bt1.err"
+ct replay bt1 --no-duration | bt | add
+section "record -T '^leaf\$@backtrace' (callers recorded: their return addresses hooked)"
+record bt2 -T '^leaf$@backtrace' ./triggers
+want_rc "record backtrace" $RC 0 "$W/bt2.err"
+ct replay bt2 --no-duration | bt | add
+
 section "record --flight -T '^last\$@snapshot': a snapshot while it runs"
 record fl --flight -T '^last$@snapshot' ./triggers
 want_rc "record --flight -T last@snapshot" $RC 0 "$W/fl.err"
@@ -52,7 +63,7 @@ leaves=$(ct replay size --no-duration | grep -c 'leaf();')
 
 section "bad triggers and windows: usage errors, nothing started"
 for f in "-T ^x\$@bogus" "-T noat" "-T (@finish" "-T ^x\$@depth=0" "-T ^x\$@time=abc" \
-	"-T ^x\$@backtrace" "--signal=KILL@trace_on" "--signal=USR1@bogus" "--signal=USR1" \
+	"-T ^x\$@backtrack" "--signal=KILL@trace_on" "--signal=USR1@bogus" "--signal=USR1" \
 	"--time-range=5s~1s" "--time-range=5s" "--max-size=100" "--max-size=2X" "--trace=maybe"; do
 	rm -rf "$W/bad"
 	# shellcheck disable=SC2086
