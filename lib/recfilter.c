@@ -431,9 +431,13 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 			}
 		}
 		free(dm);
-		/* a hidden function that nothing else names needs no hook */
-		if (flags == CT_FL_HIDE && !trig)
+		/* a hidden function that nothing else names needs no hook;
+		 * its size says which hook calls are its own */
+		if (flags == CT_FL_HIDE && !trig) {
 			flags |= CT_FL_NOHOOK;
+			if (sym->size && sym->size < 0x10000)
+				flags |= (unsigned)sym->size << CT_FL_TRIG_SHIFT;
+		}
 		if (trig)
 			fprintf(p->out, "f %" PRIx64 " %x %zx\n", sym->value, flags, trig);
 		else if (flags)

@@ -23,8 +23,9 @@ static void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa);
 static void filt_act(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, unsigned dec,
 		     uintptr_t flags);
 static void filt_exit(struct ct_tstate *t, uintptr_t fn);
-static void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa);
-static void filt_exit_fast(struct ct_tstate *t, uintptr_t fn);
+static void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uintptr_t ret);
+static void filt_time_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa);
+static void filt_exit_fast(struct ct_tstate *t, uintptr_t fn, uintptr_t ret);
 static void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, unsigned dec,
 			uintptr_t flags);
 
@@ -40,7 +41,11 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	if (unlikely(ct_filt_on)) {
 		/* record-time filters: out of line, so that this path keeps
 		 * its few registers */
-		filt_enter_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa());
+		if (ct_filt.only_time)
+			filt_time_enter(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa());
+		else
+			filt_enter_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa(),
+					(uintptr_t)__builtin_return_address(0));
 		t->busy--;
 		return;
 	}
@@ -78,7 +83,7 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 		return;
 	}
 	if (unlikely(ct_filt_on)) {
-		filt_exit_fast(t, (uintptr_t)fn);
+		filt_exit_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
 		t->busy--;
 		return;
 	}
@@ -136,7 +141,8 @@ static __attribute__((noinline)) void exit_slow(struct ct_tstate *t, uintptr_t f
 
 /* an entry while filtering, the common cases here: a call left out (a
  * frame without a record), a call recorded */
-static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa)
+static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa,
+						      uintptr_t ret)
 {
 	uint32_t d = t->depth;
 	uintptr_t flags;
@@ -152,6 +158,15 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 		dec = ct_filt_enter(t, a, &flags);
 	}
 	if (likely(dec == CT_FD_SKIP)) {
+		uint32_t fl;
+		if (unlikely(ct_filt.has_nohook) && ((fl = ct_filt_lookup(a)) & CT_FL_NOHOOK) &&
+		    ret - a < fl >> CT_FL_TRIG_SHIFT) {
+			/* nothing of it is ever recorded, and this call of the
+			 * hook is in its own body: jumped over from now on, and
+			 * so is its exit's once made (bit 0 of the frame) */
+			ct_patch_cyg_call(ret);
+			flags |= CT_FR_PEND; /* (bit 0: see internal.h) */
+		}
 		struct ct_frame *f = &t->stk[d];
 		f->fn = a;
 		f->cfa = cfa;
@@ -161,6 +176,31 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 		return;
 	}
 	filt_record(t, a, cfa, dec, flags);
+}
+
+/* -t alone: a call's ENTER is held back (its frame has CT_FR_PEND), to be
+ * written only when the call proves long: at its exit, at a longer call's
+ * inside it, or at an entry TIME after it */
+static __attribute__((noinline)) void filt_time_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa)
+{
+	uint32_t d = t->depth;
+	if (unlikely(d == 0 || d >= t->cap || d >= t->fl_tcap)) {
+		filt_enter(t, a, cfa);
+		return;
+	}
+	uint64_t now = ct_clock();
+	uint32_t lo = t->fl_plo;
+	if (lo != CT_PEND_NONE && now - t->fl_tp[lo].t0 >= ct_filt.min_time)
+		ct_filt_flush(t); /* long by now: those held back are written */
+	t->fl_tp[d].t0 = now;
+	t->fl_tp[d].seq = UINT64_MAX; /* nothing to take back */
+	struct ct_frame *f = &t->stk[d];
+	f->fn = a;
+	f->cfa = cfa;
+	f->flags = CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND;
+	if (t->fl_plo == CT_PEND_NONE)
+		t->fl_plo = d;
+	t->depth = d + 1;
 }
 
 /* filt_enter_fast's call that is recorded, or marks a change of state */
@@ -191,15 +231,43 @@ static __attribute__((noinline)) void filt_record(struct ct_tstate *t, uintptr_t
 
 /* an exit while filtering: of a frame left out, or of a recorded call
  * (taken back if -t finds it short) */
-static __attribute__((noinline)) void filt_exit_fast(struct ct_tstate *t, uintptr_t fn)
+static __attribute__((noinline)) void filt_exit_fast(struct ct_tstate *t, uintptr_t fn,
+						     uintptr_t ret)
 {
 	uint32_t d = t->depth;
 	uintptr_t fl = d ? t->stk[d - 1].flags : 0;
 	if (unlikely(d == 0 || t->stk[d - 1].fn != fn || (ct_filt.has_trig && (fl & CT_FR_TP)))) {
+		uint32_t nfl;
+		if (unlikely(ct_filt.has_nohook) && ((nfl = ct_filt_lookup(fn)) & CT_FL_NOHOOK)) {
+			/* the exit of a call whose entry was jumped over: it
+			 * has no frame; this exit call goes too, if it is in
+			 * the function's own body */
+			if (ret - fn < nfl >> CT_FL_TRIG_SHIFT)
+				ct_patch_cyg_call(ret);
+			return;
+		}
 		filt_exit(t, fn);
 		return;
 	}
 	if (fl & CT_FR_NOREC) {
+		if (unlikely(fl & CT_FR_PEND)) {
+			if (ct_filt.only_time) {
+				/* -t alone: its entry is held back */
+				uint64_t now = ct_clock();
+				if (now - t->fl_tp[d - 1].t0 < ct_filt.min_time) {
+					t->depth = d - 1; /* short: nothing was written */
+					if (t->fl_plo == d - 1)
+						t->fl_plo = CT_PEND_NONE;
+					t->fl_filtered++;
+					return;
+				}
+				ct_filt_flush(t); /* long: its entry, and those below */
+				exit_slow(t, fn, now);
+				return;
+			}
+			if (ret - fn < ct_filt_lookup(fn) >> CT_FL_TRIG_SHIFT)
+				ct_patch_cyg_call(ret);
+		}
 		t->depth = d - 1;
 		return;
 	}

@@ -392,7 +392,8 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 			F.nmods++;
 		} else if (keyword(&p, le, "f")) {
 			if (!F.nmods || F.nfuncs == nf || !number(&p, le, 16, &a) ||
-			    !number(&p, le, 16, &b) || b > 0xffff)
+			    !number(&p, le, 16, &b) || b > 0xffffffffu ||
+			    (b > 0xffff && !(b & CT_FL_NOHOOK)))
 				return false;
 			uint64_t tg = 0;
 			const char *q = p;
@@ -403,6 +404,8 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 			}
 			F.funcs[F.nfuncs].off = a;
 			F.funcs[F.nfuncs].flags = (uint32_t)(b | tg << CT_FL_TRIG_SHIFT);
+			if (b & CT_FL_NOHOOK)
+				ct_filt.has_nohook = true;
 			F.nfuncs++;
 			F.mods[F.nmods - 1].nf++;
 		} else {
@@ -558,6 +561,8 @@ bool ct_filt_take_back(struct ct_tstate *t, uint32_t i, uint64_t now)
 
 uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to)
 {
+	if (t->fl_plo != CT_PEND_NONE && t->fl_plo >= from)
+		t->fl_plo = CT_PEND_NONE; /* held back, gone: nothing was written */
 	if (!ct_filt.timed)
 		return ct_filt_recorded(t, from, to);
 	/* the calls that vanish and were short go as if they had returned:
@@ -625,6 +630,19 @@ uintptr_t ct_filt_carry(struct ct_tstate *t, uintptr_t base, uintptr_t end, uint
 	return from;
 }
 
+void ct_filt_flush(struct ct_tstate *t)
+{
+	uint32_t lo = t->fl_plo;
+	t->fl_plo = CT_PEND_NONE;
+	for (uint32_t i = lo; i < t->depth && i < t->fl_tcap; i++) {
+		struct ct_frame *f = &t->stk[i];
+		if ((f->flags & (CT_FR_PEND | CT_FR_NOREC)) != (CT_FR_PEND | CT_FR_NOREC))
+			continue;
+		f->flags &= ~(CT_FR_PEND | CT_FR_NOREC);
+		ct_put_enter(t, f->fn, t->fl_tp[i].t0);
+	}
+}
+
 void ct_filt_release(struct ct_tstate *t)
 {
 	if (t->fl_tp)
@@ -637,6 +655,8 @@ void ct_filt_release(struct ct_tstate *t)
 
 static const struct trig *trig_of(uint32_t fl)
 {
+	if (fl & CT_FL_NOHOOK)
+		return NULL; /* the high bits are its size */
 	uint32_t i = fl >> CT_FL_TRIG_SHIFT;
 	return i && i <= ntrigs ? &trigs[i - 1] : NULL;
 }

@@ -54,6 +54,13 @@ struct ct_frame {
 #define CT_FR_SD_SHIFT 1        /* bits 1..21: the shown depth above it */
 #define CT_FR_SD_MASK (((1ul << 21) - 1) << CT_FR_SD_SHIFT)
 #define CT_FR_FSTATE (CT_FR_NIN | CT_FR_FIN | CT_FR_TOFF | CT_FR_TON | CT_FR_SD_MASK)
+/* bit 0 of a -finstrument-functions frame left out (CT_FR_NOREC): with -t
+ * alone, its ENTER is held back until the call proves long (then written,
+ * and the bits cleared); with --hide, the function's hook calls are jumped
+ * over (runtime/patch.c ct_patch_cyg_call).  (Hooked frames use bit 0 for
+ * CT_ARGS_WANT_RET.) */
+#define CT_FR_PEND 1ul
+#define CT_PEND_NONE UINT32_MAX
 #define CT_FR_FBITS (CT_FR_FILT | CT_FR_NOREC | CT_FR_TP | CT_FR_FSTATE)
 
 /* -t: where a recorded call's records began, to take them back */
@@ -125,6 +132,9 @@ struct ct_tstate {
 	uint32_t fl_lim;        /* the depth limit it found (triggers) */
 	uint32_t fl_tb;         /* -t: records are being taken back: a signal
 				 * handler's hooks drop their events (counted) */
+	uint32_t fl_plo;        /* -t alone, -finstrument-functions: the lowest
+				 * frame whose entry is held back (CT_FR_PEND),
+				 * or CT_PEND_NONE */
 	uint32_t drop_r0;       /* --drop: recorded frames when dropping began */
 };
 #define CT_BUSY_OFF (1u << 30)
@@ -243,6 +253,7 @@ void ct_thread_release(struct ct_tstate *t, bool unmap) CT_HIDDEN;
 /* shared with the register-seeing front ends (hook.c) */
 void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
 void ct_put_time(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
+void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when) CT_HIDDEN;
 /* push a frame that writes no record (record-time filters) */
 bool ct_push_quiet(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, uintptr_t flags) CT_HIDDEN;
 void ct_nested(struct ct_tstate *t, unsigned type, void *fn) CT_HIDDEN;
@@ -303,6 +314,9 @@ struct dl_phdr_info;
 void ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
 		     int phnum) CT_HIDDEN;
 void ct_patch_forget(uintptr_t base) CT_HIDDEN;
+/* patch.c: the -finstrument-functions hook call that returns to ret, made
+ * for a function nothing of which is recorded: jumped over from now on */
+void ct_patch_cyg_call(uintptr_t ret) CT_HIDDEN;
 
 /* filter.c: record-time filters */
 struct ct_filt_conf {
@@ -313,6 +327,7 @@ struct ct_filt_conf {
 	bool timed;         /* -t, or a time= trigger */
 	bool gated;         /* record opens and closes the doorbell's gate */
 	bool only_time;     /* -t alone: every call is recorded, then decided */
+	bool has_nohook;    /* some function needs no hook (--hide alone) */
 };
 
 extern bool ct_filt_on CT_HIDDEN; /* a filter file is loaded: every hook
@@ -389,6 +404,9 @@ bool ct_filt_take_back(struct ct_tstate *t, uint32_t i, uint64_t now) CT_HIDDEN;
 uintptr_t ct_filt_carry(struct ct_tstate *t, uintptr_t base, uintptr_t end, uintptr_t nbase,
 			uint64_t newseq) CT_HIDDEN;
 void ct_filt_release(struct ct_tstate *t) CT_HIDDEN;
+/* -t alone: write the entries held back (all of them: a call inside them
+ * is to be recorded, or they are older than TIME) */
+void ct_filt_flush(struct ct_tstate *t) CT_HIDDEN;
 /* the frames stk[from..to) are about to vanish without their exits: the
  * number of UNWINDs the stream needs (-t: those that were short are taken
  * back as if they had returned; a TIME record gives the others their end) */

@@ -517,3 +517,56 @@ out:
 		munmap(syms, symlen);
 	munmap((void *)f.p, f.len);
 }
+
+/* record-time filters, -finstrument-functions: a hook was called, from the
+ * call that ends at ret, for a function of which nothing is ever recorded
+ * (--hide alone): that call jumps over itself from now on.  The call's
+ * first two bytes become a short jump over the rest in one aligned-enough
+ * store (within a cache line), so that a thread running the code meanwhile
+ * decodes the old call or the jump, never a mix; it may still make the call
+ * once, which the hooks take for what it is.  Only calls the hooks were
+ * made from are touched: the argument register said which function they
+ * were for, so a function inlined into a hidden one keeps its calls. */
+void ct_patch_cyg_call(uintptr_t ret)
+{
+	static uint32_t lock;
+	const uint8_t *b = (const uint8_t *)ret;
+	unsigned len;
+	int32_t rel;
+	uintptr_t target;
+	memcpy(&rel, b - 4, 4);
+	if (b[-5] == 0xe8) {
+		/* call rel32: the hook, or a PLT stub that jumps to it */
+		len = 5;
+		target = ret + (intptr_t)rel;
+		if (target != (uintptr_t)__cyg_profile_func_enter &&
+		    target != (uintptr_t)__cyg_profile_func_exit) {
+			uintptr_t slot = ct_insn_plt_slot(target, target, target + 16);
+			target = slot ? *(const uintptr_t *)slot : 0;
+		}
+	} else if (b[-6] == 0xff && b[-5] == 0x15) {
+		len = 6; /* call *GOT(%rip): -fno-plt */
+		target = *(const uintptr_t *)(ret + (intptr_t)rel);
+	} else {
+		return;
+	}
+	/* not a call of the hook (a jmp to the exit hook as a tail call: ret
+	 * is then its caller's, after a call of the function itself) */
+	if (target != (uintptr_t)__cyg_profile_func_enter &&
+	    target != (uintptr_t)__cyg_profile_func_exit)
+		return;
+	uintptr_t at = ret - len;
+	if ((at & 63) == 63)
+		return; /* the two bytes would straddle a cache line */
+	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+		;
+	uintptr_t plo = at & ~(uintptr_t)4095, phi = (ret + 4095) & ~(uintptr_t)4095;
+	if (*(const uint8_t *)at != 0xeb &&
+	    mprotect((void *)plo, phi - plo, PROT_READ | PROT_WRITE | PROT_EXEC) == 0) {
+		uint16_t jmp = (uint16_t)(0xeb | (len - 2) << 8);
+		__atomic_store_n((uint16_t *)at, jmp, __ATOMIC_RELEASE);
+		mprotect((void *)plo, phi - plo, PROT_READ | PROT_EXEC);
+		__builtin___clear_cache((char *)at, (char *)ret);
+	}
+	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+}

@@ -259,6 +259,24 @@ bool ct_thread_ready(struct ct_tstate *t)
 	return t->cap != 0;
 }
 
+/* the ENTER record of fn at `when` (a frame already on the shadow stack,
+ * whose entry -t held back: runtime/filter.c) */
+void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when)
+{
+	if ((fn >> 40) != t->hi)
+		put_hi(t, fn >> 40);
+	uint64_t delta = when - t->last;
+	if (when < t->last || delta >= (1u << CT_ENTER_DELTA_BITS)) {
+		ct_put_time(t, when);
+		delta = 0;
+	}
+	uintptr_t p = reserve(t, 8);
+	*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
+	t->last = when;
+	if (unlikely(p + 8 > t->limit))
+		ct_buffer_full(t);
+}
+
 __attribute__((noinline)) void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
 					      uintptr_t cfa)
 {
@@ -266,6 +284,8 @@ __attribute__((noinline)) void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, 
 		return;
 	if (t->nested_lost)
 		ct_put_nested_lost(t);
+	if (unlikely(t->fl_plo != CT_PEND_NONE))
+		ct_filt_flush(t); /* entries held back come first */
 	if (t->depth >= t->cap) {
 		grow_stack(t);
 		if (t->depth >= t->cap) {
@@ -392,6 +412,7 @@ void ct_thread_start(struct ct_tstate *t)
 	t->prev_slot = 0;
 	t->dropping = 0;
 	t->resyncing = 0;
+	t->fl_plo = CT_PEND_NONE;
 	t->state = 1;
 	if (!t->stk)
 		grow_stack(t);

@@ -223,7 +223,9 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_FL_EXC 2u    /* -N: not these nor what they call */
 #define CT_FL_HIDE 4u   /* --hide: not this frame (its callees show) */
 #define CT_FL_NOHOOK 8u /* never needs its hook: left unpatched where it can be */
-#define CT_FL_TRIG_SHIFT 16 /* bits 16..31: 1 + the index of its trigger, 0: none */
+#define CT_FL_TRIG_SHIFT 16 /* bits 16..31: 1 + the index of its trigger, 0: none;
+			     * with CT_FL_NOHOOK (never with a trigger): the
+			     * function's size in bytes, 0 if over 65535 */
 #define CT_ARGS_MAGIC "calltrace-args"
 #define CT_ARGS_VERSION 1
 #define CT_ARGS_MAX_WORDS 255 /* payload words of one ARGS/RETVAL record */

@@ -16,6 +16,12 @@ NOTRACE static long now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
+NOTRACE static void nap(void)
+{
+	struct timespec ts = {0, 2000000};
+	nanosleep(&ts, NULL);
+}
+
 NOINLINE void leaf(int x)
 {
 	sink += x;
@@ -92,9 +98,15 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "api"))
 		calltrace_on();
 	phase(3);
-	if (!strcmp(mode, "many"))
-		for (int i = 0; i < 200000; i++)
+	if (!strcmp(mode, "many")) {
+		/* slowly enough for record to see the size reached while
+		 * the program runs (a round of its loop: a few ms) */
+		for (int i = 0; i < 200000; i++) {
 			leaf(i);
+			if (i % 5000 == 0)
+				nap();
+		}
+	}
 	last();
 	busy(1);
 	printf("done\n");

@@ -54,7 +54,7 @@ grep '^snapshot_reason' "$W/fl/snapshot.1/info" | add
 ct replay fl/snapshot.1 --no-duration | grep -c 'last()' | sed 's/^/calls of last in the snapshot: /' | add
 
 section "record --max-size=4K ./triggers many: stops early"
-record size --max-size=4K ./triggers many
+record size --max-size=4K -b 4K ./triggers many
 want_rc "record --max-size=4K" $RC 0 "$W/size.err"
 grep -o 'Recording of new calls stopped [^(]*(.*)' "$W/size.err" | sed 's/stopped [0-9.]* s/stopped N s/' | add
 leaves=$(ct replay size --no-duration | grep -c 'leaf();')
