@@ -601,7 +601,8 @@ nomem:
 static int prepare_args(struct recorder *r)
 {
 	struct ct_args_opts *ao = &r->o.ao;
-	char e[1024];
+	struct ct_error err;
+	char e[512];
 	if (!ao->nA && !ao->nR && !ao->autoargs)
 		return 0;
 	for (size_t i = 0; i < ao->nA + ao->nR; i++) {
@@ -610,8 +611,8 @@ static int prepare_args(struct recorder *r)
 		memset(&sp, 0, sizeof(sp));
 		bool isr = i >= ao->nA;
 		const char *spec = isr ? ao->R[i - ao->nA] : ao->A[i];
-		if (ct_aspec_parse(spec, isr, &re, &sp, e, sizeof(e)) < 0) {
-			ct_error("%s %s", isr ? "-R" : "-A", e);
+		if (ct_aspec_from_opt(spec, isr, &re, &sp, &err) < 0) {
+			ct_error("%s %s", isr ? "-R" : "-A", err.msg);
 			return 2;
 		}
 		regex_t rx;
@@ -627,9 +628,8 @@ static int prepare_args(struct recorder *r)
 		free(re);
 		ct_aspec_free(&sp);
 	}
-	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->argspec, sizeof(r->argspec), e,
-			    sizeof(e)) < 0)
-		return ct_error("%s", e);
+	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->argspec, sizeof(r->argspec), &err) < 0)
+		return ct_error("%s", err.msg);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "calltrace/format.h"
 #include "error.h"
 #include "message.h"
+#include "modfind.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -32,165 +33,6 @@ static void msg(struct ct_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-}
-
-/* the file execvp would run */
-static char *find_program(const char *name)
-{
-	char buf[PATH_MAX];
-	if (strchr(name, '/'))
-		return realpath(name, buf) ? xstrdup(buf) : NULL;
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		const char *c = strchr(path, ':');
-		size_t n = c ? (size_t)(c - path) : strlen(path);
-		char cand[2 * PATH_MAX];
-		snprintf(cand, sizeof(cand), "%.*s/%s", (int)n, n ? path : ".", name);
-		if (access(cand, X_OK) == 0 && realpath(cand, buf))
-			return xstrdup(buf);
-		path += n + (c ? 1 : 0);
-	}
-	return NULL;
-}
-
-struct modinfo {
-	bool instrumented;
-	bool regs; /* by a front end that sees registers */
-	char **needed;
-	size_t nneeded;
-	char *runpath, *rpath;
-};
-
-static void modinfo_free(struct modinfo *m)
-{
-	for (size_t i = 0; i < m->nneeded; i++)
-		free(m->needed[i]);
-	free(m->needed);
-	free(m->runpath);
-	free(m->rpath);
-}
-
-static const char *const hooks[] = {"__cyg_profile_func_enter", "mcount", "_mcount", "__fentry__",
-				    NULL};
-
-static int read_modinfo(const char *path, struct modinfo *mi)
-{
-	memset(mi, 0, sizeof(*mi));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		if (e)
-			elf_end(e);
-		close(fd);
-		return -1;
-	}
-	size_t shstrndx = 0;
-	elf_getshdrstrndx(e, &shstrndx);
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
-		if (sname && !strcmp(sname, "__patchable_function_entries"))
-			mi->instrumented = mi->regs = true;
-		/* only these sections' data: not the program's code or DWARF */
-		if (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB &&
-		    sh.sh_type != SHT_DYNAMIC)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_entsize)
-			continue;
-		size_t n = sh.sh_size / sh.sh_entsize;
-		if (sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_SYMTAB) {
-			for (size_t i = 0; i < n; i++) {
-				GElf_Sym sym;
-				if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != SHN_UNDEF)
-					continue;
-				const char *nm = elf_strptr(e, sh.sh_link, sym.st_name);
-				for (int k = 0; nm && hooks[k]; k++)
-					if (!strcmp(nm, hooks[k])) {
-						mi->instrumented = true;
-						mi->regs |= k > 0;
-					}
-			}
-		} else if (sh.sh_type == SHT_DYNAMIC) {
-			for (size_t i = 0; i < n; i++) {
-				GElf_Dyn dyn;
-				if (!gelf_getdyn(d, (int)i, &dyn))
-					continue;
-				const char *v = NULL;
-				if (dyn.d_tag == DT_NEEDED || dyn.d_tag == DT_RUNPATH ||
-				    dyn.d_tag == DT_RPATH)
-					v = elf_strptr(e, sh.sh_link, dyn.d_un.d_val);
-				if (!v)
-					continue;
-				if (dyn.d_tag == DT_NEEDED) {
-					mi->needed = xrealloc(mi->needed,
-							      (mi->nneeded + 1) * sizeof(char *));
-					mi->needed[mi->nneeded++] = xstrdup(v);
-				} else if (dyn.d_tag == DT_RUNPATH) {
-					free(mi->runpath);
-					mi->runpath = xstrdup(v);
-				} else {
-					free(mi->rpath);
-					mi->rpath = xstrdup(v);
-				}
-			}
-		}
-	}
-	elf_end(e);
-	close(fd);
-	return 0;
-}
-
-/* look for lib in the ':'-separated dirs ($ORIGIN = origin) */
-static char *search_dirs(const char *dirs, const char *origin, const char *lib)
-{
-	while (dirs && *dirs) {
-		const char *c = strchr(dirs, ':');
-		size_t n = c ? (size_t)(c - dirs) : strlen(dirs);
-		char d[PATH_MAX], cand[2 * PATH_MAX + 16], real[PATH_MAX];
-		snprintf(d, sizeof(d), "%.*s", (int)n, dirs);
-		if (!strncmp(d, "$ORIGIN", 7))
-			snprintf(cand, sizeof(cand), "%s%s/%s", origin, d + 7, lib);
-		else if (!strncmp(d, "${ORIGIN}", 9))
-			snprintf(cand, sizeof(cand), "%s%s/%s", origin, d + 9, lib);
-		else
-			snprintf(cand, sizeof(cand), "%s/%s", *d ? d : ".", lib);
-		if (access(cand, R_OK) == 0 && realpath(cand, real))
-			return xstrdup(real);
-		dirs += n + (c ? 1 : 0);
-	}
-	return NULL;
-}
-
-static char *find_lib(const char *lib, const char *from, const struct modinfo *mi)
-{
-	char origin[PATH_MAX];
-	snprintf(origin, sizeof(origin), "%s", from);
-	char *sl = strrchr(origin, '/');
-	if (sl)
-		*sl = 0;
-	char real[PATH_MAX];
-	if (strchr(lib, '/'))
-		return realpath(lib, real) ? xstrdup(real) : NULL;
-	char *r = NULL;
-	if (!mi->runpath && mi->rpath)
-		r = search_dirs(mi->rpath, origin, lib);
-	if (!r)
-		r = search_dirs(getenv("LD_LIBRARY_PATH"), origin, lib);
-	if (!r && mi->runpath)
-		r = search_dirs(mi->runpath, origin, lib);
-	if (!r)
-		r = search_dirs("/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:"
-				"/lib:/usr/lib:/usr/local/lib",
-				origin, lib);
-	return r;
 }
 
 struct rx {
@@ -307,15 +149,34 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 	return 0;
 }
 
-int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
-		    size_t splen, char *errbuf, size_t errlen)
+struct walk {
+	const struct ct_args_opts *o;
+	struct ct_argtab *t;
+	struct rx *A, *R;
+	struct ct_error *err;
+};
+
+/* one module of the program (modfind.h): the executable, the instrumented
+ * libraries it needs, the --args-lib ones */
+static int one_module(void *ctx, const struct ct_modfound *m)
 {
-	struct ct_error e, *err = &e;
+	struct walk *w = ctx;
+	if (m->main_ && m->instrumented && !m->regs)
+		ct_warn("%s is built with -finstrument-functions, "
+			"whose hooks do not see arguments: build with -pg -mfentry, -pg or "
+			"-fpatchable-function-entry to capture them",
+			m->path);
+	if (!m->main_ && !m->explicit_ && !m->instrumented)
+		return 0;
+	return do_module(m->path, w->o, w->t, w->A, w->R, w->err);
+}
+
+int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
+		    size_t splen, struct ct_error *err)
+{
 	struct rx *A = NULL, *R = NULL;
 	struct ct_argtab t;
 	int rc = -1;
-	char **paths = NULL;
-	size_t npaths = 0;
 	ct_argtab_init(&t);
 	if (o->strmax)
 		t.strmax = o->strmax;
@@ -323,63 +184,9 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 		goto out;
 	if (compile(o->R, o->nR, true, &R, err) < 0)
 		goto out;
-	char *exe = find_program(prog);
-	if (!exe) {
-		/* running it fails the same way: record says so */
-		rc = 0;
+	struct walk w = {o, &t, A, R, err};
+	if (ct_modules_walk(prog, o->libs, o->nlibs, "--args-lib", one_module, &w, err) < 0)
 		goto out;
-	}
-	/* the executable, the instrumented libraries it needs (breadth
-	 * first), and --args-lib modules */
-	paths = xmalloc(sizeof(char *));
-	paths[npaths++] = exe;
-	for (size_t i = 0; i < o->nlibs; i++) {
-		char real[PATH_MAX];
-		if (!realpath(o->libs[i], real)) {
-			msg(err, "--args-lib %s: %s", o->libs[i], strerror(errno));
-			goto out;
-		}
-		paths = xrealloc(paths, (npaths + 1) * sizeof(char *));
-		paths[npaths++] = xstrdup(real);
-	}
-	size_t nexplicit = npaths;
-	for (size_t i = 0; i < npaths && npaths < 512; i++) {
-		struct modinfo mi;
-		if (read_modinfo(paths[i], &mi) < 0) {
-			if (i < nexplicit) {
-				msg(err, "%s: not an ELF file", paths[i]);
-				goto out;
-			}
-			continue;
-		}
-		if (i == 0 && mi.instrumented && !mi.regs)
-			ct_warn(
-			    "%s is built with -finstrument-functions, "
-			    "whose hooks do not see arguments: build with -pg -mfentry, -pg or "
-			    "-fpatchable-function-entry to capture them",
-			    paths[i]);
-		if (i < nexplicit || mi.instrumented) {
-			if (do_module(paths[i], o, &t, A, R, err) < 0) {
-				modinfo_free(&mi);
-				goto out;
-			}
-		}
-		for (size_t k = 0; k < mi.nneeded; k++) {
-			char *l = find_lib(mi.needed[k], paths[i], &mi);
-			if (!l)
-				continue;
-			bool seen = false;
-			for (size_t j = 0; j < npaths && !seen; j++)
-				seen = !strcmp(paths[j], l);
-			if (seen) {
-				free(l);
-				continue;
-			}
-			paths = xrealloc(paths, (npaths + 1) * sizeof(char *));
-			paths[npaths++] = l;
-		}
-		modinfo_free(&mi);
-	}
 	for (size_t i = 0; i < o->nA; i++)
 		if (!A[i].used)
 			ct_warn("-A '%s' matches no function",
@@ -405,15 +212,10 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; i < npaths; i++)
-		free(paths[i]);
-	free(paths);
 	if (A)
 		free_rx(A, o->nA);
 	if (R)
 		free_rx(R, o->nR);
 	ct_argtab_free(&t);
-	if (rc < 0)
-		snprintf(errbuf, errlen, "%s", e.msg);
 	return rc;
 }

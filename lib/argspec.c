@@ -220,16 +220,6 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec,
 	return 0;
 }
 
-int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, char *err,
-		   size_t errlen)
-{
-	struct ct_error e;
-	int rc = ct_aspec_from_opt(opt, ret, re, spec, &e);
-	if (rc < 0 && err && errlen)
-		snprintf(err, errlen, "%s", e.msg);
-	return rc;
-}
-
 int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spec,
 		      struct ct_error *err)
 {

@@ -88,10 +88,6 @@ struct ct_argtab {
  * as parsed.  -1 with a message in err when the spec is malformed. */
 int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spec,
 		      struct ct_error *err);
-/* the same with the message in err (errlen bytes): builtin/record.c's
- * form, until its call takes a struct ct_error */
-int ct_aspec_parse(const char *opt, bool ret, char **re, struct ct_aspec *spec, char *err,
-		   size_t errlen);
 
 /* one conversion of a printf form: "%-08.3lld" -> its parts */
 struct ct_aconv {
@@ -174,9 +170,7 @@ struct ct_args_opts {
 struct ct_symtab;
 int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 		   const struct ct_symtab *st, struct ct_error *err);
-/* (err, errlen): builtin/record.c's form, until its call takes a struct
- * ct_error */
 int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
-		    size_t splen, char *err, size_t errlen);
+		    size_t splen, struct ct_error *err);
 
 #endif
