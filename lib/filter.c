@@ -68,6 +68,18 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 	return 0;
 }
 
+int ct_regex_option(regex_t *r, const char *opt, const char *re)
+{
+	int rc = regcomp(r, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char buf[256];
+		regerror(rc, r, buf, sizeof(buf));
+		ct_error("%s: bad regex '%s': %s", opt, re, buf);
+		return -1;
+	}
+	return 0;
+}
+
 int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out)
 {
 	if (!arg || *arg < '0' || *arg > '9')
@@ -97,13 +109,8 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 		return 0;
 	case 'H': {
 		regex_t r;
-		int rc = regcomp(&r, arg, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			char buf[256];
-			regerror(rc, &r, buf, sizeof(buf));
-			ct_error("--hide: bad regex '%s': %s", arg, buf);
+		if (ct_regex_option(&r, "--hide", arg) < 0)
 			return -1;
-		}
 		f->hid = xrealloc(f->hid, (f->nhid + 1) * sizeof(regex_t));
 		f->hid[f->nhid++] = r;
 		return 0;

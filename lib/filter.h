@@ -102,6 +102,9 @@ void ct_filter_free(struct ct_filter *f);
 /* add a -F (exclude false) or -N (exclude true) regex; -1 with a message in
  * err on a bad regex */
 int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err);
+/* compile re (POSIX extended, no submatches) into *r; on error print
+ * "calltrace CMD: OPT: bad regex 'RE': WHY" and return -1 */
+int ct_regex_option(regex_t *r, const char *opt, const char *re);
 /* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't' with its argument; on error
  * print "calltrace CMD: ..." to stderr (ct_error) and return -1 */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg);

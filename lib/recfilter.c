@@ -16,6 +16,7 @@
 
 #include "calltrace/format.h"
 #include "error.h"
+#include "filter.h"
 #include "message.h"
 #include "modfind.h"
 #include "symtab.h"
@@ -246,13 +247,8 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
 	}
 	if (opt == 'F' || opt == 'N' || opt == 'H') {
 		regex_t r;
-		int rc = regcomp(&r, arg, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			char buf[256];
-			regerror(rc, &r, buf, sizeof(buf));
-			ct_error("%s: bad regex '%s': %s", opt_name(opt), arg, buf);
+		if (ct_regex_option(&r, opt_name(opt), arg) < 0)
 			return -1;
-		}
 		regfree(&r);
 		if (opt == 'F')
 			push(&f->inc, &f->ninc, arg);

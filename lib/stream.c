@@ -456,6 +456,21 @@ static uint64_t peek_time(struct ct_stream *st)
 	return st->base;
 }
 
+/* a CT_MARK event with text[0..n) (n < 1024), at the stream's clock */
+static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *text, size_t n)
+{
+	uint32_t tw[1024 / 4 + 1] = {0};
+	if (n > 1023)
+		n = 1023;
+	memcpy(tw, text, n);
+	/* kept alive as a call's arguments are */
+	struct ct_callargs *a = ct_args_new(0, tw, (uint32_t)((n + 4) / 4));
+	ct_args_retire(&st->args, a);
+	uint64_t time = clamp_time(st, clock_ns(st->s, st->base));
+	*ev = (struct ct_event){.kind = CT_MARK, .addr = (uintptr_t)a->args, .time = time,
+			       .start = time, .depth = (uint32_t)st->depth, .thread = st->t};
+}
+
 /* decode up to the next event, any record kind, refilling the buffer as
  * needed: the general (and slow) path of ct_stream_read */
 static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct_error *err)
@@ -637,15 +652,7 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			if (!s->marks)
 				continue;
 			uint32_t n = CT_EXT_ARG(w) < 4 * len ? CT_EXT_ARG(w) : 4 * len;
-			uint32_t tw[CT_MARK_MAX / 4 + 2] = {0};
-			memcpy(tw, p, n < CT_MARK_MAX ? n : CT_MARK_MAX);
-			/* kept alive as a call's arguments are */
-			struct ct_callargs *a = ct_args_new(0, tw, (uint32_t)(sizeof(tw) / 4));
-			ct_args_retire(&st->args, a);
-			uint64_t time = clamp_time(st, clock_ns(s, st->base));
-			*ev = (struct ct_event){.kind = CT_MARK, .addr = (uintptr_t)a->args,
-					       .time = time, .start = time,
-					       .depth = (uint32_t)st->depth, .thread = st->t};
+			mark_event(st, ev, (const char *)p, n < CT_MARK_MAX ? n : CT_MARK_MAX);
 			return 1;
 		}
 		case CT_EXT_BACKTRACE: {
@@ -665,14 +672,7 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 				tl = m < 0 ? tl : tl + (size_t)m < sizeof(text) ? tl + (size_t)m
 										: sizeof(text) - 1;
 			}
-			uint32_t tw[sizeof(text) / 4 + 1] = {0};
-			memcpy(tw, text, tl);
-			struct ct_callargs *a = ct_args_new(0, tw, (uint32_t)(sizeof(tw) / 4));
-			ct_args_retire(&st->args, a);
-			uint64_t time = clamp_time(st, clock_ns(s, st->base));
-			*ev = (struct ct_event){.kind = CT_MARK, .addr = (uintptr_t)a->args,
-					       .time = time, .start = time,
-					       .depth = (uint32_t)st->depth, .thread = st->t};
+			mark_event(st, ev, text, tl);
 			return 1;
 		}
 		case CT_EXT_LOST:

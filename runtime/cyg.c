@@ -19,6 +19,18 @@
 #include "internal.h"
 
 static void exit_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now);
+
+/* an EXIT record whose delta fits, closing the top frame (d frames open) */
+static inline __attribute__((always_inline)) void put_exit_fast(struct ct_tstate *t, uint64_t now,
+								uint64_t delta, uint32_t d)
+{
+	uintptr_t p = ct_arch_reserve(&t->cur, 4);
+	*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+	t->last = now;
+	t->depth = d - 1;
+	if (unlikely(p + 4 > t->limit))
+		ct_buffer_full(t);
+}
 static void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa);
 static void filt_act(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, unsigned dec,
 		     uintptr_t flags);
@@ -91,12 +103,7 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	uint64_t delta = now - t->last;
 	uint32_t d = t->depth;
 	if (likely(d != 0 && t->stk[d - 1].fn == (uintptr_t)fn && delta < (1u << CT_EXIT_DELTA_BITS))) {
-		uintptr_t p = ct_arch_reserve(&t->cur, 4);
-		*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
-		t->last = now;
-		t->depth = d - 1;
-		if (unlikely(p + 4 > t->limit))
-			ct_buffer_full(t);
+		put_exit_fast(t, now, delta, d);
 	} else {
 		exit_slow(t, (uintptr_t)fn, now);
 	}
@@ -276,12 +283,7 @@ static __attribute__((noinline)) void filt_exit_fast(struct ct_tstate *t, uintpt
 	if (ct_filt.timed && d - 1 < t->fl_tcap && ct_filt_take_back_at(t, &t->fl_tp[d - 1], now)) {
 		t->depth = d - 1;
 	} else if (likely(delta < (1u << CT_EXIT_DELTA_BITS))) {
-		uintptr_t p = ct_arch_reserve(&t->cur, 4);
-		*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
-		t->last = now;
-		t->depth = d - 1;
-		if (unlikely(p + 4 > t->limit))
-			ct_buffer_full(t);
+		put_exit_fast(t, now, delta, d);
 	} else {
 		exit_slow(t, fn, now);
 	}

@@ -303,8 +303,8 @@ static void nop_call(uintptr_t at, unsigned len)
 /* record-time filters: the functions of which nothing is ever recorded
  * (--hide alone) have their mcount/__fentry__ call made a nop, so they run
  * at the speed of an untraced build.  -finstrument-functions calls are
- * left alone (the exit hook would come without its entry).  Returns how
- * many were. */
+ * left to ct_patch_cyg_call (below), which knows which function a call was
+ * made for only when it is made.  Returns how many were. */
 static unsigned nop_filtered(const struct hook_slots *hs, const uintptr_t *syms, size_t nsyms,
 			     const ElfW(Phdr) *ph, int phnum, uintptr_t bias)
 {

@@ -293,22 +293,11 @@ __attribute__((noinline)) void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, 
 			return;
 		}
 	}
-	if ((fn >> 40) != t->hi)
-		put_hi(t, fn >> 40);
-	uint64_t delta = now - t->last;
-	if (now < t->last || delta >= (1u << CT_ENTER_DELTA_BITS)) {
-		ct_put_time(t, now);
-		delta = 0;
-	}
-	uintptr_t p = reserve(t, 8);
-	*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
-	t->last = now;
 	t->stk[t->depth].fn = fn;
 	t->stk[t->depth].cfa = cfa;
 	t->stk[t->depth].ret = 0;
 	t->depth++;
-	if (unlikely(p + 8 > t->limit))
-		ct_buffer_full(t);
+	ct_put_enter(t, fn, now);
 }
 
 /* an EXIT record at `now` (after a TIME record when the delta does not
