@@ -258,26 +258,21 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
 			push(&f->hide, &f->nhide, arg);
 		return 0;
 	}
-	if (opt == 'D') {
-		unsigned long v;
-		char *end;
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (*arg < '0' || *arg > '9' || errno || *end || v == 0 || v > (1ul << 24) - 2) {
-			ct_error("-D: want a depth from 1 to %lu, not '%s'", (1ul << 24) - 2, arg);
-			return -1;
+	if (opt == 'D' || opt == 't') {
+		/* the views' parser: the same spelling, the same messages */
+		struct ct_filter vf;
+		ct_filter_init(&vf, NULL);
+		int rc = ct_filter_option(&vf, opt, arg);
+		if (rc == 0 && opt == 'D' && vf.max_depth > CT_RECFILTER_DEPTH_MAX) {
+			ct_error("-D: at most %u when recording, not '%s'", CT_RECFILTER_DEPTH_MAX, arg);
+			rc = -1;
 		}
-		f->max_depth = (uint32_t)v;
-		return 0;
-	}
-	if (opt == 't') {
-		int64_t ns = ct_parse_duration(arg);
-		if (ns <= 0) {
-			ct_error("-t: want a time such as 10us, 1.5ms, 2s, not '%s'", arg);
-			return -1;
-		}
-		f->min_time = (uint64_t)ns;
-		return 0;
+		if (rc == 0 && opt == 'D')
+			f->max_depth = vf.max_depth;
+		if (rc == 0 && opt == 't')
+			f->min_time = vf.min_time; /* 0: none */
+		ct_filter_free(&vf);
+		return rc;
 	}
 	ct_error("unknown filter option -%c", opt);
 	return -1;

@@ -15,6 +15,10 @@
 
 struct ct_error;
 
+/* the depth -D allows when recording (the shadow stack's frames keep it in
+ * 21 bits) */
+#define CT_RECFILTER_DEPTH_MAX 2097150u
+
 struct ct_recfilter {
 	char **inc, **exc, **hide; /* -F, -N, --hide regexes */
 	size_t ninc, nexc, nhide;

@@ -261,13 +261,13 @@ int ct_save_symbols(const char *dir, int *unsaved, struct ct_error *err)
 	*unsaved = 0;
 	char *symdir = xasprintf("%s/sym", dir);
 	if (mkdir(symdir, 0700) < 0 && errno != EEXIST) {
-		ct_sym_err(err, "%s: %s", symdir, strerror(errno));
+		ct_set_err(err, "%s: %s", symdir, strerror(errno));
 		free(symdir);
 		return -1;
 	}
 	DIR *d = opendir(dir);
 	if (!d) {
-		ct_sym_err(err, "%s: %s", dir, strerror(errno));
+		ct_set_err(err, "%s: %s", dir, strerror(errno));
 		free(symdir);
 		return -1;
 	}

@@ -34,16 +34,6 @@
 /* the C++ ABI's demangler (libstdc++) */
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
-void ct_sym_err(struct ct_error *err, const char *fmt, ...)
-{
-	if (!err)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	ct_text_fix(err->msg, sizeof(err->msg));
-}
 
 char *ct_demangle(const char *name)
 {
@@ -75,7 +65,7 @@ void ct_symtab_key(const char *buildid, const char *path, char *out, size_t outl
 static Elf *open_elf(const char *path, int *fdp, struct ct_error *err)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		ct_sym_err(err, "libelf: %s", elf_errmsg(-1));
+		ct_set_err(err, "libelf: %s", elf_errmsg(-1));
 		return NULL;
 	}
 	/* a module named by a recording: a regular file (a FIFO or a device
@@ -84,12 +74,12 @@ static Elf *open_elf(const char *path, int *fdp, struct ct_error *err)
 	const char *why;
 	int fd = ct_open_regular(path, false, &size, &why);
 	if (fd < 0) {
-		ct_sym_err(err, "%s: %s", path, why);
+		ct_set_err(err, "%s: %s", path, why);
 		return NULL;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		ct_sym_err(err, "%s: not an ELF file", path);
+		ct_set_err(err, "%s: not an ELF file", path);
 		if (elf)
 			elf_end(elf);
 		close(fd);
@@ -535,7 +525,7 @@ int ct_symtab_save(const struct ct_symtab *t, const char *file, struct ct_error 
 	char *tmp = xasprintf("%s.tmp%d", file, (int)getpid());
 	FILE *f = ct_sym_fopen_private(tmp);
 	if (!f) {
-		ct_sym_err(err, "%s: %s", tmp, strerror(errno));
+		ct_set_err(err, "%s: %s", tmp, strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -557,7 +547,7 @@ int ct_symtab_save(const struct ct_symtab *t, const char *file, struct ct_error 
 	if (fclose(f) != 0)
 		bad = true;
 	if (bad || rename(tmp, file) < 0) {
-		ct_sym_err(err, "%s: %s", file, strerror(errno ? errno : EIO));
+		ct_set_err(err, "%s: %s", file, strerror(errno ? errno : EIO));
 		unlink(tmp);
 		free(tmp);
 		return -1;
@@ -579,7 +569,7 @@ struct ct_symtab *ct_symtab_load_saved(const char *dir, const char *key, struct 
 	struct stat st;
 	bool ok = lstat(sdir, &st) == 0;
 	if (ok && !S_ISDIR(st.st_mode)) {
-		ct_sym_err(err, "%s: not a directory%s", sdir,
+		ct_set_err(err, "%s: not a directory%s", sdir,
 			S_ISLNK(st.st_mode) ? " (a symbolic link; the files of a recording never are)"
 					    : "");
 		ok = false;
@@ -602,9 +592,9 @@ struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 	FILE *f = flen ? fmemopen(text, flen, "r") : NULL;
 	if (!f) {
 		if (flen)
-			ct_sym_err(err, "%s: %s", file, strerror(errno));
+			ct_set_err(err, "%s: %s", file, strerror(errno));
 		else
-			ct_sym_err(err, "%s: not a calltrace symbol file (empty)", file);
+			ct_set_err(err, "%s: not a calltrace symbol file (empty)", file);
 		free(text);
 		return NULL;
 	}
@@ -612,14 +602,14 @@ struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 	size_t cap = 0;
 	ssize_t len = getline(&line, &cap, f);
 	if (len < 0 || strncmp(line, "calltrace-sym ", 14)) {
-		ct_sym_err(err, "%s: not a calltrace symbol file (bad magic)", file);
+		ct_set_err(err, "%s: not a calltrace symbol file (bad magic)", file);
 		free(line);
 		fclose(f);
 		free(text);
 		return NULL;
 	}
 	if (atoi(line + 14) != 1) {
-		ct_sym_err(err, "%s: unsupported symbol file version", file);
+		ct_set_err(err, "%s: unsupported symbol file version", file);
 		free(line);
 		fclose(f);
 		free(text);
@@ -674,7 +664,7 @@ struct ct_symtab *ct_symtab_load(const char *file, struct ct_error *err)
 		t->syms[t->nsyms++] = s;
 		continue;
 	bad:
-		ct_sym_err(err, "%s: line %ld: bad symbol line", file, lineno);
+		ct_set_err(err, "%s: line %ld: bad symbol line", file, lineno);
 		free(line);
 		fclose(f);
 		free(text);

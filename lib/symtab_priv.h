@@ -12,7 +12,6 @@
 #include "error.h"
 
 /* err->msg from a format, made safe for a terminal; err may be NULL */
-void ct_sym_err(struct ct_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* the separate debug file of a build-id (malloc'd), or NULL */
 char *ct_debug_file_path(const char *buildid);
 /* a .sym field: spaces, control bytes, DEL and '%' as %XX; and back
