@@ -29,9 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <linux/futex.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +45,7 @@
 #include "recfilter.h"
 #include "symtab.h"
 #include "session.h"
+#include "snapshot.h"
 #include "util.h"
 
 static const char record_usage[] =
@@ -797,166 +796,35 @@ static int start_program(struct recorder *r)
 
 /* ---- the flight recorder (--flight) --------------------------------------- */
 
-/* the info lines of a flight snapshot: which one, why, when, and each
- * thread's window (clock values); NULL when out of memory */
-static char *flight_lines(unsigned n, const char *reason, uint64_t clock,
-			  const struct ct_flight_win *w, size_t nw)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		return NULL;
-	if (n)
-		fprintf(f, "snapshot: %u\n", n);
-	fprintf(f, "snapshot_reason: %s\nsnapshot_clock: %llu\n", reason,
-		(unsigned long long)clock);
-	for (size_t i = 0; i < nw; i++)
-		fprintf(f, "window: %d-%d-%d %llu %llu\n", w[i].pid, w[i].gen, w[i].tid,
-			(unsigned long long)w[i].from, (unsigned long long)w[i].to);
-	if (fclose(f) != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/* copy the small file name of the data directory into dir (a snapshot) */
-static void copy_small(const struct recorder *r, const char *dir, const char *name)
-{
-	char src[PATH_MAX * 2], dst[PATH_MAX * 2], buf[65536];
-	snprintf(src, sizeof(src), "%s/%s", r->dirabs, name);
-	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
-	int in = open(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (in < 0)
-		return;
-	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	ssize_t n;
-	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ct_error("writing %s: %s", dst, strerror(errno));
-			break;
-		}
-	if (out >= 0)
-		close(out);
-	close(in);
-}
-
-/* a snapshot while the program runs: DIR/snapshot.N/, a recording of its
- * own (its .ev from the rings, the .proc files and args.spec as they are
- * now, an info; sym/ is added at the end) */
+/* a snapshot while the program runs (lib/snapshot.c), with the clock's
+ * rate as measured so far */
 static void take_snapshot(struct recorder *r, const char *reason)
 {
-	char dir[PATH_MAX + 32];
-	unsigned n = r->nsnap + 1;
-	snprintf(dir, sizeof(dir), "%s/snapshot.%u", r->dirabs, n);
-	if (mkdir(dir, 0700) < 0) {
-		ct_error("cannot create %s: %s; no snapshot", dir, strerror(errno));
-		return;
-	}
-	r->nsnap = n;
-	struct ct_drain_stats st;
-	struct ct_flight_win *w = NULL;
-	size_t nw = 0;
-	ct_drainer_snapshot(&r->dr, dir, &st, &w, &nw);
-	DIR *dd = opendir(r->dirabs);
-	struct dirent *e;
-	while (dd && (e = readdir(dd))) {
-		size_t l = strlen(e->d_name);
-		if ((l > 5 && !strcmp(e->d_name + l - 5, ".proc")) || !strcmp(e->d_name, CT_ARGS_FILE))
-			copy_small(r, dir, e->d_name);
-	}
-	if (dd)
-		closedir(dd);
 	struct ct_info ri = r->ri;
-	ri.complete = true;
-	ri.exit_status = "running";
 	ri.end_clock = read_clock();
 	if (use_tsc) {
 		uint64_t m = ct_mono_ns();
 		if (m > r->mono0)
 			ri.hz = (double)(ri.end_clock - r->clock0) * 1e9 / (double)(m - r->mono0);
 	}
-	size_t np = 0;
-	for (size_t i = 0; i < nw; i++) {
-		size_t j = 0;
-		while (j < i && w[j].pid != w[i].pid)
-			j++;
-		np += j == i;
-	}
-	ri.processes = np;
-	ri.threads = nw;
-	ri.events = st.events;
-	ri.bytes = st.bytes;
-	ri.unfinished = st.enters + st.before - st.exits - st.unwound;
-	ri.running = NULL;
-	ri.nrunning = 0;
-	char *extra = flight_lines(n, reason, ri.end_clock, w, nw);
-	ri.extra = extra;
-	struct ct_info_file fi;
-	ct_info_init(&fi, dir, ct_verror);
-	ct_info_write(&fi, &ri);
-	if (!r->o.quiet)
-		fprintf(stderr, "calltrace: snapshot %u (%s): %llu events of %zu thread%s in "
-				"%s/snapshot.%u/\n",
-			n, reason, (unsigned long long)st.events, nw, nw == 1 ? "" : "s",
-			r->o.dir, n);
-	free(extra);
-	free(w);
+	struct ct_snapshot_dir sd = {r->dirabs, r->o.dir, r->o.quiet};
+	if (ct_snapshot_take(&sd, &r->dr, &ri, r->nsnap + 1, reason) == 0)
+		r->nsnap++;
 }
 
 /* --flight: a snapshot asked for by SIGUSR1, or by the program
  * (calltrace_snapshot: the doorbell's request, served and its caller woken) */
 static void flight_requests(struct recorder *r)
 {
-	struct ct_doorbell *db = r->dr.db;
 	if (snap_sig) {
 		snap_sig = 0;
 		take_snapshot(r, "signal SIGUSR1");
 	}
-	uint32_t req = __atomic_load_n(&db->snap_req, __ATOMIC_ACQUIRE);
-	if (req == __atomic_load_n(&db->snap_done, __ATOMIC_RELAXED))
+	char reason[96];
+	if (!ct_snapshot_requested(r->dr.db, reason, sizeof(reason)))
 		return;
-	char reason[sizeof(db->snap_reason) + 8] = "program: ";
-	size_t k = strlen(reason);
-	for (size_t i = 0; i < sizeof(db->snap_reason) && db->snap_reason[i]; i++)
-		reason[k++] = (unsigned char)db->snap_reason[i] < ' ' || db->snap_reason[i] == 127
-				      ? '?'
-				      : db->snap_reason[i];
-	reason[k] = 0;
 	take_snapshot(r, reason);
-	__atomic_store_n(&db->snap_done, req, __ATOMIC_RELEASE);
-	__atomic_store_n(&db->snap_lock, 0, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &db->snap_done, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-/* the snapshots taken while the program ran get the symbol tables saved
- * at the end (hard links to DIR/sym/) */
-static void flight_link_symbols(const struct recorder *r)
-{
-	char sym[PATH_MAX + 8];
-	snprintf(sym, sizeof(sym), "%s/sym", r->dirabs);
-	for (unsigned n = 1; n <= r->nsnap; n++) {
-		char to[PATH_MAX + 32], a[PATH_MAX * 3], b[PATH_MAX * 3];
-		snprintf(to, sizeof(to), "%s/snapshot.%u/sym", r->dirabs, n);
-		DIR *d = opendir(sym);
-		if (!d || mkdir(to, 0700) < 0) {
-			if (d)
-				closedir(d);
-			continue;
-		}
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			size_t l = strlen(e->d_name);
-			if (l < 5 || strcmp(e->d_name + l - 4, ".sym"))
-				continue;
-			snprintf(a, sizeof(a), "%s/%s", sym, e->d_name);
-			snprintf(b, sizeof(b), "%s/%s", to, e->d_name);
-			if (link(a, b) < 0 && errno != EEXIST)
-				ct_error("cannot link %s to %s: %s", a, b, strerror(errno));
-		}
-		closedir(d);
-	}
+	ct_snapshot_served(r->dr.db);
 }
 
 /* ---- the drain loop ------------------------------------------------------ */
@@ -1193,9 +1061,9 @@ static int finish(struct recorder *r)
 			snprintf(reason, sizeof(reason), "signal SIG%s", signame(WTERMSIG(r->status)));
 		else
 			snprintf(reason, sizeof(reason), "%s", r->have_status ? "exit" : "unknown");
-		r->flight_info = flight_lines(0, reason, r->ri.end_clock, r->dr.wins, r->dr.nwins);
+		r->flight_info = ct_snapshot_lines(0, reason, r->ri.end_clock, r->dr.wins, r->dr.nwins);
 		r->ri.extra = r->flight_info;
-		flight_link_symbols(r);
+		ct_snapshot_link_symbols(r->dirabs, r->nsnap);
 	}
 	bool info_failed = !write_final_info(r);
 	bool own_failure = r->dr.write_errors || r->sym_errors || r->dr.unwritten_bytes ||

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record --flight's snapshots (doc/record.md, "Flight recorder"): a
+ * snapshot while the program runs is DIR/snapshot.N/, a recording of its
+ * own (the rings' windows through the drainer, the .proc files and
+ * args.spec as they are now, an info; sym/ linked at the end); the
+ * program asks for one through the doorbell (calltrace_snapshot()).
+ */
+#ifndef CT_SNAPSHOT_H
+#define CT_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calltrace/format.h"
+#include "datadir.h"
+#include "drain.h"
+
+struct ct_snapshot_dir {
+	const char *dirabs; /* the data directory */
+	const char *shown;  /* it as the user gave it (messages) */
+	bool quiet;
+};
+
+/* the info lines of a flight recording or snapshot n (0: the final one):
+ * why, when, and each thread's window; malloc'd, NULL when out of memory */
+char *ct_snapshot_lines(unsigned n, const char *reason, uint64_t clock,
+			const struct ct_flight_win *w, size_t nw);
+/* snapshot n into DIR/snapshot.N/, its info from base (end_clock and hz
+ * set by the caller); 0, or -1 after a message */
+int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
+		     const struct ct_info *base, unsigned n, const char *reason);
+/* has the program asked for a snapshot?  its reason ("program: ...") */
+bool ct_snapshot_requested(const struct ct_doorbell *db, char *reason, size_t len);
+/* the request was served: its caller woken */
+void ct_snapshot_served(struct ct_doorbell *db);
+/* the snapshots get the symbol tables saved at the end (hard links) */
+void ct_snapshot_link_symbols(const char *dirabs, unsigned nsnap);
+
+#endif
