@@ -112,6 +112,7 @@ check: deps
 	$(MAKE) asan
 	$(MAKE) fuzz-build
 	sh tests/run.sh
+	$(MAKE) format-check
 
 test: all unit
 	sh tests/run.sh

@@ -24,7 +24,8 @@ static const struct cmd_struct commands[] = {
 	{"graph", cmd_graph, "call tree aggregated by call path; backtraces of a function"},
 	{"coverage", cmd_coverage, "which functions of each instrumented module were called"},
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
-	{"export", cmd_export, "write the calls for other tools: Chrome JSON, folded stacks, callgrind"},
+	{"export", cmd_export,
+	 "write the calls for other tools: Chrome JSON, folded stacks, callgrind"},
 };
 
 static void usage(FILE *f)

@@ -39,12 +39,21 @@ int main(int argc, char **argv)
 	const char *prep = NULL, *out = "/dev/null", *err = "/dev/null";
 	while ((opt = getopt(argc, argv, "+n:p:o:e:")) != -1) {
 		switch (opt) {
-		case 'n': runs = atoi(optarg); break;
-		case 'p': prep = optarg; break;
-		case 'o': out = optarg; break;
-		case 'e': err = optarg; break;
+		case 'n':
+			runs = atoi(optarg);
+			break;
+		case 'p':
+			prep = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'e':
+			err = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: timeit [-n RUNS] [-p PREP] [-o OUT] [-e ERR] -- CMD...\n");
+			fprintf(stderr,
+				"usage: timeit [-n RUNS] [-p PREP] [-o OUT] [-e ERR] -- CMD...\n");
 			return 2;
 		}
 	}
@@ -69,7 +78,8 @@ int main(int argc, char **argv)
 		}
 		if (pid == 0) {
 			int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-			int fe = strcmp(err, out) ? open(err, O_WRONLY | O_CREAT | O_APPEND, 0644) : fo;
+			int fe = strcmp(err, out) ? open(err, O_WRONLY | O_CREAT | O_APPEND, 0644)
+						  : fo;
 			int fi = open("/dev/null", O_RDONLY);
 			if (fo < 0 || fe < 0 || fi < 0)
 				_exit(126);

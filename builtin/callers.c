@@ -46,15 +46,14 @@ static const char head[] =
 	"\n"
 	"options:\n";
 
-static const char tail[] =
-	"\n"
-	"In each block the callers come first (indented), then the function,\n"
-	"then its callees (indented).  Outermost calls have the caller <root>.\n"
-	"Edge time counts the outermost activation of the edge only: recursive\n"
-	"calls along the same edge add calls but no time.  Times have the\n"
-	"tracer's own cost, measured when recording, taken out (see\n"
-	"doc/overhead.md); --raw shows them as recorded.  -t compares the\n"
-	"recorded (raw) durations, as replay does.\n";
+static const char tail[] = "\n"
+			   "In each block the callers come first (indented), then the function,\n"
+			   "then its callees (indented).  Outermost calls have the caller <root>.\n"
+			   "Edge time counts the outermost activation of the edge only: recursive\n"
+			   "calls along the same edge add calls but no time.  Times have the\n"
+			   "tracer's own cost, measured when recording, taken out (see\n"
+			   "doc/overhead.md); --raw shows them as recorded.  -t compares the\n"
+			   "recorded (raw) durations, as replay does.\n";
 
 struct fstat {
 	uint64_t calls, total, self;
@@ -78,10 +77,10 @@ enum skey { K_TOTAL, K_SELF, K_CALLS, K_NAME };
 
 struct callers {
 	const struct ct_overhead *ovh; /* the view's: of the thread being read */
-	bool sorted;           /* -s given */
+	bool sorted;                   /* -s given */
 
-	struct ct_names names;  /* function names and their ids */
-	struct fstat *stats;    /* per id */
+	struct ct_names names; /* function names and their ids */
+	struct fstat *stats;   /* per id */
 	size_t capstats;
 
 	struct edge *edges;
@@ -226,8 +225,8 @@ static void text_edge(const struct callers *c, FILE *out, const struct edge *e, 
 	fprintf(out, "  %10llu      %s\n", (unsigned long long)e->calls, ct_tx(name_of(c, other)));
 }
 
-static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size_t n,
-			bool callers, bool *first)
+static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size_t n, bool callers,
+			bool *first)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct edge *e = &c->edges[list[i]];
@@ -349,7 +348,8 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 		case FMT_JSON:
 			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
 			ct_json_string(out, c->names.v[id]);
-			fprintf(out, ",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,\"callers\":[",
+			fprintf(out,
+				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,\"callers\":[",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self);
 			print_edges(c, out, in, nin, true, &first);
@@ -394,8 +394,8 @@ static const struct ct_opt options[] = {
 static int option(struct ct_view *v, int o, const char *arg)
 {
 	struct callers *c = v->ctx;
-	static const char *const keys[] = {[K_TOTAL] = "total", [K_SELF] = "self",
-					   [K_CALLS] = "calls", [K_NAME] = "name"};
+	static const char *const keys[] =
+		{[K_TOTAL] = "total", [K_SELF] = "self", [K_CALLS] = "calls", [K_NAME] = "name"};
 	static const char *const fmts[] = {"text", "csv", "json"};
 	int i;
 

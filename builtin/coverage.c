@@ -63,10 +63,10 @@ struct cov {
 	struct ct_session *s;
 	struct module *mods;
 	size_t nmods;
-	struct ct_u64map *calls; /* per proc: address -> count */
+	struct ct_u64map *calls;  /* per proc: address -> count */
 	struct ct_u64map *pcalls; /* that of the thread being read */
 	enum { F_TEXT, F_JSON } fmt;
-	double fail_under;       /* -1: none */
+	double fail_under; /* -1: none */
 	bool all_modules;
 };
 
@@ -144,8 +144,13 @@ static const struct ct_module *find_module(const struct ct_proc *p, uint64_t add
 static bool skip_symbol(const char *n)
 {
 	static const char *const names[] = {
-		"_start", "_init", "_fini", "frame_dummy", "register_tm_clones",
-		"deregister_tm_clones", "_dl_relocate_static_pie",
+		"_start",
+		"_init",
+		"_fini",
+		"frame_dummy",
+		"register_tm_clones",
+		"deregister_tm_clones",
+		"_dl_relocate_static_pie",
 	};
 	if (n[0] == '_' && n[1] != 'Z' && ((n[1] >= 'A' && n[1] <= 'Z') || n[1] == '_'))
 		return true;
@@ -390,7 +395,7 @@ static const struct ct_opt options[] = {
 	{"format", OPT_FORMAT, "FMT", "text (default) or json"},
 	{"fail-under", OPT_FAIL_UNDER, "PCT", "exit 3 when the overall percentage is below PCT"},
 	CT_OPT_FLAG("all-modules", struct cov, all_modules,
-	 "every module with symbols, not only instrumented ones"),
+		    "every module with symbols, not only instrumented ones"),
 	CT_OPT_NODEMANGLE,
 	CT_OPT_HELP,
 	CT_OPT_END,
@@ -451,15 +456,14 @@ int cmd_coverage(int argc, char **argv)
 		else
 			print_text(&cv, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
-			ct_error("writing the output: %s",
-				strerror(errno));
+			ct_error("writing the output: %s", strerror(errno));
 			status = 1;
 		}
 		size_t total, called;
 		totals(&cv, &total, &called);
 		if (status == 0 && cv.fail_under >= 0 && pct(called, total) < cv.fail_under) {
-			ct_error("coverage %.1f%% is below %g%%",
-				pct(called, total), cv.fail_under);
+			ct_error("coverage %.1f%% is below %g%%", pct(called, total),
+				 cv.fail_under);
 			status = 3;
 		}
 	}

@@ -119,8 +119,8 @@ struct edge {
 };
 
 struct frame {
-	uint32_t node;   /* folded: node id; callgrind: name id */
-	uint64_t child;  /* folded: inclusive time of the direct callees */
+	uint32_t node;  /* folded: node id; callgrind: name id */
+	uint64_t child; /* folded: inclusive time of the direct callees */
 };
 
 struct exporter {
@@ -145,7 +145,7 @@ struct exporter {
 	int pid, tid;
 
 	/* folded: names by hash (chained), nodes by (parent, name) */
-	struct ct_names names;  /* function names and their ids */
+	struct ct_names names; /* function names and their ids */
 	struct node *nodes;
 	size_t nnodes, capnodes;
 	struct ct_u64map bykey; /* (parent << 32 | name) -> node id + 1 */
@@ -354,7 +354,8 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 			sep = ",";
 		}
 		if (clipped) {
-			p = put_str(put_str(put_str(put_str(p, sep), "\"clipped\":\""), clipped), "\"");
+			p = put_str(put_str(put_str(put_str(p, sep), "\"clipped\":\""), clipped),
+				    "\"");
 			sep = ",";
 		}
 		if (has_av || *rv) {
@@ -397,7 +398,8 @@ static void chrome_metadata(struct exporter *x, const bool *want)
 		if (later)
 			continue;
 		chrome_sep(x);
-		fprintf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":",
+		fprintf(out,
+			"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":",
 			p->pid);
 		ct_json_string(out, ct_basename(p->exe));
 		fputs("}}", out);
@@ -655,8 +657,8 @@ static void callgrind_print(struct exporter *x)
 				       filenames[fileid[ed->callee]]);
 			cg_ref(out, "cfn", ed->callee, fn_seen, x->names.v[ed->callee]);
 			int cline = x->lines && x->lines[ed->callee] > 0 ? x->lines[ed->callee] : 1;
-			fprintf(out, "calls=%llu %d\n%d %llu\n", (unsigned long long)ed->calls, cline,
-				line, (unsigned long long)ed->incl);
+			fprintf(out, "calls=%llu %d\n%d %llu\n", (unsigned long long)ed->calls,
+				cline, line, (unsigned long long)ed->incl);
 		}
 	}
 	free(fn_seen);
@@ -720,9 +722,11 @@ static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 static int option(struct ct_view *v, int c, const char *arg)
 {
 	struct exporter *x = v->ctx;
-	static const char *const fmts[] = {[FMT_CHROME] = "chrome", [FMT_FOLDED] = "folded",
+	static const char *const fmts[] = {[FMT_CHROME] = "chrome",
+					   [FMT_FOLDED] = "folded",
 					   [FMT_CALLGRIND] = "callgrind",
-					   [FMT_PERFETTO] = "perfetto", [FMT_HTML] = "html"};
+					   [FMT_PERFETTO] = "perfetto",
+					   [FMT_HTML] = "html"};
 	unsigned long n;
 
 	switch (c) {
@@ -747,7 +751,8 @@ static int option(struct ct_view *v, int c, const char *arg)
 		return 0;
 	case OPT_FOLDED_FRAMES:
 		if (ct_parse_uint(arg, 1u << 20, &n) < 0 || n == 1) {
-			ct_error("--folded-frames: want 0 (no limit) or a number from 2 to 1048576, "
+			ct_error("--folded-frames: want 0 (no limit) or a number from 2 to "
+				 "1048576, "
 				 "not '%s'",
 				 arg);
 			return -1;

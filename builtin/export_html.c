@@ -57,13 +57,13 @@
 #define MAX_EDGES 60000
 #define MAX_PATHS_HELD (1u << 20)
 #define ROOT UINT32_MAX
-#define OTHER_FN UINT32_MAX	/* hnode.fn of an "(other)" node */
+#define OTHER_FN UINT32_MAX     /* hnode.fn of an "(other)" node */
 #define INSIDE (UINT32_MAX - 1) /* hframe.node of a call inside an "(other)" */
 
 const char ct_html_missing_hint[] =
-    "this calltrace was built without the HTML report's JavaScript libraries "
-    "(web/node_modules was missing at build time): run 'sh tools/install-deps.sh' "
-    "(it installs nodejs and npm and runs 'npm ci' in web/), then 'make'";
+	"this calltrace was built without the HTML report's JavaScript libraries "
+	"(web/node_modules was missing at build time): run 'sh tools/install-deps.sh' "
+	"(it installs nodejs and npm and runs 'npm ci' in web/), then 'make'";
 
 bool ct_html_available(void)
 {
@@ -207,7 +207,8 @@ static uint32_t node_of(struct ct_html *h, uint32_t parent, uint32_t fn, uint32_
 static uint32_t edge_of(struct ct_html *h, uint32_t caller, uint32_t callee)
 {
 	bool added;
-	uint32_t e = ct_u64map_index(&h->byedge, (uint64_t)caller << 32 | callee, h->nedges, &added);
+	uint32_t e =
+		ct_u64map_index(&h->byedge, (uint64_t)caller << 32 | callee, h->nedges, &added);
 	if (added)
 		*CT_PUSH(h->edges, h->nedges, h->capedges) =
 			(struct hedge){.caller = caller, .callee = callee};
@@ -446,7 +447,7 @@ static void write_data(struct ct_html *h, FILE *out)
 			f->total, f->self, f->incl_sum);
 		if (f->file) {
 			char *loc =
-			    f->line ? xasprintf("%s:%d", f->file, f->line) : xstrdup(f->file);
+				f->line ? xasprintf("%s:%d", f->file, f->line) : xstrdup(f->file);
 			ct_json_string_script(out, loc);
 			free(loc);
 		} else {

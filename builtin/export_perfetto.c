@@ -133,7 +133,7 @@ struct ct_perfetto {
 
 	struct ct_u64map threads; /* (pid << 32 | tid) -> thread track uuid */
 	uint32_t nextseq;
-	bool mono;	    /* timestamps are CLOCK_MONOTONIC ns: ns + base_mono */
+	bool mono;          /* timestamps are CLOCK_MONOTONIC ns: ns + base_mono */
 	uint64_t base_mono; /* CLOCK_MONOTONIC at the start of the recording */
 
 	/* the thread being written */
@@ -141,7 +141,7 @@ struct ct_perfetto {
 	uint32_t seq;
 	bool first;
 	uint64_t track;
-	uint64_t now; /* its clock: the latest event time seen */
+	uint64_t now;  /* its clock: the latest event time seen */
 	uint64_t last; /* the latest timestamp written on its sequence */
 	struct pf_frame *stack;
 	size_t depth, cap;
@@ -309,8 +309,7 @@ struct ct_perfetto *ct_perfetto_start(FILE *out, struct ct_session *s, const boo
 /* start a TrackEvent packet at ts on the current sequence: *pkt is the
  * mark of the packet (for packet_end), the mark of the TrackEvent (for
  * ct_pb_end) is returned */
-static size_t event_packet(struct ct_perfetto *pf, size_t *pkt, uint64_t ts, int type,
-			   int64_t name)
+static size_t event_packet(struct ct_perfetto *pf, size_t *pkt, uint64_t ts, int type, int64_t name)
 {
 	struct ct_pb *b = &pf->buf;
 	if (ts < pf->last)
@@ -385,7 +384,7 @@ static void write_begin(struct ct_perfetto *pf, struct pf_frame *f)
 static void write_end(struct ct_perfetto *pf, const struct pf_frame *f, uint64_t end,
 		      unsigned flags, const struct ct_callargs *args)
 {
-	bool cut_start = f->start < pf->lo, cut_end = end > pf->hi;
+	bool cut_start = f->start<pf->lo, cut_end = end> pf->hi;
 	size_t pkt, te = event_packet(pf, &pkt, cut_end ? pf->hi : end, TYPE_SLICE_END, -1);
 	if (flags & CT_EVF_UNFINISHED)
 		annotation(&pf->buf, "end", "unfinished");
@@ -393,7 +392,9 @@ static void write_end(struct ct_perfetto *pf, const struct pf_frame *f, uint64_t
 		annotation(&pf->buf, "end", "unwound");
 	if (cut_start || cut_end)
 		annotation(&pf->buf, "clipped",
-			   cut_start && cut_end ? "both" : cut_start ? "start" : "end");
+			   cut_start && cut_end ? "both"
+			   : cut_start          ? "start"
+						: "end");
 	if (!(flags & (CT_EVF_UNFINISHED | CT_EVF_SYNTHETIC)))
 		args_annotation(pf, args, true);
 	ct_pb_end(&pf->buf, te);

@@ -59,24 +59,25 @@ static const char tail[] =
 	"Children are sorted by total time (descending), ties by name.  Self time\n"
 	"is total time minus that of the direct callees.  Times have the\n"
 	"tracer's own cost, measured when recording, taken out (see\n"
-	"doc/overhead.md); --raw shows them as recorded.  Nodes deeper than " STR(MAX_INDENT) "\n"
-	"levels are drawn as \"[DEPTH] +-name\" instead of with bars.\n";
+	"doc/overhead.md); --raw shows them as recorded.  Nodes deeper than " STR(
+		MAX_INDENT) "\n"
+			    "levels are drawn as \"[DEPTH] +-name\" instead of with bars.\n";
 
 /* ---- the tree ------------------------------------------------------- */
 
 struct node {
-	uint32_t parent, name;         /* name: id; NONE for the root */
+	uint32_t parent, name;                          /* name: id; NONE for the root */
 	uint32_t first_child, last_child, next_sibling; /* in order of creation */
-	uint32_t depth;                /* 0 for the root */
-	uint32_t top;                  /* its ancestor (or itself) at depth
+	uint32_t depth;                                 /* 0 for the root */
+	uint32_t top;                                   /* its ancestor (or itself) at depth
 					* BT_OUTER; 0 while it is shallower */
 	uint64_t calls, total, self;
 };
 
 struct tree {
-	struct node *n;                /* n[0] is the root (no function) */
+	struct node *n; /* n[0] is the root (no function) */
 	size_t len, cap;
-	struct ct_u64map map;          /* parent << 32 | name -> index + 1 */
+	struct ct_u64map map; /* parent << 32 | name -> index + 1 */
 };
 
 static void tree_init(struct tree *t)
@@ -84,8 +85,11 @@ static void tree_init(struct tree *t)
 	t->cap = 256;
 	t->n = xmalloc(t->cap * sizeof(*t->n));
 	t->len = 1;
-	t->n[0] = (struct node){.parent = NONE, .name = NONE, .first_child = NONE,
-				.last_child = NONE, .next_sibling = NONE};
+	t->n[0] = (struct node){.parent = NONE,
+				.name = NONE,
+				.first_child = NONE,
+				.last_child = NONE,
+				.next_sibling = NONE};
 	ct_u64map_init(&t->map);
 }
 
@@ -102,10 +106,15 @@ static uint32_t tree_child(struct tree *t, uint32_t parent, uint32_t name)
 	if (!added)
 		return i;
 	uint32_t depth = t->n[parent].depth + 1;
-	*CT_PUSH(t->n, t->len, t->cap) = (struct node){
-		.parent = parent, .name = name, .first_child = NONE, .last_child = NONE,
-		.next_sibling = NONE, .depth = depth,
-		.top = depth == BT_OUTER ? i : depth > BT_OUTER ? t->n[parent].top : 0};
+	*CT_PUSH(t->n, t->len, t->cap) = (struct node){.parent = parent,
+						       .name = name,
+						       .first_child = NONE,
+						       .last_child = NONE,
+						       .next_sibling = NONE,
+						       .depth = depth,
+						       .top = depth == BT_OUTER  ? i
+							      : depth > BT_OUTER ? t->n[parent].top
+										 : 0};
 	if (t->n[parent].last_child == NONE)
 		t->n[parent].first_child = i;
 	else
@@ -122,7 +131,7 @@ struct frame {
 struct graph {
 	struct ct_filter *filt;
 	const struct ct_overhead *ovh; /* the view's: of the thread being read */
-	struct ct_names names; /* function names and their ids */
+	struct ct_names names;         /* function names and their ids */
 
 	struct tree tree;
 	struct frame *stack;
@@ -208,8 +217,7 @@ static void print_row(const struct graph *g, FILE *out, const struct node *n)
 	}
 	char b[2][64];
 	fprintf(out, "  %s  %s  %8llu  ", ct_format_duration(n->total, b[0], sizeof(b[0])),
-		ct_format_duration(n->self, b[1], sizeof(b[1])),
-		(unsigned long long)n->calls);
+		ct_format_duration(n->self, b[1], sizeof(b[1])), (unsigned long long)n->calls);
 }
 
 static void print_header(const struct graph *g, FILE *out, const char *last)
@@ -254,7 +262,8 @@ static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
 				capstack = capstack ? 2 * capstack : 64;
 				stack = xrealloc(stack, capstack * sizeof(*stack));
 			}
-			stack[nstack++] = (struct pending){.node = kids[k], .depth = depth,
+			stack[nstack++] = (struct pending){.node = kids[k],
+							   .depth = depth,
 							   .last = k == nk - 1};
 		}
 		if (!nstack)
@@ -324,13 +333,14 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 			fprintf(out, "[\u2026 %u frames] > ", nd->depth - BT_OUTER - BT_INNER);
 		}
 		while (np-- > 0)
-			fprintf(out, "%s%s", ct_tx(g->names.v[t->n[path[np]].name]), np ? " > " : "\n");
+			fprintf(out, "%s%s", ct_tx(g->names.v[t->n[path[np]].name]),
+				np ? " > " : "\n");
 	}
 
 	/* the callee tree: the subtrees of the outermost activations merged */
 	struct tree m;
 	tree_init(&m);
-	uint32_t (*work)[2] = NULL;
+	uint32_t(*work)[2] = NULL;
 	size_t nwork = 0, capwork = 0;
 	for (size_t k = 0; k < nouter; k++) {
 		uint32_t d = tree_child(&m, 0, f);
@@ -372,8 +382,8 @@ static const struct ct_opt options[] = {
 	{"format", OPT_FORMAT, "FMT", "text (the only one for now)"},
 	CT_OPT_NODEMANGLE,
 	CT_OPT_FLAG("no-time", struct graph, no_time,
-	 "print calls only, children in the order of their\n"
-	 "first call (stable output, for tests)"),
+		    "print calls only, children in the order of their\n"
+		    "first call (stable output, for tests)"),
 	CT_OPT_RAWTIMES,
 	CT_OPT_HELP,
 	CT_OPT_END,

@@ -77,10 +77,11 @@ static const char *human(uint64_t b, char *buf, size_t len)
 static void print_other_keys(const char *dir)
 {
 	static const char *const known[] = {
-		"calltrace-data", "command", "start_time", "clock", "clock_hz", "start_clock",
-		"end_clock", "exit_status", "processes", "threads", "events", "bytes",
-		"lost", "unmatched", "waits", "complete", "write_errors", "unwritten_events",
-		"unwritten_bytes",
+		"calltrace-data", "command",          "start_time",      "clock",
+		"clock_hz",       "start_clock",      "end_clock",       "exit_status",
+		"processes",      "threads",          "events",          "bytes",
+		"lost",           "unmatched",        "waits",           "complete",
+		"write_errors",   "unwritten_events", "unwritten_bytes",
 	};
 	char *path = xasprintf("%s/info", dir);
 	size_t flen;
@@ -196,8 +197,8 @@ int cmd_info(int argc, char **argv)
 	printf("%-15s %s\n", "start time:", s->start_time ? ct_tx(s->start_time) : "(unknown)");
 	if (s->end_clock > s->start_clock) {
 		uint64_t ns = ct_session_ns(s, s->end_clock);
-		printf("%-15s %s\n", "duration:", ct_format_duration(ns, buf, sizeof(buf)) +
-							   strspn(buf, " "));
+		printf("%-15s %s\n",
+		       "duration:", ct_format_duration(ns, buf, sizeof(buf)) + strspn(buf, " "));
 	} else {
 		printf("%-15s %s\n", "duration:", "(unknown)");
 	}
@@ -238,8 +239,8 @@ int cmd_info(int argc, char **argv)
 		size_t nf = 0;
 		for (size_t i = 0; i < s->argtab->nmods; i++)
 			nf += s->argtab->mods[i].nf;
-		printf("%-15s %zu functions in %zu modules, %zu specs (args.spec)\n", "arguments:", nf,
-		       s->argtab->nmods, s->argtab->nspecs);
+		printf("%-15s %zu functions in %zu modules, %zu specs (args.spec)\n",
+		       "arguments:", nf, s->argtab->nmods, s->argtab->nspecs);
 	}
 	print_other_keys(s->dir);
 
@@ -258,11 +259,13 @@ int cmd_info(int argc, char **argv)
 		printf("\n");
 		if (p->start_clock)
 			printf("  %-10s %s\n", "started:",
-			       ct_format_duration(ct_session_ns(s, p->start_clock), buf, sizeof(buf)) +
+			       ct_format_duration(ct_session_ns(s, p->start_clock), buf,
+						  sizeof(buf)) +
 				       strspn(buf, " "));
 		struct ct_overhead o;
 		if (ct_overhead_of(s, p, &o))
-			printf("  %-10s %.1f ns inner, %.1f ns outer per call (taken out of the times "
+			printf("  %-10s %.1f ns inner, %.1f ns outer per call (taken out of the "
+			       "times "
 			       "of report, graph, callers)\n",
 			       "overhead:", (double)o.inner_ps / 1000, (double)o.outer_ps / 1000);
 		else

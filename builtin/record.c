@@ -110,41 +110,41 @@ static const char record_usage[] =
 
 /* the options */
 struct record_opts {
-	const char *dir;    /* -d, as given */
+	const char *dir; /* -d, as given */
 	const char *lib, *bufsize, *nbuf;
 	bool quiet, drop;
-	uint64_t flight;    /* --flight: bytes per thread, else 0 */
+	uint64_t flight;     /* --flight: bytes per thread, else 0 */
 	char flight_buf[32]; /* the buffer size it makes, for the runtime */
 	struct ct_args_opts ao;
 	struct ct_recfilter rf; /* -F/-N/--hide/-D/-t */
-	char **argv;        /* the command */
+	char **argv;            /* the command */
 };
 
 struct recorder {
 	struct record_opts o;
-	char libabs[PATH_MAX];   /* the runtime */
-	char dirabs[PATH_MAX];   /* the data directory */
-	char argspec[PATH_MAX + 32]; /* the argument spec file, or "" */
+	char libabs[PATH_MAX];          /* the runtime */
+	char dirabs[PATH_MAX];          /* the data directory */
+	char argspec[PATH_MAX + 32];    /* the argument spec file, or "" */
 	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
-	char *filters;           /* the filters as given, for info and the summary */
-	struct ct_drainer dr;    /* the rings, and what was copied */
+	char *filters;                  /* the filters as given, for info and the summary */
+	struct ct_drainer dr;           /* the rings, and what was copied */
 	struct ct_info_file info;
-	struct ct_info ri;       /* what info says */
-	uint64_t clock0, mono0;  /* the clock and CLOCK_MONOTONIC at the start */
-	int status;              /* the program's, from waitpid */
+	struct ct_info ri;      /* what info says */
+	uint64_t clock0, mono0; /* the clock and CLOCK_MONOTONIC at the start */
+	int status;             /* the program's, from waitpid */
 	bool have_status;
-	char exit_status[64];    /* it, as text */
-	unsigned sym_errors;     /* symbol tables record failed to write */
-	int sym_skipped;         /* modules whose symbols were not saved */
+	char exit_status[64]; /* it, as text */
+	unsigned sym_errors;  /* symbol tables record failed to write */
+	int sym_skipped;      /* modules whose symbols were not saved */
 	/* why no symbol table was saved, or "" */
 	char symerr[sizeof(((struct ct_error *)0)->msg)];
 	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
-	uint64_t gate_closed;    /* --time-range/--max-size: when recording ended (ns
+	uint64_t gate_closed; /* --time-range/--max-size: when recording ended (ns
 				  * after the start), 0 if it did not */
-	bool size_reached;       /* --max-size did it */
-	unsigned nsnap;          /* --flight: snapshots taken while it ran */
-	char *flight_info;       /* --flight: the final info's extra lines */
+	bool size_reached;    /* --max-size did it */
+	unsigned nsnap;       /* --flight: snapshots taken while it ran */
+	char *flight_info;    /* --flight: the final info's extra lines */
 };
 
 /* record's exit status when it lost data by its own failure (a write
@@ -180,7 +180,6 @@ static void on_interrupt(int sig)
 	if (!child_alive)
 		interrupted = 1;
 }
-
 
 
 static bool use_tsc = true;
@@ -266,7 +265,8 @@ static void note_running(struct recorder *r)
 		char *end, buf[1024];
 		long pid = strtol(e->d_name, &end, 10);
 		struct ct_procstat ps;
-		if (*end || pid <= 0 || pid == self || ct_procstat_read((int)pid, &ps, buf, sizeof(buf)) < 0)
+		if (*end || pid <= 0 || pid == self ||
+		    ct_procstat_read((int)pid, &ps, buf, sizeof(buf)) < 0)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
@@ -641,8 +641,8 @@ static int prepare(struct recorder *r)
 	const char *lib = find_runtime(r->o.lib, libbuf, sizeof(libbuf));
 	if (!lib || !realpath(lib, r->libabs))
 		return ct_error("cannot find the runtime libcalltrace.so%s%s (use --lib or "
-			   "CALLTRACE_LIB)",
-			   lib ? " at " : "", lib ? lib : "");
+				"CALLTRACE_LIB)",
+				lib ? " at " : "", lib ? lib : "");
 	int code = check_command(r->o.argv[0]);
 	if (code)
 		return code;
@@ -859,8 +859,9 @@ static void drain_loop(struct recorder *r)
 		if (p < 0 && errno == ECHILD)
 			gone = true;
 		if (r->have_status && !gone && !told && !r->o.quiet && isatty(2)) {
-			fprintf(stderr, "calltrace: the program ended; waiting for the processes it "
-					"left running (Ctrl-C to stop waiting)\n");
+			fprintf(stderr,
+				"calltrace: the program ended; waiting for the processes it "
+				"left running (Ctrl-C to stop waiting)\n");
 			told = true;
 		}
 		/* ^C: once the program has ended, stop waiting for the
@@ -979,15 +980,17 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	if (r->symerr[0])
 		fprintf(stderr, " No symbol tables saved: %s.", r->symerr);
 	else if (r->ri.symbols_unsaved)
-		fprintf(stderr, " The symbol tables of %d module%s could not be written "
-				"(see the warnings above).",
+		fprintf(stderr,
+			" The symbol tables of %d module%s could not be written "
+			"(see the warnings above).",
 			r->ri.symbols_unsaved, r->ri.symbols_unsaved == 1 ? "" : "s");
 	if (r->dr.rings_refused)
-		fprintf(stderr, " LOST: %u trace buffer%s could not be taken.",
-			r->dr.rings_refused, r->dr.rings_refused == 1 ? "" : "s");
+		fprintf(stderr, " LOST: %u trace buffer%s could not be taken.", r->dr.rings_refused,
+			r->dr.rings_refused == 1 ? "" : "s");
 	if (info_failed)
-		fprintf(stderr, " The info file could not be written: %s/info is the one "
-				"from the start (incomplete).",
+		fprintf(stderr,
+			" The info file could not be written: %s/info is the one "
+			"from the start (incomplete).",
 			r->o.dir);
 	for (unsigned i = 0; i < CT_UNTRACED_MAX; i++) {
 		if (!untr[i])
@@ -998,8 +1001,8 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 			fprintf(stderr, " %llu %s %s.", (unsigned long long)untr[i],
 				untr[i] == 1 ? k->one : k->many, k->what);
 		else
-			fprintf(stderr, " %llu not traced (kind %u).",
-				(unsigned long long)untr[i], i);
+			fprintf(stderr, " %llu not traced (kind %u).", (unsigned long long)untr[i],
+				i);
 	}
 	if (r->o.flight) {
 		uint64_t span = 0;
@@ -1007,8 +1010,9 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 			if (r->dr.wins[i].to - r->dr.wins[i].from > span)
 				span = r->dr.wins[i].to - r->dr.wins[i].from;
 		print_size(size, sizeof(size), r->o.flight);
-		fprintf(stderr, " Flight recording: the last %s of each thread (windows of up to "
-				"%.3f ms)",
+		fprintf(stderr,
+			" Flight recording: the last %s of each thread (windows of up to "
+			"%.3f ms)",
 			size, r->ri.hz > 0 ? (double)span * 1e3 / r->ri.hz : 0.0);
 		if (r->nsnap)
 			fprintf(stderr, ", and %u snapshot%s taken while it ran (%s/snapshot.N/)",
@@ -1026,8 +1030,9 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 		fprintf(stderr, " The program waited %llu times for the trace writer.",
 			(unsigned long long)st->waits);
 	if (r->sym_skipped > 0)
-		fprintf(stderr, " No symbols saved for %d module%s (changed on disk "
-				"during the run, or unreadable: see the warnings above).",
+		fprintf(stderr,
+			" No symbols saved for %d module%s (changed on disk "
+			"during the run, or unreadable: see the warnings above).",
 			r->sym_skipped, r->sym_skipped == 1 ? "" : "s");
 	if (own_failure)
 		fprintf(stderr, " calltrace record failed: exit %d (the program's: %s).",
@@ -1048,8 +1053,7 @@ static int finish(struct recorder *r)
 			 WTERMSIG(r->status), signame(WTERMSIG(r->status)));
 		code = 128 + WTERMSIG(r->status);
 	} else {
-		snprintf(r->exit_status, sizeof(r->exit_status), "exit %d",
-			 WEXITSTATUS(r->status));
+		snprintf(r->exit_status, sizeof(r->exit_status), "exit %d", WEXITSTATUS(r->status));
 		code = WEXITSTATUS(r->status);
 	}
 	r->ri.exit_status = r->exit_status;
@@ -1058,10 +1062,12 @@ static int finish(struct recorder *r)
 	if (r->o.flight) {
 		char reason[64];
 		if (r->have_status && WIFSIGNALED(r->status))
-			snprintf(reason, sizeof(reason), "signal SIG%s", signame(WTERMSIG(r->status)));
+			snprintf(reason, sizeof(reason), "signal SIG%s",
+				 signame(WTERMSIG(r->status)));
 		else
 			snprintf(reason, sizeof(reason), "%s", r->have_status ? "exit" : "unknown");
-		r->flight_info = ct_snapshot_lines(0, reason, r->ri.end_clock, r->dr.wins, r->dr.nwins);
+		r->flight_info =
+			ct_snapshot_lines(0, reason, r->ri.end_clock, r->dr.wins, r->dr.nwins);
 		r->ri.extra = r->flight_info;
 		ct_snapshot_link_symbols(r->dirabs, r->nsnap);
 	}

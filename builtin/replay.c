@@ -29,13 +29,12 @@
 #include "util.h"
 #include "view.h"
 
-static const char head[] =
-	"usage: calltrace replay [options]\n"
-	"\n"
-	"Show the recorded calls as a call tree, one line per entry and exit\n"
-	"(one line for a call that calls nothing shown), with durations.\n"
-	"\n"
-	"options:\n";
+static const char head[] = "usage: calltrace replay [options]\n"
+			   "\n"
+			   "Show the recorded calls as a call tree, one line per entry and exit\n"
+			   "(one line for a call that calls nothing shown), with durations.\n"
+			   "\n"
+			   "options:\n";
 
 static const char tail[] =
 	"\n"
@@ -46,9 +45,9 @@ static const char tail[] =
 
 /* replay state of one thread */
 struct rthread {
-	bool has_pend;           /* an entry waiting to see if it is a leaf */
+	bool has_pend; /* an entry waiting to see if it is a leaf */
 	struct ct_fevent pend;
-	char tidcol[32];         /* " [  4242] | " */
+	char tidcol[32]; /* " [  4242] | " */
 	size_t tidlen;
 	/* by depth: the waiting for the trace writer done by the calls at
 	 * that depth that ended since their caller began (so that a call's
@@ -187,10 +186,31 @@ static size_t fast_duration(uint64_t ns, char *b)
 
 static void check_fast_duration(void)
 {
-	static const uint64_t samples[] = {
-		0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1009, 1010, 1234, 9999, 10000,
-		99999, 100000, 999999, 1000000, 1000999, 1234567, 999999999, 1000000000ULL,
-		1234567890ULL, 999999999999ULL, 12345ULL * 1000000000ULL};
+	static const uint64_t samples[] = {0,
+					   1,
+					   9,
+					   10,
+					   99,
+					   100,
+					   999,
+					   1000,
+					   1001,
+					   1009,
+					   1010,
+					   1234,
+					   9999,
+					   10000,
+					   99999,
+					   100000,
+					   999999,
+					   1000000,
+					   1000999,
+					   1234567,
+					   999999999,
+					   1000000000ULL,
+					   1234567890ULL,
+					   999999999999ULL,
+					   12345ULL * 1000000000ULL};
 	fast_ok = true;
 	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
 		char ref[64], mine[16];
@@ -308,11 +328,10 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 	ob.len = (size_t)(o - ob.buf);
 }
 
-static void put_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
-		     bool has_dur, struct text before, struct text after)
+static void put_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe, bool has_dur,
+		     struct text before, struct text after)
 {
-	put_line_name(r, rt, fe, has_dur, before, fn_text(fe->fn),
-		      after);
+	put_line_name(r, rt, fe, has_dur, before, fn_text(fe->fn), after);
 }
 
 /* ---- captured arguments and return values ---- */
@@ -344,7 +363,8 @@ static const char *args_of(struct replay *r, const struct ct_fevent *fe, char *b
 static const char *ret_of(struct replay *r, const struct ct_fevent *fe, char *buf, size_t len)
 {
 	const struct ct_callargs *a = fe->ev.args;
-	if (r->no_args || !a || !a->has_ret || (fe->ev.flags & (CT_EVF_SYNTHETIC | CT_EVF_UNFINISHED)))
+	if (r->no_args || !a || !a->has_ret ||
+	    (fe->ev.flags & (CT_EVF_SYNTHETIC | CT_EVF_UNFINISHED)))
 		return NULL;
 	memcpy(buf, " = ", 3);
 	ct_event_args_text(r->s, fe->ev.thread->proc, a, true, buf + 3, len - 3);
@@ -361,7 +381,8 @@ static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fe
 		char line[ARGBUF + 8];
 		int n = snprintf(line, sizeof(line), "%s {\n", args);
 		put_line_name(r, rt, fe, false, TEXT(""), bare_name(fe->fn),
-			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1});
+			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n
+									   : sizeof(line) - 1});
 		return;
 	}
 	if (fe->ev.flags & CT_EVF_BEFORE) /* record --flight */
@@ -369,7 +390,8 @@ static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fe
 			 fe->fn->has_params ? TEXT(" { /* entered before the snapshot */\n")
 					    : TEXT("() { /* entered before the snapshot */\n"));
 	else
-		put_line(r, rt, fe, false, TEXT(""), fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
+		put_line(r, rt, fe, false, TEXT(""),
+			 fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
 }
 
 /* a leaf or exit line with arguments or a return value */
@@ -388,10 +410,13 @@ static bool print_with_values(struct replay *r, struct rthread *rt, const struct
 	if (leaf) {
 		const char *params = args ? args : ex->fn->has_params ? "" : "()";
 		n = snprintf(line, sizeof(line), "%s%s;%s\n", params, ret ? ret : "",
-			     unfinished ? " /* unfinished */" : unwound ? " /* unwound */" : "");
+			     unfinished ? " /* unfinished */"
+			     : unwound  ? " /* unwound */"
+					: "");
 		put_line_name(r, rt, ex, !unfinished, TEXT(""),
 			      args ? bare_name(ex->fn) : fn_text(ex->fn),
-			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1});
+			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n
+									   : sizeof(line) - 1});
 		return true;
 	}
 	n = snprintf(line, sizeof(line), "}%s /* ", ret);
@@ -408,14 +433,17 @@ static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fev
 		return;
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
 	bool p = ex->fn->has_params;
-	struct text after = unfinished ? (p ? TEXT("; /* unfinished */\n") : TEXT("(); /* unfinished */\n"))
-			    : ex->ev.flags & CT_EVF_SYNTHETIC ? (p ? TEXT("; /* unwound */\n") : TEXT("(); /* unwound */\n"))
-			    : (p ? TEXT(";\n") : TEXT("();\n"));
+	struct text after =
+		unfinished ? (p ? TEXT("; /* unfinished */\n") : TEXT("(); /* unfinished */\n"))
+		: ex->ev.flags & CT_EVF_SYNTHETIC
+			? (p ? TEXT("; /* unwound */\n") : TEXT("(); /* unwound */\n"))
+			: (p ? TEXT(";\n") : TEXT("();\n"));
 	if (ex->ev.flags & CT_EVF_BEFORE) /* record --flight */
-		after = unfinished ? (p ? TEXT("; /* entered before the snapshot, unfinished */\n")
-					: TEXT("(); /* entered before the snapshot, unfinished */\n"))
-				   : (p ? TEXT("; /* entered before the snapshot */\n")
-					: TEXT("(); /* entered before the snapshot */\n"));
+		after = unfinished
+				? (p ? TEXT("; /* entered before the snapshot, unfinished */\n")
+				     : TEXT("(); /* entered before the snapshot, unfinished */\n"))
+				: (p ? TEXT("; /* entered before the snapshot */\n")
+				     : TEXT("(); /* entered before the snapshot */\n"));
 	put_line(r, rt, ex, !unfinished, TEXT(""), after);
 }
 
@@ -424,9 +452,9 @@ static void print_exit(struct replay *r, struct rthread *rt, const struct ct_fev
 	if (!r->no_args && ex->ev.args && print_with_values(r, rt, ex, NULL, false))
 		return;
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
-	struct text after = unfinished ? TEXT(": unfinished */\n")
+	struct text after = unfinished                        ? TEXT(": unfinished */\n")
 			    : ex->ev.flags & CT_EVF_SYNTHETIC ? TEXT(": unwound */\n")
-			    : TEXT(" */\n");
+							      : TEXT(" */\n");
 	put_line(r, rt, ex, !unfinished, TEXT("} /* "), after);
 }
 
@@ -596,8 +624,8 @@ static const struct ct_opt options[] = {
 	CT_OPT_NODEMANGLE,
 	CT_OPT_FLAG("no-duration", struct replay, no_duration, "leave out the duration column"),
 	CT_OPT_FLAG("no-args", struct replay, no_args,
-	 "leave out captured arguments and return values\n"
-	 "(record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'"),
+		    "leave out captured arguments and return values\n"
+		    "(record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'"),
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -614,9 +642,14 @@ static int check(struct ct_view *v)
 int cmd_replay(int argc, char **argv)
 {
 	struct replay r = {0};
-	struct ct_view v = {.head = head, .tail = tail, .opts = options, 
-			    .ctx = &r, .thread_end = print_pend, .stop = &out_failed,
-			    .lost_note = "the tree has gaps there", .check = check};
+	struct ct_view v = {.head = head,
+			    .tail = tail,
+			    .opts = options,
+			    .ctx = &r,
+			    .thread_end = print_pend,
+			    .stop = &out_failed,
+			    .lost_note = "the tree has gaps there",
+			    .check = check};
 	int status, rc;
 
 	status = ct_view_start(&v, argc, argv);

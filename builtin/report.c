@@ -39,22 +39,23 @@ static const char head[] = "usage: calltrace report [options]\n"
 			   "\n"
 			   "options:\n";
 
-static const char tail[] = "\n"
-			   "columns:\n"
-		"  Total time  inclusive time, counted once per outermost activation\n"
-		"              (the calls a recursive function makes to itself add nothing)\n"
-		"  Self time   inclusive time minus that of the direct callees shown,\n"
-		"              summed over all calls; time of callees left out by -N, -D\n"
-		"              or -t counts as the caller's own\n"
-		"  Calls       number of calls, recursive ones included\n"
-		"  Average, Min, Max  over the inclusive time of each call\n"
-		"Times have the tracer's own cost, measured when recording, taken out\n"
-		"(see doc/overhead.md; at least 0); --raw shows them as recorded.  -t\n"
-		"compares the recorded (raw) durations, as replay does.\n"
-		"A call left by longjmp or an exception ends where the frame was found\n"
-		"gone; a call still open when its thread ended (crash, kill, exit) counts\n"
-		"with its time up to the end of the thread's events.  Rows are per\n"
-		"function name: the same function in several processes is one row.\n";
+static const char tail[] =
+	"\n"
+	"columns:\n"
+	"  Total time  inclusive time, counted once per outermost activation\n"
+	"              (the calls a recursive function makes to itself add nothing)\n"
+	"  Self time   inclusive time minus that of the direct callees shown,\n"
+	"              summed over all calls; time of callees left out by -N, -D\n"
+	"              or -t counts as the caller's own\n"
+	"  Calls       number of calls, recursive ones included\n"
+	"  Average, Min, Max  over the inclusive time of each call\n"
+	"Times have the tracer's own cost, measured when recording, taken out\n"
+	"(see doc/overhead.md; at least 0); --raw shows them as recorded.  -t\n"
+	"compares the recorded (raw) durations, as replay does.\n"
+	"A call left by longjmp or an exception ends where the frame was found\n"
+	"gone; a call still open when its thread ended (crash, kill, exit) counts\n"
+	"with its time up to the end of the thread's events.  Rows are per\n"
+	"function name: the same function in several processes is one row.\n";
 
 /* ---- aggregation ---------------------------------------------------- */
 
@@ -77,8 +78,8 @@ struct report {
 
 	struct ct_names names; /* function names and their ids */
 
-	struct fstat *stats;   /* per id */
-	uint32_t *active;      /* per id: open activations on the current thread */
+	struct fstat *stats; /* per id */
+	uint32_t *active;    /* per id: open activations on the current thread */
 	size_t capstats;
 
 	struct frame *stack;
@@ -87,12 +88,12 @@ struct report {
 	enum fmt fmt;
 	enum skey keys[8];
 	size_t nkeys;
-	size_t limit;          /* 0: all */
+	size_t limit; /* 0: all */
 	bool per_thread;
 	bool first_table;
 	FILE *out;
 	bool by_args;
-	char **keys_made;      /* --by-args: the "name(values)" strings */
+	char **keys_made; /* --by-args: the "name(values)" strings */
 	size_t nkeys_made;
 };
 
@@ -142,7 +143,7 @@ static inline void account_enter(struct report *r, struct ct_func *fn, const str
  * function on the stack: the reader's events are well nested, so that is
  * the exit's own function */
 static inline __attribute__((always_inline)) void account_exit(struct report *r,
-								  const struct ct_event *ev)
+							       const struct ct_event *ev)
 {
 	struct frame f = r->stack[--r->depth];
 	uint32_t id = f.id;
@@ -274,7 +275,8 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				(unsigned long long)st->calls,
 				ct_format_duration(st->sum / st->calls, b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
-				ct_format_duration(st->max, b[4], sizeof(b[4])), ct_tx(r->names.v[rows[i]]));
+				ct_format_duration(st->max, b[4], sizeof(b[4])),
+				ct_tx(r->names.v[rows[i]]));
 		}
 		break;
 	case FMT_CSV: /* the header was printed by cmd_report */
@@ -344,8 +346,7 @@ static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 
 static int parse_keys(struct report *r, const char *arg)
 {
-	static const char *const names[] = {"total", "self", "calls", "avg",
-					    "min",   "max",  "name"};
+	static const char *const names[] = {"total", "self", "calls", "avg", "min", "max", "name"};
 	r->nkeys = 0;
 	const char *p = arg;
 	for (;;) {
@@ -381,9 +382,9 @@ static const struct ct_opt options[] = {
 	{"limit", OPT_LIMIT, "N", "at most N rows (per table; 0: all)"},
 	CT_OPT_RAWTIMES,
 	CT_OPT_FLAG("by-args", struct report, by_args,
-	 "one row per function and argument values, e.g.\n"
-	 "'gcd(48, 18)' (record -A/-a); calls without\n"
-	 "captured arguments stay under the plain name"),
+		    "one row per function and argument values, e.g.\n"
+		    "'gcd(48, 18)' (record -A/-a); calls without\n"
+		    "captured arguments stay under the plain name"),
 	CT_OPT_HELP,
 	CT_OPT_END,
 };

@@ -30,7 +30,7 @@ static bool item_span(const struct ct_aitem *it, const uint32_t *w, uint32_t n, 
 	}
 	for (unsigned i = 0; i < it->nloc; i++) {
 		uint32_t k =
-		    it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
+			it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
 		if (n - p < k)
 			return false;
 		p += k;
@@ -314,8 +314,8 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 		size_t n = 0;
 		for (unsigned i = 0; i < it->nloc; i++) {
 			uint32_t k = it->loc[i].kind == CT_AL_STACK
-					 ? ((it->loc[i].size + 7u) / 8u) * 2u
-					 : 2u;
+					     ? ((it->loc[i].size + 7u) / 8u) * 2u
+					     : 2u;
 			for (uint32_t j = 0; j < k && n + 4 <= sizeof(bytes); j++, n += 4)
 				memcpy(bytes + n, &w[*pos + j], 4);
 			*pos += k;

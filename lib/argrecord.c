@@ -189,12 +189,10 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 		goto out;
 	for (size_t i = 0; i < o->nA; i++)
 		if (!A[i].used)
-			ct_warn("-A '%s' matches no function",
-				A[i].opt);
+			ct_warn("-A '%s' matches no function", A[i].opt);
 	for (size_t i = 0; i < o->nR; i++)
 		if (!R[i].used)
-			ct_warn("-R '%s' matches no function",
-				R[i].opt);
+			ct_warn("-R '%s' matches no function", R[i].opt);
 	snprintf(specpath, splen, "%s/%s", dir, CT_ARGS_FILE);
 	/* private, new (the data directory was just made), never through a link */
 	int sfd = open(specpath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -21,7 +21,6 @@
 #include "util.h"
 
 
-
 /* ---- the command line ---------------------------------------------------- */
 
 /* "d32", "u", "x64", "c", "b", "p", "s", "f", "f32" */
@@ -90,7 +89,7 @@ static void int_slot(struct ct_aitem *it, unsigned k)
 		it->loc[0] = (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)k};
 	} else {
 		it->loc[0] =
-		    (struct ct_aloc){.kind = CT_AL_STACK, .size = 8, .off = 8 + 8 * (k - 6)};
+			(struct ct_aloc){.kind = CT_AL_STACK, .size = 8, .off = 8 + 8 * (k - 6)};
 	}
 }
 
@@ -128,8 +127,7 @@ size_t ct_aconv_parse(const char *s, struct ct_aconv *cv)
 	return (size_t)(p - s);
 }
 
-static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec,
-			     struct ct_error *err)
+static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, struct ct_error *err)
 {
 	unsigned ni = 0, nf = 0;
 	for (const char *p = f; *p; p++) {
@@ -146,8 +144,8 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec,
 			continue;
 		struct ct_aitem it;
 		memset(&it, 0, sizeof(it));
-		bool l =
-		    cv.len[0] == 'l' || cv.len[0] == 'z' || cv.len[0] == 'j' || cv.len[0] == 't';
+		bool l = cv.len[0] == 'l' || cv.len[0] == 'z' || cv.len[0] == 'j' ||
+			 cv.len[0] == 't';
 		switch (cv.c) {
 		case 'd':
 		case 'i':
@@ -180,21 +178,21 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec,
 				it.loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 2};
 			} else {
 				if (nf >= 8) {
-					ct_set_err(err,
-					    "fmt: more than 8 floating-point arguments (the rest "
-					    "are on the stack: use -a)");
+					ct_set_err(err, "fmt: more than 8 floating-point arguments "
+							"(the rest "
+							"are on the stack: use -a)");
 					return -1;
 				}
 				it.nloc = 1;
 				it.loc[0] =
-				    (struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)nf++};
+					(struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)nf++};
 			}
 		} else {
-			it.bits = it.fmt == CT_AF_CHAR			       ? 8
+			it.bits = it.fmt == CT_AF_CHAR                         ? 8
 				  : it.fmt == CT_AF_STR || it.fmt == CT_AF_PTR ? 64
-				  : l					       ? 64
+				  : l                                          ? 64
 				  : cv.len[0] == 'h' && cv.len[1] == 'h'       ? 8
-				  : cv.len[0] == 'h'			       ? 16
+				  : cv.len[0] == 'h'                           ? 16
 									       : 32;
 			if (ret) {
 				if (ni >= 1) {
@@ -260,8 +258,7 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 			}
 			if (ret ? spec->nret : (spec->nargs || spec->fmt)) {
 				free(f);
-				ct_set_err(err, "'%s': fmt= cannot be mixed with other items",
-				    opt);
+				ct_set_err(err, "'%s': fmt= cannot be mixed with other items", opt);
 				goto fail;
 			}
 			struct ct_error e2;
@@ -320,9 +317,9 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 		if (slash) {
 			if (parse_fmt(slash + 1, (size_t)(end - slash - 1), &it) < 0) {
 				ct_set_err(err,
-				    "'%s': unknown format '%.*s' (d u x c b p s f, "
-				    "with a size: d8 d16 d32 d64, f32 f64)",
-				    opt, (int)(end - slash - 1), slash + 1);
+					   "'%s': unknown format '%.*s' (d u x c b p s f, "
+					   "with a size: d8 d16 d32 d64, f32 f64)",
+					   opt, (int)(end - slash - 1), slash + 1);
 				goto fail;
 			}
 		} else {
@@ -331,14 +328,15 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 		}
 		if (fp && it.fmt != CT_AF_FLOAT) {
 			ct_set_err(err, "'%s': fparg is a floating-point register: f, f32 or f64",
-			    opt);
+				   opt);
 			goto fail;
 		}
 		if (!fp && !ret && it.fmt == CT_AF_FLOAT) {
 			ct_set_err(err,
-			    "'%s': floating-point arguments are in xmm registers: use fpargN/f "
-			    "(numbered among the floating-point arguments)",
-			    opt);
+				   "'%s': floating-point arguments are in xmm registers: use "
+				   "fpargN/f "
+				   "(numbered among the floating-point arguments)",
+				   opt);
 			goto fail;
 		}
 		if (ret && it.fmt == CT_AF_FLOAT)
@@ -351,8 +349,7 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 			push_item(&spec->ret, &spec->nret, &it);
 		} else {
 			if (spec->fmt) {
-				ct_set_err(err, "'%s': fmt= cannot be mixed with other items",
-				    opt);
+				ct_set_err(err, "'%s': fmt= cannot be mixed with other items", opt);
 				goto fail;
 			}
 			push_item(&spec->args, &spec->nargs, &it);
@@ -361,7 +358,8 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 		continue;
 	bad_item:
 		ct_set_err(err, "'%s': unknown item '%.*s' (%s)", opt, (int)(end - p), p,
-		    ret ? "retval[/FMT] or fmt=\"...\"" : "argN[/FMT], fpargN[/f] or fmt=\"...\"");
+			   ret ? "retval[/FMT] or fmt=\"...\""
+			       : "argN[/FMT], fpargN[/f] or fmt=\"...\"");
 		goto fail;
 	}
 	return 0;
@@ -526,10 +524,11 @@ int ct_aspec_check(const struct ct_aspec *s, unsigned strmax, struct ct_error *e
 		unsigned w = ct_aspec_words(s, r, strmax);
 		if (w > CT_ARGS_MAX_WORDS) {
 			ct_set_err(err,
-			    "%s take %u bytes, more than one record holds (%u); capture fewer "
-			    "or shorter strings (--str-max)",
-			    r ? "the return value would" : "the arguments would", 4 * w,
-			    4 * CT_ARGS_MAX_WORDS);
+				   "%s take %u bytes, more than one record holds (%u); capture "
+				   "fewer "
+				   "or shorter strings (--str-max)",
+				   r ? "the return value would" : "the arguments would", 4 * w,
+				   4 * CT_ARGS_MAX_WORDS);
 			return -1;
 		}
 	}
@@ -800,10 +799,10 @@ int ct_argtab_load(struct ct_argtab *t, const char *path, struct ct_error *err)
 	if (rc < 0) {
 		/* the reasons this reader has always given; the others are
 		 * a "bad line" (the runtime's message says more) */
-		static const char *const kept[] = {
-		    "not an argument spec file", "unsupported version", "cut short",
-		    "a function names a spec that does not exist",
-		    "a spec names a table that does not exist"};
+		static const char *const kept[] = {"not an argument spec file",
+						   "unsupported version", "cut short",
+						   "a function names a spec that does not exist",
+						   "a spec names a table that does not exist"};
 		why = "bad line";
 		for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
 			if (!strcmp(sf.why, kept[i]))
@@ -815,7 +814,7 @@ int ct_argtab_load(struct ct_argtab *t, const char *path, struct ct_error *err)
 		const struct ct_aspec *s = &t->specs[i];
 		for (size_t j = 0; j < s->nargs + s->nret; j++) {
 			const struct ct_aitem *it =
-			    j < s->nargs ? &s->args[j] : &s->ret[j - s->nargs];
+				j < s->nargs ? &s->args[j] : &s->ret[j - s->nargs];
 			if ((it->fmt == CT_AF_ENUM && (size_t)it->table >= t->nenums) ||
 			    (it->fmt == CT_AF_STRUCT && (size_t)it->table >= t->nstructs)) {
 				why = "a spec names a table that does not exist";

@@ -131,7 +131,7 @@ struct ct_callargs {
 	uint32_t spec;
 	bool has_args, has_ret;
 	const uint32_t *args; /* payload of the ARGS record */
-	uint32_t nargs;	      /* words */
+	uint32_t nargs;       /* words */
 	const uint32_t *ret;  /* payload of the RETVAL record */
 	uint32_t nret;
 };

@@ -49,8 +49,7 @@ static bool recording_name(const char *n)
 {
 	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
 	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
-	       !strcmp(n, CT_FILTER_FILE) ||
-	       ends_with(n, ".proc") || ends_with(n, ".ev");
+	       !strcmp(n, CT_FILTER_FILE) || ends_with(n, ".proc") || ends_with(n, ".ev");
 }
 
 static bool sym_name(const char *n)
@@ -135,9 +134,10 @@ static int open_dir(const char *path, char *why, size_t wl)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		snprintf(why, wl, "%s", errno == ENOTDIR || errno == ELOOP
-						? "it is a symbolic link or not a directory"
-						: strerror(errno));
+		snprintf(why, wl, "%s",
+			 errno == ENOTDIR || errno == ELOOP
+				 ? "it is a symbolic link or not a directory"
+				 : strerror(errno));
 	return fd;
 }
 
@@ -178,15 +178,16 @@ static int remove_old(const char *old, void (*verr)(const char *, va_list))
 	if (fd < 0 || !is_recording(fd, why, sizeof(why))) {
 		if (fd >= 0)
 			close(fd);
-		return derr(verr, "%s exists and is not a calltrace recording (%s): it is left as it is; "
-			   "move it away or choose another directory with -d",
-			   old, why);
+		return derr(verr,
+			    "%s exists and is not a calltrace recording (%s): it is left as it is; "
+			    "move it away or choose another directory with -d",
+			    old, why);
 	}
 	bool ok = check_tree(fd, true, true, why, sizeof(why));
 	close(fd);
 	if (!ok || rmdir(old) < 0)
 		return derr(verr, "cannot remove the old recording %s: %s", old,
-			   ok ? strerror(errno) : why);
+			    ok ? strerror(errno) : why);
 	return 0;
 }
 
@@ -208,19 +209,22 @@ int ct_datadir_prepare(const char *dir, void (*verr)(const char *fmt, va_list ap
 			closedir(d);
 		}
 		if (!S_ISDIR(st.st_mode) || (!empty && access(info, F_OK) != 0))
-			return derr(verr, "%s exists and is not a calltrace data directory; "
-				   "remove it or choose another with -d",
-				   dir);
+			return derr(verr,
+				    "%s exists and is not a calltrace data directory; "
+				    "remove it or choose another with -d",
+				    dir);
 		if (st.st_uid != geteuid())
-			return derr(verr, "%s belongs to another user; choose another directory with -d",
-				   dir);
+			return derr(verr,
+				    "%s belongs to another user; choose another directory with -d",
+				    dir);
 		if (!empty) {
 			if (snprintf(old, sizeof(old), "%s.old", dir) >= (int)sizeof(old))
 				return derr(verr, "%s: name too long", dir);
 			if (remove_old(old, verr))
 				return 1;
 			if (rename(dir, old) < 0)
-				return derr(verr, "cannot move %s to %s: %s", dir, old, strerror(errno));
+				return derr(verr, "cannot move %s to %s: %s", dir, old,
+					    strerror(errno));
 		}
 	}
 	/* private: traces can hold captured strings */
@@ -312,8 +316,7 @@ static bool pwrite_all(int fd, const char *p, size_t n)
 	return true;
 }
 
-void ct_info_init(struct ct_info_file *f, const char *dir,
-		  void (*err)(const char *fmt, va_list ap))
+void ct_info_init(struct ct_info_file *f, const char *dir, void (*err)(const char *fmt, va_list ap))
 {
 	f->dir = dir;
 	f->err = err;

@@ -46,7 +46,7 @@ struct ct_running {
 struct ct_info {
 	char *const *argv;
 	char start_time[64];
-	const char *clock;  /* "tsc" or "mono" */
+	const char *clock; /* "tsc" or "mono" */
 	double hz;
 	uint64_t start_clock, end_clock;
 	bool complete;
@@ -61,14 +61,14 @@ struct ct_info {
 	size_t nrunning;
 	const char *filters; /* record-time filters as given, or NULL */
 	uint64_t filtered;   /* calls they left out */
-	uint64_t flight;    /* record --flight: bytes kept per thread, else 0 */
-	const char *extra;  /* more "key: value" lines (record --flight), or NULL */
+	uint64_t flight;     /* record --flight: bytes kept per thread, else 0 */
+	const char *extra;   /* more "key: value" lines (record --flight), or NULL */
 };
 
 struct ct_info_file {
 	const char *dir;
 	void (*err)(const char *fmt, va_list ap);
-	int fd;             /* .info.tmp, with room for the final info kept */
+	int fd; /* .info.tmp, with room for the final info kept */
 };
 
 void ct_info_init(struct ct_info_file *f, const char *dir,

@@ -38,15 +38,15 @@ struct ct_drain_ring {
 	struct ct_ring_header *hdr;
 	size_t len;
 	int pid, gen, tid;
-	uint64_t next;      /* next buffer sequence to copy */
-	int fd;             /* the thread's .ev file */
-	bool dead;          /* its process is gone: copy what is left */
+	uint64_t next; /* next buffer sequence to copy */
+	int fd;        /* the thread's .ev file */
+	bool dead;     /* its process is gone: copy what is left */
 	uint64_t bytes;
-	uint64_t depth;     /* calls open in its stream so far (the summary's
+	uint64_t depth; /* calls open in its stream so far (the summary's
 			     * count of unwound calls needs it at UNWIND_TO) */
-	bool broken;        /* a write to its .ev failed: the rest is not
+	bool broken;    /* a write to its .ev failed: the rest is not
 			     * written (a stream with a gap would misread) */
-	bool taken;         /* --flight: its window is written */
+	bool taken;     /* --flight: its window is written */
 };
 
 static int derr(const struct ct_drainer *d, const char *fmt, ...)
@@ -122,7 +122,8 @@ static size_t write_all(struct ct_drainer *d, struct ct_drain_ring *g, const voi
 			continue;
 		if (w <= 0) {
 			note_error(d,
-				   "writing %s/%d-%d-%d.ev failed: %s; the rest of its stream is lost",
+				   "writing %s/%d-%d-%d.ev failed: %s; the rest of its stream is "
+				   "lost",
 				   d->dir, g->pid, g->gen, g->tid,
 				   w < 0 ? strerror(errno) : "no space");
 			g->broken = true;
@@ -365,8 +366,7 @@ static void add_ring(struct ct_drainer *d, const char *name)
 			why = "not a calltrace ring of this version";
 	}
 	struct ct_drain_ring *g = NULL;
-	if (!why && (!(g = calloc(1, sizeof(*g))) ||
-		     (d->nrings == d->cap && !grow_rings(d)) ||
+	if (!why && (!(g = calloc(1, sizeof(*g))) || (d->nrings == d->cap && !grow_rings(d)) ||
 		     !room_for_id(&d->pids, d->npids, &d->pidcap, 1) ||
 		     !room_for_id(&d->tids, d->ntids, &d->tidcap, 3)))
 		why = "out of memory";
@@ -475,8 +475,8 @@ int ct_drainer_make_dir(struct ct_drainer *d, bool quiet)
 		return derr(d, "cannot read %s: %s", d->shm, strerror(errno));
 	}
 
-	fd = openat(d->shm_fd, CT_DOORBELL_NAME,
-		    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(d->shm_fd, CT_DOORBELL_NAME, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
 	void *m = MAP_FAILED;
 	if (fd >= 0 && ftruncate(fd, CT_DOORBELL_SIZE) == 0)
 		m = mmap(NULL, CT_DOORBELL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -539,8 +539,8 @@ void ct_drainer_stop(struct ct_drainer *d)
 		uint32_t n = h->nslots < CT_RING_MAX_SLOTS ? h->nslots : CT_RING_MAX_SLOTS;
 		if (__atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST))
 			for (uint32_t s = 0; s < n; s++)
-				syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL,
-					0);
+				syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL,
+					NULL, 0);
 		close_ring(d, 0);
 	}
 }

@@ -25,7 +25,7 @@
 struct ct_drain_stats {
 	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
 	uint64_t filtered; /* calls record-time filters left out (runtime's count) */
-	uint64_t before; /* --flight: calls entered before their window */
+	uint64_t before;   /* --flight: calls entered before their window */
 };
 
 /* --flight: the window a snapshot holds of one thread (clock values) */
@@ -37,7 +37,7 @@ struct ct_flight_win {
 struct ct_drain_ring;
 
 struct ct_drainer {
-	const char *dir;    /* the data directory (absolute): the .ev go there */
+	const char *dir; /* the data directory (absolute): the .ev go there */
 	/* prints a message (without a prefix or newline) */
 	void (*err)(const char *fmt, va_list ap);
 	char shm[PATH_MAX]; /* the private ring directory ("" before it is made) */
@@ -48,9 +48,9 @@ struct ct_drainer {
 	size_t nrings, cap;
 	/* the totals, read by the caller */
 	struct ct_drain_stats st;
-	int *pids;          /* processes seen */
+	int *pids; /* processes seen */
 	size_t npids, pidcap;
-	int *tids;          /* (pid, gen, tid) triples seen, for the thread count */
+	int *tids; /* (pid, gen, tid) triples seen, for the thread count */
 	size_t ntids, tidcap;
 	/* what the drainer could not write (the recorder's own failure) */
 	uint64_t unwritten_events, unwritten_bytes;

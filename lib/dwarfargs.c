@@ -30,9 +30,9 @@ struct ctx {
 	struct ct_argtab *t;
 	struct ct_amodule *m;
 	const struct ct_symtab *st;
-	struct ct_u64map enums;	  /* die offset -> table index + 1 */
+	struct ct_u64map enums;   /* die offset -> table index + 1 */
 	struct ct_u64map structs; /* die offset -> table index + 1 */
-	struct ct_u64map done;	  /* function offsets already described */
+	struct ct_u64map done;    /* function offsets already described */
 };
 
 static Dwarf_Die *strip(Dwarf_Die *d, Dwarf_Die *buf)
@@ -212,8 +212,9 @@ static int enum_table(struct ctx *c, Dwarf_Die *t)
 				v = (Dwarf_Sword)uv;
 			}
 			e->v = xrealloc(e->v, (e->n + 1) * sizeof(*e->v));
-			e->v[e->n++] = (struct ct_aenum_val){
-			    (int64_t)v, xstrdup(die_name(&ch) ? die_name(&ch) : "?")};
+			e->v[e->n++] =
+				(struct ct_aenum_val){(int64_t)v,
+						      xstrdup(die_name(&ch) ? die_name(&ch) : "?")};
 		} while (dwarf_siblingof(&ch, &ch) == 0);
 	}
 	*slot = (void *)(uintptr_t)(tab->nenums + 1);
@@ -227,7 +228,7 @@ static const char *type_name(Dwarf_Die *t)
 }
 
 static void set_none(struct ct_aitem *it, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 static void set_none(struct ct_aitem *it, const char *fmt, ...)
 {
 	va_list ap;
@@ -285,8 +286,8 @@ static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int dep
 			 * `signed char`, `unsigned char`, int8_t and uint8_t
 			 * are numbers */
 			it->fmt = size == 1 && is_plain_char(t) ? CT_AF_CHAR
-				  : enc == DW_ATE_signed_char	 ? CT_AF_INT
-								 : CT_AF_UINT;
+				  : enc == DW_ATE_signed_char   ? CT_AF_INT
+								: CT_AF_UINT;
 			return true;
 		case DW_ATE_boolean:
 			it->fmt = CT_AF_BOOL;
@@ -412,11 +413,12 @@ static bool is_std_string(Dwarf_Die *t)
 		int n_sc = dwarf_getscopes_die(t, &sc);
 		bool cxx11 = false;
 		for (int i = 1; i < n_sc; i++) {
-			const char *sn = dwarf_tag(&sc[i]) == DW_TAG_namespace ? dwarf_diename(&sc[i])
-									       : NULL;
+			const char *sn = dwarf_tag(&sc[i]) == DW_TAG_namespace
+						 ? dwarf_diename(&sc[i])
+						 : NULL;
 			if (sn && !strcmp(sn, "__cxx11") && i + 1 < n_sc &&
-			    dwarf_tag(&sc[i + 1]) == DW_TAG_namespace && dwarf_diename(&sc[i + 1]) &&
-			    !strcmp(dwarf_diename(&sc[i + 1]), "std"))
+			    dwarf_tag(&sc[i + 1]) == DW_TAG_namespace &&
+			    dwarf_diename(&sc[i + 1]) && !strcmp(dwarf_diename(&sc[i + 1]), "std"))
 				cxx11 = true;
 		}
 		free(sc);
@@ -473,8 +475,8 @@ static bool nontrivial_class(Dwarf_Die *t, int depth)
 				continue; /* implicitly declared: trivial unless a
 					   * member or base makes it not */
 			Dwarf_Word dflt = 0;
-			if (dwarf_attr(&ch, DW_AT_defaulted, &a) && dwarf_formudata(&a, &dflt) == 0 &&
-			    dflt == DW_DEFAULTED_in_class)
+			if (dwarf_attr(&ch, DW_AT_defaulted, &a) &&
+			    dwarf_formudata(&a, &dflt) == 0 && dflt == DW_DEFAULTED_in_class)
 				continue; /* "= default" on its first declaration */
 			const char *n = dwarf_diename(&ch);
 			if (!n || !cname)
@@ -500,7 +502,8 @@ static bool nontrivial_class(Dwarf_Die *t, int depth)
 						continue;
 					Dwarf_Die *target = type_of(r, &rb);
 					target = target ? strip(target, &rb) : NULL;
-					copy = target && dwarf_dieoffset(target) == dwarf_dieoffset(t);
+					copy = target &&
+					       dwarf_dieoffset(target) == dwarf_dieoffset(t);
 				} while (dwarf_siblingof(&p, &p) == 0);
 			}
 			if (copy && np == 2)
@@ -536,7 +539,7 @@ static bool nontrivial_class(Dwarf_Die *t, int depth)
 struct alloc {
 	unsigned gp, xmm;
 	uint32_t stack; /* next stack offset from the entry sp */
-	bool unknown;	/* a class only declared here came first: where the
+	bool unknown;   /* a class only declared here came first: where the
 			 * rest are cannot be told */
 };
 
@@ -557,8 +560,9 @@ static void on_stack(struct ct_aitem *it, struct alloc *al, Dwarf_Word size, uns
 	it->nloc = 0;
 	if (size && size <= 256 && it->fmt != CT_AF_NONE) {
 		it->nloc = 1;
-		it->loc[0] =
-		    (struct ct_aloc){.kind = CT_AL_STACK, .size = (uint16_t)size, .off = al->stack};
+		it->loc[0] = (struct ct_aloc){.kind = CT_AL_STACK,
+					      .size = (uint16_t)size,
+					      .off = al->stack};
 	}
 	al->stack += (uint32_t)((size + 7) & ~7ull);
 }
@@ -592,8 +596,8 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 			it->bits = 64;
 			if (al->gp < 6) {
 				it->nloc = 1;
-				it->loc[0] =
-				    (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)al->gp++};
+				it->loc[0] = (struct ct_aloc){.kind = CT_AL_GP,
+							      .reg = (uint8_t)al->gp++};
 			} else {
 				on_stack(it, al, 8, 8);
 			}
@@ -619,10 +623,10 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 			struct ct_aloc l[2];
 			for (unsigned e = 0; e < ne; e++)
 				l[e] = cls[e] == C_INT
-					   ? (struct ct_aloc){.kind = CT_AL_GP,
-							      .reg = (uint8_t)al->gp++}
-					   : (struct ct_aloc){.kind = CT_AL_XMM,
-							      .reg = (uint8_t)al->xmm++};
+					       ? (struct ct_aloc){.kind = CT_AL_GP,
+								  .reg = (uint8_t)al->gp++}
+					       : (struct ct_aloc){.kind = CT_AL_XMM,
+								  .reg = (uint8_t)al->xmm++};
 			if (printable) {
 				it->nloc = (uint8_t)ne;
 				memcpy(it->loc, l, sizeof(l[0]) * ne);
@@ -723,8 +727,9 @@ static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidde
 		unsigned ni = 0, nx = 0;
 		it->nloc = (uint8_t)ne;
 		for (unsigned e = 0; e < ne; e++)
-			it->loc[e] = (struct ct_aloc){
-			    .kind = CT_AL_RET, .reg = (uint8_t)(cls[e] == C_INT ? ni++ : 2 + nx++)};
+			it->loc[e] = (struct ct_aloc){.kind = CT_AL_RET,
+						      .reg = (uint8_t)(cls[e] == C_INT ? ni++
+										       : 2 + nx++)};
 		return true;
 	}
 	if ((tag == DW_TAG_base_type && size == 16) || !scalar_fmt(c, t, it, 0)) {
@@ -859,7 +864,8 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 			memset(&it, 0, sizeof(it));
 			Dwarf_Die pt;
 			Dwarf_Attribute na;
-			const char *n = dwarf_formstring(dwarf_attr_integrate(&ch, DW_AT_name, &na));
+			const char *n =
+				dwarf_formstring(dwarf_attr_integrate(&ch, DW_AT_name, &na));
 			bool art = dwarf_hasattr_integrate(&ch, DW_AT_artificial);
 			it.name = xstrdup(n ? n : art ? "this" : "?");
 			param(c, type_of(&ch, &pt), &al, &it);
@@ -905,8 +911,7 @@ int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!dw) {
 		close(fd);
-		ct_warn(
-			"%s: no DWARF; -a gives its functions no "
+		ct_warn("%s: no DWARF; -a gives its functions no "
 			"arguments (build with -g)",
 			path);
 		return 0;

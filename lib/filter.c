@@ -230,8 +230,7 @@ void ct_filter_thread_free(struct ct_filter_thread *t)
 }
 
 /* -t: emit the held-back entries pend[0..n) */
-static void flush_pending(struct ct_filter_thread *t, size_t n, ct_filter_emit_fn emit,
-			  void *ctx)
+static void flush_pending(struct ct_filter_thread *t, size_t n, ct_filter_emit_fn emit, void *ctx)
 {
 	for (size_t i = 0; i < n; i++)
 		emit(ctx, &t->pend[i]);
@@ -241,8 +240,8 @@ static void flush_pending(struct ct_filter_thread *t, size_t n, ct_filter_emit_f
 }
 
 /* -t stage, for events that passed -F/-N/-D */
-static void time_stage(struct ct_filter *f, struct ct_filter_thread *t,
-		       const struct ct_fevent *fe, ct_filter_emit_fn emit, void *ctx)
+static void time_stage(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_fevent *fe,
+		       ct_filter_emit_fn emit, void *ctx)
 {
 	/* an entry held back for at least min_time is a long call: release it
 	 * (the held entries are in time order, so the long ones are a prefix) */
@@ -311,9 +310,8 @@ static bool hid_exit(struct ct_filter_thread *t, uint32_t d)
 	return true;
 }
 
-void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t,
-		       const struct ct_event *ev, struct ct_func *fn, ct_filter_emit_fn emit,
-		       void *ctx)
+void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
+		       struct ct_func *fn, ct_filter_emit_fn emit, void *ctx)
 {
 	uint32_t d = ev->depth, sd;
 
@@ -412,7 +410,8 @@ void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struc
 		if (t->n_depth != CT_DEPTH_NONE ||
 		    (f->ninc && (t->f_depth == CT_DEPTH_NONE || d <= t->f_depth)))
 			return;
-		struct ct_fevent fe = {.ev = *ev, .fn = NULL,
+		struct ct_fevent fe = {.ev = *ev,
+				       .fn = NULL,
 				       .depth = f->ninc ? d - t->f_depth : d};
 		if (!f->max_depth || fe.depth < f->max_depth)
 			emit(ctx, &fe);
@@ -427,8 +426,8 @@ void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struc
 	ct_filter_push_fn(f, t, ev, fn, emit, ctx);
 }
 
-void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t,
-			  ct_filter_emit_fn emit, void *ctx)
+void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_filter_emit_fn emit,
+			  void *ctx)
 {
 	(void)f;
 	if (t->npend)

@@ -40,58 +40,58 @@
 
 /* one function of one process image, as seen by the filter */
 struct ct_func {
-	const char *name;   /* valid until the session is closed */
-	size_t namelen;     /* strlen(name) */
-	const char *text;   /* name as text for a terminal (output.h
+	const char *name; /* valid until the session is closed */
+	size_t namelen;   /* strlen(name) */
+	const char *text; /* name as text for a terminal (output.h
 			     * ct_text_escape): name itself when it needs no
 			     * escaping; NULL in functions made by the caller */
 	size_t textlen;
-	bool has_params;    /* the name ends with its parameter list, as a
+	bool has_params; /* the name ends with its parameter list, as a
 			     * demangled C++ name does: print no "()" after it */
-	bool inc;           /* matches a -F regex */
-	bool exc;           /* matches a -N regex */
-	bool hide;          /* matches a --hide regex */
-	int64_t user;       /* free for the consumer; -1 initially */
-	uint64_t addr;      /* where it is (0 for functions made by the caller) */
+	bool inc;        /* matches a -F regex */
+	bool exc;        /* matches a -N regex */
+	bool hide;       /* matches a --hide regex */
+	int64_t user;    /* free for the consumer; -1 initially */
+	uint64_t addr;   /* where it is (0 for functions made by the caller) */
 };
 
 struct ct_filter {
 	struct ct_session *s;
-	regex_t *inc;            /* -F */
+	regex_t *inc; /* -F */
 	size_t ninc;
-	regex_t *exc;            /* -N */
+	regex_t *exc; /* -N */
 	size_t nexc;
-	regex_t *hid;            /* --hide */
+	regex_t *hid; /* --hide */
 	size_t nhid;
-	uint32_t max_depth;      /* -D: show depth < max_depth; 0: no limit */
-	uint64_t min_time;       /* -t: in ns; 0: no limit */
+	uint32_t max_depth; /* -D: show depth < max_depth; 0: no limit */
+	uint64_t min_time;  /* -t: in ns; 0: no limit */
 
 	/* cache: (uintptr_t)proc -> struct ct_u64map * (addr -> struct ct_func *) */
 	struct ct_u64map procs;
 	const struct ct_proc *last_proc;
 	struct ct_u64map *last_map;
-	struct ct_func *last_fn;  /* the last one looked up, in last_proc */
+	struct ct_func *last_fn; /* the last one looked up, in last_proc */
 };
 
 /* an event that passed the filter */
 struct ct_fevent {
 	struct ct_event ev;
 	struct ct_func *fn;
-	uint32_t depth;      /* depth in the shown tree */
+	uint32_t depth; /* depth in the shown tree */
 };
 
 /* the filter's state for one thread */
 struct ct_filter_thread {
-	uint32_t f_depth;    /* depth of the active -F match, or CT_DEPTH_NONE */
-	uint32_t n_depth;    /* depth of the active -N match, or CT_DEPTH_NONE */
+	uint32_t f_depth;       /* depth of the active -F match, or CT_DEPTH_NONE */
+	uint32_t n_depth;       /* depth of the active -N match, or CT_DEPTH_NONE */
 	struct ct_fevent *pend; /* -t: entries held back, outermost first */
 	size_t npend, cap;
-	struct ct_func **fns;   /* by depth: the function of each open call, so
+	struct ct_func **fns; /* by depth: the function of each open call, so
 				 * that an exit needs no lookup */
 	size_t nfns;
-	bool *hid;              /* --hide: by depth, the open call is hidden */
+	bool *hid; /* --hide: by depth, the open call is hidden */
 	size_t hidcap;
-	uint32_t nhid;          /* hidden calls open inside the -F call */
+	uint32_t nhid; /* hidden calls open inside the -F call */
 };
 
 typedef void (*ct_filter_emit_fn)(void *ctx, const struct ct_fevent *fe);
@@ -126,13 +126,12 @@ struct ct_func *ct_filter_event_func(struct ct_filter *f, struct ct_filter_threa
 void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
 		    ct_filter_emit_fn emit, void *ctx);
 /* the same with the event's function already known */
-void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t,
-		       const struct ct_event *ev, struct ct_func *fn, ct_filter_emit_fn emit,
-		       void *ctx);
+void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
+		       struct ct_func *fn, ct_filter_emit_fn emit, void *ctx);
 /* end of the thread's stream: emit the entries still held back by -t (only
  * when the stream stopped early, e.g. on an error) and reset the state */
-void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t,
-			  ct_filter_emit_fn emit, void *ctx);
+void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_filter_emit_fn emit,
+			  void *ctx);
 
 /* ---- option helpers -------------------------------------------------- */
 

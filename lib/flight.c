@@ -68,7 +68,8 @@ void ct_flight_free(struct ct_flight_buf *b, size_t n)
 
 static int cmp_seq(const void *a, const void *b)
 {
-	uint64_t x = ((const struct ct_flight_buf *)a)->seq, y = ((const struct ct_flight_buf *)b)->seq;
+	uint64_t x = ((const struct ct_flight_buf *)a)->seq,
+		 y = ((const struct ct_flight_buf *)b)->seq;
 	return (x > y) - (x < y);
 }
 
@@ -97,7 +98,8 @@ size_t ct_flight_take(struct ct_ring_header *r, struct ct_flight_buf *out)
 		/* a buffer handed over ends at its fill (its last record may
 		 * run into the slack); the one being written at its last whole
 		 * record */
-		uint64_t len = state == CT_SLOT_FULL && fill <= r->buf_stride ? fill : r->buf_stride;
+		uint64_t len =
+			state == CT_SLOT_FULL && fill <= r->buf_stride ? fill : r->buf_stride;
 		out[n++] = (struct ct_flight_buf){d, ct_flight_whole(d, len), seq};
 	}
 	qsort(out, n, sizeof(*out), cmp_seq);
@@ -110,8 +112,8 @@ size_t ct_flight_take(struct ct_ring_header *r, struct ct_flight_buf *out)
 	return n - first;
 }
 
-void ct_flight_window(const struct ct_flight_buf *b, size_t n, uint64_t start_tsc,
-		      uint64_t *from, uint64_t *to, uint32_t *open)
+void ct_flight_window(const struct ct_flight_buf *b, size_t n, uint64_t start_tsc, uint64_t *from,
+		      uint64_t *to, uint32_t *open)
 {
 	uint64_t clk = start_tsc;
 	bool first = true, timed = false; /* before the first event; a TIME seen */

@@ -36,7 +36,7 @@ void ct_flight_free(struct ct_flight_buf *b, size_t n);
 /* what a window of n buffers spans: the clock of its first and last
  * records (start_tsc is the delta base of a stream's first buffer), and the
  * calls open at its start (its first CT_EXT_FRAMES, 0 without one) */
-void ct_flight_window(const struct ct_flight_buf *b, size_t n, uint64_t start_tsc,
-		      uint64_t *from, uint64_t *to, uint32_t *open);
+void ct_flight_window(const struct ct_flight_buf *b, size_t n, uint64_t start_tsc, uint64_t *from,
+		      uint64_t *to, uint32_t *open);
 
 #endif

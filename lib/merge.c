@@ -24,7 +24,7 @@ struct merge_src {
 	struct ct_stream *st;
 	struct ct_event *buf;
 	size_t pos, n;
-	bool eof;         /* the stream has no more events */
+	bool eof; /* the stream has no more events */
 };
 
 struct ct_merge {
@@ -32,10 +32,10 @@ struct ct_merge {
 	size_t n;
 	size_t *heap; /* indices into src */
 	size_t nheap;
-	struct ct_event *out; /* what ct_merge_read gives out, several threads */
+	struct ct_event *out;       /* what ct_merge_read gives out, several threads */
 	const struct ct_event *cur; /* ct_merge_next: the batch being given out */
 	size_t ncur;
-	bool has_err;     /* an error after events given out: the next call's */
+	bool has_err; /* an error after events given out: the next call's */
 	struct ct_error err;
 };
 

@@ -195,7 +195,8 @@ int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const cha
 		struct modinfo mi;
 		if (read_modinfo(paths[i], &mi) < 0) {
 			if (i < nexplicit) {
-				snprintf(err->msg, sizeof(err->msg), "%s: not an ELF file", paths[i]);
+				snprintf(err->msg, sizeof(err->msg), "%s: not an ELF file",
+					 paths[i]);
 				rc = -1;
 				goto out;
 			}

@@ -119,8 +119,10 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 		if (mod->buildid && access(mod->path, F_OK) == 0) {
 			char *bid = ct_elf_buildid(mod->path);
 			if (bid && strcmp(bid, mod->buildid))
-				ct_session_warn(s, "%s: changed since the recording (build-id %s, recorded %s); "
-						   "using the saved symbols",
+				ct_session_warn(s,
+						"%s: changed since the recording (build-id %s, "
+						"recorded %s); "
+						"using the saved symbols",
 						mod->path, bid, mod->buildid);
 			free(bid);
 		}
@@ -137,7 +139,9 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 	}
 	char *bid = ct_elf_buildid(mod->path);
 	if (mod->buildid && (!bid || strcmp(bid, mod->buildid))) {
-		ct_session_warn(s, "%s: build-id mismatch (recorded %s, file has %s); names not resolved",
+		ct_session_warn(s,
+				"%s: build-id mismatch (recorded %s, file has %s); names not "
+				"resolved",
 				mod->path, mod->buildid, bid ? bid : "none");
 		free(bid);
 		return NULL;
@@ -200,7 +204,7 @@ static void index_modules(struct proc_priv *pp)
  * time when there is one (a module loaded since, or unloaded before, held
  * the range at another time) */
 static struct ct_module *find_module_at(struct ct_session *s, struct proc_priv *pp, uint64_t addr,
-				       const uint64_t *ns, unsigned *found)
+					const uint64_t *ns, unsigned *found)
 {
 	*found = 0;
 	struct ct_proc *p = &pp->pub;
@@ -273,8 +277,7 @@ uint64_t ct_proc_tag(struct ct_session *s, struct ct_proc *p, uint64_t addr, uin
 	return addr | (uint64_t)(i + 1) << CT_ADDR_TAG_SHIFT;
 }
 
-const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p,
-					     uint64_t addr)
+const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_proc *p, uint64_t addr)
 {
 	struct proc_priv *pp = (struct proc_priv *)(void *)p;
 	void **slot = ct_u64map_slot(&pp->cache, addr);
@@ -287,7 +290,7 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	long tagged = ct_addr_module(addr);
 	addr = ct_addr_untag(addr);
 	struct ct_module *mod = tagged >= 0 && (size_t)tagged < p->nmodules ? &p->modules[tagged]
-									     : find_module(pp, addr);
+									    : find_module(pp, addr);
 	if (!mod) {
 		si->name = xasprintf("0x%" PRIx64, addr);
 		return si;

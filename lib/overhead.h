@@ -30,7 +30,7 @@
 
 struct ct_overhead {
 	uint64_t inner_ps, outer_ps; /* per call, in picoseconds; 0: no correction */
-	bool waits; /* take out the time spent waiting for the trace writer
+	bool waits;                  /* take out the time spent waiting for the trace writer
 		     * (ct_event's waited): set by ct_overhead_of, not with --raw */
 };
 

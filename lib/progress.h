@@ -10,11 +10,11 @@ struct ct_progress {
 	bool on;
 	bool shown;
 	const char *what;
-	uint64_t total;     /* bytes to read */
+	uint64_t total; /* bytes to read */
 	uint64_t start_ns;
-	uint64_t next_ns;   /* do not redraw before */
+	uint64_t next_ns; /* do not redraw before */
 	unsigned calls;
-	unsigned mask;      /* the clock is looked at when (calls & mask) == 0 */
+	unsigned mask; /* the clock is looked at when (calls & mask) == 0 */
 };
 
 /* on when stderr is a terminal, unless CALLTRACE_PROGRESS=0; forced on with

@@ -47,8 +47,9 @@ bool ct_recfilter_active(const struct ct_recfilter *f)
 /* one trigger action; NULL, or what is wrong */
 static const char *check_action(const char *a, size_t n)
 {
-	static const char *const plain[] = {"trace_on", "trace_off", "trace_on=call",
-					    "trace_off=call", "finish", "snapshot", "backtrace"};
+	static const char *const plain[] = {"trace_on",       "trace_off", "trace_on=call",
+					    "trace_off=call", "finish",    "snapshot",
+					    "backtrace"};
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		if (n == strlen(plain[i]) && !memcmp(a, plain[i], n))
 			return NULL;
@@ -66,7 +67,8 @@ static const char *check_action(const char *a, size_t n)
 			       : "depth=N wants N from 1 to 1000000";
 	}
 	if (!strncmp(buf, "time=", 5))
-		return ct_parse_duration(buf + 5) > 0 ? NULL : "time=TIME wants a time such as 10us";
+		return ct_parse_duration(buf + 5) > 0 ? NULL
+						      : "time=TIME wants a time such as 10us";
 	return "unknown action (trace_on, trace_off, trace_on=call, trace_off=call, depth=N, "
 	       "time=TIME, finish, snapshot, backtrace)";
 }
@@ -109,8 +111,8 @@ static int parse_trigger(struct ct_recfilter *f, const char *arg)
 static const struct {
 	const char *name;
 	int sig;
-} signames[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"USR1", SIGUSR1},
-		{"USR2", SIGUSR2}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CONT", SIGCONT},
+} signames[] = {{"HUP", SIGHUP},   {"INT", SIGINT},     {"QUIT", SIGQUIT}, {"USR1", SIGUSR1},
+		{"USR2", SIGUSR2}, {"ALRM", SIGALRM},   {"TERM", SIGTERM}, {"CONT", SIGCONT},
 		{"TSTP", SIGTSTP}, {"WINCH", SIGWINCH}, {"PROF", SIGPROF}, {"URG", SIGURG}};
 
 static int parse_signal(struct ct_recfilter *f, const char *arg)
@@ -223,7 +225,11 @@ unsigned ct_recfilter_gate(const struct ct_recfilter *f, uint64_t elapsed, uint6
 
 static const char *opt_name(int opt)
 {
-	return opt == 'F' ? "-F" : opt == 'N' ? "-N" : opt == 'H' ? "--hide" : opt == 'D' ? "-D" : "-t";
+	return opt == 'F'   ? "-F"
+	       : opt == 'N' ? "-N"
+	       : opt == 'H' ? "--hide"
+	       : opt == 'D' ? "-D"
+			    : "-t";
 }
 
 int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
@@ -264,7 +270,8 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
 		ct_filter_init(&vf, NULL);
 		int rc = ct_filter_option(&vf, opt, arg);
 		if (rc == 0 && opt == 'D' && vf.max_depth > CT_RECFILTER_DEPTH_MAX) {
-			ct_error("-D: at most %u when recording, not '%s'", CT_RECFILTER_DEPTH_MAX, arg);
+			ct_error("-D: at most %u when recording, not '%s'", CT_RECFILTER_DEPTH_MAX,
+				 arg);
 			rc = -1;
 		}
 		if (rc == 0 && opt == 'D')
@@ -438,8 +445,8 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	return ferror(p->out) ? -1 : 0;
 }
 
-int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir,
-			 double hz, char *path, size_t pathlen, struct ct_error *err)
+int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, double hz,
+			 char *path, size_t pathlen, struct ct_error *err)
 {
 	int rc = -1;
 	struct prep p = {0};

@@ -22,21 +22,21 @@ struct ct_error;
 struct ct_recfilter {
 	char **inc, **exc, **hide; /* -F, -N, --hide regexes */
 	size_t ninc, nexc, nhide;
-	uint32_t max_depth;        /* -D; 0 none */
-	uint64_t min_time;         /* -t, ns; 0 none */
-	char **libs;               /* --args-lib / --module: more modules */
+	uint32_t max_depth; /* -D; 0 none */
+	uint64_t min_time;  /* -t, ns; 0 none */
+	char **libs;        /* --args-lib / --module: more modules */
 	size_t nlibs;
-	char **trig;               /* -T 'REGEX@ACTION[,ACTION...]' */
+	char **trig; /* -T 'REGEX@ACTION[,ACTION...]' */
 	size_t ntrig;
-	bool trace_off;            /* --trace=off */
+	bool trace_off; /* --trace=off */
 	struct {
 		int sig;
-		int action;        /* 0 trace_on, 1 trace_off, 2 toggle, 3 finish */
-	} sigs[8];                 /* --signal=SIG@ACTION */
+		int action; /* 0 trace_on, 1 trace_off, 2 toggle, 3 finish */
+	} sigs[8];          /* --signal=SIG@ACTION */
 	size_t nsigs;
-	bool range;                /* --time-range=START~END, ns from the start */
+	bool range;                      /* --time-range=START~END, ns from the start */
 	uint64_t range_start, range_end; /* range_end 0: none */
-	uint64_t max_size;         /* --max-size, bytes; 0 none */
+	uint64_t max_size;               /* --max-size, bytes; 0 none */
 };
 
 /* the doorbell's gate (record drives it, doc/record.md): what it should be
@@ -60,8 +60,8 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg);
 char *ct_recfilter_describe(const struct ct_recfilter *f);
 /* match against the modules of prog and write DIR/filter.spec into path;
  * hz: the recording clock's ticks per second.  0, or -1 with err. */
-int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir,
-			 double hz, char *path, size_t pathlen, struct ct_error *err);
+int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, double hz,
+			 char *path, size_t pathlen, struct ct_error *err);
 void ct_recfilter_free(struct ct_recfilter *f);
 
 #endif

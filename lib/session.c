@@ -141,7 +141,8 @@ static int parse_info(struct ct_session *s, const char *path, struct ct_error *e
 	char *text = ct_read_file(path, true, MAX_INFO_BYTES, &len, &e);
 	if (!text) {
 		if (errno == ENOENT)
-			ct_set_err(err, "%s: not a calltrace data directory (no info file)", s->dir);
+			ct_set_err(err, "%s: not a calltrace data directory (no info file)",
+				   s->dir);
 		else
 			ct_set_err(err, "%s", e.msg);
 		return -1;
@@ -164,7 +165,9 @@ static int parse_info(struct ct_session *s, const char *path, struct ct_error *e
 		if (!strcmp(key, "calltrace-data")) {
 			uint64_t v;
 			if (!parse_u64(val, 10, &v) || v != CT_FORMAT_VERSION) {
-				ct_set_err(err, "%s: unsupported calltrace data version '%s' (this reader knows %d)",
+				ct_set_err(err,
+					   "%s: unsupported calltrace data version '%s' (this "
+					   "reader knows %d)",
 					   path, val, CT_FORMAT_VERSION);
 				free(text);
 				return -1;
@@ -305,7 +308,8 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 		uint64_t v;
 		if (!strcmp(line, "pid")) {
 			if (parse_u64(val, 10, &v) && (int)v != pid)
-				ct_session_warn(s, "%s: pid %s does not match the file name", path, val);
+				ct_session_warn(s, "%s: pid %s does not match the file name", path,
+						val);
 		} else if (!strcmp(line, "ppid")) {
 			if (parse_u64(val, 10, &v))
 				p->ppid = (int)v;
@@ -316,7 +320,9 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			struct proc_priv *pp = (struct proc_priv *)(void *)p;
 			if ((size_t)p->argc >= MAX_PROC_ARGS) {
 				if (!pp->warned_args)
-					ct_session_warn(s, "%s: more than %u arguments; the rest are ignored",
+					ct_session_warn(s,
+							"%s: more than %u arguments; the rest are "
+							"ignored",
 							path, MAX_PROC_ARGS);
 				pp->warned_args = true;
 			} else {
@@ -482,7 +488,8 @@ static void setup_clock(struct ct_session *s)
 	struct session_priv *sp = priv(s);
 	if (!(s->clock_hz > 0) || s->clock_hz > 1e15) {
 		if (s->clock_name && strcmp(s->clock_name, "mono"))
-			ct_session_warn(s, "%s/info: no clock rate recorded; assuming 1 GHz", s->dir);
+			ct_session_warn(s, "%s/info: no clock rate recorded; assuming 1 GHz",
+					s->dir);
 		s->clock_hz = 1e9;
 	}
 	sp->exact_ns = s->clock_hz == 1e9;
@@ -528,12 +535,15 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	if (rc < 0)
 		goto fail;
 	if (!s->complete)
-		ct_session_warn(s, "%s: the recording is incomplete (calltrace record did not finish); "
-				   "reading what was saved",
+		ct_session_warn(s,
+				"%s: the recording is incomplete (calltrace record did not "
+				"finish); "
+				"reading what was saved",
 				s->dir);
 	if (s->write_errors || s->unwritten_bytes)
-		ct_session_warn(s, "%s: calltrace record could not write all of it: %" PRIu64
-				   " events (%" PRIu64 " bytes) lost",
+		ct_session_warn(s,
+				"%s: calltrace record could not write all of it: %" PRIu64
+				" events (%" PRIu64 " bytes) lost",
 				s->dir, s->unwritten_events, s->unwritten_bytes);
 
 	DIR *d = opendir(s->dir);
@@ -589,7 +599,9 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 		parse_name(evnames[i], ".ev", v, 3);
 		struct ct_proc *p = find_proc(s, v[0], v[1]);
 		if (!p) {
-			ct_session_warn(s, "%s/%d-%d.proc: missing; the threads of process %d have no module map",
+			ct_session_warn(s,
+					"%s/%d-%d.proc: missing; the threads of process %d have no "
+					"module map",
 					s->dir, v[0], v[1], v[0]);
 			p = new_proc(s, v[0], v[1]);
 		}

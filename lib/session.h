@@ -22,19 +22,19 @@ struct ct_argtab;
 struct ct_callargs;
 
 struct ct_module {
-	uint64_t base;       /* load bias: runtime address = base + symbol value */
-	uint64_t lo, hi;     /* mapped address range [lo, hi)                    */
-	uint64_t load_clock; /* clock when it appeared                            */
+	uint64_t base;         /* load bias: runtime address = base + symbol value */
+	uint64_t lo, hi;       /* mapped address range [lo, hi)                    */
+	uint64_t load_clock;   /* clock when it appeared                            */
 	uint64_t unload_clock; /* clock when dlclose'd, UINT64_MAX while mapped   */
 	char *path;
-	char *buildid;       /* lowercase hex, or NULL when the module has none  */
+	char *buildid;            /* lowercase hex, or NULL when the module has none  */
 	struct ct_symtab *symtab; /* loaded lazily by ct_session_resolve          */
 };
 
 struct ct_proc {
 	int pid, ppid, gen;
 	char *exe;
-	char **argv;   /* NULL-terminated */
+	char **argv; /* NULL-terminated */
 	int argc;
 	uint64_t start_clock;
 	/* CLOCK_MONOTONIC and CLOCK_REALTIME (ns) read at start_clock, from the
@@ -59,24 +59,24 @@ struct ct_proc {
 struct ct_thread {
 	struct ct_proc *proc;
 	int tid;
-	const char *name;    /* its name (pthread_setname_np, PR_SET_NAME), the
+	const char *name; /* its name (pthread_setname_np, PR_SET_NAME), the
 			      * last one recorded; NULL: the default, the
 			      * process's own */
-	char *path;          /* the .ev file */
-	uint64_t bytes;      /* size of the .ev file */
-	int index;           /* position in session->threads */
+	char *path;       /* the .ev file */
+	uint64_t bytes;   /* size of the .ev file */
+	int index;        /* position in session->threads */
 };
 
 struct ct_session {
 	char *dir;
 	/* from DIR/info */
-	char *command;       /* command line as recorded */
-	char *start_time;    /* ISO 8601, UTC */
-	char *clock_name;    /* "tsc" or "mono" */
-	double clock_hz;     /* clock ticks per second */
+	char *command;    /* command line as recorded */
+	char *start_time; /* ISO 8601, UTC */
+	char *clock_name; /* "tsc" or "mono" */
+	double clock_hz;  /* clock ticks per second */
 	uint64_t start_clock, end_clock;
-	bool complete;       /* record finished normally (info has "complete: 1") */
-	char *exit_status;   /* e.g. "exit 0", "signal 11 (SIGSEGV)" */
+	bool complete;                   /* record finished normally (info has "complete: 1") */
+	char *exit_status;               /* e.g. "exit 0", "signal 11 (SIGSEGV)" */
 	uint64_t lost, unmatched, waits; /* counters from the runtime, summed */
 	/* what record could not write (a full disk, a write error) */
 	uint64_t write_errors, unwritten_events, unwritten_bytes;
@@ -86,13 +86,13 @@ struct ct_session {
 	struct ct_thread **threads; /* sorted by (pid, gen, tid) */
 	size_t nthreads;
 
-	bool demangle;       /* default true */
-	uint64_t events;     /* "events" from info, 0 when absent */
-	bool quiet;          /* ct_session_close does not print warnings */
-	uint64_t ev_bytes;   /* total size of the .ev files */
-	uint64_t bytes_read; /* bytes of .ev files read so far (for progress) */
+	bool demangle;            /* default true */
+	uint64_t events;          /* "events" from info, 0 when absent */
+	bool quiet;               /* ct_session_close does not print warnings */
+	uint64_t ev_bytes;        /* total size of the .ev files */
+	uint64_t bytes_read;      /* bytes of .ev files read so far (for progress) */
 	struct ct_argtab *argtab; /* DIR/args.spec (argument capture), or NULL */
-	bool marks;          /* give CT_MARK events (set by a view that shows them) */
+	bool marks;               /* give CT_MARK events (set by a view that shows them) */
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
@@ -125,14 +125,14 @@ enum ct_event_flags {
 struct ct_event {
 	enum ct_event_kind kind;
 	unsigned flags;
-	uint64_t addr;      /* function address (runtime address) */
-	uint64_t time;      /* ns since the recording started */
-	uint64_t start;     /* for CT_EXIT: time of the matching entry */
-	uint32_t depth;     /* 0 for outermost frames; an exit has its entry's depth */
+	uint64_t addr;  /* function address (runtime address) */
+	uint64_t time;  /* ns since the recording started */
+	uint64_t start; /* for CT_EXIT: time of the matching entry */
+	uint32_t depth; /* 0 for outermost frames; an exit has its entry's depth */
 	struct ct_thread *thread;
-	uint64_t below;     /* for CT_EXIT: the calls made inside this one, all
+	uint64_t below;  /* for CT_EXIT: the calls made inside this one, all
 			     * depths (for the overhead correction); 0 on entries */
-	uint64_t waited;    /* for CT_EXIT: ns of this call (all depths) that the
+	uint64_t waited; /* for CT_EXIT: ns of this call (all depths) that the
 			     * thread spent waiting for the trace writer, its
 			     * buffers all full: not the program's time; 0 on
 			     * entries */
@@ -153,8 +153,7 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 /* the same for up to max events at once (much cheaper per event): the
  * number of events put in ev[0..), 0 at the end of the stream, -1 on error.
  * An error met after some events is returned by the next call. */
-int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max,
-		   struct ct_error *err);
+int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct ct_error *err);
 /* counters seen so far in this stream */
 uint64_t ct_stream_lost(const struct ct_stream *st);
 uint64_t ct_stream_unmatched(const struct ct_stream *st); /* exits without entry */
@@ -176,11 +175,11 @@ void ct_merge_close(struct ct_merge *m);
 /* ---- symbols ------------------------------------------------------- */
 
 struct ct_sym_info {
-	const char *name;    /* demangled unless s->demangle is false; never NULL:
+	const char *name;   /* demangled unless s->demangle is false; never NULL:
 			      * falls back to "module+0xoff" or "0xaddr" */
-	const char *module;  /* basename of the module path, or NULL */
-	const char *file;    /* source file from DWARF, or NULL */
-	int line;            /* 0 when unknown */
+	const char *module; /* basename of the module path, or NULL */
+	const char *file;   /* source file from DWARF, or NULL */
+	int line;           /* 0 when unknown */
 };
 
 /* resolve a function address seen in proc at the given clock; cached, so

@@ -31,7 +31,7 @@ struct session_priv {
 	struct ct_u64map warned; /* hash of each warning text: printed once */
 	/* clock -> ns: ns = d * ns_int + round(d * ns_frac / 2^64) */
 	uint64_t ns_int, ns_frac;
-	bool exact_ns;           /* clock_hz == 1e9 */
+	bool exact_ns;            /* clock_hz == 1e9 */
 	struct ct_u64map symtabs; /* hash of key -> struct symcache list */
 	struct ct_u64map procmap; /* pid << 32 | gen -> struct ct_proc * */
 };
@@ -40,7 +40,7 @@ struct proc_priv {
 	struct ct_proc pub;
 	struct ct_u64map cache; /* addr -> struct ct_sym_info * */
 	size_t capargv, capmod;
-	uint32_t *same_base;    /* by module: index + 1 of the one before it
+	uint32_t *same_base;     /* by module: index + 1 of the one before it
 				 * with the same base, 0 for none */
 	struct ct_u64map bybase; /* base -> index + 1 of the latest module */
 	/* the modules by lo (ties in file order), and the largest hi of

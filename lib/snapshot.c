@@ -76,7 +76,8 @@ int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 	struct dirent *e;
 	while (dd && (e = readdir(dd))) {
 		size_t l = strlen(e->d_name);
-		if ((l > 5 && !strcmp(e->d_name + l - 5, ".proc")) || !strcmp(e->d_name, CT_ARGS_FILE))
+		if ((l > 5 && !strcmp(e->d_name + l - 5, ".proc")) ||
+		    !strcmp(e->d_name, CT_ARGS_FILE))
 			copy_small(sd->dirabs, dir, e->d_name);
 	}
 	if (dd)
@@ -104,10 +105,11 @@ int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 	ct_info_init(&fi, dir, ct_verror);
 	ct_info_write(&fi, &ri);
 	if (!sd->quiet)
-		fprintf(stderr, "calltrace: snapshot %u (%s): %llu events of %zu thread%s in "
-				"%s/snapshot.%u/\n",
-			n, reason, (unsigned long long)st.events, nw, nw == 1 ? "" : "s",
-			sd->shown, n);
+		fprintf(stderr,
+			"calltrace: snapshot %u (%s): %llu events of %zu thread%s in "
+			"%s/snapshot.%u/\n",
+			n, reason, (unsigned long long)st.events, nw, nw == 1 ? "" : "s", sd->shown,
+			n);
 	free(extra);
 	free(w);
 	return 0;

@@ -132,10 +132,10 @@ static void ct_args_pool_free(struct ct_args_pool *p)
 
 struct frame {
 	uint64_t addr;
-	uint64_t start; /* ns */
-	uint64_t mark;  /* the stream's entry count just after this entry */
+	uint64_t start;         /* ns */
+	uint64_t mark;          /* the stream's entry count just after this entry */
 	struct ct_callargs *ca; /* captured arguments/return value, or NULL */
-	uint64_t waited0; /* the stream's waited at this entry */
+	uint64_t waited0;       /* the stream's waited at this entry */
 };
 
 struct ct_stream {
@@ -149,25 +149,25 @@ struct ct_stream {
 	bool eof;         /* read() returned 0 */
 	bool ended;       /* no more records */
 
-	uint64_t base;    /* delta base (clock) */
-	uint64_t hi;      /* address bits 40..63 */
+	uint64_t base;      /* delta base (clock) */
+	uint64_t hi;        /* address bits 40..63 */
 	uint64_t last_time; /* ns of the last event given out */
-	uint64_t waited;  /* ns the thread waited for the trace writer, so far */
+	uint64_t waited;    /* ns the thread waited for the trace writer, so far */
 
 	struct frame *stack;
 	size_t depth, cap;
-	uint64_t nenter;  /* entries so far: an exit's below = nenter - mark */
+	uint64_t nenter; /* entries so far: an exit's below = nenter - mark */
 
 	/* exits owed before the next record is decoded */
 	size_t pend_n;
 	unsigned pend_flags;
 	uint64_t pend_time;
-	bool pend_final;        /* then one more exit with final_flags */
+	bool pend_final; /* then one more exit with final_flags */
 	unsigned final_flags;
 
 	uint64_t lost, unmatched, unknown;
 	bool warned_bad;
-	bool tag;         /* the process's modules overlap in time: tag addresses */
+	bool tag; /* the process's modules overlap in time: tag addresses */
 	struct ct_error ioerr;
 	bool failed;
 	/* an error met by ct_stream_read after some events: reported by the
@@ -182,9 +182,9 @@ struct ct_stream {
 	 * CT_EXT_FRAMES): those calls, entered before it, outermost first */
 	uint64_t *pre;
 	uint32_t pre_n, pre_i;
-	uint64_t skip;    /* exits of open calls FRAMES left out, to skip */
-	size_t nbefore;   /* the outermost open calls entered before it */
-	bool window;      /* such a window: returns with no call open are
+	uint64_t skip;  /* exits of open calls FRAMES left out, to skip */
+	size_t nbefore; /* the outermost open calls entered before it */
+	bool window;    /* such a window: returns with no call open are
 			   * skipped (counted as unmatched), never errors */
 };
 
@@ -241,7 +241,7 @@ static inline uint64_t rd64(const unsigned char *p)
 }
 
 int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize,
-		      struct ct_stream **out, struct ct_error *err)
+		       struct ct_stream **out, struct ct_error *err)
 {
 	*out = NULL;
 	uint64_t size;
@@ -299,8 +299,8 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	}
 	uint32_t pid = rd32(p + 12), tid = rd32(p + 16), gen = rd32(p + 20);
 	if ((int)pid != t->proc->pid || (int)tid != t->tid || (int)gen != t->proc->gen)
-		ct_session_warn(s, "%s: header says pid %u tid %u gen %u, unlike its name",
-				t->path, pid, tid, gen);
+		ct_session_warn(s, "%s: header says pid %u tid %u gen %u, unlike its name", t->path,
+				pid, tid, gen);
 	st->base = rd64(p + 24);
 	st->pos = sizeof(h);
 	*out = st;
@@ -438,8 +438,8 @@ static int corrupt(struct ct_stream *st, struct ct_error *err, uint64_t off, con
 	st->pend_n = 0;
 	st->pend_final = false;
 	if (err)
-		snprintf(err->msg, sizeof(err->msg), "%s: offset %" PRIu64 ": %s: the file is corrupt",
-			 st->t->path, off, what);
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s: offset %" PRIu64 ": %s: the file is corrupt", st->t->path, off, what);
 	return -1;
 }
 
@@ -452,7 +452,8 @@ static uint64_t peek_time(struct ct_stream *st)
 	if ((w & 3) == CT_REC_EXIT)
 		return st->base + (w >> 2);
 	if ((w & 3) == CT_REC_ENTER && ensure(st, 8))
-		return st->base + ((rd64(st->buf + st->pos) >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1));
+		return st->base +
+		       ((rd64(st->buf + st->pos) >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1));
 	return st->base;
 }
 
@@ -467,8 +468,12 @@ static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *te
 	struct ct_callargs *a = ct_args_new(0, tw, (uint32_t)((n + 4) / 4));
 	ct_args_retire(&st->args, a);
 	uint64_t time = clamp_time(st, clock_ns(st->s, st->base));
-	*ev = (struct ct_event){.kind = CT_MARK, .addr = (uintptr_t)a->args, .time = time,
-			       .start = time, .depth = (uint32_t)st->depth, .thread = st->t};
+	*ev = (struct ct_event){.kind = CT_MARK,
+				.addr = (uintptr_t)a->args,
+				.time = time,
+				.start = time,
+				.depth = (uint32_t)st->depth,
+				.thread = st->t};
 }
 
 /* decode up to the next event, any record kind, refilling the buffer as
@@ -666,11 +671,12 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			for (uint32_t i = 0; i + 1 < len && tl + 8 < sizeof(text); i += 2) {
 				uint64_t a = rd64(p + 4 * (size_t)i);
 				const struct ct_sym_info *si =
-				    a ? ct_session_resolve(s, st->t->proc, a - 1) : NULL;
-				int m = snprintf(text + tl, sizeof(text) - tl, "%s%s", i ? " <- " : " ",
-						 si && si->name ? si->name : "?");
-				tl = m < 0 ? tl : tl + (size_t)m < sizeof(text) ? tl + (size_t)m
-										: sizeof(text) - 1;
+					a ? ct_session_resolve(s, st->t->proc, a - 1) : NULL;
+				int m = snprintf(text + tl, sizeof(text) - tl, "%s%s",
+						 i ? " <- " : " ", si && si->name ? si->name : "?");
+				tl = m < 0                           ? tl
+				     : tl + (size_t)m < sizeof(text) ? tl + (size_t)m
+								     : sizeof(text) - 1;
 			}
 			mark_event(st, ev, text, tl);
 			return 1;
@@ -697,7 +703,8 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			const uint32_t *pw = (const uint32_t *)(const void *)p;
 			if (!s->argtab)
 				continue;
-			if (!st->depth || !ct_args_payload_ok(s->argtab, CT_EXT_ARG(w), true, pw, len)) {
+			if (!st->depth ||
+			    !ct_args_payload_ok(s->argtab, CT_EXT_ARG(w), true, pw, len)) {
 				st->args.bad++;
 				continue;
 			}
@@ -733,8 +740,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 {
 	const struct session_priv *sp = priv(st->s);
 	if (st->pend_n || st->pend_final || st->pre_i < st->pre_n || st->ended || st->tag ||
-	    st->len - st->pos < 8 ||
-	    (!sp->ns_int && !sp->ns_frac))
+	    st->len - st->pos < 8 || (!sp->ns_int && !sp->ns_frac))
 		return 0;
 	/* clock_ns, with the rate in registers */
 	const uint64_t start = sp->pub.start_clock, ns_int = sp->ns_int, ns_frac = sp->ns_frac;
@@ -761,10 +767,15 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 				time = last_time;
 			last_time = time;
 			const struct frame *f = &stack[--depth];
-			*e = (struct ct_event){.kind = CT_EXIT, .addr = f->addr, .time = time,
-					       .start = f->start, .depth = (uint32_t)depth,
-					       .thread = t, .below = nenter - f->mark,
-					       .args = f->ca, .waited = waited - f->waited0};
+			*e = (struct ct_event){.kind = CT_EXIT,
+					       .addr = f->addr,
+					       .time = time,
+					       .start = f->start,
+					       .depth = (uint32_t)depth,
+					       .thread = t,
+					       .below = nenter - f->mark,
+					       .args = f->ca,
+					       .waited = waited - f->waited0};
 			if (__builtin_expect(f->ca != NULL, 0)) {
 				ct_args_retire(&st->args, f->ca);
 				stack[depth].ca = NULL;
@@ -785,8 +796,12 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 				time = last_time;
 			last_time = time;
 			stack[depth] = (struct frame){addr, time, ++nenter, NULL, waited};
-			*e = (struct ct_event){.kind = CT_ENTER, .addr = addr, .time = time,
-					       .start = time, .depth = (uint32_t)depth, .thread = t};
+			*e = (struct ct_event){.kind = CT_ENTER,
+					       .addr = addr,
+					       .time = time,
+					       .start = time,
+					       .depth = (uint32_t)depth,
+					       .thread = t};
 			depth++;
 			p += 8;
 		} else {

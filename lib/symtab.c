@@ -207,7 +207,7 @@ struct linevec {
 char *ct_source_path(const char *file, const char *comp_dir)
 {
 	char *full = file[0] != '/' && comp_dir && *comp_dir ? xasprintf("%s/%s", comp_dir, file)
-							       : xstrdup(file);
+							     : xstrdup(file);
 	bool abs = full[0] == '/';
 	char *out = xmalloc(strlen(full) + 2), *o = out;
 	size_t keep = 0; /* bytes of leading ".." components that stay */
@@ -570,8 +570,9 @@ struct ct_symtab *ct_symtab_load_saved(const char *dir, const char *key, struct 
 	bool ok = lstat(sdir, &st) == 0;
 	if (ok && !S_ISDIR(st.st_mode)) {
 		ct_set_err(err, "%s: not a directory%s", sdir,
-			S_ISLNK(st.st_mode) ? " (a symbolic link; the files of a recording never are)"
-					    : "");
+			   S_ISLNK(st.st_mode)
+				   ? " (a symbolic link; the files of a recording never are)"
+				   : "");
 		ok = false;
 	}
 	char *file = xasprintf("%s/%s.sym", sdir, key);

@@ -13,16 +13,16 @@
 struct ct_error;
 
 struct ct_symbol {
-	uint64_t value;  /* st_value: runtime address = module base + value */
+	uint64_t value; /* st_value: runtime address = module base + value */
 	uint64_t size;
-	char *name;      /* as in the ELF file (mangled) */
-	char *file;      /* DWARF decl_file, or NULL */
+	char *name; /* as in the ELF file (mangled) */
+	char *file; /* DWARF decl_file, or NULL */
 	int line;
 };
 
 struct ct_symtab {
 	char *path;
-	char *buildid;   /* hex or NULL */
+	char *buildid;          /* hex or NULL */
 	struct ct_symbol *syms; /* sorted by value */
 	size_t nsyms;
 };

@@ -101,8 +101,8 @@ static const char *file_kind(mode_t m)
 
 int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char **why)
 {
-	int fd =
-	    open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
+	int fd = open(path,
+		      O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		int e = errno;
 		struct stat st;
@@ -136,8 +136,7 @@ int ct_open_regular(const char *path, bool nofollow, uint64_t *size, const char 
 	return fd;
 }
 
-char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp,
-		   struct ct_error *err)
+char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp, struct ct_error *err)
 {
 	uint64_t size;
 	const char *why;
@@ -150,7 +149,8 @@ char *ct_read_file(const char *path, bool nofollow, size_t max, size_t *lenp,
 	}
 	if (size > max) {
 		snprintf(err->msg, sizeof(err->msg),
-			 "%s: too large (%" PRIu64 " bytes; at most %zu are read)", path, size, max);
+			 "%s: too large (%" PRIu64 " bytes; at most %zu are read)", path, size,
+			 max);
 		close(fd);
 		errno = EFBIG;
 		return NULL;
@@ -373,7 +373,10 @@ char *ct_format_duration(uint64_t ns, char *buf, size_t len)
 		uint64_t div;
 		const char *unit;
 	} units[] = {
-		{1, "ns"}, {1000, "us"}, {1000000, "ms"}, {1000000000ULL, " s"},
+		{1, "ns"},
+		{1000, "us"},
+		{1000000, "ms"},
+		{1000000000ULL, " s"},
 	};
 	size_t u = 0;
 	while (u + 1 < sizeof(units) / sizeof(units[0]) && ns >= units[u + 1].div)

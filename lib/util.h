@@ -21,7 +21,7 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* arrays that grow: room for one more element in arr, n of its cap used
  * (cap doubled, from 256, when full) */
-#define CT_GROW(arr, n, cap)                                                                   \
+#define CT_GROW(arr, n, cap) \
 	((n) == (cap) ? (void)((arr) = ct_grow((arr), &(cap), sizeof(*(arr)))) : (void)0)
 /* the same, then a pointer to that element, n counting it */
 #define CT_PUSH(arr, n, cap) (CT_GROW(arr, n, cap), &(arr)[(n)++])

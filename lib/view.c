@@ -242,7 +242,8 @@ int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path)
 	if (rc < 0)
 		return ct_error("%s", v->err.msg);
 	if (v->s->lost)
-		ct_error("%llu events were lost while recording; %s", (unsigned long long)v->s->lost,
+		ct_error("%llu events were lost while recording; %s",
+			 (unsigned long long)v->s->lost,
 			 v->lost_note ? v->lost_note : "times around them are wrong");
 	return status;
 }

@@ -28,10 +28,10 @@
  * (also its short form) when below 256, else a code of the view's (256 and
  * up) or of the shared options (CT_OPT_*). */
 struct ct_opt {
-	const char *name;  /* the long name */
+	const char *name; /* the long name */
 	int val;
-	const char *arg;   /* the argument's name in the help, NULL: none */
-	const char *help;  /* the help text; a '\n' starts an indented line */
+	const char *arg;  /* the argument's name in the help, NULL: none */
+	const char *help; /* the help text; a '\n' starts an indented line */
 };
 
 /* an option without argument that sets the bool field of the view's ctx
@@ -78,28 +78,28 @@ enum {
 
 struct ct_view {
 	/* set by the view */
-	const char *head;            /* the help before the option lines */
-	const char *tail;            /* the help after them, or NULL */
-	const struct ct_opt *opts;   /* in the order of the help; ends with CT_OPT_END */
+	const char *head;          /* the help before the option lines */
+	const char *tail;          /* the help after them, or NULL */
+	const struct ct_opt *opts; /* in the order of the help; ends with CT_OPT_END */
 	/* the view's own options but flags: 0, or -1 after a message (bad
 	 * usage); NULL when it has none */
 	int (*option)(struct ct_view *v, int val, const char *arg);
-	void *ctx;                   /* for the view's option function */
-	bool takes_arg;              /* one optional argument (a function) */
+	void *ctx;      /* for the view's option function */
+	bool takes_arg; /* one optional argument (a function) */
 	/* when set and no filter is active, ct_view_read_thread hands it the
 	 * events in batches instead of passing each through the filters */
 	void (*unfiltered)(void *ctx, struct ct_thread *t, const struct ct_event *ev, int n);
 	/* when set, called at the end of each thread's events, after the
 	 * filters' held events and before the stream is closed */
 	void (*thread_end)(void *ctx, struct ct_thread *t);
-	const bool *stop;            /* when set and true, reading stops */
-	bool overhead;               /* ct_view_read_thread sets ovh */
+	const bool *stop; /* when set and true, reading stops */
+	bool overhead;    /* ct_view_read_thread sets ovh */
 	/* when set, called by ct_view_start after parsing: 0 to go on, or an
 	 * exit status after a message */
 	int (*check)(struct ct_view *v);
-	char *outbuf;                /* when set, stdout's buffer (ct_view_start) */
+	char *outbuf; /* when set, stdout's buffer (ct_view_start) */
 	size_t outbuf_len;
-	const char *lost_note;       /* after "N events were lost while
+	const char *lost_note; /* after "N events were lost while
 				      * recording; ", default "times around
 				      * them are wrong" */
 	/* ct_view_run's hooks, called with ctx: begin after the session is
@@ -110,12 +110,12 @@ struct ct_view {
 	int (*begin)(void *ctx, struct ct_view *v);
 	int (*read)(void *ctx, struct ct_view *v, struct ct_thread *t);
 	int (*end)(void *ctx, struct ct_view *v, int rc);
-	FILE *out;                   /* ct_view_run's output: NULL for stdout */
-	const char *out_path;        /* when set, out is closed at the end */
+	FILE *out;            /* ct_view_run's output: NULL for stdout */
+	const char *out_path; /* when set, out is closed at the end */
 
 	/* set by ct_view_parse */
 	const char *dir;
-	const char *arg;             /* the argument, or NULL */
+	const char *arg; /* the argument, or NULL */
 	int *tids;
 	size_t ntids;
 	bool per_thread, demangle, raw;

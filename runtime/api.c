@@ -30,7 +30,7 @@ void ct_put_mark(struct ct_tstate *t, const char *text, size_t n)
 	if (t->ring && t->cap) {
 		if (t->fl_plo != CT_PEND_NONE)
 			ct_filt_flush(t); /* inside the calls it is in */
-		t->fl_epoch++; /* -t never takes a mark back */
+		t->fl_epoch++;            /* -t never takes a mark back */
 		ct_put_time(t, ct_clock());
 		ct_put_words(t, w, 1 + len);
 	}

@@ -48,15 +48,15 @@ enum { OP_STR_C = 1, OP_STR_STD = 2 }; /* struct op's str */
 struct op {
 	uint8_t kind;
 	uint8_t reg;
-	uint8_t str;	/* OP_STR_C: the value points to a C string; OP_STR_STD:
+	uint8_t str;    /* OP_STR_C: the value points to a C string; OP_STR_STD:
 			 * to a libstdc++ std::string (pointer, length) */
 	uint8_t narrow; /* one payload word (a value of at most 32 bits) */
-	uint8_t slot;	/* registers: index of the u64 in struct ct_arch_regs
+	uint8_t slot;   /* registers: index of the u64 in struct ct_arch_regs
 			 * (rdi..r9 0..5, xmm0..7 6..13) or ct_arch_retregs */
 	uint8_t pad[3];
-	uint16_t size;	/* OP_STACK: bytes */
+	uint16_t size;  /* OP_STACK: bytes */
 	uint16_t words; /* OP_STACK: payload words (size rounded up to 8 bytes) */
-	uint32_t off;	/* OP_STACK: from the entry sp */
+	uint32_t off;   /* OP_STACK: from the entry sp */
 };
 
 struct spec {
@@ -187,17 +187,17 @@ extern void *__curbrk __attribute__((weak)); /* glibc: the current break */
 #define MAX_SEGS 2048
 struct seg {
 	uintptr_t lo, hi; /* hi 0: a free slot */
-	uintptr_t base;	  /* the module's load address */
+	uintptr_t base;   /* the module's load address */
 };
 static struct {
 	uintptr_t heap_lo; /* 0: not known */
 	uintptr_t stack_lo, stack_hi;
-	uint32_t off;	  /* direct reads turned off for good */
-	uint32_t early;	  /* memory taken away before ct_args_init */
-	bool ready;	  /* ct_args_init has run */
+	uint32_t off;     /* direct reads turned off for good */
+	uint32_t early;   /* memory taken away before ct_args_init */
+	bool ready;       /* ct_args_init has run */
 	uint32_t closing; /* dlclose calls in progress */
-	uint32_t gen;	  /* odd while segs change (seqlock) */
-	uint32_t nsegs;	  /* slots in use or freed, at most MAX_SEGS */
+	uint32_t gen;     /* odd while segs change (seqlock) */
+	uint32_t nsegs;   /* slots in use or freed, at most MAX_SEGS */
 	struct seg segs[MAX_SEGS];
 } R;
 
@@ -508,7 +508,7 @@ static void capture(struct ct_tstate *t, unsigned type, uint32_t idx, const stru
 			v = r->xmm[o->reg];
 			break;
 		case OP_RET:
-			v = o->reg == 0	  ? rr->rax
+			v = o->reg == 0   ? rr->rax
 			    : o->reg == 1 ? rr->rdx
 			    : o->reg == 2 ? rr->xmm0
 					  : rr->xmm1;
@@ -812,7 +812,7 @@ static int load(const char *path)
 			uint32_t n = r ? s->nret : s->nentry, w = 0, max = 0;
 			for (uint32_t k = 0; k < n; k++)
 				max += (o[k].kind == OP_STACK ? o[k].words
-					: o[k].narrow	      ? 1u
+					: o[k].narrow         ? 1u
 							      : 2u) +
 				       (o[k].str ? 1 + (A.strmax + 3) / 4 : 0);
 			if (max > CT_ARGS_MAX_WORDS) {

@@ -46,10 +46,10 @@ void ct_args_exit(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retreg
 struct ct_args_fast {
 	uint32_t ent_hdr; /* the ARGS record's first word; 0: none */
 	uint32_t ret_hdr; /* the RETVAL record's first word; 0: none */
-	uint8_t ent[4];	  /* per value: its slot in struct ct_arch_regs, + 0x80 when
+	uint8_t ent[4];   /* per value: its slot in struct ct_arch_regs, + 0x80 when
 			   * one payload word holds it; 0xff ends the list */
-	uint8_t ret[2];	  /* the same, slots of struct ct_arch_retregs */
-	uint8_t flags;	  /* CT_AF_* */
+	uint8_t ret[2];   /* the same, slots of struct ct_arch_retregs */
+	uint8_t flags;    /* CT_AF_* */
 	uint8_t pad;
 };
 /* flags: CT_AF_WANT_RET, CT_AF_ENT_C, CT_AF_RET_C, CT_AF_ENT_XMM (runtime/offsets.h) */

@@ -97,7 +97,7 @@ static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t *inner)
 		t->stk[0].cfa = UINTPTR_MAX;
 		t->depth = 1;
 	}
-	void (*volatile *fp)(void) = hooked ? &asm_hooked_p : &traced_p;
+	void (*volatile * fp)(void) = hooked ? &asm_hooked_p : &traced_p;
 	t->last = ct_clock();
 	uint64_t t0 = ct_clock();
 	for (int i = 0; i < CAL_CALLS; i++)

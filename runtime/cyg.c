@@ -102,7 +102,8 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
 	uint32_t d = t->depth;
-	if (likely(d != 0 && t->stk[d - 1].fn == (uintptr_t)fn && delta < (1u << CT_EXIT_DELTA_BITS))) {
+	if (likely(d != 0 && t->stk[d - 1].fn == (uintptr_t)fn &&
+		   delta < (1u << CT_EXIT_DELTA_BITS))) {
 		put_exit_fast(t, now, delta, d);
 	} else {
 		exit_slow(t, (uintptr_t)fn, now);
@@ -148,8 +149,8 @@ static __attribute__((noinline)) void exit_slow(struct ct_tstate *t, uintptr_t f
 
 /* an entry while filtering, the common cases here: a call left out (a
  * frame without a record), a call recorded */
-static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa,
-						      uintptr_t ret)
+static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintptr_t a,
+						      uintptr_t cfa, uintptr_t ret)
 {
 	uint32_t d = t->depth;
 	uintptr_t flags;
@@ -188,7 +189,8 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 /* -t alone: a call's ENTER is held back (its frame has CT_FR_PEND), to be
  * written only when the call proves long: at its exit, at a longer call's
  * inside it, or at an entry TIME after it */
-static __attribute__((noinline)) void filt_time_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa)
+static __attribute__((noinline)) void filt_time_enter(struct ct_tstate *t, uintptr_t a,
+						      uintptr_t cfa)
 {
 	uint32_t d = t->depth;
 	if (unlikely(d == 0 || d >= t->cap || d >= t->fl_tcap)) {

@@ -60,9 +60,9 @@ uint32_t ct_filt_done;
 /* a -T trigger */
 struct trig {
 	bool on, off, on_call, off_call, finish, snapshot, backtrace;
-	uint32_t done;    /* backtrace: taken (only the first call's) */
-	uint32_t depth;   /* 0: none */
-	uint64_t time;    /* ticks; valid if has_time */
+	uint32_t done;  /* backtrace: taken (only the first call's) */
+	uint32_t depth; /* 0: none */
+	uint64_t time;  /* ticks; valid if has_time */
 	bool has_time;
 };
 #define MAX_TRIGS 256
@@ -309,7 +309,8 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 		*bad_line = line;
 		uint64_t a, b;
 		if (line == 1) {
-			if (!keyword(&p, le, "calltrace-filter") || !number(&p, le, 10, &a) || a != 1)
+			if (!keyword(&p, le, "calltrace-filter") || !number(&p, le, 10, &a) ||
+			    a != 1)
 				return false;
 		} else if (keyword(&p, le, "depth")) {
 			if (!number(&p, le, 10, &a) || a > UINT32_MAX)
@@ -374,8 +375,8 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 			}
 			ct_filt.has_trig = true;
 		} else if (keyword(&p, le, "signal")) {
-			if (!number(&p, le, 10, &a) || !number(&p, le, 10, &b) || a < 1 || a >= 65 ||
-			    b > 3 || nsigs == MAX_SIGS)
+			if (!number(&p, le, 10, &a) || !number(&p, le, 10, &b) || a < 1 ||
+			    a >= 65 || b > 3 || nsigs == MAX_SIGS)
 				return false;
 			sigs[nsigs].sig = (int)a;
 			sigs[nsigs].action = (int)b;
@@ -480,7 +481,8 @@ void ct_filt_init(void)
 	close(fd);
 	uint32_t bad = 0;
 	if (!buf || got != len || !parse(buf, len, &bad)) {
-		ct_log("%s: line %u: not a filter file of this version; this process records nothing",
+		ct_log("%s: line %u: not a filter file of this version; this process records "
+		       "nothing",
 		       path, bad);
 		H.keys = NULL;
 		ct_filt.has_inc = true;
@@ -687,13 +689,15 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 		return CT_FD_SKIP; /* inside a -N call: nothing acts */
 	uint32_t fl = ct_filt_lookup(fn);
 	const struct trig *tr = trig_of(fl);
-	if (tr && tr->on && !ct_filt_done && !__atomic_exchange_n(&ct_filt_gon, 1, __ATOMIC_RELAXED))
+	if (tr && tr->on && !ct_filt_done &&
+	    !__atomic_exchange_n(&ct_filt_gon, 1, __ATOMIC_RELAXED))
 		ct_put_mark(t, "tracing on (trigger)", 20);
 	if (tr && tr->off && __atomic_exchange_n(&ct_filt_gon, 0, __ATOMIC_RELAXED))
 		ct_put_mark(t, "tracing off (trigger)", 21);
 	if (tr && tr->snapshot)
 		ct_api_snapshot_trigger(t);
-	if (tr && tr->backtrace && !__atomic_exchange_n(&((struct trig *)tr)->done, 1, __ATOMIC_RELAXED))
+	if (tr && tr->backtrace &&
+	    !__atomic_exchange_n(&((struct trig *)tr)->done, 1, __ATOMIC_RELAXED))
 		ct_hook_backtrace(t);
 	if (fl & CT_FL_EXC) {
 		*flags |= CT_FR_NIN;

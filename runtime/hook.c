@@ -70,7 +70,8 @@ _Static_assert(CT_AF_WANT_RET == CT_ARGS_WANT_RET, "want ret");
 _Static_assert(sizeof(ct_args_enabled) == 1, "ct_args_enabled is tested as a byte");
 _Static_assert(offsetof(struct ct_arch_regs, gp) == 0 && offsetof(struct ct_arch_regs, xmm) == 48,
 	       "regs slots");
-_Static_assert(offsetof(struct ct_arch_retregs, rax) == 0 && offsetof(struct ct_arch_retregs, xmm1) == 24,
+_Static_assert(offsetof(struct ct_arch_retregs, rax) == 0 &&
+		       offsetof(struct ct_arch_retregs, xmm1) == 24,
 	       "retregs slots");
 _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bits");
 
@@ -104,7 +105,7 @@ struct ct_hook_area {
 #define TRAMP ((uintptr_t)ct_return_tramp)
 #define FR_PARKED (1ul << 30) /* unhooked by a context switch */
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
-#define FR_GEN_SHIFT 32	      /* ... whose number is in the high bits */
+#define FR_GEN_SHIFT 32       /* ... whose number is in the high bits */
 
 static struct ct_hook_area *hook_area(struct ct_tstate *t)
 {
@@ -212,7 +213,7 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 		if (!f->ret)
 			continue;
 		if (!(f->flags & CT_FR_HOOKED)) {
-			f->ret = 0; /* unhooked or parked: nothing to give back */
+			f->ret = 0;              /* unhooked or parked: nothing to give back */
 			f->flags &= CT_FR_FBITS; /* the filter's, for ct_filt_recorded */
 			continue;
 		}
@@ -552,7 +553,8 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	uint32_t d = t->depth;
 	if (likely(d != 0)) {
 		struct ct_frame *f = &t->stk[d - 1];
-		if (likely(f->cfa == cfa && (f->flags & ~(uintptr_t)CT_ARGS_WANT_RET) == CT_FR_HOOKED &&
+		if (likely(f->cfa == cfa &&
+			   (f->flags & ~(uintptr_t)CT_ARGS_WANT_RET) == CT_FR_HOOKED &&
 			   f->ret != TRAMP && f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
 			if (unlikely(f->flags != CT_FR_HOOKED)) {
 				/* its return value is wanted: return_slow's steps

@@ -65,14 +65,14 @@ struct ct_frame {
 
 /* -t: where a recorded call's records began, to take them back */
 struct ct_tpend {
-	uintptr_t pos;    /* the write position before them */
-	uint64_t last;    /* the delta base then */
-	uint64_t hi;      /* the address bits then */
-	uint64_t seq;     /* the buffer they are in */
-	uint64_t t0;      /* the call's entry */
-	uint64_t epoch;   /* t->fl_epoch then */
-	uint64_t thr;     /* -t or time=: its threshold (0: none) */
-	uint32_t lim;     /* triggers (CT_FR_TP): the shown depth it allows */
+	uintptr_t pos;  /* the write position before them */
+	uint64_t last;  /* the delta base then */
+	uint64_t hi;    /* the address bits then */
+	uint64_t seq;   /* the buffer they are in */
+	uint64_t t0;    /* the call's entry */
+	uint64_t epoch; /* t->fl_epoch then */
+	uint64_t thr;   /* -t or time=: its threshold (0: none) */
+	uint32_t lim;   /* triggers (CT_FR_TP): the shown depth it allows */
 	uint32_t pad;
 };
 
@@ -81,32 +81,32 @@ struct ct_hook_area; /* hook.c: nested-path frames and orphans */
 /* per-thread state: initial-exec TLS, so the hooks reach it with one
  * %fs-relative access */
 struct ct_tstate {
-	uintptr_t cur;      /* next write position (reserved with one xadd)   */
-	uintptr_t limit;    /* a record ending past here hands the buffer over */
-	uint64_t last;      /* clock of the last delta-coded record            */
-	uint64_t hi;        /* address bits 40..63 in effect                   */
-	uint32_t busy;      /* hooks of this thread in progress (signals nest) */
-	uint32_t depth;     /* open frames on the shadow stack                  */
-	uint32_t cap;       /* shadow stack capacity; 0 = not set up           */
-	uint32_t ndepth;    /* open frames recorded by the nested path          */
+	uintptr_t cur;        /* next write position (reserved with one xadd)   */
+	uintptr_t limit;      /* a record ending past here hands the buffer over */
+	uint64_t last;        /* clock of the last delta-coded record            */
+	uint64_t hi;          /* address bits 40..63 in effect                   */
+	uint32_t busy;        /* hooks of this thread in progress (signals nest) */
+	uint32_t depth;       /* open frames on the shadow stack                  */
+	uint32_t cap;         /* shadow stack capacity; 0 = not set up           */
+	uint32_t ndepth;      /* open frames recorded by the nested path          */
 	struct ct_frame *stk; /* shadow stack                                   */
-	uintptr_t stride;   /* bytes from one buffer to the next (with slack)    */
+	uintptr_t stride;     /* bytes from one buffer to the next (with slack)    */
 	uint64_t nested_lost;
 
 	struct ct_ring_header *ring;
 	char *bufs;
 	size_t map_len;
-	uint32_t slot;      /* buffer being written */
-	uint32_t prev_slot; /* the one before: still open while switching */
-	uint32_t in_wait;   /* waiting for a free buffer, no switch half done */
-	uint32_t dropping;  /* --drop: the ring is full, events are discarded  */
+	uint32_t slot;               /* buffer being written */
+	uint32_t prev_slot;          /* the one before: still open while switching */
+	uint32_t in_wait;            /* waiting for a free buffer, no switch half done */
+	uint32_t dropping;           /* --drop: the ring is full, events are discarded  */
 	uint32_t drop_d0, drop_dmin; /* depth when dropping began; lowest since */
-	uintptr_t drop_pos; /* where the kept data of the buffer ends          */
-	uint64_t dropped;   /* events discarded since dropping began           */
-	uint32_t resyncing; /* writing the frames open after dropping: wait    */
+	uintptr_t drop_pos;          /* where the kept data of the buffer ends          */
+	uint64_t dropped;            /* events discarded since dropping began           */
+	uint32_t resyncing;          /* writing the frames open after dropping: wait    */
 	uint64_t seq;
 	int tid;
-	int state;          /* 0 none, 1 active, 2 finished (thread exiting) */
+	int state; /* 0 none, 1 active, 2 finished (thread exiting) */
 	struct ct_jmp_note jmp[CT_JMP_NOTES];
 	uint32_t jmp_next;
 	struct ct_hook_area *hook; /* hook.c, set up on first use */
@@ -125,17 +125,17 @@ struct ct_tstate {
 	struct ct_tpend *fl_tp; /* -t, by depth */
 	uint32_t fl_tcap;
 	uint32_t fl_tmiss;
-	uint64_t fl_epoch;      /* moves on when records that cannot be taken
+	uint64_t fl_epoch;    /* moves on when records that cannot be taken
 				 * back were written (a signal handler's) */
-	uint64_t fl_filtered;   /* calls left out */
-	uint64_t fl_thr;        /* the threshold ct_filt_enter found in force */
-	uint32_t fl_lim;        /* the depth limit it found (triggers) */
-	uint32_t fl_tb;         /* -t: records are being taken back: a signal
+	uint64_t fl_filtered; /* calls left out */
+	uint64_t fl_thr;      /* the threshold ct_filt_enter found in force */
+	uint32_t fl_lim;      /* the depth limit it found (triggers) */
+	uint32_t fl_tb;       /* -t: records are being taken back: a signal
 				 * handler's hooks drop their events (counted) */
-	uint32_t fl_plo;        /* -t alone, -finstrument-functions: the lowest
+	uint32_t fl_plo;      /* -t alone, -finstrument-functions: the lowest
 				 * frame whose entry is held back (CT_FR_PEND),
 				 * or CT_PEND_NONE */
-	uint32_t drop_r0;       /* --drop: recorded frames when dropping began */
+	uint32_t drop_r0;     /* --drop: recorded frames when dropping began */
 };
 #define CT_BUSY_OFF (1u << 30)
 
@@ -143,11 +143,11 @@ extern __thread struct ct_tstate ct_self __attribute__((tls_model("initial-exec"
 
 /* process-wide settings, fixed at start-up */
 struct ct_config {
-	int state;            /* enum ct_rt_state */
+	int state; /* enum ct_rt_state */
 	bool use_tsc;
-	bool linked;          /* no `calltrace record`: own writer thread */
-	bool drop;            /* drop events (counted) rather than wait */
-	bool flight;          /* record --flight: the ring is used circularly,
+	bool linked; /* no `calltrace record`: own writer thread */
+	bool drop;   /* drop events (counted) rather than wait */
+	bool flight; /* record --flight: the ring is used circularly,
 			       * never drained while the program runs */
 	char dir[4096];
 	char shm[4096];
@@ -155,7 +155,7 @@ struct ct_config {
 	uint32_t nslots;
 	int pid;
 	int gen;
-	int proc_fd;          /* -1: the .proc file is proc.c's held descriptor */
+	int proc_fd; /* -1: the .proc file is proc.c's held descriptor */
 	uint64_t start_clock;
 	struct ct_doorbell *doorbell; /* record mode: wakes the drainer */
 	/* CLOCK_MONOTONIC may be read through the vDSO: set at start-up unless
@@ -185,7 +185,8 @@ static inline __attribute__((always_inline)) uint64_t ct_clock(void)
 	if (unlikely(ct_cfg.tsc_synth))
 		return ct_cfg.synth_tsc0 +
 		       (uint64_t)((unsigned __int128)(ct_clock_mono() - ct_cfg.synth_mono0) *
-				  ct_cfg.synth_mult >> 32);
+					  ct_cfg.synth_mult >>
+				  32);
 	return ct_clock_mono();
 }
 
@@ -193,7 +194,7 @@ static inline __attribute__((always_inline)) uint64_t ct_clock(void)
  * is checked before each use (the program may close it and reuse the number) */
 struct ct_held_fd {
 	int fd;
-	bool gone;       /* lost and not opened again: said once */
+	bool gone; /* lost and not opened again: said once */
 	dev_t dev;
 	ino_t ino;
 };
@@ -283,8 +284,8 @@ void ct_hook_release(struct ct_tstate *t) CT_HIDDEN;
 
 /* proc.c */
 /* thread names for the views: "thread-name" lines of the .proc file */
-void ct_thread_name_note(int tid) CT_HIDDEN;  /* tid's name now */
-void ct_thread_name_start(int tid) CT_HIDDEN; /* a new thread, if not the default name */
+void ct_thread_name_note(int tid) CT_HIDDEN;          /* tid's name now */
+void ct_thread_name_start(int tid) CT_HIDDEN;         /* a new thread, if not the default name */
 void ct_thread_name_find(const char *name) CT_HIDDEN; /* the tasks with that name */
 /* getenv, also in a .preinit_array function (before libc set environ) */
 const char *ct_getenv(const char *name) CT_HIDDEN;
@@ -391,8 +392,8 @@ bool ct_filt_unhooked(uintptr_t fn) CT_HIDDEN;
 /* what to do with a call of fn entered now; *flags gets the frame's flags
  * (CT_FR_FILT and the state above it) */
 enum { CT_FD_SKIP, CT_FD_MARK, CT_FD_RECORD };
-static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn,
-								   uintptr_t *flags);
+static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_tstate *t,
+								    uintptr_t fn, uintptr_t *flags);
 /* -t: a recorded call is about to be written at depth t->depth */
 void ct_filt_note_entry(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
 /* -t: the recorded call stk[i] ends at now: take its records back if it
@@ -431,8 +432,8 @@ static inline __attribute__((always_inline)) uintptr_t ct_filt_state(const struc
 	return ct_filt.has_inc ? 0 : CT_FR_FIN;
 }
 
-static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_tstate *t, uintptr_t fn,
-								   uintptr_t *flags)
+static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_tstate *t,
+								    uintptr_t fn, uintptr_t *flags)
 {
 	if (unlikely(ct_filt.has_trig))
 		return ct_filt_enter_trig(t, fn, flags); /* (a tail call) */

@@ -56,18 +56,19 @@ CT_HIDDEN size_t ct_vfmt(char *buf, size_t len, const char *fmt, va_list ap)
 			break;
 		case 'd':
 		case 'i': {
-			long long v = lng >= 2 ? va_arg(ap, long long) : lng ? va_arg(ap, long)
-									 : va_arg(ap, int);
-			pos = put_num(buf, pos, len, v < 0 ? 0ull - (unsigned long long)v
-							   : (unsigned long long)v,
+			long long v = lng >= 2 ? va_arg(ap, long long)
+				      : lng    ? va_arg(ap, long)
+					       : va_arg(ap, int);
+			pos = put_num(buf, pos, len,
+				      v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v,
 				      10, v < 0);
 			break;
 		}
 		case 'u':
 		case 'x': {
 			unsigned long long v = lng >= 2 ? va_arg(ap, unsigned long long)
-					       : lng ? va_arg(ap, unsigned long)
-						     : va_arg(ap, unsigned);
+					       : lng    ? va_arg(ap, unsigned long)
+							: va_arg(ap, unsigned);
 			pos = put_num(buf, pos, len, v, *f == 'x' ? 16 : 10, 0);
 			break;
 		}

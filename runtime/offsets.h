@@ -40,10 +40,10 @@
 #define CT_AF_ENT 8
 #define CT_AF_RET 12
 #define CT_AF_FLAGS 14
-#define CT_AF_WANT_RET 1 /* flags: the return value is wanted (CT_ARGS_WANT_RET) */
-#define CT_AF_ENT_C 2	 /* the entry's capture needs ct_args_entry (C) */
-#define CT_AF_RET_C 4	 /* the return's capture needs ct_args_exit (C) */
-#define CT_AF_ENT_XMM 8	 /* the entry's values include xmm registers */
+#define CT_AF_WANT_RET 1                  /* flags: the return value is wanted (CT_ARGS_WANT_RET) */
+#define CT_AF_ENT_C 2                     /* the entry's capture needs ct_args_entry (C) */
+#define CT_AF_RET_C 4                     /* the return's capture needs ct_args_exit (C) */
+#define CT_AF_ENT_XMM 8                   /* the entry's values include xmm registers */
 #define CT_AF_HASH_MUL 0x9e3779b97f4a7c15 /* args.c's hash: (a * this) >> 20 */
 
 /* the mcount call-site cache of hook.c: entries, and the bits of one that

@@ -118,7 +118,7 @@ static uintptr_t *func_symbols(const struct file_map *f, const Elf64_Ehdr *eh, u
 	size_t n = sym->sh_size / sizeof(Elf64_Sym);
 	*maplen = (n + 1) * sizeof(uintptr_t);
 	uintptr_t *v =
-	    mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (v == MAP_FAILED)
 		return NULL;
 	const Elf64_Sym *s = (const Elf64_Sym *)(f->p + sym->sh_offset);
@@ -199,8 +199,8 @@ static void find_hook_slots(const struct file_map *f, const Elf64_Ehdr *eh, uint
 		size_t nr = sh[i].sh_size / sizeof(*r), ns = sym->sh_size / sizeof(*s);
 		for (size_t k = 0; k < nr && hs->n < MAX_HOOK_SLOTS; k++) {
 			uint32_t t = ELF64_R_TYPE(r[k].r_info), si = ELF64_R_SYM(r[k].r_info);
-			if ((t != R_X86_64_JUMP_SLOT && t != R_X86_64_GLOB_DAT) || !si || si >= ns ||
-			    s[si].st_name >= str->sh_size)
+			if ((t != R_X86_64_JUMP_SLOT && t != R_X86_64_GLOB_DAT) || !si ||
+			    si >= ns || s[si].st_name >= str->sh_size)
 				continue;
 			const char *n = (const char *)f->p + str->sh_offset + s[si].st_name;
 			if (memchr(n, 0, str->sh_size - s[si].st_name) && is_hook_name(n)) {
@@ -306,7 +306,7 @@ static void nop_call(uintptr_t at, unsigned len)
  * left to ct_patch_cyg_call (below), which knows which function a call was
  * made for only when it is made.  Returns how many were. */
 static unsigned nop_filtered(const struct hook_slots *hs, const uintptr_t *syms, size_t nsyms,
-			     const ElfW(Phdr) *ph, int phnum, uintptr_t bias)
+			     const ElfW(Phdr) * ph, int phnum, uintptr_t bias)
 {
 	unsigned n = 0;
 	for (int k = 0; k < phnum; k++) {
@@ -332,7 +332,8 @@ static unsigned nop_filtered(const struct hook_slots *hs, const uintptr_t *syms,
 			if (!calls_hook(hs, site, end, lo, hi, &hc) || hc.cyg)
 				continue;
 			if (!open_) {
-				if (mprotect((void *)plo, phi - plo, PROT_READ | PROT_WRITE | PROT_EXEC))
+				if (mprotect((void *)plo, phi - plo,
+					     PROT_READ | PROT_WRITE | PROT_EXEC))
 					break;
 				open_ = true;
 			}
@@ -417,7 +418,8 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 				uintptr_t entry = a;
 				if (nsyms) {
 					uintptr_t s = entry_at_or_after(syms, nsyms, a);
-					if (s && s != a && s - a <= 64 && ct_insn_nops_exactly(a, s))
+					if (s && s != a && s - a <= 64 &&
+					    ct_insn_nops_exactly(a, s))
 						entry = s;
 				}
 				uintptr_t site = entry;
@@ -439,11 +441,13 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 				if (hs.n) {
 					/* its body, up to the next function (at most
 					 * 512 bytes: hooks come first) */
-					uintptr_t end = nsyms ? entry_at_or_after(syms, nsyms, site + 1)
-							      : 0;
+					uintptr_t end =
+						nsyms ? entry_at_or_after(syms, nsyms, site + 1)
+						      : 0;
 					if (!end || end > site + 512 || end > hi)
 						end = site + 512 < hi ? site + 512 : hi;
-					if (calls_hook(&hs, site + cover, end, lo, hi, &hc) && hc.cyg) {
+					if (calls_hook(&hs, site + cover, end, lo, hi, &hc) &&
+					    hc.cyg) {
 						hooked++;
 						continue;
 					}

@@ -127,7 +127,8 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	if (lo == UINTPTR_MAX)
 		lo = hi = info->dlpi_addr;
 	ct_proc_printf("module %lu %lx %lx %lx %s %s", (unsigned long)now,
-		       (unsigned long)info->dlpi_addr, (unsigned long)lo, (unsigned long)hi, bid, name);
+		       (unsigned long)info->dlpi_addr, (unsigned long)lo, (unsigned long)hi, bid,
+		       name);
 	ct_args_module(info->dlpi_addr, name, bid, true);
 	ct_filt_module(info->dlpi_addr, name, bid, true);
 	ct_args_segments(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, true);
@@ -325,8 +326,9 @@ static bool open_proc_file(void)
 {
 	for (int gen = 0; gen < 100000; gen++) {
 		ct_fmt(proc_path, sizeof(proc_path), "%s/%d-%d.proc", ct_cfg.dir, ct_cfg.pid, gen);
-		int fd = open(proc_path,
-			      O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+		int fd =
+			open(proc_path,
+			     O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			ct_cfg.gen = gen;
 			return ct_fd_hold(&proc_file, fd);
@@ -444,8 +446,8 @@ void ct_thread_key_set(void)
  * or empty), put back into the environment of an image that the program
  * execs or spawns without them (wrap.c), so that it is traced too */
 static const char *const exec_names[] = {
-	"LD_PRELOAD", CT_ENV_DIR, CT_ENV_SHM, CT_ENV_CLOCK, CT_ENV_BUFSIZE,
-	CT_ENV_NBUF, CT_ENV_DROP, CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT,
+	"LD_PRELOAD", CT_ENV_DIR,  CT_ENV_SHM,  CT_ENV_CLOCK,  CT_ENV_BUFSIZE,
+	CT_ENV_NBUF,  CT_ENV_DROP, CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];

@@ -26,7 +26,7 @@
 #include "calltrace/procstat.h"
 #include "internal.h"
 
-#define STALE_NS (500ull * 1000 * 1000)   /* a heartbeat older than this: ask /proc */
+#define STALE_NS (500ull * 1000 * 1000)     /* a heartbeat older than this: ask /proc */
 #define PROC_EVERY_NS (10ull * 1000 * 1000) /* and then at most this often */
 
 static int gone;              /* record is gone: this process traces no more */

@@ -25,10 +25,10 @@
 struct ring_ent {
 	struct ct_ring_header *r;
 	size_t len;
-	int fd;          /* unused (-1) */
+	int fd;               /* unused (-1) */
 	struct ct_held_fd ev; /* its .ev file (linked mode), checked before use */
-	bool opened;     /* ev was opened (and may have been lost since) */
-	uint64_t next;   /* next buffer sequence to drain */
+	bool opened;          /* ev was opened (and may have been lost since) */
+	uint64_t next;        /* next buffer sequence to drain */
 };
 
 static struct ring_ent rings[MAX_RINGS];
@@ -240,8 +240,8 @@ void ct_linked_info(bool done)
 	fprintf(f, "calltrace-data: %d\ncommand: %s\n", CT_FORMAT_VERSION, cmd);
 	fprintf(f, "start_time: %04d-%02d-%02dT%02d:%02d:%02dZ\n", tm.tm_year + 1900, tm.tm_mon + 1,
 		tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-	fprintf(f, "clock: %s\nclock_hz: %.1f\nstart_clock: %llu\n", ct_cfg.use_tsc ? "tsc" : "mono",
-		hz, (unsigned long long)calib_clock);
+	fprintf(f, "clock: %s\nclock_hz: %.1f\nstart_clock: %llu\n",
+		ct_cfg.use_tsc ? "tsc" : "mono", hz, (unsigned long long)calib_clock);
 	if (done)
 		fprintf(f, "end_clock: %llu\ncomplete: 1\n", (unsigned long long)clk);
 	fprintf(f, "recorder: linked-in runtime\n");

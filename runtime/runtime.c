@@ -145,8 +145,8 @@ static void grow_stack(struct ct_tstate *t)
 	if (old)
 		p = mremap(t->stk, old, len, MREMAP_MAYMOVE);
 	else
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			 -1, 0);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		ct_log("cannot grow the shadow stack beyond %u frames", t->cap);
 		return;
@@ -278,7 +278,7 @@ void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when)
 }
 
 __attribute__((noinline)) void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
-					      uintptr_t cfa)
+					     uintptr_t cfa)
 {
 	if (!ct_thread_ready(t))
 		return;
@@ -348,7 +348,7 @@ void ct_thread_start(struct ct_tstate *t)
 		ct_fmt(path, sizeof(path), "%s/%d-%d-%d-%u", ct_cfg.shm, ct_cfg.pid, ct_cfg.gen,
 		       t->tid, seq);
 		ct_fmt(tmp, sizeof(tmp), "%s/.%d-%d-%d-%u", ct_cfg.shm, ct_cfg.pid, ct_cfg.gen,
-			 t->tid, seq);
+		       t->tid, seq);
 		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			ct_ring_failed(t, "create", tmp, errno);
@@ -367,7 +367,8 @@ void ct_thread_start(struct ct_tstate *t)
 		map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	}
 	if (map == MAP_FAILED) {
-		ct_ring_failed(t, "map a trace buffer in", fd >= 0 ? tmp : "anonymous memory", errno);
+		ct_ring_failed(t, "map a trace buffer in", fd >= 0 ? tmp : "anonymous memory",
+			       errno);
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
@@ -587,8 +588,8 @@ void ct_buffer_full(struct ct_tstate *t)
 		/* each round (every 20 ms while waiting): is there still a
 		 * drainer to wait for?  (`closed` only, when the next buffer is
 		 * free) */
-		bool free_ = __atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) ==
-			     CT_SLOT_EMPTY;
+		bool free_ =
+			__atomic_load_n(&r->slot[next].state, __ATOMIC_ACQUIRE) == CT_SLOT_EMPTY;
 		if (unlikely(ct_recorder_gone(!free_))) {
 			buffer_rewind(t, r, cur);
 			return;
@@ -922,7 +923,8 @@ void ct_thread_stopped_exit(struct ct_tstate *t)
 		return;
 	}
 	/* under seccomp the thread may not unmap anything: leave it */
-	if (t->off == CT_UNTRACED_SECCOMP + 1 || __atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))
+	if (t->off == CT_UNTRACED_SECCOMP + 1 ||
+	    __atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))
 		return;
 	if (t->stk)
 		munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));

@@ -246,7 +246,8 @@ static void before_prctl(unsigned long option, unsigned long a2)
 		return;
 	if (option == PR_SET_TSC && a2 == PR_TSC_SIGSEGV)
 		ct_thread_stop(&ct_self, CT_UNTRACED_TSC);
-	else if (option == PR_SET_SECCOMP && (a2 == SECCOMP_MODE_STRICT || a2 == SECCOMP_MODE_FILTER))
+	else if (option == PR_SET_SECCOMP &&
+		 (a2 == SECCOMP_MODE_STRICT || a2 == SECCOMP_MODE_FILTER))
 		ct_thread_stop(&ct_self, CT_UNTRACED_SECCOMP);
 }
 
@@ -303,7 +304,7 @@ CT_EXPORT int seccomp(unsigned int op, unsigned int flags, void *args)
 	resolve();
 	before_seccomp(op, flags);
 	int (*r)(unsigned int, unsigned int, void *) =
-	    (int (*)(unsigned int, unsigned int, void *))next("seccomp");
+		(int (*)(unsigned int, unsigned int, void *))next("seccomp");
 	if (r)
 		return r(op, flags, args);
 	return (int)libc.syscall(SYS_seccomp, op, flags, args);
@@ -357,13 +358,13 @@ CT_EXPORT long syscall(long n, ...)
 
 /* fixed = envp, or a copy on the stack with calltrace's variables put back;
  * nothing here allocates (after vfork, in posix_spawn's child...) */
-#define WITH_ENV(envp, fixed)                                                        \
-	size_t n_ = 0;                                                               \
-	while ((envp) && (envp)[n_])                                                 \
-		n_++;                                                                \
-	char *out_[n_ + ct_exec_env_extra()];                                        \
-	char buf_[ct_exec_env_buf(envp)];                                            \
-	bool changed_;                                                               \
+#define WITH_ENV(envp, fixed)                                                          \
+	size_t n_ = 0;                                                                 \
+	while ((envp) && (envp)[n_])                                                   \
+		n_++;                                                                  \
+	char *out_[n_ + ct_exec_env_extra()];                                          \
+	char buf_[ct_exec_env_buf(envp)];                                              \
+	bool changed_;                                                                 \
 	char *const *fixed = ct_exec_env((envp), out_, buf_, sizeof(buf_), &changed_); \
 	(void)changed_
 
@@ -563,7 +564,8 @@ CT_EXPORT void *__cxa_begin_catch(void *exc)
 		uint32_t d = t->depth;
 		/* a return-hooked frame's CFA is its caller's stack pointer: a
 		 * callee of the catching frame has exactly sp */
-		while (d > 0 && (t->stk[d - 1].cfa < sp || (t->stk[d - 1].cfa == sp && t->stk[d - 1].ret)))
+		while (d > 0 &&
+		       (t->stk[d - 1].cfa < sp || (t->stk[d - 1].cfa == sp && t->stk[d - 1].ret)))
 			d--;
 		t->busy++;
 		if (d < t->depth) {
@@ -579,14 +581,14 @@ CT_EXPORT void *__cxa_begin_catch(void *exc)
 	return real(exc);
 }
 
-#define WRAP_JUMP(name)                                                                 \
-	CT_EXPORT __attribute__((noreturn)) void name(void *env, int val)               \
-	{                                                                               \
-		static jump_fn real;                                                    \
-		if (!real)                                                              \
-			real = (jump_fn)next(#name);                                  \
-		note_longjmp(env);                                                      \
-		real(env, val);                                                         \
+#define WRAP_JUMP(name)                                                   \
+	CT_EXPORT __attribute__((noreturn)) void name(void *env, int val) \
+	{                                                                 \
+		static jump_fn real;                                      \
+		if (!real)                                                \
+			real = (jump_fn)next(#name);                      \
+		note_longjmp(env);                                        \
+		real(env, val);                                           \
 	}
 
 WRAP_JUMP(longjmp)
@@ -745,7 +747,7 @@ CT_EXPORT void __monstartup(unsigned long lo, unsigned long hi)
 	if (tracing())
 		return;
 	void (*real)(unsigned long, unsigned long) =
-	    (void (*)(unsigned long, unsigned long))next("__monstartup");
+		(void (*)(unsigned long, unsigned long))next("__monstartup");
 	if (real)
 		real(lo, hi);
 }

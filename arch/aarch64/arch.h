@@ -17,8 +17,7 @@ static inline __attribute__((always_inline)) uint64_t ct_arch_cycles(void)
 
 /* no single non-atomic fetch-and-add exists here: an atomic one is still a
  * single instruction with LSE (ldadd), and correct without it */
-static inline __attribute__((always_inline)) uintptr_t ct_arch_reserve(uintptr_t *pos,
-								       uintptr_t n)
+static inline __attribute__((always_inline)) uintptr_t ct_arch_reserve(uintptr_t *pos, uintptr_t n)
 {
 	return __atomic_fetch_add(pos, n, __ATOMIC_RELAXED);
 }

@@ -20,8 +20,7 @@ static inline __attribute__((always_inline)) uint64_t ct_arch_cycles(void)
 /* Reserve n bytes at *pos and return the old value.  One instruction
  * (xadd without lock: only the own thread and its signal handlers touch
  * *pos), so a signal can land before or after it, never inside. */
-static inline __attribute__((always_inline)) uintptr_t ct_arch_reserve(uintptr_t *pos,
-								       uintptr_t n)
+static inline __attribute__((always_inline)) uintptr_t ct_arch_reserve(uintptr_t *pos, uintptr_t n)
 {
 	__asm__ volatile("xaddq %0, %1" : "+r"(n), "+m"(*pos) : : "memory");
 	return n;

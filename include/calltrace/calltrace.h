@@ -42,7 +42,8 @@ extern void __calltrace_off(void) __attribute__((weak));
 
 #if defined(__has_attribute)
 #if __has_attribute(patchable_function_entry)
-#define CALLTRACE_API_NOTRACE_ __attribute__((no_instrument_function, patchable_function_entry(0, 0)))
+#define CALLTRACE_API_NOTRACE_ \
+	__attribute__((no_instrument_function, patchable_function_entry(0, 0)))
 #endif
 #endif
 #ifndef CALLTRACE_API_NOTRACE_

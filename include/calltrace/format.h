@@ -22,12 +22,12 @@
 #define CT_EV_MAGIC "CTEVENT1"
 
 struct ct_ev_file_header {
-	char magic[8];       /* CT_EV_MAGIC */
-	uint32_t version;    /* CT_FORMAT_VERSION */
+	char magic[8];    /* CT_EV_MAGIC */
+	uint32_t version; /* CT_FORMAT_VERSION */
 	uint32_t pid;
 	uint32_t tid;
-	uint32_t gen;        /* exec generation of the process image */
-	uint64_t start_tsc;  /* clock value the first delta is relative to */
+	uint32_t gen;       /* exec generation of the process image */
+	uint64_t start_tsc; /* clock value the first delta is relative to */
 };
 
 enum ct_rec_kind {
@@ -45,49 +45,49 @@ enum ct_rec_kind {
 #define CT_ADDR_LOW_BITS 40
 
 enum ct_ext_type {
-	CT_EXT_TIME = 1,   /* payload u64 absolute clock: new delta base        */
-	CT_EXT_HI = 2,     /* payload u32: address bits 40..63 for later ENTERs */
-	CT_EXT_UNWIND = 3, /* payload u32 n: the n innermost open frames ended
+	CT_EXT_TIME = 1,       /* payload u64 absolute clock: new delta base        */
+	CT_EXT_HI = 2,         /* payload u32: address bits 40..63 for later ENTERs */
+	CT_EXT_UNWIND = 3,     /* payload u32 n: the n innermost open frames ended
 			    * without an exit (longjmp, exception, ...)         */
-	CT_EXT_NENTER = 4, /* payload u64 clock, u64 address: an entry made in a
+	CT_EXT_NENTER = 4,     /* payload u64 clock, u64 address: an entry made in a
 			    * signal handler that interrupted the tracer itself.
 			    * Absolute; does not change the delta base.        */
-	CT_EXT_NEXIT = 5,  /* payload u64 clock, u64 address: matching exit;
+	CT_EXT_NEXIT = 5,      /* payload u64 clock, u64 address: matching exit;
 			    * closes frames down to and including address     */
-	CT_EXT_LOST = 6,   /* payload u64 n: n events were dropped here         */
-	CT_EXT_ARGS = 7,   /* small arg = spec index; payload = the captured
+	CT_EXT_LOST = 6,       /* payload u64 n: n events were dropped here         */
+	CT_EXT_ARGS = 7,       /* small arg = spec index; payload = the captured
 			    * argument values (doc/args.md); follows the ENTER
 			    * of the call it belongs to                        */
-	CT_EXT_RETVAL = 8, /* small arg = spec index; payload = the captured
+	CT_EXT_RETVAL = 8,     /* small arg = spec index; payload = the captured
 			    * return value; precedes the EXIT of its call     */
-	CT_EXT_UNWIND_TO = 9, /* payload u32 depth, u32 n: the open frames above
+	CT_EXT_UNWIND_TO = 9,  /* payload u32 depth, u32 n: the open frames above
 			       * the outermost `depth` ended without an exit
 			       * (a longjmp out of a signal handler that had
 			       * interrupted the tracer's hook, whose own record
 			       * may or may not have been written); n is the
 			       * writer's estimate of the count, informative */
-	CT_EXT_WAIT = 10,  /* payload u64 start clock, u64 end clock: the thread
+	CT_EXT_WAIT = 10,      /* payload u64 start clock, u64 end clock: the thread
 			    * waited for the drainer (all its buffers full)
 			    * from start to end, right before this record.
 			    * Absolute; does not change the delta base.  Not
 			    * the program's time: readers take it out of the
 			    * durations of the calls open then */
-	CT_EXT_FRAMES = 11, /* record --flight: the calls open when this buffer
+	CT_EXT_FRAMES = 11,    /* record --flight: the calls open when this buffer
 			     * began.  Payload u32 depth (calls open), then
 			     * the u64 addresses of the innermost of them (at
 			     * most CT_FRAMES_MAX), outermost first.  A reader
 			     * starting a window here opens them as entered
 			     * before it (and skips the exits of those not
 			     * listed); elsewhere it is redundant: skipped */
-	CT_EXT_MARK = 12,  /* calltrace_mark(): small arg = text length in
+	CT_EXT_MARK = 12,      /* calltrace_mark(): small arg = text length in
 			    * bytes; payload the text, zero-padded to words */
 	CT_EXT_BACKTRACE = 13, /* the backtrace trigger: payload u64 return
 				* addresses, innermost first (the function
 				* that triggered it, then its callers) */
 };
 #define CT_BACKTRACE_MAX 64 /* addresses one CT_EXT_BACKTRACE holds at most */
-#define CT_FRAMES_MAX 127 /* frames one CT_EXT_FRAMES lists at most */
-#define CT_MARK_MAX 255   /* bytes of a mark's text at most */
+#define CT_FRAMES_MAX 127   /* frames one CT_EXT_FRAMES lists at most */
+#define CT_MARK_MAX 255     /* bytes of a mark's text at most */
 
 static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
 {
@@ -113,10 +113,10 @@ static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
 enum ct_slot_state { CT_SLOT_EMPTY = 0, CT_SLOT_WRITING = 1, CT_SLOT_FULL = 2 };
 
 struct ct_ring_slot {
-	uint32_t state;  /* enum ct_slot_state; futex word */
+	uint32_t state; /* enum ct_slot_state; futex word */
 	uint32_t pad;
-	uint64_t fill;   /* bytes used, valid when FULL */
-	uint64_t seq;    /* sequence number of the buffer in the stream */
+	uint64_t fill; /* bytes used, valid when FULL */
+	uint64_t seq;  /* sequence number of the buffer in the stream */
 };
 
 struct ct_ring_header {
@@ -124,19 +124,19 @@ struct ct_ring_header {
 	uint32_t version;
 	uint32_t pid, tid, gen;
 	uint32_t nslots;
-	uint64_t buf_size;   /* nominal size of each buffer */
-	uint64_t buf_stride; /* buf_size + slack for records written past it */
-	uint64_t data_offset;/* offset of buffer 0 from the start of the map */
+	uint64_t buf_size;    /* nominal size of each buffer */
+	uint64_t buf_stride;  /* buf_size + slack for records written past it */
+	uint64_t data_offset; /* offset of buffer 0 from the start of the map */
 	uint64_t start_tsc;
-	uint32_t done;       /* writer has finished with the ring */
-	uint32_t waiting;    /* writer is waiting for a free slot (futex word) */
-	uint64_t lost;       /* events dropped (drop mode, nested overflow) */
-	uint64_t unmatched;  /* exits without a matching entry */
-	uint64_t waits;      /* times the writer waited for the drainer */
-	uint64_t nested;     /* records written by the nested (signal) path */
-	uint32_t cur_slot;   /* slot being written */
+	uint32_t done;      /* writer has finished with the ring */
+	uint32_t waiting;   /* writer is waiting for a free slot (futex word) */
+	uint64_t lost;      /* events dropped (drop mode, nested overflow) */
+	uint64_t unmatched; /* exits without a matching entry */
+	uint64_t waits;     /* times the writer waited for the drainer */
+	uint64_t nested;    /* records written by the nested (signal) path */
+	uint32_t cur_slot;  /* slot being written */
 	uint32_t pad2;
-	uint64_t filtered;   /* calls left out by record-time filters (the
+	uint64_t filtered; /* calls left out by record-time filters (the
 			      * writer's count, published at each buffer switch) */
 	struct ct_ring_slot slot[CT_RING_MAX_SLOTS];
 };
@@ -158,29 +158,29 @@ struct ct_ring_header {
 #define CT_DOORBELL_SIZE 4096
 
 enum ct_untraced {
-	CT_UNTRACED_RING = 0,   /* a thread got no ring (cannot create or map it:
+	CT_UNTRACED_RING = 0, /* a thread got no ring (cannot create or map it:
 				 * after setuid, under a seccomp filter, no space) */
-	CT_UNTRACED_SECCOMP,    /* a thread entered seccomp: its tracing stopped */
-	CT_UNTRACED_TSC,        /* the TSC was disabled (PR_SET_TSC): tracing of
+	CT_UNTRACED_SECCOMP,  /* a thread entered seccomp: its tracing stopped */
+	CT_UNTRACED_TSC,      /* the TSC was disabled (PR_SET_TSC): tracing of
 				 * the thread stopped */
-	CT_UNTRACED_CLONE,      /* a task sharing its parent's thread state
+	CT_UNTRACED_CLONE,    /* a task sharing its parent's thread state
 				 * (clone with CLONE_VM, without CLONE_SETTLS) */
-	CT_UNTRACED_EXEC_ENV,   /* an exec whose environment dropped calltrace's
+	CT_UNTRACED_EXEC_ENV, /* an exec whose environment dropped calltrace's
 				 * variables: they were put back (traced, counted) */
-	CT_UNTRACED_ORPHANED,   /* processes that found record gone and stopped
+	CT_UNTRACED_ORPHANED, /* processes that found record gone and stopped
 				 * tracing */
 	CT_UNTRACED_MAX = 16
 };
 
 struct ct_doorbell {
-	uint32_t seq;        /* futex word */
-	uint32_t sleeping;   /* the drainer is (about to be) asleep on seq */
-	uint32_t magic;      /* CT_DOORBELL_MAGIC */
-	uint32_t version;    /* CT_FORMAT_VERSION */
-	int32_t record_pid;  /* the drainer */
-	uint32_t closed;     /* record no longer drains: never wait for it */
-	uint64_t record_start; /* its start time, field 22 of /proc/PID/stat */
-	uint64_t heartbeat;  /* CLOCK_MONOTONIC ns of record's last round */
+	uint32_t seq;                       /* futex word */
+	uint32_t sleeping;                  /* the drainer is (about to be) asleep on seq */
+	uint32_t magic;                     /* CT_DOORBELL_MAGIC */
+	uint32_t version;                   /* CT_FORMAT_VERSION */
+	int32_t record_pid;                 /* the drainer */
+	uint32_t closed;                    /* record no longer drains: never wait for it */
+	uint64_t record_start;              /* its start time, field 22 of /proc/PID/stat */
+	uint64_t heartbeat;                 /* CLOCK_MONOTONIC ns of record's last round */
 	uint64_t untraced[CT_UNTRACED_MAX]; /* counts, by enum ct_untraced */
 	/* record-time windows (--time-range, --max-size), set by record:
 	 * CT_GATE_*; read by the runtime when the filter file says "gate 1" */
@@ -190,10 +190,10 @@ struct ct_doorbell {
 	 * caller takes snap_lock (0 -> 1), writes snap_reason, bumps snap_req,
 	 * rings the doorbell; record copies the rings, sets snap_done to the
 	 * request it served, clears snap_lock and wakes snap_done's waiters */
-	uint32_t snap_req;   /* requests made */
-	uint32_t snap_done;  /* requests served (futex word) */
+	uint32_t snap_req;  /* requests made */
+	uint32_t snap_done; /* requests served (futex word) */
 	uint32_t snap_lock;
-	uint32_t flight;     /* record is in flight mode */
+	uint32_t flight; /* record is in flight mode */
 	char snap_reason[64];
 };
 #define CT_GATE_OPEN 0   /* record new calls */
@@ -203,16 +203,16 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_DOORBELL_NAME ".doorbell"
 
 /* environment passed from `calltrace record` to the runtime */
-#define CT_ENV_DIR "CALLTRACE_DIR"          /* absolute data directory     */
-#define CT_ENV_SHM "CALLTRACE_SHM"          /* ring directory (tmpfs)      */
-#define CT_ENV_BUFSIZE "CALLTRACE_BUFSIZE"  /* bytes per buffer            */
-#define CT_ENV_NBUF "CALLTRACE_NBUF"        /* buffers per thread          */
-#define CT_ENV_DROP "CALLTRACE_DROP"        /* "1": drop instead of wait   */
-#define CT_ENV_CLOCK "CALLTRACE_CLOCK"      /* "tsc" or "mono"             */
-#define CT_ENV_ENABLE "CALLTRACE"           /* linked-in mode: "1" records */
-#define CT_ENV_ARGS "CALLTRACE_ARGS"        /* argument spec file to load  */
-#define CT_ENV_FILTER "CALLTRACE_FILTER"    /* record-time filter file     */
-#define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"    /* "1": flight recorder mode   */
+#define CT_ENV_DIR "CALLTRACE_DIR"         /* absolute data directory     */
+#define CT_ENV_SHM "CALLTRACE_SHM"         /* ring directory (tmpfs)      */
+#define CT_ENV_BUFSIZE "CALLTRACE_BUFSIZE" /* bytes per buffer            */
+#define CT_ENV_NBUF "CALLTRACE_NBUF"       /* buffers per thread          */
+#define CT_ENV_DROP "CALLTRACE_DROP"       /* "1": drop instead of wait   */
+#define CT_ENV_CLOCK "CALLTRACE_CLOCK"     /* "tsc" or "mono"             */
+#define CT_ENV_ENABLE "CALLTRACE"          /* linked-in mode: "1" records */
+#define CT_ENV_ARGS "CALLTRACE_ARGS"       /* argument spec file to load  */
+#define CT_ENV_FILTER "CALLTRACE_FILTER"   /* record-time filter file     */
+#define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"   /* "1": flight recorder mode   */
 
 /* argument capture (doc/args.md): the spec table `record` writes into the
  * data directory; the runtime loads the file $CALLTRACE_ARGS names */
@@ -223,7 +223,8 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_FL_EXC 2u    /* -N: not these nor what they call */
 #define CT_FL_HIDE 4u   /* --hide: not this frame (its callees show) */
 #define CT_FL_NOHOOK 8u /* never needs its hook: left unpatched where it can be */
-#define CT_FL_TRIG_SHIFT 16 /* bits 16..31: 1 + the index of its trigger, 0: none;
+#define CT_FL_TRIG_SHIFT \
+	16 /* bits 16..31: 1 + the index of its trigger, 0: none;
 			     * with CT_FL_NOHOOK (never with a trigger): the
 			     * function's size in bytes, 0 if over 65535 */
 #define CT_ARGS_MAGIC "calltrace-args"

@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 struct ct_procstat {
-	char state;          /* field 3: R, S, D, T, t, Z, X, ... */
-	int ppid;            /* field 4 */
-	uint64_t start;      /* field 22: start time, clock ticks after boot */
-	const char *comm;    /* field 2, inside the text parsed (not terminated) */
+	char state;       /* field 3: R, S, D, T, t, Z, X, ... */
+	int ppid;         /* field 4 */
+	uint64_t start;   /* field 22: start time, clock ticks after boot */
+	const char *comm; /* field 2, inside the text parsed (not terminated) */
 	unsigned comm_len;
 };
 

@@ -75,7 +75,7 @@ static inline bool ct_sf_has_text(unsigned fmt)
 static const char *const ct_sf_gp_names[6] = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"};
 static const char *const ct_sf_ret_names[4] = {"rax", "rdx", "xmm0", "xmm1"};
 
-#define CT_SF_STRUCT_MAX 4096  /* bytes of a struct table's type */
+#define CT_SF_STRUCT_MAX 4096 /* bytes of a struct table's type */
 #define CT_ARGS_STRMAX_DEFAULT 64
 #define CT_ARGS_STRMAX_MAX 1024 /* bytes of a string copied at most */
 #define CT_SF_STACK_OFF_MAX (1u << 20)
@@ -230,7 +230,8 @@ static inline bool ct_sf_loc(struct ct_sf_field f, bool ret, struct ct_aloc *l)
 		while (c < f.n && f.s[c] != ':')
 			c++;
 		uint64_t off, size;
-		struct ct_sf_field fo = {f.s + 3, c - 3}, fs = {f.s + c + 1, c < f.n ? f.n - c - 1 : 0};
+		struct ct_sf_field fo = {f.s + 3, c - 3},
+				   fs = {f.s + c + 1, c < f.n ? f.n - c - 1 : 0};
 		if (c == f.n || !ct_sf_num(fo, 10, CT_SF_STACK_OFF_MAX - 1, &off) || off < 8 ||
 		    !ct_sf_num(fs, 10, CT_SF_STACK_SIZE_MAX, &size) || size < 1)
 			return false;
@@ -536,7 +537,8 @@ static inline int ct_sf_next(struct ct_sf *sf, struct ct_sf_line *l)
 			    !ct_sf_num(b, 10, UINT32_MAX, &l->n2) || ct_sf_word(&q, e, false).n)
 				return ct_sf_fail(sf, "a bad function line");
 			if (l->n2 >= sf->nspecs)
-				return ct_sf_fail(sf, "a function names a spec that does not exist");
+				return ct_sf_fail(sf,
+						  "a function names a spec that does not exist");
 			l->kind = CT_SF_FUNC;
 		} else {
 			return ct_sf_fail(sf, "an unknown line");

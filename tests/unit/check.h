@@ -8,16 +8,16 @@
 
 static int ct_pass, ct_fail;
 
-#define CHECK(cond, ...)                                                          \
-	do {                                                                      \
-		if (cond) {                                                       \
-			ct_pass++;                                                \
-		} else {                                                          \
-			ct_fail++;                                                \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);   \
-			printf(__VA_ARGS__);                                      \
-			printf("\n");                                             \
-		}                                                                 \
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (cond) {                                                    \
+			ct_pass++;                                             \
+		} else {                                                       \
+			ct_fail++;                                             \
+			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);                                   \
+			printf("\n");                                          \
+		}                                                              \
 	} while (0)
 
 static inline int check_done(void)

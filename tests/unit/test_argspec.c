@@ -42,15 +42,15 @@ static void test_parse(void)
 	struct ct_aspec s = parse_ok("^gcd$@arg1/d,arg2/u64,arg7/x,fparg2/f32", false, "^gcd$");
 	CHECK(s.nargs == 4, "%zu items", s.nargs);
 	CHECK(s.args[0].fmt == CT_AF_INT && s.args[0].bits == 32 &&
-		  s.args[0].loc[0].kind == CT_AL_GP && s.args[0].loc[0].reg == 0,
+		      s.args[0].loc[0].kind == CT_AL_GP && s.args[0].loc[0].reg == 0,
 	      "arg1/d");
 	CHECK(s.args[1].fmt == CT_AF_UINT && s.args[1].bits == 64 && s.args[1].loc[0].reg == 1,
 	      "arg2/u64");
 	CHECK(s.args[2].fmt == CT_AF_HEX && s.args[2].loc[0].kind == CT_AL_STACK &&
-		  s.args[2].loc[0].off == 8 && s.args[2].loc[0].size == 8,
+		      s.args[2].loc[0].off == 8 && s.args[2].loc[0].size == 8,
 	      "arg7 is the first stack slot, at sp+8");
 	CHECK(s.args[3].fmt == CT_AF_FLOAT && s.args[3].bits == 32 &&
-		  s.args[3].loc[0].kind == CT_AL_XMM && s.args[3].loc[0].reg == 1,
+		      s.args[3].loc[0].kind == CT_AL_XMM && s.args[3].loc[0].reg == 1,
 	      "fparg2/f32 is xmm1");
 	ct_aspec_free(&s);
 
@@ -68,7 +68,7 @@ static void test_parse(void)
 	CHECK(s.args[2].fmt == CT_AF_HEX && s.args[2].bits == 64 && s.args[2].loc[0].reg == 2,
 	      "%%lx is the third integer argument");
 	CHECK(s.args[3].fmt == CT_AF_FLOAT && s.args[3].loc[0].kind == CT_AL_XMM &&
-		  s.args[3].loc[0].reg == 0,
+		      s.args[3].loc[0].reg == 0,
 	      "%%f is the first floating-point argument");
 	ct_aspec_free(&s);
 
@@ -231,8 +231,8 @@ static void test_file(void)
 	struct ct_error e = {""};
 	const char *err = e.msg;
 	memset(&s, 0, sizeof(s));
-	CHECK(ct_aspec_from_opt("x@arg1/s,arg8/d64,fparg1/f32", false, &re, &s, &e) == 0,
-	      "%s", err);
+	CHECK(ct_aspec_from_opt("x@arg1/s,arg8/d64,fparg1/f32", false, &re, &s, &e) == 0, "%s",
+	      err);
 	free(re);
 	s.args[0].name = strdup("the name");
 	s.ret = calloc(1, sizeof(*s.ret));
@@ -262,17 +262,17 @@ static void test_file(void)
 	CHECK(u.strmax == 32 && u.nspecs == 1 && u.nenums == 1 && u.nmods == 1, "tables");
 	if (u.nmods == 1) {
 		CHECK(!strcmp(u.mods[0].path, "/a path/with%") &&
-			  !strcmp(u.mods[0].buildid, "abcd"),
+			      !strcmp(u.mods[0].buildid, "abcd"),
 		      "module '%s'", u.mods[0].path);
 		CHECK(u.mods[0].nf == 1 && u.mods[0].f[0].off == 0x1130 && u.mods[0].f[0].spec == 0,
 		      "function");
 	}
 	if (u.nspecs == 1) {
 		CHECK(u.specs[0].nargs == 3 && u.specs[0].args[0].name &&
-			  !strcmp(u.specs[0].args[0].name, "the name"),
+			      !strcmp(u.specs[0].args[0].name, "the name"),
 		      "names");
 		CHECK(u.specs[0].args[1].loc[0].kind == CT_AL_STACK &&
-			  u.specs[0].args[1].loc[0].off == 16,
+			      u.specs[0].args[1].loc[0].off == 16,
 		      "stack slot");
 		struct pl p = {.n = 0};
 		pl32(&p, (uint32_t)-1);
@@ -291,13 +291,13 @@ static void test_file(void)
 
 	/* damaged files are refused with the line */
 	static const char *const bad[] = {
-	    "calltrace-args 2\n",
-	    "calltrace-args 1\nspec 0\na rdi d33 - -\nend\n",
-	    "calltrace-args 1\nspec 0\na rdi d32 - -\n",
-	    "calltrace-args 1\nspec 0\na rdi e32:3 - -\nend\n",
-	    "calltrace-args 1\nmodule - /x\nf 10 4\n",
-	    "calltrace-args 1\nspec 0\na sp+4:8 d32 - -\nend\n",
-	    "calltrace-args 1\nstrmax 100000\n",
+		"calltrace-args 2\n",
+		"calltrace-args 1\nspec 0\na rdi d33 - -\nend\n",
+		"calltrace-args 1\nspec 0\na rdi d32 - -\n",
+		"calltrace-args 1\nspec 0\na rdi e32:3 - -\nend\n",
+		"calltrace-args 1\nmodule - /x\nf 10 4\n",
+		"calltrace-args 1\nspec 0\na sp+4:8 d32 - -\nend\n",
+		"calltrace-args 1\nstrmax 100000\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		f = fopen(path, "w");

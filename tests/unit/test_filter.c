@@ -9,30 +9,30 @@
 
 static int passed, failed;
 
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (cond) {                                                          \
-			passed++;                                                    \
-		} else {                                                             \
-			failed++;                                                    \
+#define CHECK(cond)                                                                      \
+	do {                                                                             \
+		if (cond) {                                                              \
+			passed++;                                                        \
+		} else {                                                                 \
+			failed++;                                                        \
 			fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
-		}                                                                    \
+		}                                                                        \
 	} while (0)
 
-#define CHECK_STR(got, want)                                                         \
-	do {                                                                         \
-		if (!strcmp((got), (want))) {                                        \
-			passed++;                                                    \
-		} else {                                                             \
-			failed++;                                                    \
+#define CHECK_STR(got, want)                                                                \
+	do {                                                                                \
+		if (!strcmp((got), (want))) {                                               \
+			passed++;                                                           \
+		} else {                                                                    \
+			failed++;                                                           \
 			fprintf(stderr, "%s:%d: FAIL:\n  got:  %s\n  want: %s\n", __FILE__, \
-				__LINE__, (got), (want));                            \
-		}                                                                    \
+				__LINE__, (got), (want));                                   \
+		}                                                                           \
 	} while (0)
 
 /* functions by name: the address is the index */
-static const char *fnames[] = {"main", "a", "b", "c", "std::vector<int>::push_back", "leaf",
-			       "handler"};
+static const char *fnames[] = {"main", "a",      "b", "c", "std::vector<int>::push_back",
+			       "leaf", "handler"};
 #define NFUNCS (sizeof(fnames) / sizeof(fnames[0]))
 static struct ct_func funcs[NFUNCS];
 

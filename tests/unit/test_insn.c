@@ -39,8 +39,8 @@ static void test_entries(void)
 	CHECK(ct_insn_fentry_fn(a + 5, 2, &pushed) == a && !pushed, "patched e8");
 
 	/* mcount: endbr64; push %rbp; mov %rsp,%rbp; push %rbx; call mcount */
-	static const uint8_t m1[] = {0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5,
-				     0x53, 0xe8, 1,	2,    3,    4};
+	static const uint8_t m1[] = {0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89,
+				     0xe5, 0x53, 0xe8, 1,    2,    3,    4};
 	a = put(m1, sizeof(m1));
 	CHECK(ct_insn_prologue_before(a + sizeof(m1)) == a, "mcount after the prologue");
 	static const uint8_t m2[] = {0x55, 0x48, 0x8b, 0xec, 0xe8, 1, 2, 3, 4};
@@ -58,18 +58,18 @@ static void test_nops(void)
 		uint8_t b[12];
 		unsigned len;
 	} n[] = {
-	    {{0x90}, 1},
-	    {{0x66, 0x90}, 2},
-	    {{0x0f, 0x1f, 0x00}, 3},
-	    {{0x0f, 0x1f, 0x40, 0x00}, 4},
-	    {{0x0f, 0x1f, 0x44, 0x00, 0x00}, 5},
-	    {{0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00}, 6},
-	    {{0x0f, 0x1f, 0x80, 0, 0, 0, 0}, 7},
-	    {{0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0}, 8},
-	    {{0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0}, 0}, /* cs: not ours */
-	    {{0x0f, 0x1f, 0xc0}, 0},                            /* mod 3 */
-	    {{0x0f, 0x1f, 0x48, 0x00}, 0},                      /* reg 1: not a nop */
-	    {{0xe8, 0, 0, 0, 0}, 0},
+		{{0x90}, 1},
+		{{0x66, 0x90}, 2},
+		{{0x0f, 0x1f, 0x00}, 3},
+		{{0x0f, 0x1f, 0x40, 0x00}, 4},
+		{{0x0f, 0x1f, 0x44, 0x00, 0x00}, 5},
+		{{0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00}, 6},
+		{{0x0f, 0x1f, 0x80, 0, 0, 0, 0}, 7},
+		{{0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0}, 8},
+		{{0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0}, 0}, /* cs: not ours */
+		{{0x0f, 0x1f, 0xc0}, 0},                            /* mod 3 */
+		{{0x0f, 0x1f, 0x48, 0x00}, 0},                      /* reg 1: not a nop */
+		{{0xe8, 0, 0, 0, 0}, 0},
 	};
 	for (size_t i = 0; i < sizeof(n) / sizeof(n[0]); i++)
 		CHECK(ct_insn_nop_len(n[i].b) == n[i].len, "nop %zu: %u, want %u", i,
@@ -79,11 +79,11 @@ static void test_nops(void)
 	static const uint8_t four[] = {0x90, 0x90, 0x90, 0x90, 0x55, 0x55};
 	static const uint8_t over[] = {0x90, 0x90, 0x90, 0x0f, 0x1f, 0x40, 0x00, 0x55};
 	CHECK(ct_insn_nops_cover5(five1) == 5 && ct_insn_nops_cover5(three2) == 5 &&
-		  ct_insn_nops_cover5(four) == 0 && ct_insn_nops_cover5(over) == 7,
+		      ct_insn_nops_cover5(four) == 0 && ct_insn_nops_cover5(over) == 7,
 	      "cover 5");
 	uintptr_t a = put(three2, sizeof(three2));
 	CHECK(ct_insn_nops_exactly(a, a + 5) && !ct_insn_nops_exactly(a, a + 4) &&
-		  !ct_insn_nops_exactly(a, a + 6),
+		      !ct_insn_nops_exactly(a, a + 6),
 	      "exactly");
 }
 
@@ -93,8 +93,7 @@ static void test_calls(void)
 	unsigned len;
 	static const uint8_t c1[] = {0xff, 0x15, 0x10, 0, 0, 0};
 	uintptr_t a = put(c1, sizeof(c1));
-	CHECK(ct_insn_call_at(a, &to, &len) == CT_INSN_CALL_SLOT && to == a + 6 + 0x10 &&
-		  len == 6,
+	CHECK(ct_insn_call_at(a, &to, &len) == CT_INSN_CALL_SLOT && to == a + 6 + 0x10 && len == 6,
 	      "ff 15");
 	static const uint8_t c2[] = {0xe8, 0xfb, 0xff, 0xff, 0xff};
 	a = put(c2, sizeof(c2));

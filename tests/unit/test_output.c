@@ -29,18 +29,22 @@ static void test_text(void)
 		{"a\x1b[31mred\x07", "a\\x1b[31mred\\x07"},      /* ESC, BEL */
 		{"tab\there\nnl\r", "tab\\x09here\\x0anl\\x0d"}, /* C0, tab and newline too */
 		{"del\x7f", "del\\x7f"},
-		{"back\\slash", "back\\slash"},                  /* kept */
-		{"caf\xc3\xa9", "caf\xc3\xa9"},                  /* U+00E9 */
-		{"\xc2\xa0nbsp", "\xc2\xa0nbsp"},                /* U+00A0: the first kept */
-		{"\xc2\x9b" "csi", "\\xc2\\x9bcsi"},             /* U+009B: C1 in UTF-8 */
-		{"\x9b" "csi", "\\x9bcsi"},                      /* a lone C1 byte */
-		{"\xe2\x80\xa6", "\xe2\x80\xa6"},                /* U+2026 */
-		{"\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"},        /* U+1F600 */
-		{"\xc0\xaf", "\\xc0\\xaf"},                      /* overlong '/' */
-		{"\xe0\x80\xaf", "\\xe0\\x80\\xaf"},             /* overlong */
-		{"\xed\xa0\x80", "\\xed\\xa0\\x80"},             /* a surrogate */
-		{"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"},    /* beyond U+10FFFF */
-		{"\xe2\x80", "\\xe2\\x80"},                      /* cut short */
+		{"back\\slash", "back\\slash"},   /* kept */
+		{"caf\xc3\xa9", "caf\xc3\xa9"},   /* U+00E9 */
+		{"\xc2\xa0nbsp", "\xc2\xa0nbsp"}, /* U+00A0: the first kept */
+		{"\xc2\x9b"
+		 "csi",
+		 "\\xc2\\x9bcsi"}, /* U+009B: C1 in UTF-8 */
+		{"\x9b"
+		 "csi",
+		 "\\x9bcsi"},                                 /* a lone C1 byte */
+		{"\xe2\x80\xa6", "\xe2\x80\xa6"},             /* U+2026 */
+		{"\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"},     /* U+1F600 */
+		{"\xc0\xaf", "\\xc0\\xaf"},                   /* overlong '/' */
+		{"\xe0\x80\xaf", "\\xe0\\x80\\xaf"},          /* overlong */
+		{"\xed\xa0\x80", "\\xed\\xa0\\x80"},          /* a surrogate */
+		{"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"}, /* beyond U+10FFFF */
+		{"\xe2\x80", "\\xe2\\x80"},                   /* cut short */
 		{"\xff\xfe", "\\xff\\xfe"},
 		{"", ""},
 	};

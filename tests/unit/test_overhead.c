@@ -164,7 +164,8 @@ static size_t exits(struct ct_session *s, int tid, size_t batch, struct ct_event
 	while ((r = ct_stream_read(st, evs, batch, &err)) > 0)
 		for (int i = 0; i < r; i++) {
 			if (evs[i].kind == CT_ENTER)
-				CHECK(evs[i].below == 0, "an entry has below %" PRIu64, evs[i].below);
+				CHECK(evs[i].below == 0, "an entry has below %" PRIu64,
+				      evs[i].below);
 			else if (n < max)
 				out[n++] = evs[i];
 		}
@@ -304,8 +305,10 @@ static void test_formula(struct ct_session *s)
 		/* parent, by hand: from START+20 to START+255; its children
 		 * (3 leaves, mid, the handler) took 3*20 + 55 + 10 */
 		if (ev.addr == PARENT)
-			CHECK(raw == 235 && net == 235 - 15 - 7 * 40 && self == 235 - 125 - 15 - 5 * 25,
-			      "parent raw %" PRIu64 " net %" PRId64 " self %" PRId64, raw, net, self);
+			CHECK(raw == 235 && net == 235 - 15 - 7 * 40 &&
+				      self == 235 - 125 - 15 - 5 * 25,
+			      "parent raw %" PRIu64 " net %" PRId64 " self %" PRId64, raw, net,
+			      self);
 	}
 	CHECK(checked == 9, "%d exits", checked);
 	ct_stream_close(st);

@@ -17,8 +17,9 @@ static int parse(const char *line, struct ct_procstat *ps)
 static void test_parse(void)
 {
 	struct ct_procstat ps;
-	const char *l = "4321 (gone) S 4320 4321 4321 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 "
-			"987654 2461696 194 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0\n";
+	const char *l =
+		"4321 (gone) S 4320 4321 4321 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 "
+		"987654 2461696 194 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0\n";
 	CHECK(parse(l, &ps) == 0, "a plain line");
 	CHECK(ps.state == 'S', "state %c", ps.state);
 	CHECK(ps.ppid == 4320, "ppid %d", ps.ppid);

@@ -14,8 +14,8 @@ size_t ct_fmt(char *buf, size_t len, const char *fmt, ...);
 
 static void expect(const char *want, size_t len, const char *got, size_t n)
 {
-	CHECK(!strcmp(got, want) && n == strlen(want), "'%s' (%zu), want '%s' (buffer %zu)", got,
-	      n, want, len);
+	CHECK(!strcmp(got, want) && n == strlen(want), "'%s' (%zu), want '%s' (buffer %zu)", got, n,
+	      want, len);
 }
 
 int main(void)

@@ -167,8 +167,8 @@ static int ev_is(const struct evlist *l, size_t i, enum ct_event_kind k, uint64_
 	if (e->kind == k && e->addr == addr && e->time == time && e->depth == depth &&
 	    e->flags == flags)
 		return 1;
-	printf("  event %zu: %s addr %#" PRIx64 " time %" PRIu64 " depth %u flags %u; want %s %#" PRIx64
-	       " %" PRIu64 " %u %u\n",
+	printf("  event %zu: %s addr %#" PRIx64 " time %" PRIu64
+	       " depth %u flags %u; want %s %#" PRIx64 " %" PRIu64 " %u %u\n",
 	       i, e->kind == CT_ENTER ? "enter" : "exit", e->addr, e->time, e->depth, e->flags,
 	       k == CT_ENTER ? "enter" : "exit", addr, time, depth, flags);
 	return 0;
@@ -185,19 +185,21 @@ static void make_data(void)
 		perror("mkdtemp");
 		exit(1);
 	}
-	const char *info = "calltrace-data: 1\ncommand: ./prog a\\x20b\nstart_time: 2024-01-01T00:00:00Z\n"
-			   "clock: mono\nclock_hz: 1000000000\nstart_clock: 1000\nend_clock: 99999\n"
-			   "exit_status: exit 0\nprocesses: 2\nthreads: 3\nevents: 42\nlost: 7\n"
-			   "complete: 1\n";
+	const char *info =
+		"calltrace-data: 1\ncommand: ./prog a\\x20b\nstart_time: 2024-01-01T00:00:00Z\n"
+		"clock: mono\nclock_hz: 1000000000\nstart_clock: 1000\nend_clock: 99999\n"
+		"exit_status: exit 0\nprocesses: 2\nthreads: 3\nevents: 42\nlost: 7\n"
+		"complete: 1\n";
 	write_file("info", info, strlen(info));
-	const char *proc = "calltrace-proc 1\npid 10\nppid 1\ngen 0\nexe /bin/prog\narg ./prog\n"
-			   "arg a\\x20b\nclock 1000 5 6\n"
-			   "module 1000 0 400000 500000 - /nonexistent/prog\n"
-			   "module 1000 7f0000000000 7f0000001000 7f0000002000 deadbeef /nonexistent/libx.so\n"
-			   "module 1000 10000000 10000000 10001000 cafe00 /nonexistent/liby.so\n"
-			   "unmodule 2000 10000000 /nonexistent/liby.so\n"
-			   "module 3000 10000000 10000000 10001000 cafe01 /nonexistent/libz.so\n"
-			   "arg cut-short-line";
+	const char *proc =
+		"calltrace-proc 1\npid 10\nppid 1\ngen 0\nexe /bin/prog\narg ./prog\n"
+		"arg a\\x20b\nclock 1000 5 6\n"
+		"module 1000 0 400000 500000 - /nonexistent/prog\n"
+		"module 1000 7f0000000000 7f0000001000 7f0000002000 deadbeef /nonexistent/libx.so\n"
+		"module 1000 10000000 10000000 10001000 cafe00 /nonexistent/liby.so\n"
+		"unmodule 2000 10000000 /nonexistent/liby.so\n"
+		"module 3000 10000000 10000000 10001000 cafe01 /nonexistent/libz.so\n"
+		"arg cut-short-line";
 	write_file("10-0.proc", proc, strlen(proc));
 	const char *proc2 = "calltrace-proc 1\npid 9\nppid 1\ngen 0\nexe /bin/other\n";
 	write_file("9-0.proc", proc2, strlen(proc2));
@@ -300,7 +302,8 @@ static void test_open(struct ct_session *s)
 	CHECK(s->clock_hz == 1e9, "clock_hz %g", s->clock_hz);
 	CHECK(s->start_clock == 1000 && s->end_clock == 99999, "clocks");
 	CHECK(s->complete, "complete");
-	CHECK(s->lost == 7 && s->events == 42, "lost %" PRIu64 " events %" PRIu64, s->lost, s->events);
+	CHECK(s->lost == 7 && s->events == 42, "lost %" PRIu64 " events %" PRIu64, s->lost,
+	      s->events);
 	CHECK(s->exit_status && !strcmp(s->exit_status, "exit 0"), "exit_status");
 	CHECK(s->nprocs == 2, "nprocs %zu", s->nprocs);
 	CHECK(s->nprocs == 2 && s->procs[0]->pid == 9 && s->procs[1]->pid == 10, "procs sorted");
@@ -317,7 +320,8 @@ static void test_open(struct ct_session *s)
 		CHECK(!strcmp(p->modules[1].buildid, "deadbeef") &&
 			      p->modules[1].base == 0x7f0000000000ULL,
 		      "module 1");
-		CHECK(p->modules[2].unload_clock == 2000 && p->modules[3].unload_clock == UINT64_MAX,
+		CHECK(p->modules[2].unload_clock == 2000 &&
+			      p->modules[3].unload_clock == UINT64_MAX,
 		      "unmodule");
 	}
 	CHECK(s->nthreads == 16, "nthreads %zu", s->nthreads);
@@ -329,7 +333,8 @@ static void test_open(struct ct_session *s)
 		    s->threads[i - 1]->tid >= s->threads[i]->tid)
 			sorted = 0;
 	}
-	CHECK(sorted && s->threads[0]->proc->pid == 9 && s->threads[0]->tid == 20, "threads sorted");
+	CHECK(sorted && s->threads[0]->proc->pid == 9 && s->threads[0]->tid == 20,
+	      "threads sorted");
 	CHECK(ct_session_ns(s, 1000) == 0 && ct_session_ns(s, 500) == 0 &&
 		      ct_session_ns(s, 1000 + 123456789) == 123456789,
 	      "ns");
@@ -422,9 +427,9 @@ static void test_streams(struct ct_session *s)
 		int bad = 0;
 		for (int i = 0; i < 100000; i++) {
 			const struct ct_event *en = &l.v[i], *ex = &l.v[199999 - i];
-			if (en->kind != CT_ENTER || en->depth != (uint32_t)i || ex->kind != CT_EXIT ||
-			    ex->depth != (uint32_t)i || ex->addr != en->addr || ex->start != en->time ||
-			    ex->flags)
+			if (en->kind != CT_ENTER || en->depth != (uint32_t)i ||
+			    ex->kind != CT_EXIT || ex->depth != (uint32_t)i ||
+			    ex->addr != en->addr || ex->start != en->time || ex->flags)
 				bad++;
 		}
 		CHECK(bad == 0, "deep: %d bad pairs", bad);
@@ -496,7 +501,7 @@ static void test_resolve(struct ct_session *s)
 	CHECK(ct_proc_overlaps(p), "overlapping modules seen");
 	uint64_t ty = ct_proc_tag(s, p, 0x10000040, 500), tz = ct_proc_tag(s, p, 0x10000040, 2500);
 	CHECK(ct_addr_untag(ty) == 0x10000040 && ct_addr_module(ty) == 2 &&
-		  !strcmp(p->modules[2].path, "/nonexistent/liby.so"),
+		      !strcmp(p->modules[2].path, "/nonexistent/liby.so"),
 	      "liby's time: module %ld", ct_addr_module(ty));
 	CHECK(ct_addr_untag(tz) == 0x10000040 && ct_addr_module(tz) == 3, "libz's time: module %ld",
 	      ct_addr_module(tz));
@@ -609,8 +614,8 @@ static void test_fuzz(void)
 					bad++;
 				stack[depth++] = ev->addr;
 			} else {
-				if (!depth || ev->depth != depth - 1 || stack[depth - 1] != ev->addr ||
-				    ev->start > ev->time)
+				if (!depth || ev->depth != depth - 1 ||
+				    stack[depth - 1] != ev->addr || ev->start > ev->time)
 					bad++;
 				if (depth)
 					depth--;

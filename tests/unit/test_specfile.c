@@ -8,13 +8,13 @@
 #include "calltrace/specfile.h"
 #include "check.h"
 
-static struct ct_sf_field F(const char *s)
-{
+static struct ct_sf_field F(const char *s) {
 	struct ct_sf_field f = {s, strlen(s)};
 	return f;
 }
 
-static void test_words(void)
+static void
+test_words(void)
 {
 	uint64_t v;
 	int64_t sv;
@@ -27,8 +27,7 @@ static void test_words(void)
 	CHECK(ct_sf_num(F("1aF"), 16, UINT64_MAX, &v) && v == 0x1af, "hex");
 	CHECK(ct_sf_snum(F("-9223372036854775808"), &sv) && sv == INT64_MIN, "the least i64");
 	CHECK(ct_sf_snum(F("42"), &sv) && sv == 42, "42");
-	CHECK(!ct_sf_snum(F("-"), &sv) && !ct_sf_snum(F("9223372036854775808"), &sv),
-	      "bad signed");
+	CHECK(!ct_sf_snum(F("-"), &sv) && !ct_sf_snum(F("9223372036854775808"), &sv), "bad signed");
 
 	char buf[32];
 	CHECK(ct_sf_text(F("-"), buf, sizeof(buf)) == -1, "- is no text");
@@ -50,11 +49,11 @@ static void test_items(void)
 	CHECK(ct_sf_loc(F("xmm7"), false, &l) && l.kind == CT_AL_XMM && l.reg == 7, "xmm7");
 	CHECK(!ct_sf_loc(F("xmm8"), false, &l) && !ct_sf_loc(F("xmm"), false, &l), "xmm8");
 	CHECK(ct_sf_loc(F("sp+8:256"), false, &l) && l.kind == CT_AL_STACK && l.off == 8 &&
-		  l.size == 256,
+		      l.size == 256,
 	      "stack");
 	CHECK(!ct_sf_loc(F("sp+4:8"), false, &l) && !ct_sf_loc(F("sp+8:257"), false, &l) &&
-		  !ct_sf_loc(F("sp+8:0"), false, &l) && !ct_sf_loc(F("sp+8"), false, &l) &&
-		  !ct_sf_loc(F("sp+1048576:8"), false, &l),
+		      !ct_sf_loc(F("sp+8:0"), false, &l) && !ct_sf_loc(F("sp+8"), false, &l) &&
+		      !ct_sf_loc(F("sp+1048576:8"), false, &l),
 	      "bad stack slots");
 	CHECK(ct_sf_loc(F("xmm1"), true, &l) && l.kind == CT_AL_RET && l.reg == 3, "ret xmm1");
 	CHECK(!ct_sf_loc(F("rdi"), true, &l) && !ct_sf_loc(F("rax"), false, &l),
@@ -64,26 +63,26 @@ static void test_items(void)
 	int32_t table;
 	CHECK(ct_sf_fmt(F("d32"), &fmt, &bits, &table) && fmt == CT_AF_INT && bits == 32, "d32");
 	CHECK(ct_sf_fmt(F("e16:3"), &fmt, &bits, &table) && fmt == CT_AF_ENUM && bits == 16 &&
-		  table == 3,
+		      table == 3,
 	      "e16:3");
-	CHECK(ct_sf_fmt(F("S:0"), &fmt, &bits, &table) && fmt == CT_AF_STRUCT && table == 0,
-	      "S:0");
+	CHECK(ct_sf_fmt(F("S:0"), &fmt, &bits, &table) && fmt == CT_AF_STRUCT && table == 0, "S:0");
 	CHECK(ct_sf_fmt(F("?"), &fmt, &bits, &table) && fmt == CT_AF_NONE, "?");
 	CHECK(ct_sf_fmt(F("f32"), &fmt, &bits, &table) && fmt == CT_AF_FLOAT, "f32");
-	static const char *const badf[] = {"d33", "f16", "e32", "e32:", "S:", "S1:2", "d",
-					   "q32",  "d32:1", "cc",  "",    "x0"};
+	static const char *const badf[] = {"d33", "f16", "e32",   "e32:", "S:", "S1:2",
+					   "d",   "q32", "d32:1", "cc",   "",   "x0"};
 	for (size_t i = 0; i < sizeof(badf) / sizeof(badf[0]); i++)
-		CHECK(!ct_sf_fmt(F(badf[i]), &fmt, &bits, &table), "format '%s' accepted",
-		      badf[i]);
+		CHECK(!ct_sf_fmt(F(badf[i]), &fmt, &bits, &table), "format '%s' accepted", badf[i]);
 
 	struct ct_aloc gp = {CT_AL_GP, 0, 0, 0}, st = {CT_AL_STACK, 0, 24, 16};
 	CHECK(ct_sf_narrow(CT_AF_INT, 32, 1, &gp) && !ct_sf_narrow(CT_AF_INT, 64, 1, &gp) &&
-		  !ct_sf_narrow(CT_AF_INT, 32, 1, &st) && !ct_sf_narrow(CT_AF_PTR, 64, 1, &gp) &&
-		  ct_sf_narrow(CT_AF_FLOAT, 32, 1, &gp) && !ct_sf_narrow(CT_AF_FLOAT, 64, 1, &gp),
+		      !ct_sf_narrow(CT_AF_INT, 32, 1, &st) &&
+		      !ct_sf_narrow(CT_AF_PTR, 64, 1, &gp) &&
+		      ct_sf_narrow(CT_AF_FLOAT, 32, 1, &gp) &&
+		      !ct_sf_narrow(CT_AF_FLOAT, 64, 1, &gp),
 	      "narrow");
 	CHECK(ct_sf_item_words(CT_AF_INT, 32, 1, &gp, 64) == 1 &&
-		  ct_sf_item_words(CT_AF_HEX, 64, 1, &st, 64) == 6 &&
-		  ct_sf_item_words(CT_AF_STR, 64, 1, &gp, 64) == 2 + 1 + 16,
+		      ct_sf_item_words(CT_AF_HEX, 64, 1, &st, 64) == 6 &&
+		      ct_sf_item_words(CT_AF_STR, 64, 1, &gp, 64) == 2 + 1 + 16,
 	      "words");
 }
 
@@ -109,21 +108,22 @@ static void test_lines(void)
 {
 	struct ct_sf sf;
 	struct ct_sf_line l;
-	static const enum ct_sf_kind want[] = {
-	    CT_SF_STRMAX, CT_SF_ENUM, CT_SF_VALUE, CT_SF_END,  CT_SF_STRUCT,   CT_SF_MEMBER,
-	    CT_SF_END,    CT_SF_SPEC, CT_SF_ARG,   CT_SF_RET,  CT_SF_FORM,     CT_SF_VARIADIC,
-	    CT_SF_END,    CT_SF_MODULE, CT_SF_FUNC};
+	static const enum ct_sf_kind want[] = {CT_SF_STRMAX, CT_SF_ENUM,   CT_SF_VALUE,
+					       CT_SF_END,    CT_SF_STRUCT, CT_SF_MEMBER,
+					       CT_SF_END,    CT_SF_SPEC,   CT_SF_ARG,
+					       CT_SF_RET,    CT_SF_FORM,   CT_SF_VARIADIC,
+					       CT_SF_END,    CT_SF_MODULE, CT_SF_FUNC};
 	size_t n = 0;
 	int rc;
 	ct_sf_start(&sf, good, sizeof(good) - 1);
 	while ((rc = ct_sf_next(&sf, &l)) > 0) {
-		CHECK(n < sizeof(want) / sizeof(want[0]) && l.kind == want[n],
-		      "line %u: kind %d", sf.lineno, (int)l.kind);
+		CHECK(n < sizeof(want) / sizeof(want[0]) && l.kind == want[n], "line %u: kind %d",
+		      sf.lineno, (int)l.kind);
 		char buf[64];
 		switch (l.kind) {
 		case CT_SF_VALUE:
 			CHECK(l.v == -1 && ct_sf_text(l.f[0], buf, sizeof(buf)) == 9 &&
-				  !strcmp(buf, "MINUS ONE"),
+				      !strcmp(buf, "MINUS ONE"),
 			      "enumerator");
 			break;
 		case CT_SF_STRUCT:
@@ -134,8 +134,8 @@ static void test_lines(void)
 			break;
 		case CT_SF_ARG:
 			CHECK(l.nloc == 2 && l.loc[0].kind == CT_AL_GP &&
-				  l.loc[1].kind == CT_AL_STACK && l.loc[1].off == 16 &&
-				  l.fmt == CT_AF_ENUM && l.table == 0,
+				      l.loc[1].kind == CT_AL_STACK && l.loc[1].off == 16 &&
+				      l.fmt == CT_AF_ENUM && l.table == 0,
 			      "argument");
 			break;
 		case CT_SF_RET:
@@ -143,8 +143,9 @@ static void test_lines(void)
 			      "return value");
 			break;
 		case CT_SF_MODULE:
-			CHECK(ct_sf_is(l.f[0], "abcd") && ct_sf_text(l.f[1], buf, sizeof(buf)) > 0 &&
-				  !strcmp(buf, "/a path/x"),
+			CHECK(ct_sf_is(l.f[0], "abcd") &&
+				      ct_sf_text(l.f[1], buf, sizeof(buf)) > 0 &&
+				      !strcmp(buf, "/a path/x"),
 			      "module");
 			break;
 		case CT_SF_FUNC:
@@ -155,38 +156,38 @@ static void test_lines(void)
 		}
 		n++;
 	}
-	CHECK(rc == 0 && n == sizeof(want) / sizeof(want[0]), "the whole file: rc %d, %zu lines, %s",
-	      rc, n, sf.why ? sf.why : "");
+	CHECK(rc == 0 && n == sizeof(want) / sizeof(want[0]),
+	      "the whole file: rc %d, %zu lines, %s", rc, n, sf.why ? sf.why : "");
 
 	/* each damaged file fails on the line named, with a reason */
 	static const struct {
 		const char *text;
 		unsigned line;
 	} bad[] = {
-	    {"calltrace-args 2\n", 1},
-	    {"calltrace-argsX 1\n", 1},
-	    {"calltrace-args 1\nend\n", 2},
-	    {"calltrace-args 1\nspec 0\na rdi d33 - -\nend\n", 3},
-	    {"calltrace-args 1\nspec 0\na rdi d32 - -\n", 3},
-	    {"calltrace-args 1\nspec 1\nend\n", 2},
-	    {"calltrace-args 1\nspec 0\na rdi e32:0 - -\nend\n", 3},
-	    {"calltrace-args 1\nspec 0\na rdi d32 -\nend\n", 3},
-	    {"calltrace-args 1\nspec 0\na rdi d32 - - extra\nend\n", 3},
-	    {"calltrace-args 1\nspec 0\na rdi,rsi,rdx d64 - -\nend\n", 3},
-	    {"calltrace-args 1\nspec 0\na - s - -\nend\n", 3},
-	    {"calltrace-args 1\nspec 0\nr rdi d32 - -\nend\n", 3},
-	    {"calltrace-args 1\nspec 0\nbogus\nend\n", 3},
-	    {"calltrace-args 1\nf 10 0\n", 2},
-	    {"calltrace-args 1\nmodule - /x\nf 10 0\n", 3},
-	    {"calltrace-args 1\nspec 0\nend\nmodule - /x\nf 1g 0\n", 5},
-	    {"calltrace-args 1\nmodule -\n", 2},
-	    {"calltrace-args 1\nstrmax 100000\n", 2},
-	    {"calltrace-args 1\nenum 0\nv x NAME\nend\n", 3},
-	    {"calltrace-args 1\nstruct 0 0 s\nend\n", 2},
-	    {"calltrace-args 1\nstruct 0 4097 s\nend\n", 2},
-	    {"calltrace-args 1\nstruct 0 8 s\nm 8 d32 - -\nend\n", 3},
-	    {"calltrace-args 1\nstruct 0 8 s\nm 0 s - -\nend\n", 3},
-	    {"calltrace-args 1\nwhat\n", 2},
+		{"calltrace-args 2\n", 1},
+		{"calltrace-argsX 1\n", 1},
+		{"calltrace-args 1\nend\n", 2},
+		{"calltrace-args 1\nspec 0\na rdi d33 - -\nend\n", 3},
+		{"calltrace-args 1\nspec 0\na rdi d32 - -\n", 3},
+		{"calltrace-args 1\nspec 1\nend\n", 2},
+		{"calltrace-args 1\nspec 0\na rdi e32:0 - -\nend\n", 3},
+		{"calltrace-args 1\nspec 0\na rdi d32 -\nend\n", 3},
+		{"calltrace-args 1\nspec 0\na rdi d32 - - extra\nend\n", 3},
+		{"calltrace-args 1\nspec 0\na rdi,rsi,rdx d64 - -\nend\n", 3},
+		{"calltrace-args 1\nspec 0\na - s - -\nend\n", 3},
+		{"calltrace-args 1\nspec 0\nr rdi d32 - -\nend\n", 3},
+		{"calltrace-args 1\nspec 0\nbogus\nend\n", 3},
+		{"calltrace-args 1\nf 10 0\n", 2},
+		{"calltrace-args 1\nmodule - /x\nf 10 0\n", 3},
+		{"calltrace-args 1\nspec 0\nend\nmodule - /x\nf 1g 0\n", 5},
+		{"calltrace-args 1\nmodule -\n", 2},
+		{"calltrace-args 1\nstrmax 100000\n", 2},
+		{"calltrace-args 1\nenum 0\nv x NAME\nend\n", 3},
+		{"calltrace-args 1\nstruct 0 0 s\nend\n", 2},
+		{"calltrace-args 1\nstruct 0 4097 s\nend\n", 2},
+		{"calltrace-args 1\nstruct 0 8 s\nm 8 d32 - -\nend\n", 3},
+		{"calltrace-args 1\nstruct 0 8 s\nm 0 s - -\nend\n", 3},
+		{"calltrace-args 1\nwhat\n", 2},
 	};
 	ct_sf_start(&sf, "", 0);
 	CHECK(ct_sf_next(&sf, &l) == 0, "an empty file is an empty table");
@@ -195,8 +196,8 @@ static void test_lines(void)
 		while ((rc = ct_sf_next(&sf, &l)) > 0)
 			;
 		CHECK(rc < 0 && sf.lineno == bad[i].line && sf.why && *sf.why,
-		      "bad file %zu: rc %d at line %u (want %u): %s", i, rc, sf.lineno,
-		      bad[i].line, sf.why ? sf.why : "");
+		      "bad file %zu: rc %d at line %u (want %u): %s", i, rc, sf.lineno, bad[i].line,
+		      sf.why ? sf.why : "");
 	}
 }
 

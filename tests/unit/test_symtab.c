@@ -280,14 +280,15 @@ static void test_elf(void)
 	if (u) {
 		CHECK(u->nsyms == t->nsyms, "nsyms %zu vs %zu", u->nsyms, t->nsyms);
 		CHECK(!strcmp(u->path, t->path), "path %s", u->path);
-		CHECK((!u->buildid && !t->buildid) || (u->buildid && t->buildid &&
-						       !strcmp(u->buildid, t->buildid)),
+		CHECK((!u->buildid && !t->buildid) ||
+			      (u->buildid && t->buildid && !strcmp(u->buildid, t->buildid)),
 		      "buildid");
 		int same = u->nsyms == t->nsyms;
 		for (size_t i = 0; same && i < u->nsyms; i++) {
 			const struct ct_symbol *a = &t->syms[i], *b = &u->syms[i];
-			if (a->value != b->value || a->size != b->size || strcmp(a->name, b->name) ||
-			    !a->file != !b->file || (a->file && strcmp(a->file, b->file)) ||
+			if (a->value != b->value || a->size != b->size ||
+			    strcmp(a->name, b->name) || !a->file != !b->file ||
+			    (a->file && strcmp(a->file, b->file)) ||
 			    (a->file && a->line != b->line)) {
 				printf("  differs at %zu: %s / %s\n", i, a->name, b->name);
 				same = 0;
@@ -306,7 +307,8 @@ static void test_elf(void)
 	ct_symtab_free(t);
 	CHECK(ct_symtab_from_elf(src, &err) == NULL && strstr(err.msg, "not an ELF"), "not ELF: %s",
 	      err.msg);
-	CHECK(ct_symtab_from_elf("/nonexistent/x", &err) == NULL && strstr(err.msg, "/nonexistent/x"),
+	CHECK(ct_symtab_from_elf("/nonexistent/x", &err) == NULL &&
+		      strstr(err.msg, "/nonexistent/x"),
 	      "missing: %s", err.msg);
 
 	/* ct_save_symbols over a data directory */
@@ -349,17 +351,17 @@ out:
 static void test_source_path(void)
 {
 	static const char *const cases[][3] = {
-	    {"/a/b.c", "/x", "/a/b.c"},
-	    {"b.c", "/x/y", "/x/y/b.c"},
-	    {"./src/b.c", "/x/y/", "/x/y/src/b.c"},
-	    {"../src/b.c", "/x/y", "/x/src/b.c"},
-	    {"/a/./b/../c//d.c", NULL, "/a/c/d.c"},
-	    {"/../../a.c", NULL, "/a.c"},
-	    {"../../a.c", NULL, "../../a.c"},
-	    {"a/../../b.c", "", "../b.c"},
-	    {"b.c", NULL, "b.c"},
-	    {"./", NULL, "."},
-	    {"/", NULL, "/"},
+		{"/a/b.c", "/x", "/a/b.c"},
+		{"b.c", "/x/y", "/x/y/b.c"},
+		{"./src/b.c", "/x/y/", "/x/y/src/b.c"},
+		{"../src/b.c", "/x/y", "/x/src/b.c"},
+		{"/a/./b/../c//d.c", NULL, "/a/c/d.c"},
+		{"/../../a.c", NULL, "/a.c"},
+		{"../../a.c", NULL, "../../a.c"},
+		{"a/../../b.c", "", "../b.c"},
+		{"b.c", NULL, "b.c"},
+		{"./", NULL, "."},
+		{"/", NULL, "/"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *p = ct_source_path(cases[i][0], cases[i][1]);

@@ -16,11 +16,11 @@ static void test_duration(void)
 		const char *s;
 		int64_t ns;
 	} cases[] = {
-		{"10", 10},	       {"10ns", 10},	       {"1.5us", 1500},
-		{"2ms", 2000000},      {"1s", 1000000000},     {"0.000001s", 1000},
-		{"1.0005us", 1001},    {".5ms", 500000},       {"3m", 180000000000LL},
-		{"", -1},	       {"abc", -1},	       {"10xs", -1},
-		{"-1ms", -1},	       {"1.2.3", -1},	       {"99999999999999999999", -1},
+		{"10", 10},         {"10ns", 10},       {"1.5us", 1500},
+		{"2ms", 2000000},   {"1s", 1000000000}, {"0.000001s", 1000},
+		{"1.0005us", 1001}, {".5ms", 500000},   {"3m", 180000000000LL},
+		{"", -1},           {"abc", -1},        {"10xs", -1},
+		{"-1ms", -1},       {"1.2.3", -1},      {"99999999999999999999", -1},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int64_t v = ct_parse_duration(cases[i].s);
@@ -33,16 +33,18 @@ static void test_duration(void)
 		uint64_t ns;
 		const char *s;
 	} fmt[] = {
-		{0, "  0.000 ns"},	   {123, "123.000 ns"},	      {999, "999.000 ns"},
-		{1000, "  1.000 us"},	   {1234, "  1.234 us"},      {999999, "999.999 us"},
-		{5000000, "  5.000 ms"},   {999999999, "999.999 ms"}, {2000000000, "  2.000  s"},
-		{12345678901ULL, " 12.345  s"},
+		{0, "  0.000 ns"},          {123, "123.000 ns"},
+		{999, "999.000 ns"},        {1000, "  1.000 us"},
+		{1234, "  1.234 us"},       {999999, "999.999 us"},
+		{5000000, "  5.000 ms"},    {999999999, "999.999 ms"},
+		{2000000000, "  2.000  s"}, {12345678901ULL, " 12.345  s"},
 	};
 	for (size_t i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
 		char buf[32];
 		ct_format_duration(fmt[i].ns, buf, sizeof(buf));
-		CHECK(!strcmp(buf, fmt[i].s), "ct_format_duration(%" PRIu64 ") = \"%s\", want \"%s\"",
-		      fmt[i].ns, buf, fmt[i].s);
+		CHECK(!strcmp(buf, fmt[i].s),
+		      "ct_format_duration(%" PRIu64 ") = \"%s\", want \"%s\"", fmt[i].ns, buf,
+		      fmt[i].s);
 		CHECK(strlen(buf) == 10, "width of \"%s\"", buf);
 	}
 }
