@@ -16,7 +16,6 @@
  * symbols, the final info, the summary and the exit status.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -40,6 +39,7 @@
 #include "calltrace/format.h"
 #include "calltrace/procstat.h"
 #include "datadir.h"
+#include "descend.h"
 #include "drain.h"
 #include "message.h"
 #include "recfilter.h"
@@ -234,78 +234,11 @@ static int check_command(const char *cmd)
 
 /* ---- the processes that outlive record's draining ------------------------ */
 
-struct proc_link {
-	int pid, ppid;
-	bool live;
-};
-
-static int cmp_link(const void *a, const void *b)
-{
-	int x = ((const struct proc_link *)a)->pid, y = ((const struct proc_link *)b)->pid;
-	return (x > y) - (x < y);
-}
-
 /* record stops draining: note the processes still running, those whose
- * later calls will not be recorded.  They are record's descendants (it is
- * their subreaper: each one's chain of parents leads to it), zombies not
- * counted. */
+ * later calls will not be recorded (lib/descend.c) */
 static void note_running(struct recorder *r)
 {
-	siginfo_t si;
-	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD)
-		return; /* no child, hence no descendant: the usual end */
-	DIR *d = opendir("/proc");
-	if (!d)
-		return;
-	struct proc_link *v = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	int self = (int)getpid();
-	while ((e = readdir(d))) {
-		char *end, buf[1024];
-		long pid = strtol(e->d_name, &end, 10);
-		struct ct_procstat ps;
-		if (*end || pid <= 0 || pid == self ||
-		    ct_procstat_read((int)pid, &ps, buf, sizeof(buf)) < 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct proc_link *nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n++] = (struct proc_link){(int)pid, ps.ppid, ps.state != 'Z' && ps.state != 'X'};
-	}
-	closedir(d);
-	ct_qsort(v, n, sizeof(*v), cmp_link);
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i].live)
-			continue;
-		int p = v[i].ppid;
-		for (int hops = 0; p > 1 && p != self && hops < 4096; hops++) {
-			struct proc_link key = {p, 0, false};
-			struct proc_link *up = bsearch(&key, v, n, sizeof(*v), cmp_link);
-			p = up ? up->ppid : 0;
-		}
-		if (p != self)
-			continue;
-		struct ct_procstat ps;
-		char buf[1024];
-		if (ct_procstat_read(v[i].pid, &ps, buf, sizeof(buf)) < 0)
-			continue; /* it has just ended */
-		struct ct_running *nr = realloc(r->running, (r->nrunning + 1) * sizeof(*nr));
-		if (!nr)
-			break;
-		r->running = nr;
-		struct ct_running *x = &r->running[r->nrunning++];
-		x->pid = v[i].pid;
-		size_t k = 0;
-		for (unsigned j = 0; j < ps.comm_len && k + 1 < sizeof(x->name); j++)
-			x->name[k++] = ps.comm[j] > ' ' && ps.comm[j] < 127 ? ps.comm[j] : '?';
-		x->name[k] = 0;
-	}
-	free(v);
+	r->nrunning = ct_running_descendants(&r->running);
 }
 
 /* the summary: never "Nothing lost" when processes ran on untraced */
