@@ -87,4 +87,3 @@ size_t ct_running_descendants(struct ct_running **out)
 	*out = run;
 	return nrun;
 }
-
