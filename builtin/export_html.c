@@ -368,6 +368,15 @@ static void write_info(struct ct_html *h, FILE *out)
 			nt += s->threads[j]->proc == p;
 		fprintf(out, ",\"threads\":%zu}", nt);
 	}
+	/* each thread, with its name (pthread_setname_np, PR_SET_NAME) */
+	fputs("],\"tlist\":[", out);
+	for (size_t j = 0; j < s->nthreads; j++) {
+		const struct ct_thread *t = s->threads[j];
+		fprintf(out, "%s{\"pid\":%d,\"tid\":%d,\"name\":", j ? "," : "", t->proc->pid,
+			t->tid);
+		ct_json_string_script(out, t->name ? t->name : "");
+		fputc('}', out);
+	}
 	fputs("],\"export\":", out);
 	/* the export command line, as typed (options only) */
 	char *cmd = xstrdup("calltrace export");

@@ -344,6 +344,9 @@
 		}).join("; ")],
 		["threads", info.threads + (info.threads_shown !== info.threads ?
 			" (" + info.threads_shown + " exported)" : "")],
+		["thread names", (info.tlist || []).slice(0, 64).map(function (t) {
+			return t.tid + " " + (t.name || "(the process's name)");
+		}).join(", ") + ((info.tlist || []).length > 64 ? ", ..." : "")],
 		["events", info.events ? fmtInt(info.events) : "(not recorded)"],
 		["event streams", fmtInt(info.event_bytes) + " bytes"],
 		["lost / unmatched", info.lost + " / " + info.unmatched],

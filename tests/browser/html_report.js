@@ -194,6 +194,8 @@ check(!/<\/script/i.test(html.slice(html.indexOf('id="ct-data">') + 13,
 		check(/command/.test(info) && /exit 0/.test(info) && /tsc|mono/.test(info) &&
 		      /processes/.test(info) && /events/.test(info) && /duration/.test(info),
 		      "the recording's info is shown", info.slice(0, 200));
+		check(/thread names\s*\d+ /.test(info), "the threads are listed with their names",
+		      info.slice(0, 400));
 
 		await page.evaluate(() => window.scrollTo(0, 0));
 		await page.screenshot({path: shot, fullPage: false});

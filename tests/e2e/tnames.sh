@@ -22,3 +22,8 @@ section "perfetto: thread track names"
 ct export d --format=perfetto -o "$W/t.pftrace"
 protoc --decode=perfetto.protos.Trace -I"$E2E" "$E2E/perfetto.proto" <"$W/t.pftrace" |
 	sed -n 's/^ *thread_name: "\(.*\) ([0-9]*)"$/\1/p; s/^ *thread_name: "thread [0-9]*"$/thread N/p' | sort | add
+section "html: the thread names in the report's data (shown under the recording)"
+ct export d --format=html -o "$W/t.html"
+grep -o '"tlist":\[[^]]*\]' "$W/t.html" | python3 -c 'import json,sys
+t = json.loads("{" + sys.stdin.read() + "}")["tlist"]
+print("\n".join(sorted(x["name"] or "(none)" for x in t)))' | add
