@@ -25,7 +25,7 @@ static const struct cmd_struct commands[] = {
 	{"coverage", cmd_coverage, "which functions of each instrumented module were called"},
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
 	{"export", cmd_export,
-	 "write the calls for other tools: Chrome JSON, folded stacks, callgrind"},
+	 "write the calls for other tools: chrome, perfetto, folded, callgrind, html"},
 };
 
 static void usage(FILE *f)
@@ -35,7 +35,9 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'calltrace <command> --help' tells more about a command.\n"
-		   "A program is traced after a rebuild with -finstrument-functions:\n"
+		   "'calltrace help <command>' shows the same.\n"
+		   "A program is traced after a rebuild with one of -finstrument-functions,\n"
+		   "-pg, -pg -mfentry or -fpatchable-function-entry=5:\n"
 		   "   gcc -g -finstrument-functions -o prog prog.c\n"
 		   "   calltrace record ./prog && calltrace replay\n");
 }
@@ -44,6 +46,17 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* calltrace help CMD: CMD --help */
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name)) {
+				char *args[] = {argv[2], "--help", NULL};
+				ct_set_command(commands[i].name);
+				return commands[i].fn(2, args);
+			}
+		ct_error("'%s' is not a calltrace command. See 'calltrace --help'.", argv[2]);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

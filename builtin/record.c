@@ -385,7 +385,8 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 	*code = 2;
 	o->dir = "calltrace.data";
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:b:qhA:R:aF:N:D:t:T:", opts, NULL)) != -1) {
+	opterr = 0; /* record's own messages, with its prefix */
+	while ((c = getopt_long(argc, argv, "+:d:b:qhA:R:aF:N:D:t:T:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->dir = optarg;
@@ -460,15 +461,17 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 			fputs(record_usage, stdout);
 			*code = 0;
 			return false;
+		case ':':
+			ct_error("option '%s' needs an argument", argv[optind - 1]);
+			goto usage;
 		default:
-			fputs(record_usage, stderr);
-			return false;
+			ct_error("unknown option '%s'", argv[optind - 1]);
+			goto usage;
 		}
 	}
 	if (optind >= argc) {
 		ct_error("no command given");
-		fputs(record_usage, stderr);
-		return false;
+		goto usage;
 	}
 	o->argv = argv + optind;
 	if (o->bufsize) {
@@ -522,6 +525,9 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		use_tsc = ct_arch_cycles_invariant();
 	}
 	return true;
+usage:
+	fputs("Try 'calltrace record --help' for more.\n", stderr);
+	return false;
 nomem:
 	ct_error("out of memory");
 	*code = 1;

@@ -136,7 +136,8 @@ int ct_view_parse(struct ct_view *v, int argc, char **argv)
 		rc = -1;
 	}
 	if (rc < 0) {
-		ct_view_usage(v, stderr);
+		/* the error, and where the help is: not the whole help */
+		fprintf(stderr, "Try 'calltrace %s --help' for more.\n", ct_command());
 		return 2;
 	}
 	return -1;

@@ -54,3 +54,16 @@ expect_status 2 record --clock=sundial ./basic
 section "record: an old recording is kept as DIR.old"
 expect_status 0 record -q -d d ./basic
 [ -f "$W/d.old/info" ] || fail "record -d d over a recording: no d.old/info"
+section "a usage error: the message and where the help is, not the whole help"
+for c in "replay --bogus" "report -D" "record --bogus ./basic" "record -F" "export --format=nope" "record"; do
+	# shellcheck disable=SC2086
+	guard "$CT" $c >"$W/u.out" 2>"$W/u.err"
+	echo "calltrace $c: exit $RC, $(wc -l <"$W/u.err") lines: $(tail -1 "$W/u.err")" | add
+done
+section "calltrace help CMD is CMD --help"
+for c in replay record info; do
+	guard "$CT" help $c >"$W/h1.out" 2>&1
+	guard "$CT" $c --help >"$W/h2.out" 2>&1
+	cmp -s "$W/h1.out" "$W/h2.out" && echo "help $c: the same" | add || fail "calltrace help $c differs from $c --help"
+done
+expect_status 2 help no_such_command
