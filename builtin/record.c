@@ -16,6 +16,7 @@
  * symbols, the final info, the summary and the exit status.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -42,6 +43,7 @@
 #include "descend.h"
 #include "drain.h"
 #include "message.h"
+#include "modfind.h"
 #include "recfilter.h"
 #include "symtab.h"
 #include "session.h"
@@ -140,6 +142,8 @@ struct recorder {
 	char symerr[sizeof(((struct ct_error *)0)->msg)];
 	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
+	size_t nprocs;           /* processes that ran with the runtime (their .proc
+				  * files), traced calls or not */
 	uint64_t gate_closed; /* --time-range/--max-size: when recording ended (ns
 				  * after the start), 0 if it did not */
 	bool size_reached;    /* --max-size did it */
@@ -151,6 +155,9 @@ struct recorder {
  * error, a full disk): the program's own status is in the summary and in
  * info (like timeout(1) and env(1), 125 is not a status a shell gives) */
 #define CT_RECORD_FAILED 125
+/* record's exit status when the program exited 0 but no traced call was
+ * recorded at all (it was not built for tracing) */
+#define CT_RECORD_NOTHING 3
 
 static volatile sig_atomic_t forward_sig, interrupted, int_seen, snap_sig;
 static pid_t child_pid;
@@ -585,6 +592,15 @@ static int prepare(struct recorder *r)
 	int code = check_command(r->o.argv[0]);
 	if (code)
 		return code;
+	/* a program built without any front end: said before it runs (its
+	 * libraries, or what it execs, may still be traced) */
+	char *exe = ct_find_program(r->o.argv[0]);
+	if (exe && ct_module_instrumented(exe) == 0)
+		ct_warn("%s is not built for tracing (no -finstrument-functions, -pg, -pg -mfentry "
+			"or -fpatchable-function-entry hooks in it): only libraries or programs it "
+			"runs that are can be traced",
+			r->o.argv[0]);
+	free(exe);
 	if (ct_datadir_prepare(r->o.dir, ct_verror))
 		return 1;
 	if (!realpath(r->o.dir, r->dirabs))
@@ -867,7 +883,7 @@ static bool write_final_info(struct recorder *r)
 	struct ct_info *ri = &r->ri;
 	const struct ct_drainer *d = &r->dr;
 	ri->complete = true;
-	ri->processes = d->npids;
+	ri->processes = r->nprocs > d->npids ? r->nprocs : d->npids;
 	ri->threads = d->ntids;
 	ri->events = d->st.events;
 	ri->bytes = d->st.bytes;
@@ -896,7 +912,7 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	fprintf(stderr,
 		"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
 		"%s, %.1f bytes per event, in %s/.",
-		r->exit_status, r->dr.npids, r->dr.npids == 1 ? "" : "es", r->dr.ntids,
+		r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es", r->dr.ntids,
 		r->dr.ntids == 1 ? "" : "s", (unsigned long long)st->events,
 		(unsigned long long)st->enters, size,
 		st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
@@ -981,6 +997,38 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 
 /* the end of a recording: symbols, the final info, the summary; record's
  * exit status */
+/* the processes that ran with the runtime: their PID of DIR/PID-GEN.proc,
+ * each once */
+static size_t count_procs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	long *pids = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (l < 6 || strcmp(e->d_name + l - 5, ".proc") || *end != '-' || pid <= 0)
+			continue;
+		size_t i = 0;
+		while (i < n && pids[i] != pid)
+			i++;
+		if (i < n)
+			continue;
+		long *np = realloc(pids, (n + 1) * sizeof(*pids));
+		if (!np)
+			break;
+		pids = np;
+		pids[n++] = pid;
+	}
+	closedir(d);
+	free(pids);
+	return n;
+}
+
 static int finish(struct recorder *r)
 {
 	int code;
@@ -996,6 +1044,7 @@ static int finish(struct recorder *r)
 		code = WEXITSTATUS(r->status);
 	}
 	r->ri.exit_status = r->exit_status;
+	r->nprocs = count_procs(r->dirabs);
 	save_symbols(r);
 	measure_hz_again(r);
 	if (r->o.flight) {
@@ -1015,6 +1064,16 @@ static int finish(struct recorder *r)
 			   r->dr.rings_refused || info_failed;
 	if (!r->o.quiet)
 		print_summary(r, info_failed, own_failure);
+	/* no traced call at all, and no filter to have left them out: the
+	 * program was not built for tracing (doc/record.md: exit status 3) */
+	if (!own_failure && !r->dr.st.events && !r->dr.ntids && !r->filters && r->have_status) {
+		ct_error("nothing was recorded: no traced call came from %s or what it ran; "
+			 "rebuild it with -finstrument-functions, -pg, -pg -mfentry or "
+			 "-fpatchable-function-entry=5",
+			 r->o.argv[0]);
+		if (code == 0)
+			code = CT_RECORD_NOTHING;
+	}
 	return own_failure ? CT_RECORD_FAILED : code;
 }
 

@@ -167,6 +167,16 @@ static char *find_lib(const char *lib, const char *from, const struct modinfo *m
 	return r;
 }
 
+int ct_module_instrumented(const char *path)
+{
+	struct modinfo mi;
+	if (read_modinfo(path, &mi) < 0)
+		return -1;
+	int r = mi.instrumented;
+	modinfo_free(&mi);
+	return r;
+}
+
 int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const char *libopt,
 		    int (*fn)(void *ctx, const struct ct_modfound *m), void *ctx,
 		    struct ct_error *err)

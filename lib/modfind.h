@@ -26,6 +26,11 @@ struct ct_modfound {
 /* the file execvp would run for name (malloc'd real path), or NULL */
 char *ct_find_program(const char *name);
 
+/* is the ELF file at path built for a front end: does it call a hook
+ * (-finstrument-functions, mcount, __fentry__) or have patchable entries?
+ * 1 yes, 0 no, -1 not an ELF file we can read */
+int ct_module_instrumented(const char *path);
+
 /* call fn for the executable prog and for each module it and the explicit
  * ones need, each once; fn returns <0 to stop (that is returned).
  * Explicit modules that do not exist or are not ELF files are errors
