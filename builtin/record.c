@@ -142,7 +142,7 @@ struct recorder {
 	char symerr[sizeof(((struct ct_error *)0)->msg)];
 	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
-	size_t nprocs;           /* processes that ran with the runtime (their .proc
+	size_t nprocs;        /* processes that ran with the runtime (their .proc
 				  * files), traced calls or not */
 	uint64_t gate_closed; /* --time-range/--max-size: when recording ended (ns
 				  * after the start), 0 if it did not */
