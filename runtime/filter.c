@@ -546,10 +546,8 @@ static bool tp_grow(struct ct_tstate *t)
 void ct_filt_note_entry(struct ct_tstate *t, uint64_t now)
 {
 	uint32_t d = t->depth;
-	if (d >= t->fl_tcap && !tp_grow(t)) {
-		t->fl_tmiss = 1;
-		return;
-	}
+	if (d >= t->fl_tcap && !tp_grow(t))
+		return; /* not noted: the call is kept, never taken back */
 	ct_filt_note_at(t, d, now);
 }
 

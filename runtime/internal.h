@@ -124,7 +124,6 @@ struct ct_tstate {
 	/* record-time filters (filter.c) */
 	struct ct_tpend *fl_tp; /* -t, by depth */
 	uint32_t fl_tcap;
-	uint32_t fl_tmiss;
 	uint64_t fl_epoch;    /* moves on when records that cannot be taken
 				 * back were written (a signal handler's) */
 	uint64_t fl_filtered; /* calls left out */
