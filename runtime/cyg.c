@@ -37,6 +37,7 @@ static void filt_act(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, unsigned 
 static void filt_exit(struct ct_tstate *t, uintptr_t fn);
 static void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uintptr_t ret);
 static void filt_time_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa);
+static void filt_time_exit(struct ct_tstate *t, uintptr_t fn);
 static void filt_exit_fast(struct ct_tstate *t, uintptr_t fn, uintptr_t ret);
 static void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, unsigned dec,
 			uintptr_t flags);
@@ -95,7 +96,10 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 		return;
 	}
 	if (unlikely(ct_filt_on)) {
-		filt_exit_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
+		if (ct_filt.only_time)
+			filt_time_exit(t, (uintptr_t)fn);
+		else
+			filt_exit_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
 		t->busy--;
 		return;
 	}
@@ -189,6 +193,29 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 /* -t alone: a call's ENTER is held back (its frame has CT_FR_PEND), to be
  * written only when the call proves long: at its exit, at a longer call's
  * inside it, or at an entry TIME after it */
+/* a frame whose entry is held back (d: its depth; now: its entry) */
+static inline __attribute__((always_inline)) void push_held(struct ct_tstate *t, uintptr_t a,
+							    uintptr_t cfa, uint32_t d, uint64_t now)
+{
+	t->fl_tp[d].t0 = now;
+	t->fl_tp[d].seq = UINT64_MAX; /* nothing to take back */
+	struct ct_frame *f = &t->stk[d];
+	f->fn = a;
+	f->cfa = cfa;
+	f->flags = CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND;
+	if (t->fl_plo == CT_PEND_NONE)
+		t->fl_plo = d;
+	t->depth = d + 1;
+}
+
+/* the entries held back are long by now: written, then this one held */
+static __attribute__((noinline)) void time_enter_flush(struct ct_tstate *t, uintptr_t a,
+						       uintptr_t cfa, uint64_t now)
+{
+	ct_filt_flush(t);
+	push_held(t, a, cfa, t->depth, now);
+}
+
 static __attribute__((noinline)) void filt_time_enter(struct ct_tstate *t, uintptr_t a,
 						      uintptr_t cfa)
 {
@@ -199,17 +226,32 @@ static __attribute__((noinline)) void filt_time_enter(struct ct_tstate *t, uintp
 	}
 	uint64_t now = ct_clock();
 	uint32_t lo = t->fl_plo;
-	if (lo != CT_PEND_NONE && now - t->fl_tp[lo].t0 >= ct_filt.min_time)
-		ct_filt_flush(t); /* long by now: those held back are written */
-	t->fl_tp[d].t0 = now;
-	t->fl_tp[d].seq = UINT64_MAX; /* nothing to take back */
-	struct ct_frame *f = &t->stk[d];
-	f->fn = a;
-	f->cfa = cfa;
-	f->flags = CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND;
-	if (t->fl_plo == CT_PEND_NONE)
-		t->fl_plo = d;
-	t->depth = d + 1;
+	if (unlikely(lo != CT_PEND_NONE && now - t->fl_tp[lo].t0 >= ct_filt.min_time)) {
+		time_enter_flush(t, a, cfa, now);
+		return;
+	}
+	push_held(t, a, cfa, d, now);
+}
+
+/* -t alone: an exit, in short when its entry was held back and the call
+ * was short (nothing was written, nothing is) */
+static __attribute__((noinline)) void filt_time_exit(struct ct_tstate *t, uintptr_t fn)
+{
+	uint32_t d = t->depth;
+	if (likely(d != 0 && d - 1 < t->fl_tcap)) {
+		const struct ct_frame *f = &t->stk[d - 1];
+		if (likely(f->fn == fn && (f->flags & CT_FR_PEND))) {
+			uint64_t now = ct_clock();
+			if (likely(now - t->fl_tp[d - 1].t0 < ct_filt.min_time)) {
+				t->depth = d - 1;
+				if (t->fl_plo == d - 1)
+					t->fl_plo = CT_PEND_NONE;
+				t->fl_filtered++;
+				return;
+			}
+		}
+	}
+	filt_exit_fast(t, fn, 0);
 }
 
 /* filt_enter_fast's call that is recorded, or marks a change of state */
