@@ -26,6 +26,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "findfunc.h"
 #include "message.h"
 #include "output.h"
 #include "overhead.h"
@@ -424,6 +425,13 @@ static int begin(void *ctx, struct ct_view *v)
 	return 0;
 }
 
+/* a function that was called (ct_find_function's filter) */
+static bool called(void *ctx, uint32_t id)
+{
+	const struct callers *c = ctx;
+	return c->stats[id].calls != 0;
+}
+
 /* all functions, or the one asked for */
 static int end(void *ctx, struct ct_view *v, int rc)
 {
@@ -432,9 +440,10 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	if (rc < 0)
 		return 0;
 	if (v->arg) {
-		id = ct_names_find(&c->names, v->arg);
-		if (id < 0 || !c->stats[id].calls)
-			return ct_error("no calls of '%s' in the trace", v->arg);
+		struct ct_error e;
+		id = ct_find_function(&c->names, v->arg, called, c, &e);
+		if (id < 0)
+			return ct_error("%s", e.msg);
 	}
 	print_all(c, stdout, id);
 	return 0;

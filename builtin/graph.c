@@ -21,6 +21,7 @@
 
 #include "builtin/builtin.h"
 #include "filter.h"
+#include "findfunc.h"
 #include "message.h"
 #include "output.h"
 #include "overhead.h"
@@ -421,10 +422,11 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		print_tree(g, &g->tree, stdout);
 		return 0;
 	}
-	uint32_t f = intern(g, v->arg, false);
-	if (f == NONE)
-		return ct_error("no calls of '%s' in the trace", ct_tx(v->arg));
-	print_func(g, f, v->arg, stdout);
+	struct ct_error e;
+	int64_t f = ct_find_function(&g->names, v->arg, NULL, NULL, &e);
+	if (f < 0)
+		return ct_error("%s", e.msg);
+	print_func(g, (uint32_t)f, g->names.v[f], stdout);
 	return 0;
 }
 

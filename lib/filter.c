@@ -31,6 +31,8 @@ void ct_filter_free(struct ct_filter *f)
 	free(f->inc);
 	free(f->exc);
 	free(f->hid);
+	free(f->re_text);
+	free(f->re_used);
 	for (size_t i = 0; i < f->procs.cap; i++) {
 		if (!f->procs.used[i])
 			continue;
@@ -50,6 +52,31 @@ void ct_filter_free(struct ct_filter *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* keep the text of a regex, -F, -N or --hide (H), for ct_filter_warn_unused:
+ * in the order -F, -N, --hide, each in the order given */
+static void note_regex(struct ct_filter *f, int kind, const char *re)
+{
+	size_t at = kind == 'F' ? f->ninc - 1 : kind == 'N' ? f->ninc + f->nexc - 1 : f->nre;
+	f->re_text = xrealloc(f->re_text, (f->nre + 1) * sizeof(*f->re_text));
+	f->re_used = xrealloc(f->re_used, (f->nre + 1) * sizeof(*f->re_used));
+	memmove(f->re_text + at + 1, f->re_text + at, (f->nre - at) * sizeof(*f->re_text));
+	memmove(f->re_used + at + 1, f->re_used + at, (f->nre - at) * sizeof(*f->re_used));
+	f->re_text[at] = re;
+	f->re_used[at] = false;
+	f->nre++;
+}
+
+void ct_filter_warn_unused(const struct ct_filter *f)
+{
+	for (size_t i = 0; i < f->nre; i++) {
+		if (f->re_used[i])
+			continue;
+		const char *opt = i < f->ninc ? "-F" : i < f->ninc + f->nexc ? "-N" : "--hide";
+		ct_warn("%s '%s' matches no function called in the recording", opt,
+			ct_tx(f->re_text[i]));
+	}
+}
+
 int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err)
 {
 	regex_t **arr = exclude ? &f->exc : &f->inc;
@@ -64,6 +91,7 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 	}
 	*arr = xrealloc(*arr, (*n + 1) * sizeof(regex_t));
 	(*arr)[(*n)++] = r;
+	note_regex(f, exclude ? 'N' : 'F', re);
 	/* functions already cached keep their old match: options come first */
 	return 0;
 }
@@ -113,6 +141,7 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 			return -1;
 		f->hid = xrealloc(f->hid, (f->nhid + 1) * sizeof(regex_t));
 		f->hid[f->nhid++] = r;
+		note_regex(f, 'H', arg);
 		return 0;
 	}
 	case 'D':
@@ -144,13 +173,17 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 {
 	fn->inc = false;
 	fn->exc = false;
-	for (size_t i = 0; i < f->ninc && !fn->inc; i++)
-		fn->inc = regexec(&f->inc[i], fn->name, 0, NULL, 0) == 0;
-	for (size_t i = 0; i < f->nexc && !fn->exc; i++)
-		fn->exc = regexec(&f->exc[i], fn->name, 0, NULL, 0) == 0;
 	fn->hide = false;
-	for (size_t i = 0; i < f->nhid && !fn->hide; i++)
-		fn->hide = regexec(&f->hid[i], fn->name, 0, NULL, 0) == 0;
+	/* every regex is tried, to know which matched nothing */
+	for (size_t i = 0; i < f->ninc; i++)
+		if (regexec(&f->inc[i], fn->name, 0, NULL, 0) == 0)
+			fn->inc = f->re_used[i] = true;
+	for (size_t i = 0; i < f->nexc; i++)
+		if (regexec(&f->exc[i], fn->name, 0, NULL, 0) == 0)
+			fn->exc = f->re_used[f->ninc + i] = true;
+	for (size_t i = 0; i < f->nhid; i++)
+		if (regexec(&f->hid[i], fn->name, 0, NULL, 0) == 0)
+			fn->hide = f->re_used[f->ninc + f->nexc + i] = true;
 }
 
 /* does a (demangled) name end with its parameter list?  "f(int)", and so

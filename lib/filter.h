@@ -63,6 +63,11 @@ struct ct_filter {
 	size_t nexc;
 	regex_t *hid; /* --hide */
 	size_t nhid;
+	/* each regex as given, and whether it matched a function (for a
+	 * warning when one matched none): -F, then -N, then --hide */
+	const char **re_text;
+	bool *re_used;
+	size_t nre;
 	uint32_t max_depth; /* -D: show depth < max_depth; 0: no limit */
 	uint64_t min_time;  /* -t: in ns; 0: no limit */
 
@@ -108,6 +113,9 @@ int ct_regex_option(regex_t *r, const char *opt, const char *re);
 /* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't' with its argument; on error
  * print "calltrace CMD: ..." to stderr (ct_error) and return -1 */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg);
+/* a warning for each -F/-N/--hide regex that matched no function the
+ * views were given (a mistyped name, say) */
+void ct_filter_warn_unused(const struct ct_filter *f);
 /* true when some filter is set (views may then take a slower path) */
 bool ct_filter_active(const struct ct_filter *f);
 

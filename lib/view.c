@@ -242,6 +242,7 @@ int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path)
 		status = ct_error("writing %s: %s", path, strerror(errno));
 	if (rc < 0)
 		return ct_error("%s", v->err.msg);
+	ct_filter_warn_unused(&v->filt);
 	if (v->s->lost)
 		ct_error("%llu events were lost while recording; %s",
 			 (unsigned long long)v->s->lost,
