@@ -789,9 +789,38 @@ static int check(struct ct_view *v)
 static char outbuf[1 << 16];
 
 /* the output opened, each format's head */
+/* the timeline formats grow with every call: said before writing when the
+ * file will pass what their viewers open (the estimate is from the threads'
+ * stream sizes: an upper bound when filters or -r narrow it) */
+static void warn_big(const struct exporter *x, const struct ct_view *v)
+{
+	const struct ct_session *s = v->s;
+	if ((x->fmt != FMT_CHROME && x->fmt != FMT_PERFETTO) || !s->events || !s->ev_bytes)
+		return;
+	uint64_t bytes = 0;
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (!v->want || v->want[s->threads[i]->index])
+			bytes += s->threads[i]->bytes;
+	double events = (double)bytes * (double)s->events / (double)s->ev_bytes;
+	double calls = events / 2, out = calls * (x->fmt == FMT_CHROME ? 80 : 42);
+	bool narrowed = ct_filter_active(&v->filt) || x->lo || x->hi != UINT64_MAX;
+	if (x->fmt == FMT_CHROME && (out > 500e6 || calls > 1e6))
+		ct_warn("%s%.0f calls, about %.0f MB of Chrome JSON: Chrome's trace viewer stops "
+			"near 500 MB and speedscope near 1 M events; narrow it with -r START~END, "
+			"-t TIME, -D N or --tid, or write --format=folded (speedscope, "
+			"flamegraph.pl), perfetto or html",
+			narrowed ? "up to " : "", calls, out / 1e6);
+	else if (x->fmt == FMT_PERFETTO && out > 1e9)
+		ct_warn("%s%.0f calls, about %.0f MB of Perfetto trace: the Perfetto UI holds "
+			"traces near 1-2 GB in the browser; narrow it with -r START~END, -t TIME, "
+			"-D N or --tid, or write --format=folded or html",
+			narrowed ? "up to " : "", calls, out / 1e6);
+}
+
 static int begin(void *ctx, struct ct_view *v)
 {
 	struct exporter *x = ctx;
+	warn_big(x, v);
 	x->out = stdout;
 	if (x->output && !(x->out = fopen(x->output, "w")))
 		return ct_error("%s: %s", x->output, strerror(errno));
