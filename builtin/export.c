@@ -197,29 +197,6 @@ static uint64_t clipped_incl(const struct exporter *x, const struct ct_event *ev
 }
 
 /* "START~END": either side a duration or empty (open); 0 or -1 */
-static int parse_range(const char *arg, uint64_t *lo, uint64_t *hi)
-{
-	const char *tilde = strchr(arg, '~');
-	if (!tilde || strchr(tilde + 1, '~'))
-		return -1;
-	*lo = 0;
-	*hi = UINT64_MAX;
-	if (tilde > arg) {
-		char *a = xasprintf("%.*s", (int)(tilde - arg), arg);
-		int64_t v = ct_parse_duration(a);
-		free(a);
-		if (v < 0)
-			return -1;
-		*lo = (uint64_t)v;
-	}
-	if (tilde[1]) {
-		int64_t v = ct_parse_duration(tilde + 1);
-		if (v < 0)
-			return -1;
-		*hi = (uint64_t)v;
-	}
-	return *hi < *lo ? -1 : 0;
-}
 
 static uint32_t intern(struct exporter *x, const char *name)
 {
@@ -761,7 +738,7 @@ static int option(struct ct_view *v, int c, const char *arg)
 		x->inner = (uint32_t)(n - n / 2);
 		return 0;
 	case 'r':
-		if (parse_range(arg, &x->lo, &x->hi) < 0) {
+		if (ct_parse_range(arg, &x->lo, &x->hi) < 0) {
 			ct_error("--range: want START~END (durations since the start of the "
 				 "recording, either may be empty, e.g. 10ms~20ms), not '%s'",
 				 arg);

@@ -605,6 +605,21 @@ static int replay_per_thread(struct replay *r, struct ct_view *v)
 
 static char outbuf[1 << 20];
 
+/* -r: the filter's range stage (lib/filter.c) */
+static int option(struct ct_view *v, int c, const char *arg)
+{
+	if (c != 'r')
+		return -1;
+	if (ct_parse_range(arg, &v->filt.r_lo, &v->filt.r_hi) < 0) {
+		ct_error("--range: want START~END (durations since the start of the recording, "
+			 "either may be empty, e.g. 10ms~20ms), not '%s'",
+			 arg);
+		return -1;
+	}
+	v->filt.r_ranged = true;
+	return 0;
+}
+
 static const struct ct_opt options[] = {
 	CT_OPT_DATA,
 	CT_OPT_TIDS,
@@ -621,6 +636,10 @@ static const struct ct_opt options[] = {
 	CT_OPT_HIDEFR,
 	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
 	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
+	{"range", 'r', "START~END",
+	 "only calls overlapping this time range (since the\n"
+	 "start of the recording; e.g. 10ms~20ms, either side\n"
+	 "may be empty)"},
 	CT_OPT_NODEMANGLE,
 	CT_OPT_FLAG("no-duration", struct replay, no_duration, "leave out the duration column"),
 	CT_OPT_FLAG("no-args", struct replay, no_args,
@@ -645,6 +664,7 @@ int cmd_replay(int argc, char **argv)
 	struct ct_view v = {.head = head,
 			    .tail = tail,
 			    .opts = options,
+			    .option = option,
 			    .ctx = &r,
 			    .thread_end = print_pend,
 			    .stop = &out_failed,

@@ -166,7 +166,31 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 
 bool ct_filter_active(const struct ct_filter *f)
 {
-	return f->ninc || f->nexc || f->nhid || f->max_depth || f->min_time;
+	return f->ninc || f->nexc || f->nhid || f->max_depth || f->min_time || f->r_ranged;
+}
+
+int ct_parse_range(const char *arg, uint64_t *lo, uint64_t *hi)
+{
+	const char *tilde = strchr(arg, '~');
+	if (!tilde || strchr(tilde + 1, '~'))
+		return -1;
+	*lo = 0;
+	*hi = UINT64_MAX;
+	if (tilde > arg) {
+		char *a = xasprintf("%.*s", (int)(tilde - arg), arg);
+		int64_t v = ct_parse_duration(a);
+		free(a);
+		if (v < 0)
+			return -1;
+		*lo = (uint64_t)v;
+	}
+	if (tilde[1]) {
+		int64_t v = ct_parse_duration(tilde + 1);
+		if (v < 0)
+			return -1;
+		*hi = (uint64_t)v;
+	}
+	return *hi < *lo ? -1 : 0;
 }
 
 void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
@@ -259,6 +283,8 @@ void ct_filter_thread_free(struct ct_filter_thread *t)
 	free(t->pend);
 	free(t->fns);
 	free(t->hid);
+	free(t->rpend);
+	free(t->rshown);
 	ct_filter_thread_init(t);
 }
 
@@ -343,6 +369,79 @@ static bool hid_exit(struct ct_filter_thread *t, uint32_t d)
 	return true;
 }
 
+/* what follows -r: -t, or the view */
+static void after_range(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_fevent *fe,
+			ct_filter_emit_fn emit, void *ctx)
+{
+	if (f->min_time)
+		time_stage(f, t, fe, emit, ctx);
+	else
+		emit(ctx, fe);
+}
+
+/* -r: whether the open call at shown depth d was passed on */
+static bool *rshown_at(struct ct_filter_thread *t, uint32_t d)
+{
+	if (d >= t->rshcap) {
+		size_t n = t->rshcap ? t->rshcap : 64;
+		while (n <= d)
+			n *= 2;
+		t->rshown = xrealloc(t->rshown, n * sizeof(*t->rshown));
+		memset(t->rshown + t->rshcap, 0, (n - t->rshcap) * sizeof(*t->rshown));
+		t->rshcap = n;
+	}
+	return &t->rshown[d];
+}
+
+/* -r: the entries held back reach into the range: passed on, in order */
+static void range_release(struct ct_filter *f, struct ct_filter_thread *t, ct_filter_emit_fn emit,
+			  void *ctx)
+{
+	for (size_t i = 0; i < t->nrpend; i++) {
+		*rshown_at(t, t->rpend[i].depth) = true;
+		after_range(f, t, &t->rpend[i], emit, ctx);
+	}
+	t->nrpend = 0;
+}
+
+/* -r stage, for events that passed -F/-N/--hide/-D: the calls that overlap
+ * [r_lo, r_hi).  A call entered before r_lo is held back until an event
+ * after r_lo comes while it is open (it reaches into the range), or its
+ * exit before that (it does not: it goes, with what it called) */
+static void range_stage(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_fevent *fe,
+			ct_filter_emit_fn emit, void *ctx)
+{
+	uint64_t tm = fe->ev.time;
+	if (tm > f->r_lo && t->nrpend)
+		range_release(f, t, emit, ctx);
+	if (fe->ev.kind == CT_ENTER) {
+		bool *shown = rshown_at(t, fe->depth);
+		*shown = false;
+		if (tm >= f->r_hi)
+			return; /* after the range */
+		if (tm < f->r_lo) {
+			if (t->nrpend == t->rcap) {
+				t->rcap = t->rcap ? 2 * t->rcap : 64;
+				t->rpend = xrealloc(t->rpend, t->rcap * sizeof(*t->rpend));
+			}
+			t->rpend[t->nrpend++] = *fe;
+			return;
+		}
+		*shown = true;
+		after_range(f, t, fe, emit, ctx);
+		return;
+	}
+	if (t->nrpend && t->rpend[t->nrpend - 1].depth == fe->depth) {
+		t->nrpend--; /* it ended before the range: gone */
+		return;
+	}
+	bool *shown = rshown_at(t, fe->depth);
+	if (*shown) {
+		*shown = false;
+		after_range(f, t, fe, emit, ctx);
+	}
+}
+
 void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
 		       struct ct_func *fn, ct_filter_emit_fn emit, void *ctx)
 {
@@ -406,7 +505,9 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 		return;
 
 	struct ct_fevent fe = {.ev = *ev, .fn = fn, .depth = sd};
-	if (f->min_time)
+	if (f->r_ranged)
+		range_stage(f, t, &fe, emit, ctx);
+	else if (f->min_time)
 		time_stage(f, t, &fe, emit, ctx);
 	else
 		emit(ctx, &fe);
@@ -465,6 +566,9 @@ void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_fi
 	(void)f;
 	if (t->npend)
 		flush_pending(t, t->npend, emit, ctx);
+	t->nrpend = 0; /* open before the range until the end: not in it */
+	if (t->rshcap)
+		memset(t->rshown, 0, t->rshcap * sizeof(*t->rshown));
 	hid_reset(t);
 	t->f_depth = CT_DEPTH_NONE;
 	t->n_depth = CT_DEPTH_NONE;

@@ -68,6 +68,9 @@ struct ct_filter {
 	const char **re_text;
 	bool *re_used;
 	size_t nre;
+	uint64_t r_lo, r_hi; /* -r: calls overlapping [r_lo, r_hi) (ns from the
+			      * start); r_ranged false: all */
+	bool r_ranged;
 	uint32_t max_depth; /* -D: show depth < max_depth; 0: no limit */
 	uint64_t min_time;  /* -t: in ns; 0: no limit */
 
@@ -94,6 +97,11 @@ struct ct_filter_thread {
 	struct ct_func **fns; /* by depth: the function of each open call, so
 				 * that an exit needs no lookup */
 	size_t nfns;
+	struct ct_fevent *rpend; /* -r: entries before the range, held until
+				  * the call proves to reach into it */
+	size_t nrpend, rcap;
+	bool *rshown; /* -r: by shown depth, the open call passed */
+	size_t rshcap;
 	bool *hid; /* --hide: by depth, the open call is hidden */
 	size_t hidcap;
 	uint32_t nhid; /* hidden calls open inside the -F call */
@@ -113,6 +121,9 @@ int ct_regex_option(regex_t *r, const char *opt, const char *re);
 /* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't' with its argument; on error
  * print "calltrace CMD: ..." to stderr (ct_error) and return -1 */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg);
+/* parse -r's "START~END" (times from the start of the recording, such as
+ * 1.5ms~2s; an empty side is open) into [*lo, *hi); -1 when malformed */
+int ct_parse_range(const char *arg, uint64_t *lo, uint64_t *hi);
 /* a warning for each -F/-N/--hide regex that matched no function the
  * views were given (a mistyped name, say) */
 void ct_filter_warn_unused(const struct ct_filter *f);
