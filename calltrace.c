@@ -2,6 +2,7 @@
 /* calltrace: the command and its table of subcommands. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin/builtin.h"
 #include "lib/message.h"
@@ -24,6 +25,7 @@ static const struct cmd_struct commands[] = {
 	{"graph", cmd_graph, "call tree aggregated by call path; backtraces of a function"},
 	{"coverage", cmd_coverage, "which functions of each instrumented module were called"},
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
+	{"live", cmd_live, "record a program and show its call tree, in one step"},
 	{"export", cmd_export,
 	 "write the calls for other tools: chrome, perfetto, folded, callgrind, html"},
 };
@@ -72,6 +74,11 @@ int main(int argc, char **argv)
 			ct_set_command(commands[i].name);
 			return commands[i].fn(argc - 1, argv + 1);
 		}
-	ct_error("'%s' is not a calltrace command. See 'calltrace --help'.", argv[1]);
+	if (strchr(argv[1], '/') || access(argv[1], X_OK) == 0)
+		ct_error("'%s' is not a calltrace command; to record it and show its calls: "
+			 "calltrace live %s (or calltrace record %s, then calltrace replay)",
+			 argv[1], argv[1], argv[1]);
+	else
+		ct_error("'%s' is not a calltrace command. See 'calltrace --help'.", argv[1]);
 	return 2;
 }

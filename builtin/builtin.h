@@ -13,5 +13,6 @@ int cmd_export(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_callers(int argc, char **argv);
+int cmd_live(int argc, char **argv);
 
 #endif
