@@ -39,11 +39,34 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 /* record's options that take the next word as their argument */
 static bool takes_arg(const char *a)
 {
-	static const char *const opts[] = {
-		"-d", "-b", "-A", "-R", "-F", "-N", "-D", "-t", "-T", "--data", "--buffer-size",
-		"--buffers", "--clock", "--lib", "--args", "--retval", "--str-max", "--args-lib",
-		"--filter", "--notrace", "--hide", "--depth", "--time-filter", "--trigger", "--trace",
-		"--signal", "--time-range", "--max-size"};
+	static const char *const opts[] = {"-d",
+					   "-b",
+					   "-A",
+					   "-R",
+					   "-F",
+					   "-N",
+					   "-D",
+					   "-t",
+					   "-T",
+					   "--data",
+					   "--buffer-size",
+					   "--buffers",
+					   "--clock",
+					   "--lib",
+					   "--args",
+					   "--retval",
+					   "--str-max",
+					   "--args-lib",
+					   "--filter",
+					   "--notrace",
+					   "--hide",
+					   "--depth",
+					   "--time-filter",
+					   "--trigger",
+					   "--trace",
+					   "--signal",
+					   "--time-range",
+					   "--max-size"};
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		if (!strcmp(a, opts[i]))
 			return true;
@@ -84,7 +107,8 @@ int cmd_live(int argc, char **argv)
 	const char *dir = keep;
 	if (!dir) {
 		const char *base = getenv("TMPDIR");
-		snprintf(tmp, sizeof(tmp), "%s/calltrace-live-XXXXXX", base && *base ? base : "/tmp");
+		snprintf(tmp, sizeof(tmp), "%s/calltrace-live-XXXXXX",
+			 base && *base ? base : "/tmp");
 		if (!mkdtemp(tmp))
 			return ct_error("cannot make a temporary directory %s: %s", tmp,
 					strerror(errno));
