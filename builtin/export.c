@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "argspec.h"
 #include "builtin/builtin.h"
@@ -73,7 +74,7 @@ static const struct ct_opt options[] = {
 	 " only calls overlapping this time range (since the\n"
 	 "start of the recording, e.g. 10ms~20ms, 1.5s~, ~500us),\n"
 	 "their times clipped to it"},
-	CT_OPT_NODEMANGLE,
+	CT_OPT_DEMANGLE,
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -760,6 +761,12 @@ static int check(struct ct_view *v)
 	}
 	if (x->fmt == FMT_HTML && !ct_html_available())
 		return ct_error("--format=html: %s", ct_html_missing_hint);
+	if (x->fmt == FMT_PERFETTO && !x->output && isatty(1)) {
+		/* binary: it would only garble the terminal */
+		ct_error("--format=perfetto writes a binary trace, not to a terminal: "
+			 "write it to a file with -o FILE (or pipe it)");
+		return 2;
+	}
 	return 0;
 }
 

@@ -58,6 +58,7 @@ void ct_proc_free_modules(struct ct_proc *p)
 		if (pp->cache.used[i]) {
 			struct ct_sym_info *si = pp->cache.vals[i];
 			free((char *)si->name);
+			free((char *)si->full);
 			free(si);
 		}
 	}
@@ -303,12 +304,19 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 		si->name = xasprintf("%s+0x%" PRIx64, si->module, off);
 		return si;
 	}
-	char *dm = s->demangle ? ct_demangle(sym->name) : NULL;
+	char *dm = ct_demangle_as(sym->name, s->demangle);
 	const char *nm = dm ? dm : sym->name;
 	if (off != sym->value)
 		si->name = xasprintf("%s+0x%" PRIx64, nm, off - sym->value);
 	else
 		si->name = xstrdup(nm);
+	if (s->demangle != CT_DEMANGLE_FULL && off == sym->value) {
+		char *full = ct_demangle(sym->name);
+		if (full && strcmp(full, si->name))
+			si->full = full;
+		else
+			free(full);
+	}
 	free(dm);
 	si->file = sym->file;
 	si->line = sym->line;
