@@ -383,7 +383,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_HIDEFR,
 	CT_OPT_DEPTH("only calls at depth < N"),
 	CT_OPT_TIME,
-	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
+	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,
 	CT_OPT_FLAG("no-time", struct callers, no_time, "no time columns (text only)"),

@@ -392,7 +392,7 @@ static void attribute(struct cov *c, bool all_modules)
 
 static const struct ct_opt options[] = {
 	CT_OPT_DATA,
-	{"format", OPT_FORMAT, "FMT", "text (default) or json"},
+	{"format", OPT_FORMAT, "text|json", "the output's format (default text)"},
 	{"fail-under", OPT_FAIL_UNDER, "PCT", "exit 3 when the overall percentage is below PCT"},
 	CT_OPT_FLAG("all-modules", struct cov, all_modules,
 		    "every module with symbols, not only instrumented ones"),

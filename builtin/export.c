@@ -55,7 +55,8 @@ enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES };
 #define FOLDED_FRAMES 128
 
 static const struct ct_opt options[] = {
-	{"format", OPT_FORMAT, "FMT", "chrome, perfetto, folded, callgrind or html (required)"},
+	{"format", OPT_FORMAT, "chrome|perfetto|folded|callgrind|html",
+	 "the output's format (required)"},
 	{"output", 'o', "FILE", "write to FILE (default: standard output)"},
 	CT_OPT_DATA,
 	{"folded-value", OPT_FOLDED_VALUE, "V", "self (self time in ns, default) or calls"},

@@ -22,6 +22,8 @@ void ct_view_usage(const struct ct_view *v, FILE *f)
 	fputs(v->head, f);
 	for (const struct ct_opt *o = v->opts; o->name; o++) {
 		int n;
+		if (!o->help)
+			continue; /* hidden: for tools (the shell completion) */
 		if (o->val < 256)
 			n = fprintf(f, "  -%c, --%s", o->val, o->name);
 		else

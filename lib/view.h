@@ -30,8 +30,11 @@
 struct ct_opt {
 	const char *name; /* the long name */
 	int val;
-	const char *arg;  /* the argument's name in the help, NULL: none */
-	const char *help; /* the help text; a '\n' starts an indented line */
+	const char *arg;  /* the argument's name in the help, NULL: none; its
+			   * values when they are few, "a|b|c" (the bash
+			   * completion offers them) */
+	const char *help; /* the help text; a '\n' starts an indented line;
+			   * NULL: a hidden option, left out of the help */
 };
 
 /* an option without argument that sets the bool field of the view's ctx
@@ -72,10 +75,10 @@ enum {
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
 #define CT_OPT_DEMANGLE                                                                \
-	{"demangle", CT_OPT_DEMANGLE_MODE, "MODE",                                     \
-	 "C++ names: full (default), simple (no return\n"                             \
-	 "type, template arguments or parameters) or no\n"                            \
-	 "(as in the binary); patterns match the full name too"},                      \
+	{"demangle", CT_OPT_DEMANGLE_MODE, "full|simple|no",                           \
+	 "C++ names: full (default); simple: no return\n"                             \
+	 "type, template arguments or parameters; no: as\n"                           \
+	 "in the binary.  Patterns match the full name too"},                          \
 	{"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "--demangle=no"}
 /* a view that offers --no-pager pages its stdout (lib/pager.h) */
 #define CT_OPT_PAGER                                                                   \
@@ -84,9 +87,9 @@ enum {
 	 "through $CALLTRACE_PAGER, $PAGER or less -FRX)"}
 /* v->color set as --color says (lib/color.h) */
 #define CT_OPT_COLOR_WHEN                                                              \
-	{"color", CT_OPT_COLOR, "WHEN",                                                \
-	 "auto (default: on a terminal, unless NO_COLOR\n"                             \
-	 "is set or TERM=dumb), always or never"}
+	{"color", CT_OPT_COLOR, "auto|always|never",                                   \
+	 "colour slow calls' durations; auto (default):\n"                             \
+	 "on a terminal, unless NO_COLOR is set or TERM=dumb"}
 #define CT_OPT_RAWTIMES                                                                \
 	{"raw", CT_OPT_RAW, NULL, "times as recorded, the tracer's own cost included"}
 #define CT_OPT_HELP {"help", 'h', NULL, "this help"}
