@@ -304,20 +304,24 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 		si->name = xasprintf("%s+0x%" PRIx64, si->module, off);
 		return si;
 	}
-	char *dm = ct_demangle_as(sym->name, s->demangle);
-	const char *nm = dm ? dm : sym->name;
+	/* the name as --demangle says (demangle.h), and the full one beside
+	 * it when that differs (the filters match both) */
+	char *full = ct_demangle(sym->name);
+	char *simple =
+		full && s->demangle == CT_DEMANGLE_SIMPLE ? ct_demangle_simplify(full) : NULL;
+	const char *nm = simple                                    ? simple
+			 : full && s->demangle == CT_DEMANGLE_FULL ? full
+								   : sym->name;
 	if (off != sym->value)
 		si->name = xasprintf("%s+0x%" PRIx64, nm, off - sym->value);
 	else
 		si->name = xstrdup(nm);
-	if (s->demangle != CT_DEMANGLE_FULL && off == sym->value) {
-		char *full = ct_demangle(sym->name);
-		if (full && strcmp(full, si->name))
-			si->full = full;
-		else
-			free(full);
+	if (full && off == sym->value && strcmp(full, si->name)) {
+		si->full = full;
+		full = NULL;
 	}
-	free(dm);
+	free(full);
+	free(simple);
 	si->file = sym->file;
 	si->line = sym->line;
 	return si;

@@ -14,6 +14,20 @@
 
 static pid_t pager_pid = -1;
 
+/* ^C (or another deadly signal) while the pager runs: the pager's end
+ * waited for before dying, so that the shell does not take the terminal
+ * back from under it (as git does) */
+static void wait_then_die(int sig)
+{
+	if (pager_pid > 0) {
+		close(1);
+		while (waitpid(pager_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* is the program (the first word of cmd) in $PATH? */
 static bool in_path(const char *prog)
 {
@@ -87,6 +101,10 @@ bool ct_pager_start(void)
 	/* a pager that quits early: writes fail (EPIPE), the view ends */
 	signal(SIGPIPE, SIG_IGN);
 	pager_pid = pid;
+	static const int deadly[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	for (size_t i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++)
+		if (signal(deadly[i], wait_then_die) == SIG_IGN)
+			signal(deadly[i], SIG_IGN); /* nohup's stays */
 	atexit(ct_pager_end);
 	return true;
 }

@@ -5,6 +5,7 @@
  * "less -FRX" (LESS=FRX set when LESS is not); an empty pager or "cat"
  * means none.  A pager that quits early (q) ends the view quietly: SIGPIPE
  * is ignored while it runs, and the view's write errors are then no error.
+ * A deadly signal (^C) waits for the pager to end before it kills the view.
  */
 #ifndef CT_PAGER_H
 #define CT_PAGER_H

@@ -62,6 +62,18 @@ PAGER='head -n 2' tty g replay -d "$W/big"
 echo "exit $RC" | add
 cat "$W/g" | normalize | sed 's/^[0-9.]* [mun]*s //' | add
 
+section "killed while paging (^C, SIGTERM): the pager's end is waited for"
+# the pager says it started, then sleeps before it reads; replay, blocked
+# on the pipe, gets SIGTERM and must not die before the pager ends (else the
+# shell would take the terminal back from under it)
+rm -f "$W/pager.started" "$W/pager.done"
+PAGER="trap '' INT TERM; : >'$W/pager.started'; sleep 1; cat >/dev/null; : >'$W/pager.done'" \
+	guard script -qec "$CT replay -d '$W/big' & p=\$!; n=0
+		while [ ! -f '$W/pager.started' ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
+		kill -TERM \$p; wait \$p; echo \"exit \$?\"
+		test -f '$W/pager.done' && echo waited || echo 'not waited'" \
+	/dev/null </dev/null 2>&1 | tr -d '\r' | add
+
 section "colour: durations of 1 ms and more (slow: 30 ms)"
 tty h replay -d "$W/p" --no-pager
 colours h | add
