@@ -44,10 +44,24 @@ static size_t skip_balanced(const char *s, size_t i)
 	return i;
 }
 
+/* the length of the operator's symbol at s ("<<=", "()", "->*"), 0 when
+ * there is none: the longest that matches */
+static size_t op_len(const char *s)
+{
+	static const char *const ops[] = {
+		"<=>", "<<=", ">>=", "->*", "()", "[]", "->", "<<", ">>", "<=", ">=", "==", "!=",
+		"&&",  "||",  "++",  "--",  "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<",
+		">",   "+",   "-",   "*",   "/",  "%",  "^",  "&",  "|",  "~",  "!",  "=",  ",",
+	};
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		if (!strncmp(s, ops[k], strlen(ops[k])))
+			return strlen(ops[k]);
+	return 0;
+}
+
 char *ct_demangle_simplify(const char *full)
 {
 	static const char anon[] = "(anonymous namespace)";
-	static const char op_chars[] = "<>=!+-*/%^&|~[],";
 	size_t len = strlen(full), n = 0, i = 0;
 	char *out = xmalloc(len + 1);
 	bool conversion = false; /* in "operator TYPE": its spaces are kept */
@@ -59,15 +73,14 @@ char *ct_demangle_simplify(const char *full)
 			memcpy(out + n, "operator", 8);
 			n += 8;
 			i += 8;
-			if (!strncmp(full + i, "()", 2)) {
-				memcpy(out + n, "()", 2);
-				n += 2;
-				i += 2;
-			} else if (full[i] && strchr(op_chars, full[i])) {
-				/* operator<, operator<<=, operator[], ... */
-				while (full[i] && strchr(op_chars, full[i]))
-					out[n++] = full[i++];
-				/* "operator< <int>": the template's arguments */
+			size_t op = op_len(full + i);
+			if (op) {
+				/* operator<, operator<<=, operator[], ...; what
+				 * follows is the template's arguments, if any:
+				 * "operator==<T>", "operator< <T>" */
+				memcpy(out + n, full + i, op);
+				n += op;
+				i += op;
 				if (full[i] == ' ' && full[i + 1] == '<')
 					i++;
 			} else if (full[i] == ' ') {

@@ -41,6 +41,20 @@ int main(void)
 	       "std::__detail::_Mod_range_hashing::operator()");
 	simple("bool operator< <int>(A<int> const&, A<int> const&)", "operator<");
 	simple("A::operator<<(int)", "A::operator<<");
+	/* an operator template's arguments right after its symbol */
+	simple("bool __gnu_cxx::operator==<int*, std::vector<int> >(A const&, A const&)",
+	       "__gnu_cxx::operator==");
+	simple("__gnu_cxx::__normal_iterator<int*, std::vector<int> >::difference_type "
+	       "__gnu_cxx::operator-<int*, std::vector<int> >(A const&, A const&)",
+	       "__gnu_cxx::operator-");
+	simple("bool std::operator< <char, std::char_traits<char> >(B const&, B const&)",
+	       "std::operator<");
+	simple("auto A::operator<=>(A const&) const", "A::operator<=>");
+	simple("A::operator->()", "A::operator->");
+	simple("A::operator->*(int)", "A::operator->*");
+	simple("int A::operator()<int>(int) const", "A::operator()");
+	simple("A::operator std::vector<int, std::allocator<int> >() const",
+	       "A::operator std::vector");
 	simple("A::operator[](unsigned long)", "A::operator[]");
 	simple("operator new(unsigned long)", "operator new");
 	simple("operator delete[](void*)", "operator delete[]");
