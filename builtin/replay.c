@@ -39,7 +39,8 @@ static const char head[] = "usage: calltrace replay [options]\n"
 
 static const char tail[] =
 	"\n"
-	"REGEX is POSIX extended, matched anywhere in the (demangled) name;\n"
+	"REGEX is POSIX extended, matched anywhere in the name as shown or in\n"
+	"the full demangled name (whichever --demangle);\n"
 	"anchor it (-F '^main$') to match a whole name.\n"
 	"Exits: '} /* f: unwound */' the frame was left by longjmp or an exception;\n"
 	"'/* unfinished */' the call was still open when the thread ended.\n";
