@@ -28,18 +28,26 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
 void ct_cal_hooked(void) CT_HIDDEN; /* arch/x86_64/cal.S */
 void ct_cal_plain(void) CT_HIDDEN;
+void ct_cal_mix(void (*fn)(void), unsigned long n, uint64_t seed) CT_HIDDEN;
 
 #define CAL_CALLS 128  /* calls per batch */
-#define CAL_BATCHES 16 /* measured batches of each kind, after a warm-up */
+#define CAL_BATCHES 24 /* measured batches of each kind, after a warm-up */
 
 /* the longest a call can write: ENTER, EXIT and a TIME and HI record each */
 #define CAL_MAX_PER_CALL 44
-static uint64_t scratch[(CAL_CALLS * CAL_MAX_PER_CALL + 256) / 8];
+#define CAL_BATCH_BYTES (CAL_CALLS * CAL_MAX_PER_CALL + 256)
+/* the trace area: each batch writes where the last one stopped, as a
+ * thread writes its buffers, through an area larger than the L1 cache (a
+ * mapping made for the calibration), or the small static one if the
+ * mapping cannot be had */
+#define CAL_AREA (256 * 1024)
+static uint64_t scratch[CAL_BATCH_BYTES / 8];
 static struct ct_frame scratch_stk[8];
 
 struct figures {
@@ -51,6 +59,10 @@ static struct {
 	struct figures cyg, hook;
 } cal;
 
+static struct {
+	unsigned char *base;
+	size_t size, at;
+} area;
 
 /* through volatile pointers: the compiler can neither inline nor drop them */
 static void (*volatile enter_p)(void *, void *) = __cyg_profile_func_enter;
@@ -74,12 +86,21 @@ static void (*volatile traced_p)(void) = cal_traced;
 static void (*volatile asm_plain_p)(void) = ct_cal_plain;
 static void (*volatile asm_hooked_p)(void) = ct_cal_hooked;
 
-static uint64_t batch_plain(void (*volatile *fp)(void))
+/* a batch: CAL_CALLS calls of *fp from ct_cal_mix's 16 call sites, in the
+ * order that seed gives (the same for the plain and the traced batch) */
+static uint64_t batch_plain(void (*volatile *fp)(void), uint64_t seed)
 {
 	uint64_t t0 = ct_clock();
-	for (int i = 0; i < CAL_CALLS; i++)
-		(*fp)();
+	ct_cal_mix(*fp, CAL_CALLS, seed);
 	return ct_clock() - t0;
+}
+
+/* where the next batch's records go: on from the last batch's */
+static unsigned char *batch_buffer(void)
+{
+	if (area.at + CAL_BATCH_BYTES > area.size)
+		area.at = 0;
+	return area.base + area.at;
 }
 
 /* one batch of traced calls on the scratch state; *inner gets the sum of
@@ -88,9 +109,13 @@ static uint64_t batch_plain(void (*volatile *fp)(void))
  * hooked: ct_cal_hooked, whose entry's fast path needs a frame below it on
  * the shadow stack (a thread's first one takes the slow path): a base frame
  * at the top of the address space, not hooked, that nothing returns to */
-static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t *inner)
+static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t seed, uint64_t *inner)
 {
-	t->cur = (uintptr_t)scratch;
+	unsigned char *buf = batch_buffer();
+	t->cur = (uintptr_t)buf;
+	/* a record never ends past the limit: no buffer switch (and with no
+	 * ring, ct_buffer_full would return at once anyway) */
+	t->limit = (uintptr_t)buf + CAL_BATCH_BYTES;
 	t->depth = 0;
 	if (hooked) {
 		memset(&t->stk[0], 0, sizeof(t->stk[0]));
@@ -100,16 +125,17 @@ static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t *inner)
 	void (*volatile * fp)(void) = hooked ? &asm_hooked_p : &traced_p;
 	t->last = ct_clock();
 	uint64_t t0 = ct_clock();
-	for (int i = 0; i < CAL_CALLS; i++)
-		(*fp)();
+	ct_cal_mix(*fp, CAL_CALLS, seed);
 	uint64_t el = ct_clock() - t0;
+	area.at = t->cur - (uintptr_t)area.base;
+	area.at = (area.at + 63) & ~(size_t)63;
 	if (t->depth != (hooked ? 1u : 0u)) {
 		*inner = UINT64_MAX;
 		return el;
 	}
 
 	uint64_t sum = 0, exits = 0;
-	const unsigned char *p = (const unsigned char *)scratch;
+	const unsigned char *p = buf;
 	const unsigned char *end = (const unsigned char *)t->cur;
 	while (p < end) {
 		uint32_t w;
@@ -129,16 +155,42 @@ static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t *inner)
 	return el;
 }
 
-static void derive(struct figures *f, uint64_t min_plain, uint64_t min_traced, uint64_t min_inner)
+/* the median of v[0..n) (n > 0; reorders v) */
+static uint64_t median(uint64_t *v, int n)
 {
-	if (min_inner == UINT64_MAX)
-		return; /* every batch interrupted: no figures rather than wrong ones */
-	uint64_t outer = min_traced > min_plain ? min_traced - min_plain : 0;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* the figures from the rounds' paired batches: the medians of the inner
+ * sums and of the differences traced - plain (each pair ran back to back
+ * on the same call sites), over the rounds whose records were all plain
+ * ENTERs and EXITs (an interrupted batch writes a longer one) */
+static void derive(struct figures *f, const uint64_t *plain, const uint64_t *traced,
+		   const uint64_t *inner, int n)
+{
+	uint64_t in[CAL_BATCHES], diff[CAL_BATCHES];
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (inner[i] == UINT64_MAX)
+			continue;
+		in[k] = inner[i];
+		diff[k] = traced[i] > plain[i] ? traced[i] - plain[i] : 0;
+		k++;
+	}
+	if (k < n / 2 || k == 0)
+		return; /* most batches interrupted: no figures rather than wrong ones */
+	uint64_t mi = median(in, k), outer = median(diff, k);
 	/* the inner part is inside the outer one; only noise can invert them */
-	if (outer < min_inner)
-		outer = min_inner;
+	if (outer < mi)
+		outer = mi;
 	f->calls = CAL_CALLS;
-	f->inner = min_inner;
+	f->inner = mi;
 	f->outer = outer;
 }
 
@@ -147,6 +199,19 @@ static void measure(void)
 	struct ct_tstate *t = &ct_self;
 	struct ct_tstate saved;
 	sigset_t all, old;
+
+	/* the area, its pages touched before anything is timed */
+	void *m = mmap(NULL, CAL_AREA, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (m != MAP_FAILED) {
+		area.base = m;
+		area.size = CAL_AREA;
+		memset(m, 0, CAL_AREA);
+	} else {
+		area.base = (unsigned char *)scratch;
+		area.size = sizeof(scratch);
+	}
+	area.at = 0;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -159,36 +224,32 @@ static void measure(void)
 	 * untouched (the hooked calls only take the fast paths, which do not
 	 * read it; the real thread's hooked frames are in `saved`) */
 	t->hook = ct_hook_scratch_area();
-	/* a record never ends past the limit: no buffer switch (and with no
-	 * ring, ct_buffer_full would return at once anyway) */
-	t->limit = (uintptr_t)scratch + sizeof(scratch);
 
-	uint64_t min_plain[2], min_traced[2], min_inner[2];
-	for (int k = 0; k < 2; k++)
-		min_plain[k] = min_traced[k] = min_inner[k] = UINT64_MAX;
+	uint64_t plain[2][CAL_BATCHES], traced[2][CAL_BATCHES], inner[2][CAL_BATCHES];
 	bool hi_ok = ((uintptr_t)ct_cal_hooked >> CT_ADDR_LOW_BITS) == t->hi;
 	for (int b = 0; b <= CAL_BATCHES; b++) {
 		for (int k = 0; k < 2; k++) {
 			if (k == 1 && !hi_ok)
 				break; /* cannot happen in one library; no figures then */
-			uint64_t inner, p = batch_plain(k ? &asm_plain_p : &plain_p);
-			uint64_t tr = batch_traced(t, k == 1, &inner);
+			uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)(b + 1);
+			uint64_t in, p = batch_plain(k ? &asm_plain_p : &plain_p, seed);
+			uint64_t tr = batch_traced(t, k == 1, seed, &in);
 			if (b == 0)
-				continue; /* warm-up: caches, page faults of the scratch buffer */
-			if (p < min_plain[k])
-				min_plain[k] = p;
-			if (tr < min_traced[k])
-				min_traced[k] = tr;
-			if (inner < min_inner[k])
-				min_inner[k] = inner;
+				continue; /* warm-up: caches, branch predictors */
+			plain[k][b - 1] = p;
+			traced[k][b - 1] = tr;
+			inner[k][b - 1] = in;
 		}
 	}
 
 	memcpy(t, &saved, sizeof(*t));
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (m != MAP_FAILED)
+		munmap(m, CAL_AREA);
 
-	derive(&cal.cyg, min_plain[0], min_traced[0], min_inner[0]);
-	derive(&cal.hook, min_plain[1], min_traced[1], min_inner[1]);
+	derive(&cal.cyg, plain[0], traced[0], inner[0], CAL_BATCHES);
+	if (hi_ok)
+		derive(&cal.hook, plain[1], traced[1], inner[1], CAL_BATCHES);
 }
 
 /* is t the calibration's scratch thread state (its calls are not the
