@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "calfig.h"
 #include "internal.h"
 
 void ct_cal_hooked(void) CT_HIDDEN; /* arch/x86_64/cal.S */
@@ -38,6 +39,7 @@ void ct_cal_mix(void (*fn)(void), unsigned long n, uint64_t seed) CT_HIDDEN;
 
 #define CAL_CALLS 128  /* calls per batch */
 #define CAL_BATCHES 24 /* measured batches of each kind, after a warm-up */
+_Static_assert(CAL_BATCHES <= CT_CAL_MAX_ROUNDS, "rounds");
 
 /* the longest a call can write: ENTER, EXIT and a TIME and HI record each */
 #define CAL_MAX_PER_CALL 44
@@ -155,43 +157,16 @@ static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t seed, ui
 	return el;
 }
 
-/* the median of v[0..n) (n > 0; reorders v) */
-static uint64_t median(uint64_t *v, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			uint64_t x = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = x;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* the figures from the rounds' paired batches: the medians of the inner
- * sums and of the differences traced - plain (each pair ran back to back
- * on the same call sites), over the rounds whose records were all plain
- * ENTERs and EXITs (an interrupted batch writes a longer one) */
+/* the figures from the rounds' paired batches (calfig.c) */
 static void derive(struct figures *f, const uint64_t *plain, const uint64_t *traced,
 		   const uint64_t *inner, int n)
 {
-	uint64_t in[CAL_BATCHES], diff[CAL_BATCHES];
-	int k = 0;
-	for (int i = 0; i < n; i++) {
-		if (inner[i] == UINT64_MAX)
-			continue;
-		in[k] = inner[i];
-		diff[k] = traced[i] > plain[i] ? traced[i] - plain[i] : 0;
-		k++;
-	}
-	if (k < n / 2 || k == 0)
-		return; /* most batches interrupted: no figures rather than wrong ones */
-	uint64_t mi = median(in, k), outer = median(diff, k);
-	/* the inner part is inside the outer one; only noise can invert them */
-	if (outer < mi)
-		outer = mi;
+	uint64_t in, out;
+	if (!ct_cal_figures(plain, traced, inner, n, &in, &out))
+		return;
 	f->calls = CAL_CALLS;
-	f->inner = mi;
-	f->outer = outer;
+	f->inner = in;
+	f->outer = out;
 }
 
 static void measure(void)
