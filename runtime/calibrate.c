@@ -14,16 +14,23 @@
  * own time.  OUTER: ticks that CALLS calls of an empty traced function take
  * more than CALLS calls of the same function untraced (the whole hook pair,
  * their calls and arguments): what each call adds to the time of its
- * callers.  Each is the minimum over a few batches, so that an interrupt or
- * a preemption in one batch does not count.
+ * callers.
  *
- * The hooked figures come from ct_cal_hooked (arch/x86_64/cal.S), an empty
- * function as -pg -mfentry compiles it, against ct_cal_plain.
+ * Each round times a batch of CAL_CALLS calls of an empty function untraced
+ * and then traced, made from ct_cal_mix's 16 call sites in an order no
+ * predictor learns (the same in both batches), as a program's calls return
+ * to many places; the figures are the medians over the rounds (calfig.c):
+ * the typical cost, not the best case, and an interrupt or a preemption in
+ * one batch does not count.  The traced functions are compiled as the
+ * front ends compile them (arch/x86_64/cal.S): ct_cal_cyg calls the hooks
+ * through the PLT, ct_cal_hooked calls __fentry__ through the GOT and
+ * returns through the return trampoline.
  *
- * The hooks write into a private scratch buffer and shadow stack while the
- * thread's state is set aside, with signals blocked, so nothing of this
- * reaches the trace.  No allocation, no locks: a few microseconds of work
- * and two system calls.
+ * The hooks write into a 256 KB mapping of the calibration's own, each
+ * batch on from the last (as a thread writes its 256 KB buffers, beyond the
+ * L1 cache), and a scratch shadow stack, while the thread's state is set
+ * aside, with signals blocked, so nothing of this reaches the trace.  No
+ * allocation, no locks: about a millisecond of work and a few system calls.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -35,6 +42,7 @@
 
 void ct_cal_hooked(void) CT_HIDDEN; /* arch/x86_64/cal.S */
 void ct_cal_plain(void) CT_HIDDEN;
+void ct_cal_cyg(void) CT_HIDDEN;
 void ct_cal_mix(void (*fn)(void), unsigned long n, uint64_t seed) CT_HIDDEN;
 
 #define CAL_CALLS 128  /* calls per batch */
@@ -66,25 +74,15 @@ static struct {
 	size_t size, at;
 } area;
 
-/* through volatile pointers: the compiler can neither inline nor drop them */
-static void (*volatile enter_p)(void *, void *) = __cyg_profile_func_enter;
-static void (*volatile exit_p)(void *, void *) = __cyg_profile_func_exit;
-
-/* an empty function, untraced and as -finstrument-functions compiles it */
+/* an empty function, untraced; as -finstrument-functions compiles it,
+ * ct_cal_cyg (arch/x86_64/cal.S) */
 static __attribute__((noinline)) void cal_plain(void)
 {
 	__asm__ volatile("");
 }
 
-static __attribute__((noinline)) void cal_traced(void)
-{
-	enter_p((void *)cal_traced, __builtin_return_address(0));
-	__asm__ volatile("");
-	exit_p((void *)cal_traced, __builtin_return_address(0));
-}
-
 static void (*volatile plain_p)(void) = cal_plain;
-static void (*volatile traced_p)(void) = cal_traced;
+static void (*volatile traced_p)(void) = ct_cal_cyg;
 static void (*volatile asm_plain_p)(void) = ct_cal_plain;
 static void (*volatile asm_hooked_p)(void) = ct_cal_hooked;
 
@@ -194,7 +192,7 @@ static void measure(void)
 	memset(t, 0, sizeof(*t));
 	t->stk = scratch_stk;
 	t->cap = sizeof(scratch_stk) / sizeof(scratch_stk[0]);
-	t->hi = (uintptr_t)cal_traced >> CT_ADDR_LOW_BITS;
+	t->hi = (uintptr_t)ct_cal_cyg >> CT_ADDR_LOW_BITS;
 	/* hook.c's own area set aside: its orphans and nested frames stay
 	 * untouched (the hooked calls only take the fast paths, which do not
 	 * read it; the real thread's hooked frames are in `saved`) */

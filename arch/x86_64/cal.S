@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The two empty functions of the hooked front ends' calibration
- * (runtime/calibrate.c, doc/overhead.md):
+ * The functions of the calibration (runtime/calibrate.c, doc/overhead.md):
  *
  *   ct_cal_hooked  what `gcc -pg -mfentry` makes of an empty function: a
  *                  call of __fentry__ (the runtime's own trampoline, through
  *                  the GOT as gcc calls it), then `ret`, which goes through
  *                  the return trampoline
  *   ct_cal_plain   the same function untraced: `ret`
+ *   ct_cal_cyg     an empty function as -finstrument-functions compiles it
  *   ct_cal_mix     calls a function N times from 16 call sites, in an order
  *                  no predictor can learn (a 64-bit LCG picks the site), so
  *                  that the return trampoline's jump back to the caller
@@ -36,6 +36,31 @@ ct_cal_plain:
 	ret
 	.cfi_endproc
 	.size ct_cal_plain, .-ct_cal_plain
+
+/* an empty function as -finstrument-functions compiles it: its address and
+ * its caller's return address to the hooks, called through the PLT as a
+ * program calls them (the runtime's own hooks: they are exported) */
+	.globl ct_cal_cyg
+	.hidden ct_cal_cyg
+	.type ct_cal_cyg, @function
+	.p2align 4
+ct_cal_cyg:
+	.cfi_startproc
+	push %rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	lea ct_cal_cyg(%rip), %rbx
+	mov 8(%rsp), %rsi
+	mov %rbx, %rdi
+	call __cyg_profile_func_enter@PLT
+	mov 8(%rsp), %rsi
+	mov %rbx, %rdi
+	pop %rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	jmp __cyg_profile_func_exit@PLT
+	.cfi_endproc
+	.size ct_cal_cyg, .-ct_cal_cyg
 
 /* void ct_cal_mix(void (*fn)(void), unsigned long n, uint64_t seed) */
 	.globl ct_cal_mix
