@@ -1,7 +1,7 @@
 # accuracy: the corrected times match the untraced program within a
 # generous bound (doc/overhead.md), with every front end.  parent spins a
 # loop of known length and calls tiny 100 times: the hooks' cost is a good
-# part of its time (raw: about 2 to 5 times the untraced), which the
+# part of its time (raw: about 1.7 to 2.5 times the untraced), which the
 # correction must take out.  The untraced cost is timed in the same
 # program built without the front end's flags; the least corrected total
 # of a call of parent must lie within +-50 % of the least untraced one (the
