@@ -78,49 +78,76 @@ for v in plain $FRONTS; do
 done
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# untraced CMD...: its median wall time of RUNS runs, in ns
-untraced() { (cd "$R" && ulimit -f 4000000 && "$B/timeit" -n "$RUNS" -- "$@") | cut -d' ' -f2; }
-EMPTY=$(untraced "$B/empty")
+# untraced CMD...: its median wall time and least CPU time of RUNS runs, in ns
+untraced() { (cd "$R" && ulimit -f 4000000 && "$B/timeit" -n "$RUNS" -- "$@") | cut -d' ' -f2,5; }
+# shellcheck disable=SC2046
+set -- $(untraced "$B/empty")
+EMPTY=$1
 
-# main's corrected and raw totals (ns) of RUNS recordings of CMD...:
-# "CORRECTED RAW" (the medians), or nothing when a recording failed
+# RUNS recordings of CMD...: "CORRECTED RAW CPU CALLS OUTER": main's
+# corrected and raw totals (ns, the medians), the program's least CPU time
+# (ns), the calls recorded and the calibration's outer figure (ns per call,
+# the median); nothing when a recording failed
 traced() {
-	: >"$R/corr" && : >"$R/raw"
+	: >"$R/corr" && : >"$R/raw" && : >"$R/cpu" && : >"$R/outer"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		i=$((i + 1))
 		rm -rf "$R/d" "$R/d.old"
-		(cd "$R" && ulimit -f 4000000 && "$CT" record -q -d "$R/d" "$@" >/dev/null 2>"$R/err") ||
-			{ say "record $*: $(tail -1 "$R/err")"; return; }
-		"$CT" report -d "$R/d" --format=csv | awk -F, '$1 == "main" { print $3 }' >>"$R/corr"
+		# the program under timeit, which says its CPU time (record's
+		# own, draining the buffers, is not in it)
+		(cd "$R" && ulimit -f 4000000 && "$CT" record -q -d "$R/d" -- "$B/timeit" -n 1 -- "$@" \
+			>"$R/out" 2>"$R/err") || { say "record $*: $(tail -1 "$R/err")"; return; }
+		cut -d' ' -f5 "$R/out" >>"$R/cpu"
+		"$CT" report -d "$R/d" --format=csv >"$R/csv"
+		awk -F, '$1 == "main" { print $3 }' "$R/csv" >>"$R/corr"
 		"$CT" report -d "$R/d" --raw --format=csv | awk -F, '$1 == "main" { print $3 }' >>"$R/raw"
+		# the outer figure of the process that recorded calls (the one
+		# with a "frontend" line; timeit's has none), in ns (doc/format.md)
+		hz=$(sed -n 's/^clock_hz: *//p' "$R/d/info")
+		cat "$R"/d/*.proc | awk -v hz="$hz" '
+			$1 == "calltrace-proc" { if (fe != "") exit; o = oh = "" }
+			$1 == "overhead" { o = $4 / $2 } $1 == "overhead-hook" { oh = $4 / $2 }
+			$1 == "frontend" { fe = fe " " $2 }
+			END { v = fe ~ /hook/ && fe !~ /cyg/ ? oh : o; if (fe != "" && v != "") printf "%.2f\n", v * 1e9 / hz }' >>"$R/outer"
 	done
+	calls=$(awk -F, 'NR > 1 { s += $2 } END { print s + 0 }' "$R/csv")
 	rm -rf "$R/d" "$R/d.old"
-	echo "$(median <"$R/corr") $(median <"$R/raw")"
+	echo "$(median <"$R/corr") $(median <"$R/raw") $(sort -n "$R/cpu" | head -1) $calls $(median <"$R/outer")"
 }
 
 OUT=$R/table
 : >"$OUT"
+: >"$OUT.cpu"
 # workload NAME DESC PLAIN-CMD CMD-OF-FRONT-END (a function: $1 the front end)
 workload() {
 	w=$1 desc=$2 pcmd=$3 fcmd=$4
 	l0=$(load)
 	# shellcheck disable=SC2086 # the command
-	p=$(untraced $pcmd)
-	p=$(awk -v p="$p" -v e="$EMPTY" 'BEGIN { printf "%d", (p > e) ? p - e : p }')
+	set -- $(untraced $pcmd)
+	p=$(awk -v p="$1" -v e="$EMPTY" 'BEGIN { printf "%d", (p > e) ? p - e : p }')
+	pcpu=$2
 	kv "$w.desc" "$desc"
 	kv "$w.plain_ns" "$p"
+	kv "$w.plain_cpu_ns" "$pcpu"
 	for f in $FRONTS; do
 		# shellcheck disable=SC2046
 		set -- $(traced $($fcmd $f))
-		[ $# = 2 ] || { printf '%-8s %-27s  %s\n' "$w" "$(name_of $f)" "record failed" >>"$OUT"; continue; }
+		[ $# = 5 ] || { printf '%-8s %-27s  %s\n' "$w" "$(name_of $f)" "record failed" >>"$OUT"; continue; }
 		kv "$w.$f.corr_ns" "$1"
 		kv "$w.$f.raw_ns" "$2"
 		kv "$w.$f.corr_ratio" "$(awk -v c="$1" -v p="$p" 'BEGIN { printf "%.3f", c / p }')"
 		kv "$w.$f.raw_ratio" "$(awk -v r="$2" -v p="$p" 'BEGIN { printf "%.3f", r / p }')"
+		kv "$w.$f.cpu_ns" "$3"
+		kv "$w.$f.calls" "$4"
+		kv "$w.$f.outer_ns" "$5"
+		kv "$w.$f.program_ns_per_call" "$(awk -v t="$3" -v p="$pcpu" -v n="$4" 'BEGIN { if (n > 0) printf "%.2f", (t - p) / n }')"
 		awk -v w="$w" -v f="$(name_of $f)" -v p="$p" -v c="$1" -v r="$2" -v l="$l0-$(load)" 'BEGIN {
 			printf "%-8s %-27s %9.1f %9.1f %6.2f %+6.0f%% %9.1f %6.2f   %s\n", w, f, p / 1e6, c / 1e6,
 				c / p, (c / p - 1) * 100, r / 1e6, r / p, l }' >>"$OUT"
+		awk -v w="$w" -v f="$(name_of $f)" -v t="$3" -v p="$pcpu" -v n="$4" -v o="$5" 'BEGIN {
+			h = n > 0 ? (t - p) / n : 0
+			printf "%-8s %-27s %10d %9.1f %9.1f %9.1f %+7.1f\n", w, f, n, (t - p) / 1e6, h, o, o - h }' >>"$OUT.cpu"
 	done
 }
 
@@ -190,6 +217,12 @@ echo "accuracy: main's time in report (corrected) and report --raw / the plain b
 echo "accuracy: (doc/overhead.md; medians of $RUNS runs; load: the 1-minute load average before-after)"
 printf '%-8s %-27s %9s %9s %6s %7s %9s %6s   %s\n' workload "front end" "plain ms" "corr ms" ratio error "raw ms" ratio load
 cat "$OUT"
+echo
+echo "accuracy: the hooks' cost per call in the program against the calibration's: the traced program's"
+echo "accuracy: CPU time (least of $RUNS recordings; preemption is not in it) less the plain build's (least"
+echo "accuracy: of $RUNS runs), over the calls recorded; 'outer': the figure the correction takes out per call"
+printf '%-8s %-27s %10s %9s %9s %9s %7s\n' workload "front end" calls "extra ms" "ns/call" "outer ns" "outer-"
+cat "$OUT.cpu"
 
 # ---- the function-level truth
 "$B/truth-plain" time >"$R/truth" || { say "truth time failed"; exit 0; }
