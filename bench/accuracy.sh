@@ -12,6 +12,10 @@
 #    program's median wall time less that of an empty program (the process's
 #    start and end, which main's time does not hold); the traced times are
 #    medians of RUNS recordings.
+#    The same in CPU time, which preemption does not disturb (the traced
+#    program runs under bench/timeit.c inside `record`): the hooks' cost
+#    per call in the program against the calibration's outer figure, and
+#    the traced CPU time less calls x outer against the plain build's.
 # 2. the function-level truth (bench/truth.c): each function's corrected
 #    self time per call against its untraced cost, timed in the plain build.
 #
@@ -142,12 +146,15 @@ workload() {
 		kv "$w.$f.calls" "$4"
 		kv "$w.$f.outer_ns" "$5"
 		kv "$w.$f.program_ns_per_call" "$(awk -v t="$3" -v p="$pcpu" -v n="$4" 'BEGIN { if (n > 0) printf "%.2f", (t - p) / n }')"
+		kv "$w.$f.corr_cpu_ratio" "$(awk -v t="$3" -v p="$pcpu" -v n="$4" -v o="$5" 'BEGIN { if (p > 0) printf "%.3f", (t - n * o) / p }')"
 		awk -v w="$w" -v f="$(name_of $f)" -v p="$p" -v c="$1" -v r="$2" -v l="$l0-$(load)" 'BEGIN {
 			printf "%-8s %-27s %9.1f %9.1f %6.2f %+6.0f%% %9.1f %6.2f   %s\n", w, f, p / 1e6, c / 1e6,
 				c / p, (c / p - 1) * 100, r / 1e6, r / p, l }' >>"$OUT"
 		awk -v w="$w" -v f="$(name_of $f)" -v t="$3" -v p="$pcpu" -v n="$4" -v o="$5" 'BEGIN {
 			h = n > 0 ? (t - p) / n : 0
-			printf "%-8s %-27s %10d %9.1f %9.1f %9.1f %+7.1f\n", w, f, n, (t - p) / 1e6, h, o, o - h }' >>"$OUT.cpu"
+			c = t - n * o
+			printf "%-8s %-27s %8.1f %9d %7.1f %7.1f %+6.1f %8.1f %+6.0f%%\n", w, f, p / 1e6, n, h, o,
+				o - h, c / 1e6, (c / p - 1) * 100 }' >>"$OUT.cpu"
 	done
 }
 
@@ -218,10 +225,12 @@ echo "accuracy: (doc/overhead.md; medians of $RUNS runs; load: the 1-minute load
 printf '%-8s %-27s %9s %9s %6s %7s %9s %6s   %s\n' workload "front end" "plain ms" "corr ms" ratio error "raw ms" ratio load
 cat "$OUT"
 echo
-echo "accuracy: the hooks' cost per call in the program against the calibration's: the traced program's"
-echo "accuracy: CPU time (least of $RUNS recordings; preemption is not in it) less the plain build's (least"
-echo "accuracy: of $RUNS runs), over the calls recorded; 'outer': the figure the correction takes out per call"
-printf '%-8s %-27s %10s %9s %9s %9s %7s\n' workload "front end" calls "extra ms" "ns/call" "outer ns" "outer-"
+echo "accuracy: the same in CPU time, which preemption does not disturb: the plain build's (least of $RUNS"
+echo "accuracy: runs); the hooks' cost per call in the program (the traced program's CPU time, least of $RUNS"
+echo "accuracy: recordings, less the plain build's, over the calls recorded); 'outer', the figure the"
+echo "accuracy: correction takes out per call, and the difference; the traced program's CPU time less"
+echo "accuracy: calls x outer, against the plain build's"
+printf '%-8s %-27s %8s %9s %7s %7s %6s %8s %7s\n' workload "front end" "plain ms" calls "hooks" "outer" "diff" "corr ms" error
 cat "$OUT.cpu"
 
 # ---- the function-level truth
