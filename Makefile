@@ -103,6 +103,9 @@ $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 $(O)/tests/test_rtlog: tests/unit/test_rtlog.c $(O)/runtime/log.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/runtime/log.o
+$(O)/tests/test_calfig: tests/unit/test_calfig.c $(O)/runtime/calfig.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iruntime -o $@ $< $(O)/runtime/calfig.o
 
 unit: $(UNIT_BINS)
 

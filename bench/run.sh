@@ -16,6 +16,7 @@
 #   SKIP_LUA=1   skip the Lua workload
 #   SKIP_LEVELDB=1  skip leveldb's db_bench (built once, a few minutes)
 #   SQLITE_N     rows the sqlite3 shell loads for record -a (default 20000)
+#   ACC_FIB_N    fib(N) of the accuracy figure (default 30; bench/accuracy.sh)
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -337,12 +338,18 @@ if [ "${SKIP_LEVELDB:-0}" != 1 ]; then
 fi
 say "argument capture on a real program: record -a on sqlite3's shell (bench/sqlite.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS SQLITE_KV=1 sh "$HERE/sqlite.sh" 2>>"$LOGS/sqlite.err" | while read -r k v; do put "sqlite.$k" "$v"; done
+say "profile accuracy: corrected times against the plain build, every front end (bench/accuracy.sh)"
+CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N SKIP_LUA=${SKIP_LUA:-0} ACC_KV="$LOGS/accuracy.kv" \
+	sh "$HERE/accuracy.sh" >"$LOGS/accuracy.txt" 2>>"$LOGS/accuracy.err"
+awk -F'\t' '{ printf "accuracy.%s\t%s\n", $1, $2 }' "$LOGS/accuracy.kv" >>"$KV" 2>/dev/null
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 
 # ---------------------------------------------------------------- output
 LC_ALL=C sort -s -t "$(printf '\t')" -k1,1 "$KV" | awk -F'\t' -f "$HERE/json.awk" >"$W/results.json"
 awk -F'\t' -f "$HERE/table.awk" "$KV"
+echo
+cat "$LOGS/accuracy.txt" 2>/dev/null
 echo
 echo "results: $W/results.json (raw: $KV, logs: $LOGS)"
 BENCH_WORK=$W CALLTRACE=$CT CC=$CC sh "$HERE/export.sh" # export speed and memory vs uftrace dump --chrome

@@ -14,32 +14,50 @@
  * own time.  OUTER: ticks that CALLS calls of an empty traced function take
  * more than CALLS calls of the same function untraced (the whole hook pair,
  * their calls and arguments): what each call adds to the time of its
- * callers.  Each is the minimum over a few batches, so that an interrupt or
- * a preemption in one batch does not count.
+ * callers.
  *
- * The hooked figures come from ct_cal_hooked (arch/x86_64/cal.S), an empty
- * function as -pg -mfentry compiles it, against ct_cal_plain.
+ * Each round times a batch of CAL_CALLS calls of an empty function untraced
+ * and then traced, made from ct_cal_mix's 16 call sites in an order no
+ * predictor learns (the same in both batches), as a program's calls return
+ * to many places; the figures are the medians over the rounds (calfig.c):
+ * the typical cost, not the best case, and an interrupt or a preemption in
+ * one batch does not count.  The traced functions are compiled as the
+ * front ends compile them (arch/x86_64/cal.S): ct_cal_cyg calls the hooks
+ * through the PLT, ct_cal_hooked calls __fentry__ through the GOT and
+ * returns through the return trampoline.
  *
- * The hooks write into a private scratch buffer and shadow stack while the
- * thread's state is set aside, with signals blocked, so nothing of this
- * reaches the trace.  No allocation, no locks: a few microseconds of work
- * and two system calls.
+ * The hooks write into a 256 KB mapping of the calibration's own, each
+ * batch on from the last (as a thread writes its 256 KB buffers, beyond the
+ * L1 cache), and a scratch shadow stack, while the thread's state is set
+ * aside, with signals blocked, so nothing of this reaches the trace.  No
+ * allocation, no locks: about a millisecond of work and a few system calls.
  */
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include "calfig.h"
 #include "internal.h"
 
 void ct_cal_hooked(void) CT_HIDDEN; /* arch/x86_64/cal.S */
 void ct_cal_plain(void) CT_HIDDEN;
+void ct_cal_cyg(void) CT_HIDDEN;
+void ct_cal_mix(void (*fn)(void), unsigned long n, uint64_t seed) CT_HIDDEN;
 
 #define CAL_CALLS 128  /* calls per batch */
-#define CAL_BATCHES 16 /* measured batches of each kind, after a warm-up */
+#define CAL_BATCHES 24 /* measured batches of each kind, after a warm-up */
+_Static_assert(CAL_BATCHES <= CT_CAL_MAX_ROUNDS, "rounds");
 
 /* the longest a call can write: ENTER, EXIT and a TIME and HI record each */
 #define CAL_MAX_PER_CALL 44
-static uint64_t scratch[(CAL_CALLS * CAL_MAX_PER_CALL + 256) / 8];
+#define CAL_BATCH_BYTES (CAL_CALLS * CAL_MAX_PER_CALL + 256)
+/* the trace area: each batch writes where the last one stopped, as a
+ * thread writes its buffers, through an area larger than the L1 cache (a
+ * mapping made for the calibration), or the small static one if the
+ * mapping cannot be had */
+#define CAL_AREA (256 * 1024)
+static uint64_t scratch[CAL_BATCH_BYTES / 8];
 static struct ct_frame scratch_stk[8];
 
 struct figures {
@@ -51,35 +69,38 @@ static struct {
 	struct figures cyg, hook;
 } cal;
 
+static struct {
+	unsigned char *base;
+	size_t size, at;
+} area;
 
-/* through volatile pointers: the compiler can neither inline nor drop them */
-static void (*volatile enter_p)(void *, void *) = __cyg_profile_func_enter;
-static void (*volatile exit_p)(void *, void *) = __cyg_profile_func_exit;
-
-/* an empty function, untraced and as -finstrument-functions compiles it */
+/* an empty function, untraced; as -finstrument-functions compiles it,
+ * ct_cal_cyg (arch/x86_64/cal.S) */
 static __attribute__((noinline)) void cal_plain(void)
 {
 	__asm__ volatile("");
 }
 
-static __attribute__((noinline)) void cal_traced(void)
-{
-	enter_p((void *)cal_traced, __builtin_return_address(0));
-	__asm__ volatile("");
-	exit_p((void *)cal_traced, __builtin_return_address(0));
-}
-
 static void (*volatile plain_p)(void) = cal_plain;
-static void (*volatile traced_p)(void) = cal_traced;
+static void (*volatile traced_p)(void) = ct_cal_cyg;
 static void (*volatile asm_plain_p)(void) = ct_cal_plain;
 static void (*volatile asm_hooked_p)(void) = ct_cal_hooked;
 
-static uint64_t batch_plain(void (*volatile *fp)(void))
+/* a batch: CAL_CALLS calls of *fp from ct_cal_mix's 16 call sites, in the
+ * order that seed gives (the same for the plain and the traced batch) */
+static uint64_t batch_plain(void (*volatile *fp)(void), uint64_t seed)
 {
 	uint64_t t0 = ct_clock();
-	for (int i = 0; i < CAL_CALLS; i++)
-		(*fp)();
+	ct_cal_mix(*fp, CAL_CALLS, seed);
 	return ct_clock() - t0;
+}
+
+/* where the next batch's records go: on from the last batch's */
+static unsigned char *batch_buffer(void)
+{
+	if (area.at + CAL_BATCH_BYTES > area.size)
+		area.at = 0;
+	return area.base + area.at;
 }
 
 /* one batch of traced calls on the scratch state; *inner gets the sum of
@@ -88,9 +109,13 @@ static uint64_t batch_plain(void (*volatile *fp)(void))
  * hooked: ct_cal_hooked, whose entry's fast path needs a frame below it on
  * the shadow stack (a thread's first one takes the slow path): a base frame
  * at the top of the address space, not hooked, that nothing returns to */
-static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t *inner)
+static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t seed, uint64_t *inner)
 {
-	t->cur = (uintptr_t)scratch;
+	unsigned char *buf = batch_buffer();
+	t->cur = (uintptr_t)buf;
+	/* a record never ends past the limit: no buffer switch (and with no
+	 * ring, ct_buffer_full would return at once anyway) */
+	t->limit = (uintptr_t)buf + CAL_BATCH_BYTES;
 	t->depth = 0;
 	if (hooked) {
 		memset(&t->stk[0], 0, sizeof(t->stk[0]));
@@ -100,16 +125,17 @@ static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t *inner)
 	void (*volatile * fp)(void) = hooked ? &asm_hooked_p : &traced_p;
 	t->last = ct_clock();
 	uint64_t t0 = ct_clock();
-	for (int i = 0; i < CAL_CALLS; i++)
-		(*fp)();
+	ct_cal_mix(*fp, CAL_CALLS, seed);
 	uint64_t el = ct_clock() - t0;
+	area.at = t->cur - (uintptr_t)area.base;
+	area.at = (area.at + 63) & ~(size_t)63;
 	if (t->depth != (hooked ? 1u : 0u)) {
 		*inner = UINT64_MAX;
 		return el;
 	}
 
 	uint64_t sum = 0, exits = 0;
-	const unsigned char *p = (const unsigned char *)scratch;
+	const unsigned char *p = buf;
 	const unsigned char *end = (const unsigned char *)t->cur;
 	while (p < end) {
 		uint32_t w;
@@ -129,17 +155,16 @@ static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t *inner)
 	return el;
 }
 
-static void derive(struct figures *f, uint64_t min_plain, uint64_t min_traced, uint64_t min_inner)
+/* the figures from the rounds' paired batches (calfig.c) */
+static void derive(struct figures *f, const uint64_t *plain, const uint64_t *traced,
+		   const uint64_t *inner, int n)
 {
-	if (min_inner == UINT64_MAX)
-		return; /* every batch interrupted: no figures rather than wrong ones */
-	uint64_t outer = min_traced > min_plain ? min_traced - min_plain : 0;
-	/* the inner part is inside the outer one; only noise can invert them */
-	if (outer < min_inner)
-		outer = min_inner;
+	uint64_t in, out;
+	if (!ct_cal_figures(plain, traced, inner, n, &in, &out))
+		return;
 	f->calls = CAL_CALLS;
-	f->inner = min_inner;
-	f->outer = outer;
+	f->inner = in;
+	f->outer = out;
 }
 
 static void measure(void)
@@ -148,47 +173,56 @@ static void measure(void)
 	struct ct_tstate saved;
 	sigset_t all, old;
 
+	/* the area, its pages touched before anything is timed */
+	void *m = mmap(NULL, CAL_AREA, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (m != MAP_FAILED) {
+		area.base = m;
+		area.size = CAL_AREA;
+		memset(m, 0, CAL_AREA);
+	} else {
+		area.base = (unsigned char *)scratch;
+		area.size = sizeof(scratch);
+	}
+	area.at = 0;
+
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	memcpy(&saved, t, sizeof(saved));
 	memset(t, 0, sizeof(*t));
 	t->stk = scratch_stk;
 	t->cap = sizeof(scratch_stk) / sizeof(scratch_stk[0]);
-	t->hi = (uintptr_t)cal_traced >> CT_ADDR_LOW_BITS;
+	t->hi = (uintptr_t)ct_cal_cyg >> CT_ADDR_LOW_BITS;
 	/* hook.c's own area set aside: its orphans and nested frames stay
 	 * untouched (the hooked calls only take the fast paths, which do not
 	 * read it; the real thread's hooked frames are in `saved`) */
 	t->hook = ct_hook_scratch_area();
-	/* a record never ends past the limit: no buffer switch (and with no
-	 * ring, ct_buffer_full would return at once anyway) */
-	t->limit = (uintptr_t)scratch + sizeof(scratch);
 
-	uint64_t min_plain[2], min_traced[2], min_inner[2];
-	for (int k = 0; k < 2; k++)
-		min_plain[k] = min_traced[k] = min_inner[k] = UINT64_MAX;
+	uint64_t plain[2][CAL_BATCHES], traced[2][CAL_BATCHES], inner[2][CAL_BATCHES];
 	bool hi_ok = ((uintptr_t)ct_cal_hooked >> CT_ADDR_LOW_BITS) == t->hi;
 	for (int b = 0; b <= CAL_BATCHES; b++) {
 		for (int k = 0; k < 2; k++) {
 			if (k == 1 && !hi_ok)
 				break; /* cannot happen in one library; no figures then */
-			uint64_t inner, p = batch_plain(k ? &asm_plain_p : &plain_p);
-			uint64_t tr = batch_traced(t, k == 1, &inner);
+			uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)(b + 1);
+			uint64_t in, p = batch_plain(k ? &asm_plain_p : &plain_p, seed);
+			uint64_t tr = batch_traced(t, k == 1, seed, &in);
 			if (b == 0)
-				continue; /* warm-up: caches, page faults of the scratch buffer */
-			if (p < min_plain[k])
-				min_plain[k] = p;
-			if (tr < min_traced[k])
-				min_traced[k] = tr;
-			if (inner < min_inner[k])
-				min_inner[k] = inner;
+				continue; /* warm-up: caches, branch predictors */
+			plain[k][b - 1] = p;
+			traced[k][b - 1] = tr;
+			inner[k][b - 1] = in;
 		}
 	}
 
 	memcpy(t, &saved, sizeof(*t));
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (m != MAP_FAILED)
+		munmap(m, CAL_AREA);
 
-	derive(&cal.cyg, min_plain[0], min_traced[0], min_inner[0]);
-	derive(&cal.hook, min_plain[1], min_traced[1], min_inner[1]);
+	derive(&cal.cyg, plain[0], traced[0], inner[0], CAL_BATCHES);
+	if (hi_ok)
+		derive(&cal.hook, plain[1], traced[1], inner[1], CAL_BATCHES);
 }
 
 /* is t the calibration's scratch thread state (its calls are not the

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The two empty functions of the hooked front ends' calibration
- * (runtime/calibrate.c, doc/overhead.md):
+ * The functions of the calibration (runtime/calibrate.c, doc/overhead.md):
  *
  *   ct_cal_hooked  what `gcc -pg -mfentry` makes of an empty function: a
  *                  call of __fentry__ (the runtime's own trampoline, through
  *                  the GOT as gcc calls it), then `ret`, which goes through
  *                  the return trampoline
  *   ct_cal_plain   the same function untraced: `ret`
+ *   ct_cal_cyg     an empty function as -finstrument-functions compiles it
+ *   ct_cal_mix     calls a function N times from 16 call sites, in an order
+ *                  no predictor can learn (a 64-bit LCG picks the site), so
+ *                  that the return trampoline's jump back to the caller
+ *                  mispredicts as it does in a program whose calls return
+ *                  to many places, not as in a loop with one call site
  */
 	.text
 
@@ -31,5 +36,84 @@ ct_cal_plain:
 	ret
 	.cfi_endproc
 	.size ct_cal_plain, .-ct_cal_plain
+
+/* an empty function as -finstrument-functions compiles it: its address and
+ * its caller's return address to the hooks, called through the PLT as a
+ * program calls them (the runtime's own hooks: they are exported) */
+	.globl ct_cal_cyg
+	.hidden ct_cal_cyg
+	.type ct_cal_cyg, @function
+	.p2align 4
+ct_cal_cyg:
+	.cfi_startproc
+	push %rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	lea ct_cal_cyg(%rip), %rbx
+	mov 8(%rsp), %rsi
+	mov %rbx, %rdi
+	call __cyg_profile_func_enter@PLT
+	mov 8(%rsp), %rsi
+	mov %rbx, %rdi
+	pop %rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	jmp __cyg_profile_func_exit@PLT
+	.cfi_endproc
+	.size ct_cal_cyg, .-ct_cal_cyg
+
+/* void ct_cal_mix(void (*fn)(void), unsigned long n, uint64_t seed) */
+	.globl ct_cal_mix
+	.hidden ct_cal_mix
+	.type ct_cal_mix, @function
+	.p2align 4
+ct_cal_mix:
+	.cfi_startproc
+	push %rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	push %r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	push %r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	/* the stack is 16-byte aligned at the call sites, as the ABI wants */
+	mov %rdi, %rbx
+	mov %rsi, %r12
+	mov %rdx, %r13
+	test %r12, %r12
+	jz 3f
+1:	movabs $6364136223846793005, %rax
+	imul %rax, %r13
+	movabs $1442695040888963407, %rax
+	add %rax, %r13
+	mov %r13, %rax
+	shr $60, %rax			/* the site: the LCG's best bits */
+	shl $4, %rax
+	lea 4f(%rip), %rcx
+	add %rcx, %rax
+	jmp *%rax
+	.p2align 4
+4:
+	.rept 16
+	.p2align 4
+	call *%rbx
+	jmp 2f
+	.endr
+2:	dec %r12
+	jnz 1b
+3:	pop %r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	pop %r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	pop %rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size ct_cal_mix, .-ct_cal_mix
 
 	.section .note.GNU-stack,"",@progbits
