@@ -375,6 +375,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_FILTER,
 	CT_OPT_NOTRACE,
 	CT_OPT_HIDEFR,
+	CT_OPT_NOLIBCALL,
 	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
 	CT_OPT_TIME,
 	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},

@@ -71,6 +71,8 @@ struct ct_filter {
 	uint64_t r_lo, r_hi; /* -r: calls overlapping [r_lo, r_hi) (ns from the
 			      * start); r_ranged false: all */
 	bool r_ranged;
+	bool no_libcall;    /* --no-libcall: library calls' frames hidden as
+			     * --hide does (their callbacks show) */
 	uint32_t max_depth; /* -D: show depth < max_depth; 0: no limit */
 	uint64_t min_time;  /* -t: in ns; 0: no limit */
 
