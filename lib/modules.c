@@ -300,7 +300,9 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	if (lc) {
 		/* a library call: named as the program called it, with the
 		 * library (an IFUNC's implementation has a name of its own) */
-		si->name = xasprintf("%s@%s", lc, si->module);
+		char *dm = s->demangle ? ct_demangle(lc) : NULL;
+		si->name = xasprintf("%s@%s", dm ? dm : lc, si->module);
+		free(dm);
 		si->libcall = true;
 		return si;
 	}

@@ -54,7 +54,7 @@ void ct_libcall_tramp(void) CT_HIDDEN;
 /* ---- the configuration -------------------------------------------------- */
 
 static bool lc_off;
-static bool lc_allow;       /* the names are the only ones hooked (else: never) */
+static bool lc_allow;         /* the names are the only ones hooked (else: never) */
 static const char **lc_names; /* sorted */
 static size_t lc_nnames;
 
@@ -137,14 +137,44 @@ void ct_libcall_init(void)
 static bool never(const char *n)
 {
 	static const char *const names[] = {
-		"__libc_start_main", "__tls_get_addr", "dlsym",	     "dlvsym",	    "dlopen",
-		"dlmopen",	     "dlclose",	       "dladdr",     "dladdr1",	    "dlinfo",
-		"vfork",	     "__vfork",	       "setjmp",     "_setjmp",	    "__sigsetjmp",
-		"sigsetjmp",	     "getcontext",     "savectx",    "swapcontext", "setcontext",
-		"makecontext",	     "longjmp",	       "_longjmp",   "siglongjmp",  "__longjmp_chk",
-		"pthread_exit",	     "__cxa_finalize", "clone",	     "clone3",	    "_Unwind_Resume",
-		"__gmon_start__",    "mcount",	       "_mcount",    "__fentry__", "__monstartup",
-		"monstartup",	     "_mcleanup",      "moncontrol",
+		"__libc_start_main",
+		"__tls_get_addr",
+		"dlsym",
+		"dlvsym",
+		"dlopen",
+		"dlmopen",
+		"dlclose",
+		"dladdr",
+		"dladdr1",
+		"dlinfo",
+		"vfork",
+		"__vfork",
+		"setjmp",
+		"_setjmp",
+		"__sigsetjmp",
+		"sigsetjmp",
+		"getcontext",
+		"savectx",
+		"swapcontext",
+		"setcontext",
+		"makecontext",
+		"longjmp",
+		"_longjmp",
+		"siglongjmp",
+		"__longjmp_chk",
+		"pthread_exit",
+		"__cxa_finalize",
+		"clone",
+		"clone3",
+		"_Unwind_Resume",
+		"__gmon_start__",
+		"mcount",
+		"_mcount",
+		"__fentry__",
+		"__monstartup",
+		"monstartup",
+		"_mcleanup",
+		"moncontrol",
 	};
 	if (!strncmp(n, "_dl_", 4) || !strncmp(n, "__cyg_profile_", 14) ||
 	    !strncmp(n, "_ITM_", 5) || !strncmp(n, "_Unwind_", 8) || !strncmp(n, "__calltrace", 11))
@@ -194,6 +224,14 @@ static struct {
 } blocks[MAX_BLOCKS];
 static int nblocks;
 
+/* the traced modules' ranges: a call into one of them is recorded by its
+ * own hooks, never as a library call */
+#define MAX_TRACED 1024
+static struct {
+	uintptr_t bias, lo, hi;
+} traced_mods[MAX_TRACED];
+static int ntraced;
+
 void ct_libcall_note(uintptr_t bias, const void *phdr, int phnum, bool traced)
 {
 	if (lc_off || npending == MAX_PENDING)
@@ -213,6 +251,9 @@ void ct_libcall_forget(uintptr_t base)
 	for (int i = 0; i < ndone; i++)
 		if (done[i] == base)
 			done[i--] = done[--ndone];
+	for (int i = 0; i < ntraced; i++)
+		if (traced_mods[i].bias == base)
+			traced_mods[i--] = traced_mods[--ntraced];
 }
 
 /* ---- one module ------------------------------------------------------------- */
@@ -454,14 +495,42 @@ static void write_slot(const struct dyn *d, uintptr_t slot, uintptr_t v)
 		mprotect((void *)page, 4096, PROT_READ);
 }
 
-static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum, bool traced)
+static bool in_traced(uintptr_t a)
+{
+	for (int i = 0; i < ntraced; i++)
+		if (a >= traced_mods[i].lo && a < traced_mods[i].hi)
+			return true;
+	return false;
+}
+
+/* does the module import a hook of a front end? */
+static bool imports_hook(const struct dyn *d)
+{
+	for (size_t k = 0; k < d->njmprel + d->nrela; k++) {
+		const ElfW(Rela) *r = k < d->njmprel ? &d->jmprel[k] : &d->rela[k - d->njmprel];
+		uint32_t type = ELF64_R_TYPE(r->r_info), si = ELF64_R_SYM(r->r_info);
+		if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || !si)
+			continue;
+		const char *n = sym_name(d, si);
+		if (n && is_hook_name(n))
+			return true;
+	}
+	return false;
+}
+
+static bool load_module(struct dyn *d, uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
+{
+	memset(d, 0, sizeof(*d));
+	d->bias = bias;
+	d->phdr = phdr;
+	d->phnum = phnum;
+	return read_dynamic(d) && !in_runtime(d->lo);
+}
+
+static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 {
 	struct dyn d;
-	memset(&d, 0, sizeof(d));
-	d.bias = bias;
-	d.phdr = phdr;
-	d.phnum = phnum;
-	if (!read_dynamic(&d) || in_runtime(d.lo))
+	if (!load_module(&d, bias, phdr, phnum))
 		return;
 	size_t nrel = d.njmprel + d.nrela;
 	if (!nrel)
@@ -480,8 +549,6 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum, boo
 		const char *n = sym_name(&d, si);
 		if (!n || !*n)
 			continue;
-		if (is_hook_name(n))
-			traced = true;
 		const ElfW(Sym) *s = &d.sym[si];
 		unsigned st = ELF64_ST_TYPE(s->st_info);
 		if (s->st_shndx != SHN_UNDEF || (st != STT_FUNC && st != STT_GNU_IFUNC &&
@@ -500,7 +567,7 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum, boo
 		c[nc].target = (uintptr_t)sym_version(&d, si);
 		nc++;
 	}
-	if (!traced || !nc)
+	if (!nc)
 		goto out;
 	if (ng)
 		scan_got_uses(&d, g, ng);
@@ -518,15 +585,21 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum, boo
 		if (v >= d.lo && v < d.hi) {
 			/* a lazy slot, into the module's own PLT: resolve it as
 			 * the loader would, from the global scope */
-			void *p = ver ? dlvsym(RTLD_DEFAULT, c[i].name, ver) : NULL;
-			if (!p)
-				p = dlsym(RTLD_DEFAULT, c[i].name);
+			void *p = dlsym(RTLD_DEFAULT, c[i].name);
+			/* the runtime's interposers come first and have no
+			 * version, which any version accepts: the loader would
+			 * bind the slot to them (left alone below) */
+			if (ver && !in_runtime((uintptr_t)p)) {
+				void *pv = dlvsym(RTLD_DEFAULT, c[i].name, ver);
+				if (pv)
+					p = pv;
+			}
 			v = (uintptr_t)p;
 			if (v >= d.lo && v < d.hi)
 				continue; /* into the module itself */
 		}
-		if (!v || in_runtime(v) || in_stubs(v))
-			continue;
+		if (!v || in_runtime(v) || in_stubs(v) || in_traced(v))
+			continue; /* the runtime's, or a traced module's */
 		c[i].target = v;
 		c[nh++] = c[i];
 	}
@@ -586,12 +659,25 @@ out:
 /* after dl_iterate_phdr, with proc.c's module lock held */
 void ct_libcall_flush(void)
 {
+	/* which modules are traced, first: calls into them are not library
+	 * calls, whatever the order the modules come in */
 	for (int i = 0; i < npending; i++) {
+		struct dyn d;
 		if (ndone < MAX_DONE)
 			done[ndone++] = pending[i].bias;
-		patch_module(pending[i].bias, pending[i].phdr, pending[i].phnum,
-			     pending[i].traced);
+		bool tr = load_module(&d, pending[i].bias, pending[i].phdr, pending[i].phnum) &&
+			  (pending[i].traced || imports_hook(&d));
+		pending[i].traced = tr;
+		if (tr && ntraced < MAX_TRACED) {
+			traced_mods[ntraced].bias = pending[i].bias;
+			traced_mods[ntraced].lo = d.lo;
+			traced_mods[ntraced].hi = d.hi;
+			ntraced++;
+		}
 	}
+	for (int i = 0; i < npending; i++)
+		if (pending[i].traced)
+			patch_module(pending[i].bias, pending[i].phdr, pending[i].phnum);
 	npending = 0;
 }
 

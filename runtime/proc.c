@@ -144,8 +144,8 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	}
 	/* -fpatchable-function-entry: patch the module's sites (once); its
 	 * library calls after the walk (libcall.c) */
-	bool sites = ct_patch_module(name, name, info->dlpi_addr, info->dlpi_phdr,
-				     info->dlpi_phnum);
+	bool sites =
+		ct_patch_module(name, name, info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum);
 	ct_libcall_note(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, sites);
 	return 0;
 }
@@ -452,8 +452,8 @@ void ct_thread_key_set(void)
  * or empty), put back into the environment of an image that the program
  * execs or spawns without them (wrap.c), so that it is traced too */
 static const char *const exec_names[] = {
-	"LD_PRELOAD", CT_ENV_DIR,  CT_ENV_SHM,  CT_ENV_CLOCK,  CT_ENV_BUFSIZE,
-	CT_ENV_NBUF,  CT_ENV_DROP, CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT, CT_ENV_LIBCALL,
+	"LD_PRELOAD", CT_ENV_DIR,  CT_ENV_SHM,    CT_ENV_CLOCK,  CT_ENV_BUFSIZE, CT_ENV_NBUF,
+	CT_ENV_DROP,  CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT, CT_ENV_LIBCALL,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];
