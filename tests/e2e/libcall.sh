@@ -64,3 +64,5 @@ record e --libcall ./libcall exit -
 want_rc "record ./libcall exit -" $RC 3 "$W/e.err"
 add <"$W/e.out"
 ct replay e --no-duration -F "$F" | normalize | add
+section "coverage: library calls make no module instrumented (libc lines)"
+ct coverage d | grep -c 'libc\.so' | add
