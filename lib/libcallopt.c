@@ -84,19 +84,14 @@ static void consider(struct prep *p, const char *name)
 	p->names.v[p->names.n++] = xstrdup(name);
 }
 
-/* the dynamic symbols of functions, defined or imported: the names a
- * library call is known by */
-static int one_module(void *ctx, const struct ct_modfound *m)
+int ct_dynsym_funcs(const char *path,
+		    void (*fn)(void *ctx, const char *name, uint64_t value, bool defined,
+			       bool ifunc),
+		    void *ctx)
 {
-	struct prep *p = ctx;
-	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (m->explicit_) {
-			ct_set_err(p->err, "%s: %s", m->path, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	Elf_Scn *scn = NULL;
@@ -111,17 +106,37 @@ static int one_module(void *ctx, const struct ct_modfound *m)
 			if (!gelf_getsym(d, (int)i, &sym))
 				continue;
 			int t = GELF_ST_TYPE(sym.st_info);
-			if (t != STT_FUNC && t != STT_GNU_IFUNC &&
-			    !(t == STT_NOTYPE && sym.st_shndx == SHN_UNDEF))
+			bool def = sym.st_shndx != SHN_UNDEF;
+			if (t != STT_FUNC && t != STT_GNU_IFUNC && !(t == STT_NOTYPE && !def))
 				continue;
 			const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name)
-				consider(p, name);
+			if (name && *name)
+				fn(ctx, name, sym.st_value, def, t == STT_GNU_IFUNC);
 		}
 	}
 	if (elf)
 		elf_end(elf);
 	close(fd);
+	return 0;
+}
+
+static void consider_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
+{
+	(void)value;
+	(void)defined;
+	(void)ifunc;
+	consider(ctx, name);
+}
+
+/* the dynamic symbols of functions, defined or imported: the names a
+ * library call is known by */
+static int one_module(void *ctx, const struct ct_modfound *m)
+{
+	struct prep *p = ctx;
+	if (ct_dynsym_funcs(m->path, consider_sym, p) < 0 && m->explicit_) {
+		ct_set_err(p->err, "%s: %s", m->path, strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct ct_error;
 
@@ -39,5 +40,12 @@ int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *
 		       struct ct_error *err);
 
 void ct_libcall_opts_free(struct ct_libcall_opts *o);
+
+/* the dynamic symbols of functions in the ELF file at path: fn(ctx, name,
+ * st_value, defined, ifunc) for each; -1 when the file cannot be read (errno) */
+int ct_dynsym_funcs(const char *path,
+		    void (*fn)(void *ctx, const char *name, uint64_t value, bool defined,
+			       bool ifunc),
+		    void *ctx);
 
 #endif
