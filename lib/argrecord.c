@@ -177,6 +177,17 @@ static struct rx *first_match(struct rx *v, size_t n, const char *name)
 	return NULL;
 }
 
+/* the prototype for name among v ("^NAME$@..."): compared, not matched */
+static struct rx *proto_for(struct rx *v, size_t n, const char *name)
+{
+	size_t l = strlen(name);
+	for (size_t k = 0; k < n; k++)
+		if (!strncmp(v[k].opt + 1, name, l) && v[k].opt[1 + l] == '$' &&
+		    v[k].opt[2 + l] == '@')
+			return &v[k];
+	return NULL;
+}
+
 /* one dynamic symbol of a library */
 static void lib_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
 {
@@ -187,8 +198,8 @@ static void lib_sym(void *ctx, const char *name, uint64_t value, bool defined, b
 		return;
 	struct rx *a = first_match(w->A, w->o->nA, name);
 	struct rx *r = first_match(w->R, w->o->nR, name);
-	struct rx *pa = w->o->autoargs ? first_match(w->PA, w->nPA, name) : NULL;
-	struct rx *pr = w->o->autoargs ? first_match(w->PR, w->nPR, name) : NULL;
+	struct rx *pa = w->o->autoargs ? proto_for(w->PA, w->nPA, name) : NULL;
+	struct rx *pr = w->o->autoargs ? proto_for(w->PR, w->nPR, name) : NULL;
 	const struct ct_aspec *sa = a ? &a->spec : pa ? &pa->spec : NULL;
 	const struct ct_aspec *sr = r ? &r->spec : pr ? &pr->spec : NULL;
 	if (!sa && !sr)
