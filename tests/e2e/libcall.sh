@@ -66,3 +66,8 @@ add <"$W/e.out"
 ct replay e --no-duration -F "$F" | normalize | add
 section "coverage: library calls make no module instrumented (libc lines)"
 ct coverage d | grep -c 'libc\.so' | add
+section "bad usage (exit 2, one line naming the option)"
+record b1 --libcall='(' ./libcall tree xy
+echo "rc $RC: $(head -1 "$W/b1.err")" | add
+record b2 --libcall --no-libcall ./libcall tree xy
+echo "rc $RC: $(head -1 "$W/b2.err")" | add
