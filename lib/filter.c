@@ -268,7 +268,8 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	fn->user = -1;
 	if (f->ninc || f->nexc || f->nhid)
 		ct_filter_match(f, fn);
-	if (f->no_libcall && si && si->libcall)
+	fn->libcall = si && si->libcall;
+	if (f->no_libcall && fn->libcall)
 		fn->hide = true;
 	*ct_u64map_slot(m, addr) = fn;
 	return f->last_fn = fn;

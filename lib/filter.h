@@ -51,6 +51,7 @@ struct ct_func {
 	bool inc;        /* matches a -F regex */
 	bool exc;        /* matches a -N regex */
 	bool hide;       /* matches a --hide regex */
+	bool libcall;    /* a library call (doc/libcall.md) */
 	int64_t user;    /* free for the consumer; -1 initially */
 	uint64_t addr;   /* where it is (0 for functions made by the caller) */
 };

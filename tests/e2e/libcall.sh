@@ -30,6 +30,10 @@ done
 section "replay --no-libcall"; ct replay d --no-duration --no-libcall -F "$F" | normalize | add
 section "callers qsort@libc.so.6 (calls, function)"; ct callers d qsort@libc.so.6 | awk 'NR > 2 { print $(NF - 1), $NF }' | add
 
+section "graph --no-time sort_two, then with --no-libcall"
+ct graph d --no-time sort_two | add
+ct graph d --no-time --no-libcall sort_two | add
+
 section "record --no-libcall"
 record n --no-libcall ./libcall tree xy
 ct replay n --no-duration -F "$F" | normalize | add
