@@ -44,6 +44,10 @@ section "record --no-libcall='^(malloc|free|printf)\$'"
 record x --no-libcall='^(malloc|free|printf)$' ./libcall tree xy
 ct replay x --no-duration -F "$F" | normalize | add
 
+section "record -N '^printf\$' (a record-time filter names a library function)"
+record r --libcall -N '^printf$' ./libcall tree xy
+ct replay r --no-duration -F "$F" | normalize | add
+
 section "threads"
 record t --libcall ./libcall T -
 want_rc "record ./libcall T -" $RC 0 "$W/t.err"
