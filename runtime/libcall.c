@@ -294,8 +294,10 @@ static bool read_dynamic(struct dyn *d)
 		} else if (ph->p_type == PT_DYNAMIC) {
 			dyn = (const ElfW(Dyn) *)a;
 		} else if (ph->p_type == PT_GNU_RELRO) {
+			/* as the loader protects it: whole pages, the last
+			 * partial one left writable */
 			d->relro_lo = a & ~(uintptr_t)4095;
-			d->relro_hi = (a + ph->p_memsz + 4095) & ~(uintptr_t)4095;
+			d->relro_hi = (a + ph->p_memsz) & ~(uintptr_t)4095;
 		}
 	}
 	if (!dyn)
