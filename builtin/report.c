@@ -93,7 +93,8 @@ struct report {
 	bool first_table;
 	FILE *out;
 	bool by_args;
-	char **keys_made; /* --by-args: the "name(values)" strings */
+	bool list_functions; /* the names alone (the shell completion) */
+	char **keys_made;    /* --by-args: the "name(values)" strings */
 	size_t nkeys_made;
 };
 
@@ -378,14 +379,18 @@ static const struct ct_opt options[] = {
 	CT_OPT_NOLIBCALL,
 	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
 	CT_OPT_TIME,
-	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
-	CT_OPT_NODEMANGLE,
+	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
+	CT_OPT_DEMANGLE,
+	CT_OPT_PAGER,
 	{"limit", OPT_LIMIT, "N", "at most N rows (per table; 0: all)"},
 	CT_OPT_RAWTIMES,
 	CT_OPT_FLAG("by-args", struct report, by_args,
 		    "one row per function and argument values, e.g.\n"
 		    "'gcd(48, 18)' (record -A/-a); calls without\n"
 		    "captured arguments stay under the plain name"),
+	/* hidden: the names of the functions called, one a line, sorted
+	 * (the bash completion's function names) */
+	CT_OPT_FLAG("list-functions", struct report, list_functions, NULL),
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -432,6 +437,8 @@ static int begin(void *ctx, struct ct_view *v)
 	r->s = v->s;
 	r->filt = &v->filt;
 	r->out = stdout;
+	if (r->list_functions)
+		return 0;
 	if (r->per_thread && r->fmt == FMT_JSON)
 		fputs("{\"threads\":[", stdout);
 	if (r->fmt == FMT_CSV)
@@ -442,11 +449,29 @@ static int begin(void *ctx, struct ct_view *v)
 	return 0;
 }
 
+/* --list-functions: the names of the functions called, sorted, one a line
+ * (a name with a line break in it left out) */
+static void list_functions(struct report *r)
+{
+	sort_r = r;
+	r->nkeys = 1;
+	r->keys[0] = K_NAME;
+	uint32_t *ix = ct_sorted_indexes(r->names.n, cmp_rows);
+	for (size_t i = 0; i < r->names.n; i++) {
+		const char *name = r->names.v[ix[i]];
+		if (r->stats[ix[i]].calls && !strpbrk(name, "\n\r"))
+			printf("%s\n", name);
+	}
+	free(ix);
+}
+
 static int end(void *ctx, struct ct_view *v, int rc)
 {
 	struct report *r = ctx;
 	(void)v;
-	if (rc == 0 && !r->per_thread)
+	if (rc == 0 && r->list_functions)
+		list_functions(r);
+	else if (rc == 0 && !r->per_thread)
 		print_table(r, NULL);
 	else if (rc == 0 && r->fmt == FMT_JSON)
 		fputs("]}\n", stdout);

@@ -58,6 +58,7 @@ void ct_proc_free_modules(struct ct_proc *p)
 		if (pp->cache.used[i]) {
 			struct ct_sym_info *si = pp->cache.vals[i];
 			free((char *)si->name);
+			free((char *)si->full);
 			free(si);
 		}
 	}
@@ -300,9 +301,18 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	if (lc) {
 		/* a library call: named as the program called it, with the
 		 * library (an IFUNC's implementation has a name of its own) */
-		char *dm = s->demangle ? ct_demangle(lc) : NULL;
-		si->name = xasprintf("%s@%s", dm ? dm : lc, si->module);
-		free(dm);
+		char *full = ct_demangle(lc);
+		char *simple = full && s->demangle == CT_DEMANGLE_SIMPLE
+				       ? ct_demangle_simplify(full)
+				       : NULL;
+		const char *nm = simple                                    ? simple
+				 : full && s->demangle == CT_DEMANGLE_FULL ? full
+									   : lc;
+		si->name = xasprintf("%s@%s", nm, si->module);
+		if (full && nm != full)
+			si->full = xasprintf("%s@%s", full, si->module);
+		free(full);
+		free(simple);
 		si->libcall = true;
 		return si;
 	}
@@ -313,13 +323,24 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 		si->name = xasprintf("%s+0x%" PRIx64, si->module, off);
 		return si;
 	}
-	char *dm = s->demangle ? ct_demangle(sym->name) : NULL;
-	const char *nm = dm ? dm : sym->name;
+	/* the name as --demangle says (demangle.h), and the full one beside
+	 * it when that differs (the filters match both) */
+	char *full = ct_demangle(sym->name);
+	char *simple =
+		full && s->demangle == CT_DEMANGLE_SIMPLE ? ct_demangle_simplify(full) : NULL;
+	const char *nm = simple                                    ? simple
+			 : full && s->demangle == CT_DEMANGLE_FULL ? full
+								   : sym->name;
 	if (off != sym->value)
 		si->name = xasprintf("%s+0x%" PRIx64, nm, off - sym->value);
 	else
 		si->name = xstrdup(nm);
-	free(dm);
+	if (full && off == sym->value && strcmp(full, si->name)) {
+		si->full = full;
+		full = NULL;
+	}
+	free(full);
+	free(simple);
 	si->file = sym->file;
 	si->line = sym->line;
 	return si;
