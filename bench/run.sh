@@ -332,6 +332,8 @@ CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS ARGS_KV=1 sh "$HERE/args.sh" 2>>"$LOGS/ar
 say "record-time filters: excluded calls, -t 1us (bench/filters.sh)"
 put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done
+say "library calls: strlen/memcpy loops, Lua with library calls on (bench/libcall.sh)"
+CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/libcall.sh" 2>>"$LOGS/libcall.err" | while read -r k v; do put "libcall.$k" "$v"; done
 if [ "${SKIP_LEVELDB:-0}" != 1 ]; then
 	say "record-time filters on leveldb's db_bench (bench/leveldb.sh; builds it once)"
 	CALLTRACE=$CT BENCH_WORK=$W sh "$HERE/leveldb.sh" 2>>"$LOGS/leveldb.err" | while read -r k v; do put "leveldb.$k" "$v"; done

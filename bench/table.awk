@@ -128,6 +128,19 @@ END {
 			f("args.capture_ns_per_call", "%.1f"), f("args.capture_alone_ns_per_call", "%.1f"),
 			f("args.bytes_per_call", "%.1f")
 	}
+	if (has("libcall.strlen.ns_per_call")) {
+		printf "\n== library calls: -pg -mfentry loops, ns per call (bench/libcall.sh; doc/libcall.md)\n"
+		row4("", "strlen", "memcpy", "own function", "")
+		row4("ns per call (wall)", f("libcall.strlen.ns_per_call", "%.1f"), f("libcall.memcpy.ns_per_call", "%.1f"),
+			f("libcall.own.ns_per_call", "%.1f"), "")
+		row4("ns per call (cpu)", f("libcall.strlen.cpu_ns_per_call", "%.1f"),
+			f("libcall.memcpy.cpu_ns_per_call", "%.1f"), f("libcall.own.cpu_ns_per_call", "%.1f"), "")
+		if (has("libcall.lua.libcall_slowdown"))
+			printf "  Lua %s: library calls on %s, --no-libcall %s, uftrace (default: with library calls) %s; %s library calls\n",
+				f("libcall.lua.plain_ms", "%.0f ms"), f("libcall.lua.libcall_slowdown", "%.2fx"),
+				f("libcall.lua.nolibcall_slowdown", "%.2fx"), f("libcall.lua.uftrace_slowdown", "%.2fx"),
+				f("libcall.lua.libcalls", "%d")
+	}
 	if (has("filters.fentry.excluded_ns_per_call")) {
 		printf "\n== record-time filters: fib(%s), every fib call left out (--hide '^fib$'), CPU time (bench/filters.sh)\n",
 			v["filters.fib_n"]

@@ -381,6 +381,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_FILTER,
 	CT_OPT_NOTRACE,
 	CT_OPT_HIDEFR,
+	CT_OPT_NOLIBCALL,
 	CT_OPT_DEPTH("only calls at depth < N"),
 	CT_OPT_TIME,
 	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},

@@ -371,6 +371,10 @@ static void attribute(struct cov *c, bool all_modules)
 							      : find_module(p, addr);
 			if (!mod)
 				continue;
+			/* a library call (doc/libcall.md) makes no module
+			 * instrumented: it is the caller's coverage */
+			if (ct_session_resolve(s, p, mp->keys[i])->libcall)
+				continue;
 			struct module *m = get_module(c, mod);
 			m->instrumented = true;
 			if (!m->tab)

@@ -68,6 +68,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_FILTER,
 	CT_OPT_NOTRACE,
 	CT_OPT_HIDEFR,
+	CT_OPT_NOLIBCALL,
 	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
 	CT_OPT_TIME,
 	/* the text starts with a space: two after an option 23 columns wide */

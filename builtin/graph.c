@@ -138,6 +138,8 @@ struct graph {
 	struct frame *stack;
 	size_t depth, capstack;
 	bool no_time;
+	bool no_libcall; /* library calls' frames left out (their callbacks
+			  * go under their caller, their time is its own) */
 };
 
 /* the id of name; NONE when absent and !add */
@@ -158,15 +160,33 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 		const struct ct_event *ev = &evs[i];
 		if (ev->kind == CT_ENTER) {
 			struct ct_func *fn = ct_filter_func(g->filt, t->proc, ev->addr);
+			if (g->no_libcall && fn->libcall) {
+				*CT_PUSH(g->stack, g->depth, g->capstack) =
+					(struct frame){.node = NONE, .child = 0};
+				continue;
+			}
 			if (fn->user < 0)
 				fn->user = intern(g, fn->name, true);
-			uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
+			/* the nearest frame shown */
+			size_t k = g->depth;
+			while (k && g->stack[k - 1].node == NONE)
+				k--;
+			uint32_t parent = k ? g->stack[k - 1].node : 0;
 			uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
 			*CT_PUSH(g->stack, g->depth, g->capstack) =
 				(struct frame){.node = node, .child = 0};
 		} else if (g->depth) {
 			/* well nested: the exit of the call on top */
 			struct frame f = g->stack[--g->depth];
+			if (f.node == NONE) {
+				/* a library call left out: what it called back
+				 * is its caller's callees' time */
+				if (g->depth) {
+					struct frame *up = &g->stack[g->depth - 1];
+					up->child = ct_wrap_add(up->child, f.child);
+				}
+				continue;
+			}
 			/* sums of net times, unclamped (overhead.h) */
 			int64_t net = ct_overhead_net(g->ovh, ev);
 			struct node *n = &g->tree.n[f.node];
@@ -386,6 +406,9 @@ static const struct ct_opt options[] = {
 	CT_OPT_FLAG("no-time", struct graph, no_time,
 		    "print calls only, children in the order of their\n"
 		    "first call (stable output, for tests)"),
+	CT_OPT_FLAG("no-libcall", struct graph, no_libcall,
+		    "leave out the library calls (doc/libcall.md): what\n"
+		    "they call back shows under their caller"),
 	CT_OPT_RAWTIMES,
 	CT_OPT_HELP,
 	CT_OPT_END,

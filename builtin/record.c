@@ -42,6 +42,7 @@
 #include "datadir.h"
 #include "descend.h"
 #include "drain.h"
+#include "libcallopt.h"
 #include "message.h"
 #include "modfind.h"
 #include "recfilter.h"
@@ -107,6 +108,12 @@ static const char record_usage[] =
 	"      --max-size=SIZE   stop recording when the data reaches SIZE (e.g. 500M)\n"
 	"                        (regexes repeatable; doc/record.md)\n"
 	"\n"
+	"library calls (calls from traced code into shared libraries, on by default;\n"
+	"doc/libcall.md):\n"
+	"      --no-libcall      not recorded\n"
+	"      --libcall=REGEX   only the library functions matching REGEX\n"
+	"      --no-libcall=REGEX  not those matching REGEX (both repeatable)\n"
+	"\n"
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
 
@@ -119,7 +126,8 @@ struct record_opts {
 	char flight_buf[32]; /* the buffer size it makes, for the runtime */
 	struct ct_args_opts ao;
 	struct ct_recfilter rf; /* -F/-N/--hide/-D/-t */
-	char **argv;            /* the command */
+	struct ct_libcall_opts lc;
+	char **argv; /* the command */
 };
 
 struct recorder {
@@ -128,6 +136,7 @@ struct recorder {
 	char dirabs[PATH_MAX];          /* the data directory */
 	char argspec[PATH_MAX + 32];    /* the argument spec file, or "" */
 	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
+	char libcall[PATH_MAX + 32];    /* $CALLTRACE_LIBCALL, or "": as it is */
 	char *filters;                  /* the filters as given, for info and the summary */
 	struct ct_drainer dr;           /* the rings, and what was copied */
 	struct ct_info_file info;
@@ -383,6 +392,8 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		{"auto-args", no_argument, NULL, 'a'},
 		{"str-max", required_argument, NULL, 'S'},
 		{"args-lib", required_argument, NULL, 'l'},
+		{"libcall", optional_argument, NULL, CT_LC_OPT_ON},
+		{"no-libcall", optional_argument, NULL, CT_LC_OPT_OFF},
 		{NULL, 0, NULL, 0},
 	};
 	struct ct_args_opts *ao = &o->ao;
@@ -429,6 +440,11 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		case OPT_FLIGHT:
 			if (!parse_flight(o, optarg))
 				return false;
+			break;
+		case CT_LC_OPT_ON:
+		case CT_LC_OPT_OFF:
+			if (ct_libcall_option(&o->lc, c, optarg) < 0)
+				goto usage;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -635,6 +651,10 @@ static int start_recording(struct recorder *r)
 		r->filters = ct_recfilter_describe(&r->o.rf);
 		ri->filters = r->filters;
 	}
+	struct ct_error le;
+	if (ct_libcall_prepare(&r->o.lc, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, r->dirabs,
+			       r->libcall, sizeof(r->libcall), &le) < 0)
+		return ct_error("%s", le.msg);
 	ri->start_clock = read_clock();
 	ri->flight = r->o.flight;
 	r->dr.flight = r->o.flight != 0;
@@ -711,6 +731,8 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		setenv(CT_ENV_FLIGHT, "1", 1);
 	else
 		unsetenv(CT_ENV_FLIGHT);
+	if (*r->libcall)
+		setenv(CT_ENV_LIBCALL, r->libcall, 1);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -1103,6 +1125,7 @@ out:
 	free(r.o.ao.libs);
 	r.o.rf.libs = NULL; /* the same as ao.libs */
 	ct_recfilter_free(&r.o.rf);
+	ct_libcall_opts_free(&r.o.lc);
 	free(r.filters);
 	return code;
 }

@@ -652,6 +652,7 @@ static const struct ct_opt options[] = {
 	 "hide functions matching REGEX and what they call\n"
 	 "(repeatable; wins over -F)"},
 	CT_OPT_HIDEFR,
+	CT_OPT_NOLIBCALL,
 	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
 	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
 	{"range", 'r', "START~END",

@@ -3,7 +3,10 @@
  * `record -A/-R/-a`: before the run, find the modules the program will
  * trace (the executable, the libraries it needs that are instrumented, and
  * --args-lib ones), match the specs' regexes against their (demangled)
- * function names, read DWARF for -a, and write DIR/args.spec.
+ * function names, read DWARF for -a, and write DIR/args.spec.  The other
+ * libraries it needs are the targets of library calls (doc/libcall.md):
+ * -A/-R are matched against their dynamic symbols, and -a takes the
+ * prototypes of lib/libcproto.c for them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +23,8 @@
 #include "argspec.h"
 #include "calltrace/format.h"
 #include "error.h"
+#include "libcallopt.h"
+#include "libcproto.h"
 #include "message.h"
 #include "modfind.h"
 #include "symtab.h"
@@ -154,7 +159,93 @@ struct walk {
 	struct ct_argtab *t;
 	struct rx *A, *R;
 	struct ct_error *err;
+	/* -a: the prototypes, as -A and -R (exact names) */
+	struct rx *PA, *PR;
+	size_t nPA, nPR;
+	char **pa_text, **pr_text;
+	/* lib_module's */
+	struct ct_amodule *m;
+	const char *path, *bid;
+	int rc;
 };
+
+static struct rx *first_match(struct rx *v, size_t n, const char *name)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!regexec(&v[k].re, name, 0, NULL, 0))
+			return &v[k];
+	return NULL;
+}
+
+/* the prototype for name among v ("^NAME$@..."): compared, not matched */
+static struct rx *proto_for(struct rx *v, size_t n, const char *name)
+{
+	size_t l = strlen(name);
+	for (size_t k = 0; k < n; k++)
+		if (!strncmp(v[k].opt + 1, name, l) && v[k].opt[1 + l] == '$' &&
+		    v[k].opt[2 + l] == '@')
+			return &v[k];
+	return NULL;
+}
+
+/* one dynamic symbol of a library */
+static void lib_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
+{
+	struct walk *w = ctx;
+	/* an IFUNC's calls go to the implementation it chose, at another
+	 * address: nothing to attach there */
+	if (!defined || ifunc || w->rc < 0)
+		return;
+	struct rx *a = first_match(w->A, w->o->nA, name);
+	struct rx *r = first_match(w->R, w->o->nR, name);
+	struct rx *pa = w->o->autoargs ? proto_for(w->PA, w->nPA, name) : NULL;
+	struct rx *pr = w->o->autoargs ? proto_for(w->PR, w->nPR, name) : NULL;
+	const struct ct_aspec *sa = a ? &a->spec : pa ? &pa->spec : NULL;
+	const struct ct_aspec *sr = r ? &r->spec : pr ? &pr->spec : NULL;
+	if (!sa && !sr)
+		return;
+	struct ct_aspec sp;
+	memset(&sp, 0, sizeof(sp));
+	if (sa) {
+		sp.args = sa->args;
+		sp.nargs = sa->nargs;
+		sp.fmt = sa->fmt;
+		sp.variadic = sa->variadic;
+	}
+	if (sr) {
+		sp.ret = sr->ret;
+		sp.nret = sr->nret;
+	}
+	struct ct_error e2;
+	if (ct_aspec_check(&sp, w->t->strmax, &e2) < 0) {
+		msg(w->err, "%s: %s", a ? a->opt : r ? r->opt : name, e2.msg);
+		w->rc = -1;
+		return;
+	}
+	if (a)
+		a->used = true;
+	if (r)
+		r->used = true;
+	if (!w->m)
+		w->m = ct_argtab_module(w->t, w->bid, w->path);
+	ct_amodule_add(w->m, value, ct_argtab_intern(w->t, &sp));
+}
+
+/* a library the program needs that is not instrumented: its functions are
+ * library calls' targets */
+static int lib_module(struct walk *w, const char *path)
+{
+	if (!w->o->nA && !w->o->nR && !w->o->autoargs)
+		return 0;
+	char *bid = ct_elf_buildid(path);
+	w->m = NULL;
+	w->path = path;
+	w->bid = bid;
+	w->rc = 0;
+	ct_dynsym_funcs(path, lib_sym, w);
+	free(bid);
+	return w->rc;
+}
 
 /* one module of the program (modfind.h): the executable, the instrumented
  * libraries it needs, the --args-lib ones */
@@ -167,7 +258,7 @@ static int one_module(void *ctx, const struct ct_modfound *m)
 			"-fpatchable-function-entry to capture them",
 			m->path);
 	if (!m->main_ && !m->explicit_ && !m->instrumented)
-		return 0;
+		return lib_module(w, m->path);
 	return do_module(m->path, w->o, w->t, w->A, w->R, w->err);
 }
 
@@ -177,6 +268,8 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	struct rx *A = NULL, *R = NULL;
 	struct ct_argtab t;
 	int rc = -1;
+	struct walk w;
+	memset(&w, 0, sizeof(w));
 	ct_argtab_init(&t);
 	if (o->strmax)
 		t.strmax = o->strmax;
@@ -184,7 +277,28 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 		goto out;
 	if (compile(o->R, o->nR, true, &R, err) < 0)
 		goto out;
-	struct walk w = {o, &t, A, R, err};
+	w.o = o;
+	w.t = &t;
+	w.A = A;
+	w.R = R;
+	w.err = err;
+	if (o->autoargs) {
+		char **pa = xcalloc(ct_nlibc_protos, sizeof(char *));
+		char **pr = xcalloc(ct_nlibc_protos, sizeof(char *));
+		for (size_t i = 0; i < ct_nlibc_protos; i++) {
+			const struct ct_libc_proto *p = &ct_libc_protos[i];
+			if (p->args)
+				pa[w.nPA++] = xasprintf("^%s$@%s", p->name, p->args);
+			if (p->ret)
+				pr[w.nPR++] = xasprintf("^%s$@%s", p->name, p->ret);
+		}
+		/* the strings stay: the rx's opt points at them */
+		w.pa_text = pa;
+		w.pr_text = pr;
+		if (compile(pa, w.nPA, false, &w.PA, err) < 0 ||
+		    compile(pr, w.nPR, true, &w.PR, err) < 0)
+			goto out;
+	}
 	if (ct_modules_walk(prog, o->libs, o->nlibs, "--args-lib", one_module, &w, err) < 0)
 		goto out;
 	for (size_t i = 0; i < o->nA; i++)
@@ -210,6 +324,16 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	}
 	rc = 0;
 out:
+	if (w.PA)
+		free_rx(w.PA, w.nPA);
+	if (w.PR)
+		free_rx(w.PR, w.nPR);
+	for (size_t i = 0; w.pa_text && i < w.nPA; i++)
+		free(w.pa_text[i]);
+	for (size_t i = 0; w.pr_text && i < w.nPR; i++)
+		free(w.pr_text[i]);
+	free(w.pa_text);
+	free(w.pr_text);
 	if (A)
 		free_rx(A, o->nA);
 	if (R)

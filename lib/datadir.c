@@ -49,7 +49,8 @@ static bool recording_name(const char *n)
 {
 	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
 	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
-	       !strcmp(n, CT_FILTER_FILE) || ends_with(n, ".proc") || ends_with(n, ".ev");
+	       !strcmp(n, CT_FILTER_FILE) || !strcmp(n, CT_LIBCALL_FILE) || ends_with(n, ".proc") ||
+	       ends_with(n, ".ev");
 }
 
 static bool sym_name(const char *n)

@@ -166,7 +166,8 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 
 bool ct_filter_active(const struct ct_filter *f)
 {
-	return f->ninc || f->nexc || f->nhid || f->max_depth || f->min_time || f->r_ranged;
+	return f->ninc || f->nexc || f->nhid || f->max_depth || f->min_time || f->r_ranged ||
+	       f->no_libcall;
 }
 
 int ct_parse_range(const char *arg, uint64_t *lo, uint64_t *hi)
@@ -276,6 +277,9 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	fn->user = -1;
 	if (f->ninc || f->nexc || f->nhid)
 		ct_filter_match(f, fn);
+	fn->libcall = si && si->libcall;
+	if (f->no_libcall && fn->libcall)
+		fn->hide = true;
 	*ct_u64map_slot(m, addr) = fn;
 	return f->last_fn = fn;
 }

@@ -54,6 +54,7 @@ struct ct_func {
 	bool inc;        /* matches a -F regex */
 	bool exc;        /* matches a -N regex */
 	bool hide;       /* matches a --hide regex */
+	bool libcall;    /* a library call (doc/libcall.md) */
 	int64_t user;    /* free for the consumer; -1 initially */
 	uint64_t addr;   /* where it is (0 for functions made by the caller) */
 };
@@ -74,6 +75,8 @@ struct ct_filter {
 	uint64_t r_lo, r_hi; /* -r: calls overlapping [r_lo, r_hi) (ns from the
 			      * start); r_ranged false: all */
 	bool r_ranged;
+	bool no_libcall;    /* --no-libcall: library calls' frames hidden as
+			     * --hide does (their callbacks show) */
 	uint32_t max_depth; /* -D: show depth < max_depth; 0: no limit */
 	uint64_t min_time;  /* -t: in ns; 0: no limit */
 

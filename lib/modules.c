@@ -297,6 +297,25 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 		return si;
 	}
 	si->module = base_name(mod->path);
+	const char *lc = ct_u64map_get(&pp->lcnames, addr);
+	if (lc) {
+		/* a library call: named as the program called it, with the
+		 * library (an IFUNC's implementation has a name of its own) */
+		char *full = ct_demangle(lc);
+		char *simple = full && s->demangle == CT_DEMANGLE_SIMPLE
+				       ? ct_demangle_simplify(full)
+				       : NULL;
+		const char *nm = simple                                    ? simple
+				 : full && s->demangle == CT_DEMANGLE_FULL ? full
+									   : lc;
+		si->name = xasprintf("%s@%s", nm, si->module);
+		if (full && nm != full)
+			si->full = xasprintf("%s@%s", full, si->module);
+		free(full);
+		free(simple);
+		si->libcall = true;
+		return si;
+	}
 	uint64_t off = addr - mod->base;
 	struct ct_symtab *tab = module_symtab(s, mod);
 	const struct ct_symbol *sym = tab ? ct_symtab_lookup(tab, off) : NULL;

@@ -17,6 +17,7 @@
 #include "calltrace/format.h"
 #include "error.h"
 #include "filter.h"
+#include "libcallopt.h"
 #include "message.h"
 #include "modfind.h"
 #include "symtab.h"
@@ -370,6 +371,7 @@ struct prep {
 	struct rx *trx; /* -T, in order: the first that matches a function wins */
 	size_t ntrx;
 	struct ct_error *err;
+	struct ct_u64map done; /* the module's offsets written */
 };
 
 /* a text field: bytes <= ' ', DEL and '%' as %XX */
@@ -386,6 +388,9 @@ static void put_text(FILE *f, const char *s)
 			fputc(*p, f);
 	}
 }
+
+static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_t size);
+static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc);
 
 static int do_module(void *ctx, const struct ct_modfound *m)
 {
@@ -408,41 +413,66 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	fputc(' ', p->out);
 	put_text(p->out, m->path);
 	fputc('\n', p->out);
-	for (size_t i = 0; i < st->nsyms; i++) {
-		const struct ct_symbol *sym = &st->syms[i];
-		char *dm = ct_demangle(sym->name);
-		const char *name = dm ? dm : sym->name;
-		unsigned flags = 0;
-		for (size_t k = 0; k < p->nrx; k++) {
-			if (flags & p->rx[k].flag)
-				continue;
-			if (!regexec(&p->rx[k].re, name, 0, NULL, 0)) {
-				flags |= p->rx[k].flag;
-				p->rx[k].used = true;
-			}
-		}
-		size_t trig = 0;
-		for (size_t k = 0; k < p->ntrx && !trig; k++) {
-			if (!regexec(&p->trx[k].re, name, 0, NULL, 0)) {
-				trig = k + 1;
-				p->trx[k].used = true;
-			}
-		}
-		free(dm);
-		/* a hidden function that nothing else names needs no hook;
-		 * its size says which hook calls are its own */
-		if (flags == CT_FL_HIDE && !trig) {
-			flags |= CT_FL_NOHOOK;
-			if (sym->size && sym->size < 0x10000)
-				flags |= (unsigned)sym->size << CT_FL_TRIG_SHIFT;
-		}
-		if (trig)
-			fprintf(p->out, "f %" PRIx64 " %x %zx\n", sym->value, flags, trig);
-		else if (flags)
-			fprintf(p->out, "f %" PRIx64 " %x\n", sym->value, flags);
-	}
+	ct_u64map_init(&p->done);
+	for (size_t i = 0; i < st->nsyms; i++)
+		one_sym(p, st->syms[i].name, st->syms[i].value, st->syms[i].size);
+	/* a library's functions are library calls' targets (doc/libcall.md):
+	 * known by their dynamic symbols' names, which the table above may
+	 * have under another alias (printf as _IO_printf) */
+	if (!m->instrumented && !m->main_)
+		ct_dynsym_funcs(m->path, dyn_sym, p);
+	ct_u64map_free(&p->done);
 	ct_symtab_free(st);
 	return ferror(p->out) ? -1 : 0;
+}
+
+/* one function symbol of the module being written: its line, if the
+ * options name it */
+static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_t size)
+{
+	char *dm = ct_demangle(symname);
+	const char *name = dm ? dm : symname;
+	unsigned flags = 0;
+	for (size_t k = 0; k < p->nrx; k++) {
+		if (flags & p->rx[k].flag)
+			continue;
+		if (!regexec(&p->rx[k].re, name, 0, NULL, 0)) {
+			flags |= p->rx[k].flag;
+			p->rx[k].used = true;
+		}
+	}
+	size_t trig = 0;
+	for (size_t k = 0; k < p->ntrx && !trig; k++) {
+		if (!regexec(&p->trx[k].re, name, 0, NULL, 0)) {
+			trig = k + 1;
+			p->trx[k].used = true;
+		}
+	}
+	free(dm);
+	/* a hidden function that nothing else names needs no hook;
+	 * its size says which hook calls are its own */
+	if (flags == CT_FL_HIDE && !trig) {
+		flags |= CT_FL_NOHOOK;
+		if (size && size < 0x10000)
+			flags |= (unsigned)size << CT_FL_TRIG_SHIFT;
+	}
+	if (!trig && !flags)
+		return;
+	void **slot = ct_u64map_slot(&p->done, value);
+	if (*slot)
+		return; /* an alias at the same address said it first */
+	*slot = (void *)1;
+	if (trig)
+		fprintf(p->out, "f %" PRIx64 " %x %zx\n", value, flags, trig);
+	else
+		fprintf(p->out, "f %" PRIx64 " %x\n", value, flags);
+}
+
+static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
+{
+	/* an IFUNC's calls go to an implementation elsewhere */
+	if (defined && !ifunc)
+		one_sym(ctx, name, value, 0);
 }
 
 int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, double hz,

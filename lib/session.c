@@ -225,6 +225,7 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 	ct_u64map_init(&pp->cache);
 	ct_u64map_init(&pp->bybase);
 	ct_u64map_init(&pp->tnames);
+	ct_u64map_init(&pp->lcnames);
 	pp->overlaps = -1;
 	struct ct_proc *p = &pp->pub;
 	p->pid = pid;
@@ -384,6 +385,19 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 				if (parse_u64(val, 10, &v))
 					add_module(s, path, p, sp2 + 1, v);
 			}
+		} else if (!strcmp(line, "libcall")) {
+			/* ADDR NAME: a library function the program calls
+			 * (runtime/libcall.c), by the name it calls it */
+			struct proc_priv *pp = (struct proc_priv *)(void *)p;
+			char *a = strchr(val, ' ');
+			if (a && a[1] && strlen(a + 1) <= 1024 && !strpbrk(a + 1, " \t")) {
+				*a = 0;
+				if (parse_u64(val, 16, &v) && v) {
+					void **slot = ct_u64map_slot(&pp->lcnames, v);
+					if (!*slot)
+						*slot = xstrdup(a + 1);
+				}
+			}
 		} else if (!strcmp(line, "unmodule")) {
 			/* CLOCK BASE PATH */
 			char *a = strchr(val, ' ');
@@ -451,6 +465,10 @@ static void free_proc(struct ct_proc *p)
 		if (pp->tnames.used[k])
 			free(pp->tnames.vals[k]);
 	ct_u64map_free(&pp->tnames);
+	for (size_t k = 0; k < pp->lcnames.cap; k++)
+		if (pp->lcnames.used[k])
+			free(pp->lcnames.vals[k]);
+	ct_u64map_free(&pp->lcnames);
 	ct_proc_free_modules(p);
 	free(p->exe);
 	for (int i = 0; i < p->argc; i++)

@@ -185,6 +185,8 @@ struct ct_sym_info {
 	const char *module; /* basename of the module path, or NULL */
 	const char *file;   /* source file from DWARF, or NULL */
 	int line;           /* 0 when unknown */
+	bool libcall;       /* a library function called from traced code
+			     * (its name is NAME@module) */
 };
 
 /* resolve a function address seen in proc at the given clock; cached, so

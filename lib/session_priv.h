@@ -53,7 +53,9 @@ struct proc_priv {
 	 * looked at yet */
 	int overlaps;
 	bool warned_args, warned_mods;
-	struct ct_u64map tnames; /* tid -> its last recorded name (char *) */
+	struct ct_u64map tnames;  /* tid -> its last recorded name (char *) */
+	struct ct_u64map lcnames; /* library calls: target -> the name the
+				   * program called it by (char *), the first */
 };
 
 static inline struct session_priv *priv(const struct ct_session *s)

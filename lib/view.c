@@ -89,6 +89,9 @@ static int shared_option(struct ct_view *v, int c, const char *arg)
 		return ct_filter_option(&v->filt, c, arg);
 	case CT_OPT_HIDE:
 		return ct_filter_option(&v->filt, 'H', arg);
+	case CT_OPT_NO_LIBCALL:
+		v->filt.no_libcall = true;
+		return 0;
 	case CT_OPT_NO_DEMANGLE:
 		v->demangle = CT_DEMANGLE_NO;
 		return 0;

@@ -54,6 +54,7 @@ enum {
 	CT_OPT_COLOR,
 	CT_OPT_RAW,
 	CT_OPT_HIDE,
+	CT_OPT_NO_LIBCALL,
 	CT_OPT_SETS, /* and up: CT_OPT_FLAG's */
 };
 
@@ -71,6 +72,10 @@ enum {
 	 "leave out the calls of functions matching REGEX\n"                            \
 	 "themselves: their callees show under the nearest\n"                          \
 	 "shown caller (repeatable)"}
+#define CT_OPT_NOLIBCALL                                                               \
+	{"no-libcall", CT_OPT_NO_LIBCALL, NULL,                                        \
+	 "leave out the library calls (doc/libcall.md): what\n"                       \
+	 "they call back shows under their caller"}
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}

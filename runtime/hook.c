@@ -399,7 +399,8 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 	ct_frontend_seen(t, CT_FE_HOOK); /* the first entry of each thread comes here */
 }
 
-/* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched */
+/* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched,
+ * 3 a library call */
 CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_tstate *t = &ct_self;
@@ -411,7 +412,10 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 		t->busy--;
 		return;
 	}
-	uintptr_t fn = kind == 1 ? mcount_fn(site) : ct_insn_fentry_fn(site, (int)kind, &pushed);
+	/* kind 3, a library call (libcall.c): the site is the function */
+	uintptr_t fn = kind == 1   ? mcount_fn(site)
+		       : kind == 3 ? site
+				   : ct_insn_fentry_fn(site, (int)kind, &pushed);
 	if (pushed)
 		r->sp += 8; /* the slot and the stack arguments are a word further up */
 	uintptr_t *slot = (uintptr_t *)r->sp;

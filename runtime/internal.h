@@ -309,14 +309,26 @@ char *const *ct_exec_env(char *const envp[], char **out, char *buf, size_t bufle
 /* is this the process the runtime set up (not a copy made by a raw clone)? */
 int ct_proc_pid(void) CT_HIDDEN;
 
-/* patch.c: -fpatchable-function-entry sites of a module just seen */
+/* patch.c: -fpatchable-function-entry sites of a module just seen (true:
+ * it has some, the first time it is seen) */
 struct dl_phdr_info;
-void ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
+bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
 		     int phnum) CT_HIDDEN;
 void ct_patch_forget(uintptr_t base) CT_HIDDEN;
 /* patch.c: the -finstrument-functions hook call that returns to ret, made
  * for a function nothing of which is recorded: jumped over from now on */
 void ct_patch_cyg_call(uintptr_t ret) CT_HIDDEN;
+
+/* libcall.c: library calls (PLT/GOT slots of traced modules).  init at
+ * start-up; note a module seen by dl_iterate_phdr (traced: it has patched
+ * entries), flush after it (outside the loader's lock), forget an unloaded
+ * one; lines: the "libcall" lines of every hooked slot again (a new .proc
+ * file: a fork child) */
+void ct_libcall_init(void) CT_HIDDEN;
+void ct_libcall_note(uintptr_t bias, const void *phdr, int phnum, bool traced) CT_HIDDEN;
+void ct_libcall_flush(void) CT_HIDDEN;
+void ct_libcall_forget(uintptr_t base) CT_HIDDEN;
+void ct_libcall_lines(void) CT_HIDDEN;
 
 /* filter.c: record-time filters */
 struct ct_filt_conf {

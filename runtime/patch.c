@@ -348,21 +348,22 @@ static unsigned nop_filtered(const struct hook_slots *hs, const uintptr_t *syms,
 	return n;
 }
 
-void ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
+bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const void *phdr,
 		     int phnum)
 {
 	const ElfW(Phdr) *ph = phdr;
+	bool sites = false;
 	if (seen_before(bias, name))
-		return;
+		return false;
 	/* our own library has no such section, but do not even look */
 	uintptr_t self = (uintptr_t)ct_patch_module;
 	for (int i = 0; i < phnum; i++)
 		if (ph[i].p_type == PT_LOAD && self >= bias + ph[i].p_vaddr &&
 		    self < bias + ph[i].p_vaddr + ph[i].p_memsz)
-			return;
+			return false;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return false;
 	struct stat st;
 	struct file_map f = {NULL, 0};
 	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(Elf64_Ehdr)) {
@@ -374,7 +375,7 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 	}
 	close(fd);
 	if (!f.p)
-		return;
+		return false;
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f.p;
 	uintptr_t *syms = NULL;
 	size_t nsyms = 0, symlen = 0;
@@ -387,6 +388,7 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 	const Elf64_Shdr *strs = &sh[eh->e_shstrndx];
 	if (!sec_ok(&f, strs))
 		goto out;
+	sites = false;
 	unsigned patched = 0, bad = 0, failed = 0, hooked = 0, unhooked = 0, filtered = 0;
 	bool have_syms = false;
 	struct hook_slots hs;
@@ -398,6 +400,7 @@ void ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 		    memcmp(f.p + strs->sh_offset + sh[i].sh_name, want, sizeof(want)) ||
 		    !(sh[i].sh_flags & SHF_ALLOC) || sh[i].sh_size < 8)
 			continue;
+		sites = true;
 		if (!have_syms) {
 			syms = func_symbols(&f, eh, bias, &nsyms, &symlen);
 			have_syms = true;
@@ -520,6 +523,7 @@ out:
 	if (syms)
 		munmap(syms, symlen);
 	munmap((void *)f.p, f.len);
+	return sites;
 }
 
 /* record-time filters, -finstrument-functions: a hook was called, from the

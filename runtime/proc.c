@@ -142,8 +142,11 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 		modules[nmodules].seen = 1;
 		nmodules++;
 	}
-	/* -fpatchable-function-entry: patch the module's sites (once) */
-	ct_patch_module(name, name, info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum);
+	/* -fpatchable-function-entry: patch the module's sites (once); its
+	 * library calls after the walk (libcall.c) */
+	bool sites =
+		ct_patch_module(name, name, info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum);
+	ct_libcall_note(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, sites);
 	return 0;
 }
 
@@ -154,11 +157,13 @@ void ct_modules_rescan(void)
 	for (int i = 0; i < nmodules; i++)
 		modules[i].seen = 0;
 	dl_iterate_phdr(module_cb, &now);
+	ct_libcall_flush();
 	for (int i = 0; i < nmodules;) {
 		if (!modules[i].seen) {
 			ct_proc_printf("unmodule %lu %lx %s", (unsigned long)now,
 				       (unsigned long)modules[i].base, modules[i].name);
 			ct_patch_forget(modules[i].base);
+			ct_libcall_forget(modules[i].base);
 			ct_args_module(modules[i].base, modules[i].name, NULL, false);
 			ct_filt_module(modules[i].base, modules[i].name, NULL, false);
 			ct_args_segments(modules[i].base, NULL, 0, false);
@@ -368,6 +373,7 @@ static bool start_process_file(void)
 	pthread_mutex_lock(&mod_lock);
 	nmodules = 0;
 	pthread_mutex_unlock(&mod_lock);
+	ct_libcall_lines(); /* a fork child's: the slots its parent hooked */
 	ct_modules_rescan();
 	return true;
 }
@@ -446,8 +452,8 @@ void ct_thread_key_set(void)
  * or empty), put back into the environment of an image that the program
  * execs or spawns without them (wrap.c), so that it is traced too */
 static const char *const exec_names[] = {
-	"LD_PRELOAD", CT_ENV_DIR,  CT_ENV_SHM,  CT_ENV_CLOCK,  CT_ENV_BUFSIZE,
-	CT_ENV_NBUF,  CT_ENV_DROP, CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT,
+	"LD_PRELOAD", CT_ENV_DIR,  CT_ENV_SHM,    CT_ENV_CLOCK,  CT_ENV_BUFSIZE, CT_ENV_NBUF,
+	CT_ENV_DROP,  CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT, CT_ENV_LIBCALL,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];
@@ -694,6 +700,7 @@ static void process_init(void)
 	clock_no_tsc();
 	/* record-time filters: every hook asks them, on the C paths */
 	ct_filt_init();
+	ct_libcall_init();
 	/* the trampolines' fast paths read the TSC (set before the calibration
 	 * below, which measures them) */
 	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on;

@@ -12,6 +12,15 @@
 
 CT_TIMEOUT=${CT_TIMEOUT:-900}   # a hang guard only, never a timing assertion
 
+# Library calls (doc/libcall.md) are recorded by default; the cases written
+# before them check the program's own calls, so the runtime is told not to
+# hook them here (record without --libcall/--no-libcall leaves the variable
+# as it is).  The libcall* cases ask for them with record --libcall;
+# CT_TEST_LIBCALL=1 runs the others with them on (their goldens then differ,
+# but a crash or another exit status shows).
+CALLTRACE_LIBCALL=${CT_TEST_LIBCALL:-0}
+export CALLTRACE_LIBCALL
+
 fail() { printf '%s\n' "$*" >>"$W/failures"; }
 die() { printf '%s\n' "$*" >>"$W/failures"; exit 1; }
 

@@ -230,6 +230,19 @@
 #define FP_SITE 40
 #define FP_SLOT 48
 
+/* leaving an entry trampoline: `ret` to the traced function, or for a
+ * library call (kind 3) a jump to the target its stub pushed, with %rsp
+ * at the caller's return-address slot again (%r11 is free at a call) */
+.macro LEAVE_TRAMP kind
+	.if \kind == 3
+	pop %r11
+	.cfi_adjust_cfa_offset -8
+	jmp *%r11
+	.else
+	ret
+	.endif
+.endm
+
 /* the traced function's return-address slot is at \so(\sb) */
 .macro ENTRY_TRAMP name, kind, global, sb, so
 	.if \global
@@ -270,7 +283,11 @@
 	je .Lunbusy_\name
 	/* the function's address, %r8, from the call site */
 	mov FP_SITE(%rsp), %rdx
-	.if \kind == 1
+	.if \kind == 3
+	/* a library call (runtime/libcall.c): the slot's stub pushed the
+	 * real target, which is the function */
+	mov %rdx, %r8
+	.elseif \kind == 1
 	/* mcount: the call site's cache entry of hook.c */
 	mov %rdx, %rax
 	shr $12, %rax
@@ -359,7 +376,7 @@
 	.cfi_remember_state
 	decl %fs:CT_T_BUSY(%r11)
 	FP_POP
-	ret
+	LEAVE_TRAMP \kind
 	.cfi_restore_state
 .Lfull_\name:
 	CALL_BUFFER_FULL
@@ -527,7 +544,7 @@
 	pop %rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
-	ret
+	LEAVE_TRAMP \kind
 	.cfi_endproc
 	.size \name, .-\name
 .endm
@@ -535,6 +552,9 @@
 	ENTRY_TRAMP __fentry__, 0, 1, %rsp, FP_SLOT
 	ENTRY_TRAMP mcount, 1, 1, %rbp, 8
 	ENTRY_TRAMP ct_patch_tramp, 2, 0, %rsp, FP_SLOT
+	/* library calls: jumped to by a GOT slot's stub after it pushed the
+	 * target (runtime/libcall.c), so the frame is __fentry__'s */
+	ENTRY_TRAMP ct_libcall_tramp, 3, 0, %rsp, FP_SLOT
 
 	.globl _mcount
 	.set _mcount, mcount

@@ -213,6 +213,8 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_ENV_ARGS "CALLTRACE_ARGS"       /* argument spec file to load  */
 #define CT_ENV_FILTER "CALLTRACE_FILTER"   /* record-time filter file     */
 #define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"   /* "1": flight recorder mode   */
+#define CT_ENV_LIBCALL "CALLTRACE_LIBCALL" /* library calls: "0" off, or a file */
+#define CT_LIBCALL_FILE "libcall.spec"     /* record --libcall=/--no-libcall= */
 
 /* argument capture (doc/args.md): the spec table `record` writes into the
  * data directory; the runtime loads the file $CALLTRACE_ARGS names */

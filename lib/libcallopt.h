@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record's library-call options (doc/libcall.md): --libcall, --no-libcall,
+ * --libcall=REGEX and --no-libcall=REGEX, checked, and the patterns
+ * resolved to names against the modules the program will load (their
+ * function symbols), written to DIR/libcall.spec for the runtime
+ * (runtime/libcall.c): "allow" or "deny", then one name per line.
+ */
+#ifndef CT_LIBCALLOPT_H
+#define CT_LIBCALLOPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ct_error;
+
+struct ct_libcall_opts {
+	int set;    /* 0: no option (the environment's CALLTRACE_LIBCALL, else on),
+		     * 1: --libcall, -1: --no-libcall */
+	char **inc; /* --libcall=REGEX */
+	size_t ninc;
+	char **exc; /* --no-libcall=REGEX */
+	size_t nexc;
+};
+
+#define CT_LC_OPT_ON 0x3100
+#define CT_LC_OPT_OFF 0x3101
+
+/* one option (c is CT_LC_OPT_ON or CT_LC_OPT_OFF, arg NULL without =):
+ * 0, or -1 with the message said (a usage error) */
+int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg);
+
+/* the value of $CALLTRACE_LIBCALL for the program ("0", "1", or the path of
+ * DIR/libcall.spec) into val, or "" to leave the environment as it is;
+ * libs: the --args-lib modules.  0, or -1 with err (a file that cannot be
+ * written, a module named that cannot be read) */
+int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *const *libs,
+		       size_t nlibs, const char *dir, char *val, size_t vallen,
+		       struct ct_error *err);
+
+void ct_libcall_opts_free(struct ct_libcall_opts *o);
+
+/* the dynamic symbols of functions in the ELF file at path: fn(ctx, name,
+ * st_value, defined, ifunc) for each; -1 when the file cannot be read (errno) */
+int ct_dynsym_funcs(const char *path,
+		    void (*fn)(void *ctx, const char *name, uint64_t value, bool defined,
+			       bool ifunc),
+		    void *ctx);
+
+#endif

@@ -1,0 +1,696 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Library calls: the calls a traced module makes through its PLT (or, built
+ * with -fno-plt, through its GOT) into other shared objects.  Each GOT slot
+ * of an imported function gets a 16-byte stub of its own,
+ *
+ *     push TARGET(%rip)      ; the real function
+ *     jmp *TRAMP(%rip)       ; ct_libcall_tramp (arch/x86_64/tramp.S)
+ *
+ * and the slot is pointed at the stub.  ct_libcall_tramp is the __fentry__
+ * trampoline with the pushed target as "the function" (kind 3): it writes
+ * the ENTER record, puts the caller's return address on the shadow stack
+ * and the return trampoline in its place, and jumps to the target.  The
+ * return, longjmp, exceptions and threads are then the hooked front ends'
+ * (runtime/hook.c).  See doc/libcall.md.
+ *
+ * Lazy slots (still pointing into the module's own PLT) are resolved here,
+ * once, with dlvsym/dlsym of the symbol's version from the global scope;
+ * a slot that does not resolve so is left alone.  Slots resolved already
+ * (-z now, a call made before) keep their target.  GOT slots of functions
+ * (R_X86_64_GLOB_DAT, -fno-plt) are hooked only when the module's code
+ * calls or jumps through them and never loads them (a function's address
+ * taken must stay the function's).  Full RELRO: the page is made writable
+ * only while the slot is written.
+ *
+ * Never hooked: a module that is not traced (no hook of any front end in
+ * it), the runtime itself (calls from it, and calls into it: its
+ * interposers), calls that resolve into the calling module, and the
+ * functions whose behaviour depends on their return address or on the
+ * stack they return on (dlsym, dlopen, vfork, setjmp, __tls_get_addr, ...).
+ *
+ * Each hooked slot's target gets a "libcall ADDR NAME" line in the .proc
+ * file: the reader names ADDR as NAME@module (an IFUNC's implementation is
+ * named for the function the program called).
+ *
+ * $CALLTRACE_LIBCALL: unset or "1": on; "0": off; else a file that `record`
+ * wrote (its --libcall=/--no-libcall= patterns resolved to names): a line
+ * "allow" or "deny", then one name per line.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+void ct_libcall_tramp(void) CT_HIDDEN;
+
+/* ---- the configuration -------------------------------------------------- */
+
+static bool lc_off;
+static bool lc_allow;         /* the names are the only ones hooked (else: never) */
+static const char **lc_names; /* sorted */
+static size_t lc_nnames;
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void load_names(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 26)) {
+		if (fd >= 0)
+			close(fd);
+		ct_log("cannot read the library-call file %s; no library call is recorded", path);
+		lc_off = true;
+		return;
+	}
+	size_t len = (size_t)st.st_size;
+	char *buf = mmap(NULL, len + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t got = 0;
+	while (buf != MAP_FAILED && got < len) {
+		ssize_t r = read(fd, buf + got, len - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (buf == MAP_FAILED || got != len) {
+		ct_log("cannot read the library-call file %s; no library call is recorded", path);
+		lc_off = true;
+		return;
+	}
+	buf[len] = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	lc_names = mmap(NULL, (n + 1) * sizeof(char *), PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (lc_names == MAP_FAILED) {
+		lc_names = NULL;
+		lc_off = true;
+		return;
+	}
+	char *line = buf;
+	bool first = true;
+	while (*line) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (first) {
+			lc_allow = !strcmp(line, "allow");
+			first = false;
+		} else if (*line) {
+			lc_names[lc_nnames++] = line;
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	qsort(lc_names, lc_nnames, sizeof(*lc_names), cmp_name);
+}
+
+void ct_libcall_init(void)
+{
+	const char *v = ct_getenv(CT_ENV_LIBCALL);
+	if (!v || !*v || !strcmp(v, "1"))
+		return;
+	if (!strcmp(v, "0")) {
+		lc_off = true;
+		return;
+	}
+	load_names(v);
+}
+
+/* never hooked, whatever the patterns say: what reads its return address
+ * (dlsym's and dlopen's caller), returns twice or on another stack, runs
+ * before or around everything, or is the TLS machinery */
+static bool never(const char *n)
+{
+	static const char *const names[] = {
+		"__libc_start_main",
+		"__tls_get_addr",
+		"dlsym",
+		"dlvsym",
+		"dlopen",
+		"dlmopen",
+		"dlclose",
+		"dladdr",
+		"dladdr1",
+		"dlinfo",
+		"vfork",
+		"__vfork",
+		"setjmp",
+		"_setjmp",
+		"__sigsetjmp",
+		"sigsetjmp",
+		"getcontext",
+		"savectx",
+		"swapcontext",
+		"setcontext",
+		"makecontext",
+		"longjmp",
+		"_longjmp",
+		"siglongjmp",
+		"__longjmp_chk",
+		"pthread_exit",
+		"__cxa_finalize",
+		"clone",
+		"clone3",
+		"_Unwind_Resume",
+		"__gmon_start__",
+		"mcount",
+		"_mcount",
+		"__fentry__",
+		"__monstartup",
+		"monstartup",
+		"_mcleanup",
+		"moncontrol",
+	};
+	if (!strncmp(n, "_dl_", 4) || !strncmp(n, "__cyg_profile_", 14) ||
+	    !strncmp(n, "_ITM_", 5) || !strncmp(n, "_Unwind_", 8) || !strncmp(n, "__calltrace", 11))
+		return true;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(n, names[i]))
+			return true;
+	return false;
+}
+
+static bool wanted(const char *n)
+{
+	if (never(n))
+		return false;
+	if (!lc_names)
+		return true;
+	bool in = bsearch(&n, lc_names, lc_nnames, sizeof(*lc_names), cmp_name) != NULL;
+	return in == lc_allow;
+}
+
+/* ---- modules waiting to be patched --------------------------------------- */
+
+/* module_cb (proc.c) runs inside dl_iterate_phdr, which holds the loader's
+ * lock: looking symbols up there could deadlock against a dlopen in
+ * another thread, so the modules wait for ct_libcall_flush */
+#define MAX_PENDING 512
+static struct {
+	uintptr_t bias;
+	const ElfW(Phdr) * phdr;
+	int phnum;
+	bool traced; /* -fpatchable-function-entry sites were patched */
+} pending[MAX_PENDING];
+static int npending;
+
+/* modules done (a rescan, a fork child, sees them again) */
+#define MAX_DONE 1024
+static uintptr_t done[MAX_DONE];
+static int ndone;
+
+/* the stub blocks, to know a slot hooked already */
+#define MAX_BLOCKS 1024
+static struct {
+	uintptr_t lo, hi;
+	const uintptr_t *targets;
+	const char *names; /* a copy: "name\0" each */
+	size_t n, nameslen;
+} blocks[MAX_BLOCKS];
+static int nblocks;
+
+/* the traced modules' ranges: a call into one of them is recorded by its
+ * own hooks, never as a library call */
+#define MAX_TRACED 1024
+static struct {
+	uintptr_t bias, lo, hi;
+} traced_mods[MAX_TRACED];
+static int ntraced;
+
+void ct_libcall_note(uintptr_t bias, const void *phdr, int phnum, bool traced)
+{
+	if (lc_off || npending == MAX_PENDING)
+		return;
+	for (int i = 0; i < ndone; i++)
+		if (done[i] == bias)
+			return;
+	pending[npending].bias = bias;
+	pending[npending].phdr = phdr;
+	pending[npending].phnum = phnum;
+	pending[npending].traced = traced;
+	npending++;
+}
+
+void ct_libcall_forget(uintptr_t base)
+{
+	for (int i = 0; i < ndone; i++)
+		if (done[i] == base)
+			done[i--] = done[--ndone];
+	for (int i = 0; i < ntraced; i++)
+		if (traced_mods[i].bias == base)
+			traced_mods[i--] = traced_mods[--ntraced];
+}
+
+/* ---- one module ------------------------------------------------------------- */
+
+struct dyn {
+	uintptr_t bias, lo, hi, relro_lo, relro_hi;
+	const ElfW(Sym) * sym;
+	const char *str;
+	size_t strsz;
+	const ElfW(Rela) * jmprel, *rela;
+	size_t njmprel, nrela;
+	const ElfW(Half) * versym;
+	const ElfW(Verneed) * verneed;
+	size_t nverneed;
+	const ElfW(Phdr) * phdr;
+	int phnum;
+};
+
+static uintptr_t dptr(const struct dyn *d, uintptr_t p)
+{
+	/* glibc relocates these in the dynamic section; the vDSO's are not */
+	return p < d->bias ? p + d->bias : p;
+}
+
+static bool read_dynamic(struct dyn *d)
+{
+	const ElfW(Dyn) *dyn = NULL;
+	d->lo = UINTPTR_MAX;
+	d->hi = 0;
+	for (int i = 0; i < d->phnum; i++) {
+		const ElfW(Phdr) *ph = &d->phdr[i];
+		uintptr_t a = d->bias + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD) {
+			if (a < d->lo)
+				d->lo = a;
+			if (a + ph->p_memsz > d->hi)
+				d->hi = a + ph->p_memsz;
+		} else if (ph->p_type == PT_DYNAMIC) {
+			dyn = (const ElfW(Dyn) *)a;
+		} else if (ph->p_type == PT_GNU_RELRO) {
+			/* as the loader protects it: whole pages, the last
+			 * partial one left writable */
+			d->relro_lo = a & ~(uintptr_t)4095;
+			d->relro_hi = (a + ph->p_memsz) & ~(uintptr_t)4095;
+		}
+	}
+	if (!dyn)
+		return false;
+	size_t jmpsz = 0, relasz = 0;
+	for (; dyn->d_tag != DT_NULL; dyn++) {
+		uintptr_t v = dyn->d_un.d_ptr;
+		switch (dyn->d_tag) {
+		case DT_SYMTAB:
+			d->sym = (const ElfW(Sym) *)dptr(d, v);
+			break;
+		case DT_STRTAB:
+			d->str = (const char *)dptr(d, v);
+			break;
+		case DT_STRSZ:
+			d->strsz = v;
+			break;
+		case DT_JMPREL:
+			d->jmprel = (const ElfW(Rela) *)dptr(d, v);
+			break;
+		case DT_PLTRELSZ:
+			jmpsz = v;
+			break;
+		case DT_PLTREL:
+			if (v != DT_RELA)
+				return false;
+			break;
+		case DT_RELA:
+			d->rela = (const ElfW(Rela) *)dptr(d, v);
+			break;
+		case DT_RELASZ:
+			relasz = v;
+			break;
+		case DT_VERSYM:
+			d->versym = (const ElfW(Half) *)dptr(d, v);
+			break;
+		case DT_VERNEED:
+			d->verneed = (const ElfW(Verneed) *)dptr(d, v);
+			break;
+		case DT_VERNEEDNUM:
+			d->nverneed = v;
+			break;
+		}
+	}
+	d->njmprel = d->jmprel ? jmpsz / sizeof(ElfW(Rela)) : 0;
+	d->nrela = d->rela ? relasz / sizeof(ElfW(Rela)) : 0;
+	return d->sym && d->str && d->strsz;
+}
+
+static const char *sym_name(const struct dyn *d, uint32_t si)
+{
+	uint32_t off = d->sym[si].st_name;
+	if (off >= d->strsz || !memchr(d->str + off, 0, d->strsz - off))
+		return NULL;
+	return d->str + off;
+}
+
+/* the version a symbol of the module needs (e.g. "GLIBC_2.2.5"), or NULL */
+static const char *sym_version(const struct dyn *d, uint32_t si)
+{
+	if (!d->versym || !d->verneed)
+		return NULL;
+	ElfW(Half) want = d->versym[si] & 0x7fff;
+	if (want < 2)
+		return NULL;
+	const ElfW(Verneed) *vn = d->verneed;
+	for (size_t i = 0; i < d->nverneed; i++) {
+		const ElfW(Vernaux) *va = (const ElfW(Vernaux) *)((const char *)vn + vn->vn_aux);
+		for (unsigned k = 0; k < vn->vn_cnt; k++) {
+			if (va->vna_other == want)
+				return va->vna_name < d->strsz ? d->str + va->vna_name : NULL;
+			if (!va->vna_next)
+				break;
+			va = (const ElfW(Vernaux) *)((const char *)va + va->vna_next);
+		}
+		if (!vn->vn_next)
+			break;
+		vn = (const ElfW(Verneed) *)((const char *)vn + vn->vn_next);
+	}
+	return NULL;
+}
+
+static bool is_hook_name(const char *n)
+{
+	return !strcmp(n, "__cyg_profile_func_enter") || !strcmp(n, "__fentry__") ||
+	       !strcmp(n, "mcount") || !strcmp(n, "_mcount");
+}
+
+static bool in_runtime(uintptr_t a)
+{
+	static uintptr_t lo, hi;
+	if (!hi) {
+		Dl_info di;
+		const ElfW(Phdr) *ph = NULL;
+		if (!dladdr((void *)ct_libcall_init, &di) || !di.dli_fbase)
+			return false;
+		const ElfW(Ehdr) *eh = di.dli_fbase;
+		ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
+		uintptr_t bias = (uintptr_t)di.dli_fbase, l = UINTPTR_MAX, h = 0;
+		for (int i = 0; i < eh->e_phnum; i++) {
+			if (ph[i].p_type != PT_LOAD)
+				continue;
+			if (bias + ph[i].p_vaddr < l)
+				l = bias + ph[i].p_vaddr;
+			if (bias + ph[i].p_vaddr + ph[i].p_memsz > h)
+				h = bias + ph[i].p_vaddr + ph[i].p_memsz;
+		}
+		lo = l;
+		hi = h;
+	}
+	return a >= lo && a < hi;
+}
+
+static bool in_stubs(uintptr_t a)
+{
+	for (int i = 0; i < nblocks; i++)
+		if (a >= blocks[i].lo && a < blocks[i].hi)
+			return true;
+	return false;
+}
+
+/* how the module's code uses the GOT slot at slot: bit 0 a call or jump
+ * through it (ff 15 / ff 25 with a %rip-relative displacement, or a load
+ * into a register that the next instruction calls), bit 1 a load of it (mov/push/cmp ... slot(%rip): anything else).  A byte scan: a
+ * displacement that lands exactly on the slot does not happen by chance */
+struct gotuse {
+	uintptr_t slot;
+	unsigned use;
+};
+
+static int cmp_gotuse(const void *a, const void *b)
+{
+	uintptr_t x = ((const struct gotuse *)a)->slot, y = ((const struct gotuse *)b)->slot;
+	return x < y ? -1 : x > y;
+}
+
+/* `mov slot(%rip), %reg` at p - 1 (REX.W) followed by `call *%reg`: how
+ * clang -O0 -fno-plt calls (a load that only feeds the call) */
+static bool got_load_call(const uint8_t *p)
+{
+	unsigned reg = (p[1] >> 3) & 7;
+	if (p[-1] == 0x48)
+		return p[6] == 0xff && p[7] == 0xd0 + reg;
+	if (p[-1] == 0x4c)
+		return p[6] == 0x41 && p[7] == 0xff && p[8] == 0xd0 + reg;
+	return false;
+}
+
+static void scan_got_uses(const struct dyn *d, struct gotuse *g, size_t n)
+{
+	qsort(g, n, sizeof(*g), cmp_gotuse);
+	for (int i = 0; i < d->phnum; i++) {
+		const ElfW(Phdr) *ph = &d->phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || ph->p_memsz < 8)
+			continue;
+		const uint8_t *lo = (const uint8_t *)(d->bias + ph->p_vaddr);
+		const uint8_t *hi = lo + ph->p_filesz;
+		for (const uint8_t *p = lo; p + 9 <= hi; p++) {
+			/* modrm 00 reg 101: %rip-relative; the displacement
+			 * follows it, and the instruction ends 4 bytes later
+			 * (plus an immediate for a few: not calls, so a load) */
+			if ((p[1] & 0xc7) != 0x05)
+				continue;
+			int32_t disp;
+			memcpy(&disp, p + 2, 4);
+			uintptr_t at = (uintptr_t)(p + 6) + (uintptr_t)(intptr_t)disp;
+			struct gotuse key = {at, 0}, *e;
+			e = bsearch(&key, g, n, sizeof(*g), cmp_gotuse);
+			if (!e) {
+				/* an instruction with an immediate after the
+				 * displacement ends further: not a call */
+				continue;
+			}
+			if (p[0] == 0xff && (p[1] == 0x15 || p[1] == 0x25))
+				e->use |= 1;
+			else if (p[0] == 0x8b && p > lo && got_load_call(p))
+				e->use |= 1;
+			else
+				e->use |= 2;
+		}
+	}
+}
+
+struct cand {
+	uintptr_t slot, target;
+	const char *name;
+};
+
+static void write_slot(const struct dyn *d, uintptr_t slot, uintptr_t v)
+{
+	bool ro = slot >= d->relro_lo && slot < d->relro_hi;
+	uintptr_t page = slot & ~(uintptr_t)4095;
+	if (ro && mprotect((void *)page, 4096, PROT_READ | PROT_WRITE) != 0)
+		return;
+	__atomic_store_n((uintptr_t *)slot, v, __ATOMIC_RELEASE);
+	if (ro)
+		mprotect((void *)page, 4096, PROT_READ);
+}
+
+static bool in_traced(uintptr_t a)
+{
+	for (int i = 0; i < ntraced; i++)
+		if (a >= traced_mods[i].lo && a < traced_mods[i].hi)
+			return true;
+	return false;
+}
+
+/* does the module import a hook of a front end? */
+static bool imports_hook(const struct dyn *d)
+{
+	for (size_t k = 0; k < d->njmprel + d->nrela; k++) {
+		const ElfW(Rela) *r = k < d->njmprel ? &d->jmprel[k] : &d->rela[k - d->njmprel];
+		uint32_t type = ELF64_R_TYPE(r->r_info), si = ELF64_R_SYM(r->r_info);
+		if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || !si)
+			continue;
+		const char *n = sym_name(d, si);
+		if (n && is_hook_name(n))
+			return true;
+	}
+	return false;
+}
+
+static bool load_module(struct dyn *d, uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
+{
+	memset(d, 0, sizeof(*d));
+	d->bias = bias;
+	d->phdr = phdr;
+	d->phnum = phnum;
+	return read_dynamic(d) && !in_runtime(d->lo);
+}
+
+static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
+{
+	struct dyn d;
+	if (!load_module(&d, bias, phdr, phnum))
+		return;
+	size_t nrel = d.njmprel + d.nrela;
+	if (!nrel)
+		return;
+	struct cand *c = mmap(NULL, nrel * (sizeof(struct cand) + sizeof(struct gotuse)),
+			      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c == MAP_FAILED)
+		return;
+	struct gotuse *g = (struct gotuse *)(c + nrel);
+	size_t nc = 0, ng = 0;
+	for (size_t k = 0; k < nrel; k++) {
+		const ElfW(Rela) *r = k < d.njmprel ? &d.jmprel[k] : &d.rela[k - d.njmprel];
+		uint32_t type = ELF64_R_TYPE(r->r_info), si = ELF64_R_SYM(r->r_info);
+		if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || !si)
+			continue;
+		const char *n = sym_name(&d, si);
+		if (!n || !*n)
+			continue;
+		const ElfW(Sym) *s = &d.sym[si];
+		unsigned st = ELF64_ST_TYPE(s->st_info);
+		if (s->st_shndx != SHN_UNDEF || (st != STT_FUNC && st != STT_GNU_IFUNC &&
+						 (st != STT_NOTYPE || type != R_X86_64_JUMP_SLOT)))
+			continue;
+		if (!wanted(n))
+			continue;
+		uintptr_t slot = bias + r->r_offset;
+		if (slot < d.lo || slot + 8 > d.hi)
+			continue;
+		if (type == R_X86_64_GLOB_DAT)
+			g[ng++] = (struct gotuse){slot, 0};
+		c[nc].slot = slot;
+		c[nc].name = n;
+		/* the version, through the target field until resolved */
+		c[nc].target = (uintptr_t)sym_version(&d, si);
+		nc++;
+	}
+	if (!nc)
+		goto out;
+	if (ng)
+		scan_got_uses(&d, g, ng);
+	size_t nh = 0;
+	for (size_t i = 0; i < nc; i++) {
+		uintptr_t v = __atomic_load_n((uintptr_t *)c[i].slot, __ATOMIC_ACQUIRE);
+		const char *ver = (const char *)c[i].target;
+		c[i].target = 0;
+		if (ng) {
+			struct gotuse key = {c[i].slot, 0},
+				      *e = bsearch(&key, g, ng, sizeof(*g), cmp_gotuse);
+			if (e && e->use != 1)
+				continue; /* -fno-plt's slot: only when only called */
+		}
+		if (v >= d.lo && v < d.hi) {
+			/* a lazy slot, into the module's own PLT: resolve it as
+			 * the loader would, from the global scope */
+			void *p = dlsym(RTLD_DEFAULT, c[i].name);
+			/* the runtime's interposers come first and have no
+			 * version, which any version accepts: the loader would
+			 * bind the slot to them (left alone below) */
+			if (ver && !in_runtime((uintptr_t)p)) {
+				void *pv = dlvsym(RTLD_DEFAULT, c[i].name, ver);
+				if (pv)
+					p = pv;
+			}
+			v = (uintptr_t)p;
+			if (v >= d.lo && v < d.hi)
+				continue; /* into the module itself */
+		}
+		if (!v || in_runtime(v) || in_stubs(v) || in_traced(v))
+			continue; /* the runtime's, or a traced module's */
+		c[i].target = v;
+		c[nh++] = c[i];
+	}
+	if (!nh || nblocks == MAX_BLOCKS)
+		goto out;
+	/* the stubs, then the targets, then the trampoline's address */
+	size_t len = (nh * 24 + 8 + 4095) & ~(size_t)4095;
+	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED)
+		goto out;
+	uintptr_t *tg = (uintptr_t *)(b + nh * 16);
+	uintptr_t *tp = tg + nh;
+	*tp = (uintptr_t)ct_libcall_tramp;
+	for (size_t i = 0; i < nh; i++) {
+		uint8_t *s = b + i * 16;
+		tg[i] = c[i].target;
+		int32_t d1 = (int32_t)((uintptr_t)&tg[i] - (uintptr_t)(s + 6));
+		int32_t d2 = (int32_t)((uintptr_t)tp - (uintptr_t)(s + 12));
+		s[0] = 0xff; /* push d1(%rip) */
+		s[1] = 0x35;
+		memcpy(s + 2, &d1, 4);
+		s[6] = 0xff; /* jmp *d2(%rip) */
+		s[7] = 0x25;
+		memcpy(s + 8, &d2, 4);
+		memset(s + 12, 0xcc, 4);
+	}
+	if (mprotect(b, len, PROT_READ | PROT_EXEC) != 0) {
+		munmap(b, len);
+		goto out;
+	}
+	size_t nlen = 0;
+	for (size_t i = 0; i < nh; i++)
+		nlen += strlen(c[i].name) + 1;
+	char *names = mmap(NULL, nlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (names == MAP_FAILED) {
+		munmap(b, len);
+		goto out;
+	}
+	blocks[nblocks].lo = (uintptr_t)b;
+	blocks[nblocks].hi = (uintptr_t)b + len;
+	blocks[nblocks].targets = tg;
+	blocks[nblocks].names = names;
+	blocks[nblocks].n = nh;
+	blocks[nblocks].nameslen = nlen;
+	nblocks++;
+	for (size_t i = 0; i < nh; i++) {
+		size_t l = strlen(c[i].name) + 1;
+		memcpy(names, c[i].name, l);
+		names += l;
+		ct_proc_printf("libcall %lx %s", (unsigned long)c[i].target, c[i].name);
+		write_slot(&d, c[i].slot, (uintptr_t)(b + i * 16));
+	}
+out:
+	munmap(c, nrel * (sizeof(struct cand) + sizeof(struct gotuse)));
+}
+
+/* after dl_iterate_phdr, with proc.c's module lock held */
+void ct_libcall_flush(void)
+{
+	/* which modules are traced, first: calls into them are not library
+	 * calls, whatever the order the modules come in */
+	for (int i = 0; i < npending; i++) {
+		struct dyn d;
+		if (ndone < MAX_DONE)
+			done[ndone++] = pending[i].bias;
+		bool tr = load_module(&d, pending[i].bias, pending[i].phdr, pending[i].phnum) &&
+			  (pending[i].traced || imports_hook(&d));
+		pending[i].traced = tr;
+		if (tr && ntraced < MAX_TRACED) {
+			traced_mods[ntraced].bias = pending[i].bias;
+			traced_mods[ntraced].lo = d.lo;
+			traced_mods[ntraced].hi = d.hi;
+			ntraced++;
+		}
+	}
+	for (int i = 0; i < npending; i++)
+		if (pending[i].traced)
+			patch_module(pending[i].bias, pending[i].phdr, pending[i].phnum);
+	npending = 0;
+}
+
+/* a new .proc file (a fork child): the slots hooked before, said again */
+void ct_libcall_lines(void)
+{
+	for (int k = 0; k < nblocks; k++) {
+		const char *n = blocks[k].names;
+		for (size_t i = 0; i < blocks[k].n; i++) {
+			ct_proc_printf("libcall %lx %s", (unsigned long)blocks[k].targets[i], n);
+			n += strlen(n) + 1;
+		}
+	}
+}
