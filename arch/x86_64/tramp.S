@@ -243,6 +243,8 @@
 	.p2align 4
 \name:
 	.cfi_startproc
+	cmpb $0, ct_count_on(%rip)	/* record --count: count.S */
+	jne ct_count_\name
 	FP_PUSH
 	cmpb $0, ct_hook_fast(%rip)	/* the TSC is the clock */
 	je .Lpop_\name
