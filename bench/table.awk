@@ -157,6 +157,7 @@ END {
 			f("leveldb.notrace.s", "%.2f"), f("leveldb.notrace.expected_events", "%d"))
 		row4("--hide (same regex)", f("leveldb.hide.events", "%d"), f("leveldb.hide.bytes", "%d"),
 			f("leveldb.hide.s", "%.2f"), f("leveldb.hide.expected_events", "%d"))
+	}
 	if (has("sqlite.skipped")) {
 		printf "\n== record -a on sqlite3's shell: skipped: %s\n", v["sqlite.skipped"]
 	} else if (has("sqlite.record_a_ns")) {
