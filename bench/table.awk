@@ -128,6 +128,23 @@ END {
 			f("args.capture_ns_per_call", "%.1f"), f("args.capture_alone_ns_per_call", "%.1f"),
 			f("args.bytes_per_call", "%.1f")
 	}
+	if (has("count.count.fi.ns_per_call")) {
+		printf "\n== counting mode: fib(%s), CPU ns per call, fib's own work included (bench/count.sh)\n",
+			v["count.fib_n"]
+		row4("", "-finstr.", "-pg", "-pg -mfentry", "patchable=5")
+		row4("calls", f("count.fi.calls", "%d"), f("count.pg.calls", "%d"), f("count.fentry.calls", "%d"),
+			f("count.patch.calls", "%d"))
+		row4("record --count", f("count.count.fi.ns_per_call", "%.2f"), f("count.count.pg.ns_per_call", "%.2f"),
+			f("count.count.fentry.ns_per_call", "%.2f"), f("count.count.patch.ns_per_call", "%.2f"))
+		row4("  over the plain build", f("count.count.fi.over_plain_ns", "%.2f"),
+			f("count.count.pg.over_plain_ns", "%.2f"), f("count.count.fentry.over_plain_ns", "%.2f"),
+			f("count.count.patch.over_plain_ns", "%.2f"))
+		row4("full recording", f("count.full.fi.ns_per_call", "%.2f"), f("count.full.pg.ns_per_call", "%.2f"),
+			f("count.full.fentry.ns_per_call", "%.2f"), f("count.full.patch.ns_per_call", "%.2f"))
+		printf "  gprof (the -pg build untraced: glibc's mcount counting) %s ns per call (%s over the plain build, %s ms)\n",
+			f("count.gprof.ns_per_call", "%.2f"), f("count.gprof.over_plain_ns", "%.2f"),
+			f("count.plain.ms", "%.2f")
+	}
 	if (has("filters.fentry.excluded_ns_per_call")) {
 		printf "\n== record-time filters: fib(%s), every fib call left out (--hide '^fib$'), CPU time (bench/filters.sh)\n",
 			v["filters.fib_n"]
