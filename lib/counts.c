@@ -236,25 +236,19 @@ int ct_counts_load(struct ct_view *v, struct ct_counts *c)
 		free(path);
 		n++;
 	}
-	/* a caller from a return address that is no traced function of its
-	 * process: none */
+	/* a caller from a return address that is no traced function (called
+	 * in no thread of the recording: a forked child's main was called in
+	 * its parent): none */
 	bool *callee = xcalloc(c->names.n ? c->names.n : 1, sizeof(*callee));
-	for (size_t a = 0; a < n && !rc;) {
-		size_t b = a;
-		while (b < n && rts[b].t.pid == rts[a].t.pid && rts[b].t.gen == rts[a].t.gen)
-			b++;
-		memset(callee, 0, c->names.n * sizeof(*callee));
-		for (size_t k = a; k < b; k++)
-			for (size_t i = 0; i < rts[k].nraw; i++)
-				callee[rts[k].raw[i].callee] = true;
-		for (size_t k = a; k < b; k++)
-			for (size_t i = 0; i < rts[k].nraw; i++) {
-				struct raw *r = &rts[k].raw[i];
-				if (r->site && r->caller != CT_COUNT_ROOT && !callee[r->caller])
-					r->caller = CT_COUNT_ROOT;
-			}
-		a = b;
-	}
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < rts[k].nraw; i++)
+			callee[rts[k].raw[i].callee] = true;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < rts[k].nraw; i++) {
+			struct raw *r = &rts[k].raw[i];
+			if (r->site && r->caller != CT_COUNT_ROOT && !callee[r->caller])
+				r->caller = CT_COUNT_ROOT;
+		}
 	free(callee);
 	/* one arc per (caller, callee) name pair of a thread */
 	c->threads = xcalloc(n ? n : 1, sizeof(*c->threads));

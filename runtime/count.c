@@ -103,7 +103,12 @@ static bool new_table(struct ct_count_thread *c, uint64_t nslots)
 	c->lost = 0;
 	if (rename(tmp, path) < 0)
 		ct_log("cannot publish %s: %s", path, strerror(errno));
-	/* the old table stays mapped (see above); its file is record's */
+	/* the old table stays mapped while the thread runs (see above); its
+	 * file is record's */
+	if (c->hdr && c->nold < sizeof(c->old) / sizeof(c->old[0])) {
+		c->old[c->nold].map = c->hdr;
+		c->old[c->nold++].len = c->map_len;
+	}
 	c->hdr = h;
 	c->map_len = len;
 	c->grow_at = nslots / 2;
@@ -298,6 +303,17 @@ void ct_count_site(uintptr_t ret, uintptr_t site)
 
 /* ---- processes and threads ---------------------------------------------- */
 
+/* the thread's tables unmapped (their files stay for record) */
+static void unmap_tables(struct ct_count_thread *c)
+{
+	if (c->hdr)
+		munmap(c->hdr, c->map_len);
+	for (uint32_t i = 0; i < c->nold; i++)
+		munmap(c->old[i].map, c->old[i].len);
+	c->hdr = NULL;
+	c->nold = 0;
+}
+
 void ct_count_after_fork(void)
 {
 	/* the tables are the parent's (shared memory): the child starts its
@@ -305,8 +321,8 @@ void ct_count_after_fork(void)
 	 * calls open at the fork are still the callers */
 	struct ct_count_thread *c = &ct_count_self;
 	c->slots = NULL;
-	c->hdr = NULL;
 	c->last = &no_slot;
+	unmap_tables(c); /* the parent's, shared: never to be written here */
 	c->seq = 0;
 	c->lost = 0;
 	c->cap = 0; /* set up again at its next call, keeping the stack */
@@ -323,9 +339,7 @@ void ct_count_thread_exit(void)
 	c->cap = 0;
 	c->slots = NULL;
 	c->last = &no_slot;
-	if (c->hdr)
-		munmap(c->hdr, c->map_len);
-	c->hdr = NULL;
+	unmap_tables(c);
 	c->state = 0;
 	/* the stack stays (a destructor may still return through it) */
 }

@@ -36,6 +36,12 @@ struct ct_count_thread {
 	int tid;
 	uint32_t seq;
 	uint64_t lost; /* calls not counted before a table existed */
+	/* the tables it filled before this one: mapped until the thread ends */
+	struct {
+		void *map;
+		size_t len;
+	} old[8];
+	uint32_t nold;
 };
 
 extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));
