@@ -90,3 +90,30 @@ for opt in "--flight" "--drop" "-b 64K" "-F main" "-a"; do
 	guard "$CT" record --count $opt -d "$W/bad" ./basic >"$W/b.out" 2>"$W/b.err"
 	printf '%s: exit %s: %s\n' "$opt" "$RC" "$(head -n 1 "$W/b.err")" | add
 done
+
+section "more arcs (4,161) than a first table holds: bigger ones follow, summed"
+build count_many "$E2E/count_many.c"
+record fmany ./count_many
+want_rc "record ./count_many" $RC 0 "$W/fmany.err"
+record cmany --count ./count_many
+want_rc "record --count ./count_many" $RC 0 "$W/cmany.err"
+add <"$W/cmany.out"
+sed -n 's/^calltrace: exit 0: .*, \([0-9]* calls counted\) along .*$/\1/p' "$W/cmany.err" | add
+# (the first table holds 2,048 arcs: there were more tables than one)
+n=$(grep -c '^[fs] ' "$W"/cmany/*.cnt)
+[ "$n" -gt 2048 ] || fail "count_many: only $n arcs in the .cnt file"
+ct report cmany --format=csv | tail -n +2 | LC_ALL=C sort >"$W/cmany.calls"
+awk -F, '{ n[$2]++ } END { for (c in n) print n[c] " functions called " c " times" }' "$W/cmany.calls" | LC_ALL=C sort | add
+ct report fmany --format=csv | csv_calls >"$W/fmany.calls"
+same "count_many: report's calls against the full recording's" "$W/fmany.calls" "$W/cmany.calls"
+ct callers cmany --format=csv | awk -F, '$2 == "caller" { n++; s += $4 } END { print n " arcs, " s " calls" }' | add
+
+section "a damaged .cnt file: one line naming the file and line, exit 1"
+cp -r "$W/cbasic" "$W/cbad"
+f=$(ls "$W"/cbad/*.cnt | head -n 1)
+echo "f 12 zz 1" >>"$f"
+guard "$CT" report -d "$W/cbad" >/dev/null 2>"$W/bad.err"
+printf 'bad arc: exit %s: %s\n' "$RC" "$(sed "s|$W/||; s|/[0-9]*-0-[0-9]*\.cnt|/PID-0-TID.cnt|; s/line [0-9]*:/line N:/" "$W/bad.err")" | add
+printf 'calltrace-counts 99\n' >"$f"
+guard "$CT" callers -d "$W/cbad" >/dev/null 2>"$W/bad.err"
+printf 'other version: exit %s: %s\n' "$RC" "$(sed "s|$W/||; s|/[0-9]*-0-[0-9]*\.cnt|/PID-0-TID.cnt|" "$W/bad.err")" | add
