@@ -1,10 +1,12 @@
 # record --count across processes and deaths: a forked child counts its own
-# calls; counts survive a SIGSEGV and a SIGKILL (the tables are shared
+# calls, and so does an exec'd image; counts survive a SIGSEGV and a SIGKILL (the tables are shared
 # memory that record reads when the program is gone); a dlopen'd module's
 # functions are resolved, and count as a full recording counts them.
 # variants: all
 # front-ends: few
 build fork "$E2E/fork.c"
+build target "$E2E/target.c"
+build forkexec "$E2E/forkexec.c"
 build crash "$E2E/crash.c"
 build libplugin.so "$E2E/plugin.c" -shared -fPIC
 build dlopen "$E2E/dlopen.c"
@@ -25,6 +27,13 @@ ct report cfork --per-thread --format=csv |
 	LC_ALL=C sort | add
 section "fork: callers of child_work (main, whose call was in the parent)"
 callers_of cfork child_work | add
+
+section "fork + exec: the new image counts its calls (its own .cnt, gen 1)"
+record cfe --count ./forkexec ./target
+want_rc "record --count ./forkexec ./target" $RC 0 "$W/cfe.err"
+add <"$W/cfe.out"
+(cd "$W/cfe" && ls | sed -n 's/^[0-9]*-\([0-9]*\)-[0-9]*\.cnt$/cnt gen \1/p' | LC_ALL=C sort) | add
+ct report cfe --format=csv | tail -n +2 | LC_ALL=C sort | add
 
 section "SIGSEGV: exit status and the counts up to the crash"
 record csegv --count ./crash segv
