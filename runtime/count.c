@@ -202,8 +202,9 @@ static void count_slow(struct ct_count_thread *c, uint64_t from, uint64_t to, bo
 			c->lost++;
 		goto out;
 	}
-	if (c->hdr->used >= c->grow_at && c->hdr->nslots < MAX_SLOTS)
-		new_table(c, c->hdr->nslots * 4);
+	if (c->hdr->used >= c->grow_at && c->hdr->nslots < MAX_SLOTS &&
+	    !new_table(c, c->hdr->nslots * 4))
+		c->grow_at = UINT64_MAX; /* said once: this table is filled up */
 	struct ct_count_slot *s = find_slot(c, from, to);
 	if (!s) {
 		ct_arch_reserve((uintptr_t *)&c->hdr->lost, 1);
