@@ -245,6 +245,29 @@ static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uint
 	count_slow(c, from, fn, true);
 }
 
+/* another arc than last time: found in the table as count.S does (out of
+ * line, so that the hot path stays without a frame), added by the slow
+ * path */
+static __attribute__((noinline)) void count_other(struct ct_count_thread *c, uintptr_t from,
+						  uintptr_t fn)
+{
+	char *base = (char *)c->slots;
+	uint64_t mask = c->mask, off = arc_hash(from, fn, mask);
+	for (;;) {
+		struct ct_count_slot *s = (struct ct_count_slot *)(base + off);
+		uint64_t k = s->to;
+		if (k == fn && s->from == from) {
+			ct_arch_reserve((uintptr_t *)&s->n, 1);
+			c->last = s;
+			return;
+		}
+		if (k == 0)
+			break;
+		off = (off + sizeof(*s)) & mask;
+	}
+	count_slow(c, from, fn, true);
+}
+
 void ct_count_enter(void *fnp)
 {
 	struct ct_count_thread *c = &ct_count_self;
@@ -260,10 +283,11 @@ void ct_count_enter(void *fnp)
 	__asm__ volatile("" ::: "memory");
 	c->stk[d] = fn;
 	struct ct_count_slot *s = c->last;
-	if (likely(s->to == fn && s->from == from))
+	if (likely(s->to == fn && s->from == from)) {
 		ct_arch_reserve((uintptr_t *)&s->n, 1);
-	else
-		count_slow(c, from, fn, true);
+		return;
+	}
+	count_other(c, from, fn);
 }
 
 /* an exit that is not the top frame's: frames above fn's vanished without
