@@ -331,7 +331,7 @@ say "argument capture: two integer arguments and a return value per call (bench/
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS ARGS_KV=1 sh "$HERE/args.sh" 2>>"$LOGS/args.err" | while read -r k v; do put "args.$k" "$v"; done
 say "counting mode: record --count beside gprof's -pg counting (bench/count.sh)"
 put count.fib_n "$FIB_N"
-CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS sh "$HERE/count.sh" 2>>"$LOGS/count.err" | while read -r k v; do put "count.$k" "$v"; done
+CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/count.sh" 2>>"$LOGS/count.err" | while read -r k v; do put "count.$k" "$v"; done
 say "record-time filters: excluded calls, -t 1us (bench/filters.sh)"
 put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done

@@ -144,6 +144,14 @@ END {
 		printf "  gprof (the -pg build untraced: glibc's mcount counting) %s ns per call (%s over the plain build, %s ms)\n",
 			f("count.gprof.ns_per_call", "%.2f"), f("count.gprof.over_plain_ns", "%.2f"),
 			f("count.plain.ms", "%.2f")
+		if (has("count.lua.count.fi.ns_per_call")) {
+			printf "  lua (script.lua, %s / %s calls): record --count %s ns per call -finstr. (%s over plain, %s over glibc's empty hooks), %s -pg (%s over plain); gprof %s (%s over plain); full recording %s -finstr.\n",
+				f("count.lua.fi.calls", "%d"), f("count.lua.pg.calls", "%d"),
+				f("count.lua.count.fi.ns_per_call", "%.2f"), f("count.lua.count.fi.over_plain_ns", "%.2f"),
+				f("count.lua.count.fi.over_hooks_ns", "%.2f"), f("count.lua.count.pg.ns_per_call", "%.2f"),
+				f("count.lua.count.pg.over_plain_ns", "%.2f"), f("count.lua.gprof.ns_per_call", "%.2f"),
+				f("count.lua.gprof.over_plain_ns", "%.2f"), f("count.lua.full.fi.ns_per_call", "%.2f")
+		}
 	}
 	if (has("filters.fentry.excluded_ns_per_call")) {
 		printf "\n== record-time filters: fib(%s), every fib call left out (--hide '^fib$'), CPU time (bench/filters.sh)\n",
