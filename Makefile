@@ -36,7 +36,7 @@ LIBS := -ldw -lelf -lstdc++ -lm
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
-.PHONY: all clean check test unit demo bench install deps asan fuzz fuzz-build coverage help format \
+.PHONY: all clean check test unit demo bench install man completion deps asan fuzz fuzz-build coverage help format \
 	format-check \
 	compile_commands.json FORCE
 
@@ -53,7 +53,9 @@ help:
 	@echo "make fuzz       fuzz the reader for FUZZ_TIME seconds (default 90; doc/testing.md)"
 	@echo "make format     format the C sources with clang-format (.clang-format)"
 	@echo "make format-check  list the C sources make format would change"
-	@echo "make install PREFIX=/usr/local"
+	@echo "make install PREFIX=/usr/local  (with the man pages and bash completion)"
+	@echo "make man        the man pages, from doc/*.md (go-md2man), into $(O)/man"
+	@echo "make completion the bash completion, from each command's --help"
 	@echo "make compile_commands.json"
 
 $(O)/%.o: %.c
@@ -164,15 +166,39 @@ coverage:
 	-CT_BUILD=$(COV_O) sh tests/run.sh $(COVERAGE_TESTS)
 	sh tools/coverage.sh $(COV_O)
 
-install: all
+# the man pages: calltrace(1) from doc/calltrace.md, calltrace-CMD(1) from
+# doc/CMD.md, by tools/man.sh with go-md2man (make deps installs it)
+MAN_CMDS := record replay report callers graph coverage info live export
+MANS := $(O)/man/calltrace.1 $(MAN_CMDS:%=$(O)/man/calltrace-%.1)
+
+man: $(MANS)
+
+$(O)/man/calltrace.1: doc/calltrace.md tools/man.sh $(O)/calltrace
+	@mkdir -p $(dir $@)
+	sh tools/man.sh $(O)/calltrace $< $@
+
+$(O)/man/calltrace-%.1: doc/%.md tools/man.sh $(O)/calltrace
+	@mkdir -p $(dir $@)
+	sh tools/man.sh $(O)/calltrace $< $@
+
+# the bash completion: the options of each command from its --help
+completion: $(O)/calltrace.bash
+
+$(O)/calltrace.bash: tools/gen-completion.sh completion/calltrace.bash $(O)/calltrace
+	sh tools/gen-completion.sh $(O)/calltrace $@
+
+install: all man completion
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/calltrace \
-		$(DESTDIR)$(PREFIX)/share/doc/calltrace $(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/share/doc/calltrace $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(O)/calltrace $(DESTDIR)$(PREFIX)/bin/calltrace
 	install -m 644 $(O)/libcalltrace.so $(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace.so
 	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
 	install -d $(DESTDIR)$(PREFIX)/include/calltrace
 	install -m 644 include/calltrace/calltrace.h $(DESTDIR)$(PREFIX)/include/calltrace/calltrace.h
-	if ls doc/*.1 >/dev/null 2>&1; then install -m 644 doc/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(O)/calltrace.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/calltrace
 
 compile_commands.json:
 	$(MAKE) clean

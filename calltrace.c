@@ -37,7 +37,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'calltrace <command> --help' tells more about a command.\n"
-		   "'calltrace help <command>' shows the same.\n"
+		   "'calltrace help <command>' shows the same; 'man calltrace-<command>'\n"
+		   "the whole page, once installed (make install).\n"
 		   "A program is traced after a rebuild with one of -finstrument-functions,\n"
 		   "-pg, -pg -mfentry or -fpatchable-function-entry=5:\n"
 		   "   gcc -g -finstrument-functions -o prog prog.c\n"

@@ -188,7 +188,7 @@ static void build_funcs(struct cov *c, struct module *m)
 		if (!keep)
 			continue;
 		struct func *f = &m->funcs[m->nfuncs++];
-		f->dm = c->s->demangle ? ct_demangle(keep->name) : NULL;
+		f->dm = ct_demangle_as(keep->name, c->s->demangle);
 		f->name = f->dm ? f->dm : keep->name;
 		f->file = keep->file;
 		f->value = keep->value;
@@ -416,11 +416,12 @@ static void attribute(struct cov *c, bool all_modules)
 
 static const struct ct_opt options[] = {
 	CT_OPT_DATA,
-	{"format", OPT_FORMAT, "FMT", "text (default) or json"},
+	{"format", OPT_FORMAT, "text|json", "the output's format (default text)"},
 	{"fail-under", OPT_FAIL_UNDER, "PCT", "exit 3 when the overall percentage is below PCT"},
 	CT_OPT_FLAG("all-modules", struct cov, all_modules,
 		    "every module with symbols, not only instrumented ones"),
-	CT_OPT_NODEMANGLE,
+	CT_OPT_DEMANGLE,
+	CT_OPT_PAGER,
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -481,7 +482,7 @@ int cmd_coverage(int argc, char **argv)
 			print_json(&cv, stdout);
 		else
 			print_text(&cv, stdout);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
+		if ((fflush(stdout) != 0 || ferror(stdout)) && !v.paged) {
 			ct_error("writing the output: %s", strerror(errno));
 			status = 1;
 		}

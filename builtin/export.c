@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "argspec.h"
 #include "builtin/builtin.h"
@@ -55,7 +56,8 @@ enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES };
 #define FOLDED_FRAMES 128
 
 static const struct ct_opt options[] = {
-	{"format", OPT_FORMAT, "FMT", "chrome, perfetto, folded, callgrind or html (required)"},
+	{"format", OPT_FORMAT, "chrome|perfetto|folded|callgrind|html",
+	 "the output's format (required)"},
 	{"output", 'o', "FILE", "write to FILE (default: standard output)"},
 	CT_OPT_DATA,
 	{"folded-value", OPT_FOLDED_VALUE, "V", "self (self time in ns, default) or calls"},
@@ -74,7 +76,7 @@ static const struct ct_opt options[] = {
 	 " only calls overlapping this time range (since the\n"
 	 "start of the recording, e.g. 10ms~20ms, 1.5s~, ~500us),\n"
 	 "their times clipped to it"},
-	CT_OPT_NODEMANGLE,
+	CT_OPT_DEMANGLE,
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -761,6 +763,12 @@ static int check(struct ct_view *v)
 	}
 	if (x->fmt == FMT_HTML && !ct_html_available())
 		return ct_error("--format=html: %s", ct_html_missing_hint);
+	if (x->fmt == FMT_PERFETTO && !x->output && isatty(1)) {
+		/* binary: it would only garble the terminal */
+		ct_error("--format=perfetto writes a binary trace, not to a terminal: "
+			 "write it to a file with -o FILE (or pipe it)");
+		return 2;
+	}
 	/* a recording of call counts (record --count): export_counts.c */
 	v->counts_ok = x->fmt == FMT_FOLDED || x->fmt == FMT_CALLGRIND;
 	return 0;

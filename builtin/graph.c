@@ -383,8 +383,9 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 static const struct ct_opt options[] = {
 	CT_OPT_DATA,
 	{"tid", CT_OPT_TID, "TID[,TID..]", "only these threads (default: all, aggregated)"},
-	{"format", OPT_FORMAT, "FMT", "text (the only one for now)"},
-	CT_OPT_NODEMANGLE,
+	{"format", OPT_FORMAT, "text", "the output's format (the only one for now)"},
+	CT_OPT_DEMANGLE,
+	CT_OPT_PAGER,
 	CT_OPT_FLAG("no-time", struct graph, no_time,
 		    "print calls only, children in the order of their\n"
 		    "first call (stable output, for tests)"),

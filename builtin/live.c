@@ -25,8 +25,10 @@ static const char live_usage[] =
 	"`calltrace replay` does.  The recording goes to a temporary directory,\n"
 	"removed afterwards, unless -d DIR names one (kept).  Every option of\n"
 	"`calltrace record` applies (-F, -N, --hide, -D, -t, -T, -A, -a, ...);\n"
-	"`calltrace record --help` lists them.  live exits with record's status\n"
-	"(the program's, doc/record.md), or 1 when the replay fails.\n";
+	"`calltrace record --help` lists them; replay's --demangle=MODE,\n"
+	"--no-demangle, --color=WHEN and --no-pager apply to the tree.  live exits\n"
+	"with record's status (the program's, doc/record.md), or 1 when the\n"
+	"replay fails.\n";
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -73,6 +75,26 @@ static bool takes_arg(const char *a)
 	return false;
 }
 
+/* replay's options that live passes on (before the command): how many
+ * words the one at argv[i] takes, 0 when it is not one of them */
+static int replay_option(char **argv, int i, int argc)
+{
+	static const char *const flags[] = {"--no-demangle", "--no-pager"};
+	static const char *const with_arg[] = {"--demangle", "--color"};
+	const char *a = argv[i];
+	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+		if (!strcmp(a, flags[k]))
+			return 1;
+	for (size_t k = 0; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
+		size_t n = strlen(with_arg[k]);
+		if (!strncmp(a, with_arg[k], n) && a[n] == '=')
+			return 1;
+		if (!strcmp(a, with_arg[k]))
+			return i + 1 < argc ? 2 : 1;
+	}
+	return 0;
+}
+
 /* the -d/--data a user gave among record's options (before the command) */
 static const char *data_option(int argc, char **argv)
 {
@@ -114,18 +136,39 @@ int cmd_live(int argc, char **argv)
 					strerror(errno));
 		dir = tmp;
 	}
-	/* record [-d DIR] OPTIONS... COMMAND... */
+	/* record [-d DIR] OPTIONS... COMMAND..., and replay -d DIR with
+	 * replay's options among OPTIONS */
 	char **rargv = calloc((size_t)argc + 3, sizeof(char *));
-	if (!rargv)
+	char **pargv = calloc((size_t)argc + 4, sizeof(char *));
+	if (!rargv || !pargv) {
+		free(rargv);
 		return ct_error("out of memory");
-	int n = 0;
+	}
+	int n = 0, np = 0;
 	rargv[n++] = "record";
+	pargv[np++] = "replay";
+	pargv[np++] = "-d";
+	pargv[np++] = (char *)dir;
 	if (!keep) {
 		rargv[n++] = "-d";
 		rargv[n++] = (char *)dir;
 	}
-	for (int i = 1; i < argc; i++)
+	bool options = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (options && (!strcmp(a, "--") || a[0] != '-'))
+			options = false;
+		int k = options ? replay_option(argv, i, argc) : 0;
+		if (k > 0) {
+			for (int j = 0; j < k; j++)
+				pargv[np++] = argv[i + j];
+			i += k - 1;
+			continue;
+		}
 		rargv[n++] = argv[i];
+		if (options && takes_arg(a) && i + 1 < argc)
+			rargv[n++] = argv[++i];
+	}
 	ct_set_command("record");
 	int code = cmd_record(n, rargv);
 	free(rargv);
@@ -134,11 +177,11 @@ int cmd_live(int argc, char **argv)
 	if (access(info, R_OK) == 0) {
 		/* the program's output first, then its tree */
 		fflush(stdout);
-		char *pargv[] = {"replay", "-d", (char *)dir, NULL};
 		ct_set_command("replay");
-		if (cmd_replay(3, pargv) != 0 && code == 0)
+		if (cmd_replay(np, pargv) != 0 && code == 0)
 			code = 1;
 	}
+	free(pargv);
 	ct_set_command("live");
 	if (!keep && nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
 		ct_warn("cannot remove the temporary recording %s", dir);

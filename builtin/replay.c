@@ -21,6 +21,7 @@
 
 #include "argspec.h"
 #include "builtin/builtin.h"
+#include "color.h"
 #include "filter.h"
 #include "message.h"
 #include "output.h"
@@ -38,7 +39,8 @@ static const char head[] = "usage: calltrace replay [options]\n"
 
 static const char tail[] =
 	"\n"
-	"REGEX is POSIX extended, matched anywhere in the (demangled) name;\n"
+	"REGEX is POSIX extended, matched anywhere in the name as shown or in\n"
+	"the full demangled name (whichever --demangle);\n"
 	"anchor it (-F '^main$') to match a whole name.\n"
 	"Exits: '} /* f: unwound */' the frame was left by longjmp or an exception;\n"
 	"'/* unfinished */' the call was still open when the thread ended.\n";
@@ -64,6 +66,7 @@ struct replay {
 	struct rthread *rts;          /* per thread index */
 	bool no_duration;
 	bool no_args;
+	bool color; /* durations coloured (lib/color.h) */
 };
 
 static const char spaces[] = "                                                                "
@@ -239,11 +242,16 @@ static void line_start(struct replay *r, struct rthread *rt, const struct ct_fev
 		if (has_dur) {
 			char buf[64];
 			uint64_t dur = dur_of(fe);
+			const char *col = r->color ? ct_color_duration(dur) : NULL;
+			if (col)
+				puts_(col);
 			size_t n = fast_ok ? fast_duration(dur, buf) : 0;
 			if (n)
 				put(buf, n);
 			else
 				puts_(ct_format_duration(dur, buf, sizeof(buf)));
+			if (col)
+				puts_(CT_COLOR_RESET);
 		} else {
 			put(spaces, 10);
 		}
@@ -296,6 +304,12 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 	if (!r->no_duration) {
 		if (has_dur) {
 			uint64_t dur = dur_of(fe);
+			const char *col = r->color ? ct_color_duration(dur) : NULL;
+			if (col) {
+				size_t l = strlen(col);
+				memcpy(o, col, l);
+				o += l;
+			}
 			size_t n = fast_ok ? fast_duration(dur, o) : 0;
 			if (!n) {
 				char buf[64];
@@ -304,6 +318,10 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 				memcpy(o, buf, n);
 			}
 			o += n;
+			if (col) {
+				memcpy(o, CT_COLOR_RESET, sizeof(CT_COLOR_RESET) - 1);
+				o += sizeof(CT_COLOR_RESET) - 1;
+			}
 		} else {
 			memcpy(o, spaces, 10);
 			o += 10;
@@ -640,7 +658,9 @@ static const struct ct_opt options[] = {
 	 "only calls overlapping this time range (since the\n"
 	 "start of the recording; e.g. 10ms~20ms, either side\n"
 	 "may be empty)"},
-	CT_OPT_NODEMANGLE,
+	CT_OPT_DEMANGLE,
+	CT_OPT_PAGER,
+	CT_OPT_COLOR_WHEN,
 	CT_OPT_FLAG("no-duration", struct replay, no_duration, "leave out the duration column"),
 	CT_OPT_FLAG("no-args", struct replay, no_args,
 		    "leave out captured arguments and return values\n"
@@ -678,6 +698,7 @@ int cmd_replay(int argc, char **argv)
 	status = 0;
 	r.s = v.s;
 	r.s->marks = true;
+	r.color = v.color;
 	r.filt = &v.filt;
 	size_t nt = v.s->nthreads ? v.s->nthreads : 1;
 	r.fts = xcalloc(nt, sizeof(*r.fts));
@@ -700,7 +721,8 @@ int cmd_replay(int argc, char **argv)
 	rc = v.per_thread ? replay_per_thread(&r, &v) : replay_merged(&r, v.want, &v.err);
 	ct_progress_end(&v.progress);
 	ob_flush();
-	if (fflush(stdout) != 0 || ferror(stdout) || out_failed)
+	/* a pager quit early (q) is no error */
+	if ((fflush(stdout) != 0 || ferror(stdout) || out_failed) && !v.paged)
 		status = ct_error("writing the output: %s", strerror(errno));
 	if (ct_view_finish(&v, rc, NULL, NULL))
 		status = 1;

@@ -94,6 +94,7 @@ struct report {
 	bool first_table;
 	FILE *out;
 	bool by_args;
+	bool list_functions;  /* the names alone (the shell completion) */
 	bool keys_given;      /* -s */
 	bool counts;          /* a recording of call counts only: calls, no times */
 	struct ct_counts cnt; /* its counts */
@@ -429,14 +430,18 @@ static const struct ct_opt options[] = {
 	CT_OPT_HIDEFR,
 	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
 	CT_OPT_TIME,
-	{"format", OPT_FORMAT, "FMT", "text (default), csv or json"},
-	CT_OPT_NODEMANGLE,
+	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
+	CT_OPT_DEMANGLE,
+	CT_OPT_PAGER,
 	{"limit", OPT_LIMIT, "N", "at most N rows (per table; 0: all)"},
 	CT_OPT_RAWTIMES,
 	CT_OPT_FLAG("by-args", struct report, by_args,
 		    "one row per function and argument values, e.g.\n"
 		    "'gcd(48, 18)' (record -A/-a); calls without\n"
 		    "captured arguments stay under the plain name"),
+	/* hidden: the names of the functions called, one a line, sorted
+	 * (the bash completion's function names) */
+	CT_OPT_FLAG("list-functions", struct report, list_functions, NULL),
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -500,9 +505,11 @@ static int count_begin(struct report *r, struct ct_view *v)
 	}
 	if (ct_counts_load(v, &r->cnt))
 		return 1;
-	if (r->per_thread && r->fmt == FMT_JSON)
+	if (r->list_functions)
+		r->per_thread = false; /* the names alone, from end() */
+	else if (r->per_thread && r->fmt == FMT_JSON)
 		fputs("{\"threads\":[", stdout);
-	if (r->fmt == FMT_CSV)
+	if (r->fmt == FMT_CSV && !r->list_functions)
 		fputs(r->per_thread ? "pid,tid,function,calls\n" : "function,calls\n", stdout);
 	for (size_t k = 0; k < r->cnt.nthreads; k++) {
 		const struct ct_count_thread *ct = &r->cnt.threads[k];
@@ -536,6 +543,8 @@ static int begin(void *ctx, struct ct_view *v)
 	r->out = stdout;
 	if (v->counts)
 		return count_begin(r, v);
+	if (r->list_functions)
+		return 0;
 	if (r->per_thread && r->fmt == FMT_JSON)
 		fputs("{\"threads\":[", stdout);
 	if (r->fmt == FMT_CSV)
@@ -546,11 +555,29 @@ static int begin(void *ctx, struct ct_view *v)
 	return 0;
 }
 
+/* --list-functions: the names of the functions called, sorted, one a line
+ * (a name with a line break in it left out) */
+static void list_functions(struct report *r)
+{
+	sort_r = r;
+	r->nkeys = 1;
+	r->keys[0] = K_NAME;
+	uint32_t *ix = ct_sorted_indexes(r->names.n, cmp_rows);
+	for (size_t i = 0; i < r->names.n; i++) {
+		const char *name = r->names.v[ix[i]];
+		if (r->stats[ix[i]].calls && !strpbrk(name, "\n\r"))
+			printf("%s\n", name);
+	}
+	free(ix);
+}
+
 static int end(void *ctx, struct ct_view *v, int rc)
 {
 	struct report *r = ctx;
 	(void)v;
-	if (rc == 0 && !r->per_thread)
+	if (rc == 0 && r->list_functions)
+		list_functions(r);
+	else if (rc == 0 && !r->per_thread)
 		print_table(r, NULL);
 	else if (rc == 0 && r->fmt == FMT_JSON)
 		fputs("]}\n", stdout);

@@ -193,6 +193,14 @@ int ct_parse_range(const char *arg, uint64_t *lo, uint64_t *hi)
 	return *hi < *lo ? -1 : 0;
 }
 
+/* does re match fn's name as shown, or its full demangled name (so that a
+ * pattern means the same functions whichever --demangle)? */
+static bool re_matches(const regex_t *re, const struct ct_func *fn)
+{
+	return regexec(re, fn->name, 0, NULL, 0) == 0 ||
+	       (fn->full && regexec(re, fn->full, 0, NULL, 0) == 0);
+}
+
 void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 {
 	fn->inc = false;
@@ -200,13 +208,13 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 	fn->hide = false;
 	/* every regex is tried, to know which matched nothing */
 	for (size_t i = 0; i < f->ninc; i++)
-		if (regexec(&f->inc[i], fn->name, 0, NULL, 0) == 0)
+		if (re_matches(&f->inc[i], fn))
 			fn->inc = f->re_used[i] = true;
 	for (size_t i = 0; i < f->nexc; i++)
-		if (regexec(&f->exc[i], fn->name, 0, NULL, 0) == 0)
+		if (re_matches(&f->exc[i], fn))
 			fn->exc = f->re_used[f->ninc + i] = true;
 	for (size_t i = 0; i < f->nhid; i++)
-		if (regexec(&f->hid[i], fn->name, 0, NULL, 0) == 0)
+		if (re_matches(&f->hid[i], fn))
 			fn->hide = f->re_used[f->ninc + f->nexc + i] = true;
 }
 
@@ -255,6 +263,7 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	fn->addr = addr;
 	const struct ct_sym_info *si = f->s ? ct_session_resolve(f->s, p, addr) : NULL;
 	fn->name = si && si->name ? si->name : "?";
+	fn->full = si ? si->full : NULL;
 	fn->namelen = strlen(fn->name);
 	fn->has_params = ends_with_params(fn->name, fn->namelen);
 	if (ct_text_clean(fn->name, fn->namelen)) {

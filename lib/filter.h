@@ -42,6 +42,9 @@
 struct ct_func {
 	const char *name; /* valid until the session is closed */
 	size_t namelen;   /* strlen(name) */
+	const char *full; /* the full demangled name when name is another
+			     * (--demangle=simple|no), else NULL; regexes
+			     * are matched against both */
 	const char *text; /* name as text for a terminal (output.h
 			     * ct_text_escape): name itself when it needs no
 			     * escaping; NULL in functions made by the caller */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "symtab.h"
 
 /* the length of name without its parameter list (and what follows it):
  * up to the '(' that opens it, not one of "operator()" */
@@ -93,8 +94,32 @@ static bool accepts(enum rule r, const char *name, const char *q, size_t ql, con
 	return false;
 }
 
+/* accepts, for the name as shown or its demangled form (a mangled name
+ * shown with --demangle=no: `graph ns::f` finds _ZN2ns1fEv) */
+static bool accepts2(enum rule r, const char *name, const char *full, const char *q, size_t ql,
+		     const regex_t *re)
+{
+	return accepts(r, name, q, ql, re) || (full && accepts(r, full, q, ql, re));
+}
+
+static int64_t find(const struct ct_names *t, char **full, const char *query,
+		    bool (*ok)(void *ctx, uint32_t id), void *ctx, struct ct_error *err);
+
 int64_t ct_find_function(const struct ct_names *t, const char *query,
 			 bool (*ok)(void *ctx, uint32_t id), void *ctx, struct ct_error *err)
+{
+	char **full = xcalloc(t->n ? t->n : 1, sizeof(*full));
+	for (size_t i = 0; i < t->n; i++)
+		full[i] = ct_demangle(t->v[i]);
+	int64_t id = find(t, full, query, ok, ctx, err);
+	for (size_t i = 0; i < t->n; i++)
+		free(full[i]);
+	free(full);
+	return id;
+}
+
+static int64_t find(const struct ct_names *t, char **full, const char *query,
+		    bool (*ok)(void *ctx, uint32_t id), void *ctx, struct ct_error *err)
 {
 	size_t ql = strlen(query);
 	regex_t re;
@@ -104,7 +129,7 @@ int64_t ct_find_function(const struct ct_names *t, const char *query,
 		size_t n = 0;
 		int64_t first = -1;
 		for (size_t i = 0; i < t->n; i++) {
-			if (!accepts(r, t->v[i], query, ql, have_re ? &re : NULL) ||
+			if (!accepts2(r, t->v[i], full[i], query, ql, have_re ? &re : NULL) ||
 			    (ok && !ok(ctx, (uint32_t)i)))
 				continue;
 			if (!n++)
@@ -117,7 +142,8 @@ int64_t ct_find_function(const struct ct_names *t, const char *query,
 			char list[400] = "";
 			size_t k = 0, shown = 0;
 			for (size_t i = 0; i < t->n && shown < 6; i++) {
-				if (!accepts(r, t->v[i], query, ql, have_re ? &re : NULL) ||
+				if (!accepts2(r, t->v[i], full[i], query, ql,
+					      have_re ? &re : NULL) ||
 				    (ok && !ok(ctx, (uint32_t)i)))
 					continue;
 				int w = snprintf(list + k, sizeof(list) - k, "%s%s",

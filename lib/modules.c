@@ -58,6 +58,7 @@ void ct_proc_free_modules(struct ct_proc *p)
 		if (pp->cache.used[i]) {
 			struct ct_sym_info *si = pp->cache.vals[i];
 			free((char *)si->name);
+			free((char *)si->full);
 			free(si);
 		}
 	}
@@ -303,13 +304,24 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 		si->name = xasprintf("%s+0x%" PRIx64, si->module, off);
 		return si;
 	}
-	char *dm = s->demangle ? ct_demangle(sym->name) : NULL;
-	const char *nm = dm ? dm : sym->name;
+	/* the name as --demangle says (demangle.h), and the full one beside
+	 * it when that differs (the filters match both) */
+	char *full = ct_demangle(sym->name);
+	char *simple =
+		full && s->demangle == CT_DEMANGLE_SIMPLE ? ct_demangle_simplify(full) : NULL;
+	const char *nm = simple                                    ? simple
+			 : full && s->demangle == CT_DEMANGLE_FULL ? full
+								   : sym->name;
 	if (off != sym->value)
 		si->name = xasprintf("%s+0x%" PRIx64, nm, off - sym->value);
 	else
 		si->name = xstrdup(nm);
-	free(dm);
+	if (full && off == sym->value && strcmp(full, si->name)) {
+		si->full = full;
+		full = NULL;
+	}
+	free(full);
+	free(simple);
 	si->file = sym->file;
 	si->line = sym->line;
 	return si;

@@ -523,7 +523,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	ct_u64map_init(&sp->warned);
 	ct_u64map_init(&sp->symtabs);
 	ct_u64map_init(&sp->procmap);
-	s->demangle = true;
+	s->demangle = CT_DEMANGLE_FULL;
 	s->dir = xstrdup(dir);
 	size_t dl = strlen(s->dir);
 	while (dl > 1 && s->dir[dl - 1] == '/')

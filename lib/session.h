@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "demangle.h"
 #include "error.h"
 
 struct ct_symtab;
@@ -86,13 +87,14 @@ struct ct_session {
 	struct ct_thread **threads; /* sorted by (pid, gen, tid) */
 	size_t nthreads;
 
-	bool demangle;            /* default true */
-	uint64_t events;          /* "events" from info, 0 when absent */
-	bool quiet;               /* ct_session_close does not print warnings */
-	uint64_t ev_bytes;        /* total size of the .ev files */
-	uint64_t bytes_read;      /* bytes of .ev files read so far (for progress) */
-	struct ct_argtab *argtab; /* DIR/args.spec (argument capture), or NULL */
-	bool marks;               /* give CT_MARK events (set by a view that shows them) */
+	enum ct_demangle_mode demangle; /* how C++ names are shown (demangle.h);
+					 * default CT_DEMANGLE_FULL */
+	uint64_t events;                /* "events" from info, 0 when absent */
+	bool quiet;                     /* ct_session_close does not print warnings */
+	uint64_t ev_bytes;              /* total size of the .ev files */
+	uint64_t bytes_read;            /* bytes of .ev files read so far (for progress) */
+	struct ct_argtab *argtab;       /* DIR/args.spec (argument capture), or NULL */
+	bool marks;                     /* give CT_MARK events (set by a view that shows them) */
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
@@ -175,8 +177,11 @@ void ct_merge_close(struct ct_merge *m);
 /* ---- symbols ------------------------------------------------------- */
 
 struct ct_sym_info {
-	const char *name;   /* demangled unless s->demangle is false; never NULL:
+	const char *name;   /* as s->demangle says (demangle.h); never NULL:
 			      * falls back to "module+0xoff" or "0xaddr" */
+	const char *full;   /* the full demangled name when name is another
+			      * (--demangle=simple|no), else NULL: what
+			      * patterns are matched against too */
 	const char *module; /* basename of the module path, or NULL */
 	const char *file;   /* source file from DWARF, or NULL */
 	int line;           /* 0 when unknown */

@@ -6,9 +6,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "color.h"
 #include "counts.h"
 #include "message.h"
+#include "pager.h"
 #include "util.h"
 
 /* the help's option lines: the option left, its text from column 24 (two
@@ -20,6 +23,8 @@ void ct_view_usage(const struct ct_view *v, FILE *f)
 	fputs(v->head, f);
 	for (const struct ct_opt *o = v->opts; o->name; o++) {
 		int n;
+		if (!o->help)
+			continue; /* hidden: for tools (the shell completion) */
 		if (o->val < 256)
 			n = fprintf(f, "  -%c, --%s", o->val, o->name);
 		else
@@ -86,8 +91,29 @@ static int shared_option(struct ct_view *v, int c, const char *arg)
 	case CT_OPT_HIDE:
 		return ct_filter_option(&v->filt, 'H', arg);
 	case CT_OPT_NO_DEMANGLE:
-		v->demangle = false;
+		v->demangle = CT_DEMANGLE_NO;
 		return 0;
+	case CT_OPT_DEMANGLE_MODE: {
+		int m = ct_demangle_mode_of(arg);
+		if (m < 0) {
+			ct_error("--demangle: want full, simple or no, not '%s'", arg);
+			return -1;
+		}
+		v->demangle = (enum ct_demangle_mode)m;
+		return 0;
+	}
+	case CT_OPT_NO_PAGER:
+		v->no_pager = true;
+		return 0;
+	case CT_OPT_COLOR: {
+		int w = ct_color_when_of(arg);
+		if (w < 0) {
+			ct_error("--color: want auto, always or never, not '%s'", arg);
+			return -1;
+		}
+		v->color_when = w;
+		return 0;
+	}
 	case CT_OPT_RAW:
 		v->raw = true;
 		return 0;
@@ -108,7 +134,8 @@ int ct_view_parse(struct ct_view *v, int argc, char **argv)
 	int c, rc = 0;
 
 	v->dir = "calltrace.data";
-	v->demangle = true;
+	v->demangle = CT_DEMANGLE_FULL;
+	v->color_when = CT_COLOR_AUTO;
 	ct_filter_init(&v->filt, NULL);
 	getopt_tables(v, &longs, &shorts);
 	optind = 1;
@@ -144,6 +171,15 @@ int ct_view_parse(struct ct_view *v, int argc, char **argv)
 	return -1;
 }
 
+/* does the view offer the option of code val? */
+static bool offers(const struct ct_view *v, int val)
+{
+	for (const struct ct_opt *o = v->opts; o->name; o++)
+		if (o->val == val)
+			return true;
+	return false;
+}
+
 int ct_view_start(struct ct_view *v, int argc, char **argv)
 {
 	int status = ct_view_parse(v, argc, argv);
@@ -153,7 +189,16 @@ int ct_view_start(struct ct_view *v, int argc, char **argv)
 		return status;
 	if (v->outbuf)
 		setvbuf(stdout, v->outbuf, _IOFBF, v->outbuf_len);
-	return ct_view_open(v) ? 1 : -1;
+	if (ct_view_open(v))
+		return 1;
+	bool to_stdout = !v->out_path && (!v->out || v->out == stdout);
+	v->color = ct_color_on(v->color_when, to_stdout && isatty(1));
+	if (to_stdout && !v->no_pager && offers(v, CT_OPT_NO_PAGER) && ct_pager_start()) {
+		v->paged = true;
+		/* the progress line would draw over the pager's screen */
+		v->progress.on = false;
+	}
+	return -1;
 }
 
 int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
@@ -248,7 +293,8 @@ int ct_view_read(struct ct_view *v, int (*fn)(void *ctx, struct ct_view *v, stru
 int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path)
 {
 	int status = 0;
-	if (out && (fflush(out) != 0 || ferror(out)))
+	/* a pager that was quit early (q) is no error */
+	if (out && (fflush(out) != 0 || ferror(out)) && !(v->paged && out == stdout))
 		status = ct_error("writing the output: %s", strerror(errno));
 	if (path && fclose(out) != 0 && status == 0)
 		status = ct_error("writing %s: %s", path, strerror(errno));
@@ -272,6 +318,9 @@ void ct_view_close(struct ct_view *v)
 	if (v->s)
 		ct_session_close(v->s);
 	v->s = NULL;
+	if (v->paged)
+		ct_pager_end();
+	v->paged = false;
 }
 
 int ct_view_run(struct ct_view *v, int argc, char **argv)

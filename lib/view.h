@@ -30,8 +30,11 @@
 struct ct_opt {
 	const char *name; /* the long name */
 	int val;
-	const char *arg;  /* the argument's name in the help, NULL: none */
-	const char *help; /* the help text; a '\n' starts an indented line */
+	const char *arg;  /* the argument's name in the help, NULL: none; its
+			   * values when they are few, "a|b|c" (the bash
+			   * completion offers them) */
+	const char *help; /* the help text; a '\n' starts an indented line;
+			   * NULL: a hidden option, left out of the help */
 };
 
 /* an option without argument that sets the bool field of the view's ctx
@@ -46,6 +49,9 @@ enum {
 	CT_OPT_TID = 0x1000,
 	CT_OPT_PER_THREAD,
 	CT_OPT_NO_DEMANGLE,
+	CT_OPT_DEMANGLE_MODE,
+	CT_OPT_NO_PAGER,
+	CT_OPT_COLOR,
 	CT_OPT_RAW,
 	CT_OPT_HIDE,
 	CT_OPT_SETS, /* and up: CT_OPT_FLAG's */
@@ -68,8 +74,22 @@ enum {
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
-#define CT_OPT_NODEMANGLE                                                              \
-	{"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "show C++ names as in the binary"}
+#define CT_OPT_DEMANGLE                                                                \
+	{"demangle", CT_OPT_DEMANGLE_MODE, "full|simple|no",                           \
+	 "C++ names: full (default); simple: no return\n"                             \
+	 "type, template arguments or parameters; no: as\n"                           \
+	 "in the binary.  Patterns match the full name too"},                          \
+	{"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "--demangle=no"}
+/* a view that offers --no-pager pages its stdout (lib/pager.h) */
+#define CT_OPT_PAGER                                                                   \
+	{"no-pager", CT_OPT_NO_PAGER, NULL,                                            \
+	 "do not page the output (on a terminal it goes\n"                            \
+	 "through $CALLTRACE_PAGER, $PAGER or less -FRX)"}
+/* v->color set as --color says (lib/color.h) */
+#define CT_OPT_COLOR_WHEN                                                              \
+	{"color", CT_OPT_COLOR, "auto|always|never",                                   \
+	 "colour slow calls' durations; auto (default):\n"                             \
+	 "on a terminal, unless NO_COLOR is set or TERM=dumb"}
 #define CT_OPT_RAWTIMES                                                                \
 	{"raw", CT_OPT_RAW, NULL, "times as recorded, the tracer's own cost included"}
 #define CT_OPT_HELP {"help", 'h', NULL, "this help"}
@@ -121,8 +141,16 @@ struct ct_view {
 	const char *arg; /* the argument, or NULL */
 	int *tids;
 	size_t ntids;
-	bool per_thread, demangle, raw;
+	bool per_thread, raw;
+	enum ct_demangle_mode demangle; /* --demangle, default full */
+	bool no_pager;
+	int color_when; /* enum ct_color_when */
 	struct ct_filter filt;
+
+	/* set by ct_view_start */
+	bool paged; /* stdout goes to the pager (its write errors are the
+		     * pager quitting: no error) */
+	bool color; /* colour the output (--color, with the terminal) */
 
 	/* set by ct_view_open */
 	struct ct_session *s;
@@ -144,8 +172,10 @@ void ct_view_usage(const struct ct_view *v, FILE *f);
  * either case. */
 int ct_view_parse(struct ct_view *v, int argc, char **argv);
 
-/* ct_view_parse, the view's check, stdout's buffer, ct_view_open: -1 to
- * go on, else the exit status.  Call ct_view_close in either case. */
+/* ct_view_parse, the view's check, stdout's buffer, ct_view_open, then
+ * colour decided and the pager started (when the view offers --no-pager
+ * and writes to stdout): -1 to go on, else the exit status.  Call
+ * ct_view_close in either case. */
 int ct_view_start(struct ct_view *v, int argc, char **argv);
 
 /* an option's value among names[0..n): its index, or -1 after the message

@@ -4,8 +4,10 @@
 set -e
 # nodejs, npm: the HTML report's libraries (web/, npm ci below);
 # chromium: its browser test; protobuf-compiler: protoc reads the perfetto export back;
-# clang-format: make format-check
-PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind chromium protobuf-compiler clang-format"
+# clang-format: make format-check; go-md2man: the man pages from doc/*.md
+# (make man, make install; 2 MB, where pandoc takes 100+); man-db: the
+# install test reads them back
+PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind chromium protobuf-compiler clang-format go-md2man man-db"
 [ -n "$CALLTRACE_EXTRA_PKGS" ] && PKGS="$PKGS $CALLTRACE_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* --demangle: the modes' names, and simple names from demangled ones. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "demangle.h"
+
+static void simple(const char *full, const char *want)
+{
+	char *got = ct_demangle_simplify(full);
+	CHECK(!strcmp(got, want), "'%s' -> '%s', want '%s'", full, got, want);
+	free(got);
+}
+
+static void as(const char *name, enum ct_demangle_mode mode, const char *want)
+{
+	char *got = ct_demangle_as(name, mode);
+	CHECK(want ? got && !strcmp(got, want) : !got, "'%s' in mode %d -> '%s', want '%s'", name,
+	      (int)mode, got ? got : "(null)", want ? want : "(null)");
+	free(got);
+}
+
+int main(void)
+{
+	CHECK(ct_demangle_mode_of("full") == CT_DEMANGLE_FULL, "full");
+	CHECK(ct_demangle_mode_of("simple") == CT_DEMANGLE_SIMPLE, "simple");
+	CHECK(ct_demangle_mode_of("no") == CT_DEMANGLE_NO, "no");
+	CHECK(ct_demangle_mode_of("yes") == -1, "yes");
+
+	simple("ns::Cls<int>::get(int) const", "ns::Cls::get");
+	simple("int ns::twice<int>(int)", "ns::twice");
+	simple("ns::Cls::method(int, char const*)", "ns::Cls::method");
+	simple("ns::Cls::take() &&", "ns::Cls::take");
+	simple("(anonymous namespace)::hidden()", "(anonymous namespace)::hidden");
+	simple("std::vector<int, std::allocator<int> >::push_back(int const&)",
+	       "std::vector::push_back");
+	simple("std::map<int, std::function<void (int)> >::find(int const&) const",
+	       "std::map::find");
+	simple("unsigned long std::__detail::_Mod_range_hashing::operator()(unsigned long)",
+	       "std::__detail::_Mod_range_hashing::operator()");
+	simple("bool operator< <int>(A<int> const&, A<int> const&)", "operator<");
+	simple("A::operator<<(int)", "A::operator<<");
+	/* an operator template's arguments right after its symbol */
+	simple("bool __gnu_cxx::operator==<int*, std::vector<int> >(A const&, A const&)",
+	       "__gnu_cxx::operator==");
+	simple("__gnu_cxx::__normal_iterator<int*, std::vector<int> >::difference_type "
+	       "__gnu_cxx::operator-<int*, std::vector<int> >(A const&, A const&)",
+	       "__gnu_cxx::operator-");
+	simple("bool std::operator< <char, std::char_traits<char> >(B const&, B const&)",
+	       "std::operator<");
+	simple("auto A::operator<=>(A const&) const", "A::operator<=>");
+	simple("A::operator->()", "A::operator->");
+	simple("A::operator->*(int)", "A::operator->*");
+	simple("int A::operator()<int>(int) const", "A::operator()");
+	simple("A::operator std::vector<int, std::allocator<int> >() const",
+	       "A::operator std::vector");
+	simple("A::operator[](unsigned long)", "A::operator[]");
+	simple("operator new(unsigned long)", "operator new");
+	simple("operator delete[](void*)", "operator delete[]");
+	simple("A::operator std::string() const", "A::operator std::string");
+	simple("main::{lambda(int)#1}::operator()(int) const", "main::{lambda(int)#1}::operator()");
+	simple("ns::f[abi:cxx11](int)", "ns::f");
+	simple("foo(int) [clone .constprop.0]", "foo");
+	simple("std::vector<int, std::allocator<int> > ns::make<int>()", "ns::make");
+	simple("char const* ns::name()", "ns::name");
+	simple("void (*ns::handler(int))(int)", "void (*ns::handler(int))(int)");
+	simple("plain", "plain");
+	simple("", "");
+
+	as("_ZNK2ns3ClsIiE3getEi", CT_DEMANGLE_FULL, "ns::Cls<int>::get(int) const");
+	as("_ZNK2ns3ClsIiE3getEi", CT_DEMANGLE_SIMPLE, "ns::Cls::get");
+	as("_ZNK2ns3ClsIiE3getEi", CT_DEMANGLE_NO, NULL);
+	as("main", CT_DEMANGLE_SIMPLE, NULL);
+	as("main", CT_DEMANGLE_FULL, NULL);
+	as("_Zbad", CT_DEMANGLE_SIMPLE, NULL);
+	return check_done();
+}

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A man page from a doc/ page, so that the docs are the one source of both:
+#
+#   sh tools/man.sh CALLTRACE doc/PAGE.md OUT
+#
+# doc/calltrace.md gives calltrace(1), doc/CMD.md calltrace-CMD(1).  The
+# page's title line goes; NAME is the command's line of `calltrace --help`
+# (CALLTRACE is the built binary); SYNOPSIS is the page's "## Synopsis"
+# section or the code block it opens with; DESCRIPTION the text before its
+# first section; then its sections, their headings in capitals; links to
+# other pages become their names (calltrace-graph(1)); SEE ALSO at the end.
+# go-md2man (Debian's go-md2man package) writes the roff.
+set -e
+CT=$1 SRC=$2 OUT=$3
+command -v go-md2man >/dev/null 2>&1 || {
+	echo "man.sh: go-md2man is needed (apt-get install go-md2man, or make deps)" >&2
+	exit 1
+}
+base=$(basename "$SRC" .md)
+cmds=$("$CT" --help | awk '/^commands:/ { f = 1; next } f && /^   [a-z]/ { print $1 } f && /^$/ { exit }')
+version=$("$CT" --version | awk '{ print $2 }')
+if [ "$base" = calltrace ]; then
+	name=calltrace
+	summary="record every function call of a C or C++ program, and show it"
+else
+	name=calltrace-$base
+	summary=$("$CT" --help | awk -v c="$base" '$1 == c { sub(/^ *[a-z]+ +/, ""); print; exit }')
+	[ -n "$summary" ] || { echo "man.sh: '$base' is not in '$CT --help'" >&2; exit 1; }
+fi
+upper=$(echo "$name" | tr a-z A-Z)
+TMP=$OUT.md
+awk -v name="$name" -v summary="$summary" -v upper="$upper" -v version="$version" \
+	-v cmds=" $(echo $cmds) " '
+# [text](page.md#anchor): the text, with the page'"'"'s man name when it has one
+function links(s,    out, m, text, target, page) {
+	out = ""
+	while (match(s, /\[[^]]*\]\([^)]*\)/)) {
+		m = substr(s, RSTART, RLENGTH)
+		text = m; sub(/\]\(.*/, "", text); text = substr(text, 2)
+		target = m; sub(/^\[[^]]*\]\(/, "", target); sub(/\)$/, "", target)
+		page = target; sub(/#.*/, "", page)
+		if (page ~ /^https?:/) {
+			out = out substr(s, 1, RSTART - 1) text " <" target ">"
+		} else if (page ~ /\.md$/) {
+			sub(/\.md$/, "", page); sub(/.*\//, "", page)
+			if (text ~ /\.md$/ && index(cmds, " " page " "))
+				text = "calltrace-" page "(1)"
+			else if (text ~ /\.md$/ && page == "calltrace")
+				text = "calltrace(1)"
+			else if (page == "calltrace")
+				text = text " (calltrace(1))"
+			else if (index(cmds, " " page " ") && text !~ ("calltrace " page))
+				text = text " (calltrace-" page "(1))"
+			else if (index(cmds, " " page " "))
+				text = text "(1)"
+			out = out substr(s, 1, RSTART - 1) text
+		} else {
+			out = out substr(s, 1, RSTART - 1) text
+		}
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return out s
+}
+function add(where, line) {
+	if (where == "syn") syn = syn line "\n"
+	else if (where == "intro") intro = intro line "\n"
+	else body = body line "\n"
+}
+NR == 1 && /^# / { next }
+{
+	line = $0
+	if (line ~ /^```/) {
+		# a synopsis block opening the page
+		if (where == "" && intro !~ /[^ \n]/ && syn == "") where = "synblock"
+		fence = !fence
+		add(where == "synblock" ? "syn" : (where == "" ? "intro" : where), line)
+		if (!fence && where == "synblock") where = ""
+		next
+	}
+	if (fence) { add(where == "synblock" ? "syn" : (where == "" ? "intro" : where), line); next }
+	if (line ~ /^## /) {
+		h = substr(line, 4)
+		if (tolower(h) == "synopsis") { where = "syn"; next }
+		where = "body"
+		add("body", "## " toupper(h))
+		next
+	}
+	if (where == "syn" && line ~ /^[^ \t`]/ && line !~ /^$/) {
+		# prose in a Synopsis section belongs to the description
+		add("intro", links(line)); next
+	}
+	add(where == "" ? "intro" : where, links(line))
+}
+END {
+	printf "%% %s 1 \"\" \"calltrace %s\" \"calltrace manual\"\n\n", upper, version
+	printf "# NAME\n%s - %s\n\n", name, summary
+	if (syn ~ /[^ \n]/) printf "# SYNOPSIS\n%s\n", syn
+	printf "# DESCRIPTION\n%s\n%s\n", intro, body
+	printf "# SEE ALSO\n"
+	n = split(cmds, c, " ")
+	out = (name == "calltrace") ? "" : "calltrace(1)"
+	for (i = 1; i <= n; i++)
+		if ("calltrace-" c[i] != name) out = out (out == "" ? "" : ", ") "calltrace-" c[i] "(1)"
+	printf "%s.\n\nThe full documentation (data format, runtime, front ends, testing) is in\nshare/doc/calltrace/ under the installation prefix, and in doc/ of the\nsources.\n", out
+}' "$SRC" >"$TMP"
+go-md2man -in "$TMP" -out "$OUT"
+rm -f "$TMP"
