@@ -17,6 +17,7 @@
 #   SKIP_LEVELDB=1  skip leveldb's db_bench (built once, a few minutes)
 #   SQLITE_N     rows the sqlite3 shell loads for record -a (default 20000)
 #   ACC_FIB_N    fib(N) of the accuracy figure (default 30; bench/accuracy.sh)
+# The counting mode's figures (record --count beside gprof): bench/count.sh.
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -329,6 +330,9 @@ put frontends.fib_n "$FIB_N"
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N PRUNS=${PRUNS:-11} sh "$HERE/frontends.sh" 2>>"$LOGS/frontends.err" | while read -r k v; do put "frontends.$k" "$v"; done
 say "argument capture: two integer arguments and a return value per call (bench/args.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS ARGS_KV=1 sh "$HERE/args.sh" 2>>"$LOGS/args.err" | while read -r k v; do put "args.$k" "$v"; done
+say "counting mode: record --count beside gprof's -pg counting (bench/count.sh)"
+put count.fib_n "$FIB_N"
+CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/count.sh" 2>>"$LOGS/count.err" | while read -r k v; do put "count.$k" "$v"; done
 say "record-time filters: excluded calls, -t 1us (bench/filters.sh)"
 put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done

@@ -141,6 +141,31 @@ END {
 				f("libcall.lua.nolibcall_slowdown", "%.2fx"), f("libcall.lua.uftrace_slowdown", "%.2fx"),
 				f("libcall.lua.libcalls", "%d")
 	}
+	if (has("count.count.fi.ns_per_call")) {
+		printf "\n== counting mode: fib(%s), CPU ns per call, fib's own work included (bench/count.sh)\n",
+			v["count.fib_n"]
+		row4("", "-finstr.", "-pg", "-pg -mfentry", "patchable=5")
+		row4("calls", f("count.fi.calls", "%d"), f("count.pg.calls", "%d"), f("count.fentry.calls", "%d"),
+			f("count.patch.calls", "%d"))
+		row4("record --count", f("count.count.fi.ns_per_call", "%.2f"), f("count.count.pg.ns_per_call", "%.2f"),
+			f("count.count.fentry.ns_per_call", "%.2f"), f("count.count.patch.ns_per_call", "%.2f"))
+		row4("  over the plain build", f("count.count.fi.over_plain_ns", "%.2f"),
+			f("count.count.pg.over_plain_ns", "%.2f"), f("count.count.fentry.over_plain_ns", "%.2f"),
+			f("count.count.patch.over_plain_ns", "%.2f"))
+		row4("full recording", f("count.full.fi.ns_per_call", "%.2f"), f("count.full.pg.ns_per_call", "%.2f"),
+			f("count.full.fentry.ns_per_call", "%.2f"), f("count.full.patch.ns_per_call", "%.2f"))
+		printf "  gprof (the -pg build untraced: glibc's mcount counting) %s ns per call (%s over the plain build, %s ms)\n",
+			f("count.gprof.ns_per_call", "%.2f"), f("count.gprof.over_plain_ns", "%.2f"),
+			f("count.plain.ms", "%.2f")
+		if (has("count.lua.count.fi.ns_per_call")) {
+			printf "  lua (script.lua, %s / %s calls): record --count %s ns per call -finstr. (%s over plain, %s over glibc's empty hooks), %s -pg (%s over plain); gprof %s (%s over plain); full recording %s -finstr.\n",
+				f("count.lua.fi.calls", "%d"), f("count.lua.pg.calls", "%d"),
+				f("count.lua.count.fi.ns_per_call", "%.2f"), f("count.lua.count.fi.over_plain_ns", "%.2f"),
+				f("count.lua.count.fi.over_hooks_ns", "%.2f"), f("count.lua.count.pg.ns_per_call", "%.2f"),
+				f("count.lua.count.pg.over_plain_ns", "%.2f"), f("count.lua.gprof.ns_per_call", "%.2f"),
+				f("count.lua.gprof.over_plain_ns", "%.2f"), f("count.lua.full.fi.ns_per_call", "%.2f")
+		}
+	}
 	if (has("filters.fentry.excluded_ns_per_call")) {
 		printf "\n== record-time filters: fib(%s), every fib call left out (--hide '^fib$'), CPU time (bench/filters.sh)\n",
 			v["filters.fib_n"]
@@ -170,6 +195,7 @@ END {
 			f("leveldb.notrace.s", "%.2f"), f("leveldb.notrace.expected_events", "%d"))
 		row4("--hide (same regex)", f("leveldb.hide.events", "%d"), f("leveldb.hide.bytes", "%d"),
 			f("leveldb.hide.s", "%.2f"), f("leveldb.hide.expected_events", "%d"))
+	}
 	if (has("sqlite.skipped")) {
 		printf "\n== record -a on sqlite3's shell: skipped: %s\n", v["sqlite.skipped"]
 	} else if (has("sqlite.record_a_ns")) {

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "counts.h"
 #include "filter.h"
 #include "findfunc.h"
 #include "message.h"
@@ -94,6 +95,8 @@ struct callers {
 	enum fmt fmt;
 	enum skey key;
 	bool no_time;
+	bool counts;          /* a recording of call counts only: no times at all */
+	struct ct_counts cnt; /* its counts */
 };
 
 static uint32_t intern(struct callers *c, const char *name)
@@ -240,15 +243,21 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 			ct_csv_string(out, name_of(c, callers ? e->callee : e->caller));
 			fputs(callers ? ",caller," : ",callee,", out);
 			ct_csv_string(out, name_of(c, other));
-			fprintf(out, ",%llu,%llu\n", (unsigned long long)e->calls,
-				(unsigned long long)e->time);
+			if (c->counts)
+				fprintf(out, ",%llu\n", (unsigned long long)e->calls);
+			else
+				fprintf(out, ",%llu,%llu\n", (unsigned long long)e->calls,
+					(unsigned long long)e->time);
 			break;
 		case FMT_JSON:
 			fputs(*first ? "{\"name\":" : ",{\"name\":", out);
 			*first = false;
 			ct_json_string(out, name_of(c, other));
-			fprintf(out, ",\"calls\":%llu,\"time_ns\":%llu}",
-				(unsigned long long)e->calls, (unsigned long long)e->time);
+			if (c->counts)
+				fprintf(out, ",\"calls\":%llu}", (unsigned long long)e->calls);
+			else
+				fprintf(out, ",\"calls\":%llu,\"time_ns\":%llu}",
+					(unsigned long long)e->calls, (unsigned long long)e->time);
 			break;
 		}
 	}
@@ -306,9 +315,12 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 			      "  ==========  ==========  ==========  ====================\n",
 			      out);
 	} else if (c->fmt == FMT_CSV) {
-		fputs("function,relation,other,calls,time_ns\n", out);
+		fputs(c->counts ? "function,relation,other,calls\n"
+				: "function,relation,other,calls,time_ns\n",
+		      out);
 	} else {
-		fputs("{\"functions\":[", out);
+		fputs(c->counts ? "{\"counts_only\":true,\"functions\":[" : "{\"functions\":[",
+		      out);
 	}
 	for (size_t i = 0; i < nf; i++) {
 		uint32_t id = funcs[i];
@@ -342,17 +354,26 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 		case FMT_CSV:
 			print_edges(c, out, in, nin, true, &first);
 			ct_csv_string(out, c->names.v[id]);
-			fprintf(out, ",self,,%llu,%llu\n", (unsigned long long)st->calls,
-				(unsigned long long)st->total);
+			if (c->counts)
+				fprintf(out, ",self,,%llu\n", (unsigned long long)st->calls);
+			else
+				fprintf(out, ",self,,%llu,%llu\n", (unsigned long long)st->calls,
+					(unsigned long long)st->total);
 			print_edges(c, out, outl, nout, false, &first);
 			break;
 		case FMT_JSON:
 			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
 			ct_json_string(out, c->names.v[id]);
-			fprintf(out,
-				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,\"callers\":[",
-				(unsigned long long)st->calls, (unsigned long long)st->total,
-				(unsigned long long)st->self);
+			if (c->counts)
+				fprintf(out, ",\"calls\":%llu,\"callers\":[",
+					(unsigned long long)st->calls);
+			else
+				fprintf(out,
+					",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
+					"\"callers\":[",
+					(unsigned long long)st->calls,
+					(unsigned long long)st->total,
+					(unsigned long long)st->self);
 			print_edges(c, out, in, nin, true, &first);
 			fputs("],\"callees\":[", out);
 			first = true;
@@ -418,9 +439,51 @@ static int option(struct ct_view *v, int o, const char *arg)
 	return -1; /* not reached: getopt gives the table's options only */
 }
 
+/* a recording of call counts (record --count): its arcs are the edges */
+static int count_begin(struct callers *c, struct ct_view *v)
+{
+	if (c->sorted && (c->key == K_TOTAL || c->key == K_SELF))
+		return ct_error("-s: %s holds call counts only (record --count): sort by calls "
+				"or name",
+				v->dir)
+			       ? 2
+			       : 2;
+	c->counts = true;
+	c->no_time = true;
+	if (!c->sorted)
+		c->key = K_CALLS;
+	if (ct_counts_load(v, &c->cnt))
+		return 1;
+	for (size_t k = 0; k < c->cnt.nthreads; k++) {
+		const struct ct_count_thread *ct = &c->cnt.threads[k];
+		for (size_t i = 0; i < ct->narcs; i++) {
+			const struct ct_count_arc *a = &ct->arcs[i];
+			uint32_t callee = intern(c, c->cnt.names.v[a->callee]);
+			uint32_t caller = a->caller == CT_COUNT_ROOT
+						  ? ROOT
+						  : intern(c, c->cnt.names.v[a->caller]);
+			bool added;
+			uint32_t e = ct_u64map_index(&c->byedge, (uint64_t)caller << 32 | callee,
+						     c->nedges, &added);
+			if (added)
+				*CT_PUSH(c->edges, c->nedges, c->capedges) =
+					(struct edge){.caller = caller, .callee = callee};
+			c->edges[e].calls += a->calls;
+			c->stats[callee].calls += a->calls;
+		}
+	}
+	if (c->cnt.lost)
+		ct_warn("%llu calls were not counted while recording (a counting table was "
+			"full): the counts are too low",
+			(unsigned long long)c->cnt.lost);
+	return 0;
+}
+
 static int begin(void *ctx, struct ct_view *v)
 {
 	struct callers *c = ctx;
+	if (v->counts)
+		return count_begin(c, v);
 	if (c->no_time && !c->sorted)
 		c->key = K_CALLS;
 	c->ovh = &v->ovh;
@@ -460,7 +523,7 @@ int cmd_callers(int argc, char **argv)
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &c, .takes_arg = true, .outbuf = outbuf,
 			    .outbuf_len = sizeof(outbuf), .overhead = true, .begin = begin,
-			    .read = read_thread, .end = end};
+			    .read = read_thread, .end = end, .counts_ok = true};
 	/* clang-format on */
 
 	ct_names_init(&c.names);
@@ -471,5 +534,6 @@ int cmd_callers(int argc, char **argv)
 	free(c.stack);
 	ct_names_free(&c.names);
 	ct_u64map_free(&c.byedge);
+	ct_counts_free(&c.cnt);
 	return status;
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "counts.h"
 #include "message.h"
 #include "session.h"
 #include "symtab.h"
@@ -340,6 +341,29 @@ static void count(void *ctx, struct ct_thread *t, const struct ct_event *evs, in
 		}
 }
 
+/* a recording of call counts (record --count): the calls into each callee
+ * address of each thread; 0, or 1 after a message */
+static int read_counts(struct cov *c, struct ct_view *v)
+{
+	struct ct_counts cnt;
+	int rc = ct_counts_load(v, &cnt);
+	for (size_t k = 0; k < cnt.nthreads && !rc; k++) {
+		const struct ct_count_thread *t = &cnt.threads[k];
+		size_t pi = 0;
+		while (pi < c->s->nprocs &&
+		       (c->s->procs[pi]->pid != t->pid || c->s->procs[pi]->gen != t->gen))
+			pi++;
+		if (pi == c->s->nprocs)
+			continue;
+		for (size_t i = 0; i < t->naddrs; i++) {
+			void **slot = ct_u64map_slot(&c->calls[pi], t->addrs[i].addr);
+			*slot = (void *)((uintptr_t)*slot + t->addrs[i].calls);
+		}
+	}
+	ct_counts_free(&cnt);
+	return rc;
+}
+
 /* a thread of a process the recording knows */
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
@@ -437,7 +461,7 @@ int cmd_coverage(int argc, char **argv)
 	struct cov cv = {.fmt = F_TEXT, .fail_under = -1};
 	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
-			    .ctx = &cv, .unfiltered = count};
+			    .ctx = &cv, .unfiltered = count, .counts_ok = true};
 	/* clang-format on */
 	int status;
 
@@ -452,7 +476,9 @@ int cmd_coverage(int argc, char **argv)
 
 	status = 0;
 	/* no warning about lost events: coverage counts calls, not times */
-	if (ct_view_read(&v, read_thread, &cv) < 0) {
+	if (v.counts && read_counts(&cv, &v)) {
+		status = 1;
+	} else if (!v.counts && ct_view_read(&v, read_thread, &cv) < 0) {
 		status = ct_error("%s", v.err.msg);
 	} else {
 		attribute(&cv, cv.all_modules);

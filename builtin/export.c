@@ -37,6 +37,7 @@
 #include "argspec.h"
 #include "builtin/builtin.h"
 #include "builtin/export_perfetto.h"
+#include "builtin/export_counts.h"
 #include "builtin/export_html.h"
 #include "filter.h"
 #include "message.h"
@@ -769,6 +770,8 @@ static int check(struct ct_view *v)
 			 "write it to a file with -o FILE (or pipe it)");
 		return 2;
 	}
+	/* a recording of call counts (record --count): export_counts.c */
+	v->counts_ok = x->fmt == FMT_FOLDED || x->fmt == FMT_CALLGRIND;
 	return 0;
 }
 
@@ -806,6 +809,16 @@ static void warn_big(const struct exporter *x, const struct ct_view *v)
 static int begin(void *ctx, struct ct_view *v)
 {
 	struct exporter *x = ctx;
+	if (v->counts && x->fmt == FMT_FOLDED && !x->value_calls)
+		return ct_error("%s holds call counts only (record --count): no self time; use "
+				"--folded-value=calls",
+				v->dir)
+			       ? 2
+			       : 2;
+	if (v->counts && (x->lo || x->hi != UINT64_MAX))
+		return ct_error("-r: %s holds call counts only (record --count): no times", v->dir)
+			       ? 2
+			       : 2;
 	warn_big(x, v);
 	x->out = stdout;
 	if (x->output && !(x->out = fopen(x->output, "w")))
@@ -832,7 +845,8 @@ static int begin(void *ctx, struct ct_view *v)
 static int end(void *ctx, struct ct_view *v, int rc)
 {
 	struct exporter *x = ctx;
-	(void)v;
+	if (v->counts)
+		return rc == 0 ? ct_export_counts(v, x->out, x->fmt == FMT_CALLGRIND) : 0;
 	if (x->fmt == FMT_CHROME)
 		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x->out);
 	else if (x->fmt == FMT_PERFETTO)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "counts.h"
 #include "filter.h"
 #include "findfunc.h"
 #include "message.h"
@@ -140,6 +141,8 @@ struct graph {
 	bool no_time;
 	bool no_libcall; /* library calls' frames left out (their callbacks
 			  * go under their caller, their time is its own) */
+	bool counts;          /* a recording of call counts only: the tree of arcs */
+	struct ct_counts cnt; /* its counts */
 };
 
 /* the id of name; NONE when absent and !add */
@@ -423,11 +426,136 @@ static int option(struct ct_view *v, int c, const char *arg)
 	return ct_view_choice("--format", arg, fmts, 1, "text") < 0 ? -1 : 0;
 }
 
+/* ---- a recording of call counts (record --count) ---------------------------- */
+
+/* the most nodes the tree of arcs is expanded to */
+#define COUNT_NODES 100000
+
+struct carc {
+	uint32_t caller, callee; /* ids of g->cnt.names; caller n: none */
+	uint64_t calls;
+};
+
+static const struct graph *sort_cg;
+
+static int cmp_carc(const void *pa, const void *pb)
+{
+	const struct carc *a = pa, *b = pb;
+	if (a->caller != b->caller)
+		return a->caller < b->caller ? -1 : 1;
+	if (a->callee != b->callee)
+		return a->callee < b->callee ? -1 : 1;
+	return 0;
+}
+
+/* a caller's arcs: most calls first, then by name */
+static int cmp_carc_out(const void *pa, const void *pb)
+{
+	const struct carc *a = pa, *b = pb;
+	if (a->caller != b->caller)
+		return a->caller < b->caller ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	return strcmp(sort_cg->cnt.names.v[a->callee], sort_cg->cnt.names.v[b->callee]);
+}
+
+/* The counts know arcs, not paths: the tree is the arcs expanded from the
+ * outermost calls, each node with the calls of its arc (from every path
+ * that reaches its caller), a function already on the path shown but not
+ * expanded again (recursion).  The same as a full recording's tree where
+ * each function is reached by one path. */
+static int count_begin(struct graph *g, struct ct_view *v)
+{
+	if (!g->no_time)
+		return ct_error("%s holds call counts only (record --count): no times; use "
+				"graph --no-time",
+				v->dir)
+			       ? 2
+			       : 2;
+	g->counts = true;
+	if (ct_counts_load(v, &g->cnt))
+		return 1;
+	struct ct_counts *c = &g->cnt;
+	uint32_t none = (uint32_t)c->names.n;
+	struct carc *arcs = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t k = 0; k < c->nthreads; k++)
+		for (size_t i = 0; i < c->threads[k].narcs; i++) {
+			const struct ct_count_arc *a = &c->threads[k].arcs[i];
+			*CT_PUSH(arcs, n, cap) =
+				(struct carc){a->caller == CT_COUNT_ROOT ? none : a->caller,
+					      a->callee, a->calls};
+		}
+	if (n)
+		qsort(arcs, n, sizeof(*arcs), cmp_carc);
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (w && !cmp_carc(&arcs[w - 1], &arcs[i]))
+			arcs[w - 1].calls += arcs[i].calls;
+		else
+			arcs[w++] = arcs[i];
+	}
+	n = w;
+	sort_cg = g;
+	if (n)
+		qsort(arcs, n, sizeof(*arcs), cmp_carc_out);
+	size_t *start = xcalloc(none + 2, sizeof(*start));
+	for (size_t i = 0; i < n; i++)
+		start[arcs[i].caller + 1]++;
+	for (size_t i = 0; i <= none; i++)
+		start[i + 1] += start[i];
+	/* depth-first from the root; fn[node]: its function (a cnt id) */
+	uint32_t *fn = NULL, *todo = NULL;
+	size_t nfn = 0, capfn = 0, ntodo = 0, captodo = 0;
+	*CT_PUSH(fn, nfn, capfn) = none;
+	*CT_PUSH(todo, ntodo, captodo) = 0;
+	bool cut = false;
+	while (ntodo) {
+		uint32_t node = todo[--ntodo];
+		uint32_t f = fn[node];
+		size_t from = start[f], to = start[f + 1];
+		uint32_t first_new = (uint32_t)g->tree.len;
+		for (size_t i = from; i < to; i++) {
+			if (g->tree.len >= COUNT_NODES) {
+				cut = true;
+				break;
+			}
+			uint32_t id = intern(g, c->names.v[arcs[i].callee], true);
+			uint32_t child = tree_child(&g->tree, node, id);
+			g->tree.n[child].calls += arcs[i].calls;
+			while (nfn < g->tree.len)
+				*CT_PUSH(fn, nfn, capfn) = arcs[i].callee;
+		}
+		/* the new children are expanded unless on their own path */
+		for (uint32_t ch = (uint32_t)g->tree.len; ch-- > first_new;) {
+			bool rec = false;
+			for (uint32_t up = g->tree.n[ch].parent; up && !rec;
+			     up = g->tree.n[up].parent)
+				rec = fn[up] == fn[ch];
+			if (!rec)
+				*CT_PUSH(todo, ntodo, captodo) = ch;
+		}
+	}
+	if (cut)
+		ct_warn("the tree of arcs was cut at %d nodes", COUNT_NODES);
+	if (c->lost)
+		ct_warn("%llu calls were not counted while recording (a counting table was "
+			"full): the counts are too low",
+			(unsigned long long)c->lost);
+	free(fn);
+	free(todo);
+	free(start);
+	free(arcs);
+	return 0;
+}
+
 static int begin(void *ctx, struct ct_view *v)
 {
 	struct graph *g = ctx;
 	g->ovh = &v->ovh;
 	g->filt = &v->filt;
+	if (v->counts)
+		return count_begin(g, v);
 	return 0;
 }
 
@@ -440,6 +568,10 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	}
 	if (rc < 0)
 		return 0;
+	if (g->counts)
+		fputs("# Call counts only (record --count): the arcs from the outermost calls, "
+		      "each with its calls from every path\n",
+		      stdout);
 	if (!v->arg) {
 		fputs("# Function Call Graph\n", stdout);
 		print_header(g, stdout, "FUNCTION");
@@ -463,7 +595,8 @@ int cmd_graph(int argc, char **argv)
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered,
 			    .outbuf = outbuf, .outbuf_len = sizeof(outbuf),
-			    .overhead = true, .begin = begin, .read = read_thread, .end = end};
+			    .overhead = true, .begin = begin, .read = read_thread, .end = end,
+			    .counts_ok = true};
 	/* clang-format on */
 
 	ct_names_init(&g.names);
@@ -472,5 +605,6 @@ int cmd_graph(int argc, char **argv)
 	free(g.stack);
 	tree_free(&g.tree);
 	ct_names_free(&g.names);
+	ct_counts_free(&g.cnt);
 	return status;
 }

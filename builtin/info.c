@@ -180,7 +180,7 @@ static void print_argv(const struct ct_proc *p)
 
 int cmd_info(int argc, char **argv)
 {
-	struct ct_view v = {.head = head, .opts = options};
+	struct ct_view v = {.head = head, .opts = options, .counts_ok = true};
 	int status = ct_view_start(&v, argc, argv);
 	if (status >= 0) {
 		ct_view_close(&v);

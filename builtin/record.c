@@ -41,6 +41,7 @@
 #include "calltrace/procstat.h"
 #include "datadir.h"
 #include "descend.h"
+#include "countmerge.h"
 #include "drain.h"
 #include "libcallopt.h"
 #include "message.h"
@@ -75,6 +76,10 @@ static const char record_usage[] =
 	"                        of events (default 1M), write them when the program\n"
 	"                        ends, crashes or is killed, on SIGUSR1 to record, or\n"
 	"                        at calltrace_snapshot() (DIR/snapshot.N/)\n"
+	"      --count           counting mode: exact call counts per function and per\n"
+	"                        caller->callee arc of each thread, no times, no event\n"
+	"                        stream (report, callers, graph --no-time, coverage,\n"
+	"                        export folded/callgrind read it; doc/record.md)\n"
 	"      --lib=PATH        the runtime library (default: found next to calltrace)\n"
 	"  -A, --args=SPEC       capture arguments of the functions SPEC names:\n"
 	"                        'REGEX@arg1/d,arg2/s,fparg1/f' or 'REGEX@fmt=\"%d, %s\"'\n"
@@ -122,6 +127,7 @@ struct record_opts {
 	const char *dir; /* -d, as given */
 	const char *lib, *bufsize, *nbuf;
 	bool quiet, drop;
+	bool count;          /* --count: call counts only (runtime/count.c) */
 	uint64_t flight;     /* --flight: bytes per thread, else 0 */
 	char flight_buf[32]; /* the buffer size it makes, for the runtime */
 	struct ct_args_opts ao;
@@ -151,13 +157,15 @@ struct recorder {
 	char symerr[sizeof(((struct ct_error *)0)->msg)];
 	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
-	size_t nprocs;        /* processes that ran with the runtime (their .proc
+	size_t nprocs;                /* processes that ran with the runtime (their .proc
 				  * files), traced calls or not */
-	uint64_t gate_closed; /* --time-range/--max-size: when recording ended (ns
+	uint64_t gate_closed;         /* --time-range/--max-size: when recording ended (ns
 				  * after the start), 0 if it did not */
-	bool size_reached;    /* --max-size did it */
-	unsigned nsnap;       /* --flight: snapshots taken while it ran */
-	char *flight_info;    /* --flight: the final info's extra lines */
+	bool size_reached;            /* --max-size did it */
+	unsigned nsnap;               /* --flight: snapshots taken while it ran */
+	char *flight_info;            /* --flight: the final info's extra lines */
+	struct ct_count_stats counts; /* --count: what countmerge.c wrote */
+	char count_info[256];         /* --count: the final info's extra lines */
 };
 
 /* record's exit status when it lost data by its own failure (a write
@@ -335,6 +343,7 @@ static void print_size(char *buf, size_t len, uint64_t n)
 /* option codes of record's own long options without a letter (lib/recfilter.h has
  * the filters', from 0x2000) */
 #define OPT_FLIGHT 0x3000
+#define OPT_COUNT 0x3001
 
 /* --flight[=SIZE]: bytes per thread, K, M or G suffix, default 1M */
 static bool parse_flight(struct record_opts *o, const char *arg)
@@ -385,6 +394,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		{"time-range", required_argument, NULL, CT_RF_RANGE},
 		{"max-size", required_argument, NULL, CT_RF_MAXSIZE},
 		{"flight", optional_argument, NULL, OPT_FLIGHT},
+		{"count", no_argument, NULL, OPT_COUNT},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"args", required_argument, NULL, 'A'},
@@ -445,6 +455,9 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		case CT_LC_OPT_OFF:
 			if (ct_libcall_option(&o->lc, c, optarg) < 0)
 				goto usage;
+			break;
+		case OPT_COUNT:
+			o->count = true;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -515,6 +528,20 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		if (*end || v < 3 || v > CT_RING_MAX_SLOTS) {
 			ct_error("bad number of buffers '%s' (3..%d)", o->nbuf, CT_RING_MAX_SLOTS);
 			return false;
+		}
+	}
+	if (o->count) {
+		/* counts have no events: nothing to buffer, filter or capture */
+		const char *what = o->flight                          ? "--flight"
+				   : o->drop                          ? "--drop"
+				   : o->bufsize || o->nbuf            ? "-b/--buffers"
+				   : ao->nA || ao->nR || ao->autoargs ? "-A/-R/-a"
+				   : ct_recfilter_active(&o->rf)      ? "record-time filters"
+				   : o->lc.set > 0 || o->lc.ninc      ? "--libcall"
+								      : NULL;
+		if (what) {
+			ct_error("--count records call counts only: not with %s", what);
+			goto usage;
 		}
 	}
 	if (o->flight) {
@@ -733,6 +760,10 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		unsetenv(CT_ENV_FLIGHT);
 	if (*r->libcall)
 		setenv(CT_ENV_LIBCALL, r->libcall, 1);
+	if (r->o.count)
+		setenv(CT_ENV_COUNT, "1", 1);
+	else
+		unsetenv(CT_ENV_COUNT);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -856,6 +887,9 @@ static void drain_loop(struct recorder *r)
 	r->ri.end_clock = read_clock();
 	/* what the runtime could not trace, then the ring directory goes */
 	ct_drainer_untraced(&r->dr, r->ri.untraced);
+	if (r->o.count &&
+	    ct_counts_collect(r->dr.shm_fd, r->dr.shm, r->dirabs, &r->counts, ct_verror) < 0)
+		r->counts.failures++;
 	ct_drainer_remove_dir(&r->dr);
 }
 
@@ -931,13 +965,34 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	uint64_t unfinished = st->enters + st->before - st->exits - st->unwound;
 	bool lost_any = st->lost || own_failure;
 	print_size(size, sizeof(size), st->bytes);
-	fprintf(stderr,
-		"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
-		"%s, %.1f bytes per event, in %s/.",
-		r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es", r->dr.ntids,
-		r->dr.ntids == 1 ? "" : "s", (unsigned long long)st->events,
-		(unsigned long long)st->enters, size,
-		st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
+	if (r->o.count) {
+		const struct ct_count_stats *cs = &r->counts;
+		fprintf(stderr,
+			"calltrace: %s: %zu process%s, %zu thread%s, %llu calls counted along "
+			"%llu arcs (counting mode: no times), in %s/.",
+			r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es",
+			cs->threads, cs->threads == 1 ? "" : "s", (unsigned long long)cs->calls,
+			(unsigned long long)cs->arcs, r->o.dir);
+		if (cs->lost) {
+			fprintf(stderr, " LOST: %llu calls not counted (a table was full).",
+				(unsigned long long)cs->lost);
+			lost_any = true;
+		}
+		if (cs->refused || cs->failures) {
+			fprintf(stderr, " LOST: %u counting table%s could not be read or written.",
+				cs->refused + cs->failures,
+				cs->refused + cs->failures == 1 ? "" : "s");
+			lost_any = true;
+		}
+	} else {
+		fprintf(stderr,
+			"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
+			"%s, %.1f bytes per event, in %s/.",
+			r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es",
+			r->dr.ntids, r->dr.ntids == 1 ? "" : "s", (unsigned long long)st->events,
+			(unsigned long long)st->enters, size,
+			st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
+	}
 	if (st->lost)
 		fprintf(stderr, " LOST: %llu events.", (unsigned long long)st->lost);
 	if (r->filters)
@@ -1081,14 +1136,25 @@ static int finish(struct recorder *r)
 		r->ri.extra = r->flight_info;
 		ct_snapshot_link_symbols(r->dirabs, r->nsnap);
 	}
+	if (r->o.count) {
+		const struct ct_count_stats *cs = &r->counts;
+		snprintf(r->count_info, sizeof(r->count_info),
+			 "mode: count\ncounted_calls: %llu\ncounted_arcs: %llu\n"
+			 "counted_threads: %zu\ncount_lost: %llu\n",
+			 (unsigned long long)cs->calls, (unsigned long long)cs->arcs, cs->threads,
+			 (unsigned long long)cs->lost);
+		r->ri.extra = r->count_info;
+	}
 	bool info_failed = !write_final_info(r);
 	bool own_failure = r->dr.write_errors || r->sym_errors || r->dr.unwritten_bytes ||
-			   r->dr.rings_refused || info_failed;
+			   r->dr.rings_refused || info_failed || r->counts.failures ||
+			   r->counts.refused;
 	if (!r->o.quiet)
 		print_summary(r, info_failed, own_failure);
 	/* no traced call at all, and no filter to have left them out: the
 	 * program was not built for tracing (doc/record.md: exit status 3) */
-	if (!own_failure && !r->dr.st.events && !r->dr.ntids && !r->filters && r->have_status) {
+	if (!own_failure && !r->dr.st.events && !r->dr.ntids && !r->filters && r->have_status &&
+	    !r->counts.calls && !r->counts.lost) {
 		ct_error("nothing was recorded: no traced call came from %s or what it ran; "
 			 "rebuild it with -finstrument-functions, -pg, -pg -mfentry or "
 			 "-fpatchable-function-entry=5",

@@ -22,6 +22,7 @@
 
 #include "argspec.h"
 #include "builtin/builtin.h"
+#include "counts.h"
 #include "filter.h"
 #include "message.h"
 #include "output.h"
@@ -93,8 +94,11 @@ struct report {
 	bool first_table;
 	FILE *out;
 	bool by_args;
-	bool list_functions; /* the names alone (the shell completion) */
-	char **keys_made;    /* --by-args: the "name(values)" strings */
+	bool list_functions;  /* the names alone (the shell completion) */
+	bool keys_given;      /* -s */
+	bool counts;          /* a recording of call counts only: calls, no times */
+	struct ct_counts cnt; /* its counts */
+	char **keys_made;     /* --by-args: the "name(values)" strings */
 	size_t nkeys_made;
 };
 
@@ -236,6 +240,48 @@ static int cmp_rows(const void *a, const void *b)
 	return c ? c : (ia < ib ? -1 : ia > ib);
 }
 
+/* print_table for a recording of call counts: the calls column alone */
+static void print_counts(struct report *r, const struct ct_thread *t, const uint32_t *rows,
+			 size_t n, int pid)
+{
+	FILE *out = r->out;
+	switch (r->fmt) {
+	case FMT_TEXT:
+		if (t)
+			fprintf(out, "%s# thread %d (process %d)\n", r->first_table ? "" : "\n",
+				t->tid, pid);
+		fputs("       Calls  Function\n"
+		      "  ==========  ====================\n",
+		      out);
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "  %10llu  %s\n", (unsigned long long)r->stats[rows[i]].calls,
+				ct_tx(r->names.v[rows[i]]));
+		break;
+	case FMT_CSV:
+		for (size_t i = 0; i < n; i++) {
+			if (t)
+				fprintf(out, "%d,%d,", pid, t->tid);
+			ct_csv_string(out, r->names.v[rows[i]]);
+			fprintf(out, ",%llu\n", (unsigned long long)r->stats[rows[i]].calls);
+		}
+		break;
+	case FMT_JSON:
+		if (t)
+			fprintf(out, "%s{\"pid\":%d,\"tid\":%d,\"functions\":[",
+				r->first_table ? "" : ",\n", pid, t->tid);
+		else
+			fputs("{\"counts_only\":true,\"functions\":[", out);
+		for (size_t i = 0; i < n; i++) {
+			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
+			ct_json_string(out, r->names.v[rows[i]]);
+			fprintf(out, ",\"calls\":%llu}",
+				(unsigned long long)r->stats[rows[i]].calls);
+		}
+		fputs(t ? "]}" : "]}\n", out);
+		break;
+	}
+}
+
 /* print the table of what was gathered since the last one; t is the thread
  * with --per-thread */
 static void print_table(struct report *r, const struct ct_thread *t)
@@ -257,6 +303,12 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		n = r->limit;
 
 	int pid = t && t->proc ? t->proc->pid : 0;
+	if (r->counts) {
+		print_counts(r, t, rows, n, pid);
+		r->first_table = false;
+		free(rows);
+		return;
+	}
 	switch (r->fmt) {
 	case FMT_TEXT:
 		if (t)
@@ -405,6 +457,7 @@ static int option(struct ct_view *v, int c, const char *arg)
 
 	switch (c) {
 	case 's':
+		r->keys_given = true;
 		if (parse_keys(r, arg) < 0) {
 			ct_error("-s: want keys among total, self, calls, avg, min, max, name, "
 				 "not '%s'",
@@ -428,6 +481,58 @@ static int option(struct ct_view *v, int c, const char *arg)
 	return -1; /* not reached: getopt gives the table's options only */
 }
 
+/* a recording of call counts (record --count): the calls of each function
+ * are those of the arcs into it; the tables are printed here (per thread)
+ * or by end() */
+static int count_begin(struct report *r, struct ct_view *v)
+{
+	r->counts = true;
+	if (r->by_args)
+		return ct_error("--by-args: %s holds call counts only (record --count): no "
+				"arguments",
+				v->dir)
+			       ? 2
+			       : 2;
+	for (size_t i = 0; i < r->nkeys && r->keys_given; i++)
+		if (r->keys[i] != K_CALLS && r->keys[i] != K_NAME)
+			return ct_error("-s: %s holds call counts only (record --count): sort by "
+					"calls or name",
+					v->dir)
+				       ? 2
+				       : 2;
+	if (!r->keys_given) {
+		r->keys[0] = K_CALLS;
+		r->nkeys = 1;
+	}
+	if (ct_counts_load(v, &r->cnt))
+		return 1;
+	if (r->list_functions)
+		r->per_thread = false; /* the names alone, from end() */
+	else if (r->per_thread && r->fmt == FMT_JSON)
+		fputs("{\"threads\":[", stdout);
+	if (r->fmt == FMT_CSV && !r->list_functions)
+		fputs(r->per_thread ? "pid,tid,function,calls\n" : "function,calls\n", stdout);
+	for (size_t k = 0; k < r->cnt.nthreads; k++) {
+		const struct ct_count_thread *ct = &r->cnt.threads[k];
+		for (size_t i = 0; i < ct->narcs; i++) {
+			uint32_t id = intern(r, r->cnt.names.v[ct->arcs[i].callee]);
+			r->stats[id].calls += ct->arcs[i].calls;
+		}
+		if (r->per_thread) {
+			struct ct_proc p = {.pid = ct->pid, .gen = ct->gen};
+			struct ct_thread t = {.proc = &p, .tid = ct->tid};
+			print_table(r, &t);
+			if (r->names.n)
+				memset(r->stats, 0, r->names.n * sizeof(*r->stats));
+		}
+	}
+	if (r->cnt.lost)
+		ct_warn("%llu calls were not counted while recording (a counting table was "
+			"full): the counts are too low",
+			(unsigned long long)r->cnt.lost);
+	return 0;
+}
+
 /* the heads of a JSON per-thread report and of CSV */
 static int begin(void *ctx, struct ct_view *v)
 {
@@ -437,6 +542,8 @@ static int begin(void *ctx, struct ct_view *v)
 	r->s = v->s;
 	r->filt = &v->filt;
 	r->out = stdout;
+	if (v->counts)
+		return count_begin(r, v);
 	if (r->list_functions)
 		return 0;
 	if (r->per_thread && r->fmt == FMT_JSON)
@@ -487,7 +594,7 @@ int cmd_report(int argc, char **argv)
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &r, .unfiltered = unfiltered, .outbuf = outbuf,
 			    .outbuf_len = sizeof(outbuf), .overhead = true, .begin = begin,
-			    .read = read_thread, .end = end};
+			    .read = read_thread, .end = end, .counts_ok = true};
 	/* clang-format on */
 
 	ct_names_init(&r.names);
@@ -496,6 +603,7 @@ int cmd_report(int argc, char **argv)
 	free(r.active);
 	free(r.stack);
 	ct_names_free(&r.names);
+	ct_counts_free(&r.cnt);
 	for (size_t i = 0; i < r.nkeys_made; i++)
 		free(r.keys_made[i]);
 	free(r.keys_made);

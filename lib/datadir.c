@@ -33,7 +33,8 @@ static int derr(void (*verr)(const char *, va_list), const char *fmt, ...)
 
 /* names a recording holds: info (and its temporary names: .info.tmp from
  * record, .info.PID from the linked-in runtime), PID-GEN.proc,
- * PID-GEN-TID.ev, args.spec, filter.spec; sym/ holds KEY.sym (and KEY.sym.tmpPID) */
+ * PID-GEN-TID.ev, PID-GEN-TID.cnt (and .PID-GEN-TID.cnt.tmp: record --count),
+ * args.spec, filter.spec; sym/ holds KEY.sym (and KEY.sym.tmpPID) */
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -50,7 +51,7 @@ static bool recording_name(const char *n)
 	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
 	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
 	       !strcmp(n, CT_FILTER_FILE) || !strcmp(n, CT_LIBCALL_FILE) || ends_with(n, ".proc") ||
-	       ends_with(n, ".ev");
+	       ends_with(n, ".ev") || ends_with(n, ".cnt") || (n[0] == '.' && ends_with(n, ".cnt.tmp"));
 }
 
 static bool sym_name(const char *n)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "color.h"
+#include "counts.h"
 #include "message.h"
 #include "pager.h"
 #include "util.h"
@@ -219,7 +220,18 @@ int ct_view_open(struct ct_view *v)
 		return ct_error("%s", v->err.msg);
 	v->s->demangle = v->demangle;
 	v->filt.s = v->s;
-	v->want = ct_select_threads(v->s, v->tids, v->ntids);
+	v->counts = ct_counts_only(v->dir);
+	if (v->counts && !v->counts_ok)
+		return ct_error("%s holds call counts only (record --count): %s needs a full "
+				"recording; report, callers, graph --no-time, coverage and export "
+				"--format=folded or callgrind read counts",
+				v->dir, ct_command() ? ct_command() : "this view");
+	if (v->counts && ct_filter_active(&v->filt))
+		return ct_error("%s holds call counts only (record --count): the filters "
+				"(-F, -N, --hide, -D, -t) need a full recording",
+				v->dir);
+	if (!v->counts)
+		v->want = ct_select_threads(v->s, v->tids, v->ntids);
 	snprintf(v->what, sizeof(v->what), "calltrace %s", ct_command() ? ct_command() : "view");
 	ct_progress_start(&v->progress, v->what, v->s->ev_bytes);
 	return 0;

@@ -135,6 +135,9 @@ struct ct_view {
 	int (*begin)(void *ctx, struct ct_view *v);
 	int (*read)(void *ctx, struct ct_view *v, struct ct_thread *t);
 	int (*end)(void *ctx, struct ct_view *v, int rc);
+	/* the view reads a recording of call counts only (record --count,
+	 * lib/counts.h): else ct_view_open refuses one */
+	bool counts_ok;
 	FILE *out;            /* ct_view_run's output: NULL for stdout */
 	const char *out_path; /* when set, out is closed at the end */
 
@@ -156,6 +159,7 @@ struct ct_view {
 
 	/* set by ct_view_open */
 	struct ct_session *s;
+	bool counts;                 /* the recording holds call counts only (lib/counts.h) */
 	bool *want;                  /* threads to read (ct_select_threads) */
 	struct ct_error err;         /* the reader's error */
 	struct ct_progress progress; /* "calltrace CMD", started by ct_view_open */

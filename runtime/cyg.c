@@ -16,6 +16,7 @@
  * finishes unharmed.  Space is reserved before it is written, so the two
  * never share bytes.
  */
+#include "count.h"
 #include "internal.h"
 
 static void exit_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now);
@@ -44,6 +45,10 @@ static void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, unsigne
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
+	if (ct_count_on) { /* record --count (count.c) */
+		ct_count_enter(fn);
+		return;
+	}
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
 	if (unlikely(t->busy++ != 0)) {
@@ -88,6 +93,10 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 
 CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
+	if (ct_count_on) {
+		ct_count_exit(fn);
+		return;
+	}
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
 	if (unlikely(t->busy++ != 0)) {

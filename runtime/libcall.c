@@ -122,6 +122,11 @@ static void load_names(const char *path)
 void ct_libcall_init(void)
 {
 	const char *v = ct_getenv(CT_ENV_LIBCALL);
+	const char *count = ct_getenv(CT_ENV_COUNT);
+	if (count && !strcmp(count, "1")) {
+		lc_off = true; /* record --count counts the program's own calls only */
+		return;
+	}
 	if (!v || !*v || !strcmp(v, "1"))
 		return;
 	if (!strcmp(v, "0")) {

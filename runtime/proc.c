@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "count.h"
 #include "internal.h"
 
 struct ct_config ct_cfg;
@@ -412,6 +413,8 @@ static void after_fork_child(void)
 	if (ct_recorder_gone(true)) {
 		ct_cfg.state = CT_RT_OFF;
 		ct_thread_after_fork(&ct_self); /* frames open at the fork are let go */
+		if (ct_count_on)
+			ct_count_after_fork();
 		return;
 	}
 	if (!start_process_file()) {
@@ -422,6 +425,8 @@ static void after_fork_child(void)
 		return;
 	}
 	ct_proc_printf("fork %lu %d", (unsigned long)ct_clock(), ppid);
+	if (ct_count_on)
+		ct_count_after_fork();
 	ct_thread_after_fork(&ct_self);
 }
 
@@ -439,6 +444,7 @@ static void thread_exit(void *arg)
 		ct_thread_stopped_exit(&ct_self);
 	else
 		ct_thread_release(&ct_self, true);
+	ct_count_thread_exit();
 }
 
 void ct_thread_key_set(void)
@@ -453,7 +459,7 @@ void ct_thread_key_set(void)
  * execs or spawns without them (wrap.c), so that it is traced too */
 static const char *const exec_names[] = {
 	"LD_PRELOAD", CT_ENV_DIR,  CT_ENV_SHM,    CT_ENV_CLOCK,  CT_ENV_BUFSIZE, CT_ENV_NBUF,
-	CT_ENV_DROP,  CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT, CT_ENV_LIBCALL,
+	CT_ENV_DROP,  CT_ENV_ARGS, CT_ENV_FILTER, CT_ENV_FLIGHT, CT_ENV_LIBCALL, CT_ENV_COUNT,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];
@@ -783,6 +789,9 @@ static void process_init(void)
 		pthread_atfork(NULL, NULL, after_fork_child);
 		pthread_key_create(&thread_key, thread_exit);
 	}
+	/* record --count: from now on the hooks count (count.c) */
+	const char *count = ct_getenv(CT_ENV_COUNT);
+	ct_count_on = count && !strcmp(count, "1") && !ct_cfg.linked;
 	__atomic_store_n(&ct_cfg.state, CT_RT_ACTIVE, __ATOMIC_RELEASE);
 }
 

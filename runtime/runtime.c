@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "count.h"
 #include "internal.h"
 
 __thread struct ct_tstate ct_self __attribute__((tls_model("initial-exec")));
@@ -248,8 +249,8 @@ bool ct_thread_ready(struct ct_tstate *t)
 {
 	if (likely(t->cap != 0))
 		return true;
-	if (t->state == 2 || !ct_process_ready())
-		return false;
+	if (t->state == 2 || !ct_process_ready() || ct_count_on)
+		return false; /* record --count: no rings (count.c) */
 	if (unlikely(__atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED))) {
 		/* making a ring takes system calls the filter may forbid */
 		ct_thread_born_off(t, ct_cfg.stop_all);

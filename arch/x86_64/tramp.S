@@ -256,6 +256,10 @@
 	.p2align 4
 \name:
 	.cfi_startproc
+	.if \kind != 3			/* library calls are not hooked with --count */
+	cmpb $0, ct_count_on(%rip)	/* record --count: count.S */
+	jne ct_count_\name
+	.endif
 	FP_PUSH
 	cmpb $0, ct_hook_fast(%rip)	/* the TSC is the clock */
 	je .Lpop_\name

@@ -215,6 +215,40 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"   /* "1": flight recorder mode   */
 #define CT_ENV_LIBCALL "CALLTRACE_LIBCALL" /* library calls: "0" off, or a file */
 #define CT_LIBCALL_FILE "libcall.spec"     /* record --libcall=/--no-libcall= */
+#define CT_ENV_COUNT "CALLTRACE_COUNT"     /* "1": counting mode (--count) */
+
+/* ---- record --count: per-thread call counts (runtime/count.c) ------------
+ *
+ * Each thread counts its calls in an open-addressing table of arcs in a
+ * file of $CALLTRACE_SHM named CT_COUNT_PREFIX "PID-GEN-TID-SEQ" (created
+ * as ".cnt-..." and renamed when complete), shared with `record`, which
+ * reads every table when the recording ends (lib/countmerge.c), so that a
+ * crash or SIGKILL of the program loses nothing counted.  A thread whose
+ * table fills up starts a bigger one (the next SEQ); counts of one arc in
+ * several tables add up.  A slot is free while `to` is 0.  Keys:
+ *  - -finstrument-functions: from = the caller's function address (0: no
+ *    traced caller), to = the callee's function address;
+ *  - -pg, -pg -mfentry, patched entries: from = the return address in the
+ *    caller (the callee's return-address slot), to = the hook's return
+ *    address inside the callee, | CT_COUNT_SITE. */
+#define CT_COUNT_MAGIC 0x31544e43u /* "CNT1" */
+#define CT_COUNT_PREFIX "cnt-"
+#define CT_COUNT_SITE (1ull << 63)
+
+struct ct_count_header {
+	uint32_t magic;   /* CT_COUNT_MAGIC */
+	uint32_t version; /* CT_FORMAT_VERSION */
+	uint32_t pid, tid, gen;
+	uint32_t pad;
+	uint64_t nslots;       /* a power of two */
+	uint64_t slots_offset; /* of slot 0 from the start of the file */
+	uint64_t used;         /* slots taken (the writer's count) */
+	uint64_t lost;         /* calls not counted: no table, or a full one */
+};
+
+struct ct_count_slot {
+	uint64_t from, to, n, pad;
+};
 
 /* argument capture (doc/args.md): the spec table `record` writes into the
  * data directory; the runtime loads the file $CALLTRACE_ARGS names */

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading call counts (see counts.h).  Each .cnt file is read whole
+ * (bounded), line by line; a line that is not what doc/format.md describes
+ * is an error naming the file and the line.
+ *
+ * Arcs keyed by function addresses (-finstrument-functions) name their
+ * functions directly.  Arcs keyed by sites (-pg, -mfentry, patched entries)
+ * name the functions that contain them: the callee holds the hook's return
+ * address, the caller the return address of the call.  A caller that is no
+ * traced function of the process (it never appears as a callee: main's
+ * caller in libc, a library that calls back into the program) is shown as
+ * no caller (<root>), as a full recording shows the outermost calls.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calltrace/format.h"
+#include "counts.h"
+#include "error.h"
+#include "message.h"
+#include "session.h"
+#include "util.h"
+#include "view.h"
+
+#define MAX_CNT_BYTES (512u << 20)
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+bool ct_counts_only(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	bool cnt = false, ev = false;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		cnt |= ends_with(e->d_name, ".cnt");
+		ev |= ends_with(e->d_name, ".ev");
+	}
+	closedir(d);
+	return cnt && !ev;
+}
+
+/* one arc as read, before names are merged */
+struct raw {
+	uint32_t caller, callee;
+	uint64_t calls;
+	bool site; /* its caller came from a return address */
+};
+
+struct rthread {
+	struct ct_count_thread t;
+	struct raw *raw;
+	size_t nraw, cap, addrcap;
+};
+
+static const char *own(struct ct_counts *c, char *s)
+{
+	*CT_PUSH(c->owned, c->nowned, c->owncap) = s;
+	return s;
+}
+
+/* the name of the function holding addr in process p (NULL: none known):
+ * the symbol's name without the "+0xOFF" of an address inside it */
+static uint32_t func_name(struct ct_counts *c, struct ct_session *s, struct ct_proc *p,
+			  uint64_t addr)
+{
+	if (!p) {
+		char b[32];
+		snprintf(b, sizeof(b), "0x%" PRIx64, addr);
+		int64_t id = ct_names_find(&c->names, b);
+		return id >= 0 ? (uint32_t)id : ct_names_intern(&c->names, own(c, xstrdup(b)));
+	}
+	const struct ct_sym_info *si = ct_session_resolve(s, p, addr);
+	const char *name = si->name, *plus = strrchr(name, '+');
+	size_t mlen = si->module ? strlen(si->module) : 0;
+	if (si->module && plus && plus[1] == '0' && plus[2] == 'x' &&
+	    !((size_t)(plus - name) == mlen && !strncmp(name, si->module, mlen))) {
+		char *b = xmalloc((size_t)(plus - name) + 1);
+		memcpy(b, name, (size_t)(plus - name));
+		b[plus - name] = 0;
+		int64_t id = ct_names_find(&c->names, b);
+		if (id >= 0) {
+			free(b);
+			return (uint32_t)id;
+		}
+		return ct_names_intern(&c->names, own(c, b));
+	}
+	return ct_names_intern(&c->names, name);
+}
+
+static struct ct_proc *find_proc(struct ct_session *s, int pid, int gen)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i]->pid == pid && s->procs[i]->gen == gen)
+			return s->procs[i];
+	return NULL;
+}
+
+/* parse one .cnt file into rt; 0, or 1 after a message */
+static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path, struct rthread *rt)
+{
+	struct ct_error err;
+	size_t len;
+	char *text = ct_read_file(path, true, MAX_CNT_BYTES, &len, &err);
+	if (!text)
+		return ct_error("%s", err.msg);
+	struct ct_proc *p = NULL;
+	int version = -1, pid = -1, gen = -1, tid = -1;
+	unsigned line = 0;
+	int rc = 0;
+	char *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		line++;
+		char kind, extra;
+		unsigned long long from, to, n;
+		int v;
+		if (line == 1) {
+			if (sscanf(l, "calltrace-counts %d %c", &version, &extra) != 1 ||
+			    version != CT_FORMAT_VERSION) {
+				rc = ct_error("%s: not a calltrace count file of this version",
+					      path);
+				break;
+			}
+		} else if (sscanf(l, "pid %d %c", &v, &extra) == 1 && v > 0) {
+			pid = v;
+		} else if (sscanf(l, "gen %d %c", &v, &extra) == 1 && v >= 0) {
+			gen = v;
+		} else if (sscanf(l, "tid %d %c", &v, &extra) == 1 && v > 0) {
+			tid = v;
+		} else if (sscanf(l, "lost %llu %c", &n, &extra) == 1) {
+			rt->t.lost = n;
+		} else if (sscanf(l, "%c %llx %llx %llu %c", &kind, &from, &to, &n, &extra) == 4 &&
+			   (kind == 'f' || kind == 's') && pid > 0 && gen >= 0 && tid > 0) {
+			if (!p && !(p = find_proc(s, pid, gen)))
+				ct_session_warn(s, "%s: no %d-%d.proc: addresses are not resolved",
+						path, pid, gen);
+			struct raw r = {.calls = n, .site = kind == 's'};
+			if (kind == 'f') {
+				r.callee = func_name(c, s, p, to);
+				r.caller = from ? func_name(c, s, p, from) : CT_COUNT_ROOT;
+			} else {
+				r.callee = func_name(c, s, p, to - 1);
+				r.caller = from ? func_name(c, s, p, from - 1) : CT_COUNT_ROOT;
+			}
+			*CT_PUSH(rt->raw, rt->nraw, rt->cap) = r;
+			*CT_PUSH(rt->t.addrs, rt->t.naddrs, rt->addrcap) =
+				(struct ct_count_addr){kind == 'f' ? to : to - 1, n};
+		} else {
+			rc = ct_error("%s: line %u: bad line '%.40s'", path, line, l);
+			break;
+		}
+	}
+	if (!rc && (pid <= 0 || gen < 0 || tid <= 0))
+		rc = ct_error("%s: no pid, gen and tid lines", path);
+	rt->t.pid = pid;
+	rt->t.gen = gen;
+	rt->t.tid = tid;
+	free(text);
+	return rc;
+}
+
+static int cmp_arc(const void *pa, const void *pb)
+{
+	const struct ct_count_arc *a = pa, *b = pb;
+	if (a->callee != b->callee)
+		return a->callee < b->callee ? -1 : 1;
+	return a->caller < b->caller ? -1 : a->caller > b->caller;
+}
+
+struct cntname {
+	int pid, gen, tid;
+	char *name;
+};
+
+static int cmp_cntname(const void *pa, const void *pb)
+{
+	const struct cntname *a = pa, *b = pb;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->gen != b->gen)
+		return a->gen < b->gen ? -1 : 1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+int ct_counts_load(struct ct_view *v, struct ct_counts *c)
+{
+	struct ct_session *s = v->s;
+	memset(c, 0, sizeof(*c));
+	ct_names_init(&c->names);
+	DIR *d = opendir(s->dir);
+	if (!d)
+		return ct_error("cannot read %s: %s", s->dir, strerror(errno));
+	struct cntname *files = NULL;
+	size_t nfiles = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int pid, gen, tid, used = 0;
+		if (sscanf(e->d_name, "%d-%d-%d.cnt%n", &pid, &gen, &tid, &used) == 3 && used > 0 &&
+		    !e->d_name[used])
+			*CT_PUSH(files, nfiles, cap) =
+				(struct cntname){pid, gen, tid, xstrdup(e->d_name)};
+	}
+	closedir(d);
+	if (nfiles)
+		qsort(files, nfiles, sizeof(*files), cmp_cntname);
+	for (size_t i = 0; i < v->ntids; i++) {
+		bool found = false;
+		for (size_t k = 0; k < nfiles; k++)
+			found |= files[k].tid == v->tids[i];
+		if (!found)
+			ct_error("no thread %d in %s", v->tids[i], s->dir);
+	}
+	struct rthread *rts = xcalloc(nfiles ? nfiles : 1, sizeof(*rts));
+	size_t n = 0;
+	int rc = 0;
+	for (size_t k = 0; k < nfiles && !rc; k++) {
+		bool want = !v->ntids;
+		for (size_t i = 0; i < v->ntids; i++)
+			want |= v->tids[i] == files[k].tid;
+		if (!want)
+			continue;
+		char *path = xasprintf("%s/%s", s->dir, files[k].name);
+		rc = read_cnt(c, s, path, &rts[n]);
+		free(path);
+		n++;
+	}
+	/* a caller from a return address that is no traced function (called
+	 * in no thread of the recording: a forked child's main was called in
+	 * its parent): none */
+	bool *callee = xcalloc(c->names.n ? c->names.n : 1, sizeof(*callee));
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < rts[k].nraw; i++)
+			callee[rts[k].raw[i].callee] = true;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < rts[k].nraw; i++) {
+			struct raw *r = &rts[k].raw[i];
+			if (r->site && r->caller != CT_COUNT_ROOT && !callee[r->caller])
+				r->caller = CT_COUNT_ROOT;
+		}
+	free(callee);
+	/* one arc per (caller, callee) name pair of a thread */
+	c->threads = xcalloc(n ? n : 1, sizeof(*c->threads));
+	for (size_t k = 0; k < n; k++) {
+		struct rthread *rt = &rts[k];
+		struct ct_count_thread *t = &c->threads[k];
+		*t = rt->t;
+		t->arcs = xmalloc((rt->nraw ? rt->nraw : 1) * sizeof(*t->arcs));
+		for (size_t i = 0; i < rt->nraw; i++)
+			t->arcs[i] = (struct ct_count_arc){rt->raw[i].caller, rt->raw[i].callee,
+							   rt->raw[i].calls};
+		if (rt->nraw)
+			qsort(t->arcs, rt->nraw, sizeof(*t->arcs), cmp_arc);
+		size_t w = 0;
+		for (size_t i = 0; i < rt->nraw; i++) {
+			if (w && !cmp_arc(&t->arcs[w - 1], &t->arcs[i]))
+				t->arcs[w - 1].calls += t->arcs[i].calls;
+			else
+				t->arcs[w++] = t->arcs[i];
+		}
+		t->narcs = w;
+		c->lost += t->lost;
+		free(rt->raw);
+	}
+	c->nthreads = n;
+	free(rts);
+	for (size_t k = 0; k < nfiles; k++)
+		free(files[k].name);
+	free(files);
+	return rc ? 1 : 0;
+}
+
+void ct_counts_free(struct ct_counts *c)
+{
+	for (size_t i = 0; i < c->nthreads; i++) {
+		free(c->threads[i].arcs);
+		free(c->threads[i].addrs);
+	}
+	free(c->threads);
+	for (size_t i = 0; i < c->nowned; i++)
+		free(c->owned[i]);
+	free(c->owned);
+	ct_names_free(&c->names);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a recording of call counts (record --count): the threads'
+ * DIR/PID-GEN-TID.cnt files (lib/countmerge.c writes them; doc/format.md,
+ * "Call counts"), their arcs resolved to function names with the session's
+ * symbols.  The views that can show counts (report, callers, graph
+ * --no-time, coverage, export folded/callgrind) read them here; the scaffold
+ * (lib/view.c) refuses the others.
+ */
+#ifndef CT_COUNTS_H
+#define CT_COUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+struct ct_view;
+
+#define CT_COUNT_ROOT UINT32_MAX /* an arc's caller: none traced */
+
+struct ct_count_arc {
+	uint32_t caller; /* a name id, or CT_COUNT_ROOT */
+	uint32_t callee; /* a name id */
+	uint64_t calls;
+};
+
+struct ct_count_thread {
+	int pid, gen, tid;
+	uint64_t lost;             /* calls the runtime could not count */
+	struct ct_count_arc *arcs; /* one per (caller, callee) name pair */
+	size_t narcs;
+	/* the callees' addresses as recorded (a function's, or one inside it:
+	 * coverage finds its symbol) and the calls of each arc into them */
+	struct ct_count_addr {
+		uint64_t addr, calls;
+	} * addrs;
+	size_t naddrs;
+};
+
+struct ct_counts {
+	struct ct_names names; /* function names, demangled as the view asks */
+	struct ct_count_thread *threads;
+	size_t nthreads;
+	uint64_t lost; /* all threads' */
+	char **owned;  /* names made here */
+	size_t nowned, owncap;
+};
+
+/* does the recording dir hold call counts and no event stream? */
+bool ct_counts_only(const char *dir);
+
+/* the counts of the threads the view selects (--tid), with v->s open.
+ * 0, or 1 after a message naming the file and line. */
+int ct_counts_load(struct ct_view *v, struct ct_counts *c);
+
+void ct_counts_free(struct ct_counts *c);
+
+#endif

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record --count: exact call counts per thread and per arc (caller ->
+ * callee), without a clock and without an event stream; see doc/record.md,
+ * "Counting mode", and the table's layout in include/calltrace/format.h.
+ *
+ * Each thread counts into an open-addressing table of arcs in a file of
+ * the ring directory, which `record` reads when the recording ends: what
+ * was counted survives a crash or a SIGKILL of the program.  The hooks come
+ * here once ct_count_on is set (at start-up, before the process is
+ * active): -finstrument-functions through cyg.c's hooks (a test and a tail
+ * call), the register-seeing front ends through the counting trampolines
+ * of arch/<arch>/count.S, which find and bump their arc's slot themselves
+ * and call ct_count_site here only to add an arc (or to start the table).
+ *
+ *  - -finstrument-functions: the caller is the function on top of a
+ *    per-thread stack of function addresses (pushed at entry, popped at the
+ *    exit hook, which the compiler also calls while an exception unwinds;
+ *    an exit that is not the top's looks further down, as cyg.c does).
+ *  - -pg, -mfentry, patched entries: no return hook at all.  The arc is
+ *    keyed by the caller's return address (the callee's return-address
+ *    slot) and the hook's return address inside the callee; `calltrace`
+ *    resolves both to functions when it reads the counts (lib/counts.c).
+ *
+ * Signals: the fast paths are safe to interrupt anywhere.  A count is
+ * bumped with one instruction (a slot, once found, never moves or goes);
+ * the stack's depth is stored before its new top, so that a handler's calls
+ * push above it; a free slot is claimed with a compare-and-swap on its
+ * `to`.  A table is never unmapped while its thread runs (the fast path of
+ * an interrupted call may still hold it).  A handler that lands in the slow
+ * path counts its calls without starting a table (in_slow).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h> /* rename */
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "count.h"
+#include "internal.h"
+
+_Static_assert(offsetof(struct ct_count_thread, slots) == CT_C_SLOTS, "slots");
+_Static_assert(offsetof(struct ct_count_thread, mask) == CT_C_MASK, "mask");
+_Static_assert(sizeof(struct ct_count_slot) == 1u << CT_C_SLOT_SHIFT, "slot size");
+
+__thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));
+bool ct_count_on;
+
+#define FIRST_SLOTS (1u << 12) /* 128 KiB */
+#define MAX_SLOTS (1u << 22)   /* 128 MiB of address space at most */
+#define STACK_CAP (1u << 20)   /* -finstrument-functions: calls open at most */
+#define HASH_MUL 0x5bd1e995u   /* count.S's too (an imm32: below 2^31) */
+
+/* never matches (to is never ~0): the "last hit" before any */
+static struct ct_count_slot no_slot = {0, ~0ull, 0, 0};
+
+/* the slot's byte offset for an arc: count.S computes the same */
+static inline uint64_t arc_hash(uint64_t from, uint64_t to, uint64_t mask)
+{
+	return ((from ^ to) * (uint64_t)HASH_MUL >> 7) & mask;
+}
+
+/* a new table of nslots for this thread, published in the ring directory
+ * (created under a dot name, renamed when its header is written) */
+static bool new_table(struct ct_count_thread *c, uint64_t nslots)
+{
+	char path[4200], tmp[4200];
+	size_t hdr = 4096, len = hdr + nslots * sizeof(struct ct_count_slot);
+	uint32_t seq = c->seq++;
+	ct_fmt(path, sizeof(path), "%s/%s%d-%d-%d-%u", ct_cfg.shm, CT_COUNT_PREFIX, ct_cfg.pid,
+	       ct_cfg.gen, c->tid, seq);
+	ct_fmt(tmp, sizeof(tmp), "%s/.%s%d-%d-%d-%u", ct_cfg.shm, CT_COUNT_PREFIX, ct_cfg.pid,
+	       ct_cfg.gen, c->tid, seq);
+	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ct_log("cannot create %s: %s; calls of thread %d are not counted", tmp,
+		       strerror(errno), c->tid);
+		return false;
+	}
+	void *m = MAP_FAILED;
+	if (ftruncate(fd, (off_t)len) == 0)
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	int e = errno;
+	close(fd);
+	if (m == MAP_FAILED) {
+		ct_log("cannot size or map %s: %s; calls of thread %d are not counted", tmp,
+		       strerror(e), c->tid);
+		unlink(tmp);
+		return false;
+	}
+	struct ct_count_header *h = m;
+	h->magic = CT_COUNT_MAGIC;
+	h->version = CT_FORMAT_VERSION;
+	h->pid = (uint32_t)ct_cfg.pid;
+	h->tid = (uint32_t)c->tid;
+	h->gen = (uint32_t)ct_cfg.gen;
+	h->nslots = nslots;
+	h->slots_offset = hdr;
+	h->lost = c->lost;
+	c->lost = 0;
+	if (rename(tmp, path) < 0)
+		ct_log("cannot publish %s: %s", path, strerror(errno));
+	/* the old table stays mapped while the thread runs (see above); its
+	 * file is record's */
+	if (c->hdr && c->nold < sizeof(c->old) / sizeof(c->old[0])) {
+		c->old[c->nold].map = c->hdr;
+		c->old[c->nold++].len = c->map_len;
+	}
+	c->hdr = h;
+	c->map_len = len;
+	c->grow_at = nslots / 2;
+	c->last = &no_slot;
+	c->mask = (nslots - 1) << CT_C_SLOT_SHIFT;
+	__atomic_store_n(&c->slots, (struct ct_count_slot *)((char *)m + hdr), __ATOMIC_RELEASE);
+	return true;
+}
+
+/* the thread's first count: its table and (for -finstrument-functions) its
+ * stack; false if it cannot count (yet: during start-up; or for good) */
+static bool setup(struct ct_count_thread *c)
+{
+	if (c->state == 2 || !ct_process_ready() || !ct_count_on)
+		return false;
+	if (c->state == 1)
+		return c->slots != NULL;
+	if (ct_recorder_gone(true)) {
+		c->state = 2;
+		return false;
+	}
+	c->tid = (int)syscall(SYS_gettid);
+	c->last = &no_slot;
+	if (!c->stk) {
+		void *s = mmap(NULL, STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (s == MAP_FAILED) {
+			c->state = 2;
+			return false;
+		}
+		c->stk = s;
+		c->stk[0] = 0; /* below the outermost call: no caller */
+		c->depth = 1;
+	}
+	if (!new_table(c, FIRST_SLOTS)) {
+		c->state = 2;
+		return false;
+	}
+	c->state = 1;
+	ct_thread_key_set(); /* its end lets the tables go (proc.c) */
+	__atomic_store_n(&c->cap, STACK_CAP, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* the arc's slot, added if new; NULL if the table is full */
+static struct ct_count_slot *find_slot(struct ct_count_thread *c, uint64_t from, uint64_t to)
+{
+	char *base = (char *)c->slots;
+	uint64_t mask = c->mask, off = arc_hash(from, to, mask);
+	for (uint64_t probes = 0; probes <= mask >> CT_C_SLOT_SHIFT; probes++) {
+		struct ct_count_slot *s = (struct ct_count_slot *)(base + off);
+		uint64_t k = __atomic_load_n(&s->to, __ATOMIC_ACQUIRE);
+		if (k == to && s->from == from)
+			return s;
+		if (k == 0) {
+			if (c->hdr->used + 1 >= c->hdr->nslots)
+				return NULL; /* one slot stays free: probes end */
+			/* claim it: a signal handler may be after the same slot */
+			uint64_t zero = 0;
+			s->from = from;
+			if (__atomic_compare_exchange_n(&s->to, &zero, to, false, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE)) {
+				c->hdr->used++;
+				return s;
+			}
+			if (zero == to && s->from == from)
+				return s;
+		}
+		off = (off + sizeof(struct ct_count_slot)) & mask;
+	}
+	return NULL;
+}
+
+/* count one call along an arc, off the fast paths */
+static void count_slow(struct ct_count_thread *c, uint64_t from, uint64_t to, bool cache)
+{
+	if (c->in_slow) {
+		/* a signal handler that interrupted the slow path: its calls are
+		 * counted in the table as it is, or lost */
+		struct ct_count_slot *s = c->slots ? find_slot(c, from, to) : NULL;
+		if (s)
+			ct_arch_reserve((uintptr_t *)&s->n, 1);
+		else if (c->hdr)
+			ct_arch_reserve((uintptr_t *)&c->hdr->lost, 1);
+		return;
+	}
+	c->in_slow = 1;
+	__asm__ volatile("" ::: "memory");
+	if (!c->slots && !setup(c)) {
+		if (c->state == 1 || c->state == 2)
+			c->lost++;
+		goto out;
+	}
+	if (c->hdr->used >= c->grow_at && c->hdr->nslots < MAX_SLOTS &&
+	    !new_table(c, c->hdr->nslots * 4))
+		c->grow_at = UINT64_MAX; /* said once: this table is filled up */
+	struct ct_count_slot *s = find_slot(c, from, to);
+	if (!s) {
+		ct_arch_reserve((uintptr_t *)&c->hdr->lost, 1);
+		goto out;
+	}
+	ct_arch_reserve((uintptr_t *)&s->n, 1);
+	if (cache)
+		c->last = s;
+out:
+	__asm__ volatile("" ::: "memory");
+	c->in_slow = 0;
+}
+
+/* ---- -finstrument-functions ------------------------------------------- */
+
+static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uintptr_t fn)
+{
+	uint32_t d = c->depth;
+	if (c->cap == 0) {
+		/* the thread's first call (or start-up's) */
+		if (!setup(c)) {
+			if (c->state == 2)
+				c->lost++;
+			return;
+		}
+		d = c->depth;
+	}
+	if (d >= c->cap) {
+		/* deeper than the stack: counted with the top as caller, and
+		 * not pushed (the exits of such calls find no frame) */
+		count_slow(c, c->stk[c->cap - 1], fn, false);
+		return;
+	}
+	uintptr_t from = c->stk[d - 1];
+	c->depth = d + 1;
+	__asm__ volatile("" ::: "memory");
+	c->stk[d] = fn;
+	count_slow(c, from, fn, true);
+}
+
+/* another arc than last time: found in the table as count.S does (out of
+ * line, so that the hot path stays without a frame), added by the slow
+ * path */
+static __attribute__((noinline)) void count_other(struct ct_count_thread *c, uintptr_t from,
+						  uintptr_t fn)
+{
+	char *base = (char *)c->slots;
+	uint64_t mask = c->mask, off = arc_hash(from, fn, mask);
+	for (;;) {
+		struct ct_count_slot *s = (struct ct_count_slot *)(base + off);
+		uint64_t k = s->to;
+		if (k == fn && s->from == from) {
+			ct_arch_reserve((uintptr_t *)&s->n, 1);
+			c->last = s;
+			return;
+		}
+		if (k == 0)
+			break;
+		off = (off + sizeof(*s)) & mask;
+	}
+	count_slow(c, from, fn, true);
+}
+
+void ct_count_enter(void *fnp)
+{
+	struct ct_count_thread *c = &ct_count_self;
+	uintptr_t fn = (uintptr_t)fnp;
+	uint32_t d = c->depth;
+	if (unlikely(d >= c->cap)) {
+		enter_slow(c, fn);
+		return;
+	}
+	uintptr_t from = c->stk[d - 1];
+	/* the depth first: a signal handler's calls push above this frame */
+	c->depth = d + 1;
+	__asm__ volatile("" ::: "memory");
+	c->stk[d] = fn;
+	struct ct_count_slot *s = c->last;
+	if (likely(s->to == fn && s->from == from)) {
+		ct_arch_reserve((uintptr_t *)&s->n, 1);
+		return;
+	}
+	count_other(c, from, fn);
+}
+
+/* an exit that is not the top frame's: frames above fn's vanished without
+ * their exits (a longjmp); fn's is found further down, or the exit is
+ * ignored (its entry was before counting began) */
+static __attribute__((noinline)) void exit_slow(struct ct_count_thread *c, uintptr_t fn)
+{
+	uint32_t d = c->depth;
+	if (c->cap == 0 || d > c->cap)
+		return;
+	for (uint32_t i = d; i > 1; i--)
+		if (c->stk[i - 1] == fn) {
+			c->depth = i - 1;
+			return;
+		}
+}
+
+void ct_count_exit(void *fnp)
+{
+	struct ct_count_thread *c = &ct_count_self;
+	uint32_t d = c->depth;
+	if (likely(d > 1 && d <= c->cap && c->stk[d - 1] == (uintptr_t)fnp))
+		c->depth = d - 1;
+	else
+		exit_slow(c, (uintptr_t)fnp);
+}
+
+/* ---- the register-seeing front ends (arch/<arch>/count.S) ---------------- */
+
+/* an arc the trampoline did not find in the table (or no table yet): ret is
+ * the caller's return address, site the hook's return address in the
+ * callee */
+void ct_count_site(uintptr_t ret, uintptr_t site) CT_HIDDEN;
+void ct_count_site(uintptr_t ret, uintptr_t site)
+{
+	count_slow(&ct_count_self, ret, site | CT_COUNT_SITE, false);
+}
+
+/* ---- processes and threads ---------------------------------------------- */
+
+/* the thread's tables unmapped (their files stay for record) */
+static void unmap_tables(struct ct_count_thread *c)
+{
+	if (c->hdr)
+		munmap(c->hdr, c->map_len);
+	for (uint32_t i = 0; i < c->nold; i++)
+		munmap(c->old[i].map, c->old[i].len);
+	c->hdr = NULL;
+	c->nold = 0;
+}
+
+void ct_count_after_fork(void)
+{
+	/* the tables are the parent's (shared memory): the child starts its
+	 * own at its next call; its stack (a private copy) stays, so that the
+	 * calls open at the fork are still the callers */
+	struct ct_count_thread *c = &ct_count_self;
+	c->slots = NULL;
+	c->last = &no_slot;
+	unmap_tables(c); /* the parent's, shared: never to be written here */
+	c->seq = 0;
+	c->lost = 0;
+	c->cap = 0; /* set up again at its next call, keeping the stack */
+	c->state = ct_cfg.state == CT_RT_ACTIVE ? 0 : 2;
+}
+
+/* the thread ends (proc.c): its table's file is record's; what it mapped
+ * goes, and a later traced call (a destructor) starts anew */
+void ct_count_thread_exit(void)
+{
+	struct ct_count_thread *c = &ct_count_self;
+	if (!ct_count_on || c->state != 1)
+		return;
+	c->cap = 0;
+	c->slots = NULL;
+	c->last = &no_slot;
+	unmap_tables(c);
+	c->state = 0;
+	/* the stack stays (a destructor may still return through it) */
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record --count (runtime/count.c): exact per-thread call counts by arc,
+ * no clock, no event stream.  The per-thread state is a TLS variable of its
+ * own (initial-exec), whose offsets the assembly counting paths of
+ * arch/<arch>/count.S know; count.c checks them with _Static_assert.
+ */
+#ifndef CT_RT_COUNT_H
+#define CT_RT_COUNT_H
+
+/* struct ct_count_thread */
+#define CT_C_SLOTS 0 /* struct ct_count_slot *: the table (0: none yet) */
+#define CT_C_MASK 8  /* (slots - 1) * 32: a byte offset mask */
+#define CT_C_SLOT_SHIFT 5
+
+#ifndef __ASSEMBLER__
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calltrace/format.h"
+
+struct ct_count_thread {
+	struct ct_count_slot *slots; /* the table being filled (NULL: none yet) */
+	uint64_t mask;               /* (nslots - 1) << CT_C_SLOT_SHIFT */
+	uint32_t depth;              /* -finstrument-functions: entries of stk in use */
+	uint32_t cap;                /* stk's capacity (0: not set up) */
+	uintptr_t *stk;              /* the functions entered, stk[0] = 0 (no caller) */
+	struct ct_count_slot *last;  /* the slot hit last (-finstrument-functions) */
+	struct ct_count_header *hdr; /* the table's file, mapped */
+	size_t map_len;
+	uint64_t grow_at; /* slots used at which a bigger table is started */
+	uint32_t in_slow; /* the slow path runs (a signal handler's calls
+			   * count without starting a table) */
+	int state;        /* 0: not set up, 1: counting, 2: cannot */
+	int tid;
+	uint32_t seq;
+	uint64_t lost; /* calls not counted before a table existed */
+	/* the tables it filled before this one: mapped until the thread ends */
+	struct {
+		void *map;
+		size_t len;
+	} old[8];
+	uint32_t nold;
+};
+
+extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));
+/* record --count: the hooks count (set once, before any traced call) */
+extern bool ct_count_on __attribute__((visibility("hidden")));
+
+/* the -finstrument-functions hooks' counting paths (cyg.c tail-calls them) */
+void ct_count_enter(void *fn) __attribute__((visibility("hidden")));
+void ct_count_exit(void *fn) __attribute__((visibility("hidden")));
+/* a forked child: its tables are its own (proc.c) */
+void ct_count_after_fork(void) __attribute__((visibility("hidden")));
+/* the thread ends: its mappings go (proc.c) */
+void ct_count_thread_exit(void) __attribute__((visibility("hidden")));
+#endif
+
+#endif
