@@ -304,19 +304,36 @@ static inline __attribute__((always_inline)) void push_held(struct ct_tstate *t,
 	f->cfa = cfa;
 	f->flags = CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND;
 	/* the lowest frame held back: this one if there was none (minima, so
-	 * that no branch waits for the clock) */
+	 * that no branch waits for the clock).  A held call that returns
+	 * leaves them as they are: time_enter_due_rel finds the true ones
+	 * when the deadline passes */
 	uint64_t due = now + ct_filt.min_time;
 	t->fl_due = due < t->fl_due ? due : t->fl_due;
 	t->fl_plo = d < t->fl_plo ? d : t->fl_plo;
 	t->depth = d + 1;
 }
 
-/* the entries held back are long by now: written, then this one held */
-static __attribute__((noinline)) void time_enter_flush_rel(struct ct_tstate *t, uintptr_t a,
-							   uintptr_t cfa, uint64_t now)
+/* the deadline of the lowest entry held back has passed, or that of a
+ * call that returned since (the short path does not look): the lowest one
+ * still held, if any, says; if it is TIME old, the entries held back are
+ * written.  Then this one is held. */
+static __attribute__((noinline)) void time_enter_due_rel(struct ct_tstate *t, uintptr_t a,
+							 uintptr_t cfa, uint64_t now)
 {
-	ct_filt_flush(t);
-	push_held(t, a, cfa, t->depth, now);
+	uint32_t i = t->fl_plo, d = t->depth;
+	while (i < d && i < t->fl_tcap &&
+	       (t->stk[i].flags & (CT_FR_PEND | CT_FR_NOREC)) != (CT_FR_PEND | CT_FR_NOREC))
+		i++;
+	if (i >= d || i >= t->fl_tcap) {
+		t->fl_plo = CT_PEND_NONE;
+		t->fl_due = UINT64_MAX;
+	} else {
+		t->fl_plo = i;
+		t->fl_due = t->fl_tp[i].t0 + ct_filt.min_time;
+		if (now - t->fl_tp[i].t0 >= ct_filt.min_time)
+			ct_filt_flush(t);
+	}
+	push_held(t, a, cfa, d, now);
 	t->busy--;
 }
 
@@ -338,7 +355,7 @@ static inline __attribute__((always_inline)) void time_enter(struct ct_tstate *t
 	}
 	uint64_t now = tsc ? ct_arch_cycles() : ct_clock();
 	if (unlikely(now >= t->fl_due)) {
-		time_enter_flush_rel(t, a, cfa, now);
+		time_enter_due_rel(t, a, cfa, now);
 		return;
 	}
 	push_held(t, a, cfa, d, now);
@@ -373,11 +390,7 @@ static inline __attribute__((always_inline)) void time_exit(struct ct_tstate *t,
 			uint64_t now = tsc ? ct_arch_cycles() : ct_clock();
 			if (likely(now - t->fl_tp[d - 1].t0 < ct_filt.min_time)) {
 				t->depth = d - 1;
-				/* the lowest one held back: none is now (all
-				 * ones, without a branch) */
-				uint64_t none = -(uint64_t)(t->fl_plo == d - 1);
-				t->fl_plo |= (uint32_t)none;
-				t->fl_due |= none;
+				/* (fl_plo and fl_due are left: see push_held) */
 				t->fl_filtered++;
 				CT_BARRIER();
 				t->busy--;

@@ -131,11 +131,16 @@ struct ct_tstate {
 	uint32_t fl_lim;      /* the depth limit it found (triggers) */
 	uint32_t fl_tb;       /* -t: records are being taken back: a signal
 				 * handler's hooks drop their events (counted) */
-	uint32_t fl_plo;      /* -t alone, -finstrument-functions: the lowest
-				 * frame whose entry is held back (CT_FR_PEND),
-				 * or CT_PEND_NONE */
-	uint64_t fl_due;      /* when that frame's call is TIME old (the
-				 * clock; UINT64_MAX with CT_PEND_NONE) */
+	uint32_t fl_plo;      /* -t alone, -finstrument-functions: no frame
+				 * below this one has its entry held back
+				 * (CT_FR_PEND), or CT_PEND_NONE: none has.
+				 * The held frames are the top ones from the
+				 * lowest; the hooks' short path leaves this
+				 * as it is when a held call returns */
+	uint64_t fl_due;      /* the clock when the call of the lowest frame
+				 * held back is TIME old (UINT64_MAX with
+				 * CT_PEND_NONE): perhaps that of a call that
+				 * returned since (cyg.c time_enter_due_rel) */
 	uint32_t drop_r0;     /* --drop: recorded frames when dropping began */
 };
 #define CT_BUSY_OFF (1u << 30)

@@ -4,7 +4,9 @@
  * TIME (decided at its own exit, the entries held below it written then),
  * a deep recursion whose bottom is long (forty entries written at once), a
  * long call decided at an entry inside it, held calls again after each of
- * these, and a longjmp out of held calls */
+ * these, and a longjmp out of held calls; short calls entered after the
+ * deadline of a held call that has returned (the hooks' short path leaves
+ * it, the next entry past it finds the true one): left out */
 #include <setjmp.h>
 #include <stdio.h>
 #include <time.h>
@@ -20,12 +22,18 @@ NOTRACE static long now_ns(void)
 	return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-/* at least 25 ms without a traced call (the test's threshold is 10 ms) */
-NOTRACE static void spin(void)
+/* at least ms milliseconds without a traced call */
+NOTRACE static void spin_ms(long ms)
 {
 	long t0 = now_ns();
-	while (now_ns() - t0 < 25000000L)
+	while (now_ns() - t0 < ms * 1000000L)
 		sink++;
+}
+
+/* long: at least 25 ms (the test's threshold is 10 ms) */
+NOTRACE static void spin(void)
+{
+	spin_ms(25);
 }
 
 NOINLINE void leaf(int x)
@@ -86,6 +94,20 @@ NOINLINE void held_jump(int n)
 	sink += n;
 }
 
+/* short, entered 25 ms after a short call returned */
+NOINLINE void quick(void)
+{
+	shorts(2);
+}
+
+/* short (2 ms), entered 9 ms after a short call began: the deadline that
+ * call left passes inside it, at the entry of leaf() */
+NOINLINE void quick2(void)
+{
+	spin_ms(2);
+	leaf(3);
+}
+
 NOINLINE void after_jump(void)
 {
 	shorts(4);
@@ -104,6 +126,11 @@ int main(void)
 		held_jump(5);
 	after_jump();
 	shorts(10);
+	spin();
+	quick();
+	shorts(1);
+	spin_ms(9);
+	quick2();
 	printf("done\n");
 	return 0;
 }
