@@ -16,3 +16,13 @@ cmp -s "$W/t.tree" "$W/full.tree" ||
 	fail "record -t differs from replay -t of a full recording: $(diff "$W/full.tree" "$W/t.tree" | head -8 | tr '\n' '|')"
 section "the short calls are left out, and counted"
 grep -q '^filtered_calls: [1-9]' "$W/t/info" && echo yes | add
+# the deadline a returned call left behind (-t 100ms: wide margins)
+record sfull ./held stale
+want_rc "record ./held stale" $RC 0 "$W/sfull.err"
+record st -t 100ms ./held stale
+want_rc "record -t 100ms ./held stale" $RC 0 "$W/st.err"
+section "record -t 100ms ./held stale: replay"
+ct replay st --no-duration | normalize | tee "$W/st.tree" | add
+ct replay sfull --no-duration -t 100ms | normalize >"$W/sfull.tree"
+cmp -s "$W/st.tree" "$W/sfull.tree" ||
+	fail "record -t differs from replay -t of a full recording (stale): $(diff "$W/sfull.tree" "$W/st.tree" | head -8 | tr '\n' '|')"
