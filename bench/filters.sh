@@ -21,7 +21,14 @@
 #                                  without calltrace (-finstrument-functions:
 #                                  glibc's empty hooks; -pg: its mcount)
 #   <fe>.full_ns_per_call          a full recording of the same build, for scale
-#   lua.full_s / lua.t1us_s        Lua workload: full recording / record -t 1us
+#   lua.full_s / lua.t1us_s        Lua workload: full recording / record -t 1us,
+#                                  wall time, median of RUNS rounds (each round
+#                                  runs both, in turn: the same load for both)
+#   lua.full_min_s / lua.t1us_min_s  the same, best round
+#   lua.full_cpu_s / lua.t1us_cpu_s  CPU time (program and record), median
+#   lua.t1us_vs_full_wall / lua.t1us_vs_full_cpu  -t 1us / full (medians;
+#                                  issue 12's target: at most 1 in both)
+#   lua.load                       /proc/loadavg before the Lua rounds
 #   lua.full_bytes / lua.t1us_bytes  the event streams' bytes
 #   lua.bytes_ratio                full / -t 1us
 set -u
@@ -96,17 +103,37 @@ rm -rf "$W/d"
 
 LUA=$BW/lua-fi/src/lua
 if [ -x "$LUA" ]; then
-	say "Lua: full recording and record -t 1us, bench/script.lua $LUA_N"
-	set -- $(t 3 "rm -rf d" "$CT" record -q -d d "$LUA" "$HERE/script.lua" "$LUA_N"); full=$1
-	fb=$(evbytes "$W/d")
-	set -- $(t 3 "rm -rf d" "$CT" record -q -d d -t 1us "$LUA" "$HERE/script.lua" "$LUA_N"); tf=$1
-	tb=$(evbytes "$W/d")
-	echo "lua.full_s $(calc "$full / 1e9")"
-	echo "lua.t1us_s $(calc "$tf / 1e9")"
+	say "Lua: full recording and record -t 1us in turn, $RUNS rounds, bench/script.lua $LUA_N"
+	echo "lua.load $(cut -d' ' -f1-3 /proc/loadavg)"
+	: >"$W/lua.runs"
+	for _i in $(seq "$RUNS"); do
+		for m in full t1us; do
+			o=
+			[ $m = t1us ] && o="-t 1us"
+			rm -rf "$W/d"
+			# shellcheck disable=SC2086
+			t 1 "" "$CT" record -q -d d $o "$LUA" "$HERE/script.lua" "$LUA_N" |
+				awk -v m=$m '{ print m, $1, $3 }' >>"$W/lua.runs"
+			[ $m = full ] && fb=$(evbytes "$W/d")
+			[ $m = t1us ] && tb=$(evbytes "$W/d")
+		done
+	done
+	# luastat MODE FIELD(2 wall, 3 cpu) min|med: in ns
+	luastat() {
+		awk -v k="$1" -v f="$2" '$1 == k { print $f }' "$W/lua.runs" | sort -n |
+			awk -v m="$3" '{ v[NR] = $1 } END { print NR ? (m == "min" ? v[1] : v[int((NR + 1) / 2)]) : 0 }'
+	}
+	for m in full t1us; do
+		echo "lua.${m}_s $(calc "$(luastat $m 2 med) / 1e9")"
+		echo "lua.${m}_min_s $(calc "$(luastat $m 2 min) / 1e9")"
+		echo "lua.${m}_cpu_s $(calc "$(luastat $m 3 med) / 1e9")"
+	done
+	echo "lua.t1us_vs_full_wall $(calc "$(luastat t1us 2 med) / $(luastat full 2 med)")"
+	echo "lua.t1us_vs_full_cpu $(calc "$(luastat t1us 3 med) / $(luastat full 3 med)")"
 	echo "lua.full_bytes $fb"
 	echo "lua.t1us_bytes $tb"
 	echo "lua.bytes_ratio $(calc "$fb / ($tb > 0 ? $tb : 1)")"
-	rm -rf "$W/d"
+	rm -rf "$W/d" "$W/lua.runs"
 else
 	say "no $LUA (sh bench/setup.sh builds it): no Lua figures"
 fi

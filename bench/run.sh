@@ -253,35 +253,6 @@ workload fib "fib($FIB_N), bench/fib.c, gcc -O2" "$FIB_CALLS" \
 	"$BIN/fib $FIB_N" "$BIN/fib-fi $FIB_N" "$BIN/fib-pg $FIB_N" \
 	"fib($FIB_AN)" "$BIN/fib-fi $FIB_AN"
 
-# ---------------------------------------------------------------- flight
-# record --flight beside a normal recording: ns per traced call, and the
-# bytes in the data directory when the program has just ended (record still
-# running: a shell runs the program, then counts them)
-if [ $CT_OK = 1 ]; then
-	say "fib: calltrace record --flight"
-	fl_d=$DATA/fib.ctfl
-	measure fib.ctfl "$RUNS" "rm -rf $fl_d $fl_d.old" "$CT" record --flight -d "$fl_d" "$BIN/fib-fi" "$FIB_N"
-	put fib.ctfl.bytes "$(sumsize "$fl_d"/*.ev)"
-	t=$(get fib.ctfl.time_ns) u=$(get fib.fi.time_ns) tc=$(get fib.ctfl.cpu_ns) uc=$(get fib.fi.cpu_ns)
-	if [ "$(get fib.ctfl.status)" = 0 ] && isnum "$t" && isnum "$u"; then
-		put fib.ctfl.ns_per_call "$(calc "($t - $u) / $FIB_CALLS")"
-		isnum "$tc" && isnum "$uc" && put fib.ctfl.cpu_ns_per_call "$(calc "($tc - $uc) / $FIB_CALLS")"
-	fi
-	for m in ct ctfl; do
-		d=$DATA/fib.$m.during
-		opt=
-		[ $m = ctfl ] && opt=--flight
-		rm -rf "$d" "$d.old"
-		(cd "$RUN" && "$CT" record -q $opt -d "$d" -- sh -c \
-			"'$BIN/fib-fi' $FIB_N >/dev/null; cat '$d'/*.ev 2>/dev/null | wc -c" \
-			>"$LOGS/fib.$m.during" 2>&1)
-		put "fib.$m.bytes_during_run" "$(tail -1 "$LOGS/fib.$m.during")"
-		[ $m = ct ] || put "fib.$m.bytes_at_end" "$(sumsize "$d"/*.ev)"
-		rm -rf "$d" "$d.old"
-	done
-	rm -rf "$fl_d" "$fl_d.old"
-fi
-
 # ---------------------------------------------------------------- lua
 if [ "${SKIP_LUA:-0}" = 1 ]; then
 	put lua.skipped "SKIP_LUA=1"
@@ -296,6 +267,33 @@ else
 		"$W/lua-fi/src/lua $HERE/script.lua $LUA_N" \
 		"$W/lua-pg/src/lua $HERE/script.lua $LUA_N" \
 		"script.lua $LUA_AN" "$W/lua-fi/src/lua $HERE/script.lua $LUA_AN"
+fi
+
+# ---------------------------------------------------------------- flight
+# record --flight beside a normal recording, run in turn (bench/flight.sh:
+# ns per traced call on fib and Lua, net of record's start and end), and
+# the bytes in the data directory when the program has just ended (record
+# still running: a shell runs the program, then counts them)
+if [ $CT_OK = 1 ]; then
+	say "record --flight beside record, fib and Lua (bench/flight.sh)"
+	CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS LUA_N=$LUA_N CC=$CC sh "$HERE/flight.sh" 2>>"$LOGS/flight.err" |
+		while read -r k v; do put "flight.$k" "$v"; done
+	fl_d=$DATA/fib.ctfl
+	(cd "$RUN" && "$CT" record -q --flight -d "$fl_d" "$BIN/fib-fi" "$FIB_N" >/dev/null 2>&1)
+	put fib.ctfl.bytes "$(sumsize "$fl_d"/*.ev)"
+	for m in ct ctfl; do
+		d=$DATA/fib.$m.during
+		opt=
+		[ $m = ctfl ] && opt=--flight
+		rm -rf "$d" "$d.old"
+		(cd "$RUN" && "$CT" record -q $opt -d "$d" -- sh -c \
+			"'$BIN/fib-fi' $FIB_N >/dev/null; cat '$d'/*.ev 2>/dev/null | wc -c" \
+			>"$LOGS/fib.$m.during" 2>&1)
+		put "fib.$m.bytes_during_run" "$(tail -1 "$LOGS/fib.$m.during")"
+		[ $m = ct ] || put "fib.$m.bytes_at_end" "$(sumsize "$d"/*.ev)"
+		rm -rf "$d" "$d.old"
+	done
+	rm -rf "$fl_d" "$fl_d.old"
 fi
 
 # ---------------------------------------------------------------- memory

@@ -83,14 +83,24 @@ END {
 	printf "  floor of a traced call (two rdtsc): %.1f ns\n", 2 * v["micro.rdtsc_ns"]
 	workload("fib")
 	workload("lua")
-	if (has("fib.ctfl.status")) {
-		printf "\n== flight recorder: fib(%s), -finstrument-functions, record and record --flight (1M per thread)\n",
-			f("fib.calls", "%d") == "-" ? "-" : substr(v["fib.desc"], 5, index(v["fib.desc"], ")") - 5)
-		row4("", "record", "--flight", "", "")
-		row4("wall ms, best of " v["meta.runs"], timecell("fib", "ct"), timecell("fib", "ctfl"), "", "")
-		row4("ns per traced call (wall)", f("fib.ct.ns_per_call", "%.1f"), f("fib.ctfl.ns_per_call", "%.1f"), "", "")
-		row4("ns per traced call (cpu)", f("fib.ct.cpu_ns_per_call", "%.1f"),
-			f("fib.ctfl.cpu_ns_per_call", "%.1f"), "", "")
+	if (has("flight.fib.calls")) {
+		printf "\n== flight recorder: record and record --flight (1M per thread), -finstrument-functions, run in turn (bench/flight.sh)\n"
+		printf "   fib: %s calls; lua: %s calls; median of %s rounds (best in brackets); load %s -> %s\n",
+			f("flight.fib.calls", "%d"), f("flight.lua.calls", "%d"), v["meta.runs"],
+			v["flight.load.start"], v["flight.load.end"]
+		printf "   ns per call: CPU (program + record) or wall, less the untraced build's and each command's own on a run of no calls\n"
+		row4("", "fib record", "fib --flight", "lua record", "lua --flight")
+		row4("ns per traced call (cpu)", f("flight.fib.ct.cpu_ns_per_call", "%.1f"),
+			f("flight.fib.ctfl.cpu_ns_per_call", "%.1f"), f("flight.lua.ct.cpu_ns_per_call", "%.1f"),
+			f("flight.lua.ctfl.cpu_ns_per_call", "%.1f"))
+		row4("  (best)", f("flight.fib.ct.cpu_ns_per_call_min", "(%.1f)"),
+			f("flight.fib.ctfl.cpu_ns_per_call_min", "(%.1f)"), f("flight.lua.ct.cpu_ns_per_call_min", "(%.1f)"),
+			f("flight.lua.ctfl.cpu_ns_per_call_min", "(%.1f)"))
+		row4("ns per traced call (wall)", f("flight.fib.ct.wall_ns_per_call", "%.1f"),
+			f("flight.fib.ctfl.wall_ns_per_call", "%.1f"), f("flight.lua.ct.wall_ns_per_call", "%.1f"),
+			f("flight.lua.ctfl.wall_ns_per_call", "%.1f"))
+		row4("target (issue 18), cpu", "", "<= 17", "", "<= 16")
+		printf "  the floor, two rdtsc (bench/tsc.c, same run): %s ns\n", f("flight.tsc.floor_ns", "%.1f")
 		row4("bytes written by its end", f("fib.ct.bytes_during_run", "%d"),
 			f("fib.ctfl.bytes_during_run", "%d"), "", "")
 		row4("bytes of the recording", f("fib.ct.bytes", "%d"), f("fib.ctfl.bytes", "%d"), "", "")
@@ -180,11 +190,20 @@ END {
 		row4("full recording, ns per call", f("filters.fi.full_ns_per_call", "%.1f"),
 			f("filters.pg.full_ns_per_call", "%.1f"), f("filters.fentry.full_ns_per_call", "%.1f"),
 			f("filters.patch.full_ns_per_call", "%.1f"))
-		if (has("filters.lua.t1us_s"))
-			printf "  lua: full recording %s s, %s bytes; record -t 1us %s s, %s bytes (%s x fewer)\n",
-				f("filters.lua.full_s", "%.3f"), f("filters.lua.full_bytes", "%d"),
-				f("filters.lua.t1us_s", "%.3f"), f("filters.lua.t1us_bytes", "%d"),
-				f("filters.lua.bytes_ratio", "%.0f")
+		if (has("filters.lua.t1us_s")) {
+			printf "  lua, full recording and record -t 1us run in turn, median of %s rounds (best), load %s:\n",
+				v["meta.runs"], v["filters.lua.load"]
+			printf "  %-28s %12s %12s %12s\n", "", "full", "-t 1us", "-t / full"
+			printf "  %-28s %12s %12s %12s\n", "wall s", f("filters.lua.full_s", "%.3f"),
+				f("filters.lua.t1us_s", "%.3f"), f("filters.lua.t1us_vs_full_wall", "%.3f")
+			printf "  %-28s %12s %12s\n", "  (best)", f("filters.lua.full_min_s", "(%.3f)"),
+				f("filters.lua.t1us_min_s", "(%.3f)")
+			printf "  %-28s %12s %12s %12s\n", "cpu s (program + record)", f("filters.lua.full_cpu_s", "%.3f"),
+				f("filters.lua.t1us_cpu_s", "%.3f"), f("filters.lua.t1us_vs_full_cpu", "%.3f")
+			printf "  %-28s %12s %12s %12s\n", "bytes", f("filters.lua.full_bytes", "%d"),
+				f("filters.lua.t1us_bytes", "%d"), f("filters.lua.bytes_ratio", "1/%.0f")
+			printf "  target (issue 12): -t / full at most 1 in wall and cpu time, bytes at least 100 x fewer\n"
+		}
 	}
 	if (has("leveldb.full.events")) {
 		printf "\n== record-time filters on leveldb db_bench (fillseq,readrandom; -finstrument-functions; bench/leveldb.sh)\n"

@@ -194,6 +194,14 @@ static void on_snapshot(int sig)
 	snap_sig = 1;
 }
 
+/* --flight: a process that ends wakes the drain loop from its sleep (the
+ * handler only interrupts it: the futex wait with a timeout ends with
+ * EINTR even under SA_RESTART) */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
 /* SIGINT/SIGQUIT from the terminal reach the program too: record only
  * notes them, and once the program has ended stops waiting for processes it
  * left behind (they run on untraced: doc/record.md) */
@@ -722,6 +730,7 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGUSR1, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
 	sigaction(SIGXFSZ, xfsz, NULL);
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = malloc(strlen(r->libabs) + (old ? strlen(old) : 0) + 2);
@@ -786,6 +795,10 @@ static int start_program(struct recorder *r)
 	if (r->o.flight) {
 		sa.sa_handler = on_snapshot;
 		sigaction(SIGUSR1, &sa, NULL);
+		sa.sa_handler = on_child;
+		sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+		sigaction(SIGCHLD, &sa, NULL);
+		sa.sa_flags = 0;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	/* a file size limit makes write() fail with EFBIG (counted and
@@ -846,6 +859,15 @@ static void drain_loop(struct recorder *r)
 	/* for the tests of --drop only: hold the drainer back at first */
 	const char *pause = getenv("CALLTRACE_TEST_DRAIN_PAUSE_MS");
 	uint64_t drain_from = ct_mono_ns() + (pause ? strtoull(pause, NULL, 10) * 1000000u : 0);
+	/* the pause between rounds with nothing to drain: a millisecond, so
+	 * that full buffers are taken at once (the writers' doorbell is rung
+	 * only when half a ring is full).  --flight drains nothing while the
+	 * program runs: what needs record then wakes it (a snapshot asked for
+	 * rings the doorbell, SIGUSR1 and SIGCHLD interrupt the sleep), so it
+	 * wakes 50 times a second, not 1000 (CPU time taken from the program
+	 * on a busy machine); a gate (--time-range, --max-size) keeps the
+	 * millisecond */
+	unsigned idle_ms = r->o.flight && !r->o.rf.range && !r->o.rf.max_size ? 20 : 1;
 	for (;;) {
 		ct_drainer_heartbeat(&r->dr);
 		drive_gate(r);
@@ -882,7 +904,7 @@ static void drain_loop(struct recorder *r)
 			break;
 		}
 		if (!did)
-			ct_drainer_sleep(&r->dr);
+			ct_drainer_sleep(&r->dr, idle_ms);
 	}
 	r->ri.end_clock = read_clock();
 	/* what the runtime could not trace, then the ring directory goes */

@@ -562,12 +562,12 @@ void ct_drainer_process_gone(struct ct_drainer *d, int pid)
 	kill_rings_of(d, pid, INT_MAX);
 }
 
-void ct_drainer_sleep(struct ct_drainer *d)
+void ct_drainer_sleep(struct ct_drainer *d, unsigned ms)
 {
 	struct ct_doorbell *db = d->db;
 	uint32_t seq = __atomic_load_n(&db->seq, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&db->sleeping, 1, __ATOMIC_SEQ_CST);
-	struct timespec ts = {0, 1000 * 1000};
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000 * 1000};
 	syscall(SYS_futex, &db->seq, FUTEX_WAIT, seq, &ts, NULL, 0);
 	__atomic_store_n(&db->sleeping, 0, __ATOMIC_SEQ_CST);
 }

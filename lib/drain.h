@@ -84,8 +84,8 @@ bool ct_drainer_drain(struct ct_drainer *d);
 /* process pid is gone (reaped): its rings are drained to the end */
 void ct_drainer_process_gone(struct ct_drainer *d, int pid);
 /* sleep until a writer rings the doorbell (a ring half full, a thread
- * ended) or a millisecond passes */
-void ct_drainer_sleep(struct ct_drainer *d);
+ * ended, a snapshot asked for), a signal comes or ms milliseconds pass */
+void ct_drainer_sleep(struct ct_drainer *d, unsigned ms);
 /* stop draining: take the rings published last, copy all that is left in
  * every ring, tell the writers still running that nobody drains any more
  * (the doorbell's `closed`, waking those that wait) and let the rings go */

@@ -20,6 +20,113 @@
 #include "internal.h"
 
 static void exit_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now);
+static void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa);
+static void filt_act(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, unsigned dec,
+		     uintptr_t flags);
+static void filt_exit(struct ct_tstate *t, uintptr_t fn);
+static void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uintptr_t ret);
+static inline void time_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, bool tsc);
+static inline void time_exit(struct ct_tstate *t, uintptr_t fn, bool tsc);
+static void filt_exit_fast(struct ct_tstate *t, uintptr_t fn, uintptr_t ret);
+static void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, unsigned dec,
+			uintptr_t flags);
+
+/* The hooks' common paths make no call and keep no register, so they need
+ * no stack frame: every other case is a function of its own, reached by a
+ * jump (a tail call), which lets `busy` go itself (the `_rel` ones below).
+ * `busy` is taken by a compare and a store, not an increment: a signal
+ * handler that runs between the two finds it 0, runs its hooks in full and
+ * leaves it 0 again before this hook has read anything else. */
+#define CT_BARRIER() __asm__ volatile("" ::: "memory")
+
+bool ct_cyg_held; /* internal.h */
+
+static __attribute__((noinline)) void enter_nested(struct ct_tstate *t, void *fn)
+{
+	t->busy++;
+	ct_nested(t, CT_EXT_NENTER, fn);
+	t->busy--;
+}
+
+static __attribute__((noinline)) void exit_nested(struct ct_tstate *t, void *fn)
+{
+	t->busy++;
+	ct_nested(t, CT_EXT_NEXIT, fn);
+	t->busy--;
+}
+
+static __attribute__((noinline)) void buffer_full_rel(struct ct_tstate *t)
+{
+	ct_buffer_full(t);
+	t->busy--;
+}
+
+static __attribute__((noinline)) void enter_slow_rel(struct ct_tstate *t, uintptr_t a, uint64_t now,
+						     uintptr_t cfa)
+{
+	ct_enter_slow(t, a, now, cfa);
+	/* a thread's first call comes here */
+	if (t->cap != 0)
+		ct_frontend_seen(t, CT_FE_CYG);
+	t->busy--;
+}
+
+static __attribute__((noinline)) void exit_slow_rel(struct ct_tstate *t, uintptr_t fn, uint64_t now)
+{
+	exit_slow(t, fn, now);
+	t->busy--;
+}
+
+/* an ENTER at now (busy held; let go on every path) */
+static inline __attribute__((always_inline)) void enter_at(struct ct_tstate *t, uintptr_t a,
+							   uintptr_t cfa, uint64_t now)
+{
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	if (likely(d < t->cap && delta < (1u << CT_ENTER_DELTA_BITS) && (a >> 40) == t->hi)) {
+		uintptr_t p = ct_arch_reserve(&t->cur, 8);
+		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
+		t->last = now;
+		struct ct_frame *f = &t->stk[d];
+		f->fn = a;
+		CT_BARRIER(); /* two plain stores: not merged into a vector one,
+			       * whose operands would be built on every path */
+		f->cfa = cfa;
+		/* stk[d].ret is 0 already: hook.c clears it on every frame
+		 * it takes off, so the hot path pays no store for it */
+		t->depth = d + 1;
+		if (unlikely(p + 8 > t->limit)) {
+			buffer_full_rel(t);
+			return;
+		}
+		CT_BARRIER();
+		t->busy--;
+	} else {
+		enter_slow_rel(t, a, now, cfa);
+	}
+}
+
+/* an EXIT at now (busy held; let go on every path) */
+static inline __attribute__((always_inline)) void exit_at(struct ct_tstate *t, uintptr_t fn,
+							  uint64_t now)
+{
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	if (likely(d != 0 && t->stk[d - 1].fn == fn && delta < (1u << CT_EXIT_DELTA_BITS))) {
+		uintptr_t p = ct_arch_reserve(&t->cur, 4);
+		*(uint32_t *)p = (uint32_t)(CT_REC_EXIT | delta << 2);
+		t->last = now;
+		t->depth = d - 1;
+		if (unlikely(p + 4 > t->limit)) {
+			buffer_full_rel(t);
+			return;
+		}
+		CT_BARRIER();
+		t->busy--;
+	} else {
+		exit_slow_rel(t, fn, now);
+	}
+}
 
 /* an EXIT record whose delta fits, closing the top frame (d frames open) */
 static inline __attribute__((always_inline)) void put_exit_fast(struct ct_tstate *t, uint64_t now,
@@ -32,16 +139,39 @@ static inline __attribute__((always_inline)) void put_exit_fast(struct ct_tstate
 	if (unlikely(p + 4 > t->limit))
 		ct_buffer_full(t);
 }
-static void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa);
-static void filt_act(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, unsigned dec,
-		     uintptr_t flags);
-static void filt_exit(struct ct_tstate *t, uintptr_t fn);
-static void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uintptr_t ret);
-static void filt_time_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa);
-static void filt_time_exit(struct ct_tstate *t, uintptr_t fn);
-static void filt_exit_fast(struct ct_tstate *t, uintptr_t fn, uintptr_t ret);
-static void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, unsigned dec,
-			uintptr_t flags);
+
+/* the clock is not the TSC, or record-time filters are on */
+static __attribute__((noinline)) void enter_other(uintptr_t a, uintptr_t cfa, uintptr_t ret)
+{
+	struct ct_tstate *t = &ct_self;
+	if (ct_filt_on) {
+		/* record-time filters: out of line, so that the hook keeps
+		 * its few registers */
+		if (ct_filt.only_time) {
+			time_enter(t, a, cfa, false);
+			return;
+		}
+		filt_enter_fast(t, a, cfa, ret);
+		t->busy--;
+		return;
+	}
+	enter_at(t, a, cfa, ct_clock());
+}
+
+static __attribute__((noinline)) void exit_other(uintptr_t fn, uintptr_t ret)
+{
+	struct ct_tstate *t = &ct_self;
+	if (ct_filt_on) {
+		if (ct_filt.only_time) {
+			time_exit(t, fn, false);
+			return;
+		}
+		filt_exit_fast(t, fn, ret);
+		t->busy--;
+		return;
+	}
+	exit_at(t, fn, ct_clock());
+}
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
@@ -50,45 +180,22 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		return;
 	}
 	struct ct_tstate *t = &ct_self;
+	uintptr_t a = (uintptr_t)fn, cfa = (uintptr_t)__builtin_dwarf_cfa();
 	(void)call_site;
-	if (unlikely(t->busy++ != 0)) {
-		ct_nested(t, CT_EXT_NENTER, fn);
-		t->busy--;
+	if (unlikely(t->busy != 0)) {
+		enter_nested(t, fn);
 		return;
 	}
-	if (unlikely(ct_filt_on)) {
-		/* record-time filters: out of line, so that this path keeps
-		 * its few registers */
-		if (ct_filt.only_time)
-			filt_time_enter(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa());
+	t->busy = 1;
+	CT_BARRIER();
+	if (unlikely(!ct_hook_fast)) { /* filters on, or not the TSC */
+		if (ct_cyg_held)
+			time_enter(t, a, cfa, true);
 		else
-			filt_enter_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_dwarf_cfa(),
-					(uintptr_t)__builtin_return_address(0));
-		t->busy--;
+			enter_other(a, cfa, (uintptr_t)__builtin_return_address(0));
 		return;
 	}
-	uint64_t now = ct_clock();
-	uint64_t delta = now - t->last;
-	uint32_t d = t->depth;
-	uintptr_t a = (uintptr_t)fn;
-	if (likely(d < t->cap && delta < (1u << CT_ENTER_DELTA_BITS) && (a >> 40) == t->hi)) {
-		uintptr_t p = ct_arch_reserve(&t->cur, 8);
-		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
-		t->last = now;
-		t->stk[d].fn = a;
-		t->stk[d].cfa = (uintptr_t)__builtin_dwarf_cfa();
-		/* stk[d].ret is 0 already: hook.c clears it on every frame
-		 * it takes off, so the hot path pays no store for it */
-		t->depth = d + 1;
-		if (unlikely(p + 8 > t->limit))
-			ct_buffer_full(t);
-	} else {
-		ct_enter_slow(t, a, now, (uintptr_t)__builtin_dwarf_cfa());
-		/* a thread's first call comes here */
-		if (t->cap != 0)
-			ct_frontend_seen(t, CT_FE_CYG);
-	}
-	t->busy--;
+	enter_at(t, a, cfa, ct_arch_cycles());
 }
 
 CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
@@ -99,29 +206,20 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	}
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
-	if (unlikely(t->busy++ != 0)) {
-		ct_nested(t, CT_EXT_NEXIT, fn);
-		t->busy--;
+	if (unlikely(t->busy != 0)) {
+		exit_nested(t, fn);
 		return;
 	}
-	if (unlikely(ct_filt_on)) {
-		if (ct_filt.only_time)
-			filt_time_exit(t, (uintptr_t)fn);
+	t->busy = 1;
+	CT_BARRIER();
+	if (unlikely(!ct_hook_fast)) { /* filters on, or not the TSC */
+		if (ct_cyg_held)
+			time_exit(t, (uintptr_t)fn, true);
 		else
-			filt_exit_fast(t, (uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
-		t->busy--;
+			exit_other((uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
 		return;
 	}
-	uint64_t now = ct_clock();
-	uint64_t delta = now - t->last;
-	uint32_t d = t->depth;
-	if (likely(d != 0 && t->stk[d - 1].fn == (uintptr_t)fn &&
-		   delta < (1u << CT_EXIT_DELTA_BITS))) {
-		put_exit_fast(t, now, delta, d);
-	} else {
-		exit_slow(t, (uintptr_t)fn, now);
-	}
-	t->busy--;
+	exit_at(t, (uintptr_t)fn, ct_arch_cycles());
 }
 
 /* the frames above the one of fn vanished without their exits (longjmp not
@@ -202,65 +300,118 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 /* -t alone: a call's ENTER is held back (its frame has CT_FR_PEND), to be
  * written only when the call proves long: at its exit, at a longer call's
  * inside it, or at an entry TIME after it */
-/* a frame whose entry is held back (d: its depth; now: its entry) */
+/* a frame whose entry is held back (d: its depth; now: its entry).  Its
+ * fl_tp[d].seq is left as it is: ct_filt_flush sets it when it writes the
+ * entry (nothing reads it before) */
 static inline __attribute__((always_inline)) void push_held(struct ct_tstate *t, uintptr_t a,
 							    uintptr_t cfa, uint32_t d, uint64_t now)
 {
 	t->fl_tp[d].t0 = now;
-	t->fl_tp[d].seq = UINT64_MAX; /* nothing to take back */
 	struct ct_frame *f = &t->stk[d];
 	f->fn = a;
+	CT_BARRIER(); /* (as in enter_at) */
 	f->cfa = cfa;
 	f->flags = CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND;
-	if (t->fl_plo == CT_PEND_NONE)
-		t->fl_plo = d;
+	/* the lowest frame held back: this one if there was none (minima, so
+	 * that no branch waits for the clock).  A held call that returns
+	 * leaves them as they are: time_enter_due_rel finds the true ones
+	 * when the deadline passes */
+	uint64_t due = now + ct_filt.min_time;
+	t->fl_due = due < t->fl_due ? due : t->fl_due;
+	t->fl_plo = d < t->fl_plo ? d : t->fl_plo;
 	t->depth = d + 1;
 }
 
-/* the entries held back are long by now: written, then this one held */
-static __attribute__((noinline)) void time_enter_flush(struct ct_tstate *t, uintptr_t a,
-						       uintptr_t cfa, uint64_t now)
+/* the deadline of the lowest entry held back has passed, or that of a
+ * call that returned since (the short path does not look): the lowest one
+ * still held, if any, says; if it is TIME old, the entries held back are
+ * written.  Then this one is held. */
+static __attribute__((noinline)) void time_enter_due_rel(struct ct_tstate *t, uintptr_t a,
+							 uintptr_t cfa, uint64_t now)
 {
-	ct_filt_flush(t);
-	push_held(t, a, cfa, t->depth, now);
+	uint32_t i = t->fl_plo, d = t->depth;
+	while (i < d && i < t->fl_tcap &&
+	       (t->stk[i].flags & (CT_FR_PEND | CT_FR_NOREC)) != (CT_FR_PEND | CT_FR_NOREC))
+		i++;
+	if (i >= d || i >= t->fl_tcap) {
+		t->fl_plo = CT_PEND_NONE;
+		t->fl_due = UINT64_MAX;
+	} else {
+		t->fl_plo = i;
+		t->fl_due = t->fl_tp[i].t0 + ct_filt.min_time;
+		if (now - t->fl_tp[i].t0 >= ct_filt.min_time)
+			ct_filt_flush(t);
+	}
+	push_held(t, a, cfa, d, now);
+	t->busy--;
 }
 
-static __attribute__((noinline)) void filt_time_enter(struct ct_tstate *t, uintptr_t a,
-						      uintptr_t cfa)
+static __attribute__((noinline)) void filt_enter_rel(struct ct_tstate *t, uintptr_t a,
+						     uintptr_t cfa)
+{
+	filt_enter(t, a, cfa);
+	t->busy--;
+}
+
+/* (busy held, let go on every path; tsc: the clock is the TSC) */
+static inline __attribute__((always_inline)) void time_enter(struct ct_tstate *t, uintptr_t a,
+							     uintptr_t cfa, bool tsc)
 {
 	uint32_t d = t->depth;
 	if (unlikely(d == 0 || d >= t->cap || d >= t->fl_tcap)) {
-		filt_enter(t, a, cfa);
+		filt_enter_rel(t, a, cfa);
 		return;
 	}
-	uint64_t now = ct_clock();
-	uint32_t lo = t->fl_plo;
-	if (unlikely(lo != CT_PEND_NONE && now - t->fl_tp[lo].t0 >= ct_filt.min_time)) {
-		time_enter_flush(t, a, cfa, now);
+	uint64_t now = tsc ? ct_arch_cycles() : ct_clock();
+	if (unlikely(now >= t->fl_due)) {
+		time_enter_due_rel(t, a, cfa, now);
 		return;
 	}
 	push_held(t, a, cfa, d, now);
+	CT_BARRIER();
+	t->busy--;
+}
+
+static __attribute__((noinline)) void filt_exit_fast_rel(struct ct_tstate *t, uintptr_t fn)
+{
+	filt_exit_fast(t, fn, 0);
+	t->busy--;
+}
+
+static __attribute__((noinline)) void time_exit_long_rel(struct ct_tstate *t, uintptr_t fn,
+							 uint64_t now)
+{
+	ct_filt_flush(t);
+	exit_slow(t, fn, now);
+	t->busy--;
 }
 
 /* -t alone: an exit, in short when its entry was held back and the call
- * was short (nothing was written, nothing is) */
-static __attribute__((noinline)) void filt_time_exit(struct ct_tstate *t, uintptr_t fn)
+ * was short (nothing was written, nothing is).  (busy held, let go on
+ * every path) */
+static inline __attribute__((always_inline)) void time_exit(struct ct_tstate *t, uintptr_t fn,
+							    bool tsc)
 {
 	uint32_t d = t->depth;
-	if (likely(d != 0 && d - 1 < t->fl_tcap)) {
+	if (likely(d - 1 < t->fl_tcap)) { /* (d != 0) */
 		const struct ct_frame *f = &t->stk[d - 1];
 		if (likely(f->fn == fn && (f->flags & CT_FR_PEND))) {
-			uint64_t now = ct_clock();
+			uint64_t now = tsc ? ct_arch_cycles() : ct_clock();
 			if (likely(now - t->fl_tp[d - 1].t0 < ct_filt.min_time)) {
 				t->depth = d - 1;
-				if (t->fl_plo == d - 1)
-					t->fl_plo = CT_PEND_NONE;
+				/* (fl_plo and fl_due are left: see push_held) */
 				t->fl_filtered++;
+				CT_BARRIER();
+				t->busy--;
 				return;
 			}
+			/* long: its entry is written (and those below), then
+			 * its exit, at the time just read */
+			time_exit_long_rel(t, fn, now);
+			return;
 		}
 	}
-	filt_exit_fast(t, fn, 0);
+	filt_exit_fast_rel(t, fn);
 }
 
 /* filt_enter_fast's call that is recorded, or marks a change of state */
@@ -316,8 +467,10 @@ static __attribute__((noinline)) void filt_exit_fast(struct ct_tstate *t, uintpt
 				uint64_t now = ct_clock();
 				if (now - t->fl_tp[d - 1].t0 < ct_filt.min_time) {
 					t->depth = d - 1; /* short: nothing was written */
-					if (t->fl_plo == d - 1)
+					if (t->fl_plo == d - 1) {
 						t->fl_plo = CT_PEND_NONE;
+						t->fl_due = UINT64_MAX;
+					}
 					t->fl_filtered++;
 					return;
 				}

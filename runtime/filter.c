@@ -515,6 +515,7 @@ void ct_filt_init(void)
 void ct_filt_enable(void)
 {
 	ct_filt.only_time = false; /* tracing may go off: decide each call */
+	ct_cyg_held = false;
 	if (ct_filt_on)
 		return;
 	/* the trampolines' assembly fast paths know nothing of filters: from
@@ -561,8 +562,10 @@ bool ct_filt_take_back(struct ct_tstate *t, uint32_t i, uint64_t now)
 
 uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to)
 {
-	if (t->fl_plo != CT_PEND_NONE && t->fl_plo >= from)
+	if (t->fl_plo != CT_PEND_NONE && t->fl_plo >= from) {
 		t->fl_plo = CT_PEND_NONE; /* held back, gone: nothing was written */
+		t->fl_due = UINT64_MAX;
+	}
 	if (!ct_filt.timed)
 		return ct_filt_recorded(t, from, to);
 	/* the calls that vanish and were short go as if they had returned:
@@ -634,11 +637,13 @@ void ct_filt_flush(struct ct_tstate *t)
 {
 	uint32_t lo = t->fl_plo;
 	t->fl_plo = CT_PEND_NONE;
+	t->fl_due = UINT64_MAX;
 	for (uint32_t i = lo; i < t->depth && i < t->fl_tcap; i++) {
 		struct ct_frame *f = &t->stk[i];
 		if ((f->flags & (CT_FR_PEND | CT_FR_NOREC)) != (CT_FR_PEND | CT_FR_NOREC))
 			continue;
 		f->flags &= ~(CT_FR_PEND | CT_FR_NOREC);
+		t->fl_tp[i].seq = UINT64_MAX; /* nothing to take back */
 		ct_put_enter(t, f->fn, t->fl_tp[i].t0);
 	}
 }

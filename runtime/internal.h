@@ -131,9 +131,16 @@ struct ct_tstate {
 	uint32_t fl_lim;      /* the depth limit it found (triggers) */
 	uint32_t fl_tb;       /* -t: records are being taken back: a signal
 				 * handler's hooks drop their events (counted) */
-	uint32_t fl_plo;      /* -t alone, -finstrument-functions: the lowest
-				 * frame whose entry is held back (CT_FR_PEND),
-				 * or CT_PEND_NONE */
+	uint32_t fl_plo;      /* -t alone, -finstrument-functions: no frame
+				 * below this one has its entry held back
+				 * (CT_FR_PEND), or CT_PEND_NONE: none has.
+				 * The held frames are the top ones from the
+				 * lowest; the hooks' short path leaves this
+				 * as it is when a held call returns */
+	uint64_t fl_due;      /* the clock when the call of the lowest frame
+				 * held back is TIME old (UINT64_MAX with
+				 * CT_PEND_NONE): perhaps that of a call that
+				 * returned since (cyg.c time_enter_due_rel) */
 	uint32_t drop_r0;     /* --drop: recorded frames when dropping began */
 };
 #define CT_BUSY_OFF (1u << 30)
@@ -261,8 +268,13 @@ void ct_nested_drop(struct ct_tstate *t) CT_HIDDEN;
 bool ct_thread_ready(struct ct_tstate *t) CT_HIDDEN;
 
 /* hook.c: may the trampolines take their fast paths (arch/<arch>/
- * tramp.S)?  The TSC is the clock; set once at start-up */
+ * tramp.S), and the -finstrument-functions hooks theirs (cyg.c)?  The TSC
+ * is the clock and no record-time filter is on: set at start-up, cleared
+ * when filters come on (one byte tested, for the two conditions) */
 extern bool ct_hook_fast CT_HIDDEN;
+/* cyg.c: -t alone, and the TSC is the clock: the -finstrument-functions
+ * hooks hold entries back on their own short path (one byte tested) */
+extern bool ct_cyg_held CT_HIDDEN;
 
 /* hook.c: frames removed from the shadow stack by other means (longjmp,
  * a catch): give hooked ones their return addresses back if still live */
@@ -358,6 +370,13 @@ static inline bool ct_filt_live(void)
 }
 /* turn the filtering path on (the API may, at any time) */
 void ct_filt_enable(void) CT_HIDDEN;
+/* ct_hook_fast and ct_cyg_held, from the clock and the filters (at
+ * start-up, in a forked child, when filters come on) */
+static inline void ct_hook_modes(void)
+{
+	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on;
+	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
+}
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
 void ct_hook_backtrace(struct ct_tstate *t) CT_HIDDEN;
 /* wrap.c: glibc's backtrace() */

@@ -400,7 +400,7 @@ static void after_fork_child(void)
 		if (t->off == CT_UNTRACED_TSC + 1) {
 			clock_check_tsc();
 			clock_no_tsc();
-			ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on;
+			ct_hook_modes();
 		}
 		t->off = 0;
 		t->busy = 0;
@@ -709,7 +709,7 @@ static void process_init(void)
 	ct_libcall_init();
 	/* the trampolines' fast paths read the TSC (set before the calibration
 	 * below, which measures them) */
-	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on;
+	ct_hook_modes();
 	ct_cfg.buf_size = env_size(CT_ENV_BUFSIZE, 256 * 1024, 4096, 1u << 30) & ~(size_t)7;
 	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
 	const char *drop = ct_getenv(CT_ENV_DROP);

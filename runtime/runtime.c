@@ -404,6 +404,7 @@ void ct_thread_start(struct ct_tstate *t)
 	t->dropping = 0;
 	t->resyncing = 0;
 	t->fl_plo = CT_PEND_NONE;
+	t->fl_due = UINT64_MAX;
 	t->state = 1;
 	if (!t->stk)
 		grow_stack(t);

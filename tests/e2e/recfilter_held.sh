@@ -1,0 +1,28 @@
+# record -t alone: the entries held back until a call proves long are
+# written in the right places (at the call's exit, at an entry TIME after
+# it, forty at once from a deep recursion, after a longjmp out of held
+# calls): the recording shows the tree `replay -t` shows of a full one.
+# variants: all
+# front-ends: few
+build held "$E2E/recfilter_held.c"
+record full ./held
+want_rc "record ./held" $RC 0 "$W/full.err"
+record t -t 10ms ./held
+want_rc "record -t 10ms ./held" $RC 0 "$W/t.err"
+section "record -t 10ms ./held: replay"
+ct replay t --no-duration | normalize | tee "$W/t.tree" | add
+ct replay full --no-duration -t 10ms | normalize >"$W/full.tree"
+cmp -s "$W/t.tree" "$W/full.tree" ||
+	fail "record -t differs from replay -t of a full recording: $(diff "$W/full.tree" "$W/t.tree" | head -8 | tr '\n' '|')"
+section "the short calls are left out, and counted"
+grep -q '^filtered_calls: [1-9]' "$W/t/info" && echo yes | add
+# the deadline a returned call left behind (-t 100ms: wide margins)
+record sfull ./held stale
+want_rc "record ./held stale" $RC 0 "$W/sfull.err"
+record st -t 100ms ./held stale
+want_rc "record -t 100ms ./held stale" $RC 0 "$W/st.err"
+section "record -t 100ms ./held stale: replay"
+ct replay st --no-duration | normalize | tee "$W/st.tree" | add
+ct replay sfull --no-duration -t 100ms | normalize >"$W/sfull.tree"
+cmp -s "$W/st.tree" "$W/sfull.tree" ||
+	fail "record -t differs from replay -t of a full recording (stale): $(diff "$W/sfull.tree" "$W/st.tree" | head -8 | tr '\n' '|')"
