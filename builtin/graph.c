@@ -139,7 +139,7 @@ struct graph {
 	struct frame *stack;
 	size_t depth, capstack;
 	bool no_time;
-	bool no_libcall; /* library calls' frames left out (their callbacks
+	bool no_libcall;      /* library calls' frames left out (their callbacks
 			  * go under their caller, their time is its own) */
 	bool counts;          /* a recording of call counts only: the tree of arcs */
 	struct ct_counts cnt; /* its counts */

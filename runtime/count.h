@@ -45,8 +45,7 @@ struct ct_count_thread {
 };
 
 extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));
-/* record --count: the hooks count (set once, before any traced call) */
-extern bool ct_count_on __attribute__((visibility("hidden")));
+/* ct_count_on, record --count's switch, is declared in internal.h */
 
 /* the -finstrument-functions hooks' counting paths (cyg.c tail-calls them) */
 void ct_count_enter(void *fn) __attribute__((visibility("hidden")));

@@ -175,50 +175,62 @@ static __attribute__((noinline)) void exit_other(uintptr_t fn, uintptr_t ret)
 
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
-	if (ct_count_on) { /* record --count (count.c) */
-		ct_count_enter(fn);
-		return;
-	}
 	struct ct_tstate *t = &ct_self;
 	uintptr_t a = (uintptr_t)fn, cfa = (uintptr_t)__builtin_dwarf_cfa();
 	(void)call_site;
-	if (unlikely(t->busy != 0)) {
-		enter_nested(t, fn);
-		return;
-	}
-	t->busy = 1;
-	CT_BARRIER();
-	if (unlikely(!ct_hook_fast)) { /* filters on, or not the TSC */
+	if (unlikely(!ct_hook_fast)) { /* filters on, not the TSC, or counting */
+		if (ct_count_on) {     /* record --count (count.c): no busy flag */
+			ct_count_enter(fn);
+			return;
+		}
+		if (unlikely(t->busy != 0)) {
+			enter_nested(t, fn);
+			return;
+		}
+		t->busy = 1;
+		CT_BARRIER();
 		if (ct_cyg_held)
 			time_enter(t, a, cfa, true);
 		else
 			enter_other(a, cfa, (uintptr_t)__builtin_return_address(0));
 		return;
 	}
+	if (unlikely(t->busy != 0)) {
+		enter_nested(t, fn);
+		return;
+	}
+	t->busy = 1;
+	CT_BARRIER();
 	enter_at(t, a, cfa, ct_arch_cycles());
 }
 
 CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	if (ct_count_on) {
-		ct_count_exit(fn);
-		return;
-	}
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
-	if (unlikely(t->busy != 0)) {
-		exit_nested(t, fn);
-		return;
-	}
-	t->busy = 1;
-	CT_BARRIER();
-	if (unlikely(!ct_hook_fast)) { /* filters on, or not the TSC */
+	if (unlikely(!ct_hook_fast)) { /* filters on, not the TSC, or counting */
+		if (ct_count_on) {
+			ct_count_exit(fn);
+			return;
+		}
+		if (unlikely(t->busy != 0)) {
+			exit_nested(t, fn);
+			return;
+		}
+		t->busy = 1;
+		CT_BARRIER();
 		if (ct_cyg_held)
 			time_exit(t, (uintptr_t)fn, true);
 		else
 			exit_other((uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
 		return;
 	}
+	if (unlikely(t->busy != 0)) {
+		exit_nested(t, fn);
+		return;
+	}
+	t->busy = 1;
+	CT_BARRIER();
 	exit_at(t, (uintptr_t)fn, ct_arch_cycles());
 }
 

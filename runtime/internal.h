@@ -272,6 +272,8 @@ bool ct_thread_ready(struct ct_tstate *t) CT_HIDDEN;
  * is the clock and no record-time filter is on: set at start-up, cleared
  * when filters come on (one byte tested, for the two conditions) */
 extern bool ct_hook_fast CT_HIDDEN;
+/* record --count: the hooks count (set once, before any traced call; count.c) */
+extern bool ct_count_on CT_HIDDEN;
 /* cyg.c: -t alone, and the TSC is the clock: the -finstrument-functions
  * hooks hold entries back on their own short path (one byte tested) */
 extern bool ct_cyg_held CT_HIDDEN;
@@ -370,11 +372,11 @@ static inline bool ct_filt_live(void)
 }
 /* turn the filtering path on (the API may, at any time) */
 void ct_filt_enable(void) CT_HIDDEN;
-/* ct_hook_fast and ct_cyg_held, from the clock and the filters (at
+/* ct_hook_fast and ct_cyg_held, from the clock, the filters and --count (at
  * start-up, in a forked child, when filters come on) */
 static inline void ct_hook_modes(void)
 {
-	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on;
+	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on && !ct_count_on;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
 }
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
