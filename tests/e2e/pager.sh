@@ -21,7 +21,7 @@ export TERM=xterm
 # terminal's carriage returns; RC its exit status
 tty() {
 	_o=$1; shift
-	guard script -qec "$CT $*" /dev/null </dev/null >"$W/$_o.raw" 2>&1
+	SHELL=/bin/sh guard script -qec "$CT $*" /dev/null </dev/null >"$W/$_o.raw" 2>&1
 	tr -d '\r' <"$W/$_o.raw" >"$W/$_o"
 }
 # paged OUT: how many lines went through the stand-in pagers
@@ -65,12 +65,14 @@ cat "$W/g" | normalize | sed 's/^[0-9.]* [mun]*s //' | add
 section "killed while paging (^C, SIGTERM): the pager's end is waited for"
 # the pager says it started, then sleeps before it reads; replay, blocked
 # on the pipe, gets SIGTERM and must not die before the pager ends (else the
-# shell would take the terminal back from under it)
+# shell would take the terminal back from under it).  The shell's own
+# "Terminated" job report (dash prints one, bash does not) is not ours: the
+# wait's stderr is dropped, and SHELL pinned so that script(1) runs /bin/sh.
 rm -f "$W/pager.started" "$W/pager.done"
 PAGER="trap '' INT TERM; : >'$W/pager.started'; sleep 1; cat >/dev/null; : >'$W/pager.done'" \
-	guard script -qec "$CT replay -d '$W/big' & p=\$!; n=0
+	SHELL=/bin/sh guard script -qec "$CT replay -d '$W/big' & p=\$!; n=0
 		while [ ! -f '$W/pager.started' ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
-		kill -TERM \$p; wait \$p; echo \"exit \$?\"
+		kill -TERM \$p; wait \$p 2>/dev/null; echo \"exit \$?\"
 		test -f '$W/pager.done' && echo waited || echo 'not waited'" \
 	/dev/null </dev/null 2>&1 | tr -d '\r' | add
 
