@@ -136,6 +136,12 @@ struct ct_event {
 			     * thread spent waiting for the trace writer, its
 			     * buffers all full: not the program's time; 0 on
 			     * entries */
+	/* the stream's counters at this event, for the overhead correction of
+	 * a timeline (lib/tclock.h): the calls it entered before this event
+	 * (an entry's own not counted), and the ns it waited for the trace
+	 * writer so far */
+	uint64_t entered;
+	uint64_t waited_so_far;
 	/* the call's captured arguments (on its CT_ENTER) and also its return
 	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text.
 	 * Valid while the call is open and for a while after its exit

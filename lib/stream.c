@@ -371,6 +371,8 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 	time = clamp_time(st, time);
 	if (__builtin_expect(st->tag, 0))
 		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
+	ev->entered = st->nenter;
+	ev->waited_so_far = st->waited;
 	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL, st->waited};
 	ev->below = 0;
 	ev->waited = 0;
@@ -401,6 +403,8 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 	ev->depth = (uint32_t)st->depth;
 	ev->thread = st->t;
 	ev->below = st->nenter - f->mark;
+	ev->entered = st->nenter;
+	ev->waited_so_far = st->waited;
 	ev->args = f->ca;
 	if (f->ca) {
 		ct_args_retire(&st->args, f->ca);
@@ -473,7 +477,9 @@ static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *te
 				.time = time,
 				.start = time,
 				.depth = (uint32_t)st->depth,
-				.thread = st->t};
+				.thread = st->t,
+				.entered = st->nenter,
+				.waited_so_far = st->waited};
 }
 
 /* decode up to the next event, any record kind, refilling the buffer as
@@ -775,7 +781,9 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 					       .thread = t,
 					       .below = nenter - f->mark,
 					       .args = f->ca,
-					       .waited = waited - f->waited0};
+					       .waited = waited - f->waited0,
+					       .entered = nenter,
+					       .waited_so_far = waited};
 			if (__builtin_expect(f->ca != NULL, 0)) {
 				ct_args_retire(&st->args, f->ca);
 				stack[depth].ca = NULL;
@@ -795,13 +803,15 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			if (time < last_time)
 				time = last_time;
 			last_time = time;
-			stack[depth] = (struct frame){addr, time, ++nenter, NULL, waited};
 			*e = (struct ct_event){.kind = CT_ENTER,
 					       .addr = addr,
 					       .time = time,
 					       .start = time,
 					       .depth = (uint32_t)depth,
-					       .thread = t};
+					       .thread = t,
+					       .entered = nenter,
+					       .waited_so_far = waited};
+			stack[depth] = (struct frame){addr, time, ++nenter, NULL, waited};
 			depth++;
 			p += 8;
 		} else {
