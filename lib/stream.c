@@ -371,11 +371,10 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 	time = clamp_time(st, time);
 	if (__builtin_expect(st->tag, 0))
 		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
-	ev->entered = st->nenter;
-	ev->waited_so_far = st->waited;
+	/* an entry's counters: the calls before it, the waits so far */
+	ev->below = st->nenter;
+	ev->waited = st->waited;
 	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL, st->waited};
-	ev->below = 0;
-	ev->waited = 0;
 	ev->args = NULL;
 	ev->kind = CT_ENTER;
 	ev->flags = flags;
@@ -403,8 +402,6 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 	ev->depth = (uint32_t)st->depth;
 	ev->thread = st->t;
 	ev->below = st->nenter - f->mark;
-	ev->entered = st->nenter;
-	ev->waited_so_far = st->waited;
 	ev->args = f->ca;
 	if (f->ca) {
 		ct_args_retire(&st->args, f->ca);
@@ -478,8 +475,8 @@ static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *te
 				.start = time,
 				.depth = (uint32_t)st->depth,
 				.thread = st->t,
-				.entered = st->nenter,
-				.waited_so_far = st->waited};
+				.below = st->nenter,
+				.waited = st->waited};
 }
 
 /* decode up to the next event, any record kind, refilling the buffer as
@@ -781,9 +778,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 					       .thread = t,
 					       .below = nenter - f->mark,
 					       .args = f->ca,
-					       .waited = waited - f->waited0,
-					       .entered = nenter,
-					       .waited_so_far = waited};
+					       .waited = waited - f->waited0};
 			if (__builtin_expect(f->ca != NULL, 0)) {
 				ct_args_retire(&st->args, f->ca);
 				stack[depth].ca = NULL;
@@ -809,8 +804,8 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 					       .start = time,
 					       .depth = (uint32_t)depth,
 					       .thread = t,
-					       .entered = nenter,
-					       .waited_so_far = waited};
+					       .below = nenter,
+					       .waited = waited};
 			stack[depth] = (struct frame){addr, time, ++nenter, NULL, waited};
 			depth++;
 			p += 8;

@@ -30,17 +30,16 @@ void ct_tclock_thread(struct ct_tclock *c, const struct ct_overhead *o)
 
 uint64_t ct_tclock_before(const struct ct_overhead *o, const struct ct_event *ev)
 {
-	/* open: the calls entered and not left at this event (an exit's own
-	 * call is still open at its exit timestamp) */
-	uint64_t open = (uint64_t)ev->depth + (ev->kind == CT_EXIT);
-	if (open > ev->entered)
-		open = ev->entered; /* not in a well-formed stream */
-	uint64_t done = ev->entered - open;
+	/* an entry or mark: below is the calls entered before it, of which
+	 * `depth` are still open around it; waited the waits so far */
+	uint64_t entered = ev->below;
+	uint64_t open = ev->depth < entered ? ev->depth : entered;
+	uint64_t done = entered - open;
 	unsigned __int128 ps =
 		(unsigned __int128)done * o->outer_ps + (unsigned __int128)open * o->inner_ps;
 	unsigned __int128 ns = (ps + 500) / 1000;
 	if (o->waits)
-		ns += ev->waited_so_far;
+		ns += ev->waited;
 	return ns > INT64_MAX ? INT64_MAX : (uint64_t)ns;
 }
 
@@ -78,8 +77,8 @@ void ct_tclock_exit(struct ct_tclock *c, const struct ct_event *ev, uint64_t *st
 	if (c->depth) {
 		f = c->stack[--c->depth];
 	} else { /* an exit without its entry shown: not from the filters */
-		f.base = ct_wrap_sub(base_of(c, ev), n);
-		f.start = hold(c, f.base);
+		f.start = c->last;
+		f.base = (int64_t)(c->last > INT64_MAX ? INT64_MAX : c->last);
 	}
 	*start = f.start;
 	*end = hold(c, ct_wrap_add(f.base, n));

@@ -15,8 +15,9 @@
  *	A = done * outer + open * inner + W
  *
  * of the tracer's time before it on the thread (done + open being the
- * calls its stream entered before it: ct_event's `entered`, which counts
- * calls that filters hide too), and its corrected time is  t - A.  A call's
+ * calls its stream entered before it, which the reader puts in an entry's
+ * or mark's `below`, counting calls that filters hide too), and its
+ * corrected time is  t - A.  A call's
  * exit is placed at its corrected entry plus its corrected duration as
  * ct_overhead_net gives it, so a call is exactly as long as in report.
  *
@@ -54,7 +55,9 @@ void ct_tclock_free(struct ct_tclock *c);
 /* a thread starts: o its figures (NULL or zero: the recorded times) */
 void ct_tclock_thread(struct ct_tclock *c, const struct ct_overhead *o);
 
-/* the tracer's time before event ev on its thread, in ns (A above) */
+/* the tracer's time before entry or mark ev on its thread, in ns (A
+ * above: the reader gives entries and marks the calls entered before them
+ * and the waits so far, in ct_event's below and waited) */
 uint64_t ct_tclock_before(const struct ct_overhead *o, const struct ct_event *ev);
 
 /* an entry shown: its corrected time */
