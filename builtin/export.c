@@ -154,6 +154,7 @@ struct exporter {
 	 * the recorded one with --raw; the exit being handled's corrected
 	 * duration as report counts it */
 	bool raw;
+	bool timed; /* events go through the clock: timelines, html, -r */
 	struct ct_tclock clock;
 	int64_t net;
 
@@ -731,13 +732,40 @@ static void html_exit(struct exporter *x, const struct ct_fevent *fe)
 
 /* ---- reading --------------------------------------------------------- */
 
+static void emit_callgrind(struct exporter *x, const struct ct_fevent *fe)
+{
+	if (fe->ev.kind == CT_ENTER)
+		cg_enter(x, fe->fn);
+	else if (fe->ev.kind == CT_EXIT && x->depth)
+		cg_exit(x, &fe->ev);
+}
+
+static void emit_folded(struct exporter *x, const struct ct_fevent *fe)
+{
+	if (fe->ev.kind == CT_ENTER)
+		folded_enter(x, fe->fn);
+	else if (fe->ev.kind == CT_EXIT && x->depth)
+		folded_exit(x, &fe->ev);
+}
+
 static void emit(void *ctx, const struct ct_fevent *orig)
 {
 	struct exporter *x = ctx;
 	/* the event at its place on the thread's corrected clock (the
 	 * recorded one with --raw): every format below shows these times */
+	const struct ct_fevent *fe = orig;
+	if (!x->timed) {
+		/* folded, callgrind without -r: only the corrected durations */
+		if (fe->ev.kind == CT_EXIT)
+			x->net = ct_overhead_net(&x->clock.o, &fe->ev);
+		if (x->fmt == FMT_CALLGRIND)
+			emit_callgrind(x, fe);
+		else
+			emit_folded(x, fe);
+		return;
+	}
 	struct ct_fevent c = *orig;
-	const struct ct_fevent *fe = &c;
+	fe = &c;
 	if (c.ev.kind == CT_ENTER)
 		c.ev.time = c.ev.start = ct_tclock_enter(&x->clock, &orig->ev);
 	else if (c.ev.kind == CT_EXIT)
@@ -764,17 +792,10 @@ static void emit(void *ctx, const struct ct_fevent *orig)
 			chrome_mark(x, fe);
 		return;
 	}
-	if (x->fmt == FMT_CALLGRIND) {
-		if (fe->ev.kind == CT_ENTER)
-			cg_enter(x, fe->fn);
-		else if (x->depth)
-			cg_exit(x, &fe->ev);
-		return;
-	}
-	if (fe->ev.kind == CT_ENTER)
-		folded_enter(x, fe->fn);
-	else if (x->depth)
-		folded_exit(x, &fe->ev);
+	if (x->fmt == FMT_CALLGRIND)
+		emit_callgrind(x, fe);
+	else
+		emit_folded(x, fe);
 }
 
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
@@ -911,6 +932,8 @@ static int begin(void *ctx, struct ct_view *v)
 	/* calltrace_mark(): instant events, marks on the HTML timeline */
 	v->s->marks = x->fmt == FMT_CHROME || x->fmt == FMT_PERFETTO || x->fmt == FMT_HTML;
 	x->raw = v->raw;
+	x->timed = x->fmt == FMT_CHROME || x->fmt == FMT_PERFETTO || x->fmt == FMT_HTML || x->lo ||
+		   x->hi != UINT64_MAX;
 	if (x->fmt == FMT_HTML)
 		x->html = ct_html_new(v->s, x->argc, x->argv, v->raw, x->lo, x->hi);
 	if (x->fmt == FMT_CHROME) {
