@@ -23,6 +23,14 @@
  *
  * Threads are read one after the other through the filter (-F/-N/-D/-t).
  *
+ * Times are those report shows (doc/overhead.md): the tracer's own cost
+ * taken out, as recorded with --raw.  Each event is first placed on its
+ * thread's corrected clock (lib/tclock.h), which every format then uses
+ * for start times, -r and the timelines; the aggregated formats (folded,
+ * callgrind, html's profiles) add up each call's corrected time as report
+ * does (sums unclamped, shown as at least 0).  Each output says which
+ * times it holds, where its format has room for it.
+ *
  * -r START~END keeps the calls that overlap the half-open range
  * [START, END) (an empty side is open); their times are clipped to it:
  * chrome slices start and end within it, folded and callgrind count only
@@ -44,6 +52,7 @@
 #include "output.h"
 #include "progress.h"
 #include "session.h"
+#include "tclock.h"
 #include "util.h"
 #include "view.h"
 
@@ -77,6 +86,7 @@ static const struct ct_opt options[] = {
 	 " only calls overlapping this time range (since the\n"
 	 "start of the recording, e.g. 10ms~20ms, 1.5s~, ~500us),\n"
 	 "their times clipped to it"},
+	CT_OPT_RAWTIMES,
 	CT_OPT_DEMANGLE,
 	CT_OPT_HELP,
 	CT_OPT_END,
@@ -113,18 +123,20 @@ struct node {
 	uint32_t top;    /* node id + 1 of its ancestor (or itself) at depth
 			  * outer - 1 (the innermost frame of a cut stack's
 			  * outer part); 0 while it is shallower */
-	uint64_t calls, self;
+	uint64_t calls;
+	int64_t self; /* a sum of corrected times: may be below 0 (overhead.h) */
 };
 
 /* callgrind: a (caller, callee) pair */
 struct edge {
 	uint32_t caller, callee; /* name ids */
-	uint64_t calls, incl;
+	uint64_t calls;
+	int64_t incl;
 };
 
 struct frame {
-	uint32_t node;  /* folded: node id; callgrind: name id */
-	uint64_t child; /* folded: inclusive time of the direct callees */
+	uint32_t node; /* folded: node id; callgrind: name id */
+	int64_t child; /* inclusive time of the direct callees */
 };
 
 struct exporter {
@@ -142,6 +154,14 @@ struct exporter {
 	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open */
 	uint64_t lo, hi;
 
+	/* the times shown (doc/overhead.md): the thread's corrected clock,
+	 * the recorded one with --raw; the exit being handled's corrected
+	 * duration as report counts it */
+	bool raw;
+	bool timed; /* events go through the clock: timelines, html, -r */
+	struct ct_tclock clock;
+	int64_t net;
+
 	struct ct_perfetto *perfetto;
 
 	/* chrome */
@@ -158,7 +178,7 @@ struct exporter {
 	 * edges, found by (caller << 32 | callee) in bykey */
 	const char **files;
 	int *lines;
-	uint64_t *self;
+	int64_t *self;
 	size_t capfn;
 	struct edge *edges;
 	size_t nedges, capedges;
@@ -190,17 +210,29 @@ static void clip(const struct exporter *x, const struct ct_event *ev, uint64_t *
 		*e = *b;
 }
 
-/* the inclusive time of a call inside the range, 0 if it is outside */
-static uint64_t clipped_incl(const struct exporter *x, const struct ct_event *ev)
+
+/* what a call counts in the aggregates (folded, callgrind, html): its
+ * corrected duration as report counts it (x->net, may be below 0) when it
+ * lies inside the range, the part of its (corrected) time inside it when
+ * the range cuts it, 0 when it is outside */
+static int64_t incl_of(const struct exporter *x, const struct ct_event *ev)
 {
 	if (!in_range(x, ev))
 		return 0;
 	uint64_t b, e;
 	clip(x, ev, &b, &e);
-	return e - b;
+	if (b == ev->start && e == ev->time)
+		return x->net;
+	return (int64_t)(e - b);
 }
 
-/* "START~END": either side a duration or empty (open); 0 or -1 */
+/* the times the outputs say they hold */
+static const char *times_note(const struct exporter *x)
+{
+	return x->raw ? "times as recorded, the tracer's own cost included (--raw)"
+		      : "times corrected for the tracer's own cost (doc/overhead.md; --raw: as "
+			"recorded)";
+}
 
 static uint32_t intern(struct exporter *x, const char *name)
 {
@@ -416,13 +448,33 @@ static void folded_enter(struct exporter *x, struct ct_func *fn)
 static void folded_exit(struct exporter *x, const struct ct_event *ev)
 {
 	struct frame f = x->stack[--x->depth];
-	uint64_t incl = clipped_incl(x, ev);
+	int64_t incl = incl_of(x, ev);
 	struct node *n = &x->nodes[f.node];
 	if (in_range(x, ev))
 		n->calls++;
-	n->self += incl > f.child ? incl - f.child : 0;
+	/* unclamped, so that the self times of a stack and its callees add up
+	 * to its total (folded_print makes them at least 0) */
+	n->self = ct_wrap_add(n->self, ct_wrap_sub(incl, f.child));
 	if (x->depth)
-		x->stack[x->depth - 1].child += incl;
+		x->stack[x->depth - 1].child = ct_wrap_add(x->stack[x->depth - 1].child, incl);
+}
+
+/* a stack whose self time came out below 0 (corrected times: the
+ * correction took out more than its calls' own time) shows 0, and the
+ * rest is taken out of its caller's: every value is at least 0 and the
+ * values of a stack and its callees still add up to its total, as report
+ * shows it.  Nodes come after their parents. */
+static void folded_settle(struct exporter *x)
+{
+	for (size_t i = x->nnodes; i-- > 0;) {
+		struct node *n = &x->nodes[i];
+		if (n->self >= 0)
+			continue;
+		if (n->parent)
+			x->nodes[n->parent - 1].self =
+				ct_wrap_add(x->nodes[n->parent - 1].self, n->self);
+		n->self = 0;
+	}
 }
 
 struct fline {
@@ -458,6 +510,7 @@ static size_t put_frames(const struct exporter *x, char **tx, uint32_t k, uint32
 
 static void folded_print(struct exporter *x)
 {
+	folded_settle(x);
 	/* the names as text (output.h), ';' (the frame separator) as ':' */
 	char **tx = xmalloc((x->names.n ? x->names.n : 1) * sizeof(*tx));
 	size_t longest = 16;
@@ -495,7 +548,8 @@ static void folded_print(struct exporter *x)
 			pos = put_frames(x, tx, (uint32_t)i + 1, x->inner, buf, pos);
 		}
 		buf[pos - 1] = 0; /* the last ';' */
-		lines[n++] = (struct fline){xstrdup(buf), x->value_calls ? nd->calls : nd->self};
+		lines[n++] = (struct fline){xstrdup(buf),
+					    x->value_calls ? nd->calls : (uint64_t)nd->self};
 	}
 	free(buf);
 	ct_qsort(lines, n, sizeof(*lines), cmp_fline);
@@ -543,15 +597,27 @@ static void cg_enter(struct exporter *x, struct ct_func *fn)
 	*CT_PUSH(x->stack, x->depth, x->capstack) = (struct frame){.node = id, .child = 0};
 }
 
+/* a call's costs as the format wants them: its self cost and the
+ * inclusive cost on its call edge at least 0, and the inclusive cost its
+ * self cost plus its callees' inclusive costs, so that the costs add up
+ * (callgrind_annotate's program total is main's inclusive cost).  With
+ * corrected times a call's time less its callees' can come out below 0
+ * (noise): it then costs 0 itself and its inclusive cost is its callees',
+ * which its caller's self cost makes up for; a call's inclusive cost is
+ * its corrected time otherwise, so main's is report's total. */
 static void cg_exit(struct exporter *x, const struct ct_event *ev)
 {
 	struct frame f = x->stack[--x->depth];
-	uint64_t incl = clipped_incl(x, ev);
-	x->self[f.node] += incl > f.child ? incl - f.child : 0;
+	int64_t incl = incl_of(x, ev);
+	int64_t self = ct_wrap_sub(incl, f.child);
+	if (self < 0)
+		self = 0;
+	int64_t out = ct_wrap_add(self, f.child);
+	x->self[f.node] = ct_wrap_add(x->self[f.node], self);
 	if (!x->depth || !in_range(x, ev))
 		return;
 	struct frame *caller = &x->stack[x->depth - 1];
-	caller->child += incl;
+	caller->child = ct_wrap_add(caller->child, out);
 	bool added;
 	uint32_t i = ct_u64map_index(&x->bykey, (uint64_t)caller->node << 32 | f.node, x->nedges,
 				     &added);
@@ -560,7 +626,7 @@ static void cg_exit(struct exporter *x, const struct ct_event *ev)
 			(struct edge){.caller = caller->node, .callee = f.node};
 	struct edge *e = &x->edges[i];
 	e->calls++;
-	e->incl += incl;
+	e->incl = ct_wrap_add(e->incl, out);
 }
 
 static int cmp_edge(const void *a, const void *b)
@@ -609,12 +675,17 @@ static void callgrind_print(struct exporter *x)
 	bool *fl_seen = xcalloc(files.n ? files.n : 1, sizeof(*fl_seen));
 
 	fputs("# callgrind format\nversion: 1\ncreator: calltrace\n", out);
+	fprintf(out, "# calltrace: %s\n", times_note(x));
+	fprintf(out, "desc: Times: %s\n",
+		x->raw ? "as recorded (calltrace export --raw)"
+		       : "corrected for the tracer's own cost (calltrace export --raw: as "
+			 "recorded)");
 	fputs("cmd: ", out);
 	cg_name(out, x->s->command ? x->s->command : "");
 	fputs("positions: line\nevents: ns\n", out);
 	uint64_t total = 0;
 	for (size_t i = 0; i < nfn; i++)
-		total += x->self ? x->self[i] : 0;
+		total += x->self ? ct_clamp0(x->self[i]) : 0;
 	fprintf(out, "summary: %llu\n", (unsigned long long)total);
 
 	ct_qsort(x->edges, x->nedges, sizeof(*x->edges), cmp_edge);
@@ -627,7 +698,8 @@ static void callgrind_print(struct exporter *x)
 		putc_unlocked('\n', out);
 		cg_ref(out, "fl", fileid[i], fl_seen, filenames[fileid[i]]);
 		cg_ref(out, "fn", i, fn_seen, x->names.v[i]);
-		fprintf(out, "%d %llu\n", line, (unsigned long long)(x->self ? x->self[i] : 0));
+		fprintf(out, "%d %llu\n", line,
+			(unsigned long long)(x->self ? ct_clamp0(x->self[i]) : 0));
 		for (; e < x->nedges && x->edges[e].caller == i; e++) {
 			const struct edge *ed = &x->edges[e];
 			/* as callgrind: the callee's file only when it differs
@@ -639,7 +711,7 @@ static void callgrind_print(struct exporter *x)
 			cg_ref(out, "cfn", ed->callee, fn_seen, x->names.v[ed->callee]);
 			int cline = x->lines && x->lines[ed->callee] > 0 ? x->lines[ed->callee] : 1;
 			fprintf(out, "calls=%llu %d\n%d %llu\n", (unsigned long long)ed->calls,
-				cline, line, (unsigned long long)ed->incl);
+				cline, line, (unsigned long long)ct_clamp0(ed->incl));
 		}
 	}
 	free(fn_seen);
@@ -648,11 +720,62 @@ static void callgrind_print(struct exporter *x)
 	ct_names_free(&files);
 }
 
+/* ---- html ------------------------------------------------------------ */
+
+/* a call's exit for the HTML report: its time for the aggregates, and its
+ * place on the timeline, clipped to the range */
+static void html_exit(struct exporter *x, const struct ct_fevent *fe)
+{
+	const struct ct_event *ev = &fe->ev;
+	bool in = in_range(x, ev);
+	uint64_t b = 0, e = 0;
+	if (in)
+		clip(x, ev, &b, &e);
+	ct_html_exit(x->html, incl_of(x, ev), in, b, e);
+}
+
 /* ---- reading --------------------------------------------------------- */
 
-static void emit(void *ctx, const struct ct_fevent *fe)
+static void emit_callgrind(struct exporter *x, const struct ct_fevent *fe)
+{
+	if (fe->ev.kind == CT_ENTER)
+		cg_enter(x, fe->fn);
+	else if (fe->ev.kind == CT_EXIT && x->depth)
+		cg_exit(x, &fe->ev);
+}
+
+static void emit_folded(struct exporter *x, const struct ct_fevent *fe)
+{
+	if (fe->ev.kind == CT_ENTER)
+		folded_enter(x, fe->fn);
+	else if (fe->ev.kind == CT_EXIT && x->depth)
+		folded_exit(x, &fe->ev);
+}
+
+static void emit(void *ctx, const struct ct_fevent *orig)
 {
 	struct exporter *x = ctx;
+	/* the event at its place on the thread's corrected clock (the
+	 * recorded one with --raw): every format below shows these times */
+	const struct ct_fevent *fe = orig;
+	if (!x->timed) {
+		/* folded, callgrind without -r: only the corrected durations */
+		if (fe->ev.kind == CT_EXIT)
+			x->net = ct_overhead_net(&x->clock.o, &fe->ev);
+		if (x->fmt == FMT_CALLGRIND)
+			emit_callgrind(x, fe);
+		else
+			emit_folded(x, fe);
+		return;
+	}
+	struct ct_fevent c = *orig;
+	fe = &c;
+	if (c.ev.kind == CT_ENTER)
+		c.ev.time = c.ev.start = ct_tclock_enter(&x->clock, &orig->ev);
+	else if (c.ev.kind == CT_EXIT)
+		ct_tclock_exit(&x->clock, &orig->ev, &c.ev.start, &c.ev.time, &x->net);
+	else
+		c.ev.time = c.ev.start = ct_tclock_mark(&x->clock, &orig->ev);
 	if (x->fmt == FMT_PERFETTO) {
 		ct_perfetto_event(x->perfetto, fe);
 		return;
@@ -660,8 +783,10 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	if (x->fmt == FMT_HTML) {
 		if (fe->ev.kind == CT_ENTER)
 			ct_html_enter(x->html, fe->fn);
+		else if (fe->ev.kind == CT_MARK)
+			ct_html_mark(x->html, &fe->ev, in_range(x, &fe->ev));
 		else
-			ct_html_exit(x->html, clipped_incl(x, &fe->ev), in_range(x, &fe->ev));
+			html_exit(x, fe);
 		return;
 	}
 	if (x->fmt == FMT_CHROME) {
@@ -671,27 +796,25 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 			chrome_mark(x, fe);
 		return;
 	}
-	if (x->fmt == FMT_CALLGRIND) {
-		if (fe->ev.kind == CT_ENTER)
-			cg_enter(x, fe->fn);
-		else if (x->depth)
-			cg_exit(x, &fe->ev);
-		return;
-	}
-	if (fe->ev.kind == CT_ENTER)
-		folded_enter(x, fe->fn);
-	else if (x->depth)
-		folded_exit(x, &fe->ev);
+	if (x->fmt == FMT_CALLGRIND)
+		emit_callgrind(x, fe);
+	else
+		emit_folded(x, fe);
 }
 
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct exporter *x = ctx;
+	struct ct_overhead o = {0};
+	if (!v->raw)
+		ct_overhead_of(v->s, t->proc, &o);
+	x->raw = v->raw;
+	ct_tclock_thread(&x->clock, &o);
 	x->pid = t->proc ? t->proc->pid : 0;
 	x->tid = t->tid;
 	x->proc = t->proc;
 	if (x->html)
-		ct_html_thread(x->html, t->proc);
+		ct_html_thread(x->html, t);
 	int rc = ct_view_read_thread(v, t, NULL, emit, x);
 	if (x->html)
 		ct_html_thread_end(x->html);
@@ -828,16 +951,19 @@ static int begin(void *ctx, struct ct_view *v)
 	v->out_path = x->output;
 	x->s = v->s;
 	x->filt = &v->filt;
-	/* calltrace_mark(): instant events */
-	v->s->marks = x->fmt == FMT_CHROME || x->fmt == FMT_PERFETTO;
+	/* calltrace_mark(): instant events, marks on the HTML timeline */
+	v->s->marks = x->fmt == FMT_CHROME || x->fmt == FMT_PERFETTO || x->fmt == FMT_HTML;
+	x->raw = v->raw;
+	x->timed = x->fmt == FMT_CHROME || x->fmt == FMT_PERFETTO || x->fmt == FMT_HTML || x->lo ||
+		   x->hi != UINT64_MAX;
 	if (x->fmt == FMT_HTML)
-		x->html = ct_html_new(v->s, x->argc, x->argv);
+		x->html = ct_html_new(v->s, x->argc, x->argv, v->raw, x->lo, x->hi);
 	if (x->fmt == FMT_CHROME) {
 		fputs("{\"traceEvents\":[", x->out);
 		chrome_metadata(x, v->want);
 	}
 	if (x->fmt == FMT_PERFETTO)
-		x->perfetto = ct_perfetto_start(x->out, v->s, v->want, x->lo, x->hi);
+		x->perfetto = ct_perfetto_start(x->out, v->s, v->want, x->lo, x->hi, times_note(x));
 	return 0;
 }
 
@@ -847,9 +973,14 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	struct exporter *x = ctx;
 	if (v->counts)
 		return rc == 0 ? ct_export_counts(v, x->out, x->fmt == FMT_CALLGRIND) : 0;
-	if (x->fmt == FMT_CHROME)
-		fputs("\n],\"displayTimeUnit\":\"ns\"}\n", x->out);
-	else if (x->fmt == FMT_PERFETTO)
+	if (x->fmt == FMT_CHROME) {
+		/* otherData: shown by the viewers' metadata dialogs */
+		fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"calltrace_times\":", x->out);
+		ct_json_string(x->out, x->raw ? "recorded" : "corrected");
+		fputs(",\"calltrace_note\":", x->out);
+		ct_json_string(x->out, times_note(x));
+		fputs("}}\n", x->out);
+	} else if (x->fmt == FMT_PERFETTO)
 		ct_perfetto_finish(x->perfetto);
 	else if (rc == 0 && x->fmt == FMT_CALLGRIND)
 		callgrind_print(x);
@@ -871,6 +1002,7 @@ int cmd_export(int argc, char **argv)
 
 	ct_names_init(&x.names);
 	ct_u64map_init(&x.bykey);
+	ct_tclock_init(&x.clock);
 	x.argc = argc;
 	x.argv = argv;
 	int status = ct_view_run(&v, argc, argv);
@@ -881,6 +1013,7 @@ int cmd_export(int argc, char **argv)
 	free(x.self);
 	free(x.edges);
 	ct_html_free(x.html);
+	ct_tclock_free(&x.clock);
 	ct_names_free(&x.names);
 	ct_u64map_free(&x.bykey);
 	return status;

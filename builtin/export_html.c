@@ -47,7 +47,9 @@
 
 #include "builtin/export_html.h"
 #include "builtin/html_assets.h"
+#include "builtin/html_timeline.h"
 #include "output.h"
+#include "overhead.h"
 #include "util.h"
 
 #define MAX_NODES 3000
@@ -70,15 +72,19 @@ bool ct_html_available(void)
 	return ct_html_lib_js_len > 0;
 }
 
+/* times are sums of corrected times, made unclamped (overhead.h): int64_t,
+ * added with ct_wrap_add, made at least 0 when written */
 struct hnode {
 	uint32_t parent; /* node index + 1, 0 for an outermost call */
 	uint32_t fn;
 	uint32_t depth;
-	uint64_t calls, total, self;
+	uint64_t calls;
+	int64_t total, self; /* self: total less the callees', unclamped */
 };
 
 struct hfn {
-	uint64_t calls, total, self, incl_sum;
+	uint64_t calls;
+	int64_t total, self, incl_sum;
 	uint32_t active; /* open activations on the current thread */
 	const char *file;
 	int line;
@@ -86,13 +92,17 @@ struct hfn {
 
 struct hedge {
 	uint32_t caller, callee; /* caller ROOT for an outermost call */
-	uint64_t calls, time;
+	uint64_t calls;
+	int64_t time;    /* in the callee, outermost activation of the edge */
+	int64_t time_fn; /* the same, outermost activation of the callee:
+			  * what the callee's callers table counts, so that
+			  * it adds up to the callee's total */
 	uint32_t active;
 };
 
 struct hframe {
 	uint32_t node, fn, edge;
-	uint64_t child; /* inclusive time of the direct callees */
+	int64_t child; /* inclusive time of the direct callees */
 };
 
 struct ct_html {
@@ -118,14 +128,22 @@ struct ct_html {
 	size_t depth, capstack;
 	size_t max_held;   /* MAX_PATHS_HELD, or CALLTRACE_HTML_PATHS_HELD */
 	bool paths_capped; /* max_held was reached */
+	bool raw;          /* --raw: the times as recorded */
+	struct ct_timeline *tl;
 };
 
-struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv)
+struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv, bool raw, uint64_t lo,
+			    uint64_t hi)
 {
 	struct ct_html *h = xcalloc(1, sizeof(*h));
 	h->s = s;
 	h->argc = argc;
 	h->argv = argv;
+	h->raw = raw;
+	uint64_t dur = s->end_clock > s->start_clock ? ct_session_ns(s, s->end_clock) : 0;
+	if (hi < dur)
+		dur = hi;
+	h->tl = ct_timeline_new(dur > lo ? dur - lo : 0);
 	h->max_held = MAX_PATHS_HELD;
 	const char *env = getenv("CALLTRACE_HTML_PATHS_HELD");
 	if (env && *env) {
@@ -151,13 +169,21 @@ void ct_html_free(struct ct_html *h)
 	free(h->nodes);
 	free(h->edges);
 	free(h->stack);
+	ct_timeline_free(h->tl);
 	free(h);
 }
 
-void ct_html_thread(struct ct_html *h, struct ct_proc *p)
+void ct_html_thread(struct ct_html *h, struct ct_thread *t)
 {
-	h->proc = p;
+	h->proc = t->proc;
 	h->nthreads++;
+	ct_timeline_thread(h->tl, t);
+}
+
+void ct_html_mark(struct ct_html *h, const struct ct_event *ev, bool in)
+{
+	if (in)
+		ct_timeline_mark(h->tl, ev->time, (const char *)(uintptr_t)ev->addr);
 }
 
 /* ---- aggregation ------------------------------------------------------- */
@@ -231,37 +257,42 @@ void ct_html_enter(struct ct_html *h, struct ct_func *fn)
 	h->edges[edge].active++;
 }
 
-void ct_html_exit(struct ct_html *h, uint64_t incl, bool counted)
+void ct_html_exit(struct ct_html *h, int64_t incl, bool counted, uint64_t start, uint64_t end)
 {
 	if (!h->depth)
 		return;
 	struct hframe f = h->stack[--h->depth];
 	struct hfn *fn = &h->fns[f.fn];
 	struct hedge *e = &h->edges[f.edge];
-	uint64_t self = incl > f.child ? incl - f.child : 0;
 	if (fn->active)
 		fn->active--;
 	if (e->active)
 		e->active--;
 	struct hnode *n = f.node != INSIDE ? &h->nodes[f.node] : NULL;
 	if (n) {
-		n->total += incl;
-		n->self += self;
+		/* unclamped: a path's self and its callees' totals add up to
+		 * its total (write_data settles values below 0) */
+		n->total = ct_wrap_add(n->total, incl);
+		n->self = ct_wrap_add(n->self, ct_wrap_sub(incl, f.child));
 		if (counted)
 			n->calls++;
 	}
-	fn->self += self;
-	fn->incl_sum += incl;
-	if (!fn->active)
-		fn->total += incl;
+	/* as report: the callees' total of one call taken as at least 0 */
+	fn->self = ct_wrap_add(fn->self, ct_wrap_sub(incl, f.child > 0 ? f.child : 0));
+	fn->incl_sum = ct_wrap_add(fn->incl_sum, incl);
+	if (!fn->active) {
+		fn->total = ct_wrap_add(fn->total, incl);
+		e->time_fn = ct_wrap_add(e->time_fn, incl);
+	}
 	if (!e->active)
-		e->time += incl;
+		e->time = ct_wrap_add(e->time, incl);
 	if (counted) {
 		fn->calls++;
 		e->calls++;
+		ct_timeline_call(h->tl, f.fn, (uint32_t)h->depth, start, end);
 	}
 	if (h->depth)
-		h->stack[h->depth - 1].child += incl;
+		h->stack[h->depth - 1].child = ct_wrap_add(h->stack[h->depth - 1].child, incl);
 }
 
 void ct_html_thread_end(struct ct_html *h)
@@ -349,6 +380,8 @@ static void write_info(struct ct_html *h, FILE *out)
 	fputs(",\"exit_status\":", out);
 	ct_json_string_script(out, s->exit_status ? s->exit_status : "");
 	fprintf(out, ",\"complete\":%s", s->complete ? "true" : "false");
+	/* which times the report holds (doc/overhead.md) */
+	fprintf(out, ",\"times\":\"%s\"", h->raw ? "recorded" : "corrected");
 	uint64_t dur = s->end_clock > s->start_clock ? ct_session_ns(s, s->end_clock) : 0;
 	fprintf(out, ",\"duration_ns\":%" PRIu64, dur);
 	fputs(",\"clock\":", out);
@@ -390,15 +423,51 @@ static void write_info(struct ct_html *h, FILE *out)
 	putc_unlocked('}', out);
 }
 
+/* the sums made at least 0 for writing.  A path whose self time came
+ * out below 0 (the correction took out more than its calls' own time)
+ * shows 0 and the rest is taken out of its caller's self time; totals are
+ * then the sums of the self times below, so that they nest and an
+ * outermost path keeps its total as report shows it.  Nodes come after
+ * their parents. */
+static void settle(struct ct_html *h)
+{
+	for (size_t i = h->nnodes; i-- > 0;) {
+		struct hnode *n = &h->nodes[i];
+		if (n->self < 0 && n->parent)
+			h->nodes[n->parent - 1].self =
+				ct_wrap_add(h->nodes[n->parent - 1].self, n->self);
+		if (n->self < 0)
+			n->self = 0;
+		n->total = n->self;
+	}
+	for (size_t i = h->nnodes; i-- > 0;) {
+		const struct hnode *n = &h->nodes[i];
+		if (n->parent)
+			h->nodes[n->parent - 1].total =
+				ct_wrap_add(h->nodes[n->parent - 1].total, n->total);
+	}
+	for (size_t i = 0; i < h->names.n; i++) {
+		struct hfn *f = &h->fns[i];
+		f->total = (int64_t)ct_clamp0(f->total);
+		f->self = (int64_t)ct_clamp0(f->self);
+		f->incl_sum = (int64_t)ct_clamp0(f->incl_sum);
+	}
+	for (size_t i = 0; i < h->nedges; i++) {
+		h->edges[i].time = (int64_t)ct_clamp0(h->edges[i].time);
+		h->edges[i].time_fn = (int64_t)ct_clamp0(h->edges[i].time_fn);
+	}
+}
+
 static void write_data(struct ct_html *h, FILE *out)
 {
 	size_t nn = h->nnodes, nf = h->names.n;
+	settle(h);
 
 	/* the flame graph's nodes: the most time first, then the bounds */
 	uint64_t grand = 0;
 	size_t npaths = 0;
 	for (size_t i = 0; i < nn; i++) {
-		grand += h->nodes[i].parent ? 0 : h->nodes[i].total;
+		grand += h->nodes[i].parent ? 0 : (uint64_t)h->nodes[i].total;
 		npaths += h->nodes[i].calls > 0;
 	}
 	sort_nodes = h->nodes;
@@ -440,6 +509,7 @@ static void write_data(struct ct_html *h, FILE *out)
 	for (size_t i = 0; i < nn; i++)
 		if (keep[i])
 			fwant[h->nodes[i].fn] = true;
+	ct_timeline_want(h->tl, fwant);
 	/* fout[id]: output index + 1 of function id */
 	uint32_t *fout = xcalloc(nf ? nf : 1, sizeof(*fout));
 	size_t nfout = 0;
@@ -452,7 +522,7 @@ static void write_data(struct ct_html *h, FILE *out)
 		fout[id] = (uint32_t)++nfout;
 		fputs(nfout > 1 ? ",\n[" : "\n[", out);
 		ct_json_string_script(out, h->names.v[id]);
-		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", f->calls,
+		fprintf(out, ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", f->calls,
 			f->total, f->self, f->incl_sum);
 		if (f->file) {
 			char *loc =
@@ -482,15 +552,15 @@ static void write_data(struct ct_html *h, FILE *out)
 			if (!n->parent || keep[n->parent - 1]) {
 				struct other *o = &other[n->parent];
 				o->calls += n->calls;
-				o->total += n->total;
-				o->self += n->total;
+				o->total += (uint64_t)n->total;
+				o->self += (uint64_t)n->total;
 				o->paths++;
 			}
 			nleft++;
 			continue;
 		}
 		keep[i] = (uint32_t)++nout;
-		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]",
+		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRId64 ",%" PRId64 "]",
 			nout > 1 ? ",\n" : "\n", n->parent ? (long)keep[n->parent - 1] - 1 : -1L,
 			fout[n->fn] - 1, n->calls, n->total, n->self);
 	}
@@ -524,11 +594,12 @@ static void write_data(struct ct_html *h, FILE *out)
 		ne = MAX_EDGES;
 	fputs("\"edges\":[", out);
 	for (size_t i = 0; i < ne; i++)
-		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRIu64 "]", i ? ",\n" : "\n",
+		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRId64 ",%" PRId64 "]", i ? ",\n" : "\n",
 			ed[i].caller == ROOT ? -1L : (long)fout[ed[i].caller] - 1,
-			fout[ed[i].callee] - 1, ed[i].calls, ed[i].time);
+			fout[ed[i].callee] - 1, ed[i].calls, ed[i].time, ed[i].time_fn);
 	fputs("],\n", out);
 	free(ed);
+	ct_timeline_write(h->tl, out, fout);
 
 	fprintf(out,
 		"\"limits\":{\"paths\":%zu,\"paths_shown\":%zu,\"paths_folded\":%zu,"

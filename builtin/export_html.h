@@ -27,14 +27,20 @@ bool ct_html_available(void);
 /* what to do then, for an error message */
 extern const char ct_html_missing_hint[];
 
-/* argc/argv: the export command line, shown in the report */
-struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv);
-/* a thread's events follow (p: its process, to find source files) */
-void ct_html_thread(struct ct_html *h, struct ct_proc *p);
+/* argc/argv: the export command line, shown in the report; raw: the
+ * times are as recorded (--raw), else corrected; [lo, hi): -r's range */
+struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv, bool raw, uint64_t lo,
+			    uint64_t hi);
+/* thread t's events follow */
+void ct_html_thread(struct ct_html *h, struct ct_thread *t);
 void ct_html_enter(struct ct_html *h, struct ct_func *fn);
-/* the exit of the innermost open call: incl is its inclusive time inside
- * the range, counted false when the call does not overlap the range */
-void ct_html_exit(struct ct_html *h, uint64_t incl, bool counted);
+/* the exit of the innermost open call: incl is its (corrected) time inside
+ * the range, as report counts it (may be below 0: sums are made unclamped),
+ * counted false when the call does not overlap the range; [start, end)
+ * its place on the thread's (corrected) timeline, clipped to the range */
+void ct_html_exit(struct ct_html *h, int64_t incl, bool counted, uint64_t start, uint64_t end);
+/* a calltrace_mark() at ev->time (text at ev->addr), shown when in */
+void ct_html_mark(struct ct_html *h, const struct ct_event *ev, bool in);
 /* the end of a thread's events: calls left open are dropped */
 void ct_html_thread_end(struct ct_html *h);
 /* write the report; 0, or -1 with errno set by a failed write */

@@ -87,6 +87,7 @@ enum {
 	DA_NAME = 10,
 
 	TD_UUID = 1, /* TrackDescriptor */
+	TD_NAME = 2,
 	TD_PROCESS = 3,
 	TD_THREAD = 4,
 	TD_PARENT_UUID = 5,
@@ -224,7 +225,7 @@ static bool write_clock_snapshot(struct ct_perfetto *pf)
 	return true;
 }
 
-static void write_descriptors(struct ct_perfetto *pf, const bool *want)
+static void write_descriptors(struct ct_perfetto *pf, const bool *want, const char *note)
 {
 	struct ct_session *s = pf->s;
 	struct ct_pb *b = &pf->buf;
@@ -285,11 +286,23 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want)
 		ct_pb_end(b, td);
 		packet_end(pf, pkt);
 	}
+	/* which times these are: a global track named so, which
+	 * trace_processor keeps in its track table and the UI lists */
+	if (note) {
+		char *name = xasprintf("calltrace: %s", note);
+		size_t pkt = descriptor_packet(pf, first);
+		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);
+		ct_pb_uint(b, TD_UUID, ++uuid);
+		ct_pb_string(b, TD_NAME, name);
+		ct_pb_end(b, td);
+		packet_end(pf, pkt);
+		free(name);
+	}
 	ct_u64map_free(&procs);
 }
 
 struct ct_perfetto *ct_perfetto_start(FILE *out, struct ct_session *s, const bool *want,
-				      uint64_t lo, uint64_t hi)
+				      uint64_t lo, uint64_t hi, const char *note)
 {
 	struct ct_perfetto *pf = xcalloc(1, sizeof(*pf));
 	pf->out = out;
@@ -300,7 +313,7 @@ struct ct_perfetto *ct_perfetto_start(FILE *out, struct ct_session *s, const boo
 	ct_names_init(&pf->names);
 	ct_u64map_init(&pf->threads);
 	pf->nextseq = DESCRIPTOR_SEQ + 1;
-	write_descriptors(pf, want);
+	write_descriptors(pf, want, note);
 	return pf;
 }
 

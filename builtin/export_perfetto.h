@@ -15,11 +15,12 @@
 struct ct_perfetto;
 
 /* write the track descriptors of the processes and threads of s (those
- * with want[index], all when want is NULL) to out; the calls exported
+ * with want[index], all when want is NULL) to out, and a track named
+ * "calltrace: " + note (which times the trace holds); the calls exported
  * will be those overlapping [lo, hi) (0 and UINT64_MAX when open), their
  * times clipped to it */
 struct ct_perfetto *ct_perfetto_start(FILE *out, struct ct_session *s, const bool *want,
-				      uint64_t lo, uint64_t hi);
+				      uint64_t lo, uint64_t hi, const char *note);
 /* one event that passed the filter; the events of a thread come together,
  * in the thread's order */
 void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe);

@@ -265,8 +265,7 @@ int cmd_info(int argc, char **argv)
 		struct ct_overhead o;
 		if (ct_overhead_of(s, p, &o))
 			printf("  %-10s %.1f ns inner, %.1f ns outer per call (taken out of the "
-			       "times "
-			       "of report, graph, callers)\n",
+			       "times of report, graph, callers, export)\n",
 			       "overhead:", (double)o.inner_ps / 1000, (double)o.outer_ps / 1000);
 		else
 			printf("  %-10s not measured (recorded by an older calltrace): times are "

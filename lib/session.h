@@ -133,11 +133,15 @@ struct ct_event {
 	uint32_t depth; /* 0 for outermost frames; an exit has its entry's depth */
 	struct ct_thread *thread;
 	uint64_t below;  /* for CT_EXIT: the calls made inside this one, all
-			     * depths (for the overhead correction); 0 on entries */
+			     * depths (for the overhead correction); for
+			     * CT_ENTER and CT_MARK: the calls the stream entered
+			     * before this event (for the corrected clock of a
+			     * timeline, lib/tclock.h) */
 	uint64_t waited; /* for CT_EXIT: ns of this call (all depths) that the
 			     * thread spent waiting for the trace writer, its
-			     * buffers all full: not the program's time; 0 on
-			     * entries */
+			     * buffers all full: not the program's time; for
+			     * CT_ENTER and CT_MARK: the ns the thread waited so
+			     * far */
 	/* the call's captured arguments (on its CT_ENTER) and also its return
 	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text.
 	 * Valid while the call is open and for a while after its exit

@@ -371,9 +371,10 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 	time = clamp_time(st, time);
 	if (__builtin_expect(st->tag, 0))
 		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
+	/* an entry's counters: the calls before it, the waits so far */
+	ev->below = st->nenter;
+	ev->waited = st->waited;
 	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL, st->waited};
-	ev->below = 0;
-	ev->waited = 0;
 	ev->args = NULL;
 	ev->kind = CT_ENTER;
 	ev->flags = flags;
@@ -473,7 +474,9 @@ static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *te
 				.time = time,
 				.start = time,
 				.depth = (uint32_t)st->depth,
-				.thread = st->t};
+				.thread = st->t,
+				.below = st->nenter,
+				.waited = st->waited};
 }
 
 /* decode up to the next event, any record kind, refilling the buffer as
@@ -795,13 +798,15 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			if (time < last_time)
 				time = last_time;
 			last_time = time;
-			stack[depth] = (struct frame){addr, time, ++nenter, NULL, waited};
 			*e = (struct ct_event){.kind = CT_ENTER,
 					       .addr = addr,
 					       .time = time,
 					       .start = time,
 					       .depth = (uint32_t)depth,
-					       .thread = t};
+					       .thread = t,
+					       .below = nenter,
+					       .waited = waited};
+			stack[depth] = (struct frame){addr, time, ++nenter, NULL, waited};
 			depth++;
 			p += 8;
 		} else {

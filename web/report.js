@@ -6,7 +6,14 @@
  *          most total time first; a function's id is its index
  *   tree   [parent, fn, calls, total_ns, self_ns(, paths)], parents first;
  *          parent -1 for an outermost call, fn -1 for "(other)"
- *   edges  [caller, callee, calls, time_ns]; caller -1 for an outermost call
+ *   edges  [caller, callee, calls, time_ns, time_fn_ns]; caller -1 for an
+ *          outermost call; time_ns counts the outermost activation of the
+ *          edge (the callees table), time_fn_ns that of the callee (the
+ *          callers table: it adds up to the callee's total)
+ *   timeline  each thread's calls in time: {start, end, min_ns, left,
+ *          longest_left, max_calls, marks_left, threads: [{pid, tid, name,
+ *          calls_all, calls: [[fn, depth, start_ns, dur_ns]], marks:
+ *          [[t_ns, text]]}]}
  *   limits what was left out to bound the page's size
  *   info   the recording
  * d3 and d3-flame-graph (globals d3 and flamegraph) are inlined before it.
@@ -60,9 +67,17 @@
 		el("h1", null, ["calltrace report: ", el("code", {text: info.command || "?"})]),
 		el("nav", null, [
 			el("a", {href: "#flame", text: "Flame graph"}), " · ",
+			el("a", {href: "#timeline", text: "Timeline"}), " · ",
 			el("a", {href: "#flat", text: "Flat profile"}), " · ",
 			el("a", {href: "#callers", text: "Callers and callees"}), " · ",
 			el("a", {href: "#info", text: "Recording"})])]));
+
+	/* which times the report holds (doc/overhead.md) */
+	app.appendChild(el("p", {id: "times", cls: "times", text: info.times === "recorded" ?
+		"Times are as recorded (--raw): they include the tracer's own cost, which " +
+		"calltrace report, graph and callers take out by default." :
+		"Times are corrected for the tracer's own cost, as calltrace report, graph and " +
+		"callers show them (export --raw: as recorded)."}));
 
 	/* ---- flame graph ----------------------------------------------- */
 	var flameSec = el("section", {id: "flame"});
@@ -127,6 +142,9 @@
 			.minFrameSize(1)
 			.transitionDuration(250)
 			.selfValue(false)
+			/* the height of what is shown: no blank area above a
+			 * zoomed graph */
+			.resetHeightOnZoom(true)
 			.setDetailsElement(details)
 			.setLabelHandler(function (d) {
 				var x = d.data;
@@ -169,6 +187,181 @@
 		if (chart) chart.clear();
 		details.textContent = "";
 	});
+
+	/* ---- timeline: each thread's calls in time (a flame chart) ------- */
+	var TL = D.timeline || {threads: [], start: 0, end: 0, left: 0};
+	var tlSec = el("section", {id: "timeline"});
+	app.appendChild(tlSec);
+	tlSec.appendChild(el("h2", {text: "Timeline"}));
+	tlSec.appendChild(el("p", {cls: "help", text:
+		"Each thread's calls at their place in time, outermost on top, and its marks " +
+		"(calltrace_mark) as red lines. Choose a thread or all of them. Scroll the wheel " +
+		"over the chart to zoom, drag to pan, click a box to zoom to that call, Reset to " +
+		"see everything again."}));
+	var tlSelect = el("select", {id: "tl-thread"});
+	tlSelect.appendChild(el("option", {value: "-1", text: "all threads"}));
+	TL.threads.forEach(function (t, i) {
+		tlSelect.appendChild(el("option", {value: String(i),
+			text: t.name + " — " + fmtInt(t.calls_all) + " calls"}));
+	});
+	var tlReset = el("button", {type: "button", id: "tl-reset", text: "Reset zoom"});
+	tlSec.appendChild(el("div", {cls: "controls"}, ["thread: ", tlSelect, " ", tlReset]));
+	var tlDiv = el("div", {id: "tl-chart"});
+	tlSec.appendChild(tlDiv);
+	var tlDetails = el("div", {id: "tl-details", cls: "details"});
+	tlSec.appendChild(tlDetails);
+	if (TL.left > 0)
+		tlSec.appendChild(el("p", {cls: "note", id: "tl-note", text:
+			"To keep the page small, the timeline leaves out the " + fmtInt(TL.left) +
+			" calls shorter than " + fmtTime(TL.min_ns) + " (about a pixel when zoomed in " +
+			"40 times; the longest left out took " + fmtTime(TL.longest_left) + "): their " +
+			"time is inside their caller's box."}));
+	if (TL.marks_left > 0)
+		tlSec.appendChild(el("p", {cls: "note", text: "The timeline shows the first marks only: " +
+			fmtInt(TL.marks_left) + " more were left out."}));
+
+	var TL_ROW = 17, TL_HEAD = 18, TL_MAX_BOXES = 4000;
+	var tlState = null; /* the drawn chart: scales, zoom, lanes */
+	function tlColor(name) {
+		var h = 0;
+		for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
+		h = Math.abs(h);
+		return "hsl(" + (10 + h % 40) + ",80%," + (55 + (h >> 6) % 15) + "%)";
+	}
+	function tlLanes() {
+		var v = +tlSelect.value;
+		var idx = v < 0 ? TL.threads.map(function (_, i) { return i; }) : [v];
+		var y = 0;
+		return idx.map(function (i) {
+			var t = TL.threads[i], depth = 0;
+			t.calls.forEach(function (c) { if (c[1] > depth) depth = c[1]; });
+			var lane = {i: i, t: t, y: y, rows: t.calls.length ? depth + 1 : 0};
+			y += TL_HEAD + lane.rows * TL_ROW + 6;
+			return lane;
+		});
+	}
+	function tlDraw() {
+		var st = tlState, xz = st.xz, width = st.width;
+		var boxes = [], marks = [], tiny = 0;
+		st.lanes.forEach(function (lane) {
+			lane.t.calls.forEach(function (c) {
+				var x0 = xz(c[2]), x1 = xz(c[2] + c[3]);
+				if (x1 < 0 || x0 > width) return;
+				if (x1 - x0 < 1) { tiny++; return; }
+				boxes.push({lane: lane, c: c, x0: Math.max(x0, -1), x1: Math.min(x1, width + 1)});
+			});
+			lane.t.marks.forEach(function (m) {
+				var x = xz(m[0]);
+				if (x >= 0 && x <= width) marks.push({lane: lane, m: m, x: x});
+			});
+		});
+		var shown = boxes;
+		if (boxes.length > TL_MAX_BOXES) {
+			shown = boxes.slice().sort(function (a, b) { return (b.x1 - b.x0) - (a.x1 - a.x0); })
+				.slice(0, TL_MAX_BOXES);
+			tiny += boxes.length - TL_MAX_BOXES;
+		}
+		var g = st.g.selectAll("g.call").data(shown);
+		g.exit().remove();
+		var ge = g.enter().append("g").attr("class", "call");
+		ge.append("rect");
+		ge.append("text");
+		ge.append("title");
+		g = ge.merge(g);
+		g.attr("transform", function (d) {
+			return "translate(" + d.x0 + "," + (d.lane.y + TL_HEAD + d.c[1] * TL_ROW) + ")";
+		})
+			.attr("data-name", function (d) { return fns[d.c[0]][0]; })
+			.attr("data-thread", function (d) { return d.lane.t.tid; })
+			.attr("data-depth", function (d) { return d.c[1]; })
+			.attr("data-start", function (d) { return d.c[2]; })
+			.attr("data-dur", function (d) { return d.c[3]; });
+		g.select("rect").attr("width", function (d) { return Math.max(1, d.x1 - d.x0); })
+			.attr("height", TL_ROW - 1)
+			.attr("fill", function (d) { return tlColor(fns[d.c[0]][0]); });
+		g.select("text").attr("x", 3).attr("y", TL_ROW - 5)
+			.text(function (d) {
+				var w = d.x1 - d.x0, n = fns[d.c[0]][0];
+				if (w < 24) return "";
+				var fit = Math.floor((w - 6) / 7);
+				return n.length <= fit ? n : n.slice(0, Math.max(fit - 1, 1)) + "…";
+			});
+		g.select("title").text(function (d) {
+			return fns[d.c[0]][0] + ": " + fmtTime(d.c[3]) + " at " + fmtTime(d.c[2]) +
+				" (" + d.lane.t.name + ")";
+		});
+		var mk = st.g.selectAll("g.mark").data(marks);
+		mk.exit().remove();
+		var me = mk.enter().append("g").attr("class", "mark");
+		me.append("line");
+		me.append("title");
+		mk = me.merge(mk);
+		mk.attr("transform", function (d) { return "translate(" + d.x + "," + d.lane.y + ")"; })
+			.attr("data-text", function (d) { return d.m[1]; })
+			.attr("data-thread", function (d) { return d.lane.t.tid; });
+		mk.select("line").attr("y1", 0).attr("y2", function (d) {
+			return TL_HEAD + d.lane.rows * TL_ROW; });
+		mk.select("title").text(function (d) { return "mark: " + d.m[1] + " at " + fmtTime(d.m[0]); });
+		var dom = xz.domain();
+		/* times since the start of the recording, as export -r takes them */
+		tlDetails.textContent = "shown: " + fmtTime(Math.max(0, Math.round(dom[0]))) + " to " +
+			fmtTime(Math.max(0, Math.round(dom[1]))) + " since the start of the recording (" +
+			fmtTime(Math.max(0, Math.round(dom[1] - dom[0]))) + "); " + fmtInt(shown.length) +
+			" boxes drawn" + (tiny ? ", " + fmtInt(tiny) + (tiny === 1 ? " call" : " calls") +
+			" too narrow to draw at this zoom" : "");
+	}
+	function tlBuild() {
+		tlDiv.textContent = "";
+		if (typeof d3 === "undefined") { tlDiv.textContent = "(d3 is missing)"; return; }
+		var width = Math.max(600, (tlDiv.clientWidth || 960) - 2);
+		var lanes = tlLanes();
+		var height = lanes.reduce(function (h, l) { return h + TL_HEAD + l.rows * TL_ROW + 6; }, 0);
+		if (!lanes.length || TL.end <= TL.start) {
+			tlDiv.textContent = "(no calls in the timeline)";
+			tlState = null;
+			return;
+		}
+		var x = d3.scaleLinear().domain([TL.start, TL.end]).range([0, width]);
+		var svg = d3.select(tlDiv).append("svg").attr("width", width).attr("height", height);
+		svg.append("rect").attr("class", "tl-bg").attr("width", width).attr("height", height);
+		var heads = svg.selectAll("g.lane").data(lanes).enter().append("g").attr("class", "lane")
+			.attr("data-thread", function (l) { return l.t.tid; })
+			.attr("transform", function (l) { return "translate(0," + l.y + ")"; });
+		heads.append("text").attr("x", 2).attr("y", TL_HEAD - 5).attr("class", "lane-name")
+			.text(function (l) {
+				return l.t.name + (l.rows ? "" : " (no call long enough to draw)");
+			});
+		var g = svg.append("g");
+		var span = TL.end - TL.start;
+		var zoom = d3.zoom().scaleExtent([1, Math.max(1, span / width * 20)])
+			.extent([[0, 0], [width, height]])
+			.translateExtent([[0, 0], [width, height]])
+			.filter(function (ev) { return !ev.button && ev.type !== "dblclick"; })
+			.on("zoom", function (ev) {
+				tlState.xz = ev.transform.rescaleX(x);
+				tlDraw();
+			});
+		tlState = {x: x, xz: x, width: width, lanes: lanes, g: g, svg: svg, zoom: zoom};
+		svg.call(zoom);
+		g.on("click", function (ev) {
+			var d = d3.select(ev.target.closest("g.call")).datum();
+			if (!d) return;
+			tlZoomTo(d.c[2], d.c[2] + d.c[3]);
+		});
+		tlDraw();
+	}
+	/* show [a, b) across the chart's width */
+	function tlZoomTo(a, b) {
+		var st = tlState;
+		if (!st || b <= a) return;
+		var k = Math.min(st.zoom.scaleExtent()[1], st.width / (st.x(b) - st.x(a)));
+		st.svg.call(st.zoom.transform, d3.zoomIdentity.scale(k).translate(-st.x(a), 0));
+	}
+	tlSelect.addEventListener("change", tlBuild);
+	tlReset.addEventListener("click", function () {
+		if (tlState) tlState.svg.call(tlState.zoom.transform, d3.zoomIdentity);
+	});
+	tlBuild();
 
 	/* ---- flat profile ---------------------------------------------- */
 	var flatSec = el("section", {id: "flat"});
@@ -251,7 +444,7 @@
 		callers[e[1]].push(e);
 	});
 	var byTime = function (a, b) { return b[3] - a[3] || b[2] - a[2]; };
-	callers.forEach(function (l) { l.sort(byTime); });
+	callers.forEach(function (l) { l.sort(function (a, b) { return b[4] - a[4] || b[2] - a[2]; }); });
 	callees.forEach(function (l) { l.sort(byTime); });
 
 	var ccSec = el("section", {id: "callers"});
@@ -268,7 +461,12 @@
 	ccSec.appendChild(ccList);
 	var sections = {};
 
+	/* the callers table counts the time in the function once per outermost
+	 * activation of the function (e[4]): a recursive call adds calls but
+	 * no time, so the rows add up to its total; the callees table the
+	 * time in each callee once per outermost activation of the pair */
 	function edgeTable(cls, title, rows, whoIdx, parentTotal) {
+		var ti = cls === "callers" ? 4 : 3;
 		var t = el("table", {cls: "cc " + cls});
 		t.appendChild(el("caption", {text: title + " (" + rows.length + ")"}));
 		t.appendChild(el("tr", null, [el("th", {text: cls === "callers" ? "caller" : "callee"}),
@@ -282,8 +480,8 @@
 				el("td", null, [fnLink(who), cls === "callees" && i === 0 && e[3] > 0 ?
 					el("span", {cls: "star", title: "the most expensive callee", text: " ★"}) : null]),
 				el("td", {cls: "num", text: fmtInt(e[2])}),
-				el("td", {cls: "num", text: fmtTime(e[3])}),
-				el("td", {cls: "num", text: parentTotal ? (100 * e[3] / parentTotal).toFixed(1) + "%" : "-"})]);
+				el("td", {cls: "num", text: fmtTime(e[ti])}),
+				el("td", {cls: "num", text: parentTotal ? (100 * e[ti] / parentTotal).toFixed(1) + "%" : "-"})]);
 			t.appendChild(tr);
 		});
 		return t;
@@ -364,5 +562,6 @@
 		"at the top of this file."}));
 
 	if (location.hash) go();
-	window.ctReport = {chart: chart, data: D};
+	window.ctReport = {chart: chart, data: D, timeline: {zoomTo: tlZoomTo,
+		state: function () { return tlState; }}};
 })();

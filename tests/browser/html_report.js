@@ -3,10 +3,13 @@
 // Debian's headless Chromium, driven by playwright-core (web/node_modules),
 // and checks what a person would do with it.
 //
-//   node tests/browser/html_report.js REPORT.html SCREENSHOT.png
+//   node tests/browser/html_report.js REPORT.html SCREENSHOT.png [RAW.html]
 //
 // It expects a report of tests/e2e/html.c: main > run > {parse, compute},
-// compute > {heavy (most time), cheap (most calls)}.  Prints one line per
+// compute > {heavy (most time), cheap (most calls)}, then a mark
+// "computed", then recurse > recurse > recurse > recurse; a thread
+// "worker" > tick x5.  RAW.html: the same recording exported with --raw
+// (the page must say its times are as recorded).  Prints one line per
 // check ("ok ..." or "FAIL ...") and exits 1 if any failed.
 "use strict";
 
@@ -23,7 +26,7 @@ try {
 }
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
-const [report, shot] = process.argv.slice(2);
+const [report, shot, rawReport] = process.argv.slice(2);
 if (!report || !shot) {
 	console.error("usage: node html_report.js REPORT.html SCREENSHOT.png");
 	process.exit(2);
@@ -103,9 +106,29 @@ check(!/<\/script/i.test(html.slice(html.indexOf('id="ct-data">') + 13,
 		check(fullWidth > 500 && boxes.main <= fullWidth && boxes.heavy < boxes.main,
 		      "flame graph widths are nested (all >= main > heavy)", JSON.stringify(boxes));
 
-		// ---- zoom: clicking compute makes it as wide as the chart; reset
+		// ---- which times: corrected
+		const times = await page.textContent("#times");
+		check(/corrected for the tracer's own cost/.test(times), "the page says its times are corrected", times);
+
+		// ---- zoom: clicking compute makes it as wide as the chart, with no
+		// blank area above it (the svg as high as what is shown); reset
+		const cell = 18;
+		const flameTop = () => page.evaluate(() => {
+			let top = Infinity;
+			document.querySelectorAll("#chart svg g.frame").forEach((g) => {
+				const r = g.querySelector("rect");
+				if (getComputedStyle(g).display === "none" || !r || +r.getAttribute("width") < 1) return;
+				const m = /translate\(([-\d.e]+),\s*([-\d.e]+)\)/.exec(g.getAttribute("transform") || "");
+				if (m) top = Math.min(top, +m[2]);
+			});
+			return {top, h: +document.querySelector("#chart svg").getAttribute("height")};
+		});
+		const before = await flameTop();
 		await page.click('#chart svg g.frame[name="compute"]');
 		await page.waitForTimeout(700);
+		const after = await flameTop();
+		check(after.top <= 2 * cell && after.h < before.h,
+		      "a zoomed flame graph has no blank area above it", JSON.stringify({before, after}));
 		let w = await page.$eval('#chart svg g.frame[name="compute"] rect', (r) => +r.getAttribute("width"));
 		check(Math.abs(w - fullWidth) < 2, "click on compute zooms it to the full width",
 		      w + " vs " + fullWidth);
@@ -189,6 +212,91 @@ check(!/<\/script/i.test(html.slice(html.indexOf('id="ct-data">') + 13,
 		});
 		check(h2 === "heavy compute,parse", "drilling down to heavy: its callers are compute and parse", h2);
 
+		// ---- callers of a recursive function: each outermost activation
+		// counted once, so that the percentages add up to 100 %
+		await page.evaluate(() => { location.hash = "#fn-" + window.ctReport.data.fns.findIndex((f) => f[0] === "recurse"); });
+		await page.waitForTimeout(200);
+		const rec = await page.evaluate(() => {
+			const s = document.querySelector(location.hash);
+			if (!s) return null;
+			return Array.from(s.querySelectorAll("table.callers tr")).slice(1).map((tr) =>
+				Array.from(tr.children).map((td) => td.textContent));
+		});
+		const pcts = (rec || []).map((r) => parseFloat(r[3]));
+		const sum = pcts.reduce((a, b) => a + b, 0);
+		check(rec && rec.length === 2 && Math.abs(sum - 100) < 0.2 &&
+		      rec.some((r) => /^main/.test(r[0]) && r[1] === "1" && r[3] === "100.0%") &&
+		      rec.some((r) => /^recurse/.test(r[0]) && r[1] === "3" && r[3] === "0.0%"),
+		      "recurse's callers: main 100 %, recurse (3 calls) 0 %: they add up to 100 %", JSON.stringify(rec));
+
+		// ---- the timeline: a lane per thread, the calls at their place
+		await page.evaluate(() => document.querySelector("#timeline").scrollIntoView());
+		const opts = await page.$$eval("#tl-thread option", (os) => os.map((o) => [o.value, o.textContent]));
+		check(opts.length === 3 && opts[0][0] === "-1" && opts.some((o) => /^worker/.test(o[1])) &&
+		      opts.some((o) => /^main/.test(o[1])), "the timeline offers all threads and each one", JSON.stringify(opts));
+		const tl = () => page.evaluate(() => {
+			const box = (g) => {
+				const m = /translate\(([-\d.e]+),\s*([-\d.e]+)\)/.exec(g.getAttribute("transform"));
+				const x = +m[1];
+				return {name: g.getAttribute("data-name"), thread: g.getAttribute("data-thread"),
+					depth: +g.getAttribute("data-depth"), x0: x,
+					x1: x + +g.querySelector("rect").getAttribute("width")};
+			};
+			return {lanes: Array.from(document.querySelectorAll("#tl-chart g.lane")).map((l) => l.textContent),
+				width: +document.querySelector("#tl-chart svg").getAttribute("width"),
+				boxes: Array.from(document.querySelectorAll("#tl-chart g.call")).map(box),
+				marks: Array.from(document.querySelectorAll("#tl-chart g.mark")).map((g) => ({
+					text: g.getAttribute("data-text"),
+					x: +/translate\(([-\d.e]+)/.exec(g.getAttribute("transform"))[1]}))};
+		});
+		const count = (bs, n) => bs.filter((b) => b.name === n).length;
+		const inside = (b, p) => b.x0 >= p.x0 - 0.5 && b.x1 <= p.x1 + 0.5;
+		let t = await tl();
+		const by = (n) => t.boxes.filter((b) => b.name === n);
+		check(t.lanes.length === 2 && t.lanes.some((l) => /^worker/.test(l)),
+		      "all threads: two lanes, main's and worker's", JSON.stringify(t.lanes));
+		const compute = by("compute")[0], run = by("run")[0], mainb = by("main")[0];
+		check(mainb && mainb.depth === 0 && run && run.depth === 1 && compute && compute.depth === 2 &&
+		      inside(compute, run) && inside(run, mainb), "main > run > compute nest on the timeline",
+		      JSON.stringify([mainb, run, compute]));
+		const heavies = by("heavy");
+		check(heavies.length === 4 && heavies.every((b) => b.depth === 3) && compute &&
+		      heavies.filter((b) => inside(b, compute)).length === 3,
+		      "heavy: 4 boxes, 3 of them inside compute, in time order", JSON.stringify(heavies));
+		const recs = by("recurse").sort((a, b) => a.depth - b.depth);
+		check(recs.length === 4 && recs.every((b, i) => b.depth === i + 1 && (i === 0 || inside(b, recs[i - 1]))) &&
+		      run && recs[0].x0 >= run.x1 - 0.5,
+		      "recurse: 4 nested boxes, after run", JSON.stringify(recs));
+		const ticks = by("tick"), work = by("worker")[0];
+		check(ticks.length === 5 && work && ticks.every((b) => inside(b, work) && b.thread === work.thread) &&
+		      work.thread !== (mainb || {}).thread, "tick: 5 boxes inside worker, on worker's lane",
+		      JSON.stringify([work, ticks]));
+		const mk = t.marks.filter((m) => m.text === "computed");
+		check(mk.length === 1 && run && recs.length && mk[0].x >= run.x1 - 0.5 && mk[0].x <= recs[0].x0 + 0.5,
+		      "the mark \"computed\" is drawn between run and recurse", JSON.stringify(t.marks));
+		// choosing the worker thread: its lane only
+		const wopt = opts.find((o) => /^worker/.test(o[1]))[0];
+		await page.selectOption("#tl-thread", wopt);
+		await page.waitForTimeout(200);
+		t = await tl();
+		const names = [...new Set(t.boxes.map((b) => b.name))].sort();
+		check(t.lanes.length === 1 && /^worker/.test(t.lanes[0]) && names.join() === "tick,worker" &&
+		      count(t.boxes, "tick") === 5, "choosing worker: its lane, worker and 5 ticks only",
+		      JSON.stringify({lanes: t.lanes, names}));
+		// zoom: a click on compute makes it as wide as the chart
+		await page.selectOption("#tl-thread", "-1");
+		await page.waitForTimeout(200);
+		await page.click('#tl-chart g.call[data-name="compute"] rect');
+		await page.waitForTimeout(300);
+		t = await tl();
+		const cz = t.boxes.find((b) => b.name === "compute");
+		check(cz && cz.x0 <= 1 && cz.x1 >= t.width - 1 && !t.boxes.some((b) => b.name === "tick"),
+		      "a click on compute zooms the timeline to it", JSON.stringify(cz));
+		await page.click("#tl-reset");
+		await page.waitForTimeout(300);
+		t = await tl();
+		check(t.boxes.some((b) => b.name === "tick"), "reset shows the whole timeline again");
+
 		// ---- the recording's info
 		const info = await page.textContent("#info");
 		check(/command/.test(info) && /exit 0/.test(info) && /tsc|mono/.test(info) &&
@@ -204,6 +312,22 @@ check(!/<\/script/i.test(html.slice(html.indexOf('id="ct-data">') + 13,
 		check(false, "the test ran to its end", e.stack || String(e));
 	} finally {
 		await browser.close();
+	}
+	if (rawReport) {
+		// the same recording exported with --raw says so
+		const b2 = await chromium.launch({executablePath: CHROMIUM, headless: true,
+			args: ["--headless", "--no-sandbox", "--disable-gpu"]});
+		try {
+			const p2 = await (await b2.newContext()).newPage();
+			p2.on("pageerror", (e) => errors.push("page error (raw): " + e.message));
+			await p2.goto("file://" + path.resolve(rawReport));
+			const t2 = await p2.textContent("#times");
+			check(/as recorded \(--raw\)/.test(t2), "the --raw report says its times are as recorded", t2);
+		} catch (e) {
+			check(false, "the --raw report opens", e.stack || String(e));
+		} finally {
+			await b2.close();
+		}
 	}
 	check(errors.length === 0, "no console errors or page errors", errors.join(" | "));
 	check(requests.length === 0, "no request left the file", requests.join(" | "));

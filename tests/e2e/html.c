@@ -1,10 +1,16 @@
 /* html: a program for the HTML report's test.  compute's most expensive
  * callee is heavy (few, long calls) while cheap has the most calls, so
  * sorting the flat profile by calls and by total gives different orders.
+ * recurse calls itself (its callers' times add up to its total once), a
+ * thread named "worker" runs tick (the timeline's thread choice), and
+ * main marks "computed" between run and recurse (a mark on the timeline).
  * With the argument "paths": a binary tree of calls, 2^13 distinct call
  * paths, more than the report embeds. */
+#define _GNU_SOURCE
+#include <pthread.h>
 #include <string.h>
 
+#include "calltrace/calltrace.h"
 #include "ct_test.h"
 
 NOINLINE void heavy(int n)
@@ -42,6 +48,28 @@ NOINLINE void run(void)
 	compute();
 }
 
+NOINLINE void recurse(int n)
+{
+	for (int i = 0; i < 200000; i++)
+		sink += i;
+	if (n > 0)
+		recurse(n - 1);
+}
+
+NOINLINE void tick(void)
+{
+	for (int i = 0; i < 100000; i++)
+		sink += i;
+}
+
+NOINLINE void *worker(void *arg)
+{
+	pthread_setname_np(pthread_self(), "worker");
+	for (int i = 0; i < 5; i++)
+		tick();
+	return arg;
+}
+
 NOINLINE void left(int d);
 NOINLINE void right(int d);
 
@@ -65,9 +93,15 @@ NOINLINE void right(int d)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "paths"))
+	if (argc > 1 && !strcmp(argv[1], "paths")) {
 		left(12);
-	else
-		run();
+		return 0;
+	}
+	pthread_t t;
+	if (pthread_create(&t, NULL, worker, NULL) == 0)
+		pthread_join(t, NULL);
+	run();
+	calltrace_mark("computed");
+	recurse(3);
 	return 0;
 }

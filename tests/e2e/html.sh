@@ -5,10 +5,13 @@
 # is opened in headless Chromium by tests/browser/html_report.js (flame
 # graph boxes, zoom, search, sorting, drill-down through the caller/callee
 # sections, the recording's info, no console errors, no request leaving the
-# file), which leaves screenshot.png in the work dir (kept with --keep); the
-# same test run on a report that lacks a function must fail.
+# file; the timeline: thread choice, the calls and the mark at their place,
+# zoom; a recursive function's callers adding up to 100 %; the line saying
+# the times are corrected, or as recorded with --raw), which leaves
+# screenshot.png in the work dir (kept with --keep); the same test run on a
+# report that lacks a function must fail.
 # variants: one
-build html "$E2E/html.c"
+build html "$E2E/html.c" -I"$TOP/include"
 record d ./html
 want_rc "record ./html" $RC 0 "$W/d.err"
 
@@ -51,17 +54,33 @@ ok = all(tree[i][3] >= sum(tree[k][3] for k in kids.get(i, [])) and
          for i in range(len(tree)))
 print("times nest (total >= children, self = total - children):", ok)
 print("total = outermost paths:", d["limits"]["total_ns"] == sum(tree[k][3] for k in kids[-1]))
-for c, e, calls, t in sorted(d["edges"], key=lambda e: (fns[e[0]][0] if e[0] >= 0 else "", fns[e[1]][0])):
-    print("edge", fns[c][0] if c >= 0 else "<root>", ">", fns[e][0], "calls", calls)
+for c, e, calls, t, tf in sorted(d["edges"], key=lambda e: (fns[e[0]][0] if e[0] >= 0 else "", fns[e[1]][0])):
+    # tf: the time counted once per outermost activation of the callee
+    print("edge", fns[c][0] if c >= 0 else "<root>", ">", fns[e][0], "calls", calls,
+          *([] if tf == t else ["callee-outermost time", "0" if tf == 0 else "less" if tf < t else "MORE"]))
 i = d["info"]
 print("info:", i["command"].rsplit("/", 1)[-1], i["exit_status"], "processes", i["processes"],
       "threads", i["threads"], "complete", i["complete"], "events", i["events"] > 0,
       "duration", i["duration_ns"] > 0, "clock", i["clock"] in ("tsc", "mono"))
+print("times:", i["times"])
+rows = {r["function"]: r for r in csv.DictReader(open(sys.argv[2]))}
+print("total and self time as report's:", all(int(rows[f[0]]["total_ns"]) == f[2] and
+      int(rows[f[0]]["self_ns"]) == f[3] for f in fns))
+tl = d["timeline"]
+for t in sorted(tl["threads"], key=lambda t: t["name"]):
+    cs = t["calls"]
+    names = sorted(set(fns[c[0]][0] for c in cs if fns[c[0]][0] in ("heavy", "tick", "recurse", "worker", "main")))
+    print("timeline", t["name"].split(" ")[0], {n: sum(fns[c[0]][0] == n for c in cs) for n in names},
+          "marks", [m[1] for m in t["marks"]])
+    # each call lies inside a call one level up that encloses it
+    ok = all(c[1] == 0 or any(p[1] == c[1] - 1 and p[2] <= c[2] and c[2] + c[3] <= p[2] + p[3] for p in cs)
+             for c in cs)
+    print("timeline", t["name"].split(" ")[0], "calls nest:", ok)
 PY
 
 section "export --format=html -F compute / --tid / -r ~0ns"
 ct export d --format=html -F compute -o "$W/f.html"
-ct export d --format=html --tid "$(ls "$W/d" | sed -n 's/^[0-9]*-[0-9]*-\([0-9]*\)\.ev$/\1/p' | head -n 1)" -o "$W/t.html"
+ct export d --format=html --tid "$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$W"/d/*.proc | head -n 1)" -o "$W/t.html"
 ct export d --format=html -r '~0ns' -o "$W/r.html"
 python3 - "$W" <<'PY' 2>&1 | add
 import sys
@@ -70,7 +89,8 @@ from data import data
 W = sys.argv[1]
 print("-F compute:", sorted(f[0] for f in data(W + "/f.html")["fns"]))
 t = data(W + "/t.html")
-print("--tid (the only thread):", len(t["fns"]), "functions, threads shown", t["info"]["threads_shown"])
+print("--tid (the main thread):", len(t["fns"]), "functions, threads shown", t["info"]["threads_shown"],
+      "timeline lanes", [x["name"].split(" ")[0] for x in t["timeline"]["threads"]])
 r = data(W + "/r.html")
 print("-r ~0ns:", len(r["fns"]), "functions,", len(r["tree"]), "paths")
 PY
@@ -112,7 +132,8 @@ section "the browser test (tests/browser/html_report.js)"
 if ! command -v node >/dev/null 2>&1 || [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
 	die "the browser test needs node and chromium: sh tools/install-deps.sh"
 fi
-guard node "$TOP/tests/browser/html_report.js" "$W/report.html" "$W/screenshot.png" >"$W/browser.out" 2>&1
+ct export d --format=html --raw -o "$W/raw.html"
+guard node "$TOP/tests/browser/html_report.js" "$W/report.html" "$W/screenshot.png" "$W/raw.html" >"$W/browser.out" 2>&1
 want_rc "tests/browser/html_report.js" $RC 0 ||
 	fail "browser test: $(grep -v '^ok' "$W/browser.out" | head -n 20)"
 add <"$W/browser.out"

@@ -6,7 +6,8 @@
 #   python3 perfetto_check.py DECODED.txt [CHROME.json]
 #
 # - the process and thread track descriptors (a thread's parent is its
-#   process's track);
+#   process's track), and the one track named "calltrace: ..." that says
+#   which times the trace holds;
 # - per sequence: the first packet clears the incremental state, the later
 #   ones need it; timestamps never go back; every name_iid was interned
 #   earlier on the same sequence, and no iid names two strings;
@@ -64,6 +65,7 @@ def main():
     packets = trace.get("packet", [])
 
     procs, threads = {}, {}  # uuid -> descriptor
+    notes = []  # the names of the calltrace note tracks
     for p in packets:
         td = one(p, "track_descriptor")
         if not td:
@@ -75,8 +77,15 @@ def main():
             procs[uuid] = one(td, "process")
         elif one(td, "thread"):
             threads[uuid] = (one(td, "thread"), one(td, "parent_uuid"))
+        elif str(one(td, "name", "")).startswith("calltrace: "):
+            # which times the trace holds (corrected, or as recorded)
+            notes.append(one(td, "name"))
         else:
             bad.append("track descriptor %s: no process, no thread" % uuid)
+    if len(notes) != 1:
+        bad.append("%d calltrace tracks saying which times these are" % len(notes))
+    for n in notes:
+        print("track", n)
     for uuid, pd in sorted(procs.items(), key=lambda kv: one(kv[1], "process_name")):
         print("process", one(pd, "process_name"), "cmdline", " ".join(pd.get("cmdline", [])))
     names = []

@@ -161,13 +161,18 @@ static size_t exits(struct ct_session *s, int tid, size_t batch, struct ct_event
 		return 0;
 	}
 	int r;
+	uint64_t entered = 0; /* what each entry's below must say */
 	while ((r = ct_stream_read(st, evs, batch, &err)) > 0)
 		for (int i = 0; i < r; i++) {
-			if (evs[i].kind == CT_ENTER)
-				CHECK(evs[i].below == 0, "an entry has below %" PRIu64,
-				      evs[i].below);
-			else if (n < max)
+			if (evs[i].kind == CT_ENTER) {
+				/* an entry carries the calls entered before it */
+				CHECK(evs[i].below == entered,
+				      "batch %zu: an entry's below %" PRIu64 ", want %" PRIu64,
+				      batch, evs[i].below, entered);
+				entered++;
+			} else if (n < max) {
 				out[n++] = evs[i];
+			}
 		}
 	CHECK(r == 0, "read: %s", err.msg);
 	ct_stream_close(st);

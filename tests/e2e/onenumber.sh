@@ -1,0 +1,91 @@
+# onenumber: every view and export shows the same (corrected) times of one
+# recording by default, and the same recorded times with --raw (issue 13's
+# "one number everywhere").  A program of many short calls, where the
+# tracer's own cost is much of the recorded time: main's total time is the
+# same in report, in the HTML report (flat profile and flame graph), in
+# callgrind (as callgrind_annotate --inclusive=yes reads it), in the folded
+# stacks (their sum), and in the chrome and perfetto timelines (main's slice,
+# a little longer where the timeline's clock held: lib/tclock.h);
+# every function's total and self time is report's in the HTML report, and
+# callgrind's costs add up to main's; each output says which times it holds; the
+# timelines nest.  No timing thresholds: numbers of one recording compared.
+# variants: all
+build onenumber "$E2E/onenumber.c"
+record d ./onenumber
+want_rc "record ./onenumber" $RC 0 "$W/d.err"
+
+# figures MODE [--raw]: main's total time in each output, one line each
+figures() {
+	_m=$1
+	shift
+	ct report d --format=csv "$@" >"$W/$_m.csv"
+	ct export d --format=html -o "$W/$_m.html" "$@"
+	ct export d --format=callgrind -o "$W/$_m.cg" "$@"
+	ct export d --format=folded -o "$W/$_m.folded" "$@"
+	ct export d --format=chrome -o "$W/$_m.json" "$@"
+	ct export d --format=perfetto -o "$W/$_m.pftrace" "$@"
+	callgrind_annotate --inclusive=yes --auto=no --threshold=100 "$W/$_m.cg" >"$W/$_m.cga" 2>&1 ||
+		fail "callgrind_annotate $_m: $(head -c 300 "$W/$_m.cga")"
+	protoc --decode=perfetto.protos.Trace -I"$E2E" "$E2E/perfetto.proto" \
+		<"$W/$_m.pftrace" >"$W/$_m.pf.txt" 2>"$W/$_m.protoc.err" ||
+		fail "protoc --decode $_m: $(head -c 300 "$W/$_m.protoc.err")"
+	python3 "$E2E/perfetto_check.py" "$W/$_m.pf.txt" "$W/$_m.json" >"$W/$_m.pfcheck" 2>&1
+	grep -q '^BAD\|Traceback' "$W/$_m.pfcheck" && fail "perfetto $_m: $(grep -m 3 '^BAD\|Error' "$W/$_m.pfcheck")"
+	python3 - "$W" "$_m" <<'PY'
+import csv, json, re, sys
+W, m = sys.argv[1], sys.argv[2]
+rep = {r["function"]: r for r in csv.DictReader(open("%s/%s.csv" % (W, m)))}
+out = {"report": int(rep["main"]["total_ns"])}
+s = open("%s/%s.html" % (W, m), encoding="utf-8").read()
+d = json.loads(re.search(r'<script type="application/json" id="ct-data">(.*?)</script>', s, re.S).group(1))
+fns = d["fns"]
+out["html flat profile"] = [f[2] for f in fns if f[0] == "main"][0]
+out["html flame graph"] = sum(r[3] for r in d["tree"] if r[0] == -1 and r[1] >= 0 and fns[r[1]][0] == "main")
+for line in open("%s/%s.cga" % (W, m)):
+    f = line.split()
+    if f and f[-1].endswith(":main"):
+        out["callgrind_annotate inclusive"] = int(f[0].replace(",", ""))
+out["folded stacks, summed"] = sum(int(l.rsplit(" ", 1)[1]) for l in open("%s/%s.folded" % (W, m)))
+xs = [e for e in json.load(open("%s/%s.json" % (W, m)))["traceEvents"] if e["ph"] == "X"]
+chrome = [round(e["dur"] * 1000) for e in xs if e["name"] == "main"][0]
+for k, v in out.items():
+    print("%s main: %s" % (m, k), "= report's" if v == out["report"] else "%d != report's %d" % (v, out["report"]))
+# a timeline's clock holds rather than go back (lib/tclock.h): main's end
+# can come a few ns later than its corrected duration says, when its last
+# callee's corrected end came out after it
+print("%s main: chrome slice = report's, or at most 1 us longer:" % m, 0 <= chrome - out["report"] <= 1000)
+print("%s: html flat profile total and self = report's for every function:" % m,
+      all(int(rep[f[0]]["total_ns"]) == f[2] and int(rep[f[0]]["self_ns"]) == f[3] and
+          int(rep[f[0]]["calls"]) == f[1] for f in fns) and len(fns) == len(rep))
+# callgrind: its self costs add up to main's inclusive cost
+tot = [l.split()[1] for l in open("%s/%s.cg" % (W, m)) if l.startswith("summary:")]
+print("%s: callgrind's summary (the self costs) = main's inclusive:" % m,
+      int(tot[0]) == out.get("callgrind_annotate inclusive"))
+# the timeline nests: every slice inside the enclosing one, none negative
+xs.sort(key=lambda e: (e["ts"], -e["dur"]))
+stack, bad = [], 0
+for e in xs:
+    b, en = round(e["ts"] * 1000), round((e["ts"] + e["dur"]) * 1000)
+    while stack and stack[-1] <= b and not (stack[-1] == b and en == b):
+        stack.pop()
+    if en < b or (stack and en > stack[-1]):
+        bad += 1
+    stack.append(en)
+print("%s: chrome slices nest, none negative:" % m, bad == 0)
+PY
+	grep -h '^# calltrace:\|^desc:' "$W/$_m.cg" | sed "s/^/$_m callgrind: /"
+	python3 -c 'import json,sys; print(sys.argv[2] + " chrome otherData:", json.load(open(sys.argv[1]))["otherData"]["calltrace_times"])' "$W/$_m.json" "$_m"
+	grep '^track calltrace' "$W/$_m.pfcheck" | sed "s/^/$_m perfetto: /"
+	grep '^same slices as chrome\|^structure' "$W/$_m.pfcheck" | sed "s/: [0-9]*$//; s/^/$_m perfetto: /"
+}
+
+section "corrected (default)"
+figures corrected | add
+section "--raw"
+figures raw --raw | add
+
+section "corrected below raw"
+a=$(awk -F, '$1 == "main" { print $3 }' "$W/corrected.csv")
+b=$(awk -F, '$1 == "main" { print $3 }' "$W/raw.csv")
+[ "$a" -lt "$b" ] && echo "main: corrected < raw" | add || echo "main: corrected $a NOT below raw $b" | add
+golden
