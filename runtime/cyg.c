@@ -318,7 +318,6 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 static inline __attribute__((always_inline)) void push_held(struct ct_tstate *t, uintptr_t a,
 							    uintptr_t cfa, uint32_t d, uint64_t now)
 {
-	t->fl_tp[d].t0 = now;
 	struct ct_frame *f = &t->stk[d];
 	f->fn = a;
 	CT_BARRIER(); /* (as in enter_at) */
@@ -328,9 +327,7 @@ static inline __attribute__((always_inline)) void push_held(struct ct_tstate *t,
 	 * that no branch waits for the clock).  A held call that returns
 	 * leaves them as they are: time_enter_due_rel finds the true ones
 	 * when the deadline passes */
-	uint64_t due = now + ct_filt.min_time;
-	t->fl_due = due < t->fl_due ? due : t->fl_due;
-	t->fl_plo = d < t->fl_plo ? d : t->fl_plo;
+	ct_filt_hold_at(t, d, now);
 	t->depth = d + 1;
 }
 

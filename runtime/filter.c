@@ -643,8 +643,13 @@ void ct_filt_flush(struct ct_tstate *t)
 		if ((f->flags & (CT_FR_PEND | CT_FR_NOREC)) != (CT_FR_PEND | CT_FR_NOREC))
 			continue;
 		f->flags &= ~(CT_FR_PEND | CT_FR_NOREC);
-		t->fl_tp[i].seq = UINT64_MAX; /* nothing to take back */
-		ct_put_enter(t, f->fn, t->fl_tp[i].t0);
+		/* written now, and noted as any recorded call is: one that
+		 * proves short after all (the entry of a call inside it was
+		 * due, or wrote the entries below it) is taken back at its
+		 * exit, with what was written after it */
+		uint64_t t0 = t->fl_tp[i].t0;
+		ct_filt_note_at(t, i, t0);
+		ct_put_enter(t, f->fn, t0);
 	}
 }
 

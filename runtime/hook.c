@@ -380,7 +380,22 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 		if (dec == CT_FD_MARK) {
 			if (!ct_push_quiet(t, fn, cfa, 0))
 				return;
+		} else if (ct_cyg_held && !ct_args_enabled && d < t->fl_tcap) {
+			/* -t alone, with -finstrument-functions' entries held
+			 * back (cyg.c): this one is held back as they are, and
+			 * written (after theirs) only if the call proves long
+			 * (return_slow).  Writing it now would write theirs
+			 * too, for good, and the take-back of this one would
+			 * erase them with it */
+			if (!ct_push_quiet(t, fn, cfa, 0))
+				return;
+			flags |= CT_FR_NOREC | CT_FR_PEND;
+			ct_filt_hold_at(t, d, now);
 		} else {
+			/* entries held back are written first, so that a
+			 * take-back of this call's records leaves them */
+			if (unlikely(t->fl_plo != CT_PEND_NONE))
+				ct_filt_flush(t);
 			if (ct_filt.timed)
 				ct_filt_note_entry(t, now);
 			ct_enter_slow(t, fn, now, cfa);
@@ -514,7 +529,24 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 	}
 	if (unlikely(ct_filt.has_trig) && (flags & CT_FR_TP))
 		ct_filt_exit_trig(fn); /* finish */
-	if (flags & CT_FR_NOREC) {
+	if ((flags & (CT_FR_NOREC | CT_FR_PEND)) == (CT_FR_NOREC | CT_FR_PEND)) {
+		/* -t alone: its entry was held back (enter_slow) */
+		if (i - 1 < t->fl_tcap && now - t->fl_tp[i - 1].t0 < ct_filt.min_time) {
+			t->depth = i - 1; /* short: nothing was written, nothing is */
+			if (t->fl_plo == i - 1) {
+				t->fl_plo = CT_PEND_NONE;
+				t->fl_due = UINT64_MAX;
+			}
+			t->fl_filtered++;
+		} else {
+			/* long: the entries held back (its own among them)
+			 * are written, then its exit */
+			f->flags = flags;
+			ct_filt_flush(t);
+			f->flags = 0;
+			ct_put_exit(t, now, i - 1);
+		}
+	} else if (flags & CT_FR_NOREC) {
 		t->depth = i - 1; /* a record-time filter left it out */
 	} else if (!(ct_filt_on && ct_filt.timed && ct_filt_take_back(t, i - 1, now))) {
 		if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)

@@ -537,6 +537,19 @@ static inline bool ct_filt_take_back_at(struct ct_tstate *t, const struct ct_tpe
 	return true;
 }
 
+/* -t alone: the frame at depth d, entered at now, has its ENTER held back
+ * (CT_FR_PEND | CT_FR_NOREC): the lowest such frame and the earliest
+ * deadline are kept as minima (cyg.c push_held; hook.c for a library call
+ * or a hooked function inside -finstrument-functions' held calls) */
+static inline __attribute__((always_inline)) void ct_filt_hold_at(struct ct_tstate *t, uint32_t d,
+								  uint64_t now)
+{
+	t->fl_tp[d].t0 = now;
+	uint64_t due = now + ct_filt.min_time;
+	t->fl_due = due < t->fl_due ? due : t->fl_due;
+	t->fl_plo = d < t->fl_plo ? d : t->fl_plo;
+}
+
 /* -t: note where a recorded call's records begin (at depth d, now) */
 static inline void ct_filt_note_at(struct ct_tstate *t, uint32_t d, uint64_t now)
 {
