@@ -968,7 +968,7 @@ static bool write_final_info(struct recorder *r)
 	ri->lost = d->st.lost;
 	ri->unmatched = d->st.unmatched;
 	ri->waits = d->st.waits;
-	ri->unfinished = d->st.enters + d->st.before - d->st.exits - d->st.unwound;
+	ri->unfinished = ct_drain_unfinished(&d->st);
 	ri->write_errors = d->write_errors + r->sym_errors;
 	ri->unwritten_events = d->unwritten_events;
 	ri->unwritten_bytes = d->unwritten_bytes;
@@ -984,7 +984,7 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	const struct ct_drain_stats *st = &r->dr.st;
 	const uint64_t *untr = r->ri.untraced;
 	char size[64];
-	uint64_t unfinished = st->enters + st->before - st->exits - st->unwound;
+	uint64_t unfinished = ct_drain_unfinished(st);
 	bool lost_any = st->lost || own_failure;
 	print_size(size, sizeof(size), st->bytes);
 	if (r->o.count) {

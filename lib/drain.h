@@ -28,6 +28,15 @@ struct ct_drain_stats {
 	uint64_t before;   /* --flight: calls entered before their window */
 };
 
+/* the calls still open at the end: entries (and --flight's calls entered
+ * before their window) less exits and unwound frames; 0, not a wrapped
+ * count, when a broken stream held more exits than entries */
+static inline uint64_t ct_drain_unfinished(const struct ct_drain_stats *st)
+{
+	uint64_t opened = st->enters + st->before, closed = st->exits + st->unwound;
+	return opened > closed ? opened - closed : 0;
+}
+
 /* --flight: the window a snapshot holds of one thread (clock values) */
 struct ct_flight_win {
 	int pid, gen, tid;

@@ -96,7 +96,7 @@ int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 	ri.threads = nw;
 	ri.events = st.events;
 	ri.bytes = st.bytes;
-	ri.unfinished = st.enters + st.before - st.exits - st.unwound;
+	ri.unfinished = ct_drain_unfinished(&st);
 	ri.running = NULL;
 	ri.nrunning = 0;
 	char *extra = ct_snapshot_lines(n, reason, ri.end_clock, w, nw);
