@@ -101,6 +101,10 @@ int main(void)
 	      (unsigned long long)d.st.events, d.nrings);
 	CHECK(d.st.lost == 7, "the ring's own count (%llu)", (unsigned long long)d.st.lost);
 	CHECK(d.npids == 1 && d.ntids == 1, "1 process, 1 thread");
+	CHECK(ct_drain_unfinished(&d.st) == 1, "one call left open (%llu)",
+	      (unsigned long long)ct_drain_unfinished(&d.st));
+	struct ct_drain_stats broken = {.enters = 1, .exits = 3, .unwound = 1};
+	CHECK(ct_drain_unfinished(&broken) == 0, "more exits than entries: 0, not a wrapped count");
 
 	char ev[PATH_MAX];
 	snprintf(ev, sizeof(ev), "%s/4242-0-4243.ev", dir);
