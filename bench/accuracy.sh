@@ -26,14 +26,9 @@
 # ACC_KV=FILE (also write the figures as key value lines to FILE).
 # Recordings go to BENCH_WORK/accuracy/run, each file at most 2-4 GB
 # (ulimit -f), and are removed at the end.
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+SUB=
+. "$HERE/lib.sh"
 RUNS=${RUNS:-5}
 FIB_N=${ACC_FIB_N:-30}
 LUA_N=${LUA_N:-20000}

@@ -10,17 +10,11 @@
 # Environment: CALLTRACE (default build/calltrace), ARGS_N calls (default
 # 10000000), RUNS (best of, default 5), BENCH_WORK (default bench/work),
 # ARGS_KV=1 (key value lines, as bench/run.sh reads them).
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}/args
-mkdir -p "$W"
-CT=${CALLTRACE:-$TOP/build/calltrace}
+SUB=args
+. "$HERE/lib.sh"
 N=${ARGS_N:-10000000}
 RUNS=${RUNS:-5}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 
 $CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
 $CC -O2 -o "$W/plain" "$HERE/args.c" || exit 1
@@ -49,7 +43,7 @@ t_fentry=$(best "$CT" record -q -d "$W/d" ./fentry "$N")
 t_args=$(best "$CT" record -q -d "$W/d" -A '^pair$@arg1/d,arg2/d' -R '^pair$@retval/d' \
 	./fentry "$N")
 # check that the recording has the values (the figure means nothing otherwise)
-"$CT" replay -d "$W/d" --no-duration -D 2 2>/dev/null | sed -n 3p | grep -q 'pair(0, 0) = 0;' ||
+"$CT" replay -d "$W/d" --no-duration -D 2 2>/dev/null | head -n 8 | grep -q '|   pair(0, 0) = 0;$' ||
 	echo "bench/args.sh: warning: the recording does not show pair's arguments" >&2
 bytes=$(cat "$W"/d/*.ev | wc -c)
 micro=$("$W/micro" "$W/micro.spec" "$N")

@@ -34,33 +34,20 @@
 #                              of each; lua.count.fi.over_hooks_ns: over the
 #                              -finstrument-functions build run with glibc's
 #                              empty hooks
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}/count
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+SUB=count
+. "$HERE/lib.sh"
 FIB_N=${FIB_N:-33}
 RUNS=${RUNS:-7}
 LUA_N=${LUA_N:-20000}
-BW=${LUA_WORK:-$(cd "$W/.." && pwd)}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
+BW=${LUA_WORK:-$BW}
 # a recording is bounded: 4 GiB at most per file
 ulimit -f 8388608 2>/dev/null || true
 
 say() { echo "count: $*" >&2; }
-calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
 
 A="-O2 -falign-functions=64"
-$CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
-$CC $A -o "$W/fib-plain" "$HERE/fib.c" || exit 1
-$CC $A -finstrument-functions -o "$W/fib-fi" "$HERE/fib.c" || exit 1
-$CC $A -pg -o "$W/fib-pg" "$HERE/fib.c" || exit 1
-$CC $A -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
-$CC $A -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
+build_fibs $A
 
 # tn PREP CMD...: the min CPU time of CMD FIB_N less that of CMD 1, in ns
 tn() {

@@ -20,19 +20,13 @@
 #   EXPORT_FIB_SMALL   fib(N) of the small one (default 27: 1.27 M events)
 #   EXPORT_RUNS        runs per export on the big recording (default 3)
 # Output: a table on stdout; BENCH_WORK/export.kv and export.json.
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+CALC_DIGITS=6
+SUB=
+. "$HERE/lib.sh"
 BIG=${EXPORT_FIB_BIG:-32}
 SMALL=${EXPORT_FIB_SMALL:-27}
 RUNS=${EXPORT_RUNS:-3}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 
 E=$W/export
 BIN=$E/bin
@@ -46,7 +40,6 @@ T0=$(date +%s)
 say() { echo "bench/export: $*" >&2; }
 put() { printf '%s\t%s\n' "$1" "$2" >>"$KV"; }
 get() { awk -F'\t' -v k="$1" '$1 == k { v = $2 } END { print v }' "$KV"; }
-calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 isnum() { case ${1:-x} in '' | *[!0-9.e+-]*) return 1 ;; *) return 0 ;; esac; }
 
 [ -x "$CT" ] || { say "$CT not built (make all)"; exit 1; }

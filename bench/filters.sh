@@ -31,34 +31,20 @@
 #   lua.load                       /proc/loadavg before the Lua rounds
 #   lua.full_bytes / lua.t1us_bytes  the event streams' bytes
 #   lua.bytes_ratio                full / -t 1us
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}/filters
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-BW=$(cd "$W/.." && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+SUB=filters
+. "$HERE/lib.sh"
 FIB_N=${FIB_N:-34}
 RUNS=${RUNS:-7}
 LUA_N=${LUA_N:-20000}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 # a recording is bounded: 4 GiB at most per file
 ulimit -f 8388608 2>/dev/null || true
 
 say() { echo "filters: $*" >&2; }
-calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
 evbytes() { cat "$1"/*.ev 2>/dev/null | wc -c; }
 
 A="-O2 -falign-functions=64"
-$CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
-$CC $A -o "$W/fib-plain" "$HERE/fib.c" || exit 1
-$CC $A -finstrument-functions -o "$W/fib-fi" "$HERE/fib.c" || exit 1
-$CC $A -pg -o "$W/fib-pg" "$HERE/fib.c" || exit 1
-$CC $A -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
-$CC $A -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
+build_fibs $A
 
 # t RUNS PREP CMD...: "min_wall median_wall min_cpu" ns
 t() {

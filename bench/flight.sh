@@ -32,25 +32,16 @@
 #   tsc.rdtsc_ns, tsc.floor_ns        one rdtsc, and two (bench/tsc.c, the
 #                                     floor of a traced call), same run
 #   load.start, load.end              /proc/loadavg around the runs
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}/flight
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-BW=$(cd "$W/.." && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+SUB=flight
+. "$HERE/lib.sh"
 FIB_N=${FIB_N:-33}
 RUNS=${RUNS:-5}
 LUA_N=${LUA_N:-20000}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 # a recording is bounded: 4 GiB at most per file
 ulimit -f 8388608 2>/dev/null || true
 
 say() { echo "flight: $*" >&2; }
-calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
 
 $CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
 $CC -O2 -Wall -o "$W/tsc" "$HERE/tsc.c" || exit 1

@@ -33,30 +33,17 @@
 #                           (bench/setup.sh), bench/script.lua LUA_PN
 #                           (default 100000); only when bench/setup.sh
 #                           has built it in BENCH_WORK
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}/frontends
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+SUB=frontends
+. "$HERE/lib.sh"
 FIB_N=${FIB_N:-30}
 PFIB_N=${PFIB_N:-36}
 RUNS=${RUNS:-7}
 PRUNS=${PRUNS:-21}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 
 say() { echo "frontends: $*" >&2; }
-calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
 
-$CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
-$CC -O2 -o "$W/fib-plain" "$HERE/fib.c" || exit 1
-$CC -O2 -finstrument-functions -o "$W/fib-fi" "$HERE/fib.c" || exit 1
-$CC -O2 -pg -o "$W/fib-pg" "$HERE/fib.c" || exit 1
-$CC -O2 -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
-$CC -O2 -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
+build_fibs -O2
 $CC -O2 -falign-functions=64 -o "$W/fib-plain-a64" "$HERE/fib.c" || exit 1
 $CC -O2 -falign-functions=64 -fpatchable-function-entry=5 -o "$W/fib-patch-a64" "$HERE/fib.c" || exit 1
 

@@ -8,14 +8,11 @@
 # (bench/html_load.js, when node and web/node_modules are there); the same
 # trace exported --format=folded for comparison.
 #   sh bench/html.sh            (FIB=33 DEPTH=21 by default)
-set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}/html
-CT=${CALLTRACE:-$TOP/build/calltrace}
+SUB=html
+. "$HERE/lib.sh"
 FIB=${FIB:-33}
 DEPTH=${DEPTH:-21}
-mkdir -p "$W"
 cc -O2 -finstrument-functions -o "$W/fib" "$HERE/fib.c" || exit 1
 cc -O2 -finstrument-functions -o "$W/paths" "$HERE/paths.c" || exit 1
 

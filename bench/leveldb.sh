@@ -14,19 +14,13 @@
 # for --hide the same regex, each with expected_events: what the view's
 # filter of that name keeps of the full recording (report's calls, two
 # events each), for the record-time figure to be compared with
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}/leveldb
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+SUB=leveldb
+. "$HERE/lib.sh"
 NUM=${LEVELDB_NUM:-20000}
 ulimit -f 8388608 2>/dev/null || true
 
 say() { echo "leveldb: $*" >&2; }
-calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
 
 BIN=$W/build/db_bench
 if [ ! -x "$BIN" ]; then

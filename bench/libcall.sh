@@ -26,24 +26,15 @@
 #                         lua-pg, its default (which traces library calls)
 #   lua.{libcall,nolibcall,uftrace}_slowdown  those over plain
 #   lua.libcalls          the library calls in the recording
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-BW=${BENCH_WORK:-$HERE/work}
-W=$BW/libcall
-mkdir -p "$W" && W=$(cd "$W" && pwd)
+SUB=libcall
+. "$HERE/lib.sh"
 LUAW=${LUA_WORK:-$BW}
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
 LOOP_N=${LOOP_N:-20000000}
 LUA_N=${LUA_N:-20000}
 RUNS=${RUNS:-5}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 
 say() { echo "libcall: $*" >&2; }
-calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
 
 $CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
 $CC -O2 -pg -mfentry -o "$W/loop" "$HERE/libcall_loop.c" || exit 1

@@ -18,14 +18,10 @@
 #   SQLITE_N     rows the sqlite3 shell loads for record -a (default 20000)
 #   ACC_FIB_N    fib(N) of the accuracy figure (default 30; bench/accuracy.sh)
 # The counting mode's figures (record --count beside gprof): bench/count.sh.
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+CALC_DIGITS=6
+SUB=
+. "$HERE/lib.sh"
 FIB_N=${FIB_N:-33}
 FIB_AN=${FIB_AN:-29}
 FIB_SMALL=${FIB_SMALL:-25}
@@ -34,8 +30,6 @@ LUA_N=${LUA_N:-20000}
 LUA_AN=${LUA_AN:-5000}
 RUNS=${RUNS:-5}
 ARUNS=${ARUNS:-3}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 
 KV=$W/results.kv
 LOGS=$W/logs
@@ -50,7 +44,6 @@ T0=$(date +%s)
 say() { echo "bench: $*" >&2; }
 put() { printf '%s\t%s\n' "$1" "$2" >>"$KV"; }
 get() { awk -F'\t' -v k="$1" '$1 == k { v = $2 } END { print v }' "$KV"; }
-calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 isnum() { case ${1:-x} in '' | *[!0-9.e+-]*) return 1 ;; *) return 0 ;; esac; }
 sumsize() { # files... -> total bytes (0 if none)
 	for f in "$@"; do [ -f "$f" ] && stat -c %s "$f"; done | awk '{ s += $1 } END { print s + 0 }'

@@ -18,18 +18,11 @@
 # SQLITE_KV=1 (key value lines, as bench/run.sh reads them).  Recordings go
 # to BENCH_WORK/sqlite-run, each file at most 4 GB (ulimit -f), and are
 # removed at the end.
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+SUB=
+. "$HERE/lib.sh"
 N=${SQLITE_N:-20000}
 RUNS=${RUNS:-5}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 R=$W/sqlite-run
 KV=${SQLITE_KV:-0}
 
