@@ -281,7 +281,15 @@
 	add %fs:CT_T_STK(%r11), %rsi	/* %rsi = &stk[depth], the new frame */
 	lea \so+8(\sb), %rcx		/* the new frame's CFA */
 	cmp %rcx, CT_FR_CFA - 32(%rsi)	/* deeper than the last frame? */
-	jbe .Lunbusy_\name
+	ja 4f
+	/* as deep: still a call inside the last frame if that one is not
+	 * hooked (ret 0): a -finstrument-functions frame's CFA is its
+	 * hook's, the function's stack pointer at its calls, so a library
+	 * call it makes has that CFA too (hook.c resync_entry agrees) */
+	jne .Lunbusy_\name
+	cmpq $0, CT_FR_RET - 32(%rsi)
+	jne .Lunbusy_\name
+4:
 	lea ct_return_tramp(%rip), %rax
 	cmp %rax, \so(\sb)		/* a tail call: the general path */
 	je .Lunbusy_\name
