@@ -263,7 +263,15 @@ int cmd_info(int argc, char **argv)
 						  sizeof(buf)) +
 				       strspn(buf, " "));
 		struct ct_overhead o;
-		if (ct_overhead_of(s, p, &o))
+		if (ct_overhead_of(s, p, &o) &&
+		    (o.lib_inner_ps != o.inner_ps || o.lib_outer_ps != o.outer_ps))
+			printf("  %-10s %.1f ns inner, %.1f ns outer per call; library calls %.1f "
+			       "ns "
+			       "inner, %.1f ns outer (taken out of the times of report, graph, "
+			       "callers, export)\n",
+			       "overhead:", (double)o.inner_ps / 1000, (double)o.outer_ps / 1000,
+			       (double)o.lib_inner_ps / 1000, (double)o.lib_outer_ps / 1000);
+		else if (ct_overhead_of(s, p, &o))
 			printf("  %-10s %.1f ns inner, %.1f ns outer per call (taken out of the "
 			       "times of report, graph, callers, export)\n",
 			       "overhead:", (double)o.inner_ps / 1000, (double)o.outer_ps / 1000);

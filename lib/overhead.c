@@ -20,6 +20,8 @@ static bool figures(const struct ct_session *s, uint64_t calls, uint64_t inner, 
 	o->outer_ps = per_call_ps(outer, calls, s->clock_hz);
 	if (o->outer_ps < o->inner_ps)
 		o->outer_ps = o->inner_ps;
+	o->lib_inner_ps = o->inner_ps;
+	o->lib_outer_ps = o->outer_ps;
 	return true;
 }
 
@@ -43,15 +45,27 @@ static bool figures_of(const struct ct_session *s, const struct ct_proc *p, stru
 	case CT_PROC_FE_HOOK:
 		return ct_overhead_measured(s, p, CT_PROC_FE_HOOK, o);
 	case CT_PROC_FE_CYG | CT_PROC_FE_HOOK: {
-		/* which front end an event came through is not in the trace */
 		struct ct_overhead c, h;
 		if (!ct_overhead_measured(s, p, CT_PROC_FE_CYG, &c) ||
 		    !ct_overhead_measured(s, p, CT_PROC_FE_HOOK, &h))
 			return false;
+		if (p->libcalls) {
+			/* library calls (the reader marks them) went
+			 * through the hooked trampolines, the program's own
+			 * calls through -finstrument-functions */
+			*o = c;
+			o->lib_inner_ps = h.inner_ps;
+			o->lib_outer_ps = h.outer_ps;
+			return true;
+		}
+		/* both front ends in the program's own modules: which one an
+		 * event came through is not in the trace */
 		o->inner_ps = c.inner_ps < h.inner_ps ? c.inner_ps : h.inner_ps;
 		o->outer_ps = c.outer_ps < h.outer_ps ? c.outer_ps : h.outer_ps;
 		if (o->outer_ps < o->inner_ps)
 			o->outer_ps = o->inner_ps;
+		o->lib_inner_ps = o->inner_ps;
+		o->lib_outer_ps = o->outer_ps;
 		return true;
 	}
 	default: /* -finstrument-functions, or not said (an older trace) */

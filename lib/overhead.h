@@ -10,7 +10,11 @@
  *          hook pair); outer >= inner
  *
  * A call that made `below` calls (all depths) has its inclusive time
- * corrected to  total - inner - below * outer.  Views compute self time as
+ * corrected to  total - inner - below * outer.  A process that made
+ * library calls through the hooked trampolines (doc/libcall.md) from
+ * -finstrument-functions code has two sets of figures: the library calls
+ * among `below` (below_lib) cost the hooked front ends' outer, and a
+ * library call's own inner is theirs.  Views compute self time as
  * before, from the corrected times: a call's corrected total minus those of
  * its direct callees shown, which comes to
  *   self - inner - children * (outer - inner)
@@ -30,7 +34,11 @@
 
 struct ct_overhead {
 	uint64_t inner_ps, outer_ps; /* per call, in picoseconds; 0: no correction */
-	bool waits;                  /* take out the time spent waiting for the trace writer
+	/* the same for library calls (CT_EVF_LIBCALL): the hooked front
+	 * ends' figures in a -finstrument-functions process that made
+	 * library calls; else inner_ps and outer_ps again */
+	uint64_t lib_inner_ps, lib_outer_ps;
+	bool waits; /* take out the time spent waiting for the trace writer
 		     * (ct_event's waited): set by ct_overhead_of, not with --raw */
 };
 
@@ -50,14 +58,21 @@ bool ct_overhead_measured(const struct ct_session *s, const struct ct_proc *p, u
 			  struct ct_overhead *o);
 
 /* the ns to take out of the inclusive time of a call that made `below`
- * calls: inner + below * outer */
-static inline uint64_t ct_overhead_ns(const struct ct_overhead *o, uint64_t below)
+ * calls, below_lib of them library calls (lib: the call is one itself):
+ * its own inner + the others' outer */
+static inline uint64_t ct_overhead_ns(const struct ct_overhead *o, uint64_t below,
+				      uint64_t below_lib, bool lib)
 {
+	if (below_lib > below)
+		below_lib = below;
+	uint64_t own = lib ? o->lib_inner_ps : o->inner_ps, n = below - below_lib;
 	/* 64-bit arithmetic (a multiplication for the division) while it
 	 * cannot overflow: always, in practice */
-	if (below < (1ULL << 32) && o->outer_ps < (1ULL << 30) && o->inner_ps < (1ULL << 30))
-		return (below * o->outer_ps + o->inner_ps + 500) / 1000;
-	unsigned __int128 ps = (unsigned __int128)below * o->outer_ps + o->inner_ps;
+	if (below < (1ULL << 32) && o->outer_ps < (1ULL << 30) && o->lib_outer_ps < (1ULL << 30) &&
+	    own < (1ULL << 30))
+		return (n * o->outer_ps + below_lib * o->lib_outer_ps + own + 500) / 1000;
+	unsigned __int128 ps = (unsigned __int128)n * o->outer_ps +
+			       (unsigned __int128)below_lib * o->lib_outer_ps + own;
 	unsigned __int128 ns = (ps + 500) / 1000;
 	return ns > INT64_MAX ? INT64_MAX : (uint64_t)ns;
 }
@@ -73,9 +88,10 @@ static inline int64_t ct_overhead_net(const struct ct_overhead *o, const struct 
 		incl = INT64_MAX;
 	if (o->waits)
 		incl -= ev->waited < incl ? ev->waited : incl;
-	if (!o->outer_ps && !o->inner_ps)
+	if (!o->outer_ps && !o->inner_ps && !o->lib_outer_ps && !o->lib_inner_ps)
 		return (int64_t)incl;
-	return (int64_t)incl - (int64_t)ct_overhead_ns(o, ev->below);
+	return (int64_t)incl - (int64_t)ct_overhead_ns(o, ev->below, ev->below_lib,
+						       (ev->flags & CT_EVF_LIBCALL) != 0);
 }
 
 /* a + b and a - b as the sums above keep them: wrapping (two's complement),

@@ -393,6 +393,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			if (a && a[1] && strlen(a + 1) <= 1024 && !strpbrk(a + 1, " \t")) {
 				*a = 0;
 				if (parse_u64(val, 16, &v) && v) {
+					p->libcalls = true;
 					void **slot = ct_u64map_slot(&pp->lcnames, v);
 					if (!*slot)
 						*slot = xstrdup(a + 1);

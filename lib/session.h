@@ -52,6 +52,8 @@ struct ct_proc {
 	 * ends the process recorded through ("frontend" lines): CT_PROC_FE_* */
 	uint64_t ovh_hook_calls, ovh_hook_inner, ovh_hook_outer;
 	unsigned frontends;
+	bool libcalls; /* it made library calls through the hooked
+			* trampolines ("libcall" lines: doc/libcall.md) */
 };
 
 #define CT_PROC_FE_CYG 1u  /* -finstrument-functions hooks */
@@ -122,6 +124,10 @@ enum ct_event_flags {
 				     * window the stream holds (on its entry and
 				     * its exit); its entry time is the window's
 				     * start                                      */
+	CT_EVF_LIBCALL = 1 << 4,    /* a library call (doc/libcall.md), on its
+				     * entry and its exit: the overhead
+				     * correction takes the hooked front ends'
+				     * figures for it                             */
 };
 
 struct ct_event {
@@ -132,12 +138,13 @@ struct ct_event {
 	uint64_t start; /* for CT_EXIT: time of the matching entry */
 	uint32_t depth; /* 0 for outermost frames; an exit has its entry's depth */
 	struct ct_thread *thread;
-	uint64_t below;  /* for CT_EXIT: the calls made inside this one, all
+	uint64_t below;     /* for CT_EXIT: the calls made inside this one, all
 			     * depths (for the overhead correction); for
 			     * CT_ENTER and CT_MARK: the calls the stream entered
 			     * before this event (for the corrected clock of a
 			     * timeline, lib/tclock.h) */
-	uint64_t waited; /* for CT_EXIT: ns of this call (all depths) that the
+	uint64_t below_lib; /* of below, the library calls (CT_EVF_LIBCALL) */
+	uint64_t waited;    /* for CT_EXIT: ns of this call (all depths) that the
 			     * thread spent waiting for the trace writer, its
 			     * buffers all full: not the program's time; for
 			     * CT_ENTER and CT_MARK: the ns the thread waited so

@@ -136,7 +136,13 @@ struct frame {
 	uint64_t mark;          /* the stream's entry count just after this entry */
 	struct ct_callargs *ca; /* captured arguments/return value, or NULL */
 	uint64_t waited0;       /* the stream's waited at this entry */
+	uint64_t libmark;       /* the stream's library-call count after it */
+	bool lib;               /* a library call */
 };
+
+/* the library calls' addresses of a process seen lately: a cache before
+ * its map (struct proc_priv's lcnames), looked up at each entry */
+#define LC_CACHE 256
 
 struct ct_stream {
 	struct ct_session *s;
@@ -156,7 +162,14 @@ struct ct_stream {
 
 	struct frame *stack;
 	size_t depth, cap;
-	uint64_t nenter; /* entries so far: an exit's below = nenter - mark */
+	uint64_t nenter;            /* entries so far: an exit's below = nenter - mark */
+	uint64_t nlib;              /* of those, library calls: below_lib = nlib - libmark */
+	const struct ct_u64map *lc; /* the process's library calls, or NULL
+				     * when it made none */
+	struct {
+		uint64_t key; /* address + 1; 0: empty */
+		bool lib;
+	} lcc[LC_CACHE];
 
 	/* exits owed before the next record is decoded */
 	size_t pend_n;
@@ -257,6 +270,10 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	st->fd = fd;
 	st->size = size;
 	st->tag = t->proc && ct_proc_overlaps(t->proc);
+	if (t->proc) {
+		const struct proc_priv *pp = (const struct proc_priv *)(const void *)t->proc;
+		st->lc = pp->lcnames.len ? &pp->lcnames : NULL;
+	}
 	/* no bigger than the file (the fuzzer opens many small ones) */
 	if (bufsize > size + 64)
 		bufsize = (size_t)size + 64;
@@ -361,6 +378,19 @@ static inline uint64_t clamp_time(struct ct_stream *st, uint64_t t)
 	return t;
 }
 
+/* is addr (an entry's, untagged) a library call of the stream's process? */
+static inline bool is_lib(struct ct_stream *st, uint64_t addr)
+{
+	if (!st->lc)
+		return false;
+	size_t i = (size_t)((addr ^ addr >> 12) & (LC_CACHE - 1));
+	if (st->lcc[i].key != addr + 1) {
+		st->lcc[i].key = addr + 1;
+		st->lcc[i].lib = ct_u64map_get(st->lc, addr) != NULL;
+	}
+	return st->lcc[i].lib;
+}
+
 static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint64_t time,
 		 unsigned flags)
 {
@@ -369,15 +399,19 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
 	}
 	time = clamp_time(st, time);
+	bool lib = is_lib(st, addr);
 	if (__builtin_expect(st->tag, 0))
 		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
 	/* an entry's counters: the calls before it, the waits so far */
 	ev->below = st->nenter;
+	ev->below_lib = st->nlib;
 	ev->waited = st->waited;
-	st->stack[st->depth] = (struct frame){addr, time, ++st->nenter, NULL, st->waited};
+	st->nlib += lib;
+	st->stack[st->depth] =
+		(struct frame){addr, time, ++st->nenter, NULL, st->waited, st->nlib, lib};
 	ev->args = NULL;
 	ev->kind = CT_ENTER;
-	ev->flags = flags;
+	ev->flags = flags | (lib ? CT_EVF_LIBCALL : 0);
 	ev->addr = addr;
 	ev->time = time;
 	ev->start = time;
@@ -394,9 +428,10 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 		st->nbefore = st->depth;
 	}
 	ev->kind = CT_EXIT;
-	ev->flags = flags;
+	ev->flags = flags | (f->lib ? CT_EVF_LIBCALL : 0);
 	ev->addr = f->addr;
 	ev->waited = st->waited - f->waited0;
+	ev->below_lib = st->nlib - f->libmark;
 	ev->time = clamp_time(st, time);
 	ev->start = f->start;
 	ev->depth = (uint32_t)st->depth;
@@ -476,6 +511,7 @@ static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *te
 				.depth = (uint32_t)st->depth,
 				.thread = st->t,
 				.below = st->nenter,
+				.below_lib = st->nlib,
 				.waited = st->waited};
 }
 
@@ -751,7 +787,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	struct frame *stack = st->stack;
 	size_t depth = st->depth, cap = st->cap, n = 0, nbefore = st->nbefore;
 	uint64_t base = st->base, last_time = st->last_time;
-	uint64_t hi = st->hi, nenter = st->nenter, waited = st->waited;
+	uint64_t hi = st->hi, nenter = st->nenter, waited = st->waited, nlib = st->nlib;
 	struct ct_thread *t = st->t;
 	/* with argument records, an ENTER followed by one (or whose next
 	 * record is not buffered yet) goes the slow way */
@@ -771,12 +807,14 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			last_time = time;
 			const struct frame *f = &stack[--depth];
 			*e = (struct ct_event){.kind = CT_EXIT,
+					       .flags = f->lib ? CT_EVF_LIBCALL : 0,
 					       .addr = f->addr,
 					       .time = time,
 					       .start = f->start,
 					       .depth = (uint32_t)depth,
 					       .thread = t,
 					       .below = nenter - f->mark,
+					       .below_lib = nlib - f->libmark,
 					       .args = f->ca,
 					       .waited = waited - f->waited0};
 			if (__builtin_expect(f->ca != NULL, 0)) {
@@ -798,15 +836,20 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			if (time < last_time)
 				time = last_time;
 			last_time = time;
+			bool lib = is_lib(st, addr);
 			*e = (struct ct_event){.kind = CT_ENTER,
+					       .flags = lib ? CT_EVF_LIBCALL : 0,
 					       .addr = addr,
 					       .time = time,
 					       .start = time,
 					       .depth = (uint32_t)depth,
 					       .thread = t,
 					       .below = nenter,
+					       .below_lib = nlib,
 					       .waited = waited};
-			stack[depth] = (struct frame){addr, time, ++nenter, NULL, waited};
+			nlib += lib;
+			stack[depth] =
+				(struct frame){addr, time, ++nenter, NULL, waited, nlib, lib};
 			depth++;
 			p += 8;
 		} else {
@@ -819,6 +862,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	st->base = base;
 	st->last_time = last_time;
 	st->nenter = nenter;
+	st->nlib = nlib;
 	return n;
 }
 

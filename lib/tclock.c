@@ -35,8 +35,12 @@ uint64_t ct_tclock_before(const struct ct_overhead *o, const struct ct_event *ev
 	uint64_t entered = ev->below;
 	uint64_t open = ev->depth < entered ? ev->depth : entered;
 	uint64_t done = entered - open;
-	unsigned __int128 ps =
-		(unsigned __int128)done * o->outer_ps + (unsigned __int128)open * o->inner_ps;
+	/* the library calls entered before it are taken as done (they are
+	 * leaves but for callbacks) */
+	uint64_t lib = ev->below_lib < done ? ev->below_lib : done;
+	unsigned __int128 ps = (unsigned __int128)(done - lib) * o->outer_ps +
+			       (unsigned __int128)lib * o->lib_outer_ps +
+			       (unsigned __int128)open * o->inner_ps;
 	unsigned __int128 ns = (ps + 500) / 1000;
 	if (o->waits)
 		ns += ev->waited;

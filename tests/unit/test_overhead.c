@@ -101,16 +101,22 @@ static void make_data(void)
 			   "clock_hz: 1000000000\nstart_clock: 1000\nend_clock: 99999\n"
 			   "complete: 1\n";
 	write_file("info", info, strlen(info));
-	/* 100 calls: inner 1500 ticks (15 ns per call), outer 4000 (40 ns) */
+	/* 100 calls: inner 1500 ticks (15 ns per call), outer 4000 (40 ns);
+	 * LEAF is a library function the program calls */
 	const char *proc = "calltrace-proc 1\npid 10\nppid 1\ngen 0\nexe /bin/prog\n"
 			   "clock 1000 5 6\noverhead 100 1500 4000\n"
-			   "overhead-hook 100 2500 6000\n";
+			   "overhead-hook 100 2500 6000\nlibcall 401200 strlen\n";
 	write_file("10-0.proc", proc, strlen(proc));
 	/* a process that recorded through both front ends (no events) */
 	const char *both = "calltrace-proc 1\npid 12\nppid 1\ngen 0\nexe /bin/prog\n"
 			   "overhead 100 1500 7000\noverhead-hook 100 2500 6000\n"
 			   "frontend hook\nfrontend cyg\nfrontend bogus\n";
 	write_file("12-0.proc", both, strlen(both));
+	/* the same with library calls: those get the hooked figures */
+	const char *lib = "calltrace-proc 1\npid 13\nppid 1\ngen 0\nexe /bin/prog\n"
+			  "overhead 100 1500 7000\noverhead-hook 100 2500 6000\n"
+			  "frontend hook\nfrontend cyg\nlibcall 7f0000001000 memcpy\n";
+	write_file("13-0.proc", lib, strlen(lib));
 	const char *old = "calltrace-proc 1\npid 11\nppid 1\ngen 0\nexe /bin/prog\n";
 	write_file("11-0.proc", old, strlen(old));
 
@@ -184,16 +190,24 @@ static void test_below(struct ct_session *s)
 	/* exits in order: leaf leaf leaf leaf leaf mid sig parent main */
 	static const uint64_t want_addr[] = {LEAF, LEAF, LEAF, LEAF, LEAF, MID, SIG, PARENT, MAIN};
 	static const uint64_t want_below[] = {0, 0, 0, 0, 0, 2, 0, 7, 8};
+	/* of those, the library calls (LEAF, by the "libcall" line) */
+	static const uint64_t want_lib[] = {0, 0, 0, 0, 0, 2, 0, 5, 5};
 	size_t batches[] = {64, 1, 3};
 	for (size_t b = 0; b < 3; b++) {
 		struct ct_event ex[16];
 		size_t n = exits(s, 1, batches[b], ex, 16);
 		CHECK(n == 9, "batch %zu: %zu exits", batches[b], n);
-		for (size_t i = 0; i < n && i < 9; i++)
+		for (size_t i = 0; i < n && i < 9; i++) {
 			CHECK(ex[i].addr == want_addr[i] && ex[i].below == want_below[i],
 			      "batch %zu, exit %zu: addr %#" PRIx64 " below %" PRIu64
 			      ", want %#" PRIx64 " %" PRIu64,
 			      batches[b], i, ex[i].addr, ex[i].below, want_addr[i], want_below[i]);
+			CHECK(ex[i].below_lib == want_lib[i] &&
+				      !(ex[i].flags & CT_EVF_LIBCALL) == (want_addr[i] != LEAF),
+			      "batch %zu, exit %zu: below_lib %" PRIu64 ", want %" PRIu64
+			      ", flags %#x",
+			      batches[b], i, ex[i].below_lib, want_lib[i], ex[i].flags);
+		}
 	}
 }
 
@@ -234,8 +248,39 @@ static void test_figures(struct ct_session *s)
 			p12 = s->procs[i];
 	CHECK(p12 && p12->frontends == (CT_PROC_FE_CYG | CT_PROC_FE_HOOK), "frontend lines");
 	if (p12)
-		CHECK(ct_overhead_of(s, p12, &o) && o.inner_ps == 15000 && o.outer_ps == 60000,
+		CHECK(ct_overhead_of(s, p12, &o) && o.inner_ps == 15000 && o.outer_ps == 60000 &&
+			      o.lib_inner_ps == 15000 && o.lib_outer_ps == 60000,
 		      "mixed process: %" PRIu64 " %" PRIu64, o.inner_ps, o.outer_ps);
+	/* both, with library calls: the program's calls came through
+	 * -finstrument-functions, the library calls through the hooks */
+	struct ct_proc *p13 = NULL;
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i]->pid == 13)
+			p13 = s->procs[i];
+	CHECK(p13 && p13->libcalls && !p12->libcalls, "libcall lines");
+	if (p13)
+		CHECK(ct_overhead_of(s, p13, &o) && o.inner_ps == 15000 && o.outer_ps == 70000 &&
+			      o.lib_inner_ps == 25000 && o.lib_outer_ps == 60000,
+		      "with library calls: %" PRIu64 " %" PRIu64 " lib %" PRIu64 " %" PRIu64,
+		      o.inner_ps, o.outer_ps, o.lib_inner_ps, o.lib_outer_ps);
+	/* a call with 10 calls inside, 3 of them library calls: 7 x 2 + 3 x 7
+	 * + its own inner (1 ns, or 5 if it is a library call itself) */
+	o = (struct ct_overhead){.inner_ps = 1000,
+				 .outer_ps = 2000,
+				 .lib_inner_ps = 5000,
+				 .lib_outer_ps = 7000};
+	CHECK(ct_overhead_ns(&o, 10, 3, false) == 36 && ct_overhead_ns(&o, 10, 3, true) == 40 &&
+		      ct_overhead_ns(&o, 10, 30, false) == 71,
+	      "split: %" PRIu64 " %" PRIu64 " %" PRIu64, ct_overhead_ns(&o, 10, 3, false),
+	      ct_overhead_ns(&o, 10, 3, true), ct_overhead_ns(&o, 10, 30, false));
+	struct ct_event le = {.kind = CT_EXIT,
+			      .flags = CT_EVF_LIBCALL,
+			      .start = 0,
+			      .time = 100,
+			      .below = 10,
+			      .below_lib = 3};
+	CHECK(ct_overhead_net(&o, &le) == 60, "a library call's net %" PRId64,
+	      ct_overhead_net(&o, &le));
 
 	/* an older trace: no figures, no correction */
 	CHECK(!ct_overhead_of(s, p11, &o) && !o.inner_ps && !o.outer_ps, "old trace");
@@ -250,7 +295,8 @@ static void test_figures(struct ct_session *s)
 	CHECK(o.outer_ps == 15000, "outer raised to inner: %" PRIu64, o.outer_ps);
 	/* fractions of a ns per call add up over many calls */
 	o = (struct ct_overhead){.inner_ps = 1500, .outer_ps = 2500};
-	CHECK(ct_overhead_ns(&o, 1000000) == 2500002, "%" PRIu64, ct_overhead_ns(&o, 1000000));
+	CHECK(ct_overhead_ns(&o, 1000000, 0, false) == 2500002, "%" PRIu64,
+	      ct_overhead_ns(&o, 1000000, 0, false));
 	ev.below = 0;
 	CHECK(ct_overhead_net(&o, &ev) == 998, "%" PRId64, ct_overhead_net(&o, &ev));
 	/* a call shorter than the cost: below 0, shown as 0 */
