@@ -18,6 +18,7 @@
  */
 #include "count.h"
 #include "internal.h"
+#include "offsets.h"
 
 static void exit_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now);
 static void filt_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa);
@@ -83,8 +84,20 @@ static inline __attribute__((always_inline)) void enter_at(struct ct_tstate *t, 
 {
 	uint64_t delta = now - t->last;
 	uint32_t d = t->depth;
-	if (likely(d < t->cap && delta < (1u << CT_ENTER_DELTA_BITS) && (a >> 40) == t->hi)) {
-		uintptr_t p = ct_arch_reserve(&t->cur, 8);
+	if (likely(d < t->cap && delta < (1u << CT_ENTER_DELTA_BITS))) {
+		uintptr_t p;
+		if (likely((a >> 40) == t->hi)) {
+			p = ct_arch_reserve(&t->cur, 8);
+		} else {
+			/* the address's high bits changed (a library call
+			 * came between, in libc's window): their HI record
+			 * first, here rather than on the general path (the
+			 * buffers' slack takes both records) */
+			p = ct_arch_reserve(&t->cur, 16);
+			*(uint64_t *)p = CT_EXT_HI_WORD | (uint64_t)(uint32_t)(a >> 40) << 32;
+			t->hi = a >> 40;
+			p += 8;
+		}
 		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
 		t->last = now;
 		struct ct_frame *f = &t->stk[d];

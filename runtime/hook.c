@@ -40,6 +40,7 @@
 #include "regs.h"
 
 /* the assembly fast paths (arch/<arch>/tramp.S) know these offsets */
+_Static_assert(CT_EXT_HI_WORD == (CT_REC_EXT | CT_EXT_HI << 2 | 1 << 8), "HI word");
 _Static_assert(offsetof(struct ct_tstate, cur) == CT_T_CUR, "cur");
 _Static_assert(offsetof(struct ct_tstate, limit) == CT_T_LIMIT, "limit");
 _Static_assert(offsetof(struct ct_tstate, last) == CT_T_LAST, "last");

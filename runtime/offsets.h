@@ -30,6 +30,10 @@
 #define CT_FR_FLAGS 24
 #define CT_FR_HOOKED_BIT 0x80000000 /* CT_FR_HOOKED */
 
+/* the first word of a HI record (format.h: ct_ext_word(CT_EXT_HI, 1, 0)),
+ * its payload, the address bits 40..63, in the next */
+#define CT_EXT_HI_WORD 0x10b
+
 /* struct ct_config */
 #define CT_CFG_USE_TSC 4
 

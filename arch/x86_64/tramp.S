@@ -351,7 +351,8 @@
 	mov %r8, %rax
 	shr $40, %rax
 	cmp %fs:CT_T_HI(%r11), %rax
-	jne .Lunbusy_\name
+	jne .Lhi_\name
+.Lhi_done_\name:
 	rdtsc
 	shl $32, %rdx
 	or %rdx, %rax			/* %rax = now */
@@ -393,6 +394,19 @@
 .Lfull_\name:
 	CALL_BUFFER_FULL
 	jmp .Lafter_full_\name
+.Lhi_\name:
+	/* the address's high bits changed (a library call after the
+	 * program's own, or the other way round): their HI record here, the
+	 * ENTER after it (the buffers' slack takes both before the limit
+	 * check); a path that then goes the general way finds them set */
+	mov $8, %edx
+	xadd %rdx, %fs:CT_T_CUR(%r11)
+	mov %rax, %rcx
+	shl $32, %rcx
+	or $CT_EXT_HI_WORD, %rcx
+	mov %rcx, (%rdx)
+	mov %rax, %fs:CT_T_HI(%r11)
+	jmp .Lhi_done_\name
 .Lcap_\name:
 	/* argument capture, the common case in assembly (runtime/args.h:
 	 * struct ct_args_fast); %r8 is still the function */
