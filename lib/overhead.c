@@ -56,6 +56,7 @@ static bool figures_of(const struct ct_session *s, const struct ct_proc *p, stru
 			*o = c;
 			o->lib_inner_ps = h.inner_ps;
 			o->lib_outer_ps = h.outer_ps;
+			o->split = true;
 			return true;
 		}
 		/* both front ends in the program's own modules: which one an

@@ -38,6 +38,7 @@ struct ct_overhead {
 	 * ends' figures in a -finstrument-functions process that made
 	 * library calls; else inner_ps and outer_ps again */
 	uint64_t lib_inner_ps, lib_outer_ps;
+	bool split; /* the library calls' figures differ: below_lib counts */
 	bool waits; /* take out the time spent waiting for the trace writer
 		     * (ct_event's waited): set by ct_overhead_of, not with --raw */
 };
@@ -60,21 +61,34 @@ bool ct_overhead_measured(const struct ct_session *s, const struct ct_proc *p, u
 /* the ns to take out of the inclusive time of a call that made `below`
  * calls, below_lib of them library calls (lib: the call is one itself):
  * its own inner + the others' outer */
+/* own + n * outer + nlib * lib_outer picoseconds, in ns, at most INT64_MAX */
+static inline uint64_t ct_overhead_wide(uint64_t own, uint64_t n, uint64_t outer, uint64_t nlib,
+					uint64_t lib_outer)
+{
+	unsigned __int128 ps =
+		(unsigned __int128)n * outer + (unsigned __int128)nlib * lib_outer + own;
+	unsigned __int128 ns = (ps + 500) / 1000;
+	return ns > INT64_MAX ? INT64_MAX : (uint64_t)ns;
+}
+
 static inline uint64_t ct_overhead_ns(const struct ct_overhead *o, uint64_t below,
 				      uint64_t below_lib, bool lib)
 {
+	/* 64-bit arithmetic (a multiplication for the division) while it
+	 * cannot overflow: always, in practice */
+	if (__builtin_expect(!o->split, 1)) {
+		if (below < (1ULL << 32) && o->outer_ps < (1ULL << 30) &&
+		    o->inner_ps < (1ULL << 30))
+			return (below * o->outer_ps + o->inner_ps + 500) / 1000;
+		return ct_overhead_wide(o->inner_ps, below, o->outer_ps, 0, 0);
+	}
 	if (below_lib > below)
 		below_lib = below;
 	uint64_t own = lib ? o->lib_inner_ps : o->inner_ps, n = below - below_lib;
-	/* 64-bit arithmetic (a multiplication for the division) while it
-	 * cannot overflow: always, in practice */
 	if (below < (1ULL << 32) && o->outer_ps < (1ULL << 30) && o->lib_outer_ps < (1ULL << 30) &&
 	    own < (1ULL << 30))
 		return (n * o->outer_ps + below_lib * o->lib_outer_ps + own + 500) / 1000;
-	unsigned __int128 ps = (unsigned __int128)n * o->outer_ps +
-			       (unsigned __int128)below_lib * o->lib_outer_ps + own;
-	unsigned __int128 ns = (ps + 500) / 1000;
-	return ns > INT64_MAX ? INT64_MAX : (uint64_t)ns;
+	return ct_overhead_wide(own, n, o->outer_ps, below_lib, o->lib_outer_ps);
 }
 
 /* the inclusive time of the call whose exit is ev, less the tracer's cost.
@@ -88,7 +102,7 @@ static inline int64_t ct_overhead_net(const struct ct_overhead *o, const struct 
 		incl = INT64_MAX;
 	if (o->waits)
 		incl -= ev->waited < incl ? ev->waited : incl;
-	if (!o->outer_ps && !o->inner_ps && !o->lib_outer_ps && !o->lib_inner_ps)
+	if (!o->outer_ps && !o->inner_ps && !o->split)
 		return (int64_t)incl;
 	return (int64_t)incl - (int64_t)ct_overhead_ns(o, ev->below, ev->below_lib,
 						       (ev->flags & CT_EVF_LIBCALL) != 0);

@@ -137,14 +137,17 @@ struct ct_event {
 	uint64_t time;  /* ns since the recording started */
 	uint64_t start; /* for CT_EXIT: time of the matching entry */
 	uint32_t depth; /* 0 for outermost frames; an exit has its entry's depth */
+	/* of below, the library calls (CT_EVF_LIBCALL): its low 32 bits (in
+	 * the padding after depth: the event stays 72 bytes), exact for a
+	 * call with fewer than 2^32 library calls inside */
+	uint32_t below_lib;
 	struct ct_thread *thread;
-	uint64_t below;     /* for CT_EXIT: the calls made inside this one, all
+	uint64_t below;  /* for CT_EXIT: the calls made inside this one, all
 			     * depths (for the overhead correction); for
 			     * CT_ENTER and CT_MARK: the calls the stream entered
 			     * before this event (for the corrected clock of a
 			     * timeline, lib/tclock.h) */
-	uint64_t below_lib; /* of below, the library calls (CT_EVF_LIBCALL) */
-	uint64_t waited;    /* for CT_EXIT: ns of this call (all depths) that the
+	uint64_t waited; /* for CT_EXIT: ns of this call (all depths) that the
 			     * thread spent waiting for the trace writer, its
 			     * buffers all full: not the program's time; for
 			     * CT_ENTER and CT_MARK: the ns the thread waited so

@@ -136,9 +136,19 @@ struct frame {
 	uint64_t mark;          /* the stream's entry count just after this entry */
 	struct ct_callargs *ca; /* captured arguments/return value, or NULL */
 	uint64_t waited0;       /* the stream's waited at this entry */
-	uint64_t libmark;       /* the stream's library-call count after it */
-	bool lib;               /* a library call */
+	uint64_t libmark;       /* the stream's library-call count after it, times 2,
+			   * plus 1 if this is a library call */
 };
+
+/* a count of library calls for an event's below_lib: its low 32 bits
+ * (session.h) */
+static inline uint32_t lib32(uint64_t n)
+{
+	return (uint32_t)n;
+}
+/* the CT_EVF_LIBCALL bit of a library call (lib 0 or 1), without a branch */
+#define LIBFLAG(lib) ((unsigned)(lib) << 4)
+_Static_assert(CT_EVF_LIBCALL == 1u << 4, "LIBFLAG");
 
 /* the library calls' addresses of a process seen lately: a cache before
  * its map (struct proc_priv's lcnames), looked up at each entry */
@@ -166,6 +176,7 @@ struct ct_stream {
 	uint64_t nlib;              /* of those, library calls: below_lib = nlib - libmark */
 	const struct ct_u64map *lc; /* the process's library calls, or NULL
 				     * when it made none */
+	uint64_t lc_lo, lc_hi;      /* the lowest and highest of them */
 	struct {
 		uint64_t key; /* address + 1; 0: empty */
 		bool lib;
@@ -270,9 +281,17 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	st->fd = fd;
 	st->size = size;
 	st->tag = t->proc && ct_proc_overlaps(t->proc);
+	st->lc_lo = UINT64_MAX; /* above lc_hi: no address is a library call */
 	if (t->proc) {
 		const struct proc_priv *pp = (const struct proc_priv *)(const void *)t->proc;
 		st->lc = pp->lcnames.len ? &pp->lcnames : NULL;
+		for (size_t i = 0; st->lc && i < pp->lcnames.cap; i++) {
+			if (!pp->lcnames.used[i])
+				continue;
+			uint64_t a = pp->lcnames.keys[i];
+			st->lc_lo = a < st->lc_lo ? a : st->lc_lo;
+			st->lc_hi = a > st->lc_hi ? a : st->lc_hi;
+		}
 	}
 	/* no bigger than the file (the fuzzer opens many small ones) */
 	if (bufsize > size + 64)
@@ -381,7 +400,7 @@ static inline uint64_t clamp_time(struct ct_stream *st, uint64_t t)
 /* is addr (an entry's, untagged) a library call of the stream's process? */
 static inline bool is_lib(struct ct_stream *st, uint64_t addr)
 {
-	if (!st->lc)
+	if (addr < st->lc_lo || addr > st->lc_hi) /* (none: lo > hi) */
 		return false;
 	size_t i = (size_t)((addr ^ addr >> 12) & (LC_CACHE - 1));
 	if (st->lcc[i].key != addr + 1) {
@@ -404,14 +423,14 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
 	/* an entry's counters: the calls before it, the waits so far */
 	ev->below = st->nenter;
-	ev->below_lib = st->nlib;
+	ev->below_lib = lib32(st->nlib);
 	ev->waited = st->waited;
 	st->nlib += lib;
 	st->stack[st->depth] =
-		(struct frame){addr, time, ++st->nenter, NULL, st->waited, st->nlib, lib};
+		(struct frame){addr, time, ++st->nenter, NULL, st->waited, st->nlib * 2 + lib};
 	ev->args = NULL;
 	ev->kind = CT_ENTER;
-	ev->flags = flags | (lib ? CT_EVF_LIBCALL : 0);
+	ev->flags = flags | LIBFLAG(lib);
 	ev->addr = addr;
 	ev->time = time;
 	ev->start = time;
@@ -428,10 +447,10 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 		st->nbefore = st->depth;
 	}
 	ev->kind = CT_EXIT;
-	ev->flags = flags | (f->lib ? CT_EVF_LIBCALL : 0);
+	ev->flags = flags | LIBFLAG(f->libmark & 1);
 	ev->addr = f->addr;
 	ev->waited = st->waited - f->waited0;
-	ev->below_lib = st->nlib - f->libmark;
+	ev->below_lib = lib32(st->nlib - (f->libmark >> 1));
 	ev->time = clamp_time(st, time);
 	ev->start = f->start;
 	ev->depth = (uint32_t)st->depth;
@@ -511,7 +530,7 @@ static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *te
 				.depth = (uint32_t)st->depth,
 				.thread = st->t,
 				.below = st->nenter,
-				.below_lib = st->nlib,
+				.below_lib = lib32(st->nlib),
 				.waited = st->waited};
 }
 
@@ -807,14 +826,14 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			last_time = time;
 			const struct frame *f = &stack[--depth];
 			*e = (struct ct_event){.kind = CT_EXIT,
-					       .flags = f->lib ? CT_EVF_LIBCALL : 0,
+					       .flags = LIBFLAG(f->libmark & 1),
 					       .addr = f->addr,
 					       .time = time,
 					       .start = f->start,
 					       .depth = (uint32_t)depth,
 					       .thread = t,
 					       .below = nenter - f->mark,
-					       .below_lib = nlib - f->libmark,
+					       .below_lib = lib32(nlib - (f->libmark >> 1)),
 					       .args = f->ca,
 					       .waited = waited - f->waited0};
 			if (__builtin_expect(f->ca != NULL, 0)) {
@@ -838,18 +857,18 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			last_time = time;
 			bool lib = is_lib(st, addr);
 			*e = (struct ct_event){.kind = CT_ENTER,
-					       .flags = lib ? CT_EVF_LIBCALL : 0,
+					       .flags = LIBFLAG(lib),
 					       .addr = addr,
 					       .time = time,
 					       .start = time,
 					       .depth = (uint32_t)depth,
 					       .thread = t,
 					       .below = nenter,
-					       .below_lib = nlib,
+					       .below_lib = lib32(nlib),
 					       .waited = waited};
 			nlib += lib;
 			stack[depth] =
-				(struct frame){addr, time, ++nenter, NULL, waited, nlib, lib};
+				(struct frame){addr, time, ++nenter, NULL, waited, nlib * 2 + lib};
 			depth++;
 			p += 8;
 		} else {
