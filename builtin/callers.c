@@ -472,10 +472,7 @@ static int count_begin(struct callers *c, struct ct_view *v)
 			c->stats[callee].calls += a->calls;
 		}
 	}
-	if (c->cnt.lost)
-		ct_warn("%llu calls were not counted while recording (a counting table was "
-			"full): the counts are too low",
-			(unsigned long long)c->cnt.lost);
+	ct_counts_warn_lost(&c->cnt);
 	return 0;
 }
 

@@ -135,10 +135,7 @@ int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind)
 		free(ids);
 		free(calls);
 	}
-	if (c.lost)
-		ct_warn("%llu calls were not counted while recording (a counting table was "
-			"full): the counts are too low",
-			(unsigned long long)c.lost);
+	ct_counts_warn_lost(&c);
 	free(arcs);
 	ct_counts_free(&c);
 	return 0;

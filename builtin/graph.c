@@ -538,10 +538,7 @@ static int count_begin(struct graph *g, struct ct_view *v)
 	}
 	if (cut)
 		ct_warn("the tree of arcs was cut at %d nodes", COUNT_NODES);
-	if (c->lost)
-		ct_warn("%llu calls were not counted while recording (a counting table was "
-			"full): the counts are too low",
-			(unsigned long long)c->lost);
+	ct_counts_warn_lost(c);
 	free(fn);
 	free(todo);
 	free(start);

@@ -526,10 +526,7 @@ static int count_begin(struct report *r, struct ct_view *v)
 				memset(r->stats, 0, r->names.n * sizeof(*r->stats));
 		}
 	}
-	if (r->cnt.lost)
-		ct_warn("%llu calls were not counted while recording (a counting table was "
-			"full): the counts are too low",
-			(unsigned long long)r->cnt.lost);
+	ct_counts_warn_lost(&r->cnt);
 	return 0;
 }
 

@@ -294,3 +294,11 @@ void ct_counts_free(struct ct_counts *c)
 	ct_names_free(&c->names);
 	memset(c, 0, sizeof(*c));
 }
+
+void ct_counts_warn_lost(const struct ct_counts *c)
+{
+	if (c->lost)
+		ct_warn("%llu calls were not counted while recording (a counting table was "
+			"full): the counts are too low",
+			(unsigned long long)c->lost);
+}

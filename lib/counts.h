@@ -57,4 +57,8 @@ int ct_counts_load(struct ct_view *v, struct ct_counts *c);
 
 void ct_counts_free(struct ct_counts *c);
 
+/* the warning every counting view gives when calls were not counted (a
+ * runtime's table was full): nothing when none was lost */
+void ct_counts_warn_lost(const struct ct_counts *c);
+
 #endif
