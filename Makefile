@@ -41,6 +41,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 	compile_commands.json FORCE
 
 all: $(O)/calltrace $(O)/libcalltrace.so
+all: $(O)/libcalltrace-reader.so
 
 help:
 	@echo "make            build $(O)/calltrace and $(O)/libcalltrace.so"
@@ -72,6 +73,22 @@ $(O)/arch/%.o: arch/%.S
 
 $(O)/libcalltrace.so: $(RT_OBJS)
 	$(CC) -shared -fPIC -Wl,-z,now -Wl,--no-undefined -o $@ $^ -lc
+
+# the reading library (doc/reader.md): lib/ compiled again, position-
+# independent and hidden but for include/calltrace/reader.h's ct_reader_*
+READER_SONAME := libcalltrace-reader.so.0
+READER_OBJS := $(LIB_SRCS:%.c=$(O)/pic/%.o)
+
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+$(O)/$(READER_SONAME): $(READER_OBJS)
+	$(CC) $(SAN) -shared -Wl,-soname,$(READER_SONAME) -Wl,-z,now -Wl,--no-undefined \
+		-o $@ $^ $(LIBS)
+
+$(O)/libcalltrace-reader.so: $(O)/$(READER_SONAME)
+	ln -sf $(READER_SONAME) $@
 
 # the HTML report's files (export --format=html), embedded in calltrace at
 # build time: web/report.{js,css} and, when "npm ci" has filled
