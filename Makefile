@@ -41,6 +41,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 	compile_commands.json FORCE
 
 all: $(O)/calltrace $(O)/libcalltrace.so
+all: $(O)/libcalltrace-reader.so
 
 help:
 	@echo "make            build $(O)/calltrace and $(O)/libcalltrace.so"
@@ -54,6 +55,7 @@ help:
 	@echo "make format     format the C sources with clang-format (.clang-format)"
 	@echo "make format-check  list the C sources make format would change"
 	@echo "make install PREFIX=/usr/local  (with the man pages and bash completion)"
+	@echo "make install-reader PREFIX=...  the reading library alone (doc/reader.md)"
 	@echo "make man        the man pages, from doc/*.md (go-md2man), into $(O)/man"
 	@echo "make completion the bash completion, from each command's --help"
 	@echo "make compile_commands.json"
@@ -72,6 +74,30 @@ $(O)/arch/%.o: arch/%.S
 
 $(O)/libcalltrace.so: $(RT_OBJS)
 	$(CC) -shared -fPIC -Wl,-z,now -Wl,--no-undefined -o $@ $^ -lc
+
+# the reading library (doc/reader.md): lib/ compiled again, position-
+# independent and hidden but for include/calltrace/reader.h's ct_reader_*
+READER_SONAME := libcalltrace-reader.so.0
+READER_OBJS := $(LIB_SRCS:%.c=$(O)/pic/%.o)
+
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+$(O)/$(READER_SONAME): $(READER_OBJS)
+	$(CC) $(SAN) -shared -Wl,-soname,$(READER_SONAME) -Wl,-z,now -Wl,--no-undefined \
+		-o $@ $^ $(LIBS)
+
+$(O)/libcalltrace-reader.so: $(O)/$(READER_SONAME)
+	ln -sf $(READER_SONAME) $@
+
+# its pkg-config file, for the prefix installed to
+$(O)/calltrace-reader.pc: FORCE
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+		'Name: calltrace-reader' 'Description: read calltrace recordings (doc/reader.md)' \
+		'Version: $(shell sed -n 's/^#define CT_VERSION "\(.*\)"/\1/p' calltrace.c)' \
+		'Libs: -L$${libdir} -lcalltrace-reader' 'Cflags: -I$${includedir}' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # the HTML report's files (export --format=html), embedded in calltrace at
 # build time: web/report.{js,css} and, when "npm ci" has filled
@@ -202,6 +228,19 @@ install: all man completion
 	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(O)/calltrace.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/calltrace
+
+# the reading library, its header, pkg-config file and Python module
+.PHONY: install-reader
+install: install-reader
+PYDIR ?= $(PREFIX)/lib/python3/dist-packages
+install-reader: $(O)/libcalltrace-reader.so $(O)/calltrace-reader.pc
+	install -d $(DESTDIR)$(PREFIX)/include/calltrace $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PYDIR)
+	install -m 644 include/calltrace/reader.h $(DESTDIR)$(PREFIX)/include/calltrace/reader.h
+	install -m 755 $(O)/$(READER_SONAME) $(DESTDIR)$(PREFIX)/lib/$(READER_SONAME)
+	ln -sf $(READER_SONAME) $(DESTDIR)$(PREFIX)/lib/libcalltrace-reader.so
+	install -m 644 $(O)/calltrace-reader.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/calltrace-reader.pc
+	install -m 644 python/calltrace.py $(DESTDIR)$(PYDIR)/calltrace.py
 
 compile_commands.json:
 	$(MAKE) clean

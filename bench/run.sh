@@ -18,6 +18,7 @@
 #   SQLITE_N     rows the sqlite3 shell loads for record -a (default 20000)
 #   ACC_FIB_N    fib(N) of the accuracy figure (default 30; bench/accuracy.sh)
 # The counting mode's figures (record --count beside gprof): bench/count.sh.
+# The reading library's (C API and Python beside report): bench/reader.sh.
 HERE=$(cd "$(dirname "$0")" && pwd)
 CALC_DIGITS=6
 SUB=
@@ -329,6 +330,8 @@ put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done
 say "library calls: strlen/memcpy loops, Lua with library calls on (bench/libcall.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/libcall.sh" 2>>"$LOGS/libcall.err" | while read -r k v; do put "libcall.$k" "$v"; done
+say "reading library: the C API and the Python module beside report (bench/reader.sh)"
+CALLTRACE=$CT BENCH_WORK=$W RUNS=$ARUNS CC=$CC sh "$HERE/reader.sh" 2>>"$LOGS/reader.err" | while read -r k v; do put "reader.$k" "$v"; done
 if [ "${SKIP_LEVELDB:-0}" != 1 ]; then
 	say "record-time filters on leveldb's db_bench (bench/leveldb.sh; builds it once)"
 	CALLTRACE=$CT BENCH_WORK=$W sh "$HERE/leveldb.sh" 2>>"$LOGS/leveldb.err" | while read -r k v; do put "leveldb.$k" "$v"; done

@@ -230,6 +230,17 @@ END {
 			f("sqlite.uftrace_a_over_a", "%.2f"), f("sqlite.uftrace_a_over_a_cpu", "%.2f"),
 			f("sqlite.bytes_per_event", "%.2f"), f("sqlite.waits", "%d")
 	}
+	if (has("reader.events")) {
+		printf "\n== reading library: fib(%s), %s events, M events/s, whole process, best (bench/reader.sh; doc/reader.md)\n",
+			v["reader.fib_n"], v["reader.events"]
+		row4("", "report", "C API", "C merged", "C one by one")
+		row4("M events/s", f("reader.report.mev_s", "%.1f"), f("reader.capi.mev_s", "%.1f"),
+			f("reader.capi_merged.mev_s", "%.1f"), f("reader.capi_next.mev_s", "%.1f"))
+		printf "  C API / report %s; with corrected times %s M/s; Python records() %s, events() %s, pairs.py %s M/s\n",
+			f("reader.capi.vs_report", "%.2f"), f("reader.capi_corrected.mev_s", "%.1f"),
+			f("reader.python.mev_s", "%.2f"), f("reader.python_events.mev_s", "%.2f"),
+			f("reader.python_pairs.mev_s", "%.2f")
+	}
 	printf "  load average: %s at the start, %s at the end (%s CPUs)\n", v["meta.load_start"],
 		v["meta.load_end"], v["meta.nproc"]
 	printf "\n(bench took %s s)\n", v["meta.seconds"]

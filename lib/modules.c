@@ -250,6 +250,15 @@ static struct ct_module *find_module(struct proc_priv *pp, uint64_t addr)
 	return find_module_at(NULL, pp, addr, NULL, &found);
 }
 
+const struct ct_module *ct_session_module(struct ct_session *s, struct ct_proc *p, uint64_t addr)
+{
+	(void)s;
+	long tagged = ct_addr_module(addr);
+	if (tagged >= 0 && (size_t)tagged < p->nmodules)
+		return &p->modules[tagged];
+	return find_module((struct proc_priv *)(void *)p, ct_addr_untag(addr));
+}
+
 bool ct_proc_overlaps(struct ct_proc *p)
 {
 	struct proc_priv *pp = (struct proc_priv *)(void *)p;

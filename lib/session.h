@@ -239,6 +239,10 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
  * ct_session_resolve, for a view that finds modules itself */
 bool ct_module_wins(const struct ct_module *m, size_t i, const struct ct_module *best, size_t bi);
 
+/* the module of p holding addr (tagged or not), as ct_session_resolve
+ * finds it; NULL when none does */
+const struct ct_module *ct_session_module(struct ct_session *s, struct ct_proc *p, uint64_t addr);
+
 /* the name of the function that starts exactly at addr, or NULL */
 const char *ct_session_func_at(struct ct_session *s, struct ct_proc *p, uint64_t addr);
 

@@ -157,6 +157,8 @@ for _try in 1 2 3 4 5 6 7 8 9 10; do
 	sleep 1
 done
 export CT
+# the reading library (tests/e2e/reader.sh), when built
+cp "$TOP/$BUILD/libcalltrace-reader.so.0" "$RUNDIR/bin/" 2>/dev/null
 
 # symbol tables cached for this run only
 XDG_CACHE_HOME=$RUNDIR/cache

@@ -3,7 +3,9 @@
 # prefix; the installed calltrace records and replays from another
 # directory; man finds and renders calltrace-record with MANPATH set; the
 # completion answers subcommands, options, option values and the
-# recording's function names.
+# recording's function names; the reading library's example builds with
+# the installed pkg-config file and runs, as does the installed Python
+# module (doc/reader.md).
 # variants: one
 command -v go-md2man >/dev/null 2>&1 || die "go-md2man is needed (sh tools/install-deps.sh)"
 command -v man >/dev/null 2>&1 || die "man is needed (sh tools/install-deps.sh)"
@@ -59,3 +61,24 @@ done
 mv calltrace.data rec
 echo "calltrace replay -d rec -F o => $(PATH="$P/bin:/usr/bin:/bin" comp calltrace replay -d rec -F o)" | add
 echo "calltrace replay -F o (no ./calltrace.data) => $(PATH="$P/bin:/usr/bin:/bin" comp calltrace replay -F o)" | add
+
+section "the reading library: the examples built and run against the installed files"
+# only the API is exported (the rest of lib/ is hidden)
+nm -D --defined-only "$P/lib/libcalltrace-reader.so.0" | awk '$2 ~ /^[TDB]$/ { print $3 }' |
+	grep -vc '^ct_reader_' | sed 's/^/exported symbols not ct_reader_*: /' | add
+echo "lib/libcalltrace-reader.so -> $(readlink "$P/lib/libcalltrace-reader.so")" | add
+PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs calltrace-reader 2>&1 |
+	sed "s|$P|PREFIX|g; s| *$||" | add
+mkdir -p "$W/ex"
+cp "$TOP/examples/reader/pairs.c" "$TOP/examples/reader/Makefile" "$W/ex/"
+guard env PKG_CONFIG_PATH="$P/lib/pkgconfig" make -s -C "$W/ex" >"$W/ex.log" 2>&1
+echo "make -C examples/reader (pkg-config): exit $RC" | add
+[ $RC -eq 0 ] || fail "building pairs against the installed library: $(head -5 "$W/ex.log")"
+guard env LD_LIBRARY_PATH="$P/lib" "$W/ex/pairs" rec >"$W/pairs.out" 2>&1
+echo "pairs rec: exit $RC" | add
+add <"$W/pairs.out"
+guard env -u CALLTRACE_READER_LIB PYTHONPATH="$P/lib/python3/dist-packages" \
+	python3 "$TOP/examples/reader/pairs.py" rec >"$W/pairs.py.out" 2>&1
+echo "pairs.py rec (the installed module): exit $RC" | add
+cmp -s "$W/pairs.out" "$W/pairs.py.out" && echo "pairs.py: the same" | add ||
+	fail "pairs.py differs: $(head -c 300 "$W/pairs.py.out")"

@@ -11,8 +11,9 @@
  * CONTENT runs to the next "\0CT:" or the end.  Each input is written into
  * a fresh temporary directory (in /dev/shm, else /tmp), and every
  * subcommand's reading path runs on it in this process (no fork): the cmd_*
- * functions themselves, with their output to /dev/null.  The directory is
- * removed after each input.
+ * functions themselves, with their output to /dev/null, then the public
+ * reading API's walks (run_api).  The directory is removed after each
+ * input.
  *
  * doc/testing.md says how to run it (make fuzz) and for how long.
  */
@@ -30,6 +31,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "calltrace/reader.h"
 
 #define SEP "\0CT:"
 #define SEPLEN 4
@@ -171,6 +173,52 @@ static void run(int (*cmd)(int, char **), const char *dir, const char *const *ar
 	}
 }
 
+/* the public reading API (lib/reader.c, include/calltrace/reader.h) on the
+ * same recording: each thread in batches, then all merged one event at a
+ * time; every event named, every error with a message */
+static void run_api(const char *dir)
+{
+	ct_reader *r;
+	struct ct_reader_error err;
+	if (ct_reader_open(dir, 0, &r, &err) < 0) {
+		if (!err.code || !err.message[0])
+			abort();
+		return;
+	}
+	size_t nt = ct_reader_thread_count(r);
+	for (size_t t = 0; t <= nt; t++) {
+		size_t which = t == nt ? CT_READER_ALL_THREADS : t;
+		ct_reader_iter *it;
+		if (ct_reader_iter_open(r, which, CT_READER_MARKS | CT_READER_CORRECTED, &it,
+					&err) < 0)
+			continue;
+		struct ct_reader_rec recs[64];
+		struct ct_reader_event ev;
+		struct ct_reader_sym sym;
+		int n;
+		if (which == CT_READER_ALL_THREADS) {
+			while ((n = ct_reader_next(it, &ev, &err)) > 0) {
+				const struct ct_reader_thread *th = ct_reader_thread(r, ev.thread);
+				if (!ev.name || !th)
+					abort();
+				if (ev.kind != CT_READER_MARK &&
+				    ct_reader_resolve(r, th->process, ev.addr, &sym, NULL) == 0 &&
+				    !sym.name)
+					abort();
+			}
+		} else {
+			while ((n = ct_reader_read(it, recs, 64, &err)) > 0)
+				for (int i = 0; i < n; i++)
+					if (!ct_reader_name(r, recs[i].name))
+						abort();
+		}
+		if (n < 0 && (!err.code || !err.message[0]))
+			abort();
+		ct_reader_iter_close(it);
+	}
+	ct_reader_close(r);
+}
+
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -216,6 +264,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(cmd_export, dir, ARGS("--format=callgrind"));
 	run(cmd_export, dir, ARGS("--format=perfetto"));
 	run(cmd_export, dir, ARGS("--format=html"));
+	run_api(dir);
 
 	remove_dir(dir);
 	return 0;
