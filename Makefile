@@ -33,6 +33,10 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 CMD_OBJS := $(CMD_SRCS:%.c=$(O)/%.o)
 LIBS := -ldw -lelf -lstdc++ -lm
 
+# the example plugins (doc/plugins.md): one shared object each
+PLUGIN_SRCS := $(wildcard plugins/*.c)
+PLUGINS := $(PLUGIN_SRCS:plugins/%.c=$(O)/plugins/%.so)
+
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
@@ -40,7 +44,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 	format-check \
 	compile_commands.json FORCE
 
-all: $(O)/calltrace $(O)/libcalltrace.so
+all: $(O)/calltrace $(O)/libcalltrace.so $(PLUGINS)
 
 help:
 	@echo "make            build $(O)/calltrace and $(O)/libcalltrace.so"
@@ -72,6 +76,10 @@ $(O)/arch/%.o: arch/%.S
 
 $(O)/libcalltrace.so: $(RT_OBJS)
 	$(CC) -shared -fPIC -Wl,-z,now -Wl,--no-undefined -o $@ $^ -lc
+
+$(O)/plugins/%.so: plugins/%.c include/calltrace/plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $<
 
 # the HTML report's files (export --format=html), embedded in calltrace at
 # build time: web/report.{js,css} and, when "npm ci" has filled
@@ -199,6 +207,9 @@ install: all man completion
 	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
 	install -d $(DESTDIR)$(PREFIX)/include/calltrace
 	install -m 644 include/calltrace/calltrace.h $(DESTDIR)$(PREFIX)/include/calltrace/calltrace.h
+	install -m 644 include/calltrace/plugin.h $(DESTDIR)$(PREFIX)/include/calltrace/plugin.h
+	install -d $(DESTDIR)$(PREFIX)/lib/calltrace/plugins
+	install -m 755 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/calltrace/plugins/
 	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(O)/calltrace.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/calltrace
