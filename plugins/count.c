@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "calltrace/plugin.h"
@@ -30,24 +31,44 @@ struct slot {
 	uint64_t n;
 };
 
-static struct slot tab[SLOTS];
-static uint64_t lost; /* calls of functions past the table's room */
+/* each thread counts into a table of its own (no atomic increment: that
+ * alone cost 7.5 ns per call on fib); the tables are summed at the end.
+ * A callback never interrupts another of the same thread, so a thread's
+ * table needs no lock */
+struct table {
+	struct table *next;
+	uint64_t lost; /* calls of functions past the table's room */
+	struct slot s[SLOTS];
+};
+
+static struct table *tables; /* every thread's, pushed with a CAS */
+static __thread struct table *mine __attribute__((tls_model("initial-exec")));
+static uint64_t lost; /* threads that got no table */
 static char out_path[4096];
 
-/* the function's slot, taken if new (lock-free: a slot's fn is set once) */
-static struct slot *find(const void *fn)
+static struct table *new_table(void)
+{
+	struct table *t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (t == MAP_FAILED)
+		return NULL;
+	t->next = __atomic_load_n(&tables, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&tables, &t->next, t, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED))
+		;
+	return t;
+}
+
+/* fn's slot in s (taken if new), or NULL when full */
+static struct slot *find(struct slot *s, const void *fn)
 {
 	size_t i = (size_t)(((uintptr_t)fn * 0x9e3779b97f4a7c15ull) >> 48);
 	for (size_t k = 0; k < SLOTS; k++, i = (i + 1) & (SLOTS - 1)) {
-		const void *cur = __atomic_load_n(&tab[i].fn, __ATOMIC_ACQUIRE);
-		if (cur == fn)
-			return &tab[i];
-		if (!cur) {
-			const void *expect = NULL;
-			if (__atomic_compare_exchange_n(&tab[i].fn, &expect, fn, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
-			    expect == fn)
-				return &tab[i];
+		if (s[i].fn == fn)
+			return &s[i];
+		if (!s[i].fn) {
+			s[i].fn = fn;
+			return &s[i];
 		}
 	}
 	return NULL;
@@ -55,20 +76,26 @@ static struct slot *find(const void *fn)
 
 void calltrace_plugin_enter(const struct ct_plugin_call *c)
 {
-	struct slot *s = find(c->fn);
-	if (!s) {
+	struct table *t = mine;
+	if (!t && !(t = mine = new_table())) {
 		__atomic_fetch_add(&lost, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	if (!s->name && c->name)
-		__atomic_store_n(&s->name, c->name, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&s->n, 1, __ATOMIC_RELAXED);
+	struct slot *s = find(t->s, c->fn);
+	if (!s) {
+		t->lost++;
+		return;
+	}
+	if (!s->name)
+		s->name = c->name;
+	s->n++;
 }
 
 /* a forked child counts its own calls */
 static void child(void)
 {
-	memset(tab, 0, sizeof(tab));
+	tables = NULL; /* (the parent's are left as copies) */
+	mine = NULL;
 	lost = 0;
 }
 
@@ -117,36 +144,56 @@ static FILE *open_out(void)
 
 void calltrace_plugin_fini(void)
 {
-	size_t n = 0;
-	uint64_t total = 0;
+	/* the threads' tables summed into one */
+	struct slot *sum = calloc(SLOTS, sizeof(*sum));
 	struct slot **v = malloc(SLOTS * sizeof(*v));
-	if (!v)
-		return;
-	for (size_t i = 0; i < SLOTS; i++)
-		if (tab[i].fn && tab[i].n) {
-			v[n++] = &tab[i];
-			total += tab[i].n;
-		}
-	qsort(v, n, sizeof(*v), by_count);
-	FILE *f = open_out();
-	if (!f) {
+	if (!sum || !v) {
+		free(sum);
 		free(v);
 		return;
 	}
-	fprintf(f, "# calltrace count: pid %d, %zu functions, %llu calls\n", (int)getpid(), n,
-		(unsigned long long)total);
-	for (size_t i = 0; i < n; i++) {
-		if (v[i]->name)
-			fprintf(f, "%12llu  %s\n", (unsigned long long)v[i]->n, v[i]->name);
-		else
-			fprintf(f, "%12llu  %p\n", (unsigned long long)v[i]->n, v[i]->fn);
+	uint64_t nlost = lost;
+	for (struct table *t = __atomic_load_n(&tables, __ATOMIC_ACQUIRE); t; t = t->next) {
+		nlost += t->lost;
+		for (size_t i = 0; i < SLOTS; i++) {
+			if (!t->s[i].fn || !t->s[i].n)
+				continue;
+			struct slot *m = find(sum, t->s[i].fn);
+			if (!m) {
+				nlost += t->s[i].n;
+				continue;
+			}
+			if (!m->name)
+				m->name = t->s[i].name;
+			m->n += t->s[i].n;
+		}
 	}
-	if (lost)
-		fprintf(f, "# %llu calls not counted (more than %u functions)\n",
-			(unsigned long long)lost, SLOTS);
-	if (f == stderr)
-		fflush(f);
-	else
-		fclose(f);
+	size_t n = 0;
+	uint64_t total = 0;
+	for (size_t i = 0; i < SLOTS; i++)
+		if (sum[i].fn) {
+			v[n++] = &sum[i];
+			total += sum[i].n;
+		}
+	qsort(v, n, sizeof(*v), by_count);
+	FILE *f = open_out();
+	if (f) {
+		fprintf(f, "# calltrace count: pid %d, %zu functions, %llu calls\n", (int)getpid(),
+			n, (unsigned long long)total);
+		for (size_t i = 0; i < n; i++) {
+			if (v[i]->name)
+				fprintf(f, "%12llu  %s\n", (unsigned long long)v[i]->n, v[i]->name);
+			else
+				fprintf(f, "%12llu  %p\n", (unsigned long long)v[i]->n, v[i]->fn);
+		}
+		if (nlost)
+			fprintf(f, "# %llu calls not counted (more than %u functions)\n",
+				(unsigned long long)nlost, SLOTS);
+		if (f == stderr)
+			fflush(f);
+		else
+			fclose(f);
+	}
+	free(sum);
 	free(v);
 }

@@ -48,8 +48,9 @@ extern "C" {
  * raw registers of the x86-64 SysV ABI, where the front end sees them:
  * -pg -mfentry, -pg (mcount) and -fpatchable-function-entry, and library
  * calls (record --libcall); -finstrument-functions sees no register (the
- * flags say what is set).  Times are CLOCK_MONOTONIC nanoseconds, on the
- * recording's clock.
+ * flags say what is set; a field they do not name holds nothing
+ * meaningful).  Times are CLOCK_MONOTONIC nanoseconds, on the recording's
+ * clock (exit_ns and duration_ns are 0 at entries).
  */
 struct ct_plugin_call {
 	uint32_t size;     /* sizeof(struct ct_plugin_call) in the runtime */
