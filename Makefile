@@ -33,6 +33,10 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 CMD_OBJS := $(CMD_SRCS:%.c=$(O)/%.o)
 LIBS := -ldw -lelf -lstdc++ -lm
 
+# the example plugins (doc/plugins.md): one shared object each
+PLUGIN_SRCS := $(wildcard plugins/*.c)
+PLUGINS := $(PLUGIN_SRCS:plugins/%.c=$(O)/plugins/%.so)
+
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 
@@ -40,7 +44,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 	format-check \
 	compile_commands.json FORCE
 
-all: $(O)/calltrace $(O)/libcalltrace.so
+all: $(O)/calltrace $(O)/libcalltrace.so $(PLUGINS)
 all: $(O)/libcalltrace-reader.so
 
 help:
@@ -98,6 +102,9 @@ $(O)/calltrace-reader.pc: FORCE
 		'Version: $(shell sed -n 's/^#define CT_VERSION "\(.*\)"/\1/p' calltrace.c)' \
 		'Libs: -L$${libdir} -lcalltrace-reader' 'Cflags: -I$${includedir}' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/plugins/%.so: plugins/%.c include/calltrace/plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $<
 
 # the HTML report's files (export --format=html), embedded in calltrace at
 # build time: web/report.{js,css} and, when "npm ci" has filled
@@ -225,6 +232,9 @@ install: all man completion
 	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
 	install -d $(DESTDIR)$(PREFIX)/include/calltrace
 	install -m 644 include/calltrace/calltrace.h $(DESTDIR)$(PREFIX)/include/calltrace/calltrace.h
+	install -m 644 include/calltrace/plugin.h $(DESTDIR)$(PREFIX)/include/calltrace/plugin.h
+	install -d $(DESTDIR)$(PREFIX)/lib/calltrace/plugins
+	install -m 755 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/calltrace/plugins/
 	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(O)/calltrace.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/calltrace

@@ -19,6 +19,7 @@
 #   ACC_FIB_N    fib(N) of the accuracy figure (default 30; bench/accuracy.sh)
 # The counting mode's figures (record --count beside gprof): bench/count.sh.
 # The reading library's (C API and Python beside report): bench/reader.sh.
+# Plugins' (record --plugin): bench/plugin.sh.
 HERE=$(cd "$(dirname "$0")" && pwd)
 CALC_DIGITS=6
 SUB=
@@ -328,6 +329,8 @@ CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/count
 say "record-time filters: excluded calls, -t 1us (bench/filters.sh)"
 put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done
+say "plugins: the call counter, a plugin limited to one function (bench/plugin.sh)"
+CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS CC=$CC sh "$HERE/plugin.sh" 2>>"$LOGS/plugin.err" | while read -r k v; do put "plugin.$k" "$v"; done
 say "library calls: strlen/memcpy loops, Lua with library calls on (bench/libcall.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/libcall.sh" 2>>"$LOGS/libcall.err" | while read -r k v; do put "libcall.$k" "$v"; done
 say "reading library: the C API and the Python module beside report (bench/reader.sh)"

@@ -46,6 +46,7 @@
 #include "libcallopt.h"
 #include "message.h"
 #include "modfind.h"
+#include "plugopt.h"
 #include "recfilter.h"
 #include "symtab.h"
 #include "session.h"
@@ -92,6 +93,11 @@ static const char record_usage[] =
 	"                        library the program dlopen()s)\n"
 	"                        Arguments need a build that saves registers: -pg,\n"
 	"                        -pg -mfentry or -fpatchable-function-entry\n"
+	"      --plugin=PATH[:ARGS]  load the shared object PATH into the program\n"
+	"                        (every traced process): its callbacks run at the\n"
+	"                        calls of the functions selected (doc/plugins.md)\n"
+	"      --plugin-filter=REGEX  only functions matching REGEX reach the plugin\n"
+	"                        (repeatable; default: every function)\n"
 	"\n"
 	"record-time filters (as replay's; decided per function before the run):\n"
 	"  -F, --filter=REGEX    only functions matching REGEX and what they call\n"
@@ -133,7 +139,8 @@ struct record_opts {
 	struct ct_args_opts ao;
 	struct ct_recfilter rf; /* -F/-N/--hide/-D/-t */
 	struct ct_libcall_opts lc;
-	char **argv; /* the command */
+	struct ct_plugopt pl; /* --plugin, --plugin-filter */
+	char **argv;          /* the command */
 };
 
 struct recorder {
@@ -143,6 +150,7 @@ struct recorder {
 	char argspec[PATH_MAX + 32];    /* the argument spec file, or "" */
 	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
 	char libcall[PATH_MAX + 32];    /* $CALLTRACE_LIBCALL, or "": as it is */
+	char plugspec[PATH_MAX + 32];   /* the plugin's table file, or "" */
 	char *filters;                  /* the filters as given, for info and the summary */
 	struct ct_drainer dr;           /* the rings, and what was copied */
 	struct ct_info_file info;
@@ -412,6 +420,8 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 		{"args-lib", required_argument, NULL, 'l'},
 		{"libcall", optional_argument, NULL, CT_LC_OPT_ON},
 		{"no-libcall", optional_argument, NULL, CT_LC_OPT_OFF},
+		{"plugin", required_argument, NULL, CT_PL_OPT},
+		{"plugin-filter", required_argument, NULL, CT_PL_FILTER},
 		{NULL, 0, NULL, 0},
 	};
 	struct ct_args_opts *ao = &o->ao;
@@ -466,6 +476,11 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 			break;
 		case OPT_COUNT:
 			o->count = true;
+			break;
+		case CT_PL_OPT:
+		case CT_PL_FILTER:
+			if (ct_plugopt_option(&o->pl, c, optarg) < 0)
+				goto usage;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -537,6 +552,13 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 			ct_error("bad number of buffers '%s' (3..%d)", o->nbuf, CT_RING_MAX_SLOTS);
 			return false;
 		}
+	}
+	if (ct_plugopt_check(&o->pl) < 0)
+		goto usage;
+	if (o->pl.path && (o->count || ct_recfilter_active(&o->rf))) {
+		/* (their C paths know nothing of plugins yet) */
+		ct_error("--plugin: not with %s", o->count ? "--count" : "record-time filters");
+		goto usage;
 	}
 	if (o->count) {
 		/* counts have no events: nothing to buffer, filter or capture */
@@ -686,6 +708,13 @@ static int start_recording(struct recorder *r)
 		r->filters = ct_recfilter_describe(&r->o.rf);
 		ri->filters = r->filters;
 	}
+	if (r->o.pl.path) {
+		/* the plugin's table: names, and what --plugin-filter selects */
+		struct ct_error e;
+		if (ct_plugopt_prepare(&r->o.pl, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs,
+				       r->dirabs, ri->hz, r->plugspec, sizeof(r->plugspec), &e) < 0)
+			return ct_error("%s", e.msg);
+	}
 	struct ct_error le;
 	if (ct_libcall_prepare(&r->o.lc, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, r->dirabs,
 			       r->libcall, sizeof(r->libcall), &le) < 0)
@@ -773,6 +802,10 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		setenv(CT_ENV_COUNT, "1", 1);
 	else
 		unsetenv(CT_ENV_COUNT);
+	if (*r->plugspec)
+		setenv(CT_ENV_PLUGIN, r->plugspec, 1);
+	else
+		unsetenv(CT_ENV_PLUGIN);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -1214,6 +1247,7 @@ out:
 	r.o.rf.libs = NULL; /* the same as ao.libs */
 	ct_recfilter_free(&r.o.rf);
 	ct_libcall_opts_free(&r.o.lc);
+	ct_plugopt_free(&r.o.pl);
 	free(r.filters);
 	return code;
 }

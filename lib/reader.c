@@ -637,5 +637,6 @@ const char *ct_reader_batch_text(const ct_reader_iter *it, size_t *len)
 _Static_assert(sizeof(struct ct_reader_rec) == 56, "ct_reader_rec is 56 bytes (Python reads it)");
 _Static_assert(CT_READER_EV_SIGNAL == CT_EVF_SIGNAL && CT_READER_EV_SYNTHETIC == CT_EVF_SYNTHETIC &&
 		       CT_READER_EV_UNFINISHED == CT_EVF_UNFINISHED &&
-		       CT_READER_EV_BEFORE == CT_EVF_BEFORE && CT_READER_EV_LIBCALL == CT_EVF_LIBCALL,
+		       CT_READER_EV_BEFORE == CT_EVF_BEFORE &&
+		       CT_READER_EV_LIBCALL == CT_EVF_LIBCALL,
 	       "the event flags are passed on as they are");

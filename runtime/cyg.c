@@ -153,7 +153,33 @@ static inline __attribute__((always_inline)) void put_exit_fast(struct ct_tstate
 		ct_buffer_full(t);
 }
 
-/* the clock is not the TSC, or record-time filters are on */
+/* record --plugin (plugin.c): the entry as usual, then, busy taken again,
+ * the plugin's callback if it selects the function */
+static __attribute__((noinline)) void plug_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa)
+{
+	uint32_t d = t->depth;
+	uint64_t now = ct_clock();
+	enter_at(t, a, cfa, now); /* (lets busy go) */
+	if (t->depth != d + 1 || t->stk[d].fn != a || t->busy != 0)
+		return; /* not pushed, or the thread stopped (busy stays held) */
+	t->busy = 1;
+	CT_BARRIER();
+	ct_plug_enter(t, d, a, now, NULL);
+	CT_BARRIER();
+	t->busy--;
+}
+
+/* ... and the exit: the callback first, at the time the EXIT record gets */
+static __attribute__((noinline)) void plug_exit(struct ct_tstate *t, uintptr_t fn)
+{
+	uint64_t now = ct_clock();
+	uint32_t d = t->depth;
+	if (d != 0 && t->stk[d - 1].fn == fn)
+		ct_plug_exit(t, d - 1, fn, now, NULL);
+	exit_at(t, fn, now); /* (lets busy go) */
+}
+
+/* the clock is not the TSC, record-time filters are on, or a plugin */
 static __attribute__((noinline)) void enter_other(uintptr_t a, uintptr_t cfa, uintptr_t ret)
 {
 	struct ct_tstate *t = &ct_self;
@@ -166,6 +192,10 @@ static __attribute__((noinline)) void enter_other(uintptr_t a, uintptr_t cfa, ui
 		}
 		filt_enter_fast(t, a, cfa, ret);
 		t->busy--;
+		return;
+	}
+	if (ct_plug_on) {
+		plug_enter(t, a, cfa);
 		return;
 	}
 	enter_at(t, a, cfa, ct_clock());
@@ -181,6 +211,10 @@ static __attribute__((noinline)) void exit_other(uintptr_t fn, uintptr_t ret)
 		}
 		filt_exit_fast(t, fn, ret);
 		t->busy--;
+		return;
+	}
+	if (ct_plug_on) {
+		plug_exit(t, fn);
 		return;
 	}
 	exit_at(t, fn, ct_clock());

@@ -284,6 +284,27 @@ static bool keyword(const char **p, const char *end, const char *kw)
 	return true;
 }
 
+/* for plugin.c's file, the same words */
+bool ct_spec_word(const char **p, const char *end, const char **w, size_t *n)
+{
+	return word(p, end, w, n);
+}
+
+bool ct_spec_number(const char **p, const char *end, unsigned base, uint64_t *v)
+{
+	return number(p, end, base, v);
+}
+
+bool ct_spec_text(const char **p, const char *end, char *out, size_t len)
+{
+	return text(p, end, out, len);
+}
+
+bool ct_spec_keyword(const char **p, const char *end, const char *kw)
+{
+	return keyword(p, end, kw);
+}
+
 /* parse the file held in buf; false on the first bad line */
 static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 {

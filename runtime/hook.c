@@ -312,6 +312,8 @@ void ct_hook_backtrace(struct ct_tstate *t)
 
 static void nested_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *slot)
 {
+	if (t->plug_in)
+		return; /* a call a plugin's callback makes: not traced */
 	struct ct_hook_area *h = t->hook;
 	if (!h || h->nn >= NSTACK - 8 || *slot == TRAMP) {
 		ct_nested_drop(t);
@@ -465,6 +467,9 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn &&
 	    !(t->stk[d].flags & CT_FR_NOREC))
 		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED | FR_LEFT);
+	/* record --plugin (its calls take this path only) */
+	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn)
+		ct_plug_enter(t, d, fn, now, r);
 	t->busy--;
 }
 
@@ -530,6 +535,8 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 	}
 	if (unlikely(ct_filt.has_trig) && (flags & CT_FR_TP))
 		ct_filt_exit_trig(fn); /* finish */
+	if (unlikely(ct_plug_on))
+		ct_plug_exit(t, i - 1, fn, now, r); /* (its frame still stk[i - 1]) */
 	if ((flags & (CT_FR_NOREC | CT_FR_PEND)) == (CT_FR_NOREC | CT_FR_PEND)) {
 		/* -t alone: its entry was held back (enter_slow) */
 		if (i - 1 < t->fl_tcap && now - t->fl_tp[i - 1].t0 < ct_filt.min_time) {
@@ -593,6 +600,10 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 		if (likely(f->cfa == cfa &&
 			   (f->flags & ~(uintptr_t)CT_ARGS_WANT_RET) == CT_FR_HOOKED &&
 			   f->ret != TRAMP && f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
+			/* record --plugin: with one, every return comes here
+			 * (the trampoline's fast path is off) */
+			if (unlikely(ct_plug_on))
+				ct_plug_exit(t, d - 1, f->fn, now, r);
 			if (unlikely(f->flags != CT_FR_HOOKED)) {
 				/* its return value is wanted: return_slow's steps
 				 * for the top frame, without the search.  The frame

@@ -142,6 +142,11 @@ struct ct_tstate {
 				 * CT_PEND_NONE): perhaps that of a call that
 				 * returned since (cyg.c time_enter_due_rel) */
 	uint32_t drop_r0;     /* --drop: recorded frames when dropping began */
+	/* record --plugin (plugin.c): the selected calls open, by depth, and
+	 * whether a callback of this thread runs (its calls are not traced) */
+	struct ct_plug_frame *plug_fr;
+	uint32_t plug_cap;
+	uint32_t plug_in;
 };
 #define CT_BUSY_OFF (1u << 30)
 
@@ -372,11 +377,36 @@ static inline bool ct_filt_live(void)
 }
 /* turn the filtering path on (the API may, at any time) */
 void ct_filt_enable(void) CT_HIDDEN;
-/* ct_hook_fast and ct_cyg_held, from the clock, the filters and --count (at
- * start-up, in a forked child, when filters come on) */
+/* plugin.c: record --plugin (doc/plugins.md).  A loaded plugin turns the
+ * fast paths off (ct_hook_modes): every hook takes its C path, which asks
+ * ct_plug_enter and ct_plug_exit (busy held) */
+extern bool ct_plug_on CT_HIDDEN;
+struct ct_arch_regs;
+struct ct_arch_retregs;
+void ct_plug_init(void) CT_HIDDEN; /* $CALLTRACE_PLUGIN's table, at start-up */
+void ct_plug_load(void) CT_HIDDEN; /* the constructor: dlopen, its init */
+void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
+/* the call of fn whose frame is stk[d] entered at now (its ENTER written);
+ * r: its registers (NULL: -finstrument-functions) */
+void ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
+		   const struct ct_arch_regs *r) CT_HIDDEN;
+/* ... returns at now, its frame still stk[d] (before its EXIT); r: its
+ * return registers or NULL */
+void ct_plug_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
+		  const struct ct_arch_retregs *r) CT_HIDDEN;
+void ct_plug_release(struct ct_tstate *t) CT_HIDDEN; /* the thread ends */
+/* filter.c: the words of a spec file line (filter.spec, plugin.spec) */
+bool ct_spec_word(const char **p, const char *end, const char **w, size_t *n) CT_HIDDEN;
+bool ct_spec_number(const char **p, const char *end, unsigned base, uint64_t *v) CT_HIDDEN;
+bool ct_spec_text(const char **p, const char *end, char *out, size_t len) CT_HIDDEN;
+bool ct_spec_keyword(const char **p, const char *end, const char *kw) CT_HIDDEN;
+
+/* ct_hook_fast and ct_cyg_held, from the clock, the filters, --count and a
+ * plugin (at start-up, in a forked child, when filters come on, when the
+ * plugin is loaded) */
 static inline void ct_hook_modes(void)
 {
-	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on && !ct_count_on;
+	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on && !ct_count_on && !ct_plug_on;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
 }
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */

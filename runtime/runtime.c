@@ -200,6 +200,8 @@ static bool nested_fits(const struct ct_tstate *t, uintptr_t p)
 
 void ct_nested(struct ct_tstate *t, unsigned type, void *fn)
 {
+	if (t->plug_in)
+		return; /* a call a plugin's callback makes: not traced */
 	/* first: a stopped thread (t->off) must not even read the clock; -t
 	 * taking records back right under us (fl_tb): no room is ours */
 	if (t->off || t->cap == 0 || !t->ring || t->dropping || t->fl_tb) {
@@ -690,6 +692,7 @@ void ct_thread_release(struct ct_tstate *t, bool unmap)
 		}
 		ct_hook_release(t);
 		ct_filt_release(t);
+		ct_plug_release(t);
 		t->stk = NULL;
 		t->cap = 0;
 		t->depth = 0;
@@ -933,4 +936,5 @@ void ct_thread_stopped_exit(struct ct_tstate *t)
 	t->stk = NULL;
 	t->cap = 0;
 	ct_hook_release(t);
+	ct_plug_release(t);
 }

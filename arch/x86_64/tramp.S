@@ -616,7 +616,10 @@
 	.cfi_undefined %rip
 	nop
 ct_return_tramp:
-	cmpb $0, ct_cfg+CT_CFG_USE_TSC(%rip)
+	/* the TSC is the clock, and no plugin wants the returns: the same
+	 * byte as the entries' (for the other modes it clears, filters and
+	 * --count, no frame would take the fast path anyway) */
+	cmpb $0, ct_hook_fast(%rip)
 	je .Lret_slow
 	THREAD_SELF
 	cmpl $0, %fs:CT_T_BUSY(%r11)	/* busy, as on entry */

@@ -216,6 +216,8 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_ENV_LIBCALL "CALLTRACE_LIBCALL" /* library calls: "0" off, or a file */
 #define CT_LIBCALL_FILE "libcall.spec"     /* record --libcall=/--no-libcall= */
 #define CT_ENV_COUNT "CALLTRACE_COUNT"     /* "1": counting mode (--count) */
+#define CT_ENV_PLUGIN "CALLTRACE_PLUGIN"   /* record --plugin: its table file */
+#define CT_PLUGIN_FILE "plugin.spec"       /* (runtime/plugin.c has the format) */
 
 /* ---- record --count: per-thread call counts (runtime/count.c) ------------
  *

@@ -176,7 +176,8 @@ static size_t reference(const char *d, struct refev *v, size_t max)
 	s->quiet = true;
 	if (ct_merge_open(s, NULL, &m, &e) == 0) {
 		while (n < max && ct_merge_next(m, &ev, &e) > 0)
-			v[n++] = (struct refev){ev.kind, ev.time, ev.addr, ev.depth, ev.thread->index};
+			v[n++] = (struct refev){ev.kind, ev.time, ev.addr, ev.depth,
+						ev.thread->index};
 		ct_merge_close(m);
 	}
 	ct_session_close(s);
@@ -201,8 +202,7 @@ static void test_walks(ct_reader *r)
 			const struct refev *x = &ref[n];
 			CHECK(ev.kind == (x->kind == CT_ENTER ? CT_READER_ENTRY : CT_READER_EXIT) &&
 				      ev.time_ns == x->time && ev.depth == x->depth &&
-				      ev.addr == x->addr &&
-				      ev.thread == (uint32_t)x->thread &&
+				      ev.addr == x->addr && ev.thread == (uint32_t)x->thread &&
 				      ev.ctime_ns == ev.time_ns,
 			      "merged event %zu", n);
 			CHECK(!strcmp(ev.name, ct_reader_name(r, ev.name_id)) && !ev.args &&

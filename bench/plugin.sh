@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/plugin.sh: what record --plugin costs (doc/plugins.md;
+# doc/performance.md, "Plugins").  Measures, asserts nothing.
+#
+#   sh bench/plugin.sh            (after make; called by bench/run.sh)
+#
+# Environment: CALLTRACE (default build/calltrace), PLUGINS (default
+# build/plugins, next to CALLTRACE's build), BENCH_WORK (default
+# bench/work), FIB_N (default 34), RUNS (default 7), CC (default gcc),
+# FRONTS (default "fi fentry pg patch"), BASE (another build's calltrace,
+# e.g. of the branch point: its plain recording measured beside this one's).
+#
+# Every figure is a command's CPU time (user + system, of the program and
+# record) less its own on fib(1), the best of RUNS, per fib call.  Output,
+# "KEY VALUE":
+#   <fe>.calls                  calls of fib(FIB_N) in that build
+#   <fe>.full_ns_per_call       a plain recording, over the untraced build
+#   <fe>.count_ns_per_call      record --plugin=count.so (every function)
+#   <fe>.count_over_full_ns     the same less the plain recording: the
+#                               call counter's cost per call (issue 15's
+#                               target: at most 5)
+#   <fe>.one_ns_per_call        record --plugin=count.so --plugin-filter=^main$
+#                               (fib's calls are not selected)
+#   <fe>.one_over_full_ns       the same less the plain recording: what the
+#                               calls a plugin does not select pay (target:
+#                               within noise)
+#   <fe>.base_full_ns_per_call  with BASE: BASE's plain recording (no plugin:
+#                               the hot path must not have moved)
+set -u
+export LC_ALL=C
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+W=${BENCH_WORK:-$HERE/work}/plugin
+mkdir -p "$W" && W=$(cd "$W" && pwd)
+CT=${CALLTRACE:-$TOP/build/calltrace}
+case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+PL=${PLUGINS:-$(dirname "$CT")/plugins}
+FIB_N=${FIB_N:-34}
+RUNS=${RUNS:-7}
+CC=${CC:-gcc}
+[ "$CC" = cc ] && CC=gcc
+FRONTS=${FRONTS:-fi fentry pg patch}
+ulimit -f 8388608 2>/dev/null || true
+
+say() { echo "plugin: $*" >&2; }
+calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
+
+[ -f "$PL/count.so" ] || { say "no $PL/count.so (make builds it)"; exit 1; }
+A="-O2 -falign-functions=64"
+$CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
+$CC $A -o "$W/fib-plain" "$HERE/fib.c" || exit 1
+$CC $A -finstrument-functions -o "$W/fib-fi" "$HERE/fib.c" || exit 1
+$CC $A -pg -o "$W/fib-pg" "$HERE/fib.c" || exit 1
+$CC $A -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
+$CC $A -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
+
+# t RUNS PREP CMD...: "min_wall median_wall min_cpu" ns
+t() {
+	_n=$1 _p=$2
+	shift 2
+	(cd "$W" && "$W/timeit" -n "$_n" ${_p:+-p "$_p"} -- "$@") | awk '{ print $1, $2, $5 }'
+}
+# tn RUNS PREP CMD...: min CPU ns of CMD FIB_N less that of CMD 1
+tn() {
+	_n=$1 _p=$2
+	shift 2
+	set -- "$_n" "$_p" "$@"
+	_a=$(t "$@" "$FIB_N" | cut -d' ' -f3)
+	_b=$(t "$@" 1 | cut -d' ' -f3)
+	echo $((_a - _b))
+}
+
+say "fib($FIB_N): $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
+PLAIN=$(tn "$RUNS" "" "$W/fib-plain")
+echo "plain.min_ns $PLAIN"
+for fe in $FRONTS; do
+	rm -rf "$W/d"
+	"$CT" record -q -d "$W/d" "$W/fib-$fe" "$FIB_N" >/dev/null 2>&1
+	calls=$(sed -n 's/^events: //p' "$W/d/info")
+	calls=$((${calls:-0} / 2))
+	[ "$calls" -gt 0 ] || { say "$fe: no calls recorded"; continue; }
+	full=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d "$W/fib-$fe")
+	[ -n "${BASE:-}" ] && base=$(tn "$RUNS" "rm -rf d" "$BASE" record -q -d d "$W/fib-$fe")
+	cnt=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d --plugin="$PL/count.so:out=/dev/null" \
+		"$W/fib-$fe")
+	one=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d --plugin="$PL/count.so:out=/dev/null" \
+		--plugin-filter='^main$' "$W/fib-$fe")
+	echo "$fe.calls $calls"
+	echo "$fe.full_ns_per_call $(calc "($full - $PLAIN) / $calls")"
+	echo "$fe.count_ns_per_call $(calc "($cnt - $PLAIN) / $calls")"
+	echo "$fe.count_over_full_ns $(calc "($cnt - $full) / $calls")"
+	echo "$fe.one_ns_per_call $(calc "($one - $PLAIN) / $calls")"
+	echo "$fe.one_over_full_ns $(calc "($one - $full) / $calls")"
+	[ -n "${BASE:-}" ] && echo "$fe.base_full_ns_per_call $(calc "($base - $PLAIN) / $calls")"
+done
+rm -rf "$W/d"

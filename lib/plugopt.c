@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/* `record --plugin`/`--plugin-filter`: see plugopt.h; the file's format is
+ * runtime/plugin.c's. */
+#include "plugopt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calltrace/format.h"
+#include "error.h"
+#include "libcallopt.h"
+#include "message.h"
+#include "modfind.h"
+#include "symtab.h"
+#include "util.h"
+
+int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg)
+{
+	if (opt == CT_PL_FILTER) {
+		regex_t re;
+		if (regcomp(&re, arg, REG_EXTENDED | REG_NOSUB)) {
+			ct_error("--plugin-filter: bad regex '%s'", arg);
+			return -1;
+		}
+		regfree(&re);
+		o->filters = xrealloc(o->filters, (o->nfilters + 1) * sizeof(char *));
+		o->filters[o->nfilters++] = xstrdup(arg);
+		return 0;
+	}
+	if (o->path) {
+		ct_error("--plugin: one plugin per recording (a plugin may load others itself)");
+		return -1;
+	}
+	/* PATH[:ARGS]: the first ':' ends the path */
+	const char *colon = strchr(arg, ':');
+	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+	if (!n) {
+		ct_error("--plugin: no path in '%s' (--plugin=PATH[:ARGS])", arg);
+		return -1;
+	}
+	char *p = xmalloc(n + 1);
+	memcpy(p, arg, n);
+	p[n] = 0;
+	char real[PATH_MAX];
+	if (!realpath(p, real)) {
+		ct_error("--plugin: %s: %s", p, strerror(errno));
+		free(p);
+		return -1;
+	}
+	free(p);
+	o->path = xstrdup(real);
+	o->args = colon ? xstrdup(colon + 1) : NULL;
+	return 0;
+}
+
+struct symcheck {
+	bool enter, exit;
+};
+
+static void check_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
+{
+	struct symcheck *c = ctx;
+	(void)value;
+	(void)ifunc;
+	if (!defined)
+		return;
+	if (!strcmp(name, "calltrace_plugin_enter"))
+		c->enter = true;
+	else if (!strcmp(name, "calltrace_plugin_exit"))
+		c->exit = true;
+}
+
+int ct_plugopt_check(const struct ct_plugopt *o)
+{
+	if (!o->path) {
+		if (o->nfilters) {
+			ct_error("--plugin-filter without --plugin");
+			return -1;
+		}
+		return 0;
+	}
+	struct stat st;
+	if (stat(o->path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		ct_error("--plugin: %s: not a regular file", o->path);
+		return -1;
+	}
+	if (access(o->path, R_OK) < 0) {
+		ct_error("--plugin: %s: %s", o->path, strerror(errno));
+		return -1;
+	}
+	/* an ELF shared object (ET_DYN) */
+	unsigned char h[18] = {0};
+	int fd = open(o->path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, h, sizeof(h)) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got != (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) || h[16] != 3 || h[17] != 0) {
+		ct_error("--plugin: %s: not an ELF shared object (build it with -shared -fPIC; "
+			 "doc/plugins.md)",
+			 o->path);
+		return -1;
+	}
+	struct symcheck c = {0};
+	if (ct_dynsym_funcs(o->path, check_sym, &c) < 0) {
+		ct_error("--plugin: %s: not a shared object calltrace can read (build it with "
+			 "-shared -fPIC; doc/plugins.md)",
+			 o->path);
+		return -1;
+	}
+	if (!c.enter && !c.exit) {
+		ct_error("--plugin: %s defines neither calltrace_plugin_enter nor "
+			 "calltrace_plugin_exit (include/calltrace/plugin.h; doc/plugins.md)",
+			 o->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+struct prep {
+	FILE *out;
+	regex_t *rx;
+	bool *used;
+	size_t nrx;
+	struct ct_error *err;
+	struct ct_u64map done; /* the module's offsets written */
+	size_t nsel;
+};
+
+/* a text field: bytes <= ' ', DEL and '%' as %XX; "-" for none */
+static void put_text(FILE *f, const char *s)
+{
+	if (!s || !*s) {
+		fputs("-", f);
+		return;
+	}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p <= ' ' || *p == '%' || *p == 0x7f)
+			fprintf(f, "%%%02X", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+static void one_sym(struct prep *p, const char *symname, uint64_t value)
+{
+	void **slot = ct_u64map_slot(&p->done, value);
+	if (*slot)
+		return; /* an alias at the same address said it first */
+	*slot = (void *)1;
+	char *dm = ct_demangle(symname);
+	const char *name = dm ? dm : symname;
+	int sel = !p->nrx;
+	for (size_t k = 0; k < p->nrx; k++) {
+		if (!regexec(&p->rx[k], name, 0, NULL, 0)) {
+			sel = 1;
+			p->used[k] = true;
+		}
+	}
+	p->nsel += (size_t)sel;
+	fprintf(p->out, "f %" PRIx64 " %d ", value, sel);
+	put_text(p->out, name);
+	fputc('\n', p->out);
+	free(dm);
+}
+
+static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
+{
+	/* an IFUNC's calls go to an implementation elsewhere */
+	if (defined && !ifunc && value)
+		one_sym(ctx, name, value);
+}
+
+static int do_module(void *ctx, const struct ct_modfound *m)
+{
+	struct prep *p = ctx;
+	struct ct_error e;
+	struct ct_symtab *st = ct_symtab_names_from_elf(m->path, &e);
+	if (!st) {
+		if (m->explicit_ || m->main_) {
+			*p->err = e;
+			return -1;
+		}
+		return 0;
+	}
+	fputs("module ", p->out);
+	put_text(p->out, st->buildid);
+	fputc(' ', p->out);
+	put_text(p->out, m->path);
+	fputc('\n', p->out);
+	ct_u64map_init(&p->done);
+	for (size_t i = 0; i < st->nsyms; i++)
+		one_sym(p, st->syms[i].name, st->syms[i].value);
+	/* a library's functions are library calls' targets (doc/libcall.md) */
+	if (!m->instrumented && !m->main_)
+		ct_dynsym_funcs(m->path, dyn_sym, p);
+	ct_u64map_free(&p->done);
+	ct_symtab_free(st);
+	return ferror(p->out) ? -1 : 0;
+}
+
+int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const *libs,
+		       size_t nlibs, const char *dir, double hz, char *path, size_t pathlen,
+		       struct ct_error *err)
+{
+	int rc = -1;
+	struct prep p = {0};
+	p.err = err;
+	p.rx = xcalloc(o->nfilters ? o->nfilters : 1, sizeof(*p.rx));
+	p.used = xcalloc(o->nfilters ? o->nfilters : 1, sizeof(*p.used));
+	for (size_t i = 0; i < o->nfilters; i++) {
+		if (regcomp(&p.rx[i], o->filters[i], REG_EXTENDED | REG_NOSUB)) {
+			snprintf(err->msg, sizeof(err->msg), "--plugin-filter: bad regex '%s'",
+				 o->filters[i]);
+			goto out;
+		}
+		p.nrx++;
+	}
+	snprintf(path, pathlen, "%s/%s", dir, CT_PLUGIN_FILE);
+	/* private, new (the data directory was just made), never through a link */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	p.out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!p.out) {
+		snprintf(err->msg, sizeof(err->msg), "cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	fputs("calltrace-plugin 1\nplugin ", p.out);
+	put_text(p.out, o->path);
+	if (o->args && *o->args) {
+		fputs("\nargs ", p.out);
+		put_text(p.out, o->args);
+	}
+	fprintf(p.out, "\nclock %" PRIu64 "\nall %d\n", (uint64_t)(hz + 0.5), o->nfilters ? 0 : 1);
+	if (ct_modules_walk(prog, libs, nlibs, "--args-lib", do_module, &p, err) < 0) {
+		fclose(p.out);
+		goto out;
+	}
+	if (fclose(p.out) != 0) {
+		snprintf(err->msg, sizeof(err->msg), "cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < p.nrx; i++)
+		if (!p.used[i])
+			ct_warn("--plugin-filter '%s' matches no function", o->filters[i]);
+	rc = 0;
+out:
+	for (size_t i = 0; i < p.nrx; i++)
+		regfree(&p.rx[i]);
+	free(p.rx);
+	free(p.used);
+	return rc;
+}
+
+void ct_plugopt_free(struct ct_plugopt *o)
+{
+	for (size_t i = 0; i < o->nfilters; i++)
+		free(o->filters[i]);
+	free(o->filters);
+	free(o->path);
+	free(o->args);
+	memset(o, 0, sizeof(*o));
+}

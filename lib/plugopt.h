@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `record --plugin=PATH[:ARGS]` and `--plugin-filter=REGEX` (doc/plugins.md):
+ * checked before anything starts, then the plugin's table for the runtime,
+ * DIR/plugin.spec (runtime/plugin.c has the format): each module's function
+ * names, and which ones the filters select, decided now.
+ */
+#ifndef CT_PLUGOPT_H
+#define CT_PLUGOPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ct_error;
+
+struct ct_plugopt {
+	char *path;     /* --plugin's PATH, absolute; NULL: no plugin */
+	char *args;     /* its ARGS, or NULL */
+	char **filters; /* --plugin-filter regexes (any one selects) */
+	size_t nfilters;
+};
+
+enum {
+	CT_PL_OPT = 0x2800, /* --plugin=PATH[:ARGS] */
+	CT_PL_FILTER,       /* --plugin-filter=REGEX */
+};
+
+/* one of the options with its argument: a bad one is a usage error
+ * (message said, -1) */
+int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg);
+/* after all options: the plugin file checked (a usage error: message, -1) */
+int ct_plugopt_check(const struct ct_plugopt *o);
+/* match the filters against the modules of prog (and libs) and write
+ * DIR/plugin.spec into path; hz: the recording clock's ticks per second.
+ * 0, or -1 with err. */
+int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const *libs,
+		       size_t nlibs, const char *dir, double hz, char *path, size_t pathlen,
+		       struct ct_error *err);
+void ct_plugopt_free(struct ct_plugopt *o);
+
+#endif

@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record --plugin (doc/plugins.md): a user's shared object whose callbacks
+ * (include/calltrace/plugin.h) run on the calls of selected functions.
+ *
+ * `record` matches --plugin-filter against every module's function names
+ * before the run (lib/plugopt.c) and writes DIR/plugin.spec: the plugin,
+ * its ARGS, the clock's rate, and per module each function's offset,
+ * whether it is selected and its name.  Here the runtime loads the file at
+ * start-up, puts each module's functions into an address hash when the
+ * module is mapped (start-up, dlopen; out again at dlclose), and dlopens
+ * the plugin from its constructor.  No regex and no ELF on the hot path:
+ * one hash look-up per call, on the C paths (a loaded plugin turns the
+ * fast paths off: ct_hook_modes), and nothing at all without a plugin.
+ *
+ * A selected call's entry time is kept per thread beside the shadow stack
+ * (struct ct_plug_frame, by depth), with the frame's function and CFA to
+ * know it again at the exit.  During a callback the thread's `busy` is
+ * held and plug_in set: the hooks of calls the plugin makes take the
+ * nested path, which drops them uncounted (runtime.c ct_nested, hook.c).
+ *
+ * The file:
+ *   calltrace-plugin 1
+ *   plugin PATH             (text fields: bytes <= ' ', DEL and '%' as %XX)
+ *   args TEXT               (none: no ARGS)
+ *   clock HZ                (the recording clock's ticks per second)
+ *   all 0|1                 (1: no --plugin-filter, every function)
+ *   module BUILDID PATH
+ *   f OFFSET SEL NAME       (hex offset; SEL 1 selected, 0 a name only)
+ *
+ * The dispatch (ct_plug_enter, ct_plug_exit) is written for more than one
+ * consumer: a fault-injection rule is one more callback on the functions
+ * this hash selects.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CALLTRACE_PLUGIN_RUNTIME
+#include "calltrace/plugin.h"
+#include "internal.h"
+#include "regs.h"
+
+bool ct_plug_on;
+
+/* a selected call open on the thread, at the depth of its frame */
+struct ct_plug_frame {
+	uintptr_t fn, cfa;
+	uint64_t t0;
+};
+
+struct pfunc {
+	uint64_t off;
+	uint32_t name; /* offset in P.names */
+	uint32_t sel;
+};
+
+struct pmodule {
+	char buildid[128]; /* "" when "-" */
+	char path[PATH_MAX];
+	uint32_t f0, nf;
+};
+
+#define MAX_PMODULES 512
+#define MAX_PATTACHED 1024
+#define SEL_BIT (1u << 31)
+
+static struct {
+	char path[PATH_MAX];
+	char args[4096];
+	bool has_args, all, loaded, done;
+	uint64_t hz;
+	/* ticks -> ns: ns = mono0 + (ticks - tick0) * mult >> 32 */
+	uint64_t tick0, mono0, mult;
+	struct pfunc *funcs;
+	uint32_t nfuncs;
+	char *names;
+	size_t names_len;
+	struct pmodule *mods;
+	uint32_t nmods;
+	struct {
+		uintptr_t base;
+		uint32_t mod;
+	} att[MAX_PATTACHED];
+	uint32_t natt;
+	/* address -> 1 + func index | SEL_BIT (keys 0 empty, 1 deleted) */
+	struct ct_filt_hash h;
+	uint64_t used;
+	int (*init)(const char *);
+	void (*enter)(const struct ct_plugin_call *);
+	void (*exit)(const struct ct_plugin_call *);
+	void (*fini)(void);
+} P;
+
+#define TOMB 1u
+
+static void *alloc(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* ---- the address hash ----------------------------------------------------- */
+
+static inline uint32_t lookup(uintptr_t fn)
+{
+	const struct ct_filt_hash *h = &P.h;
+	if (!h->keys)
+		return 0;
+	uint64_t i = ct_filt_hashof(fn) & h->mask;
+	for (;;) {
+		uint64_t k = __atomic_load_n(&h->keys[i], __ATOMIC_ACQUIRE);
+		if (k == fn)
+			return h->vals[i];
+		if (k == 0)
+			return 0;
+		i = (i + 1) & h->mask;
+	}
+}
+
+static void insert(uint64_t a, uint32_t v)
+{
+	if (!P.h.keys || P.used >= P.h.mask / 4 * 3)
+		return; /* full: the module's later functions are not seen */
+	uint64_t i = ct_filt_hashof(a) & P.h.mask;
+	for (;;) {
+		uint64_t k = P.h.keys[i];
+		if (k == a || k == 0 || k == TOMB) {
+			P.used += k != a;
+			P.h.vals[i] = v;
+			__atomic_store_n(&P.h.keys[i], a, __ATOMIC_RELEASE);
+			return;
+		}
+		i = (i + 1) & P.h.mask;
+	}
+}
+
+static void erase(uint64_t a)
+{
+	uint64_t i = ct_filt_hashof(a) & P.h.mask;
+	for (;;) {
+		uint64_t k = P.h.keys[i];
+		if (k == a) {
+			__atomic_store_n(&P.h.keys[i], TOMB, __ATOMIC_RELEASE);
+			return;
+		}
+		if (k == 0)
+			return;
+		i = (i + 1) & P.h.mask;
+	}
+}
+
+static bool same_path(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return true;
+	char ra[PATH_MAX];
+	return realpath(b, ra) && !strcmp(a, ra);
+}
+
+void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool added)
+{
+	if (!P.h.keys)
+		return;
+	if (!added) {
+		for (uint32_t i = 0; i < P.natt; i++) {
+			if (P.att[i].base != base)
+				continue;
+			const struct pmodule *m = &P.mods[P.att[i].mod];
+			for (uint32_t j = 0; j < m->nf; j++)
+				erase(base + P.funcs[m->f0 + j].off);
+			P.att[i] = P.att[--P.natt];
+			return;
+		}
+		return;
+	}
+	bool has_bid = buildid && strcmp(buildid, "-") != 0;
+	for (uint32_t i = 0; i < P.nmods; i++) {
+		const struct pmodule *m = &P.mods[i];
+		if (has_bid && m->buildid[0] ? strcmp(m->buildid, buildid) != 0
+					     : !same_path(m->path, path))
+			continue;
+		if (P.natt == MAX_PATTACHED)
+			return;
+		P.att[P.natt].base = base;
+		P.att[P.natt].mod = i;
+		P.natt++;
+		for (uint32_t j = 0; j < m->nf; j++) {
+			const struct pfunc *f = &P.funcs[m->f0 + j];
+			insert(base + f->off, (m->f0 + j + 1) | (f->sel ? SEL_BIT : 0));
+		}
+		return;
+	}
+}
+
+/* ---- the file --------------------------------------------------------------- */
+
+static bool parse(const char *buf, size_t len, uint32_t *bad_line)
+{
+	const char *p = buf, *end = buf + len;
+	uint32_t line = 0, nf = 0, nm = 0;
+	for (const char *q = buf; q < end; q++) {
+		if ((q == buf || q[-1] == '\n') && q + 2 < end && q[0] == 'f' && q[1] == ' ')
+			nf++;
+		if ((q == buf || q[-1] == '\n') && q + 7 < end && !memcmp(q, "module ", 7))
+			nm++;
+	}
+	if (nm > MAX_PMODULES)
+		return false;
+	P.funcs = alloc((nf ? nf : 1) * sizeof(struct pfunc));
+	P.mods = alloc((nm ? nm : 1) * sizeof(struct pmodule));
+	P.names = alloc(len + 1);
+	if (!P.funcs || !P.mods || !P.names)
+		return false;
+	P.names_len = 1; /* offset 0: no name */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		line++;
+		*bad_line = line;
+		uint64_t a, b;
+		if (line == 1) {
+			if (!ct_spec_keyword(&p, le, "calltrace-plugin") ||
+			    !ct_spec_number(&p, le, 10, &a) || a != 1)
+				return false;
+		} else if (ct_spec_keyword(&p, le, "plugin")) {
+			if (!ct_spec_text(&p, le, P.path, sizeof(P.path)))
+				return false;
+		} else if (ct_spec_keyword(&p, le, "args")) {
+			if (!ct_spec_text(&p, le, P.args, sizeof(P.args)))
+				return false;
+			P.has_args = true;
+		} else if (ct_spec_keyword(&p, le, "clock")) {
+			if (!ct_spec_number(&p, le, 10, &a) || !a)
+				return false;
+			P.hz = a;
+		} else if (ct_spec_keyword(&p, le, "all")) {
+			if (!ct_spec_number(&p, le, 10, &a) || a > 1)
+				return false;
+			P.all = a != 0;
+		} else if (ct_spec_keyword(&p, le, "module")) {
+			struct pmodule *m = &P.mods[P.nmods];
+			if (P.nmods == nm ||
+			    !ct_spec_text(&p, le, m->buildid, sizeof(m->buildid)) ||
+			    !ct_spec_text(&p, le, m->path, sizeof(m->path)))
+				return false;
+			if (!strcmp(m->buildid, "-"))
+				m->buildid[0] = 0;
+			m->f0 = P.nfuncs;
+			m->nf = 0;
+			P.nmods++;
+		} else if (ct_spec_keyword(&p, le, "f")) {
+			if (!P.nmods || P.nfuncs == nf || !ct_spec_number(&p, le, 16, &a) ||
+			    !ct_spec_number(&p, le, 10, &b) || b > 1)
+				return false;
+			struct pfunc *f = &P.funcs[P.nfuncs];
+			f->off = a;
+			f->sel = (uint32_t)b;
+			f->name = (uint32_t)P.names_len;
+			if (!ct_spec_text(&p, le, P.names + P.names_len, len + 1 - P.names_len))
+				return false;
+			P.names_len += strlen(P.names + P.names_len) + 1;
+			P.nfuncs++;
+			P.mods[P.nmods - 1].nf++;
+		} else {
+			const char *w;
+			size_t n;
+			if (ct_spec_word(&p, le, &w, &n))
+				return false; /* an unknown line: not ours */
+		}
+		const char *w;
+		size_t n;
+		if (ct_spec_word(&p, le, &w, &n))
+			return false; /* more on the line than it should hold */
+		p = nl ? nl + 1 : end;
+	}
+	return P.path[0] && P.hz;
+}
+
+void ct_plug_init(void)
+{
+	const char *path = ct_getenv(CT_ENV_PLUGIN);
+	if (!path || !*path)
+		return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    st.st_size > (1 << 28)) {
+		if (fd >= 0)
+			close(fd);
+		ct_log("cannot read the plugin file %s; no plugin in this process", path);
+		return;
+	}
+	size_t len = (size_t)st.st_size, got = 0;
+	char *buf = alloc(len);
+	while (buf && got < len) {
+		ssize_t r = read(fd, buf + got, len - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	uint32_t bad = 0;
+	bool ok = buf && got == len && parse(buf, len, &bad);
+	if (buf)
+		munmap(buf, len);
+	if (!ok) {
+		ct_log("%s: line %u: not a plugin file of this version; no plugin in this process",
+		       path, bad);
+		P.path[0] = 0;
+		return;
+	}
+	/* room for every function of every module twice (a module mapped
+	 * twice), at most 3/4 full */
+	uint64_t cap = 1024;
+	while (cap < (uint64_t)P.nfuncs * 3)
+		cap <<= 1;
+	P.h.keys = alloc(cap * sizeof(uint64_t));
+	P.h.vals = alloc(cap * sizeof(uint32_t));
+	if (!P.h.keys || !P.h.vals) {
+		P.h.keys = NULL;
+		P.path[0] = 0;
+		return;
+	}
+	P.h.mask = cap - 1;
+}
+
+/* ---- loading the plugin ------------------------------------------------------ */
+
+static void fini(void)
+{
+	struct ct_tstate *t = &ct_self;
+	if (!P.loaded || P.done)
+		return;
+	P.done = true; /* no callback from now on */
+	if (P.fini) {
+		t->busy++;
+		t->plug_in = 1;
+		P.fini();
+		t->plug_in = 0;
+		t->busy--;
+	}
+}
+
+/* the process's constructor (proc.c): dlopen the plugin and call its init,
+ * its own calls untraced; then every hook takes the C paths */
+void ct_plug_load(void)
+{
+	if (!P.path[0] || P.loaded || ct_cfg.state != CT_RT_ACTIVE)
+		return;
+	struct ct_tstate *t = &ct_self;
+	t->busy++;
+	t->plug_in = 1;
+	const char *why = NULL;
+	void *h = dlopen(P.path, RTLD_NOW | RTLD_LOCAL);
+	const unsigned *abi = h ? dlsym(h, "calltrace_plugin_abi") : NULL;
+	if (!h)
+		why = dlerror();
+	else if (!abi)
+		why = "no calltrace_plugin_abi (CALLTRACE_PLUGIN_DEFINE_ABI)";
+	else if (*abi != CALLTRACE_PLUGIN_ABI)
+		why = "built for another plugin ABI (include/calltrace/plugin.h)";
+	if (!why) {
+		P.init = (int (*)(const char *))dlsym(h, "calltrace_plugin_init");
+		P.enter =
+			(void (*)(const struct ct_plugin_call *))dlsym(h, "calltrace_plugin_enter");
+		P.exit = (void (*)(const struct ct_plugin_call *))dlsym(h, "calltrace_plugin_exit");
+		P.fini = (void (*)(void))dlsym(h, "calltrace_plugin_fini");
+		if (!P.enter && !P.exit)
+			why = "neither calltrace_plugin_enter nor calltrace_plugin_exit";
+	}
+	/* the clock's rate, from record; a point of it against
+	 * CLOCK_MONOTONIC now.  ns per tick in 32.32 (the clock is ns itself
+	 * without the TSC) */
+	P.tick0 = ct_clock();
+	P.mono0 = ct_clock_mono();
+	P.mult = ct_cfg.use_tsc || ct_cfg.tsc_synth
+			 ? (uint64_t)(((unsigned __int128)1000000000u << 32) / P.hz)
+			 : 1ull << 32;
+	int rc = 0;
+	if (!why && P.init && (rc = P.init(P.has_args ? P.args : "")) != 0)
+		why = "its calltrace_plugin_init refused";
+	t->plug_in = 0;
+	t->busy--;
+	if (why) {
+		if (rc)
+			ct_log("plugin %s: %s (returned %d); not used in this process", P.path, why,
+			       rc);
+		else
+			ct_log("plugin %s: %s; not used in this process", P.path, why);
+		return;
+	}
+	P.loaded = true;
+	atexit(fini);
+	__atomic_store_n(&ct_plug_on, true, __ATOMIC_RELEASE);
+	ct_hook_modes();
+}
+
+/* ---- the calls ----------------------------------------------------------------- */
+
+/* the name of a hash value, or NULL */
+static const char *name_of(uint32_t v)
+{
+	if (!v)
+		return NULL;
+	const char *s = P.names + P.funcs[(v & ~SEL_BIT) - 1].name;
+	return *s ? s : NULL;
+}
+
+static inline uint64_t to_ns(uint64_t ticks)
+{
+	int64_t d = (int64_t)(ticks - P.tick0);
+	__int128 x = (__int128)d * (__int128)P.mult;
+	return P.mono0 + (uint64_t)(int64_t)(x >> 32);
+}
+
+static inline uint64_t dur_ns(uint64_t ticks)
+{
+	return (uint64_t)((unsigned __int128)ticks * P.mult >> 32);
+}
+
+static struct ct_plug_frame *plug_frame(struct ct_tstate *t, uint32_t d)
+{
+	if (d < t->plug_cap)
+		return &t->plug_fr[d];
+	size_t old = (size_t)t->plug_cap * sizeof(struct ct_plug_frame);
+	uint32_t ncap = t->plug_cap ? t->plug_cap : 256;
+	while (ncap <= d)
+		ncap *= 2;
+	size_t len = (size_t)ncap * sizeof(struct ct_plug_frame);
+	void *p = old ? mremap(t->plug_fr, old, len, MREMAP_MAYMOVE)
+		      : mmap(NULL, len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	t->plug_fr = p;
+	t->plug_cap = ncap;
+	return &t->plug_fr[d];
+}
+
+static void call(struct ct_tstate *t, void (*cb)(const struct ct_plugin_call *),
+		 const struct ct_plugin_call *c)
+{
+	t->plug_in = 1;
+	__asm__ volatile("" ::: "memory");
+	cb(c);
+	__asm__ volatile("" ::: "memory");
+	t->plug_in = 0;
+}
+
+/* the call of fn whose frame is stk[d] was entered at now (its ENTER
+ * written; busy held); r: its registers, or NULL */
+void ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
+		   const struct ct_arch_regs *r)
+{
+	if (P.done || t->plug_in)
+		return;
+	uint32_t v = lookup(fn);
+	if (!(v & SEL_BIT) && !(P.all && !v))
+		return; /* not selected (P.all: every function, named or not) */
+	if (P.exit) {
+		struct ct_plug_frame *pf = plug_frame(t, d);
+		if (!pf)
+			return;
+		pf->fn = fn;
+		pf->cfa = t->stk[d].cfa;
+		pf->t0 = now;
+	}
+	if (!P.enter)
+		return;
+	/* (not cleared as a whole: the fields the flags do not name are
+	 * left as they are, which saves a third of the callback's cost) */
+	struct ct_plugin_call c;
+	c.size = sizeof(c);
+	c.flags = 0;
+	c.fn = (const void *)fn;
+	c.name = name_of(v);
+	c.tid = t->tid;
+	c.depth = d;
+	c.enter_ns = to_ns(now);
+	c.exit_ns = c.duration_ns = 0;
+	if (r) {
+		c.flags |= CT_PLUGIN_ARGS;
+		memcpy(c.args, r->gp, sizeof(c.args));
+		memcpy(c.fargs, r->xmm, sizeof(c.fargs));
+	}
+	call(t, P.enter, &c);
+}
+
+/* the call whose frame is stk[d] (fn) returns at now (busy held, before
+ * its EXIT record); r: its return registers, or NULL */
+void ct_plug_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
+		  const struct ct_arch_retregs *r)
+{
+	if (!P.exit || P.done || t->plug_in || d >= t->plug_cap)
+		return;
+	struct ct_plug_frame *pf = &t->plug_fr[d];
+	if (pf->fn != fn || pf->cfa != t->stk[d].cfa)
+		return; /* not a selected call's frame */
+	pf->fn = 0;
+	uint32_t v = lookup(fn);
+	struct ct_plugin_call c;
+	c.size = sizeof(c);
+	c.flags = CT_PLUGIN_EXIT;
+	c.fn = (const void *)fn;
+	c.name = name_of(v);
+	c.tid = t->tid;
+	c.depth = d;
+	c.enter_ns = to_ns(pf->t0);
+	c.exit_ns = to_ns(now);
+	c.duration_ns = now > pf->t0 ? dur_ns(now - pf->t0) : 0;
+	if (r) {
+		c.flags |= CT_PLUGIN_RETVAL;
+		c.ret = r->rax;
+		c.ret2 = r->rdx;
+		memcpy(&c.fret, &r->xmm0, sizeof(c.fret));
+	}
+	call(t, P.exit, &c);
+}
+
+void ct_plug_release(struct ct_tstate *t)
+{
+	if (t->plug_fr)
+		munmap(t->plug_fr, (size_t)t->plug_cap * sizeof(struct ct_plug_frame));
+	t->plug_fr = NULL;
+	t->plug_cap = 0;
+}
+
+/* ---- what a plugin may ask (include/calltrace/plugin.h) -------------------- */
+
+CT_EXPORT unsigned calltrace_plugin_stack(const void **fns, unsigned max)
+{
+	struct ct_tstate *t = &ct_self;
+	unsigned n = 0;
+	if (!t->stk)
+		return 0;
+	for (uint32_t i = t->depth; i > 0 && n < max; i--)
+		fns[n++] = (const void *)t->stk[i - 1].fn;
+	return n;
+}
+
+CT_EXPORT const char *calltrace_plugin_name(const void *fn)
+{
+	return name_of(lookup((uintptr_t)fn));
+}
