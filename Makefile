@@ -204,7 +204,7 @@ coverage:
 
 # the man pages: calltrace(1) from doc/calltrace.md, calltrace-CMD(1) from
 # doc/CMD.md, by tools/man.sh with go-md2man (make deps installs it)
-MAN_CMDS := record replay report callers graph coverage info live export
+MAN_CMDS := record replay report callers graph coverage info live top export
 MANS := $(O)/man/calltrace.1 $(MAN_CMDS:%=$(O)/man/calltrace-%.1)
 
 man: $(MANS)

@@ -25,7 +25,8 @@ static const struct cmd_struct commands[] = {
 	{"graph", cmd_graph, "call tree aggregated by call path; backtraces of a function"},
 	{"coverage", cmd_coverage, "which functions of each instrumented module were called"},
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
-	{"live", cmd_live, "record a program and show its call tree, in one step"},
+	{"live", cmd_live, "run a program and show its call tree while it runs"},
+	{"top", cmd_top, "run a program and show its flat profile while it runs"},
 	{"export", cmd_export,
 	 "write the calls for other tools: chrome, perfetto, folded, callgrind, html"},
 };

@@ -27,33 +27,20 @@
 #                               within noise)
 #   <fe>.base_full_ns_per_call  with BASE: BASE's plain recording (no plugin:
 #                               the hot path must not have moved)
-set -u
-export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/.." && pwd)
-W=${BENCH_WORK:-$HERE/work}/plugin
-mkdir -p "$W" && W=$(cd "$W" && pwd)
-CT=${CALLTRACE:-$TOP/build/calltrace}
-case $CT in /*) ;; *) CT=$TOP/$CT ;; esac
+SUB=plugin
+. "$HERE/lib.sh"
 PL=${PLUGINS:-$(dirname "$CT")/plugins}
 FIB_N=${FIB_N:-34}
 RUNS=${RUNS:-7}
-CC=${CC:-gcc}
-[ "$CC" = cc ] && CC=gcc
 FRONTS=${FRONTS:-fi fentry pg patch}
 ulimit -f 8388608 2>/dev/null || true
 
 say() { echo "plugin: $*" >&2; }
-calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
 
 [ -f "$PL/count.so" ] || { say "no $PL/count.so (make builds it)"; exit 1; }
 A="-O2 -falign-functions=64"
-$CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
-$CC $A -o "$W/fib-plain" "$HERE/fib.c" || exit 1
-$CC $A -finstrument-functions -o "$W/fib-fi" "$HERE/fib.c" || exit 1
-$CC $A -pg -o "$W/fib-pg" "$HERE/fib.c" || exit 1
-$CC $A -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
-$CC $A -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
+build_fibs $A
 
 # t RUNS PREP CMD...: "min_wall median_wall min_cpu" ns
 t() {

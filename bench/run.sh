@@ -331,6 +331,8 @@ put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done
 say "plugins: the call counter, a plugin limited to one function (bench/plugin.sh)"
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS CC=$CC sh "$HERE/plugin.sh" 2>>"$LOGS/plugin.err" | while read -r k v; do put "plugin.$k" "$v"; done
+say "live and top on the Lua workload, against record (bench/live.sh)"
+CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/live.sh" 2>>"$LOGS/live.err" | while read -r k v; do put "live.$k" "$v"; done
 say "library calls: strlen/memcpy loops, Lua with library calls on (bench/libcall.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/libcall.sh" 2>>"$LOGS/libcall.err" | while read -r k v; do put "libcall.$k" "$v"; done
 say "reading library: the C API and the Python module beside report (bench/reader.sh)"

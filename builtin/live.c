@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * calltrace live: record a program and show its call tree, in one step
- * (what `uftrace ./prog` does): `record` into a temporary data directory
- * (or the one -d names, which is kept), then `replay` of it.  record's
- * options (its record-time filters among them) apply; the recording is
- * removed afterwards unless -d was given.  See doc/live.md.
+ * calltrace live: run a program under `record` and print its call tree while
+ * it runs (doc/live.md).  The follower (lib/follow.c) reads what record's
+ * drainer writes, decodes each thread's events and gives them here, in its
+ * own thread, in time order within the delay; this file prints them as
+ * replay's tree lines.  The recording goes to a temporary data directory, removed at
+ * the end, unless -d names one (kept).
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -16,19 +17,38 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "color.h"
+#include "filter.h"
+#include "follow.h"
 #include "message.h"
+#include "output.h"
+#include "util.h"
 
 static const char live_usage[] =
-	"usage: calltrace live [record options] [--] COMMAND [ARG...]\n"
+	"usage: calltrace live [options] [record options] [--] COMMAND [ARG...]\n"
 	"\n"
-	"Record COMMAND as `calltrace record` does, then show its call tree as\n"
-	"`calltrace replay` does.  The recording goes to a temporary directory,\n"
-	"removed afterwards, unless -d DIR names one (kept).  Every option of\n"
-	"`calltrace record` applies (-F, -N, --hide, -D, -t, -T, -A, -a, ...);\n"
-	"`calltrace record --help` lists them; replay's --demangle=MODE,\n"
-	"--no-demangle, --color=WHEN and --no-pager apply to the tree.  live exits\n"
-	"with record's status (the program's, doc/record.md), or 1 when the\n"
-	"replay fails.\n";
+	"Run COMMAND as `calltrace record` does and print its call tree while it\n"
+	"runs: each call's entry when it happens, its exit with its duration when\n"
+	"it returns, the threads interleaved in time order with their ids, each\n"
+	"event within the delay.  The program's stdin, stdout and stderr are its\n"
+	"own (its output and the tree share the terminal: --output=FILE puts the\n"
+	"tree in FILE).  The recording goes to a temporary directory, removed at\n"
+	"the end, unless -d DIR names one (kept).  Every option of `calltrace\n"
+	"record` applies (-F, -N, --hide, -D, -t, -T, -A, -a, ...; `calltrace\n"
+	"record --help`).  live exits with record's status: the program's\n"
+	"(128+N if signal N ended it; doc/record.md).\n"
+	"\n"
+	"options:\n"
+	"      --delay=TIME      the longest an event waits before it is shown\n"
+	"                        (default 100ms; the threads' events are put in\n"
+	"                        time order within it)\n"
+	"      --output=FILE     the tree goes to FILE instead of stdout\n"
+	"      --demangle=full|simple|no  C++ names (default full)\n"
+	"      --no-demangle     the same as --demangle=no\n"
+	"      --color=auto|always|never  durations in colour (as replay's; auto: on\n"
+	"                        a terminal)\n"
+	"      --no-pager        accepted, as replay's: live never pages\n"
+	"  -h, --help            this help\n";
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -75,26 +95,6 @@ static bool takes_arg(const char *a)
 	return false;
 }
 
-/* replay's options that live passes on (before the command): how many
- * words the one at argv[i] takes, 0 when it is not one of them */
-static int replay_option(char **argv, int i, int argc)
-{
-	static const char *const flags[] = {"--no-demangle", "--no-pager"};
-	static const char *const with_arg[] = {"--demangle", "--color"};
-	const char *a = argv[i];
-	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-		if (!strcmp(a, flags[k]))
-			return 1;
-	for (size_t k = 0; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
-		size_t n = strlen(with_arg[k]);
-		if (!strncmp(a, with_arg[k], n) && a[n] == '=')
-			return 1;
-		if (!strcmp(a, with_arg[k]))
-			return i + 1 < argc ? 2 : 1;
-	}
-	return 0;
-}
-
 /* the -d/--data a user gave among record's options (before the command) */
 static const char *data_option(int argc, char **argv)
 {
@@ -114,6 +114,182 @@ static const char *data_option(int argc, char **argv)
 	return NULL;
 }
 
+/* ---- the tree, as the events come ----------------------------------------- */
+
+struct lthread {
+	bool has_pend; /* an entry held to see whether it is a leaf */
+	struct ct_event pend;
+	struct ct_session *ps;
+};
+
+struct live {
+	FILE *out;
+	bool color;
+	struct lthread *th; /* by the thread's index */
+	size_t nth;
+	uint64_t delay;
+	bool printed; /* since the last flush */
+};
+
+static struct lthread *lthread_of(struct live *l, const struct ct_thread *t)
+{
+	size_t i = (size_t)t->index;
+	if (i >= l->nth) {
+		l->th = ct_grow_zeroed(l->th, l->nth, i + 16, sizeof(*l->th));
+		l->nth = i + 16;
+	}
+	return &l->th[i];
+}
+
+/* a call's duration: its time less its thread's waits for the trace writer
+ * meanwhile (as replay's) */
+static uint64_t dur_of(const struct ct_event *ev)
+{
+	uint64_t dur = ev->time >= ev->start ? ev->time - ev->start : 0;
+	return dur - (ev->waited < dur ? ev->waited : dur);
+}
+
+/* one line: the duration column (blank without one), the thread, the
+ * indentation, the function's name, then after */
+static void put_line(struct live *l, struct ct_session *s, const struct ct_event *ev, bool dur,
+		     const char *before, const char *after)
+{
+	char d[64] = "";
+	const char *col = NULL;
+	if (dur) {
+		ct_format_duration(dur_of(ev), d, sizeof(d));
+		col = l->color ? ct_color_duration(dur_of(ev)) : NULL;
+	}
+	const struct ct_sym_info *si = ct_session_resolve(s, ev->thread->proc, ev->addr);
+	const char *name = ct_tx(si->name);
+	bool params = ct_name_has_params(name, strlen(name));
+	fprintf(l->out, "%s%10s%s [%6d] | %*s%s%s%s%s\n", col ? col : "", d,
+		col ? CT_COLOR_RESET : "", ev->thread->tid, 2 * (int)ev->depth, "", before, name,
+		params || *before ? "" : "()", after);
+	l->printed = true;
+}
+
+static void flush_pend(struct live *l, struct lthread *lt)
+{
+	if (!lt->has_pend)
+		return;
+	lt->has_pend = false;
+	put_line(l, lt->ps, &lt->pend, false, "", " {");
+}
+
+static void live_events(void *ctx, struct ct_session *s, const struct ct_event *evs, size_t n)
+{
+	struct live *l = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct ct_event *ev = &evs[i];
+		struct lthread *lt = lthread_of(l, ev->thread);
+		if (ev->kind == CT_MARK)
+			continue;
+		bool unfinished = ev->flags & CT_EVF_UNFINISHED;
+		bool unwound = ev->flags & CT_EVF_SYNTHETIC;
+		if (ev->kind == CT_ENTER) {
+			flush_pend(l, lt);
+			lt->pend = *ev;
+			lt->ps = s;
+			lt->has_pend = true;
+			continue;
+		}
+		if (lt->has_pend && lt->pend.depth == ev->depth) {
+			/* a call that called nothing: one line */
+			lt->has_pend = false;
+			put_line(l, s, ev, !unfinished, "",
+				 unfinished ? "; /* unfinished */"
+				 : unwound  ? "; /* unwound */"
+					    : ";");
+			continue;
+		}
+		flush_pend(l, lt);
+		put_line(l, s, ev, !unfinished, "} /* ",
+			 unfinished ? ": unfinished */"
+			 : unwound  ? ": unwound */"
+				    : " */");
+	}
+}
+
+/* after each round: an entry held longer than the delay is shown, and what
+ * was written goes out */
+static void live_tick(void *ctx, uint64_t now, bool final)
+{
+	struct live *l = ctx;
+	for (size_t i = 0; i < l->nth; i++)
+		if (l->th[i].has_pend && (final || l->th[i].pend.time + l->delay <= now))
+			flush_pend(l, &l->th[i]);
+	if (l->printed || final) {
+		fflush(l->out);
+		l->printed = false;
+	}
+}
+
+/* ---- the options ---------------------------------------------------------- */
+
+/* live's own option at argv[i] (before the command): taken into l and *o,
+ * and how many words it took; 0 when it is not one; -1 after a message */
+static int own_option(char **argv, int i, int argc, struct ct_follow_opts *o, const char **out,
+		      int *color)
+{
+	const char *a = argv[i], *v = NULL;
+	int used = 1;
+	static const char *const with_arg[] = {"--delay", "--output", "--demangle", "--color"};
+	size_t k = 0;
+	if (!strcmp(a, "--no-demangle")) {
+		o->demangle = CT_DEMANGLE_NO;
+		return 1;
+	}
+	if (!strcmp(a, "--no-pager"))
+		return 1;
+	for (; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
+		size_t n = strlen(with_arg[k]);
+		if (!strncmp(a, with_arg[k], n) && a[n] == '=') {
+			v = a + n + 1;
+			break;
+		}
+		if (!strcmp(a, with_arg[k])) {
+			if (i + 1 >= argc) {
+				ct_error("option '%s' needs an argument", a);
+				return -1;
+			}
+			v = argv[i + 1];
+			used = 2;
+			break;
+		}
+	}
+	if (!v)
+		return 0;
+	if (k == 0) {
+		int64_t d = ct_parse_duration(v);
+		if (d <= 0 || d > 3600LL * 1000000000LL) {
+			ct_error("bad --delay '%s' (a time from 1ns to 1h, e.g. 100ms)", v);
+			return -1;
+		}
+		o->delay = (uint64_t)d;
+	} else if (k == 1) {
+		if (!*v) {
+			ct_error("--output needs a file name");
+			return -1;
+		}
+		*out = v;
+	} else if (k == 2) {
+		int m = ct_demangle_mode_of(v);
+		if (m < 0) {
+			ct_error("bad --demangle '%s' (full, simple or no)", v);
+			return -1;
+		}
+		o->demangle = (enum ct_demangle_mode)m;
+	} else {
+		*color = ct_color_when_of(v);
+		if (*color < 0) {
+			ct_error("bad --color '%s' (auto, always or never)", v);
+			return -1;
+		}
+	}
+	return used;
+}
+
 int cmd_live(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -124,44 +300,27 @@ int cmd_live(int argc, char **argv)
 		fputs(live_usage, stdout);
 		return 0;
 	}
-	const char *keep = data_option(argc, argv);
-	static char tmp[4096];
-	const char *dir = keep;
-	if (!dir) {
-		const char *base = getenv("TMPDIR");
-		snprintf(tmp, sizeof(tmp), "%s/calltrace-live-XXXXXX",
-			 base && *base ? base : "/tmp");
-		if (!mkdtemp(tmp))
-			return ct_error("cannot make a temporary directory %s: %s", tmp,
-					strerror(errno));
-		dir = tmp;
-	}
-	/* record [-d DIR] OPTIONS... COMMAND..., and replay -d DIR with
-	 * replay's options among OPTIONS */
-	char **rargv = calloc((size_t)argc + 3, sizeof(char *));
-	char **pargv = calloc((size_t)argc + 4, sizeof(char *));
-	if (!rargv || !pargv) {
-		free(rargv);
-		return ct_error("out of memory");
-	}
-	int n = 0, np = 0;
+	struct ct_follow_opts fo = {.ordered = true,
+				    .delay = 100000000u,
+				    .lag_warn = 2000000000u,
+				    .demangle = CT_DEMANGLE_FULL};
+	const char *outpath = NULL;
+	int color = CT_COLOR_AUTO;
+	/* record [-d DIR] OPTIONS... COMMAND..., live's own options taken out */
+	char **rargv = xcalloc((size_t)argc + 3, sizeof(char *));
+	int n = 0;
 	rargv[n++] = "record";
-	pargv[np++] = "replay";
-	pargv[np++] = "-d";
-	pargv[np++] = (char *)dir;
-	if (!keep) {
-		rargv[n++] = "-d";
-		rargv[n++] = (char *)dir;
-	}
 	bool options = true;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (options && (!strcmp(a, "--") || a[0] != '-'))
 			options = false;
-		int k = options ? replay_option(argv, i, argc) : 0;
+		int k = options ? own_option(argv, i, argc, &fo, &outpath, &color) : 0;
+		if (k < 0) {
+			free(rargv);
+			return 2;
+		}
 		if (k > 0) {
-			for (int j = 0; j < k; j++)
-				pargv[np++] = argv[i + j];
 			i += k - 1;
 			continue;
 		}
@@ -169,21 +328,56 @@ int cmd_live(int argc, char **argv)
 		if (options && takes_arg(a) && i + 1 < argc)
 			rargv[n++] = argv[++i];
 	}
-	ct_set_command("record");
-	int code = cmd_record(n, rargv);
+	struct live l = {.out = stdout, .delay = fo.delay};
+	if (outpath && !(l.out = fopen(outpath, "w"))) {
+		ct_error("cannot write --output %s: %s", outpath, strerror(errno));
+		free(rargv);
+		return 1;
+	}
+	l.color = ct_color_on((enum ct_color_when)color, isatty(fileno(l.out)));
+	const char *keep = data_option(argc, argv);
+	static char tmp[4096];
+	if (!keep) {
+		const char *base = getenv("TMPDIR");
+		snprintf(tmp, sizeof(tmp), "%s/calltrace-live-XXXXXX",
+			 base && *base ? base : "/tmp");
+		if (!mkdtemp(tmp)) {
+			ct_error("cannot make a temporary directory %s: %s", tmp, strerror(errno));
+			free(rargv);
+			if (outpath)
+				fclose(l.out);
+			return 1;
+		}
+		/* record -d TMP OPTIONS...: room was kept for the two */
+		memmove(rargv + 3, rargv + 1, (size_t)(n - 1) * sizeof(char *));
+		rargv[1] = "-d";
+		rargv[2] = tmp;
+		n += 2;
+	}
+	fo.events = live_events;
+	fo.tick = live_tick;
+	fo.ctx = &l;
+	fo.peek_every = fo.delay / 4 > 25000000u ? 25000000u : fo.delay / 4;
+	struct ct_follow *f = ct_follow_new(&fo);
+	fputs("# DURATION     TID     FUNCTION\n", l.out);
+	fflush(l.out);
+	int code = ct_record_run(n, rargv, ct_follow_hooks(f));
 	free(rargv);
-	char info[4200];
-	snprintf(info, sizeof(info), "%s/info", dir);
-	if (access(info, R_OK) == 0) {
-		/* the program's output first, then its tree */
-		fflush(stdout);
-		ct_set_command("replay");
-		if (cmd_replay(np, pargv) != 0 && code == 0)
+	ct_set_command("live");
+	if (ct_follow_skipped(f))
+		ct_warn("%llu events were not shown: the view could not keep up (the "
+			"recording has them all)",
+			(unsigned long long)ct_follow_skipped(f));
+	if (fflush(l.out) != 0 || ferror(l.out)) {
+		ct_error("writing %s failed", outpath ? outpath : "the standard output");
+		if (!code)
 			code = 1;
 	}
-	free(pargv);
-	ct_set_command("live");
-	if (!keep && nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		ct_warn("cannot remove the temporary recording %s", dir);
+	if (outpath)
+		fclose(l.out);
+	ct_follow_free(f);
+	free(l.th);
+	if (!keep && nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		ct_warn("cannot remove the temporary recording %s", tmp);
 	return code;
 }

@@ -43,6 +43,7 @@
 #include "descend.h"
 #include "countmerge.h"
 #include "drain.h"
+#include "follow.h"
 #include "libcallopt.h"
 #include "message.h"
 #include "modfind.h"
@@ -165,15 +166,16 @@ struct recorder {
 	char symerr[sizeof(((struct ct_error *)0)->msg)];
 	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
-	size_t nprocs;                /* processes that ran with the runtime (their .proc
+	size_t nprocs;                         /* processes that ran with the runtime (their .proc
 				  * files), traced calls or not */
-	uint64_t gate_closed;         /* --time-range/--max-size: when recording ended (ns
+	uint64_t gate_closed;                  /* --time-range/--max-size: when recording ended (ns
 				  * after the start), 0 if it did not */
-	bool size_reached;            /* --max-size did it */
-	unsigned nsnap;               /* --flight: snapshots taken while it ran */
-	char *flight_info;            /* --flight: the final info's extra lines */
-	struct ct_count_stats counts; /* --count: what countmerge.c wrote */
-	char count_info[256];         /* --count: the final info's extra lines */
+	bool size_reached;                     /* --max-size did it */
+	unsigned nsnap;                        /* --flight: snapshots taken while it ran */
+	char *flight_info;                     /* --flight: the final info's extra lines */
+	struct ct_count_stats counts;          /* --count: what countmerge.c wrote */
+	const struct ct_record_follow *follow; /* live, top: see the data as it comes */
+	char count_info[256];                  /* --count: the final info's extra lines */
 };
 
 /* record's exit status when it lost data by its own failure (a write
@@ -908,6 +910,8 @@ static void drain_loop(struct recorder *r)
 		if (r->o.flight)
 			flight_requests(r);
 		bool did = ct_mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
+		if (r->follow)
+			r->follow->round(r->follow->ctx, false);
 		int st;
 		pid_t p;
 		bool gone = false;
@@ -940,6 +944,10 @@ static void drain_loop(struct recorder *r)
 			ct_drainer_sleep(&r->dr, idle_ms);
 	}
 	r->ri.end_clock = read_clock();
+	/* live, top: all is in the files; their last round (after the end
+	 * of the recording's time) */
+	if (r->follow)
+		r->follow->round(r->follow->ctx, true);
 	/* what the runtime could not trace, then the ring directory goes */
 	ct_drainer_untraced(&r->dr, r->ri.untraced);
 	if (r->o.count &&
@@ -1222,17 +1230,37 @@ static int finish(struct recorder *r)
 
 int cmd_record(int argc, char **argv)
 {
+	return ct_record_run(argc, argv, NULL);
+}
+
+int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
+{
 	struct recorder r;
 	int code;
 	memset(&r, 0, sizeof(r));
+	r.follow = follow;
 	ct_drainer_init(&r.dr, r.dirabs, ct_verror);
 	ct_info_init(&r.info, r.dirabs, ct_verror);
 	if (!parse_options(&r.o, argc, argv, &code))
 		goto out;
+	if (follow && (r.o.flight || r.o.count)) {
+		ct_error("%s cannot be used here: this command shows the events as they "
+			 "come",
+			 r.o.flight ? "--flight" : "--count");
+		code = 2;
+		goto out;
+	}
 	if ((code = prepare(&r)))
 		goto out;
 	code = 1;
-	if (start_recording(&r) || start_program(&r))
+	if (start_recording(&r))
+		goto out;
+	/* what the drainer copies, and (but where records may be taken
+	 * back) what the threads are writing */
+	if (follow && follow->start(follow->ctx, &r.dr, r.dirabs,
+				    !r.o.drop && !r.o.rf.min_time && !r.o.rf.ntrig))
+		goto out;
+	if (start_program(&r))
 		goto out;
 	drain_loop(&r);
 	code = finish(&r);

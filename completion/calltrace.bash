@@ -55,17 +55,17 @@ _calltrace() {
 	[[ " $_calltrace_commands " == *" $cmd "* ]] || return 0
 
 	local opts args
-	if [[ $cmd == live ]]; then
-		# record's options, and the replay options live passes on
-		opts="$_calltrace_opts_record --demangle --no-demangle --color --no-pager"
-		args="$_calltrace_args_record --demangle --color"
+	if [[ $cmd == live || $cmd == top ]]; then
+		# their own options, and record's
+		opts=_calltrace_opts_$cmd args=_calltrace_args_$cmd
+		opts="${!opts} $_calltrace_opts_record" args="${!args} $_calltrace_args_record"
 	else
 		opts=_calltrace_opts_$cmd args=_calltrace_args_$cmd
 		opts=${!opts} args=${!args}
 	fi
 
-	# record and live: the words after the command are its own
-	if [[ $cmd == record || $cmd == live ]]; then
+	# record, live and top: the words after the command are its own
+	if [[ $cmd == record || $cmd == live || $cmd == top ]]; then
 		local i w skip=0
 		for ((i = 2; i < COMP_CWORD; i++)); do
 			w=${COMP_WORDS[i]}
@@ -105,13 +105,16 @@ _calltrace() {
 			;;
 		-F | -N | --filter | --notrace | --hide)
 			# the recording's functions (record's are not recorded yet)
-			[[ $cmd == record || $cmd == live ]] ||
+			[[ $cmd == record || $cmd == live || $cmd == top ]] ||
 				_calltrace_matching "$cur" "$pre" < <(_calltrace_functions)
 			;;
 		--*)
 			local vals=_calltrace_vals_${cmd}_${opt#--}
-			[[ $cmd == live ]] && vals=_calltrace_vals_replay_${opt#--}
 			vals=${vals//-/_}
+			if [[ ($cmd == live || $cmd == top) && -z ${!vals-} ]]; then
+				vals=_calltrace_vals_record_${opt#--}
+				vals=${vals//-/_}
+			fi
 			[[ -n ${!vals-} ]] &&
 				mapfile -t COMPREPLY < <(compgen -P "$pre" -W "${!vals}" -- "$cur")
 			;;
@@ -120,7 +123,7 @@ _calltrace() {
 	fi
 	if [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
-		[[ $cmd == record || $cmd == live ]] || return 0
+		[[ $cmd == record || $cmd == live || $cmd == top ]] || return 0
 	fi
 	case $cmd in
 	graph | callers)

@@ -609,6 +609,32 @@ void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, struct ct_drain_
 	d->nwins = knw;
 }
 
+void ct_drainer_peek(struct ct_drainer *d)
+{
+	if (!d->obs || d->flight)
+		return;
+	for (size_t i = 0; i < d->nrings; i++) {
+		struct ct_drain_ring *g = d->rings[i];
+		int s = ct_ring_find(g->hdr, g->next, CT_SLOT_WRITING);
+		if (s < 0 || g->dead || g->broken)
+			continue;
+		/* where the buffer will go: the end of the stream so far (the
+		 * file of an earlier ring of the thread goes on), or just past
+		 * the header that its first copy will write */
+		off_t end = g->fd >= 0 ? lseek(g->fd, 0, SEEK_END) : 0;
+		if (end <= 0)
+			end = (off_t)sizeof(struct ct_ev_file_header);
+		struct ct_drain_chunk c = {g->pid,
+					   g->gen,
+					   g->tid,
+					   g->hdr->start_tsc,
+					   (uint64_t)end,
+					   ct_ring_buf(g->hdr, (uint32_t)s),
+					   g->hdr->buf_stride};
+		d->obs->data(d->obs->ctx, &c);
+	}
+}
+
 void ct_drainer_free(struct ct_drainer *d)
 {
 	free(d->wins);

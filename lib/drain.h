@@ -45,6 +45,25 @@ struct ct_flight_win {
 
 struct ct_drain_ring;
 
+/* the buffer a thread is writing, as ct_drainer_peek hands it to an
+ * observer (the live view and top: lib/follow.c): its len bytes from its
+ * start, which will be at offset file_off of the thread's .ev file once
+ * drained.  Its words up to the first zero one are written and final,
+ * unless the recording takes records back (-t, triggers, --drop), when the
+ * observer must not peek. */
+struct ct_drain_chunk {
+	int pid, gen, tid;
+	uint64_t start_tsc; /* the ring's first clock base (the .ev header's) */
+	uint64_t file_off;
+	const char *buf;
+	uint64_t len;
+};
+
+struct ct_drain_observer {
+	void (*data)(void *ctx, const struct ct_drain_chunk *c);
+	void *ctx;
+};
+
 struct ct_drainer {
 	const char *dir; /* the data directory (absolute): the .ev go there */
 	/* prints a message (without a prefix or newline) */
@@ -72,6 +91,8 @@ struct ct_drainer {
 	bool flight;
 	struct ct_flight_win *wins;
 	size_t nwins;
+	/* what ct_drainer_peek hands the buffers to (NULL: none) */
+	const struct ct_drain_observer *obs;
 };
 
 /* an empty drainer writing into dir; err prints its messages */
@@ -110,6 +131,9 @@ void ct_drainer_remove_dir(struct ct_drainer *d);
  * windows into *wins (malloc'd, *nwins of them).  The rings stay. */
 void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, struct ct_drain_stats *st,
 			 struct ct_flight_win **wins, size_t *nwins);
+/* hand the observer, for every thread still writing, the buffer it is
+ * writing now (struct ct_drain_chunk) */
+void ct_drainer_peek(struct ct_drainer *d);
 /* remove the ring directory, let every ring go, free all */
 void ct_drainer_free(struct ct_drainer *d);
 

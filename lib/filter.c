@@ -222,7 +222,7 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 /* does a (demangled) name end with its parameter list?  "f(int)", and so
  * do C++ member functions with qualifiers after it: "A::f() const",
  * "A::g() const &", "A::h() volatile &&" */
-static bool ends_with_params(const char *name, size_t n)
+bool ct_name_has_params(const char *name, size_t n)
 {
 	static const char *const quals[] = {" const", " volatile", " &&", " &"};
 	for (bool again = true; again;) {
@@ -266,7 +266,7 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	fn->name = si && si->name ? si->name : "?";
 	fn->full = si ? si->full : NULL;
 	fn->namelen = strlen(fn->name);
-	fn->has_params = ends_with_params(fn->name, fn->namelen);
+	fn->has_params = ct_name_has_params(fn->name, fn->namelen);
 	if (ct_text_clean(fn->name, fn->namelen)) {
 		fn->text = fn->name;
 		fn->textlen = fn->namelen;

@@ -169,4 +169,8 @@ int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out);
  * reported to stderr as "calltrace CMD: no thread TID". */
 bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids);
 
+/* does a function's name end with its parameter list ("f(int)", also with
+ * qualifiers after it: "A::f() const")?  Then views print no "()" after it */
+bool ct_name_has_params(const char *name, size_t n);
+
 #endif

@@ -103,6 +103,20 @@ static inline uint64_t clock_ns(const struct ct_session *s, uint64_t clock)
 int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize,
 		       struct ct_stream **out, struct ct_error *err);
 
+/* a stream with no file: its bytes (those of a .ev file after its header,
+ * whose clock base is start_clock) are given by ct_stream_feed as they come
+ * (lib/follow.c); when it has run out of them, ct_stream_read gives 0
+ * without ending it, until ct_stream_feed_end says no more will come */
+struct ct_stream *ct_stream_open_feed(struct ct_session *s, struct ct_thread *t,
+				      uint64_t start_clock);
+void ct_stream_feed(struct ct_stream *st, const void *data, size_t n);
+void ct_stream_feed_end(struct ct_stream *st);
+/* no more events: it ended (a fed one only after ct_stream_feed_end) */
+bool ct_stream_ended(const struct ct_stream *st);
+/* the calls open now, and the time of the latest event given (ns) */
+size_t ct_stream_depth(const struct ct_stream *st);
+uint64_t ct_stream_last_time(const struct ct_stream *st);
+
 /* ---- the module map (modules.c) ------------------------------------------ */
 
 /* a module line of the .proc: added to p's map */

@@ -164,6 +164,9 @@ struct ct_stream {
 	uint64_t size;    /* the file's size when opened: nothing after it is read */
 	bool eof;         /* read() returned 0 */
 	bool ended;       /* no more records */
+	/* a stream fed by ct_stream_feed (lib/follow.c), no file: running out
+	 * of bytes means "wait for more" until ct_stream_feed_end */
+	bool feed, feed_end;
 
 	uint64_t base;      /* delta base (clock) */
 	uint64_t hi;        /* address bits 40..63 */
@@ -217,7 +220,7 @@ static bool ensure(struct ct_stream *st, size_t n)
 {
 	if (st->len - st->pos >= n)
 		return true;
-	if (st->eof || st->failed)
+	if (st->eof || st->failed || st->feed)
 		return false;
 	if (st->pos) {
 		memmove(st->buf, st->buf + st->pos, st->len - st->pos);
@@ -341,6 +344,64 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	st->pos = sizeof(h);
 	*out = st;
 	return 0;
+}
+
+struct ct_stream *ct_stream_open_feed(struct ct_session *s, struct ct_thread *t,
+				      uint64_t start_clock)
+{
+	struct ct_stream *st = xcalloc(1, sizeof(*st));
+	st->s = s;
+	st->t = t;
+	st->fd = -1;
+	st->feed = true;
+	st->size = UINT64_MAX;
+	st->tag = t->proc && ct_proc_overlaps(t->proc);
+	st->bufsize = MAX_RECORD + 64;
+	st->buf = xmalloc(st->bufsize);
+	st->cap = 64;
+	st->stack = xmalloc(st->cap * sizeof(*st->stack));
+	st->base = start_clock;
+	st->buf_off = sizeof(struct ct_ev_file_header);
+	return st;
+}
+
+void ct_stream_feed(struct ct_stream *st, const void *data, size_t n)
+{
+	if (st->pos) {
+		memmove(st->buf, st->buf + st->pos, st->len - st->pos);
+		st->buf_off += st->pos;
+		st->len -= st->pos;
+		st->pos = 0;
+	}
+	if (st->len + n > st->bufsize) {
+		size_t c = st->bufsize;
+		while (c < st->len + n)
+			c *= 2;
+		st->buf = xrealloc(st->buf, c);
+		st->bufsize = c;
+	}
+	memcpy(st->buf + st->len, data, n);
+	st->len += n;
+}
+
+void ct_stream_feed_end(struct ct_stream *st)
+{
+	st->feed_end = true;
+}
+
+bool ct_stream_ended(const struct ct_stream *st)
+{
+	return st->ended && !st->pend_n && !st->pend_final;
+}
+
+size_t ct_stream_depth(const struct ct_stream *st)
+{
+	return st->depth;
+}
+
+uint64_t ct_stream_last_time(const struct ct_stream *st)
+{
+	return st->last_time;
 }
 
 int ct_stream_open(struct ct_session *s, struct ct_thread *t, struct ct_stream **out,
@@ -512,6 +573,17 @@ static uint64_t peek_time(struct ct_stream *st)
 	return st->base;
 }
 
+/* a fed stream: is the record after the n bytes at pos at hand (what
+ * peek_time reads of it)? */
+static bool next_at_hand(const struct ct_stream *st, size_t n)
+{
+	size_t have = st->len - st->pos;
+	if (have < n + 4)
+		return false;
+	uint32_t w = rd32(st->buf + st->pos + n);
+	return (w & 3) != CT_REC_ENTER || have >= n + 8;
+}
+
 /* a CT_MARK event with text[0..n) (n < 1024), at the stream's clock */
 static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *text, size_t n)
 {
@@ -565,6 +637,8 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 				st->ended = true;
 				return -1;
 			}
+			if (st->feed && !st->feed_end)
+				return 0; /* more to come */
 			goto end;
 		}
 		uint64_t off = st->buf_off + st->pos;
@@ -590,8 +664,11 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			pop(st, ev, clock_ns(s, st->base), 0);
 			return 1;
 		case CT_REC_ENTER: {
-			if (!ensure(st, 8))
+			if (!ensure(st, 8)) {
+				if (st->feed && !st->feed_end)
+					return 0;
 				goto end;
+			}
 			if (st->depth >= MAX_DEPTH)
 				return corrupt(st, err, off, "calls nested deeper than 16777216");
 			uint64_t q = rd64(st->buf + st->pos);
@@ -607,8 +684,14 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 		}
 		unsigned type = CT_EXT_TYPE(w), len = CT_EXT_LEN(w);
 		size_t size = 4 + 4 * (size_t)len;
-		if (!ensure(st, size))
-			goto end; /* cut short: the stream ends here */
+		if (!ensure(st, size)) {
+			if (st->feed && !st->feed_end)
+				return 0; /* the rest is still to come */
+			goto end;         /* cut short: the stream ends here */
+		}
+		if ((type == CT_EXT_UNWIND || type == CT_EXT_UNWIND_TO) && st->feed &&
+		    !st->feed_end && !next_at_hand(st, size))
+			return 0; /* its exits take the next record's time */
 		p = st->buf + st->pos + 4;
 		st->pos += size;
 		switch (type) {

@@ -44,6 +44,8 @@ guard "$CT" replay -d "$W/d" --demangle=bad >/dev/null 2>"$W/bad.err"
 echo "exit $RC: $(head -n 1 "$W/bad.err")" | add
 section "live --demangle=simple ./demangle: replay's options reach the tree"
 mkdir -p "$W/tmp"
-TMPDIR="$W/tmp" guard "$CT" live -q --demangle=simple --no-pager --color=never ./demangle >"$W/l.out" 2>"$W/l.err"
+TMPDIR="$W/tmp" guard "$CT" live -q --demangle=simple --no-pager --color=never \
+	--output="$W/l.tree" ./demangle >"$W/l.out" 2>"$W/l.err"
 echo "exit $RC" | add
-sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/l.out" | normalize | add
+add <"$W/l.out"
+sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/l.tree" | normalize | add

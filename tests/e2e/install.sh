@@ -53,7 +53,8 @@ comp() {
 for w in "calltrace re" "calltrace help gr" "calltrace replay --de" \
 	"calltrace replay --demangle s" "calltrace replay --demangle = " \
 	"calltrace report --format=" "calltrace export --format p" "calltrace record --bu" \
-	"calltrace live --no-p" "calltrace graph " "calltrace graph mi" \
+	"calltrace live --del" "calltrace live --demangle s" "calltrace live --bu" \
+	"calltrace top --inter" "calltrace top --cl" "calltrace graph " "calltrace graph mi" \
 	"calltrace replay -F l" "calltrace report --list" "calltrace info -d calltrace.d" \
 	"calltrace record ./basic --de"; do
 	# shellcheck disable=SC2086

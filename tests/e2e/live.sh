@@ -1,21 +1,61 @@
-# calltrace live: record and replay in one step (issue 13's item 7); the
-# temporary recording is removed, -d keeps one; `calltrace ./prog` says
-# what to type.
+# calltrace live: the call tree while the program runs (the streaming is
+# shown by live_stream); the temporary recording is removed, -d keeps one,
+# and the tree is that of replay of the same recording; bad options;
+# `calltrace ./prog` says what to type.
 # variants: one
 # front-ends: few
 build basic "$E2E/basic.c"
+build threads "$E2E/threads.c"
 mkdir -p "$W/tmp"
-section "live ./basic: the program's output, then its tree"
+# durations out, and a leaf's one line as its entry and exit: live shows a
+# call as a leaf only when its exit comes within the delay
+tree() {
+	sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' |
+	awk '/^\[.*\] \|.*[^ ]\(\);$/ { l = $0; sub(/\(\);$/, "() {", l); print l
+		n = $0; sub(/^.*\| */, "", n); sub(/\(\);$/, "", n)
+		p = $0; sub(/\|.*$/, "| ", p); ind = $0; sub(/^[^|]*\| /, "", ind)
+		sub(/[^ ].*$/, "", ind); print p ind "} /* " n " */"; next } { print }'
+}
+section "live ./basic: the program's output and the tree on stdout"
 TMPDIR="$W/tmp" guard "$CT" live -q ./basic >"$W/l.out" 2>"$W/l.err"
 echo "exit $RC" | add
-sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/l.out" | normalize | add
+sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/l.out" | grep -v '^basic 10$' | normalize | add
+grep -c '^basic 10$' "$W/l.out" | add
 section "the temporary recording is gone"
 ls "$W/tmp" | wc -l | add
-section "live -F middle -d kept ./basic"
-TMPDIR="$W/tmp" guard "$CT" live -q -F middle -d "$W/kept" ./basic >"$W/k.out" 2>"$W/k.err"
+section "live -F middle -d kept --output=FILE ./basic"
+TMPDIR="$W/tmp" guard "$CT" live -q -F middle -d "$W/kept" --output="$W/k.tree" ./basic \
+	>"$W/k.out" 2>"$W/k.err"
 echo "exit $RC" | add
-sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/k.out" | normalize | add
+add <"$W/k.out"
+sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/k.tree" | normalize | add
 [ -f "$W/kept/info" ] && echo "kept: info" | add
+section "live -d t ./threads: each thread's calls as replay shows them"
+guard "$CT" live -q -d "$W/t" --output="$W/t.tree" ./threads >"$W/t.out" 2>"$W/t.err"
+echo "exit $RC" | add
+ct replay t >"$W/t.replay"
+# per thread (its lines in order, threads by id), times out, leaves split
+tree <"$W/t.tree" | grep '^\[' | LC_ALL=C sort -s -t'|' -k1,1 >"$W/t.live.n"
+tree <"$W/t.replay" | grep '^\[' | LC_ALL=C sort -s -t'|' -k1,1 >"$W/t.replay.n"
+if cmp -s "$W/t.live.n" "$W/t.replay.n"; then
+	echo "the same" | add
+else
+	echo "they differ:" | add
+	diff "$W/t.replay.n" "$W/t.live.n" | head -20 | add
+fi
+echo "threads: $(cut -d'|' -f1 "$W/t.live.n" | sort -u | wc -l)," \
+	"lines: $(wc -l <"$W/t.live.n")" | add
+section "bad options"
+guard "$CT" live --delay=soon ./basic >/dev/null 2>"$W/e1"
+echo "exit $RC: $(cat "$W/e1")" | add
+guard "$CT" live --delay ./basic >/dev/null 2>"$W/e2"
+echo "exit $RC: $(cat "$W/e2")" | add
+guard "$CT" live --output="$W/nodir/x" ./basic >/dev/null 2>"$W/e3"
+echo "exit $RC: $(sed "s|$W|W|" "$W/e3")" | add
+guard "$CT" live --flight ./basic >/dev/null 2>"$W/e4"
+echo "exit $RC: $(cat "$W/e4")" | add
+guard "$CT" live --demangle=odd ./basic >/dev/null 2>"$W/e5"
+echo "exit $RC: $(cat "$W/e5")" | add
 section "calltrace ./basic"
 guard "$CT" ./basic >/dev/null 2>"$W/p.err"
 echo "exit $RC: $(cat "$W/p.err")" | add

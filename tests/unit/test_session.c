@@ -634,6 +634,62 @@ static void test_fuzz(void)
 	free(f);
 }
 
+/* the fed decoder (lib/follow.c's): the bytes of a stream given a few at a
+ * time (step bytes), decoding after each, give the same events as the
+ * file, and the stream ends only once told no more will come */
+static void fed(struct ct_session *s, int tid, size_t step)
+{
+	struct evlist want = decode(s, tid);
+	struct ct_thread *t = find_thread(s, tid);
+	size_t len;
+	struct ct_error err;
+	char *data = t ? ct_read_file(t->path, true, 1u << 20, &len, &err) : NULL;
+	if (!data || len < sizeof(struct ct_ev_file_header)) {
+		CHECK(0, "fed %d: cannot read the stream", tid);
+		free(data);
+		free(want.v);
+		return;
+	}
+	struct ct_ev_file_header h;
+	memcpy(&h, data, sizeof(h));
+	struct ct_stream *st = ct_stream_open_feed(s, t, h.start_tsc);
+	struct ct_event got[64];
+	size_t n = 0;
+	bool ended_early = false;
+	for (size_t at = sizeof(h); at < len; at += step) {
+		size_t k = len - at < step ? len - at : step;
+		ct_stream_feed(st, data + at, k);
+		int r;
+		while ((r = ct_stream_read(st, got + n, 64 - n, &err)) > 0)
+			n += (size_t)r;
+		ended_early |= ct_stream_ended(st);
+	}
+	ct_stream_feed_end(st);
+	int r;
+	while ((r = ct_stream_read(st, got + n, 64 - n, &err)) > 0)
+		n += (size_t)r;
+	CHECK(!ended_early && ct_stream_ended(st), "fed %d step %zu: ended early %d", tid, step,
+	      ended_early);
+	CHECK(n == want.n, "fed %d step %zu: %zu events, the file gives %zu", tid, step, n, want.n);
+	for (size_t i = 0; i < n && i < want.n; i++)
+		CHECK(got[i].kind == want.v[i].kind && got[i].addr == want.v[i].addr &&
+			      got[i].time == want.v[i].time && got[i].depth == want.v[i].depth &&
+			      got[i].flags == want.v[i].flags,
+		      "fed %d step %zu: event %zu differs", tid, step, i);
+	ct_stream_close(st);
+	free(data);
+	free(want.v);
+}
+
+static void test_fed(struct ct_session *s)
+{
+	for (int tid = 1; tid <= 5; tid++) {
+		fed(s, tid, 1);
+		fed(s, tid, 4);
+		fed(s, tid, 7);
+	}
+}
+
 int main(void)
 {
 	make_data();
@@ -647,6 +703,7 @@ int main(void)
 	s->quiet = true;
 	test_open(s);
 	test_streams(s);
+	test_fed(s);
 	test_merge(s);
 	test_resolve(s);
 	ct_session_close(s);

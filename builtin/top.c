@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calltrace top: a flat profile of a program while it runs, refreshed every
+ * interval, sorted by self time (doc/top.md).  The follower (lib/follow.c)
+ * reads what record's drainer writes and gives each thread's events here as
+ * they are decoded, in its own thread; the times are corrected for the
+ * tracer's cost as report's are (lib/overhead.h).
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "follow.h"
+#include "message.h"
+#include "output.h"
+#include "overhead.h"
+#include "util.h"
+
+static const char top_usage[] =
+	"usage: calltrace top [options] [record options] [--] COMMAND [ARG...]\n"
+	"\n"
+	"Run COMMAND as `calltrace record` does and show a flat profile of it while\n"
+	"it runs, refreshed every interval: each function's self time (corrected for\n"
+	"the tracer's cost, as `calltrace report` does), its share, calls and\n"
+	"average time per call, sorted by self time; the final profile when it ends.\n"
+	"On a terminal the screen is redrawn; otherwise a table is printed each\n"
+	"interval, after a line giving the time since the start.  The recording\n"
+	"goes to a temporary directory, removed at the end, unless -d DIR names one\n"
+	"(kept).  Every option of `calltrace record` applies.  top exits with\n"
+	"record's status: the program's (doc/record.md).\n"
+	"\n"
+	"options:\n"
+	"      --interval=TIME   time between refreshes (default 1s)\n"
+	"      --limit=N         rows shown at most (default 20; the final profile\n"
+	"                        shows all unless --limit is given)\n"
+	"      --output=FILE     the tables go to FILE instead of stdout\n"
+	"  -h, --help            this help\n";
+
+struct fstat {
+	uint64_t calls, self, sum; /* sums of net times, wrapping (overhead.h) */
+};
+
+struct tframe {
+	uint32_t id;
+	int64_t child; /* net time of the direct callees */
+};
+
+struct tthread {
+	bool set;
+	struct ct_overhead ovh;
+	struct ct_u64map ids; /* address -> id + 1 */
+	struct tframe *stack;
+	size_t depth, cap;
+};
+
+struct top {
+	FILE *out;
+	bool tty;
+	uint64_t interval; /* ns */
+	size_t limit;
+	bool limit_given;
+	struct ct_names names;
+	struct fstat *stats;
+	size_t capstats;
+	struct tthread *th;
+	size_t nth;
+	uint64_t calls;
+	uint64_t last_mono, start_mono;
+};
+
+static uint32_t id_of(struct top *t, struct tthread *tt, struct ct_session *s,
+		      const struct ct_event *ev)
+{
+	void **slot = ct_u64map_slot(&tt->ids, ev->addr);
+	if (*slot)
+		return (uint32_t)((uintptr_t)*slot - 1);
+	const struct ct_sym_info *si = ct_session_resolve(s, ev->thread->proc, ev->addr);
+	uint32_t id = ct_names_intern(&t->names, si->name);
+	if (t->names.n > t->capstats) {
+		t->stats = ct_grow_zeroed(t->stats, t->capstats, t->names.cap, sizeof(*t->stats));
+		t->capstats = t->names.cap;
+	}
+	*slot = (void *)(uintptr_t)(id + 1);
+	return id;
+}
+
+static void top_events(void *ctx, struct ct_session *s, const struct ct_event *evs, size_t n)
+{
+	struct top *t = ctx;
+	if (!n)
+		return;
+	size_t ti = (size_t)evs[0].thread->index;
+	if (ti >= t->nth) {
+		t->th = ct_grow_zeroed(t->th, t->nth, ti + 16, sizeof(*t->th));
+		t->nth = ti + 16;
+	}
+	struct tthread *tt = &t->th[ti];
+	if (!tt->set) {
+		tt->set = true;
+		ct_u64map_init(&tt->ids);
+		ct_overhead_of(s, evs[0].thread->proc, &tt->ovh);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct ct_event *ev = &evs[i];
+		if (ev->kind == CT_ENTER) {
+			uint32_t id = id_of(t, tt, s, ev);
+			*CT_PUSH(tt->stack, tt->depth, tt->cap) = (struct tframe){id, 0};
+			continue;
+		}
+		if (ev->kind != CT_EXIT || !tt->depth)
+			continue;
+		struct tframe f = tt->stack[--tt->depth];
+		int64_t net = ct_overhead_net(&tt->ovh, ev);
+		struct fstat *st = &t->stats[f.id];
+		st->calls++;
+		t->calls++;
+		st->sum += (uint64_t)net;
+		st->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
+		if (tt->depth)
+			tt->stack[tt->depth - 1].child =
+				ct_wrap_add(tt->stack[tt->depth - 1].child, net);
+	}
+}
+
+static const struct top *sort_t;
+
+static uint64_t self_of(const struct fstat *st)
+{
+	uint64_t v = st->self;
+	ct_clamp_sum(&v);
+	return v;
+}
+
+static int cmp_self(const void *a, const void *b)
+{
+	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
+	uint64_t va = self_of(&sort_t->stats[ia]), vb = self_of(&sort_t->stats[ib]);
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	return strcmp(sort_t->names.v[ia], sort_t->names.v[ib]);
+}
+
+static void print_table(struct top *t, uint64_t now, bool final)
+{
+	size_t n = 0, rows = t->names.n;
+	uint32_t *idx = xmalloc((rows ? rows : 1) * sizeof(*idx));
+	uint64_t all = 0;
+	for (size_t i = 0; i < rows; i++)
+		if (t->stats[i].calls) {
+			idx[n++] = (uint32_t)i;
+			all += self_of(&t->stats[i]);
+		}
+	sort_t = t;
+	ct_qsort(idx, n, sizeof(*idx), cmp_self);
+	size_t show = final && !t->limit_given ? n : (n < t->limit ? n : t->limit);
+	if (t->tty && !final)
+		fputs("\033[H\033[2J", t->out);
+	fprintf(t->out, "# calltrace top: %.1f s%s, %llu calls, %zu functions\n", (double)now / 1e9,
+		final ? " (final profile)" : "", (unsigned long long)t->calls, n);
+	fprintf(t->out, "%12s %6s %10s %12s  %s\n", "SELF", "SELF%", "CALLS", "AVG", "FUNCTION");
+	for (size_t i = 0; i < show; i++) {
+		const struct fstat *st = &t->stats[idx[i]];
+		uint64_t self = self_of(st), sum = st->sum;
+		ct_clamp_sum(&sum);
+		char sb[32], ab[32];
+		ct_format_duration(self, sb, sizeof(sb));
+		ct_format_duration(sum / st->calls, ab, sizeof(ab));
+		fprintf(t->out, "%12s %5.1f%% %10llu %12s  %s\n", sb,
+			all ? 100.0 * (double)self / (double)all : 0.0,
+			(unsigned long long)st->calls, ab, ct_tx(t->names.v[idx[i]]));
+	}
+	if (show < n)
+		fprintf(t->out, "(%zu more)\n", n - show);
+	if (!t->tty || final)
+		fputc('\n', t->out);
+	fflush(t->out);
+	free(idx);
+}
+
+static void top_tick(void *ctx, uint64_t now, bool final)
+{
+	struct top *t = ctx;
+	uint64_t mono = ct_mono_ns();
+	if (!final && mono - t->last_mono < t->interval)
+		return;
+	t->last_mono = mono;
+	(void)now;
+	print_table(t, mono - t->start_mono, final);
+}
+
+/* record's options that take the next word as their argument */
+static bool takes_arg(const char *a)
+{
+	static const char *const opts[] = {"-d",
+					   "-b",
+					   "-A",
+					   "-R",
+					   "-F",
+					   "-N",
+					   "-D",
+					   "-t",
+					   "-T",
+					   "--data",
+					   "--buffer-size",
+					   "--buffers",
+					   "--clock",
+					   "--lib",
+					   "--args",
+					   "--retval",
+					   "--str-max",
+					   "--args-lib",
+					   "--filter",
+					   "--notrace",
+					   "--hide",
+					   "--depth",
+					   "--time-filter",
+					   "--trigger",
+					   "--trace",
+					   "--signal",
+					   "--time-range",
+					   "--max-size"};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (!strcmp(a, opts[i]))
+			return true;
+	return false;
+}
+
+static bool has_data_option(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--") || a[0] != '-')
+			return false;
+		if (!strcmp(a, "-d") || !strcmp(a, "--data") || !strncmp(a, "--data=", 7) ||
+		    (!strncmp(a, "-d", 2) && a[2]))
+			return true;
+		if (takes_arg(a))
+			i++;
+	}
+	return false;
+}
+
+/* top's own option at argv[i]: how many words it took, 0 when it is not
+ * one, -1 after a message */
+static int own_option(char **argv, int i, int argc, struct top *t, const char **out)
+{
+	static const char *const with_arg[] = {"--interval", "--limit", "--output"};
+	const char *a = argv[i], *v = NULL;
+	int used = 1;
+	size_t k = 0;
+	for (; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
+		size_t l = strlen(with_arg[k]);
+		if (!strncmp(a, with_arg[k], l) && a[l] == '=') {
+			v = a + l + 1;
+			break;
+		}
+		if (!strcmp(a, with_arg[k])) {
+			if (i + 1 >= argc) {
+				ct_error("option '%s' needs an argument", a);
+				return -1;
+			}
+			v = argv[i + 1];
+			used = 2;
+			break;
+		}
+	}
+	if (!v)
+		return 0;
+	if (k == 0) {
+		int64_t d = ct_parse_duration(v);
+		if (d < 10000000 || d > 3600LL * 1000000000LL) {
+			ct_error("bad --interval '%s' (a time from 10ms to 1h, e.g. 2s)", v);
+			return -1;
+		}
+		t->interval = (uint64_t)d;
+	} else if (k == 1) {
+		char *end;
+		errno = 0;
+		unsigned long long l = strtoull(v, &end, 10);
+		if (errno || end == v || *end || *v == '-' || l == 0 || l > 1000000) {
+			ct_error("bad --limit '%s' (a number of rows from 1 to 1000000)", v);
+			return -1;
+		}
+		t->limit = (size_t)l;
+		t->limit_given = true;
+	} else {
+		if (!*v) {
+			ct_error("--output needs a file name");
+			return -1;
+		}
+		*out = v;
+	}
+	return used;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 ? -1 : 0;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(top_usage, stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(top_usage, stdout);
+		return 0;
+	}
+	struct top t = {.out = stdout, .interval = 1000000000u, .limit = 20};
+	const char *outpath = NULL;
+	char **rargv = xcalloc((size_t)argc + 3, sizeof(char *));
+	int n = 0;
+	rargv[n++] = "record";
+	bool options = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (options && (!strcmp(a, "--") || a[0] != '-'))
+			options = false;
+		int k = options ? own_option(argv, i, argc, &t, &outpath) : 0;
+		if (k < 0) {
+			free(rargv);
+			return 2;
+		}
+		if (k > 0) {
+			i += k - 1;
+			continue;
+		}
+		rargv[n++] = argv[i];
+		if (options && takes_arg(a) && i + 1 < argc)
+			rargv[n++] = argv[++i];
+	}
+	if (outpath && !(t.out = fopen(outpath, "w"))) {
+		ct_error("cannot write --output %s: %s", outpath, strerror(errno));
+		free(rargv);
+		return 1;
+	}
+	t.tty = isatty(fileno(t.out));
+	bool keep = has_data_option(argc, argv);
+	static char tmp[4096];
+	if (!keep) {
+		const char *base = getenv("TMPDIR");
+		snprintf(tmp, sizeof(tmp), "%s/calltrace-top-XXXXXX",
+			 base && *base ? base : "/tmp");
+		if (!mkdtemp(tmp)) {
+			ct_error("cannot make a temporary directory %s: %s", tmp, strerror(errno));
+			free(rargv);
+			if (outpath)
+				fclose(t.out);
+			return 1;
+		}
+		memmove(rargv + 3, rargv + 1, (size_t)(n - 1) * sizeof(char *));
+		rargv[1] = "-d";
+		rargv[2] = tmp;
+		n += 2;
+	}
+	ct_names_init(&t.names);
+	t.start_mono = t.last_mono = ct_mono_ns();
+	struct ct_follow_opts fo = {.events = top_events,
+				    .tick = top_tick,
+				    .ctx = &t,
+				    .peek_every = t.interval / 4 > 100000000u ? 100000000u
+									      : t.interval / 4,
+				    .lag_warn = 2000000000u,
+				    .demangle = CT_DEMANGLE_FULL};
+	struct ct_follow *f = ct_follow_new(&fo);
+	int code = ct_record_run(n, rargv, ct_follow_hooks(f));
+	free(rargv);
+	ct_set_command("top");
+	if (fflush(t.out) != 0 || ferror(t.out)) {
+		ct_error("writing %s failed", outpath ? outpath : "the standard output");
+		if (!code)
+			code = 1;
+	}
+	if (outpath)
+		fclose(t.out);
+	ct_follow_free(f);
+	for (size_t i = 0; i < t.nth; i++) {
+		if (t.th[i].set)
+			ct_u64map_free(&t.th[i].ids);
+		free(t.th[i].stack);
+	}
+	free(t.th);
+	free(t.stats);
+	ct_names_free(&t.names);
+	if (!keep && nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		ct_warn("cannot remove the temporary recording %s", tmp);
+	return code;
+}
