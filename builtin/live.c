@@ -58,61 +58,7 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return remove(path) < 0 ? -1 : 0;
 }
 
-/* record's options that take the next word as their argument */
-static bool takes_arg(const char *a)
-{
-	static const char *const opts[] = {"-d",
-					   "-b",
-					   "-A",
-					   "-R",
-					   "-F",
-					   "-N",
-					   "-D",
-					   "-t",
-					   "-T",
-					   "--data",
-					   "--buffer-size",
-					   "--buffers",
-					   "--clock",
-					   "--lib",
-					   "--args",
-					   "--retval",
-					   "--str-max",
-					   "--args-lib",
-					   "--filter",
-					   "--notrace",
-					   "--hide",
-					   "--depth",
-					   "--time-filter",
-					   "--trigger",
-					   "--trace",
-					   "--signal",
-					   "--time-range",
-					   "--max-size"};
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-		if (!strcmp(a, opts[i]))
-			return true;
-	return false;
-}
 
-/* the -d/--data a user gave among record's options (before the command) */
-static const char *data_option(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--") || a[0] != '-')
-			return NULL; /* the command */
-		if ((!strcmp(a, "-d") || !strcmp(a, "--data")) && i + 1 < argc)
-			return argv[i + 1];
-		if (!strncmp(a, "--data=", 7))
-			return a + 7;
-		if (!strncmp(a, "-d", 2) && a[2])
-			return a + 2;
-		if (takes_arg(a))
-			i++;
-	}
-	return NULL;
-}
 
 /* ---- the tree, as the events come ----------------------------------------- */
 
@@ -325,7 +271,7 @@ int cmd_live(int argc, char **argv)
 			continue;
 		}
 		rargv[n++] = argv[i];
-		if (options && takes_arg(a) && i + 1 < argc)
+		if (options && ct_record_takes_arg(a) && i + 1 < argc)
 			rargv[n++] = argv[++i];
 	}
 	struct live l = {.out = stdout, .delay = fo.delay};
@@ -335,7 +281,7 @@ int cmd_live(int argc, char **argv)
 		return 1;
 	}
 	l.color = ct_color_on((enum ct_color_when)color, isatty(fileno(l.out)));
-	const char *keep = data_option(argc, argv);
+	const char *keep = ct_record_data_option(argc, argv);
 	static char tmp[4096];
 	if (!keep) {
 		const char *base = getenv("TMPDIR");

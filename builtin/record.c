@@ -390,42 +390,77 @@ static bool parse_flight(struct record_opts *o, const char *arg)
 	return true;
 }
 
+/* record's options (its short ones in SHORT_OPTS) */
+static const struct option opts[] = {
+	{"data", required_argument, NULL, 'd'},
+	{"buffer-size", required_argument, NULL, 'b'},
+	{"buffers", required_argument, NULL, 'n'},
+	{"clock", required_argument, NULL, 'c'},
+	{"lib", required_argument, NULL, 'L'},
+	{"drop", no_argument, NULL, 'X'},
+	{"filter", required_argument, NULL, 'F'},
+	{"notrace", required_argument, NULL, 'N'},
+	{"hide", required_argument, NULL, 'H'},
+	{"depth", required_argument, NULL, 'D'},
+	{"time-filter", required_argument, NULL, 't'},
+	{"trigger", required_argument, NULL, 'T'},
+	{"trace", required_argument, NULL, CT_RF_TRACE},
+	{"signal", required_argument, NULL, CT_RF_SIGNAL},
+	{"time-range", required_argument, NULL, CT_RF_RANGE},
+	{"max-size", required_argument, NULL, CT_RF_MAXSIZE},
+	{"flight", optional_argument, NULL, OPT_FLIGHT},
+	{"count", no_argument, NULL, OPT_COUNT},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{"args", required_argument, NULL, 'A'},
+	{"retval", required_argument, NULL, 'R'},
+	{"auto-args", no_argument, NULL, 'a'},
+	{"str-max", required_argument, NULL, 'S'},
+	{"args-lib", required_argument, NULL, 'l'},
+	{"libcall", optional_argument, NULL, CT_LC_OPT_ON},
+	{"no-libcall", optional_argument, NULL, CT_LC_OPT_OFF},
+	{"plugin", required_argument, NULL, CT_PL_OPT},
+	{"plugin-filter", required_argument, NULL, CT_PL_FILTER},
+	{NULL, 0, NULL, 0},
+};
+#define SHORT_OPTS "+:d:b:qhA:R:aF:N:D:t:T:"
+
+bool ct_record_takes_arg(const char *a)
+{
+	if (a[0] != '-')
+		return false;
+	if (a[1] == '-') {
+		for (const struct option *o = opts; o->name; o++)
+			if (o->has_arg == required_argument && !strcmp(a + 2, o->name))
+				return true;
+		return false;
+	}
+	const char *c = a[1] && !a[2] ? strchr(SHORT_OPTS + 2, a[1]) : NULL;
+	return c && c[1] == ':';
+}
+
+const char *ct_record_data_option(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--") || a[0] != '-')
+			return NULL; /* the command */
+		if ((!strcmp(a, "-d") || !strcmp(a, "--data")) && i + 1 < argc)
+			return argv[i + 1];
+		if (!strncmp(a, "--data=", 7))
+			return a + 7;
+		if (!strncmp(a, "-d", 2) && a[2])
+			return a + 2;
+		if (ct_record_takes_arg(a))
+			i++;
+	}
+	return NULL;
+}
+
 /* parse argv into o; false when record ends here, with *code (0 for
  * --help, 2 for bad usage, 1 out of memory) */
 static bool parse_options(struct record_opts *o, int argc, char **argv, int *code)
 {
-	static const struct option opts[] = {
-		{"data", required_argument, NULL, 'd'},
-		{"buffer-size", required_argument, NULL, 'b'},
-		{"buffers", required_argument, NULL, 'n'},
-		{"clock", required_argument, NULL, 'c'},
-		{"lib", required_argument, NULL, 'L'},
-		{"drop", no_argument, NULL, 'X'},
-		{"filter", required_argument, NULL, 'F'},
-		{"notrace", required_argument, NULL, 'N'},
-		{"hide", required_argument, NULL, 'H'},
-		{"depth", required_argument, NULL, 'D'},
-		{"time-filter", required_argument, NULL, 't'},
-		{"trigger", required_argument, NULL, 'T'},
-		{"trace", required_argument, NULL, CT_RF_TRACE},
-		{"signal", required_argument, NULL, CT_RF_SIGNAL},
-		{"time-range", required_argument, NULL, CT_RF_RANGE},
-		{"max-size", required_argument, NULL, CT_RF_MAXSIZE},
-		{"flight", optional_argument, NULL, OPT_FLIGHT},
-		{"count", no_argument, NULL, OPT_COUNT},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{"args", required_argument, NULL, 'A'},
-		{"retval", required_argument, NULL, 'R'},
-		{"auto-args", no_argument, NULL, 'a'},
-		{"str-max", required_argument, NULL, 'S'},
-		{"args-lib", required_argument, NULL, 'l'},
-		{"libcall", optional_argument, NULL, CT_LC_OPT_ON},
-		{"no-libcall", optional_argument, NULL, CT_LC_OPT_OFF},
-		{"plugin", required_argument, NULL, CT_PL_OPT},
-		{"plugin-filter", required_argument, NULL, CT_PL_FILTER},
-		{NULL, 0, NULL, 0},
-	};
 	struct ct_args_opts *ao = &o->ao;
 	const char *clock_opt = NULL;
 	void *grown;
@@ -434,7 +469,7 @@ static bool parse_options(struct record_opts *o, int argc, char **argv, int *cod
 	o->dir = "calltrace.data";
 	optind = 1;
 	opterr = 0; /* record's own messages, with its prefix */
-	while ((c = getopt_long(argc, argv, "+:d:b:qhA:R:aF:N:D:t:T:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->dir = optarg;

@@ -194,57 +194,7 @@ static void top_tick(void *ctx, uint64_t now, bool final)
 	print_table(t, mono - t->start_mono, final);
 }
 
-/* record's options that take the next word as their argument */
-static bool takes_arg(const char *a)
-{
-	static const char *const opts[] = {"-d",
-					   "-b",
-					   "-A",
-					   "-R",
-					   "-F",
-					   "-N",
-					   "-D",
-					   "-t",
-					   "-T",
-					   "--data",
-					   "--buffer-size",
-					   "--buffers",
-					   "--clock",
-					   "--lib",
-					   "--args",
-					   "--retval",
-					   "--str-max",
-					   "--args-lib",
-					   "--filter",
-					   "--notrace",
-					   "--hide",
-					   "--depth",
-					   "--time-filter",
-					   "--trigger",
-					   "--trace",
-					   "--signal",
-					   "--time-range",
-					   "--max-size"};
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-		if (!strcmp(a, opts[i]))
-			return true;
-	return false;
-}
 
-static bool has_data_option(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--") || a[0] != '-')
-			return false;
-		if (!strcmp(a, "-d") || !strcmp(a, "--data") || !strncmp(a, "--data=", 7) ||
-		    (!strncmp(a, "-d", 2) && a[2]))
-			return true;
-		if (takes_arg(a))
-			i++;
-	}
-	return false;
-}
 
 /* top's own option at argv[i]: how many words it took, 0 when it is not
  * one, -1 after a message */
@@ -337,7 +287,7 @@ int cmd_top(int argc, char **argv)
 			continue;
 		}
 		rargv[n++] = argv[i];
-		if (options && takes_arg(a) && i + 1 < argc)
+		if (options && ct_record_takes_arg(a) && i + 1 < argc)
 			rargv[n++] = argv[++i];
 	}
 	if (outpath && !(t.out = fopen(outpath, "w"))) {
@@ -346,7 +296,7 @@ int cmd_top(int argc, char **argv)
 		return 1;
 	}
 	t.tty = isatty(fileno(t.out));
-	bool keep = has_data_option(argc, argv);
+	bool keep = ct_record_data_option(argc, argv) != NULL;
 	static char tmp[4096];
 	if (!keep) {
 		const char *base = getenv("TMPDIR");

@@ -49,6 +49,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "addrtab.h"
 #include "internal.h"
 
 bool ct_filt_on;
@@ -77,112 +78,23 @@ static struct {
 } sigs[MAX_SIGS];
 static uint32_t nsigs;
 
-struct ffunc {
-	uint64_t off;
-	uint32_t flags;
-};
-
-struct fmodule {
-	char buildid[128]; /* "" when "-" */
-	char path[PATH_MAX];
-	uint32_t f0, nf;
-};
-
-#define MAX_FMODULES 512
-#define MAX_ATTACHED 1024
-
-static struct {
-	struct ffunc *funcs;
-	uint32_t nfuncs;
-	struct fmodule *mods;
-	uint32_t nmods;
-	struct {
-		uintptr_t base;
-		uint32_t mod;
-	} att[MAX_ATTACHED];
-	uint32_t natt;
-} F;
+/* each module's functions with their CT_FL_* flags, in ct_filt_hash */
+static struct ct_atab F = {.h = &ct_filt_hash};
 
 /* the address hash (internal.h): key 0 empty, 1 deleted */
 #define H ct_filt_hash
-
-#define TOMB 1u
 
 uint32_t ct_filt_flags(uintptr_t fn)
 {
 	return ct_filt_lookup(fn);
 }
 
-static void insert(uint64_t a, uint32_t flags)
-{
-	uint64_t i = ct_filt_hashof(a) & H.mask;
-	for (;;) {
-		uint64_t k = H.keys[i];
-		if (k == a || k == 0 || k == TOMB) {
-			H.vals[i] = flags;
-			__atomic_store_n(&H.keys[i], a, __ATOMIC_RELEASE);
-			return;
-		}
-		i = (i + 1) & H.mask;
-	}
-}
-
-static void erase(uint64_t a)
-{
-	uint64_t i = ct_filt_hashof(a) & H.mask;
-	for (;;) {
-		uint64_t k = H.keys[i];
-		if (k == a) {
-			__atomic_store_n(&H.keys[i], TOMB, __ATOMIC_RELEASE);
-			return;
-		}
-		if (k == 0)
-			return;
-		i = (i + 1) & H.mask;
-	}
-}
-
 /* ---- modules ---------------------------------------------------------- */
-
-static bool same_path(const char *a, const char *b)
-{
-	if (!strcmp(a, b))
-		return true;
-	char ra[PATH_MAX];
-	return realpath(b, ra) && !strcmp(a, ra);
-}
 
 void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool added)
 {
-	if (!ct_filt_on)
-		return;
-	if (!added) {
-		for (uint32_t i = 0; i < F.natt; i++) {
-			if (F.att[i].base != base)
-				continue;
-			const struct fmodule *m = &F.mods[F.att[i].mod];
-			for (uint32_t j = 0; j < m->nf; j++)
-				erase(base + F.funcs[m->f0 + j].off);
-			F.att[i] = F.att[--F.natt];
-			return;
-		}
-		return;
-	}
-	bool has_bid = buildid && strcmp(buildid, "-") != 0;
-	for (uint32_t i = 0; i < F.nmods; i++) {
-		const struct fmodule *m = &F.mods[i];
-		if (has_bid && m->buildid[0] ? strcmp(m->buildid, buildid) != 0
-					     : !same_path(m->path, path))
-			continue;
-		if (F.natt == MAX_ATTACHED)
-			return;
-		F.att[F.natt].base = base;
-		F.att[F.natt].mod = i;
-		F.natt++;
-		for (uint32_t j = 0; j < m->nf; j++)
-			insert(base + F.funcs[m->f0 + j].off, F.funcs[m->f0 + j].flags);
-		return;
-	}
+	if (ct_filt_on)
+		ct_atab_module(&F, base, path, buildid, added);
 }
 
 bool ct_filt_unhooked(uintptr_t fn)
@@ -317,11 +229,7 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 		if ((q == buf || q[-1] == '\n') && q + 7 < end && !memcmp(q, "module ", 7))
 			nm++;
 	}
-	if (nm > MAX_FMODULES)
-		return false;
-	F.funcs = alloc((nf ? nf : 1) * sizeof(struct ffunc));
-	F.mods = alloc((nm ? nm : 1) * sizeof(struct fmodule));
-	if (!F.funcs || !F.mods)
+	if (!ct_atab_alloc(&F, nf, nm))
 		return false;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -403,7 +311,7 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 			sigs[nsigs].action = (int)b;
 			nsigs++;
 		} else if (keyword(&p, le, "module")) {
-			struct fmodule *m = &F.mods[F.nmods];
+			struct ct_atab_mod *m = &F.mods[F.nmods];
 			if (F.nmods == nm || !text(&p, le, m->buildid, sizeof(m->buildid)) ||
 			    !text(&p, le, m->path, sizeof(m->path)))
 				return false;
@@ -425,7 +333,7 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 				p = q;
 			}
 			F.funcs[F.nfuncs].off = a;
-			F.funcs[F.nfuncs].flags = (uint32_t)(b | tg << CT_FL_TRIG_SHIFT);
+			F.funcs[F.nfuncs].val = (uint32_t)(b | tg << CT_FL_TRIG_SHIFT);
 			if (b & CT_FL_NOHOOK)
 				ct_filt.has_nohook = true;
 			F.nfuncs++;
@@ -447,10 +355,7 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 		cap *= 2;
 	if (!F.nfuncs)
 		return true; /* nothing to look up: the hash stays empty */
-	H.vals = alloc(cap * sizeof(uint32_t));
-	H.mask = cap - 1;
-	H.keys = alloc(cap * sizeof(uint64_t));
-	return H.keys && H.vals;
+	return ct_atab_hash(&F, cap);
 }
 
 /* --signal=SIG@ACTION: the program got SIG */

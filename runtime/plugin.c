@@ -43,6 +43,7 @@
 
 #define CALLTRACE_PLUGIN_RUNTIME
 #include "calltrace/plugin.h"
+#include "addrtab.h"
 #include "internal.h"
 #include "regs.h"
 
@@ -54,20 +55,7 @@ struct ct_plug_frame {
 	uint64_t t0;
 };
 
-struct pfunc {
-	uint64_t off;
-	uint32_t name; /* offset in P.names */
-	uint32_t sel;
-};
-
-struct pmodule {
-	char buildid[128]; /* "" when "-" */
-	char path[PATH_MAX];
-	uint32_t f0, nf;
-};
-
-#define MAX_PMODULES 512
-#define MAX_PATTACHED 1024
+/* a function's value in the hash: 1 + its index, and SEL_BIT if selected */
 #define SEL_BIT (1u << 31)
 
 static struct {
@@ -77,27 +65,18 @@ static struct {
 	uint64_t hz;
 	/* ticks -> ns: ns = mono0 + (ticks - tick0) * mult >> 32 */
 	uint64_t tick0, mono0, mult;
-	struct pfunc *funcs;
-	uint32_t nfuncs;
+	/* each module's functions: address -> 1 + index | SEL_BIT in h */
+	struct ct_atab tab;
+	struct ct_filt_hash h;
+	uint32_t *fname; /* by index: its name's offset in names */
 	char *names;
 	size_t names_len;
-	struct pmodule *mods;
-	uint32_t nmods;
-	struct {
-		uintptr_t base;
-		uint32_t mod;
-	} att[MAX_PATTACHED];
-	uint32_t natt;
-	/* address -> 1 + func index | SEL_BIT (keys 0 empty, 1 deleted) */
-	struct ct_filt_hash h;
-	uint64_t used;
 	int (*init)(const char *);
 	void (*enter)(const struct ct_plugin_call *);
 	void (*exit)(const struct ct_plugin_call *);
 	void (*fini)(void);
-} P;
+} P = {.tab = {.h = &P.h}};
 
-#define TOMB 1u
 
 static void *alloc(size_t n)
 {
@@ -123,79 +102,9 @@ static inline uint32_t lookup(uintptr_t fn)
 	}
 }
 
-static void insert(uint64_t a, uint32_t v)
-{
-	if (!P.h.keys || P.used >= P.h.mask / 4 * 3)
-		return; /* full: the module's later functions are not seen */
-	uint64_t i = ct_filt_hashof(a) & P.h.mask;
-	for (;;) {
-		uint64_t k = P.h.keys[i];
-		if (k == a || k == 0 || k == TOMB) {
-			P.used += k != a;
-			P.h.vals[i] = v;
-			__atomic_store_n(&P.h.keys[i], a, __ATOMIC_RELEASE);
-			return;
-		}
-		i = (i + 1) & P.h.mask;
-	}
-}
-
-static void erase(uint64_t a)
-{
-	uint64_t i = ct_filt_hashof(a) & P.h.mask;
-	for (;;) {
-		uint64_t k = P.h.keys[i];
-		if (k == a) {
-			__atomic_store_n(&P.h.keys[i], TOMB, __ATOMIC_RELEASE);
-			return;
-		}
-		if (k == 0)
-			return;
-		i = (i + 1) & P.h.mask;
-	}
-}
-
-static bool same_path(const char *a, const char *b)
-{
-	if (!strcmp(a, b))
-		return true;
-	char ra[PATH_MAX];
-	return realpath(b, ra) && !strcmp(a, ra);
-}
-
 void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool added)
 {
-	if (!P.h.keys)
-		return;
-	if (!added) {
-		for (uint32_t i = 0; i < P.natt; i++) {
-			if (P.att[i].base != base)
-				continue;
-			const struct pmodule *m = &P.mods[P.att[i].mod];
-			for (uint32_t j = 0; j < m->nf; j++)
-				erase(base + P.funcs[m->f0 + j].off);
-			P.att[i] = P.att[--P.natt];
-			return;
-		}
-		return;
-	}
-	bool has_bid = buildid && strcmp(buildid, "-") != 0;
-	for (uint32_t i = 0; i < P.nmods; i++) {
-		const struct pmodule *m = &P.mods[i];
-		if (has_bid && m->buildid[0] ? strcmp(m->buildid, buildid) != 0
-					     : !same_path(m->path, path))
-			continue;
-		if (P.natt == MAX_PATTACHED)
-			return;
-		P.att[P.natt].base = base;
-		P.att[P.natt].mod = i;
-		P.natt++;
-		for (uint32_t j = 0; j < m->nf; j++) {
-			const struct pfunc *f = &P.funcs[m->f0 + j];
-			insert(base + f->off, (m->f0 + j + 1) | (f->sel ? SEL_BIT : 0));
-		}
-		return;
-	}
+	ct_atab_module(&P.tab, base, path, buildid, added);
 }
 
 /* ---- the file --------------------------------------------------------------- */
@@ -210,12 +119,9 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 		if ((q == buf || q[-1] == '\n') && q + 7 < end && !memcmp(q, "module ", 7))
 			nm++;
 	}
-	if (nm > MAX_PMODULES)
-		return false;
-	P.funcs = alloc((nf ? nf : 1) * sizeof(struct pfunc));
-	P.mods = alloc((nm ? nm : 1) * sizeof(struct pmodule));
+	P.fname = alloc((nf ? nf : 1) * sizeof(*P.fname));
 	P.names = alloc(len + 1);
-	if (!P.funcs || !P.mods || !P.names)
+	if (!ct_atab_alloc(&P.tab, nf, nm) || !P.fname || !P.names)
 		return false;
 	P.names_len = 1; /* offset 0: no name */
 	while (p < end) {
@@ -244,29 +150,29 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 				return false;
 			P.all = a != 0;
 		} else if (ct_spec_keyword(&p, le, "module")) {
-			struct pmodule *m = &P.mods[P.nmods];
-			if (P.nmods == nm ||
+			struct ct_atab_mod *m = &P.tab.mods[P.tab.nmods];
+			if (P.tab.nmods == nm ||
 			    !ct_spec_text(&p, le, m->buildid, sizeof(m->buildid)) ||
 			    !ct_spec_text(&p, le, m->path, sizeof(m->path)))
 				return false;
 			if (!strcmp(m->buildid, "-"))
 				m->buildid[0] = 0;
-			m->f0 = P.nfuncs;
+			m->f0 = P.tab.nfuncs;
 			m->nf = 0;
-			P.nmods++;
+			P.tab.nmods++;
 		} else if (ct_spec_keyword(&p, le, "f")) {
-			if (!P.nmods || P.nfuncs == nf || !ct_spec_number(&p, le, 16, &a) ||
+			if (!P.tab.nmods || P.tab.nfuncs == nf || !ct_spec_number(&p, le, 16, &a) ||
 			    !ct_spec_number(&p, le, 10, &b) || b > 1)
 				return false;
-			struct pfunc *f = &P.funcs[P.nfuncs];
+			struct ct_atab_func *f = &P.tab.funcs[P.tab.nfuncs];
 			f->off = a;
-			f->sel = (uint32_t)b;
-			f->name = (uint32_t)P.names_len;
+			f->val = (P.tab.nfuncs + 1) | (b ? SEL_BIT : 0);
+			P.fname[P.tab.nfuncs] = (uint32_t)P.names_len;
 			if (!ct_spec_text(&p, le, P.names + P.names_len, len + 1 - P.names_len))
 				return false;
 			P.names_len += strlen(P.names + P.names_len) + 1;
-			P.nfuncs++;
-			P.mods[P.nmods - 1].nf++;
+			P.tab.nfuncs++;
+			P.tab.mods[P.tab.nmods - 1].nf++;
 		} else {
 			const char *w;
 			size_t n;
@@ -318,16 +224,10 @@ void ct_plug_init(void)
 	/* room for every function of every module twice (a module mapped
 	 * twice), at most 3/4 full */
 	uint64_t cap = 1024;
-	while (cap < (uint64_t)P.nfuncs * 3)
+	while (cap < (uint64_t)P.tab.nfuncs * 3)
 		cap <<= 1;
-	P.h.keys = alloc(cap * sizeof(uint64_t));
-	P.h.vals = alloc(cap * sizeof(uint32_t));
-	if (!P.h.keys || !P.h.vals) {
-		P.h.keys = NULL;
+	if (!ct_atab_hash(&P.tab, cap))
 		P.path[0] = 0;
-		return;
-	}
-	P.h.mask = cap - 1;
 }
 
 /* ---- loading the plugin ------------------------------------------------------ */
@@ -408,7 +308,7 @@ static const char *name_of(uint32_t v)
 {
 	if (!v)
 		return NULL;
-	const char *s = P.names + P.funcs[(v & ~SEL_BIT) - 1].name;
+	const char *s = P.names + P.fname[(v & ~SEL_BIT) - 1];
 	return *s ? s : NULL;
 }
 
