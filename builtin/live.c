@@ -59,7 +59,6 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 }
 
 
-
 /* ---- the tree, as the events come ----------------------------------------- */
 
 struct lthread {

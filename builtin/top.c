@@ -195,7 +195,6 @@ static void top_tick(void *ctx, uint64_t now, bool final)
 }
 
 
-
 /* top's own option at argv[i]: how many words it took, 0 when it is not
  * one, -1 after a message */
 static int own_option(char **argv, int i, int argc, struct top *t, const char **out)

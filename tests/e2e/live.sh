@@ -30,6 +30,11 @@ echo "exit $RC" | add
 add <"$W/k.out"
 sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/k.tree" | normalize | add
 [ -f "$W/kept/info" ] && echo "kept: info" | add
+section "record's options whose argument is the next word (from its own table)"
+guard "$CT" live -q --plugin "$TOP/${CT_BUILD:-build}/plugins/count.so" --plugin-filter middle \
+	-d "$W/pl" --output="$W/pl.tree" ./basic >"$W/pl.out" 2>"$W/pl.err"
+echo "exit $RC" | add
+[ -f "$W/pl/info" ] && echo "kept: info" | add
 section "live -d t ./threads: each thread's calls as replay shows them"
 guard "$CT" live -q -d "$W/t" --output="$W/t.tree" ./threads >"$W/t.out" 2>"$W/t.err"
 echo "exit $RC" | add
