@@ -435,7 +435,7 @@ bool ct_record_takes_arg(const char *a)
 				return true;
 		return false;
 	}
-	const char *c = a[1] && !a[2] ? strchr(SHORT_OPTS + 2, a[1]) : NULL;
+	const char *c = a[1] && !a[2] ? strchr(&SHORT_OPTS[2], a[1]) : NULL;
 	return c && c[1] == ':';
 }
 
