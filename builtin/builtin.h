@@ -4,6 +4,7 @@
 #define CT_BUILTIN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* argv[0] is the subcommand's name.  Return the process exit status:
  * 0 success, 1 bad data / runtime failure, 2 bad usage. */
@@ -26,5 +27,25 @@ int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow);
  * the next word as its argument; the -d/--data given before the command */
 bool ct_record_takes_arg(const char *a);
 const char *ct_record_data_option(int argc, char **argv);
+
+/* builtin/record_wrap.c, for live and top: record's argv from theirs
+ * (own(ctx, argv, i, argc) takes their options out: the words it took, 0
+ * when argv[i] is none, -1 after a message), with -d TMP, a temporary
+ * directory, when they gave no -d.  0, or their exit status after a
+ * message (2 usage, 1 no directory).  ct_record_wrap_done frees it and
+ * removes the temporary recording. */
+struct ct_record_wrap {
+	char **argv;
+	int argc;
+	char tmp[4096]; /* the temporary recording, or "" */
+};
+int ct_record_wrap_args(struct ct_record_wrap *w, int argc, char **argv, const char *name,
+			int (*own)(void *ctx, char **argv, int i, int argc), void *ctx);
+void ct_record_wrap_done(struct ct_record_wrap *w);
+/* argv[i] as one of the options names[0..n) that take a value ("--name=V"
+ * or "--name V"): *k its index, *v the value; the words it takes (1 or 2),
+ * 0 when it is none of them, -1 after a message (no value) */
+int ct_opt_value(char **argv, int i, int argc, const char *const *names, size_t n, size_t *k,
+		 const char **v);
 
 #endif

@@ -9,7 +9,6 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,15 +48,6 @@ static const char live_usage[] =
 	"                        a terminal)\n"
 	"      --no-pager        accepted, as replay's: live never pages\n"
 	"  -h, --help            this help\n";
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 ? -1 : 0;
-}
-
 
 /* ---- the tree, as the events come ----------------------------------------- */
 
@@ -174,37 +164,31 @@ static void live_tick(void *ctx, uint64_t now, bool final)
 
 /* live's own option at argv[i] (before the command): taken into l and *o,
  * and how many words it took; 0 when it is not one; -1 after a message */
-static int own_option(char **argv, int i, int argc, struct ct_follow_opts *o, const char **out,
-		      int *color)
+struct live_opts {
+	struct ct_follow_opts *fo;
+	const char **out;
+	int *color;
+};
+
+static int own_option(void *ctx, char **argv, int i, int argc)
 {
+	struct live_opts *lo = ctx;
+	struct ct_follow_opts *o = lo->fo;
+	const char **out = lo->out;
+	int *color = lo->color;
 	const char *a = argv[i], *v = NULL;
-	int used = 1;
 	static const char *const with_arg[] = {"--delay", "--output", "--demangle", "--color"};
-	size_t k = 0;
+	size_t k;
 	if (!strcmp(a, "--no-demangle")) {
 		o->demangle = CT_DEMANGLE_NO;
 		return 1;
 	}
 	if (!strcmp(a, "--no-pager"))
 		return 1;
-	for (; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
-		size_t n = strlen(with_arg[k]);
-		if (!strncmp(a, with_arg[k], n) && a[n] == '=') {
-			v = a + n + 1;
-			break;
-		}
-		if (!strcmp(a, with_arg[k])) {
-			if (i + 1 >= argc) {
-				ct_error("option '%s' needs an argument", a);
-				return -1;
-			}
-			v = argv[i + 1];
-			used = 2;
-			break;
-		}
-	}
-	if (!v)
-		return 0;
+	int used = ct_opt_value(argv, i, argc, with_arg, sizeof(with_arg) / sizeof(with_arg[0]), &k,
+				&v);
+	if (used <= 0)
+		return used;
 	if (k == 0) {
 		int64_t d = ct_parse_duration(v);
 		if (d <= 0 || d > 3600LL * 1000000000LL) {
@@ -252,53 +236,18 @@ int cmd_live(int argc, char **argv)
 	const char *outpath = NULL;
 	int color = CT_COLOR_AUTO;
 	/* record [-d DIR] OPTIONS... COMMAND..., live's own options taken out */
-	char **rargv = xcalloc((size_t)argc + 3, sizeof(char *));
-	int n = 0;
-	rargv[n++] = "record";
-	bool options = true;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (options && (!strcmp(a, "--") || a[0] != '-'))
-			options = false;
-		int k = options ? own_option(argv, i, argc, &fo, &outpath, &color) : 0;
-		if (k < 0) {
-			free(rargv);
-			return 2;
-		}
-		if (k > 0) {
-			i += k - 1;
-			continue;
-		}
-		rargv[n++] = argv[i];
-		if (options && ct_record_takes_arg(a) && i + 1 < argc)
-			rargv[n++] = argv[++i];
-	}
+	struct live_opts lo = {.fo = &fo, .out = &outpath, .color = &color};
+	static struct ct_record_wrap w;
+	int rc = ct_record_wrap_args(&w, argc, argv, "live", own_option, &lo);
+	if (rc)
+		return rc;
 	struct live l = {.out = stdout, .delay = fo.delay};
 	if (outpath && !(l.out = fopen(outpath, "w"))) {
 		ct_error("cannot write --output %s: %s", outpath, strerror(errno));
-		free(rargv);
+		ct_record_wrap_done(&w);
 		return 1;
 	}
 	l.color = ct_color_on((enum ct_color_when)color, isatty(fileno(l.out)));
-	const char *keep = ct_record_data_option(argc, argv);
-	static char tmp[4096];
-	if (!keep) {
-		const char *base = getenv("TMPDIR");
-		snprintf(tmp, sizeof(tmp), "%s/calltrace-live-XXXXXX",
-			 base && *base ? base : "/tmp");
-		if (!mkdtemp(tmp)) {
-			ct_error("cannot make a temporary directory %s: %s", tmp, strerror(errno));
-			free(rargv);
-			if (outpath)
-				fclose(l.out);
-			return 1;
-		}
-		/* record -d TMP OPTIONS...: room was kept for the two */
-		memmove(rargv + 3, rargv + 1, (size_t)(n - 1) * sizeof(char *));
-		rargv[1] = "-d";
-		rargv[2] = tmp;
-		n += 2;
-	}
 	fo.events = live_events;
 	fo.tick = live_tick;
 	fo.ctx = &l;
@@ -306,8 +255,7 @@ int cmd_live(int argc, char **argv)
 	struct ct_follow *f = ct_follow_new(&fo);
 	fputs("# DURATION     TID     FUNCTION\n", l.out);
 	fflush(l.out);
-	int code = ct_record_run(n, rargv, ct_follow_hooks(f));
-	free(rargv);
+	int code = ct_record_run(w.argc, w.argv, ct_follow_hooks(f));
 	ct_set_command("live");
 	if (ct_follow_skipped(f))
 		ct_warn("%llu events were not shown: the view could not keep up (the "
@@ -322,7 +270,6 @@ int cmd_live(int argc, char **argv)
 		fclose(l.out);
 	ct_follow_free(f);
 	free(l.th);
-	if (!keep && nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		ct_warn("cannot remove the temporary recording %s", tmp);
+	ct_record_wrap_done(&w);
 	return code;
 }

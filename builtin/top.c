@@ -8,7 +8,6 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,30 +196,23 @@ static void top_tick(void *ctx, uint64_t now, bool final)
 
 /* top's own option at argv[i]: how many words it took, 0 when it is not
  * one, -1 after a message */
-static int own_option(char **argv, int i, int argc, struct top *t, const char **out)
+struct top_opts {
+	struct top *t;
+	const char **out;
+};
+
+static int own_option(void *ctx, char **argv, int i, int argc)
 {
 	static const char *const with_arg[] = {"--interval", "--limit", "--output"};
-	const char *a = argv[i], *v = NULL;
-	int used = 1;
-	size_t k = 0;
-	for (; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
-		size_t l = strlen(with_arg[k]);
-		if (!strncmp(a, with_arg[k], l) && a[l] == '=') {
-			v = a + l + 1;
-			break;
-		}
-		if (!strcmp(a, with_arg[k])) {
-			if (i + 1 >= argc) {
-				ct_error("option '%s' needs an argument", a);
-				return -1;
-			}
-			v = argv[i + 1];
-			used = 2;
-			break;
-		}
-	}
-	if (!v)
-		return 0;
+	struct top_opts *to = ctx;
+	struct top *t = to->t;
+	const char **out = to->out;
+	const char *v = NULL;
+	size_t k;
+	int used = ct_opt_value(argv, i, argc, with_arg, sizeof(with_arg) / sizeof(with_arg[0]), &k,
+				&v);
+	if (used <= 0)
+		return used;
 	if (k == 0) {
 		int64_t d = ct_parse_duration(v);
 		if (d < 10000000 || d > 3600LL * 1000000000LL) {
@@ -248,14 +240,6 @@ static int own_option(char **argv, int i, int argc, struct top *t, const char **
 	return used;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 ? -1 : 0;
-}
-
 int cmd_top(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -268,51 +252,18 @@ int cmd_top(int argc, char **argv)
 	}
 	struct top t = {.out = stdout, .interval = 1000000000u, .limit = 20};
 	const char *outpath = NULL;
-	char **rargv = xcalloc((size_t)argc + 3, sizeof(char *));
-	int n = 0;
-	rargv[n++] = "record";
-	bool options = true;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (options && (!strcmp(a, "--") || a[0] != '-'))
-			options = false;
-		int k = options ? own_option(argv, i, argc, &t, &outpath) : 0;
-		if (k < 0) {
-			free(rargv);
-			return 2;
-		}
-		if (k > 0) {
-			i += k - 1;
-			continue;
-		}
-		rargv[n++] = argv[i];
-		if (options && ct_record_takes_arg(a) && i + 1 < argc)
-			rargv[n++] = argv[++i];
-	}
+	/* record [-d DIR] OPTIONS... COMMAND..., top's own options taken out */
+	struct top_opts to = {.t = &t, .out = &outpath};
+	static struct ct_record_wrap w;
+	int rc = ct_record_wrap_args(&w, argc, argv, "top", own_option, &to);
+	if (rc)
+		return rc;
 	if (outpath && !(t.out = fopen(outpath, "w"))) {
 		ct_error("cannot write --output %s: %s", outpath, strerror(errno));
-		free(rargv);
+		ct_record_wrap_done(&w);
 		return 1;
 	}
 	t.tty = isatty(fileno(t.out));
-	bool keep = ct_record_data_option(argc, argv) != NULL;
-	static char tmp[4096];
-	if (!keep) {
-		const char *base = getenv("TMPDIR");
-		snprintf(tmp, sizeof(tmp), "%s/calltrace-top-XXXXXX",
-			 base && *base ? base : "/tmp");
-		if (!mkdtemp(tmp)) {
-			ct_error("cannot make a temporary directory %s: %s", tmp, strerror(errno));
-			free(rargv);
-			if (outpath)
-				fclose(t.out);
-			return 1;
-		}
-		memmove(rargv + 3, rargv + 1, (size_t)(n - 1) * sizeof(char *));
-		rargv[1] = "-d";
-		rargv[2] = tmp;
-		n += 2;
-	}
 	ct_names_init(&t.names);
 	t.start_mono = t.last_mono = ct_mono_ns();
 	struct ct_follow_opts fo = {.events = top_events,
@@ -323,8 +274,7 @@ int cmd_top(int argc, char **argv)
 				    .lag_warn = 2000000000u,
 				    .demangle = CT_DEMANGLE_FULL};
 	struct ct_follow *f = ct_follow_new(&fo);
-	int code = ct_record_run(n, rargv, ct_follow_hooks(f));
-	free(rargv);
+	int code = ct_record_run(w.argc, w.argv, ct_follow_hooks(f));
 	ct_set_command("top");
 	if (fflush(t.out) != 0 || ferror(t.out)) {
 		ct_error("writing %s failed", outpath ? outpath : "the standard output");
@@ -342,7 +292,6 @@ int cmd_top(int argc, char **argv)
 	free(t.th);
 	free(t.stats);
 	ct_names_free(&t.names);
-	if (!keep && nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		ct_warn("cannot remove the temporary recording %s", tmp);
+	ct_record_wrap_done(&w);
 	return code;
 }
