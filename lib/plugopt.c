@@ -19,6 +19,7 @@
 #include "libcallopt.h"
 #include "message.h"
 #include "modfind.h"
+#include "specout.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -137,19 +138,6 @@ struct prep {
 };
 
 /* a text field: bytes <= ' ', DEL and '%' as %XX; "-" for none */
-static void put_text(FILE *f, const char *s)
-{
-	if (!s || !*s) {
-		fputs("-", f);
-		return;
-	}
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p <= ' ' || *p == '%' || *p == 0x7f)
-			fprintf(f, "%%%02X", *p);
-		else
-			fputc(*p, f);
-	}
-}
 
 static void one_sym(struct prep *p, const char *symname, uint64_t value)
 {
@@ -168,7 +156,7 @@ static void one_sym(struct prep *p, const char *symname, uint64_t value)
 	}
 	p->nsel += (size_t)sel;
 	fprintf(p->out, "f %" PRIx64 " %d ", value, sel);
-	put_text(p->out, name);
+	ct_specout_text(p->out, name);
 	fputc('\n', p->out);
 	free(dm);
 }
@@ -183,20 +171,10 @@ static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, b
 static int do_module(void *ctx, const struct ct_modfound *m)
 {
 	struct prep *p = ctx;
-	struct ct_error e;
-	struct ct_symtab *st = ct_symtab_names_from_elf(m->path, &e);
-	if (!st) {
-		if (m->explicit_ || m->main_) {
-			*p->err = e;
-			return -1;
-		}
-		return 0;
-	}
-	fputs("module ", p->out);
-	put_text(p->out, st->buildid);
-	fputc(' ', p->out);
-	put_text(p->out, m->path);
-	fputc('\n', p->out);
+	int rc;
+	struct ct_symtab *st = ct_specout_module(p->out, m, p->err, &rc);
+	if (!st)
+		return rc;
 	ct_u64map_init(&p->done);
 	for (size_t i = 0; i < st->nsyms; i++)
 		one_sym(p, st->syms[i].name, st->syms[i].value);
@@ -225,21 +203,14 @@ int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const
 		}
 		p.nrx++;
 	}
-	snprintf(path, pathlen, "%s/%s", dir, CT_PLUGIN_FILE);
-	/* private, new (the data directory was just made), never through a link */
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	p.out = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!p.out) {
-		snprintf(err->msg, sizeof(err->msg), "cannot write %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	p.out = ct_specout_create(dir, CT_PLUGIN_FILE, path, pathlen, err);
+	if (!p.out)
 		goto out;
-	}
 	fputs("calltrace-plugin 1\nplugin ", p.out);
-	put_text(p.out, o->path);
+	ct_specout_text(p.out, o->path);
 	if (o->args && *o->args) {
 		fputs("\nargs ", p.out);
-		put_text(p.out, o->args);
+		ct_specout_text(p.out, o->args);
 	}
 	fprintf(p.out, "\nclock %" PRIu64 "\nall %d\n", (uint64_t)(hz + 0.5), o->nfilters ? 0 : 1);
 	if (ct_modules_walk(prog, libs, nlibs, "--args-lib", do_module, &p, err) < 0) {

@@ -20,6 +20,7 @@
 #include "libcallopt.h"
 #include "message.h"
 #include "modfind.h"
+#include "specout.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -375,19 +376,6 @@ struct prep {
 };
 
 /* a text field: bytes <= ' ', DEL and '%' as %XX */
-static void put_text(FILE *f, const char *s)
-{
-	if (!s || !*s) {
-		fputs("-", f);
-		return;
-	}
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p <= ' ' || *p == '%' || *p == 0x7f)
-			fprintf(f, "%%%02X", *p);
-		else
-			fputc(*p, f);
-	}
-}
 
 static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_t size);
 static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc);
@@ -399,20 +387,10 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	 * caller name the functions inlined into it by their address, which
 	 * may be a copy in an uninstrumented library (std::string's methods
 	 * in libstdc++, say) */
-	struct ct_error e;
-	struct ct_symtab *st = ct_symtab_names_from_elf(m->path, &e);
-	if (!st) {
-		if (m->explicit_ || m->main_) {
-			*p->err = e;
-			return -1;
-		}
-		return 0;
-	}
-	fputs("module ", p->out);
-	put_text(p->out, st->buildid);
-	fputc(' ', p->out);
-	put_text(p->out, m->path);
-	fputc('\n', p->out);
+	int rc;
+	struct ct_symtab *st = ct_specout_module(p->out, m, p->err, &rc);
+	if (!st)
+		return rc;
 	ct_u64map_init(&p->done);
 	for (size_t i = 0; i < st->nsyms; i++)
 		one_sym(p, st->syms[i].name, st->syms[i].value, st->syms[i].size);
@@ -505,16 +483,9 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 			p.nrx++;
 		}
 	}
-	snprintf(path, pathlen, "%s/%s", dir, CT_FILTER_FILE);
-	/* private, new (the data directory was just made), never through a link */
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	p.out = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!p.out) {
-		snprintf(err->msg, sizeof(err->msg), "cannot write %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	p.out = ct_specout_create(dir, CT_FILTER_FILE, path, pathlen, err);
+	if (!p.out)
 		goto out;
-	}
 	uint64_t ticks = f->min_time ? (uint64_t)((double)f->min_time * hz / 1e9 + 0.5) : 0;
 	if (f->min_time && !ticks)
 		ticks = 1;
