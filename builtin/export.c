@@ -597,21 +597,23 @@ static void cg_enter(struct exporter *x, struct ct_func *fn)
 	*CT_PUSH(x->stack, x->depth, x->capstack) = (struct frame){.node = id, .child = 0};
 }
 
-/* a call's costs as the format wants them: a function's self cost is the
- * sum over its calls of their corrected times less their callees', an
- * edge's inclusive cost the sum of the callee's corrected times on it,
- * both summed unclamped as report sums (the noise of single calls, whose
- * time less their callees' can come out below 0, cancels in the sums) and
- * written as at least 0.  So the costs add up (callgrind_annotate's program
- * total is main's inclusive cost, report's total of main) but where a
- * function's whole self time comes out below 0 (a function that does
- * nearly nothing of its own, corrected for more than it costs). */
+/* a call's costs as the format wants them: its self cost and the
+ * inclusive cost on its call edge at least 0, and the inclusive cost its
+ * self cost plus its callees' inclusive costs, so that the costs add up
+ * (callgrind_annotate's program total is main's inclusive cost).  With
+ * corrected times a call's time less its callees' can come out below 0
+ * (noise): it then costs 0 itself and its inclusive cost is its callees',
+ * which its caller's self cost makes up for; a call's inclusive cost is
+ * its corrected time otherwise, so main's is report's total. */
 static void cg_exit(struct exporter *x, const struct ct_event *ev)
 {
 	struct frame f = x->stack[--x->depth];
 	int64_t incl = incl_of(x, ev);
-	int64_t out = incl;
-	x->self[f.node] = ct_wrap_add(x->self[f.node], ct_wrap_sub(incl, f.child));
+	int64_t self = ct_wrap_sub(incl, f.child);
+	if (self < 0)
+		self = 0;
+	int64_t out = ct_wrap_add(self, f.child);
+	x->self[f.node] = ct_wrap_add(x->self[f.node], self);
 	if (!x->depth || !in_range(x, ev))
 		return;
 	struct frame *caller = &x->stack[x->depth - 1];
