@@ -179,6 +179,8 @@ struct exporter {
 	const char **files;
 	int *lines;
 	int64_t *self;
+	int64_t *rootdef; /* by name id: what its outermost calls' costs came
+			   * out above their corrected times (cg_exit) */
 	size_t capfn;
 	struct edge *edges;
 	size_t nedges, capedges;
@@ -583,9 +585,11 @@ static void cg_enter(struct exporter *x, struct ct_func *fn)
 		x->files = xrealloc(x->files, x->capfn * sizeof(*x->files));
 		x->lines = xrealloc(x->lines, x->capfn * sizeof(*x->lines));
 		x->self = xrealloc(x->self, x->capfn * sizeof(*x->self));
+		x->rootdef = xrealloc(x->rootdef, x->capfn * sizeof(*x->rootdef));
 		memset(x->files + old, 0, (x->capfn - old) * sizeof(*x->files));
 		memset(x->lines + old, 0, (x->capfn - old) * sizeof(*x->lines));
 		memset(x->self + old, 0, (x->capfn - old) * sizeof(*x->self));
+		memset(x->rootdef + old, 0, (x->capfn - old) * sizeof(*x->rootdef));
 	}
 	if (!x->files[id] && fn->addr && x->proc) {
 		const struct ct_sym_info *si = ct_session_resolve(x->s, x->proc, fn->addr);
@@ -614,7 +618,15 @@ static void cg_exit(struct exporter *x, const struct ct_event *ev)
 		self = 0;
 	int64_t out = ct_wrap_add(self, f.child);
 	x->self[f.node] = ct_wrap_add(x->self[f.node], self);
-	if (!x->depth || !in_range(x, ev))
+	if (!x->depth) {
+		/* an outermost call whose callees' costs came out above its
+		 * corrected time: cg_settle takes the excess back */
+		int64_t want = incl > 0 ? incl : 0;
+		if (out > want)
+			x->rootdef[f.node] = ct_wrap_add(x->rootdef[f.node], out - want);
+		return;
+	}
+	if (!in_range(x, ev))
 		return;
 	struct frame *caller = &x->stack[x->depth - 1];
 	caller->child = ct_wrap_add(caller->child, out);
@@ -660,6 +672,42 @@ static void cg_ref(FILE *out, const char *key, uint32_t id, bool *seen, const ch
 	cg_name(out, name);
 }
 
+/* the excess of outermost calls (a deficit their callers could not
+ * absorb): taken off the root function's call edges, largest first, and
+ * off the largest self costs, so that a root's inclusive cost is its
+ * corrected time (report's total) and the self costs still add up to the
+ * roots' inclusive costs; the functions whose self cost gives the excess
+ * show that much less inclusive time than report */
+static void cg_settle(struct exporter *x, size_t nfn)
+{
+	for (size_t r = 0; r < nfn; r++) {
+		int64_t d = x->rootdef ? x->rootdef[r] : 0;
+		for (int64_t left = d; left > 0;) {
+			struct edge *big = NULL;
+			for (size_t e = 0; e < x->nedges; e++)
+				if (x->edges[e].caller == r && x->edges[e].incl > 0 &&
+				    (!big || x->edges[e].incl > big->incl))
+					big = &x->edges[e];
+			if (!big)
+				break;
+			int64_t t = big->incl < left ? big->incl : left;
+			big->incl -= t;
+			left -= t;
+		}
+		for (int64_t left = d; left > 0;) {
+			size_t big = nfn;
+			for (size_t i = 0; i < nfn; i++)
+				if (x->self[i] > 0 && (big == nfn || x->self[i] > x->self[big]))
+					big = i;
+			if (big == nfn)
+				break;
+			int64_t t = x->self[big] < left ? x->self[big] : left;
+			x->self[big] -= t;
+			left -= t;
+		}
+	}
+}
+
 static void callgrind_print(struct exporter *x)
 {
 	FILE *out = x->out;
@@ -683,6 +731,8 @@ static void callgrind_print(struct exporter *x)
 	fputs("cmd: ", out);
 	cg_name(out, x->s->command ? x->s->command : "");
 	fputs("positions: line\nevents: ns\n", out);
+	if (x->self)
+		cg_settle(x, nfn);
 	uint64_t total = 0;
 	for (size_t i = 0; i < nfn; i++)
 		total += x->self ? ct_clamp0(x->self[i]) : 0;
@@ -1011,6 +1061,7 @@ int cmd_export(int argc, char **argv)
 	free(x.files);
 	free(x.lines);
 	free(x.self);
+	free(x.rootdef);
 	free(x.edges);
 	ct_html_free(x.html);
 	ct_tclock_free(&x.clock);

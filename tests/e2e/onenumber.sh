@@ -88,4 +88,23 @@ section "corrected below raw"
 a=$(awk -F, '$1 == "main" { print $3 }' "$W/corrected.csv")
 b=$(awk -F, '$1 == "main" { print $3 }' "$W/raw.csv")
 [ "$a" -lt "$b" ] && echo "main: corrected < raw" | add || echo "main: corrected $a NOT below raw $b" | add
+
+section "callgrind of an over-corrected recording (its cost figures x 20): still adds up, main's = report's"
+# every call corrected for far more than it cost: the callees' costs come
+# out above their callers' corrected times, and the excess reaches main
+cp -R "$W/d" "$W/ov"
+for pf in "$W/ov"/*.proc; do
+	awk '$1 == "overhead" || $1 == "overhead-hook" { $3 *= 20; $4 *= 20 } { print }' "$pf" >"$pf.new" &&
+		mv "$pf.new" "$pf"
+done
+ct export ov --format=callgrind -o "$W/ov.cg"
+main_r=$(ct report ov --format=csv | awk -F, '$1 == "main" { print $3 }')
+awk -v r="$main_r" '/^summary:/ { sum = $2 } /^calls=/ { call = 1; next }
+     /^[0-9]+ [0-9]+$/ { if (!call) self += $2; call = 0 }
+     END { print (self == sum ? "self costs sum to summary" : "self " self " != summary " sum)
+	   print (sum == r ? "summary = report'"'"'s main" : "summary " sum " != report'"'"'s main " r) }' \
+	"$W/ov.cg" | add
+callgrind_annotate --inclusive=yes --auto=no --threshold=100 "$W/ov.cg" 2>&1 |
+	awk -v r="$main_r" '/:main$/ { m = $1; gsub(",", "", m) }
+	     END { print (m == r ? "main inclusive = report'"'"'s" : "main inclusive " m " != report'"'"'s " r) }' | add
 golden
