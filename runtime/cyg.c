@@ -521,15 +521,8 @@ static __attribute__((noinline)) void filt_exit_fast(struct ct_tstate *t, uintpt
 			if (ct_filt.only_time) {
 				/* -t alone: its entry is held back */
 				uint64_t now = ct_clock();
-				if (now - t->fl_tp[d - 1].t0 < ct_filt.min_time) {
-					t->depth = d - 1; /* short: nothing was written */
-					if (t->fl_plo == d - 1) {
-						t->fl_plo = CT_PEND_NONE;
-						t->fl_due = UINT64_MAX;
-					}
-					t->fl_filtered++;
+				if (ct_filt_held_short(t, d - 1, now))
 					return;
-				}
 				ct_filt_flush(t); /* long: its entry, and those below */
 				exit_slow(t, fn, now);
 				return;

@@ -539,14 +539,7 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 		ct_plug_exit(t, i - 1, fn, now, r); /* (its frame still stk[i - 1]) */
 	if ((flags & (CT_FR_NOREC | CT_FR_PEND)) == (CT_FR_NOREC | CT_FR_PEND)) {
 		/* -t alone: its entry was held back (enter_slow) */
-		if (i - 1 < t->fl_tcap && now - t->fl_tp[i - 1].t0 < ct_filt.min_time) {
-			t->depth = i - 1; /* short: nothing was written, nothing is */
-			if (t->fl_plo == i - 1) {
-				t->fl_plo = CT_PEND_NONE;
-				t->fl_due = UINT64_MAX;
-			}
-			t->fl_filtered++;
-		} else {
+		if (!ct_filt_held_short(t, i - 1, now)) {
 			/* long: the entries held back (its own among them)
 			 * are written, then its exit */
 			f->flags = flags;

@@ -580,6 +580,22 @@ static inline __attribute__((always_inline)) void ct_filt_hold_at(struct ct_tsta
 	t->fl_plo = d < t->fl_plo ? d : t->fl_plo;
 }
 
+/* -t alone: the call whose frame is stk[d], its entry held back, ends at
+ * now: when it was short it goes, nothing written (true); when long
+ * (false) the caller writes the entries held back and its exit */
+static inline bool ct_filt_held_short(struct ct_tstate *t, uint32_t d, uint64_t now)
+{
+	if (d >= t->fl_tcap || now - t->fl_tp[d].t0 >= ct_filt.min_time)
+		return false;
+	t->depth = d;
+	if (t->fl_plo == d) {
+		t->fl_plo = CT_PEND_NONE;
+		t->fl_due = UINT64_MAX;
+	}
+	t->fl_filtered++;
+	return true;
+}
+
 /* -t: note where a recorded call's records begin (at depth d, now) */
 static inline void ct_filt_note_at(struct ct_tstate *t, uint32_t d, uint64_t now)
 {
