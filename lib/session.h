@@ -158,6 +158,9 @@ struct ct_event {
 	 * (CT_ARGS_KEEP_* in lib/stream.c), never after its stream or merge
 	 * is closed: copy what must live longer. */
 	const struct ct_callargs *args;
+	/* record --callsite: the call's call site, the return address in its
+	 * caller (on its CT_ENTER and CT_EXIT), or 0: lib/srcline.h */
+	uint64_t site;
 };
 
 struct ct_stream; /* one thread */

@@ -159,7 +159,10 @@ static __attribute__((noinline)) void plug_enter(struct ct_tstate *t, uintptr_t 
 {
 	uint32_t d = t->depth;
 	uint64_t now = ct_clock();
-	enter_at(t, a, cfa, now); /* (lets busy go) */
+	if (ct_callsite_on)
+		ct_cs_enter(t, a, cfa, now); /* (lets busy go) */
+	else
+		enter_at(t, a, cfa, now); /* (lets busy go) */
 	if (t->depth != d + 1 || t->stk[d].fn != a || t->busy != 0)
 		return; /* not pushed, or the thread stopped (busy stays held) */
 	t->busy = 1;
@@ -198,6 +201,10 @@ static __attribute__((noinline)) void enter_other(uintptr_t a, uintptr_t cfa, ui
 		plug_enter(t, a, cfa);
 		return;
 	}
+	if (ct_callsite_on) { /* record --callsite (callsite.c) */
+		ct_cs_enter(t, a, cfa, ct_clock());
+		return;
+	}
 	enter_at(t, a, cfa, ct_clock());
 }
 
@@ -224,8 +231,7 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	uintptr_t a = (uintptr_t)fn, cfa = (uintptr_t)__builtin_dwarf_cfa();
-	(void)call_site;
-	if (unlikely(!ct_hook_fast)) { /* filters on, not the TSC, or counting */
+	if (unlikely(!ct_hook_fast)) { /* filters on, not the TSC, counting, --callsite */
 		if (ct_count_on) {     /* record --count (count.c): no busy flag */
 			ct_count_enter(fn);
 			return;
@@ -236,6 +242,7 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		}
 		t->busy = 1;
 		CT_BARRIER();
+		t->cs_site = (uintptr_t)call_site; /* record --callsite's (callsite.c) */
 		if (ct_cyg_held)
 			time_enter(t, a, cfa, true);
 		else
@@ -477,7 +484,7 @@ static __attribute__((noinline)) void filt_record(struct ct_tstate *t, uintptr_t
 	uint32_t d = t->depth;
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
-	if (likely(dec == CT_FD_RECORD && delta < (1u << CT_ENTER_DELTA_BITS) &&
+	if (likely(dec == CT_FD_RECORD && !ct_callsite_on && delta < (1u << CT_ENTER_DELTA_BITS) &&
 		   (a >> 40) == t->hi && (!ct_filt.timed || d < t->fl_tcap))) {
 		if (ct_filt.timed)
 			ct_filt_note_at(t, d, now);

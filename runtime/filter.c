@@ -575,7 +575,7 @@ void ct_filt_flush(struct ct_tstate *t)
 		 * exit, with what was written after it */
 		uint64_t t0 = t->fl_tp[i].t0;
 		ct_filt_note_at(t, i, t0);
-		ct_put_enter(t, f->fn, t0);
+		ct_put_enter(t, f->fn, t0, t->fl_tp[i].site);
 	}
 }
 

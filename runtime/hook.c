@@ -447,8 +447,10 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	uint32_t d = t->depth;
 	uintptr_t cfa = (uintptr_t)slot + 8;
 	uintptr_t ret = *slot;
-	if (likely(!ct_filt_on && d < t->cap && d != 0 && t->hook && t->stk[d - 1].cfa > cfa &&
-		   delta < (1u << CT_ENTER_DELTA_BITS) && (fn >> 40) == t->hi && ret != TRAMP)) {
+	t->cs_site = ret; /* record --callsite: its call site (callsite.c) */
+	if (likely(!ct_filt_on && !ct_callsite_on && d < t->cap && d != 0 && t->hook &&
+		   t->stk[d - 1].cfa > cfa && delta < (1u << CT_ENTER_DELTA_BITS) &&
+		   (fn >> 40) == t->hi && ret != TRAMP)) {
 		uintptr_t p = ct_arch_reserve(&t->cur, 8);
 		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
 		t->last = now;

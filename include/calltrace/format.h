@@ -84,10 +84,21 @@ enum ct_ext_type {
 	CT_EXT_BACKTRACE = 13, /* the backtrace trigger: payload u64 return
 				* addresses, innermost first (the function
 				* that triggered it, then its callers) */
+	CT_EXT_CALLSITE = 14,  /* record --callsite: where the call of the ENTER
+				* right before it was made from, the return
+				* address in the caller.  Written with that
+				* ENTER in one reservation (nothing comes
+				* between them; a call with neither has none:
+				* the nested path's, a tail call's).  Length
+				* 0: small arg = the call site minus the
+				* function's address (the ENTER's), signed 16
+				* bits; length 1: small arg = call-site bits
+				* 32..47, payload u32 = bits 0..31 */
 };
 #define CT_BACKTRACE_MAX 64 /* addresses one CT_EXT_BACKTRACE holds at most */
 #define CT_FRAMES_MAX 127   /* frames one CT_EXT_FRAMES lists at most */
 #define CT_MARK_MAX 255     /* bytes of a mark's text at most */
+#define CT_CALLSITE_MAXW 2  /* words of a CT_EXT_CALLSITE at most */
 
 static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
 {
@@ -97,6 +108,27 @@ static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
 #define CT_EXT_TYPE(w) (((w) >> 2) & 0x3f)
 #define CT_EXT_LEN(w) (((w) >> 8) & 0xff)
 #define CT_EXT_ARG(w) ((w) >> 16)
+
+/* the CT_EXT_CALLSITE record of a call of fn made from site into w[0..):
+ * its number of words (1 or 2) */
+static inline unsigned ct_callsite_encode(uint64_t fn, uint64_t site, uint32_t *w)
+{
+	uint64_t d = site - fn + 0x8000u;
+	if (d < 0x10000u) {
+		w[0] = ct_ext_word(CT_EXT_CALLSITE, 0, (unsigned)(d - 0x8000u) & 0xffffu);
+		return 1;
+	}
+	w[0] = ct_ext_word(CT_EXT_CALLSITE, 1, (unsigned)(site >> 32) & 0xffffu);
+	w[1] = (uint32_t)site;
+	return 2;
+}
+/* ... and back: w the record's first word, lo its payload word (if any) */
+static inline uint64_t ct_callsite_decode(uint64_t fn, uint32_t w, uint32_t lo)
+{
+	if (CT_EXT_LEN(w) == 0)
+		return fn + (uint64_t)(int64_t)(int16_t)(uint16_t)CT_EXT_ARG(w);
+	return (uint64_t)CT_EXT_ARG(w) << 32 | lo;
+}
 
 /* ---- shared-memory ring (one per traced thread, in $CALLTRACE_SHM) ------
  *
@@ -203,21 +235,22 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_DOORBELL_NAME ".doorbell"
 
 /* environment passed from `calltrace record` to the runtime */
-#define CT_ENV_DIR "CALLTRACE_DIR"         /* absolute data directory     */
-#define CT_ENV_SHM "CALLTRACE_SHM"         /* ring directory (tmpfs)      */
-#define CT_ENV_BUFSIZE "CALLTRACE_BUFSIZE" /* bytes per buffer            */
-#define CT_ENV_NBUF "CALLTRACE_NBUF"       /* buffers per thread          */
-#define CT_ENV_DROP "CALLTRACE_DROP"       /* "1": drop instead of wait   */
-#define CT_ENV_CLOCK "CALLTRACE_CLOCK"     /* "tsc" or "mono"             */
-#define CT_ENV_ENABLE "CALLTRACE"          /* linked-in mode: "1" records */
-#define CT_ENV_ARGS "CALLTRACE_ARGS"       /* argument spec file to load  */
-#define CT_ENV_FILTER "CALLTRACE_FILTER"   /* record-time filter file     */
-#define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"   /* "1": flight recorder mode   */
-#define CT_ENV_LIBCALL "CALLTRACE_LIBCALL" /* library calls: "0" off, or a file */
-#define CT_LIBCALL_FILE "libcall.spec"     /* record --libcall=/--no-libcall= */
-#define CT_ENV_COUNT "CALLTRACE_COUNT"     /* "1": counting mode (--count) */
-#define CT_ENV_PLUGIN "CALLTRACE_PLUGIN"   /* record --plugin: its table file */
-#define CT_PLUGIN_FILE "plugin.spec"       /* (runtime/plugin.c has the format) */
+#define CT_ENV_DIR "CALLTRACE_DIR"           /* absolute data directory     */
+#define CT_ENV_SHM "CALLTRACE_SHM"           /* ring directory (tmpfs)      */
+#define CT_ENV_BUFSIZE "CALLTRACE_BUFSIZE"   /* bytes per buffer            */
+#define CT_ENV_NBUF "CALLTRACE_NBUF"         /* buffers per thread          */
+#define CT_ENV_DROP "CALLTRACE_DROP"         /* "1": drop instead of wait   */
+#define CT_ENV_CLOCK "CALLTRACE_CLOCK"       /* "tsc" or "mono"             */
+#define CT_ENV_ENABLE "CALLTRACE"            /* linked-in mode: "1" records */
+#define CT_ENV_ARGS "CALLTRACE_ARGS"         /* argument spec file to load  */
+#define CT_ENV_FILTER "CALLTRACE_FILTER"     /* record-time filter file     */
+#define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"     /* "1": flight recorder mode   */
+#define CT_ENV_LIBCALL "CALLTRACE_LIBCALL"   /* library calls: "0" off, or a file */
+#define CT_LIBCALL_FILE "libcall.spec"       /* record --libcall=/--no-libcall= */
+#define CT_ENV_COUNT "CALLTRACE_COUNT"       /* "1": counting mode (--count) */
+#define CT_ENV_PLUGIN "CALLTRACE_PLUGIN"     /* record --plugin: its table file */
+#define CT_PLUGIN_FILE "plugin.spec"         /* (runtime/plugin.c has the format) */
+#define CT_ENV_CALLSITE "CALLTRACE_CALLSITE" /* "1": record --callsite */
 
 /* ---- record --count: per-thread call counts (runtime/count.c) ------------
  *
