@@ -1,0 +1,39 @@
+# srcline: record --callsite keeps each call's call site and replay --srcline
+# shows it with each function's own line; record-time filters (-N, --hide,
+# -t) and --flight keep a recorded call's site with it, a thread has its own.
+# variants: all
+# front-ends: all
+build srcline "$E2E/srcline.c"
+# main's and worker's call sites are in libc: their lines (if libc's debug
+# information is installed) are not part of the golden file
+srcnorm() { normalize | sed -E 's#, from srcline\.c:#, FROM srcline.c:#; s#, from [^ ]+##; s#, FROM #, from #'; }
+
+record plain ./srcline
+want_rc "record ./srcline" $RC 0 "$W/plain.err"
+section "replay --srcline, recorded without --callsite: each function's own line"
+ct replay plain --no-duration --srcline -F '^main$' | srcnorm | add
+
+record d --callsite ./srcline
+want_rc "record --callsite ./srcline" $RC 0 "$W/d.err"
+section "replay --srcline, recorded with --callsite"
+ct replay d --no-duration --srcline --per-thread | srcnorm | add
+section "replay (no --srcline): as without --callsite"
+ct replay d --no-duration -F '^main$' | normalize >"$W/cs.txt"
+ct replay plain --no-duration -F '^main$' | normalize >"$W/plain.txt"
+cmp -s "$W/cs.txt" "$W/plain.txt" && echo same | add || { echo differ | add; diff "$W/plain.txt" "$W/cs.txt" | add; }
+
+record n --callsite -N '^inner$' --hide '^slow$' ./srcline
+want_rc "record --callsite -N --hide" $RC 0 "$W/n.err"
+section "record --callsite -N inner --hide slow"
+ct replay n --no-duration --srcline -F '^main$' | srcnorm | add
+
+# slow() sleeps 5 ms: -t 1ms keeps it (and main), not the leaf calls
+record t --callsite -t 1ms ./srcline
+want_rc "record --callsite -t 1ms" $RC 0 "$W/t.err"
+section "record --callsite -t 1ms"
+ct replay t --no-duration --srcline --per-thread | srcnorm | add
+
+record f --callsite --flight ./srcline
+want_rc "record --callsite --flight" $RC 0 "$W/f.err"
+section "record --callsite --flight"
+ct replay f --no-duration --srcline -F '^main$' | srcnorm | add
