@@ -26,7 +26,10 @@
 
 #include "internal.h"
 
-bool ct_callsite_on;   /* internal.h */
+bool ct_callsite_on; /* internal.h */
+bool ct_enter_fast;  /* internal.h */
+bool ct_cs_fast;     /* internal.h */
+_Static_assert(sizeof(ct_enter_fast) == 1, "ct_enter_fast is tested as a byte");
 uintptr_t ct_cs_tramp; /* internal.h */
 void ct_return_tramp(void) CT_HIDDEN;
 

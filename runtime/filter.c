@@ -447,6 +447,7 @@ void ct_filt_enable(void)
 	/* the trampolines' assembly fast paths know nothing of filters: from
 	 * now on every hook takes the C paths */
 	ct_hook_fast = false;
+	ct_enter_fast = ct_cs_fast = false;
 	__atomic_store_n(&ct_filt_on, true, __ATOMIC_RELEASE);
 }
 

@@ -429,10 +429,17 @@ static inline unsigned ct_cs_words(uintptr_t fn, uintptr_t site, uint32_t *w)
  * t->cs_site) at now, as cyg.c's enter_at (busy held; let go) */
 void ct_cs_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint64_t now) CT_HIDDEN;
 
+/* callsite.c: may the entries take their fast paths (ct_hook_fast, and no
+ * --callsite: the byte the entry hooks test; the exits test ct_hook_fast),
+ * and the -finstrument-functions entry its --callsite one (cyg.c)? */
+extern bool ct_enter_fast CT_HIDDEN;
+extern bool ct_cs_fast CT_HIDDEN;
+
 static inline void ct_hook_modes(void)
 {
-	ct_hook_fast =
-		ct_cfg.use_tsc && !ct_filt_on && !ct_count_on && !ct_plug_on && !ct_callsite_on;
+	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on && !ct_count_on && !ct_plug_on;
+	ct_enter_fast = ct_hook_fast && !ct_callsite_on;
+	ct_cs_fast = ct_hook_fast && ct_callsite_on;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
 }
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
