@@ -52,6 +52,7 @@
 #include "output.h"
 #include "progress.h"
 #include "session.h"
+#include "srcline.h"
 #include "tclock.h"
 #include "util.h"
 #include "view.h"
@@ -361,7 +362,10 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 			ct_event_args_text(x->s, ev->thread->proc, ev->args, true, rv, sizeof(rv));
 	}
 	bool has_av = ev->args && ev->args->has_args;
-	if (how || clipped || has_av || *rv) {
+	/* record --callsite: where it was called from (lib/srcline.h) */
+	const char *cs =
+		ev->site ? ct_srcline_site_or_addr(x->s, ev->thread->proc, ev->site) : NULL;
+	if (how || clipped || has_av || *rv || cs) {
 		const char *sep = "";
 		p = put_str(p, ",\"args\":{");
 		if (how) {
@@ -373,10 +377,15 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 				    "\"");
 			sep = ",";
 		}
-		if (has_av || *rv) {
+		if (has_av || *rv || cs) {
 			/* the strings may be long: write what is buffered first */
 			fwrite_unlocked(buf, 1, (size_t)(p - buf), out);
 			p = buf;
+			if (cs) {
+				fprintf(out, "%s\"callsite\":", sep);
+				ct_json_string(out, cs);
+				sep = ",";
+			}
 			if (has_av) {
 				fprintf(out, "%s\"arguments\":", sep);
 				ct_json_string(out, av);

@@ -179,16 +179,19 @@ const char *ct_srcline_site(struct ct_session *s, struct ct_proc *p, uint64_t si
 	return **(char **)slot ? *slot : NULL;
 }
 
-const char *ct_srcline_site_or_addr(struct ct_session *s, struct ct_proc *p, uint64_t site,
-				    char *buf, size_t len)
+const char *ct_srcline_site_or_addr(struct ct_session *s, struct ct_proc *p, uint64_t site)
 {
-	if (!site)
-		return "";
 	const char *t = ct_srcline_site(s, p, site);
-	if (t)
-		return t;
-	snprintf(buf, len, "0x%" PRIx64, ct_addr_untag(site));
-	return buf;
+	if (t || !site || !p)
+		return t ? t : "";
+	/* (the process's map has it: ct_srcline_site made it; bit 63 is
+	 * never an address's) */
+	struct srccache *c = cache_of(s, true);
+	void **slot =
+		ct_u64map_slot(ct_u64map_get(&c->procs, (uint64_t)(uintptr_t)p), site | 1ull << 63);
+	if (!*slot)
+		*slot = xasprintf("0x%" PRIx64, ct_addr_untag(site));
+	return *slot;
 }
 
 const char *ct_srcline_func(struct ct_session *s, struct ct_proc *p, uint64_t addr)

@@ -20,10 +20,9 @@ struct ct_proc;
  * with the file's basename; NULL when the module has no line table for
  * it (or site is 0).  Valid until the session is closed. */
 const char *ct_srcline_site(struct ct_session *s, struct ct_proc *p, uint64_t site);
-/* ... and the same with the address when there is no line: "0x4011a3"
- * (buf, 32 bytes at least); "" for site 0 */
-const char *ct_srcline_site_or_addr(struct ct_session *s, struct ct_proc *p, uint64_t site,
-				    char *buf, size_t len);
+/* ... and the same with the address when there is no line, "0x4011a3";
+ * "" for site 0.  Valid until the session is closed. */
+const char *ct_srcline_site_or_addr(struct ct_session *s, struct ct_proc *p, uint64_t site);
 /* the declaration line of the function at addr, "file.c:3", or NULL */
 const char *ct_srcline_func(struct ct_session *s, struct ct_proc *p, uint64_t addr);
 /* the comment replay --srcline adds to a call's line: "f.c:3, from

@@ -37,3 +37,9 @@ record f --callsite --flight ./srcline
 want_rc "record --callsite --flight" $RC 0 "$W/f.err"
 section "record --callsite --flight"
 ct replay f --no-duration --srcline -F '^main$' | srcnorm | add
+
+section "callers --callsite --no-time leaf: a row per call site"
+ct callers d --callsite --no-time leaf | add
+section "callers --callsite, recorded without --callsite: as without it, and a warning"
+ct callers plain --callsite --no-time leaf | add
+sed 's/^.*warning: /warning: /; s#[^ ]*/plain #DIR #' "$W/last.err" | add
