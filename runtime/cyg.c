@@ -147,6 +147,7 @@ cs_enter_at(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint64_t now, uintp
 		CT_BARRIER();
 		t->busy--;
 	} else {
+		t->cs_site = site;
 		ct_cs_enter(t, a, cfa, now); /* (callsite.c: the other cases) */
 	}
 }
@@ -264,7 +265,17 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	struct ct_tstate *t = &ct_self;
 	uintptr_t a = (uintptr_t)fn, cfa = (uintptr_t)__builtin_dwarf_cfa();
 	if (unlikely(!ct_enter_fast)) { /* filters on, not the TSC, counting, --callsite */
-		if (ct_count_on) {      /* record --count (count.c): no busy flag */
+		if (ct_cs_fast) {       /* --callsite, and nothing else */
+			if (unlikely(t->busy != 0)) {
+				enter_nested(t, fn);
+				return;
+			}
+			t->busy = 1;
+			CT_BARRIER();
+			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
+			return;
+		}
+		if (ct_count_on) { /* record --count (count.c): no busy flag */
 			ct_count_enter(fn);
 			return;
 		}
@@ -275,10 +286,6 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		t->busy = 1;
 		CT_BARRIER();
 		t->cs_site = (uintptr_t)call_site; /* record --callsite's (callsite.c) */
-		if (ct_cs_fast) {                  /* --callsite, and nothing else */
-			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
-			return;
-		}
 		if (ct_cyg_held)
 			time_enter(t, a, cfa, true);
 		else
