@@ -20,6 +20,7 @@
 # The counting mode's figures (record --count beside gprof): bench/count.sh.
 # The reading library's (C API and Python beside report): bench/reader.sh.
 # Plugins' (record --plugin): bench/plugin.sh.
+# Call sites' (record --callsite beside record): bench/callsite.sh.
 HERE=$(cd "$(dirname "$0")" && pwd)
 CALC_DIGITS=6
 SUB=
@@ -331,6 +332,8 @@ put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done
 say "plugins: the call counter, a plugin limited to one function (bench/plugin.sh)"
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS CC=$CC sh "$HERE/plugin.sh" 2>>"$LOGS/plugin.err" | while read -r k v; do put "plugin.$k" "$v"; done
+say "call sites: record --callsite against record, fib and Lua (bench/callsite.sh)"
+CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS LUA_N=$LUA_N CC=$CC sh "$HERE/callsite.sh" 2>>"$LOGS/callsite.err" | while read -r k v; do put "callsite.$k" "$v"; done
 say "live and top on the Lua workload, against record (bench/live.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/live.sh" 2>>"$LOGS/live.err" | while read -r k v; do put "live.$k" "$v"; done
 say "library calls: strlen/memcpy loops, Lua with library calls on (bench/libcall.sh)"
