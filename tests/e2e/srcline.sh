@@ -43,3 +43,19 @@ ct callers d --callsite --no-time leaf | add
 section "callers --callsite, recorded without --callsite: as without it, and a warning"
 ct callers plain --callsite --no-time leaf | add
 sed 's/^.*warning: /warning: /; s#[^ ]*/plain #DIR #' "$W/last.err" | add
+
+section "the reading library (python/calltrace.py, events(callsites=True)): leaf's entries"
+RLIB=$(dirname "$CT")/libcalltrace-reader.so.0
+[ -f "$RLIB" ] || RLIB=$TOP/${CT_BUILD:-build}/libcalltrace-reader.so.0
+guard env CALLTRACE_READER_LIB="$RLIB" PYTHONPATH="$TOP/python" python3 - "$W/d" >"$W/py.out" 2>&1 <<'PY'
+import sys, calltrace
+with calltrace.Recording(sys.argv[1]) as rec:
+    got = sorted(ev.callsite_line for ev in rec.events(callsites=True)
+                 if ev.kind == calltrace.ENTRY and ev.name == "leaf")
+    print("leaf called from:", " ".join(got))
+    ex = [ev for ev in rec.events(callsites=True) if ev.kind == calltrace.EXIT and ev.name == "leaf"]
+    print("exits carry their entry's site:", all(ev.callsite for ev in ex))
+    print("without callsites=True, Event:", type(next(iter(rec.events()))).__name__)
+PY
+want_rc "python events(callsites=True)" $RC 0 "$W/py.out"
+add <"$W/py.out"
