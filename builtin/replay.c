@@ -349,20 +349,25 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 }
 
 /* the line of a call's entry (or of a leaf): with --srcline, its end
- * "\n" becomes " /\* f.c:3, from main.c:12 *\/\n" (lib/srcline.h) */
+ * "\n" becomes " /\* f.c:3, from main.c:12 *\/\n" (lib/srcline.h), or
+ * that goes into the comment the line ends with */
 static void put_call_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
 			  bool has_dur, struct text before, struct text name, struct text after)
 {
 	char buf[8192];
 	if (r->srcline && after.n && after.s[after.n - 1] == '\n' && after.n < sizeof(buf) - 512) {
-		size_t n = after.n - 1;
+		/* into the line's comment if it has one: "(); /\* unfinished,
+		 * f.c:3 *\/" */
+		bool in = after.n >= 4 && !memcmp(after.s + after.n - 4, " */\n", 4);
+		size_t n = after.n - (in ? 4 : 1);
 		memcpy(buf, after.s, n);
-		memcpy(buf + n, " /* ", 4);
+		memcpy(buf + n, in ? ", " : " /* ", in ? 2 : 4);
+		size_t m = n + (in ? 2 : 4);
 		size_t k = ct_srcline_note(r->s, fe->ev.thread->proc, ct_addr_untag(fe->ev.addr),
-					   fe->ev.site, buf + n + 4, 400);
+					   fe->ev.site, buf + m, 400);
 		if (k) {
-			memcpy(buf + n + 4 + k, " */\n", 4);
-			after = (struct text){buf, n + 8 + k};
+			memcpy(buf + m + k, " */\n", 4);
+			after = (struct text){buf, m + k + 4};
 		}
 	}
 	put_line_name(r, rt, fe, has_dur, before, name, after);

@@ -33,14 +33,26 @@ NOINLINE void *worker(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int r = inner(1);
 	r += slow(r);
 	r += leaf(r);
+	void bye(int);
+	if (argc > 1 && argv[1][0] == 'x')
+		bye(r); /* exits: bye and main are unfinished */
 	pthread_t th;
 	pthread_create(&th, NULL, worker, (void *)7L);
 	pthread_join(th, NULL);
 	sink += r;
 	return 0;
+}
+
+/* (after main: the lines above stay as srcline.expected has them) */
+#include <stdlib.h>
+
+NOINLINE void bye(int r)
+{
+	sink += r;
+	exit(0);
 }

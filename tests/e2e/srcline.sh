@@ -59,3 +59,8 @@ with calltrace.Recording(sys.argv[1]) as rec:
 PY
 want_rc "python events(callsites=True)" $RC 0 "$W/py.out"
 add <"$W/py.out"
+
+section "an unfinished call (the program exits inside it): one comment"
+record x --callsite ./srcline x
+want_rc "record --callsite ./srcline x" $RC 0 "$W/x.err"
+ct replay x --no-duration --srcline -F '^bye$' | srcnorm | add
