@@ -57,7 +57,7 @@
 #include "util.h"
 #include "view.h"
 
-enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES };
+enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_CALLSITE };
 
 /* folded: a stack deeper than this many frames is written as its outermost
  * half, one "[… K frames]" frame for the K left out, and its innermost
@@ -89,6 +89,10 @@ static const struct ct_opt options[] = {
 	 "their times clipped to it"},
 	CT_OPT_RAWTIMES,
 	CT_OPT_DEMANGLE,
+	{"callsite", OPT_CALLSITE, NULL,
+	 "html: a caller/callee row per call site\n"
+	 "(record --callsite; chrome and perfetto carry\n"
+	 "call sites whenever the recording has them)"},
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -164,6 +168,7 @@ struct exporter {
 	int64_t net;
 
 	struct ct_perfetto *perfetto;
+	bool callsite; /* --callsite: html's edges split by call site */
 
 	/* chrome */
 	bool first_event;
@@ -841,7 +846,11 @@ static void emit(void *ctx, const struct ct_fevent *orig)
 	}
 	if (x->fmt == FMT_HTML) {
 		if (fe->ev.kind == CT_ENTER)
-			ct_html_enter(x->html, fe->fn);
+			ct_html_enter(x->html, fe->fn,
+				      x->callsite && fe->ev.site
+					      ? ct_srcline_site_or_addr(x->s, fe->ev.thread->proc,
+									fe->ev.site)
+					      : NULL);
 		else if (fe->ev.kind == CT_MARK)
 			ct_html_mark(x->html, &fe->ev, in_range(x, &fe->ev));
 		else
@@ -893,6 +902,9 @@ static int option(struct ct_view *v, int c, const char *arg)
 	unsigned long n;
 
 	switch (c) {
+	case OPT_CALLSITE:
+		x->callsite = true;
+		return 0;
 	case 'o':
 		x->output = arg;
 		return 0;
@@ -999,6 +1011,11 @@ static int begin(void *ctx, struct ct_view *v)
 			       : 2;
 	if (v->counts && (x->lo || x->hi != UINT64_MAX))
 		return ct_error("-r: %s holds call counts only (record --count): no times", v->dir)
+			       ? 2
+			       : 2;
+	if (x->callsite && x->fmt != FMT_HTML)
+		return ct_error("--callsite: only with --format=html (chrome and perfetto carry "
+				"the call sites of a recording that has them)")
 			       ? 2
 			       : 2;
 	warn_big(x, v);
