@@ -47,7 +47,9 @@ struct dwmod {
 struct srccache {
 	struct ct_u64map
 		procs; /* struct ct_proc * -> struct ct_u64map * (site -> char *, "" for none) */
-	struct ct_u64map mods;  /* struct ct_module * -> struct dwmod * */
+	struct ct_u64map mods;  /* hash of its build-id (or path) -> struct dwmod *:
+				 * a binary's DWARF opened once for all the
+				 * processes that map it */
 	struct ct_u64map funcs; /* struct ct_sym_info * -> char * ("" for none) */
 };
 
@@ -93,7 +95,9 @@ static Dwarf *open_dwarf(const char *path, const char *want, int *fdp)
 
 static struct dwmod *dwmod_of(struct srccache *c, const struct ct_module *m)
 {
-	void **slot = ct_u64map_slot(&c->mods, (uint64_t)(uintptr_t)m);
+	void **slot = ct_u64map_slot(&c->mods, ct_hash_str(m->buildid ? m->buildid
+							   : m->path  ? m->path
+								      : ""));
 	if (*slot)
 		return *slot;
 	struct dwmod *d = xcalloc(1, sizeof(*d));
