@@ -573,8 +573,11 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		if (id < 0)
 			return ct_error("%s", e.msg);
 	}
-	if (c->by_site && !c->had_site && !c->counts)
-		ct_warn("--callsite: %s has no call sites (record it with record --callsite)",
+	if (c->by_site && !c->had_site)
+		ct_warn(c->counts ? "--callsite: %s holds call counts only (record --count): no "
+				    "call sites"
+				  : "--callsite: %s has no call sites (record it with record "
+				    "--callsite)",
 			v->dir);
 	print_all(c, stdout, id);
 	return 0;
