@@ -453,7 +453,12 @@ static inline __attribute__((always_inline)) void time_exit(struct ct_tstate *t,
 		const struct ct_frame *f = &t->stk[d - 1];
 		if (likely(f->fn == fn && (f->flags & CT_FR_PEND))) {
 			uint64_t now = tsc ? ct_arch_cycles() : ct_clock();
-			if (likely(now - t->fl_tp[d - 1].t0 < ct_filt.min_time)) {
+			/* before the earliest deadline of the entries held
+			 * back, this one (held since) is short: no need to
+			 * read its entry time (fl_due is at most every held
+			 * entry's t0 + TIME; when it has passed, t0 says) */
+			if (likely(now < t->fl_due ||
+				   now - t->fl_tp[d - 1].t0 < ct_filt.min_time)) {
 				t->depth = d - 1;
 				/* (fl_plo and fl_due are left: see push_held) */
 				t->fl_filtered++;

@@ -354,6 +354,10 @@ static void resync_entry(struct ct_tstate *t, uintptr_t cfa, bool tail)
 	ct_emit_unwind(t, n);
 }
 
+/* -t alone: the flags of a hooked frame whose entry is held back (cyg.c
+ * push_held's, and the trampoline) */
+#define HELD_HOOKED (CT_FR_HOOKED | CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND)
+
 static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
 						 uintptr_t *slot)
 {
@@ -461,6 +465,20 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 		*slot = TRAMP;
 		if (unlikely(p + 8 > t->limit))
 			ct_buffer_full(t);
+	} else if (ct_cyg_held && !ct_args_enabled && d < t->fl_tcap && d < t->cap && d != 0 &&
+		   t->hook && ret != TRAMP &&
+		   (t->stk[d - 1].cfa > cfa || (t->stk[d - 1].cfa == cfa && !t->stk[d - 1].ret))) {
+		/* -t alone: enter_slow's entry held back, without its checks
+		 * (the frame below is older, or a -finstrument-functions
+		 * frame of the same CFA: the caller; nothing to resync) */
+		struct ct_frame *f = &t->stk[d];
+		f->fn = fn;
+		f->cfa = cfa;
+		f->ret = ret;
+		f->flags = HELD_HOOKED;
+		ct_filt_hold_at(t, d, now);
+		t->depth = d + 1;
+		*slot = TRAMP;
 	} else {
 		enter_slow(t, fn, now, slot);
 	}
@@ -623,6 +641,19 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 				ct_buffer_full(t);
 			t->busy--;
 			return ret;
+		}
+		if (f->flags == HELD_HOOKED && f->cfa == cfa && f->ret != TRAMP && f->ret &&
+		    !ct_plug_on) {
+			/* -t alone: a call whose entry was held back; when it
+			 * was short nothing was written and nothing is (when
+			 * long, return_slow writes the entries and its exit) */
+			ret = f->ret;
+			if (ct_filt_held_short(t, d - 1, now)) {
+				f->ret = 0;
+				f->flags = 0;
+				t->busy--;
+				return ret;
+			}
 		}
 	}
 	ret = return_slow(t, r, cfa, now);

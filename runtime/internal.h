@@ -575,9 +575,14 @@ static inline __attribute__((always_inline)) void ct_filt_hold_at(struct ct_tsta
 								  uint64_t now)
 {
 	t->fl_tp[d].t0 = now;
-	uint64_t due = now + ct_filt.min_time;
-	t->fl_due = due < t->fl_due ? due : t->fl_due;
-	t->fl_plo = d < t->fl_plo ? d : t->fl_plo;
+	/* a frame held back at or below this depth (or one that returned
+	 * since, whose deadline is earlier still): the minima stand as they
+	 * are (fl_due was set at or before now, so it is at most now + TIME) */
+	if (unlikely(d < t->fl_plo)) {
+		uint64_t due = now + ct_filt.min_time;
+		t->fl_due = due < t->fl_due ? due : t->fl_due;
+		t->fl_plo = d;
+	}
 }
 
 /* -t alone: the call whose frame is stk[d], its entry held back, ends at
@@ -585,7 +590,9 @@ static inline __attribute__((always_inline)) void ct_filt_hold_at(struct ct_tsta
  * (false) the caller writes the entries held back and its exit */
 static inline bool ct_filt_held_short(struct ct_tstate *t, uint32_t d, uint64_t now)
 {
-	if (d >= t->fl_tcap || now - t->fl_tp[d].t0 >= ct_filt.min_time)
+	/* (fl_due is at most every held entry's t0 + TIME: before it, the
+	 * call is short without reading its entry time) */
+	if (d >= t->fl_tcap || (now >= t->fl_due && now - t->fl_tp[d].t0 >= ct_filt.min_time))
 		return false;
 	t->depth = d;
 	if (t->fl_plo == d) {
