@@ -63,6 +63,7 @@ struct recorder {
 	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
 	char libcall[PATH_MAX + 32];    /* $CALLTRACE_LIBCALL, or "": as it is */
 	char plugspec[PATH_MAX + 32];   /* the plugin's table file, or "" */
+	char injspec[PATH_MAX + 32];    /* record --inject's rule file, or "" */
 	char *filters;                  /* the filters as given, for info and the summary */
 	struct ct_drainer dr;           /* the rings, and what was copied */
 	struct ct_info_file info;
@@ -371,6 +372,18 @@ static int start_recording(struct recorder *r)
 				       r->dirabs, ri->hz, r->plugspec, sizeof(r->plugspec), &e) < 0)
 			return ct_error("%s", e.msg);
 	}
+	if (r->o.inj.nrules) {
+		/* record --inject: the rules' functions, what their front ends
+		 * can do checked (lib/injectopt.c) */
+		struct ct_error e;
+		int rc = ct_injopt_prepare(&r->o.inj, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs,
+					   r->o.lc.set >= 0, r->dirabs, r->injspec,
+					   sizeof(r->injspec), &e);
+		if (rc == 2)
+			return 2;
+		if (rc < 0)
+			return ct_error("%s", e.msg);
+	}
 	struct ct_error le;
 	if (ct_libcall_prepare(&r->o.lc, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, r->dirabs,
 			       r->libcall, sizeof(r->libcall), &le) < 0)
@@ -462,6 +475,10 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		setenv(CT_ENV_PLUGIN, r->plugspec, 1);
 	else
 		unsetenv(CT_ENV_PLUGIN);
+	if (*r->injspec)
+		setenv(CT_ENV_INJECT, r->injspec, 1);
+	else
+		unsetenv(CT_ENV_INJECT);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -670,6 +687,8 @@ static bool write_final_info(struct recorder *r)
 	ri->running = r->running;
 	ri->nrunning = r->nrunning;
 	ri->filtered = d->st.filtered;
+	ri->inject = r->o.inj.nrules > 0;
+	ri->injected = d->st.injected;
 	return ct_info_write(&r->info, ri) == 0;
 }
 
@@ -715,6 +734,8 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	if (r->filters)
 		fprintf(stderr, " Record-time filters (%s) left out %llu calls.", r->filters,
 			(unsigned long long)st->filtered);
+	if (r->o.inj.nrules)
+		fprintf(stderr, " Faults injected: %llu.", (unsigned long long)st->injected);
 	if (r->gate_closed)
 		fprintf(stderr, " Recording of new calls stopped %.3f s after the start (%s).",
 			(double)r->gate_closed / 1e9,
@@ -907,9 +928,10 @@ int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
 	}
 	if ((code = prepare(&r)))
 		goto out;
-	code = 1;
-	if (start_recording(&r))
+	/* (2: an injection rule that a front end cannot do) */
+	if ((code = start_recording(&r)) != 0)
 		goto out;
+	code = 1;
 	/* what the drainer copies, and (but where records may be taken
 	 * back) what the threads are writing */
 	if (follow && follow->start(follow->ctx, &r.dr, r.dirabs,
@@ -931,6 +953,7 @@ out:
 	ct_recfilter_free(&r.o.rf);
 	ct_libcall_opts_free(&r.o.lc);
 	ct_plugopt_free(&r.o.pl);
+	ct_injopt_free(&r.o.inj);
 	free(r.filters);
 	return code;
 }
