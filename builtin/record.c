@@ -376,9 +376,10 @@ static int start_recording(struct recorder *r)
 		/* record --inject: the rules' functions, what their front ends
 		 * can do checked (lib/injectopt.c) */
 		struct ct_error e;
-		int rc = ct_injopt_prepare(&r->o.inj, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs,
-					   r->o.lc.set >= 0, r->dirabs, r->injspec,
-					   sizeof(r->injspec), &e);
+		const char *lce = getenv(CT_ENV_LIBCALL);
+		bool lc = r->o.lc.set > 0 || (r->o.lc.set == 0 && !(lce && !strcmp(lce, "0")));
+		int rc = ct_injopt_prepare(&r->o.inj, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, lc,
+					   r->dirabs, r->injspec, sizeof(r->injspec), &e);
 		if (rc == 2)
 			return 2;
 		if (rc < 0)

@@ -345,6 +345,7 @@ struct prep {
 	struct ct_u64map done;
 	const struct ct_modfound *m;
 	unsigned caps;
+	bool regs; /* its front end sees the argument registers */
 	bool refused;
 };
 
@@ -354,11 +355,12 @@ static void refuse(struct prep *p, const struct ct_injrule *r, const char *fn)
 	const char *can =
 		p->m->fe & CT_MOD_FE_CYG
 			? "it can inject errno= and signal= (retval= needs -pg, -pg "
-			  "-mfentry or -fpatchable-function-entry; return= one of the last "
+			  "-mfentry or -fpatchable-function-entry; return= needs one of the last "
 			  "two)"
 			: "it can inject retval=, errno= and signal= (return= needs -pg "
 			  "-mfentry or -fpatchable-function-entry)";
-	const char *cannot = (r->acts & CT_INJ_A_RETURN)
+	const char *cannot = !(r->acts & ~p->caps) ? "cannot see arguments (if=)"
+			     : (r->acts & CT_INJ_A_RETURN)
 				     ? "cannot skip a body (return=)"
 				     : "cannot replace a return value (retval=)";
 	ct_error("%s '%s': %s in %s is built with %s, which %s; %s", r->where, r->text, fn,
@@ -368,10 +370,13 @@ static void refuse(struct prep *p, const struct ct_injrule *r, const char *fn)
 
 static void one_sym(struct prep *p, const char *symname, uint64_t value)
 {
+	/* every name of a function counts (malloc is libc's __libc_malloc
+	 * too): an alias that selects more writes its line again, with the
+	 * rules of all its names, which the runtime takes last */
 	void **slot = ct_u64map_slot(&p->done, value);
-	if (*slot || p->refused)
+	uint32_t before = (uint32_t)(uintptr_t)*slot;
+	if (p->refused)
 		return;
-	*slot = (void *)1;
 	char *dm = ct_demangle(symname);
 	const char *name = dm ? dm : symname;
 	uint32_t mask = 0;
@@ -379,15 +384,17 @@ static void one_sym(struct prep *p, const char *symname, uint64_t value)
 		if (regexec(&p->rx[k], name, 0, NULL, 0))
 			continue;
 		const struct ct_injrule *r = &p->o->rules[k];
-		if (r->acts & ~p->caps) {
+		if ((r->acts & ~p->caps) || (r->carg && !p->regs)) {
 			refuse(p, r, name);
 			break;
 		}
 		mask |= 1u << k;
 		p->used[k] = true;
 	}
-	if (mask && !p->refused)
-		fprintf(p->out, "f %" PRIx64 " %" PRIx32 "\n", value, mask);
+	if ((mask | before) != before && !p->refused) {
+		fprintf(p->out, "f %" PRIx64 " %" PRIx32 "\n", value, mask | before);
+		*slot = (void *)(uintptr_t)(mask | before);
+	}
 	free(dm);
 }
 
@@ -413,6 +420,7 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 		return rc;
 	p->m = m;
 	p->caps = lib ? caps_of(0) : caps_of(m->fe);
+	p->regs = lib || !(m->fe & CT_MOD_FE_CYG);
 	ct_u64map_init(&p->done);
 	for (size_t i = 0; i < st->nsyms; i++)
 		one_sym(p, st->syms[i].name, st->syms[i].value);
