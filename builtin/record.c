@@ -376,6 +376,16 @@ static int start_recording(struct recorder *r)
 		/* record --inject: the rules' functions, what their front ends
 		 * can do checked (lib/injectopt.c) */
 		struct ct_error e;
+		char thrower[PATH_MAX + 32];
+		snprintf(thrower, sizeof(thrower), "%s", r->libabs);
+		char *sl = strrchr(thrower, '/');
+		snprintf(sl ? sl + 1 : thrower,
+			 sizeof(thrower) - (size_t)(sl ? sl + 1 - thrower : 0),
+			 "libcalltrace-throw.so");
+		if (ct_injopt_throws(&r->o.inj) && access(thrower, R_OK) != 0)
+			return ct_error("--inject: throw= needs %s beside the runtime: %s", thrower,
+					strerror(errno));
+		ct_injopt_thrower = thrower;
 		const char *lce = getenv(CT_ENV_LIBCALL);
 		bool lc = r->o.lc.set > 0 || (r->o.lc.set == 0 && !(lce && !strcmp(lce, "0")));
 		int rc = ct_injopt_prepare(&r->o.inj, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, lc,

@@ -80,6 +80,7 @@ void ct_injrule_free(struct ct_injrule *r)
 	free(r->text);
 	free(r->regex);
 	free(r->where);
+	free(r->msg);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -140,8 +141,8 @@ int ct_injrule_parse(const char *text, struct ct_injrule *r, char *why, size_t w
 		*eq = 0;
 		const char *k = it, *v = eq + 1;
 		if (!strcmp(k, "return") || !strcmp(k, "retval")) {
-			if (r->acts & (CT_INJ_A_RETURN | CT_INJ_A_RETVAL))
-				WHY("one of return= and retval=, once");
+			if (r->acts & (CT_INJ_A_RETURN | CT_INJ_A_RETVAL | CT_INJ_A_THROW))
+				WHY("one of return=, retval= and throw=, once");
 			if (!parse_int(v, &r->value))
 				WHY("%s=%s: not an integer", k, v);
 			r->acts |= k[3] == 'u' ? CT_INJ_A_RETURN : CT_INJ_A_RETVAL;
@@ -159,7 +160,23 @@ int ct_injrule_parse(const char *text, struct ct_injrule *r, char *why, size_t w
 				    v);
 			r->acts |= CT_INJ_A_SIGNAL;
 		} else if (!strcmp(k, "throw")) {
-			WHY("throw= is not supported (doc/inject.md)");
+			if (r->acts & (CT_INJ_A_RETURN | CT_INJ_A_RETVAL | CT_INJ_A_THROW))
+				WHY("one of return=, retval= and throw=, once");
+			const char *t = strncmp(v, "std::", 5) ? v : v + 5;
+			size_t tl = strlen(t);
+			if (!strcmp(t, "bad_alloc")) {
+				r->value = 1;
+			} else if (!strncmp(t, "runtime_error(", 14) && t[tl - 1] == ')') {
+				r->value = 2;
+				r->msg = xmalloc(tl - 14);
+				memcpy(r->msg, t + 14, tl - 15);
+				r->msg[tl - 15] = 0;
+			} else if (!strcmp(t, "runtime_error")) {
+				r->value = 2;
+			} else {
+				WHY("throw=%s: std::bad_alloc or std::runtime_error(MESSAGE)", v);
+			}
+			r->acts |= CT_INJ_A_THROW;
 		} else if (!strcmp(k, "nth") || !strcmp(k, "every") || !strcmp(k, "after")) {
 			if (seen_cnt)
 				WHY("one of nth=, every= and after=, once");
@@ -192,7 +209,7 @@ int ct_injrule_parse(const char *text, struct ct_injrule *r, char *why, size_t w
 		}
 	}
 	if (!r->acts)
-		WHY("no action (return=V, retval=V, errno=E or signal=SIG)");
+		WHY("no action (return=V, retval=V, errno=E, signal=SIG or throw=E)");
 	free(copy);
 	return 0;
 bad:
@@ -208,6 +225,8 @@ void ct_inj_describe(unsigned acts, uint64_t value, int err, int sig, char *buf,
 #define PUT(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
 	if (acts & (CT_INJ_A_RETURN | CT_INJ_A_RETVAL))
 		PUT("%s %" PRId64, acts & CT_INJ_A_RETURN ? "return" : "retval", (int64_t)value);
+	if (acts & CT_INJ_A_THROW)
+		PUT("throw std::%s", value == 1 ? "bad_alloc" : "runtime_error");
 	if (acts & CT_INJ_A_ERRNO) {
 		const char *nm = err > 0 ? strerrorname_np(err) : NULL;
 		if (nm)
@@ -327,7 +346,8 @@ int ct_injopt_check(const struct ct_injopt *o)
 /* what each front end can do */
 static unsigned caps_of(unsigned fe)
 {
-	unsigned all = CT_INJ_A_RETURN | CT_INJ_A_RETVAL | CT_INJ_A_ERRNO | CT_INJ_A_SIGNAL;
+	unsigned all = CT_INJ_A_RETURN | CT_INJ_A_RETVAL | CT_INJ_A_ERRNO | CT_INJ_A_SIGNAL |
+		       CT_INJ_A_THROW;
 	unsigned c = all;
 	if (fe & CT_MOD_FE_CYG)
 		c &= CT_INJ_A_ERRNO | CT_INJ_A_SIGNAL;
@@ -355,13 +375,14 @@ static void refuse(struct prep *p, const struct ct_injrule *r, const char *fn)
 	const char *can =
 		p->m->fe & CT_MOD_FE_CYG
 			? "it can inject errno= and signal= (retval= needs -pg, -pg "
-			  "-mfentry or -fpatchable-function-entry; return= needs one of the last "
-			  "two)"
-			: "it can inject retval=, errno= and signal= (return= needs -pg "
-			  "-mfentry or -fpatchable-function-entry)";
-	const char *cannot = !(r->acts & ~p->caps) ? "cannot see arguments (if=)"
-			     : (r->acts & CT_INJ_A_RETURN)
-				     ? "cannot skip a body (return=)"
+			  "-mfentry or -fpatchable-function-entry; return= and throw= need one "
+			  "of the last two)"
+			: "it can inject retval=, errno= and signal= (return= and throw= need "
+			  "-pg -mfentry or -fpatchable-function-entry)";
+	const char *cannot = !(r->acts & ~p->caps)         ? "cannot see arguments (if=)"
+			     : (r->acts & CT_INJ_A_RETURN) ? "cannot skip a body (return=)"
+			     : (r->acts & CT_INJ_A_THROW)
+				     ? "cannot throw in place of a body (throw=)"
 				     : "cannot replace a return value (retval=)";
 	ct_error("%s '%s': %s in %s is built with %s, which %s; %s", r->where, r->text, fn,
 		 p->m->path, fe, cannot, can);
@@ -455,12 +476,24 @@ int ct_injopt_prepare(const struct ct_injopt *o, const char *prog, char *const *
 	if (!p.out)
 		goto out;
 	fprintf(p.out, "calltrace-inject 1\nseed %" PRIu64 "\n", o->seed);
+	if (ct_injopt_throws(o) && ct_injopt_thrower) {
+		fputs("thrower ", p.out);
+		ct_specout_text(p.out, ct_injopt_thrower);
+		fputc('\n', p.out);
+	}
 	for (size_t i = 0; i < o->nrules; i++) {
 		const struct ct_injrule *r = &o->rules[i];
 		fprintf(p.out,
 			"rule %u %" PRIx64 " %d %d %u %" PRIu64 " %" PRIu64 " %u %u %" PRIx64 "\n",
 			r->acts, r->value, r->err, r->sig, (unsigned)r->cnt, r->n,
 			r->has_prob ? r->prob + 1 : 0, r->carg, (unsigned)r->cop, r->cval);
+	}
+	for (size_t i = 0; i < o->nrules; i++) {
+		if (!o->rules[i].msg)
+			continue;
+		fprintf(p.out, "message %zu ", i);
+		ct_specout_text(p.out, o->rules[i].msg);
+		fputc('\n', p.out);
 	}
 	int w = ct_modules_walk(prog, libs, nlibs, "--args-lib", do_module, &p, err);
 	if (fclose(p.out) != 0 && w >= 0) {
@@ -485,6 +518,16 @@ out:
 	free(p.rx);
 	free(p.used);
 	return rc;
+}
+
+const char *ct_injopt_thrower;
+
+bool ct_injopt_throws(const struct ct_injopt *o)
+{
+	for (size_t i = 0; i < o->nrules; i++)
+		if (o->rules[i].acts & CT_INJ_A_THROW)
+			return true;
+	return false;
 }
 
 void ct_injopt_free(struct ct_injopt *o)

@@ -27,6 +27,7 @@ struct ct_injrule {
 	unsigned acts;  /* CT_INJ_A_* (calltrace/format.h) */
 	uint64_t value; /* return=/retval= (two's complement) */
 	int err, sig;   /* errno=, signal= (0: none) */
+	char *msg;      /* throw=std::runtime_error(MSG): MSG */
 	enum ct_inj_count cnt;
 	uint64_t n;    /* nth=/every=/after= */
 	bool has_prob; /* prob= */
@@ -54,7 +55,7 @@ enum {
 int ct_injrule_parse(const char *text, struct ct_injrule *r, char *why, size_t whylen);
 void ct_injrule_free(struct ct_injrule *r);
 /* the text of an action's value as the trace shows it ("return -1",
- * "errno ENOMEM", ...) into buf */
+ * "errno ENOMEM", "throw std::bad_alloc", ...) into buf */
 void ct_inj_describe(unsigned acts, uint64_t value, int err, int sig, char *buf, size_t len);
 
 /* a CT_EXT_INJECT record's text ("injected: return -1"): arg its small
@@ -73,6 +74,10 @@ int ct_injopt_check(const struct ct_injopt *o);
 int ct_injopt_prepare(const struct ct_injopt *o, const char *prog, char *const *libs, size_t nlibs,
 		      bool libcalls, const char *dir, char *path, size_t pathlen,
 		      struct ct_error *err);
+/* does a rule throw (throw=: the runtime then needs libcalltrace-throw.so,
+ * whose path, ct_injopt_thrower, prepare writes into the file) */
+bool ct_injopt_throws(const struct ct_injopt *o);
+extern const char *ct_injopt_thrower;
 void ct_injopt_free(struct ct_injopt *o);
 
 #endif

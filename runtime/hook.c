@@ -421,7 +421,8 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 
 /* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched,
  * 3 a library call.  1: skip the function's body, returning to its caller
- * with the saved %rax (record --inject's return=V) */
+ * with the saved %rax (record --inject's return=V); 2: skip it, jumping to
+ * ct_inj_thrower with the saved %rdi and %rsi (throw=) */
 CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_tstate *t = &ct_self;
@@ -480,7 +481,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	t->busy--;
 	if (unlikely(inj >> 8))
 		ct_inj_raise(inj >> 8);
-	return inj & 1;
+	return inj & 3;
 }
 
 /* ---- return ---------------------------------------------------------- */

@@ -27,21 +27,28 @@
  *   errno=E   set at the return (hooked) or in the exit hook
  *             (-finstrument-functions), after the body.
  *   signal=S  raised at the entry, once the hook is done (busy let go).
+ *   throw=E   the body skipped as for return=, the trampoline jumping to
+ *             calltrace_inject_throw in libcalltrace-throw.so (C++, loaded
+ *             from the constructor only when a rule throws) instead.
  * What fired at a call is kept per thread by depth (struct injf) for its
  * return.
  *
  * The file:
  *   calltrace-inject 1
  *   seed S
+ *   thrower PATH            (with a throw= rule: libcalltrace-throw.so)
  *   rule ACTS VALUE ERRNO SIG CNT N PROB CARG COP CVAL   (one per rule, in
  *        order: ACTS CT_INJ_A_* mask; VALUE, CVAL hex; CNT 0 none, 1 nth,
  *        2 every, 3 after; PROB 0 none, else 1 + P * 2^32 (<= 2^32 + 1);
  *        CARG 0 none or 1..6; COP 0 ==, 1 !=, 2 <, 3 > (signed))
+ *   message INDEX TEXT      (throw=std::runtime_error(TEXT) of rule INDEX)
  *   module BUILDID PATH
  *   f OFFSET MASK           (hex offset; the mask of the rules, hex)
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,6 +63,10 @@
 
 bool ct_inj_on;
 uint8_t ct_inj_bloom[CT_INJ_BLOOM];
+void (*ct_inj_thrower)(long kind, const char *msg);
+
+/* the trampoline's saved %rax follows struct ct_arch_regs (tramp.S E_RAX) */
+_Static_assert(sizeof(struct ct_arch_regs) == CT_REGS_SIZE, "saved %rax after the regs");
 
 struct rule {
 	uint32_t acts;
@@ -67,6 +78,7 @@ struct rule {
 	uint32_t carg, cop;
 	uint64_t cval;
 	uint64_t seen; /* calls that met its condition (atomic) */
+	char msg[256]; /* throw=std::runtime_error(MSG) */
 };
 
 static struct {
@@ -75,7 +87,8 @@ static struct {
 	uint64_t seed;
 	struct ct_atab tab;
 	struct ct_filt_hash h;
-	uint32_t threads; /* PRNG streams handed out */
+	uint32_t threads;       /* PRNG streams handed out */
+	char thrower[PATH_MAX]; /* libcalltrace-throw.so, for throw= */
 } I = {.tab = {.h = &I.h}};
 
 /* what fired at a call, by depth */
@@ -141,7 +154,7 @@ static bool rule_line(const char **p, const char *le)
 	for (int i = 0; i < 10; i++)
 		if (!ct_spec_number(p, le, base[i], &a[i]))
 			return false;
-	if (!a[0] || a[0] > 15 || a[2] > 4095 || a[3] > 64 || a[4] > 3 || a[6] > (1ull << 32) + 1 ||
+	if (!a[0] || a[0] > 31 || a[2] > 4095 || a[3] > 64 || a[4] > 3 || a[6] > (1ull << 32) + 1 ||
 	    a[7] > 6 || a[8] > 3 || (a[4] && !a[5]))
 		return false;
 	r->acts = (uint32_t)a[0];
@@ -186,6 +199,15 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 		} else if (ct_spec_keyword(&p, le, "rule")) {
 			if (!rule_line(&p, le))
 				return false;
+		} else if (ct_spec_keyword(&p, le, "thrower")) {
+			if (!ct_spec_text(&p, le, I.thrower, sizeof(I.thrower)))
+				return false;
+		} else if (ct_spec_keyword(&p, le, "message")) {
+			if (!ct_spec_number(&p, le, 10, &a) || a >= I.nr ||
+			    !ct_spec_text(&p, le, I.r[a].msg, sizeof(I.r[a].msg)))
+				return false;
+			if (!strcmp(I.r[a].msg, "-"))
+				I.r[a].msg[0] = 0;
 		} else if (ct_spec_keyword(&p, le, "module")) {
 			struct ct_atab_mod *m = &I.tab.mods[I.tab.nmods];
 			if (I.tab.nmods == nm ||
@@ -354,6 +376,8 @@ static int choose(uint32_t mask, int kind, const struct ct_arch_regs *regs)
 			continue;
 		if ((r->acts & CT_INJ_A_RETVAL) && kind < 0)
 			continue;
+		if ((r->acts & CT_INJ_A_THROW) && (kind == 1 || kind < 0 || !ct_inj_thrower))
+			continue;
 		if (!cond_holds(r, regs))
 			continue;
 		if (fires(r))
@@ -419,6 +443,11 @@ int ct_inj_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, struct ct_arch_r
 		/* the trampoline gives the caller this %rax, skipping the body */
 		((uint64_t *)(regs + 1))[0] = r->value;
 		out |= 1;
+	} else if (r->acts & CT_INJ_A_THROW) {
+		/* ... or jumps to ct_inj_thrower(kind, message) instead */
+		regs->gp[0] = r->value;
+		regs->gp[1] = (uint64_t)(uintptr_t)r->msg;
+		out |= 2;
 	}
 	return out;
 }
@@ -469,6 +498,24 @@ void ct_inj_cyg_exit(struct ct_tstate *t, uintptr_t fn)
 		return;
 	ct_inj_exit(t, t->depth - 1, fn, NULL);
 	ct_inj_errno_now();
+}
+
+/* the process's constructor (proc.c): with a throw= rule, dlopen the C++
+ * half (runtime/cxx/throw.cc), its own calls untraced */
+void ct_inj_load(void)
+{
+	if (!I.thrower[0] || ct_inj_thrower || ct_cfg.state != CT_RT_ACTIVE)
+		return;
+	struct ct_tstate *t = &ct_self;
+	t->busy++;
+	void *h = dlopen(I.thrower, RTLD_NOW | RTLD_LOCAL);
+	void *f = h ? dlsym(h, "calltrace_inject_throw") : NULL;
+	t->busy--;
+	if (!f) {
+		ct_log("%s: cannot load it; throw= rules do nothing in this process", I.thrower);
+		return;
+	}
+	__atomic_store_n(&ct_inj_thrower, (void (*)(long, const char *))f, __ATOMIC_RELEASE);
 }
 
 void ct_inj_release(void)

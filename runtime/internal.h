@@ -401,7 +401,8 @@ void ct_plug_release(struct ct_tstate *t) CT_HIDDEN; /* the thread ends */
  * ct_inj_bloom, which the trampolines' fast paths test (tramp.S, with the
  * same hash); the C paths then ask ct_inj_enter (busy held, ENTER written,
  * frame stk[d]): bit 0 of its answer, skip the body (return=V, %rax set in
- * the trampoline's saved registers), bits 8.. a signal to raise once busy
+ * the trampoline's saved registers), bit 1 throw instead (%rdi, %rsi set
+ * for ct_inj_thrower), bits 8.. a signal to raise once busy
  * is let go.  A frame marked CT_FR_INJ returns through ct_inj_exit. */
 #define CT_INJ_BLOOM 4096 /* 1 << (64 - CT_INJ_BLOOM_SHIFT) (offsets.h) */
 static inline uint32_t ct_inj_bloom_of(uintptr_t fn)
@@ -411,6 +412,8 @@ static inline uint32_t ct_inj_bloom_of(uintptr_t fn)
 extern bool ct_inj_on CT_HIDDEN;
 extern uint8_t ct_inj_bloom[CT_INJ_BLOOM] CT_HIDDEN;
 void ct_inj_init(void) CT_HIDDEN;
+void ct_inj_load(void) CT_HIDDEN; /* the constructor: throw='s C++ half */
+extern void (*ct_inj_thrower)(long kind, const char *msg) CT_HIDDEN;
 void ct_inj_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
 int ct_inj_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, struct ct_arch_regs *regs,
 		 int kind) CT_HIDDEN;

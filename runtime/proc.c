@@ -831,8 +831,10 @@ __attribute__((constructor(101))) static void ct_constructor(void)
 {
 	/* record --plugin: loaded here, where dlopen may run (not in a
 	 * .preinit_array function's hook, which may start the runtime) */
-	if (ct_process_ready())
+	if (ct_process_ready()) {
 		ct_plug_load();
+		ct_inj_load(); /* record --inject's throw=: its C++ half */
+	}
 }
 
 __attribute__((destructor(101))) static void ct_destructor(void)

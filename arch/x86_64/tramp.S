@@ -596,9 +596,15 @@
 	/* record --inject's return=V: the function's body is skipped.  Our
 	 * return address (or a library call's target) goes, and the `ret`
 	 * takes the function's own return-address slot: the return
-	 * trampoline, which ends the call, or the caller.  %rax holds V. */
+	 * trampoline, which ends the call, or the caller.  %rax holds V.
+	 * throw= (2): a tail call of ct_inj_thrower from the function's entry
+	 * instead, %rdi and %rsi its arguments. */
 	add $8, %rsp
+	cmp $2, %r11d
+	je .Lthrow_\name
 	ret
+.Lthrow_\name:
+	jmp *ct_inj_thrower(%rip)
 	.endif
 	.cfi_endproc
 	.size \name, .-\name

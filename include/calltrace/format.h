@@ -92,10 +92,14 @@ enum ct_ext_type {
 			     * u32 the rule's index (doc/inject.md) */
 };
 /* CT_EXT_INJECT's small argument: the actions of the rule that fired */
-#define CT_INJ_A_RETURN 1u  /* return=V: the body was skipped */
-#define CT_INJ_A_RETVAL 2u  /* retval=V: the return value replaced */
-#define CT_INJ_A_ERRNO 4u   /* errno=E */
-#define CT_INJ_A_SIGNAL 8u  /* signal=SIG, raised at the entry */
+#define CT_INJ_A_RETURN 1u /* return=V: the body was skipped */
+#define CT_INJ_A_RETVAL 2u /* retval=V: the return value replaced */
+#define CT_INJ_A_ERRNO 4u  /* errno=E */
+#define CT_INJ_A_SIGNAL 8u /* signal=SIG, raised at the entry */
+#define CT_INJ_A_THROW \
+	16u                 /* throw=: the body skipped, an exception thrown
+			    * from the call (value 1 std::bad_alloc, 2
+			    * std::runtime_error) */
 #define CT_INJ_PAYLOAD 5u   /* words */
 #define CT_BACKTRACE_MAX 64 /* addresses one CT_EXT_BACKTRACE holds at most */
 #define CT_FRAMES_MAX 127   /* frames one CT_EXT_FRAMES lists at most */

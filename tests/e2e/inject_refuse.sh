@@ -7,8 +7,9 @@
 # variants: one
 build inject "$E2E/inject.c"
 
-section "-finstrument-functions: return=, retval= and if= refused"
-for r in '^store$@return=-1' '^lookup$@retval=0' '^check$@signal=USR1,if=arg1==2'; do
+section "-finstrument-functions: return=, retval=, if= and throw= refused"
+for r in '^store$@return=-1' '^lookup$@retval=0' '^check$@signal=USR1,if=arg1==2' \
+	'^store$@throw=std::bad_alloc'; do
 	record x --inject="$r" ./inject 2
 	echo "--inject='$r': exit $RC" | add
 	sed "s|$W/||g" "$W/x.err" | add
@@ -22,7 +23,8 @@ for o in "--inject=store" "--inject=(@return=1" "--inject=store@nth=2" \
 	"--inject=store@return=1,retval=2" "--inject=store@errno=EWHAT" \
 	"--inject=store@signal=SIGWHAT" "--inject=store@return=1,prob=2" \
 	"--inject=store@return=1,if=arg9==1" "--inject=store@return=1,nth=1,every=2" \
-	"--inject=store@return=1,when=now" "--inject-file=$W/bad.rules" \
+	"--inject=store@return=1,when=now" "--inject=store@throw=int" \
+	"--inject=store@throw=std::bad_alloc,return=1" "--inject-file=$W/bad.rules" \
 	"--inject-file=$W/none.rules" "--seed=3" "--seed=x --inject=store@errno=EIO" \
 	"--count --inject=store@errno=EIO"; do
 	# shellcheck disable=SC2086

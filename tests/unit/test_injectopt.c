@@ -35,6 +35,17 @@ static void test_actions(void)
 	ct_injrule_free(&r);
 	CHECK(parse("f@signal=SIGTERM", &r, why) == 0 && r.sig == SIGTERM, "signal with SIG");
 	ct_injrule_free(&r);
+	CHECK(parse("f@throw=std::bad_alloc", &r, why) == 0 && r.acts == CT_INJ_A_THROW &&
+		      r.value == 1 && !r.msg,
+	      "throw=std::bad_alloc: %s", why);
+	ct_injrule_free(&r);
+	CHECK(parse("f@throw=std::runtime_error(disk on fire),nth=2", &r, why) == 0 &&
+		      r.value == 2 && r.msg && !strcmp(r.msg, "disk on fire") && r.n == 2,
+	      "throw=std::runtime_error(MSG): %s", why);
+	ct_injrule_free(&r);
+	CHECK(parse("f@throw=runtime_error", &r, why) == 0 && r.value == 2 && !r.msg,
+	      "throw=runtime_error without std:: nor a message");
+	ct_injrule_free(&r);
 	CHECK(parse("a@b@return=1", &r, why) == 0 && !strcmp(r.regex, "a@b"),
 	      "the last '@' ends the regex");
 	ct_injrule_free(&r);
@@ -84,7 +95,7 @@ static void test_bad(void)
 		{"(@return=1", "bad regex '('"},
 		{"f@nth=2", "no action"},
 		{"f@return=x", "return=x: not an integer"},
-		{"f@return=1,retval=2", "one of return= and retval="},
+		{"f@return=1,retval=2", "one of return=, retval= and throw="},
 		{"f@errno=ENOPE", "errno=ENOPE: not an errno name"},
 		{"f@errno=0", "errno=0: not an errno name"},
 		{"f@signal=SIGNOPE", "signal=SIGNOPE: not a signal name"},
@@ -99,7 +110,8 @@ static void test_bad(void)
 		{"f@return=1,if=arg1==z", "'z' is not an integer"},
 		{"f@return=1,bogus=1", "unknown 'bogus='"},
 		{"f@return", "'return' is not KEY=VALUE"},
-		{"f@throw=std::bad_alloc", "throw= is not supported"},
+		{"f@throw=std::logic_error", "throw=std::logic_error: std::bad_alloc or"},
+		{"f@throw=bad_alloc,retval=1", "one of return=, retval= and throw="},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct ct_injrule r;
@@ -119,6 +131,8 @@ static void test_text(void)
 	CHECK(!strcmp(buf, "retval 0, errno ENOSPC"), "%s", buf);
 	ct_inj_describe(CT_INJ_A_SIGNAL, 0, 0, SIGUSR1, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "signal SIGUSR1"), "%s", buf);
+	ct_inj_describe(CT_INJ_A_THROW, 2, 0, 0, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "throw std::runtime_error"), "%s", buf);
 	/* the record's payload, as the reader gets it */
 	uint32_t w[CT_INJ_PAYLOAD] = {0xfffffffe, 0xffffffff, ENOMEM, 0, 3};
 	ct_inj_text(CT_INJ_A_RETURN | CT_INJ_A_ERRNO, (const unsigned char *)w, buf, sizeof(buf));
