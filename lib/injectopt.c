@@ -454,9 +454,8 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	return ferror(p->out) ? -1 : 0;
 }
 
-int ct_injopt_prepare(const struct ct_injopt *o, const char *prog, char *const *libs, size_t nlibs,
-		      bool libcalls, const char *dir, char *path, size_t pathlen,
-		      struct ct_error *err)
+int ct_injopt_resolve(const struct ct_injopt *o, const char *prog, char *const *libs, size_t nlibs,
+		      bool libcalls, char **text, size_t *len, struct ct_error *err)
 {
 	int rc = -1;
 	struct prep p = {0};
@@ -472,9 +471,13 @@ int ct_injopt_prepare(const struct ct_injopt *o, const char *prog, char *const *
 				 o->rules[nrx].where, o->rules[nrx].regex);
 			goto out;
 		}
-	p.out = ct_specout_create(dir, CT_INJECT_FILE, path, pathlen, err);
-	if (!p.out)
+	*text = NULL;
+	*len = 0;
+	p.out = open_memstream(text, len);
+	if (!p.out) {
+		snprintf(err->msg, sizeof(err->msg), "--inject: %s", strerror(errno));
 		goto out;
+	}
 	fprintf(p.out, "calltrace-inject 1\nseed %" PRIu64 "\n", o->seed);
 	if (ct_injopt_throws(o) && ct_injopt_thrower) {
 		fputs("thrower ", p.out);
@@ -497,7 +500,7 @@ int ct_injopt_prepare(const struct ct_injopt *o, const char *prog, char *const *
 	}
 	int w = ct_modules_walk(prog, libs, nlibs, "--args-lib", do_module, &p, err);
 	if (fclose(p.out) != 0 && w >= 0) {
-		snprintf(err->msg, sizeof(err->msg), "cannot write %s: %s", path, strerror(errno));
+		snprintf(err->msg, sizeof(err->msg), "--inject: %s", strerror(errno));
 		goto out;
 	}
 	if (w == -2) {
@@ -517,7 +520,25 @@ out:
 		regfree(&p.rx[i]);
 	free(p.rx);
 	free(p.used);
+	if (rc) {
+		free(*text);
+		*text = NULL;
+	}
 	return rc;
+}
+
+int ct_injopt_write(const char *text, size_t len, const char *dir, char *path, size_t pathlen,
+		    struct ct_error *err)
+{
+	FILE *f = ct_specout_create(dir, CT_INJECT_FILE, path, pathlen, err);
+	if (!f)
+		return -1;
+	bool ok = fwrite(text, 1, len, f) == len;
+	if (fclose(f) != 0 || !ok) {
+		snprintf(err->msg, sizeof(err->msg), "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 const char *ct_injopt_thrower;

@@ -1,9 +1,10 @@
 # inject_refuse: what record --inject refuses before the program starts
 # (doc/inject.md), each with one line naming the option and exit status 2:
 # what -finstrument-functions cannot do (skip a body, replace a return
-# value, see arguments), bad rules (--inject and --inject-file FILE:LINE),
-# --seed without rules, --inject with --count; a rule that matches no
-# function is a warning, and the program runs.
+# value, see arguments, throw), with no data directory made; bad rules
+# (--inject and --inject-file FILE:LINE), --seed without rules, --inject
+# with --count; a rule that matches no function is a warning, and the
+# program runs.
 # variants: one
 build inject "$E2E/inject.c"
 
@@ -14,6 +15,7 @@ for r in '^store$@return=-1' '^lookup$@retval=0' '^check$@signal=USR1,if=arg1==2
 	echo "--inject='$r': exit $RC" | add
 	sed "s|$W/||g" "$W/x.err" | add
 	[ -s "$W/x.out" ] && fail "--inject='$r' ran the program"
+	[ -e "$W/x" ] && fail "--inject='$r' made the data directory before refusing"
 	rm -rf "$W/x" "$W/x.old"
 done
 
