@@ -240,6 +240,8 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 			time_enter(t, a, cfa, true);
 		else
 			enter_other(a, cfa, (uintptr_t)__builtin_return_address(0));
+		if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
+			ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
 		return;
 	}
 	if (unlikely(t->busy != 0)) {
@@ -249,13 +251,17 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	t->busy = 1;
 	CT_BARRIER();
 	enter_at(t, a, cfa, ct_arch_cycles());
+	if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
+		ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
 }
 
 CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
-	if (unlikely(!ct_hook_fast)) { /* filters on, not the TSC, or counting */
+	if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of((uintptr_t)fn)])
+		ct_inj_cyg_exit(t, (uintptr_t)fn); /* record --inject: errno= */
+	if (unlikely(!ct_hook_fast)) {             /* filters on, not the TSC, or counting */
 		if (ct_count_on) {
 			ct_count_exit(fn);
 			return;

@@ -79,7 +79,7 @@ _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bit
 void ct_return_tramp(void) CT_HIDDEN;
 
 /* called from arch/x86_64/tramp.S */
-void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
+int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
 void ct_hook_ret_args(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retregs *r,
 		      uint64_t now, uint32_t depth) CT_HIDDEN;
 uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa) CT_HIDDEN;
@@ -106,7 +106,9 @@ struct ct_hook_area {
 #define TRAMP ((uintptr_t)ct_return_tramp)
 #define FR_PARKED (1ul << 30) /* unhooked by a context switch */
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
-#define FR_GEN_SHIFT 32       /* ... whose number is in the high bits */
+#define FR_GEN_SHIFT \
+	33 /* ... whose number (31 bits) is in the high bits
+			      * (bit 32: CT_FR_INJ) */
 
 static struct ct_hook_area *hook_area(struct ct_tstate *t)
 {
@@ -422,8 +424,10 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 }
 
 /* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched,
- * 3 a library call */
-CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
+ * 3 a library call.  1: skip the function's body, returning to its caller
+ * with the saved %rax (record --inject's return=V); 2: skip it, jumping to
+ * ct_inj_thrower with the saved %rdi and %rsi (throw=) */
+CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_tstate *t = &ct_self;
 	int pushed = 0;
@@ -432,7 +436,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 		 * function's address (finding mcount's caller may make a system call) */
 		ct_nested_drop(t);
 		t->busy--;
-		return;
+		return 0;
 	}
 	/* kind 3, a library call (libcall.c): the site is the function */
 	uintptr_t fn = kind == 1   ? mcount_fn(site)
@@ -444,7 +448,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	if (unlikely(t->busy != 1)) {
 		nested_enter(t, fn, slot);
 		t->busy--;
-		return;
+		return 0;
 	}
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
@@ -488,7 +492,14 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	/* record --plugin (its calls take this path only) */
 	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn)
 		ct_plug_enter(t, d, fn, now, r);
+	/* record --inject (inject.c) */
+	int inj = 0;
+	if (unlikely(ct_inj_on) && t->depth == d + 1 && t->stk[d].fn == fn)
+		inj = ct_inj_enter(t, d, fn, r, (int)kind);
 	t->busy--;
+	if (unlikely(inj >> 8))
+		ct_inj_raise(inj >> 8);
+	return inj & 3;
 }
 
 /* ---- return ---------------------------------------------------------- */
@@ -555,6 +566,8 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 		ct_filt_exit_trig(fn); /* finish */
 	if (unlikely(ct_plug_on))
 		ct_plug_exit(t, i - 1, fn, now, r); /* (its frame still stk[i - 1]) */
+	if (unlikely(flags & CT_FR_INJ))
+		ct_inj_exit(t, i - 1, fn, r); /* record --inject: retval=, errno= */
 	if ((flags & (CT_FR_NOREC | CT_FR_PEND)) == (CT_FR_NOREC | CT_FR_PEND)) {
 		/* -t alone: its entry was held back (enter_slow) */
 		if (!ct_filt_held_short(t, i - 1, now)) {
@@ -658,6 +671,8 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	}
 	ret = return_slow(t, r, cfa, now);
 	t->busy--;
+	if (unlikely(ct_inj_on))
+		ct_inj_errno_now(); /* record --inject's errno=, last */
 	return ret;
 }
 
@@ -701,9 +716,9 @@ uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp)
 	if (!t->hook || t->cap == 0 || t->busy || !t->depth)
 		return 0;
 	t->busy++;
-	uint32_t gen = ++t->hook->park_gen;
+	uint32_t gen = ++t->hook->park_gen & 0x7fffffff;
 	if (gen == 0)
-		gen = ++t->hook->park_gen;
+		gen = ++t->hook->park_gen & 0x7fffffff;
 	unhook_all(t, sp, gen);
 	t->busy--;
 	return gen;
