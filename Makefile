@@ -44,7 +44,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 	format-check \
 	compile_commands.json FORCE
 
-all: $(O)/calltrace $(O)/libcalltrace.so $(PLUGINS)
+all: $(O)/calltrace $(O)/libcalltrace.so $(O)/libcalltrace-throw.so $(PLUGINS)
 all: $(O)/libcalltrace-reader.so
 
 help:
@@ -102,6 +102,11 @@ $(O)/calltrace-reader.pc: FORCE
 		'Version: $(shell sed -n 's/^#define CT_VERSION "\(.*\)"/\1/p' calltrace.c)' \
 		'Libs: -L$${libdir} -lcalltrace-reader' 'Cflags: -I$${includedir}' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+# record --inject's throw=: the runtime's C++ half, dlopened only then
+$(O)/libcalltrace-throw.so: runtime/cxx/throw.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++11 -g -O2 -Wall -Wextra $(WERROR) -fPIC -shared -o $@ $<
+
 $(O)/plugins/%.so: plugins/%.c include/calltrace/plugin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $<
@@ -229,6 +234,8 @@ install: all man completion
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(O)/calltrace $(DESTDIR)$(PREFIX)/bin/calltrace
 	install -m 644 $(O)/libcalltrace.so $(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace.so
+	install -m 644 $(O)/libcalltrace-throw.so \
+		$(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace-throw.so
 	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
 	install -d $(DESTDIR)$(PREFIX)/include/calltrace
 	install -m 644 include/calltrace/calltrace.h $(DESTDIR)$(PREFIX)/include/calltrace/calltrace.h

@@ -21,6 +21,7 @@
 # The reading library's (C API and Python beside report): bench/reader.sh.
 # Plugins' (record --plugin): bench/plugin.sh.
 # Call sites' (record --callsite beside record): bench/callsite.sh.
+# Fault injection's (record --inject): bench/inject.sh.
 HERE=$(cd "$(dirname "$0")" && pwd)
 CALC_DIGITS=6
 SUB=
@@ -334,6 +335,8 @@ say "plugins: the call counter, a plugin limited to one function (bench/plugin.s
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS CC=$CC sh "$HERE/plugin.sh" 2>>"$LOGS/plugin.err" | while read -r k v; do put "plugin.$k" "$v"; done
 say "call sites: record --callsite against record, fib and Lua (bench/callsite.sh)"
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS LUA_N=$LUA_N CC=$CC sh "$HERE/callsite.sh" 2>>"$LOGS/callsite.err" | while read -r k v; do put "callsite.$k" "$v"; done
+say "fault injection: a rule fib never meets, a rule on fib that never fires (bench/inject.sh)"
+CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS CC=$CC sh "$HERE/inject.sh" 2>>"$LOGS/inject.err" | while read -r k v; do put "inject.$k" "$v"; done
 say "live and top on the Lua workload, against record (bench/live.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/live.sh" 2>>"$LOGS/live.err" | while read -r k v; do put "live.$k" "$v"; done
 say "library calls: strlen/memcpy loops, Lua with library calls on (bench/libcall.sh)"

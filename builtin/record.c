@@ -63,8 +63,11 @@ struct recorder {
 	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
 	char libcall[PATH_MAX + 32];    /* $CALLTRACE_LIBCALL, or "": as it is */
 	char plugspec[PATH_MAX + 32];   /* the plugin's table file, or "" */
-	char *filters;                  /* the filters as given, for info and the summary */
-	struct ct_drainer dr;           /* the rings, and what was copied */
+	char injspec[PATH_MAX + 32];    /* record --inject's rule file, or "" */
+	char *injtext;                  /* ... its text (resolve_inject), or NULL */
+	size_t injlen;
+	char *filters;        /* the filters as given, for info and the summary */
+	struct ct_drainer dr; /* the rings, and what was copied */
 	struct ct_info_file info;
 	struct ct_info ri;      /* what info says */
 	uint64_t clock0, mono0; /* the clock and CLOCK_MONOTONIC at the start */
@@ -307,6 +310,34 @@ static int prepare_args(struct recorder *r)
 	return 0;
 }
 
+/* record --inject: the rules matched against the program's functions and
+ * what their front ends can do checked (lib/injectopt.c), the table kept
+ * for start_recording.  0, or record's exit status (2: a front end cannot
+ * do what a rule asks) */
+static int resolve_inject(struct recorder *r)
+{
+	struct ct_error e;
+	char thrower[PATH_MAX + 32];
+	snprintf(thrower, sizeof(thrower), "%s", r->libabs);
+	char *sl = strrchr(thrower, '/');
+	snprintf(sl ? sl + 1 : thrower, sizeof(thrower) - (size_t)(sl ? sl + 1 - thrower : 0),
+		 "libcalltrace-throw.so");
+	if (ct_injopt_throws(&r->o.inj) && access(thrower, R_OK) != 0)
+		return ct_error("--inject: throw= needs %s beside the runtime: %s", thrower,
+				strerror(errno));
+	ct_injopt_thrower = thrower;
+	const char *lce = getenv(CT_ENV_LIBCALL);
+	bool lc = r->o.lc.set > 0 || (r->o.lc.set == 0 && !(lce && !strcmp(lce, "0")));
+	int rc = ct_injopt_resolve(&r->o.inj, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, lc,
+				   &r->injtext, &r->injlen, &e);
+	ct_injopt_thrower = NULL;
+	if (rc == 2)
+		return 2;
+	if (rc < 0)
+		return ct_error("%s", e.msg);
+	return 0;
+}
+
 /* what must hold before anything is made: the runtime, a command that can
  * run (refused before anything is touched), the data directory, the
  * argument specs.  0, or record's exit status. */
@@ -330,6 +361,8 @@ static int prepare(struct recorder *r)
 			"runs that are can be traced",
 			r->o.argv[0]);
 	free(exe);
+	if (r->o.inj.nrules && (code = resolve_inject(r)) != 0)
+		return code; /* (before DIR is touched) */
 	if (ct_datadir_prepare(r->o.dir, ct_verror))
 		return 1;
 	if (!realpath(r->o.dir, r->dirabs))
@@ -369,6 +402,13 @@ static int start_recording(struct recorder *r)
 		struct ct_error e;
 		if (ct_plugopt_prepare(&r->o.pl, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs,
 				       r->dirabs, ri->hz, r->plugspec, sizeof(r->plugspec), &e) < 0)
+			return ct_error("%s", e.msg);
+	}
+	if (r->injtext) {
+		/* record --inject's rules, resolved in prepare() */
+		struct ct_error e;
+		if (ct_injopt_write(r->injtext, r->injlen, r->dirabs, r->injspec,
+				    sizeof(r->injspec), &e) < 0)
 			return ct_error("%s", e.msg);
 	}
 	struct ct_error le;
@@ -466,6 +506,10 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		setenv(CT_ENV_PLUGIN, r->plugspec, 1);
 	else
 		unsetenv(CT_ENV_PLUGIN);
+	if (*r->injspec)
+		setenv(CT_ENV_INJECT, r->injspec, 1);
+	else
+		unsetenv(CT_ENV_INJECT);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -674,6 +718,8 @@ static bool write_final_info(struct recorder *r)
 	ri->running = r->running;
 	ri->nrunning = r->nrunning;
 	ri->filtered = d->st.filtered;
+	ri->inject = r->o.inj.nrules > 0;
+	ri->injected = d->st.injected;
 	return ct_info_write(&r->info, ri) == 0;
 }
 
@@ -719,6 +765,8 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	if (r->filters)
 		fprintf(stderr, " Record-time filters (%s) left out %llu calls.", r->filters,
 			(unsigned long long)st->filtered);
+	if (r->o.inj.nrules)
+		fprintf(stderr, " Faults injected: %llu.", (unsigned long long)st->injected);
 	if (r->gate_closed)
 		fprintf(stderr, " Recording of new calls stopped %.3f s after the start (%s).",
 			(double)r->gate_closed / 1e9,
@@ -911,9 +959,10 @@ int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
 	}
 	if ((code = prepare(&r)))
 		goto out;
-	code = 1;
-	if (start_recording(&r))
+	/* (2: an injection rule that a front end cannot do) */
+	if ((code = start_recording(&r)) != 0)
 		goto out;
+	code = 1;
 	/* what the drainer copies, and (but where records may be taken
 	 * back) what the threads are writing */
 	if (follow && follow->start(follow->ctx, &r.dr, r.dirabs,
@@ -935,6 +984,8 @@ out:
 	ct_recfilter_free(&r.o.rf);
 	ct_libcall_opts_free(&r.o.lc);
 	ct_plugopt_free(&r.o.pl);
+	ct_injopt_free(&r.o.inj);
+	free(r.injtext);
 	free(r.filters);
 	return code;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "argspec.h"
+#include "injectopt.h"
 #include "libcallopt.h"
 #include "plugopt.h"
 #include "recfilter.h"
@@ -24,6 +25,7 @@ struct record_opts {
 	struct ct_recfilter rf; /* -F/-N/--hide/-D/-t */
 	struct ct_libcall_opts lc;
 	struct ct_plugopt pl; /* --plugin, --plugin-filter */
+	struct ct_injopt inj; /* --inject, --inject-file, --seed */
 	char **argv;          /* the command */
 	bool use_tsc;         /* the clock: the TSC (else CLOCK_MONOTONIC) */
 };

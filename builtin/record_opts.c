@@ -64,6 +64,15 @@ static const char record_usage[] =
 	"                        calls of the functions selected (doc/plugins.md)\n"
 	"      --plugin-filter=REGEX  only functions matching REGEX reach the plugin\n"
 	"                        (repeatable; default: every function)\n"
+	"      --inject='REGEX@ACTION[,SELECTOR..]'  fault injection at the calls of\n"
+	"                        matching functions: return=V (skip the body),\n"
+	"                        retval=V, errno=E, signal=SIG, C++\n"
+	"                        throw=std::bad_alloc|std::runtime_error(MSG);\n"
+	"                        selectors nth=N, every=N,\n"
+	"                        after=N, prob=P, if=argK==V (repeatable;\n"
+	"                        doc/inject.md)\n"
+	"      --inject-file=FILE  rules, one a line ('#' comments)\n"
+	"      --seed=S          the seed of prob= (a run is reproducible)\n"
 	"\n"
 	"record-time filters (as replay's; decided per function before the run):\n"
 	"  -F, --filter=REGEX    only functions matching REGEX and what they call\n"
@@ -159,6 +168,9 @@ static const struct option opts[] = {
 	{"no-libcall", optional_argument, NULL, CT_LC_OPT_OFF},
 	{"plugin", required_argument, NULL, CT_PL_OPT},
 	{"plugin-filter", required_argument, NULL, CT_PL_FILTER},
+	{"inject", required_argument, NULL, CT_INJ_OPT},
+	{"inject-file", required_argument, NULL, CT_INJ_FILE_OPT},
+	{"seed", required_argument, NULL, CT_INJ_SEED},
 	{NULL, 0, NULL, 0},
 };
 #define SHORT_OPTS "+:d:b:qhA:R:aF:N:D:t:T:"
@@ -258,6 +270,12 @@ bool ct_record_parse(struct record_opts *o, int argc, char **argv, int *code)
 			if (ct_plugopt_option(&o->pl, c, optarg) < 0)
 				goto usage;
 			break;
+		case CT_INJ_OPT:
+		case CT_INJ_FILE_OPT:
+		case CT_INJ_SEED:
+			if (ct_injopt_option(&o->inj, c, optarg) < 0)
+				goto usage;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -329,8 +347,12 @@ bool ct_record_parse(struct record_opts *o, int argc, char **argv, int *code)
 			return false;
 		}
 	}
-	if (ct_plugopt_check(&o->pl) < 0)
+	if (ct_plugopt_check(&o->pl) < 0 || ct_injopt_check(&o->inj) < 0)
 		goto usage;
+	if (o->inj.nrules && o->count) {
+		ct_error("--inject: not with --count (no events to show the faults)");
+		goto usage;
+	}
 	if (o->pl.path && (o->count || ct_recfilter_active(&o->rf))) {
 		/* (their C paths know nothing of plugins yet) */
 		ct_error("--plugin: not with %s", o->count ? "--count" : "record-time filters");

@@ -565,7 +565,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 			print_enter(r, rt, &rt->pend);
 		}
 		line_start(r, rt, fe, false);
-		puts_("/* mark: ");
+		puts_(fe->ev.flags & CT_EVF_INJECT ? "/* " : "/* mark: ");
 		puts_(ct_tx((const char *)(uintptr_t)fe->ev.addr));
 		puts_(" */\n");
 		return;

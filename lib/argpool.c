@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The store of a stream's decoded arguments (lib/argpool.h), moved out of
- * lib/stream.c as it was.
+ * The store of a stream's decoded arguments (lib/argpool.h).
  */
 #include "argpool.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "argspec.h"
 #include "util.h"
 
 struct ct_callargs *ct_args_new(uint32_t spec, const uint32_t *w, uint32_t n)
@@ -71,6 +69,7 @@ void ct_args_retire(struct ct_args_pool *p, struct ct_callargs *a)
 	p->n++;
 }
 
+/* a read of the stream begins: free what is old enough */
 void ct_args_tick(struct ct_args_pool *p, uint64_t events)
 {
 	p->reads++;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The store of a stream's decoded arguments (lib/argpool.c), for the
- * stream decoder (lib/stream.c): each call's struct ct_callargs (argspec.h),
- * kept alive a while after its call's exit.
+ * The store of a stream's decoded arguments and return values (lib/stream.c):
+ * each call's ct_callargs (argspec.h), kept while the call is open and for
+ * a while after its exit, then freed.
  */
 #ifndef CT_ARGPOOL_H
 #define CT_ARGPOOL_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct ct_callargs;
+#include "argspec.h"
 
 /* A call's ct_callargs lives while its call is open, and after its exit
  * for at least CT_ARGS_KEEP_READS reads of the stream and
@@ -27,15 +27,16 @@ struct ct_args_pool {
 	uint64_t bad; /* records that did not fit their spec */
 };
 
-/* a call's values: n words of its ARGS record w (NULL: none yet) */
+/* a call's arguments (w: n words of the ARGS record; NULL: none yet) */
 struct ct_callargs *ct_args_new(uint32_t spec, const uint32_t *w, uint32_t n);
-/* its return value: n words of its RETVAL record */
+/* its return value (n words of the RETVAL record) */
 void ct_args_set_ret(struct ct_callargs *a, const uint32_t *w, uint32_t n);
+/* freed now (a call still open when the stream closes) */
 void ct_args_release(struct ct_callargs *a);
-/* its call ended (or it is a mark's): freed when old enough */
+/* the call has ended: freed once old enough (ct_args_tick) */
 void ct_args_retire(struct ct_args_pool *p, struct ct_callargs *a);
-/* a read of the stream begins (events: those the last one gave): free what
- * is old enough */
+/* a read of the stream begins, the last one having given events: free
+ * what is old enough */
 void ct_args_tick(struct ct_args_pool *p, uint64_t events);
 void ct_args_pool_free(struct ct_args_pool *p);
 

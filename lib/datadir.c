@@ -350,6 +350,8 @@ static void put_info(FILE *f, const struct ct_info *ri)
 		return;
 	if (ri->filters)
 		fprintf(f, "filtered_calls: %llu\n", (unsigned long long)ri->filtered);
+	if (ri->inject)
+		fprintf(f, "injected_faults: %llu\n", (unsigned long long)ri->injected);
 	fprintf(f, "end_clock: %llu\nexit_status: %s\n", (unsigned long long)ri->end_clock,
 		ri->exit_status);
 	fprintf(f, "processes: %zu\nthreads: %zu\nevents: %llu\nbytes: %llu\n", ri->processes,

@@ -61,6 +61,8 @@ struct ct_info {
 	size_t nrunning;
 	const char *filters; /* record-time filters as given, or NULL */
 	uint64_t filtered;   /* calls they left out */
+	bool inject;         /* record --inject: rules were given */
+	uint64_t injected;   /* ... and the faults injected */
 	uint64_t flight;     /* record --flight: bytes kept per thread, else 0 */
 	const char *extra;   /* more "key: value" lines (record --flight), or NULL */
 };

@@ -162,6 +162,8 @@ static void count_events(struct ct_drain_stats *st, uint64_t *depth, const char 
 				st->exits++;
 				st->events++;
 				d -= d != 0;
+			} else if (type == CT_EXT_INJECT) {
+				st->injected++;
 			} else if (type == CT_EXT_UNWIND && n >= 1) {
 				st->unwound += w[1];
 				d = d > w[1] ? d - w[1] : 0;
@@ -217,6 +219,7 @@ static void add_stats(struct ct_drain_stats *to, const struct ct_drain_stats *s)
 	to->enters += s->enters;
 	to->exits += s->exits;
 	to->unwound += s->unwound;
+	to->injected += s->injected;
 }
 
 /* copy a drained buffer to the stream; what cannot be written is counted

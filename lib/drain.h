@@ -26,6 +26,7 @@ struct ct_drain_stats {
 	uint64_t events, enters, exits, unwound, bytes, lost, unmatched, waits, rings;
 	uint64_t filtered; /* calls record-time filters left out (runtime's count) */
 	uint64_t before;   /* --flight: calls entered before their window */
+	uint64_t injected; /* record --inject: CT_EXT_INJECT records */
 };
 
 /* the calls still open at the end: entries (and --flight's calls entered

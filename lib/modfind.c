@@ -38,6 +38,7 @@ char *ct_find_program(const char *name)
 struct modinfo {
 	bool instrumented;
 	bool regs;
+	unsigned fe; /* CT_MOD_FE_* */
 	char **needed;
 	size_t nneeded;
 	char *runpath, *rpath;
@@ -94,7 +95,7 @@ static int read_modinfo(const char *path, struct modinfo *mi)
 			continue;
 		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
 		if (sname && !strcmp(sname, "__patchable_function_entries"))
-			mi->instrumented = mi->regs = true;
+			mi->instrumented = mi->regs = true, mi->fe |= CT_MOD_FE_PATCH;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || !sh.sh_entsize)
 			continue;
@@ -109,6 +110,9 @@ static int read_modinfo(const char *path, struct modinfo *mi)
 				if (!strcmp(nm, hooks[k])) {
 					mi->instrumented = true;
 					mi->regs |= k > 0;
+					mi->fe |= k == 0  ? CT_MOD_FE_CYG
+						  : k < 3 ? CT_MOD_FE_MCOUNT
+							  : CT_MOD_FE_FENTRY;
 				}
 		}
 		for (size_t i = 0; i < n && sh.sh_type == SHT_DYNAMIC; i++) {
@@ -212,8 +216,9 @@ int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const cha
 			}
 			continue;
 		}
-		struct ct_modfound m = {paths[i], i > 0 && i < nexplicit, mi.instrumented, mi.regs,
-					i == 0};
+		struct ct_modfound m = {paths[i],        i > 0 && i < nexplicit,
+					mi.instrumented, mi.regs,
+					i == 0,          mi.fe};
 		rc = fn(ctx, &m);
 		for (size_t k = 0; rc >= 0 && k < mi.nneeded; k++) {
 			char *l = find_lib(mi.needed[k], paths[i], &mi);

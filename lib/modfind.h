@@ -21,7 +21,12 @@ struct ct_modfound {
 	bool instrumented; /* calls a hook, or has patchable entries */
 	bool regs;         /* by a front end that sees registers */
 	bool main_;        /* the executable */
+	unsigned fe;       /* its front ends: CT_MOD_FE_* */
 };
+#define CT_MOD_FE_CYG 1u    /* calls __cyg_profile_func_enter */
+#define CT_MOD_FE_MCOUNT 2u /* calls mcount (-pg) */
+#define CT_MOD_FE_FENTRY 4u /* calls __fentry__ (-pg -mfentry) */
+#define CT_MOD_FE_PATCH 8u  /* has patchable entries */
 
 /* the file execvp would run for name (malloc'd real path), or NULL */
 char *ct_find_program(const char *name);

@@ -124,6 +124,8 @@ enum ct_event_flags {
 				     * window the stream holds (on its entry and
 				     * its exit); its entry time is the window's
 				     * start                                      */
+	CT_EVF_INJECT = 1 << 5,     /* a CT_MARK that says what record --inject
+				     * did at the call open (doc/inject.md)    */
 	CT_EVF_LIBCALL = 1 << 4,    /* a library call (doc/libcall.md), on its
 				     * entry and its exit: the overhead
 				     * correction takes the hooked front ends'

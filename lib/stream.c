@@ -18,6 +18,7 @@
 
 #include "argpool.h"
 #include "argspec.h"
+#include "injectopt.h"
 #include "calltrace/format.h"
 #include "session_priv.h"
 #include "util.h"
@@ -738,6 +739,15 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 								     : sizeof(text) - 1;
 			}
 			mark_event(st, ev, text, tl);
+			return 1;
+		}
+		case CT_EXT_INJECT: { /* record --inject: a mark (lib/injectopt.c) */
+			char text[128];
+			if (!s->marks || len < CT_INJ_PAYLOAD)
+				continue;
+			ct_inj_text(CT_EXT_ARG(w), p, text, sizeof(text));
+			mark_event(st, ev, text, strlen(text));
+			ev->flags |= CT_EVF_INJECT;
 			return 1;
 		}
 		case CT_EXT_LOST:

@@ -273,6 +273,8 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 			t->busy = 1;
 			CT_BARRIER();
 			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
+			if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
+				ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
 			return;
 		}
 		if (ct_count_on) { /* record --count (count.c): no busy flag */
@@ -290,6 +292,8 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 			time_enter(t, a, cfa, true);
 		else
 			enter_other(a, cfa, (uintptr_t)__builtin_return_address(0));
+		if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
+			ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
 		return;
 	}
 	if (unlikely(t->busy != 0)) {
@@ -299,13 +303,17 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	t->busy = 1;
 	CT_BARRIER();
 	enter_at(t, a, cfa, ct_arch_cycles());
+	if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
+		ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
 }
 
 CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
-	if (unlikely(!ct_hook_fast)) { /* filters on, not the TSC, or counting */
+	if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of((uintptr_t)fn)])
+		ct_inj_cyg_exit(t, (uintptr_t)fn); /* record --inject: errno= */
+	if (unlikely(!ct_hook_fast)) {             /* filters on, not the TSC, or counting */
 		if (ct_count_on) {
 			ct_count_exit(fn);
 			return;
@@ -503,7 +511,12 @@ static inline __attribute__((always_inline)) void time_exit(struct ct_tstate *t,
 		const struct ct_frame *f = &t->stk[d - 1];
 		if (likely(f->fn == fn && (f->flags & CT_FR_PEND))) {
 			uint64_t now = tsc ? ct_arch_cycles() : ct_clock();
-			if (likely(now - t->fl_tp[d - 1].t0 < ct_filt.min_time)) {
+			/* before the earliest deadline of the entries held
+			 * back, this one (held since) is short: no need to
+			 * read its entry time (fl_due is at most every held
+			 * entry's t0 + TIME; when it has passed, t0 says) */
+			if (likely(now < t->fl_due ||
+				   now - t->fl_tp[d - 1].t0 < ct_filt.min_time)) {
 				t->depth = d - 1;
 				/* (fl_plo and fl_due are left: see push_held) */
 				t->fl_filtered++;

@@ -79,7 +79,7 @@ _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bit
 void ct_return_tramp(void) CT_HIDDEN;
 
 /* called from arch/x86_64/tramp.S */
-void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
+int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
 void ct_hook_ret_args(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retregs *r,
 		      uint64_t now, uint32_t depth) CT_HIDDEN;
 uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa) CT_HIDDEN;
@@ -106,7 +106,9 @@ struct ct_hook_area {
 #define TRAMP ((uintptr_t)ct_return_tramp)
 #define FR_PARKED (1ul << 30) /* unhooked by a context switch */
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
-#define FR_GEN_SHIFT 32       /* ... whose number is in the high bits */
+#define FR_GEN_SHIFT \
+	33 /* ... whose number (31 bits) is in the high bits
+			      * (bit 32: CT_FR_INJ) */
 
 static struct ct_hook_area *hook_area(struct ct_tstate *t)
 {
@@ -354,6 +356,10 @@ static void resync_entry(struct ct_tstate *t, uintptr_t cfa, bool tail)
 	ct_emit_unwind(t, n);
 }
 
+/* -t alone: the flags of a hooked frame whose entry is held back (cyg.c
+ * push_held's, and the trampoline) */
+#define HELD_HOOKED (CT_FR_HOOKED | CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND)
+
 static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
 						 uintptr_t *slot)
 {
@@ -418,8 +424,10 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 }
 
 /* called by the entry trampolines: kind 0 __fentry__, 1 mcount, 2 patched,
- * 3 a library call */
-CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
+ * 3 a library call.  1: skip the function's body, returning to its caller
+ * with the saved %rax (record --inject's return=V); 2: skip it, jumping to
+ * ct_inj_thrower with the saved %rdi and %rsi (throw=) */
+CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_tstate *t = &ct_self;
 	int pushed = 0;
@@ -428,7 +436,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 		 * function's address (finding mcount's caller may make a system call) */
 		ct_nested_drop(t);
 		t->busy--;
-		return;
+		return 0;
 	}
 	/* kind 3, a library call (libcall.c): the site is the function */
 	uintptr_t fn = kind == 1   ? mcount_fn(site)
@@ -440,7 +448,7 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	if (unlikely(t->busy != 1)) {
 		nested_enter(t, fn, slot);
 		t->busy--;
-		return;
+		return 0;
 	}
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
@@ -466,6 +474,20 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 		*slot = TRAMP;
 		if (unlikely(p + n > t->limit))
 			ct_buffer_full(t);
+	} else if (ct_cyg_held && !ct_args_enabled && d < t->fl_tcap && d < t->cap && d != 0 &&
+		   t->hook && ret != TRAMP &&
+		   (t->stk[d - 1].cfa > cfa || (t->stk[d - 1].cfa == cfa && !t->stk[d - 1].ret))) {
+		/* -t alone: enter_slow's entry held back, without its checks
+		 * (the frame below is older, or a -finstrument-functions
+		 * frame of the same CFA: the caller; nothing to resync) */
+		struct ct_frame *f = &t->stk[d];
+		f->fn = fn;
+		f->cfa = cfa;
+		f->ret = ret;
+		f->flags = HELD_HOOKED;
+		ct_filt_hold_at(t, d, now);
+		t->depth = d + 1;
+		*slot = TRAMP;
 	} else {
 		enter_slow(t, fn, now, slot);
 	}
@@ -475,7 +497,14 @@ CT_HIDDEN void ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t k
 	/* record --plugin (its calls take this path only) */
 	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn)
 		ct_plug_enter(t, d, fn, now, r);
+	/* record --inject (inject.c) */
+	int inj = 0;
+	if (unlikely(ct_inj_on) && t->depth == d + 1 && t->stk[d].fn == fn)
+		inj = ct_inj_enter(t, d, fn, r, (int)kind);
 	t->busy--;
+	if (unlikely(inj >> 8))
+		ct_inj_raise(inj >> 8);
+	return inj & 3;
 }
 
 /* ---- return ---------------------------------------------------------- */
@@ -542,6 +571,8 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 		ct_filt_exit_trig(fn); /* finish */
 	if (unlikely(ct_plug_on))
 		ct_plug_exit(t, i - 1, fn, now, r); /* (its frame still stk[i - 1]) */
+	if (unlikely(flags & CT_FR_INJ))
+		ct_inj_exit(t, i - 1, fn, r); /* record --inject: retval=, errno= */
 	if ((flags & (CT_FR_NOREC | CT_FR_PEND)) == (CT_FR_NOREC | CT_FR_PEND)) {
 		/* -t alone: its entry was held back (enter_slow) */
 		if (!ct_filt_held_short(t, i - 1, now)) {
@@ -629,9 +660,24 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 			t->busy--;
 			return ret;
 		}
+		if (f->flags == HELD_HOOKED && f->cfa == cfa && f->ret != TRAMP && f->ret &&
+		    !ct_plug_on) {
+			/* -t alone: a call whose entry was held back; when it
+			 * was short nothing was written and nothing is (when
+			 * long, return_slow writes the entries and its exit) */
+			ret = f->ret;
+			if (ct_filt_held_short(t, d - 1, now)) {
+				f->ret = 0;
+				f->flags = 0;
+				t->busy--;
+				return ret;
+			}
+		}
 	}
 	ret = return_slow(t, r, cfa, now);
 	t->busy--;
+	if (unlikely(ct_inj_on))
+		ct_inj_errno_now(); /* record --inject's errno=, last */
 	return ret;
 }
 
@@ -675,9 +721,9 @@ uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp)
 	if (!t->hook || t->cap == 0 || t->busy || !t->depth)
 		return 0;
 	t->busy++;
-	uint32_t gen = ++t->hook->park_gen;
+	uint32_t gen = ++t->hook->park_gen & 0x7fffffff;
 	if (gen == 0)
-		gen = ++t->hook->park_gen;
+		gen = ++t->hook->park_gen & 0x7fffffff;
 	unhook_all(t, sp, gen);
 	t->busy--;
 	return gen;

@@ -15,6 +15,7 @@
 
 #include "arch.h"
 #include "calltrace/format.h"
+#include "offsets.h"
 
 #define CT_EXPORT __attribute__((visibility("default")))
 #define CT_HIDDEN __attribute__((visibility("hidden")))
@@ -42,6 +43,7 @@ struct ct_frame {
 	uintptr_t flags;
 };
 #define CT_FR_HOOKED (1ul << 31) /* the slot holds the return trampoline */
+#define CT_FR_INJ (1ul << 32)    /* record --inject acts at its return (inject.c) */
 /* record-time filters (filter.c): a frame pushed while filtering holds the
  * filter's state above it in bits 1..28 of its flags */
 #define CT_FR_FILT (1ul << 28)  /* pushed by the filtering path */
@@ -402,6 +404,33 @@ void ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 void ct_plug_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 		  const struct ct_arch_retregs *r) CT_HIDDEN;
 void ct_plug_release(struct ct_tstate *t) CT_HIDDEN; /* the thread ends */
+/* record --inject (inject.c): selected functions set their byte of
+ * ct_inj_bloom, which the trampolines' fast paths test (tramp.S, with the
+ * same hash); the C paths then ask ct_inj_enter (busy held, ENTER written,
+ * frame stk[d]): bit 0 of its answer, skip the body (return=V, %rax set in
+ * the trampoline's saved registers), bit 1 throw instead (%rdi, %rsi set
+ * for ct_inj_thrower), bits 8.. a signal to raise once busy
+ * is let go.  A frame marked CT_FR_INJ returns through ct_inj_exit. */
+#define CT_INJ_BLOOM 4096 /* 1 << (64 - CT_INJ_BLOOM_SHIFT) (offsets.h) */
+static inline uint32_t ct_inj_bloom_of(uintptr_t fn)
+{
+	return (uint32_t)(((uint64_t)fn * (uint64_t)CT_INJ_HASH_MUL) >> CT_INJ_BLOOM_SHIFT);
+}
+extern bool ct_inj_on CT_HIDDEN;
+extern uint8_t ct_inj_bloom[CT_INJ_BLOOM] CT_HIDDEN;
+void ct_inj_init(void) CT_HIDDEN;
+void ct_inj_load(void) CT_HIDDEN; /* the constructor: throw='s C++ half */
+extern void (*ct_inj_thrower)(long kind, const char *msg) CT_HIDDEN;
+void ct_inj_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
+int ct_inj_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, struct ct_arch_regs *regs,
+		 int kind) CT_HIDDEN;
+void ct_inj_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn,
+		 const struct ct_arch_retregs *r) CT_HIDDEN;
+void ct_inj_errno_now(void) CT_HIDDEN; /* errno= of a return, set last */
+void ct_inj_raise(int sig) CT_HIDDEN;
+void ct_inj_cyg_enter(struct ct_tstate *t, uintptr_t fn) CT_HIDDEN;
+void ct_inj_cyg_exit(struct ct_tstate *t, uintptr_t fn) CT_HIDDEN;
+void ct_inj_release(void) CT_HIDDEN; /* the thread ends */
 /* filter.c: the words of a spec file line (filter.spec, plugin.spec) */
 bool ct_spec_word(const char **p, const char *end, const char **w, size_t *n) CT_HIDDEN;
 bool ct_spec_number(const char **p, const char *end, unsigned base, uint64_t *v) CT_HIDDEN;
@@ -609,9 +638,14 @@ static inline __attribute__((always_inline)) void ct_filt_hold_at(struct ct_tsta
 {
 	t->fl_tp[d].t0 = now;
 	t->fl_tp[d].site = t->cs_site; /* (--callsite; else 0, unused) */
-	uint64_t due = now + ct_filt.min_time;
-	t->fl_due = due < t->fl_due ? due : t->fl_due;
-	t->fl_plo = d < t->fl_plo ? d : t->fl_plo;
+	/* a frame held back at or below this depth (or one that returned
+	 * since, whose deadline is earlier still): the minima stand as they
+	 * are (fl_due was set at or before now, so it is at most now + TIME) */
+	if (unlikely(d < t->fl_plo)) {
+		uint64_t due = now + ct_filt.min_time;
+		t->fl_due = due < t->fl_due ? due : t->fl_due;
+		t->fl_plo = d;
+	}
 }
 
 /* -t alone: the call whose frame is stk[d], its entry held back, ends at
@@ -619,7 +653,9 @@ static inline __attribute__((always_inline)) void ct_filt_hold_at(struct ct_tsta
  * (false) the caller writes the entries held back and its exit */
 static inline bool ct_filt_held_short(struct ct_tstate *t, uint32_t d, uint64_t now)
 {
-	if (d >= t->fl_tcap || now - t->fl_tp[d].t0 >= ct_filt.min_time)
+	/* (fl_due is at most every held entry's t0 + TIME: before it, the
+	 * call is short without reading its entry time) */
+	if (d >= t->fl_tcap || (now >= t->fl_due && now - t->fl_tp[d].t0 >= ct_filt.min_time))
 		return false;
 	t->depth = d;
 	if (t->fl_plo == d) {

@@ -133,6 +133,7 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	ct_args_module(info->dlpi_addr, name, bid, true);
 	ct_filt_module(info->dlpi_addr, name, bid, true);
 	ct_plug_module(info->dlpi_addr, name, bid, true);
+	ct_inj_module(info->dlpi_addr, name, bid, true);
 	ct_args_segments(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, true);
 	if (nmodules < MAX_MODULES) {
 		modules[nmodules].base = info->dlpi_addr;
@@ -169,6 +170,7 @@ void ct_modules_rescan(void)
 			ct_args_module(modules[i].base, modules[i].name, NULL, false);
 			ct_filt_module(modules[i].base, modules[i].name, NULL, false);
 			ct_plug_module(modules[i].base, modules[i].name, NULL, false);
+			ct_inj_module(modules[i].base, modules[i].name, NULL, false);
 			ct_args_segments(modules[i].base, NULL, 0, false);
 			modules[i] = modules[--nmodules];
 		} else {
@@ -460,9 +462,9 @@ void ct_thread_key_set(void)
  * or empty), put back into the environment of an image that the program
  * execs or spawns without them (wrap.c), so that it is traced too */
 static const char *const exec_names[] = {
-	"LD_PRELOAD",   CT_ENV_DIR,   CT_ENV_SHM,    CT_ENV_CLOCK,    CT_ENV_BUFSIZE,
-	CT_ENV_NBUF,    CT_ENV_DROP,  CT_ENV_ARGS,   CT_ENV_FILTER,   CT_ENV_FLIGHT,
-	CT_ENV_LIBCALL, CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_CALLSITE,
+	"LD_PRELOAD",   CT_ENV_DIR,   CT_ENV_SHM,    CT_ENV_CLOCK,  CT_ENV_BUFSIZE,
+	CT_ENV_NBUF,    CT_ENV_DROP,  CT_ENV_ARGS,   CT_ENV_FILTER, CT_ENV_FLIGHT,
+	CT_ENV_LIBCALL, CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_INJECT, CT_ENV_CALLSITE,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];
@@ -710,6 +712,7 @@ static void process_init(void)
 	/* record-time filters: every hook asks them, on the C paths */
 	ct_filt_init();
 	ct_plug_init(); /* its table; the plugin itself in the constructor */
+	ct_inj_init();  /* record --inject's rules */
 	ct_libcall_init();
 	ct_callsite_init();
 	/* the trampolines' fast paths read the TSC (set before the calibration
@@ -829,8 +832,10 @@ __attribute__((constructor(101))) static void ct_constructor(void)
 {
 	/* record --plugin: loaded here, where dlopen may run (not in a
 	 * .preinit_array function's hook, which may start the runtime) */
-	if (ct_process_ready())
+	if (ct_process_ready()) {
 		ct_plug_load();
+		ct_inj_load(); /* record --inject's throw=: its C++ half */
+	}
 }
 
 __attribute__((destructor(101))) static void ct_destructor(void)

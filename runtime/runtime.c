@@ -697,6 +697,7 @@ void ct_thread_release(struct ct_tstate *t, bool unmap)
 		ct_hook_release(t);
 		ct_filt_release(t);
 		ct_plug_release(t);
+		ct_inj_release();
 		t->stk = NULL;
 		t->cap = 0;
 		t->depth = 0;
@@ -941,4 +942,5 @@ void ct_thread_stopped_exit(struct ct_tstate *t)
 	t->cap = 0;
 	ct_hook_release(t);
 	ct_plug_release(t);
+	ct_inj_release();
 }

@@ -159,6 +159,8 @@ done
 export CT
 # the reading library (tests/e2e/reader.sh), when built
 cp "$TOP/$BUILD/libcalltrace-reader.so.0" "$RUNDIR/bin/" 2>/dev/null
+# record --inject's throw= (tests/e2e/inject_throw.sh): beside the runtime
+cp "$TOP/$BUILD/libcalltrace-throw.so" "$RUNDIR/bin/" 2>/dev/null
 
 # symbol tables cached for this run only
 XDG_CACHE_HOME=$RUNDIR/cache

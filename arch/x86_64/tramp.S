@@ -348,6 +348,9 @@
 	sub $4, %r8
 3:
 	.endif
+	cmpb $0, ct_inj_on(%rip)	/* record --inject: runtime/inject.c */
+	jne .Linj_\name
+.Linj_back_\name:
 	mov %r8, %rax
 	shr $40, %rax
 	cmp %fs:CT_T_HI(%r11), %rax
@@ -394,6 +397,16 @@
 .Lfull_\name:
 	CALL_BUFFER_FULL
 	jmp .Lafter_full_\name
+.Linj_\name:
+	/* a function an injection rule may select (its byte of ct_inj_bloom
+	 * set): the general path, where ct_hook_enter asks the rules */
+	movabs $CT_INJ_HASH_MUL, %rax
+	imul %r8, %rax
+	shr $CT_INJ_BLOOM_SHIFT, %rax
+	lea ct_inj_bloom(%rip), %rdx
+	cmpb $0, (%rdx,%rax)
+	jne .Lunbusy_\name
+	jmp .Linj_back_\name
 .Lhi_\name:
 	/* the address's high bits changed (a library call after the
 	 * program's own, or the other way round): their HI record here, the
@@ -556,6 +569,7 @@
 	mov 8(%rbp), %rsi
 	mov $\kind, %edx
 	call ct_hook_enter
+	mov %eax, %r11d			/* 1: skip the body (record --inject) */
 	mov CT_REGS_GP + 0(%rsp), %rdi
 	mov CT_REGS_GP + 8(%rsp), %rsi
 	mov CT_REGS_GP + 16(%rsp), %rdx
@@ -570,7 +584,28 @@
 	pop %rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
+	.if \kind != 1
+	test %r11d, %r11d
+	jnz .Lskip_\name
+	.endif
+	.cfi_remember_state
 	LEAVE_TRAMP \kind
+	.cfi_restore_state
+	.if \kind != 1
+.Lskip_\name:
+	/* record --inject's return=V: the function's body is skipped.  Our
+	 * return address (or a library call's target) goes, and the `ret`
+	 * takes the function's own return-address slot: the return
+	 * trampoline, which ends the call, or the caller.  %rax holds V.
+	 * throw= (2): a tail call of ct_inj_thrower from the function's entry
+	 * instead, %rdi and %rsi its arguments. */
+	add $8, %rsp
+	cmp $2, %r11d
+	je .Lthrow_\name
+	ret
+.Lthrow_\name:
+	jmp *ct_inj_thrower(%rip)
+	.endif
 	.cfi_endproc
 	.size \name, .-\name
 .endm

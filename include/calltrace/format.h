@@ -94,7 +94,22 @@ enum ct_ext_type {
 				* function's address (the ENTER's), signed 16
 				* bits; length 1: small arg = call-site bits
 				* 32..47, payload u32 = bits 0..31 */
+	CT_EXT_INJECT = 15,    /* record --inject: a fault injected into the call
+			     * whose ENTER precedes it.  Small arg = what was
+			     * done (CT_INJ_A_*); payload u64 the value of
+			     * return=/retval=, u32 errno, u32 signal,
+			     * u32 the rule's index (doc/inject.md) */
 };
+/* CT_EXT_INJECT's small argument: the actions of the rule that fired */
+#define CT_INJ_A_RETURN 1u /* return=V: the body was skipped */
+#define CT_INJ_A_RETVAL 2u /* retval=V: the return value replaced */
+#define CT_INJ_A_ERRNO 4u  /* errno=E */
+#define CT_INJ_A_SIGNAL 8u /* signal=SIG, raised at the entry */
+#define CT_INJ_A_THROW \
+	16u                 /* throw=: the body skipped, an exception thrown
+			    * from the call (value 1 std::bad_alloc, 2
+			    * std::runtime_error) */
+#define CT_INJ_PAYLOAD 5u   /* words */
 #define CT_BACKTRACE_MAX 64 /* addresses one CT_EXT_BACKTRACE holds at most */
 #define CT_FRAMES_MAX 127   /* frames one CT_EXT_FRAMES lists at most */
 #define CT_MARK_MAX 255     /* bytes of a mark's text at most */
@@ -250,6 +265,8 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_ENV_COUNT "CALLTRACE_COUNT"       /* "1": counting mode (--count) */
 #define CT_ENV_PLUGIN "CALLTRACE_PLUGIN"     /* record --plugin: its table file */
 #define CT_PLUGIN_FILE "plugin.spec"         /* (runtime/plugin.c has the format) */
+#define CT_ENV_INJECT "CALLTRACE_INJECT"     /* record --inject: its rule file */
+#define CT_INJECT_FILE "inject.spec"         /* (runtime/inject.c has the format) */
 #define CT_ENV_CALLSITE "CALLTRACE_CALLSITE" /* "1": record --callsite */
 
 /* ---- record --count: per-thread call counts (runtime/count.c) ------------

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export's state, shared by the driver (builtin/export.c: options, reading,
+ * chrome) and the aggregated formats written at the end
+ * (builtin/export_folded.c, builtin/export_callgrind.c).
+ */
+#ifndef CT_BUILTIN_EXPORT_H
+#define CT_BUILTIN_EXPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "filter.h"
+#include "overhead.h"
+#include "session.h"
+#include "tclock.h"
+#include "util.h"
+
+struct ct_perfetto;
+struct ct_html;
+struct ct_filter;
+
+enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO, FMT_HTML };
+
+/* a stack in the folded output: a node of the tree of stacks */
+struct node {
+	uint32_t parent; /* node id + 1, 0 for a root */
+	uint32_t name;   /* name id */
+	uint32_t depth;  /* 0 for a root */
+	uint32_t top;    /* node id + 1 of its ancestor (or itself) at depth
+			  * outer - 1 (the innermost frame of a cut stack's
+			  * outer part); 0 while it is shallower */
+	uint64_t calls;
+	int64_t self; /* a sum of corrected times: may be below 0 (overhead.h) */
+};
+
+/* callgrind: a (caller, callee) pair */
+struct edge {
+	uint32_t caller, callee; /* name ids */
+	uint64_t calls;
+	int64_t incl;
+};
+
+struct frame {
+	uint32_t node; /* folded: node id; callgrind: name id */
+	int64_t child; /* inclusive time of the direct callees */
+};
+
+struct exporter {
+	struct ct_session *s;
+	struct ct_filter *filt;
+	const char *output; /* -o FILE, or NULL: stdout */
+	enum fmt fmt;
+	bool value_calls;
+	uint32_t outer, inner; /* folded: the frames kept of a deep stack;
+				* both 0: all of them */
+	FILE *out;
+	int argc; /* the command line, named in the HTML report */
+	char **argv;
+
+	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open */
+	uint64_t lo, hi;
+
+	/* the times shown (doc/overhead.md): the thread's corrected clock,
+	 * the recorded one with --raw; the exit being handled's corrected
+	 * duration as report counts it */
+	bool raw;
+	bool timed; /* events go through the clock: timelines, html, -r */
+	struct ct_tclock clock;
+	int64_t net;
+
+	struct ct_perfetto *perfetto;
+	bool callsite; /* --callsite: html's edges split by call site */
+
+	/* chrome */
+	bool first_event;
+	int pid, tid;
+
+	/* folded: names by hash (chained), nodes by (parent, name) */
+	struct ct_names names; /* function names and their ids */
+	struct node *nodes;
+	size_t nnodes, capnodes;
+	struct ct_u64map bykey; /* (parent << 32 | name) -> node id + 1 */
+
+	/* callgrind: by name id its source file, line and self time; the
+	 * edges, found by (caller << 32 | callee) in bykey */
+	const char **files;
+	int *lines;
+	int64_t *self;
+	int64_t *rootdef; /* by name id: what its outermost calls' costs came
+			   * out above their corrected times (cg_exit) */
+	size_t capfn;
+	struct edge *edges;
+	size_t nedges, capedges;
+	struct ct_proc *proc; /* the thread's process, to resolve files */
+
+	struct frame *stack;
+	size_t depth, capstack;
+
+	struct ct_html *html; /* html */
+};
+
+/* a call [start, end) overlaps the range -r (builtin/export.c) */
+bool ct_export_in_range(const struct exporter *x, const struct ct_event *ev);
+/* what a call counts in the aggregates: its corrected duration, or the
+ * part of it inside the range -r */
+int64_t ct_export_incl(const struct exporter *x, const struct ct_event *ev);
+/* the times the outputs say they hold */
+const char *ct_export_times_note(const struct exporter *x);
+
+/* folded (builtin/export_folded.c) */
+void ct_folded_enter(struct exporter *x, struct ct_func *fn);
+void ct_folded_exit(struct exporter *x, const struct ct_event *ev);
+void ct_folded_print(struct exporter *x);
+
+/* callgrind (builtin/export_callgrind.c) */
+void ct_cg_enter(struct exporter *x, struct ct_func *fn);
+void ct_cg_exit(struct exporter *x, const struct ct_event *ev);
+void ct_cg_print(struct exporter *x);
+
+#endif

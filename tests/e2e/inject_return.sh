@@ -1,0 +1,37 @@
+# inject_return: record --inject's actions on return values, in the
+# front ends that see registers (doc/inject.md): retval=V (the function
+# runs, its return value replaced), if=argK (a condition on an argument),
+# return=V (the body skipped: -pg -mfentry and patchable entries; plain -pg
+# refuses it before the program starts), and a library function through
+# the library-call hook: malloc@return=0,nth=3.
+# variants: one
+# front-ends: only
+build inject "$E2E/inject.c"
+
+section "retval=0 on lookup when its second argument is 0"
+record v --inject='^lookup$@retval=0,if=arg2==0' ./inject 6
+want_rc "record --inject retval" $RC 0 "$W/v.err"
+add <"$W/v.out"
+ct replay v --no-duration | normalize | grep -B1 'injected' | add
+
+section "retval=-1,errno=ENOSPC on store when its first argument is > 2, every 2nd such call"
+record s --inject='^store$@retval=-1,errno=ENOSPC,if=arg1>2,every=2' ./inject 6
+want_rc "record --inject retval errno" $RC 0 "$W/s.err"
+add <"$W/s.out"
+
+section "malloc@return=0,nth=3: the library function not called"
+record m --libcall --inject='^malloc$@return=0,nth=3' ./inject 4
+want_rc "record --inject malloc" $RC 0 "$W/m.err"
+add <"$W/m.out"
+ct replay m --no-duration | normalize | grep -B1 -A1 'injected' | add
+ct info m | grep injected_faults | add
+record n --inject='^malloc$@return=0' ./inject 1
+echo "without library calls: exit $RC" | add
+grep -o "warning: .*" "$W/n.err" | add
+
+section "return=-1,errno=EBADF on store: the body skipped"
+record r --inject='^store$@return=-1,errno=EBADF,nth=2' ./inject 3
+echo "exit $RC" | add
+sed "s|$W/||g" "$W/r.err" | grep -v '^calltrace: exit' | add
+add <"$W/r.out"
+[ $RC = 0 ] && ct replay r --no-duration | normalize | grep -A2 'store() {' | add
