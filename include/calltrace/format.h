@@ -250,24 +250,26 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_DOORBELL_NAME ".doorbell"
 
 /* environment passed from `calltrace record` to the runtime */
-#define CT_ENV_DIR "CALLTRACE_DIR"           /* absolute data directory     */
-#define CT_ENV_SHM "CALLTRACE_SHM"           /* ring directory (tmpfs)      */
-#define CT_ENV_BUFSIZE "CALLTRACE_BUFSIZE"   /* bytes per buffer            */
-#define CT_ENV_NBUF "CALLTRACE_NBUF"         /* buffers per thread          */
-#define CT_ENV_DROP "CALLTRACE_DROP"         /* "1": drop instead of wait   */
-#define CT_ENV_CLOCK "CALLTRACE_CLOCK"       /* "tsc" or "mono"             */
-#define CT_ENV_ENABLE "CALLTRACE"            /* linked-in mode: "1" records */
-#define CT_ENV_ARGS "CALLTRACE_ARGS"         /* argument spec file to load  */
-#define CT_ENV_FILTER "CALLTRACE_FILTER"     /* record-time filter file     */
-#define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"     /* "1": flight recorder mode   */
-#define CT_ENV_LIBCALL "CALLTRACE_LIBCALL"   /* library calls: "0" off, or a file */
-#define CT_LIBCALL_FILE "libcall.spec"       /* record --libcall=/--no-libcall= */
-#define CT_ENV_COUNT "CALLTRACE_COUNT"       /* "1": counting mode (--count) */
-#define CT_ENV_PLUGIN "CALLTRACE_PLUGIN"     /* record --plugin: its table file */
-#define CT_PLUGIN_FILE "plugin.spec"         /* (runtime/plugin.c has the format) */
-#define CT_ENV_INJECT "CALLTRACE_INJECT"     /* record --inject: its rule file */
-#define CT_INJECT_FILE "inject.spec"         /* (runtime/inject.c has the format) */
-#define CT_ENV_CALLSITE "CALLTRACE_CALLSITE" /* "1": record --callsite */
+#define CT_ENV_DIR "CALLTRACE_DIR"         /* absolute data directory     */
+#define CT_ENV_SHM "CALLTRACE_SHM"         /* ring directory (tmpfs)      */
+#define CT_ENV_BUFSIZE "CALLTRACE_BUFSIZE" /* bytes per buffer            */
+#define CT_ENV_NBUF "CALLTRACE_NBUF"       /* buffers per thread          */
+#define CT_ENV_DROP "CALLTRACE_DROP"       /* "1": drop instead of wait   */
+#define CT_ENV_CLOCK "CALLTRACE_CLOCK"     /* "tsc" or "mono"             */
+#define CT_ENV_ENABLE "CALLTRACE"          /* linked-in mode: "1" records */
+#define CT_ENV_ARGS "CALLTRACE_ARGS"       /* argument spec file to load  */
+#define CT_ENV_FILTER "CALLTRACE_FILTER"   /* record-time filter file     */
+#define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"   /* "1": flight recorder mode   */
+#define CT_ENV_LIBCALL "CALLTRACE_LIBCALL" /* library calls: "0" off, or a file */
+#define CT_LIBCALL_FILE "libcall.spec"     /* record --libcall=/--no-libcall= */
+#define CT_ENV_COUNT "CALLTRACE_COUNT"     /* "1": counting mode (--count) */
+#define CT_ENV_PLUGIN "CALLTRACE_PLUGIN"   /* record --plugin: its table file */
+#define CT_PLUGIN_FILE "plugin.spec"       /* (runtime/plugin.c has the format) */
+#define CT_ENV_INJECT "CALLTRACE_INJECT"   /* record --inject: its rule file */
+#define CT_INJECT_FILE "inject.spec"       /* (runtime/inject.c has the format) */
+
+/* record --callsite: "1" (runtime/callsite.c) */
+#define CT_ENV_CALLSITE "CALLTRACE_CALLSITE"
 
 /* ---- record --count: per-thread call counts (runtime/count.c) ------------
  *
