@@ -20,6 +20,7 @@
 # The counting mode's figures (record --count beside gprof): bench/count.sh.
 # The reading library's (C API and Python beside report): bench/reader.sh.
 # Plugins' (record --plugin): bench/plugin.sh.
+# Call sites' (record --callsite beside record): bench/callsite.sh.
 # Fault injection's (record --inject): bench/inject.sh.
 HERE=$(cd "$(dirname "$0")" && pwd)
 CALC_DIGITS=6
@@ -332,6 +333,8 @@ put filters.fib_n 35
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=35 RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/filters.sh" 2>>"$LOGS/filters.err" | while read -r k v; do put "filters.$k" "$v"; done
 say "plugins: the call counter, a plugin limited to one function (bench/plugin.sh)"
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS CC=$CC sh "$HERE/plugin.sh" 2>>"$LOGS/plugin.err" | while read -r k v; do put "plugin.$k" "$v"; done
+say "call sites: record --callsite against record, fib and Lua (bench/callsite.sh)"
+CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS LUA_N=$LUA_N CC=$CC sh "$HERE/callsite.sh" 2>>"$LOGS/callsite.err" | while read -r k v; do put "callsite.$k" "$v"; done
 say "fault injection: a rule fib never meets, a rule on fib that never fires (bench/inject.sh)"
 CALLTRACE=$CT BENCH_WORK=$W FIB_N=$FIB_N RUNS=$RUNS CC=$CC sh "$HERE/inject.sh" 2>>"$LOGS/inject.err" | while read -r k v; do put "inject.$k" "$v"; done
 say "live and top on the Lua workload, against record (bench/live.sh)"

@@ -105,6 +105,23 @@ END {
 			f("fib.ctfl.bytes_during_run", "%d"), "", "")
 		row4("bytes of the recording", f("fib.ct.bytes", "%d"), f("fib.ctfl.bytes", "%d"), "", "")
 	}
+	if (has("callsite.fib.calls")) {
+		printf "\n== call sites: record and record --callsite, fib(N) %s calls, run in turn (bench/callsite.sh)\n",
+			f("callsite.fib.calls", "%d")
+		row4("", "fi record", "fi --callsite", "fentry record", "fentry --callsite")
+		row4("ns per traced call (cpu)", f("callsite.fi.ct.cpu_ns_per_call", "%.1f"),
+			f("callsite.fi.cs.cpu_ns_per_call", "%.1f"), f("callsite.fentry.ct.cpu_ns_per_call", "%.1f"),
+			f("callsite.fentry.cs.cpu_ns_per_call", "%.1f"))
+		row4("--callsite adds (cpu)", "", f("callsite.fi.cs_minus_ct_cpu_ns", "%.1f"), "",
+			f("callsite.fentry.cs_minus_ct_cpu_ns", "%.1f"))
+		row4("  of which the hooks' (--flight)", "", f("callsite.fi.flight_cs_minus_ct_cpu_ns", "%.1f"), "",
+			f("callsite.fentry.flight_cs_minus_ct_cpu_ns", "%.1f"))
+		row4("target (issue 16)", "", "<= 2", "", "<= 2")
+		row4("bytes per event", f("callsite.fib.bytes_per_event", "%.2f"),
+			f("callsite.fib.cs_bytes_per_event", "%.2f"), "", "")
+		row4("  the Lua workload", f("callsite.lua.bytes_per_event", "%.2f"),
+			f("callsite.lua.cs_bytes_per_event", "%.2f"), "", "")
+	}
 	printf "\n== memory: peak RSS of the analysis (MiB) as the recording grows\n"
 	row4("", v["mem.small.desc"], v["mem.mid.desc"], v["mem.big.desc"], "")
 	row4("events", f("mem.small.events", "%d"), f("mem.mid.events", "%d"), f("mem.big.events", "%d"), "")

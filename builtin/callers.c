@@ -33,6 +33,7 @@
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
+#include "srcline.h"
 #include "util.h"
 #include "view.h"
 
@@ -66,6 +67,10 @@ struct edge {
 	uint32_t caller, callee;
 	uint64_t calls, time;
 	uint32_t active;
+	/* --callsite: the call site (its id in sites + 1, 0: none), and the
+	 * next edge of the same caller and callee from another (index + 1,
+	 * 0: none) */
+	uint32_t site, next;
 };
 
 struct frame {
@@ -95,8 +100,12 @@ struct callers {
 	enum fmt fmt;
 	enum skey key;
 	bool no_time;
-	bool counts;          /* a recording of call counts only: no times at all */
-	struct ct_counts cnt; /* its counts */
+	bool counts;           /* a recording of call counts only: no times at all */
+	struct ct_counts cnt;  /* its counts */
+	bool by_site;          /* --callsite: an edge per call site */
+	bool had_site;         /* some call had one (record --callsite) */
+	struct ct_names sites; /* call sites as text, "main.c:12" (lib/srcline.h) */
+	struct ct_session *s;
 };
 
 static uint32_t intern(struct callers *c, const char *name)
@@ -109,7 +118,36 @@ static uint32_t intern(struct callers *c, const char *name)
 	return id;
 }
 
-static void account_enter(struct callers *c, struct ct_func *fn)
+/* --callsite: the edge of edge e's caller and callee (just added: the
+ * first of them) from the call site of ev (e, or one linked after it) */
+static uint32_t site_edge(struct callers *c, uint32_t e, bool added, const struct ct_event *ev)
+{
+	uint32_t sid = 0;
+	if (ev->site) {
+		c->had_site = true;
+		sid = ct_names_intern(&c->sites,
+				      ct_srcline_site_or_addr(c->s, ev->thread->proc, ev->site)) +
+		      1;
+	}
+	if (added) { /* the first of its caller and callee */
+		c->edges[e].site = sid;
+		return e;
+	}
+	while (c->edges[e].site != sid) {
+		if (!c->edges[e].next) {
+			struct edge n = {.caller = c->edges[e].caller,
+					 .callee = c->edges[e].callee,
+					 .site = sid};
+			c->edges[e].next = (uint32_t)c->nedges + 1;
+			*CT_PUSH(c->edges, c->nedges, c->capedges) = n;
+			return (uint32_t)c->nedges - 1;
+		}
+		e = c->edges[e].next - 1;
+	}
+	return e;
+}
+
+static void account_enter(struct callers *c, struct ct_func *fn, const struct ct_event *ev)
 {
 	if (fn->user < 0)
 		fn->user = intern(c, fn->name);
@@ -120,6 +158,8 @@ static void account_enter(struct callers *c, struct ct_func *fn)
 	if (added)
 		*CT_PUSH(c->edges, c->nedges, c->capedges) =
 			(struct edge){.caller = caller, .callee = id};
+	if (c->by_site)
+		e = site_edge(c, e, added, ev);
 	*CT_PUSH(c->stack, c->depth, c->capstack) = (struct frame){.id = id, .edge = e, .child = 0};
 	c->stats[id].active++;
 	c->edges[e].active++;
@@ -151,7 +191,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 {
 	struct callers *c = ctx;
 	if (fe->ev.kind == CT_ENTER)
-		account_enter(c, fe->fn);
+		account_enter(c, fe->fn, &fe->ev);
 	else if (c->depth)
 		account_exit(c, &fe->ev);
 }
@@ -218,15 +258,32 @@ static int cmp_edges(const void *a, const void *b)
 	/* an edge's time is both its total and its self */
 	int r = cmp_u64(sort_value(c->key, ea->time, ea->time, ea->calls),
 			sort_value(c->key, eb->time, eb->time, eb->calls));
-	return r ? r : strcmp(name_of(c, oa), name_of(c, ob));
+	if (!r)
+		r = strcmp(name_of(c, oa), name_of(c, ob));
+	if (!r && ea->site != eb->site) /* --callsite */
+		r = !ea->site   ? -1
+		    : !eb->site ? 1
+				: strcmp(c->sites.v[ea->site - 1], c->sites.v[eb->site - 1]);
+	return r;
+}
+
+/* the other end of an edge as shown: with --callsite, "main [main.c:12]" */
+static const char *other_name(const struct callers *c, const struct edge *e, uint32_t other,
+			      char *buf, size_t len)
+{
+	if (!e->site)
+		return name_of(c, other);
+	snprintf(buf, len, "%s [%s]", name_of(c, other), c->sites.v[e->site - 1]);
+	return buf;
 }
 
 static void text_edge(const struct callers *c, FILE *out, const struct edge *e, uint32_t other)
 {
-	char b[64];
+	char b[64], nb[4096];
 	if (!c->no_time)
 		fprintf(out, "  %s  %10s", ct_format_duration(e->time, b, sizeof(b)), "");
-	fprintf(out, "  %10llu      %s\n", (unsigned long long)e->calls, ct_tx(name_of(c, other)));
+	fprintf(out, "  %10llu      %s\n", (unsigned long long)e->calls,
+		ct_tx(other_name(c, e, other, nb, sizeof(nb))));
 }
 
 static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size_t n, bool callers,
@@ -235,6 +292,7 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 	for (size_t i = 0; i < n; i++) {
 		const struct edge *e = &c->edges[list[i]];
 		uint32_t other = callers ? e->caller : e->callee;
+		char nb[4096];
 		switch (c->fmt) {
 		case FMT_TEXT:
 			text_edge(c, out, e, other);
@@ -242,7 +300,7 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 		case FMT_CSV:
 			ct_csv_string(out, name_of(c, callers ? e->callee : e->caller));
 			fputs(callers ? ",caller," : ",callee,", out);
-			ct_csv_string(out, name_of(c, other));
+			ct_csv_string(out, other_name(c, e, other, nb, sizeof(nb)));
 			if (c->counts)
 				fprintf(out, ",%llu\n", (unsigned long long)e->calls);
 			else
@@ -253,6 +311,10 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 			fputs(*first ? "{\"name\":" : ",{\"name\":", out);
 			*first = false;
 			ct_json_string(out, name_of(c, other));
+			if (e->site) { /* --callsite */
+				fputs(",\"site\":", out);
+				ct_json_string(out, c->sites.v[e->site - 1]);
+			}
 			if (c->counts)
 				fprintf(out, ",\"calls\":%llu}", (unsigned long long)e->calls);
 			else
@@ -409,6 +471,9 @@ static const struct ct_opt options[] = {
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,
 	CT_OPT_FLAG("no-time", struct callers, no_time, "no time columns (text only)"),
+	CT_OPT_FLAG("callsite", struct callers, by_site,
+		    "a row per call site of each caller and callee,\n"
+		    "'main [main.c:12]' (record --callsite)"),
 	CT_OPT_RAWTIMES,
 	CT_OPT_HELP,
 	CT_OPT_END,
@@ -484,6 +549,7 @@ static int begin(void *ctx, struct ct_view *v)
 	if (c->no_time && !c->sorted)
 		c->key = K_CALLS;
 	c->ovh = &v->ovh;
+	c->s = v->s;
 	return 0;
 }
 
@@ -507,6 +573,12 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		if (id < 0)
 			return ct_error("%s", e.msg);
 	}
+	if (c->by_site && !c->had_site)
+		ct_warn(c->counts ? "--callsite: %s holds call counts only (record --count): no "
+				    "call sites"
+				  : "--callsite: %s has no call sites (record it with record "
+				    "--callsite)",
+			v->dir);
 	print_all(c, stdout, id);
 	return 0;
 }
@@ -524,12 +596,14 @@ int cmd_callers(int argc, char **argv)
 	/* clang-format on */
 
 	ct_names_init(&c.names);
+	ct_names_init(&c.sites);
 	ct_u64map_init(&c.byedge);
 	int status = ct_view_run(&v, argc, argv);
 	free(c.stats);
 	free(c.edges);
 	free(c.stack);
 	ct_names_free(&c.names);
+	ct_names_free(&c.sites);
 	ct_u64map_free(&c.byedge);
 	ct_counts_free(&c.cnt);
 	return status;

@@ -46,11 +46,12 @@
 #include "output.h"
 #include "progress.h"
 #include "session.h"
+#include "srcline.h"
 #include "tclock.h"
 #include "util.h"
 #include "view.h"
 
-enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES };
+enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_CALLSITE };
 
 /* folded: a stack deeper than this many frames is written as its outermost
  * half, one "[… K frames]" frame for the K left out, and its innermost
@@ -82,6 +83,10 @@ static const struct ct_opt options[] = {
 	 "their times clipped to it"},
 	CT_OPT_RAWTIMES,
 	CT_OPT_DEMANGLE,
+	{"callsite", OPT_CALLSITE, NULL,
+	 "html: a caller/callee row per call site\n"
+	 "(record --callsite; chrome and perfetto carry\n"
+	 "call sites whenever the recording has them)"},
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -255,7 +260,10 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 			ct_event_args_text(x->s, ev->thread->proc, ev->args, true, rv, sizeof(rv));
 	}
 	bool has_av = ev->args && ev->args->has_args;
-	if (how || clipped || has_av || *rv) {
+	/* record --callsite: where it was called from (lib/srcline.h) */
+	const char *cs =
+		ev->site ? ct_srcline_site_or_addr(x->s, ev->thread->proc, ev->site) : NULL;
+	if (how || clipped || has_av || *rv || cs) {
 		const char *sep = "";
 		p = put_str(p, ",\"args\":{");
 		if (how) {
@@ -267,10 +275,15 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 				    "\"");
 			sep = ",";
 		}
-		if (has_av || *rv) {
+		if (has_av || *rv || cs) {
 			/* the strings may be long: write what is buffered first */
 			fwrite_unlocked(buf, 1, (size_t)(p - buf), out);
 			p = buf;
+			if (cs) {
+				fprintf(out, "%s\"callsite\":", sep);
+				ct_json_string(out, cs);
+				sep = ",";
+			}
 			if (has_av) {
 				fprintf(out, "%s\"arguments\":", sep);
 				ct_json_string(out, av);
@@ -392,7 +405,11 @@ static void emit(void *ctx, const struct ct_fevent *orig)
 	}
 	if (x->fmt == FMT_HTML) {
 		if (fe->ev.kind == CT_ENTER)
-			ct_html_enter(x->html, fe->fn);
+			ct_html_enter(x->html, fe->fn,
+				      x->callsite && fe->ev.site
+					      ? ct_srcline_site_or_addr(x->s, fe->ev.thread->proc,
+									fe->ev.site)
+					      : NULL);
 		else if (fe->ev.kind == CT_MARK)
 			ct_html_mark(x->html, &fe->ev, ct_export_in_range(x, &fe->ev));
 		else
@@ -444,6 +461,9 @@ static int option(struct ct_view *v, int c, const char *arg)
 	unsigned long n;
 
 	switch (c) {
+	case OPT_CALLSITE:
+		x->callsite = true;
+		return 0;
 	case 'o':
 		x->output = arg;
 		return 0;
@@ -550,6 +570,11 @@ static int begin(void *ctx, struct ct_view *v)
 			       : 2;
 	if (v->counts && (x->lo || x->hi != UINT64_MAX))
 		return ct_error("-r: %s holds call counts only (record --count): no times", v->dir)
+			       ? 2
+			       : 2;
+	if (x->callsite && x->fmt != FMT_HTML)
+		return ct_error("--callsite: only with --format=html (chrome and perfetto carry "
+				"the call sites of a recording that has them)")
 			       ? 2
 			       : 2;
 	warn_big(x, v);

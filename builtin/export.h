@@ -71,6 +71,7 @@ struct exporter {
 	int64_t net;
 
 	struct ct_perfetto *perfetto;
+	bool callsite; /* --callsite: html's edges split by call site */
 
 	/* chrome */
 	bool first_event;

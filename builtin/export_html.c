@@ -98,6 +98,9 @@ struct hedge {
 			  * what the callee's callers table counts, so that
 			  * it adds up to the callee's total */
 	uint32_t active;
+	/* export --callsite: its call site (id in sites + 1, 0: none) and the
+	 * next edge of the same pair from another (index + 1, 0: none) */
+	uint32_t site, next;
 };
 
 struct hframe {
@@ -123,6 +126,7 @@ struct ct_html {
 	struct hedge *edges;
 	size_t nedges, capedges;
 	struct ct_u64map byedge; /* (caller << 32 | callee) -> edge index + 1 */
+	struct ct_names sites;   /* export --callsite: call sites as text */
 
 	struct hframe *stack;
 	size_t depth, capstack;
@@ -153,6 +157,7 @@ struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv, bool ra
 			h->max_held = v;
 	}
 	ct_names_init(&h->names);
+	ct_names_init(&h->sites);
 	ct_u64map_init(&h->bypath);
 	ct_u64map_init(&h->byedge);
 	return h;
@@ -163,6 +168,7 @@ void ct_html_free(struct ct_html *h)
 	if (!h)
 		return;
 	ct_names_free(&h->names);
+	ct_names_free(&h->sites);
 	ct_u64map_free(&h->bypath);
 	ct_u64map_free(&h->byedge);
 	free(h->fns);
@@ -230,18 +236,29 @@ static uint32_t node_of(struct ct_html *h, uint32_t parent, uint32_t fn, uint32_
 	return id;
 }
 
-static uint32_t edge_of(struct ct_html *h, uint32_t caller, uint32_t callee)
+static uint32_t edge_of(struct ct_html *h, uint32_t caller, uint32_t callee, const char *site)
 {
 	bool added;
 	uint32_t e =
 		ct_u64map_index(&h->byedge, (uint64_t)caller << 32 | callee, h->nedges, &added);
+	uint32_t sid = site ? ct_names_intern(&h->sites, site) + 1 : 0;
 	if (added)
 		*CT_PUSH(h->edges, h->nedges, h->capedges) =
-			(struct hedge){.caller = caller, .callee = callee};
+			(struct hedge){.caller = caller, .callee = callee, .site = sid};
+	/* export --callsite: the pair's edge from that site */
+	while (h->edges[e].site != sid) {
+		if (!h->edges[e].next) {
+			h->edges[e].next = (uint32_t)h->nedges + 1;
+			*CT_PUSH(h->edges, h->nedges, h->capedges) =
+				(struct hedge){.caller = caller, .callee = callee, .site = sid};
+			return (uint32_t)h->nedges - 1;
+		}
+		e = h->edges[e].next - 1;
+	}
 	return e;
 }
 
-void ct_html_enter(struct ct_html *h, struct ct_func *fn)
+void ct_html_enter(struct ct_html *h, struct ct_func *fn, const char *site)
 {
 	uint32_t id = fn_id(h, fn);
 	const struct hframe *top = h->depth ? &h->stack[h->depth - 1] : NULL;
@@ -250,7 +267,7 @@ void ct_html_enter(struct ct_html *h, struct ct_func *fn)
 		node = INSIDE; /* counted in that "(other)" */
 	else
 		node = node_of(h, top ? top->node + 1 : 0, id, (uint32_t)h->depth);
-	uint32_t edge = edge_of(h, top ? top->fn : ROOT, id);
+	uint32_t edge = edge_of(h, top ? top->fn : ROOT, id, site);
 	*CT_PUSH(h->stack, h->depth, h->capstack) =
 		(struct hframe){.node = node, .fn = id, .edge = edge};
 	h->fns[id].active++;
@@ -593,11 +610,23 @@ static void write_data(struct ct_html *h, FILE *out)
 	if (ne > MAX_EDGES)
 		ne = MAX_EDGES;
 	fputs("\"edges\":[", out);
-	for (size_t i = 0; i < ne; i++)
-		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRId64 ",%" PRId64 "]", i ? ",\n" : "\n",
+	for (size_t i = 0; i < ne; i++) {
+		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRId64 ",%" PRId64, i ? ",\n" : "\n",
 			ed[i].caller == ROOT ? -1L : (long)fout[ed[i].caller] - 1,
 			fout[ed[i].callee] - 1, ed[i].calls, ed[i].time, ed[i].time_fn);
+		if (h->sites.n) /* export --callsite: the index in "sites", or -1 */
+			fprintf(out, ",%ld", (long)ed[i].site - 1);
+		fputs("]", out);
+	}
 	fputs("],\n", out);
+	if (h->sites.n) {
+		fputs("\"sites\":[", out);
+		for (size_t i = 0; i < h->sites.n; i++) {
+			fputs(i ? "," : "", out);
+			ct_json_string_script(out, h->sites.v[i]);
+		}
+		fputs("],\n", out);
+	}
 	free(ed);
 	ct_timeline_write(h->tl, out, fout);
 

@@ -33,7 +33,9 @@ struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv, bool ra
 			    uint64_t hi);
 /* thread t's events follow */
 void ct_html_thread(struct ct_html *h, struct ct_thread *t);
-void ct_html_enter(struct ct_html *h, struct ct_func *fn);
+/* site: with export --callsite, the call's call site as text (its edge is
+ * that of the site), else NULL */
+void ct_html_enter(struct ct_html *h, struct ct_func *fn, const char *site);
 /* the exit of the innermost open call: incl is its (corrected) time inside
  * the range, as report counts it (may be below 0: sums are made unclamped),
  * counted false when the call does not overlap the range; [start, end)

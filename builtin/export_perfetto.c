@@ -54,6 +54,7 @@
 #include "argspec.h"
 #include "output.h"
 #include "protobuf.h"
+#include "srcline.h"
 #include "util.h"
 
 /* field numbers (Perfetto's protos) */
@@ -116,6 +117,7 @@ enum { F_BEGUN, F_PENDING, F_SKIP };
 struct pf_frame {
 	uint64_t start;
 	const struct ct_callargs *args; /* captured at the entry, or NULL */
+	uint64_t site;                  /* its call site (record --callsite), or 0 */
 	uint32_t name;
 	uint8_t state; /* F_BEGUN: its begin is written; F_PENDING: it started
 			* at or before lo and may yet overlap the range (begin
@@ -386,7 +388,10 @@ static void write_begin(struct ct_perfetto *pf, struct pf_frame *f)
 	uint64_t ts = f->start > pf->lo ? f->start : pf->lo;
 	size_t pkt, te = event_packet(pf, &pkt, ts, TYPE_SLICE_BEGIN, f->name);
 	args_annotation(pf, f->args, false);
-	f->args = NULL; /* not needed any more (and not kept alive) */
+	f->args = NULL;       /* not needed any more (and not kept alive) */
+	if (f->site && pf->t) /* record --callsite (lib/srcline.h) */
+		annotation(&pf->buf, "callsite",
+			   ct_srcline_site_or_addr(pf->s, pf->t->proc, f->site));
 	ct_pb_end(&pf->buf, te);
 	packet_end(pf, pkt);
 	f->state = F_BEGUN;
@@ -489,6 +494,7 @@ void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe)
 		f->start = t;
 		f->name = name_id(pf, fe->fn);
 		f->args = ev->args;
+		f->site = ev->site;
 		if (t >= pf->hi) {
 			f->state = F_SKIP;
 		} else if (t <= pf->lo) {

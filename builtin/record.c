@@ -488,6 +488,10 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 		setenv(CT_ENV_DROP, "1", 1);
 	else
 		unsetenv(CT_ENV_DROP);
+	if (r->o.callsite)
+		setenv(CT_ENV_CALLSITE, "1", 1);
+	else
+		unsetenv(CT_ENV_CALLSITE);
 	if (r->o.flight)
 		setenv(CT_ENV_FLIGHT, "1", 1);
 	else

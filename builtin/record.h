@@ -18,6 +18,7 @@ struct record_opts {
 	const char *lib, *bufsize, *nbuf;
 	bool quiet, drop;
 	bool count;          /* --count: call counts only (runtime/count.c) */
+	bool callsite;       /* --callsite: each call's call site (runtime/callsite.c) */
 	uint64_t flight;     /* --flight: bytes per thread, else 0 */
 	char flight_buf[32]; /* the buffer size it makes, for the runtime */
 	struct ct_args_opts ao;

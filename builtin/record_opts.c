@@ -41,6 +41,8 @@ static const char record_usage[] =
 	"                        of events (default 1M), write them when the program\n"
 	"                        ends, crashes or is killed, on SIGUSR1 to record, or\n"
 	"                        at calltrace_snapshot() (DIR/snapshot.N/)\n"
+	"      --callsite        keep each call's call site (the return address in\n"
+	"                        its caller): replay --srcline, callers --callsite\n"
 	"      --count           counting mode: exact call counts per function and per\n"
 	"                        caller->callee arc of each thread, no times, no event\n"
 	"                        stream (report, callers, graph --no-time, coverage,\n"
@@ -105,6 +107,7 @@ static const char record_usage[] =
  * the filters', from 0x2000) */
 #define OPT_FLIGHT 0x3000
 #define OPT_COUNT 0x3001
+#define OPT_CALLSITE 0x3010
 
 /* --flight[=SIZE]: bytes per thread, K, M or G suffix, default 1M */
 static bool parse_flight(struct record_opts *o, const char *arg)
@@ -153,6 +156,7 @@ static const struct option opts[] = {
 	{"max-size", required_argument, NULL, CT_RF_MAXSIZE},
 	{"flight", optional_argument, NULL, OPT_FLIGHT},
 	{"count", no_argument, NULL, OPT_COUNT},
+	{"callsite", no_argument, NULL, OPT_CALLSITE},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{"args", required_argument, NULL, 'A'},
@@ -258,6 +262,9 @@ bool ct_record_parse(struct record_opts *o, int argc, char **argv, int *code)
 		case OPT_COUNT:
 			o->count = true;
 			break;
+		case OPT_CALLSITE:
+			o->callsite = true;
+			break;
 		case CT_PL_OPT:
 		case CT_PL_FILTER:
 			if (ct_plugopt_option(&o->pl, c, optarg) < 0)
@@ -353,7 +360,8 @@ bool ct_record_parse(struct record_opts *o, int argc, char **argv, int *code)
 	}
 	if (o->count) {
 		/* counts have no events: nothing to buffer, filter or capture */
-		const char *what = o->flight                          ? "--flight"
+		const char *what = o->callsite                        ? "--callsite"
+				   : o->flight                        ? "--flight"
 				   : o->drop                          ? "--drop"
 				   : o->bufsize || o->nbuf            ? "-b/--buffers"
 				   : ao->nA || ao->nR || ao->autoargs ? "-A/-R/-a"

@@ -27,6 +27,7 @@
 #include "output.h"
 #include "progress.h"
 #include "session.h"
+#include "srcline.h"
 #include "util.h"
 #include "view.h"
 
@@ -66,7 +67,8 @@ struct replay {
 	struct rthread *rts;          /* per thread index */
 	bool no_duration;
 	bool no_args;
-	bool color; /* durations coloured (lib/color.h) */
+	bool srcline; /* --srcline: file:line of each call and of its call site */
+	bool color;   /* durations coloured (lib/color.h) */
 };
 
 static const char spaces[] = "                                                                "
@@ -346,6 +348,31 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 	ob.len = (size_t)(o - ob.buf);
 }
 
+/* the line of a call's entry (or of a leaf): with --srcline, its end
+ * "\n" becomes " /\* f.c:3, from main.c:12 *\/\n" (lib/srcline.h), or
+ * that goes into the comment the line ends with */
+static void put_call_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
+			  bool has_dur, struct text before, struct text name, struct text after)
+{
+	char buf[8192];
+	if (r->srcline && after.n && after.s[after.n - 1] == '\n' && after.n < sizeof(buf) - 512) {
+		/* into the line's comment if it has one: "(); /\* unfinished,
+		 * f.c:3 *\/" */
+		bool in = after.n >= 4 && !memcmp(after.s + after.n - 4, " */\n", 4);
+		size_t n = after.n - (in ? 4 : 1);
+		memcpy(buf, after.s, n);
+		memcpy(buf + n, in ? ", " : " /* ", in ? 2 : 4);
+		size_t m = n + (in ? 2 : 4);
+		size_t k = ct_srcline_note(r->s, fe->ev.thread->proc, ct_addr_untag(fe->ev.addr),
+					   fe->ev.site, buf + m, 400);
+		if (k) {
+			memcpy(buf + m + k, " */\n", 4);
+			after = (struct text){buf, m + k + 4};
+		}
+	}
+	put_line_name(r, rt, fe, has_dur, before, name, after);
+}
+
 static void put_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe, bool has_dur,
 		     struct text before, struct text after)
 {
@@ -398,18 +425,19 @@ static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fe
 	if (args) {
 		char line[ARGBUF + 8];
 		int n = snprintf(line, sizeof(line), "%s {\n", args);
-		put_line_name(r, rt, fe, false, TEXT(""), bare_name(fe->fn),
+		put_call_line(r, rt, fe, false, TEXT(""), bare_name(fe->fn),
 			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n
 									   : sizeof(line) - 1});
 		return;
 	}
 	if (fe->ev.flags & CT_EVF_BEFORE) /* record --flight */
-		put_line(r, rt, fe, false, TEXT(""),
-			 fe->fn->has_params ? TEXT(" { /* entered before the snapshot */\n")
-					    : TEXT("() { /* entered before the snapshot */\n"));
+		put_call_line(r, rt, fe, false, TEXT(""), fn_text(fe->fn),
+			      fe->fn->has_params
+				      ? TEXT(" { /* entered before the snapshot */\n")
+				      : TEXT("() { /* entered before the snapshot */\n"));
 	else
-		put_line(r, rt, fe, false, TEXT(""),
-			 fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
+		put_call_line(r, rt, fe, false, TEXT(""), fn_text(fe->fn),
+			      fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
 }
 
 /* a leaf or exit line with arguments or a return value */
@@ -431,7 +459,7 @@ static bool print_with_values(struct replay *r, struct rthread *rt, const struct
 			     unfinished ? " /* unfinished */"
 			     : unwound  ? " /* unwound */"
 					: "");
-		put_line_name(r, rt, ex, !unfinished, TEXT(""),
+		put_call_line(r, rt, ex, !unfinished, TEXT(""),
 			      args ? bare_name(ex->fn) : fn_text(ex->fn),
 			      (struct text){line, (size_t)n < sizeof(line) ? (size_t)n
 									   : sizeof(line) - 1});
@@ -462,7 +490,7 @@ static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fev
 				     : TEXT("(); /* entered before the snapshot, unfinished */\n"))
 				: (p ? TEXT("; /* entered before the snapshot */\n")
 				     : TEXT("(); /* entered before the snapshot */\n"));
-	put_line(r, rt, ex, !unfinished, TEXT(""), after);
+	put_call_line(r, rt, ex, !unfinished, TEXT(""), fn_text(ex->fn), after);
 }
 
 static void print_exit(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
@@ -663,6 +691,10 @@ static const struct ct_opt options[] = {
 	CT_OPT_PAGER,
 	CT_OPT_COLOR_WHEN,
 	CT_OPT_FLAG("no-duration", struct replay, no_duration, "leave out the duration column"),
+	CT_OPT_FLAG("srcline", struct replay, srcline,
+		    "each call's file:line, and where it was called\n"
+		    "from (record --callsite): 'f(); /* f.c:3, from\n"
+		    "main.c:12 */'"),
 	CT_OPT_FLAG("no-args", struct replay, no_args,
 		    "leave out captured arguments and return values\n"
 		    "(record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'"),

@@ -23,6 +23,7 @@
 #include "overhead.h"
 #include "session.h"
 #include "session_priv.h"
+#include "srcline.h"
 #include "tclock.h"
 #include "util.h"
 
@@ -72,6 +73,9 @@ struct ct_reader_iter {
 	char *text;         /* ct_reader_read's texts */
 	size_t tlen, tcap;
 	char args[ARGTEXT], ret[ARGTEXT]; /* ct_reader_next's */
+	uint64_t site;                    /* ct_reader_next's last event's call site */
+	uint64_t *sites;                  /* CT_READER_CALLSITES: the last batch's */
+	size_t nsites, capsites;
 };
 
 static void set_error(struct ct_reader_error *err, int code, const char *msg)
@@ -322,7 +326,8 @@ int ct_reader_iter_open(ct_reader *r, size_t thread, unsigned flags, ct_reader_i
 		set_error(err, CT_READER_E_ARG, "ct_reader_iter_open: no recording or no handle");
 		return -1;
 	}
-	if (flags & ~(CT_READER_MARKS | CT_READER_CORRECTED | CT_READER_NO_ARGS)) {
+	if (flags &
+	    ~(CT_READER_MARKS | CT_READER_CORRECTED | CT_READER_NO_ARGS | CT_READER_CALLSITES)) {
 		set_error(err, CT_READER_E_ARG, "ct_reader_iter_open: unknown flags");
 		return -1;
 	}
@@ -368,6 +373,7 @@ void ct_reader_iter_close(ct_reader_iter *it)
 	}
 	free(it->th);
 	free(it->text);
+	free(it->sites);
 	free(it);
 }
 
@@ -530,6 +536,7 @@ int ct_reader_next(ct_reader_iter *it, struct ct_reader_event *out, struct ct_re
 		.args = args_text(it, ev, false, it->args, sizeof(it->args)) ? it->args : NULL,
 		.retval = args_text(it, ev, true, it->ret, sizeof(it->ret)) ? it->ret : NULL,
 	};
+	it->site = ct_addr_untag(ev->site);
 	set_ok(err);
 	return 1;
 }
@@ -567,6 +574,11 @@ int ct_reader_read(ct_reader_iter *it, struct ct_reader_rec *recs, size_t max,
 		max = INT32_MAX;
 	it->tlen = 0;
 	size_t k = 0;
+	bool sites = it->flags & CT_READER_CALLSITES;
+	if (sites && it->capsites < max) {
+		it->capsites = max;
+		it->sites = xrealloc(it->sites, max * sizeof(*it->sites));
+	}
 	bool marks = it->flags & CT_READER_MARKS, corrected = it->flags & CT_READER_CORRECTED;
 	while (k < max) {
 		if (it->pos == it->n) {
@@ -617,14 +629,37 @@ int ct_reader_read(ct_reader_iter *it, struct ct_reader_rec *recs, size_t max,
 			o->flags = (uint8_t)ev->flags;
 			o->reserved = 0;
 			o->args = o->ret = CT_READER_NONE;
+			if (sites)
+				it->sites[k - 1] = ct_addr_untag(ev->site);
 			if (__builtin_expect(ev->args != NULL, 0)) {
 				o->args = batch_text(it, ev, false);
 				o->ret = batch_text(it, ev, true);
 			}
 		}
 	}
+	it->nsites = sites ? k : 0;
 	set_ok(err);
 	return (int)k;
+}
+
+uint64_t ct_reader_callsite(const ct_reader_iter *it)
+{
+	return it ? it->site : 0;
+}
+
+const uint64_t *ct_reader_batch_callsites(const ct_reader_iter *it, size_t *n)
+{
+	bool on = it && (it->flags & CT_READER_CALLSITES);
+	if (n)
+		*n = on ? it->nsites : 0;
+	return on ? it->sites : NULL;
+}
+
+const char *ct_reader_callsite_line(ct_reader *r, size_t process, uint64_t site)
+{
+	if (!r || process >= r->s->nprocs)
+		return NULL;
+	return ct_srcline_site(r->s, r->s->procs[process], site);
 }
 
 const char *ct_reader_batch_text(const ct_reader_iter *it, size_t *len)

@@ -25,6 +25,7 @@
 #include "message.h"
 #include "output.h"
 #include "session_priv.h"
+#include "srcline.h"
 #include "util.h"
 
 void ct_session_warn(struct ct_session *s, const char *fmt, ...)
@@ -675,6 +676,7 @@ void ct_session_close(struct ct_session *s)
 	}
 	free(sp->warnings);
 	ct_u64map_free(&sp->warned);
+	ct_srcline_free(s);
 	ct_session_free_symtabs(s);
 	ct_u64map_free(&sp->procmap);
 	for (size_t i = 0; i < s->nthreads; i++) {

@@ -157,9 +157,12 @@ struct ct_event {
 	/* the call's captured arguments (on its CT_ENTER) and also its return
 	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text.
 	 * Valid while the call is open and for a while after its exit
-	 * (CT_ARGS_KEEP_* in lib/stream.c), never after its stream or merge
+	 * (CT_ARGS_KEEP_* in lib/argpool.h), never after its stream or merge
 	 * is closed: copy what must live longer. */
 	const struct ct_callargs *args;
+	/* record --callsite: the call's call site, the return address in its
+	 * caller (on its CT_ENTER and CT_EXIT), or 0: lib/srcline.h */
+	uint64_t site;
 };
 
 struct ct_stream; /* one thread */

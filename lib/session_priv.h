@@ -34,6 +34,7 @@ struct session_priv {
 	bool exact_ns;            /* clock_hz == 1e9 */
 	struct ct_u64map symtabs; /* hash of key -> struct symcache list */
 	struct ct_u64map procmap; /* pid << 32 | gen -> struct ct_proc * */
+	void *srcline;            /* lib/srcline.c's cache, or NULL */
 };
 
 struct proc_priv {

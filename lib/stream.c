@@ -40,6 +40,7 @@ struct frame {
 	uint64_t waited0;       /* the stream's waited at this entry */
 	uint64_t libmark;       /* the stream's library-call count after it, times 2,
 			   * plus 1 if this is a library call */
+	uint64_t site;          /* its call site (record --callsite), or 0 */
 };
 
 /* a count of library calls for an event's below_lib: its low 32 bits
@@ -390,8 +391,9 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 	ev->waited = st->waited;
 	st->nlib += lib;
 	st->stack[st->depth] =
-		(struct frame){addr, time, ++st->nenter, NULL, st->waited, st->nlib * 2 + lib};
+		(struct frame){addr, time, ++st->nenter, NULL, st->waited, st->nlib * 2 + lib, 0};
 	ev->args = NULL;
+	ev->site = 0;
 	ev->kind = CT_ENTER;
 	ev->flags = flags | LIBFLAG(lib);
 	ev->addr = addr;
@@ -420,10 +422,24 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 	ev->thread = st->t;
 	ev->below = st->nenter - f->mark;
 	ev->args = f->ca;
+	ev->site = f->site;
 	if (f->ca) {
 		ct_args_retire(&st->args, f->ca);
 		f->ca = NULL;
 	}
+}
+
+/* record --callsite: the CALLSITE record right after the ENTER of fn just
+ * decoded (format.h): the call's site, on its events */
+static void take_site(struct ct_stream *st, struct ct_event *ev, uint64_t fn)
+{
+	uint32_t w = ensure(st, 4) ? rd32(st->buf + st->pos) : 0;
+	if ((w & 3) != CT_REC_EXT || CT_EXT_TYPE(w) != CT_EXT_CALLSITE || CT_EXT_LEN(w) > 1 ||
+	    !ensure(st, 4 + 4 * (size_t)CT_EXT_LEN(w)))
+		return; /* (one elsewhere is skipped) */
+	uint32_t lo = CT_EXT_LEN(w) ? rd32(st->buf + st->pos + 4) : 0;
+	st->pos += 4 + 4 * (size_t)CT_EXT_LEN(w);
+	ev->site = st->stack[st->depth - 1].site = ct_callsite_decode(fn, w, lo);
 }
 
 /* an ARGS record right after the ENTER just decoded: attach it */
@@ -578,6 +594,7 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			st->base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
 			uint64_t addr = (q >> 24) | st->hi;
 			push(st, ev, addr, clock_ns(s, st->base), 0);
+			take_site(st, ev, addr);
 			take_args(st, ev);
 			return 1;
 		}
@@ -748,6 +765,8 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 				st->waited += to - from;
 			continue;
 		}
+		case CT_EXT_CALLSITE: /* not after an ENTER: nothing to attach it to */
+			continue;
 		case CT_EXT_ARGS: /* not after its ENTER (a signal came between) */
 			st->args.bad += s->argtab != NULL; /* without specs: said once */
 			continue;
@@ -802,8 +821,6 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	uint64_t base = st->base, last_time = st->last_time;
 	uint64_t hi = st->hi, nenter = st->nenter, waited = st->waited, nlib = st->nlib;
 	struct ct_thread *t = st->t;
-	/* with argument records, an ENTER followed by one (or whose next
-	 * record is not buffered yet) goes the slow way */
 	const bool has_args = sp->pub.argtab != NULL;
 
 	while (n < max && p <= last) {
@@ -829,18 +846,22 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 					       .below = nenter - f->mark,
 					       .below_lib = lib32(nlib - (f->libmark >> 1)),
 					       .args = f->ca,
-					       .waited = waited - f->waited0};
+					       .waited = waited - f->waited0,
+					       .site = f->site};
 			if (__builtin_expect(f->ca != NULL, 0)) {
 				ct_args_retire(&st->args, f->ca);
 				stack[depth].ca = NULL;
 			}
 			p += 4;
 		} else if ((w & 3) == CT_REC_ENTER) {
-			if (depth == cap)
+			/* an ENTER followed by a CALLSITE or an ARGS, or whose
+			 * next record is not buffered yet, goes the slow way */
+			if (depth == cap || (size_t)(p - st->buf) + 12 > st->len)
 				break;
-			if (has_args && ((size_t)(p - st->buf) + 12 > st->len ||
-					 ((rd32(p + 8) & 3) == CT_REC_EXT &&
-					  CT_EXT_TYPE(rd32(p + 8)) == CT_EXT_ARGS)))
+			uint32_t nx = rd32(p + 8);
+			if ((nx & 3) == CT_REC_EXT &&
+			    (CT_EXT_TYPE(nx) == CT_EXT_CALLSITE ||
+			     (has_args && CT_EXT_TYPE(nx) == CT_EXT_ARGS)))
 				break;
 			uint64_t q = rd64(p);
 			base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
@@ -861,8 +882,8 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 					       .below_lib = lib32(nlib),
 					       .waited = waited};
 			nlib += lib;
-			stack[depth] =
-				(struct frame){addr, time, ++nenter, NULL, waited, nlib * 2 + lib};
+			stack[depth] = (struct frame){addr,   time,           ++nenter, NULL,
+						      waited, nlib * 2 + lib, 0};
 			depth++;
 			p += 8;
 		} else {

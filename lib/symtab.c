@@ -260,6 +260,24 @@ static void add_line(struct linevec *lv, uint64_t addr, const char *file, const 
 	lv->v[lv->n++] = (struct lineinfo){addr, ct_source_path(file, comp_dir), line};
 }
 
+/* a function's DW_AT_decl_file: also file 0 of a DWARF 5 line table (the
+ * primary source file, which clang names by 0 and libdw 0.188's
+ * dwarf_decl_file does not give) */
+static const char *decl_file(Dwarf_Die *die)
+{
+	const char *f = dwarf_decl_file(die);
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t n;
+	if (f || !dwarf_attr_integrate(die, DW_AT_decl_file, &a) ||
+	    dwarf_formudata(&a, &idx) != 0 || !dwarf_diecu(die, &cu, NULL, NULL) ||
+	    dwarf_getsrcfiles(&cu, &files, &n) != 0 || idx >= n)
+		return f;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
 static void walk_dies(Dwarf_Die *parent, const char *comp_dir, struct linevec *lv, int level)
 {
 	Dwarf_Die die;
@@ -268,7 +286,7 @@ static void walk_dies(Dwarf_Die *parent, const char *comp_dir, struct linevec *l
 	do {
 		int tag = dwarf_tag(&die);
 		if (tag == DW_TAG_subprogram) {
-			const char *file = dwarf_decl_file(&die);
+			const char *file = decl_file(&die);
 			int line = 0;
 			dwarf_decl_line(&die, &line);
 			Dwarf_Addr lo;

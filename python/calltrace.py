@@ -27,16 +27,16 @@ import ctypes
 import os
 import struct
 
-__all__ = ["Recording", "Error", "Event", "Process", "Thread", "Module", "Symbol",
+__all__ = ["Recording", "Error", "Event", "SiteEvent", "Process", "Thread", "Module", "Symbol",
            "ENTRY", "EXIT", "MARK", "API_VERSION"]
 
-API_VERSION = 1  # CT_READER_API_VERSION this module was written for
+API_VERSION = 2  # CT_READER_API_VERSION this module was written for
 
 # event kinds and flags (include/calltrace/reader.h)
 ENTRY, EXIT, MARK = 0, 1, 2
 KIND_NAMES = ("entry", "exit", "mark")
 EV_SIGNAL, EV_SYNTHETIC, EV_UNFINISHED, EV_BEFORE, EV_LIBCALL = 0x1, 0x2, 0x4, 0x8, 0x10
-_MARKS, _CORRECTED, _NO_ARGS = 0x1, 0x2, 0x4
+_MARKS, _CORRECTED, _NO_ARGS, _CALLSITES = 0x1, 0x2, 0x4, 0x8
 _DEMANGLE = {"full": 0, "simple": 0x1, "no": 0x2}
 _ALL_THREADS = ctypes.c_size_t(-1).value
 _NONE = 0xFFFFFFFF
@@ -48,6 +48,10 @@ REC = struct.Struct("<QQQQIIIBBHII")
 
 Event = collections.namedtuple(
     "Event", "kind flags depth thread time_ns start_ns ctime_ns addr name args retval")
+# events(callsites=True): an Event and its call's call site (record
+# --callsite): the return address in the caller (0: none) and its line,
+# "main.c:12" (None when unknown)
+SiteEvent = collections.namedtuple("SiteEvent", Event._fields + ("callsite", "callsite_line"))
 Process = collections.namedtuple(
     "Process", "index pid ppid gen exe argv start_ns modules")
 Thread = collections.namedtuple("Thread", "index tid pid process name bytes")
@@ -144,6 +148,8 @@ def _load():
         "ct_reader_iter_close": (None, [P]),
         "ct_reader_read": (I, [P, P, S, E]),
         "ct_reader_batch_text": (P, [P, ctypes.POINTER(S)]),
+        "ct_reader_batch_callsites": (P, [P, ctypes.POINTER(S)]),
+        "ct_reader_callsite_line": (ctypes.c_char_p, [P, S, ctypes.c_uint64]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -261,6 +267,10 @@ class Recording:
                     p = lib.ct_reader_batch_text(it, ctypes.byref(tlen))
                     if tlen.value:
                         text = ctypes.string_at(p, tlen.value)
+                if flags & _CALLSITES:
+                    p = lib.ct_reader_batch_callsites(it, ctypes.byref(tlen))
+                    self._sites = list((ctypes.c_uint64 * tlen.value).from_address(p)) \
+                        if p and tlen.value else [0] * n
                 yield view[:n * REC.size], text
         finally:
             lib.ct_reader_iter_close(it)
@@ -276,21 +286,40 @@ class Recording:
         for view, _ in self._batches(thread, flags, batch):
             yield from unpack(view)
 
-    def events(self, thread=None, marks=False, corrected=False, batch=8192):
+    def events(self, thread=None, marks=False, corrected=False, batch=8192, callsites=False):
         """The events as Event tuples with names, captured arguments and
         return values ("48, 18", "6"; None when not captured) as replay
-        shows them."""
-        flags = (_MARKS if marks else 0) | (_CORRECTED if corrected else 0)
+        shows them.  callsites: SiteEvent tuples instead, with each call's
+        call site (record --callsite) and its line."""
+        flags = (_MARKS if marks else 0) | (_CORRECTED if corrected else 0) | \
+            (_CALLSITES if callsites else 0)
         names = self.names
         for view, text in self._batches(thread, flags, batch):
-            for (tm, st, ct, addr, name, depth, th, kind, fl, _, a, r) in REC.iter_unpack(view):
+            sites = self._sites if callsites else None
+            for i, (tm, st, ct, addr, name, depth, th, kind, fl, _, a, r) in \
+                    enumerate(REC.iter_unpack(view)):
                 args = ret = None
                 if text is not None:
                     if a != _NONE:
                         args = _s(text[a:text.index(b"\0", a)])
                     if r != _NONE:
                         ret = _s(text[r:text.index(b"\0", r)])
-                yield Event(kind, fl, depth, th, tm, st, ct, addr, names[name], args, ret)
+                if sites is None:
+                    yield Event(kind, fl, depth, th, tm, st, ct, addr, names[name], args, ret)
+                else:
+                    yield SiteEvent(kind, fl, depth, th, tm, st, ct, addr, names[name], args,
+                                    ret, sites[i], self.callsite_line(th, sites[i]))
+
+    def callsite_line(self, thread, site):
+        """The line of call site `site` of a thread (its index), "main.c:12",
+        or None (each address resolved once)."""
+        if not site:
+            return None
+        key = (self.threads[thread].process, site)
+        cache = self.__dict__.setdefault("_lines", {})
+        if key not in cache:
+            cache[key] = _s(self._lib.ct_reader_callsite_line(self._r, key[0], site))
+        return cache[key]
 
 
 def api_version():

@@ -119,6 +119,39 @@ static inline __attribute__((always_inline)) void enter_at(struct ct_tstate *t, 
 	}
 }
 
+/* record --callsite: an ENTER and its CALLSITE at now, as enter_at (busy
+ * held; let go on every path) */
+static inline __attribute__((always_inline)) void
+cs_enter_at(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint64_t now, uintptr_t site)
+{
+	uint64_t delta = now - t->last;
+	uint32_t d = t->depth;
+	uint64_t sd = site - a + 0x8000u;
+	if (likely(d < t->cap && delta < (1u << CT_ENTER_DELTA_BITS) && sd < 0x10000u &&
+		   (a >> 40) == t->hi)) {
+		/* the short CALLSITE (format.h ct_callsite_encode) */
+		uintptr_t p = ct_arch_reserve(&t->cur, 12);
+		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
+		*(uint32_t *)(p + 8) =
+			ct_ext_word(CT_EXT_CALLSITE, 0, (unsigned)(sd - 0x8000u) & 0xffffu);
+		t->last = now;
+		struct ct_frame *f = &t->stk[d];
+		f->fn = a;
+		CT_BARRIER(); /* (as in enter_at) */
+		f->cfa = cfa;
+		t->depth = d + 1;
+		if (unlikely(p + 12 > t->limit)) {
+			buffer_full_rel(t);
+			return;
+		}
+		CT_BARRIER();
+		t->busy--;
+	} else {
+		t->cs_site = site;
+		ct_cs_enter(t, a, cfa, now); /* (callsite.c: the other cases) */
+	}
+}
+
 /* an EXIT at now (busy held; let go on every path) */
 static inline __attribute__((always_inline)) void exit_at(struct ct_tstate *t, uintptr_t fn,
 							  uint64_t now)
@@ -159,7 +192,10 @@ static __attribute__((noinline)) void plug_enter(struct ct_tstate *t, uintptr_t 
 {
 	uint32_t d = t->depth;
 	uint64_t now = ct_clock();
-	enter_at(t, a, cfa, now); /* (lets busy go) */
+	if (ct_callsite_on)
+		ct_cs_enter(t, a, cfa, now); /* (lets busy go) */
+	else
+		enter_at(t, a, cfa, now); /* (lets busy go) */
 	if (t->depth != d + 1 || t->stk[d].fn != a || t->busy != 0)
 		return; /* not pushed, or the thread stopped (busy stays held) */
 	t->busy = 1;
@@ -198,6 +234,10 @@ static __attribute__((noinline)) void enter_other(uintptr_t a, uintptr_t cfa, ui
 		plug_enter(t, a, cfa);
 		return;
 	}
+	if (ct_callsite_on) { /* record --callsite (callsite.c) */
+		ct_cs_enter(t, a, cfa, ct_clock());
+		return;
+	}
 	enter_at(t, a, cfa, ct_clock());
 }
 
@@ -224,9 +264,20 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	uintptr_t a = (uintptr_t)fn, cfa = (uintptr_t)__builtin_dwarf_cfa();
-	(void)call_site;
-	if (unlikely(!ct_hook_fast)) { /* filters on, not the TSC, or counting */
-		if (ct_count_on) {     /* record --count (count.c): no busy flag */
+	if (unlikely(!ct_enter_fast)) { /* filters on, not the TSC, counting, --callsite */
+		if (ct_cs_fast) {       /* --callsite, and nothing else */
+			if (unlikely(t->busy != 0)) {
+				enter_nested(t, fn);
+				return;
+			}
+			t->busy = 1;
+			CT_BARRIER();
+			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
+			if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
+				ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
+			return;
+		}
+		if (ct_count_on) { /* record --count (count.c): no busy flag */
 			ct_count_enter(fn);
 			return;
 		}
@@ -236,6 +287,7 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		}
 		t->busy = 1;
 		CT_BARRIER();
+		t->cs_site = (uintptr_t)call_site; /* record --callsite's (callsite.c) */
 		if (ct_cyg_held)
 			time_enter(t, a, cfa, true);
 		else
@@ -488,7 +540,7 @@ static __attribute__((noinline)) void filt_record(struct ct_tstate *t, uintptr_t
 	uint32_t d = t->depth;
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
-	if (likely(dec == CT_FD_RECORD && delta < (1u << CT_ENTER_DELTA_BITS) &&
+	if (likely(dec == CT_FD_RECORD && !ct_callsite_on && delta < (1u << CT_ENTER_DELTA_BITS) &&
 		   (a >> 40) == t->hi && (!ct_filt.timed || d < t->fl_tcap))) {
 		if (ct_filt.timed)
 			ct_filt_note_at(t, d, now);

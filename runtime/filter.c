@@ -447,6 +447,7 @@ void ct_filt_enable(void)
 	/* the trampolines' assembly fast paths know nothing of filters: from
 	 * now on every hook takes the C paths */
 	ct_hook_fast = false;
+	ct_enter_fast = ct_cs_fast = false;
 	__atomic_store_n(&ct_filt_on, true, __ATOMIC_RELEASE);
 }
 
@@ -575,7 +576,7 @@ void ct_filt_flush(struct ct_tstate *t)
 		 * exit, with what was written after it */
 		uint64_t t0 = t->fl_tp[i].t0;
 		ct_filt_note_at(t, i, t0);
-		ct_put_enter(t, f->fn, t0);
+		ct_put_enter(t, f->fn, t0, t->fl_tp[i].site);
 	}
 }
 

@@ -455,10 +455,15 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	uint32_t d = t->depth;
 	uintptr_t cfa = (uintptr_t)slot + 8;
 	uintptr_t ret = *slot;
+	t->cs_site = ret; /* record --callsite: its call site (callsite.c) */
+	uint32_t cs[CT_CALLSITE_MAXW];
+	unsigned n = 8 + 4 * ct_cs_words(fn, ret, cs); /* (--callsite) */
 	if (likely(!ct_filt_on && d < t->cap && d != 0 && t->hook && t->stk[d - 1].cfa > cfa &&
 		   delta < (1u << CT_ENTER_DELTA_BITS) && (fn >> 40) == t->hi && ret != TRAMP)) {
-		uintptr_t p = ct_arch_reserve(&t->cur, 8);
+		uintptr_t p = ct_arch_reserve(&t->cur, n);
 		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
+		for (unsigned i = 8; i < n; i += 4)
+			*(uint32_t *)(p + i) = cs[(i - 8) / 4];
 		t->last = now;
 		struct ct_frame *f = &t->stk[d];
 		f->fn = fn;
@@ -467,7 +472,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 		f->flags = CT_FR_HOOKED;
 		t->depth = d + 1;
 		*slot = TRAMP;
-		if (unlikely(p + 8 > t->limit))
+		if (unlikely(p + n > t->limit))
 			ct_buffer_full(t);
 	} else if (ct_cyg_held && !ct_args_enabled && d < t->fl_tcap && d < t->cap && d != 0 &&
 		   t->hook && ret != TRAMP &&

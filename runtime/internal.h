@@ -76,6 +76,8 @@ struct ct_tpend {
 	uint64_t thr;   /* -t or time=: its threshold (0: none) */
 	uint32_t lim;   /* triggers (CT_FR_TP): the shown depth it allows */
 	uint32_t pad;
+	uint64_t site; /* record --callsite: the call site of an entry held
+			* back (ct_filt_hold_at), for its ENTER */
 };
 
 struct ct_hook_area; /* hook.c: nested-path frames and orphans */
@@ -149,6 +151,10 @@ struct ct_tstate {
 	struct ct_plug_frame *plug_fr;
 	uint32_t plug_cap;
 	uint32_t plug_in;
+	/* record --callsite (callsite.c): the call site of the entry this
+	 * thread's hook is making (busy held), for the paths that write its
+	 * ENTER (ct_enter_slow) */
+	uintptr_t cs_site;
 };
 #define CT_BUSY_OFF (1u << 30)
 
@@ -267,7 +273,8 @@ void ct_thread_release(struct ct_tstate *t, bool unmap) CT_HIDDEN;
 /* shared with the register-seeing front ends (hook.c) */
 void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
 void ct_put_time(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
-void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when) CT_HIDDEN;
+/* (site: the call site, for its CALLSITE record with --callsite; 0: none) */
+void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when, uintptr_t site) CT_HIDDEN;
 /* push a frame that writes no record (record-time filters) */
 bool ct_push_quiet(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, uintptr_t flags) CT_HIDDEN;
 void ct_nested(struct ct_tstate *t, unsigned type, void *fn) CT_HIDDEN;
@@ -433,9 +440,35 @@ bool ct_spec_keyword(const char **p, const char *end, const char *kw) CT_HIDDEN;
 /* ct_hook_fast and ct_cyg_held, from the clock, the filters, --count and a
  * plugin (at start-up, in a forked child, when filters come on, when the
  * plugin is loaded) */
+/* callsite.c: record --callsite (set once, before any traced call): every
+ * recorded ENTER is followed by its CT_EXT_CALLSITE, written by the C paths
+ * of the hooks (the fast paths are off) */
+extern bool ct_callsite_on CT_HIDDEN;
+void ct_callsite_init(void) CT_HIDDEN;  /* $CALLTRACE_CALLSITE, at start-up */
+extern uintptr_t ct_cs_tramp CT_HIDDEN; /* hook.c's return trampoline */
+/* the CALLSITE words of a call of fn from site into w: their number, 0
+ * without --callsite or without a call site (0, or a tail call's slot) */
+static inline unsigned ct_cs_words(uintptr_t fn, uintptr_t site, uint32_t *w)
+{
+	if (!ct_callsite_on || !site || site == ct_cs_tramp)
+		return 0;
+	return ct_callsite_encode(fn, site, w);
+}
+/* -finstrument-functions, --callsite: an ENTER and its CALLSITE (call site
+ * t->cs_site) at now, as cyg.c's enter_at (busy held; let go) */
+void ct_cs_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint64_t now) CT_HIDDEN;
+
+/* callsite.c: may the entries take their fast paths (ct_hook_fast, and no
+ * --callsite: the byte the entry hooks test; the exits test ct_hook_fast),
+ * and the -finstrument-functions entry its --callsite one (cyg.c)? */
+extern bool ct_enter_fast CT_HIDDEN;
+extern bool ct_cs_fast CT_HIDDEN;
+
 static inline void ct_hook_modes(void)
 {
 	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on && !ct_count_on && !ct_plug_on;
+	ct_enter_fast = ct_hook_fast && !ct_callsite_on;
+	ct_cs_fast = ct_hook_fast && ct_callsite_on;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
 }
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
@@ -604,6 +637,7 @@ static inline __attribute__((always_inline)) void ct_filt_hold_at(struct ct_tsta
 								  uint64_t now)
 {
 	t->fl_tp[d].t0 = now;
+	t->fl_tp[d].site = t->cs_site; /* (--callsite; else 0, unused) */
 	/* a frame held back at or below this depth (or one that returned
 	 * since, whose deadline is earlier still): the minima stand as they
 	 * are (fl_due was set at or before now, so it is at most now + TIME) */

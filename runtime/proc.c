@@ -464,7 +464,7 @@ void ct_thread_key_set(void)
 static const char *const exec_names[] = {
 	"LD_PRELOAD",   CT_ENV_DIR,   CT_ENV_SHM,    CT_ENV_CLOCK,  CT_ENV_BUFSIZE,
 	CT_ENV_NBUF,    CT_ENV_DROP,  CT_ENV_ARGS,   CT_ENV_FILTER, CT_ENV_FLIGHT,
-	CT_ENV_LIBCALL, CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_INJECT,
+	CT_ENV_LIBCALL, CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_INJECT, CT_ENV_CALLSITE,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];
@@ -714,6 +714,7 @@ static void process_init(void)
 	ct_plug_init(); /* its table; the plugin itself in the constructor */
 	ct_inj_init();  /* record --inject's rules */
 	ct_libcall_init();
+	ct_callsite_init();
 	/* the trampolines' fast paths read the TSC (set before the calibration
 	 * below, which measures them) */
 	ct_hook_modes();

@@ -264,7 +264,7 @@ bool ct_thread_ready(struct ct_tstate *t)
 
 /* the ENTER record of fn at `when` (a frame already on the shadow stack,
  * whose entry -t held back: runtime/filter.c) */
-void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when)
+void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when, uintptr_t site)
 {
 	if ((fn >> 40) != t->hi)
 		put_hi(t, fn >> 40);
@@ -273,10 +273,14 @@ void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when)
 		ct_put_time(t, when);
 		delta = 0;
 	}
-	uintptr_t p = reserve(t, 8);
+	uint32_t cs[CT_CALLSITE_MAXW];
+	unsigned n = 8 + 4 * ct_cs_words(fn, site, cs); /* (--callsite) */
+	uintptr_t p = reserve(t, n);
 	*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
+	for (unsigned i = 8; i < n; i += 4)
+		*(uint32_t *)(p + i) = cs[(i - 8) / 4];
 	t->last = when;
-	if (unlikely(p + 8 > t->limit))
+	if (unlikely(p + n > t->limit))
 		ct_buffer_full(t);
 }
 
@@ -300,7 +304,7 @@ __attribute__((noinline)) void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, 
 	t->stk[t->depth].cfa = cfa;
 	t->stk[t->depth].ret = 0;
 	t->depth++;
-	ct_put_enter(t, fn, now);
+	ct_put_enter(t, fn, now, t->cs_site);
 }
 
 /* an EXIT record at `now` (after a TIME record when the delta does not

@@ -9,7 +9,10 @@
  *   edges  [caller, callee, calls, time_ns, time_fn_ns]; caller -1 for an
  *          outermost call; time_ns counts the outermost activation of the
  *          edge (the callees table), time_fn_ns that of the callee (the
- *          callers table: it adds up to the callee's total)
+ *          callers table: it adds up to the callee's total); with export
+ *          --callsite a sixth element, the call site's index in sites (-1:
+ *          none): a pair has a row per call site
+ *   sites  (export --callsite) the call sites, "main.c:12"
  *   timeline  each thread's calls in time: {start, end, min_ns, left,
  *          longest_left, max_calls, marks_left, threads: [{pid, tid, name,
  *          calls_all, calls: [[fn, depth, start_ns, dur_ns]], marks:
@@ -477,7 +480,9 @@
 		rows.forEach(function (e, i) {
 			var who = e[whoIdx];
 			var tr = el("tr", {"data-fn": who}, [
-				el("td", null, [fnLink(who), cls === "callees" && i === 0 && e[3] > 0 ?
+				el("td", null, [fnLink(who), e.length > 5 && e[5] >= 0 ?
+					el("span", {cls: "site", title: "called from", text: " [" + D.sites[e[5]] + "]"}) : null,
+					cls === "callees" && i === 0 && e[3] > 0 ?
 					el("span", {cls: "star", title: "the most expensive callee", text: " ★"}) : null]),
 				el("td", {cls: "num", text: fmtInt(e[2])}),
 				el("td", {cls: "num", text: fmtTime(e[ti])}),

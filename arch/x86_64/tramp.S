@@ -261,7 +261,7 @@
 	jne ct_count_\name
 	.endif
 	FP_PUSH
-	cmpb $0, ct_hook_fast(%rip)	/* the TSC is the clock */
+	cmpb $0, ct_enter_fast(%rip)	/* the TSC is the clock (no --callsite) */
 	je .Lpop_\name
 	THREAD_SELF
 	/* busy: a handler that lands between the test and the increment

@@ -84,8 +84,17 @@ enum ct_ext_type {
 	CT_EXT_BACKTRACE = 13, /* the backtrace trigger: payload u64 return
 				* addresses, innermost first (the function
 				* that triggered it, then its callers) */
-	/* (14 is CT_EXT_CALLSITE's) */
-	CT_EXT_INJECT = 15, /* record --inject: a fault injected into the call
+	CT_EXT_CALLSITE = 14,  /* record --callsite: where the call of the ENTER
+				* right before it was made from, the return
+				* address in the caller.  Written with that
+				* ENTER in one reservation (nothing comes
+				* between them; a call with neither has none:
+				* the nested path's, a tail call's).  Length
+				* 0: small arg = the call site minus the
+				* function's address (the ENTER's), signed 16
+				* bits; length 1: small arg = call-site bits
+				* 32..47, payload u32 = bits 0..31 */
+	CT_EXT_INJECT = 15,    /* record --inject: a fault injected into the call
 			     * whose ENTER precedes it.  Small arg = what was
 			     * done (CT_INJ_A_*); payload u64 the value of
 			     * return=/retval=, u32 errno, u32 signal,
@@ -104,6 +113,7 @@ enum ct_ext_type {
 #define CT_BACKTRACE_MAX 64 /* addresses one CT_EXT_BACKTRACE holds at most */
 #define CT_FRAMES_MAX 127   /* frames one CT_EXT_FRAMES lists at most */
 #define CT_MARK_MAX 255     /* bytes of a mark's text at most */
+#define CT_CALLSITE_MAXW 2  /* words of a CT_EXT_CALLSITE at most */
 
 static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
 {
@@ -113,6 +123,27 @@ static inline uint32_t ct_ext_word(unsigned type, unsigned len, unsigned arg)
 #define CT_EXT_TYPE(w) (((w) >> 2) & 0x3f)
 #define CT_EXT_LEN(w) (((w) >> 8) & 0xff)
 #define CT_EXT_ARG(w) ((w) >> 16)
+
+/* the CT_EXT_CALLSITE record of a call of fn made from site into w[0..):
+ * its number of words (1 or 2) */
+static inline unsigned ct_callsite_encode(uint64_t fn, uint64_t site, uint32_t *w)
+{
+	uint64_t d = site - fn + 0x8000u;
+	if (d < 0x10000u) {
+		w[0] = ct_ext_word(CT_EXT_CALLSITE, 0, (unsigned)(d - 0x8000u) & 0xffffu);
+		return 1;
+	}
+	w[0] = ct_ext_word(CT_EXT_CALLSITE, 1, (unsigned)(site >> 32) & 0xffffu);
+	w[1] = (uint32_t)site;
+	return 2;
+}
+/* ... and back: w the record's first word, lo its payload word (if any) */
+static inline uint64_t ct_callsite_decode(uint64_t fn, uint32_t w, uint32_t lo)
+{
+	if (CT_EXT_LEN(w) == 0)
+		return fn + (uint64_t)(int64_t)(int16_t)(uint16_t)CT_EXT_ARG(w);
+	return (uint64_t)CT_EXT_ARG(w) << 32 | lo;
+}
 
 /* ---- shared-memory ring (one per traced thread, in $CALLTRACE_SHM) ------
  *
@@ -236,6 +267,9 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_PLUGIN_FILE "plugin.spec"       /* (runtime/plugin.c has the format) */
 #define CT_ENV_INJECT "CALLTRACE_INJECT"   /* record --inject: its rule file */
 #define CT_INJECT_FILE "inject.spec"       /* (runtime/inject.c has the format) */
+
+/* record --callsite: "1" (runtime/callsite.c) */
+#define CT_ENV_CALLSITE "CALLTRACE_CALLSITE"
 
 /* ---- record --count: per-thread call counts (runtime/count.c) ------------
  *

@@ -28,7 +28,7 @@ extern "C" {
 
 /* the API's version: raised when a function or a field is added (never
  * removed or changed within one soname, libcalltrace-reader.so.0) */
-#define CT_READER_API_VERSION 1
+#define CT_READER_API_VERSION 2 /* 2: call sites */
 
 #if defined(__GNUC__)
 #define CT_READER_API __attribute__((visibility("default")))
@@ -175,6 +175,8 @@ enum ct_reader_kind {
 	0x2u                   /* fill ctime_ns: the time with the tracer's own
 				  * cost before it taken out (doc/overhead.md) */
 #define CT_READER_NO_ARGS 0x4u /* do not format arguments and return values */
+#define CT_READER_CALLSITES \
+	0x8u /* keep each batch's call sites (ct_reader_batch_callsites; API 2) */
 
 /* all threads, merged in time order */
 #define CT_READER_ALL_THREADS ((size_t)-1)
@@ -233,6 +235,21 @@ CT_READER_API int ct_reader_read(ct_reader_iter *it, struct ct_reader_rec *recs,
 /* the texts of the last ct_reader_read (NUL-terminated strings at the
  * records' offsets), *len its size; valid until the next read */
 CT_READER_API const char *ct_reader_batch_text(const ct_reader_iter *it, size_t *len);
+
+/* ---- call sites (record --callsite; API version 2) ------------------------- */
+
+/* the call site of the event ct_reader_next gave last: the return address
+ * in its caller, on the call's entry and exit; 0 when it has none (a
+ * recording made without record --callsite, a mark) */
+CT_READER_API uint64_t ct_reader_callsite(const ct_reader_iter *it);
+/* with CT_READER_CALLSITES: the call sites of the records of the last
+ * ct_reader_read, one per record in order (0: none), *n their number;
+ * valid until the next read.  NULL without the flag. */
+CT_READER_API const uint64_t *ct_reader_batch_callsites(const ct_reader_iter *it, size_t *n);
+/* a call site of process `process` as "file.c:12" (the call's line, from
+ * the module's line table; the file's basename), or NULL when there is no
+ * line for it (or a bad index).  Each address is resolved once. */
+CT_READER_API const char *ct_reader_callsite_line(ct_reader *r, size_t process, uint64_t site);
 
 #ifdef __cplusplus
 }

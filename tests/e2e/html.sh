@@ -1,6 +1,7 @@
 # html: export --format=html of tests/e2e/html.c.  The embedded data parsed
 # back with python3 (calls per function as report counts them, call paths,
-# caller/callee pairs, times that nest); -F, --tid and -r apply; a program
+# caller/callee pairs, times that nest; --callsite splits the pairs by call
+# site); -F, --tid and -r apply; a program
 # with 8192 distinct call paths is bounded ("(other)" nodes).  Then the page
 # is opened in headless Chromium by tests/browser/html_report.js (flame
 # graph boxes, zoom, search, sorting, drill-down through the caller/callee
@@ -128,6 +129,33 @@ print("no time lost:", sum(r[3] for r in tree if r[0] == -1) == l["total_ns"])
 print("function calls still all counted:", {f[0]: f[1] for f in d["fns"]} == {"main": 1, "left": 4096, "right": 4095})
 PY
 
+section "export --format=html --callsite: a caller/callee pair per call site"
+record dc --callsite ./html
+want_rc "record --callsite ./html" $RC 0 "$W/dc.err"
+ct export dc --format=html --callsite -o "$W/cs.html"
+ct export dc --format=html -o "$W/nocs.html"
+python3 - "$W/cs.html" "$W/nocs.html" <<'PY' 2>&1 | add
+import sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+from data import data
+d, n = data(sys.argv[1]), data(sys.argv[2])
+fns, sites = d["fns"], d["sites"]
+name = lambda i: fns[i][0] if i >= 0 else "<root>"
+for e in sorted(d["edges"], key=lambda e: (name(e[1]), name(e[0]), e[5])):
+    if name(e[1]) in ("cheap", "heavy"):
+        print("edge", name(e[0]), "[%s]" % sites[e[5]], ">", name(e[1]), "calls", e[2])
+pairs = {}
+for e in d["edges"]:
+    k = (name(e[0]), name(e[1]))
+    pairs[k] = [a + b for a, b in zip(pairs.get(k, [0, 0, 0]), e[2:5])]
+nf = n["fns"]
+whole = {(nf[e[0]][0] if e[0] >= 0 else "<root>", nf[e[1]][0]): e[2:5] for e in n["edges"]}
+print("per pair, the sites' calls and callee times add up to the pair's:",
+      {k: [v[0], v[2]] for k, v in pairs.items()} == {k: [v[0], v[2]] for k, v in whole.items()})
+print("without --callsite: no sites, 5 fields an edge:", "sites" not in n and
+      all(len(e) == 5 for e in n["edges"]))
+PY
+
 section "the browser test (tests/browser/html_report.js)"
 if ! command -v node >/dev/null 2>&1 || [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
 	die "the browser test needs node and chromium: sh tools/install-deps.sh"
@@ -144,3 +172,7 @@ ct export d --format=html -N '^heavy$' -o "$W/noheavy.html"
 guard node "$TOP/tests/browser/html_report.js" "$W/noheavy.html" "$W/noheavy.png" >"$W/noheavy.out" 2>&1
 echo "exit $RC" | add
 grep '^FAIL flame graph has a box for heavy' "$W/noheavy.out" | sed 's/:.*//' | add
+
+section "the browser test on the report of export --callsite passes as well"
+guard node "$TOP/tests/browser/html_report.js" "$W/cs.html" "$W/cs.png" >"$W/cs.out" 2>&1
+echo "exit $RC" | add

@@ -8,7 +8,8 @@
 # inside a call (clipped slices) and -r ~0ns; threads (one sequence each)
 # and --tid; longjmp (unwound frames), fork + exec (unfinished frame, one
 # track for the thread in two images); captured arguments and return values
-# as debug annotations; the clock snapshot (CLOCK_MONOTONIC timestamps).
+# as debug annotations; call sites (record --callsite); the clock snapshot
+# (CLOCK_MONOTONIC timestamps).
 # variants: all
 command -v protoc >/dev/null || die "protoc not found (Debian package protobuf-compiler; make deps)"
 
@@ -100,3 +101,8 @@ $cc -g -O2 -pg -mfentry -I"$E2E" -o "$W/gcd" "$E2E/args.c" >"$W/build-gcd.log" 2
 record da -A 'gcd@arg1/d,arg2/d' -R 'gcd@retval/d' ./gcd
 want_rc "record -A -R ./gcd" $RC 0 "$W/da.err"
 pf da args -F gcd
+
+section "call sites (record --callsite) as the annotation callsite, as chrome's args"
+record dc --callsite ./basic
+want_rc "record --callsite ./basic" $RC 0 "$W/dc.err"
+pf dc callsite -F outer
