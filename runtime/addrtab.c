@@ -6,6 +6,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* internal.h: the functions an injection rule or a limited plugin selects */
+bool ct_sel_on;
+uint8_t ct_sel_bloom[CT_SEL_BLOOM];
+
 #define TOMB 1u /* a key taken out (0: empty) */
 
 static void *alloc(size_t n)

@@ -260,6 +260,40 @@ static __attribute__((noinline)) void exit_other(uintptr_t fn, uintptr_t ret)
 	exit_at(t, fn, ct_clock());
 }
 
+/* a function an injection rule or a limited plugin selects (its byte of
+ * ct_sel_bloom), entered (busy let go, its ENTER written).  The plugin's
+ * callback here only when the fast paths are on: else enter_other called
+ * it.  (Out of line: the fast paths keep no register for it.) */
+static __attribute__((noinline)) void sel_enter(struct ct_tstate *t, uintptr_t a)
+{
+	uint32_t d = t->depth;
+	if (ct_plug_on && ct_hook_fast && t->busy == 0 && d != 0 && t->stk[d - 1].fn == a) {
+		t->busy = 1;
+		CT_BARRIER();
+		ct_plug_enter(t, d - 1, a, ct_clock(), NULL);
+		CT_BARRIER();
+		t->busy--;
+	}
+	if (ct_inj_on)
+		ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
+}
+
+/* ... and its exit, before its EXIT record: the plugin's callback (when
+ * the fast paths are on: else exit_other calls it), then --inject's */
+static __attribute__((noinline)) void sel_exit(struct ct_tstate *t, uintptr_t fn)
+{
+	uint32_t d = t->depth;
+	if (ct_plug_on && ct_hook_fast && t->busy == 0 && d != 0 && t->stk[d - 1].fn == fn) {
+		t->busy = 1;
+		CT_BARRIER();
+		ct_plug_exit(t, d - 1, fn, ct_clock(), NULL);
+		CT_BARRIER();
+		t->busy--;
+	}
+	if (ct_inj_on)
+		ct_inj_cyg_exit(t, fn); /* record --inject: errno= */
+}
+
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
@@ -273,8 +307,8 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 			t->busy = 1;
 			CT_BARRIER();
 			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
-			if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
-				ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
+			if (unlikely(ct_sel_on) && ct_sel_bloom[ct_sel_bloom_of(a)])
+				sel_enter(t, a); /* --inject, a limited --plugin */
 			return;
 		}
 		if (ct_count_on) { /* record --count (count.c): no busy flag */
@@ -292,7 +326,7 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 			time_enter(t, a, cfa, true);
 		else
 			enter_other(a, cfa, (uintptr_t)__builtin_return_address(0));
-		if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
+		if (unlikely(ct_inj_on) && ct_sel_bloom[ct_sel_bloom_of(a)])
 			ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
 		return;
 	}
@@ -303,17 +337,17 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	t->busy = 1;
 	CT_BARRIER();
 	enter_at(t, a, cfa, ct_arch_cycles());
-	if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of(a)])
-		ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
+	if (unlikely(ct_sel_on) && ct_sel_bloom[ct_sel_bloom_of(a)])
+		sel_enter(t, a); /* --inject, a limited --plugin */
 }
 
 CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
-	if (unlikely(ct_inj_on) && ct_inj_bloom[ct_inj_bloom_of((uintptr_t)fn)])
-		ct_inj_cyg_exit(t, (uintptr_t)fn); /* record --inject: errno= */
-	if (unlikely(!ct_hook_fast)) {             /* filters on, not the TSC, or counting */
+	if (unlikely(ct_sel_on) && ct_sel_bloom[ct_sel_bloom_of((uintptr_t)fn)])
+		sel_exit(t, (uintptr_t)fn); /* --inject's errno=, a limited --plugin */
+	if (unlikely(!ct_hook_fast)) {      /* filters on, not the TSC, or counting */
 		if (ct_count_on) {
 			ct_count_exit(fn);
 			return;

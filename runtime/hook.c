@@ -108,7 +108,7 @@ struct ct_hook_area {
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
 #define FR_GEN_SHIFT \
 	33 /* ... whose number (31 bits) is in the high bits
-			      * (bit 32: CT_FR_INJ) */
+			      * (bit 32: CT_FR_ATRET) */
 
 static struct ct_hook_area *hook_area(struct ct_tstate *t)
 {
@@ -494,9 +494,11 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn &&
 	    !(t->stk[d].flags & CT_FR_NOREC))
 		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED | FR_LEFT);
-	/* record --plugin (its calls take this path only) */
-	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn)
-		ct_plug_enter(t, d, fn, now, r);
+	/* record --plugin (its calls take this path only); a limited
+	 * plugin's return goes the C way too (the fast paths are on) */
+	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn &&
+	    ct_plug_enter(t, d, fn, now, r) && ct_hook_fast)
+		t->stk[d].flags |= CT_FR_ATRET;
 	/* record --inject (inject.c) */
 	int inj = 0;
 	if (unlikely(ct_inj_on) && t->depth == d + 1 && t->stk[d].fn == fn)
@@ -571,7 +573,7 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 		ct_filt_exit_trig(fn); /* finish */
 	if (unlikely(ct_plug_on))
 		ct_plug_exit(t, i - 1, fn, now, r); /* (its frame still stk[i - 1]) */
-	if (unlikely(flags & CT_FR_INJ))
+	if (unlikely(flags & CT_FR_ATRET))
 		ct_inj_exit(t, i - 1, fn, r); /* record --inject: retval=, errno= */
 	if ((flags & (CT_FR_NOREC | CT_FR_PEND)) == (CT_FR_NOREC | CT_FR_PEND)) {
 		/* -t alone: its entry was held back (enter_slow) */

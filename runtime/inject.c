@@ -9,7 +9,7 @@
  * loads it at start-up and puts each module's selected functions into an
  * address hash when the module is mapped (out again at dlclose), their
  * value the mask of the rules that select them.  Every selected function
- * also sets a byte of a 4096-byte table (ct_inj_bloom, indexed by a hash of
+ * also sets a byte of a 4096-byte table (ct_sel_bloom, indexed by a hash of
  * the address): the trampolines' fast paths test that byte, and only a
  * function whose byte is set goes the general way (ct_hook_enter), where
  * the hash decides.  A function no rule selects pays one load and compare.
@@ -22,7 +22,7 @@
  *             (ct_hook_enter returns 1; tramp.S skips the body).  Only
  *             where the trampoline runs before the prologue: __fentry__,
  *             patched entries, library calls (kind 0, 2, 3).
- *   retval=V  the frame is marked CT_FR_INJ, which sends its return to the
+ *   retval=V  the frame is marked CT_FR_ATRET, which sends its return to the
  *             C path (hook.c return_slow): %rax is replaced there.
  *   errno=E   set at the return (hooked) or in the exit hook
  *             (-finstrument-functions), after the body.
@@ -62,7 +62,6 @@
 #define MAX_RULES 32
 
 bool ct_inj_on;
-uint8_t ct_inj_bloom[CT_INJ_BLOOM];
 void (*ct_inj_thrower)(long kind, const char *msg);
 
 /* the trampoline's saved %rax follows struct ct_arch_regs (tramp.S E_RAX) */
@@ -136,9 +135,7 @@ void ct_inj_module(uintptr_t base, const char *path, const char *buildid, bool a
 			continue;
 		const struct ct_atab_mod *m = &I.tab.mods[I.tab.att[i].mod];
 		for (uint32_t j = 0; j < m->nf; j++)
-			__atomic_store_n(&ct_inj_bloom[ct_inj_bloom_of(base +
-								       I.tab.funcs[m->f0 + j].off)],
-					 1, __ATOMIC_RELAXED);
+			ct_sel_mark(base + I.tab.funcs[m->f0 + j].off);
 	}
 }
 
@@ -278,6 +275,7 @@ void ct_inj_init(void)
 		return;
 	}
 	__atomic_store_n(&ct_inj_on, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&ct_sel_on, true, __ATOMIC_RELEASE);
 }
 
 /* ---- the calls ----------------------------------------------------------------- */
@@ -437,7 +435,7 @@ int ct_inj_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, struct ct_arch_r
 	if (r->acts & (CT_INJ_A_RETVAL | CT_INJ_A_ERRNO | CT_INJ_A_RETURN)) {
 		keep(t, d, fn, (uint32_t)i);
 		if (kind >= 0)
-			t->stk[d].flags |= CT_FR_INJ; /* its return: the C path */
+			t->stk[d].flags |= CT_FR_ATRET; /* its return: the C path */
 	}
 	if (r->acts & CT_INJ_A_RETURN) {
 		/* the trampoline gives the caller this %rax, skipping the body */
@@ -479,7 +477,7 @@ void ct_inj_raise(int sig)
 /* -finstrument-functions: the entry was recorded (busy let go) */
 void ct_inj_cyg_enter(struct ct_tstate *t, uintptr_t fn)
 {
-	if (!ct_inj_bloom[ct_inj_bloom_of(fn)] || t->busy || !t->depth ||
+	if (!ct_sel_bloom[ct_sel_bloom_of(fn)] || t->busy || !t->depth ||
 	    t->stk[t->depth - 1].fn != fn)
 		return;
 	t->busy = 1;
@@ -494,7 +492,7 @@ void ct_inj_cyg_enter(struct ct_tstate *t, uintptr_t fn)
 /* ... and its exit hook, before the EXIT (the body has run) */
 void ct_inj_cyg_exit(struct ct_tstate *t, uintptr_t fn)
 {
-	if (!ct_inj_bloom[ct_inj_bloom_of(fn)] || t->busy || !t->depth)
+	if (!ct_sel_bloom[ct_sel_bloom_of(fn)] || t->busy || !t->depth)
 		return;
 	ct_inj_exit(t, t->depth - 1, fn, NULL);
 	ct_inj_errno_now();

@@ -43,7 +43,7 @@ struct ct_frame {
 	uintptr_t flags;
 };
 #define CT_FR_HOOKED (1ul << 31) /* the slot holds the return trampoline */
-#define CT_FR_INJ (1ul << 32)    /* record --inject acts at its return (inject.c) */
+#define CT_FR_ATRET (1ul << 32)  /* --inject or a limited --plugin acts at its return */
 /* record-time filters (filter.c): a frame pushed while filtering holds the
  * filter's state above it in bits 1..28 of its flags */
 #define CT_FR_FILT (1ul << 28)  /* pushed by the filtering path */
@@ -386,38 +386,53 @@ static inline bool ct_filt_live(void)
 }
 /* turn the filtering path on (the API may, at any time) */
 void ct_filt_enable(void) CT_HIDDEN;
-/* plugin.c: record --plugin (doc/plugins.md).  A loaded plugin turns the
- * fast paths off (ct_hook_modes): every hook takes its C path, which asks
- * ct_plug_enter and ct_plug_exit (busy held) */
+/* plugin.c: record --plugin (doc/plugins.md).  A loaded plugin that takes
+ * every function (no --plugin-filter: ct_plug_every) turns the fast paths
+ * off (ct_hook_modes): every hook takes its C path, which asks
+ * ct_plug_enter and ct_plug_exit (busy held).  One limited by
+ * --plugin-filter marks its functions in ct_sel_bloom instead: only their
+ * calls go the C way */
 extern bool ct_plug_on CT_HIDDEN;
+extern bool ct_plug_every CT_HIDDEN;
 struct ct_arch_regs;
 struct ct_arch_retregs;
 void ct_plug_init(void) CT_HIDDEN; /* $CALLTRACE_PLUGIN's table, at start-up */
 void ct_plug_load(void) CT_HIDDEN; /* the constructor: dlopen, its init */
 void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
 /* the call of fn whose frame is stk[d] entered at now (its ENTER written);
- * r: its registers (NULL: -finstrument-functions) */
-void ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
+ * r: its registers (NULL: -finstrument-functions).  True when the plugin
+ * selects it and wants its exit */
+bool ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 		   const struct ct_arch_regs *r) CT_HIDDEN;
 /* ... returns at now, its frame still stk[d] (before its EXIT); r: its
  * return registers or NULL */
 void ct_plug_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 		  const struct ct_arch_retregs *r) CT_HIDDEN;
 void ct_plug_release(struct ct_tstate *t) CT_HIDDEN; /* the thread ends */
-/* record --inject (inject.c): selected functions set their byte of
- * ct_inj_bloom, which the trampolines' fast paths test (tramp.S, with the
- * same hash); the C paths then ask ct_inj_enter (busy held, ENTER written,
+/* the functions a consumer of calls selects (an injection rule, a plugin
+ * limited by --plugin-filter) set their byte of ct_sel_bloom (addrtab.c),
+ * which the fast paths test when ct_sel_on is set (tramp.S with the same
+ * hash, cyg.c): a byte set sends the call the general way, where each
+ * consumer looks the function up.  A frame such a consumer acts on at its
+ * return is marked CT_FR_ATRET, so that its return takes the C path. */
+#define CT_SEL_BLOOM 4096 /* 1 << (64 - CT_SEL_BLOOM_SHIFT) (offsets.h) */
+static inline uint32_t ct_sel_bloom_of(uintptr_t fn)
+{
+	return (uint32_t)(((uint64_t)fn * (uint64_t)CT_SEL_HASH_MUL) >> CT_SEL_BLOOM_SHIFT);
+}
+extern bool ct_sel_on CT_HIDDEN;
+extern uint8_t ct_sel_bloom[CT_SEL_BLOOM] CT_HIDDEN;
+/* fn is selected: its byte set (and the fast paths told to look) */
+static inline void ct_sel_mark(uintptr_t fn)
+{
+	__atomic_store_n(&ct_sel_bloom[ct_sel_bloom_of(fn)], 1, __ATOMIC_RELAXED);
+}
+/* record --inject (inject.c): the C paths ask ct_inj_enter (busy held, ENTER written,
  * frame stk[d]): bit 0 of its answer, skip the body (return=V, %rax set in
  * the trampoline's saved registers), bit 1 throw instead (%rdi, %rsi set
  * for ct_inj_thrower), bits 8.. a signal to raise once busy
- * is let go.  A frame marked CT_FR_INJ returns through ct_inj_exit. */
-#define CT_INJ_BLOOM 4096 /* 1 << (64 - CT_INJ_BLOOM_SHIFT) (offsets.h) */
-static inline uint32_t ct_inj_bloom_of(uintptr_t fn)
-{
-	return (uint32_t)(((uint64_t)fn * (uint64_t)CT_INJ_HASH_MUL) >> CT_INJ_BLOOM_SHIFT);
-}
+ * is let go.  A frame marked CT_FR_ATRET returns through ct_inj_exit. */
 extern bool ct_inj_on CT_HIDDEN;
-extern uint8_t ct_inj_bloom[CT_INJ_BLOOM] CT_HIDDEN;
 void ct_inj_init(void) CT_HIDDEN;
 void ct_inj_load(void) CT_HIDDEN; /* the constructor: throw='s C++ half */
 extern void (*ct_inj_thrower)(long kind, const char *msg) CT_HIDDEN;
@@ -466,7 +481,8 @@ extern bool ct_cs_fast CT_HIDDEN;
 
 static inline void ct_hook_modes(void)
 {
-	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on && !ct_count_on && !ct_plug_on;
+	ct_hook_fast =
+		ct_cfg.use_tsc && !ct_filt_on && !ct_count_on && !(ct_plug_on && ct_plug_every);
 	ct_enter_fast = ct_hook_fast && !ct_callsite_on;
 	ct_cs_fast = ct_hook_fast && ct_callsite_on;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;

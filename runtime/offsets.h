@@ -9,10 +9,11 @@
 #ifndef CT_RT_OFFSETS_H
 #define CT_RT_OFFSETS_H
 
-/* record --inject: the multiplier of ct_inj_bloom's hash (internal.h,
- * ct_inj_bloom_of: the high 12 bits of the address times it) */
-#define CT_INJ_HASH_MUL 0x9e3779b97f4a7c15
-#define CT_INJ_BLOOM_SHIFT 52
+/* the functions that want the general path (--inject, a --plugin limited by
+ * --plugin-filter): the multiplier of ct_sel_bloom's hash (internal.h,
+ * ct_sel_bloom_of: the high 12 bits of the address times it) */
+#define CT_SEL_HASH_MUL 0x9e3779b97f4a7c15
+#define CT_SEL_BLOOM_SHIFT 52
 
 /* struct ct_tstate */
 #define CT_T_CUR 0

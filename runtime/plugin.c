@@ -10,8 +10,11 @@
  * start-up, puts each module's functions into an address hash when the
  * module is mapped (start-up, dlopen; out again at dlclose), and dlopens
  * the plugin from its constructor.  No regex and no ELF on the hot path:
- * one hash look-up per call, on the C paths (a loaded plugin turns the
- * fast paths off: ct_hook_modes), and nothing at all without a plugin.
+ * one hash look-up per call, on the C paths, and nothing at all without a
+ * plugin.  A plugin that takes every function turns the fast paths off
+ * (ct_hook_modes); one limited by --plugin-filter sets its functions' bytes
+ * of ct_sel_bloom (internal.h), which the fast paths test: the calls of
+ * other functions stay on them.
  *
  * A selected call's entry time is kept per thread beside the shadow stack
  * (struct ct_plug_frame, by depth), with the frame's function and CFA to
@@ -48,6 +51,7 @@
 #include "regs.h"
 
 bool ct_plug_on;
+bool ct_plug_every; /* internal.h */
 
 /* a selected call open on the thread, at the depth of its frame */
 struct ct_plug_frame {
@@ -105,6 +109,18 @@ static inline uint32_t lookup(uintptr_t fn)
 void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool added)
 {
 	ct_atab_module(&P.tab, base, path, buildid, added);
+	if (!added || P.all || !P.h.keys)
+		return; /* (a module's bytes stay set when it goes: a look-up says no) */
+	/* limited by --plugin-filter: its functions' bytes of ct_sel_bloom,
+	 * so that only their calls leave the fast paths */
+	for (uint32_t i = 0; i < P.tab.natt; i++) {
+		if (P.tab.att[i].base != base)
+			continue;
+		const struct ct_atab_mod *m = &P.tab.mods[P.tab.att[i].mod];
+		for (uint32_t j = 0; j < m->nf; j++)
+			if (P.tab.funcs[m->f0 + j].val & SEL_BIT)
+				ct_sel_mark(base + P.tab.funcs[m->f0 + j].off);
+	}
 }
 
 /* ---- the file --------------------------------------------------------------- */
@@ -297,6 +313,9 @@ void ct_plug_load(void)
 	}
 	P.loaded = true;
 	atexit(fini);
+	ct_plug_every = P.all;
+	if (!P.all)
+		__atomic_store_n(&ct_sel_on, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&ct_plug_on, true, __ATOMIC_RELEASE);
 	ct_hook_modes();
 }
@@ -355,24 +374,26 @@ static void call(struct ct_tstate *t, void (*cb)(const struct ct_plugin_call *),
 
 /* the call of fn whose frame is stk[d] was entered at now (its ENTER
  * written; busy held); r: its registers, or NULL */
-void ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
+bool ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 		   const struct ct_arch_regs *r)
 {
 	if (P.done || t->plug_in)
-		return;
+		return false;
 	uint32_t v = lookup(fn);
 	if (!(v & SEL_BIT) && !(P.all && !v))
-		return; /* not selected (P.all: every function, named or not) */
+		return false; /* not selected (P.all: every function, named or not) */
+	bool want_exit = false;
 	if (P.exit) {
 		struct ct_plug_frame *pf = plug_frame(t, d);
 		if (!pf)
-			return;
+			return false;
 		pf->fn = fn;
 		pf->cfa = t->stk[d].cfa;
 		pf->t0 = now;
+		want_exit = true;
 	}
 	if (!P.enter)
-		return;
+		return want_exit;
 	/* (not cleared as a whole: the fields the flags do not name are
 	 * left as they are, which saves a third of the callback's cost) */
 	struct ct_plugin_call c;
@@ -390,6 +411,7 @@ void ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 		memcpy(c.fargs, r->xmm, sizeof(c.fargs));
 	}
 	call(t, P.enter, &c);
+	return want_exit;
 }
 
 /* the call whose frame is stk[d] (fn) returns at now (busy held, before

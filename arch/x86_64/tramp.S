@@ -348,7 +348,7 @@
 	sub $4, %r8
 3:
 	.endif
-	cmpb $0, ct_inj_on(%rip)	/* record --inject: runtime/inject.c */
+	cmpb $0, ct_sel_on(%rip)	/* --inject, a limited --plugin: addrtab.c */
 	jne .Linj_\name
 .Linj_back_\name:
 	mov %r8, %rax
@@ -398,12 +398,13 @@
 	CALL_BUFFER_FULL
 	jmp .Lafter_full_\name
 .Linj_\name:
-	/* a function an injection rule may select (its byte of ct_inj_bloom
-	 * set): the general path, where ct_hook_enter asks the rules */
-	movabs $CT_INJ_HASH_MUL, %rax
+	/* a function an injection rule or a limited plugin may select (its
+	 * byte of ct_sel_bloom set): the general path, where ct_hook_enter
+	 * asks them */
+	movabs $CT_SEL_HASH_MUL, %rax
 	imul %r8, %rax
-	shr $CT_INJ_BLOOM_SHIFT, %rax
-	lea ct_inj_bloom(%rip), %rdx
+	shr $CT_SEL_BLOOM_SHIFT, %rax
+	lea ct_sel_bloom(%rip), %rdx
 	cmpb $0, (%rdx,%rax)
 	jne .Lunbusy_\name
 	jmp .Linj_back_\name
