@@ -26,7 +26,7 @@ static void filt_act(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, unsigned 
 		     uintptr_t flags);
 static void filt_exit(struct ct_tstate *t, uintptr_t fn);
 static void filt_enter_fast(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uintptr_t ret);
-static inline void time_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, bool tsc);
+static inline void time_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, bool tsc, bool cs);
 static inline void time_exit(struct ct_tstate *t, uintptr_t fn, bool tsc);
 static void filt_exit_fast(struct ct_tstate *t, uintptr_t fn, uintptr_t ret);
 static void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, unsigned dec,
@@ -40,7 +40,8 @@ static void filt_record(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, unsigne
  * leaves it 0 again before this hook has read anything else. */
 #define CT_BARRIER() __asm__ volatile("" ::: "memory")
 
-bool ct_cyg_held; /* internal.h */
+bool ct_cyg_held, ct_cyg_held_alone;                       /* internal.h */
+bool ct_cyg_enter_fast, ct_cyg_sel_fast, ct_cyg_exit_fast; /* internal.h */
 
 static __attribute__((noinline)) void enter_nested(struct ct_tstate *t, void *fn)
 {
@@ -223,7 +224,7 @@ static __attribute__((noinline)) void enter_other(uintptr_t a, uintptr_t cfa, ui
 		/* record-time filters: out of line, so that the hook keeps
 		 * its few registers */
 		if (ct_filt.only_time) {
-			time_enter(t, a, cfa, false);
+			time_enter(t, a, cfa, false, ct_callsite_on);
 			return;
 		}
 		filt_enter_fast(t, a, cfa, ret);
@@ -294,25 +295,41 @@ static __attribute__((noinline)) void sel_exit(struct ct_tstate *t, uintptr_t fn
 		ct_inj_cyg_exit(t, fn); /* record --inject: errno= */
 }
 
+/* the entry hook's modes other than the plain one and -t alone (busy
+ * held, let go on every path): out of line, so that the hook itself keeps
+ * no register across a call (the selected functions' look-ups come after
+ * the ENTER is written) */
+static __attribute__((noinline)) void enter_modes(struct ct_tstate *t, uintptr_t a, uintptr_t cfa,
+						  uintptr_t site, uintptr_t ret)
+{
+	if (ct_cyg_sel_fast) { /* --inject or a limited --plugin, alone */
+		enter_at(t, a, cfa, ct_arch_cycles());
+		if (ct_sel_bloom[ct_sel_bloom_of(a)])
+			sel_enter(t, a);
+		return;
+	}
+	if (ct_cs_fast) { /* --callsite, and nothing else */
+		cs_enter_at(t, a, cfa, ct_arch_cycles(), site);
+		if (ct_sel_on && ct_sel_bloom[ct_sel_bloom_of(a)])
+			sel_enter(t, a); /* --inject, a limited --plugin */
+		return;
+	}
+	t->cs_site = site; /* record --callsite's (callsite.c) */
+	if (ct_cyg_held)
+		time_enter(t, a, cfa, true, ct_callsite_on);
+	else
+		enter_other(a, cfa, ret);
+	if (ct_inj_on && ct_sel_bloom[ct_sel_bloom_of(a)])
+		ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
+}
+
 CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	uintptr_t a = (uintptr_t)fn, cfa = (uintptr_t)__builtin_dwarf_cfa();
-	if (unlikely(!ct_enter_fast)) { /* filters on, not the TSC, counting, --callsite */
-		if (ct_cs_fast) {       /* --callsite, and nothing else */
-			if (unlikely(t->busy != 0)) {
-				enter_nested(t, fn);
-				return;
-			}
-			t->busy = 1;
-			CT_BARRIER();
-			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
-			if (unlikely(ct_sel_on) && ct_sel_bloom[ct_sel_bloom_of(a)])
-				sel_enter(t, a); /* --inject, a limited --plugin */
-			return;
-		}
-		if (ct_count_on) { /* record --count (count.c): no busy flag */
-			ct_count_enter(fn);
+	if (unlikely(!ct_cyg_enter_fast)) { /* filters, not the TSC, counting, --callsite, */
+		if (ct_count_on) {          /* --inject, a limited --plugin */
+			ct_count_enter(fn); /* record --count (count.c): no busy flag */
 			return;
 		}
 		if (unlikely(t->busy != 0)) {
@@ -321,13 +338,12 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		}
 		t->busy = 1;
 		CT_BARRIER();
-		t->cs_site = (uintptr_t)call_site; /* record --callsite's (callsite.c) */
-		if (ct_cyg_held)
-			time_enter(t, a, cfa, true);
-		else
-			enter_other(a, cfa, (uintptr_t)__builtin_return_address(0));
-		if (unlikely(ct_inj_on) && ct_sel_bloom[ct_sel_bloom_of(a)])
-			ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
+		if (ct_cyg_held_alone) {
+			time_enter(t, a, cfa, true, false); /* -t alone: inline */
+			return;
+		}
+		enter_modes(t, a, cfa, (uintptr_t)call_site,
+			    (uintptr_t)__builtin_return_address(0));
 		return;
 	}
 	if (unlikely(t->busy != 0)) {
@@ -337,19 +353,40 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	t->busy = 1;
 	CT_BARRIER();
 	enter_at(t, a, cfa, ct_arch_cycles());
-	if (unlikely(ct_sel_on) && ct_sel_bloom[ct_sel_bloom_of(a)])
-		sel_enter(t, a); /* --inject, a limited --plugin */
+}
+
+/* the exit hook's modes other than the plain one (busy not taken yet):
+ * --inject's and a limited --plugin's functions first, out of line as
+ * enter_modes */
+static __attribute__((noinline)) void exit_modes(struct ct_tstate *t, uintptr_t fn, uintptr_t ret)
+{
+	if (ct_sel_bloom[ct_sel_bloom_of(fn)])
+		sel_exit(t, fn); /* --inject's errno=, a limited --plugin */
+	if (unlikely(t->busy != 0)) {
+		exit_nested(t, (void *)fn);
+		return;
+	}
+	t->busy = 1;
+	CT_BARRIER();
+	if (ct_hook_fast)
+		exit_at(t, fn, ct_arch_cycles()); /* (their other calls: the fast path) */
+	else if (ct_cyg_held)
+		time_exit(t, fn, true);
+	else
+		exit_other(fn, ret);
 }
 
 CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
-	if (unlikely(ct_sel_on) && ct_sel_bloom[ct_sel_bloom_of((uintptr_t)fn)])
-		sel_exit(t, (uintptr_t)fn); /* --inject's errno=, a limited --plugin */
-	if (unlikely(!ct_hook_fast)) {      /* filters on, not the TSC, or counting */
-		if (ct_count_on) {
+	if (unlikely(!ct_cyg_exit_fast)) { /* filters, not the TSC, counting, --inject, */
+		if (ct_count_on) {         /* a limited --plugin */
 			ct_count_exit(fn);
+			return;
+		}
+		if (ct_sel_on) {
+			exit_modes(t, (uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
 			return;
 		}
 		if (unlikely(t->busy != 0)) {
@@ -454,8 +491,8 @@ static __attribute__((noinline)) void filt_enter_fast(struct ct_tstate *t, uintp
 /* a frame whose entry is held back (d: its depth; now: its entry).  Its
  * fl_tp[d].seq is left as it is: ct_filt_flush sets it when it writes the
  * entry (nothing reads it before) */
-static inline __attribute__((always_inline)) void push_held(struct ct_tstate *t, uintptr_t a,
-							    uintptr_t cfa, uint32_t d, uint64_t now)
+static inline __attribute__((always_inline)) void
+push_held(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint32_t d, uint64_t now, bool cs)
 {
 	struct ct_frame *f = &t->stk[d];
 	f->fn = a;
@@ -466,7 +503,7 @@ static inline __attribute__((always_inline)) void push_held(struct ct_tstate *t,
 	 * that no branch waits for the clock).  A held call that returns
 	 * leaves them as they are: time_enter_due_rel finds the true ones
 	 * when the deadline passes */
-	ct_filt_hold_at(t, d, now);
+	ct_filt_hold_at(t, d, now, cs);
 	t->depth = d + 1;
 }
 
@@ -490,7 +527,7 @@ static __attribute__((noinline)) void time_enter_due_rel(struct ct_tstate *t, ui
 		if (now - t->fl_tp[i].t0 >= ct_filt.min_time)
 			ct_filt_flush(t);
 	}
-	push_held(t, a, cfa, d, now);
+	push_held(t, a, cfa, d, now, ct_callsite_on);
 	t->busy--;
 }
 
@@ -503,7 +540,7 @@ static __attribute__((noinline)) void filt_enter_rel(struct ct_tstate *t, uintpt
 
 /* (busy held, let go on every path; tsc: the clock is the TSC) */
 static inline __attribute__((always_inline)) void time_enter(struct ct_tstate *t, uintptr_t a,
-							     uintptr_t cfa, bool tsc)
+							     uintptr_t cfa, bool tsc, bool cs)
 {
 	uint32_t d = t->depth;
 	if (unlikely(d == 0 || d >= t->cap || d >= t->fl_tcap)) {
@@ -515,7 +552,7 @@ static inline __attribute__((always_inline)) void time_enter(struct ct_tstate *t
 		time_enter_due_rel(t, a, cfa, now);
 		return;
 	}
-	push_held(t, a, cfa, d, now);
+	push_held(t, a, cfa, d, now, cs);
 	CT_BARRIER();
 	t->busy--;
 }

@@ -441,13 +441,14 @@ void ct_filt_init(void)
 void ct_filt_enable(void)
 {
 	ct_filt.only_time = false; /* tracing may go off: decide each call */
-	ct_cyg_held = false;
+	ct_cyg_held = ct_cyg_held_alone = false;
 	if (ct_filt_on)
 		return;
 	/* the trampolines' assembly fast paths know nothing of filters: from
 	 * now on every hook takes the C paths */
 	ct_hook_fast = false;
 	ct_enter_fast = ct_cs_fast = false;
+	ct_cyg_enter_fast = ct_cyg_sel_fast = ct_cyg_exit_fast = false;
 	__atomic_store_n(&ct_filt_on, true, __ATOMIC_RELEASE);
 }
 

@@ -399,7 +399,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 			if (!ct_push_quiet(t, fn, cfa, 0))
 				return;
 			flags |= CT_FR_NOREC | CT_FR_PEND;
-			ct_filt_hold_at(t, d, now);
+			ct_filt_hold_at(t, d, now, ct_callsite_on);
 		} else {
 			/* entries held back are written first, so that a
 			 * take-back of this call's records leaves them */
@@ -485,7 +485,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 		f->cfa = cfa;
 		f->ret = ret;
 		f->flags = HELD_HOOKED;
-		ct_filt_hold_at(t, d, now);
+		ct_filt_hold_at(t, d, now, ct_callsite_on);
 		t->depth = d + 1;
 		*slot = TRAMP;
 	} else {

@@ -291,6 +291,9 @@ extern bool ct_count_on CT_HIDDEN;
 /* cyg.c: -t alone, and the TSC is the clock: the -finstrument-functions
  * hooks hold entries back on their own short path (one byte tested) */
 extern bool ct_cyg_held CT_HIDDEN;
+/* ... and neither --inject, a limited --plugin nor --callsite: the
+ * -finstrument-functions hooks' inline -t path */
+extern bool ct_cyg_held_alone CT_HIDDEN;
 
 /* hook.c: frames removed from the shadow stack by other means (longjmp,
  * a catch): give hooked ones their return addresses back if still live */
@@ -477,6 +480,7 @@ void ct_cs_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint64_t now) 
  * --callsite: the byte the entry hooks test; the exits test ct_hook_fast),
  * and the -finstrument-functions entry its --callsite one (cyg.c)? */
 extern bool ct_enter_fast CT_HIDDEN;
+extern bool ct_cyg_enter_fast, ct_cyg_sel_fast, ct_cyg_exit_fast CT_HIDDEN;
 extern bool ct_cs_fast CT_HIDDEN;
 
 static inline void ct_hook_modes(void)
@@ -485,7 +489,13 @@ static inline void ct_hook_modes(void)
 		ct_cfg.use_tsc && !ct_filt_on && !ct_count_on && !(ct_plug_on && ct_plug_every);
 	ct_enter_fast = ct_hook_fast && !ct_callsite_on;
 	ct_cs_fast = ct_hook_fast && ct_callsite_on;
+	/* -finstrument-functions' hooks: their own bytes, so that --inject and
+	 * a limited --plugin (ct_sel_on) add nothing to their plain paths */
+	ct_cyg_enter_fast = ct_enter_fast && !ct_sel_on;
+	ct_cyg_sel_fast = ct_enter_fast && ct_sel_on;
+	ct_cyg_exit_fast = ct_hook_fast && !ct_sel_on;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
+	ct_cyg_held_alone = ct_cyg_held && !ct_sel_on && !ct_callsite_on;
 }
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
 void ct_hook_backtrace(struct ct_tstate *t) CT_HIDDEN;
@@ -650,10 +660,11 @@ static inline bool ct_filt_take_back_at(struct ct_tstate *t, const struct ct_tpe
  * deadline are kept as minima (cyg.c push_held; hook.c for a library call
  * or a hooked function inside -finstrument-functions' held calls) */
 static inline __attribute__((always_inline)) void ct_filt_hold_at(struct ct_tstate *t, uint32_t d,
-								  uint64_t now)
+								  uint64_t now, bool cs)
 {
 	t->fl_tp[d].t0 = now;
-	t->fl_tp[d].site = t->cs_site; /* (--callsite; else 0, unused) */
+	if (cs) /* --callsite (ct_callsite_on) */
+		t->fl_tp[d].site = t->cs_site;
 	/* a frame held back at or below this depth (or one that returned
 	 * since, whose deadline is earlier still): the minima stand as they
 	 * are (fl_due was set at or before now, so it is at most now + TIME) */
