@@ -4,7 +4,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* internal.h: the functions an injection rule or a limited plugin selects */
 bool ct_sel_on;
@@ -12,26 +15,53 @@ uint8_t ct_sel_bloom[CT_SEL_BLOOM];
 
 #define TOMB 1u /* a key taken out (0: empty) */
 
-static void *alloc(size_t n)
+void *ct_map_anon(size_t n)
 {
 	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+char *ct_spec_load(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    st.st_size > (1 << 28)) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	size_t n = (size_t)st.st_size, got = 0;
+	char *buf = ct_map_anon(n);
+	while (buf && got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (buf && got != n) {
+		munmap(buf, n);
+		buf = NULL;
+	}
+	*len = n;
+	return buf;
 }
 
 bool ct_atab_alloc(struct ct_atab *t, uint32_t nf, uint32_t nm)
 {
 	if (nm > CT_ATAB_MAX_MODS)
 		return false;
-	t->funcs = alloc((nf ? nf : 1) * sizeof(*t->funcs));
-	t->mods = alloc((nm ? nm : 1) * sizeof(*t->mods));
+	t->funcs = ct_map_anon((nf ? nf : 1) * sizeof(*t->funcs));
+	t->mods = ct_map_anon((nm ? nm : 1) * sizeof(*t->mods));
 	return t->funcs && t->mods;
 }
 
 bool ct_atab_hash(struct ct_atab *t, uint64_t cap)
 {
 	struct ct_filt_hash *h = t->h;
-	h->vals = alloc(cap * sizeof(uint32_t));
-	h->keys = alloc(cap * sizeof(uint64_t));
+	h->vals = ct_map_anon(cap * sizeof(uint32_t));
+	h->keys = ct_map_anon(cap * sizeof(uint64_t));
 	if (!h->keys || !h->vals) {
 		h->keys = NULL;
 		return false;

@@ -12,6 +12,7 @@
 #define CT_RT_ADDRTAB_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -53,5 +54,12 @@ bool ct_atab_hash(struct ct_atab *t, uint64_t cap) CT_HIDDEN;
  * unmapped: its functions go into the hash or out of it */
 void ct_atab_module(struct ct_atab *t, uintptr_t base, const char *path, const char *buildid,
 		    bool added) CT_HIDDEN;
+
+/* n bytes of zeroed private memory (mmap), or NULL */
+void *ct_map_anon(size_t n) CT_HIDDEN;
+/* a spec file `record` wrote (a regular file of at most 256 MiB, not a
+ * symbolic link), read whole into ct_map_anon memory of *len bytes (the
+ * caller munmaps it); NULL when it cannot be read */
+char *ct_spec_load(const char *path, size_t *len) CT_HIDDEN;
 
 #endif

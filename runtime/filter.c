@@ -104,12 +104,6 @@ bool ct_filt_unhooked(uintptr_t fn)
 
 /* ---- loading the file ------------------------------------------------- */
 
-static void *alloc(size_t n)
-{
-	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 static bool word(const char **p, const char *end, const char **w, size_t *n)
 {
 	const char *s = *p;
@@ -385,36 +379,23 @@ void ct_filt_init(void)
 	const char *path = ct_getenv(CT_ENV_FILTER);
 	if (!path || !*path)
 		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    st.st_size > (1 << 28)) {
-		if (fd >= 0)
-			close(fd);
+	size_t len = 0;
+	char *buf = ct_spec_load(path, &len);
+	if (!buf) {
 		ct_log("cannot read the filter file %s; this process records nothing", path);
 		ct_filt_on = true;
 		ct_filt.has_inc = true; /* nothing is ever selected */
 		return;
 	}
-	size_t len = (size_t)st.st_size, got = 0;
-	char *buf = alloc(len);
-	while (buf && got < len) {
-		ssize_t r = read(fd, buf + got, len - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
 	uint32_t bad = 0;
-	if (!buf || got != len || !parse(buf, len, &bad)) {
+	if (!parse(buf, len, &bad)) {
 		ct_log("%s: line %u: not a filter file of this version; this process records "
 		       "nothing",
 		       path, bad);
 		H.keys = NULL;
 		ct_filt.has_inc = true;
 	}
-	if (buf)
-		munmap(buf, len);
+	munmap(buf, len);
 	ct_filt_on = true;
 	ct_filt.timed |= ct_filt.min_time != 0;
 	for (uint32_t i = 0; i < ntrigs; i++) {

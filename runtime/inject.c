@@ -101,26 +101,9 @@ static __thread uint32_t fr_cap __attribute__((tls_model("initial-exec")));
 static __thread uint64_t rng __attribute__((tls_model("initial-exec")));
 static __thread int pend_errno __attribute__((tls_model("initial-exec")));
 
-static void *alloc(size_t n)
-{
-	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 static inline uint32_t lookup(uintptr_t fn)
 {
-	const struct ct_filt_hash *h = &I.h;
-	if (!h->keys)
-		return 0;
-	uint64_t i = ct_filt_hashof(fn) & h->mask;
-	for (;;) {
-		uint64_t k = __atomic_load_n(&h->keys[i], __ATOMIC_ACQUIRE);
-		if (k == fn)
-			return h->vals[i];
-		if (k == 0)
-			return 0;
-		i = (i + 1) & h->mask;
-	}
+	return ct_hash_lookup(&I.h, fn);
 }
 
 void ct_inj_module(uintptr_t base, const char *path, const char *buildid, bool added)
@@ -242,28 +225,15 @@ void ct_inj_init(void)
 	const char *path = ct_getenv(CT_ENV_INJECT);
 	if (!path || !*path)
 		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    st.st_size > (1 << 28)) {
-		if (fd >= 0)
-			close(fd);
+	size_t len = 0;
+	char *buf = ct_spec_load(path, &len);
+	if (!buf) {
 		ct_log("cannot read the injection rules %s; no injection in this process", path);
 		return;
 	}
-	size_t len = (size_t)st.st_size, got = 0;
-	char *buf = alloc(len);
-	while (buf && got < len) {
-		ssize_t r = read(fd, buf + got, len - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
 	uint32_t bad = 0;
-	bool ok = buf && got == len && parse(buf, len, &bad);
-	if (buf)
-		munmap(buf, len);
+	bool ok = parse(buf, len, &bad);
+	munmap(buf, len);
 	uint64_t cap = 1024;
 	while (cap < (uint64_t)I.tab.nfuncs * 3)
 		cap <<= 1;

@@ -519,9 +519,10 @@ static inline uint64_t ct_filt_hashof(uint64_t a)
 {
 	return (a * 0x9e3779b97f4a7c15ull) >> 20;
 }
-static inline __attribute__((always_inline)) uint32_t ct_filt_lookup(uintptr_t fn)
+/* fn's value in an address hash (addrtab.c's tables), 0 when it has none */
+static inline __attribute__((always_inline)) uint32_t ct_hash_lookup(const struct ct_filt_hash *h,
+								     uintptr_t fn)
 {
-	const struct ct_filt_hash *h = &ct_filt_hash;
 	if (unlikely(!h->keys))
 		return 0;
 	uint64_t i = ct_filt_hashof(fn) & h->mask;
@@ -533,6 +534,10 @@ static inline __attribute__((always_inline)) uint32_t ct_filt_lookup(uintptr_t f
 			return 0;
 		i = (i + 1) & h->mask;
 	}
+}
+static inline __attribute__((always_inline)) uint32_t ct_filt_lookup(uintptr_t fn)
+{
+	return ct_hash_lookup(&ct_filt_hash, fn);
 }
 void ct_filt_init(void) CT_HIDDEN; /* $CALLTRACE_FILTER, at start-up */
 void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;

@@ -82,28 +82,11 @@ static struct {
 } P = {.tab = {.h = &P.h}};
 
 
-static void *alloc(size_t n)
-{
-	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 /* ---- the address hash ----------------------------------------------------- */
 
 static inline uint32_t lookup(uintptr_t fn)
 {
-	const struct ct_filt_hash *h = &P.h;
-	if (!h->keys)
-		return 0;
-	uint64_t i = ct_filt_hashof(fn) & h->mask;
-	for (;;) {
-		uint64_t k = __atomic_load_n(&h->keys[i], __ATOMIC_ACQUIRE);
-		if (k == fn)
-			return h->vals[i];
-		if (k == 0)
-			return 0;
-		i = (i + 1) & h->mask;
-	}
+	return ct_hash_lookup(&P.h, fn);
 }
 
 void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool added)
@@ -135,8 +118,8 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 		if ((q == buf || q[-1] == '\n') && q + 7 < end && !memcmp(q, "module ", 7))
 			nm++;
 	}
-	P.fname = alloc((nf ? nf : 1) * sizeof(*P.fname));
-	P.names = alloc(len + 1);
+	P.fname = ct_map_anon((nf ? nf : 1) * sizeof(*P.fname));
+	P.names = ct_map_anon(len + 1);
 	if (!ct_atab_alloc(&P.tab, nf, nm) || !P.fname || !P.names)
 		return false;
 	P.names_len = 1; /* offset 0: no name */
@@ -209,28 +192,15 @@ void ct_plug_init(void)
 	const char *path = ct_getenv(CT_ENV_PLUGIN);
 	if (!path || !*path)
 		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    st.st_size > (1 << 28)) {
-		if (fd >= 0)
-			close(fd);
+	size_t len = 0;
+	char *buf = ct_spec_load(path, &len);
+	if (!buf) {
 		ct_log("cannot read the plugin file %s; no plugin in this process", path);
 		return;
 	}
-	size_t len = (size_t)st.st_size, got = 0;
-	char *buf = alloc(len);
-	while (buf && got < len) {
-		ssize_t r = read(fd, buf + got, len - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
 	uint32_t bad = 0;
-	bool ok = buf && got == len && parse(buf, len, &bad);
-	if (buf)
-		munmap(buf, len);
+	bool ok = parse(buf, len, &bad);
+	munmap(buf, len);
 	if (!ok) {
 		ct_log("%s: line %u: not a plugin file of this version; no plugin in this process",
 		       path, bad);
