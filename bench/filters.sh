@@ -46,35 +46,12 @@ evbytes() { cat "$1"/*.ev 2>/dev/null | wc -c; }
 A="-O2 -falign-functions=64"
 build_fibs $A
 
-# t RUNS PREP CMD...: "min_wall median_wall min_cpu" ns
-t() {
-	_n=$1 _p=$2
-	shift 2
-	(cd "$W" && "$W/timeit" -n "$_n" ${_p:+-p "$_p"} -- "$@") | awk '{ print $1, $2, $5 }'
-}
-
 say "fib($FIB_N): $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
-# tn RUNS PREP CMD...: the min CPU time (user + system, of the program and
-# record) of CMD FIB_N less that of CMD 1 (process start, and record's own
-# start and end), in ns.  CPU time, not wall: record's start and end take
-# a fixed 20 ms of wall time (measuring the clock's rate) that a short run
-# overlaps
-tn() {
-	_n=$1 _p=$2
-	shift 2
-	set -- "$_n" "$_p" "$@"
-	_a=$(t "$@" "$FIB_N" | cut -d' ' -f3)
-	_b=$(t "$@" 1 | cut -d' ' -f3)
-	echo $((_a - _b))
-}
 PLAIN=$(tn "$RUNS" "" "$W/fib-plain")
 echo "plain.min_ns $PLAIN"
 for fe in fi pg fentry patch; do
 	# the calls this build makes, from a full recording (two events each)
-	rm -rf "$W/d"
-	"$CT" record -q -d "$W/d" "$W/fib-$fe" "$FIB_N" >/dev/null 2>&1
-	calls=$(sed -n 's/^events: //p' "$W/d/info")
-	calls=$((${calls:-0} / 2))
+	calls=$(fib_calls "$fe")
 	[ "$calls" -gt 0 ] || { say "$fe: no calls recorded"; continue; }
 	own=$(tn "$RUNS" "rm -f gmon.out" "$W/fib-$fe")
 	full=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d "$W/fib-$fe")

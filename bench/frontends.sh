@@ -49,14 +49,6 @@ $CC -O2 -falign-functions=64 -fpatchable-function-entry=5 -o "$W/fib-patch-a64" 
 
 say "fib($FIB_N): $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-
-# t RUNS PREP CMD...: "min_wall median_wall min_cpu" ns
-t() {
-	_n=$1 _p=$2
-	shift 2
-	(cd "$W" && "$W/timeit" -n "$_n" ${_p:+-p "$_p"} -- "$@") | awk '{ print $1, $2, $5 }'
-}
-
 set -- $(t "$PRUNS" "" "$W/fib-plain" "$FIB_N"); PLAIN=$1 PLAIN_CPU=$3
 echo "plain.min_ns $PLAIN"
 for fe in fi pg fentry patch; do

@@ -39,30 +39,11 @@ say() { echo "inject: $*" >&2; }
 A="-O2 -falign-functions=64"
 build_fibs $A
 
-# t RUNS PREP CMD...: "min_wall median_wall min_cpu" ns
-t() {
-	_n=$1 _p=$2
-	shift 2
-	(cd "$W" && "$W/timeit" -n "$_n" ${_p:+-p "$_p"} -- "$@") | awk '{ print $1, $2, $5 }'
-}
-# tn RUNS PREP CMD...: min CPU ns of CMD FIB_N less that of CMD 1
-tn() {
-	_n=$1 _p=$2
-	shift 2
-	set -- "$_n" "$_p" "$@"
-	_a=$(t "$@" "$FIB_N" | cut -d' ' -f3)
-	_b=$(t "$@" 1 | cut -d' ' -f3)
-	echo $((_a - _b))
-}
-
 say "fib($FIB_N): $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
 PLAIN=$(tn "$RUNS" "" "$W/fib-plain")
 echo "plain.min_ns $PLAIN"
 for fe in $FRONTS; do
-	rm -rf "$W/d"
-	"$CT" record -q -d "$W/d" "$W/fib-$fe" "$FIB_N" >/dev/null 2>&1
-	calls=$(sed -n 's/^events: //p' "$W/d/info")
-	calls=$((${calls:-0} / 2))
+	calls=$(fib_calls "$fe")
 	[ "$calls" -gt 0 ] || { say "$fe: no calls recorded"; continue; }
 	full=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d "$W/fib-$fe")
 	[ -n "${BASE:-}" ] && base=$(tn "$RUNS" "rm -rf d" "$BASE" record -q -d d "$W/fib-$fe")

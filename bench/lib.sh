@@ -38,3 +38,32 @@ build_fibs() {
 	$CC "$@" -pg -mfentry -o "$W/fib-fentry" "$HERE/fib.c" || exit 1
 	$CC "$@" -fpatchable-function-entry=5 -o "$W/fib-patch" "$HERE/fib.c" || exit 1
 }
+
+# t RUNS PREP CMD...: "min_wall median_wall min_cpu" in ns of CMD run RUNS
+# times in W by bench/timeit.c (build_fibs builds it), PREP (may be empty)
+# run before each
+t() {
+	_n=$1 _p=$2
+	shift 2
+	(cd "$W" && "$W/timeit" -n "$_n" ${_p:+-p "$_p"} -- "$@") | awk '{ print $1, $2, $5 }'
+}
+
+# tn RUNS PREP CMD...: the least CPU time (ns, program and record) of
+# CMD FIB_N less that of CMD 1: process and record start-up taken out
+tn() {
+	_n=$1 _p=$2
+	shift 2
+	set -- "$_n" "$_p" "$@"
+	_a=$(t "$@" "$FIB_N" | cut -d' ' -f3)
+	_b=$(t "$@" 1 | cut -d' ' -f3)
+	echo $((_a - _b))
+}
+
+# fib_calls FE: the calls W/fib-FE makes with FIB_N, from a full recording
+# (two events each; 0 when it recorded nothing)
+fib_calls() {
+	rm -rf "$W/d"
+	"$CT" record -q -d "$W/d" "$W/fib-$1" "$FIB_N" >/dev/null 2>&1
+	_c=$(sed -n 's/^events: //p' "$W/d/info" 2>/dev/null)
+	echo $((${_c:-0} / 2))
+}
