@@ -18,6 +18,9 @@
 #    the traced CPU time less calls x outer against the plain build's.
 # 2. the function-level truth (bench/truth.c): each function's corrected
 #    self time per call against its untraced cost, timed in the plain build.
+# 3. what -finstrument-functions costs a call by itself, run untraced (its
+#    hook calls go to glibc's empty hooks): an empty function
+#    (bench/empty_call.c) and Lua's, in CPU ns per call over the plain build.
 #
 # Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
 # bench/work: Lua and sqlite come from bench/setup.sh there; the other
@@ -267,3 +270,36 @@ while read -r fn calls t; do
 	echo "$line"
 done <"$R/truth"
 echo "accuracy: (each front end: corrected ns, its error, raw ns)"
+
+# 3. the -finstrument-functions build's own cost (its hook calls run
+# untraced, into glibc's empty hooks) per call: on an empty function, as
+# the calibration's are, and on Lua's functions (doc/overhead.md)
+echo
+echo "accuracy: what -finstrument-functions costs a call by itself (untraced, glibc's empty hooks), ns per call, CPU"
+$CC -O2 -o "$B/empty-plain" "$HERE/empty_call.c" &&
+	$CC -O2 -finstrument-functions -o "$B/empty-fi" "$HERE/empty_call.c" || exit 1
+# cpu_per N CMD...: the least CPU ns of CMD N less that of CMD 1, over N
+cpu_per() {
+	_n=$1
+	shift
+	_a=$(untraced "$@" "$_n" | cut -d' ' -f2)
+	_b=$(untraced "$@" 1 | cut -d' ' -f2)
+	awk -v a="$_a" -v b="$_b" -v n="$_n" 'BEGIN { printf "%.2f", (a - b) / n }'
+}
+ep=$(cpu_per 100000000 "$B/empty-plain")
+ef=$(cpu_per 100000000 "$B/empty-fi")
+es=$(awk -v p="$ep" -v f="$ef" 'BEGIN { printf "%.2f", f - p }')
+kv shape.empty_fi_ns "$es"
+echo "empty function: $es ns (plain $ep, -finstrument-functions $ef)"
+if [ -x "$W/lua-fi/src/lua" ] && [ -x "$W/lua-plain/src/lua" ]; then
+	rm -rf "$R/d"
+	"$CT" record -q -d "$R/d" "$W/lua-fi/src/lua" "$HERE/script.lua" "$LUA_N" >/dev/null 2>&1
+	lc=$(sed -n 's/^events: //p' "$R/d/info" 2>/dev/null)
+	lc=$((${lc:-0} / 2))
+	rm -rf "$R/d"
+	lp=$(untraced "$W/lua-plain/src/lua" "$HERE/script.lua" "$LUA_N" | cut -d' ' -f2)
+	lf=$(untraced "$W/lua-fi/src/lua" "$HERE/script.lua" "$LUA_N" | cut -d' ' -f2)
+	ls=$(awk -v p="$lp" -v f="$lf" -v n="$lc" 'BEGIN { printf "%.2f", n ? (f - p) / n : 0 }')
+	kv shape.lua_fi_ns "$ls"
+	echo "lua (bench/script.lua $LUA_N, $lc calls): $ls ns (untraced CPU: plain $((lp / 1000)) us, -finstrument-functions $((lf / 1000)) us)"
+fi
