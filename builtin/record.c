@@ -327,9 +327,14 @@ static int resolve_inject(struct recorder *r)
 				strerror(errno));
 	ct_injopt_thrower = thrower;
 	const char *lce = getenv(CT_ENV_LIBCALL);
-	bool lc = r->o.lc.set > 0 || (r->o.lc.set == 0 && !(lce && !strcmp(lce, "0")));
+	/* library calls on: --libcall, patterns (--libcall=REGEX and
+	 * --no-libcall=REGEX turn them on as ct_libcall_prepare does), or the
+	 * environment's default */
+	bool lc =
+		r->o.lc.set > 0 ||
+		(r->o.lc.set == 0 && (r->o.lc.ninc || r->o.lc.nexc || !(lce && !strcmp(lce, "0"))));
 	int rc = ct_injopt_resolve(&r->o.inj, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, lc,
-				   &r->injtext, &r->injlen, &e);
+				   &r->o.lc, &r->injtext, &r->injlen, &e);
 	ct_injopt_thrower = NULL;
 	if (rc == 2)
 		return 2;

@@ -367,6 +367,12 @@ struct prep {
 	unsigned caps;
 	bool regs; /* its front end sees the argument registers */
 	bool refused;
+	/* --libcall=/--no-libcall= patterns (has_sel): a library's function
+	 * they leave unhooked under the name a rule matches is never reached
+	 * by that name (lib: the module is a library) */
+	struct ct_lcsel sel;
+	bool has_sel, lib;
+	bool *unhooked; /* by rule: it matched such a name */
 };
 
 static void refuse(struct prep *p, const struct ct_injrule *r, const char *fn)
@@ -400,6 +406,13 @@ static void one_sym(struct prep *p, const char *symname, uint64_t value)
 		return;
 	char *dm = ct_demangle(symname);
 	const char *name = dm ? dm : symname;
+	if (p->lib && p->has_sel && !ct_lcsel_wants(&p->sel, symname)) {
+		for (size_t k = 0; k < p->o->nrules; k++)
+			if (!regexec(&p->rx[k], name, 0, NULL, 0))
+				p->unhooked[k] = true;
+		free(dm);
+		return;
+	}
 	uint32_t mask = 0;
 	for (size_t k = 0; k < p->o->nrules; k++) {
 		if (regexec(&p->rx[k], name, 0, NULL, 0))
@@ -440,6 +453,7 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	if (!st)
 		return rc;
 	p->m = m;
+	p->lib = lib;
 	p->caps = lib ? caps_of(0) : caps_of(m->fe);
 	p->regs = lib || !(m->fe & CT_MOD_FE_CYG);
 	ct_u64map_init(&p->done);
@@ -455,15 +469,18 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 }
 
 int ct_injopt_resolve(const struct ct_injopt *o, const char *prog, char *const *libs, size_t nlibs,
-		      bool libcalls, char **text, size_t *len, struct ct_error *err)
+		      bool libcalls, const struct ct_libcall_opts *lco, char **text, size_t *len,
+		      struct ct_error *err)
 {
 	int rc = -1;
 	struct prep p = {0};
 	p.o = o;
 	p.err = err;
 	libcalls_on = libcalls;
+	p.has_sel = libcalls && ct_lcsel_init(&p.sel, lco);
 	p.rx = xcalloc(o->nrules, sizeof(*p.rx));
 	p.used = xcalloc(o->nrules, sizeof(*p.used));
+	p.unhooked = xcalloc(o->nrules, sizeof(*p.unhooked));
 	size_t nrx = 0;
 	for (; nrx < o->nrules; nrx++)
 		if (regcomp(&p.rx[nrx], o->rules[nrx].regex, REG_EXTENDED | REG_NOSUB)) {
@@ -510,7 +527,11 @@ int ct_injopt_resolve(const struct ct_injopt *o, const char *prog, char *const *
 	if (w < 0)
 		goto out;
 	for (size_t i = 0; i < o->nrules; i++)
-		if (!p.used[i])
+		if (!p.used[i] && p.unhooked[i])
+			ct_warn("%s '%s' matches only library functions that the --libcall/"
+				"--no-libcall patterns leave unhooked: it never acts",
+				o->rules[i].where, o->rules[i].text);
+		else if (!p.used[i])
 			ct_warn("%s '%s' matches no function%s", o->rules[i].where,
 				o->rules[i].text,
 				libcalls ? "" : " (a library's functions: with library calls on)");
@@ -520,6 +541,9 @@ out:
 		regfree(&p.rx[i]);
 	free(p.rx);
 	free(p.used);
+	free(p.unhooked);
+	if (p.has_sel)
+		ct_lcsel_free(&p.sel);
 	if (rc) {
 		free(*text);
 		*text = NULL;

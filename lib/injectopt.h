@@ -68,12 +68,15 @@ int ct_injopt_option(struct ct_injopt *o, int opt, const char *arg);
 /* after all options (a usage error: message, -1) */
 int ct_injopt_check(const struct ct_injopt *o);
 /* match the rules against the modules of prog (and libs; a library's
- * functions when libcalls are on), what a front end cannot do refused,
- * before anything is made: the text of DIR/inject.spec (malloc'd) into
- * *text and *len.  0; -1 with err; 2 when a front end cannot do what a
- * rule asks (usage: the message said) */
+ * functions when libcalls are on, those the --libcall=/--no-libcall=
+ * patterns of lco take: NULL, every one), what a front end cannot do
+ * refused, before anything is made: the text of DIR/inject.spec
+ * (malloc'd) into *text and *len.  0; -1 with err; 2 when a front end
+ * cannot do what a rule asks (usage: the message said) */
+struct ct_libcall_opts;
 int ct_injopt_resolve(const struct ct_injopt *o, const char *prog, char *const *libs, size_t nlibs,
-		      bool libcalls, char **text, size_t *len, struct ct_error *err);
+		      bool libcalls, const struct ct_libcall_opts *lco, char **text, size_t *len,
+		      struct ct_error *err);
 /* ... written to DIR/inject.spec (its path into path): 0, or -1 with err */
 int ct_injopt_write(const char *text, size_t len, const char *dir, char *path, size_t pathlen,
 		    struct ct_error *err);

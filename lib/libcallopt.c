@@ -53,9 +53,7 @@ void ct_libcall_opts_free(struct ct_libcall_opts *o)
 }
 
 struct prep {
-	regex_t *inc, *exc;
-	size_t ninc, nexc;
-	bool allow;
+	struct ct_lcsel sel;
 	struct ct_strset {
 		char **v;
 		size_t n, cap;
@@ -71,10 +69,43 @@ static bool matches(const regex_t *r, size_t n, const char *name)
 	return false;
 }
 
+bool ct_lcsel_init(struct ct_lcsel *s, const struct ct_libcall_opts *o)
+{
+	memset(s, 0, sizeof(*s));
+	if (!o || o->set < 0 || (!o->ninc && !o->nexc))
+		return false;
+	s->allow = o->ninc > 0;
+	s->inc = xcalloc(o->ninc + 1, sizeof(regex_t));
+	s->exc = xcalloc(o->nexc + 1, sizeof(regex_t));
+	/* (checked by ct_libcall_option) */
+	for (; s->ninc < o->ninc; s->ninc++)
+		regcomp(&s->inc[s->ninc], o->inc[s->ninc], REG_EXTENDED | REG_NOSUB);
+	for (; s->nexc < o->nexc; s->nexc++)
+		regcomp(&s->exc[s->nexc], o->exc[s->nexc], REG_EXTENDED | REG_NOSUB);
+	return true;
+}
+
+bool ct_lcsel_wants(const struct ct_lcsel *s, const char *name)
+{
+	return s->allow ? matches(s->inc, s->ninc, name) && !matches(s->exc, s->nexc, name)
+			: !matches(s->exc, s->nexc, name);
+}
+
+void ct_lcsel_free(struct ct_lcsel *s)
+{
+	for (size_t i = 0; i < s->ninc; i++)
+		regfree(&s->inc[i]);
+	for (size_t i = 0; i < s->nexc; i++)
+		regfree(&s->exc[i]);
+	free(s->inc);
+	free(s->exc);
+	memset(s, 0, sizeof(*s));
+}
+
 static void consider(struct prep *p, const char *name)
 {
-	bool in = p->allow ? matches(p->inc, p->ninc, name) && !matches(p->exc, p->nexc, name)
-			   : matches(p->exc, p->nexc, name);
+	/* the runtime's list: the names allowed, or the names denied */
+	bool in = p->sel.allow ? ct_lcsel_wants(&p->sel, name) : !ct_lcsel_wants(&p->sel, name);
 	if (!in || !*name || strchr(name, '\n'))
 		return;
 	if (p->names.n == p->names.cap) {
@@ -163,13 +194,7 @@ int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *
 	struct prep p;
 	memset(&p, 0, sizeof(p));
 	p.err = err;
-	p.allow = o->ninc > 0;
-	p.inc = xcalloc(o->ninc + 1, sizeof(regex_t));
-	p.exc = xcalloc(o->nexc + 1, sizeof(regex_t));
-	for (; p.ninc < o->ninc; p.ninc++)
-		regcomp(&p.inc[p.ninc], o->inc[p.ninc], REG_EXTENDED | REG_NOSUB);
-	for (; p.nexc < o->nexc; p.nexc++)
-		regcomp(&p.exc[p.nexc], o->exc[p.nexc], REG_EXTENDED | REG_NOSUB);
+	ct_lcsel_init(&p.sel, o);
 	if (ct_modules_walk(prog, libs, nlibs, "--args-lib", one_module, &p, err) < 0)
 		goto out;
 	if (p.names.n)
@@ -181,7 +206,7 @@ int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *
 		val[0] = 0;
 		goto out;
 	}
-	fprintf(f, "%s\n", p.allow ? "allow" : "deny");
+	fprintf(f, "%s\n", p.sel.allow ? "allow" : "deny");
 	for (size_t i = 0; i < p.names.n; i++)
 		if (!i || strcmp(p.names.v[i], p.names.v[i - 1]))
 			fprintf(f, "%s\n", p.names.v[i]);
@@ -192,12 +217,7 @@ int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; i < p.ninc; i++)
-		regfree(&p.inc[i]);
-	for (size_t i = 0; i < p.nexc; i++)
-		regfree(&p.exc[i]);
-	free(p.inc);
-	free(p.exc);
+	ct_lcsel_free(&p.sel);
 	for (size_t i = 0; i < p.names.n; i++)
 		free(p.names.v[i]);
 	free(p.names.v);

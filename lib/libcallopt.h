@@ -9,6 +9,7 @@
 #ifndef CT_LIBCALLOPT_H
 #define CT_LIBCALLOPT_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +41,18 @@ int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *
 		       struct ct_error *err);
 
 void ct_libcall_opts_free(struct ct_libcall_opts *o);
+
+/* the --libcall=/--no-libcall= patterns compiled: which library functions
+ * the hook takes, by the name a module imports them under */
+struct ct_lcsel {
+	bool allow; /* some --libcall=REGEX: only what they match */
+	regex_t *inc, *exc;
+	size_t ninc, nexc;
+};
+/* false when o has no patterns (every library function is taken) */
+bool ct_lcsel_init(struct ct_lcsel *s, const struct ct_libcall_opts *o);
+bool ct_lcsel_wants(const struct ct_lcsel *s, const char *name);
+void ct_lcsel_free(struct ct_lcsel *s);
 
 /* the dynamic symbols of functions in the ELF file at path: fn(ctx, name,
  * st_value, defined, ifunc) for each; -1 when the file cannot be read (errno) */

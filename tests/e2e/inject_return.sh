@@ -28,6 +28,16 @@ ct info m | grep injected_faults | add
 record n --inject='^malloc$@return=0' ./inject 1
 echo "without library calls: exit $RC" | add
 grep -o "warning: .*" "$W/n.err" | add
+# --no-libcall='^malloc$' leaves malloc unhooked: the rule is said never
+# to act (and does not); --libcall='^malloc$' takes it
+record nl --libcall --no-libcall='^malloc$' --inject='^malloc$@return=0' ./inject 1
+echo "--no-libcall='^malloc\$': exit $RC" | add
+grep -o "warning: .*" "$W/nl.err" | add
+ct info nl | grep injected_faults | add
+record al --libcall='^malloc$' --inject='^malloc$@return=0,nth=1' ./inject 1
+echo "--libcall='^malloc\$': exit $RC" | add
+grep -c "warning: " "$W/al.err" | sed 's/^/warnings: /' | add
+ct info al | grep injected_faults | add
 
 section "return=-1,errno=EBADF on store: the body skipped"
 record r --inject='^store$@return=-1,errno=EBADF,nth=2' ./inject 3
