@@ -500,9 +500,9 @@ push_held(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint32_t d, uint64_t 
 	f->cfa = cfa;
 	f->flags = CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND;
 	/* the lowest frame held back: this one if there was none (minima, so
-	 * that no branch waits for the clock).  A held call that returns
-	 * leaves them as they are: time_enter_due_rel finds the true ones
-	 * when the deadline passes */
+	 * that no branch waits for the clock).  The lowest held call that
+	 * returns short clears them (time_exit): a deadline left behind sent
+	 * an entry to time_enter_due_rel for nothing, about once per TIME */
 	ct_filt_hold_at(t, d, now, cs);
 	t->depth = d + 1;
 }
@@ -589,7 +589,13 @@ static inline __attribute__((always_inline)) void time_exit(struct ct_tstate *t,
 			if (likely(now < t->fl_due ||
 				   now - t->fl_tp[d - 1].t0 < ct_filt.min_time)) {
 				t->depth = d - 1;
-				/* (fl_plo and fl_due are left: see push_held) */
+				/* the lowest entry held back goes: none is left
+				 * below it, so no stale deadline sends the next
+				 * entries to time_enter_due_rel */
+				if (t->fl_plo == d - 1) {
+					t->fl_plo = CT_PEND_NONE;
+					t->fl_due = UINT64_MAX;
+				}
 				t->fl_filtered++;
 				CT_BARRIER();
 				t->busy--;
