@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* argv[0] is the subcommand's name.  Return the process exit status:
  * 0 success, 1 bad data / runtime failure, 2 bad usage. */
@@ -42,6 +43,15 @@ struct ct_record_wrap {
 int ct_record_wrap_args(struct ct_record_wrap *w, int argc, char **argv, const char *name,
 			int (*own)(void *ctx, char **argv, int i, int argc), void *ctx);
 void ct_record_wrap_done(struct ct_record_wrap *w);
+/* no arguments (usage on stderr, 2) or --help/-h first (usage on stdout,
+ * 0): that exit status; else -1, go on */
+int ct_record_wrap_help(int argc, char **argv, const char *usage);
+/* --output PATH opened for writing (NULL: stdout), or NULL after a
+ * message */
+FILE *ct_record_wrap_output(const char *path);
+/* out flushed and, when it is PATH's, closed: code, or 1 after a message
+ * when writing failed and code was 0 */
+int ct_record_wrap_close(FILE *out, const char *path, int code);
 /* argv[i] as one of the options names[0..n) that take a value ("--name=V"
  * or "--name V"): *k its index, *v the value; the words it takes (1 or 2),
  * 0 when it is none of them, -1 after a message (no value) */

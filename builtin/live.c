@@ -8,7 +8,6 @@
  * the end, unless -d names one (kept).
  */
 #define _XOPEN_SOURCE 700
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,14 +220,9 @@ static int own_option(void *ctx, char **argv, int i, int argc)
 
 int cmd_live(int argc, char **argv)
 {
-	if (argc < 2) {
-		fputs(live_usage, stderr);
-		return 2;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(live_usage, stdout);
-		return 0;
-	}
+	int help = ct_record_wrap_help(argc, argv, live_usage);
+	if (help >= 0)
+		return help;
 	struct ct_follow_opts fo = {.ordered = true,
 				    .delay = 100000000u,
 				    .lag_warn = 2000000000u,
@@ -241,9 +235,8 @@ int cmd_live(int argc, char **argv)
 	int rc = ct_record_wrap_args(&w, argc, argv, "live", own_option, &lo);
 	if (rc)
 		return rc;
-	struct live l = {.out = stdout, .delay = fo.delay};
-	if (outpath && !(l.out = fopen(outpath, "w"))) {
-		ct_error("cannot write --output %s: %s", outpath, strerror(errno));
+	struct live l = {.out = ct_record_wrap_output(outpath), .delay = fo.delay};
+	if (!l.out) {
 		ct_record_wrap_done(&w);
 		return 1;
 	}
@@ -261,13 +254,7 @@ int cmd_live(int argc, char **argv)
 		ct_warn("%llu events were not shown: the view could not keep up (the "
 			"recording has them all)",
 			(unsigned long long)ct_follow_skipped(f));
-	if (fflush(l.out) != 0 || ferror(l.out)) {
-		ct_error("writing %s failed", outpath ? outpath : "the standard output");
-		if (!code)
-			code = 1;
-	}
-	if (outpath)
-		fclose(l.out);
+	code = ct_record_wrap_close(l.out, outpath, code);
 	ct_follow_free(f);
 	free(l.th);
 	ct_record_wrap_done(&w);

@@ -96,3 +96,38 @@ void ct_record_wrap_done(struct ct_record_wrap *w)
 		ct_warn("cannot remove the temporary recording %s", w->tmp);
 	w->tmp[0] = 0;
 }
+
+int ct_record_wrap_help(int argc, char **argv, const char *usage)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	return -1;
+}
+
+FILE *ct_record_wrap_output(const char *path)
+{
+	if (!path)
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		ct_error("cannot write --output %s: %s", path, strerror(errno));
+	return f;
+}
+
+int ct_record_wrap_close(FILE *out, const char *path, int code)
+{
+	if (fflush(out) != 0 || ferror(out)) {
+		ct_error("writing %s failed", path ? path : "the standard output");
+		if (!code)
+			code = 1;
+	}
+	if (path)
+		fclose(out);
+	return code;
+}

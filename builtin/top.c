@@ -242,14 +242,9 @@ static int own_option(void *ctx, char **argv, int i, int argc)
 
 int cmd_top(int argc, char **argv)
 {
-	if (argc < 2) {
-		fputs(top_usage, stderr);
-		return 2;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(top_usage, stdout);
-		return 0;
-	}
+	int help = ct_record_wrap_help(argc, argv, top_usage);
+	if (help >= 0)
+		return help;
 	struct top t = {.out = stdout, .interval = 1000000000u, .limit = 20};
 	const char *outpath = NULL;
 	/* record [-d DIR] OPTIONS... COMMAND..., top's own options taken out */
@@ -258,8 +253,7 @@ int cmd_top(int argc, char **argv)
 	int rc = ct_record_wrap_args(&w, argc, argv, "top", own_option, &to);
 	if (rc)
 		return rc;
-	if (outpath && !(t.out = fopen(outpath, "w"))) {
-		ct_error("cannot write --output %s: %s", outpath, strerror(errno));
+	if (!(t.out = ct_record_wrap_output(outpath))) {
 		ct_record_wrap_done(&w);
 		return 1;
 	}
@@ -276,13 +270,7 @@ int cmd_top(int argc, char **argv)
 	struct ct_follow *f = ct_follow_new(&fo);
 	int code = ct_record_run(w.argc, w.argv, ct_follow_hooks(f));
 	ct_set_command("top");
-	if (fflush(t.out) != 0 || ferror(t.out)) {
-		ct_error("writing %s failed", outpath ? outpath : "the standard output");
-		if (!code)
-			code = 1;
-	}
-	if (outpath)
-		fclose(t.out);
+	code = ct_record_wrap_close(t.out, outpath, code);
 	ct_follow_free(f);
 	for (size_t i = 0; i < t.nth; i++) {
 		if (t.th[i].set)
