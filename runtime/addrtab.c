@@ -147,3 +147,15 @@ void ct_atab_module(struct ct_atab *t, uintptr_t base, const char *path, const c
 		return;
 	}
 }
+
+void ct_atab_select(const struct ct_atab *t, uintptr_t base, uint32_t mask)
+{
+	for (uint32_t i = 0; i < t->natt; i++) {
+		if (t->att[i].base != base)
+			continue;
+		const struct ct_atab_mod *m = &t->mods[t->att[i].mod];
+		for (uint32_t j = 0; j < m->nf; j++)
+			if (t->funcs[m->f0 + j].val & mask)
+				ct_sel_mark(base + t->funcs[m->f0 + j].off);
+	}
+}

@@ -55,6 +55,10 @@ bool ct_atab_hash(struct ct_atab *t, uint64_t cap) CT_HIDDEN;
 void ct_atab_module(struct ct_atab *t, uintptr_t base, const char *path, const char *buildid,
 		    bool added) CT_HIDDEN;
 
+/* the module mapped at base: the functions whose value has a bit of mask
+ * set their byte of ct_sel_bloom (internal.h), which sends their calls
+ * off the fast paths (--inject's rules, a limited --plugin) */
+void ct_atab_select(const struct ct_atab *t, uintptr_t base, uint32_t mask) CT_HIDDEN;
 /* n bytes of zeroed private memory (mmap), or NULL */
 void *ct_map_anon(size_t n) CT_HIDDEN;
 /* a spec file `record` wrote (a regular file of at most 256 MiB, not a

@@ -112,14 +112,8 @@ void ct_inj_module(uintptr_t base, const char *path, const char *buildid, bool a
 		return;
 	ct_atab_module(&I.tab, base, path, buildid, added);
 	if (!added)
-		return; /* (its bytes stay set: a look-up then says no) */
-	for (uint32_t i = 0; i < I.tab.natt; i++) {
-		if (I.tab.att[i].base != base)
-			continue;
-		const struct ct_atab_mod *m = &I.tab.mods[I.tab.att[i].mod];
-		for (uint32_t j = 0; j < m->nf; j++)
-			ct_sel_mark(base + I.tab.funcs[m->f0 + j].off);
-	}
+		return;                           /* (its bytes stay set: a look-up then says no) */
+	ct_atab_select(&I.tab, base, UINT32_MAX); /* (every function in it a rule selects) */
 }
 
 /* ---- the file --------------------------------------------------------------- */

@@ -96,14 +96,7 @@ void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool 
 		return; /* (a module's bytes stay set when it goes: a look-up says no) */
 	/* limited by --plugin-filter: its functions' bytes of ct_sel_bloom,
 	 * so that only their calls leave the fast paths */
-	for (uint32_t i = 0; i < P.tab.natt; i++) {
-		if (P.tab.att[i].base != base)
-			continue;
-		const struct ct_atab_mod *m = &P.tab.mods[P.tab.att[i].mod];
-		for (uint32_t j = 0; j < m->nf; j++)
-			if (P.tab.funcs[m->f0 + j].val & SEL_BIT)
-				ct_sel_mark(base + P.tab.funcs[m->f0 + j].off);
-	}
+	ct_atab_select(&P.tab, base, SEL_BIT);
 }
 
 /* ---- the file --------------------------------------------------------------- */
