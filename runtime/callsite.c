@@ -56,10 +56,7 @@ void ct_cs_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint64_t now)
 	uint32_t cs[CT_CALLSITE_MAXW];
 	unsigned n = 8 + 4 * ct_cs_words(a, t->cs_site, cs);
 	if (likely(d < t->cap && delta < (1u << CT_ENTER_DELTA_BITS) && (a >> 40) == t->hi)) {
-		uintptr_t p = ct_arch_reserve(&t->cur, n);
-		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)a << 24;
-		for (unsigned i = 8; i < n; i += 4)
-			*(uint32_t *)(p + i) = cs[(i - 8) / 4];
+		uintptr_t p = ct_put_enter_cs(t, delta, a, cs, n);
 		t->last = now;
 		struct ct_frame *f = &t->stk[d];
 		f->fn = a;

@@ -460,10 +460,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	unsigned n = 8 + 4 * ct_cs_words(fn, ret, cs); /* (--callsite) */
 	if (likely(!ct_filt_on && d < t->cap && d != 0 && t->hook && t->stk[d - 1].cfa > cfa &&
 		   delta < (1u << CT_ENTER_DELTA_BITS) && (fn >> 40) == t->hi && ret != TRAMP)) {
-		uintptr_t p = ct_arch_reserve(&t->cur, n);
-		*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
-		for (unsigned i = 8; i < n; i += 4)
-			*(uint32_t *)(p + i) = cs[(i - 8) / 4];
+		uintptr_t p = ct_put_enter_cs(t, delta, fn, cs, n);
 		t->last = now;
 		struct ct_frame *f = &t->stk[d];
 		f->fn = fn;

@@ -472,6 +472,23 @@ static inline unsigned ct_cs_words(uintptr_t fn, uintptr_t site, uint32_t *w)
 		return 0;
 	return ct_callsite_encode(fn, site, w);
 }
+/* an ENTER (delta from t->last, fn) at p, and after it the n - 8 bytes of
+ * CALLSITE words cs (ct_cs_words) */
+static inline void ct_write_enter_cs(uintptr_t p, uint64_t delta, uintptr_t fn, const uint32_t *cs,
+				     unsigned n)
+{
+	*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
+	for (unsigned i = 8; i < n; i += 4)
+		*(uint32_t *)(p + i) = cs[(i - 8) / 4];
+}
+/* ... in one reservation of n bytes: where they begin */
+static inline uintptr_t ct_put_enter_cs(struct ct_tstate *t, uint64_t delta, uintptr_t fn,
+					const uint32_t *cs, unsigned n)
+{
+	uintptr_t p = ct_arch_reserve(&t->cur, n);
+	ct_write_enter_cs(p, delta, fn, cs, n);
+	return p;
+}
 /* -finstrument-functions, --callsite: an ENTER and its CALLSITE (call site
  * t->cs_site) at now, as cyg.c's enter_at (busy held; let go) */
 void ct_cs_enter(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint64_t now) CT_HIDDEN;

@@ -276,9 +276,7 @@ void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when, uintptr_t si
 	uint32_t cs[CT_CALLSITE_MAXW];
 	unsigned n = 8 + 4 * ct_cs_words(fn, site, cs); /* (--callsite) */
 	uintptr_t p = reserve(t, n);
-	*(uint64_t *)p = CT_REC_ENTER | delta << 2 | (uint64_t)fn << 24;
-	for (unsigned i = 8; i < n; i += 4)
-		*(uint32_t *)(p + i) = cs[(i - 8) / 4];
+	ct_write_enter_cs(p, delta, fn, cs, n);
 	t->last = when;
 	if (unlikely(p + n > t->limit))
 		ct_buffer_full(t);
