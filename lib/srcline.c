@@ -81,7 +81,11 @@ static Dwarf *open_dwarf(const char *path, const char *want, int *fdp)
 			return NULL;
 	}
 	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a file a recording names: a regular one (a FIFO or a device in its
+	 * place must neither block nor be read without end) */
+	uint64_t size;
+	const char *why;
+	int fd = ct_open_regular(path, false, &size, &why);
 	if (fd < 0)
 		return NULL;
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);

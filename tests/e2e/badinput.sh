@@ -186,6 +186,20 @@ for what in argsfifo argszero symzero symfifo symdirlink; do
 	done
 	echo "$what: replay report: ok, with a warning naming $word" | add
 done
+
+section "a module named by a FIFO, with call sites (replay --srcline: no line for it, no hang)"
+# a call site's line is looked up in the DWARF of the module holding it:
+# that file is opened as a regular one only, as every file a recording names
+record goodcs --callsite ./basic
+want_rc "record --callsite ./basic" $RC 0 "$W/goodcs.err"
+rm -rf "$W/srcfifo" && cp -r "$W/goodcs" "$W/srcfifo" && mkfifo "$W/srcfifo.fifo"
+p=$(ls "$W/srcfifo"/*.proc | head -n 1)
+# the program's module: no build id, its path the FIFO
+awk -v f="$W/srcfifo.fifo" '$1 == "module" && !done { $6 = "-"; $7 = f; done = 1 } { print }' \
+	"$p" >"$p.new" && mv "$p.new" "$p"
+view srcfifo replay --srcline --no-duration
+[ $R = 0 ] || fail "replay --srcline -d srcfifo: exit status $R, expected 0"
+echo "srcfifo: replay --srcline: exit $R" | add
 CT_TIMEOUT=$CT_TIMEOUT_SAVED
 
 section "deep nesting: 16384 nested calls in a few hundred KB (every view's output linear in the calls)"
