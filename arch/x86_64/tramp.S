@@ -243,6 +243,96 @@
 	.endif
 .endm
 
+/*
+ * The new frame of an entry trampoline's fast paths (busy held): %rsi =
+ * &stk[depth], where it goes, and %r8 = the function, when the shadow
+ * stack is set up and not full, the frame deeper than the last (or a call
+ * inside a -finstrument-functions frame of the same CFA), not a tail call,
+ * and the function found the common way; else a jump to \fail.  Uses
+ * %rax, %rcx and %rdx; \sb, \so: as ENTRY_TRAMP's.
+ */
+.macro NEW_FRAME kind, sb, so, fail
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	test %ecx, %ecx
+	jz \fail
+	cmp %fs:CT_T_CAP(%r11), %ecx
+	jae \fail
+	cmpq $0, %fs:CT_T_HOOK(%r11)
+	je \fail
+	shl $CT_FRAME_SHIFT, %rcx
+	mov %rcx, %rsi
+	add %fs:CT_T_STK(%r11), %rsi	/* %rsi = &stk[depth], the new frame */
+	lea \so+8(\sb), %rcx		/* the new frame's CFA */
+	cmp %rcx, CT_FR_CFA - 32(%rsi)	/* deeper than the last frame? */
+	ja 4f
+	/* as deep: still a call inside the last frame if that one is not
+	 * hooked (ret 0): a -finstrument-functions frame's CFA is its
+	 * hook's, the function's stack pointer at its calls, so a library
+	 * call it makes has that CFA too (hook.c resync_entry agrees) */
+	jne \fail
+	cmpq $0, CT_FR_RET - 32(%rsi)
+	jne \fail
+4:
+	lea ct_return_tramp(%rip), %rax
+	cmp %rax, \so(\sb)		/* a tail call: the general path */
+	je \fail
+	/* the function's address, %r8, from the call site */
+	mov FP_SITE(%rsp), %rdx
+	.if \kind == 3
+	/* a library call (runtime/libcall.c): the slot's stub pushed the
+	 * real target, which is the function */
+	mov %rdx, %r8
+	.elseif \kind == 1
+	/* mcount: the call site's cache entry of hook.c */
+	mov %rdx, %rax
+	shr $12, %rax
+	xor %rdx, %rax
+	and $(CT_MC_CACHE - 1), %eax
+	lea ct_mc_cache(%rip), %r8
+	mov (%r8,%rax,8), %rax
+	test %rax, %rax
+	jz \fail
+	mov %rax, %r8
+	shr $16, %r8
+	mov %rdx, %rcx
+	shl $16, %rcx
+	shr $16, %rcx			/* the site's low 48 bits */
+	cmp %rcx, %r8
+	jne \fail
+	movzwl %ax, %eax
+	mov %rdx, %r8
+	sub %rax, %r8
+	.else
+	lea -5(%rdx), %r8
+	.if \kind == 0
+	/* gcc calls __fentry__ through the GOT: ff 15 (or 67 e8, relaxed) */
+	movzwl -6(%rdx), %eax
+	cmp $0x15ff, %eax
+	je 1f
+	cmp $0xe867, %eax
+	jne 2f
+1:	lea -6(%rdx), %r8
+2:
+	.endif
+	.if \kind == 0
+	/* a nested function's `push %r10` before the call (unless that would
+	 * read the page before): its slot is a word further up, which the
+	 * general path knows */
+	test $0xffe, %r8d
+	jz 3f
+	cmpw $0x5241, -2(%r8)
+	je \fail
+	.endif
+	/* an endbr64 before the call, unless that would read the page before */
+	test $0xffc, %r8d
+	jz 3f
+	cmpl $0xfa1e0ff3, -4(%r8)
+	jne 3f
+	sub $4, %r8
+3:
+	.endif
+.endm
+
 /* the traced function's return-address slot is at \so(\sb) */
 .macro ENTRY_TRAMP name, kind, global, sb, so
 	.if \global
@@ -269,85 +359,7 @@
 	cmpl $0, %fs:CT_T_BUSY(%r11)
 	jne .Lpop_\name
 	incl %fs:CT_T_BUSY(%r11)
-	mov %fs:CT_T_DEPTH(%r11), %ecx
-	test %ecx, %ecx
-	jz .Lunbusy_\name
-	cmp %fs:CT_T_CAP(%r11), %ecx
-	jae .Lunbusy_\name
-	cmpq $0, %fs:CT_T_HOOK(%r11)
-	je .Lunbusy_\name
-	shl $CT_FRAME_SHIFT, %rcx
-	mov %rcx, %rsi
-	add %fs:CT_T_STK(%r11), %rsi	/* %rsi = &stk[depth], the new frame */
-	lea \so+8(\sb), %rcx		/* the new frame's CFA */
-	cmp %rcx, CT_FR_CFA - 32(%rsi)	/* deeper than the last frame? */
-	ja 4f
-	/* as deep: still a call inside the last frame if that one is not
-	 * hooked (ret 0): a -finstrument-functions frame's CFA is its
-	 * hook's, the function's stack pointer at its calls, so a library
-	 * call it makes has that CFA too (hook.c resync_entry agrees) */
-	jne .Lunbusy_\name
-	cmpq $0, CT_FR_RET - 32(%rsi)
-	jne .Lunbusy_\name
-4:
-	lea ct_return_tramp(%rip), %rax
-	cmp %rax, \so(\sb)		/* a tail call: the general path */
-	je .Lunbusy_\name
-	/* the function's address, %r8, from the call site */
-	mov FP_SITE(%rsp), %rdx
-	.if \kind == 3
-	/* a library call (runtime/libcall.c): the slot's stub pushed the
-	 * real target, which is the function */
-	mov %rdx, %r8
-	.elseif \kind == 1
-	/* mcount: the call site's cache entry of hook.c */
-	mov %rdx, %rax
-	shr $12, %rax
-	xor %rdx, %rax
-	and $(CT_MC_CACHE - 1), %eax
-	lea ct_mc_cache(%rip), %r8
-	mov (%r8,%rax,8), %rax
-	test %rax, %rax
-	jz .Lunbusy_\name
-	mov %rax, %r8
-	shr $16, %r8
-	mov %rdx, %rcx
-	shl $16, %rcx
-	shr $16, %rcx			/* the site's low 48 bits */
-	cmp %rcx, %r8
-	jne .Lunbusy_\name
-	movzwl %ax, %eax
-	mov %rdx, %r8
-	sub %rax, %r8
-	.else
-	lea -5(%rdx), %r8
-	.if \kind == 0
-	/* gcc calls __fentry__ through the GOT: ff 15 (or 67 e8, relaxed) */
-	movzwl -6(%rdx), %eax
-	cmp $0x15ff, %eax
-	je 1f
-	cmp $0xe867, %eax
-	jne 2f
-1:	lea -6(%rdx), %r8
-2:
-	.endif
-	.if \kind == 0
-	/* a nested function's `push %r10` before the call (unless that would
-	 * read the page before): its slot is a word further up, which the
-	 * general path knows */
-	test $0xffe, %r8d
-	jz 3f
-	cmpw $0x5241, -2(%r8)
-	je .Lunbusy_\name
-	.endif
-	/* an endbr64 before the call, unless that would read the page before */
-	test $0xffc, %r8d
-	jz 3f
-	cmpl $0xfa1e0ff3, -4(%r8)
-	jne 3f
-	sub $4, %r8
-3:
-	.endif
+	NEW_FRAME \kind, \sb, \so, .Lunbusy_\name
 	cmpb $0, ct_sel_on(%rip)	/* --inject, a limited --plugin: addrtab.c */
 	jne .Linj_\name
 .Linj_back_\name:
