@@ -423,6 +423,7 @@ void ct_filt_enable(void)
 {
 	ct_filt.only_time = false; /* tracing may go off: decide each call */
 	ct_cyg_held = ct_cyg_held_alone = false;
+	ct_held_fast = false;
 	if (ct_filt_on)
 		return;
 	/* the trampolines' assembly fast paths know nothing of filters: from

@@ -75,6 +75,18 @@ _Static_assert(offsetof(struct ct_arch_retregs, rax) == 0 &&
 		       offsetof(struct ct_arch_retregs, xmm1) == 24,
 	       "retregs slots");
 _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bits");
+/* -t alone: the trampolines' held paths (ct_held_fast) */
+_Static_assert(offsetof(struct ct_tstate, fl_tp) == CT_T_FL_TP, "fl_tp");
+_Static_assert(offsetof(struct ct_tstate, fl_tcap) == CT_T_FL_TCAP, "fl_tcap");
+_Static_assert(offsetof(struct ct_tstate, fl_filtered) == CT_T_FL_FILTERED, "fl_filtered");
+_Static_assert(offsetof(struct ct_tstate, fl_plo) == CT_T_FL_PLO, "fl_plo");
+_Static_assert(offsetof(struct ct_tstate, fl_due) == CT_T_FL_DUE, "fl_due");
+_Static_assert(sizeof(struct ct_tpend) == CT_TP_SIZE, "tpend size");
+_Static_assert(offsetof(struct ct_tpend, t0) == CT_TP_T0, "t0");
+_Static_assert(offsetof(struct ct_filt_conf, min_time) == CT_FILT_MIN_TIME, "min_time");
+_Static_assert(sizeof(((struct ct_tstate *)0)->fl_plo) == 4 && CT_PEND_NONE == UINT32_MAX,
+	       "fl_plo: 32 bits, none all ones");
+_Static_assert(sizeof(ct_held_fast) == 1, "ct_held_fast is tested as a byte");
 
 void ct_return_tramp(void) CT_HIDDEN;
 
@@ -85,6 +97,7 @@ void ct_hook_ret_args(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_re
 uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa) CT_HIDDEN;
 
 bool ct_hook_fast; /* internal.h */
+bool ct_held_fast; /* internal.h */
 
 #define NSTACK 64    /* frames of the nested path */
 #define NORPHANS 256 /* hooked frames dropped while perhaps alive */
@@ -359,6 +372,7 @@ static void resync_entry(struct ct_tstate *t, uintptr_t cfa, bool tail)
 /* -t alone: the flags of a hooked frame whose entry is held back (cyg.c
  * push_held's, and the trampoline) */
 #define HELD_HOOKED (CT_FR_HOOKED | CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND)
+_Static_assert(HELD_HOOKED == CT_FR_HELD_HOOKED, "held hooked flags");
 
 static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
 						 uintptr_t *slot)

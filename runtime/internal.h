@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "args.h" /* ct_args_enabled (ct_hook_modes) */
 #include "arch.h"
 #include "calltrace/format.h"
 #include "offsets.h"
@@ -294,6 +295,11 @@ extern bool ct_cyg_held CT_HIDDEN;
 /* ... and neither --inject, a limited --plugin nor --callsite: the
  * -finstrument-functions hooks' inline -t path */
 extern bool ct_cyg_held_alone CT_HIDDEN;
+/* hook.c: -t alone, and nothing else that the trampolines' C path must see
+ * (argument capture, --inject, a plugin, --callsite): their assembly paths
+ * hold entries back and end short held calls (tramp.S; one byte tested,
+ * after ct_enter_fast, and by the return trampoline after ct_hook_fast) */
+extern bool ct_held_fast CT_HIDDEN;
 
 /* hook.c: frames removed from the shadow stack by other means (longjmp,
  * a catch): give hooked ones their return addresses back if still live */
@@ -513,6 +519,8 @@ static inline void ct_hook_modes(void)
 	ct_cyg_exit_fast = ct_hook_fast && !ct_sel_on;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
 	ct_cyg_held_alone = ct_cyg_held && !ct_sel_on && !ct_callsite_on;
+	/* (ct_sel_on: --inject or a limited --plugin; ct_plug_on: any plugin) */
+	ct_held_fast = ct_cyg_held_alone && !ct_args_enabled && !ct_plug_on;
 }
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
 void ct_hook_backtrace(struct ct_tstate *t) CT_HIDDEN;

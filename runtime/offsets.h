@@ -28,6 +28,20 @@
 #define CT_T_ARGS_FN 432
 #define CT_T_ARGS_AF 440
 
+/* -t alone (ct_held_fast): the trampolines' held entries and returns
+ * (tramp.S HELD_ENTER, .Lret_held) */
+#define CT_T_FL_TP 456       /* struct ct_tstate: fl_tp */
+#define CT_T_FL_TCAP 464     /* fl_tcap */
+#define CT_T_FL_FILTERED 480 /* fl_filtered */
+#define CT_T_FL_PLO 504      /* fl_plo */
+#define CT_T_FL_DUE 512      /* fl_due */
+#define CT_TP_SIZE 72        /* struct ct_tpend */
+#define CT_TP_T0 32          /* its t0 */
+#define CT_FILT_MIN_TIME 8   /* struct ct_filt_conf: min_time */
+/* a hooked frame whose entry is held back (hook.c HELD_HOOKED: CT_FR_HOOKED
+ * | CT_FR_FILT | CT_FR_FIN | CT_FR_NOREC | CT_FR_PEND) */
+#define CT_FR_HELD_HOOKED 0x9a000001
+
 /* struct ct_frame: 32 bytes */
 #define CT_FRAME_SHIFT 5
 #define CT_FR_FN 0

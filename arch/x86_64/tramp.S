@@ -333,6 +333,61 @@
 	.endif
 .endm
 
+/*
+ * -t alone (ct_held_fast, tested when ct_enter_fast is not set): the held
+ * entry of ct_hook_enter (runtime/hook.c) in assembly.  The frame goes on
+ * the shadow stack with HELD_HOOKED flags and nothing is written: its
+ * entry time goes to fl_tp[depth].t0, the lowest frame held and the
+ * earliest deadline are kept as minima (ct_filt_hold_at: fl_plo, fl_due),
+ * and the function returns to ct_return_tramp, whose .Lret_held ends the
+ * call if it proves short.  The checks are the plain fast path's
+ * (NEW_FRAME), and depth < fl_tcap; anything else takes the general path.
+ */
+.macro HELD_ENTER name, kind, sb, so
+.Lheld_\name:
+	cmpb $0, ct_held_fast(%rip)
+	je .Lpop_\name
+	THREAD_SELF
+	cmpl $0, %fs:CT_T_BUSY(%r11)	/* busy: as on the plain path */
+	jne .Lpop_\name
+	incl %fs:CT_T_BUSY(%r11)
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	cmp %fs:CT_T_FL_TCAP(%r11), %ecx
+	jae .Lunbusy_\name
+	NEW_FRAME \kind, \sb, \so, .Lunbusy_\name
+	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax			/* %rax = now */
+	mov %r8, CT_FR_FN(%rsi)
+	lea \so+8(\sb), %rcx
+	mov %rcx, CT_FR_CFA(%rsi)
+	mov \so(\sb), %rcx
+	mov %rcx, CT_FR_RET(%rsi)
+	mov $CT_FR_HELD_HOOKED, %ecx
+	mov %rcx, CT_FR_FLAGS(%rsi)
+	/* ct_filt_hold_at(t, depth, now) */
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	lea (%rcx,%rcx,8), %rdx
+	shl $3, %rdx			/* depth * CT_TP_SIZE */
+	add %fs:CT_T_FL_TP(%r11), %rdx
+	mov %rax, CT_TP_T0(%rdx)
+	cmp %fs:CT_T_FL_PLO(%r11), %ecx
+	jae 1f				/* one held at or below it: as they are */
+	add ct_filt + CT_FILT_MIN_TIME(%rip), %rax	/* its deadline */
+	cmp %fs:CT_T_FL_DUE(%r11), %rax
+	jae 2f
+	mov %rax, %fs:CT_T_FL_DUE(%r11)
+2:	mov %ecx, %fs:CT_T_FL_PLO(%r11)
+1:	incl %fs:CT_T_DEPTH(%r11)
+	lea ct_return_tramp(%rip), %rcx
+	mov %rcx, \so(\sb)		/* the function now returns to us */
+	.cfi_remember_state
+	decl %fs:CT_T_BUSY(%r11)
+	FP_POP
+	LEAVE_TRAMP \kind
+	.cfi_restore_state
+.endm
+
 /* the traced function's return-address slot is at \so(\sb) */
 .macro ENTRY_TRAMP name, kind, global, sb, so
 	.if \global
@@ -352,7 +407,7 @@
 	.endif
 	FP_PUSH
 	cmpb $0, ct_enter_fast(%rip)	/* the TSC is the clock (no --callsite) */
-	je .Lpop_\name
+	je .Lheld_\name			/* (-t alone: HELD_ENTER) */
 	THREAD_SELF
 	/* busy: a handler that lands between the test and the increment
 	 * runs its hooks to the end (or never comes back) before we go on */
@@ -545,6 +600,7 @@
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
 	jmp .Ldone_\name
+	HELD_ENTER \name, \kind, \sb, \so
 .Lunbusy_\name:
 	decl %fs:CT_T_BUSY(%r11)
 .Lpop_\name:
@@ -668,7 +724,7 @@ ct_return_tramp:
 	 * byte as the entries' (for the other modes it clears, filters and
 	 * --count, no frame would take the fast path anyway) */
 	cmpb $0, ct_hook_fast(%rip)
-	je .Lret_slow
+	je .Lret_held			/* (-t alone: ct_held_fast) */
 	THREAD_SELF
 	cmpl $0, %fs:CT_T_BUSY(%r11)	/* busy, as on entry */
 	jne .Lret_slow
@@ -838,6 +894,61 @@ ct_return_tramp:
 	ret
 	.cfi_adjust_cfa_offset -8
 	.cfi_undefined %rip
+.Lret_held:
+	/* -t alone (ct_held_fast): the top frame, its entry held back
+	 * (HELD_HOOKED: its flags are not the plain fast path's), ends here
+	 * if the call was short: popped, nothing written (ct_hook_return's
+	 * held branch and ct_filt_held_short, the fl_due short cut
+	 * included); a long one, and anything else, takes the general path */
+	cmpb $0, ct_held_fast(%rip)
+	je .Lret_slow
+	THREAD_SELF
+	cmpl $0, %fs:CT_T_BUSY(%r11)	/* busy, as on entry */
+	jne .Lret_slow
+	incl %fs:CT_T_BUSY(%r11)
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	lea -1(%rcx), %edi		/* d - 1, the frame's index */
+	cmp %fs:CT_T_FL_TCAP(%r11), %edi	/* (and depth 0: all ones) */
+	jae .Lret_unbusy
+	shl $CT_FRAME_SHIFT, %rcx
+	add %fs:CT_T_STK(%r11), %rcx	/* %rcx = &stk[depth]: the top frame ends below */
+	cmp %rsp, CT_FR_CFA - 32(%rcx)
+	jne .Lret_unbusy
+	mov $CT_FR_HELD_HOOKED, %esi
+	cmp %rsi, CT_FR_FLAGS - 32(%rcx)
+	jne .Lret_unbusy
+	mov CT_FR_RET - 32(%rcx), %rsi	/* the original return address */
+	test %rsi, %rsi
+	jz .Lret_unbusy
+	lea ct_return_tramp(%rip), %r10
+	cmp %r10, %rsi			/* a tail-called frame: the general path */
+	je .Lret_unbusy
+	mov %rax, %r8
+	mov %rdx, %r9
+	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax			/* %rax = now */
+	/* before fl_due (at most every held entry's t0 + TIME) the call is
+	 * short; after it, its entry time says */
+	cmp %fs:CT_T_FL_DUE(%r11), %rax
+	jb 1f
+	mov %edi, %edx
+	lea (%rdx,%rdx,8), %rdx
+	shl $3, %rdx			/* (d - 1) * CT_TP_SIZE */
+	add %fs:CT_T_FL_TP(%r11), %rdx
+	sub CT_TP_T0(%rdx), %rax
+	cmp ct_filt + CT_FILT_MIN_TIME(%rip), %rax
+	jae .Lret_restore		/* long: its entries and exit are written */
+1:	mov %edi, %fs:CT_T_DEPTH(%r11)
+	cmp %fs:CT_T_FL_PLO(%r11), %edi
+	jne 2f
+	/* the lowest one held goes: no deadline of it is left behind */
+	movl $-1, %fs:CT_T_FL_PLO(%r11)	/* CT_PEND_NONE */
+	movq $-1, %fs:CT_T_FL_DUE(%r11)	/* UINT64_MAX */
+2:	incq %fs:CT_T_FL_FILTERED(%r11)
+	movq $0, CT_FR_RET - 32(%rcx)	/* off the shadow stack */
+	movq $0, CT_FR_FLAGS - 32(%rcx)
+	jmp .Lret_done
 .Lret_restore:
 	mov %r8, %rax
 	mov %r9, %rdx
