@@ -21,6 +21,9 @@
 #                                  without calltrace (-finstrument-functions:
 #                                  glibc's empty hooks; -pg: its mcount)
 #   <fe>.full_ns_per_call          a full recording of the same build, for scale
+#   <fe>.t1us_ns_per_call          record -t 1us of the same build (every fib call
+#                                  short: each entry held back, nothing written),
+#                                  the same way
 #   lua.full_s / lua.t1us_s        Lua workload: full recording / record -t 1us,
 #                                  wall time, median of RUNS rounds (each round
 #                                  runs both, in turn: the same load for both)
@@ -56,8 +59,10 @@ for fe in fi pg fentry patch; do
 	own=$(tn "$RUNS" "rm -f gmon.out" "$W/fib-$fe")
 	full=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d "$W/fib-$fe")
 	ex=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d --hide '^fib$' "$W/fib-$fe")
+	t1=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d -t 1us "$W/fib-$fe")
 	echo "$fe.calls $calls"
 	echo "$fe.full_ns_per_call $(calc "($full - $PLAIN) / $calls")"
+	echo "$fe.t1us_ns_per_call $(calc "($t1 - $PLAIN) / $calls")"
 	echo "$fe.excluded_ns_per_call $(calc "($ex - $PLAIN) / $calls")"
 	echo "$fe.excluded_vs_plain $(calc "$ex / $PLAIN")"
 	echo "$fe.excluded_ns_per_call_own $(calc "($ex - $own) / $calls")"

@@ -207,6 +207,9 @@ END {
 		row4("full recording, ns per call", f("filters.fi.full_ns_per_call", "%.1f"),
 			f("filters.pg.full_ns_per_call", "%.1f"), f("filters.fentry.full_ns_per_call", "%.1f"),
 			f("filters.patch.full_ns_per_call", "%.1f"))
+		row4("record -t 1us, ns per call", f("filters.fi.t1us_ns_per_call", "%.1f"),
+			f("filters.pg.t1us_ns_per_call", "%.1f"), f("filters.fentry.t1us_ns_per_call", "%.1f"),
+			f("filters.patch.t1us_ns_per_call", "%.1f"))
 		if (has("filters.lua.t1us_s")) {
 			printf "  lua, full recording and record -t 1us run in turn, median of %s rounds (best), load %s:\n",
 				v["meta.runs"], v["filters.lua.load"]
