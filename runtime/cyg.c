@@ -514,20 +514,8 @@ push_held(struct ct_tstate *t, uintptr_t a, uintptr_t cfa, uint32_t d, uint64_t 
 static __attribute__((noinline)) void time_enter_due_rel(struct ct_tstate *t, uintptr_t a,
 							 uintptr_t cfa, uint64_t now)
 {
-	uint32_t i = t->fl_plo, d = t->depth;
-	while (i < d && i < t->fl_tcap &&
-	       (t->stk[i].flags & (CT_FR_PEND | CT_FR_NOREC)) != (CT_FR_PEND | CT_FR_NOREC))
-		i++;
-	if (i >= d || i >= t->fl_tcap) {
-		t->fl_plo = CT_PEND_NONE;
-		t->fl_due = UINT64_MAX;
-	} else {
-		t->fl_plo = i;
-		t->fl_due = t->fl_tp[i].t0 + ct_filt.min_time;
-		if (now - t->fl_tp[i].t0 >= ct_filt.min_time)
-			ct_filt_flush(t);
-	}
-	push_held(t, a, cfa, d, now, ct_callsite_on);
+	ct_filt_due(t, now);
+	push_held(t, a, cfa, t->depth, now, ct_callsite_on);
 	t->busy--;
 }
 

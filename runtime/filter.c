@@ -543,6 +543,23 @@ uintptr_t ct_filt_carry(struct ct_tstate *t, uintptr_t base, uintptr_t end, uint
 	return from;
 }
 
+void ct_filt_due(struct ct_tstate *t, uint64_t now)
+{
+	uint32_t i = t->fl_plo, d = t->depth;
+	while (i < d && i < t->fl_tcap &&
+	       (t->stk[i].flags & (CT_FR_PEND | CT_FR_NOREC)) != (CT_FR_PEND | CT_FR_NOREC))
+		i++;
+	if (i >= d || i >= t->fl_tcap) {
+		t->fl_plo = CT_PEND_NONE;
+		t->fl_due = UINT64_MAX;
+	} else {
+		t->fl_plo = i;
+		t->fl_due = t->fl_tp[i].t0 + ct_filt.min_time;
+		if (now - t->fl_tp[i].t0 >= ct_filt.min_time)
+			ct_filt_flush(t);
+	}
+}
+
 void ct_filt_flush(struct ct_tstate *t)
 {
 	uint32_t lo = t->fl_plo;

@@ -409,7 +409,11 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 			 * written (after theirs) only if the call proves long
 			 * (return_slow).  Writing it now would write theirs
 			 * too, for good, and the take-back of this one would
-			 * erase them with it */
+			 * erase them with it.  Past the deadline, the entries
+			 * held TIME ago are written first (so that a crash
+			 * loses at most the last TIME of them) */
+			if (unlikely(now >= t->fl_due))
+				ct_filt_due(t, now);
 			if (!ct_push_quiet(t, fn, cfa, 0))
 				return;
 			flags |= CT_FR_NOREC | CT_FR_PEND;
@@ -486,11 +490,12 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 		if (unlikely(p + n > t->limit))
 			ct_buffer_full(t);
 	} else if (ct_cyg_held && !ct_args_enabled && d < t->fl_tcap && d < t->cap && d != 0 &&
-		   t->hook && ret != TRAMP &&
+		   t->hook && ret != TRAMP && now < t->fl_due &&
 		   (t->stk[d - 1].cfa > cfa || (t->stk[d - 1].cfa == cfa && !t->stk[d - 1].ret))) {
 		/* -t alone: enter_slow's entry held back, without its checks
 		 * (the frame below is older, or a -finstrument-functions
-		 * frame of the same CFA: the caller; nothing to resync) */
+		 * frame of the same CFA: the caller; nothing to resync), and
+		 * before the deadline (past it, enter_slow looks) */
 		struct ct_frame *f = &t->stk[d];
 		f->fn = fn;
 		f->cfa = cfa;

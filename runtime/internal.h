@@ -588,6 +588,11 @@ void ct_filt_release(struct ct_tstate *t) CT_HIDDEN;
 /* -t alone: write the entries held back (all of them: a call inside them
  * is to be recorded, or they are older than TIME) */
 void ct_filt_flush(struct ct_tstate *t) CT_HIDDEN;
+/* -t alone: an entry at now finds the deadline (fl_due) passed, perhaps
+ * that of a held call that returned since: the lowest frame still held
+ * says (its deadline becomes fl_due); if its call is TIME old, the entries
+ * held back are written (cyg.c time_enter_due_rel, hook.c enter_slow) */
+void ct_filt_due(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
 /* the frames stk[from..to) are about to vanish without their exits: the
  * number of UNWINDs the stream needs (-t: those that were short are taken
  * back as if they had returned; a TIME record gives the others their end) */

@@ -341,7 +341,9 @@
  * earliest deadline are kept as minima (ct_filt_hold_at: fl_plo, fl_due),
  * and the function returns to ct_return_tramp, whose .Lret_held ends the
  * call if it proves short.  The checks are the plain fast path's
- * (NEW_FRAME), and depth < fl_tcap; anything else takes the general path.
+ * (NEW_FRAME), depth < fl_tcap, and the clock before the deadline (past
+ * it, enter_slow writes the entries held TIME ago, ct_filt_due); anything
+ * else takes the general path.
  */
 .macro HELD_ENTER name, kind, sb, so
 .Lheld_\name:
@@ -358,6 +360,8 @@
 	rdtsc
 	shl $32, %rdx
 	or %rdx, %rax			/* %rax = now */
+	cmp %fs:CT_T_FL_DUE(%r11), %rax	/* the deadline passed: the general */
+	jae .Lunbusy_\name		/* path writes what was held TIME ago */
 	mov %r8, CT_FR_FN(%rsi)
 	lea \so+8(\sb), %rcx
 	mov %rcx, CT_FR_CFA(%rsi)

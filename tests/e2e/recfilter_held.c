@@ -1,6 +1,6 @@
 /* record -t alone holds each call's entry back until the call proves long
- * (-finstrument-functions: runtime/cyg.c; the hooked front ends take their
- * records back instead): a long call with no traced call after its first
+ * (-finstrument-functions: runtime/cyg.c; the hooked front ends: hook.c and
+ * the trampolines): a long call with no traced call after its first
  * TIME (decided at its own exit, the entries held below it written then),
  * a deep recursion whose bottom is long (forty entries written at once), a
  * long call decided at an entry inside it, held calls again after each of
@@ -8,8 +8,10 @@
  * (recorded with -t 100ms): short calls entered after the deadline of a
  * held call that has returned (the hooks' short path leaves it, the next
  * entry past it finds the true one), one with the deadline passing inside
- * it: left out */
+ * it: left out.  With "kill" (recorded with -t 50ms): a long call killed
+ * (SIGKILL) after 150 ms of short calls inside it */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -118,8 +120,25 @@ NOINLINE void after_jump(void)
 	long_leaf();
 }
 
+/* long, short calls inside it for 150 ms, then the process is killed: its
+ * entry (and main's) was written at an entry TIME after it, in every front
+ * end (the hooked ones' held entries once waited for the call's exit, and
+ * the kill lost them) */
+NOINLINE void killed(void)
+{
+	long t0 = now_ns();
+	while (now_ns() - t0 < 150000000L)
+		shorts(3);
+	raise(SIGKILL);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "kill")) {
+		shorts(2);
+		killed();
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "stale")) {
 		shorts(1);
 		spin_ms(150);

@@ -1,13 +1,14 @@
 /*
- * record -t alone (20 ms) in three threads, with library calls: what the
+ * record -t alone (50 ms) in three threads, with library calls: what the
  * trampolines' held paths decide (arch/x86_64/tramp.S HELD_ENTER,
  * .Lret_held), each thread on its own.  Short calls nested four deep
  * (library calls among them) leave nothing; a long library call (usleep)
  * writes the entries held below it; a long call with nothing traced inside
  * is decided at its own return; short held calls inside long ones, before
  * and after their deadline, and one that spans its caller's deadline.  The
- * long calls sleep (never shorter than asked); the short ones are at least
- * 15 ms from the threshold.
+ * long calls sleep (never shorter than asked) at least the threshold; the
+ * short ones are 45 ms or more from it (a loaded machine may wake a sleeper
+ * late).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -60,26 +61,27 @@ NOINLINE int nested(int n)
 /* long: a library call that sleeps */
 NOINLINE void nap(void)
 {
-	usleep(50000);
+	usleep(60000);
 }
 
 /* long, nothing traced inside: decided at its return */
 NOINLINE void quiet_long(void)
 {
-	sleep_ms(50);
+	sleep_ms(60);
 }
 
-/* short (5 ms), and its caller's deadline passes inside it */
+/* short (2 ms), and its caller's deadline passes inside it (unless a
+ * late wake-up of its caller enters it past the deadline) */
 NOINLINE void spans(void)
 {
-	sleep_ms(5);
+	sleep_ms(2);
 	leaf(2);
 }
 
-/* long (23 ms): a short call spans its deadline */
+/* long (51 ms): a short call spans its deadline */
 NOINLINE void outer2(void)
 {
-	sleep_ms(18);
+	sleep_ms(49);
 	spans();
 }
 

@@ -11,10 +11,10 @@ build held "$E2E/recfilter_held_mt.c"
 LC='--libcall=^(atoi|strtol|usleep)$'
 record full "$LC" ./held
 want_rc "record --libcall ./held" $RC 0 "$W/full.err"
-ct replay full --no-duration --per-thread -t 20ms | normalize >"$W/full.tree"
-record t "$LC" -t 20ms ./held
-want_rc "record --libcall -t 20ms ./held" $RC 0 "$W/t.err"
-section "record --libcall -t 20ms ./held: replay --per-thread"
+ct replay full --no-duration --per-thread -t 50ms | normalize >"$W/full.tree"
+record t "$LC" -t 50ms ./held
+want_rc "record --libcall -t 50ms ./held" $RC 0 "$W/t.err"
+section "record --libcall -t 50ms ./held: replay --per-thread"
 ct replay t --no-duration --per-thread | normalize | tee "$W/t.tree" | add
 cmp -s "$W/t.tree" "$W/full.tree" ||
 	fail "record -t differs from replay -t of a full recording: $(diff "$W/full.tree" "$W/t.tree" | head -8 | tr '\n' '|')"
