@@ -39,6 +39,11 @@
 /* the first word of a HI record (format.h: ct_ext_word(CT_EXT_HI, 1, 0)),
  * its payload, the address bits 40..63, in the next */
 #define CT_EXT_HI_WORD 0x10b
+/* the first word of a CT_EXT_CALLSITE of length 0 and 1 (ct_ext_word(
+ * CT_EXT_CALLSITE, len, 0)), its small argument in bits 16..31 (runtime/
+ * callsite.c checks them) */
+#define CT_EXT_CS_SHORT_WORD 0x3b
+#define CT_EXT_CS_LONG_WORD 0x13b
 
 /* struct ct_config */
 #define CT_CFG_USE_TSC 4

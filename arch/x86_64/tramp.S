@@ -214,7 +214,9 @@
  * the TSC as the clock.  It saves only the five registers it uses besides
  * %r11, and captures arguments itself when a spec asks for a few register
  * values (else through ct_args_entry).  Anything else goes to the general
- * path, which saves every argument register and calls ct_hook_enter.
+ * path, which saves every argument register and calls ct_hook_enter.  With
+ * record --callsite a second instance of it, which writes the call site
+ * with the ENTER, takes its place (tramp_callsite.inc).
  *
  * Both paths leave by `ret`.  (Leaving by `jmp` to the return address, so
  * that the predictor's entry for this call is the one the hooked function's
@@ -243,26 +245,14 @@
 	.endif
 .endm
 
-/* the traced function's return-address slot is at \so(\sb) */
-.macro ENTRY_TRAMP name, kind, global, sb, so
-	.if \global
-	.globl \name
-	.type \name, @function
-	.else
-	.globl \name
-	.hidden \name
-	.type \name, @function
-	.endif
-	.p2align 4
-\name:
-	.cfi_startproc
-	.if \kind != 3			/* library calls are not hooked with --count */
-	cmpb $0, ct_count_on(%rip)	/* record --count: count.S */
-	jne ct_count_\name
-	.endif
-	FP_PUSH
-	cmpb $0, ct_enter_fast(%rip)	/* the TSC is the clock (no --callsite) */
-	je .Lpop_\name
+/*
+ * The entry fast paths' checks, the plain one's and --callsite's
+ * (tramp_callsite.inc): the thread (%r11), busy taken, %rsi = &stk[depth]
+ * (the new frame) and %r8 = the function's address; any case they do not
+ * take jumps to the general path (.Lunbusy_\name, .Lpop_\name).  The
+ * traced function's return-address slot is at \so(\sb).
+ */
+.macro ENTRY_CHECKS name, kind, sb, so
 	THREAD_SELF
 	/* busy: a handler that lands between the test and the increment
 	 * runs its hooks to the end (or never comes back) before we go on */
@@ -348,6 +338,65 @@
 	sub $4, %r8
 3:
 	.endif
+.endm
+
+/*
+ * After the checks, with %r8 the function: a function an injection rule or
+ * a limited plugin may select (its byte of ct_sel_bloom set) goes to the
+ * general path, where ct_hook_enter asks them; any other back to \back.
+ * Uses %rax and %rdx.
+ */
+.macro SEL_BLOOM name, back
+	movabs $CT_SEL_HASH_MUL, %rax
+	imul %r8, %rax
+	shr $CT_SEL_BLOOM_SHIFT, %rax
+	lea ct_sel_bloom(%rip), %rdx
+	cmpb $0, (%rdx,%rax)
+	jne .Lunbusy_\name
+	jmp \back
+.endm
+
+/*
+ * The address's high bits (%rax) changed (a library call after the
+ * program's own, or the other way round): their HI record here, then back
+ * to \back for the ENTER after it (the buffers' slack takes both before the
+ * limit check); a path that then goes the general way finds them set.
+ * Uses %rcx and %rdx.
+ */
+.macro HI_RECORD back
+	mov $8, %edx
+	xadd %rdx, %fs:CT_T_CUR(%r11)
+	mov %rax, %rcx
+	shl $32, %rcx
+	or $CT_EXT_HI_WORD, %rcx
+	mov %rcx, (%rdx)
+	mov %rax, %fs:CT_T_HI(%r11)
+	jmp \back
+.endm
+
+#include "tramp_callsite.inc"
+
+/* the traced function's return-address slot is at \so(\sb) */
+.macro ENTRY_TRAMP name, kind, global, sb, so
+	.if \global
+	.globl \name
+	.type \name, @function
+	.else
+	.globl \name
+	.hidden \name
+	.type \name, @function
+	.endif
+	.p2align 4
+\name:
+	.cfi_startproc
+	.if \kind != 3			/* library calls are not hooked with --count */
+	cmpb $0, ct_count_on(%rip)	/* record --count: count.S */
+	jne ct_count_\name
+	.endif
+	FP_PUSH
+	cmpb $0, ct_enter_fast(%rip)	/* the TSC is the clock (no --callsite) */
+	je .Lcs_\name			/* --callsite's, or the general path */
+	ENTRY_CHECKS \name, \kind, \sb, \so
 	cmpb $0, ct_sel_on(%rip)	/* --inject, a limited --plugin: addrtab.c */
 	jne .Linj_\name
 .Linj_back_\name:
@@ -371,6 +420,7 @@
 	mov $8, %edx
 	xadd %rdx, %fs:CT_T_CUR(%r11)	/* reserve: one instruction */
 	mov %rcx, (%rdx)
+.Lcs_entered_\name:			/* --callsite's joins: tramp_callsite.inc */
 	mov %rax, %fs:CT_T_LAST(%r11)
 	mov %r8, CT_FR_FN(%rsi)
 	lea \so+8(\sb), %rcx
@@ -398,29 +448,9 @@
 	CALL_BUFFER_FULL
 	jmp .Lafter_full_\name
 .Linj_\name:
-	/* a function an injection rule or a limited plugin may select (its
-	 * byte of ct_sel_bloom set): the general path, where ct_hook_enter
-	 * asks them */
-	movabs $CT_SEL_HASH_MUL, %rax
-	imul %r8, %rax
-	shr $CT_SEL_BLOOM_SHIFT, %rax
-	lea ct_sel_bloom(%rip), %rdx
-	cmpb $0, (%rdx,%rax)
-	jne .Lunbusy_\name
-	jmp .Linj_back_\name
+	SEL_BLOOM \name, .Linj_back_\name
 .Lhi_\name:
-	/* the address's high bits changed (a library call after the
-	 * program's own, or the other way round): their HI record here, the
-	 * ENTER after it (the buffers' slack takes both before the limit
-	 * check); a path that then goes the general way finds them set */
-	mov $8, %edx
-	xadd %rdx, %fs:CT_T_CUR(%r11)
-	mov %rax, %rcx
-	shl $32, %rcx
-	or $CT_EXT_HI_WORD, %rcx
-	mov %rcx, (%rdx)
-	mov %rax, %fs:CT_T_HI(%r11)
-	jmp .Lhi_done_\name
+	HI_RECORD .Lhi_done_\name
 .Lcap_\name:
 	/* argument capture, the common case in assembly (runtime/args.h:
 	 * struct ct_args_fast); %r8 is still the function */
@@ -533,6 +563,7 @@
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
 	jmp .Ldone_\name
+	CALLSITE_ENTRY \name, \kind, \sb, \so
 .Lunbusy_\name:
 	decl %fs:CT_T_BUSY(%r11)
 .Lpop_\name:
