@@ -295,7 +295,8 @@ static __attribute__((noinline)) void sel_exit(struct ct_tstate *t, uintptr_t fn
 		ct_inj_cyg_exit(t, fn); /* record --inject: errno= */
 }
 
-/* the entry hook's modes other than the plain one and -t alone (busy
+/* the entry hook's modes other than the plain one, -t alone and --callsite
+ * alone (busy
  * held, let go on every path): out of line, so that the hook itself keeps
  * no register across a call (the selected functions' look-ups come after
  * the ENTER is written) */
@@ -340,6 +341,10 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		CT_BARRIER();
 		if (ct_cyg_held_alone) {
 			time_enter(t, a, cfa, true, false); /* -t alone: inline */
+			return;
+		}
+		if (ct_cs_fast && !ct_sel_on) { /* --callsite alone: inline */
+			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
 			return;
 		}
 		enter_modes(t, a, cfa, (uintptr_t)call_site,
