@@ -492,7 +492,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	    !(t->stk[d].flags & CT_FR_NOREC))
 		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED | FR_LEFT);
 	/* record --plugin (its calls take this path only); a limited
-	 * plugin's return goes the C way too (the fast paths are on) */
+	 * plugin's return goes the C way too when it wants it (CT_FR_ATRET) */
 	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn &&
 	    ct_plug_enter(t, d, fn, now, r) && ct_hook_fast)
 		t->stk[d].flags |= CT_FR_ATRET;

@@ -145,6 +145,54 @@
 .endm
 
 /*
+ * record --plugin's calltrace_plugin_enter_fn, at %rax, called with the
+ * function (%r8) from a fast path, the thread's plug_in set meanwhile (the
+ * calls it makes are not traced); keeps every register a traced function
+ * may be using, as CALL_BUFFER_FULL
+ */
+.macro CALL_PLUG_FN
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+	push %r8
+	.cfi_adjust_cfa_offset 8
+	push %r9
+	.cfi_adjust_cfa_offset 8
+	push %r10
+	.cfi_adjust_cfa_offset 8
+	push %r11
+	.cfi_adjust_cfa_offset 8
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov %rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	and $-16, %rsp
+	sub $128, %rsp
+	SAVE_XMM8 0
+	movl $1, %fs:CT_T_PLUG_IN(%r11)
+	mov %r8, %rdi
+	call *%rax
+	mov 8(%rbp), %r11		/* the thread, as pushed */
+	movl $0, %fs:CT_T_PLUG_IN(%r11)
+	RESTORE_XMM8 0
+	mov %rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	pop %r11
+	.cfi_adjust_cfa_offset -8
+	pop %r10
+	.cfi_adjust_cfa_offset -8
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+.endm
+
+/*
  * \out = &ct_args_fastv[spec of the function at \fn], or a jump to \none
  * when no spec names it (runtime/args.c's hash: keys 0 empty, 1 deleted).
  * The thread keeps the last answer (args_fn: the address | ct_args_gen_key,
@@ -229,6 +277,71 @@
  */
 #define FP_SITE 40
 #define FP_SLOT 48
+
+/*
+ * In an entry trampoline's fast path, after the ENTER (busy held, %r8 the
+ * function, %r11 the thread, the fast path's five registers pushed):
+ * \func(&ct_self, fn, struct ct_arch_regs *), every register a traced
+ * function may be using kept, and its answer ORed into the new frame's
+ * flags (ct_args_entry: CT_ARGS_WANT_RET, or nothing).  The values of
+ * %rsi, %rdx, %rcx and %r8 in the struct are the ones the fast path
+ * pushed.  %r8 is the function again after it.
+ */
+.macro CALL_WITH_REGS kind, func
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov %rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	push %rdi
+	push %r9
+	push %r10
+	push %r11
+	push %r8
+	and $-16, %rsp
+	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
+	SAVE_XMM8 128
+	LOW_XMM8 CT_REGS_XMM
+	mov %rdi, CT_REGS_GP + 0(%rsp)
+	mov 16(%rbp), %rax		/* %rsi as pushed */
+	mov %rax, CT_REGS_GP + 8(%rsp)
+	mov 24(%rbp), %rax		/* %rdx */
+	mov %rax, CT_REGS_GP + 16(%rsp)
+	mov 32(%rbp), %rax		/* %rcx */
+	mov %rax, CT_REGS_GP + 24(%rsp)
+	mov 8(%rbp), %rax		/* %r8 */
+	mov %rax, CT_REGS_GP + 32(%rsp)
+	mov %r9, CT_REGS_GP + 40(%rsp)
+	.if \kind == 1
+	mov 0(%rbp), %rax		/* the traced function's %rbp */
+	lea 8(%rax), %rax
+	.else
+	lea 8 + FP_SLOT(%rbp), %rax
+	.endif
+	mov %rax, CT_REGS_SP(%rsp)
+	mov %r8, %rsi			/* fn */
+	mov %fs:0, %rdi
+	add %r11, %rdi
+	mov %rsp, %rdx
+	call \func
+	mov -32(%rbp), %r11
+	mov -40(%rbp), %r8
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	shl $CT_FRAME_SHIFT, %rcx
+	add %fs:CT_T_STK(%r11), %rcx
+	mov %eax, %eax
+	or %rax, CT_FR_FLAGS - 32(%rcx)
+	RESTORE_XMM8 128
+	mov -8(%rbp), %rdi
+	mov -16(%rbp), %r9
+	mov -24(%rbp), %r10
+	mov %rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+.endm
+
 
 /* leaving an entry trampoline: `ret` to the traced function, or for a
  * library call (kind 3) a jump to the target its stub pushed, with %rsp
@@ -386,8 +499,8 @@
 	cmp %fs:CT_T_LIMIT(%r11), %rdx
 	ja .Lfull_\name
 .Lafter_full_\name:
-	cmpb $0, ct_args_enabled(%rip)
-	jne .Lcap_\name
+	cmpb $0, ct_enter_more(%rip)	/* arguments, or a plugin's callback */
+	jne .Lmore_\name
 .Ldone_\name:
 	.cfi_remember_state
 	decl %fs:CT_T_BUSY(%r11)
@@ -406,8 +519,39 @@
 	shr $CT_SEL_BLOOM_SHIFT, %rax
 	lea ct_sel_bloom(%rip), %rdx
 	cmpb $0, (%rdx,%rax)
-	jne .Lunbusy_\name
-	jmp .Linj_back_\name
+	je .Linj_back_\name
+	/* selected: a plugin alone (no --inject) is called from this path,
+	 * after the ENTER (.Lplug_) */
+	cmpb $0, ct_plug_fast(%rip)
+	jne .Linj_back_\name
+	jmp .Lunbusy_\name
+.Lmore_\name:
+	cmpb $0, ct_plug_fast(%rip)
+	je .Lcap_\name
+	/* record --plugin: the callback of a function whose byte of
+	 * ct_sel_bloom is set (%r8 is still the function) */
+	movabs $CT_SEL_HASH_MUL, %rax
+	imul %r8, %rax
+	shr $CT_SEL_BLOOM_SHIFT, %rax
+	lea ct_sel_bloom(%rip), %rdx
+	cmpb $0, (%rdx,%rax)
+	jne .Lplug_\name
+.Lplug_back_\name:
+	cmpb $0, ct_args_enabled(%rip)
+	jne .Lcap_\name
+	jmp .Ldone_\name
+.Lplug_\name:
+	mov ct_plug_fn_cb(%rip), %rax
+	test %rax, %rax
+	jnz .Lplug_fn_\name
+	/* ct_plug_tramp_enter(&ct_self, fn, struct ct_arch_regs *), which
+	 * marks the frame when the plugin wants its exit */
+	CALL_WITH_REGS \kind, ct_plug_tramp_enter
+	jmp .Lplug_back_\name
+.Lplug_fn_\name:
+	/* the plugin's calltrace_plugin_enter_fn(fn) straight (plugin.c) */
+	CALL_PLUG_FN
+	jmp .Lplug_back_\name
 .Lhi_\name:
 	/* the address's high bits changed (a library call after the
 	 * program's own, or the other way round): their HI record here, the
@@ -480,58 +624,8 @@
 .Largs_\name:
 	/* argument capture: ct_args_entry(&ct_self, fn, struct ct_arch_regs *)
 	 * after the ENTER record, as ct_hook_enter does; its answer (whether
-	 * the return value is wanted) goes into the new frame's flags.  The
-	 * values of %rsi, %rdx, %rcx and %r8 are the ones we pushed. */
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov %rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	push %rdi
-	push %r9
-	push %r10
-	push %r11
-	and $-16, %rsp
-	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
-	SAVE_XMM8 128
-	LOW_XMM8 CT_REGS_XMM
-	mov %rdi, CT_REGS_GP + 0(%rsp)
-	mov 16(%rbp), %rax		/* %rsi as pushed */
-	mov %rax, CT_REGS_GP + 8(%rsp)
-	mov 24(%rbp), %rax		/* %rdx */
-	mov %rax, CT_REGS_GP + 16(%rsp)
-	mov 32(%rbp), %rax		/* %rcx */
-	mov %rax, CT_REGS_GP + 24(%rsp)
-	mov 8(%rbp), %rax		/* %r8 */
-	mov %rax, CT_REGS_GP + 32(%rsp)
-	mov %r9, CT_REGS_GP + 40(%rsp)
-	.if \kind == 1
-	mov 0(%rbp), %rax		/* the traced function's %rbp */
-	lea 8(%rax), %rax
-	.else
-	lea 8 + FP_SLOT(%rbp), %rax
-	.endif
-	mov %rax, CT_REGS_SP(%rsp)
-	mov %r8, %rsi			/* fn */
-	mov %fs:0, %rdi
-	add %r11, %rdi
-	mov %rsp, %rdx
-	call ct_args_entry
-	mov -32(%rbp), %r11
-	mov %fs:CT_T_DEPTH(%r11), %ecx
-	shl $CT_FRAME_SHIFT, %rcx
-	add %fs:CT_T_STK(%r11), %rcx
-	mov %eax, %eax
-	or %rax, CT_FR_FLAGS - 32(%rcx)	/* CT_ARGS_WANT_RET, or nothing */
-	RESTORE_XMM8 128
-	mov -8(%rbp), %rdi
-	mov -16(%rbp), %r9
-	mov -24(%rbp), %r10
-	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
+	 * the return value is wanted) goes into the new frame's flags */
+	CALL_WITH_REGS \kind, ct_args_entry
 	jmp .Ldone_\name
 .Lunbusy_\name:
 	decl %fs:CT_T_BUSY(%r11)
