@@ -461,7 +461,7 @@
 	sub $4, %r8
 3:
 	.endif
-	cmpb $0, ct_sel_on(%rip)	/* --inject, a limited --plugin: addrtab.c */
+	cmpb $0, ct_inj_on(%rip)	/* --inject: its functions' bytes (addrtab.c) */
 	jne .Linj_\name
 .Linj_back_\name:
 	mov %r8, %rax
@@ -511,25 +511,26 @@
 	CALL_BUFFER_FULL
 	jmp .Lafter_full_\name
 .Linj_\name:
-	/* a function an injection rule or a limited plugin may select (its
-	 * byte of ct_sel_bloom set): the general path, where ct_hook_enter
-	 * asks them */
+	/* a function an injection rule may select (its byte of ct_sel_bloom
+	 * set): the general path, where ct_hook_enter asks the rules (and a
+	 * plugin, which ct_plug_fast leaves to it then).  A plugin alone is
+	 * asked after the ENTER (.Lmore_) */
 	movabs $CT_SEL_HASH_MUL, %rax
 	imul %r8, %rax
 	shr $CT_SEL_BLOOM_SHIFT, %rax
 	lea ct_sel_bloom(%rip), %rdx
 	cmpb $0, (%rdx,%rax)
-	je .Linj_back_\name
-	/* selected: a plugin alone (no --inject) is called from this path,
-	 * after the ENTER (.Lplug_) */
-	cmpb $0, ct_plug_fast(%rip)
-	jne .Linj_back_\name
-	jmp .Lunbusy_\name
+	jne .Lunbusy_\name
+	jmp .Linj_back_\name
 .Lmore_\name:
 	cmpb $0, ct_plug_fast(%rip)
 	je .Lcap_\name
-	/* record --plugin: the callback of a function whose byte of
+	/* record --plugin: its calltrace_plugin_enter_fn on every function
+	 * (plugin.c), or the callback of a function whose byte of
 	 * ct_sel_bloom is set (%r8 is still the function) */
+	mov ct_plug_fn_cb(%rip), %rax
+	test %rax, %rax
+	jnz .Lplug_fn_\name
 	movabs $CT_SEL_HASH_MUL, %rax
 	imul %r8, %rax
 	shr $CT_SEL_BLOOM_SHIFT, %rax
@@ -541,15 +542,12 @@
 	jne .Lcap_\name
 	jmp .Ldone_\name
 .Lplug_\name:
-	mov ct_plug_fn_cb(%rip), %rax
-	test %rax, %rax
-	jnz .Lplug_fn_\name
 	/* ct_plug_tramp_enter(&ct_self, fn, struct ct_arch_regs *), which
 	 * marks the frame when the plugin wants its exit */
 	CALL_WITH_REGS \kind, ct_plug_tramp_enter
 	jmp .Lplug_back_\name
 .Lplug_fn_\name:
-	/* the plugin's calltrace_plugin_enter_fn(fn) straight (plugin.c) */
+	/* the plugin's calltrace_plugin_enter_fn(fn), at %rax */
 	CALL_PLUG_FN
 	jmp .Lplug_back_\name
 .Lhi_\name:
