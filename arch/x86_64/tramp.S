@@ -18,6 +18,7 @@
  * align the stack themselves, with %rbp as their frame pointer; the CFI
  * follows every step, so debuggers and unwinders can walk through them.
  */
+#include "keep.inc"
 #include "regs.h"
 #include "runtime/offsets.h"
 
@@ -39,28 +40,8 @@
 	movq ct_self@GOTTPOFF(%rip), %r11
 .endm
 
-/* xmm0-7: all 16 bytes to or from \off(%rsp) (16-byte aligned), or the low
- * 8 bytes of each to \off(%rsp) */
-.macro SAVE_XMM8 off
-	movaps %xmm0, \off + 0(%rsp)
-	movaps %xmm1, \off + 16(%rsp)
-	movaps %xmm2, \off + 32(%rsp)
-	movaps %xmm3, \off + 48(%rsp)
-	movaps %xmm4, \off + 64(%rsp)
-	movaps %xmm5, \off + 80(%rsp)
-	movaps %xmm6, \off + 96(%rsp)
-	movaps %xmm7, \off + 112(%rsp)
-.endm
-.macro RESTORE_XMM8 off
-	movaps \off + 0(%rsp), %xmm0
-	movaps \off + 16(%rsp), %xmm1
-	movaps \off + 32(%rsp), %xmm2
-	movaps \off + 48(%rsp), %xmm3
-	movaps \off + 64(%rsp), %xmm4
-	movaps \off + 80(%rsp), %xmm5
-	movaps \off + 96(%rsp), %xmm6
-	movaps \off + 112(%rsp), %xmm7
-.endm
+/* xmm0-7: the low 8 bytes of each to \off(%rsp) (SAVE_XMM8 and RESTORE_XMM8,
+ * all 16 bytes: keep.inc) */
 .macro LOW_XMM8 off
 	movq %xmm0, \off + 0(%rsp)
 	movq %xmm1, \off + 8(%rsp)
@@ -98,98 +79,27 @@
 	.cfi_adjust_cfa_offset -8
 .endm
 
-/*
- * ct_buffer_full(&ct_self) from a fast path, keeping every register a traced
- * function may be using: the integer ones the fast paths do not save
- * themselves (%rdi, %r8-%r11) and xmm0-7.  %rbp is the frame pointer
- * meanwhile.
- */
+/* ct_buffer_full(&ct_self) from a fast path (%r11 the thread), every
+ * register a traced function may be using kept (keep.inc) */
 .macro CALL_BUFFER_FULL
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	push %r10
-	.cfi_adjust_cfa_offset 8
-	push %r11
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov %rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	and $-16, %rsp
-	sub $128, %rsp
-	SAVE_XMM8 0
+	KEEP_SAVE
 	mov %fs:0, %rdi
 	add %r11, %rdi
 	call ct_buffer_full
-	RESTORE_XMM8 0
-	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	pop %r11
-	.cfi_adjust_cfa_offset -8
-	pop %r10
-	.cfi_adjust_cfa_offset -8
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
+	KEEP_RESTORE
 .endm
 
-/*
- * record --plugin's calltrace_plugin_enter_fn, at %rax, called with the
+/* record --plugin's calltrace_plugin_enter_fn, at %rax, called with the
  * function (%r8) from a fast path, the thread's plug_in set meanwhile (the
- * calls it makes are not traced); keeps every register a traced function
- * may be using, as CALL_BUFFER_FULL
- */
+ * calls it makes are not traced), every register kept (keep.inc) */
 .macro CALL_PLUG_FN
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	push %r10
-	.cfi_adjust_cfa_offset 8
-	push %r11
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov %rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	and $-16, %rsp
-	sub $128, %rsp
-	SAVE_XMM8 0
+	KEEP_SAVE
 	movl $1, %fs:CT_T_PLUG_IN(%r11)
 	mov %r8, %rdi
 	call *%rax
-	mov 8(%rbp), %r11		/* the thread, as pushed */
+	mov KEEP_R11(%rbp), %r11	/* the thread, as pushed */
 	movl $0, %fs:CT_T_PLUG_IN(%r11)
-	RESTORE_XMM8 0
-	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	pop %r11
-	.cfi_adjust_cfa_offset -8
-	pop %r10
-	.cfi_adjust_cfa_offset -8
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
+	KEEP_RESTORE
 .endm
 
 /*
