@@ -27,6 +27,7 @@
 #define CT_T_HOOK 424
 #define CT_T_ARGS_FN 432
 #define CT_T_ARGS_AF 440
+#define CT_T_PLUG_IN 540
 
 /* struct ct_frame: 32 bytes */
 #define CT_FRAME_SHIFT 5

@@ -18,6 +18,7 @@
  * align the stack themselves, with %rbp as their frame pointer; the CFI
  * follows every step, so debuggers and unwinders can walk through them.
  */
+#include "keep.inc"
 #include "regs.h"
 #include "runtime/offsets.h"
 
@@ -39,28 +40,8 @@
 	movq ct_self@GOTTPOFF(%rip), %r11
 .endm
 
-/* xmm0-7: all 16 bytes to or from \off(%rsp) (16-byte aligned), or the low
- * 8 bytes of each to \off(%rsp) */
-.macro SAVE_XMM8 off
-	movaps %xmm0, \off + 0(%rsp)
-	movaps %xmm1, \off + 16(%rsp)
-	movaps %xmm2, \off + 32(%rsp)
-	movaps %xmm3, \off + 48(%rsp)
-	movaps %xmm4, \off + 64(%rsp)
-	movaps %xmm5, \off + 80(%rsp)
-	movaps %xmm6, \off + 96(%rsp)
-	movaps %xmm7, \off + 112(%rsp)
-.endm
-.macro RESTORE_XMM8 off
-	movaps \off + 0(%rsp), %xmm0
-	movaps \off + 16(%rsp), %xmm1
-	movaps \off + 32(%rsp), %xmm2
-	movaps \off + 48(%rsp), %xmm3
-	movaps \off + 64(%rsp), %xmm4
-	movaps \off + 80(%rsp), %xmm5
-	movaps \off + 96(%rsp), %xmm6
-	movaps \off + 112(%rsp), %xmm7
-.endm
+/* xmm0-7: the low 8 bytes of each to \off(%rsp) (SAVE_XMM8 and RESTORE_XMM8,
+ * all 16 bytes: keep.inc) */
 .macro LOW_XMM8 off
 	movq %xmm0, \off + 0(%rsp)
 	movq %xmm1, \off + 8(%rsp)
@@ -98,50 +79,27 @@
 	.cfi_adjust_cfa_offset -8
 .endm
 
-/*
- * ct_buffer_full(&ct_self) from a fast path, keeping every register a traced
- * function may be using: the integer ones the fast paths do not save
- * themselves (%rdi, %r8-%r11) and xmm0-7.  %rbp is the frame pointer
- * meanwhile.
- */
+/* ct_buffer_full(&ct_self) from a fast path (%r11 the thread), every
+ * register a traced function may be using kept (keep.inc) */
 .macro CALL_BUFFER_FULL
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	push %r10
-	.cfi_adjust_cfa_offset 8
-	push %r11
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov %rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	and $-16, %rsp
-	sub $128, %rsp
-	SAVE_XMM8 0
+	KEEP_SAVE
 	mov %fs:0, %rdi
 	add %r11, %rdi
 	call ct_buffer_full
-	RESTORE_XMM8 0
-	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	pop %r11
-	.cfi_adjust_cfa_offset -8
-	pop %r10
-	.cfi_adjust_cfa_offset -8
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
+	KEEP_RESTORE
+.endm
+
+/* record --plugin's calltrace_plugin_enter_fn, at %rax, called with the
+ * function (%r8) from a fast path, the thread's plug_in set meanwhile (the
+ * calls it makes are not traced), every register kept (keep.inc) */
+.macro CALL_PLUG_FN
+	KEEP_SAVE
+	movl $1, %fs:CT_T_PLUG_IN(%r11)
+	mov %r8, %rdi
+	call *%rax
+	mov KEEP_R11(%rbp), %r11	/* the thread, as pushed */
+	movl $0, %fs:CT_T_PLUG_IN(%r11)
+	KEEP_RESTORE
 .endm
 
 /*
@@ -231,6 +189,71 @@
  */
 #define FP_SITE 40
 #define FP_SLOT 48
+
+/*
+ * In an entry trampoline's fast path, after the ENTER (busy held, %r8 the
+ * function, %r11 the thread, the fast path's five registers pushed):
+ * \func(&ct_self, fn, struct ct_arch_regs *), every register a traced
+ * function may be using kept, and its answer ORed into the new frame's
+ * flags (ct_args_entry: CT_ARGS_WANT_RET, or nothing).  The values of
+ * %rsi, %rdx, %rcx and %r8 in the struct are the ones the fast path
+ * pushed.  %r8 is the function again after it.
+ */
+.macro CALL_WITH_REGS kind, func
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov %rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	push %rdi
+	push %r9
+	push %r10
+	push %r11
+	push %r8
+	and $-16, %rsp
+	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
+	SAVE_XMM8 128
+	LOW_XMM8 CT_REGS_XMM
+	mov %rdi, CT_REGS_GP + 0(%rsp)
+	mov 16(%rbp), %rax		/* %rsi as pushed */
+	mov %rax, CT_REGS_GP + 8(%rsp)
+	mov 24(%rbp), %rax		/* %rdx */
+	mov %rax, CT_REGS_GP + 16(%rsp)
+	mov 32(%rbp), %rax		/* %rcx */
+	mov %rax, CT_REGS_GP + 24(%rsp)
+	mov 8(%rbp), %rax		/* %r8 */
+	mov %rax, CT_REGS_GP + 32(%rsp)
+	mov %r9, CT_REGS_GP + 40(%rsp)
+	.if \kind == 1
+	mov 0(%rbp), %rax		/* the traced function's %rbp */
+	lea 8(%rax), %rax
+	.else
+	lea 8 + FP_SLOT(%rbp), %rax
+	.endif
+	mov %rax, CT_REGS_SP(%rsp)
+	mov %r8, %rsi			/* fn */
+	mov %fs:0, %rdi
+	add %r11, %rdi
+	mov %rsp, %rdx
+	call \func
+	mov -32(%rbp), %r11
+	mov -40(%rbp), %r8
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	shl $CT_FRAME_SHIFT, %rcx
+	add %fs:CT_T_STK(%r11), %rcx
+	mov %eax, %eax
+	or %rax, CT_FR_FLAGS - 32(%rcx)
+	RESTORE_XMM8 128
+	mov -8(%rbp), %rdi
+	mov -16(%rbp), %r9
+	mov -24(%rbp), %r10
+	mov %rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+.endm
+
 
 /* leaving an entry trampoline: `ret` to the traced function, or for a
  * library call (kind 3) a jump to the target its stub pushed, with %rsp
@@ -341,17 +364,18 @@
 .endm
 
 /*
- * After the checks, with %r8 the function: a function an injection rule or
- * a limited plugin may select (its byte of ct_sel_bloom set) goes to the
- * general path, where ct_hook_enter asks them; any other back to \back.
- * Uses %rax and %rdx.
+ * After the checks, with %r8 the function: a function an injection rule may
+ * select (its byte of ct_sel_bloom set) goes to the general path, where
+ * ct_hook_enter asks the rules (and a plugin, which ct_plug_fast leaves to
+ * it then; a plugin alone is asked after the ENTER, .Lmore_); any other
+ * back to \back.  Uses %rcx and %rdx (%rax: the clock, for mcount).
  */
 .macro SEL_BLOOM name, back
-	movabs $CT_SEL_HASH_MUL, %rax
-	imul %r8, %rax
-	shr $CT_SEL_BLOOM_SHIFT, %rax
+	movabs $CT_SEL_HASH_MUL, %rcx
+	imul %r8, %rcx
+	shr $CT_SEL_BLOOM_SHIFT, %rcx
 	lea ct_sel_bloom(%rip), %rdx
-	cmpb $0, (%rdx,%rax)
+	cmpb $0, (%rdx,%rcx)
 	jne .Lunbusy_\name
 	jmp \back
 .endm
@@ -397,9 +421,11 @@
 	cmpb $0, ct_enter_fast(%rip)	/* the TSC is the clock (no --callsite) */
 	je .Lcs_\name			/* --callsite's, or the general path */
 	ENTRY_CHECKS \name, \kind, \sb, \so
-	cmpb $0, ct_sel_on(%rip)	/* --inject, a limited --plugin: addrtab.c */
+	.if \kind != 1
+	cmpb $0, ct_inj_on(%rip)	/* --inject: its functions' bytes (addrtab.c) */
 	jne .Linj_\name
 .Linj_back_\name:
+	.endif
 	mov %r8, %rax
 	shr $40, %rax
 	cmp %fs:CT_T_HI(%r11), %rax
@@ -408,6 +434,15 @@
 	rdtsc
 	shl $32, %rdx
 	or %rdx, %rax			/* %rax = now */
+	.if \kind == 1
+	/* mcount: --inject's test after the clock read, where the chain from
+	 * the call site's cache entry to the byte costs the calls it does
+	 * not select nothing (2.5 ns a call before it); a selected call then
+	 * reads the clock again on the general path */
+	cmpb $0, ct_inj_on(%rip)
+	jne .Linj_\name
+.Linj_back_\name:
+	.endif
 	mov %rax, %rdx
 	sub %fs:CT_T_LAST(%r11), %rdx	/* the delta (huge if the clock went back) */
 	cmp $ENTER_DELTA_LIMIT, %rdx
@@ -436,8 +471,8 @@
 	cmp %fs:CT_T_LIMIT(%r11), %rdx
 	ja .Lfull_\name
 .Lafter_full_\name:
-	cmpb $0, ct_args_enabled(%rip)
-	jne .Lcap_\name
+	cmpb $0, ct_enter_more(%rip)	/* arguments, or a plugin's callback */
+	jne .Lmore_\name
 .Ldone_\name:
 	.cfi_remember_state
 	decl %fs:CT_T_BUSY(%r11)
@@ -449,6 +484,34 @@
 	jmp .Lafter_full_\name
 .Linj_\name:
 	SEL_BLOOM \name, .Linj_back_\name
+.Lmore_\name:
+	cmpb $0, ct_plug_fast(%rip)
+	je .Lcap_\name
+	/* record --plugin: its calltrace_plugin_enter_fn on every function
+	 * (plugin.c), or the callback of a function whose byte of
+	 * ct_sel_bloom is set (%r8 is still the function) */
+	mov ct_plug_fn_cb(%rip), %rax
+	test %rax, %rax
+	jnz .Lplug_fn_\name
+	movabs $CT_SEL_HASH_MUL, %rax
+	imul %r8, %rax
+	shr $CT_SEL_BLOOM_SHIFT, %rax
+	lea ct_sel_bloom(%rip), %rdx
+	cmpb $0, (%rdx,%rax)
+	jne .Lplug_\name
+.Lplug_back_\name:
+	cmpb $0, ct_args_enabled(%rip)
+	jne .Lcap_\name
+	jmp .Ldone_\name
+.Lplug_\name:
+	/* ct_plug_tramp_enter(&ct_self, fn, struct ct_arch_regs *), which
+	 * marks the frame when the plugin wants its exit */
+	CALL_WITH_REGS \kind, ct_plug_tramp_enter
+	jmp .Lplug_back_\name
+.Lplug_fn_\name:
+	/* the plugin's calltrace_plugin_enter_fn(fn), at %rax */
+	CALL_PLUG_FN
+	jmp .Lplug_back_\name
 .Lhi_\name:
 	HI_RECORD .Lhi_done_\name
 .Lcap_\name:
@@ -510,58 +573,8 @@
 .Largs_\name:
 	/* argument capture: ct_args_entry(&ct_self, fn, struct ct_arch_regs *)
 	 * after the ENTER record, as ct_hook_enter does; its answer (whether
-	 * the return value is wanted) goes into the new frame's flags.  The
-	 * values of %rsi, %rdx, %rcx and %r8 are the ones we pushed. */
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov %rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	push %rdi
-	push %r9
-	push %r10
-	push %r11
-	and $-16, %rsp
-	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
-	SAVE_XMM8 128
-	LOW_XMM8 CT_REGS_XMM
-	mov %rdi, CT_REGS_GP + 0(%rsp)
-	mov 16(%rbp), %rax		/* %rsi as pushed */
-	mov %rax, CT_REGS_GP + 8(%rsp)
-	mov 24(%rbp), %rax		/* %rdx */
-	mov %rax, CT_REGS_GP + 16(%rsp)
-	mov 32(%rbp), %rax		/* %rcx */
-	mov %rax, CT_REGS_GP + 24(%rsp)
-	mov 8(%rbp), %rax		/* %r8 */
-	mov %rax, CT_REGS_GP + 32(%rsp)
-	mov %r9, CT_REGS_GP + 40(%rsp)
-	.if \kind == 1
-	mov 0(%rbp), %rax		/* the traced function's %rbp */
-	lea 8(%rax), %rax
-	.else
-	lea 8 + FP_SLOT(%rbp), %rax
-	.endif
-	mov %rax, CT_REGS_SP(%rsp)
-	mov %r8, %rsi			/* fn */
-	mov %fs:0, %rdi
-	add %r11, %rdi
-	mov %rsp, %rdx
-	call ct_args_entry
-	mov -32(%rbp), %r11
-	mov %fs:CT_T_DEPTH(%r11), %ecx
-	shl $CT_FRAME_SHIFT, %rcx
-	add %fs:CT_T_STK(%r11), %rcx
-	mov %eax, %eax
-	or %rax, CT_FR_FLAGS - 32(%rcx)	/* CT_ARGS_WANT_RET, or nothing */
-	RESTORE_XMM8 128
-	mov -8(%rbp), %rdi
-	mov -16(%rbp), %r9
-	mov -24(%rbp), %r10
-	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
+	 * the return value is wanted) goes into the new frame's flags */
+	CALL_WITH_REGS \kind, ct_args_entry
 	jmp .Ldone_\name
 	CALLSITE_ENTRY \name, \kind, \sb, \so
 .Lunbusy_\name:
