@@ -16,10 +16,17 @@
 #   <what>.ns_per_call    strlen, memcpy: (recorded with library calls -
 #                         recorded with --no-libcall) / LOOP_N, wall, best
 #                         of RUNS: what a traced library call adds; own: a
-#                         traced call of the program's own function
-#                         ((recorded - untraced) / LOOP_N), the hooked front
-#                         ends' cost on the same loop.  Built -O2 -pg -mfentry
+#                         traced call of the program's own function, built
+#                         -O2 -pg -mfentry, less the same loop built without
+#                         -pg ((recorded - plain) / LOOP_N): what tracing
+#                         adds to a call, the hooked front ends' cost
 #   <what>.cpu_ns_per_call  the same from CPU time
+#   own.gprof_ns_per_call  the -pg -mfentry loop run untraced, less the plain
+#                         one, per call: not a cost of calltrace but of
+#                         gprof, which such a build runs when no tracer is
+#                         there (gcrt1.o starts it, the program writes
+#                         gmon.out); the "own" figure used to be measured
+#                         over this build, which left those ns out
 #   lua.{plain,libcall,nolibcall,uftrace}_ms  Lua (bench/script.lua LUA_N):
 #                         untraced; lua-fi recorded (library calls on, the
 #                         default); with --no-libcall; uftrace record of
@@ -38,6 +45,7 @@ say() { echo "libcall: $*" >&2; }
 
 $CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
 $CC -O2 -pg -mfentry -o "$W/loop" "$HERE/libcall_loop.c" || exit 1
+$CC -O2 -o "$W/loop-plain" "$HERE/libcall_loop.c" || exit 1
 
 # t CMD...: "min_wall median_wall min_cpu" ns (recordings to $W/d, removed)
 t() {
@@ -45,11 +53,15 @@ t() {
 }
 
 say "loops of $LOOP_N calls, $RUNS runs each (min taken); load $(cut -d' ' -f1-3 /proc/loadavg)"
-# the untraced loop, for the program's own calls
-set -- $(t "$W/loop" own "$LOOP_N"); UNTR=$1 UNTR_CPU=$3
+# the loop built without -pg, for the program's own calls (the -pg build
+# run untraced is gprof's: see own.gprof_ns_per_call)
+set -- $(t "$W/loop-plain" own "$LOOP_N"); PLAIN=$1 PLAIN_CPU=$3
+set -- $(t "$W/loop" own "$LOOP_N"); gp=$1
+rm -f "$W/gmon.out"
 set -- $(t "$CT" record -d d --no-libcall "$W/loop" own "$LOOP_N"); tr=$1 trc=$3
-echo "own.ns_per_call $(calc "($tr - $UNTR) / $LOOP_N")"
-echo "own.cpu_ns_per_call $(calc "($trc - $UNTR_CPU) / $LOOP_N")"
+echo "own.ns_per_call $(calc "($tr - $PLAIN) / $LOOP_N")"
+echo "own.cpu_ns_per_call $(calc "($trc - $PLAIN_CPU) / $LOOP_N")"
+echo "own.gprof_ns_per_call $(calc "($gp - $PLAIN) / $LOOP_N")"
 for what in strlen memcpy; do
 	set -- $(t "$CT" record -d d --no-libcall "$W/loop" $what "$LOOP_N"); off=$1 offc=$3
 	set -- $(t "$CT" record -d d "$W/loop" $what "$LOOP_N"); on=$1 onc=$3

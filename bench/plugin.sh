@@ -20,6 +20,9 @@
 #   <fe>.count_over_full_ns     the same less the plain recording: the
 #                               call counter's cost per call (issue 15's
 #                               target: at most 5)
+#   <fe>.latency_over_full_ns   record --plugin=latency.so (every function,
+#                               the struct callbacks at entry and exit: the
+#                               full API's cost) less the plain recording
 #   <fe>.one_ns_per_call        record --plugin=count.so --plugin-filter=^main$
 #                               (fib's calls are not selected)
 #   <fe>.one_over_full_ns       the same less the plain recording: what the
@@ -52,12 +55,15 @@ for fe in $FRONTS; do
 	[ -n "${BASE:-}" ] && base=$(tn "$RUNS" "rm -rf d" "$BASE" record -q -d d "$W/fib-$fe")
 	cnt=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d --plugin="$PL/count.so:out=/dev/null" \
 		"$W/fib-$fe")
+	lat=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d --plugin="$PL/latency.so:out=/dev/null" \
+		"$W/fib-$fe")
 	one=$(tn "$RUNS" "rm -rf d" "$CT" record -q -d d --plugin="$PL/count.so:out=/dev/null" \
 		--plugin-filter='^main$' "$W/fib-$fe")
 	echo "$fe.calls $calls"
 	echo "$fe.full_ns_per_call $(calc "($full - $PLAIN) / $calls")"
 	echo "$fe.count_ns_per_call $(calc "($cnt - $PLAIN) / $calls")"
 	echo "$fe.count_over_full_ns $(calc "($cnt - $full) / $calls")"
+	echo "$fe.latency_over_full_ns $(calc "($lat - $full) / $calls")"
 	echo "$fe.one_ns_per_call $(calc "($one - $PLAIN) / $calls")"
 	echo "$fe.one_over_full_ns $(calc "($one - $full) / $calls")"
 	[ -n "${BASE:-}" ] && echo "$fe.base_full_ns_per_call $(calc "($base - $PLAIN) / $calls")"

@@ -29,6 +29,10 @@ struct ct_drain_stats {
 	uint64_t injected; /* record --inject: CT_EXT_INJECT records */
 };
 
+/* add the events of the records in buf (len bytes, whole records: they
+ * never straddle buffers) to st, *depth the calls open before and after */
+void ct_drain_count(struct ct_drain_stats *st, uint64_t *depth, const void *buf, size_t len);
+
 /* the calls still open at the end: entries (and --flight's calls entered
  * before their window) less exits and unwound frames; 0, not a wrapped
  * count, when a broken stream held more exits than entries */

@@ -63,7 +63,7 @@ int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg)
 }
 
 struct symcheck {
-	bool enter, exit;
+	bool enter, exit, enter_fn;
 };
 
 static void check_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
@@ -77,6 +77,8 @@ static void check_sym(void *ctx, const char *name, uint64_t value, bool defined,
 		c->enter = true;
 	else if (!strcmp(name, "calltrace_plugin_exit"))
 		c->exit = true;
+	else if (!strcmp(name, "calltrace_plugin_enter_fn"))
+		c->enter_fn = true;
 }
 
 int ct_plugopt_check(const struct ct_plugopt *o)
@@ -116,9 +118,10 @@ int ct_plugopt_check(const struct ct_plugopt *o)
 			 o->path);
 		return -1;
 	}
-	if (!c.enter && !c.exit) {
-		ct_error("--plugin: %s defines neither calltrace_plugin_enter nor "
-			 "calltrace_plugin_exit (include/calltrace/plugin.h; doc/plugins.md)",
+	if (!c.enter && !c.exit && !c.enter_fn) {
+		ct_error("--plugin: %s defines none of calltrace_plugin_enter, "
+			 "calltrace_plugin_enter_fn and calltrace_plugin_exit "
+			 "(include/calltrace/plugin.h; doc/plugins.md)",
 			 o->path);
 		return -1;
 	}

@@ -74,21 +74,23 @@ static struct slot *find(struct slot *s, const void *fn)
 	return NULL;
 }
 
-void calltrace_plugin_enter(const struct ct_plugin_call *c)
+/* the cheapest callback (include/calltrace/plugin.h): only the function,
+ * which is all a counter needs; its name is asked once, at its first call
+ * in the thread (a module dlclosed later takes its names with it) */
+void calltrace_plugin_enter_fn(const void *fn)
 {
 	struct table *t = mine;
 	if (!t && !(t = mine = new_table())) {
 		__atomic_fetch_add(&lost, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	struct slot *s = find(t->s, c->fn);
+	struct slot *s = find(t->s, fn);
 	if (!s) {
 		t->lost++;
 		return;
 	}
-	if (!s->name)
-		s->name = c->name;
-	s->n++;
+	if (!s->n++ && calltrace_plugin_name)
+		s->name = calltrace_plugin_name(fn);
 }
 
 /* a forked child counts its own calls */

@@ -11,6 +11,7 @@
 
 /* internal.h: the functions an injection rule or a limited plugin selects */
 bool ct_sel_on;
+bool ct_sel_exits;
 uint8_t ct_sel_bloom[CT_SEL_BLOOM];
 
 #define TOMB 1u /* a key taken out (0: empty) */

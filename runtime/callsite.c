@@ -4,14 +4,17 @@
  * its caller, in a CT_EXT_CALLSITE record right after its ENTER (one
  * reservation for both: include/calltrace/format.h has the encoding).
  *
- * The mode is chosen once at start-up: with it the hooks' fast paths are
- * off (ct_hook_modes), so that the plain fast paths stay as they are, and
- * every entry goes through a C path that knows the call site:
+ * The mode is chosen once at start-up: with it the hooks' plain entry fast
+ * paths are off (ct_hook_modes: ct_enter_fast), so that they stay as they
+ * are, and every entry goes through a path of its own that knows the call
+ * site (ct_cs_fast):
  *  - -finstrument-functions: the hook's second argument (cyg.c), kept in
  *    t->cs_site while the hook runs; the common case is ct_cs_enter here;
  *  - -pg, -pg -mfentry, patched entries, library calls: the traced
- *    function's return-address slot, which hook.c's ct_hook_enter reads to
- *    hook the return, kept in t->cs_site too;
+ *    function's return-address slot, which the entry trampolines read to
+ *    hook the return: the common case in assembly (arch/x86_64/
+ *    tramp_callsite.inc), the others in hook.c's ct_hook_enter, which
+ *    keeps it in t->cs_site too;
  *  - every slower path writes its ENTER with ct_put_enter, which adds the
  *    CALLSITE of the call site it is given (runtime.c); an entry held back
  *    by -t keeps its call site in t->fl_tp[depth].site until it is written
@@ -25,11 +28,18 @@
 #include <string.h>
 
 #include "internal.h"
+#include "offsets.h"
 
 bool ct_callsite_on; /* internal.h */
 bool ct_enter_fast;  /* internal.h */
 bool ct_cs_fast;     /* internal.h */
 _Static_assert(sizeof(ct_enter_fast) == 1, "ct_enter_fast is tested as a byte");
+_Static_assert(sizeof(ct_cs_fast) == 1, "ct_cs_fast is tested as a byte");
+/* the CALLSITE words the entry trampolines write (arch/x86_64/
+ * tramp_callsite.inc), as ct_callsite_encode writes them */
+_Static_assert(CT_EXT_CS_SHORT_WORD == (CT_REC_EXT | CT_EXT_CALLSITE << 2) &&
+		       CT_EXT_CS_LONG_WORD == (CT_REC_EXT | CT_EXT_CALLSITE << 2 | 1 << 8),
+	       "CALLSITE words");
 uintptr_t ct_cs_tramp; /* internal.h */
 void ct_return_tramp(void) CT_HIDDEN;
 

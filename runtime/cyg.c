@@ -261,17 +261,27 @@ static __attribute__((noinline)) void exit_other(uintptr_t fn, uintptr_t ret)
 	exit_at(t, fn, ct_clock());
 }
 
-/* a function an injection rule or a limited plugin selects (its byte of
- * ct_sel_bloom), entered (busy let go, its ENTER written).  The plugin's
- * callback here only when the fast paths are on: else enter_other called
- * it.  (Out of line: the fast paths keep no register for it.) */
-static __attribute__((noinline)) void sel_enter(struct ct_tstate *t, uintptr_t a)
+/* a function an injection rule or a plugin selects (its byte of
+ * ct_sel_bloom), entered at now (busy let go, its ENTER written).  The
+ * plugin's callback here only when the fast paths are on: else
+ * enter_other called it.  (Out of line: the fast paths keep no register
+ * for it.) */
+static __attribute__((noinline)) void sel_enter(struct ct_tstate *t, uintptr_t a, uint64_t now)
 {
 	uint32_t d = t->depth;
 	if (ct_plug_on && ct_hook_fast && t->busy == 0 && d != 0 && t->stk[d - 1].fn == a) {
+		void (*cb)(const void *) = __atomic_load_n(&ct_plug_fn_cb, __ATOMIC_ACQUIRE);
 		t->busy = 1;
 		CT_BARRIER();
-		ct_plug_enter(t, d - 1, a, ct_clock(), NULL);
+		if (cb) { /* calltrace_plugin_enter_fn, on every function */
+			t->plug_in = 1;
+			CT_BARRIER();
+			cb((const void *)a);
+			CT_BARRIER();
+			t->plug_in = 0;
+		} else {
+			ct_plug_enter(t, d - 1, a, now, NULL);
+		}
 		CT_BARRIER();
 		t->busy--;
 	}
@@ -279,15 +289,15 @@ static __attribute__((noinline)) void sel_enter(struct ct_tstate *t, uintptr_t a
 		ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
 }
 
-/* ... and its exit, before its EXIT record: the plugin's callback (when
- * the fast paths are on: else exit_other calls it), then --inject's */
-static __attribute__((noinline)) void sel_exit(struct ct_tstate *t, uintptr_t fn)
+/* ... and its exit at now, before its EXIT record: the plugin's callback
+ * (when the fast paths are on: else exit_other calls it), then --inject's */
+static __attribute__((noinline)) void sel_exit(struct ct_tstate *t, uintptr_t fn, uint64_t now)
 {
 	uint32_t d = t->depth;
 	if (ct_plug_on && ct_hook_fast && t->busy == 0 && d != 0 && t->stk[d - 1].fn == fn) {
 		t->busy = 1;
 		CT_BARRIER();
-		ct_plug_exit(t, d - 1, fn, ct_clock(), NULL);
+		ct_plug_exit(t, d - 1, fn, now, NULL);
 		CT_BARRIER();
 		t->busy--;
 	}
@@ -295,23 +305,26 @@ static __attribute__((noinline)) void sel_exit(struct ct_tstate *t, uintptr_t fn
 		ct_inj_cyg_exit(t, fn); /* record --inject: errno= */
 }
 
-/* the entry hook's modes other than the plain one and -t alone (busy
+/* the entry hook's modes other than the plain one, -t alone and --callsite
+ * alone (busy
  * held, let go on every path): out of line, so that the hook itself keeps
  * no register across a call (the selected functions' look-ups come after
  * the ENTER is written) */
 static __attribute__((noinline)) void enter_modes(struct ct_tstate *t, uintptr_t a, uintptr_t cfa,
 						  uintptr_t site, uintptr_t ret)
 {
-	if (ct_cyg_sel_fast) { /* --inject or a limited --plugin, alone */
-		enter_at(t, a, cfa, ct_arch_cycles());
+	if (ct_cyg_sel_fast) { /* --inject or --plugin, alone */
+		uint64_t now = ct_arch_cycles();
+		enter_at(t, a, cfa, now);
 		if (ct_sel_bloom[ct_sel_bloom_of(a)])
-			sel_enter(t, a);
+			sel_enter(t, a, now);
 		return;
 	}
 	if (ct_cs_fast) { /* --callsite, and nothing else */
-		cs_enter_at(t, a, cfa, ct_arch_cycles(), site);
+		uint64_t now = ct_arch_cycles();
+		cs_enter_at(t, a, cfa, now, site);
 		if (ct_sel_on && ct_sel_bloom[ct_sel_bloom_of(a)])
-			sel_enter(t, a); /* --inject, a limited --plugin */
+			sel_enter(t, a, now); /* --inject, --plugin */
 		return;
 	}
 	t->cs_site = site; /* record --callsite's (callsite.c) */
@@ -342,6 +355,10 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 			time_enter(t, a, cfa, true, false); /* -t alone: inline */
 			return;
 		}
+		if (ct_cs_fast && !ct_sel_on) { /* --callsite alone: inline */
+			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
+			return;
+		}
 		enter_modes(t, a, cfa, (uintptr_t)call_site,
 			    (uintptr_t)__builtin_return_address(0));
 		return;
@@ -360,8 +377,11 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
  * enter_modes */
 static __attribute__((noinline)) void exit_modes(struct ct_tstate *t, uintptr_t fn, uintptr_t ret)
 {
+	/* one clock read for the plugin's callback and the EXIT record (on
+	 * this VM a read costs 7 ns) */
+	uint64_t now = ct_hook_fast ? ct_arch_cycles() : 0;
 	if (ct_sel_bloom[ct_sel_bloom_of(fn)])
-		sel_exit(t, fn); /* --inject's errno=, a limited --plugin */
+		sel_exit(t, fn, now); /* --inject's errno=, --plugin's exit */
 	if (unlikely(t->busy != 0)) {
 		exit_nested(t, (void *)fn);
 		return;
@@ -369,7 +389,7 @@ static __attribute__((noinline)) void exit_modes(struct ct_tstate *t, uintptr_t 
 	t->busy = 1;
 	CT_BARRIER();
 	if (ct_hook_fast)
-		exit_at(t, fn, ct_arch_cycles()); /* (their other calls: the fast path) */
+		exit_at(t, fn, now); /* (their other calls: the fast path) */
 	else if (ct_cyg_held)
 		time_exit(t, fn, true);
 	else
@@ -381,7 +401,7 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
 	if (unlikely(!ct_cyg_exit_fast)) { /* filters, not the TSC, counting, --inject, */
-		if (ct_count_on) {         /* a limited --plugin */
+		if (ct_count_on) {         /* a plugin's exit callback */
 			ct_count_exit(fn);
 			return;
 		}

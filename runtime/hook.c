@@ -511,7 +511,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	    !(t->stk[d].flags & CT_FR_NOREC))
 		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED | FR_LEFT);
 	/* record --plugin (its calls take this path only); a limited
-	 * plugin's return goes the C way too (the fast paths are on) */
+	 * plugin's return goes the C way too when it wants it (CT_FR_ATRET) */
 	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn &&
 	    ct_plug_enter(t, d, fn, now, r) && ct_hook_fast)
 		t->stk[d].flags |= CT_FR_ATRET;
@@ -644,24 +644,28 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	uint32_t d = t->depth;
 	if (likely(d != 0)) {
 		struct ct_frame *f = &t->stk[d - 1];
-		if (likely(f->cfa == cfa &&
-			   (f->flags & ~(uintptr_t)CT_ARGS_WANT_RET) == CT_FR_HOOKED &&
-			   f->ret != TRAMP && f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
-			/* record --plugin: with one, every return comes here
-			 * (the trampoline's fast path is off) */
+		/* a frame a plugin wants the exit of (CT_FR_ATRET) is one of
+		 * these too, unless --inject is on (its retval= and errno=
+		 * are return_slow's) */
+		uintptr_t more = CT_ARGS_WANT_RET | (ct_inj_on ? 0 : CT_FR_ATRET);
+		if (likely(f->cfa == cfa && (f->flags & ~more) == CT_FR_HOOKED && f->ret != TRAMP &&
+			   f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
+			/* record --plugin: the returns of the frames it marked,
+			 * and every return while the fast paths are off */
 			if (unlikely(ct_plug_on))
 				ct_plug_exit(t, d - 1, f->fn, now, r);
 			if (unlikely(f->flags != CT_FR_HOOKED)) {
-				/* its return value is wanted: return_slow's steps
-				 * for the top frame, without the search.  The frame
-				 * is taken off (ret 0: a buffer switch in --drop
-				 * mode leaves it alone) before the RETVAL record,
-				 * which may switch buffers (a new delta base) */
+				/* its return value is wanted, or a plugin's exit
+				 * was: return_slow's steps for the top frame,
+				 * without the search.  The frame is taken off (ret
+				 * 0: a buffer switch in --drop mode leaves it
+				 * alone) before the RETVAL record, which may switch
+				 * buffers (a new delta base) */
 				ret = f->ret;
-				uintptr_t fn = f->fn;
+				uintptr_t fn = f->fn, flags = f->flags;
 				f->ret = 0;
 				f->flags = 0;
-				if (ct_args_enabled)
+				if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
 					ct_args_exit(t, fn, r);
 				ct_put_exit(t, now, d - 1);
 				t->busy--;

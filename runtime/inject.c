@@ -239,6 +239,7 @@ void ct_inj_init(void)
 		return;
 	}
 	__atomic_store_n(&ct_inj_on, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&ct_sel_exits, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&ct_sel_on, true, __ATOMIC_RELEASE);
 }
 

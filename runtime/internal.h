@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "args.h" /* ct_args_enabled (ct_hook_modes) */
 #include "arch.h"
+#include "args.h"
 #include "calltrace/format.h"
 #include "offsets.h"
 
@@ -395,14 +395,22 @@ static inline bool ct_filt_live(void)
 }
 /* turn the filtering path on (the API may, at any time) */
 void ct_filt_enable(void) CT_HIDDEN;
-/* plugin.c: record --plugin (doc/plugins.md).  A loaded plugin that takes
- * every function (no --plugin-filter: ct_plug_every) turns the fast paths
- * off (ct_hook_modes): every hook takes its C path, which asks
- * ct_plug_enter and ct_plug_exit (busy held).  One limited by
- * --plugin-filter marks its functions in ct_sel_bloom instead: only their
- * calls go the C way */
+/* plugin.c: record --plugin (doc/plugins.md).  A loaded plugin marks its
+ * functions in ct_sel_bloom (every byte when it takes every function, no
+ * --plugin-filter): their calls go the C way, which asks ct_plug_enter
+ * (busy held), and a frame whose exit the plugin wants is marked
+ * CT_FR_ATRET, so that its return asks ct_plug_exit.  The other calls, and
+ * the returns of a plugin with no exit callback, stay on the fast paths */
 extern bool ct_plug_on CT_HIDDEN;
-extern bool ct_plug_every CT_HIDDEN;
+/* ... and the trampolines' fast paths call it themselves, after the ENTER
+ * (ct_plug_tramp_enter; no --inject, whose rules need the general path) */
+extern bool ct_plug_fast CT_HIDDEN;
+/* ... and they call calltrace_plugin_enter_fn themselves, with no look-up
+ * (it takes every function, and no exits): NULL when not so, or done */
+extern void (*ct_plug_fn_cb)(const void *) CT_HIDDEN;
+/* the entry trampolines' fast paths have more to do after the ENTER:
+ * arguments to capture, or ct_plug_fast (one byte tested for both) */
+extern bool ct_enter_more CT_HIDDEN;
 struct ct_arch_regs;
 struct ct_arch_retregs;
 void ct_plug_init(void) CT_HIDDEN; /* $CALLTRACE_PLUGIN's table, at start-up */
@@ -418,6 +426,11 @@ bool ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 void ct_plug_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 		  const struct ct_arch_retregs *r) CT_HIDDEN;
 void ct_plug_release(struct ct_tstate *t) CT_HIDDEN; /* the thread ends */
+/* ct_plug_enter from the trampolines' fast paths (tramp.S), the ENTER of
+ * the frame on top written; marks it CT_FR_ATRET when the plugin wants
+ * its exit.  Returns 0 (the flags tramp.S ORs into the frame's) */
+unsigned ct_plug_tramp_enter(struct ct_tstate *t, uintptr_t fn,
+			     const struct ct_arch_regs *r) CT_HIDDEN;
 /* the functions a consumer of calls selects (an injection rule, a plugin
  * limited by --plugin-filter) set their byte of ct_sel_bloom (addrtab.c),
  * which the fast paths test when ct_sel_on is set (tramp.S with the same
@@ -430,6 +443,10 @@ static inline uint32_t ct_sel_bloom_of(uintptr_t fn)
 	return (uint32_t)(((uint64_t)fn * (uint64_t)CT_SEL_HASH_MUL) >> CT_SEL_BLOOM_SHIFT);
 }
 extern bool ct_sel_on CT_HIDDEN;
+/* ... and one of them acts at the exits too (--inject; a plugin with an
+ * exit callback): without it, the -finstrument-functions exit hook stays
+ * on its fast path */
+extern bool ct_sel_exits CT_HIDDEN;
 extern uint8_t ct_sel_bloom[CT_SEL_BLOOM] CT_HIDDEN;
 /* fn is selected: its byte set (and the fast paths told to look) */
 static inline void ct_sel_mark(uintptr_t fn)
@@ -508,17 +525,18 @@ extern bool ct_cs_fast CT_HIDDEN;
 
 static inline void ct_hook_modes(void)
 {
-	ct_hook_fast =
-		ct_cfg.use_tsc && !ct_filt_on && !ct_count_on && !(ct_plug_on && ct_plug_every);
+	ct_hook_fast = ct_cfg.use_tsc && !ct_filt_on && !ct_count_on;
 	ct_enter_fast = ct_hook_fast && !ct_callsite_on;
 	ct_cs_fast = ct_hook_fast && ct_callsite_on;
 	/* -finstrument-functions' hooks: their own bytes, so that --inject and
 	 * a limited --plugin (ct_sel_on) add nothing to their plain paths */
 	ct_cyg_enter_fast = ct_enter_fast && !ct_sel_on;
 	ct_cyg_sel_fast = ct_enter_fast && ct_sel_on;
-	ct_cyg_exit_fast = ct_hook_fast && !ct_sel_on;
+	ct_cyg_exit_fast = ct_hook_fast && !ct_sel_exits;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
 	ct_cyg_held_alone = ct_cyg_held && !ct_sel_on && !ct_callsite_on;
+	ct_plug_fast = ct_hook_fast && ct_plug_on && !ct_inj_on;
+	ct_enter_more = ct_args_enabled || ct_plug_fast;
 	/* (ct_sel_on: --inject or a limited --plugin; ct_plug_on: any plugin) */
 	ct_held_fast = ct_cyg_held_alone && !ct_args_enabled && !ct_plug_on;
 }

@@ -27,9 +27,10 @@
 #define CT_T_HOOK 424
 #define CT_T_ARGS_FN 432
 #define CT_T_ARGS_AF 440
+#define CT_T_PLUG_IN 540
 
 /* -t alone (ct_held_fast): the trampolines' held entries and returns
- * (tramp.S HELD_ENTER, .Lret_held) */
+ * (tramp_held.inc: HELD_ENTER, RET_HELD) */
 #define CT_T_FL_TP 456       /* struct ct_tstate: fl_tp */
 #define CT_T_FL_TCAP 464     /* fl_tcap */
 #define CT_T_FL_FILTERED 480 /* fl_filtered */
@@ -53,6 +54,11 @@
 /* the first word of a HI record (format.h: ct_ext_word(CT_EXT_HI, 1, 0)),
  * its payload, the address bits 40..63, in the next */
 #define CT_EXT_HI_WORD 0x10b
+/* the first word of a CT_EXT_CALLSITE of length 0 and 1 (ct_ext_word(
+ * CT_EXT_CALLSITE, len, 0)), its small argument in bits 16..31 (runtime/
+ * callsite.c checks them) */
+#define CT_EXT_CS_SHORT_WORD 0x3b
+#define CT_EXT_CS_LONG_WORD 0x13b
 
 /* struct ct_config */
 #define CT_CFG_USE_TSC 4

@@ -11,10 +11,10 @@
  * module is mapped (start-up, dlopen; out again at dlclose), and dlopens
  * the plugin from its constructor.  No regex and no ELF on the hot path:
  * one hash look-up per call, on the C paths, and nothing at all without a
- * plugin.  A plugin that takes every function turns the fast paths off
- * (ct_hook_modes); one limited by --plugin-filter sets its functions' bytes
- * of ct_sel_bloom (internal.h), which the fast paths test: the calls of
- * other functions stay on them.
+ * plugin.  A plugin sets its functions' bytes of ct_sel_bloom (internal.h;
+ * every byte when it takes every function), which the fast paths test: the
+ * calls of other functions stay on them, and so do the returns when the
+ * plugin has no exit callback.
  *
  * A selected call's entry time is kept per thread beside the shadow stack
  * (struct ct_plug_frame, by depth), with the frame's function and CFA to
@@ -51,7 +51,12 @@
 #include "regs.h"
 
 bool ct_plug_on;
-bool ct_plug_every; /* internal.h */
+void (*ct_plug_fn_cb)(const void *); /* internal.h */
+_Static_assert(offsetof(struct ct_tstate, plug_in) == CT_T_PLUG_IN, "plug_in");
+bool ct_plug_fast;  /* internal.h */
+bool ct_enter_more; /* internal.h */
+_Static_assert(sizeof(ct_plug_fast) == 1 && sizeof(ct_enter_more) == 1,
+	       "ct_plug_fast and ct_enter_more are tested as bytes (tramp.S)");
 
 /* a selected call open on the thread, at the depth of its frame */
 struct ct_plug_frame {
@@ -78,6 +83,7 @@ static struct {
 	int (*init)(const char *);
 	void (*enter)(const struct ct_plugin_call *);
 	void (*exit)(const struct ct_plugin_call *);
+	void (*enter_fn)(const void *);
 	void (*fini)(void);
 } P = {.tab = {.h = &P.h}};
 
@@ -217,6 +223,7 @@ static void fini(void)
 	if (!P.loaded || P.done)
 		return;
 	P.done = true; /* no callback from now on */
+	__atomic_store_n(&ct_plug_fn_cb, NULL, __ATOMIC_RELEASE);
 	if (P.fini) {
 		t->busy++;
 		t->plug_in = 1;
@@ -227,7 +234,7 @@ static void fini(void)
 }
 
 /* the process's constructor (proc.c): dlopen the plugin and call its init,
- * its own calls untraced; then every hook takes the C paths */
+ * its own calls untraced; then the calls of its functions take the C paths */
 void ct_plug_load(void)
 {
 	if (!P.path[0] || P.loaded || ct_cfg.state != CT_RT_ACTIVE)
@@ -249,9 +256,13 @@ void ct_plug_load(void)
 		P.enter =
 			(void (*)(const struct ct_plugin_call *))dlsym(h, "calltrace_plugin_enter");
 		P.exit = (void (*)(const struct ct_plugin_call *))dlsym(h, "calltrace_plugin_exit");
+		P.enter_fn = (void (*)(const void *))dlsym(h, "calltrace_plugin_enter_fn");
 		P.fini = (void (*)(void))dlsym(h, "calltrace_plugin_fini");
-		if (!P.enter && !P.exit)
-			why = "neither calltrace_plugin_enter nor calltrace_plugin_exit";
+		if (P.enter)
+			P.enter_fn = NULL; /* (the struct's callback wins) */
+		if (!P.enter && !P.exit && !P.enter_fn)
+			why = "none of calltrace_plugin_enter, calltrace_plugin_exit and "
+			      "calltrace_plugin_enter_fn";
 	}
 	/* the clock's rate, from record; a point of it against
 	 * CLOCK_MONOTONIC now.  ns per tick in 32.32 (the clock is ns itself
@@ -276,9 +287,18 @@ void ct_plug_load(void)
 	}
 	P.loaded = true;
 	atexit(fini);
-	ct_plug_every = P.all;
-	if (!P.all)
-		__atomic_store_n(&ct_sel_on, true, __ATOMIC_RELEASE);
+	/* every function: every byte of ct_sel_bloom (a limited plugin set
+	 * its functions' bytes as their modules were mapped) */
+	if (P.all)
+		for (size_t i = 0; i < CT_SEL_BLOOM; i++)
+			__atomic_store_n(&ct_sel_bloom[i], 1, __ATOMIC_RELAXED);
+	if (P.exit)
+		__atomic_store_n(&ct_sel_exits, true, __ATOMIC_RELEASE);
+	/* every function, and only the function wanted: the trampolines call
+	 * it themselves (no look-up, no frame kept) */
+	if (P.all && P.enter_fn && !P.exit)
+		__atomic_store_n(&ct_plug_fn_cb, P.enter_fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ct_sel_on, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&ct_plug_on, true, __ATOMIC_RELEASE);
 	ct_hook_modes();
 }
@@ -335,6 +355,20 @@ static void call(struct ct_tstate *t, void (*cb)(const struct ct_plugin_call *),
 	t->plug_in = 0;
 }
 
+/* n words from the registers the trampolines just stored, a word at a
+ * time: a memcpy's 16-byte loads would each span two of their 8-byte
+ * stores, which the processor cannot forward (a stall of some 10 cycles
+ * each, the most of what a callback's dispatch cost) */
+static inline void copy_words(void *to, const void *from, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v;
+		memcpy(&v, (const char *)from + 8 * i, 8);
+		__asm__("" : "+r"(v)); /* (kept a word: not merged into vectors) */
+		memcpy((char *)to + 8 * i, &v, 8);
+	}
+}
+
 /* the call of fn whose frame is stk[d] was entered at now (its ENTER
  * written; busy held); r: its registers, or NULL */
 bool ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
@@ -355,8 +389,16 @@ bool ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 		pf->t0 = now;
 		want_exit = true;
 	}
-	if (!P.enter)
+	if (!P.enter) {
+		if (P.enter_fn) {
+			t->plug_in = 1;
+			__asm__ volatile("" ::: "memory");
+			P.enter_fn((const void *)fn);
+			__asm__ volatile("" ::: "memory");
+			t->plug_in = 0;
+		}
 		return want_exit;
+	}
 	/* (not cleared as a whole: the fields the flags do not name are
 	 * left as they are, which saves a third of the callback's cost) */
 	struct ct_plugin_call c;
@@ -370,11 +412,20 @@ bool ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 	c.exit_ns = c.duration_ns = 0;
 	if (r) {
 		c.flags |= CT_PLUGIN_ARGS;
-		memcpy(c.args, r->gp, sizeof(c.args));
-		memcpy(c.fargs, r->xmm, sizeof(c.fargs));
+		copy_words(c.args, r->gp, 6);
+		copy_words(c.fargs, r->xmm, 8);
 	}
 	call(t, P.enter, &c);
 	return want_exit;
+}
+
+unsigned ct_plug_tramp_enter(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_regs *r)
+{
+	uint32_t d = t->depth - 1;
+	/* (t->last: the ENTER's time, which a buffer switch keeps) */
+	if (ct_plug_enter(t, d, fn, t->last, r))
+		t->stk[d].flags |= CT_FR_ATRET;
+	return 0;
 }
 
 /* the call whose frame is stk[d] (fn) returns at now (busy held, before

@@ -14,6 +14,7 @@
  *   the function's return-address slot; mcount: the slot is 8(%rbp) (%rbp
  *   is the traced function's frame pointer, set up just before the call)
  */
+#include "keep.inc"
 #include "runtime/count.h"
 
 #define HASH_MUL 0x5bd1e995
@@ -75,58 +76,12 @@ ct_count_\name:
 4:	add $32, %r11
 	jmp 1b
 9:	/* ct_count_site(from, to without its mark), every register kept */
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	push %r10
-	.cfi_adjust_cfa_offset 8
-	push %r11
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov %rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	and $-16, %rsp
-	sub $128, %rsp
-	movaps %xmm0, 0(%rsp)
-	movaps %xmm1, 16(%rsp)
-	movaps %xmm2, 32(%rsp)
-	movaps %xmm3, 48(%rsp)
-	movaps %xmm4, 64(%rsp)
-	movaps %xmm5, 80(%rsp)
-	movaps %xmm6, 96(%rsp)
-	movaps %xmm7, 112(%rsp)
+	KEEP_SAVE
 	mov %rax, %rdi
 	btr $SITE_BIT, %rdx
 	mov %rdx, %rsi
 	call ct_count_site
-	movaps 0(%rsp), %xmm0
-	movaps 16(%rsp), %xmm1
-	movaps 32(%rsp), %xmm2
-	movaps 48(%rsp), %xmm3
-	movaps 64(%rsp), %xmm4
-	movaps 80(%rsp), %xmm5
-	movaps 96(%rsp), %xmm6
-	movaps 112(%rsp), %xmm7
-	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	pop %r11
-	.cfi_adjust_cfa_offset -8
-	pop %r10
-	.cfi_adjust_cfa_offset -8
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
+	KEEP_RESTORE
 	pop %rsi
 	.cfi_adjust_cfa_offset -8
 	pop %rdx

@@ -18,6 +18,7 @@
  * align the stack themselves, with %rbp as their frame pointer; the CFI
  * follows every step, so debuggers and unwinders can walk through them.
  */
+#include "keep.inc"
 #include "regs.h"
 #include "runtime/offsets.h"
 
@@ -39,28 +40,8 @@
 	movq ct_self@GOTTPOFF(%rip), %r11
 .endm
 
-/* xmm0-7: all 16 bytes to or from \off(%rsp) (16-byte aligned), or the low
- * 8 bytes of each to \off(%rsp) */
-.macro SAVE_XMM8 off
-	movaps %xmm0, \off + 0(%rsp)
-	movaps %xmm1, \off + 16(%rsp)
-	movaps %xmm2, \off + 32(%rsp)
-	movaps %xmm3, \off + 48(%rsp)
-	movaps %xmm4, \off + 64(%rsp)
-	movaps %xmm5, \off + 80(%rsp)
-	movaps %xmm6, \off + 96(%rsp)
-	movaps %xmm7, \off + 112(%rsp)
-.endm
-.macro RESTORE_XMM8 off
-	movaps \off + 0(%rsp), %xmm0
-	movaps \off + 16(%rsp), %xmm1
-	movaps \off + 32(%rsp), %xmm2
-	movaps \off + 48(%rsp), %xmm3
-	movaps \off + 64(%rsp), %xmm4
-	movaps \off + 80(%rsp), %xmm5
-	movaps \off + 96(%rsp), %xmm6
-	movaps \off + 112(%rsp), %xmm7
-.endm
+/* xmm0-7: the low 8 bytes of each to \off(%rsp) (SAVE_XMM8 and RESTORE_XMM8,
+ * all 16 bytes: keep.inc) */
 .macro LOW_XMM8 off
 	movq %xmm0, \off + 0(%rsp)
 	movq %xmm1, \off + 8(%rsp)
@@ -98,50 +79,27 @@
 	.cfi_adjust_cfa_offset -8
 .endm
 
-/*
- * ct_buffer_full(&ct_self) from a fast path, keeping every register a traced
- * function may be using: the integer ones the fast paths do not save
- * themselves (%rdi, %r8-%r11) and xmm0-7.  %rbp is the frame pointer
- * meanwhile.
- */
+/* ct_buffer_full(&ct_self) from a fast path (%r11 the thread), every
+ * register a traced function may be using kept (keep.inc) */
 .macro CALL_BUFFER_FULL
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %r8
-	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
-	push %r10
-	.cfi_adjust_cfa_offset 8
-	push %r11
-	.cfi_adjust_cfa_offset 8
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov %rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	and $-16, %rsp
-	sub $128, %rsp
-	SAVE_XMM8 0
+	KEEP_SAVE
 	mov %fs:0, %rdi
 	add %r11, %rdi
 	call ct_buffer_full
-	RESTORE_XMM8 0
-	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	pop %r11
-	.cfi_adjust_cfa_offset -8
-	pop %r10
-	.cfi_adjust_cfa_offset -8
-	pop %r9
-	.cfi_adjust_cfa_offset -8
-	pop %r8
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
+	KEEP_RESTORE
+.endm
+
+/* record --plugin's calltrace_plugin_enter_fn, at %rax, called with the
+ * function (%r8) from a fast path, the thread's plug_in set meanwhile (the
+ * calls it makes are not traced), every register kept (keep.inc) */
+.macro CALL_PLUG_FN
+	KEEP_SAVE
+	movl $1, %fs:CT_T_PLUG_IN(%r11)
+	mov %r8, %rdi
+	call *%rax
+	mov KEEP_R11(%rbp), %r11	/* the thread, as pushed */
+	movl $0, %fs:CT_T_PLUG_IN(%r11)
+	KEEP_RESTORE
 .endm
 
 /*
@@ -214,7 +172,9 @@
  * the TSC as the clock.  It saves only the five registers it uses besides
  * %r11, and captures arguments itself when a spec asks for a few register
  * values (else through ct_args_entry).  Anything else goes to the general
- * path, which saves every argument register and calls ct_hook_enter.
+ * path, which saves every argument register and calls ct_hook_enter.  With
+ * record --callsite a second instance of it, which writes the call site
+ * with the ENTER, takes its place (tramp_callsite.inc).
  *
  * Both paths leave by `ret`.  (Leaving by `jmp` to the return address, so
  * that the predictor's entry for this call is the one the hooked function's
@@ -230,6 +190,71 @@
 #define FP_SITE 40
 #define FP_SLOT 48
 
+/*
+ * In an entry trampoline's fast path, after the ENTER (busy held, %r8 the
+ * function, %r11 the thread, the fast path's five registers pushed):
+ * \func(&ct_self, fn, struct ct_arch_regs *), every register a traced
+ * function may be using kept, and its answer ORed into the new frame's
+ * flags (ct_args_entry: CT_ARGS_WANT_RET, or nothing).  The values of
+ * %rsi, %rdx, %rcx and %r8 in the struct are the ones the fast path
+ * pushed.  %r8 is the function again after it.
+ */
+.macro CALL_WITH_REGS kind, func
+	push %rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov %rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	push %rdi
+	push %r9
+	push %r10
+	push %r11
+	push %r8
+	and $-16, %rsp
+	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
+	SAVE_XMM8 128
+	LOW_XMM8 CT_REGS_XMM
+	mov %rdi, CT_REGS_GP + 0(%rsp)
+	mov 16(%rbp), %rax		/* %rsi as pushed */
+	mov %rax, CT_REGS_GP + 8(%rsp)
+	mov 24(%rbp), %rax		/* %rdx */
+	mov %rax, CT_REGS_GP + 16(%rsp)
+	mov 32(%rbp), %rax		/* %rcx */
+	mov %rax, CT_REGS_GP + 24(%rsp)
+	mov 8(%rbp), %rax		/* %r8 */
+	mov %rax, CT_REGS_GP + 32(%rsp)
+	mov %r9, CT_REGS_GP + 40(%rsp)
+	.if \kind == 1
+	mov 0(%rbp), %rax		/* the traced function's %rbp */
+	lea 8(%rax), %rax
+	.else
+	lea 8 + FP_SLOT(%rbp), %rax
+	.endif
+	mov %rax, CT_REGS_SP(%rsp)
+	mov %r8, %rsi			/* fn */
+	mov %fs:0, %rdi
+	add %r11, %rdi
+	mov %rsp, %rdx
+	call \func
+	mov -32(%rbp), %r11
+	mov -40(%rbp), %r8
+	mov %fs:CT_T_DEPTH(%r11), %ecx
+	shl $CT_FRAME_SHIFT, %rcx
+	add %fs:CT_T_STK(%r11), %rcx
+	mov %eax, %eax
+	or %rax, CT_FR_FLAGS - 32(%rcx)
+	RESTORE_XMM8 128
+	mov -8(%rbp), %rdi
+	mov -16(%rbp), %r9
+	mov -24(%rbp), %r10
+	mov %rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	pop %rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+.endm
+
+
 /* leaving an entry trampoline: `ret` to the traced function, or for a
  * library call (kind 3) a jump to the target its stub pushed, with %rsp
  * at the caller's return-address slot again (%r11 is free at a call) */
@@ -244,21 +269,26 @@
 .endm
 
 /*
- * The new frame of an entry trampoline's fast paths (busy held): %rsi =
- * &stk[depth], where it goes, and %r8 = the function, when the shadow
- * stack is set up and not full, the frame deeper than the last (or a call
- * inside a -finstrument-functions frame of the same CFA), not a tail call,
- * and the function found the common way; else a jump to \fail.  Uses
- * %rax, %rcx and %rdx; \sb, \so: as ENTRY_TRAMP's.
+ * The entry fast paths' checks, the plain one's and --callsite's
+ * (tramp_callsite.inc): the thread (%r11), busy taken, %rsi = &stk[depth]
+ * (the new frame) and %r8 = the function's address; any case they do not
+ * take jumps to the general path (.Lunbusy_\name, .Lpop_\name).  The
+ * traced function's return-address slot is at \so(\sb).
  */
-.macro NEW_FRAME kind, sb, so, fail
+.macro ENTRY_CHECKS name, kind, sb, so
+	THREAD_SELF
+	/* busy: a handler that lands between the test and the increment
+	 * runs its hooks to the end (or never comes back) before we go on */
+	cmpl $0, %fs:CT_T_BUSY(%r11)
+	jne .Lpop_\name
+	incl %fs:CT_T_BUSY(%r11)
 	mov %fs:CT_T_DEPTH(%r11), %ecx
 	test %ecx, %ecx
-	jz \fail
+	jz .Lunbusy_\name
 	cmp %fs:CT_T_CAP(%r11), %ecx
-	jae \fail
+	jae .Lunbusy_\name
 	cmpq $0, %fs:CT_T_HOOK(%r11)
-	je \fail
+	je .Lunbusy_\name
 	shl $CT_FRAME_SHIFT, %rcx
 	mov %rcx, %rsi
 	add %fs:CT_T_STK(%r11), %rsi	/* %rsi = &stk[depth], the new frame */
@@ -269,13 +299,13 @@
 	 * hooked (ret 0): a -finstrument-functions frame's CFA is its
 	 * hook's, the function's stack pointer at its calls, so a library
 	 * call it makes has that CFA too (hook.c resync_entry agrees) */
-	jne \fail
+	jne .Lunbusy_\name
 	cmpq $0, CT_FR_RET - 32(%rsi)
-	jne \fail
+	jne .Lunbusy_\name
 4:
 	lea ct_return_tramp(%rip), %rax
 	cmp %rax, \so(\sb)		/* a tail call: the general path */
-	je \fail
+	je .Lunbusy_\name
 	/* the function's address, %r8, from the call site */
 	mov FP_SITE(%rsp), %rdx
 	.if \kind == 3
@@ -291,14 +321,14 @@
 	lea ct_mc_cache(%rip), %r8
 	mov (%r8,%rax,8), %rax
 	test %rax, %rax
-	jz \fail
+	jz .Lunbusy_\name
 	mov %rax, %r8
 	shr $16, %r8
 	mov %rdx, %rcx
 	shl $16, %rcx
 	shr $16, %rcx			/* the site's low 48 bits */
 	cmp %rcx, %r8
-	jne \fail
+	jne .Lunbusy_\name
 	movzwl %ax, %eax
 	mov %rdx, %r8
 	sub %rax, %r8
@@ -321,7 +351,7 @@
 	test $0xffe, %r8d
 	jz 3f
 	cmpw $0x5241, -2(%r8)
-	je \fail
+	je .Lunbusy_\name
 	.endif
 	/* an endbr64 before the call, unless that would read the page before */
 	test $0xffc, %r8d
@@ -334,63 +364,42 @@
 .endm
 
 /*
- * -t alone (ct_held_fast, tested when ct_enter_fast is not set): the held
- * entry of ct_hook_enter (runtime/hook.c) in assembly.  The frame goes on
- * the shadow stack with HELD_HOOKED flags and nothing is written: its
- * entry time goes to fl_tp[depth].t0, the lowest frame held and the
- * earliest deadline are kept as minima (ct_filt_hold_at: fl_plo, fl_due),
- * and the function returns to ct_return_tramp, whose .Lret_held ends the
- * call if it proves short.  The checks are the plain fast path's
- * (NEW_FRAME), depth < fl_tcap, and the clock before the deadline (past
- * it, enter_slow writes the entries held TIME ago, ct_filt_due); anything
- * else takes the general path.
+ * After the checks, with %r8 the function: a function an injection rule may
+ * select (its byte of ct_sel_bloom set) goes to the general path, where
+ * ct_hook_enter asks the rules (and a plugin, which ct_plug_fast leaves to
+ * it then; a plugin alone is asked after the ENTER, .Lmore_); any other
+ * back to \back.  Uses %rcx and %rdx (%rax: the clock, for mcount).
  */
-.macro HELD_ENTER name, kind, sb, so
-.Lheld_\name:
-	cmpb $0, ct_held_fast(%rip)
-	je .Lpop_\name
-	THREAD_SELF
-	cmpl $0, %fs:CT_T_BUSY(%r11)	/* busy: as on the plain path */
-	jne .Lpop_\name
-	incl %fs:CT_T_BUSY(%r11)
-	mov %fs:CT_T_DEPTH(%r11), %ecx
-	cmp %fs:CT_T_FL_TCAP(%r11), %ecx
-	jae .Lunbusy_\name
-	NEW_FRAME \kind, \sb, \so, .Lunbusy_\name
-	rdtsc
-	shl $32, %rdx
-	or %rdx, %rax			/* %rax = now */
-	cmp %fs:CT_T_FL_DUE(%r11), %rax	/* the deadline passed: the general */
-	jae .Lunbusy_\name		/* path writes what was held TIME ago */
-	mov %r8, CT_FR_FN(%rsi)
-	lea \so+8(\sb), %rcx
-	mov %rcx, CT_FR_CFA(%rsi)
-	mov \so(\sb), %rcx
-	mov %rcx, CT_FR_RET(%rsi)
-	mov $CT_FR_HELD_HOOKED, %ecx
-	mov %rcx, CT_FR_FLAGS(%rsi)
-	/* ct_filt_hold_at(t, depth, now) */
-	mov %fs:CT_T_DEPTH(%r11), %ecx
-	lea (%rcx,%rcx,8), %rdx
-	shl $3, %rdx			/* depth * CT_TP_SIZE */
-	add %fs:CT_T_FL_TP(%r11), %rdx
-	mov %rax, CT_TP_T0(%rdx)
-	cmp %fs:CT_T_FL_PLO(%r11), %ecx
-	jae 1f				/* one held at or below it: as they are */
-	add ct_filt + CT_FILT_MIN_TIME(%rip), %rax	/* its deadline */
-	cmp %fs:CT_T_FL_DUE(%r11), %rax
-	jae 2f
-	mov %rax, %fs:CT_T_FL_DUE(%r11)
-2:	mov %ecx, %fs:CT_T_FL_PLO(%r11)
-1:	incl %fs:CT_T_DEPTH(%r11)
-	lea ct_return_tramp(%rip), %rcx
-	mov %rcx, \so(\sb)		/* the function now returns to us */
-	.cfi_remember_state
-	decl %fs:CT_T_BUSY(%r11)
-	FP_POP
-	LEAVE_TRAMP \kind
-	.cfi_restore_state
+.macro SEL_BLOOM name, back
+	movabs $CT_SEL_HASH_MUL, %rcx
+	imul %r8, %rcx
+	shr $CT_SEL_BLOOM_SHIFT, %rcx
+	lea ct_sel_bloom(%rip), %rdx
+	cmpb $0, (%rdx,%rcx)
+	jne .Lunbusy_\name
+	jmp \back
 .endm
+
+/*
+ * The address's high bits (%rax) changed (a library call after the
+ * program's own, or the other way round): their HI record here, then back
+ * to \back for the ENTER after it (the buffers' slack takes both before the
+ * limit check); a path that then goes the general way finds them set.
+ * Uses %rcx and %rdx.
+ */
+.macro HI_RECORD back
+	mov $8, %edx
+	xadd %rdx, %fs:CT_T_CUR(%r11)
+	mov %rax, %rcx
+	shl $32, %rcx
+	or $CT_EXT_HI_WORD, %rcx
+	mov %rcx, (%rdx)
+	mov %rax, %fs:CT_T_HI(%r11)
+	jmp \back
+.endm
+
+#include "tramp_callsite.inc"
+#include "tramp_held.inc"
 
 /* the traced function's return-address slot is at \so(\sb) */
 .macro ENTRY_TRAMP name, kind, global, sb, so
@@ -411,17 +420,13 @@
 	.endif
 	FP_PUSH
 	cmpb $0, ct_enter_fast(%rip)	/* the TSC is the clock (no --callsite) */
-	je .Lheld_\name			/* (-t alone: HELD_ENTER) */
-	THREAD_SELF
-	/* busy: a handler that lands between the test and the increment
-	 * runs its hooks to the end (or never comes back) before we go on */
-	cmpl $0, %fs:CT_T_BUSY(%r11)
-	jne .Lpop_\name
-	incl %fs:CT_T_BUSY(%r11)
-	NEW_FRAME \kind, \sb, \so, .Lunbusy_\name
-	cmpb $0, ct_sel_on(%rip)	/* --inject, a limited --plugin: addrtab.c */
+	je .Lcs_\name			/* --callsite's, or the general path */
+	ENTRY_CHECKS \name, \kind, \sb, \so
+	.if \kind != 1
+	cmpb $0, ct_inj_on(%rip)	/* --inject: its functions' bytes (addrtab.c) */
 	jne .Linj_\name
 .Linj_back_\name:
+	.endif
 	mov %r8, %rax
 	shr $40, %rax
 	cmp %fs:CT_T_HI(%r11), %rax
@@ -430,6 +435,15 @@
 	rdtsc
 	shl $32, %rdx
 	or %rdx, %rax			/* %rax = now */
+	.if \kind == 1
+	/* mcount: --inject's test after the clock read, where the chain from
+	 * the call site's cache entry to the byte costs the calls it does
+	 * not select nothing (2.5 ns a call before it); a selected call then
+	 * reads the clock again on the general path */
+	cmpb $0, ct_inj_on(%rip)
+	jne .Linj_\name
+.Linj_back_\name:
+	.endif
 	mov %rax, %rdx
 	sub %fs:CT_T_LAST(%r11), %rdx	/* the delta (huge if the clock went back) */
 	cmp $ENTER_DELTA_LIMIT, %rdx
@@ -442,6 +456,7 @@
 	mov $8, %edx
 	xadd %rdx, %fs:CT_T_CUR(%r11)	/* reserve: one instruction */
 	mov %rcx, (%rdx)
+.Lcs_entered_\name:			/* --callsite's joins: tramp_callsite.inc */
 	mov %rax, %fs:CT_T_LAST(%r11)
 	mov %r8, CT_FR_FN(%rsi)
 	lea \so+8(\sb), %rcx
@@ -457,8 +472,8 @@
 	cmp %fs:CT_T_LIMIT(%r11), %rdx
 	ja .Lfull_\name
 .Lafter_full_\name:
-	cmpb $0, ct_args_enabled(%rip)
-	jne .Lcap_\name
+	cmpb $0, ct_enter_more(%rip)	/* arguments, or a plugin's callback */
+	jne .Lmore_\name
 .Ldone_\name:
 	.cfi_remember_state
 	decl %fs:CT_T_BUSY(%r11)
@@ -469,29 +484,37 @@
 	CALL_BUFFER_FULL
 	jmp .Lafter_full_\name
 .Linj_\name:
-	/* a function an injection rule or a limited plugin may select (its
-	 * byte of ct_sel_bloom set): the general path, where ct_hook_enter
-	 * asks them */
+	SEL_BLOOM \name, .Linj_back_\name
+.Lmore_\name:
+	cmpb $0, ct_plug_fast(%rip)
+	je .Lcap_\name
+	/* record --plugin: its calltrace_plugin_enter_fn on every function
+	 * (plugin.c), or the callback of a function whose byte of
+	 * ct_sel_bloom is set (%r8 is still the function) */
+	mov ct_plug_fn_cb(%rip), %rax
+	test %rax, %rax
+	jnz .Lplug_fn_\name
 	movabs $CT_SEL_HASH_MUL, %rax
 	imul %r8, %rax
 	shr $CT_SEL_BLOOM_SHIFT, %rax
 	lea ct_sel_bloom(%rip), %rdx
 	cmpb $0, (%rdx,%rax)
-	jne .Lunbusy_\name
-	jmp .Linj_back_\name
+	jne .Lplug_\name
+.Lplug_back_\name:
+	cmpb $0, ct_args_enabled(%rip)
+	jne .Lcap_\name
+	jmp .Ldone_\name
+.Lplug_\name:
+	/* ct_plug_tramp_enter(&ct_self, fn, struct ct_arch_regs *), which
+	 * marks the frame when the plugin wants its exit */
+	CALL_WITH_REGS \kind, ct_plug_tramp_enter
+	jmp .Lplug_back_\name
+.Lplug_fn_\name:
+	/* the plugin's calltrace_plugin_enter_fn(fn), at %rax */
+	CALL_PLUG_FN
+	jmp .Lplug_back_\name
 .Lhi_\name:
-	/* the address's high bits changed (a library call after the
-	 * program's own, or the other way round): their HI record here, the
-	 * ENTER after it (the buffers' slack takes both before the limit
-	 * check); a path that then goes the general way finds them set */
-	mov $8, %edx
-	xadd %rdx, %fs:CT_T_CUR(%r11)
-	mov %rax, %rcx
-	shl $32, %rcx
-	or $CT_EXT_HI_WORD, %rcx
-	mov %rcx, (%rdx)
-	mov %rax, %fs:CT_T_HI(%r11)
-	jmp .Lhi_done_\name
+	HI_RECORD .Lhi_done_\name
 .Lcap_\name:
 	/* argument capture, the common case in assembly (runtime/args.h:
 	 * struct ct_args_fast); %r8 is still the function */
@@ -551,59 +574,10 @@
 .Largs_\name:
 	/* argument capture: ct_args_entry(&ct_self, fn, struct ct_arch_regs *)
 	 * after the ENTER record, as ct_hook_enter does; its answer (whether
-	 * the return value is wanted) goes into the new frame's flags.  The
-	 * values of %rsi, %rdx, %rcx and %r8 are the ones we pushed. */
-	push %rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	mov %rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	push %rdi
-	push %r9
-	push %r10
-	push %r11
-	and $-16, %rsp
-	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
-	SAVE_XMM8 128
-	LOW_XMM8 CT_REGS_XMM
-	mov %rdi, CT_REGS_GP + 0(%rsp)
-	mov 16(%rbp), %rax		/* %rsi as pushed */
-	mov %rax, CT_REGS_GP + 8(%rsp)
-	mov 24(%rbp), %rax		/* %rdx */
-	mov %rax, CT_REGS_GP + 16(%rsp)
-	mov 32(%rbp), %rax		/* %rcx */
-	mov %rax, CT_REGS_GP + 24(%rsp)
-	mov 8(%rbp), %rax		/* %r8 */
-	mov %rax, CT_REGS_GP + 32(%rsp)
-	mov %r9, CT_REGS_GP + 40(%rsp)
-	.if \kind == 1
-	mov 0(%rbp), %rax		/* the traced function's %rbp */
-	lea 8(%rax), %rax
-	.else
-	lea 8 + FP_SLOT(%rbp), %rax
-	.endif
-	mov %rax, CT_REGS_SP(%rsp)
-	mov %r8, %rsi			/* fn */
-	mov %fs:0, %rdi
-	add %r11, %rdi
-	mov %rsp, %rdx
-	call ct_args_entry
-	mov -32(%rbp), %r11
-	mov %fs:CT_T_DEPTH(%r11), %ecx
-	shl $CT_FRAME_SHIFT, %rcx
-	add %fs:CT_T_STK(%r11), %rcx
-	mov %eax, %eax
-	or %rax, CT_FR_FLAGS - 32(%rcx)	/* CT_ARGS_WANT_RET, or nothing */
-	RESTORE_XMM8 128
-	mov -8(%rbp), %rdi
-	mov -16(%rbp), %r9
-	mov -24(%rbp), %r10
-	mov %rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	pop %rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
+	 * the return value is wanted) goes into the new frame's flags */
+	CALL_WITH_REGS \kind, ct_args_entry
 	jmp .Ldone_\name
+	CALLSITE_ENTRY \name, \kind, \sb, \so
 	HELD_ENTER \name, \kind, \sb, \so
 .Lunbusy_\name:
 	decl %fs:CT_T_BUSY(%r11)
@@ -728,7 +702,7 @@ ct_return_tramp:
 	 * byte as the entries' (for the other modes it clears, filters and
 	 * --count, no frame would take the fast path anyway) */
 	cmpb $0, ct_hook_fast(%rip)
-	je .Lret_held			/* (-t alone: ct_held_fast) */
+	je .Lret_held			/* (-t alone: tramp_held.inc) */
 	THREAD_SELF
 	cmpl $0, %fs:CT_T_BUSY(%r11)	/* busy, as on entry */
 	jne .Lret_slow
@@ -898,61 +872,7 @@ ct_return_tramp:
 	ret
 	.cfi_adjust_cfa_offset -8
 	.cfi_undefined %rip
-.Lret_held:
-	/* -t alone (ct_held_fast): the top frame, its entry held back
-	 * (HELD_HOOKED: its flags are not the plain fast path's), ends here
-	 * if the call was short: popped, nothing written (ct_hook_return's
-	 * held branch and ct_filt_held_short, the fl_due short cut
-	 * included); a long one, and anything else, takes the general path */
-	cmpb $0, ct_held_fast(%rip)
-	je .Lret_slow
-	THREAD_SELF
-	cmpl $0, %fs:CT_T_BUSY(%r11)	/* busy, as on entry */
-	jne .Lret_slow
-	incl %fs:CT_T_BUSY(%r11)
-	mov %fs:CT_T_DEPTH(%r11), %ecx
-	lea -1(%rcx), %edi		/* d - 1, the frame's index */
-	cmp %fs:CT_T_FL_TCAP(%r11), %edi	/* (and depth 0: all ones) */
-	jae .Lret_unbusy
-	shl $CT_FRAME_SHIFT, %rcx
-	add %fs:CT_T_STK(%r11), %rcx	/* %rcx = &stk[depth]: the top frame ends below */
-	cmp %rsp, CT_FR_CFA - 32(%rcx)
-	jne .Lret_unbusy
-	mov $CT_FR_HELD_HOOKED, %esi
-	cmp %rsi, CT_FR_FLAGS - 32(%rcx)
-	jne .Lret_unbusy
-	mov CT_FR_RET - 32(%rcx), %rsi	/* the original return address */
-	test %rsi, %rsi
-	jz .Lret_unbusy
-	lea ct_return_tramp(%rip), %r10
-	cmp %r10, %rsi			/* a tail-called frame: the general path */
-	je .Lret_unbusy
-	mov %rax, %r8
-	mov %rdx, %r9
-	rdtsc
-	shl $32, %rdx
-	or %rdx, %rax			/* %rax = now */
-	/* before fl_due (at most every held entry's t0 + TIME) the call is
-	 * short; after it, its entry time says */
-	cmp %fs:CT_T_FL_DUE(%r11), %rax
-	jb 1f
-	mov %edi, %edx
-	lea (%rdx,%rdx,8), %rdx
-	shl $3, %rdx			/* (d - 1) * CT_TP_SIZE */
-	add %fs:CT_T_FL_TP(%r11), %rdx
-	sub CT_TP_T0(%rdx), %rax
-	cmp ct_filt + CT_FILT_MIN_TIME(%rip), %rax
-	jae .Lret_restore		/* long: its entries and exit are written */
-1:	mov %edi, %fs:CT_T_DEPTH(%r11)
-	cmp %fs:CT_T_FL_PLO(%r11), %edi
-	jne 2f
-	/* the lowest one held goes: no deadline of it is left behind */
-	movl $-1, %fs:CT_T_FL_PLO(%r11)	/* CT_PEND_NONE */
-	movq $-1, %fs:CT_T_FL_DUE(%r11)	/* UINT64_MAX */
-2:	incq %fs:CT_T_FL_FILTERED(%r11)
-	movq $0, CT_FR_RET - 32(%rcx)	/* off the shadow stack */
-	movq $0, CT_FR_FLAGS - 32(%rcx)
-	jmp .Lret_done
+	RET_HELD
 .Lret_restore:
 	mov %r8, %rax
 	mov %r9, %rdx

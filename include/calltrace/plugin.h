@@ -12,8 +12,13 @@
  *        none); non-zero refuses: the plugin is not used in this process
  *   void calltrace_plugin_enter(const struct ct_plugin_call *c)
  *   void calltrace_plugin_exit(const struct ct_plugin_call *c)
- *        at least one of the two: a selected function's entry (after its
- *        ENTER record was written) and its return (before its EXIT record)
+ *        a selected function's entry (after its ENTER record was written)
+ *        and its return (before its EXIT record)
+ *   void calltrace_plugin_enter_fn(const void *fn)
+ *        the cheapest entry callback, for work that needs only the
+ *        function (a counter): its entry address, nothing else built.
+ *        Called only when the plugin has no calltrace_plugin_enter.
+ *   At least one of the three.
  *   void calltrace_plugin_fini(void)     optional; at the process's exit()
  *
  * A callback may run on any thread, also inside a signal handler's
@@ -78,6 +83,7 @@ extern const unsigned calltrace_plugin_abi;
 int calltrace_plugin_init(const char *args);
 void calltrace_plugin_enter(const struct ct_plugin_call *c);
 void calltrace_plugin_exit(const struct ct_plugin_call *c);
+void calltrace_plugin_enter_fn(const void *fn);
 void calltrace_plugin_fini(void);
 
 /*

@@ -60,8 +60,139 @@ static int put_ring(const char *shm, const char *name)
 	return ok ? 0 : -1;
 }
 
+/* ct_drain_count's events, by the format's rules one record at a time (the
+ * specification ct_drain_count's walk, which takes an ENTER's CALLSITE with
+ * it, must agree with) */
+static void count_spec(struct ct_drain_stats *st, uint64_t *depth, const uint32_t *w, size_t nw)
+{
+	uint64_t d = *depth;
+	size_t i = 0;
+	while (i < nw) {
+		uint32_t v = w[i];
+		unsigned k = v & 3;
+		if (k == CT_REC_ENTER) {
+			st->enters++, st->events++, d++;
+			i += 2;
+			continue;
+		}
+		if (k != CT_REC_EXT) {
+			if (k == CT_REC_EXIT) {
+				st->exits++, st->events++;
+				d -= d != 0;
+			}
+			i++;
+			continue;
+		}
+		unsigned type = CT_EXT_TYPE(v), n = CT_EXT_LEN(v);
+		if (i + 1 + n > nw)
+			break; /* cut short: the rest is not counted */
+		if (type == CT_EXT_NENTER)
+			st->enters++, st->events++, d++;
+		else if (type == CT_EXT_NEXIT)
+			st->exits++, st->events++, d -= d != 0;
+		else if (type == CT_EXT_INJECT)
+			st->injected++;
+		else if (type == CT_EXT_UNWIND && n >= 1)
+			st->unwound += w[i + 1], d = d > w[i + 1] ? d - w[i + 1] : 0;
+		else if (type == CT_EXT_UNWIND_TO && n >= 1 && d > w[i + 1])
+			st->unwound += d - w[i + 1], d = w[i + 1];
+		i += 1 + n;
+	}
+	*depth = d;
+}
+
+/* random streams of every kind of record, ENTERs mostly with a CALLSITE of
+ * either form after them (as record --callsite writes them), counted by
+ * ct_drain_count and by count_spec at every length (so that every record,
+ * the CALLSITEs too, is also cut short at the end once) */
+static void test_count(void)
+{
+	enum { N = 4096 };
+	static uint32_t w[N];
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	size_t n = 0;
+	while (n + 8 < N) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		unsigned r = (unsigned)(seed >> 33);
+		switch (r % 12) {
+		case 0:
+		case 1:
+		case 2: /* an ENTER and its CALLSITE, short or long */
+			w[n++] = CT_REC_ENTER | (r & 0xfffu) << 2;
+			w[n++] = r;
+			if (r & 0x1000)
+				w[n++] = ct_ext_word(CT_EXT_CALLSITE, 0, r >> 16);
+			else
+				w[n++] = ct_ext_word(CT_EXT_CALLSITE, 1, r >> 16), w[n++] = r;
+			break;
+		case 3: /* an ENTER alone */
+			w[n++] = CT_REC_ENTER;
+			w[n++] = r;
+			break;
+		case 4:
+		case 5:
+		case 6:
+			w[n++] = CT_REC_EXIT | (r & 0xfffu) << 2;
+			break;
+		case 7: /* padding, and a CALLSITE after something else */
+			w[n++] = 0;
+			if (r & 1)
+				w[n++] = ct_ext_word(CT_EXT_CALLSITE, 0, 5);
+			break;
+		case 8:
+			w[n++] = ct_ext_word(r & 1 ? CT_EXT_NENTER : CT_EXT_NEXIT, 2, 0);
+			w[n++] = r;
+			w[n++] = r;
+			break;
+		case 9:
+			w[n++] = ct_ext_word(r & 1 ? CT_EXT_UNWIND : CT_EXT_UNWIND_TO, 1, 0);
+			w[n++] = r % 5;
+			break;
+		case 10:
+			w[n++] = ct_ext_word(CT_EXT_INJECT, CT_INJ_PAYLOAD, 1);
+			for (unsigned j = 0; j < CT_INJ_PAYLOAD; j++)
+				w[n++] = r;
+			break;
+		default: /* one the walk only steps over */
+			w[n++] = ct_ext_word(CT_EXT_TIME, 2, 0);
+			w[n++] = r;
+			w[n++] = 0;
+			break;
+		}
+	}
+	int bad = 0;
+	uint64_t cs_enters = 0;
+	for (size_t len = 0; len <= n; len++) {
+		struct ct_drain_stats a = {0}, b = {0};
+		uint64_t da = 3, db = 3;
+		ct_drain_count(&a, &da, w, len * 4);
+		count_spec(&b, &db, w, len);
+		if (memcmp(&a, &b, sizeof(a)) || da != db) {
+			if (bad++ < 5)
+				printf("at %zu words: events %llu/%llu enters %llu/%llu exits "
+				       "%llu/%llu unwound %llu/%llu injected %llu/%llu depth "
+				       "%llu/%llu\n",
+				       len, (unsigned long long)a.events,
+				       (unsigned long long)b.events, (unsigned long long)a.enters,
+				       (unsigned long long)b.enters, (unsigned long long)a.exits,
+				       (unsigned long long)b.exits, (unsigned long long)a.unwound,
+				       (unsigned long long)b.unwound,
+				       (unsigned long long)a.injected,
+				       (unsigned long long)b.injected, (unsigned long long)da,
+				       (unsigned long long)db);
+		}
+		if (len == n)
+			cs_enters = a.enters;
+	}
+	CHECK(bad == 0, "ct_drain_count against the format's rules: %d lengths differ", bad);
+	CHECK(cs_enters > 400 && n > 4000, "not vacuous: %llu entries in %zu words",
+	      (unsigned long long)cs_enters, n);
+}
+
 int main(void)
 {
+	test_count();
+
 	char dir[] = "/tmp/ct-test-drain-XXXXXX";
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
