@@ -74,23 +74,40 @@ static struct slot *find(struct slot *s, const void *fn)
 	return NULL;
 }
 
+/* the rare cases, out of line, so that the common one saves no register */
+static __attribute__((noinline)) void first_in_thread(const void *fn);
+static __attribute__((noinline)) void first_call(struct slot *s, const void *fn)
+{
+	if (calltrace_plugin_name)
+		s->name = calltrace_plugin_name(fn);
+}
+
 /* the cheapest callback (include/calltrace/plugin.h): only the function,
  * which is all a counter needs; its name is asked once, at its first call
  * in the thread (a module dlclosed later takes its names with it) */
 void calltrace_plugin_enter_fn(const void *fn)
 {
 	struct table *t = mine;
-	if (!t && !(t = mine = new_table())) {
-		__atomic_fetch_add(&lost, 1, __ATOMIC_RELAXED);
+	if (__builtin_expect(!t, 0)) {
+		first_in_thread(fn);
 		return;
 	}
 	struct slot *s = find(t->s, fn);
-	if (!s) {
+	if (__builtin_expect(!s, 0)) {
 		t->lost++;
 		return;
 	}
-	if (!s->n++ && calltrace_plugin_name)
-		s->name = calltrace_plugin_name(fn);
+	if (__builtin_expect(!s->n++, 0))
+		first_call(s, fn);
+}
+
+static void first_in_thread(const void *fn)
+{
+	if (!(mine = new_table())) {
+		__atomic_fetch_add(&lost, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	calltrace_plugin_enter_fn(fn);
 }
 
 /* a forked child counts its own calls */
