@@ -340,8 +340,20 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	uintptr_t a = (uintptr_t)fn, cfa = (uintptr_t)__builtin_dwarf_cfa();
-	if (unlikely(!ct_cyg_enter_fast)) { /* filters, not the TSC, counting, --callsite, */
-		if (ct_count_on) {          /* --inject, a limited --plugin */
+	/* filters, not the TSC, counting, --callsite, --inject, a plugin: -t
+	 * alone first, inline (the others' tests are not on its way) */
+	if (unlikely(!ct_cyg_enter_fast)) {
+		if (ct_cyg_held_alone) {
+			if (unlikely(t->busy != 0)) {
+				enter_nested(t, fn);
+				return;
+			}
+			t->busy = 1;
+			CT_BARRIER();
+			time_enter(t, a, cfa, true, false);
+			return;
+		}
+		if (ct_count_on) {
 			ct_count_enter(fn); /* record --count (count.c): no busy flag */
 			return;
 		}
@@ -351,10 +363,6 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 		}
 		t->busy = 1;
 		CT_BARRIER();
-		if (ct_cyg_held_alone) {
-			time_enter(t, a, cfa, true, false); /* -t alone: inline */
-			return;
-		}
 		if (ct_cs_fast && !ct_sel_on) { /* --callsite alone: inline */
 			cs_enter_at(t, a, cfa, ct_arch_cycles(), (uintptr_t)call_site);
 			return;
@@ -400,8 +408,20 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	struct ct_tstate *t = &ct_self;
 	(void)call_site;
-	if (unlikely(!ct_cyg_exit_fast)) { /* filters, not the TSC, counting, --inject, */
-		if (ct_count_on) {         /* a plugin's exit callback */
+	/* filters, not the TSC, counting, --inject, a plugin's exit callback:
+	 * -t alone first, inline */
+	if (unlikely(!ct_cyg_exit_fast)) {
+		if (ct_cyg_held_alone) {
+			if (unlikely(t->busy != 0)) {
+				exit_nested(t, fn);
+				return;
+			}
+			t->busy = 1;
+			CT_BARRIER();
+			time_exit(t, (uintptr_t)fn, true);
+			return;
+		}
+		if (ct_count_on) {
 			ct_count_exit(fn);
 			return;
 		}

@@ -534,7 +534,7 @@ static inline void ct_hook_modes(void)
 	ct_cyg_sel_fast = ct_enter_fast && ct_sel_on;
 	ct_cyg_exit_fast = ct_hook_fast && !ct_sel_exits;
 	ct_cyg_held = ct_cfg.use_tsc && ct_filt_on && ct_filt.only_time;
-	ct_cyg_held_alone = ct_cyg_held && !ct_sel_on && !ct_callsite_on;
+	ct_cyg_held_alone = ct_cyg_held && !ct_sel_on && !ct_callsite_on && !ct_count_on;
 	ct_plug_fast = ct_hook_fast && ct_plug_on && !ct_inj_on;
 	ct_enter_more = ct_args_enabled || ct_plug_fast;
 	/* (ct_sel_on: --inject or a limited --plugin; ct_plug_on: any plugin) */
