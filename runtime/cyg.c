@@ -16,6 +16,9 @@
  * finishes unharmed.  Space is reserved before it is written, so the two
  * never share bytes.
  */
+#include <fcntl.h>
+#include <sys/syscall.h>
+
 #include "count.h"
 #include "internal.h"
 #include "offsets.h"
@@ -336,13 +339,17 @@ static __attribute__((noinline)) void enter_modes(struct ct_tstate *t, uintptr_t
 		ct_inj_cyg_enter(t, a); /* record --inject (inject.c) */
 }
 
-CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
+/* the entry hook's body, inlined into each variant (its CFA and return
+ * address are the variant's).  sel: the variant of --inject and --plugin
+ * (below), whose fast path tests the function's byte of ct_sel_bloom and
+ * leaves the selected ones to enter_modes */
+static inline __attribute__((always_inline)) void enter_hook(void *fn, void *call_site, bool sel)
 {
 	struct ct_tstate *t = &ct_self;
 	uintptr_t a = (uintptr_t)fn, cfa = (uintptr_t)__builtin_dwarf_cfa();
 	/* filters, not the TSC, counting, --callsite, --inject, a plugin: -t
 	 * alone first, inline (the others' tests are not on its way) */
-	if (unlikely(!ct_cyg_enter_fast)) {
+	if (unlikely(!(sel ? ct_enter_fast : ct_cyg_enter_fast))) {
 		if (ct_cyg_held_alone) {
 			if (unlikely(t->busy != 0)) {
 				enter_nested(t, fn);
@@ -377,8 +384,26 @@ CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
 	}
 	t->busy = 1;
 	CT_BARRIER();
+	if (sel && ct_sel_bloom[ct_sel_bloom_of(a)]) {
+		/* (its bytes are set only with ct_sel_on: ct_cyg_sel_fast's
+		 * branch there) */
+		enter_modes(t, a, cfa, (uintptr_t)call_site,
+			    (uintptr_t)__builtin_return_address(0));
+		return;
+	}
 	enter_at(t, a, cfa, ct_arch_cycles());
 }
+
+static void enter_plain(void *fn, void *call_site)
+{
+	enter_hook(fn, call_site, false);
+}
+
+static void enter_sel(void *fn, void *call_site)
+{
+	enter_hook(fn, call_site, true);
+}
+
 
 /* the exit hook's modes other than the plain one (busy not taken yet):
  * --inject's and a limited --plugin's functions first, out of line as
@@ -404,13 +429,15 @@ static __attribute__((noinline)) void exit_modes(struct ct_tstate *t, uintptr_t 
 		exit_other(fn, ret);
 }
 
-CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
+/* the exit hook's body, inlined into each variant; sel: the variant of
+ * --inject and --plugin, whose fast path leaves the functions selected to
+ * exit_modes when one of them acts at exits (ct_sel_exits) */
+static inline __attribute__((always_inline)) void exit_hook(void *fn, bool sel)
 {
 	struct ct_tstate *t = &ct_self;
-	(void)call_site;
 	/* filters, not the TSC, counting, --inject, a plugin's exit callback:
 	 * -t alone first, inline */
-	if (unlikely(!ct_cyg_exit_fast)) {
+	if (unlikely(!(sel ? ct_hook_fast : ct_cyg_exit_fast))) {
 		if (ct_cyg_held_alone) {
 			if (unlikely(t->busy != 0)) {
 				exit_nested(t, fn);
@@ -441,6 +468,10 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 			exit_other((uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
 		return;
 	}
+	if (sel && ct_sel_exits && ct_sel_bloom[ct_sel_bloom_of((uintptr_t)fn)]) {
+		exit_modes(t, (uintptr_t)fn, (uintptr_t)__builtin_return_address(0));
+		return;
+	}
 	if (unlikely(t->busy != 0)) {
 		exit_nested(t, fn);
 		return;
@@ -449,6 +480,92 @@ CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
 	CT_BARRIER();
 	exit_at(t, (uintptr_t)fn, ct_arch_cycles());
 }
+
+static void exit_plain(void *fn, void *call_site)
+{
+	(void)call_site;
+	exit_hook(fn, false);
+}
+
+static void exit_sel(void *fn, void *call_site)
+{
+	(void)call_site;
+	exit_hook(fn, true);
+}
+
+/*
+ * The hooks the program calls: each an IFUNC, bound by the dynamic linker
+ * (at the first call, or at start-up with -z now or -fno-plt) to the plain
+ * variant, or with record --inject or --plugin to the one that tests the
+ * selection bytes on its fast path (so that the calls of functions no rule
+ * or plugin selects stay on a fast path, and a run without either keeps the
+ * plain hooks instruction for instruction).  The choice is the
+ * environment's, which record sets before the program starts.
+ */
+typedef void cyg_hook_fn(void *, void *);
+/* whether the environment the process started with sets CALLTRACE_PLUGIN
+ * or CALLTRACE_INJECT (not empty).  A resolver may run while the dynamic
+ * linker relocates this library itself (its own references to the hooks),
+ * before its references to libc are: so /proc/self/environ is read with
+ * raw system calls into a static buffer, and matched a byte at a time (no
+ * call out of this file).  Decided once. */
+static bool sel_wanted(void)
+{
+	static const char *const want[2] = {CT_ENV_PLUGIN "=", CT_ENV_INJECT "="};
+	static char buf[4096];
+	static int answer; /* 0 not known, 1 no, 2 yes */
+	if (answer)
+		return answer == 2;
+	long fd = ct_arch_syscall5(SYS_openat, AT_FDCWD, (long)"/proc/self/environ",
+				   O_RDONLY | O_CLOEXEC, 0, 0);
+	bool found = false;
+	if (fd >= 0) {
+		size_t pos = 0;    /* bytes into the current variable */
+		unsigned live = 3; /* which of want[] it may still be */
+		for (;;) {
+			long n = ct_arch_syscall5(SYS_read, fd, (long)buf, sizeof(buf), 0, 0);
+			if (n <= 0)
+				break;
+			for (long k = 0; k < n && !found; k++) {
+				char c = buf[k];
+				if (c == 0) {
+					pos = 0;
+					live = 3;
+					continue;
+				}
+				for (unsigned w = 0; w < 2; w++) {
+					if (!(live & (1u << w)))
+						continue;
+					const char *p = want[w];
+					size_t len = w == 0 ? sizeof(CT_ENV_PLUGIN)
+							    : sizeof(CT_ENV_INJECT);
+					if (pos < len && p[pos] != c)
+						live &= ~(1u << w);
+					else if (pos == len)
+						found = true; /* a byte after NAME= */
+				}
+				pos++;
+			}
+			if (found)
+				break;
+		}
+		ct_arch_syscall5(SYS_close, fd, 0, 0, 0, 0);
+	}
+	answer = found ? 2 : 1;
+	return found;
+}
+static cyg_hook_fn *resolve_enter(void)
+{
+	return sel_wanted() ? enter_sel : enter_plain;
+}
+static cyg_hook_fn *resolve_exit(void)
+{
+	return sel_wanted() ? exit_sel : exit_plain;
+}
+CT_EXPORT void __cyg_profile_func_enter(void *fn, void *call_site)
+	__attribute__((ifunc("resolve_enter")));
+CT_EXPORT void __cyg_profile_func_exit(void *fn, void *call_site)
+	__attribute__((ifunc("resolve_exit")));
 
 /* the frames above the one of fn vanished without their exits (longjmp not
  * seen, an uninstrumented unwinder): find it further down and close them;
