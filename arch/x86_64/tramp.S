@@ -486,14 +486,20 @@
 .Linj_\name:
 	SEL_BLOOM \name, .Linj_back_\name
 .Lmore_\name:
-	cmpb $0, ct_plug_fast(%rip)
-	je .Lcap_\name
 	/* record --plugin: its calltrace_plugin_enter_fn on every function
-	 * (plugin.c), or the callback of a function whose byte of
-	 * ct_sel_bloom is set (%r8 is still the function) */
+	 * (plugin.c: set only then; a function --inject selects went the
+	 * general way), straight; or the callback of a function whose byte
+	 * of ct_sel_bloom is set (%r8 is still the function) */
 	mov ct_plug_fn_cb(%rip), %rax
 	test %rax, %rax
-	jnz .Lplug_fn_\name
+	jz .Lplug_sel_\name
+	CALL_PLUG_FN
+	cmpb $0, ct_args_enabled(%rip)
+	jne .Lcap_\name
+	jmp .Ldone_\name
+.Lplug_sel_\name:
+	cmpb $0, ct_plug_fast(%rip)
+	je .Lcap_\name
 	movabs $CT_SEL_HASH_MUL, %rax
 	imul %r8, %rax
 	shr $CT_SEL_BLOOM_SHIFT, %rax
@@ -508,10 +514,6 @@
 	/* ct_plug_tramp_enter(&ct_self, fn, struct ct_arch_regs *), which
 	 * marks the frame when the plugin wants its exit */
 	CALL_WITH_REGS \kind, ct_plug_tramp_enter
-	jmp .Lplug_back_\name
-.Lplug_fn_\name:
-	/* the plugin's calltrace_plugin_enter_fn(fn), at %rax */
-	CALL_PLUG_FN
 	jmp .Lplug_back_\name
 .Lhi_\name:
 	HI_RECORD .Lhi_done_\name
