@@ -181,6 +181,18 @@ int ct_module_instrumented(const char *path)
 	return r;
 }
 
+/* does the file at path begin with "#!" */
+static bool is_script(const char *path)
+{
+	char b[2] = {0, 0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, b, 2);
+	close(fd);
+	return n == 2 && b[0] == '#' && b[1] == '!';
+}
+
 int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const char *libopt,
 		    int (*fn)(void *ctx, const struct ct_modfound *m), void *ctx,
 		    struct ct_error *err)
@@ -208,6 +220,8 @@ int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const cha
 	for (size_t i = 0; i < npaths && npaths < 512; i++) {
 		struct modinfo mi;
 		if (read_modinfo(paths[i], &mi) < 0) {
+			if (i == 0 && is_script(paths[i]))
+				continue; /* (ct_modules_walk's comment) */
 			if (i < nexplicit) {
 				snprintf(err->msg, sizeof(err->msg), "%s: not an ELF file",
 					 paths[i]);

@@ -40,7 +40,9 @@ int ct_module_instrumented(const char *path);
  * ones need, each once; fn returns <0 to stop (that is returned).
  * Explicit modules that do not exist or are not ELF files are errors
  * (in err, returns -1); needed ones that cannot be found are skipped.
- * A program that cannot be found: returns 0 without calling fn. */
+ * A program that cannot be found: returns 0 without calling fn.  A
+ * program that is a script (#!): it has no modules to walk (what it runs
+ * is not known before the run), and the explicit ones are walked alone. */
 int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const char *libopt,
 		    int (*fn)(void *ctx, const struct ct_modfound *m), void *ctx,
 		    struct ct_error *err);

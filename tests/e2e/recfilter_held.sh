@@ -3,7 +3,8 @@
 # it, forty at once from a deep recursion, after a longjmp out of held
 # calls): the recording shows the tree `replay -t` shows of a full one.
 # A program killed inside a long call full of short ones: the long call's
-# entry was written at an entry TIME after it (every front end).
+# entry was written at an entry TIME after it (every front end).  The
+# same through a script that runs the program.
 # variants: all
 # front-ends: few
 build held "$E2E/recfilter_held.c"
@@ -18,6 +19,19 @@ cmp -s "$W/t.tree" "$W/full.tree" ||
 	fail "record -t differs from replay -t of a full recording: $(diff "$W/full.tree" "$W/t.tree" | head -8 | tr '\n' '|')"
 section "the short calls are left out, and counted"
 grep -q '^filtered_calls: [1-9]' "$W/t/info" && echo yes | add
+# through a script that runs the program: -t needs no function names, so
+# that record has no modules to read in a script (#!) does not matter
+printf '#!/bin/sh\nexec ./held "$@"\n' >"$W/run.sh"
+chmod +x "$W/run.sh"
+record ts -t 10ms ./run.sh
+want_rc "record -t 10ms ./run.sh" $RC 0 "$W/ts.err"
+section "record -t 10ms ./run.sh (a script that runs ./held): the same tree"
+ct replay ts --no-duration | normalize >"$W/ts.tree"
+if cmp -s "$W/t.tree" "$W/ts.tree"; then
+	echo same | add
+else
+	fail "record -t through a script differs: $(diff "$W/t.tree" "$W/ts.tree" | head -8 | tr '\n' '|')"
+fi
 # the deadline a returned call left behind (-t 100ms: wide margins)
 record sfull ./held stale
 want_rc "record ./held stale" $RC 0 "$W/sfull.err"
