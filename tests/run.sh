@@ -131,10 +131,14 @@ done
 
 selected() {
 	[ -z "$PATTERNS" ] && return 0
+	# (the patterns are split at blanks but never matched against the
+	# files here: 'plugin*' must not become the directory plugins/)
+	set -f
 	for _p in $PATTERNS; do
 		# "basic" selects basic/*; "basic/gcc-O0" one variant
-		case $1 in $_p | $_p/*) return 0 ;; esac
+		case $1 in $_p | $_p/*) set +f; return 0 ;; esac
 	done
+	set +f
 	return 1
 }
 
