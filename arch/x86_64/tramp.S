@@ -363,6 +363,16 @@
 	.endif
 .endm
 
+/* the byte of ct_sel_bloom of the function in %r8 compared with 0 (the
+ * flags: ZF clear when it is set).  Uses %rcx and %rdx */
+.macro SEL_BYTE
+	movabs $CT_SEL_HASH_MUL, %rcx
+	imul %r8, %rcx
+	shr $CT_SEL_BLOOM_SHIFT, %rcx
+	lea ct_sel_bloom(%rip), %rdx
+	cmpb $0, (%rdx,%rcx)
+.endm
+
 /*
  * After the checks, with %r8 the function: a function an injection rule may
  * select (its byte of ct_sel_bloom set) goes to the general path, where
@@ -371,11 +381,7 @@
  * back to \back.  Uses %rcx and %rdx (%rax: the clock, for mcount).
  */
 .macro SEL_BLOOM name, back
-	movabs $CT_SEL_HASH_MUL, %rcx
-	imul %r8, %rcx
-	shr $CT_SEL_BLOOM_SHIFT, %rcx
-	lea ct_sel_bloom(%rip), %rdx
-	cmpb $0, (%rdx,%rcx)
+	SEL_BYTE
 	jne .Lunbusy_\name
 	jmp \back
 .endm
@@ -500,11 +506,7 @@
 .Lplug_sel_\name:
 	cmpb $0, ct_plug_fast(%rip)
 	je .Lcap_\name
-	movabs $CT_SEL_HASH_MUL, %rax
-	imul %r8, %rax
-	shr $CT_SEL_BLOOM_SHIFT, %rax
-	lea ct_sel_bloom(%rip), %rdx
-	cmpb $0, (%rdx,%rax)
+	SEL_BYTE
 	jne .Lplug_\name
 .Lplug_back_\name:
 	cmpb $0, ct_args_enabled(%rip)
