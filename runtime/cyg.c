@@ -276,15 +276,10 @@ static __attribute__((noinline)) void sel_enter(struct ct_tstate *t, uintptr_t a
 		void (*cb)(const void *) = __atomic_load_n(&ct_plug_fn_cb, __ATOMIC_ACQUIRE);
 		t->busy = 1;
 		CT_BARRIER();
-		if (cb) { /* calltrace_plugin_enter_fn, on every function */
-			t->plug_in = 1;
-			CT_BARRIER();
-			cb((const void *)a);
-			CT_BARRIER();
-			t->plug_in = 0;
-		} else {
+		if (cb) /* calltrace_plugin_enter_fn, on every function */
+			ct_plug_call_fn(t, cb, a);
+		else
 			ct_plug_enter(t, d - 1, a, now, NULL);
-		}
 		CT_BARRIER();
 		t->busy--;
 	}
@@ -309,10 +304,9 @@ static __attribute__((noinline)) void sel_exit(struct ct_tstate *t, uintptr_t fn
 }
 
 /* the entry hook's modes other than the plain one, -t alone and --callsite
- * alone (busy
- * held, let go on every path): out of line, so that the hook itself keeps
- * no register across a call (the selected functions' look-ups come after
- * the ENTER is written) */
+ * alone (busy held, let go on every path): out of line, so that the hook
+ * itself keeps no register across a call (the selected functions'
+ * look-ups come after the ENTER is written) */
 static __attribute__((noinline)) void enter_modes(struct ct_tstate *t, uintptr_t a, uintptr_t cfa,
 						  uintptr_t site, uintptr_t ret)
 {
@@ -403,7 +397,6 @@ static void enter_sel(void *fn, void *call_site)
 {
 	enter_hook(fn, call_site, true);
 }
-
 
 /* the exit hook's modes other than the plain one (busy not taken yet):
  * --inject's and a limited --plugin's functions first, out of line as

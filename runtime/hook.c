@@ -119,9 +119,8 @@ struct ct_hook_area {
 #define TRAMP ((uintptr_t)ct_return_tramp)
 #define FR_PARKED (1ul << 30) /* unhooked by a context switch */
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
-#define FR_GEN_SHIFT \
-	33 /* ... whose number (31 bits) is in the high bits
-			      * (bit 32: CT_FR_ATRET) */
+/* ... whose number (31 bits) is in the high bits (bit 32: CT_FR_ATRET) */
+#define FR_GEN_SHIFT 33
 
 static struct ct_hook_area *hook_area(struct ct_tstate *t)
 {

@@ -408,6 +408,16 @@ extern bool ct_plug_fast CT_HIDDEN;
 /* ... and they call calltrace_plugin_enter_fn themselves, with no look-up
  * (it takes every function, and no exits): NULL when not so, or done */
 extern void (*ct_plug_fn_cb)(const void *) CT_HIDDEN;
+/* a plugin's calltrace_plugin_enter_fn(fn) from a C path (busy held), the
+ * calls it makes untraced (plug_in), as tramp.S's CALL_PLUG_FN */
+static inline void ct_plug_call_fn(struct ct_tstate *t, void (*cb)(const void *), uintptr_t fn)
+{
+	t->plug_in = 1;
+	__asm__ volatile("" ::: "memory");
+	cb((const void *)fn);
+	__asm__ volatile("" ::: "memory");
+	t->plug_in = 0;
+}
 /* the entry trampolines' fast paths have more to do after the ENTER:
  * arguments to capture, or ct_plug_fast (one byte tested for both) */
 extern bool ct_enter_more CT_HIDDEN;
@@ -529,7 +539,7 @@ static inline void ct_hook_modes(void)
 	ct_enter_fast = ct_hook_fast && !ct_callsite_on;
 	ct_cs_fast = ct_hook_fast && ct_callsite_on;
 	/* -finstrument-functions' hooks: their own bytes, so that --inject and
-	 * a limited --plugin (ct_sel_on) add nothing to their plain paths */
+	 * a plugin (ct_sel_on) add nothing to their plain paths */
 	ct_cyg_enter_fast = ct_enter_fast && !ct_sel_on;
 	ct_cyg_sel_fast = ct_enter_fast && ct_sel_on;
 	ct_cyg_exit_fast = ct_hook_fast && !ct_sel_exits;
@@ -537,8 +547,8 @@ static inline void ct_hook_modes(void)
 	ct_cyg_held_alone = ct_cyg_held && !ct_sel_on && !ct_callsite_on && !ct_count_on;
 	ct_plug_fast = ct_hook_fast && ct_plug_on && !ct_inj_on;
 	ct_enter_more = ct_args_enabled || ct_plug_fast;
-	/* (ct_sel_on: --inject or a limited --plugin; ct_plug_on: any plugin) */
-	ct_held_fast = ct_cyg_held_alone && !ct_args_enabled && !ct_plug_on;
+	/* (ct_cyg_held_alone: no --inject and no plugin, ct_sel_on) */
+	ct_held_fast = ct_cyg_held_alone && !ct_args_enabled;
 }
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
 void ct_hook_backtrace(struct ct_tstate *t) CT_HIDDEN;

@@ -390,13 +390,8 @@ bool ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 		want_exit = true;
 	}
 	if (!P.enter) {
-		if (P.enter_fn) {
-			t->plug_in = 1;
-			__asm__ volatile("" ::: "memory");
-			P.enter_fn((const void *)fn);
-			__asm__ volatile("" ::: "memory");
-			t->plug_in = 0;
-		}
+		if (P.enter_fn)
+			ct_plug_call_fn(t, P.enter_fn, fn);
 		return want_exit;
 	}
 	/* (not cleared as a whole: the fields the flags do not name are
