@@ -16,9 +16,21 @@ WARNINGS := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 	-Wold-style-definition -Wundef -Wformat=2 -Winit-self -Wredundant-decls \
 	-Wnested-externs -Wpointer-arith
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O2 $(WARNINGS) $(WERROR) \
-	-I. -Iinclude -Ilib -Iarch/$(ARCH)
+	-I. -Iinclude -Iarch/$(ARCH)
 CFLAGS ?=
-ALL_CFLAGS := $(BASE_CFLAGS) $(SAN) $(CFLAGS)
+# lib/ by job, in layers (doc/architecture.md): each folder's files see
+# the headers of the folders below it and no others, so that the reading
+# side (core .. view) cannot include what only record needs (record/), and
+# no folder includes one above it.  The commands, tests and fuzzer see all.
+LIB_SEES_core := core
+LIB_SEES_symbols := core symbols
+LIB_SEES_args := core args
+LIB_SEES_read := core symbols args read
+LIB_SEES_view := core symbols args read view
+LIB_SEES_record := core symbols args read record
+LIB_DIRS := core symbols args read view record
+LIB_INC := $(LIB_DIRS:%=-Ilib/%)
+ALL_CFLAGS := $(BASE_CFLAGS) $(LIB_INC) $(SAN) $(CFLAGS)
 
 # the runtime: libc only, hidden by default, never instrumented
 RT_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden \
@@ -27,7 +39,9 @@ RT_SRCS := $(wildcard runtime/*.c)
 RT_ASM := $(wildcard arch/$(ARCH)/*.S)
 RT_OBJS := $(RT_SRCS:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o)
 
-LIB_SRCS := $(wildcard lib/*.c)
+LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c))
+# the reading side: what libcalltrace-reader.so is built from
+READ_SRCS := $(foreach d,core symbols args read,$(wildcard lib/$(d)/*.c))
 CMD_SRCS := calltrace.c $(wildcard builtin/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 CMD_OBJS := $(CMD_SRCS:%.c=$(O)/%.o)
@@ -68,6 +82,17 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+define lib_layer
+$$(O)/lib/$(1)/%.o: lib/$(1)/%.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(BASE_CFLAGS) $$(LIB_SEES_$(1):%=-Ilib/%) $$(SAN) $$(CFLAGS) -MMD -MP -c -o $$@ $$<
+$$(O)/pic/lib/$(1)/%.o: lib/$(1)/%.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(BASE_CFLAGS) $$(LIB_SEES_$(1):%=-Ilib/%) $$(SAN) $$(CFLAGS) -fPIC \
+		-fvisibility=hidden -MMD -MP -c -o $$@ $$<
+endef
+$(foreach d,$(LIB_DIRS),$(eval $(call lib_layer,$(d))))
+
 $(O)/runtime/%.o: runtime/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
@@ -79,14 +104,11 @@ $(O)/arch/%.o: arch/%.S
 $(O)/libcalltrace.so: $(RT_OBJS)
 	$(CC) -shared -fPIC -Wl,-z,now -Wl,--no-undefined -o $@ $^ -lc
 
-# the reading library (doc/reader.md): lib/ compiled again, position-
-# independent and hidden but for include/calltrace/reader.h's ct_reader_*
+# the reading library (doc/reader.md): the reading side of lib/ (core,
+# symbols, args, read) compiled again, position-independent and hidden but
+# for include/calltrace/reader.h's ct_reader_*
 READER_SONAME := libcalltrace-reader.so.0
-READER_OBJS := $(LIB_SRCS:%.c=$(O)/pic/%.o)
-
-$(O)/pic/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+READER_OBJS := $(READ_SRCS:%.c=$(O)/pic/%.o)
 
 $(O)/$(READER_SONAME): $(READER_OBJS)
 	$(CC) $(SAN) -shared -Wl,-soname,$(READER_SONAME) -Wl,-z,now -Wl,--no-undefined \

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
-#include "lib/message.h"
+#include "message.h"
 
 #ifndef CT_VERSION
 #define CT_VERSION "0.1"

@@ -20,7 +20,7 @@ int cmd_callers(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 
-/* record, with follow (lib/follow.h) seeing the data as it is drained (live,
+/* record, with follow (lib/record/follow.h) seeing the data as it is drained (live,
  * top); NULL: cmd_record */
 struct ct_record_follow;
 int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow);

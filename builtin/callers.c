@@ -104,7 +104,7 @@ struct callers {
 	struct ct_counts cnt;  /* its counts */
 	bool by_site;          /* --callsite: an edge per call site */
 	bool had_site;         /* some call had one (record --callsite) */
-	struct ct_names sites; /* call sites as text, "main.c:12" (lib/srcline.h) */
+	struct ct_names sites; /* call sites as text, "main.c:12" (lib/read/srcline.h) */
 	struct ct_session *s;
 };
 
@@ -517,7 +517,7 @@ static int count_begin(struct callers *c, struct ct_view *v)
 	c->no_time = true;
 	if (!c->sorted)
 		c->key = K_CALLS;
-	if (ct_counts_load(v, &c->cnt))
+	if (ct_counts_load(v->s, v->tids, v->ntids, &c->cnt))
 		return 1;
 	for (size_t k = 0; k < c->cnt.nthreads; k++) {
 		const struct ct_count_thread *ct = &c->cnt.threads[k];

@@ -346,7 +346,7 @@ static void count(void *ctx, struct ct_thread *t, const struct ct_event *evs, in
 static int read_counts(struct cov *c, struct ct_view *v)
 {
 	struct ct_counts cnt;
-	int rc = ct_counts_load(v, &cnt);
+	int rc = ct_counts_load(v->s, v->tids, v->ntids, &cnt);
 	for (size_t k = 0; k < cnt.nthreads && !rc; k++) {
 		const struct ct_count_thread *t = &cnt.threads[k];
 		size_t pi = 0;

@@ -18,7 +18,7 @@
  *
  * Times are those report shows (doc/overhead.md): the tracer's own cost
  * taken out, as recorded with --raw.  Each event is first placed on its
- * thread's corrected clock (lib/tclock.h), which every format then uses
+ * thread's corrected clock (lib/read/tclock.h), which every format then uses
  * for start times, -r and the timelines; the aggregated formats (folded,
  * callgrind, html's profiles) add up each call's corrected time as report
  * does (sums unclamped, shown as at least 0).  Each output says which
@@ -260,7 +260,7 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 			ct_event_args_text(x->s, ev->thread->proc, ev->args, true, rv, sizeof(rv));
 	}
 	bool has_av = ev->args && ev->args->has_args;
-	/* record --callsite: where it was called from (lib/srcline.h) */
+	/* record --callsite: where it was called from (lib/read/srcline.h) */
 	const char *cs =
 		ev->site ? ct_srcline_site_or_addr(x->s, ev->thread->proc, ev->site) : NULL;
 	if (how || clipped || has_av || *rv || cs) {

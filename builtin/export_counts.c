@@ -61,7 +61,7 @@ static void cg_name(FILE *out, const char *s)
 int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind)
 {
 	struct ct_counts c;
-	if (ct_counts_load(v, &c)) {
+	if (ct_counts_load(v->s, v->tids, v->ntids, &c)) {
 		ct_counts_free(&c);
 		return 1;
 	}

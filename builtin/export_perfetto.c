@@ -2,7 +2,7 @@
 /*
  * calltrace export --format=perfetto: Perfetto's native trace format, a
  * protobuf `Trace` message (repeated TracePacket packet = 1), written one
- * packet at a time with lib/protobuf.c.  The field numbers are those of
+ * packet at a time with lib/view/protobuf.c.  The field numbers are those of
  * Perfetto's public protos (protos/perfetto/trace/trace_packet.proto,
  * track_event/track_event.proto, track_event/track_descriptor.proto,
  * track_event/process_descriptor.proto, track_event/thread_descriptor.proto,
@@ -389,7 +389,7 @@ static void write_begin(struct ct_perfetto *pf, struct pf_frame *f)
 	size_t pkt, te = event_packet(pf, &pkt, ts, TYPE_SLICE_BEGIN, f->name);
 	args_annotation(pf, f->args, false);
 	f->args = NULL;       /* not needed any more (and not kept alive) */
-	if (f->site && pf->t) /* record --callsite (lib/srcline.h) */
+	if (f->site && pf->t) /* record --callsite (lib/read/srcline.h) */
 		annotation(&pf->buf, "callsite",
 			   ct_srcline_site_or_addr(pf->s, pf->t->proc, f->site));
 	ct_pb_end(&pf->buf, te);

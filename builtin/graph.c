@@ -473,7 +473,7 @@ static int count_begin(struct graph *g, struct ct_view *v)
 			       ? 2
 			       : 2;
 	g->counts = true;
-	if (ct_counts_load(v, &g->cnt))
+	if (ct_counts_load(v->s, v->tids, v->ntids, &g->cnt))
 		return 1;
 	struct ct_counts *c = &g->cnt;
 	uint32_t none = (uint32_t)c->names.n;

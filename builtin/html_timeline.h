@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The HTML report's timeline (export --format=html): each thread's calls
- * at their place in time, on the thread's corrected clock (lib/tclock.h),
+ * at their place in time, on the thread's corrected clock (lib/read/tclock.h),
  * and its calltrace_mark() marks, for the page's flame chart.
  *
  * Bounded for any recording: a call shorter than min_ns is not kept (its

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * calltrace live: run a program under `record` and print its call tree while
- * it runs (doc/live.md).  The follower (lib/follow.c) reads what record's
+ * it runs (doc/live.md).  The follower (lib/record/follow.c) reads what record's
  * drainer writes, decodes each thread's events and gives them here, in its
  * own thread, in time order within the delay; this file prints them as
  * replay's tree lines.  The recording goes to a temporary data directory, removed at

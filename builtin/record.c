@@ -10,8 +10,8 @@
  * record unlinks as soon as it has mapped them, so nothing is left behind
  * if record itself is killed.
  *
- * The drainer is lib/drain.c, the data directory and its info file
- * lib/datadir.c; this file reads the options, starts the program, drives
+ * The drainer is lib/record/drain.c, the data directory and its info file
+ * lib/record/datadir.c; this file reads the options, starts the program, drives
  * the drainer until the program and what it started are gone, and ends:
  * symbols, the final info, the summary and the exit status.
  */
@@ -191,7 +191,7 @@ static int check_command(const char *cmd)
 /* ---- the processes that outlive record's draining ------------------------ */
 
 /* record stops draining: note the processes still running, those whose
- * later calls will not be recorded (lib/descend.c) */
+ * later calls will not be recorded (lib/record/descend.c) */
 static void note_running(struct recorder *r)
 {
 	r->nrunning = ct_running_descendants(&r->running);
@@ -311,7 +311,7 @@ static int prepare_args(struct recorder *r)
 }
 
 /* record --inject: the rules matched against the program's functions and
- * what their front ends can do checked (lib/injectopt.c), the table kept
+ * what their front ends can do checked (lib/record/injectopt.c), the table kept
  * for start_recording.  0, or record's exit status (2: a front end cannot
  * do what a rule asks) */
 static int resolve_inject(struct recorder *r)
@@ -392,7 +392,7 @@ static int start_recording(struct recorder *r)
 	strftime(ri->start_time, sizeof(ri->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	ri->hz = measure_hz(&r->clock0, &r->mono0);
 	if (ct_recfilter_active(&r->o.rf)) {
-		/* decided now, per function of each module (lib/recfilter.c) */
+		/* decided now, per function of each module (lib/record/recfilter.c) */
 		struct ct_error e;
 		r->o.rf.libs = r->o.ao.libs;
 		r->o.rf.nlibs = r->o.ao.nlibs;
@@ -559,7 +559,7 @@ static int start_program(struct recorder *r)
 
 /* ---- the flight recorder (--flight) --------------------------------------- */
 
-/* a snapshot while the program runs (lib/snapshot.c), with the clock's
+/* a snapshot while the program runs (lib/record/snapshot.c), with the clock's
  * rate as measured so far */
 static void take_snapshot(struct recorder *r, const char *reason)
 {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "argspec.h"
+#include "argrecord.h"
 #include "injectopt.h"
 #include "libcallopt.h"
 #include "plugopt.h"

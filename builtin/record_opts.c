@@ -103,7 +103,7 @@ static const char record_usage[] =
 	"  -q, --quiet           no summary at the end\n"
 	"  -h, --help            this help\n";
 
-/* option codes of record's own long options without a letter (lib/recfilter.h has
+/* option codes of record's own long options without a letter (lib/record/recfilter.h has
  * the filters', from 0x2000) */
 #define OPT_FLIGHT 0x3000
 #define OPT_COUNT 0x3001

@@ -68,7 +68,7 @@ struct replay {
 	bool no_duration;
 	bool no_args;
 	bool srcline; /* --srcline: file:line of each call and of its call site */
-	bool color;   /* durations coloured (lib/color.h) */
+	bool color;   /* durations coloured (lib/view/color.h) */
 };
 
 static const char spaces[] = "                                                                "
@@ -349,7 +349,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 }
 
 /* the line of a call's entry (or of a leaf): with --srcline, its end
- * "\n" becomes " /\* f.c:3, from main.c:12 *\/\n" (lib/srcline.h), or
+ * "\n" becomes " /\* f.c:3, from main.c:12 *\/\n" (lib/read/srcline.h), or
  * that goes into the comment the line ends with */
 static void put_call_line(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
 			  bool has_dur, struct text before, struct text name, struct text after)
@@ -651,7 +651,7 @@ static int replay_per_thread(struct replay *r, struct ct_view *v)
 
 static char outbuf[1 << 20];
 
-/* -r: the filter's range stage (lib/filter.c) */
+/* -r: the filter's range stage (lib/read/filter.c) */
 static int option(struct ct_view *v, int c, const char *arg)
 {
 	if (c != 'r')

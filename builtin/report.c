@@ -504,7 +504,7 @@ static int count_begin(struct report *r, struct ct_view *v)
 		r->keys[0] = K_CALLS;
 		r->nkeys = 1;
 	}
-	if (ct_counts_load(v, &r->cnt))
+	if (ct_counts_load(v->s, v->tids, v->ntids, &r->cnt))
 		return 1;
 	if (r->list_functions)
 		r->per_thread = false; /* the names alone, from end() */

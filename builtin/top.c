@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * calltrace top: a flat profile of a program while it runs, refreshed every
- * interval, sorted by self time (doc/top.md).  The follower (lib/follow.c)
+ * interval, sorted by self time (doc/top.md).  The follower (lib/record/follow.c)
  * reads what record's drainer writes and gives each thread's events here as
  * they are decoded, in its own thread; the times are corrected for the
- * tracer's cost as report's are (lib/overhead.h).
+ * tracer's cost as report's are (lib/read/overhead.h).
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>

@@ -20,7 +20,7 @@
  *  - -pg, -mfentry, patched entries: no return hook at all.  The arc is
  *    keyed by the caller's return address (the callee's return-address
  *    slot) and the hook's return address inside the callee; `calltrace`
- *    resolves both to functions when it reads the counts (lib/counts.c).
+ *    resolves both to functions when it reads the counts (lib/read/counts.c).
  *
  * Signals: the fast paths are safe to interrupt anywhere.  A count is
  * bumped with one instruction (a slot, once found, never moves or goes);

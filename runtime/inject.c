@@ -5,7 +5,7 @@
  *
  * `record` parses the rules, matches their regexes against every module's
  * function names before the run, refuses what a module's front end cannot
- * do (lib/injectopt.c), and writes DIR/inject.spec.  Here the runtime
+ * do (lib/record/injectopt.c), and writes DIR/inject.spec.  Here the runtime
  * loads it at start-up and puts each module's selected functions into an
  * address hash when the module is mapped (out again at dlclose), their
  * value the mask of the rules that select them.  Every selected function

@@ -4,7 +4,7 @@
  * (include/calltrace/plugin.h) run on the calls of selected functions.
  *
  * `record` matches --plugin-filter against every module's function names
- * before the run (lib/plugopt.c) and writes DIR/plugin.spec: the plugin,
+ * before the run (lib/record/plugopt.c) and writes DIR/plugin.spec: the plugin,
  * its ARGS, the clock's rate, and per module each function's offset,
  * whether it is selected and its name.  Here the runtime loads the file at
  * start-up, puts each module's functions into an address hash when the

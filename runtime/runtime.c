@@ -528,7 +528,7 @@ static void put_frames(struct ct_tstate *t)
  * the oldest buffer is written again, zeroed first as far as it was used
  * (so that its end is found after a crash) while its state says EMPTY; its
  * new sequence number is stored before any record, so that record can tell
- * a copy it took while the buffer was being reused (lib/flight.c).  Each buffer begins with what a
+ * a copy it took while the buffer was being reused (lib/record/flight.c).  Each buffer begins with what a
  * reader needs to start there: an absolute clock (TIME), the calls open
  * (FRAMES) and, before its first ENTER, the address bits (HI). */
 static void flight_switch(struct ct_tstate *t, struct ct_ring_header *r, uint32_t cur,

@@ -7,7 +7,7 @@ set -u
 B=${1:-build-cov}
 cd "$(dirname "$0")/.." || exit 1
 [ -d "$B" ] || { echo "coverage: no $B (make coverage)" >&2; exit 1; }
-for src in calltrace.c builtin/*.c lib/*.c; do
+for src in calltrace.c builtin/*.c lib/*/*.c; do
 	obj=$B/${src%.c}.o
 	[ -f "${obj%.o}.gcno" ] || continue
 	gcov -n -o "$(dirname "$obj")" "$src" 2>/dev/null |

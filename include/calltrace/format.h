@@ -276,7 +276,7 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
  * Each thread counts its calls in an open-addressing table of arcs in a
  * file of $CALLTRACE_SHM named CT_COUNT_PREFIX "PID-GEN-TID-SEQ" (created
  * as ".cnt-..." and renamed when complete), shared with `record`, which
- * reads every table when the recording ends (lib/countmerge.c), so that a
+ * reads every table when the recording ends (lib/record/countmerge.c), so that a
  * crash or SIGKILL of the program loses nothing counted.  A thread whose
  * table fills up starts a bigger one (the next SEQ); counts of one arc in
  * several tables add up.  A slot is free while `to` is 0.  Keys:

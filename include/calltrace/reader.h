@@ -2,7 +2,7 @@
 /*
  * libcalltrace-reader: the public API to read a calltrace recording
  * (doc/reader.md).  It is a thin layer over the reader every calltrace
- * view uses (lib/session.c, stream.c, merge.c, modules.c, argfmt.c,
+ * view uses (lib/read/session.c, stream.c, merge.c, modules.c, argfmt.c,
  * tclock.c): the same events, names, arguments and errors as the commands.
  *
  *	pkg-config --cflags --libs calltrace-reader

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The argument spec file, DIR/args.spec (doc/args.md, "The spec file"):
- * its grammar, read by both halves.  `record` writes it (lib/argspec.c),
+ * its grammar, read by both halves.  `record` writes it (lib/args/argspec.c),
  * the runtime captures by it (runtime/args.c) and the reader decodes by it
- * (lib/argspec.c): this one parser serves all three, so they cannot read
+ * (lib/args/argspec.c): this one parser serves all three, so they cannot read
  * the same line two ways.
  *
  * Freestanding enough for the runtime: no malloc, no stdio, no locale; it

@@ -1,6 +1,6 @@
 # Library calls with arguments (doc/libcall.md): record -a gives the C
 # library's functions their arguments and return values from the prototype
-# table (lib/libcproto.c): malloc, free, printf's format, qsort's callback by
+# table (lib/record/libcproto.c): malloc, free, printf's format, qsort's callback by
 # name; an IFUNC (strlen, memcpy) has none; -A overrides the table; with
 # each register-seeing front end.
 # variants: all

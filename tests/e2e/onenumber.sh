@@ -5,7 +5,7 @@
 # same in report, in the HTML report (flat profile and flame graph), in
 # callgrind (as callgrind_annotate --inclusive=yes reads it), in the folded
 # stacks (their sum), and in the chrome and perfetto timelines (main's slice,
-# a little longer where the timeline's clock held: lib/tclock.h);
+# a little longer where the timeline's clock held: lib/read/tclock.h);
 # every function's total and self time is report's in the HTML report, and
 # callgrind's costs add up to main's; each output says which times it holds; the
 # timelines nest.  No timing thresholds: numbers of one recording compared.
@@ -50,7 +50,7 @@ xs = [e for e in json.load(open("%s/%s.json" % (W, m)))["traceEvents"] if e["ph"
 chrome = [round(e["dur"] * 1000) for e in xs if e["name"] == "main"][0]
 for k, v in out.items():
     print("%s main: %s" % (m, k), "= report's" if v == out["report"] else "%d != report's %d" % (v, out["report"]))
-# a timeline's clock holds rather than go back (lib/tclock.h): main's end
+# a timeline's clock holds rather than go back (lib/read/tclock.h): main's end
 # can come a few ns later than its corrected duration says, when its last
 # callee's corrected end came out after it
 print("%s main: chrome slice = report's, or at most 1 us longer:" % m, 0 <= chrome - out["report"] <= 1000)

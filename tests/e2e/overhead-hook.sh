@@ -3,7 +3,7 @@
 # end it recorded through ("frontend" line), and report takes out the
 # figures of that front end: the expected corrected times are computed here
 # from the raw ones and the .proc figures, with the arithmetic of
-# lib/overhead.h (no timing thresholds).
+# lib/read/overhead.h (no timing thresholds).
 # variants: one
 # front-ends: few
 build prog "$E2E/overhead.c"
@@ -47,7 +47,7 @@ cmp -s "$W/want.info" "$W/got.info" ||
 section "report: corrected with the figures of the front end used"
 ct report d --format=csv >"$W/corr.csv"
 ct report d --raw --format=csv >"$W/raw.csv"
-# per process: the figures in ps per call (lib/overhead.c), and the leaf
+# per process: the figures in ps per call (lib/read/overhead.c), and the leaf
 # calls parent made (100000 in the first process, 1000 in the forked child)
 for f in "$W"/d/*.proc; do
 	awk -v l="$want_line" -v hz="$hz" '$1 == l { i = int($3 * 1e12 / hz / $2 + 0.5); o = int($4 * 1e12 / hz / $2 + 0.5) }

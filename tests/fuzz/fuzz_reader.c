@@ -192,7 +192,7 @@ static void run(int (*cmd)(int, char **), const char *dir, const char *const *ar
 	}
 }
 
-/* the public reading API (lib/reader.c, include/calltrace/reader.h) on the
+/* the public reading API (lib/read/reader.c, include/calltrace/reader.h) on the
  * same recording: each thread in batches, then all merged one event at a
  * time; every event named, every error with a message */
 static void run_api(const char *dir)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Argument specs: -A/-R parsing, the args.spec file, payload checks and
- * value formatting (lib/argspec.c). */
+ * value formatting (lib/args/argspec.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

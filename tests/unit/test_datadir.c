@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/datadir.c: preparing a data directory (DIR.old, what is refused)
+/* lib/record/datadir.c: preparing a data directory (DIR.old, what is refused)
  * and writing info */
 #include <fcntl.h>
 #include <stdarg.h>

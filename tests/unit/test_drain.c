@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/drain.c: a ring published in the ring directory is taken, its full
+/* lib/record/drain.c: a ring published in the ring directory is taken, its full
  * buffers copied into its thread's .ev, the rest once its process is gone;
  * what is not a ring is refused; the ring directory goes at the end */
 #include <fcntl.h>

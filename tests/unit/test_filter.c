@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for lib/filter.c: the -F/-N/-D/-t state machine and the option
+/* Unit tests for lib/read/filter.c: the -F/-N/-D/-t state machine and the option
  * helpers.  Prints "N passed, N failed" last; exits non-zero on failure. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/flight.c: a buffer cut to its whole records; a ring's buffers taken
+/* lib/record/flight.c: a buffer cut to its whole records; a ring's buffers taken
  * oldest first, one run of sequence numbers up to the newest; a window's
  * clock span and the calls open at its start */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* record --inject's rules (lib/injectopt.c): every action and selector, the
+/* record --inject's rules (lib/record/injectopt.c): every action and selector, the
  * ways a rule can be wrong, and the text the trace shows for a fault. */
 #include <errno.h>
 #include <signal.h>
@@ -8,6 +8,7 @@
 #include "calltrace/format.h"
 #include "check.h"
 #include "injectopt.h"
+#include "injtext.h"
 
 static int parse(const char *text, struct ct_injrule *r, char *why)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/output.c: text for a terminal, JSON and CSV strings from names a
+/* lib/core/output.c: text for a terminal, JSON and CSV strings from names a
  * recording may hold (control characters, C1, bytes that are not UTF-8). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The overhead correction: the "overhead" line of a .proc file, the number
  * of calls made inside each call that the reader puts in its exit event
- * (fast and slow decoding paths), and the arithmetic of lib/overhead.h. */
+ * (fast and slow decoding paths), and the arithmetic of lib/read/overhead.h. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lib/protobuf.c: varints (with 64-bit edge values), the other wire types,
+/* lib/view/protobuf.c: varints (with 64-bit edge values), the other wire types,
  * nested messages whose length needs 1, 2 or 3 bytes, and flushing to a
  * stream; each checked against bytes worked out by hand from the wire
  * format, and read back by a decoder written here. */

@@ -634,7 +634,7 @@ static void test_fuzz(void)
 	free(f);
 }
 
-/* the fed decoder (lib/follow.c's): the bytes of a stream given a few at a
+/* the fed decoder (lib/record/follow.c's): the bytes of a stream given a few at a
  * time (step bytes), decoding after each, give the same events as the
  * file, and the stream ends only once told no more will come */
 static void fed(struct ct_session *s, int tid, size_t step)

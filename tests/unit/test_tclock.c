@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The corrected clock of a timeline (lib/tclock.h): where entries, exits
+/* The corrected clock of a timeline (lib/read/tclock.h): where entries, exits
  * and marks land once the tracer's cost is taken out, on synthetic events:
  * the cost of the calls before (shown or hidden), of the open ones, the
  * waits; a call as long as ct_overhead_net says; the clock holding rather

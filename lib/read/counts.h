@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Reading a recording of call counts (record --count): the threads'
- * DIR/PID-GEN-TID.cnt files (lib/countmerge.c writes them; doc/format.md,
+ * DIR/PID-GEN-TID.cnt files (lib/record/countmerge.c writes them; doc/format.md,
  * "Call counts"), their arcs resolved to function names with the session's
  * symbols.  The views that can show counts (report, callers, graph
  * --no-time, coverage, export folded/callgrind) read them here; the scaffold
- * (lib/view.c) refuses the others.
+ * (lib/view/view.c) refuses the others.
  */
 #ifndef CT_COUNTS_H
 #define CT_COUNTS_H
@@ -16,7 +16,8 @@
 
 #include "util.h"
 
-struct ct_view;
+struct ct_session;
+
 
 #define CT_COUNT_ROOT UINT32_MAX /* an arc's caller: none traced */
 
@@ -51,9 +52,10 @@ struct ct_counts {
 /* does the recording dir hold call counts and no event stream? */
 bool ct_counts_only(const char *dir);
 
-/* the counts of the threads the view selects (--tid), with v->s open.
- * 0, or 1 after a message naming the file and line. */
-int ct_counts_load(struct ct_view *v, struct ct_counts *c);
+/* the counts of the threads of session s with the ids tids[0..ntids)
+ * (all when ntids is 0).  0, or 1 after a message naming the file and
+ * line. */
+int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c);
 
 void ct_counts_free(struct ct_counts *c);
 

@@ -85,12 +85,12 @@ enum {
 	 "type, template arguments or parameters; no: as\n"                           \
 	 "in the binary.  Patterns match the full name too"},                          \
 	{"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "--demangle=no"}
-/* a view that offers --no-pager pages its stdout (lib/pager.h) */
+/* a view that offers --no-pager pages its stdout (lib/view/pager.h) */
 #define CT_OPT_PAGER                                                                   \
 	{"no-pager", CT_OPT_NO_PAGER, NULL,                                            \
 	 "do not page the output (on a terminal it goes\n"                            \
 	 "through $CALLTRACE_PAGER, $PAGER or less -FRX)"}
-/* v->color set as --color says (lib/color.h) */
+/* v->color set as --color says (lib/view/color.h) */
 #define CT_OPT_COLOR_WHEN                                                              \
 	{"color", CT_OPT_COLOR, "auto|always|never",                                   \
 	 "colour slow calls' durations; auto (default):\n"                             \
@@ -136,7 +136,7 @@ struct ct_view {
 	int (*read)(void *ctx, struct ct_view *v, struct ct_thread *t);
 	int (*end)(void *ctx, struct ct_view *v, int rc);
 	/* the view reads a recording of call counts only (record --count,
-	 * lib/counts.h): else ct_view_open refuses one */
+	 * lib/read/counts.h): else ct_view_open refuses one */
 	bool counts_ok;
 	FILE *out;            /* ct_view_run's output: NULL for stdout */
 	const char *out_path; /* when set, out is closed at the end */
@@ -159,7 +159,7 @@ struct ct_view {
 
 	/* set by ct_view_open */
 	struct ct_session *s;
-	bool counts;                 /* the recording holds call counts only (lib/counts.h) */
+	bool counts;                 /* the recording holds call counts only (lib/read/counts.h) */
 	bool *want;                  /* threads to read (ct_select_threads) */
 	struct ct_error err;         /* the reader's error */
 	struct ct_progress progress; /* "calltrace CMD", started by ct_view_open */

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "argspec.h"
+#include "argrecord.h"
 #include "calltrace/format.h"
 #include "message.h"
 #include "symtab.h"

@@ -152,25 +152,4 @@ size_t ct_args_format(const struct ct_argtab *t, const struct ct_callargs *a, bo
  * ("ns::f(int) const" -> "ns::f"), for printing values in its place */
 size_t ct_args_bare_len(const char *name, size_t len);
 
-/* ---- record: DIR/args.spec from the options (lib/argrecord.c) ----------- */
-
-struct ct_args_opts {
-	char **A, **R; /* -A and -R options */
-	size_t nA, nR;
-	bool autoargs; /* -a: every function, from DWARF */
-	char **libs;   /* --args-lib: more modules (dlopen'ed ones) */
-	size_t nlibs;
-	unsigned strmax; /* --str-max, 0: default */
-};
-
-/* write DIR/args.spec for the program prog (as execvp finds it); its path
- * in specpath.  -1 with a message in err. */
-/* -a: add a spec for every function of the module at path that has DWARF
- * (lib/dwarfargs.c); st is its symbol table */
-struct ct_symtab;
-int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
-		   const struct ct_symtab *st, struct ct_error *err);
-int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
-		    size_t splen, struct ct_error *err);
-
 #endif

@@ -148,7 +148,7 @@ struct ct_event {
 			     * depths (for the overhead correction); for
 			     * CT_ENTER and CT_MARK: the calls the stream entered
 			     * before this event (for the corrected clock of a
-			     * timeline, lib/tclock.h) */
+			     * timeline, lib/read/tclock.h) */
 	uint64_t waited; /* for CT_EXIT: ns of this call (all depths) that the
 			     * thread spent waiting for the trace writer, its
 			     * buffers all full: not the program's time; for
@@ -157,11 +157,11 @@ struct ct_event {
 	/* the call's captured arguments (on its CT_ENTER) and also its return
 	 * value (on its CT_EXIT), or NULL; print with ct_event_args_text.
 	 * Valid while the call is open and for a while after its exit
-	 * (CT_ARGS_KEEP_* in lib/argpool.h), never after its stream or merge
+	 * (CT_ARGS_KEEP_* in lib/read/argpool.h), never after its stream or merge
 	 * is closed: copy what must live longer. */
 	const struct ct_callargs *args;
 	/* record --callsite: the call's call site, the return address in its
-	 * caller (on its CT_ENTER and CT_EXIT), or 0: lib/srcline.h */
+	 * caller (on its CT_ENTER and CT_EXIT), or 0: lib/read/srcline.h */
 	uint64_t site;
 };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Source lines of call sites and functions (lib/srcline.h).
+ * Source lines of call sites and functions (lib/read/srcline.h).
  *
  * A call site is a return address in the caller: the call is the
  * instruction before it, so address - 1 is looked up in the line table of

@@ -51,7 +51,7 @@ struct ct_flight_win {
 struct ct_drain_ring;
 
 /* the buffer a thread is writing, as ct_drainer_peek hands it to an
- * observer (the live view and top: lib/follow.c): its len bytes from its
+ * observer (the live view and top: lib/record/follow.c): its len bytes from its
  * start, which will be at offset file_off of the thread's .ev file once
  * drained.  Its words up to the first zero one are written and final,
  * unless the recording takes records back (-t, triggers, --drop), when the

@@ -25,7 +25,6 @@
 #include "message.h"
 #include "session.h"
 #include "util.h"
-#include "view.h"
 
 #define MAX_CNT_BYTES (512u << 20)
 
@@ -194,9 +193,8 @@ static int cmp_cntname(const void *pa, const void *pb)
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
-int ct_counts_load(struct ct_view *v, struct ct_counts *c)
+int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c)
 {
-	struct ct_session *s = v->s;
 	memset(c, 0, sizeof(*c));
 	ct_names_init(&c->names);
 	DIR *d = opendir(s->dir);
@@ -215,20 +213,20 @@ int ct_counts_load(struct ct_view *v, struct ct_counts *c)
 	closedir(d);
 	if (nfiles)
 		qsort(files, nfiles, sizeof(*files), cmp_cntname);
-	for (size_t i = 0; i < v->ntids; i++) {
+	for (size_t i = 0; i < ntids; i++) {
 		bool found = false;
 		for (size_t k = 0; k < nfiles; k++)
-			found |= files[k].tid == v->tids[i];
+			found |= files[k].tid == tids[i];
 		if (!found)
-			ct_error("no thread %d in %s", v->tids[i], s->dir);
+			ct_error("no thread %d in %s", tids[i], s->dir);
 	}
 	struct rthread *rts = xcalloc(nfiles ? nfiles : 1, sizeof(*rts));
 	size_t n = 0;
 	int rc = 0;
 	for (size_t k = 0; k < nfiles && !rc; k++) {
-		bool want = !v->ntids;
-		for (size_t i = 0; i < v->ntids; i++)
-			want |= v->tids[i] == files[k].tid;
+		bool want = !ntids;
+		for (size_t i = 0; i < ntids; i++)
+			want |= tids[i] == files[k].tid;
 		if (!want)
 			continue;
 		char *path = xasprintf("%s/%s", s->dir, files[k].name);

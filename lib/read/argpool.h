@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The store of a stream's decoded arguments and return values (lib/stream.c):
+ * The store of a stream's decoded arguments and return values (lib/read/stream.c):
  * each call's ct_callargs (argspec.h), kept while the call is open and for
  * a while after its exit, then freed.
  */

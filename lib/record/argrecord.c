@@ -6,7 +6,7 @@
  * function names, read DWARF for -a, and write DIR/args.spec.  The other
  * libraries it needs are the targets of library calls (doc/libcall.md):
  * -A/-R are matched against their dynamic symbols, and -a takes the
- * prototypes of lib/libcproto.c for them.
+ * prototypes of lib/record/libcproto.c for them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "argspec.h"
+#include "argrecord.h"
 #include "calltrace/format.h"
 #include "error.h"
 #include "libcallopt.h"

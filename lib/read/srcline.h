@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Source lines of addresses (lib/srcline.c): a call site recorded with
+ * Source lines of addresses (lib/read/srcline.c): a call site recorded with
  * record --callsite (an event's site, a return address) to file:line
  * through libdw's line tables, and a function's own declaration line
- * (from the symbol tables, lib/symtab.c).  Each address is resolved once
+ * (from the symbol tables, lib/symbols/symtab.c).  Each address is resolved once
  * per process of the session (cached until ct_session_close).
  */
 #ifndef CT_SRCLINE_H

@@ -4,7 +4,7 @@
  *
  * A thread of its own in record's process (the follower) reads each traced
  * thread's .ev file from where it stopped, as the drainer writes it, and
- * feeds the bytes to that thread's stream decoder (lib/stream.c, fed mode);
+ * feeds the bytes to that thread's stream decoder (lib/read/stream.c, fed mode);
  * the drainer's thread only stamps, every so often, a copy of the words
  * each traced thread has written in its current buffer (ct_drainer_peek),
  * which the follower reads on from once it has read the file to its end:

@@ -34,7 +34,7 @@ struct session_priv {
 	bool exact_ns;            /* clock_hz == 1e9 */
 	struct ct_u64map symtabs; /* hash of key -> struct symcache list */
 	struct ct_u64map procmap; /* pid << 32 | gen -> struct ct_proc * */
-	void *srcline;            /* lib/srcline.c's cache, or NULL */
+	void *srcline;            /* lib/read/srcline.c's cache, or NULL */
 };
 
 struct proc_priv {
@@ -106,7 +106,7 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 
 /* a stream with no file: its bytes (those of a .ev file after its header,
  * whose clock base is start_clock) are given by ct_stream_feed as they come
- * (lib/follow.c); when it has run out of them, ct_stream_read gives 0
+ * (lib/record/follow.c); when it has run out of them, ct_stream_read gives 0
  * without ending it, until ct_stream_feed_end says no more will come */
 struct ct_stream *ct_stream_open_feed(struct ct_session *s, struct ct_thread *t,
 				      uint64_t start_clock);

@@ -7,10 +7,10 @@
  * record (builtin/record.c, ct_record_run) calls the hooks of struct
  * ct_record_follow: start once the drainer is set up, round after each of
  * its rounds and once more, final, when it has drained everything.  The
- * follower takes each buffer the drainer copies (lib/drain.h's observer)
+ * follower takes each buffer the drainer copies (lib/record/drain.h's observer)
  * and, every so often, peeks at the buffers the threads are writing, so
  * that a thread that makes few calls is seen within the delay too; it feeds
- * the bytes to one stream decoder per thread (lib/stream.c, fed mode) and
+ * the bytes to one stream decoder per thread (lib/read/stream.c, fed mode) and
  * hands the events on: as they are decoded (top), or held and given in time
  * order across threads (live), once every thread's decoded position has
  * passed them or they are older than the delay.

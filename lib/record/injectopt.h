@@ -54,13 +54,6 @@ enum {
  * with why (what is wrong with it, without the option's name) */
 int ct_injrule_parse(const char *text, struct ct_injrule *r, char *why, size_t whylen);
 void ct_injrule_free(struct ct_injrule *r);
-/* the text of an action's value as the trace shows it ("return -1",
- * "errno ENOMEM", "throw std::bad_alloc", ...) into buf */
-void ct_inj_describe(unsigned acts, uint64_t value, int err, int sig, char *buf, size_t len);
-
-/* a CT_EXT_INJECT record's text ("injected: return -1"): arg its small
- * argument, p its CT_INJ_PAYLOAD words */
-void ct_inj_text(unsigned arg, const unsigned char *p, char *buf, size_t len);
 
 /* one of the options with its argument: a bad one is a usage error
  * (message said, -1) */

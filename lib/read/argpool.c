@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The store of a stream's decoded arguments (lib/argpool.h).
+ * The store of a stream's decoded arguments (lib/read/argpool.h).
  */
 #include "argpool.h"
 

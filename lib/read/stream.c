@@ -18,7 +18,7 @@
 
 #include "argpool.h"
 #include "argspec.h"
-#include "injectopt.h"
+#include "injtext.h"
 #include "calltrace/format.h"
 #include "session_priv.h"
 #include "util.h"
@@ -67,7 +67,7 @@ struct ct_stream {
 	uint64_t size;    /* the file's size when opened: nothing after it is read */
 	bool eof;         /* read() returned 0 */
 	bool ended;       /* no more records */
-	/* a stream fed by ct_stream_feed (lib/follow.c), no file: running out
+	/* a stream fed by ct_stream_feed (lib/record/follow.c), no file: running out
 	 * of bytes means "wait for more" until ct_stream_feed_end */
 	bool feed, feed_end;
 
@@ -741,7 +741,7 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			mark_event(st, ev, text, tl);
 			return 1;
 		}
-		case CT_EXT_INJECT: { /* record --inject: a mark (lib/injectopt.c) */
+		case CT_EXT_INJECT: { /* record --inject: a mark (lib/record/injectopt.c) */
 			char text[128];
 			if (!s->marks || len < CT_INJ_PAYLOAD)
 				continue;

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* record -A/-R/-a: DIR/args.spec from the options (argrecord.c), argument
+ * types from DWARF (dwarfargs.c).  The recording side of argument capture;
+ * the reading side (specs, formatting) is lib/args/argspec.h. */
+#ifndef CT_ARGRECORD_H
+#define CT_ARGRECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "argspec.h"
+
+struct ct_args_opts {
+	char **A, **R; /* -A and -R options */
+	size_t nA, nR;
+	bool autoargs; /* -a: every function, from DWARF */
+	char **libs;   /* --args-lib: more modules (dlopen'ed ones) */
+	size_t nlibs;
+	unsigned strmax; /* --str-max, 0: default */
+};
+
+/* -a: add a spec for every function of the module at path that has DWARF
+ * (dwarfargs.c); st is its symbol table */
+struct ct_symtab;
+int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
+		   const struct ct_symtab *st, struct ct_error *err);
+
+/* write DIR/args.spec for the program prog (as execvp finds it); its path
+ * in specpath.  -1 with a message in err. */
+int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
+		    size_t splen, struct ct_error *err);
+
+#endif
