@@ -76,15 +76,14 @@ struct edge {
 struct frame {
 	uint32_t id;
 	uint32_t edge;
-	int64_t child; /* inclusive (net) time of direct callees */
+	uint64_t child; /* inclusive time of direct callees */
 };
 
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
 enum skey { K_TOTAL, K_SELF, K_CALLS, K_NAME };
 
 struct callers {
-	const struct ct_overhead *ovh; /* the view's: of the thread being read */
-	bool sorted;                   /* -s given */
+	bool sorted; /* -s given */
 
 	struct ct_names names; /* function names and their ids */
 	struct fstat *stats;   /* per id */
@@ -168,23 +167,23 @@ static void account_enter(struct callers *c, struct ct_func *fn, const struct ct
 static void account_exit(struct callers *c, const struct ct_event *ev)
 {
 	struct frame f = c->stack[--c->depth];
-	/* sums of net times, unclamped (see overhead.h): uint64_t wraps */
-	int64_t net = ct_overhead_net(c->ovh, ev);
+	uint64_t incl = ct_event_dur(ev);
 	struct fstat *st = &c->stats[f.id];
 	struct edge *e = &c->edges[f.edge];
+	bool counted = ct_call_counted(ev);
 	if (st->active)
 		st->active--;
 	if (e->active)
 		e->active--;
-	st->calls++;
+	st->calls += counted;
 	if (!st->active)
-		st->total += (uint64_t)net;
-	st->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
-	e->calls++;
+		st->total += incl;
+	st->self += ct_call_self(incl, f.child);
+	e->calls += counted;
 	if (!e->active)
-		e->time += (uint64_t)net;
+		e->time += incl;
 	if (c->depth)
-		c->stack[c->depth - 1].child = ct_wrap_add(c->stack[c->depth - 1].child, net);
+		c->stack[c->depth - 1].child += incl;
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -327,16 +326,10 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 
 static void print_all(struct callers *c, FILE *out, int64_t only)
 {
-	for (size_t i = 0; i < c->names.n; i++) {
-		ct_clamp_sum(&c->stats[i].total);
-		ct_clamp_sum(&c->stats[i].self);
-	}
-	for (size_t i = 0; i < c->nedges; i++)
-		ct_clamp_sum(&c->edges[i].time);
 	uint32_t *funcs = xmalloc((c->names.n ? c->names.n : 1) * sizeof(*funcs));
 	size_t nf = 0;
 	for (size_t i = 0; i < c->names.n; i++)
-		if (c->stats[i].calls && (only < 0 || (int64_t)i == only))
+		if ((c->stats[i].calls || c->stats[i].total) && (only < 0 || (int64_t)i == only))
 			funcs[nf++] = (uint32_t)i;
 	sort_c = c;
 	ct_qsort(funcs, nf, sizeof(*funcs), cmp_funcs);
@@ -548,7 +541,6 @@ static int begin(void *ctx, struct ct_view *v)
 		return count_begin(c, v);
 	if (c->no_time && !c->sorted)
 		c->key = K_CALLS;
-	c->ovh = &v->ovh;
 	c->s = v->s;
 	return 0;
 }
@@ -591,7 +583,7 @@ int cmd_callers(int argc, char **argv)
 	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &c, .takes_arg = true, .outbuf = outbuf,
-			    .outbuf_len = sizeof(outbuf), .overhead = true, .begin = begin,
+			    .outbuf_len = sizeof(outbuf), .begin = begin,
 			    .read = read_thread, .end = end, .counts_ok = true};
 	/* clang-format on */
 

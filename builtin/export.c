@@ -47,7 +47,6 @@
 #include "progress.h"
 #include "session.h"
 #include "srcline.h"
-#include "tclock.h"
 #include "util.h"
 #include "view.h"
 
@@ -134,18 +133,36 @@ static void clip(const struct exporter *x, const struct ct_event *ev, uint64_t *
 
 
 /* what a call counts in the aggregates (folded, callgrind, html): its
- * corrected duration as report counts it (x->net, may be below 0) when it
- * lies inside the range, the part of its (corrected) time inside it when
- * the range cuts it, 0 when it is outside */
-int64_t ct_export_incl(const struct exporter *x, const struct ct_event *ev)
+ * duration as report counts it when it lies inside the range, the part of
+ * it inside the range on the thread's corrected clock when the range cuts
+ * it (range_clock: the same bounds for every call of the thread, so that
+ * the parts still nest), 0 when it is outside */
+uint64_t ct_export_incl(const struct exporter *x, const struct ct_event *ev)
 {
 	if (!ct_export_in_range(x, ev))
 		return 0;
-	uint64_t b, e;
-	clip(x, ev, &b, &e);
-	if (b == ev->start && e == ev->time)
-		return x->net;
-	return (int64_t)(e - b);
+	uint64_t b = ev->cstart, e = ev->ctime;
+	if (ev->start < x->lo && x->c_lo > b)
+		b = x->c_lo;
+	if (ev->time > x->hi && x->c_hi < e)
+		e = x->c_hi;
+	return e > b ? e - b : 0;
+}
+
+/* -r: where lo and hi fall on the thread's corrected clock, found at the
+ * first event at or after each: the clock there less the recorded time
+ * since the bound, never before the event before it */
+static void range_clock(struct exporter *x, const struct ct_event *ev)
+{
+	if (x->c_lo == UINT64_MAX && ev->time >= x->lo) {
+		uint64_t back = ev->time - x->lo;
+		x->c_lo = ev->ctime - (back < ev->ctime - x->c_prev ? back : ev->ctime - x->c_prev);
+	}
+	if (x->c_hi == UINT64_MAX && ev->time >= x->hi) {
+		uint64_t back = ev->time - x->hi;
+		x->c_hi = ev->ctime - (back < ev->ctime - x->c_prev ? back : ev->ctime - x->c_prev);
+	}
+	x->c_prev = ev->ctime;
 }
 
 /* the times the outputs say they hold */
@@ -194,16 +211,34 @@ static char *put_int(char *p, int v)
 	return put_u64(p, (uint64_t)v);
 }
 
-/* microseconds with 3 decimals, from ns */
-static char *chrome_us(char *p, uint64_t ns)
+/* chrome's times are microseconds, which its readers hold in doubles and
+ * add (ts + dur): written in units of 1/1024 us (0.98 ns), every value up
+ * to 2^43 us (101 days) and every sum of two is exact in a double, so a
+ * slice that ends with its parent ends with it in the reader's arithmetic
+ * too, and none ends after its parent.  ns to those units, rounded down
+ * (monotonic: what nests in ns still nests) */
+static uint64_t chrome_units(uint64_t ns)
 {
-	p = put_u64(p, ns / 1000);
-	unsigned frac = (unsigned)(ns % 1000);
-	p[0] = '.';
-	p[1] = (char)('0' + frac / 100);
-	p[2] = (char)('0' + frac / 10 % 10);
-	p[3] = (char)('0' + frac % 10);
-	return p + 4;
+	return (uint64_t)(((unsigned __int128)ns << 10) / 1000);
+}
+
+/* units of 1/1024 us, written exactly in decimal (up to 10 decimals:
+ * 1/1024 = 0.0009765625) */
+static char *chrome_us(char *p, uint64_t units)
+{
+	p = put_u64(p, units >> 10);
+	uint64_t frac = (units & 1023) * 9765625; /* in 1e-10 us */
+	if (!frac)
+		return p;
+	*p++ = '.';
+	char d[10];
+	for (int i = 9; i >= 0; i--, frac /= 10)
+		d[i] = (char)('0' + frac % 10);
+	int n = 10;
+	while (d[n - 1] == '0')
+		n--;
+	memcpy(p, d, (size_t)n);
+	return p + n;
 }
 
 /* calltrace_mark(): an instant event on the thread */
@@ -215,7 +250,7 @@ static void chrome_mark(struct exporter *x, const struct ct_fevent *fe)
 	fputs_unlocked("{\"ph\":\"i\",\"s\":\"t\",\"name\":", x->out);
 	ct_json_string(x->out, (const char *)(uintptr_t)fe->ev.addr);
 	char buf[128], *p = buf;
-	p = chrome_us(put_str(p, ",\"ts\":"), fe->ev.time);
+	p = chrome_us(put_str(p, ",\"ts\":"), chrome_units(fe->ev.time));
 	p = put_int(put_str(p, ",\"pid\":"), x->pid);
 	p = put_int(put_str(p, ",\"tid\":"), x->tid);
 	*p++ = '}';
@@ -247,8 +282,9 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 	fputs_unlocked("{\"ph\":\"X\",\"name\":", out);
 	ct_json_string(out, fe->fn->name);
 	char buf[256], *p = buf;
-	p = chrome_us(put_str(p, ",\"ts\":"), b);
-	p = chrome_us(put_str(p, ",\"dur\":"), e - b);
+	uint64_t ub = chrome_units(b);
+	p = chrome_us(put_str(p, ",\"ts\":"), ub);
+	p = chrome_us(put_str(p, ",\"dur\":"), chrome_units(e) - ub);
 	p = put_int(put_str(p, ",\"pid\":"), x->pid);
 	p = put_int(put_str(p, ",\"tid\":"), x->tid);
 	/* captured arguments and return value (record -A/-R/-a) */
@@ -263,13 +299,15 @@ static void chrome_exit(struct exporter *x, const struct ct_fevent *fe)
 	/* record --callsite: where it was called from (lib/read/srcline.h) */
 	const char *cs =
 		ev->site ? ct_srcline_site_or_addr(x->s, ev->thread->proc, ev->site) : NULL;
-	if (how || clipped || has_av || *rv || cs) {
-		const char *sep = "";
-		p = put_str(p, ",\"args\":{");
-		if (how) {
-			p = put_str(put_str(put_str(p, "\"end\":\""), how), "\"");
-			sep = ",";
-		}
+	{
+		/* its time and self time as report counts them (the tracer's
+		 * cost taken out but with --raw): the slice is placed on the
+		 * recorded clock */
+		p = put_u64(put_str(p, ",\"args\":{\"time_ns\":"), x->net);
+		p = put_u64(put_str(p, ",\"self_ns\":"), x->self_net);
+		const char *sep = ",";
+		if (how)
+			p = put_str(put_str(put_str(p, ",\"end\":\""), how), "\"");
 		if (clipped) {
 			p = put_str(put_str(put_str(put_str(p, sep), "\"clipped\":\""), clipped),
 				    "\"");
@@ -354,7 +392,7 @@ static void html_exit(struct exporter *x, const struct ct_fevent *fe)
 	uint64_t b = 0, e = 0;
 	if (in)
 		clip(x, ev, &b, &e);
-	ct_html_exit(x->html, ct_export_incl(x, ev), in, b, e);
+	ct_html_exit(x->html, x->net, in, ct_call_counted(ev), b, e);
 }
 
 /* ---- reading --------------------------------------------------------- */
@@ -375,32 +413,31 @@ static void emit_folded(struct exporter *x, const struct ct_fevent *fe)
 		ct_folded_exit(x, &fe->ev);
 }
 
-static void emit(void *ctx, const struct ct_fevent *orig)
+static void emit(void *ctx, const struct ct_fevent *fe)
 {
 	struct exporter *x = ctx;
-	/* the event at its place on the thread's corrected clock (the
-	 * recorded one with --raw): every format below shows these times */
-	const struct ct_fevent *fe = orig;
-	if (!x->timed) {
-		/* folded, callgrind without -r: only the corrected durations */
-		if (fe->ev.kind == CT_EXIT)
-			x->net = ct_overhead_net(&x->clock.o, &fe->ev);
-		if (x->fmt == FMT_CALLGRIND)
-			emit_callgrind(x, fe);
-		else
-			emit_folded(x, fe);
+	const struct ct_event *ev = &fe->ev;
+	range_clock(x, ev);
+	if (x->fmt == FMT_CALLGRIND) {
+		emit_callgrind(x, fe);
 		return;
 	}
-	struct ct_fevent c = *orig;
-	fe = &c;
-	if (c.ev.kind == CT_ENTER)
-		c.ev.time = c.ev.start = ct_tclock_enter(&x->clock, &orig->ev);
-	else if (c.ev.kind == CT_EXIT)
-		ct_tclock_exit(&x->clock, &orig->ev, &c.ev.start, &c.ev.time, &x->net);
-	else
-		c.ev.time = c.ev.start = ct_tclock_mark(&x->clock, &orig->ev);
+	if (x->fmt == FMT_FOLDED) {
+		emit_folded(x, fe);
+		return;
+	}
+	/* the timelines: calls placed on the recorded clock, each with its
+	 * duration and self time on the corrected one */
+	if (ev->kind == CT_ENTER) {
+		*CT_PUSH(x->tchild, x->tdepth, x->tcap) = 0;
+	} else if (ev->kind == CT_EXIT && x->tdepth) {
+		x->net = ct_export_incl(x, ev);
+		x->self_net = ct_call_self(x->net, x->tchild[--x->tdepth]);
+		if (x->tdepth)
+			x->tchild[x->tdepth - 1] += x->net;
+	}
 	if (x->fmt == FMT_PERFETTO) {
-		ct_perfetto_event(x->perfetto, fe);
+		ct_perfetto_event(x->perfetto, fe, x->net, x->self_net);
 		return;
 	}
 	if (x->fmt == FMT_HTML) {
@@ -432,11 +469,9 @@ static void emit(void *ctx, const struct ct_fevent *orig)
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct exporter *x = ctx;
-	struct ct_overhead o = {0};
-	if (!v->raw)
-		ct_overhead_of(v->s, t->proc, &o);
-	x->raw = v->raw;
-	ct_tclock_thread(&x->clock, &o);
+	x->tdepth = 0;
+	x->c_lo = x->c_hi = UINT64_MAX;
+	x->c_prev = 0;
 	x->pid = t->proc ? t->proc->pid : 0;
 	x->tid = t->tid;
 	x->proc = t->proc;
@@ -589,8 +624,6 @@ static int begin(void *ctx, struct ct_view *v)
 	/* calltrace_mark(): instant events, marks on the HTML timeline */
 	v->s->marks = x->fmt == FMT_CHROME || x->fmt == FMT_PERFETTO || x->fmt == FMT_HTML;
 	x->raw = v->raw;
-	x->timed = x->fmt == FMT_CHROME || x->fmt == FMT_PERFETTO || x->fmt == FMT_HTML || x->lo ||
-		   x->hi != UINT64_MAX;
 	if (x->fmt == FMT_HTML)
 		x->html = ct_html_new(v->s, x->argc, x->argv, v->raw, x->lo, x->hi);
 	if (x->fmt == FMT_CHROME) {
@@ -638,7 +671,6 @@ int cmd_export(int argc, char **argv)
 
 	ct_names_init(&x.names);
 	ct_u64map_init(&x.bykey);
-	ct_tclock_init(&x.clock);
 	x.argc = argc;
 	x.argv = argv;
 	int status = ct_view_run(&v, argc, argv);
@@ -647,10 +679,9 @@ int cmd_export(int argc, char **argv)
 	free(x.files);
 	free(x.lines);
 	free(x.self);
-	free(x.rootdef);
+	free(x.tchild);
 	free(x.edges);
 	ct_html_free(x.html);
-	ct_tclock_free(&x.clock);
 	ct_names_free(&x.names);
 	ct_u64map_free(&x.bykey);
 	return status;

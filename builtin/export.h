@@ -14,7 +14,6 @@
 #include "filter.h"
 #include "overhead.h"
 #include "session.h"
-#include "tclock.h"
 #include "util.h"
 
 struct ct_perfetto;
@@ -32,19 +31,19 @@ struct node {
 			  * outer - 1 (the innermost frame of a cut stack's
 			  * outer part); 0 while it is shallower */
 	uint64_t calls;
-	int64_t self; /* a sum of corrected times: may be below 0 (overhead.h) */
+	uint64_t self;
 };
 
 /* callgrind: a (caller, callee) pair */
 struct edge {
 	uint32_t caller, callee; /* name ids */
 	uint64_t calls;
-	int64_t incl;
+	uint64_t incl;
 };
 
 struct frame {
-	uint32_t node; /* folded: node id; callgrind: name id */
-	int64_t child; /* inclusive time of the direct callees */
+	uint32_t node;  /* folded: node id; callgrind: name id */
+	uint64_t child; /* inclusive time of the direct callees */
 };
 
 struct exporter {
@@ -62,13 +61,17 @@ struct exporter {
 	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open */
 	uint64_t lo, hi;
 
-	/* the times shown (doc/overhead.md): the thread's corrected clock,
-	 * the recorded one with --raw; the exit being handled's corrected
-	 * duration as report counts it */
+	/* the times (doc/overhead.md): timelines place calls on the recorded
+	 * clock; durations are on the threads' corrected clocks (the recorded
+	 * one with --raw).  The exit being handled: its duration and self
+	 * time as report counts them, within the range */
 	bool raw;
-	bool timed; /* events go through the clock: timelines, html, -r */
-	struct ct_tclock clock;
-	int64_t net;
+	uint64_t net, self_net;
+	uint64_t *tchild; /* chrome, perfetto: by depth, the callees' time */
+	size_t tdepth, tcap;
+	/* -r on the thread's corrected clock: where lo and hi fall on it
+	 * (UINT64_MAX: not reached yet), and the last event's corrected time */
+	uint64_t c_lo, c_hi, c_prev;
 
 	struct ct_perfetto *perfetto;
 	bool callsite; /* --callsite: html's edges split by call site */
@@ -87,9 +90,7 @@ struct exporter {
 	 * edges, found by (caller << 32 | callee) in bykey */
 	const char **files;
 	int *lines;
-	int64_t *self;
-	int64_t *rootdef; /* by name id: what its outermost calls' costs came
-			   * out above their corrected times (cg_exit) */
+	uint64_t *self;
 	size_t capfn;
 	struct edge *edges;
 	size_t nedges, capedges;
@@ -105,7 +106,7 @@ struct exporter {
 bool ct_export_in_range(const struct exporter *x, const struct ct_event *ev);
 /* what a call counts in the aggregates: its corrected duration, or the
  * part of it inside the range -r */
-int64_t ct_export_incl(const struct exporter *x, const struct ct_event *ev);
+uint64_t ct_export_incl(const struct exporter *x, const struct ct_event *ev);
 /* the times the outputs say they hold */
 const char *ct_export_times_note(const struct exporter *x);
 

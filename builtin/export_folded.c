@@ -46,33 +46,14 @@ void ct_folded_enter(struct exporter *x, struct ct_func *fn)
 void ct_folded_exit(struct exporter *x, const struct ct_event *ev)
 {
 	struct frame f = x->stack[--x->depth];
-	int64_t incl = ct_export_incl(x, ev);
+	uint64_t incl = ct_export_incl(x, ev);
 	struct node *n = &x->nodes[f.node];
-	if (ct_export_in_range(x, ev))
+	if (ct_export_in_range(x, ev) && ct_call_counted(ev))
 		n->calls++;
-	/* unclamped, so that the self times of a stack and its callees add up
-	 * to its total (folded_print makes them at least 0) */
-	n->self = ct_wrap_add(n->self, ct_wrap_sub(incl, f.child));
+	/* the self times of a stack and its callees add up to its total */
+	n->self += ct_call_self(incl, f.child);
 	if (x->depth)
-		x->stack[x->depth - 1].child = ct_wrap_add(x->stack[x->depth - 1].child, incl);
-}
-
-/* a stack whose self time came out below 0 (corrected times: the
- * correction took out more than its calls' own time) shows 0, and the
- * rest is taken out of its caller's: every value is at least 0 and the
- * values of a stack and its callees still add up to its total, as report
- * shows it.  Nodes come after their parents. */
-static void folded_settle(struct exporter *x)
-{
-	for (size_t i = x->nnodes; i-- > 0;) {
-		struct node *n = &x->nodes[i];
-		if (n->self >= 0)
-			continue;
-		if (n->parent)
-			x->nodes[n->parent - 1].self =
-				ct_wrap_add(x->nodes[n->parent - 1].self, n->self);
-		n->self = 0;
-	}
+		x->stack[x->depth - 1].child += incl;
 }
 
 struct fline {
@@ -108,7 +89,6 @@ static size_t put_frames(const struct exporter *x, char **tx, uint32_t k, uint32
 
 void ct_folded_print(struct exporter *x)
 {
-	folded_settle(x);
 	/* the names as text (output.h), ';' (the frame separator) as ':' */
 	char **tx = xmalloc((x->names.n ? x->names.n : 1) * sizeof(*tx));
 	size_t longest = 16;
@@ -127,7 +107,7 @@ void ct_folded_print(struct exporter *x)
 	char *buf = xmalloc(cap);
 	for (size_t i = 0; i < x->nnodes; i++) {
 		const struct node *nd = &x->nodes[i];
-		if (!nd->calls)
+		if (x->value_calls ? !nd->calls : !nd->calls && !nd->self)
 			continue;
 		uint32_t frames = nd->depth + 1;
 		bool cut = x->outer && frames > x->outer + x->inner + 1;
@@ -146,8 +126,7 @@ void ct_folded_print(struct exporter *x)
 			pos = put_frames(x, tx, (uint32_t)i + 1, x->inner, buf, pos);
 		}
 		buf[pos - 1] = 0; /* the last ';' */
-		lines[n++] = (struct fline){xstrdup(buf),
-					    x->value_calls ? nd->calls : (uint64_t)nd->self};
+		lines[n++] = (struct fline){xstrdup(buf), x->value_calls ? nd->calls : nd->self};
 	}
 	free(buf);
 	ct_qsort(lines, n, sizeof(*lines), cmp_fline);

@@ -72,19 +72,19 @@ bool ct_html_available(void)
 	return ct_html_lib_js_len > 0;
 }
 
-/* times are sums of corrected times, made unclamped (overhead.h): int64_t,
- * added with ct_wrap_add, made at least 0 when written */
+/* times are sums of the calls' durations on their threads' corrected
+ * clocks (lib/read/overhead.h): they nest as the calls do */
 struct hnode {
 	uint32_t parent; /* node index + 1, 0 for an outermost call */
 	uint32_t fn;
 	uint32_t depth;
 	uint64_t calls;
-	int64_t total, self; /* self: total less the callees', unclamped */
+	uint64_t total, self; /* self: total less the callees' */
 };
 
 struct hfn {
 	uint64_t calls;
-	int64_t total, self, incl_sum;
+	uint64_t total, self, incl_sum;
 	uint32_t active; /* open activations on the current thread */
 	const char *file;
 	int line;
@@ -93,8 +93,8 @@ struct hfn {
 struct hedge {
 	uint32_t caller, callee; /* caller ROOT for an outermost call */
 	uint64_t calls;
-	int64_t time;    /* in the callee, outermost activation of the edge */
-	int64_t time_fn; /* the same, outermost activation of the callee:
+	uint64_t time;    /* in the callee, outermost activation of the edge */
+	uint64_t time_fn; /* the same, outermost activation of the callee:
 			  * what the callee's callers table counts, so that
 			  * it adds up to the callee's total */
 	uint32_t active;
@@ -105,7 +105,7 @@ struct hedge {
 
 struct hframe {
 	uint32_t node, fn, edge;
-	int64_t child; /* inclusive time of the direct callees */
+	uint64_t child; /* inclusive time of the direct callees */
 };
 
 struct ct_html {
@@ -274,7 +274,8 @@ void ct_html_enter(struct ct_html *h, struct ct_func *fn, const char *site)
 	h->edges[edge].active++;
 }
 
-void ct_html_exit(struct ct_html *h, int64_t incl, bool counted, uint64_t start, uint64_t end)
+void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint64_t start,
+		  uint64_t end)
 {
 	if (!h->depth)
 		return;
@@ -286,30 +287,29 @@ void ct_html_exit(struct ct_html *h, int64_t incl, bool counted, uint64_t start,
 	if (e->active)
 		e->active--;
 	struct hnode *n = f.node != INSIDE ? &h->nodes[f.node] : NULL;
+	uint64_t self = ct_call_self(incl, f.child);
+	counted = counted && in;
 	if (n) {
-		/* unclamped: a path's self and its callees' totals add up to
-		 * its total (write_data settles values below 0) */
-		n->total = ct_wrap_add(n->total, incl);
-		n->self = ct_wrap_add(n->self, ct_wrap_sub(incl, f.child));
-		if (counted)
-			n->calls++;
+		/* a path's self and its callees' totals add up to its total */
+		n->total += incl;
+		n->self += self;
+		n->calls += counted;
 	}
-	/* as report: the callees' total of one call taken as at least 0 */
-	fn->self = ct_wrap_add(fn->self, ct_wrap_sub(incl, f.child > 0 ? f.child : 0));
-	fn->incl_sum = ct_wrap_add(fn->incl_sum, incl);
+	fn->self += self;
+	if (counted)
+		fn->incl_sum += incl;
 	if (!fn->active) {
-		fn->total = ct_wrap_add(fn->total, incl);
-		e->time_fn = ct_wrap_add(e->time_fn, incl);
+		fn->total += incl;
+		e->time_fn += incl;
 	}
 	if (!e->active)
-		e->time = ct_wrap_add(e->time, incl);
-	if (counted) {
-		fn->calls++;
-		e->calls++;
+		e->time += incl;
+	fn->calls += counted;
+	e->calls += counted;
+	if (in)
 		ct_timeline_call(h->tl, f.fn, (uint32_t)h->depth, start, end);
-	}
 	if (h->depth)
-		h->stack[h->depth - 1].child = ct_wrap_add(h->stack[h->depth - 1].child, incl);
+		h->stack[h->depth - 1].child += incl;
 }
 
 void ct_html_thread_end(struct ct_html *h)
@@ -440,45 +440,9 @@ static void write_info(struct ct_html *h, FILE *out)
 	putc_unlocked('}', out);
 }
 
-/* the sums made at least 0 for writing.  A path whose self time came
- * out below 0 (the correction took out more than its calls' own time)
- * shows 0 and the rest is taken out of its caller's self time; totals are
- * then the sums of the self times below, so that they nest and an
- * outermost path keeps its total as report shows it.  Nodes come after
- * their parents. */
-static void settle(struct ct_html *h)
-{
-	for (size_t i = h->nnodes; i-- > 0;) {
-		struct hnode *n = &h->nodes[i];
-		if (n->self < 0 && n->parent)
-			h->nodes[n->parent - 1].self =
-				ct_wrap_add(h->nodes[n->parent - 1].self, n->self);
-		if (n->self < 0)
-			n->self = 0;
-		n->total = n->self;
-	}
-	for (size_t i = h->nnodes; i-- > 0;) {
-		const struct hnode *n = &h->nodes[i];
-		if (n->parent)
-			h->nodes[n->parent - 1].total =
-				ct_wrap_add(h->nodes[n->parent - 1].total, n->total);
-	}
-	for (size_t i = 0; i < h->names.n; i++) {
-		struct hfn *f = &h->fns[i];
-		f->total = (int64_t)ct_clamp0(f->total);
-		f->self = (int64_t)ct_clamp0(f->self);
-		f->incl_sum = (int64_t)ct_clamp0(f->incl_sum);
-	}
-	for (size_t i = 0; i < h->nedges; i++) {
-		h->edges[i].time = (int64_t)ct_clamp0(h->edges[i].time);
-		h->edges[i].time_fn = (int64_t)ct_clamp0(h->edges[i].time_fn);
-	}
-}
-
 static void write_data(struct ct_html *h, FILE *out)
 {
 	size_t nn = h->nnodes, nf = h->names.n;
-	settle(h);
 
 	/* the flame graph's nodes: the most time first, then the bounds */
 	uint64_t grand = 0;

@@ -37,10 +37,12 @@ void ct_html_thread(struct ct_html *h, struct ct_thread *t);
  * that of the site), else NULL */
 void ct_html_enter(struct ct_html *h, struct ct_func *fn, const char *site);
 /* the exit of the innermost open call: incl is its (corrected) time inside
- * the range, as report counts it (may be below 0: sums are made unclamped),
- * counted false when the call does not overlap the range; [start, end)
- * its place on the thread's (corrected) timeline, clipped to the range */
-void ct_html_exit(struct ct_html *h, int64_t incl, bool counted, uint64_t start, uint64_t end);
+ * the range, as report counts it; in false when the call does not overlap
+ * the range, counted false when it is not a new call (entered before the
+ * stream: ct_call_counted); [start, end) its place on the timeline (the
+ * recorded clock), clipped to the range */
+void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint64_t start,
+		  uint64_t end);
 /* a calltrace_mark() at ev->time (text at ev->addr), shown when in */
 void ct_html_mark(struct ct_html *h, const struct ct_event *ev, bool in);
 /* the end of a thread's events: calls left open are dropped */

@@ -84,7 +84,8 @@ enum {
 	CSC_CLOCK_ID = 1, /* ClockSnapshot.Clock */
 	CSC_TIMESTAMP = 2,
 
-	DA_STRING_VALUE = 6, /* DebugAnnotation */
+	DA_UINT_VALUE = 3, /* DebugAnnotation */
+	DA_STRING_VALUE = 6,
 	DA_NAME = 10,
 
 	TD_UUID = 1, /* TrackDescriptor */
@@ -371,6 +372,14 @@ static void annotation(struct ct_pb *b, const char *name, const char *value)
 	ct_pb_end(b, da);
 }
 
+static void uint_annotation(struct ct_pb *b, const char *name, uint64_t value)
+{
+	size_t da = ct_pb_begin(b, TE_DEBUG_ANNOTATIONS);
+	ct_pb_string(b, DA_NAME, name);
+	ct_pb_uint(b, DA_UINT_VALUE, value);
+	ct_pb_end(b, da);
+}
+
 /* "arguments" or "return": a call's captured values, as text */
 static void args_annotation(struct ct_perfetto *pf, const struct ct_callargs *a, bool ret)
 {
@@ -398,12 +407,17 @@ static void write_begin(struct ct_perfetto *pf, struct pf_frame *f)
 }
 
 /* end at time end (not yet clipped); flags and captured values of the
- * exit event */
+ * exit event; times its time and self time as report counts them (NULL:
+ * none, a call the reader did not close) */
 static void write_end(struct ct_perfetto *pf, const struct pf_frame *f, uint64_t end,
-		      unsigned flags, const struct ct_callargs *args)
+		      unsigned flags, const struct ct_callargs *args, const uint64_t *times)
 {
 	bool cut_start = f->start<pf->lo, cut_end = end> pf->hi;
 	size_t pkt, te = event_packet(pf, &pkt, cut_end ? pf->hi : end, TYPE_SLICE_END, -1);
+	if (times) {
+		uint_annotation(&pf->buf, "time_ns", times[0]);
+		uint_annotation(&pf->buf, "self_ns", times[1]);
+	}
 	if (flags & CT_EVF_UNFINISHED)
 		annotation(&pf->buf, "end", "unfinished");
 	else if (flags & CT_EVF_SYNTHETIC)
@@ -437,7 +451,7 @@ static void end_thread(struct ct_perfetto *pf)
 	while (pf->depth) {
 		struct pf_frame *f = &pf->stack[--pf->depth];
 		if (f->state == F_BEGUN)
-			write_end(pf, f, pf->now, CT_EVF_UNFINISHED, NULL);
+			write_end(pf, f, pf->now, CT_EVF_UNFINISHED, NULL, NULL);
 	}
 	pf->npending = 0;
 	pf->t = NULL;
@@ -468,7 +482,8 @@ static uint32_t name_id(struct ct_perfetto *pf, struct ct_func *fn)
 	return (uint32_t)fn->user;
 }
 
-void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe)
+void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe, uint64_t time,
+		       uint64_t self)
 {
 	const struct ct_event *ev = &fe->ev;
 	if (ev->thread != pf->t)
@@ -517,7 +532,7 @@ void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe)
 		write_begin(pf, f);
 	}
 	if (f->state == F_BEGUN)
-		write_end(pf, f, t, ev->flags, ev->args);
+		write_end(pf, f, t, ev->flags, ev->args, (const uint64_t[]){time, self});
 }
 
 void ct_perfetto_finish(struct ct_perfetto *pf)

@@ -23,7 +23,9 @@ struct ct_perfetto *ct_perfetto_start(FILE *out, struct ct_session *s, const boo
 				      uint64_t lo, uint64_t hi, const char *note);
 /* one event that passed the filter; the events of a thread come together,
  * in the thread's order */
-void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe);
+/* an event; an exit's time and self time as report counts them */
+void ct_perfetto_event(struct ct_perfetto *pf, const struct ct_fevent *fe, uint64_t time,
+		       uint64_t self);
 /* end the slices still open (only after a read error) and free pf */
 void ct_perfetto_finish(struct ct_perfetto *pf);
 

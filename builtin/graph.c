@@ -127,13 +127,12 @@ static uint32_t tree_child(struct tree *t, uint32_t parent, uint32_t name)
 
 struct frame {
 	uint32_t node;
-	int64_t child; /* inclusive (net) time of direct callees */
+	uint64_t child; /* inclusive time of direct callees */
 };
 
 struct graph {
 	struct ct_filter *filt;
-	const struct ct_overhead *ovh; /* the view's: of the thread being read */
-	struct ct_names names;         /* function names and their ids */
+	struct ct_names names; /* function names and their ids */
 
 	struct tree tree;
 	struct frame *stack;
@@ -184,22 +183,17 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 			if (f.node == NONE) {
 				/* a library call left out: what it called back
 				 * is its caller's callees' time */
-				if (g->depth) {
-					struct frame *up = &g->stack[g->depth - 1];
-					up->child = ct_wrap_add(up->child, f.child);
-				}
+				if (g->depth)
+					g->stack[g->depth - 1].child += f.child;
 				continue;
 			}
-			/* sums of net times, unclamped (overhead.h) */
-			int64_t net = ct_overhead_net(g->ovh, ev);
+			uint64_t incl = ct_event_dur(ev);
 			struct node *n = &g->tree.n[f.node];
-			n->calls++;
-			n->total += (uint64_t)net;
-			n->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
-			if (g->depth) {
-				struct frame *up = &g->stack[g->depth - 1];
-				up->child = ct_wrap_add(up->child, net);
-			}
+			n->calls += ct_call_counted(ev);
+			n->total += incl;
+			n->self += ct_call_self(incl, f.child);
+			if (g->depth)
+				g->stack[g->depth - 1].child += incl;
 		}
 	}
 }
@@ -549,7 +543,6 @@ static int count_begin(struct graph *g, struct ct_view *v)
 static int begin(void *ctx, struct ct_view *v)
 {
 	struct graph *g = ctx;
-	g->ovh = &v->ovh;
 	g->filt = &v->filt;
 	if (v->counts)
 		return count_begin(g, v);
@@ -559,10 +552,6 @@ static int begin(void *ctx, struct ct_view *v)
 static int end(void *ctx, struct ct_view *v, int rc)
 {
 	struct graph *g = ctx;
-	for (size_t i = 1; i < g->tree.len; i++) {
-		ct_clamp_sum(&g->tree.n[i].total);
-		ct_clamp_sum(&g->tree.n[i].self);
-	}
 	if (rc < 0)
 		return 0;
 	if (g->counts)
@@ -592,7 +581,7 @@ int cmd_graph(int argc, char **argv)
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered,
 			    .outbuf = outbuf, .outbuf_len = sizeof(outbuf),
-			    .overhead = true, .begin = begin, .read = read_thread, .end = end,
+			    .begin = begin, .read = read_thread, .end = end,
 			    .counts_ok = true};
 	/* clang-format on */
 

@@ -20,6 +20,7 @@
 #include "follow.h"
 #include "message.h"
 #include "output.h"
+#include "overhead.h"
 #include "util.h"
 
 static const char live_usage[] =
@@ -75,12 +76,10 @@ static struct lthread *lthread_of(struct live *l, const struct ct_thread *t)
 	return &l->th[i];
 }
 
-/* a call's duration: its time less its thread's waits for the trace writer
- * meanwhile (as replay's) */
+/* a call's duration, on its thread's corrected clock (as replay's) */
 static uint64_t dur_of(const struct ct_event *ev)
 {
-	uint64_t dur = ev->time >= ev->start ? ev->time - ev->start : 0;
-	return dur - (ev->waited < dur ? ev->waited : dur);
+	return ct_event_dur(ev);
 }
 
 /* one line: the duration column (blank without one), the thread, the

@@ -25,6 +25,7 @@
 #include "filter.h"
 #include "message.h"
 #include "output.h"
+#include "overhead.h"
 #include "progress.h"
 #include "session.h"
 #include "srcline.h"
@@ -228,12 +229,12 @@ static void check_fast_duration(void)
 	}
 }
 
-/* a call's duration: its time less the time its thread waited for the
- * trace writer meanwhile (not the program's) */
+/* a call's duration: on its thread's corrected clock, as report counts it
+ * (the tracer's cost and its waits for the trace writer taken out), or
+ * as recorded with --raw */
 static uint64_t dur_of(const struct ct_fevent *fe)
 {
-	uint64_t dur = fe->ev.time >= fe->ev.start ? fe->ev.time - fe->ev.start : 0;
-	return dur - (fe->ev.waited < dur ? fe->ev.waited : dur);
+	return ct_event_dur(&fe->ev);
 }
 
 /* the start of a line: duration column (blank when !has_dur), tid, indent */
@@ -688,6 +689,7 @@ static const struct ct_opt options[] = {
 	 "start of the recording; e.g. 10ms~20ms, either side\n"
 	 "may be empty)"},
 	CT_OPT_DEMANGLE,
+	CT_OPT_RAWTIMES,
 	CT_OPT_PAGER,
 	CT_OPT_COLOR_WHEN,
 	CT_OPT_FLAG("no-duration", struct replay, no_duration, "leave out the duration column"),

@@ -62,11 +62,14 @@ static const char tail[] =
 
 struct fstat {
 	uint64_t calls, total, self, sum, min, max;
+	uint64_t rtotal; /* total on the recorded clock */
+	uint64_t frames; /* calls entered before the stream (not counted) */
 };
 
 struct frame {
 	uint32_t id;
-	int64_t child; /* inclusive (net) time of direct callees */
+	uint64_t child; /* inclusive time of direct callees */
+	uint64_t rchild;
 };
 
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
@@ -75,8 +78,6 @@ enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME };
 struct report {
 	struct ct_session *s;
 	struct ct_filter *filt;
-	const struct ct_overhead *ovh; /* the view's: of the thread being read */
-
 	struct ct_names names; /* function names and their ids */
 
 	struct fstat *stats; /* per id */
@@ -152,23 +153,27 @@ static inline __attribute__((always_inline)) void account_exit(struct report *r,
 {
 	struct frame f = r->stack[--r->depth];
 	uint32_t id = f.id;
-	/* sums of net times, unclamped (see overhead.h): uint64_t wraps */
-	int64_t net = ct_overhead_net(r->ovh, ev);
-	uint64_t incl = ct_clamp0(net);
+	uint64_t incl = ct_event_dur(ev);
 	struct fstat *st = &r->stats[id];
 	if (r->active[id])
 		r->active[id]--;
-	if (!st->calls || incl < st->min)
-		st->min = incl;
-	if (incl > st->max)
-		st->max = incl;
-	st->calls++;
-	st->sum += (uint64_t)net;
-	if (!r->active[id])
-		st->total += (uint64_t)net;
-	st->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
+	if (__builtin_expect(ct_call_counted(ev), 1)) {
+		if (!st->calls || incl < st->min)
+			st->min = incl;
+		if (incl > st->max)
+			st->max = incl;
+		st->calls++;
+		st->sum += incl;
+	} else {
+		st->frames++;
+	}
+	if (!r->active[id]) {
+		st->total += incl;
+		st->rtotal += ct_event_raw_dur(ev);
+	}
+	st->self += ct_call_self(incl, f.child);
 	if (r->depth)
-		r->stack[r->depth - 1].child = ct_wrap_add(r->stack[r->depth - 1].child, net);
+		r->stack[r->depth - 1].child += incl;
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -197,6 +202,11 @@ static void thread_reset(struct report *r)
 
 /* ---- output --------------------------------------------------------- */
 
+static uint64_t ct_avg(const struct fstat *st)
+{
+	return st->calls ? st->sum / st->calls : 0;
+}
+
 static struct report *sort_r;
 
 static uint64_t keyval(const struct fstat *st, enum skey k)
@@ -209,7 +219,7 @@ static uint64_t keyval(const struct fstat *st, enum skey k)
 	case K_CALLS:
 		return st->calls;
 	case K_AVG:
-		return st->calls ? st->sum / st->calls : 0;
+		return ct_avg(st);
 	case K_MIN:
 		return st->min;
 	case K_MAX:
@@ -290,11 +300,8 @@ static void print_table(struct report *r, const struct ct_thread *t)
 	uint32_t *rows = xmalloc((r->names.n ? r->names.n : 1) * sizeof(*rows));
 	size_t n = 0;
 	for (size_t i = 0; i < r->names.n; i++) {
-		if (!r->stats[i].calls)
+		if (!r->stats[i].calls && !r->stats[i].frames)
 			continue;
-		ct_clamp_sum(&r->stats[i].total);
-		ct_clamp_sum(&r->stats[i].self);
-		ct_clamp_sum(&r->stats[i].sum);
 		rows[n++] = (uint32_t)i;
 	}
 	sort_r = r;
@@ -326,7 +333,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				ct_format_duration(st->total, b[0], sizeof(b[0])),
 				ct_format_duration(st->self, b[1], sizeof(b[1])),
 				(unsigned long long)st->calls,
-				ct_format_duration(st->sum / st->calls, b[2], sizeof(b[2])),
+				ct_format_duration(ct_avg(st), b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
 				ct_format_duration(st->max, b[4], sizeof(b[4])),
 				ct_tx(r->names.v[rows[i]]));
@@ -340,8 +347,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			ct_csv_string(out, r->names.v[rows[i]]);
 			fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu\n",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
-				(unsigned long long)st->self,
-				(unsigned long long)(st->sum / st->calls),
+				(unsigned long long)st->self, (unsigned long long)(ct_avg(st)),
 				(unsigned long long)st->min, (unsigned long long)st->max);
 		}
 		break;
@@ -359,8 +365,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
 				"\"avg_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu}",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
-				(unsigned long long)st->self,
-				(unsigned long long)(st->sum / st->calls),
+				(unsigned long long)st->self, (unsigned long long)(ct_avg(st)),
 				(unsigned long long)st->min, (unsigned long long)st->max);
 		}
 		fputs(t ? "]}" : "]}\n", out);
@@ -535,7 +540,6 @@ static int begin(void *ctx, struct ct_view *v)
 {
 	struct report *r = ctx;
 	r->per_thread = v->per_thread;
-	r->ovh = &v->ovh;
 	r->s = v->s;
 	r->filt = &v->filt;
 	r->out = stdout;
@@ -590,7 +594,7 @@ int cmd_report(int argc, char **argv)
 	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
 			    .ctx = &r, .unfiltered = unfiltered, .outbuf = outbuf,
-			    .outbuf_len = sizeof(outbuf), .overhead = true, .begin = begin,
+			    .outbuf_len = sizeof(outbuf), .begin = begin,
 			    .read = read_thread, .end = end, .counts_ok = true};
 	/* clang-format on */
 

@@ -42,17 +42,16 @@ static const char top_usage[] =
 	"  -h, --help            this help\n";
 
 struct fstat {
-	uint64_t calls, self, sum; /* sums of net times, wrapping (overhead.h) */
+	uint64_t calls, self, sum; /* sums of the calls' corrected times */
 };
 
 struct tframe {
 	uint32_t id;
-	int64_t child; /* net time of the direct callees */
+	uint64_t child; /* time of the direct callees */
 };
 
 struct tthread {
 	bool set;
-	struct ct_overhead ovh;
 	struct ct_u64map ids; /* address -> id + 1 */
 	struct tframe *stack;
 	size_t depth, cap;
@@ -103,7 +102,6 @@ static void top_events(void *ctx, struct ct_session *s, const struct ct_event *e
 	if (!tt->set) {
 		tt->set = true;
 		ct_u64map_init(&tt->ids);
-		ct_overhead_of(s, evs[0].thread->proc, &tt->ovh);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ct_event *ev = &evs[i];
@@ -115,15 +113,15 @@ static void top_events(void *ctx, struct ct_session *s, const struct ct_event *e
 		if (ev->kind != CT_EXIT || !tt->depth)
 			continue;
 		struct tframe f = tt->stack[--tt->depth];
-		int64_t net = ct_overhead_net(&tt->ovh, ev);
+		uint64_t incl = ct_event_dur(ev);
 		struct fstat *st = &t->stats[f.id];
-		st->calls++;
-		t->calls++;
-		st->sum += (uint64_t)net;
-		st->self += (uint64_t)ct_wrap_sub(net, f.child > 0 ? f.child : 0);
+		bool counted = ct_call_counted(ev);
+		st->calls += counted;
+		t->calls += counted;
+		st->sum += counted ? incl : 0;
+		st->self += ct_call_self(incl, f.child);
 		if (tt->depth)
-			tt->stack[tt->depth - 1].child =
-				ct_wrap_add(tt->stack[tt->depth - 1].child, net);
+			tt->stack[tt->depth - 1].child += incl;
 	}
 }
 
@@ -131,9 +129,7 @@ static const struct top *sort_t;
 
 static uint64_t self_of(const struct fstat *st)
 {
-	uint64_t v = st->self;
-	ct_clamp_sum(&v);
-	return v;
+	return st->self;
 }
 
 static int cmp_self(const void *a, const void *b)
@@ -165,11 +161,10 @@ static void print_table(struct top *t, uint64_t now, bool final)
 	fprintf(t->out, "%12s %6s %10s %12s  %s\n", "SELF", "SELF%", "CALLS", "AVG", "FUNCTION");
 	for (size_t i = 0; i < show; i++) {
 		const struct fstat *st = &t->stats[idx[i]];
-		uint64_t self = self_of(st), sum = st->sum;
-		ct_clamp_sum(&sum);
+		uint64_t self = self_of(st);
 		char sb[32], ab[32];
 		ct_format_duration(self, sb, sizeof(sb));
-		ct_format_duration(sum / st->calls, ab, sizeof(ab));
+		ct_format_duration(st->calls ? st->sum / st->calls : 0, ab, sizeof(ab));
 		fprintf(t->out, "%12s %5.1f%% %10llu %12s  %s\n", sb,
 			all ? 100.0 * (double)self / (double)all : 0.0,
 			(unsigned long long)st->calls, ab, ct_tx(t->names.v[idx[i]]));

@@ -76,7 +76,5 @@ static bool figures_of(const struct ct_session *s, const struct ct_proc *p, stru
 
 bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o)
 {
-	bool ok = figures_of(s, p, o);
-	o->waits = true; /* whatever figures the trace has */
-	return ok;
+	return figures_of(s, p, o);
 }

@@ -5,7 +5,8 @@
  * of one thread (stream.c) or of all of them merged (merge.c), each event
  * named through the views' function table (filter.c's ct_filter_func: each
  * address resolved once), its arguments formatted as replay prints them,
- * its corrected time from tclock.c.  Nothing here decodes a record.
+ * its corrected time from the stream decoder's corrected clock (ct_event's
+ * ctime).  Nothing here decodes a record.
  *
  * Built into libcalltrace-reader.so with the rest of lib/ (hidden), this
  * file's ct_reader_* functions being its only exported symbols.
@@ -24,7 +25,6 @@
 #include "session.h"
 #include "session_priv.h"
 #include "srcline.h"
-#include "tclock.h"
 #include "util.h"
 
 /* events taken from the stream at a time */
@@ -45,7 +45,7 @@ struct ct_reader {
 };
 
 /* a thread's state in a walk: the name ids of its open calls (so that an
- * exit needs no lookup) and its corrected clock */
+ * exit needs no lookup) */
 struct rframe {
 	uint64_t addr;
 	uint32_t id;
@@ -54,8 +54,6 @@ struct rframe {
 struct rthread {
 	struct rframe *stack;
 	size_t cap;
-	struct ct_tclock tc;
-	bool started; /* tc set up */
 };
 
 struct ct_reader_iter {
@@ -369,7 +367,6 @@ void ct_reader_iter_close(ct_reader_iter *it)
 	ct_merge_close(it->m);
 	for (size_t i = 0; i < it->r->s->nthreads; i++) {
 		free(it->th[i].stack);
-		ct_tclock_free(&it->th[i].tc);
 	}
 	free(it->th);
 	free(it->text);
@@ -451,32 +448,12 @@ static inline uint32_t event_name(ct_reader *r, struct rthread *rt, const struct
 	return id;
 }
 
-/* CT_READER_CORRECTED: the event's corrected time */
-static uint64_t event_ctime(ct_reader_iter *it, struct rthread *rt, const struct ct_event *ev)
-{
-	if (!rt->started) {
-		struct ct_overhead o;
-		ct_overhead_of(it->r->s, ev->thread->proc, &o);
-		ct_tclock_init(&rt->tc);
-		ct_tclock_thread(&rt->tc, &o);
-		rt->started = true;
-	}
-	uint64_t start, t;
-	if (ev->kind == CT_ENTER)
-		return ct_tclock_enter(&rt->tc, ev);
-	if (ev->kind == CT_EXIT) {
-		ct_tclock_exit(&rt->tc, ev, &start, &t, NULL);
-		return t;
-	}
-	return ct_tclock_mark(&rt->tc, ev);
-}
-
 /* an event's name id and corrected time */
 static inline uint32_t event_id(ct_reader_iter *it, const struct ct_event *ev, uint64_t *ctime)
 {
 	struct rthread *rt = &it->th[ev->thread->index];
 	uint32_t id = event_name(it->r, rt, ev);
-	*ctime = it->flags & CT_READER_CORRECTED ? event_ctime(it, rt, ev) : ev->time;
+	*ctime = it->flags & CT_READER_CORRECTED ? ev->ctime : ev->time;
 	return id;
 }
 
@@ -619,7 +596,7 @@ int ct_reader_read(ct_reader_iter *it, struct ct_reader_rec *recs, size_t max,
 			o->name = event_name(it->r, rt, ev);
 			o->time_ns = ev->time;
 			o->start_ns = ev->kind == CT_EXIT ? ev->start : ev->time;
-			o->ctime_ns = corrected ? event_ctime(it, rt, ev) : ev->time;
+			o->ctime_ns = corrected ? ev->ctime : ev->time;
 			o->addr = public_addr(ev);
 			o->depth = ev->depth;
 			o->thread = (uint32_t)last->index;

@@ -97,6 +97,9 @@ struct ct_session {
 	uint64_t bytes_read;            /* bytes of .ev files read so far (for progress) */
 	struct ct_argtab *argtab;       /* DIR/args.spec (argument capture), or NULL */
 	bool marks;                     /* give CT_MARK events (set by a view that shows them) */
+	/* the events' corrected times (ct_event's ctime and cstart) are
+	 * their recorded ones (--raw: set before any stream is opened) */
+	bool raw;
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
@@ -136,19 +139,17 @@ struct ct_event {
 	enum ct_event_kind kind;
 	unsigned flags;
 	uint64_t addr;  /* function address (runtime address) */
-	uint64_t time;  /* ns since the recording started */
+	uint64_t time;  /* ns since the recording started, on the recorded
+			 * clock: the order and place of events across
+			 * threads and processes */
 	uint64_t start; /* for CT_EXIT: time of the matching entry */
+	/* the same on the thread's corrected clock (doc/overhead.md): the
+	 * recorded time less the tracer's cost spent on the thread before it,
+	 * never going back.  Every duration is ctime - cstart of an exit;
+	 * with session->raw they are time and start. */
+	uint64_t ctime, cstart;
 	uint32_t depth; /* 0 for outermost frames; an exit has its entry's depth */
-	/* of below, the library calls (CT_EVF_LIBCALL): its low 32 bits (in
-	 * the padding after depth: the event stays 72 bytes), exact for a
-	 * call with fewer than 2^32 library calls inside */
-	uint32_t below_lib;
 	struct ct_thread *thread;
-	uint64_t below;  /* for CT_EXIT: the calls made inside this one, all
-			     * depths (for the overhead correction); for
-			     * CT_ENTER and CT_MARK: the calls the stream entered
-			     * before this event (for the corrected clock of a
-			     * timeline, lib/read/tclock.h) */
 	uint64_t waited; /* for CT_EXIT: ns of this call (all depths) that the
 			     * thread spent waiting for the trace writer, its
 			     * buffers all full: not the program's time; for
@@ -175,6 +176,20 @@ int ct_stream_next(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
  * number of events put in ev[0..), 0 at the end of the stream, -1 on error.
  * An error met after some events is returned by the next call. */
 int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct ct_error *err);
+/* the tracer's cost on a thread's corrected clock (doc/overhead.md), in ns:
+ * taken out so far, what could not be (the clock stood still), and the
+ * recorded time from the stream's first event to its last */
+struct ct_cost {
+	uint64_t taken, clipped, span;
+};
+void ct_stream_cost(const struct ct_stream *st, struct ct_cost *c);
+/* c += d */
+static inline void ct_cost_add(struct ct_cost *c, const struct ct_cost *d)
+{
+	c->taken += d->taken;
+	c->clipped += d->clipped;
+	c->span += d->span;
+}
 /* counters seen so far in this stream */
 uint64_t ct_stream_lost(const struct ct_stream *st);
 uint64_t ct_stream_unmatched(const struct ct_stream *st); /* exits without entry */

@@ -18,8 +18,9 @@
 
 #include "argpool.h"
 #include "argspec.h"
-#include "injtext.h"
 #include "calltrace/format.h"
+#include "injtext.h"
+#include "overhead.h"
 #include "session_priv.h"
 #include "util.h"
 
@@ -35,20 +36,13 @@
 struct frame {
 	uint64_t addr;
 	uint64_t start;         /* ns */
-	uint64_t mark;          /* the stream's entry count just after this entry */
+	uint64_t cstart;        /* ns on the corrected clock */
 	struct ct_callargs *ca; /* captured arguments/return value, or NULL */
 	uint64_t waited0;       /* the stream's waited at this entry */
-	uint64_t libmark;       /* the stream's library-call count after it, times 2,
-			   * plus 1 if this is a library call */
 	uint64_t site;          /* its call site (record --callsite), or 0 */
+	unsigned lib;           /* 1: a library call */
 };
 
-/* a count of library calls for an event's below_lib: its low 32 bits
- * (session.h) */
-static inline uint32_t lib32(uint64_t n)
-{
-	return (uint32_t)n;
-}
 /* the CT_EVF_LIBCALL bit of a library call (lib 0 or 1), without a branch */
 #define LIBFLAG(lib) ((unsigned)(lib) << 4)
 _Static_assert(CT_EVF_LIBCALL == 1u << 4, "LIBFLAG");
@@ -56,6 +50,73 @@ _Static_assert(CT_EVF_LIBCALL == 1u << 4, "LIBFLAG");
 /* the library calls' addresses of a process seen lately: a cache before
  * its map (struct proc_priv's lcnames), looked up at each entry */
 #define LC_CACHE 256
+
+/*
+ * The thread's corrected clock (doc/overhead.md): each event's recorded
+ * time less the tracer's cost spent on the thread since the one before it.
+ * The hooks' cost is split at their clock reads: an entry hook costs pre
+ * before its read and post after it, and so does an exit hook; pre + post
+ * of both is the calibration's outer, post of the entry + pre of the exit
+ * its inner (each half of it), so a call that does nothing comes out at 0
+ * and a caller loses outer for each call it made.  The waits for the trace
+ * writer are owed too.  What is owed is taken out of the time between two
+ * events, never more than that time: the corrected clock then stands still
+ * and the rest is clipped (counted, not carried).  Every duration a view
+ * shows is a difference of two corrected times of one thread, so a call
+ * never lasts less than its callees together, whatever the figures.
+ */
+struct cclock {
+	uint64_t pre[2][2], post[2][2]; /* ps, by [entry 0, exit 1][library call] */
+	uint64_t raw;                   /* the recorded ns of the last event */
+	uint64_t ns;                    /* its corrected ns */
+	uint64_t rem;                   /* and the ps below that, 0..999 */
+	uint64_t owed;                  /* ps of the tracer's cost since then */
+	uint64_t taken, clipped;        /* ps so far: taken out, and not */
+	bool on;                        /* corrected (not --raw): the waits are owed too */
+};
+
+/* an owed amount stays below 2^62 ps (53 days), whatever a hostile
+ * stream's waits say: the sums below cannot overflow */
+#define OWED_MAX (1ull << 62)
+
+/* the corrected time of an event at raw ns t (t >= c->raw: the decoder
+ * keeps the recorded clock from going back) whose hook spent pre ps before
+ * its clock read and post after it */
+static inline uint64_t cc_at(struct cclock *c, uint64_t t, uint64_t pre, uint64_t post)
+{
+	uint64_t dr = t - c->raw, owed = c->owed + pre;
+	c->raw = t;
+	c->owed = post;
+	if (__builtin_expect(dr < (1ull << 53), 1)) {
+		uint64_t dp = dr * 1000;
+		if (__builtin_expect(dp >= owed, 1)) {
+			c->taken += owed;
+			dp -= owed;
+		} else {
+			c->taken += dp;
+			c->clipped += owed - dp;
+			dp = 0;
+		}
+		dp += c->rem;
+		c->ns += dp / 1000;
+		c->rem = dp % 1000;
+	} else { /* more than 104 days between two events: nothing clipped */
+		unsigned __int128 dp = (unsigned __int128)dr * 1000 - owed + c->rem;
+		c->taken += owed;
+		c->ns += (uint64_t)(dp / 1000);
+		c->rem = (uint64_t)(dp % 1000);
+	}
+	return c->ns;
+}
+
+/* the thread waited ns for the trace writer before the next event */
+static inline void cc_wait(struct cclock *c, uint64_t ns)
+{
+	if (!c->on)
+		return; /* the recorded clock (--raw): waits are kept */
+	uint64_t ps = ns < OWED_MAX / 1000 ? ns * 1000 : OWED_MAX;
+	c->owed = ps < OWED_MAX - c->owed ? c->owed + ps : OWED_MAX;
+}
 
 struct ct_stream {
 	struct ct_session *s;
@@ -71,15 +132,17 @@ struct ct_stream {
 	 * of bytes means "wait for more" until ct_stream_feed_end */
 	bool feed, feed_end;
 
-	uint64_t base;      /* delta base (clock) */
-	uint64_t hi;        /* address bits 40..63 */
-	uint64_t last_time; /* ns of the last event given out */
-	uint64_t waited;    /* ns the thread waited for the trace writer, so far */
+	uint64_t base;       /* delta base (clock) */
+	uint64_t hi;         /* address bits 40..63 */
+	uint64_t last_time;  /* ns of the last event given out */
+	uint64_t waited;     /* ns the thread waited for the trace writer, so far */
+	struct cclock cc;    /* the corrected clock */
+	uint64_t first_time; /* ns of the first event given out */
+	bool started;        /* one was */
 
 	struct frame *stack;
 	size_t depth, cap;
-	uint64_t nenter;            /* entries so far: an exit's below = nenter - mark */
-	uint64_t nlib;              /* of those, library calls: below_lib = nlib - libmark */
+	uint64_t nenter;            /* entries so far */
 	const struct ct_u64map *lc; /* the process's library calls, or NULL
 				     * when it made none */
 	uint64_t lc_lo, lc_hi;      /* the lowest and highest of them */
@@ -117,6 +180,58 @@ struct ct_stream {
 	bool window;    /* such a window: returns with no call open are
 			   * skipped (counted as unmatched), never errors */
 };
+
+/* a call that costs more than this is no tracer's: figures above it are
+ * not believed (doc/overhead.md, "Bad figures") */
+#define OUTER_MAX_PS 10000000ull /* 10 us */
+
+/* the corrected clock's figures for the stream's thread: none with --raw
+ * (s->raw: the recorded clock), the waits only when its process has no
+ * believable calibration figures (a warning then, once per process) */
+static void cc_setup(struct ct_stream *st)
+{
+	struct cclock *c = &st->cc;
+	memset(c, 0, sizeof(*c));
+	struct ct_proc *p = st->t ? st->t->proc : NULL;
+	if (st->s->raw || !p)
+		return;
+	c->on = true;
+	struct ct_overhead o;
+	if (!ct_overhead_of(st->s, p, &o) || (!o.outer_ps && !o.inner_ps)) {
+		ct_session_warn(st->s,
+				"%s: process %d has no calibration figures: its times are as "
+				"recorded, the tracer's cost included (doc/overhead.md)",
+				st->s->dir, p->pid);
+		return;
+	}
+	if (o.outer_ps > OUTER_MAX_PS || o.lib_outer_ps > OUTER_MAX_PS) {
+		ct_session_warn(st->s,
+				"%s: process %d: calibration figures of %.1f ns per call are not "
+				"believable: its times are as recorded (doc/overhead.md)",
+				st->s->dir, p->pid,
+				(double)(o.outer_ps > o.lib_outer_ps ? o.outer_ps
+								     : o.lib_outer_ps) /
+					1000);
+		return;
+	}
+	for (int lib = 0; lib < 2; lib++) {
+		uint64_t in = lib ? o.lib_inner_ps : o.inner_ps;
+		uint64_t out = lib ? o.lib_outer_ps : o.outer_ps;
+		if (out < in)
+			out = in;
+		c->post[0][lib] = in / 2;
+		c->pre[1][lib] = in - in / 2;
+		c->pre[0][lib] = (out - in) / 2;
+		c->post[1][lib] = out - in - (out - in) / 2;
+	}
+}
+
+void ct_stream_cost(const struct ct_stream *st, struct ct_cost *c)
+{
+	c->taken = (st->cc.taken + 500) / 1000;
+	c->clipped = (st->cc.clipped + 500) / 1000;
+	c->span = st->started ? st->last_time - st->first_time : 0;
+}
 
 /* make n bytes available at buf[pos]; false at end of file (or error) */
 static bool ensure(struct ct_stream *st, size_t n)
@@ -185,6 +300,7 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	st->s = s;
 	st->t = t;
 	st->fd = fd;
+	cc_setup(st);
 	st->size = size;
 	st->tag = t->proc && ct_proc_overlaps(t->proc);
 	st->lc_lo = UINT64_MAX; /* above lc_hi: no address is a library call */
@@ -257,6 +373,7 @@ struct ct_stream *ct_stream_open_feed(struct ct_session *s, struct ct_thread *t,
 	st->t = t;
 	st->fd = -1;
 	st->feed = true;
+	cc_setup(st);
 	st->size = UINT64_MAX;
 	st->tag = t->proc && ct_proc_overlaps(t->proc);
 	st->bufsize = MAX_RECORD + 64;
@@ -383,15 +500,16 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 	}
 	time = clamp_time(st, time);
 	bool lib = is_lib(st, addr);
+	/* a call entered before the stream (a flight window's, a forked
+	 * child's inherited ones): no hook ran here */
+	bool hooked = !(flags & CT_EVF_BEFORE);
+	uint64_t ct = cc_at(&st->cc, time, hooked ? st->cc.pre[0][lib] : 0,
+			    hooked ? st->cc.post[0][lib] : 0);
 	if (__builtin_expect(st->tag, 0))
 		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
-	/* an entry's counters: the calls before it, the waits so far */
-	ev->below = st->nenter;
-	ev->below_lib = lib32(st->nlib);
-	ev->waited = st->waited;
-	st->nlib += lib;
-	st->stack[st->depth] =
-		(struct frame){addr, time, ++st->nenter, NULL, st->waited, st->nlib * 2 + lib, 0};
+	ev->waited = st->waited; /* an entry's: the waits so far */
+	st->nenter++;
+	st->stack[st->depth] = (struct frame){addr, time, ct, NULL, st->waited, 0, lib};
 	ev->args = NULL;
 	ev->site = 0;
 	ev->kind = CT_ENTER;
@@ -399,6 +517,8 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 	ev->addr = addr;
 	ev->time = time;
 	ev->start = time;
+	ev->ctime = ct;
+	ev->cstart = ct;
 	ev->depth = (uint32_t)st->depth;
 	ev->thread = st->t;
 	st->depth++;
@@ -412,15 +532,18 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 		st->nbefore = st->depth;
 	}
 	ev->kind = CT_EXIT;
-	ev->flags = flags | LIBFLAG(f->libmark & 1);
+	ev->flags = flags | LIBFLAG(f->lib);
 	ev->addr = f->addr;
 	ev->waited = st->waited - f->waited0;
-	ev->below_lib = lib32(st->nlib - (f->libmark >> 1));
 	ev->time = clamp_time(st, time);
 	ev->start = f->start;
+	/* an exit the program never made (unwound, unfinished): no hook ran */
+	bool hooked = !(flags & (CT_EVF_SYNTHETIC | CT_EVF_UNFINISHED));
+	ev->ctime = cc_at(&st->cc, ev->time, hooked ? st->cc.pre[1][f->lib] : 0,
+			  hooked ? st->cc.post[1][f->lib] : 0);
+	ev->cstart = f->cstart;
 	ev->depth = (uint32_t)st->depth;
 	ev->thread = st->t;
-	ev->below = st->nenter - f->mark;
 	ev->args = f->ca;
 	ev->site = f->site;
 	if (f->ca) {
@@ -513,14 +636,15 @@ static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *te
 	struct ct_callargs *a = ct_args_new(0, tw, (uint32_t)((n + 4) / 4));
 	ct_args_retire(&st->args, a);
 	uint64_t time = clamp_time(st, clock_ns(st->s, st->base));
+	uint64_t ct = cc_at(&st->cc, time, 0, 0);
 	*ev = (struct ct_event){.kind = CT_MARK,
 				.addr = (uintptr_t)a->args,
 				.time = time,
 				.start = time,
+				.ctime = ct,
+				.cstart = ct,
 				.depth = (uint32_t)st->depth,
 				.thread = st->t,
-				.below = st->nenter,
-				.below_lib = lib32(st->nlib),
 				.waited = st->waited};
 }
 
@@ -761,8 +885,10 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			if (len < 4)
 				return corrupt(st, err, off, "WAIT record too short");
 			uint64_t from = clock_ns(s, rd64(p)), to = clock_ns(s, rd64(p + 8));
-			if (to > from && to - from < (1ull << 62) - st->waited)
+			if (to > from && to - from < (1ull << 62) - st->waited) {
 				st->waited += to - from;
+				cc_wait(&st->cc, to - from);
+			}
 			continue;
 		}
 		case CT_EXT_CALLSITE: /* not after an ENTER: nothing to attach it to */
@@ -819,7 +945,8 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	struct frame *stack = st->stack;
 	size_t depth = st->depth, cap = st->cap, n = 0, nbefore = st->nbefore;
 	uint64_t base = st->base, last_time = st->last_time;
-	uint64_t hi = st->hi, nenter = st->nenter, waited = st->waited, nlib = st->nlib;
+	uint64_t hi = st->hi, nenter = st->nenter, waited = st->waited;
+	struct cclock cc = st->cc;
 	struct ct_thread *t = st->t;
 	const bool has_args = sp->pub.argtab != NULL;
 
@@ -837,14 +964,15 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 			last_time = time;
 			const struct frame *f = &stack[--depth];
 			*e = (struct ct_event){.kind = CT_EXIT,
-					       .flags = LIBFLAG(f->libmark & 1),
+					       .flags = LIBFLAG(f->lib),
 					       .addr = f->addr,
 					       .time = time,
 					       .start = f->start,
+					       .ctime = cc_at(&cc, time, cc.pre[1][f->lib],
+							      cc.post[1][f->lib]),
+					       .cstart = f->cstart,
 					       .depth = (uint32_t)depth,
 					       .thread = t,
-					       .below = nenter - f->mark,
-					       .below_lib = lib32(nlib - (f->libmark >> 1)),
 					       .args = f->ca,
 					       .waited = waited - f->waited0,
 					       .site = f->site};
@@ -871,19 +999,19 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 				time = last_time;
 			last_time = time;
 			bool lib = is_lib(st, addr);
+			uint64_t ct = cc_at(&cc, time, cc.pre[0][lib], cc.post[0][lib]);
 			*e = (struct ct_event){.kind = CT_ENTER,
 					       .flags = LIBFLAG(lib),
 					       .addr = addr,
 					       .time = time,
 					       .start = time,
+					       .ctime = ct,
+					       .cstart = ct,
 					       .depth = (uint32_t)depth,
 					       .thread = t,
-					       .below = nenter,
-					       .below_lib = lib32(nlib),
 					       .waited = waited};
-			nlib += lib;
-			stack[depth] = (struct frame){addr,   time,           ++nenter, NULL,
-						      waited, nlib * 2 + lib, 0};
+			nenter++;
+			stack[depth] = (struct frame){addr, time, ct, NULL, waited, 0, lib};
 			depth++;
 			p += 8;
 		} else {
@@ -896,7 +1024,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	st->base = base;
 	st->last_time = last_time;
 	st->nenter = nenter;
-	st->nlib = nlib;
+	st->cc = cc;
 	return n;
 }
 
@@ -933,6 +1061,10 @@ int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct
 		break;
 	}
 	st->nev_last = n;
+	if (n && !st->started) {
+		st->started = true;
+		st->first_time = ev[0].time;
+	}
 	return (int)n;
 }
 

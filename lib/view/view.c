@@ -219,6 +219,7 @@ int ct_view_open(struct ct_view *v)
 	if (ct_session_open(&v->s, v->dir, &v->err) < 0)
 		return ct_error("%s", v->err.msg);
 	v->s->demangle = v->demangle;
+	v->s->raw = v->raw;
 	v->filt.s = v->s;
 	v->counts = ct_counts_only(v->dir);
 	if (v->counts && !v->counts_ok)
@@ -250,8 +251,6 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 	struct ct_event evs[256];
 	int rc = 0;
 
-	if (v->overhead && !v->raw)
-		ct_overhead_of(v->s, t->proc, &v->ovh);
 	if (ct_stream_open(v->s, t, &st, &v->err) < 0)
 		return -1;
 	if (!ft) {
@@ -273,6 +272,9 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 		ct_filter_thread_end(&v->filt, ft, emit, ctx);
 	if (v->thread_end)
 		v->thread_end(ctx, t);
+	struct ct_cost c;
+	ct_stream_cost(st, &c);
+	ct_cost_add(&v->cost, &c);
 	ct_stream_close(st);
 	if (ft == &own)
 		ct_filter_thread_free(&own);

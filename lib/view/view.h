@@ -118,7 +118,6 @@ struct ct_view {
 	 * filters' held events and before the stream is closed */
 	void (*thread_end)(void *ctx, struct ct_thread *t);
 	const bool *stop; /* when set and true, reading stops */
-	bool overhead;    /* ct_view_read_thread sets ovh */
 	/* when set, called by ct_view_start after parsing: 0 to go on, or an
 	 * exit status after a message */
 	int (*check)(struct ct_view *v);
@@ -163,9 +162,9 @@ struct ct_view {
 	bool *want;                  /* threads to read (ct_select_threads) */
 	struct ct_error err;         /* the reader's error */
 	struct ct_progress progress; /* "calltrace CMD", started by ct_view_open */
-	/* with overhead: the tracer's own cost in the thread being read
-	 * (ct_overhead_of), zero with --raw */
-	struct ct_overhead ovh;
+	/* the tracer's cost on the corrected clocks of the threads read so
+	 * far (zero with --raw) */
+	struct ct_cost cost;
 	char what[64];
 };
 

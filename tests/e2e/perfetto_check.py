@@ -162,7 +162,8 @@ def main():
         track = one(te, "track_uuid")
         if track not in threads:
             bad.append("event on track %s, not a thread track" % track)
-        ann = {one(a, "name"): one(a, "string_value") for a in te.get("debug_annotations", [])}
+        ann = {one(a, "name"): one(a, "string_value", one(a, "uint_value"))
+               for a in te.get("debug_annotations", [])}
         typ = one(te, "type")
         if typ == "TYPE_SLICE_BEGIN":
             nbegin += 1
@@ -190,7 +191,8 @@ def main():
     print("begin", nbegin, "end", nend, "equal" if nbegin == nend else "DIFFERENT")
     for name, n in sorted(Counter(s[1] for s in slices).items()):
         print("slices", name, n)
-    anns = Counter(a for s in slices for a in s[4])
+    # (the times, which differ from run to run, are compared with chrome's below)
+    anns = Counter(a for s in slices for a in s[4] if a[0] not in ("time_ns", "self_ns"))
     for (k, v), n in sorted(anns.items()):
         print("annotation %s=%s" % (k, v), n)
 
@@ -203,10 +205,13 @@ def main():
         for e in evs:
             if e["ph"] != "X":
                 continue
-            b = round(e["ts"] * 1000)
-            want[(bytid.get((e["pid"], e["tid"])), e["name"], b, b + round(e["dur"] * 1000),
+            # chrome's times are in units of 1/1024 us, exact in its
+            # doubles (builtin/export.c): perfetto's ns rounded down to them
+            b = round(e["ts"] * 1024)
+            want[(bytid.get((e["pid"], e["tid"])), e["name"], b, b + round(e["dur"] * 1024),
                   tuple(sorted(e.get("args", {}).items())))] += 1
-        got = Counter(slices)
+        got = Counter((s[0], s[1], s[2] * 1024 // 1000, s[3] * 1024 // 1000, s[4])
+                      for s in slices)
         if got == want:
             print("same slices as chrome:", sum(got.values()))
         else:
