@@ -50,7 +50,7 @@
 #include "util.h"
 #include "view.h"
 
-enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_CALLSITE };
+enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_CALLSITE, OPT_MODE };
 
 /* folded: a stack deeper than this many frames is written as its outermost
  * half, one "[… K frames]" frame for the K left out, and its innermost
@@ -61,7 +61,11 @@ enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_CALLSITE };
 static const struct ct_opt options[] = {
 	{"format", OPT_FORMAT, "chrome|perfetto|folded|callgrind|html",
 	 "the output's format (required)"},
-	{"output", 'o', "FILE", "write to FILE (default: standard output)"},
+	{"output", 'o', "FILE",
+	 "write to FILE (default: standard output), made\n"
+	 "mode 0600 whatever the umask (it holds what was\n"
+	 "captured); a link of another user is not followed"},
+	{"mode", OPT_MODE, "MODE", "FILE's permission bits, in octal (default 0600)"},
 	CT_OPT_DATA,
 	{"folded-value", OPT_FOLDED_VALUE, "V", "self (self time in ns, default) or calls"},
 	{"folded-frames", OPT_FOLDED_FRAMES, "N",
@@ -502,6 +506,21 @@ static int option(struct ct_view *v, int c, const char *arg)
 	case 'o':
 		x->output = arg;
 		return 0;
+	case OPT_MODE: {
+		char *end;
+		errno = 0;
+		n = strtoul(arg, &end, 8);
+		if (!*arg || *end || errno || n > 0777 || strspn(arg, "01234567") != strlen(arg)) {
+			ct_error("--mode: want permission bits in octal (0 to 0777, e.g. 0644), "
+				 "not "
+				 "'%s'",
+				 arg);
+			return -1;
+		}
+		x->mode = (unsigned)n;
+		x->mode_given = true;
+		return 0;
+	}
 	case OPT_FORMAT:
 		for (size_t i = FMT_CHROME; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 			if (!strcmp(arg, fmts[i])) {
@@ -548,6 +567,10 @@ static int check(struct ct_view *v)
 	if (x->fmt == FMT_NONE) {
 		ct_error("--format is required (chrome, perfetto, folded, callgrind or html)");
 		ct_view_usage(v, stderr);
+		return 2;
+	}
+	if (x->mode_given && !x->output) {
+		ct_error("--mode: only with -o FILE (standard output is not a file of ours)");
 		return 2;
 	}
 	if (x->fmt == FMT_HTML && !ct_html_available())
@@ -614,8 +637,9 @@ static int begin(void *ctx, struct ct_view *v)
 			       : 2;
 	warn_big(x, v);
 	x->out = stdout;
-	if (x->output && !(x->out = fopen(x->output, "w")))
-		return ct_error("%s: %s", x->output, strerror(errno));
+	const char *why;
+	if (x->output && !(x->out = ct_output_create(x->output, x->mode, &why)))
+		return ct_error("%s: %s", ct_tx(x->output), why);
 	setvbuf(x->out, outbuf, _IOFBF, sizeof(outbuf));
 	v->out = x->out;
 	v->out_path = x->output;
@@ -664,7 +688,8 @@ int cmd_export(int argc, char **argv)
 {
 	/* clang-format off */
 	struct exporter x = {.fmt = FMT_NONE, .first_event = true, .lo = 0, .hi = UINT64_MAX,
-			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2};
+			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2,
+			     .mode = 0600};
 	struct ct_view v = {.head = head, .opts = options, .option = option, .ctx = &x,
 			    .check = check, .begin = begin, .read = read_thread, .end = end};
 	/* clang-format on */

@@ -50,6 +50,8 @@ struct exporter {
 	struct ct_session *s;
 	struct ct_filter *filt;
 	const char *output; /* -o FILE, or NULL: stdout */
+	unsigned mode;      /* --mode: FILE's permission bits (0600) */
+	bool mode_given;
 	enum fmt fmt;
 	bool value_calls;
 	uint32_t outer, inner; /* folded: the frames kept of a deep stack;

@@ -15,18 +15,41 @@
 
 #include "calltrace/format.h"
 
-static inline char *ct_ring_buf(struct ct_ring_header *r, uint32_t slot)
+/* A ring's geometry: where its buffers are, how far apart, how many.  The
+ * drainer in `record` checks the header of a ring a traced thread hands it
+ * once (lib/record/drain.c), copies these into its own memory and uses only the
+ * copy: the program can rewrite its header at any time.  What the writer
+ * changes as it goes (a slot's state, sequence number and fill) is read
+ * once per use and bounded by this geometry.  The runtime's writer thread
+ * takes it from a header it wrote itself (ct_ring_geom_of). */
+struct ct_ring_geom {
+	struct ct_ring_header *hdr; /* the slots, the counts */
+	char *data;                 /* buffer 0 */
+	uint64_t stride;            /* from one buffer to the next */
+	uint32_t nslots;            /* at most CT_RING_MAX_SLOTS */
+};
+
+/* the geometry of a ring whose header this process wrote itself */
+static inline struct ct_ring_geom ct_ring_geom_of(struct ct_ring_header *r)
 {
-	return (char *)r + r->data_offset + (uint64_t)slot * r->buf_stride;
+	struct ct_ring_geom g = {r, (char *)r + r->data_offset, r->buf_stride,
+				 r->nslots < CT_RING_MAX_SLOTS ? r->nslots : CT_RING_MAX_SLOTS};
+	return g;
+}
+
+/* buffer `slot` (< g->nslots) */
+static inline char *ct_ring_geom_buf(const struct ct_ring_geom *g, uint32_t slot)
+{
+	return g->data + (uint64_t)slot * g->stride;
 }
 
 /* the slot holding buffer number seq in the given state, or -1 */
-static inline int ct_ring_find(struct ct_ring_header *r, uint64_t seq, uint32_t state)
+static inline int ct_ring_geom_find(const struct ct_ring_geom *g, uint64_t seq, uint32_t state)
 {
-	uint32_t n = r->nslots < CT_RING_MAX_SLOTS ? r->nslots : CT_RING_MAX_SLOTS;
-	for (uint32_t i = 0; i < n; i++)
+	struct ct_ring_header *r = g->hdr;
+	for (uint32_t i = 0; i < g->nslots; i++)
 		if (__atomic_load_n(&r->slot[i].state, __ATOMIC_ACQUIRE) == state &&
-		    r->slot[i].seq == seq)
+		    __atomic_load_n(&r->slot[i].seq, __ATOMIC_RELAXED) == seq)
 			return (int)i;
 	return -1;
 }
@@ -43,12 +66,12 @@ static inline uint64_t ct_ring_used(const char *buf, uint64_t stride)
 }
 
 /* after copying: zero the bytes written, then give the slot back */
-static inline void ct_ring_release(struct ct_ring_header *r, uint32_t slot, uint64_t used)
+static inline void ct_ring_geom_release(const struct ct_ring_geom *g, uint32_t slot, uint64_t used)
 {
-	char *b = ct_ring_buf(r, slot);
-	uint64_t n = used < r->buf_stride ? used : r->buf_stride;
+	char *b = ct_ring_geom_buf(g, slot);
+	uint64_t n = used < g->stride ? used : g->stride;
 	__builtin_memset(b, 0, n);
-	__atomic_store_n(&r->slot[slot].state, CT_SLOT_EMPTY, __ATOMIC_RELEASE);
+	__atomic_store_n(&g->hdr->slot[slot].state, CT_SLOT_EMPTY, __ATOMIC_RELEASE);
 }
 
 /* Copy out, in sequence order from *next, every buffer its writer handed
@@ -57,41 +80,66 @@ static inline void ct_ring_release(struct ct_ring_header *r, uint32_t slot, uint
  * waking the writer if it waits for it.  Returns whether anything was
  * copied. */
 typedef void (*ct_ring_copy_fn)(void *ctx, const char *buf, uint64_t len);
-static inline int ct_ring_drain(struct ct_ring_header *r, uint64_t *next, int final,
-				ct_ring_copy_fn copy, void *ctx)
+static inline int ct_ring_geom_drain(const struct ct_ring_geom *g, uint64_t *next, int final,
+				     ct_ring_copy_fn copy, void *ctx)
 {
+	struct ct_ring_header *r = g->hdr;
 	int did = 0, s;
-	while ((s = ct_ring_find(r, *next, CT_SLOT_FULL)) >= 0) {
-		uint64_t fill = r->slot[s].fill;
-		if (fill > r->buf_stride)
-			fill = r->buf_stride;
-		copy(ctx, ct_ring_buf(r, (uint32_t)s), fill);
-		ct_ring_release(r, (uint32_t)s, fill);
+	while ((s = ct_ring_geom_find(g, *next, CT_SLOT_FULL)) >= 0) {
+		/* read once: the bound checked is the length used */
+		uint64_t fill = __atomic_load_n(&r->slot[s].fill, __ATOMIC_RELAXED);
+		if (fill > g->stride)
+			fill = g->stride;
+		copy(ctx, ct_ring_geom_buf(g, (uint32_t)s), fill);
+		ct_ring_geom_release(g, (uint32_t)s, fill);
 		if (__atomic_load_n(&r->waiting, __ATOMIC_SEQ_CST))
 			syscall(SYS_futex, &r->slot[s].state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 		(*next)++;
 		did = 1;
 	}
-	if (final && (s = ct_ring_find(r, *next, CT_SLOT_WRITING)) >= 0) {
-		const char *b = ct_ring_buf(r, (uint32_t)s);
-		copy(ctx, b, ct_ring_used(b, r->buf_stride));
+	if (final && (s = ct_ring_geom_find(g, *next, CT_SLOT_WRITING)) >= 0) {
+		const char *b = ct_ring_geom_buf(g, (uint32_t)s);
+		copy(ctx, b, ct_ring_used(b, g->stride));
 		(*next)++;
 		did = 1;
 	}
 	return did;
 }
 
-/* the header of a thread's .ev file, from its (first) ring */
-static inline struct ct_ev_file_header ct_ev_header_of(const struct ct_ring_header *r)
+/* the same, for a ring whose header this process wrote (the runtime's
+ * writer thread, linked in) */
+static inline int ct_ring_find(struct ct_ring_header *r, uint64_t seq, uint32_t state)
+{
+	struct ct_ring_geom g = ct_ring_geom_of(r);
+	return ct_ring_geom_find(&g, seq, state);
+}
+
+static inline int ct_ring_drain(struct ct_ring_header *r, uint64_t *next, int final,
+				ct_ring_copy_fn copy, void *ctx)
+{
+	struct ct_ring_geom g = ct_ring_geom_of(r);
+	return ct_ring_geom_drain(&g, next, final, copy, ctx);
+}
+
+/* the header of a thread's .ev file */
+static inline struct ct_ev_file_header ct_ev_header_make(uint32_t pid, uint32_t tid, uint32_t gen,
+							 uint64_t start_tsc)
 {
 	struct ct_ev_file_header h = {{0}, 0, 0, 0, 0, 0};
 	__builtin_memcpy(h.magic, CT_EV_MAGIC, 8);
 	h.version = CT_FORMAT_VERSION;
-	h.pid = r->pid;
-	h.tid = r->tid;
-	h.gen = r->gen;
-	h.start_tsc = r->start_tsc;
+	h.pid = pid;
+	h.tid = tid;
+	h.gen = gen;
+	h.start_tsc = start_tsc;
 	return h;
+}
+
+/* the header of a thread's .ev file, from its (first) ring, whose header
+ * this process wrote */
+static inline struct ct_ev_file_header ct_ev_header_of(const struct ct_ring_header *r)
+{
+	return ct_ev_header_make(r->pid, r->tid, r->gen, r->start_tsc);
 }
 
 #endif

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "output.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -133,6 +137,49 @@ const char *ct_tx(const char *s)
 	free(ring[k]);
 	ring[k] = ct_text_dup(s);
 	return ring[k];
+}
+
+/* ---- output files ------------------------------------------------------ */
+
+FILE *ct_output_create(const char *path, unsigned mode, const char **why)
+{
+	const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY;
+	/* created private; given `mode` below, once it is known to be ours */
+	int fd = open(path, flags | O_NOFOLLOW, 0600);
+	struct stat st;
+	if (fd < 0 && errno == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (st.st_uid != geteuid() && st.st_uid != 0) {
+			*why = "a symbolic link of another user: not followed";
+			errno = ELOOP;
+			return NULL;
+		}
+		fd = open(path, flags, 0600);
+	}
+	if (fd < 0) {
+		*why = strerror(errno);
+		return NULL;
+	}
+	int e = 0;
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		*why = strerror(e);
+	} else if (S_ISREG(st.st_mode) && st.st_uid != geteuid()) {
+		e = EPERM;
+		*why = "it belongs to another user: not written";
+	} else if (S_ISREG(st.st_mode) && (ftruncate(fd, 0) < 0 || fchmod(fd, mode & 07777) < 0)) {
+		e = errno;
+		*why = strerror(e);
+	}
+	FILE *f = e ? NULL : fdopen(fd, "w");
+	if (!f) {
+		if (!e) {
+			e = errno;
+			*why = strerror(e);
+		}
+		close(fd);
+		errno = e;
+	}
+	return f;
 }
 
 /* in_script: also escape the characters that could end or open markup

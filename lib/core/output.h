@@ -34,6 +34,22 @@ void ct_text_put(FILE *out, const char *s);
  * buffers reused in turn (valid until 8 more calls): for printf's "%s" */
 const char *ct_tx(const char *s);
 
+/*
+ * A file a view writes (export -o FILE): outputs carry names, arguments and
+ * return values captured from the program, so they are as private as the
+ * recording unless the user asks otherwise.  path is opened for writing:
+ *  - created with exactly the permission bits `mode` (0600 by default in
+ *    the views), whatever the umask; an existing regular file is truncated
+ *    and given them, but only if it is ours (one another user put there
+ *    could be read by them);
+ *  - a symbolic link at path is followed only if it is ours or root's
+ *    (/dev/stdout, a link we made), never one another user planted;
+ *  - a device or FIFO (/dev/null, a named pipe) is written as it is.
+ * NULL with errno set and *why a reason to print after the path (ours or
+ * strerror's) when it cannot be.
+ */
+FILE *ct_output_create(const char *path, unsigned mode, const char **why);
+
 /* s as a JSON string, quotes included (RFC 8259 escapes) */
 void ct_json_string(FILE *out, const char *s);
 /* the same, fit for an HTML <script> element: <, > and & as \u escapes */

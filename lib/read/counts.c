@@ -23,6 +23,7 @@
 #include "counts.h"
 #include "error.h"
 #include "message.h"
+#include "output.h"
 #include "session.h"
 #include "util.h"
 
@@ -107,7 +108,17 @@ static struct ct_proc *find_proc(struct ct_session *s, int pid, int gen)
 	return NULL;
 }
 
-/* parse one .cnt file into rt; 0, or 1 after a message */
+/* the first 40 bytes of a line, escaped for a message (output.h): a file
+ * may hold any byte */
+static const char *shown(const char *l, char out[4 * 40 + 1])
+{
+	size_t n = strnlen(l, 40);
+	out[ct_text_escape(out, l, n)] = 0;
+	return out;
+}
+
+/* parse one .cnt file into rt; 0, or 1 after a message (the file's name
+ * and bytes from it escaped as every view's text) */
 static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path, struct rthread *rt)
 {
 	struct ct_error err;
@@ -115,6 +126,7 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 	char *text = ct_read_file(path, true, MAX_CNT_BYTES, &len, &err);
 	if (!text)
 		return ct_error("%s", err.msg);
+	char *tpath = ct_text_dup(path);
 	struct ct_proc *p = NULL;
 	int version = -1, pid = -1, gen = -1, tid = -1;
 	unsigned line = 0;
@@ -129,7 +141,7 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 			if (sscanf(l, "calltrace-counts %d %c", &version, &extra) != 1 ||
 			    version != CT_FORMAT_VERSION) {
 				rc = ct_error("%s: not a calltrace count file of this version",
-					      path);
+					      tpath);
 				break;
 			}
 		} else if (sscanf(l, "pid %d %c", &v, &extra) == 1 && v > 0) {
@@ -144,7 +156,7 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 			   (kind == 'f' || kind == 's') && pid > 0 && gen >= 0 && tid > 0) {
 			if (!p && !(p = find_proc(s, pid, gen)))
 				ct_session_warn(s, "%s: no %d-%d.proc: addresses are not resolved",
-						path, pid, gen);
+						tpath, pid, gen);
 			struct raw r = {.calls = n, .site = kind == 's'};
 			if (kind == 'f') {
 				r.callee = func_name(c, s, p, to);
@@ -157,16 +169,18 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 			*CT_PUSH(rt->t.addrs, rt->t.naddrs, rt->addrcap) =
 				(struct ct_count_addr){kind == 'f' ? to : to - 1, n};
 		} else {
-			rc = ct_error("%s: line %u: bad line '%.40s'", path, line, l);
+			char b[4 * 40 + 1];
+			rc = ct_error("%s: line %u: bad line '%s'", tpath, line, shown(l, b));
 			break;
 		}
 	}
 	if (!rc && (pid <= 0 || gen < 0 || tid <= 0))
-		rc = ct_error("%s: no pid, gen and tid lines", path);
+		rc = ct_error("%s: no pid, gen and tid lines", tpath);
 	rt->t.pid = pid;
 	rt->t.gen = gen;
 	rt->t.tid = tid;
 	free(text);
+	free(tpath);
 	return rc;
 }
 
@@ -199,7 +213,7 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 	ct_names_init(&c->names);
 	DIR *d = opendir(s->dir);
 	if (!d)
-		return ct_error("cannot read %s: %s", s->dir, strerror(errno));
+		return ct_error("cannot read %s: %s", ct_tx(s->dir), strerror(errno));
 	struct cntname *files = NULL;
 	size_t nfiles = 0, cap = 0;
 	struct dirent *e;
@@ -218,7 +232,7 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 		for (size_t k = 0; k < nfiles; k++)
 			found |= files[k].tid == tids[i];
 		if (!found)
-			ct_error("no thread %d in %s", tids[i], s->dir);
+			ct_error("no thread %d in %s", tids[i], ct_tx(s->dir));
 	}
 	struct rthread *rts = xcalloc(nfiles ? nfiles : 1, sizeof(*rts));
 	size_t n = 0;

@@ -55,7 +55,16 @@ static void say(const struct collect *c, const char *fmt, ...)
 
 #define MAX_TABLE_BYTES ((uint64_t)4096 + ((uint64_t)1 << 22) * sizeof(struct ct_count_slot))
 
-static bool add_lost(struct collect *c, const struct ct_count_header *h)
+/* a table's header as read once (a process still running can rewrite
+ * the one it shares with us at any time) */
+struct table {
+	uint32_t pid, gen, tid;
+	uint64_t nslots, slots_offset, lost;
+};
+
+#define ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+static bool add_lost(struct collect *c, const struct table *h)
 {
 	for (size_t i = 0; i < c->nlost; i++)
 		if (c->lost[i].pid == h->pid && c->lost[i].gen == h->gen &&
@@ -96,13 +105,19 @@ static bool read_table(struct collect *c, int shm_fd, const char *shm, const cha
 		why = strerror(errno);
 	if (fd >= 0)
 		close(fd);
-	const struct ct_count_header *h = m;
-	if (!why &&
-	    (h->magic != CT_COUNT_MAGIC || h->version != CT_FORMAT_VERSION || !h->nslots ||
-	     (h->nslots & (h->nslots - 1)) || h->slots_offset < sizeof(*h) ||
-	     h->slots_offset > (uint64_t)st.st_size ||
-	     h->nslots > ((uint64_t)st.st_size - h->slots_offset) / sizeof(struct ct_count_slot)))
-		why = "not a calltrace counting table of this version";
+	struct ct_count_header *mh = m;
+	struct table tb, *h = &tb;
+	if (!why) {
+		uint32_t magic = ONCE(mh->magic), version = ONCE(mh->version);
+		tb = (struct table){ONCE(mh->pid),    ONCE(mh->gen),          ONCE(mh->tid),
+				    ONCE(mh->nslots), ONCE(mh->slots_offset), ONCE(mh->lost)};
+		if (magic != CT_COUNT_MAGIC || version != CT_FORMAT_VERSION || !h->nslots ||
+		    (h->nslots & (h->nslots - 1)) || h->slots_offset < sizeof(*mh) ||
+		    h->slots_offset > (uint64_t)st.st_size || h->slots_offset % 8 ||
+		    h->nslots >
+			    ((uint64_t)st.st_size - h->slots_offset) / sizeof(struct ct_count_slot))
+			why = "not a calltrace counting table of this version";
+	}
 	if (why) {
 		say(c, "%s/%s: %s; ignored", shm, name, why);
 		c->st->refused++;
@@ -115,7 +130,7 @@ static bool read_table(struct collect *c, int shm_fd, const char *shm, const cha
 		(const struct ct_count_slot *)((const char *)m + h->slots_offset);
 	for (uint64_t i = 0; ok && i < h->nslots; i++) {
 		uint64_t to = __atomic_load_n(&s[i].to, __ATOMIC_ACQUIRE);
-		uint64_t n = s[i].n;
+		uint64_t n = ONCE(s[i].n), from = ONCE(s[i].from);
 		if (!to || !n)
 			continue;
 		if (c->narcs == c->cap) {
@@ -128,9 +143,9 @@ static bool read_table(struct collect *c, int shm_fd, const char *shm, const cha
 			c->arcs = na;
 			c->cap = cap;
 		}
-		c->arcs[c->narcs++] = (struct arc){h->pid,    h->gen,
-						   h->tid,    (to & CT_COUNT_SITE) != 0,
-						   s[i].from, to & ~CT_COUNT_SITE,
+		c->arcs[c->narcs++] = (struct arc){h->pid, h->gen,
+						   h->tid, (to & CT_COUNT_SITE) != 0,
+						   from,   to & ~CT_COUNT_SITE,
 						   n};
 	}
 	munmap(m, (size_t)st.st_size);

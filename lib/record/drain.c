@@ -35,7 +35,11 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 
 struct ct_drain_ring {
-	struct ct_ring_header *hdr;
+	/* the header's fields as checked when the ring was taken: the only
+	 * ones used (the program can rewrite its header at any time) */
+	struct ct_ring_geom geo;
+	uint64_t data_offset; /* geo.data's, to see whether it was rewritten */
+	uint64_t start_tsc;
 	size_t len;
 	int pid, gen, tid;
 	uint64_t next; /* next buffer sequence to copy */
@@ -232,7 +236,8 @@ static int open_stream(struct ct_drainer *d, struct ct_drain_ring *g)
 	}
 	g->fd = fd;
 	if (st.st_size == 0) {
-		struct ct_ev_file_header h = ct_ev_header_of(g->hdr);
+		struct ct_ev_file_header h = ct_ev_header_make((uint32_t)g->pid, (uint32_t)g->tid,
+							       (uint32_t)g->gen, g->start_tsc);
 		size_t w = write_all(d, g, &h, sizeof(h));
 		d->st.bytes += w;
 		d->unwritten_bytes += sizeof(h) - w;
@@ -292,10 +297,10 @@ static bool flight_copy(struct ct_drainer *d, struct ct_drain_ring *g)
 	if (g->taken)
 		return false;
 	g->taken = true;
-	size_t n = ct_flight_take(g->hdr, b);
+	size_t n = ct_flight_take(&g->geo, b);
 	uint64_t from, to;
 	uint32_t open;
-	ct_flight_window(b, n, g->hdr->start_tsc, &from, &to, &open);
+	ct_flight_window(b, n, g->start_tsc, &from, &to, &open);
 	struct ct_flight_win *w = realloc(d->wins, (d->nwins + 1) * sizeof(*w));
 	if (w) {
 		d->wins = w;
@@ -316,20 +321,32 @@ static bool drain_ring(struct ct_drainer *d, struct ct_drain_ring *g)
 	if (d->flight)
 		return g->dead && flight_copy(d, g);
 	struct copy_ctx c = {d, g};
-	return ct_ring_drain(g->hdr, &g->next, g->dead, copy_buffer, &c);
+	return ct_ring_geom_drain(&g->geo, &g->next, g->dead, copy_buffer, &c);
 }
 
-/* the ring is finished: account for it and let it go */
+/* a field of a header the program shares with us, read once */
+#define ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* the ring is finished: account for it and let it go.  A program that
+ * rewrote the geometry of its ring's header is told of (the copy taken
+ * with the ring was used throughout) */
 static void close_ring(struct ct_drainer *d, size_t i)
 {
 	struct ct_drain_ring *g = d->rings[i];
-	d->st.lost += g->hdr->lost;
-	d->st.unmatched += g->hdr->unmatched;
-	d->st.waits += g->hdr->waits;
-	d->st.filtered += g->hdr->filtered;
+	struct ct_ring_header *h = g->geo.hdr;
+	d->st.lost += ONCE(h->lost);
+	d->st.unmatched += ONCE(h->unmatched);
+	d->st.waits += ONCE(h->waits);
+	d->st.filtered += ONCE(h->filtered);
+	if (ONCE(h->data_offset) != g->data_offset || ONCE(h->buf_stride) != g->geo.stride ||
+	    ONCE(h->nslots) != g->geo.nslots)
+		derr(d,
+		     "the ring of thread %d-%d-%d: its header's layout was changed by the program "
+		     "after it was taken; ignored (the layout it was taken with was used)",
+		     g->pid, g->gen, g->tid);
 	if (g->fd >= 0)
 		close(g->fd);
-	munmap(g->hdr, g->len);
+	munmap(h, g->len);
 	free(g);
 	d->rings[i] = d->rings[--d->nrings];
 }
@@ -354,6 +371,28 @@ static void kill_rings_of(struct ct_drainer *d, int pid, int below_gen)
 
 /* the largest ring the runtime makes: 64 buffers of 1 GiB and their slack */
 #define RING_MAX_BYTES ((uint64_t)CT_RING_MAX_SLOTS * ((1ull << 30) + (1ull << 20)) + (1u << 20))
+
+/* the header of a ring of size bytes at h, checked: each field read once,
+ * and the geometry and identity kept in g from then on.  NULL, or why not. */
+static const char *take_header(struct ct_drain_ring *g, struct ct_ring_header *h, uint64_t size)
+{
+	uint32_t magic = ONCE(h->magic), version = ONCE(h->version), nslots = ONCE(h->nslots);
+	uint64_t buf_size = ONCE(h->buf_size), stride = ONCE(h->buf_stride),
+		 off = ONCE(h->data_offset);
+	/* buffers of whole words, 8-aligned, as the runtime makes them */
+	if (magic != CT_RING_MAGIC || version != CT_FORMAT_VERSION || nslots > CT_RING_MAX_SLOTS ||
+	    buf_size > stride || off < sizeof(*h) || off > size || stride > size || off % 8 ||
+	    stride % 8 || off + (uint64_t)nslots * stride > size)
+		return "not a calltrace ring of this version";
+	g->geo = (struct ct_ring_geom){h, (char *)h + off, stride, nslots};
+	g->data_offset = off;
+	g->pid = (int)ONCE(h->pid);
+	g->gen = (int)ONCE(h->gen);
+	g->tid = (int)ONCE(h->tid);
+	g->start_tsc = ONCE(h->start_tsc);
+	g->len = (size_t)size;
+	return NULL;
+}
 
 /* a ring a traced thread published in our directory: map it and unlink it.
  * Only a regular file of ours of a sane size is taken, never through a
@@ -385,21 +424,16 @@ static void add_ring(struct ct_drainer *d, const char *name)
 			     0)) == MAP_FAILED)
 		why = strerror(errno);
 	close(fd);
-	unlinkat(d->shm_fd, name, 0);
-	if (!why) {
-		const struct ct_ring_header *h = map;
-		if (h->magic != CT_RING_MAGIC || h->version != CT_FORMAT_VERSION ||
-		    h->nslots > CT_RING_MAX_SLOTS || h->buf_size > h->buf_stride ||
-		    h->data_offset < sizeof(*h) || h->data_offset > (uint64_t)st.st_size ||
-		    h->buf_stride > (uint64_t)st.st_size ||
-		    h->data_offset + (uint64_t)h->nslots * h->buf_stride > (uint64_t)st.st_size)
-			why = "not a calltrace ring of this version";
-	}
 	struct ct_drain_ring *g = NULL;
 	if (!why && (!(g = calloc(1, sizeof(*g))) || (d->nrings == d->cap && !grow_rings(d)) ||
 		     !room_for_id(&d->pids, d->npids, &d->pidcap, 1) ||
 		     !room_for_id(&d->tids, d->ntids, &d->tidcap, 3)))
 		why = "out of memory";
+	if (!why)
+		why = take_header(g, map, (uint64_t)st.st_size);
+	/* once its header is taken: a ring gone from the directory is one
+	 * whose geometry is ours */
+	unlinkat(d->shm_fd, name, 0);
 	if (why) {
 		derr(d, "%s/%s: %s; ignored", d->shm, name, why);
 		if (map != MAP_FAILED)
@@ -408,12 +442,6 @@ static void add_ring(struct ct_drainer *d, const char *name)
 		d->rings_refused++;
 		return;
 	}
-	struct ct_ring_header *h = map;
-	g->hdr = h;
-	g->len = (size_t)st.st_size;
-	g->pid = (int)h->pid;
-	g->gen = (int)h->gen;
-	g->tid = (int)h->tid;
 	g->fd = -1;
 	/* an exec replaced the older image of this pid: its rings are final */
 	kill_rings_of(d, g->pid, g->gen);
@@ -454,8 +482,8 @@ bool ct_drainer_drain(struct ct_drainer *d)
 	for (size_t i = 0; i < d->nrings;) {
 		struct ct_drain_ring *g = d->rings[i];
 		did |= drain_ring(d, g);
-		bool done = __atomic_load_n(&g->hdr->done, __ATOMIC_ACQUIRE) &&
-			    ct_ring_find(g->hdr, g->next, CT_SLOT_FULL) < 0;
+		bool done = __atomic_load_n(&g->geo.hdr->done, __ATOMIC_ACQUIRE) &&
+			    ct_ring_geom_find(&g->geo, g->next, CT_SLOT_FULL) < 0;
 		if (g->dead || (done && !d->flight)) {
 			close_ring(d, i);
 			continue;
@@ -566,10 +594,10 @@ void ct_drainer_stop(struct ct_drainer *d)
 		drain_ring(d, d->rings[i]);
 	__atomic_store_n(&d->db->closed, 1, __ATOMIC_SEQ_CST);
 	while (d->nrings > 0) {
-		struct ct_ring_header *h = d->rings[0]->hdr;
-		uint32_t n = h->nslots < CT_RING_MAX_SLOTS ? h->nslots : CT_RING_MAX_SLOTS;
+		const struct ct_ring_geom *g = &d->rings[0]->geo;
+		struct ct_ring_header *h = g->hdr;
 		if (__atomic_load_n(&h->waiting, __ATOMIC_SEQ_CST))
-			for (uint32_t s = 0; s < n; s++)
+			for (uint32_t s = 0; s < g->nslots; s++)
 				syscall(SYS_futex, &h->slot[s].state, FUTEX_WAKE, INT_MAX, NULL,
 					NULL, 0);
 		close_ring(d, 0);
@@ -645,7 +673,7 @@ void ct_drainer_peek(struct ct_drainer *d)
 		return;
 	for (size_t i = 0; i < d->nrings; i++) {
 		struct ct_drain_ring *g = d->rings[i];
-		int s = ct_ring_find(g->hdr, g->next, CT_SLOT_WRITING);
+		int s = ct_ring_geom_find(&g->geo, g->next, CT_SLOT_WRITING);
 		if (s < 0 || g->dead || g->broken)
 			continue;
 		/* where the buffer will go: the end of the stream so far (the
@@ -654,13 +682,10 @@ void ct_drainer_peek(struct ct_drainer *d)
 		off_t end = g->fd >= 0 ? lseek(g->fd, 0, SEEK_END) : 0;
 		if (end <= 0)
 			end = (off_t)sizeof(struct ct_ev_file_header);
-		struct ct_drain_chunk c = {g->pid,
-					   g->gen,
-					   g->tid,
-					   g->hdr->start_tsc,
-					   (uint64_t)end,
-					   ct_ring_buf(g->hdr, (uint32_t)s),
-					   g->hdr->buf_stride};
+		struct ct_drain_chunk c = {g->pid,        g->gen,
+					   g->tid,        g->start_tsc,
+					   (uint64_t)end, ct_ring_geom_buf(&g->geo, (uint32_t)s),
+					   g->geo.stride};
 		d->obs->data(d->obs->ctx, &c);
 	}
 }

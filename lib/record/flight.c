@@ -73,22 +73,21 @@ static int cmp_seq(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-size_t ct_flight_take(struct ct_ring_header *r, struct ct_flight_buf *out)
+size_t ct_flight_take(const struct ct_ring_geom *g, struct ct_flight_buf *out)
 {
-	uint32_t ns = r->nslots < CT_RING_MAX_SLOTS ? r->nslots : CT_RING_MAX_SLOTS;
-	const char *base = (const char *)r + r->data_offset;
+	struct ct_ring_header *r = g->hdr;
+	uint64_t stride = g->stride;
 	size_t n = 0;
-	for (uint32_t s = 0; s < ns; s++) {
+	for (uint32_t s = 0; s < g->nslots; s++) {
 		uint32_t state = __atomic_load_n(&r->slot[s].state, __ATOMIC_ACQUIRE);
 		uint64_t seq = __atomic_load_n(&r->slot[s].seq, __ATOMIC_ACQUIRE);
 		uint64_t fill = __atomic_load_n(&r->slot[s].fill, __ATOMIC_ACQUIRE);
 		if (state != CT_SLOT_FULL && state != CT_SLOT_WRITING)
 			continue;
-		char *d = malloc(r->buf_stride);
+		char *d = malloc(stride ? stride : 1);
 		if (!d)
 			break;
-		const char *src = base + (uint64_t)s * r->buf_stride;
-		memcpy(d, src, r->buf_stride);
+		memcpy(d, ct_ring_geom_buf(g, s), stride);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (__atomic_load_n(&r->slot[s].seq, __ATOMIC_ACQUIRE) != seq ||
 		    __atomic_load_n(&r->slot[s].state, __ATOMIC_ACQUIRE) == CT_SLOT_EMPTY) {
@@ -98,8 +97,7 @@ size_t ct_flight_take(struct ct_ring_header *r, struct ct_flight_buf *out)
 		/* a buffer handed over ends at its fill (its last record may
 		 * run into the slack); the one being written at its last whole
 		 * record */
-		uint64_t len =
-			state == CT_SLOT_FULL && fill <= r->buf_stride ? fill : r->buf_stride;
+		uint64_t len = state == CT_SLOT_FULL && fill <= stride ? fill : stride;
 		out[n++] = (struct ct_flight_buf){d, ct_flight_whole(d, len), seq};
 	}
 	qsort(out, n, sizeof(*out), cmp_seq);

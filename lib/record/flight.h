@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "calltrace/format.h"
+#include "calltrace/ring.h"
 
 /* one buffer of a ring, copied */
 struct ct_flight_buf {
@@ -25,12 +26,13 @@ struct ct_flight_buf {
  * ENTER whose address word is not there yet, or a record cut short */
 uint64_t ct_flight_whole(const char *buf, uint64_t len);
 
-/* Copy the buffers ring r still holds (handed over, and the one being
+/* Copy the buffers the ring of geometry g (checked, and copied out of its
+ * header: calltrace/ring.h) still holds (handed over, and the one being
  * written), oldest first, into out[] (room for CT_RING_MAX_SLOTS): only
  * those that are one run of sequence numbers up to the newest, and none
  * that the writer began to reuse while it was copied.  Their number (0 when
  * nothing is whole, or out of memory); free with ct_flight_free. */
-size_t ct_flight_take(struct ct_ring_header *r, struct ct_flight_buf *out);
+size_t ct_flight_take(const struct ct_ring_geom *g, struct ct_flight_buf *out);
 void ct_flight_free(struct ct_flight_buf *b, size_t n);
 
 /* what a window of n buffers spans: the clock of its first and last

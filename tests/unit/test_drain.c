@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* lib/record/drain.c: a ring published in the ring directory is taken, its full
  * buffers copied into its thread's .ev, the rest once its process is gone;
- * what is not a ring is refused; the ring directory goes at the end */
+ * what is not a ring is refused; the ring directory goes at the end; a
+ * program that rewrites its ring's header after it was taken changes
+ * nothing of what is copied, zeroed or handed on */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +41,7 @@ static int put_ring(const char *shm, const char *name)
 	h->version = CT_FORMAT_VERSION;
 	h->pid = 4242;
 	h->tid = 4243;
+	h->start_tsc = 1234;
 	h->nslots = 3;
 	h->buf_size = h->buf_stride = STRIDE;
 	h->data_offset = off;
@@ -189,8 +193,154 @@ static void test_count(void)
 	      (unsigned long long)cs_enters, n);
 }
 
+static struct ct_drain_chunk peeked;
+static uint32_t peek_word;
+
+static void on_peek(void *ctx, const struct ct_drain_chunk *c)
+{
+	(void)ctx;
+	peeked = *c;
+	memcpy(&peek_word, c->buf, 4); /* where it says its buffer is */
+}
+
+/* the .ev header of dir/4242-0-4243.ev, and its size */
+static int ev_header(const char *dir, struct ct_ev_file_header *h, off_t *size)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/4242-0-4243.ev", dir);
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	int ok = fd >= 0 && fstat(fd, &st) == 0 && read(fd, h, sizeof(*h)) == sizeof(*h);
+	if (fd >= 0)
+		close(fd);
+	*size = ok ? st.st_size : -1;
+	unlink(path);
+	return ok ? 0 : -1;
+}
+
+/* the ring put_ring makes, taken; then, as a program sharing it could,
+ * its header rewritten between the drainer's steps: its identity, then
+ * a geometry that points into the header itself, then one far outside the
+ * mapping with a fill beyond it.  Each step copies, zeroes, peeks at and
+ * snapshots the buffers where the ring was taken with them (a drainer that
+ * read the header again copied the header and zeroed part of it, then
+ * died of SIGSEGV), and a message says what the program did. */
+static void test_rewritten(void)
+{
+	char dir[] = "/tmp/ct-test-drain-XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	struct ct_drainer d;
+	ct_drainer_init(&d, dir, note);
+	CHECK(ct_drainer_make_dir(&d, true) == 0, "the ring directory: %s", msg);
+	CHECK(put_ring(d.shm, "r1") == 0, "a ring");
+	/* the program's own mapping of it */
+	char path[PATH_MAX + 8];
+	snprintf(path, sizeof(path), "%s/r1", d.shm);
+	int fd = open(path, O_RDWR);
+	struct stat st;
+	char *m = MAP_FAILED;
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK(m != MAP_FAILED, "the program's mapping");
+	if (m == MAP_FAILED)
+		return;
+	struct ct_ring_header *h = (struct ct_ring_header *)m;
+	uint64_t off = h->data_offset;
+	ct_drainer_scan(&d);
+	CHECK(d.nrings == 1, "the ring taken (%zu)", d.nrings);
+
+	/* its identity and a geometry inside the header */
+	h->pid = 999;
+	h->tid = 998;
+	h->start_tsc = 5;
+	h->data_offset = 8;
+	h->buf_stride = 8;
+	h->nslots = CT_RING_MAX_SLOTS;
+	struct ct_ring_header before = *h;
+	CHECK(ct_drainer_drain(&d), "buffer 0 copied");
+	CHECK(d.st.events == 2 && d.st.enters == 1 && d.st.exits == 1,
+	      "buffer 0's ENTER and EXIT, not the header's bytes: %llu events",
+	      (unsigned long long)d.st.events);
+	before.slot[0].state = CT_SLOT_EMPTY;
+	CHECK(!memcmp(&before, h, sizeof(before)),
+	      "the header untouched but for the slot given back (nothing zeroed there)");
+	static const char zero[12];
+	CHECK(!memcmp(m + off, zero, 12) && ((uint32_t *)(m + off + STRIDE))[0] != 0,
+	      "buffer 0 zeroed where it is, buffer 1 untouched");
+
+	/* a geometry far outside the mapping; buffer 1 handed over with a fill
+	 * beyond all; buffer 2 begun (an EXIT) */
+	h->data_offset = 1ull << 40;
+	h->buf_stride = 1ull << 40;
+	h->nslots = 1000;
+	((uint32_t *)(m + off + 2 * STRIDE))[0] = CT_REC_EXIT | 4u << 2;
+	h->slot[2] = (struct ct_ring_slot){CT_SLOT_WRITING, 0, 0, 2};
+	h->slot[1].fill = 1ull << 40;
+	__atomic_store_n(&h->slot[1].state, CT_SLOT_FULL, __ATOMIC_RELEASE);
+	CHECK(ct_drainer_drain(&d), "buffer 1 copied");
+	CHECK(d.st.events == 3 && d.st.enters == 2, "buffer 1's ENTER: %llu events",
+	      (unsigned long long)d.st.events);
+	CHECK(((uint32_t *)(m + off + STRIDE))[0] == 0 && h->slot[1].state == CT_SLOT_EMPTY,
+	      "buffer 1 zeroed and given back");
+
+	/* the live view's peek at the buffer being written */
+	struct ct_drain_observer obs = {on_peek, NULL};
+	d.obs = &obs;
+	ct_drainer_peek(&d);
+	d.obs = NULL;
+	CHECK(peeked.len == STRIDE && peek_word == (CT_REC_EXIT | 4u << 2) && peeked.pid == 4242 &&
+		      peeked.tid == 4243 && peeked.start_tsc == 1234,
+	      "peek: buffer 2 (%llu bytes, first word %#x), of thread %d, clock base %llu",
+	      (unsigned long long)peeked.len, peek_word, peeked.tid,
+	      (unsigned long long)peeked.start_tsc);
+
+	/* a flight recorder's snapshot of what it holds: buffer 2 */
+	char snap[sizeof(dir) + 8];
+	snprintf(snap, sizeof(snap), "%s/snap", dir);
+	mkdir(snap, 0700);
+	struct ct_drain_stats sst;
+	struct ct_flight_win *wins = NULL;
+	size_t nwins = 0;
+	ct_drainer_snapshot(&d, snap, &sst, &wins, &nwins);
+	CHECK(sst.events == 1 && sst.exits == 1 && nwins == 1 && wins[0].pid == 4242,
+	      "the snapshot: buffer 2's EXIT (%llu events)", (unsigned long long)sst.events);
+	free(wins);
+	struct ct_ev_file_header eh;
+	off_t size;
+	CHECK(ev_header(snap, &eh, &size) == 0 && eh.pid == 4242 && eh.start_tsc == 1234 &&
+		      size == (off_t)(sizeof(eh) + 4),
+	      "the snapshot's stream: pid %u, %lld bytes", eh.pid, (long long)size);
+	rmdir(snap);
+
+	/* the process is gone: the buffer it was writing, by the stride the
+	 * ring was taken with */
+	msg[0] = 0;
+	ct_drainer_process_gone(&d, 4242);
+	CHECK(ct_drainer_drain(&d), "buffer 2 copied at the end");
+	CHECK(d.st.events == 4 && d.st.exits == 2 && d.nrings == 0, "all 4 events: %llu",
+	      (unsigned long long)d.st.events);
+	CHECK(strstr(msg, "the ring of thread 4242-0-4243: its header's layout was changed by "
+			  "the program after it was taken; ignored"),
+	      "said: %s", msg);
+	CHECK(ev_header(dir, &eh, &size) == 0 && eh.pid == 4242 && eh.tid == 4243 &&
+		      eh.start_tsc == 1234 && size == (off_t)(sizeof(eh) + 12 + STRIDE + 4),
+	      "the stream: its header as taken (pid %u, tid %u, clock base %llu), %lld bytes",
+	      eh.pid, eh.tid, (unsigned long long)eh.start_tsc, (long long)size);
+	CHECK(!d.write_errors && !d.rings_refused, "no error");
+	munmap(m, (size_t)st.st_size);
+	ct_drainer_stop(&d);
+	ct_drainer_free(&d);
+	rmdir(dir);
+}
+
 int main(void)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0); /* a failure is seen before a crash */
 	test_count();
 
 	char dir[] = "/tmp/ct-test-drain-XXXXXX";
@@ -258,5 +408,7 @@ int main(void)
 
 	unlink(ev);
 	rmdir(dir);
+
+	test_rewritten();
 	return check_done();
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "calltrace/format.h"
+#include "calltrace/ring.h"
 #include "check.h"
 #include "flight.h"
 
@@ -77,13 +78,20 @@ static struct ct_ring_header *make_ring(const int *seq, int writing)
 	return h;
 }
 
+/* the ring's buffers, by its geometry as built */
+static size_t take(struct ct_ring_header *h, struct ct_flight_buf *b)
+{
+	struct ct_ring_geom g = ct_ring_geom_of(h);
+	return ct_flight_take(&g, b);
+}
+
 static void test_take(void)
 {
 	struct ct_flight_buf b[CT_RING_MAX_SLOTS];
 	/* reused circularly: slots hold 4, 5, 2, 3; 5 being written */
 	int seq[NSLOTS] = {4, 5, 2, 3};
 	struct ct_ring_header *h = make_ring(seq, 1);
-	size_t n = ct_flight_take(h, b);
+	size_t n = take(h, b);
 	CHECK(n == 4, "4 buffers, got %zu", n);
 	for (size_t i = 0; i < n; i++)
 		CHECK(b[i].seq == 2 + i && b[i].len == 32, "buffer %zu: seq %llu, %llu bytes", i,
@@ -99,7 +107,7 @@ static void test_take(void)
 	/* a gap (buffer 3 missing): only what follows it */
 	int gap[NSLOTS] = {4, 5, 2, -1};
 	h = make_ring(gap, 1);
-	n = ct_flight_take(h, b);
+	n = take(h, b);
 	CHECK(n == 2 && b[0].seq == 4 && b[1].seq == 5, "after the gap: %zu", n);
 	ct_flight_free(b, n);
 	free(h);
@@ -107,12 +115,12 @@ static void test_take(void)
 	/* a thread that never switched: its one buffer, no FRAMES open */
 	int one[NSLOTS] = {0, -1, -1, -1};
 	h = make_ring(one, 0);
-	n = ct_flight_take(h, b);
+	n = take(h, b);
 	CHECK(n == 1 && b[0].seq == 0, "one buffer: %zu", n);
 	ct_flight_free(b, n);
 	free(h);
 	h = make_ring((int[]){-1, -1, -1, -1}, -1);
-	n = ct_flight_take(h, b);
+	n = take(h, b);
 	CHECK(n == 0, "an empty ring: %zu", n);
 	free(h);
 }

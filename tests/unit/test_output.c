@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* lib/core/output.c: text for a terminal, JSON and CSV strings from names a
- * recording may hold (control characters, C1, bytes that are not UTF-8). */
+ * recording may hold (control characters, C1, bytes that are not UTF-8);
+ * the files a view writes, private and never through another's link. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "output.h"
@@ -98,9 +104,91 @@ static void test_json_csv(void)
 	}
 }
 
+/* the permission bits of path, or -1 */
+static int perm(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (int)(st.st_mode & 07777) : -1;
+}
+
+/* write "x" through ct_output_create(path, mode): 0, or errno */
+static int put(const char *path, unsigned mode, const char **why)
+{
+	FILE *f = ct_output_create(path, mode, why);
+	if (!f)
+		return errno ? errno : -1;
+	fputs("x", f);
+	return fclose(f) == 0 ? 0 : errno;
+}
+
+static void test_create(void)
+{
+	char dir[] = "/tmp/ct-test-output-XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char a[PATH_MAX], b[PATH_MAX], l[PATH_MAX];
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(l, sizeof(l), "%s/l", dir);
+	const char *why = NULL;
+	mode_t old = umask(022);
+	CHECK(put(a, 0600, &why) == 0 && perm(a) == 0600, "new, umask 022: %o", perm(a));
+	umask(077);
+	CHECK(put(b, 0644, &why) == 0 && perm(b) == 0644, "new, 0644 under umask 077: %o", perm(b));
+	umask(022);
+	/* an existing file of ours: emptied, made as asked */
+	FILE *f = fopen(a, "w");
+	fputs("longer than x", f);
+	fclose(f);
+	chmod(a, 0666);
+	struct stat st;
+	CHECK(put(a, 0600, &why) == 0 && perm(a) == 0600 && stat(a, &st) == 0 && st.st_size == 1,
+	      "rewritten: %o, %lld bytes", perm(a), (long long)st.st_size);
+	/* a link of ours, dangling: followed, its target made */
+	CHECK(symlink("c", l) == 0, "symlink");
+	char c[PATH_MAX];
+	snprintf(c, sizeof(c), "%s/c", dir);
+	CHECK(put(l, 0600, &why) == 0 && perm(c) == 0600, "our link followed: %o", perm(c));
+	if (geteuid() == 0) {
+		/* another user's link and file (root can make them) */
+		unlink(c);
+		CHECK(lchown(l, 65534, 65534) == 0, "lchown");
+		why = NULL;
+		CHECK(put(l, 0600, &why) == ELOOP && why && strstr(why, "another user") &&
+			      perm(c) == -1,
+		      "another user's link not followed: %s", why ? why : "written");
+		CHECK(chown(b, 65534, 65534) == 0, "chown");
+		why = NULL;
+		CHECK(put(b, 0600, &why) == EPERM && why && strstr(why, "another user") &&
+			      perm(b) == 0644,
+		      "another user's file left alone: %s", why ? why : "written");
+	} else {
+		printf("(not root: another user's link and file not tried)\n");
+	}
+	/* a FIFO (as a device): written, its mode left as it is */
+	char p[PATH_MAX], got[4] = "";
+	snprintf(p, sizeof(p), "%s/p", dir);
+	int rfd = mkfifo(p, 0644) == 0 ? open(p, O_RDONLY | O_NONBLOCK) : -1;
+	CHECK(rfd >= 0 && put(p, 0600, &why) == 0 && read(rfd, got, 3) == 1 && got[0] == 'x' &&
+		      perm(p) == 0644,
+	      "a FIFO written (%s), its mode %o", got, perm(p));
+	if (rfd >= 0)
+		close(rfd);
+	unlink(p);
+	umask(old);
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	unlink(l);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_text();
 	test_json_csv();
+	test_create();
 	return check_done();
 }
