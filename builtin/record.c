@@ -59,6 +59,7 @@ struct recorder {
 	struct record_opts o;
 	char libabs[PATH_MAX];          /* the runtime */
 	char dirabs[PATH_MAX];          /* the data directory */
+	int dfd;                        /* it, open and locked (ct_datadir_prepare) */
 	char argspec[PATH_MAX + 32];    /* the argument spec file, or "" */
 	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
 	char libcall[PATH_MAX + 32];    /* $CALLTRACE_LIBCALL, or "": as it is */
@@ -305,7 +306,8 @@ static int prepare_args(struct recorder *r)
 		free(re);
 		ct_aspec_free(&sp);
 	}
-	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->argspec, sizeof(r->argspec), &err) < 0)
+	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->dfd, r->argspec, sizeof(r->argspec),
+			    &err) < 0)
 		return ct_error("%s", err.msg);
 	return 0;
 }
@@ -368,10 +370,21 @@ static int prepare(struct recorder *r)
 	free(exe);
 	if (r->o.inj.nrules && (code = resolve_inject(r)) != 0)
 		return code; /* (before DIR is touched) */
-	if (ct_datadir_prepare(r->o.dir, ct_verror))
-		return 1;
-	if (!realpath(r->o.dir, r->dirabs))
+	int dc = ct_datadir_prepare(r->o.dir, &r->dfd, ct_verror);
+	if (dc)
+		return dc == CT_DATADIR_BUSY ? CT_DATADIR_BUSY_EXIT : 1;
+	/* the directory opened and checked, by its name now (what the
+	 * runtime is given); every file record makes is made through r->dfd */
+	char fdp[64];
+	snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", r->dfd);
+	ssize_t n = readlink(fdp, r->dirabs, sizeof(r->dirabs) - 1);
+	if (n > 0 && r->dirabs[0] == '/') {
+		r->dirabs[n] = 0;
+	} else if (!realpath(r->o.dir, r->dirabs)) {
 		return ct_error("%s: %s", r->o.dir, strerror(errno));
+	}
+	r->info.dfd = r->dfd;
+	r->dr.dir_fd = r->dfd;
 	return prepare_args(r);
 }
 
@@ -396,8 +409,8 @@ static int start_recording(struct recorder *r)
 		struct ct_error e;
 		r->o.rf.libs = r->o.ao.libs;
 		r->o.rf.nlibs = r->o.ao.nlibs;
-		if (ct_recfilter_prepare(&r->o.rf, r->o.argv[0], r->dirabs, ri->hz, r->filterspec,
-					 sizeof(r->filterspec), &e) < 0)
+		if (ct_recfilter_prepare(&r->o.rf, r->o.argv[0], r->dirabs, r->dfd, ri->hz,
+					 r->filterspec, sizeof(r->filterspec), &e) < 0)
 			return ct_error("%s", e.msg);
 		r->filters = ct_recfilter_describe(&r->o.rf);
 		ri->filters = r->filters;
@@ -406,19 +419,20 @@ static int start_recording(struct recorder *r)
 		/* the plugin's table: names, and what --plugin-filter selects */
 		struct ct_error e;
 		if (ct_plugopt_prepare(&r->o.pl, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs,
-				       r->dirabs, ri->hz, r->plugspec, sizeof(r->plugspec), &e) < 0)
+				       r->dirabs, r->dfd, ri->hz, r->plugspec, sizeof(r->plugspec),
+				       &e) < 0)
 			return ct_error("%s", e.msg);
 	}
 	if (r->injtext) {
 		/* record --inject's rules, resolved in prepare() */
 		struct ct_error e;
-		if (ct_injopt_write(r->injtext, r->injlen, r->dirabs, r->injspec,
+		if (ct_injopt_write(r->injtext, r->injlen, r->dirabs, r->dfd, r->injspec,
 				    sizeof(r->injspec), &e) < 0)
 			return ct_error("%s", e.msg);
 	}
 	struct ct_error le;
 	if (ct_libcall_prepare(&r->o.lc, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, r->dirabs,
-			       r->libcall, sizeof(r->libcall), &le) < 0)
+			       r->dfd, r->libcall, sizeof(r->libcall), &le) < 0)
 		return ct_error("%s", le.msg);
 	ri->start_clock = read_clock();
 	ri->flight = r->o.flight;
@@ -570,7 +584,7 @@ static void take_snapshot(struct recorder *r, const char *reason)
 		if (m > r->mono0)
 			ri.hz = (double)(ri.end_clock - r->clock0) * 1e9 / (double)(m - r->mono0);
 	}
-	struct ct_snapshot_dir sd = {r->dirabs, r->o.dir, r->o.quiet};
+	struct ct_snapshot_dir sd = {r->dirabs, r->dfd, r->o.dir, r->o.quiet};
 	if (ct_snapshot_take(&sd, &r->dr, &ri, r->nsnap + 1, reason) == 0)
 		r->nsnap++;
 }
@@ -908,7 +922,7 @@ static int finish(struct recorder *r)
 		r->flight_info =
 			ct_snapshot_lines(0, reason, r->ri.end_clock, r->dr.wins, r->dr.nwins);
 		r->ri.extra = r->flight_info;
-		ct_snapshot_link_symbols(r->dirabs, r->nsnap);
+		ct_snapshot_link_symbols(r->dirabs, r->dfd, r->nsnap);
 	}
 	if (r->o.count) {
 		const struct ct_count_stats *cs = &r->counts;
@@ -949,6 +963,7 @@ int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
 	struct recorder r;
 	int code;
 	memset(&r, 0, sizeof(r));
+	r.dfd = -1;
 	r.follow = follow;
 	ct_drainer_init(&r.dr, r.dirabs, ct_verror);
 	ct_info_init(&r.info, r.dirabs, ct_verror);
@@ -980,6 +995,8 @@ int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
 out:
 	ct_drainer_free(&r.dr);
 	ct_info_discard(&r.info);
+	if (r.dfd >= 0)
+		close(r.dfd); /* (the lock goes with it) */
 	free(r.running);
 	free(r.flight_info);
 	free(r.o.ao.A);

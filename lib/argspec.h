@@ -163,14 +163,14 @@ struct ct_args_opts {
 	unsigned strmax; /* --str-max, 0: default */
 };
 
-/* write DIR/args.spec for the program prog (as execvp finds it); its path
- * in specpath.  -1 with a message in err. */
+/* write DIR/args.spec (dfd: DIR open, or -1) for the program prog (as
+ * execvp finds it); its path in specpath.  -1 with a message in err. */
 /* -a: add a spec for every function of the module at path that has DWARF
  * (lib/dwarfargs.c); st is its symbol table */
 struct ct_symtab;
 int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 		   const struct ct_symtab *st, struct ct_error *err);
-int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
-		    size_t splen, struct ct_error *err);
+int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, int dfd,
+		    char *specpath, size_t splen, struct ct_error *err);
 
 #endif
