@@ -60,6 +60,8 @@ struct recorder {
 	char libabs[PATH_MAX];          /* the runtime */
 	char dirabs[PATH_MAX];          /* the data directory */
 	int dfd;                        /* it, open and locked (ct_datadir_prepare) */
+	char secure[PATH_MAX + 128];    /* why the loader will not preload the runtime
+					 * into the program (setuid...), or "" */
 	char argspec[PATH_MAX + 32];    /* the argument spec file, or "" */
 	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
 	char libcall[PATH_MAX + 32];    /* $CALLTRACE_LIBCALL, or "": as it is */
@@ -138,6 +140,49 @@ static void on_interrupt(int sig)
 		interrupted = 1;
 }
 
+
+/* the signal dispositions and mask record inherited: the program starts
+ * with them, as it would have without record (a handler cannot be
+ * inherited through exec: only "ignored" is kept) */
+static sigset_t inherited_mask, inherited_ignored;
+
+static void save_inherited_signals(void)
+{
+	sigprocmask(SIG_SETMASK, NULL, &inherited_mask);
+	sigemptyset(&inherited_ignored);
+	for (int s = 1; s < NSIG; s++) {
+		struct sigaction sa;
+		if (sigaction(s, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			sigaddset(&inherited_ignored, s);
+	}
+}
+
+/* in the child, before exec: every disposition record changed back to what
+ * record inherited, and the mask as it was */
+static void restore_inherited_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	for (int s = 1; s < NSIG; s++) {
+		if (s == SIGKILL || s == SIGSTOP)
+			continue;
+		sa.sa_handler = sigismember(&inherited_ignored, s) == 1 ? SIG_IGN : SIG_DFL;
+		sigaction(s, &sa, NULL); /* (fails harmlessly on libc's own) */
+	}
+	sigprocmask(SIG_SETMASK, &inherited_mask, NULL);
+}
+
+/* record's handler for sig, unless sig was ignored when record started
+ * (nohup, a background job's SIGINT): then record ignores it as the
+ * program will */
+static void take_signal(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sigismember(&inherited_ignored, sig) == 1 ? SIG_IGN : fn;
+	sigaction(sig, &sa, NULL);
+}
 
 static bool use_tsc = true;
 
@@ -362,7 +407,15 @@ static int prepare(struct recorder *r)
 	/* a program built without any front end: said before it runs (its
 	 * libraries, or what it execs, may still be traced) */
 	char *exe = ct_find_program(r->o.argv[0]);
-	if (exe && ct_module_instrumented(exe) == 0)
+	char why[256];
+	if (exe && ct_program_secure(exe, why, sizeof(why))) {
+		/* the loader will not preload the runtime: said before and after */
+		snprintf(r->secure, sizeof(r->secure), "%s is %s", r->o.argv[0], why);
+		ct_warn("%s: the loader ignores LD_PRELOAD for it (secure execution, AT_SECURE), "
+			"so it runs untraced; record it as the user it runs as, or a copy "
+			"without the bit",
+			r->secure);
+	} else if (exe && ct_module_instrumented(exe) == 0)
 		ct_warn("%s is not built for tracing (no -finstrument-functions, -pg, -pg -mfentry "
 			"or -fpatchable-function-entry hooks in it): only libraries or programs it "
 			"runs that are can be traced",
@@ -464,18 +517,35 @@ static void drive_gate(struct recorder *r)
 	}
 }
 
+/* the runtime's environment variables (include/calltrace/format.h): in
+ * the program's environment only as record sets them, whatever the user's
+ * had (CALLTRACE, linked-in mode's switch, is left: with CALLTRACE_DIR and
+ * CALLTRACE_SHM set it has no effect) */
+static const char *const runtime_env[] = {
+	CT_ENV_DIR,   CT_ENV_SHM,    CT_ENV_BUFSIZE, CT_ENV_NBUF,     CT_ENV_DROP,
+	CT_ENV_CLOCK, CT_ENV_ARGS,   CT_ENV_FILTER,  CT_ENV_FLIGHT,   CT_ENV_LIBCALL,
+	CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_INJECT,  CT_ENV_CALLSITE,
+};
+
+/* setenv name=val when val is given and not empty */
+static void set_if(const char *name, const char *val)
+{
+	if (val && *val)
+		setenv(name, val, 1);
+}
+
 /* in the child: the runtime preloaded and told where to write, then the
  * command; never returns */
-static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
+static void exec_program(const struct recorder *r)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGUSR1, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	sigaction(SIGXFSZ, xfsz, NULL);
+	restore_inherited_signals();
+	/* $CALLTRACE_LIBCALL=0 is the documented switch that turns library
+	 * calls off when no --libcall option says otherwise (tests/lib.sh
+	 * uses it); any other value the user left is not the runtime's to read */
+	const char *lce = getenv(CT_ENV_LIBCALL);
+	bool lc_off = lce && !strcmp(lce, "0");
+	for (size_t i = 0; i < sizeof(runtime_env) / sizeof(runtime_env[0]); i++)
+		unsetenv(runtime_env[i]);
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = malloc(strlen(r->libabs) + (old ? strlen(old) : 0) + 2);
 	if (!pre) {
@@ -491,44 +561,17 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 	setenv(CT_ENV_DIR, r->dirabs, 1);
 	setenv(CT_ENV_SHM, r->dr.shm, 1);
 	setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
-	if (r->o.bufsize)
-		setenv(CT_ENV_BUFSIZE, r->o.bufsize, 1);
-	if (r->o.nbuf)
-		setenv(CT_ENV_NBUF, r->o.nbuf, 1);
-	if (*r->argspec)
-		setenv(CT_ENV_ARGS, r->argspec, 1);
-	else
-		unsetenv(CT_ENV_ARGS);
-	if (*r->filterspec)
-		setenv(CT_ENV_FILTER, r->filterspec, 1);
-	else
-		unsetenv(CT_ENV_FILTER);
-	if (r->o.drop)
-		setenv(CT_ENV_DROP, "1", 1);
-	else
-		unsetenv(CT_ENV_DROP);
-	if (r->o.callsite)
-		setenv(CT_ENV_CALLSITE, "1", 1);
-	else
-		unsetenv(CT_ENV_CALLSITE);
-	if (r->o.flight)
-		setenv(CT_ENV_FLIGHT, "1", 1);
-	else
-		unsetenv(CT_ENV_FLIGHT);
-	if (*r->libcall)
-		setenv(CT_ENV_LIBCALL, r->libcall, 1);
-	if (r->o.count)
-		setenv(CT_ENV_COUNT, "1", 1);
-	else
-		unsetenv(CT_ENV_COUNT);
-	if (*r->plugspec)
-		setenv(CT_ENV_PLUGIN, r->plugspec, 1);
-	else
-		unsetenv(CT_ENV_PLUGIN);
-	if (*r->injspec)
-		setenv(CT_ENV_INJECT, r->injspec, 1);
-	else
-		unsetenv(CT_ENV_INJECT);
+	set_if(CT_ENV_BUFSIZE, r->o.bufsize);
+	set_if(CT_ENV_NBUF, r->o.nbuf);
+	set_if(CT_ENV_ARGS, r->argspec);
+	set_if(CT_ENV_FILTER, r->filterspec);
+	set_if(CT_ENV_DROP, r->o.drop ? "1" : NULL);
+	set_if(CT_ENV_CALLSITE, r->o.callsite ? "1" : NULL);
+	set_if(CT_ENV_FLIGHT, r->o.flight ? "1" : NULL);
+	set_if(CT_ENV_LIBCALL, *r->libcall ? r->libcall : lc_off ? "0" : NULL);
+	set_if(CT_ENV_COUNT, r->o.count ? "1" : NULL);
+	set_if(CT_ENV_PLUGIN, r->plugspec);
+	set_if(CT_ENV_INJECT, r->injspec);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -540,34 +583,34 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 static int start_program(struct recorder *r)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	struct sigaction sa, xfsz;
+	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_interrupt;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
+	take_signal(SIGTERM, on_signal);
+	take_signal(SIGHUP, on_signal);
+	take_signal(SIGINT, on_interrupt);
+	take_signal(SIGQUIT, on_interrupt);
+	/* record waits for its children: SIGCHLD never ignored here (an
+	 * inherited SIG_IGN would have the kernel reap them) */
+	sa.sa_handler = r->o.flight ? on_child : SIG_DFL;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_flags = 0;
 	if (r->o.flight) {
 		sa.sa_handler = on_snapshot;
 		sigaction(SIGUSR1, &sa, NULL);
-		sa.sa_handler = on_child;
-		sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-		sigaction(SIGCHLD, &sa, NULL);
-		sa.sa_flags = 0;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	/* a file size limit makes write() fail with EFBIG (counted and
 	 * reported) rather than kill record; the program gets it as it was */
 	sa.sa_handler = SIG_IGN;
-	sigaction(SIGXFSZ, &sa, &xfsz);
+	sigaction(SIGXFSZ, &sa, NULL);
 
 	fflush(NULL);
 	child_pid = fork();
 	if (child_pid < 0)
 		return ct_error("fork: %s", strerror(errno));
 	if (child_pid == 0)
-		exec_program(r, &xfsz);
+		exec_program(r);
 	return 0;
 }
 
@@ -838,8 +881,13 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 			fprintf(stderr, ", and %u snapshot%s taken while it ran (%s/snapshot.N/)",
 				r->nsnap, r->nsnap == 1 ? "" : "s", r->o.dir);
 		fputc('.', stderr);
-	} else if (!lost_any && !r->nrunning)
+	} else if (r->secure[0]) {
+		fprintf(stderr,
+			" %s: it ran untraced (the loader ignores LD_PRELOAD under AT_SECURE).",
+			r->secure);
+	} else if (!lost_any && !r->nrunning) {
 		fprintf(stderr, " Nothing lost.");
+	}
 	print_running(r);
 	if (st->unmatched)
 		fprintf(stderr, " %llu exits without an entry.", (unsigned long long)st->unmatched);
@@ -943,10 +991,16 @@ static int finish(struct recorder *r)
 	 * program was not built for tracing (doc/record.md: exit status 3) */
 	if (!own_failure && !r->dr.st.events && !r->dr.ntids && !r->filters && r->have_status &&
 	    !r->counts.calls && !r->counts.lost) {
-		ct_error("nothing was recorded: no traced call came from %s or what it ran; "
-			 "rebuild it with -finstrument-functions, -pg, -pg -mfentry or "
-			 "-fpatchable-function-entry=5",
-			 r->o.argv[0]);
+		if (r->secure[0])
+			ct_error("nothing was recorded: %s, and the loader ran it without the "
+				 "runtime (it ignores LD_PRELOAD under AT_SECURE)",
+				 r->secure);
+		else
+			ct_error("nothing was recorded: no traced call came from %s or what it "
+				 "ran; rebuild it with -finstrument-functions, -pg, -pg -mfentry "
+				 "or "
+				 "-fpatchable-function-entry=5",
+				 r->o.argv[0]);
 		if (code == 0)
 			code = CT_RECORD_NOTHING;
 	}
@@ -962,6 +1016,8 @@ int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
 {
 	struct recorder r;
 	int code;
+	/* before record takes any signal for itself */
+	save_inherited_signals();
 	memset(&r, 0, sizeof(r));
 	r.dfd = -1;
 	r.follow = follow;
