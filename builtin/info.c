@@ -227,9 +227,19 @@ int cmd_info(int argc, char **argv)
 	       human(total, buf, sizeof(buf)), evbytes, human(evbytes, buf2, sizeof(buf2)));
 	if (s->events && evbytes)
 		printf("%-15s %.2f\n", "bytes/event:", (double)evbytes / (double)s->events);
-	printf("%-15s %" PRIu64 "\n", "lost:", s->lost);
-	printf("%-15s %" PRIu64 "\n", "unmatched:", s->unmatched);
-	printf("%-15s %" PRIu64 "\n", "waits:", s->waits);
+	if (s->complete) {
+		printf("%-15s %" PRIu64 "\n", "lost:", s->lost);
+		printf("%-15s %" PRIu64 "\n", "unmatched:", s->unmatched);
+		printf("%-15s %" PRIu64 "\n", "waits:", s->waits);
+	} else {
+		/* the counts are the final info's: none was written, and what
+		 * record had not drained when it stopped is nowhere */
+		printf("%-15s %s\n", "lost:",
+		       "unknown (record did not finish: the events it had not drained when "
+		       "it stopped are not counted)");
+		printf("%-15s %s\n", "unmatched:", "unknown");
+		printf("%-15s %s\n", "waits:", "unknown");
+	}
 	if (s->write_errors || s->unwritten_bytes)
 		printf("%-15s %" PRIu64 " events, %" PRIu64 " bytes: record could not write them "
 		       "(%" PRIu64 " write errors)\n",

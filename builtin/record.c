@@ -59,6 +59,9 @@ struct recorder {
 	struct record_opts o;
 	char libabs[PATH_MAX];          /* the runtime */
 	char dirabs[PATH_MAX];          /* the data directory */
+	int dfd;                        /* it, open and locked (ct_datadir_prepare) */
+	char secure[PATH_MAX + 128];    /* why the loader will not preload the runtime
+					 * into the program (setuid...), or "" */
 	char argspec[PATH_MAX + 32];    /* the argument spec file, or "" */
 	char filterspec[PATH_MAX + 32]; /* the filter file, or "" */
 	char libcall[PATH_MAX + 32];    /* $CALLTRACE_LIBCALL, or "": as it is */
@@ -137,6 +140,49 @@ static void on_interrupt(int sig)
 		interrupted = 1;
 }
 
+
+/* the signal dispositions and mask record inherited: the program starts
+ * with them, as it would have without record (a handler cannot be
+ * inherited through exec: only "ignored" is kept) */
+static sigset_t inherited_mask, inherited_ignored;
+
+static void save_inherited_signals(void)
+{
+	sigprocmask(SIG_SETMASK, NULL, &inherited_mask);
+	sigemptyset(&inherited_ignored);
+	for (int s = 1; s < NSIG; s++) {
+		struct sigaction sa;
+		if (sigaction(s, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			sigaddset(&inherited_ignored, s);
+	}
+}
+
+/* in the child, before exec: every disposition record changed back to what
+ * record inherited, and the mask as it was */
+static void restore_inherited_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	for (int s = 1; s < NSIG; s++) {
+		if (s == SIGKILL || s == SIGSTOP)
+			continue;
+		sa.sa_handler = sigismember(&inherited_ignored, s) == 1 ? SIG_IGN : SIG_DFL;
+		sigaction(s, &sa, NULL); /* (fails harmlessly on libc's own) */
+	}
+	sigprocmask(SIG_SETMASK, &inherited_mask, NULL);
+}
+
+/* record's handler for sig, unless sig was ignored when record started
+ * (nohup, a background job's SIGINT): then record ignores it as the
+ * program will */
+static void take_signal(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sigismember(&inherited_ignored, sig) == 1 ? SIG_IGN : fn;
+	sigaction(sig, &sa, NULL);
+}
 
 static bool use_tsc = true;
 
@@ -305,7 +351,8 @@ static int prepare_args(struct recorder *r)
 		free(re);
 		ct_aspec_free(&sp);
 	}
-	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->argspec, sizeof(r->argspec), &err) < 0)
+	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->dfd, r->argspec, sizeof(r->argspec),
+			    &err) < 0)
 		return ct_error("%s", err.msg);
 	return 0;
 }
@@ -360,7 +407,15 @@ static int prepare(struct recorder *r)
 	/* a program built without any front end: said before it runs (its
 	 * libraries, or what it execs, may still be traced) */
 	char *exe = ct_find_program(r->o.argv[0]);
-	if (exe && ct_module_instrumented(exe) == 0)
+	char why[256];
+	if (exe && ct_program_secure(exe, why, sizeof(why))) {
+		/* the loader will not preload the runtime: said before and after */
+		snprintf(r->secure, sizeof(r->secure), "%s is %s", r->o.argv[0], why);
+		ct_warn("%s: the loader ignores LD_PRELOAD for it (secure execution, AT_SECURE), "
+			"so it runs untraced; record it as the user it runs as, or a copy "
+			"without the bit",
+			r->secure);
+	} else if (exe && ct_module_instrumented(exe) == 0)
 		ct_warn("%s is not built for tracing (no -finstrument-functions, -pg, -pg -mfentry "
 			"or -fpatchable-function-entry hooks in it): only libraries or programs it "
 			"runs that are can be traced",
@@ -368,10 +423,21 @@ static int prepare(struct recorder *r)
 	free(exe);
 	if (r->o.inj.nrules && (code = resolve_inject(r)) != 0)
 		return code; /* (before DIR is touched) */
-	if (ct_datadir_prepare(r->o.dir, ct_verror))
-		return 1;
-	if (!realpath(r->o.dir, r->dirabs))
+	int dc = ct_datadir_prepare(r->o.dir, &r->dfd, ct_verror);
+	if (dc)
+		return dc == CT_DATADIR_BUSY ? CT_DATADIR_BUSY_EXIT : 1;
+	/* the directory opened and checked, by its name now (what the
+	 * runtime is given); every file record makes is made through r->dfd */
+	char fdp[64];
+	snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", r->dfd);
+	ssize_t n = readlink(fdp, r->dirabs, sizeof(r->dirabs) - 1);
+	if (n > 0 && r->dirabs[0] == '/') {
+		r->dirabs[n] = 0;
+	} else if (!realpath(r->o.dir, r->dirabs)) {
 		return ct_error("%s: %s", r->o.dir, strerror(errno));
+	}
+	r->info.dfd = r->dfd;
+	r->dr.dir_fd = r->dfd;
 	return prepare_args(r);
 }
 
@@ -396,8 +462,8 @@ static int start_recording(struct recorder *r)
 		struct ct_error e;
 		r->o.rf.libs = r->o.ao.libs;
 		r->o.rf.nlibs = r->o.ao.nlibs;
-		if (ct_recfilter_prepare(&r->o.rf, r->o.argv[0], r->dirabs, ri->hz, r->filterspec,
-					 sizeof(r->filterspec), &e) < 0)
+		if (ct_recfilter_prepare(&r->o.rf, r->o.argv[0], r->dirabs, r->dfd, ri->hz,
+					 r->filterspec, sizeof(r->filterspec), &e) < 0)
 			return ct_error("%s", e.msg);
 		r->filters = ct_recfilter_describe(&r->o.rf);
 		ri->filters = r->filters;
@@ -406,19 +472,20 @@ static int start_recording(struct recorder *r)
 		/* the plugin's table: names, and what --plugin-filter selects */
 		struct ct_error e;
 		if (ct_plugopt_prepare(&r->o.pl, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs,
-				       r->dirabs, ri->hz, r->plugspec, sizeof(r->plugspec), &e) < 0)
+				       r->dirabs, r->dfd, ri->hz, r->plugspec, sizeof(r->plugspec),
+				       &e) < 0)
 			return ct_error("%s", e.msg);
 	}
 	if (r->injtext) {
 		/* record --inject's rules, resolved in prepare() */
 		struct ct_error e;
-		if (ct_injopt_write(r->injtext, r->injlen, r->dirabs, r->injspec,
+		if (ct_injopt_write(r->injtext, r->injlen, r->dirabs, r->dfd, r->injspec,
 				    sizeof(r->injspec), &e) < 0)
 			return ct_error("%s", e.msg);
 	}
 	struct ct_error le;
 	if (ct_libcall_prepare(&r->o.lc, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, r->dirabs,
-			       r->libcall, sizeof(r->libcall), &le) < 0)
+			       r->dfd, r->libcall, sizeof(r->libcall), &le) < 0)
 		return ct_error("%s", le.msg);
 	ri->start_clock = read_clock();
 	ri->flight = r->o.flight;
@@ -450,18 +517,35 @@ static void drive_gate(struct recorder *r)
 	}
 }
 
+/* the runtime's environment variables (include/calltrace/format.h): in
+ * the program's environment only as record sets them, whatever the user's
+ * had (CALLTRACE, linked-in mode's switch, is left: with CALLTRACE_DIR and
+ * CALLTRACE_SHM set it has no effect) */
+static const char *const runtime_env[] = {
+	CT_ENV_DIR,   CT_ENV_SHM,    CT_ENV_BUFSIZE, CT_ENV_NBUF,     CT_ENV_DROP,
+	CT_ENV_CLOCK, CT_ENV_ARGS,   CT_ENV_FILTER,  CT_ENV_FLIGHT,   CT_ENV_LIBCALL,
+	CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_INJECT,  CT_ENV_CALLSITE,
+};
+
+/* setenv name=val when val is given and not empty */
+static void set_if(const char *name, const char *val)
+{
+	if (val && *val)
+		setenv(name, val, 1);
+}
+
 /* in the child: the runtime preloaded and told where to write, then the
  * command; never returns */
-static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
+static void exec_program(const struct recorder *r)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGUSR1, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	sigaction(SIGXFSZ, xfsz, NULL);
+	restore_inherited_signals();
+	/* $CALLTRACE_LIBCALL=0 is the documented switch that turns library
+	 * calls off when no --libcall option says otherwise (tests/lib.sh
+	 * uses it); any other value the user left is not the runtime's to read */
+	const char *lce = getenv(CT_ENV_LIBCALL);
+	bool lc_off = lce && !strcmp(lce, "0");
+	for (size_t i = 0; i < sizeof(runtime_env) / sizeof(runtime_env[0]); i++)
+		unsetenv(runtime_env[i]);
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = malloc(strlen(r->libabs) + (old ? strlen(old) : 0) + 2);
 	if (!pre) {
@@ -477,44 +561,17 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 	setenv(CT_ENV_DIR, r->dirabs, 1);
 	setenv(CT_ENV_SHM, r->dr.shm, 1);
 	setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
-	if (r->o.bufsize)
-		setenv(CT_ENV_BUFSIZE, r->o.bufsize, 1);
-	if (r->o.nbuf)
-		setenv(CT_ENV_NBUF, r->o.nbuf, 1);
-	if (*r->argspec)
-		setenv(CT_ENV_ARGS, r->argspec, 1);
-	else
-		unsetenv(CT_ENV_ARGS);
-	if (*r->filterspec)
-		setenv(CT_ENV_FILTER, r->filterspec, 1);
-	else
-		unsetenv(CT_ENV_FILTER);
-	if (r->o.drop)
-		setenv(CT_ENV_DROP, "1", 1);
-	else
-		unsetenv(CT_ENV_DROP);
-	if (r->o.callsite)
-		setenv(CT_ENV_CALLSITE, "1", 1);
-	else
-		unsetenv(CT_ENV_CALLSITE);
-	if (r->o.flight)
-		setenv(CT_ENV_FLIGHT, "1", 1);
-	else
-		unsetenv(CT_ENV_FLIGHT);
-	if (*r->libcall)
-		setenv(CT_ENV_LIBCALL, r->libcall, 1);
-	if (r->o.count)
-		setenv(CT_ENV_COUNT, "1", 1);
-	else
-		unsetenv(CT_ENV_COUNT);
-	if (*r->plugspec)
-		setenv(CT_ENV_PLUGIN, r->plugspec, 1);
-	else
-		unsetenv(CT_ENV_PLUGIN);
-	if (*r->injspec)
-		setenv(CT_ENV_INJECT, r->injspec, 1);
-	else
-		unsetenv(CT_ENV_INJECT);
+	set_if(CT_ENV_BUFSIZE, r->o.bufsize);
+	set_if(CT_ENV_NBUF, r->o.nbuf);
+	set_if(CT_ENV_ARGS, r->argspec);
+	set_if(CT_ENV_FILTER, r->filterspec);
+	set_if(CT_ENV_DROP, r->o.drop ? "1" : NULL);
+	set_if(CT_ENV_CALLSITE, r->o.callsite ? "1" : NULL);
+	set_if(CT_ENV_FLIGHT, r->o.flight ? "1" : NULL);
+	set_if(CT_ENV_LIBCALL, *r->libcall ? r->libcall : lc_off ? "0" : NULL);
+	set_if(CT_ENV_COUNT, r->o.count ? "1" : NULL);
+	set_if(CT_ENV_PLUGIN, r->plugspec);
+	set_if(CT_ENV_INJECT, r->injspec);
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -526,34 +583,34 @@ static void exec_program(const struct recorder *r, const struct sigaction *xfsz)
 static int start_program(struct recorder *r)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	struct sigaction sa, xfsz;
+	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_interrupt;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
+	take_signal(SIGTERM, on_signal);
+	take_signal(SIGHUP, on_signal);
+	take_signal(SIGINT, on_interrupt);
+	take_signal(SIGQUIT, on_interrupt);
+	/* record waits for its children: SIGCHLD never ignored here (an
+	 * inherited SIG_IGN would have the kernel reap them) */
+	sa.sa_handler = r->o.flight ? on_child : SIG_DFL;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_flags = 0;
 	if (r->o.flight) {
 		sa.sa_handler = on_snapshot;
 		sigaction(SIGUSR1, &sa, NULL);
-		sa.sa_handler = on_child;
-		sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-		sigaction(SIGCHLD, &sa, NULL);
-		sa.sa_flags = 0;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	/* a file size limit makes write() fail with EFBIG (counted and
 	 * reported) rather than kill record; the program gets it as it was */
 	sa.sa_handler = SIG_IGN;
-	sigaction(SIGXFSZ, &sa, &xfsz);
+	sigaction(SIGXFSZ, &sa, NULL);
 
 	fflush(NULL);
 	child_pid = fork();
 	if (child_pid < 0)
 		return ct_error("fork: %s", strerror(errno));
 	if (child_pid == 0)
-		exec_program(r, &xfsz);
+		exec_program(r);
 	return 0;
 }
 
@@ -570,7 +627,7 @@ static void take_snapshot(struct recorder *r, const char *reason)
 		if (m > r->mono0)
 			ri.hz = (double)(ri.end_clock - r->clock0) * 1e9 / (double)(m - r->mono0);
 	}
-	struct ct_snapshot_dir sd = {r->dirabs, r->o.dir, r->o.quiet};
+	struct ct_snapshot_dir sd = {r->dirabs, r->dfd, r->o.dir, r->o.quiet};
 	if (ct_snapshot_take(&sd, &r->dr, &ri, r->nsnap + 1, reason) == 0)
 		r->nsnap++;
 }
@@ -824,8 +881,13 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 			fprintf(stderr, ", and %u snapshot%s taken while it ran (%s/snapshot.N/)",
 				r->nsnap, r->nsnap == 1 ? "" : "s", r->o.dir);
 		fputc('.', stderr);
-	} else if (!lost_any && !r->nrunning)
+	} else if (r->secure[0]) {
+		fprintf(stderr,
+			" %s: it ran untraced (the loader ignores LD_PRELOAD under AT_SECURE).",
+			r->secure);
+	} else if (!lost_any && !r->nrunning) {
 		fprintf(stderr, " Nothing lost.");
+	}
 	print_running(r);
 	if (st->unmatched)
 		fprintf(stderr, " %llu exits without an entry.", (unsigned long long)st->unmatched);
@@ -908,7 +970,7 @@ static int finish(struct recorder *r)
 		r->flight_info =
 			ct_snapshot_lines(0, reason, r->ri.end_clock, r->dr.wins, r->dr.nwins);
 		r->ri.extra = r->flight_info;
-		ct_snapshot_link_symbols(r->dirabs, r->nsnap);
+		ct_snapshot_link_symbols(r->dirabs, r->dfd, r->nsnap);
 	}
 	if (r->o.count) {
 		const struct ct_count_stats *cs = &r->counts;
@@ -929,10 +991,16 @@ static int finish(struct recorder *r)
 	 * program was not built for tracing (doc/record.md: exit status 3) */
 	if (!own_failure && !r->dr.st.events && !r->dr.ntids && !r->filters && r->have_status &&
 	    !r->counts.calls && !r->counts.lost) {
-		ct_error("nothing was recorded: no traced call came from %s or what it ran; "
-			 "rebuild it with -finstrument-functions, -pg, -pg -mfentry or "
-			 "-fpatchable-function-entry=5",
-			 r->o.argv[0]);
+		if (r->secure[0])
+			ct_error("nothing was recorded: %s, and the loader ran it without the "
+				 "runtime (it ignores LD_PRELOAD under AT_SECURE)",
+				 r->secure);
+		else
+			ct_error("nothing was recorded: no traced call came from %s or what it "
+				 "ran; rebuild it with -finstrument-functions, -pg, -pg -mfentry "
+				 "or "
+				 "-fpatchable-function-entry=5",
+				 r->o.argv[0]);
 		if (code == 0)
 			code = CT_RECORD_NOTHING;
 	}
@@ -948,7 +1016,10 @@ int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
 {
 	struct recorder r;
 	int code;
+	/* before record takes any signal for itself */
+	save_inherited_signals();
 	memset(&r, 0, sizeof(r));
+	r.dfd = -1;
 	r.follow = follow;
 	ct_drainer_init(&r.dr, r.dirabs, ct_verror);
 	ct_info_init(&r.info, r.dirabs, ct_verror);
@@ -980,6 +1051,8 @@ int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
 out:
 	ct_drainer_free(&r.dr);
 	ct_info_discard(&r.info);
+	if (r.dfd >= 0)
+		close(r.dfd); /* (the lock goes with it) */
 	free(r.running);
 	free(r.flight_info);
 	free(r.o.ao.A);

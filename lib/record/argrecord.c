@@ -262,8 +262,8 @@ static int one_module(void *ctx, const struct ct_modfound *m)
 	return do_module(m->path, w->o, w->t, w->A, w->R, w->err);
 }
 
-int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
-		    size_t splen, struct ct_error *err)
+int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, int dfd,
+		    char *specpath, size_t splen, struct ct_error *err)
 {
 	struct rx *A = NULL, *R = NULL;
 	struct ct_argtab t;
@@ -308,8 +308,10 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 		if (!R[i].used)
 			ct_warn("-R '%s' matches no function", R[i].opt);
 	snprintf(specpath, splen, "%s/%s", dir, CT_ARGS_FILE);
-	/* private, new (the data directory was just made), never through a link */
-	int sfd = open(specpath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* private, new (the data directory was just made), never through a
+	 * link, in the directory record opened and checked */
+	int sfd = openat(dfd >= 0 ? dfd : AT_FDCWD, dfd >= 0 ? CT_ARGS_FILE : specpath,
+			 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	FILE *f = sfd >= 0 ? fdopen(sfd, "w") : NULL;
 	if (!f) {
 		if (sfd >= 0)

@@ -25,9 +25,9 @@ struct ct_symtab;
 int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 		   const struct ct_symtab *st, struct ct_error *err);
 
-/* write DIR/args.spec for the program prog (as execvp finds it); its path
- * in specpath.  -1 with a message in err. */
-int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, char *specpath,
-		    size_t splen, struct ct_error *err);
+/* write DIR/args.spec (dfd: DIR open, or -1) for the program prog (as
+ * execvp finds it); its path in specpath.  -1 with a message in err. */
+int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, int dfd,
+		    char *specpath, size_t splen, struct ct_error *err);
 
 #endif

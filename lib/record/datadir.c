@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,18 +133,6 @@ static bool check_tree(int dfd, bool top, bool del, char *why, size_t wl)
 	return ok;
 }
 
-/* open path, a directory that is not a link; -1 with why */
-static int open_dir(const char *path, char *why, size_t wl)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		snprintf(why, wl, "%s",
-			 errno == ENOTDIR || errno == ELOOP
-				 ? "it is a symbolic link or not a directory"
-				 : strerror(errno));
-	return fd;
-}
-
 /* whether dfd is a calltrace recording: its info starts with
  * "calltrace-data:", and it holds nothing a recording does not hold */
 static bool is_recording(int dfd, char *why, size_t wl)
@@ -167,73 +156,217 @@ static bool is_recording(int dfd, char *why, size_t wl)
 	return check_tree(dfd, true, false, why, wl);
 }
 
-/* remove DIR.old, which must be a recording: nothing else is ever removed */
-static int remove_old(const char *old, void (*verr)(const char *, va_list))
+/* try to take the lock of a data directory (flock on its descriptor, held
+ * while it stays open): false only when another holder has it.  A file
+ * system that cannot lock (ENOLCK, EINVAL) is used without one. */
+static bool lock_dir(int fd)
+{
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		return errno != EWOULDBLOCK;
+	}
+	return true;
+}
+
+static int busy(void (*verr)(const char *, va_list), const char *shown)
+{
+	derr(verr,
+	     "%s is in use: another calltrace record is writing into it; wait for it to end "
+	     "or choose another directory with -d",
+	     shown);
+	return CT_DATADIR_BUSY;
+}
+
+/* remove DIR.old (base old in pfd), which must be a recording that no
+ * record is writing: nothing else is ever removed.  0, 1 or
+ * CT_DATADIR_BUSY after a message. */
+static int remove_old(int pfd, const char *old, const char *shown,
+		      void (*verr)(const char *, va_list))
 {
 	char why[PATH_MAX + 128];
 	struct stat st;
-	if (lstat(old, &st) < 0) {
+	if (fstatat(pfd, old, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		return derr(verr, "cannot replace %s: %s", old, strerror(errno));
+		return derr(verr, "cannot replace %s: %s", shown, strerror(errno));
 	}
-	int fd = open_dir(old, why, sizeof(why));
+	int fd = openat(pfd, old, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(why, sizeof(why), "%s",
+			 errno == ENOTDIR || errno == ELOOP
+				 ? "it is a symbolic link or not a directory"
+				 : strerror(errno));
 	if (fd < 0 || !is_recording(fd, why, sizeof(why))) {
 		if (fd >= 0)
 			close(fd);
 		return derr(verr,
 			    "%s exists and is not a calltrace recording (%s): it is left as it is; "
 			    "move it away or choose another directory with -d",
-			    old, why);
+			    shown, why);
+	}
+	if (!lock_dir(fd)) {
+		close(fd);
+		return busy(verr, shown);
 	}
 	bool ok = check_tree(fd, true, true, why, sizeof(why));
 	close(fd);
-	if (!ok || rmdir(old) < 0)
-		return derr(verr, "cannot remove the old recording %s: %s", old,
+	if (!ok || unlinkat(pfd, old, AT_REMOVEDIR) < 0)
+		return derr(verr, "cannot remove the old recording %s: %s", shown,
 			    ok ? strerror(errno) : why);
 	return 0;
 }
 
-int ct_datadir_prepare(const char *dir, void (*verr)(const char *fmt, va_list ap))
+/* whether directory fd holds nothing, or (false) something; *info whether
+ * that is an info file (a regular file, not a link) */
+static bool dir_empty(int fd, bool *info)
 {
 	struct stat st;
+	*info = fstatat(fd, "info", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+	int dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return false;
+	}
+	bool empty = true;
+	struct dirent *e;
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+int ct_datadir_prepare(const char *dir, int *dfd, void (*verr)(const char *fmt, va_list ap))
+{
+	*dfd = -1;
 	if (!dir || !*dir)
 		return derr(verr, "empty data directory name");
-	if (stat(dir, &st) == 0) {
-		char info[PATH_MAX], old[PATH_MAX];
-		snprintf(info, sizeof(info), "%s/info", dir);
-		DIR *d = opendir(dir);
-		bool empty = true;
-		if (d) {
-			struct dirent *e;
-			while ((e = readdir(d)))
-				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-					empty = false;
-			closedir(d);
+	/* the name as shown (without trailing slashes), its parent and its
+	 * last component: everything below is done relative to the parent,
+	 * opened once, never through a link at the last component */
+	char shown[PATH_MAX], parent[PATH_MAX], base[PATH_MAX], old[PATH_MAX + 8],
+		oldshown[PATH_MAX + 8];
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n >= sizeof(shown))
+		return derr(verr, "%s: name too long", dir);
+	memcpy(shown, dir, n);
+	shown[n] = 0;
+	const char *sl = strrchr(shown, '/');
+	if (!sl) {
+		snprintf(parent, sizeof(parent), ".");
+		snprintf(base, sizeof(base), "%s", shown);
+	} else {
+		snprintf(parent, sizeof(parent), "%.*s", sl == shown ? 1 : (int)(sl - shown),
+			 shown);
+		snprintf(base, sizeof(base), "%s", sl[1] ? sl + 1 : ".");
+	}
+	if (snprintf(old, sizeof(old), "%s.old", base) >= (int)sizeof(old) ||
+	    snprintf(oldshown, sizeof(oldshown), "%s.old", shown) >= (int)sizeof(oldshown) ||
+	    strlen(old) > NAME_MAX)
+		return derr(verr, "%s: name too long", dir);
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return derr(verr, "cannot create %s: %s", shown, strerror(errno));
+	int rc = 1;
+	/* made, or found and checked; a recording found there is moved to
+	 * DIR.old and the loop makes the new one.  Others making or moving
+	 * it at the same time make the loop go round again, a few times */
+	for (int round = 0; round < 4; round++) {
+		/* private: traces can hold captured strings */
+		bool made = mkdirat(pfd, base, 0700) == 0;
+		if (!made && errno != EEXIST) {
+			derr(verr, "cannot create %s: %s", shown, strerror(errno));
+			goto out;
 		}
-		if (!S_ISDIR(st.st_mode) || (!empty && access(info, F_OK) != 0))
-			return derr(verr,
-				    "%s exists and is not a calltrace data directory; "
-				    "remove it or choose another with -d",
-				    dir);
-		if (st.st_uid != geteuid())
-			return derr(verr,
-				    "%s belongs to another user; choose another directory with -d",
-				    dir);
-		if (!empty) {
-			if (snprintf(old, sizeof(old), "%s.old", dir) >= (int)sizeof(old))
-				return derr(verr, "%s: name too long", dir);
-			if (remove_old(old, verr))
-				return 1;
-			if (rename(dir, old) < 0)
-				return derr(verr, "cannot move %s to %s: %s", dir, old,
-					    strerror(errno));
+		int fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue; /* gone again: made afresh */
+			if (errno == ELOOP || (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+					       S_ISLNK(st.st_mode)))
+				derr(verr,
+				     "%s is a symbolic link: a data directory is never used "
+				     "through "
+				     "a link; remove it or choose another with -d",
+				     shown);
+			else if (errno == ENOTDIR)
+				derr(verr,
+				     "%s exists and is not a calltrace data directory; "
+				     "remove it or choose another with -d",
+				     shown);
+			else
+				derr(verr, "cannot open %s: %s", shown, strerror(errno));
+			goto out;
+		}
+		if (fstat(fd, &st) < 0) {
+			derr(verr, "cannot open %s: %s", shown, strerror(errno));
+			close(fd);
+			goto out;
+		}
+		if (st.st_uid != geteuid()) {
+			derr(verr, "%s belongs to another user; choose another directory with -d",
+			     shown);
+			close(fd);
+			goto out;
+		}
+		if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+			derr(verr,
+			     "%s is writable by %s (mode %03o): refused, a recording must be "
+			     "private; chmod go-w it or choose another directory with -d",
+			     shown, st.st_mode & S_IWOTH ? "other users" : "its group",
+			     (unsigned)(st.st_mode & 07777));
+			close(fd);
+			goto out;
+		}
+		if (!lock_dir(fd)) {
+			close(fd);
+			rc = busy(verr, shown);
+			goto out;
+		}
+		bool info;
+		if (made || dir_empty(fd, &info)) {
+			*dfd = fd;
+			rc = 0;
+			goto out;
+		}
+		if (!info) {
+			derr(verr,
+			     "%s exists and is not a calltrace data directory; "
+			     "remove it or choose another with -d",
+			     shown);
+			close(fd);
+			goto out;
+		}
+		/* a recording that nobody writes (its lock is ours): moved
+		 * to DIR.old, which must not be one that somebody writes */
+		int e = remove_old(pfd, old, oldshown, verr);
+		struct stat now;
+		if (!e && (fstatat(pfd, base, &now, AT_SYMLINK_NOFOLLOW) < 0 ||
+			   now.st_dev != st.st_dev || now.st_ino != st.st_ino)) {
+			/* (replaced under us since it was opened) */
+			close(fd);
+			continue;
+		}
+		if (!e && renameat2(pfd, base, pfd, old, RENAME_NOREPLACE) < 0)
+			e = derr(verr, "cannot move %s to %s: %s", shown, oldshown,
+				 strerror(errno));
+		close(fd);
+		if (e) {
+			rc = e;
+			goto out;
 		}
 	}
-	/* private: traces can hold captured strings */
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return derr(verr, "cannot create %s: %s", dir, strerror(errno));
-	return 0;
+	derr(verr, "%s keeps changing while being prepared (another program makes or moves it)",
+	     shown);
+out:
+	close(pfd);
+	return rc;
 }
 
 static void put_escaped(FILE *f, const char *s)
@@ -293,13 +426,31 @@ static const char *untraced_key(unsigned i, char *buf, size_t len)
 	return buf;
 }
 
-/* DIR/.info.tmp, made afresh, private, never through a link */
-static int open_info_tmp(const struct ct_info_file *f, char *tmp, size_t len)
+/* the directory of f's files, for the *at calls: its descriptor, or the
+ * current directory with f->dir in the names (info_name) */
+static int info_dirfd(const struct ct_info_file *f)
 {
-	snprintf(tmp, len, "%s/.info.tmp", f->dir);
-	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
-		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return f->dfd >= 0 ? f->dfd : AT_FDCWD;
+}
+
+/* the name of file in f's directory, for info_dirfd: "info", or "DIR/info" */
+static const char *info_name(const struct ct_info_file *f, const char *file, char *buf, size_t len)
+{
+	if (f->dfd >= 0)
+		return file;
+	snprintf(buf, len, "%s/%s", f->dir, file);
+	return buf;
+}
+
+/* DIR/.info.tmp, made afresh, private, never through a link */
+static int open_info_tmp(const struct ct_info_file *f)
+{
+	char b[PATH_MAX];
+	const char *tmp = info_name(f, ".info.tmp", b, sizeof(b));
+	int dfd = info_dirfd(f);
+	int fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && unlinkat(dfd, tmp, 0) == 0)
+		fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	return fd;
 }
 
@@ -324,6 +475,7 @@ void ct_info_init(struct ct_info_file *f, const char *dir, void (*err)(const cha
 	f->dir = dir;
 	f->err = err;
 	f->fd = -1;
+	f->dfd = -1;
 }
 
 /* the text of info (doc/format.md) */
@@ -383,7 +535,7 @@ static void put_info(FILE *f, const struct ct_info *ri)
 
 int ct_info_write(struct ct_info_file *fi, const struct ct_info *ri)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char path[PATH_MAX];
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -398,23 +550,24 @@ int ct_info_write(struct ct_info_file *fi, const struct ct_info *ri)
 	int fd = fi->fd;
 	fi->fd = -1;
 	if (fd < 0)
-		fd = open_info_tmp(fi, tmp, sizeof(tmp));
-	else
-		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", fi->dir);
+		fd = open_info_tmp(fi);
 	bool ok = fd >= 0 && pwrite_all(fd, text, len) && ftruncate(fd, (off_t)len) == 0;
 	int e = errno;
 	if (fd >= 0 && close(fd) < 0 && ok) {
 		ok = false;
 		e = errno;
 	}
-	if (ok && rename(tmp, path) < 0) {
+	char tb[PATH_MAX], ib[PATH_MAX];
+	const char *tmp = info_name(fi, ".info.tmp", tb, sizeof(tb));
+	if (ok && renameat(info_dirfd(fi), tmp, info_dirfd(fi),
+			   info_name(fi, "info", ib, sizeof(ib))) < 0) {
 		ok = false;
 		e = errno;
 	}
 	free(text);
 	if (!ok) {
 		if (fd >= 0)
-			unlink(tmp);
+			unlinkat(info_dirfd(fi), tmp, 0);
 		return derr(fi->err, "cannot write %s: %s", path, strerror(e)), -1;
 	}
 	return 0;
@@ -422,25 +575,24 @@ int ct_info_write(struct ct_info_file *fi, const struct ct_info *ri)
 
 void ct_info_reserve(struct ct_info_file *f, char *const *argv)
 {
-	char tmp[PATH_MAX];
 	off_t room = 16384;
 	for (char *const *a = argv; *a; a++)
 		room += 4 * (off_t)strlen(*a) + 1;
-	f->fd = open_info_tmp(f, tmp, sizeof(tmp));
+	f->fd = open_info_tmp(f);
 	if (f->fd >= 0 && posix_fallocate(f->fd, 0, room) != 0) {
+		char b[PATH_MAX];
 		close(f->fd);
 		f->fd = -1;
-		unlink(tmp);
+		unlinkat(info_dirfd(f), info_name(f, ".info.tmp", b, sizeof(b)), 0);
 	}
 }
 
 void ct_info_discard(struct ct_info_file *f)
 {
 	if (f->fd >= 0) {
-		char tmp[PATH_MAX];
+		char b[PATH_MAX];
 		close(f->fd);
 		f->fd = -1;
-		snprintf(tmp, sizeof(tmp), "%s/.info.tmp", f->dir);
-		unlink(tmp);
+		unlinkat(info_dirfd(f), info_name(f, ".info.tmp", b, sizeof(b)), 0);
 	}
 }

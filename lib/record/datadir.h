@@ -17,12 +17,23 @@
 
 #include "calltrace/format.h"
 
-/* Make dir ready for a new recording: created (mode 0700) if missing; an
- * empty directory is used as it is; one holding a recording (it has an
- * info) is moved to DIR.old, whose older contents are removed only if it
- * is a recording of ours too; anything else is refused.  0, or 1 after a
- * message to err. */
-int ct_datadir_prepare(const char *dir, void (*err)(const char *fmt, va_list ap));
+/* ct_datadir_prepare's status when another record is writing into the
+ * directory (or into DIR.old): record exits with CT_DATADIR_BUSY_EXIT */
+#define CT_DATADIR_BUSY 2
+#define CT_DATADIR_BUSY_EXIT 75 /* sysexits.h's EX_TEMPFAIL: try again later */
+
+/* Make dir ready for a new recording and open it: created (mode 0700) if
+ * missing; an empty directory is used as it is; one holding a recording
+ * (it has an info) is moved to DIR.old, whose older contents are removed
+ * only if it is a recording of ours too; anything else is refused.  The
+ * directory must be a real one (not a link), ours, writable by nobody
+ * else; everything is done relative to its parent, opened once, and to
+ * the directory itself.  On success *dfd is the directory, open
+ * (O_CLOEXEC) and locked (flock LOCK_EX) for as long as it stays open, so
+ * that another record neither writes into it nor moves it (nor removes it
+ * as DIR.old) meanwhile.  0; 1 after a message to err; CT_DATADIR_BUSY
+ * after a message when another record holds DIR or DIR.old. */
+int ct_datadir_prepare(const char *dir, int *dfd, void (*err)(const char *fmt, va_list ap));
 
 /* what the runtime could not trace, counted in the doorbell (enum
  * ct_untraced): the info key, the summary's words ("N one|many what."),
@@ -70,9 +81,11 @@ struct ct_info {
 struct ct_info_file {
 	const char *dir;
 	void (*err)(const char *fmt, va_list ap);
-	int fd; /* .info.tmp, with room for the final info kept */
+	int fd;  /* .info.tmp, with room for the final info kept */
+	int dfd; /* dir, open: the files are made relative to it (-1: by path) */
 };
 
+/* (dfd -1: set it afterwards to write through the open directory) */
 void ct_info_init(struct ct_info_file *f, const char *dir,
 		  void (*err)(const char *fmt, va_list ap));
 /* write DIR/info through .info.tmp and a rename; through the file kept

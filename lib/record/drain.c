@@ -70,6 +70,7 @@ void ct_drainer_init(struct ct_drainer *d, const char *dir,
 {
 	memset(d, 0, sizeof(*d));
 	d->dir = dir;
+	d->dir_fd = -1;
 	d->err = err;
 	d->shm_fd = -1;
 }
@@ -221,8 +222,10 @@ static int open_stream(struct ct_drainer *d, struct ct_drain_ring *g)
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%d-%d-%d.ev", d->dir, g->pid, g->gen, g->tid);
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		      0600);
+	/* through the directory record opened and checked, when it has it */
+	int fd = openat(d->dir_fd >= 0 ? d->dir_fd : AT_FDCWD,
+			d->dir_fd >= 0 ? strrchr(path, '/') + 1 : path,
+			O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	struct stat st;
 	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
 		close(fd);
@@ -636,15 +639,17 @@ void ct_drainer_untraced(const struct ct_drainer *d, uint64_t untraced[CT_UNTRAC
 		untraced[i] = d->db ? __atomic_load_n(&d->db->untraced[i], __ATOMIC_RELAXED) : 0;
 }
 
-void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, struct ct_drain_stats *st,
-			 struct ct_flight_win **wins, size_t *nwins)
+void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, int dir_fd,
+			 struct ct_drain_stats *st, struct ct_flight_win **wins, size_t *nwins)
 {
 	const char *main_dir = d->dir;
+	int main_fd = d->dir_fd;
 	struct ct_drain_stats keep = d->st;
 	struct ct_flight_win *kw = d->wins;
 	size_t knw = d->nwins;
 	ct_drainer_scan(d);
 	d->dir = dir;
+	d->dir_fd = dir_fd;
 	memset(&d->st, 0, sizeof(d->st));
 	d->wins = NULL;
 	d->nwins = 0;
@@ -662,6 +667,7 @@ void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, struct ct_drain_
 	*wins = d->wins;
 	*nwins = d->nwins;
 	d->dir = main_dir;
+	d->dir_fd = main_fd;
 	d->st = keep;
 	d->wins = kw;
 	d->nwins = knw;

@@ -71,6 +71,7 @@ struct ct_drain_observer {
 
 struct ct_drainer {
 	const char *dir; /* the data directory (absolute): the .ev go there */
+	int dir_fd;      /* it, open: the .ev are made relative to it (-1: by path) */
 	/* prints a message (without a prefix or newline) */
 	void (*err)(const char *fmt, va_list ap);
 	char shm[PATH_MAX]; /* the private ring directory ("" before it is made) */
@@ -132,10 +133,10 @@ void ct_drainer_untraced(const struct ct_drainer *d, uint64_t untraced[CT_UNTRAC
  * and all in it; for every way out once it exists, and again harmless */
 void ct_drainer_remove_dir(struct ct_drainer *d);
 /* --flight: write what every ring holds now into the data directory dir
- * (which exists), as a recording of its own; its totals into *st and its
+ * (which exists; dir_fd open, or -1), as a recording of its own; its totals into *st and its
  * windows into *wins (malloc'd, *nwins of them).  The rings stay. */
-void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, struct ct_drain_stats *st,
-			 struct ct_flight_win **wins, size_t *nwins);
+void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, int dir_fd,
+			 struct ct_drain_stats *st, struct ct_flight_win **wins, size_t *nwins);
 /* hand the observer, for every thread still writing, the buffer it is
  * writing now (struct ct_drain_chunk) */
 void ct_drainer_peek(struct ct_drainer *d);

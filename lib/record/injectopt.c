@@ -517,10 +517,10 @@ out:
 	return rc;
 }
 
-int ct_injopt_write(const char *text, size_t len, const char *dir, char *path, size_t pathlen,
-		    struct ct_error *err)
+int ct_injopt_write(const char *text, size_t len, const char *dir, int dfd, char *path,
+		    size_t pathlen, struct ct_error *err)
 {
-	FILE *f = ct_specout_create(dir, CT_INJECT_FILE, path, pathlen, err);
+	FILE *f = ct_specout_create(dir, dfd, CT_INJECT_FILE, path, pathlen, err);
 	if (!f)
 		return -1;
 	bool ok = fwrite(text, 1, len, f) == len;

@@ -70,9 +70,10 @@ struct ct_libcall_opts;
 int ct_injopt_resolve(const struct ct_injopt *o, const char *prog, char *const *libs, size_t nlibs,
 		      bool libcalls, const struct ct_libcall_opts *lco, char **text, size_t *len,
 		      struct ct_error *err);
-/* ... written to DIR/inject.spec (its path into path): 0, or -1 with err */
-int ct_injopt_write(const char *text, size_t len, const char *dir, char *path, size_t pathlen,
-		    struct ct_error *err);
+/* ... written to DIR/inject.spec (dfd: DIR open, or -1; its path into
+ * path): 0, or -1 with err */
+int ct_injopt_write(const char *text, size_t len, const char *dir, int dfd, char *path,
+		    size_t pathlen, struct ct_error *err);
 /* does a rule throw (throw=: the runtime then needs libcalltrace-throw.so,
  * whose path, ct_injopt_thrower, prepare writes into the file) */
 bool ct_injopt_throws(const struct ct_injopt *o);

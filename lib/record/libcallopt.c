@@ -177,7 +177,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *const *libs,
-		       size_t nlibs, const char *dir, char *val, size_t vallen,
+		       size_t nlibs, const char *dir, int dfd, char *val, size_t vallen,
 		       struct ct_error *err)
 {
 	val[0] = 0;
@@ -200,8 +200,14 @@ int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *
 	if (p.names.n)
 		ct_qsort(p.names.v, p.names.n, sizeof(char *), cmp_str);
 	snprintf(val, vallen, "%s/%s", dir, CT_LIBCALL_FILE);
-	FILE *f = fopen(val, "wx");
+	/* private, new, never through a link, in the directory record
+	 * opened and checked */
+	int fd = openat(dfd >= 0 ? dfd : AT_FDCWD, dfd >= 0 ? CT_LIBCALL_FILE : val,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		ct_set_err(err, "%s: %s", val, strerror(errno));
 		val[0] = 0;
 		goto out;

@@ -33,11 +33,12 @@ struct ct_libcall_opts {
 int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg);
 
 /* the value of $CALLTRACE_LIBCALL for the program ("0", "1", or the path of
- * DIR/libcall.spec) into val, or "" to leave the environment as it is;
+ * DIR/libcall.spec, written through dfd: DIR open, or -1) into val, or ""
+ * when no option said (record then honours $CALLTRACE_LIBCALL=0 alone);
  * libs: the --args-lib modules.  0, or -1 with err (a file that cannot be
  * written, a module named that cannot be read) */
 int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *const *libs,
-		       size_t nlibs, const char *dir, char *val, size_t vallen,
+		       size_t nlibs, const char *dir, int dfd, char *val, size_t vallen,
 		       struct ct_error *err);
 
 void ct_libcall_opts_free(struct ct_libcall_opts *o);

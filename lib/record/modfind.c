@@ -5,11 +5,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <grp.h>
 #include <libelf.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -33,6 +39,46 @@ char *ct_find_program(const char *name)
 		path += n + (c ? 1 : 0);
 	}
 	return NULL;
+}
+
+bool ct_program_secure(const char *path, char *why, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	struct statvfs vfs;
+	char magic[4];
+	bool elf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pread(fd, magic, 4, 0) == 4 &&
+		   !memcmp(magic, "\177ELF", 4);
+	/* (the kernel ignores the bits of a script; no_new_privs and nosuid
+	 * make it ignore them and the capabilities) */
+	bool honoured = elf && prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1 &&
+			!(fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_NOSUID));
+	ssize_t caps = honoured ? fgetxattr(fd, "security.capability", NULL, 0) : -1;
+	close(fd);
+	if (!honoured)
+		return false;
+	if ((st.st_mode & S_ISUID) && st.st_uid != getuid()) {
+		struct passwd *pw = getpwuid(st.st_uid);
+		if (st.st_uid == 0)
+			snprintf(why, len, "setuid root");
+		else
+			snprintf(why, len, "setuid to user %u%s%s%s", (unsigned)st.st_uid,
+				 pw ? " (" : "", pw ? pw->pw_name : "", pw ? ")" : "");
+		return true;
+	}
+	if ((st.st_mode & S_ISGID) && st.st_gid != getgid()) {
+		struct group *gr = getgrgid(st.st_gid);
+		snprintf(why, len, "setgid to group %u%s%s%s", (unsigned)st.st_gid, gr ? " (" : "",
+			 gr ? gr->gr_name : "", gr ? ")" : "");
+		return true;
+	}
+	if (caps > 0 && getuid() != 0) {
+		snprintf(why, len, "has file capabilities");
+		return true;
+	}
+	return false;
 }
 
 struct modinfo {

@@ -31,6 +31,16 @@ struct ct_modfound {
 /* the file execvp would run for name (malloc'd real path), or NULL */
 char *ct_find_program(const char *name);
 
+/* would the loader run the executable at path in secure-execution mode
+ * (AT_SECURE), where it ignores LD_PRELOAD, when this process execs it?
+ * It does for an ELF file that is setuid to another user than our real
+ * one, setgid to another group than our real one, or (unless our real uid
+ * is 0) has file capabilities (the security.capability attribute), unless
+ * its file system is mounted nosuid or we run with no_new_privs.  true
+ * with the reason ("setuid root", "setgid to group 5 (tty)", "has file
+ * capabilities") in why */
+bool ct_program_secure(const char *path, char *why, size_t len);
+
 /* is the ELF file at path built for a front end: does it call a hook
  * (-finstrument-functions, mcount, __fentry__) or have patchable entries?
  * 1 yes, 0 no, -1 not an ELF file we can read */

@@ -190,8 +190,8 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 }
 
 int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const *libs,
-		       size_t nlibs, const char *dir, double hz, char *path, size_t pathlen,
-		       struct ct_error *err)
+		       size_t nlibs, const char *dir, int dfd, double hz, char *path,
+		       size_t pathlen, struct ct_error *err)
 {
 	int rc = -1;
 	struct prep p = {0};
@@ -206,7 +206,7 @@ int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const
 		}
 		p.nrx++;
 	}
-	p.out = ct_specout_create(dir, CT_PLUGIN_FILE, path, pathlen, err);
+	p.out = ct_specout_create(dir, dfd, CT_PLUGIN_FILE, path, pathlen, err);
 	if (!p.out)
 		goto out;
 	fputs("calltrace-plugin 1\nplugin ", p.out);

@@ -31,11 +31,11 @@ int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg);
 /* after all options: the plugin file checked (a usage error: message, -1) */
 int ct_plugopt_check(const struct ct_plugopt *o);
 /* match the filters against the modules of prog (and libs) and write
- * DIR/plugin.spec into path; hz: the recording clock's ticks per second.
+ * DIR/plugin.spec (dfd: DIR open, or -1), its path into path; hz: the recording clock's ticks per second.
  * 0, or -1 with err. */
 int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const *libs,
-		       size_t nlibs, const char *dir, double hz, char *path, size_t pathlen,
-		       struct ct_error *err);
+		       size_t nlibs, const char *dir, int dfd, double hz, char *path,
+		       size_t pathlen, struct ct_error *err);
 void ct_plugopt_free(struct ct_plugopt *o);
 
 #endif

@@ -453,8 +453,8 @@ static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, b
 		one_sym(ctx, name, value, 0);
 }
 
-int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, double hz,
-			 char *path, size_t pathlen, struct ct_error *err)
+int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, int dfd,
+			 double hz, char *path, size_t pathlen, struct ct_error *err)
 {
 	int rc = -1;
 	struct prep p = {0};
@@ -483,7 +483,7 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 			p.nrx++;
 		}
 	}
-	p.out = ct_specout_create(dir, CT_FILTER_FILE, path, pathlen, err);
+	p.out = ct_specout_create(dir, dfd, CT_FILTER_FILE, path, pathlen, err);
 	if (!p.out)
 		goto out;
 	uint64_t ticks = f->min_time ? (uint64_t)((double)f->min_time * hz / 1e9 + 0.5) : 0;

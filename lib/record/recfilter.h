@@ -58,10 +58,11 @@ enum {
 int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg);
 /* the options as one line, for info and the summary (malloc'd) */
 char *ct_recfilter_describe(const struct ct_recfilter *f);
-/* match against the modules of prog and write DIR/filter.spec into path;
+/* match against the modules of prog and write DIR/filter.spec (dfd: DIR
+ * open, or -1), its path into path;
  * hz: the recording clock's ticks per second.  0, or -1 with err. */
-int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, double hz,
-			 char *path, size_t pathlen, struct ct_error *err);
+int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, int dfd,
+			 double hz, char *path, size_t pathlen, struct ct_error *err);
 void ct_recfilter_free(struct ct_recfilter *f);
 
 #endif

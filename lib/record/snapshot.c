@@ -38,20 +38,19 @@ char *ct_snapshot_lines(unsigned n, const char *reason, uint64_t clock,
 	return text;
 }
 
-/* copy the small file name of the data directory into dir (a snapshot) */
-static void copy_small(const char *from, const char *dir, const char *name)
+/* copy the small file name of the data directory (from) into a snapshot
+ * (to, shown as dir) */
+static void copy_small(int from, int to, const char *dir, const char *name)
 {
-	char src[PATH_MAX * 2], dst[PATH_MAX * 2], buf[65536];
-	snprintf(src, sizeof(src), "%s/%s", from, name);
-	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
-	int in = open(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char buf[65536];
+	int in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (in < 0)
 		return;
-	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int out = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	ssize_t n;
 	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
-			ct_error("writing %s: %s", dst, strerror(errno));
+			ct_error("writing %s/%s: %s", dir, name, strerror(errno));
 			break;
 		}
 	if (out >= 0)
@@ -62,23 +61,29 @@ static void copy_small(const char *from, const char *dir, const char *name)
 int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 		     const struct ct_info *base, unsigned n, const char *reason)
 {
-	char dir[PATH_MAX + 32];
-	snprintf(dir, sizeof(dir), "%s/snapshot.%u", sd->dirabs, n);
-	if (mkdir(dir, 0700) < 0) {
+	char dir[PATH_MAX + 32], name[32];
+	snprintf(name, sizeof(name), "snapshot.%u", n);
+	snprintf(dir, sizeof(dir), "%s/%s", sd->dirabs, name);
+	int sfd = -1;
+	if (mkdirat(sd->dfd, name, 0700) < 0 ||
+	    (sfd = openat(sd->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		ct_error("cannot create %s: %s; no snapshot", dir, strerror(errno));
 		return -1;
 	}
 	struct ct_drain_stats st;
 	struct ct_flight_win *w = NULL;
 	size_t nw = 0;
-	ct_drainer_snapshot(dr, dir, &st, &w, &nw);
-	DIR *dd = opendir(sd->dirabs);
+	ct_drainer_snapshot(dr, dir, sfd, &st, &w, &nw);
+	int lfd = openat(sd->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dd = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (!dd && lfd >= 0)
+		close(lfd);
 	struct dirent *e;
 	while (dd && (e = readdir(dd))) {
 		size_t l = strlen(e->d_name);
 		if ((l > 5 && !strcmp(e->d_name + l - 5, ".proc")) ||
 		    !strcmp(e->d_name, CT_ARGS_FILE))
-			copy_small(sd->dirabs, dir, e->d_name);
+			copy_small(sd->dfd, sfd, dir, e->d_name);
 	}
 	if (dd)
 		closedir(dd);
@@ -103,7 +108,9 @@ int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 	ri.extra = extra;
 	struct ct_info_file fi;
 	ct_info_init(&fi, dir, ct_verror);
+	fi.dfd = sfd;
 	ct_info_write(&fi, &ri);
+	close(sfd);
 	if (!sd->quiet)
 		fprintf(stderr,
 			"calltrace: snapshot %u (%s): %llu events of %zu thread%s in "
@@ -137,15 +144,16 @@ void ct_snapshot_served(struct ct_doorbell *db)
 	syscall(SYS_futex, &db->snap_done, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-void ct_snapshot_link_symbols(const char *dirabs, unsigned nsnap)
+void ct_snapshot_link_symbols(const char *dirabs, int dfd, unsigned nsnap)
 {
-	char sym[PATH_MAX + 8];
-	snprintf(sym, sizeof(sym), "%s/sym", dirabs);
 	for (unsigned n = 1; n <= nsnap; n++) {
-		char to[PATH_MAX + 32], a[PATH_MAX * 3], b[PATH_MAX * 3];
-		snprintf(to, sizeof(to), "%s/snapshot.%u/sym", dirabs, n);
-		DIR *d = opendir(sym);
-		if (!d || mkdir(to, 0700) < 0) {
+		char to[64];
+		snprintf(to, sizeof(to), "snapshot.%u/sym", n);
+		int sfd = openat(dfd, "sym", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *d = sfd >= 0 ? fdopendir(sfd) : NULL;
+		if (!d && sfd >= 0)
+			close(sfd);
+		if (!d || mkdirat(dfd, to, 0700) < 0) {
 			if (d)
 				closedir(d);
 			continue;
@@ -153,12 +161,13 @@ void ct_snapshot_link_symbols(const char *dirabs, unsigned nsnap)
 		struct dirent *e;
 		while ((e = readdir(d))) {
 			size_t l = strlen(e->d_name);
+			char b[PATH_MAX];
 			if (l < 5 || strcmp(e->d_name + l - 4, ".sym"))
 				continue;
-			snprintf(a, sizeof(a), "%s/%s", sym, e->d_name);
 			snprintf(b, sizeof(b), "%s/%s", to, e->d_name);
-			if (link(a, b) < 0 && errno != EEXIST)
-				ct_error("cannot link %s to %s: %s", a, b, strerror(errno));
+			if (linkat(dirfd(d), e->d_name, dfd, b, 0) < 0 && errno != EEXIST)
+				ct_error("cannot link %s/sym/%s to %s/%s: %s", dirabs, e->d_name,
+					 dirabs, b, strerror(errno));
 		}
 		closedir(d);
 	}

@@ -19,6 +19,7 @@
 
 struct ct_snapshot_dir {
 	const char *dirabs; /* the data directory */
+	int dfd;            /* it, open: the snapshot is made relative to it */
 	const char *shown;  /* it as the user gave it (messages) */
 	bool quiet;
 };
@@ -35,7 +36,8 @@ int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 bool ct_snapshot_requested(const struct ct_doorbell *db, char *reason, size_t len);
 /* the request was served: its caller woken */
 void ct_snapshot_served(struct ct_doorbell *db);
-/* the snapshots get the symbol tables saved at the end (hard links) */
-void ct_snapshot_link_symbols(const char *dirabs, unsigned nsnap);
+/* the snapshots get the symbol tables saved at the end (hard links);
+ * dirabs for the messages, dfd the directory open */
+void ct_snapshot_link_symbols(const char *dirabs, int dfd, unsigned nsnap);
 
 #endif

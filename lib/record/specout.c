@@ -11,12 +11,14 @@
 #include "modfind.h"
 #include "symtab.h"
 
-FILE *ct_specout_create(const char *dir, const char *name, char *path, size_t pathlen,
+FILE *ct_specout_create(const char *dir, int dfd, const char *name, char *path, size_t pathlen,
 			struct ct_error *err)
 {
 	snprintf(path, pathlen, "%s/%s", dir, name);
-	/* private, new (the data directory was just made), never through a link */
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* private, new (the data directory was just made), never through a
+	 * link, in the directory record opened and checked */
+	int fd = openat(dfd >= 0 ? dfd : AT_FDCWD, dfd >= 0 ? name : path,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		snprintf(err->msg, sizeof(err->msg), "cannot write %s: %s", path, strerror(errno));

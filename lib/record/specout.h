@@ -17,8 +17,9 @@ struct ct_error;
 struct ct_modfound;
 struct ct_symtab;
 
-/* DIR/NAME made for writing (its path into path); NULL with err filled */
-FILE *ct_specout_create(const char *dir, const char *name, char *path, size_t pathlen,
+/* DIR/NAME made for writing (its path into path), relative to dfd (DIR
+ * open, or -1: by path); NULL with err filled */
+FILE *ct_specout_create(const char *dir, int dfd, const char *name, char *path, size_t pathlen,
 			struct ct_error *err);
 /* a text field: "-" when empty, bytes <= ' ', '%' and DEL as %XX */
 void ct_specout_text(FILE *f, const char *s);

@@ -25,8 +25,11 @@ gone_after_int() {
 	mkdir "$W/$1"
 	# record leads its own process group, as under a shell with job control
 	# (setsid -w: should setsid fork, it waits for record and passes on its
-	# status; record's pid is the program's parent)
-	setsid -w "$CT" record -b 4K --buffers=3 -d "$W/$1.d" ./gone setsid "$W/$1" "$2" \
+	# status; record's pid is the program's parent), and with SIGINT and
+	# SIGQUIT not ignored as this shell without job control makes them for
+	# a command run with & (record passes them on to the program ignored,
+	# as they would be without it: the sigkeep case)
+	env --default-signal=INT,QUIT setsid -w "$CT" record -b 4K --buffers=3 -d "$W/$1.d" ./gone setsid "$W/$1" "$2" \
 		</dev/null >"$W/$1.out" 2>"$W/$1.err" &
 	_sp=$!
 	if ! wait_for "$W/$1.out" '^ready'; then
