@@ -306,7 +306,7 @@ static void test_rewritten(void)
 	struct ct_drain_stats sst;
 	struct ct_flight_win *wins = NULL;
 	size_t nwins = 0;
-	ct_drainer_snapshot(&d, snap, &sst, &wins, &nwins);
+	ct_drainer_snapshot(&d, snap, -1, &sst, &wins, &nwins);
 	CHECK(sst.events == 1 && sst.exits == 1 && nwins == 1 && wins[0].pid == 4242,
 	      "the snapshot: buffer 2's EXIT (%llu events)", (unsigned long long)sst.events);
 	free(wins);
