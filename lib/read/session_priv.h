@@ -35,6 +35,7 @@ struct session_priv {
 	struct ct_u64map symtabs; /* hash of key -> struct symcache list */
 	struct ct_u64map procmap; /* pid << 32 | gen -> struct ct_proc * */
 	void *srcline;            /* lib/read/srcline.c's cache, or NULL */
+	bool skimming;            /* stream.c's proc_end is reading threads through */
 };
 
 struct proc_priv {
@@ -57,6 +58,11 @@ struct proc_priv {
 	struct ct_u64map tnames;  /* tid -> its last recorded name (char *) */
 	struct ct_u64map lcnames; /* library calls: target -> the name the
 				   * program called it by (char *), the first */
+	/* the recorded time of the process's last event, its other threads'
+	 * read through once when a stream of it ends with calls open
+	 * (stream.c's proc_end) */
+	uint64_t end_ns;
+	bool end_known;
 };
 
 static inline struct session_priv *priv(const struct ct_session *s)

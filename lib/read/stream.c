@@ -72,7 +72,8 @@ struct cclock {
 	uint64_t rem;                   /* and the ps below that, 0..999 */
 	uint64_t owed;                  /* ps of the tracer's cost since then */
 	uint64_t taken, clipped;        /* ps so far: taken out, and not */
-	bool on;                        /* corrected (not --raw): the waits are owed too */
+	bool on;      /* corrected (not --raw): the waits are owed too */
+	bool started; /* an event was placed: the first is at its recorded time */
 };
 
 /* an owed amount stays below 2^62 ps (53 days), whatever a hostile
@@ -84,6 +85,13 @@ struct cclock {
  * its clock read and post after it */
 static inline uint64_t cc_at(struct cclock *c, uint64_t t, uint64_t pre, uint64_t post)
 {
+	if (__builtin_expect(!c->started, 0)) {
+		/* the thread's clocks agree at its first event */
+		c->started = true;
+		c->raw = c->ns = t;
+		c->owed = post;
+		return t;
+	}
 	uint64_t dr = t - c->raw, owed = c->owed + pre;
 	c->raw = t;
 	c->owed = post;
@@ -648,6 +656,53 @@ static void mark_event(struct ct_stream *st, struct ct_event *ev, const char *te
 				.waited = st->waited};
 }
 
+/* the recorded time of the last event of thread t, read through (0 when
+ * it cannot be read: its error is the views' to report) */
+static uint64_t skim_last(struct ct_session *s, struct ct_thread *t)
+{
+	struct ct_stream *st;
+	struct ct_error err;
+	if (ct_stream_open(s, t, &st, &err) < 0)
+		return 0;
+	struct ct_event evs[256];
+	while (ct_stream_read(st, evs, 256, &err) > 0)
+		;
+	uint64_t last = st->last_time;
+	ct_stream_close(st);
+	return last;
+}
+
+/* where the calls still open at the end of a stream end: at the last
+ * event of their process (a thread blocked in a call to the end has its
+ * last event at that call's entry; its process went on), found once per
+ * process by reading its other threads through; a fed stream (live, top)
+ * or one read while doing so ends at its own last event */
+static uint64_t proc_end(struct ct_stream *st)
+{
+	struct session_priv *sp = priv(st->s);
+	struct proc_priv *pp = (struct proc_priv *)(void *)st->t->proc;
+	if (st->feed || !pp || sp->skimming)
+		return st->last_time;
+	if (!pp->end_known) {
+		pp->end_known = true;
+		sp->skimming = true;
+		uint64_t bytes = st->s->bytes_read; /* the views' progress */
+		for (size_t i = 0; i < st->s->nthreads; i++) {
+			struct ct_thread *t = st->s->threads[i];
+			if (t->proc == st->t->proc && t != st->t) {
+				uint64_t last = skim_last(st->s, t);
+				pp->end_ns = last > pp->end_ns ? last : pp->end_ns;
+			}
+		}
+		st->s->bytes_read = bytes;
+		sp->skimming = false;
+		/* this thread's end is known too: it is here */
+		if (st->last_time > pp->end_ns)
+			pp->end_ns = st->last_time;
+	}
+	return pp->end_ns > st->last_time ? pp->end_ns : st->last_time;
+}
+
 /* decode up to the next event, any record kind, refilling the buffer as
  * needed: the general (and slow) path of ct_stream_read */
 static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct_error *err)
@@ -921,7 +976,7 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 		st->ended = true;
 		st->pend_n = st->depth;
 		st->pend_flags = CT_EVF_UNFINISHED;
-		st->pend_time = st->last_time;
+		st->pend_time = st->depth ? proc_end(st) : st->last_time;
 	}
 }
 

@@ -34,7 +34,10 @@ ct export d.$first --format=chrome -o "$W/trace.json"
 python3 - "$W/trace.json" <<'PY' 2>&1 | add
 import json, sys
 d = json.load(open(sys.argv[1]))
-rows = sorted("%s %s" % (e["name"], json.dumps(e["args"], sort_keys=True))
+# (time_ns and self_ns, the call's times, differ from run to run)
+rows = sorted("%s %s" % (e["name"], json.dumps({k: v for k, v in e["args"].items()
+                                                  if k not in ("time_ns", "self_ns")},
+                                                 sort_keys=True))
               for e in d["traceEvents"]
               if e["ph"] == "X" and ("arguments" in e.get("args", {}) or "return" in e.get("args", {})))
 print("\n".join(rows))
