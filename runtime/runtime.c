@@ -707,6 +707,22 @@ void ct_thread_release(struct ct_tstate *t, bool unmap)
 /* in a forked child: the ring belongs to the parent.  Start a new one and
  * open the frames that are open at the fork again, so the child's stream is
  * a whole tree of its own. */
+
+/* a forked child's stream begins with the frames it inherited: listed in
+ * one FRAMES record, so that readers show them as entered before the
+ * stream and do not count them as calls again (doc/format.md); a stack
+ * deeper than one FRAMES lists is entered again as before */
+static void enter_inherited(struct ct_tstate *t)
+{
+	if (ct_filt_recorded(t, 0, t->depth) > CT_FRAMES_MAX) {
+		reenter_frames(t, 0);
+		return;
+	}
+	ct_put_time(t, ct_clock());
+	put_frames(t);
+	t->hi = UINT64_MAX; /* an HI before the next ENTER */
+}
+
 void ct_thread_after_fork(struct ct_tstate *t)
 {
 	t->ring = NULL;
@@ -721,7 +737,7 @@ void ct_thread_after_fork(struct ct_tstate *t)
 	if (ct_cfg.state == CT_RT_ACTIVE)
 		ct_thread_start(t);
 	if (t->ring)
-		reenter_frames(t, 0);
+		enter_inherited(t);
 	else
 		ct_thread_untrace(t); /* its stack still says where frames return */
 	t->busy--;

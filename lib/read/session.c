@@ -189,6 +189,8 @@ static int parse_info(struct ct_session *s, const char *path, struct ct_error *e
 			parse_u64(val, 10, &s->start_clock);
 		} else if (!strcmp(key, "end_clock")) {
 			parse_u64(val, 10, &s->end_clock);
+		} else if (!strcmp(key, "flight")) {
+			s->flight = true;
 		} else if (!strcmp(key, "exit_status")) {
 			free(s->exit_status);
 			s->exit_status = xstrdup(val);
@@ -315,6 +317,8 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 		} else if (!strcmp(line, "ppid")) {
 			if (parse_u64(val, 10, &v))
 				p->ppid = (int)v;
+		} else if (!strcmp(line, "fork")) {
+			p->forked = true;
 		} else if (!strcmp(line, "exe")) {
 			free(p->exe);
 			p->exe = xstrdup(val);

@@ -34,6 +34,9 @@ struct ct_module {
 
 struct ct_proc {
 	int pid, ppid, gen;
+	bool forked; /* a child of a traced process's fork ("fork" line): its
+		     * forking thread's stream begins inside the calls it
+		     * inherited (CT_EVF_BEFORE) */
 	char *exe;
 	char **argv; /* NULL-terminated */
 	int argc;
@@ -79,6 +82,7 @@ struct ct_session {
 	double clock_hz;  /* clock ticks per second */
 	uint64_t start_clock, end_clock;
 	bool complete;                   /* record finished normally (info has "complete: 1") */
+	bool flight;                     /* a flight recording (info has "flight:") */
 	char *exit_status;               /* e.g. "exit 0", "signal 11 (SIGSEGV)" */
 	uint64_t lost, unmatched, waits; /* counters from the runtime, summed */
 	/* what record could not write (a full disk, a write error) */
@@ -123,10 +127,12 @@ enum ct_event_flags {
 	CT_EVF_UNFINISHED = 1 << 2, /* an exit made up at the end of the stream:
 				     * the call was still open when the thread or
 				     * process ended (crash, kill, exit())       */
-	CT_EVF_BEFORE = 1 << 3,     /* record --flight: a call entered before the
-				     * window the stream holds (on its entry and
-				     * its exit); its entry time is the window's
-				     * start                                      */
+	CT_EVF_BEFORE = 1 << 3,     /* a call entered before the stream began
+				     * (on its entry and its exit): a flight
+				     * window's, or a forked child's inherited
+				     * frames (ct_proc.forked); its entry time is
+				     * the stream's start; its time counts, the
+				     * call does not (ct_call_counted)           */
 	CT_EVF_INJECT = 1 << 5,     /* a CT_MARK that says what record --inject
 				     * did at the call open (doc/inject.md)    */
 	CT_EVF_LIBCALL = 1 << 4,    /* a library call (doc/libcall.md), on its
