@@ -113,6 +113,23 @@ char *ct_demangle_simplify(const char *full)
 				i += sizeof(anon) - 1;
 				continue;
 			}
+			/* a function's parameter list: a local entity's scope
+			 * when "::" follows it (and its qualifiers), as in
+			 * "get(int)::State::match(char) const": the scope is
+			 * kept without its parameters, "get::State::match" */
+			size_t e = skip_balanced(full, i);
+			while (full[e] == ' ') {
+				size_t k = e + 1;
+				while (ident_char(full[k]) || full[k] == '&')
+					k++;
+				if (k == e + 1)
+					break;
+				e = k;
+			}
+			if (n && full[e] == ':' && full[e + 1] == ':') {
+				i = e;
+				continue;
+			}
 			/* the parameter list and what follows it ("const",
 			 * "[clone .cold]"); n == 0 here is a return type of its
 			 * own, "void (*f(int))(char)", and the name is left full */

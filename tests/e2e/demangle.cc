@@ -52,6 +52,22 @@ template <typename T> NOINLINE T twice(T x)
 
 } // namespace ns
 
+/* a local class: its members are named after the enclosing function,
+ * "lookup(int)::State::match(int) const", simple "lookup::State::match" */
+NOINLINE int lookup(int k)
+{
+	struct State {
+		int want;
+		NOINLINE int match(int x) const
+		{
+			sink += x;
+			return x == want;
+		}
+	};
+	State st{k};
+	return st.match(k) + st.match(k + 1);
+}
+
 namespace {
 NOINLINE void hidden()
 {
@@ -69,6 +85,7 @@ int main()
 	r += ns::Cls{2}.take();
 	r += ns::twice<int>(r);
 	hidden();
+	r += lookup(3);
 	std::printf("demangle %d\n", r);
 	return 0;
 }

@@ -65,6 +65,13 @@ int main(void)
 	simple("std::vector<int, std::allocator<int> > ns::make<int>()", "ns::make");
 	simple("char const* ns::name()", "ns::name");
 	simple("void (*ns::handler(int))(int)", "void (*ns::handler(int))(int)");
+	/* a local class's members keep their enclosing function as scope */
+	simple("get(int)::State::match(char) const", "get::State::match");
+	simple("leveldb::Version::Get(leveldb::ReadOptions const&, leveldb::LookupKey const&)::"
+	       "State::Match(void*, int, leveldb::FileMetaData*)",
+	       "leveldb::Version::Get::State::Match");
+	simple("int ns::f(int) const::Local::run()", "ns::f::Local::run");
+	simple("f(int)::{lambda()#1}::operator()() const", "f::{lambda()#1}::operator()");
 	simple("plain", "plain");
 	simple("", "");
 
