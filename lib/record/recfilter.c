@@ -68,9 +68,10 @@ static const char *check_action(const char *a, size_t n)
 			       ? NULL
 			       : "depth=N wants N from 1 to 1000000";
 	}
+	/* time=0: everything under the function, whatever -t says */
 	if (!strncmp(buf, "time=", 5))
-		return ct_parse_duration(buf + 5) > 0 ? NULL
-						      : "time=TIME wants a time such as 10us";
+		return ct_parse_duration(buf + 5) >= 0 ? NULL
+						       : "time=TIME wants a time such as 10us (or 0)";
 	return "unknown action (trace_on, trace_off, trace_on=call, trace_off=call, depth=N, "
 	       "time=TIME, finish, snapshot, backtrace)";
 }
@@ -535,7 +536,7 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 				int64_t ns = ct_parse_duration(tm);
 				free(tm);
 				uint64_t tk = (uint64_t)((double)ns * hz / 1e9 + 0.5);
-				fprintf(p.out, " time=%" PRIu64, tk ? tk : 1);
+				fprintf(p.out, " time=%" PRIu64, tk || !ns ? tk : 1);
 			}
 			if (!c)
 				break;
