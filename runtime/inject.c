@@ -363,6 +363,13 @@ static void put_record(struct ct_tstate *t, uint32_t i)
 	w[5] = i;
 	t->fl_epoch++; /* -t never takes it back */
 	ct_put_words(t, w, 1 + CT_INJ_PAYLOAD);
+	/* A thread that dies (the throw= nothing catches, the signal= that
+	 * kills, the return=0 the program then dereferences) leaves its last
+	 * buffer to record, which finds where it ends by its last non-zero
+	 * word: the first rule's index, 0, would be cut off with the record.
+	 * A TIME record of the delta base as it is (a no-op) ends it. */
+	if (!w[CT_INJ_PAYLOAD])
+		ct_put_time(t, t->last);
 }
 
 /* a fired rule's work at the return: kept by depth */
