@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -710,12 +711,25 @@ static void clock_no_tsc(void)
 
 /* ---- start-up -------------------------------------------------------- */
 
+/* a set-user-ID or set-group-ID program, or one with file capabilities,
+ * run by someone its privileges are not theirs (AT_SECURE): its
+ * environment is that someone's to set, and the runtime trusts none of it
+ * (secure_getenv), so it records nothing: no file of the program's user
+ * made or replaced where the caller says */
+static bool secure_mode(void)
+{
+	static int s; /* 0 not known, 1 no, 2 yes */
+	if (!s)
+		s = getauxval(AT_SECURE) ? 2 : 1;
+	return s == 2;
+}
+
 /* getenv, also before libc has set `environ`: a function of the program's
  * .preinit_array runs first of all, and its traced calls start the
  * runtime.  Then the variables are read from the kernel's copy,
  * /proc/self/environ (the environment the process was started with, which
  * is what the runtime wants). */
-const char *ct_getenv(const char *name)
+static const char *any_getenv(const char *name)
 {
 	static char *text;
 	static size_t len;
@@ -745,6 +759,12 @@ const char *ct_getenv(const char *name)
 	return NULL;
 }
 
+/* ... with secure_getenv's rule: nothing under AT_SECURE */
+const char *ct_getenv(const char *name)
+{
+	return secure_mode() ? NULL : any_getenv(name);
+}
+
 static size_t env_size(const char *name, size_t def, size_t min, size_t max)
 {
 	const char *v = ct_getenv(name);
@@ -772,6 +792,16 @@ static void process_init(void)
 
 	ct_cfg.proc_fd = -1;
 	clock_check_tsc();
+	if (secure_mode()) {
+		/* (said only to a caller who asked for a recording) */
+		const char *d = any_getenv(CT_ENV_DIR), *e = any_getenv(CT_ENV_ENABLE);
+		if ((d && *d) || (e && !strcmp(e, "1")))
+			ct_log("this program runs with privileges its caller does not have "
+			       "(set-user-ID, set-group-ID or file capabilities): calltrace's "
+			       "variables are ignored and nothing is recorded");
+		ct_cfg.state = CT_RT_OFF;
+		return;
+	}
 	if (shm && *shm && dir && *dir) {
 		ct_cfg.linked = false;
 	} else if ((dir && *dir) || (on && !strcmp(on, "1"))) {
