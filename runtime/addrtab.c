@@ -4,10 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* internal.h: the functions an injection rule or a limited plugin selects */
 bool ct_sel_on;
@@ -20,33 +17,6 @@ void *ct_map_anon(size_t n)
 {
 	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
-}
-
-char *ct_spec_load(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    st.st_size > (1 << 28)) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	size_t n = (size_t)st.st_size, got = 0;
-	char *buf = ct_map_anon(n);
-	while (buf && got < n) {
-		ssize_t r = read(fd, buf + got, n - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	if (buf && got != n) {
-		munmap(buf, n);
-		buf = NULL;
-	}
-	*len = n;
-	return buf;
 }
 
 bool ct_atab_alloc(struct ct_atab *t, uint32_t nf, uint32_t nm)

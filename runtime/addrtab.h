@@ -61,9 +61,5 @@ void ct_atab_module(struct ct_atab *t, uintptr_t base, const char *path, const c
 void ct_atab_select(const struct ct_atab *t, uintptr_t base, uint32_t mask) CT_HIDDEN;
 /* n bytes of zeroed private memory (mmap), or NULL */
 void *ct_map_anon(size_t n) CT_HIDDEN;
-/* a spec file `record` wrote (a regular file of at most 256 MiB, not a
- * symbolic link), read whole into ct_map_anon memory of *len bytes (the
- * caller munmaps it); NULL when it cannot be read */
-char *ct_spec_load(const char *path, size_t *len) CT_HIDDEN;
 
 #endif

@@ -690,32 +690,12 @@ static int ops_of_line(const struct ct_sf_line *l, bool ret, struct op *out, uin
 
 static int load(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ct_log("cannot open the argument spec file %s; no arguments are recorded", path);
-		return -1;
-	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size > (1 << 30)) {
-		close(fd);
-		return -1;
-	}
-	size_t len = (size_t)st.st_size;
-	A.text = alloc(len + 1);
-	if (!A.text) {
-		close(fd);
-		return -1;
-	}
 	size_t got = 0;
-	while (got < len) {
-		ssize_t r = read(fd, A.text + got, len - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	A.text[got] = 0;
-	A.text_len = len + 1;
+	A.text = ct_spec_load(path, "the argument spec file", "no arguments are recorded", 1u << 30,
+			      &got);
+	if (!A.text)
+		return -1;
+	A.text_len = got + 1;
 	if (ct_cfg.linked) {
 		/* no `record` to keep the specs with the recording: a copy in the
 		 * data directory, for the reader (the first process writes it) */

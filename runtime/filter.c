@@ -104,246 +104,129 @@ bool ct_filt_unhooked(uintptr_t fn)
 
 /* ---- loading the file ------------------------------------------------- */
 
-static bool word(const char **p, const char *end, const char **w, size_t *n)
+/* a line of the file (ct_spec_lines); c: the counts of "f" and "module"
+ * lines, which the tables were made for */
+static bool line_of(void *c, uint32_t line, const char **p, const char *le)
 {
-	const char *s = *p;
-	while (s < end && *s == ' ')
-		s++;
-	const char *e = s;
-	while (e < end && *e != ' ')
-		e++;
-	*w = s;
-	*n = (size_t)(e - s);
-	*p = e;
-	return e > s;
-}
-
-static bool number(const char **p, const char *end, unsigned base, uint64_t *v)
-{
-	const char *w;
-	size_t n;
-	if (!word(p, end, &w, &n) || n > 20)
-		return false;
-	uint64_t x = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned d;
-		char c = w[i];
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else
+	const uint32_t nf = ((const uint32_t *)c)[0], nm = ((const uint32_t *)c)[1];
+	uint64_t a, b;
+	if (line == 1) {
+		if (!ct_spec_keyword(p, le, "calltrace-filter") || !ct_spec_number(p, le, 10, &a) ||
+		    a != 1)
 			return false;
-		if (x > (UINT64_MAX - d) / base)
+	} else if (ct_spec_keyword(p, le, "depth")) {
+		if (!ct_spec_number(p, le, 10, &a) || a > UINT32_MAX)
 			return false;
-		x = x * base + d;
-	}
-	*v = x;
-	return true;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* a text field with %XX escapes into out (NUL-terminated) */
-static bool text(const char **p, const char *end, char *out, size_t len)
-{
-	const char *w;
-	size_t n, o = 0;
-	if (!word(p, end, &w, &n))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = w[i];
-		if (c == '%') {
-			if (i + 2 >= n)
+		ct_filt.max_depth = (uint32_t)a;
+	} else if (ct_spec_keyword(p, le, "time")) {
+		if (!ct_spec_number(p, le, 10, &a) || !ct_spec_number(p, le, 10, &b))
+			return false;
+		ct_filt.min_time = b;
+	} else if (ct_spec_keyword(p, le, "inc")) {
+		if (!ct_spec_number(p, le, 10, &a) || a > 1)
+			return false;
+		ct_filt.has_inc = a != 0;
+	} else if (ct_spec_keyword(p, le, "trace")) {
+		if (!ct_spec_number(p, le, 10, &a) || a > 1)
+			return false;
+		ct_filt_gon = (uint32_t)a;
+	} else if (ct_spec_keyword(p, le, "gate")) {
+		if (!ct_spec_number(p, le, 10, &a) || a > 1)
+			return false;
+		ct_filt.gated = a != 0;
+	} else if (ct_spec_keyword(p, le, "trig")) {
+		if (!ct_spec_number(p, le, 10, &a) || a != ntrigs || ntrigs == MAX_TRIGS)
+			return false;
+		struct trig *tr = &trigs[ntrigs++];
+		const char *w;
+		size_t n;
+		const char *q = *p;
+		while (ct_spec_word(&q, le, &w, &n)) {
+			const char *v = q;
+			if (n == 2 && !memcmp(w, "on", 2))
+				tr->on = true;
+			else if (n == 3 && !memcmp(w, "off", 3))
+				tr->off = true;
+			else if (n == 7 && !memcmp(w, "on=call", 7))
+				tr->on_call = true;
+			else if (n == 8 && !memcmp(w, "off=call", 8))
+				tr->off_call = true;
+			else if (n == 6 && !memcmp(w, "finish", 6))
+				tr->finish = true;
+			else if (n == 8 && !memcmp(w, "snapshot", 8))
+				tr->snapshot = true;
+			else if (n == 9 && !memcmp(w, "backtrace", 9))
+				tr->backtrace = true;
+			else if (n > 6 && !memcmp(w, "depth=", 6)) {
+				const char *x = w + 6;
+				if (!ct_spec_number(&x, w + n, 10, &b) || !b || b > 1000000)
+					return false;
+				tr->depth = (uint32_t)b;
+			} else if (n > 5 && !memcmp(w, "time=", 5)) {
+				const char *x = w + 5;
+				if (!ct_spec_number(&x, w + n, 10, &b))
+					return false;
+				tr->time = b;
+				tr->has_time = true;
+				ct_filt.timed = true;
+			} else {
 				return false;
-			int h = hexval(w[i + 1]), l = hexval(w[i + 2]);
-			if (h < 0 || l < 0)
-				return false;
-			c = (char)(h << 4 | l);
-			i += 2;
+			}
+			*p = q;
+			(void)v;
 		}
-		if (o + 1 >= len)
+		ct_filt.has_trig = true;
+	} else if (ct_spec_keyword(p, le, "signal")) {
+		if (!ct_spec_number(p, le, 10, &a) || !ct_spec_number(p, le, 10, &b) || a < 1 ||
+		    a >= 65 || b > 3 || nsigs == MAX_SIGS)
 			return false;
-		out[o++] = c;
+		sigs[nsigs].sig = (int)a;
+		sigs[nsigs].action = (int)b;
+		nsigs++;
+	} else if (ct_spec_keyword(p, le, "module")) {
+		struct ct_atab_mod *m = &F.mods[F.nmods];
+		if (F.nmods == nm || !ct_spec_text(p, le, m->buildid, sizeof(m->buildid)) ||
+		    !ct_spec_text(p, le, m->path, sizeof(m->path)))
+			return false;
+		if (!strcmp(m->buildid, "-"))
+			m->buildid[0] = 0;
+		m->f0 = F.nfuncs;
+		m->nf = 0;
+		F.nmods++;
+	} else if (ct_spec_keyword(p, le, "f")) {
+		if (!F.nmods || F.nfuncs == nf || !ct_spec_number(p, le, 16, &a) ||
+		    !ct_spec_number(p, le, 16, &b) || b > 0xffffffffu ||
+		    (b > 0xffff && !(b & CT_FL_NOHOOK)))
+			return false;
+		uint64_t tg = 0;
+		const char *q = *p;
+		if (ct_spec_number(&q, le, 16, &tg)) {
+			if (!tg || tg > ntrigs)
+				return false;
+			*p = q;
+		}
+		F.funcs[F.nfuncs].off = a;
+		F.funcs[F.nfuncs].val = (uint32_t)(b | tg << CT_FL_TRIG_SHIFT);
+		if (b & CT_FL_NOHOOK)
+			ct_filt.has_nohook = true;
+		F.nfuncs++;
+		F.mods[F.nmods - 1].nf++;
+	} else {
+		const char *w;
+		size_t n;
+		if (ct_spec_word(p, le, &w, &n))
+			return false; /* an unknown line: not ours */
 	}
-	out[o] = 0;
 	return true;
-}
-
-static bool keyword(const char **p, const char *end, const char *kw)
-{
-	const char *w;
-	size_t n;
-	const char *s = *p;
-	if (!word(&s, end, &w, &n) || n != strlen(kw) || memcmp(w, kw, n))
-		return false;
-	*p = s;
-	return true;
-}
-
-/* for plugin.c's file, the same words */
-bool ct_spec_word(const char **p, const char *end, const char **w, size_t *n)
-{
-	return word(p, end, w, n);
-}
-
-bool ct_spec_number(const char **p, const char *end, unsigned base, uint64_t *v)
-{
-	return number(p, end, base, v);
-}
-
-bool ct_spec_text(const char **p, const char *end, char *out, size_t len)
-{
-	return text(p, end, out, len);
-}
-
-bool ct_spec_keyword(const char **p, const char *end, const char *kw)
-{
-	return keyword(p, end, kw);
 }
 
 /* parse the file held in buf; false on the first bad line */
 static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 {
-	const char *p = buf, *end = buf + len;
-	uint32_t line = 0, nf = 0, nm = 0;
-	/* first pass: count, to size the arrays */
-	for (const char *q = buf; q < end; q++) {
-		if ((q == buf || q[-1] == '\n') && q + 2 < end && q[0] == 'f' && q[1] == ' ')
-			nf++;
-		if ((q == buf || q[-1] == '\n') && q + 7 < end && !memcmp(q, "module ", 7))
-			nm++;
-	}
-	if (!ct_atab_alloc(&F, nf, nm))
+	uint32_t n[2];
+	ct_spec_count(buf, len, &n[0], &n[1]);
+	if (!ct_atab_alloc(&F, n[0], n[1]) || !ct_spec_lines(buf, len, line_of, n, bad_line))
 		return false;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		line++;
-		*bad_line = line;
-		uint64_t a, b;
-		if (line == 1) {
-			if (!keyword(&p, le, "calltrace-filter") || !number(&p, le, 10, &a) ||
-			    a != 1)
-				return false;
-		} else if (keyword(&p, le, "depth")) {
-			if (!number(&p, le, 10, &a) || a > UINT32_MAX)
-				return false;
-			ct_filt.max_depth = (uint32_t)a;
-		} else if (keyword(&p, le, "time")) {
-			if (!number(&p, le, 10, &a) || !number(&p, le, 10, &b))
-				return false;
-			ct_filt.min_time = b;
-		} else if (keyword(&p, le, "inc")) {
-			if (!number(&p, le, 10, &a) || a > 1)
-				return false;
-			ct_filt.has_inc = a != 0;
-		} else if (keyword(&p, le, "trace")) {
-			if (!number(&p, le, 10, &a) || a > 1)
-				return false;
-			ct_filt_gon = (uint32_t)a;
-		} else if (keyword(&p, le, "gate")) {
-			if (!number(&p, le, 10, &a) || a > 1)
-				return false;
-			ct_filt.gated = a != 0;
-		} else if (keyword(&p, le, "trig")) {
-			if (!number(&p, le, 10, &a) || a != ntrigs || ntrigs == MAX_TRIGS)
-				return false;
-			struct trig *tr = &trigs[ntrigs++];
-			const char *w;
-			size_t n;
-			const char *q = p;
-			while (word(&q, le, &w, &n)) {
-				const char *v = q;
-				if (n == 2 && !memcmp(w, "on", 2))
-					tr->on = true;
-				else if (n == 3 && !memcmp(w, "off", 3))
-					tr->off = true;
-				else if (n == 7 && !memcmp(w, "on=call", 7))
-					tr->on_call = true;
-				else if (n == 8 && !memcmp(w, "off=call", 8))
-					tr->off_call = true;
-				else if (n == 6 && !memcmp(w, "finish", 6))
-					tr->finish = true;
-				else if (n == 8 && !memcmp(w, "snapshot", 8))
-					tr->snapshot = true;
-				else if (n == 9 && !memcmp(w, "backtrace", 9))
-					tr->backtrace = true;
-				else if (n > 6 && !memcmp(w, "depth=", 6)) {
-					const char *x = w + 6;
-					if (!number(&x, w + n, 10, &b) || !b || b > 1000000)
-						return false;
-					tr->depth = (uint32_t)b;
-				} else if (n > 5 && !memcmp(w, "time=", 5)) {
-					const char *x = w + 5;
-					if (!number(&x, w + n, 10, &b))
-						return false;
-					tr->time = b;
-					tr->has_time = true;
-					ct_filt.timed = true;
-				} else {
-					return false;
-				}
-				p = q;
-				(void)v;
-			}
-			ct_filt.has_trig = true;
-		} else if (keyword(&p, le, "signal")) {
-			if (!number(&p, le, 10, &a) || !number(&p, le, 10, &b) || a < 1 ||
-			    a >= 65 || b > 3 || nsigs == MAX_SIGS)
-				return false;
-			sigs[nsigs].sig = (int)a;
-			sigs[nsigs].action = (int)b;
-			nsigs++;
-		} else if (keyword(&p, le, "module")) {
-			struct ct_atab_mod *m = &F.mods[F.nmods];
-			if (F.nmods == nm || !text(&p, le, m->buildid, sizeof(m->buildid)) ||
-			    !text(&p, le, m->path, sizeof(m->path)))
-				return false;
-			if (!strcmp(m->buildid, "-"))
-				m->buildid[0] = 0;
-			m->f0 = F.nfuncs;
-			m->nf = 0;
-			F.nmods++;
-		} else if (keyword(&p, le, "f")) {
-			if (!F.nmods || F.nfuncs == nf || !number(&p, le, 16, &a) ||
-			    !number(&p, le, 16, &b) || b > 0xffffffffu ||
-			    (b > 0xffff && !(b & CT_FL_NOHOOK)))
-				return false;
-			uint64_t tg = 0;
-			const char *q = p;
-			if (number(&q, le, 16, &tg)) {
-				if (!tg || tg > ntrigs)
-					return false;
-				p = q;
-			}
-			F.funcs[F.nfuncs].off = a;
-			F.funcs[F.nfuncs].val = (uint32_t)(b | tg << CT_FL_TRIG_SHIFT);
-			if (b & CT_FL_NOHOOK)
-				ct_filt.has_nohook = true;
-			F.nfuncs++;
-			F.mods[F.nmods - 1].nf++;
-		} else {
-			const char *w;
-			size_t n;
-			if (word(&p, le, &w, &n))
-				return false; /* an unknown line: not ours */
-		}
-		const char *w;
-		size_t n;
-		if (word(&p, le, &w, &n))
-			return false; /* trailing words */
-		p = nl ? nl + 1 : end;
-	}
 	size_t cap = 1024;
 	while (cap < 2 * (size_t)F.nfuncs + 16)
 		cap *= 2;
@@ -380,9 +263,9 @@ void ct_filt_init(void)
 	if (!path || !*path)
 		return;
 	size_t len = 0;
-	char *buf = ct_spec_load(path, &len);
+	char *buf = ct_spec_load(path, "the filter file", "this process records nothing",
+				 CT_SPEC_MAX, &len);
 	if (!buf) {
-		ct_log("cannot read the filter file %s; this process records nothing", path);
 		ct_filt_on = true;
 		ct_filt.has_inc = true; /* nothing is ever selected */
 		return;
@@ -395,7 +278,7 @@ void ct_filt_init(void)
 		H.keys = NULL;
 		ct_filt.has_inc = true;
 	}
-	munmap(buf, len);
+	ct_spec_free(buf, len);
 	ct_filt_on = true;
 	ct_filt.timed |= ct_filt.min_time != 0;
 	for (uint32_t i = 0; i < ntrigs; i++) {

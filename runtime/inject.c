@@ -145,73 +145,63 @@ static bool rule_line(const char **p, const char *le)
 	return true;
 }
 
+/* a line of the file (ct_spec_lines); c: the counts of "f" and "module"
+ * lines, which the tables were made for */
+static bool line_of(void *c, uint32_t line, const char **p, const char *le)
+{
+	const uint32_t nf = ((const uint32_t *)c)[0], nm = ((const uint32_t *)c)[1];
+	uint64_t a, b;
+	if (line == 1) {
+		if (!ct_spec_keyword(p, le, "calltrace-inject") || !ct_spec_number(p, le, 10, &a) ||
+		    a != 1)
+			return false;
+	} else if (ct_spec_keyword(p, le, "seed")) {
+		if (!ct_spec_number(p, le, 10, &I.seed))
+			return false;
+	} else if (ct_spec_keyword(p, le, "rule")) {
+		if (!rule_line(p, le))
+			return false;
+	} else if (ct_spec_keyword(p, le, "thrower")) {
+		if (!ct_spec_text(p, le, I.thrower, sizeof(I.thrower)))
+			return false;
+	} else if (ct_spec_keyword(p, le, "message")) {
+		if (!ct_spec_number(p, le, 10, &a) || a >= I.nr ||
+		    !ct_spec_text(p, le, I.r[a].msg, sizeof(I.r[a].msg)))
+			return false;
+		if (!strcmp(I.r[a].msg, "-"))
+			I.r[a].msg[0] = 0;
+	} else if (ct_spec_keyword(p, le, "module")) {
+		struct ct_atab_mod *m = &I.tab.mods[I.tab.nmods];
+		if (I.tab.nmods == nm || !ct_spec_text(p, le, m->buildid, sizeof(m->buildid)) ||
+		    !ct_spec_text(p, le, m->path, sizeof(m->path)))
+			return false;
+		if (!strcmp(m->buildid, "-"))
+			m->buildid[0] = 0;
+		m->f0 = I.tab.nfuncs;
+		m->nf = 0;
+		I.tab.nmods++;
+	} else if (ct_spec_keyword(p, le, "f")) {
+		if (!I.tab.nmods || I.tab.nfuncs == nf || !ct_spec_number(p, le, 16, &a) ||
+		    !ct_spec_number(p, le, 16, &b) || !b || b >> I.nr)
+			return false;
+		struct ct_atab_func *f = &I.tab.funcs[I.tab.nfuncs];
+		f->off = a;
+		f->val = (uint32_t)b;
+		I.tab.nfuncs++;
+		I.tab.mods[I.tab.nmods - 1].nf++;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 {
-	const char *p = buf, *end = buf + len;
-	uint32_t line = 0, nf = 0, nm = 0;
-	for (const char *q = buf; q < end; q++) {
-		if ((q == buf || q[-1] == '\n') && q + 2 < end && q[0] == 'f' && q[1] == ' ')
-			nf++;
-		if ((q == buf || q[-1] == '\n') && q + 7 < end && !memcmp(q, "module ", 7))
-			nm++;
-	}
-	if (!ct_atab_alloc(&I.tab, nf, nm))
+	uint32_t n[2];
+	ct_spec_count(buf, len, &n[0], &n[1]);
+	if (!ct_atab_alloc(&I.tab, n[0], n[1]))
 		return false;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		line++;
-		*bad_line = line;
-		uint64_t a, b;
-		if (line == 1) {
-			if (!ct_spec_keyword(&p, le, "calltrace-inject") ||
-			    !ct_spec_number(&p, le, 10, &a) || a != 1)
-				return false;
-		} else if (ct_spec_keyword(&p, le, "seed")) {
-			if (!ct_spec_number(&p, le, 10, &I.seed))
-				return false;
-		} else if (ct_spec_keyword(&p, le, "rule")) {
-			if (!rule_line(&p, le))
-				return false;
-		} else if (ct_spec_keyword(&p, le, "thrower")) {
-			if (!ct_spec_text(&p, le, I.thrower, sizeof(I.thrower)))
-				return false;
-		} else if (ct_spec_keyword(&p, le, "message")) {
-			if (!ct_spec_number(&p, le, 10, &a) || a >= I.nr ||
-			    !ct_spec_text(&p, le, I.r[a].msg, sizeof(I.r[a].msg)))
-				return false;
-			if (!strcmp(I.r[a].msg, "-"))
-				I.r[a].msg[0] = 0;
-		} else if (ct_spec_keyword(&p, le, "module")) {
-			struct ct_atab_mod *m = &I.tab.mods[I.tab.nmods];
-			if (I.tab.nmods == nm ||
-			    !ct_spec_text(&p, le, m->buildid, sizeof(m->buildid)) ||
-			    !ct_spec_text(&p, le, m->path, sizeof(m->path)))
-				return false;
-			if (!strcmp(m->buildid, "-"))
-				m->buildid[0] = 0;
-			m->f0 = I.tab.nfuncs;
-			m->nf = 0;
-			I.tab.nmods++;
-		} else if (ct_spec_keyword(&p, le, "f")) {
-			if (!I.tab.nmods || I.tab.nfuncs == nf || !ct_spec_number(&p, le, 16, &a) ||
-			    !ct_spec_number(&p, le, 16, &b) || !b || b >> I.nr)
-				return false;
-			struct ct_atab_func *f = &I.tab.funcs[I.tab.nfuncs];
-			f->off = a;
-			f->val = (uint32_t)b;
-			I.tab.nfuncs++;
-			I.tab.mods[I.tab.nmods - 1].nf++;
-		} else {
-			return false;
-		}
-		const char *w;
-		size_t n;
-		if (ct_spec_word(&p, le, &w, &n))
-			return false; /* more on the line than it should hold */
-		p = nl ? nl + 1 : end;
-	}
-	return I.nr > 0;
+	return ct_spec_lines(buf, len, line_of, n, bad_line) && I.nr > 0;
 }
 
 void ct_inj_init(void)
@@ -220,14 +210,13 @@ void ct_inj_init(void)
 	if (!path || !*path)
 		return;
 	size_t len = 0;
-	char *buf = ct_spec_load(path, &len);
-	if (!buf) {
-		ct_log("cannot read the injection rules %s; no injection in this process", path);
+	char *buf = ct_spec_load(path, "the injection rules", "no injection in this process",
+				 CT_SPEC_MAX, &len);
+	if (!buf)
 		return;
-	}
 	uint32_t bad = 0;
 	bool ok = parse(buf, len, &bad);
-	munmap(buf, len);
+	ct_spec_free(buf, len);
 	uint64_t cap = 1024;
 	while (cap < (uint64_t)I.tab.nfuncs * 3)
 		cap <<= 1;
@@ -363,6 +352,13 @@ static void put_record(struct ct_tstate *t, uint32_t i)
 	w[5] = i;
 	t->fl_epoch++; /* -t never takes it back */
 	ct_put_words(t, w, 1 + CT_INJ_PAYLOAD);
+	/* A thread that dies (the throw= nothing catches, the signal= that
+	 * kills, the return=0 the program then dereferences) leaves its last
+	 * buffer to record, which finds where it ends by its last non-zero
+	 * word: the first rule's index, 0, would be cut off with the record.
+	 * A TIME record of the delta base as it is (a no-op) ends it. */
+	if (!w[CT_INJ_PAYLOAD])
+		ct_put_time(t, t->last);
 }
 
 /* a fired rule's work at the return: kept by depth */

@@ -482,7 +482,26 @@ void ct_inj_raise(int sig) CT_HIDDEN;
 void ct_inj_cyg_enter(struct ct_tstate *t, uintptr_t fn) CT_HIDDEN;
 void ct_inj_cyg_exit(struct ct_tstate *t, uintptr_t fn) CT_HIDDEN;
 void ct_inj_release(void) CT_HIDDEN; /* the thread ends */
-/* filter.c: the words of a spec file line (filter.spec, plugin.spec) */
+/* spec.c: the spec files record names in the environment (filters,
+ * plugins, injection, library calls, argument specs).  ct_spec_load: the
+ * regular file path (not a link, not waited for), at most max bytes, read
+ * whole into a NUL-terminated private mapping of *len + 1 bytes (freed with
+ * ct_spec_free); else NULL after one line, "cannot read WHAT PATH: CAUSE;
+ * THEN" */
+#define CT_SPEC_MAX (256u << 20) /* bytes of a filter, plugin or injection file */
+char *ct_spec_load(const char *path, const char *what, const char *then, size_t max,
+		   size_t *len) CT_HIDDEN;
+void ct_spec_free(char *buf, size_t len) CT_HIDDEN;
+/* each line to fn, its words from *p to end (fn takes those it knows:
+ * anything left on the line makes it bad); false at the first bad line,
+ * its number in *bad */
+typedef bool (*ct_spec_line_fn)(void *ctx, uint32_t line, const char **p, const char *end);
+bool ct_spec_lines(const char *buf, size_t len, ct_spec_line_fn fn, void *ctx,
+		   uint32_t *bad) CT_HIDDEN;
+/* the lines that start "f " and "module ", to size the tables */
+void ct_spec_count(const char *buf, size_t len, uint32_t *nf, uint32_t *nm) CT_HIDDEN;
+/* the words of a line: any, a number in base 10 or 16, a text with %XX
+ * escapes (NUL-terminated into out), a given keyword */
 bool ct_spec_word(const char **p, const char *end, const char **w, size_t *n) CT_HIDDEN;
 bool ct_spec_number(const char **p, const char *end, unsigned base, uint64_t *v) CT_HIDDEN;
 bool ct_spec_text(const char **p, const char *end, char *out, size_t len) CT_HIDDEN;

@@ -65,31 +65,13 @@ static int cmp_name(const void *a, const void *b)
 
 static void load_names(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 26)) {
-		if (fd >= 0)
-			close(fd);
-		ct_log("cannot read the library-call file %s; no library call is recorded", path);
+	size_t len = 0;
+	char *buf = ct_spec_load(path, "the library-call file", "no library call is recorded",
+				 64u << 20, &len);
+	if (!buf) {
 		lc_off = true;
 		return;
 	}
-	size_t len = (size_t)st.st_size;
-	char *buf = mmap(NULL, len + 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	size_t got = 0;
-	while (buf != MAP_FAILED && got < len) {
-		ssize_t r = read(fd, buf + got, len - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	if (buf == MAP_FAILED || got != len) {
-		ct_log("cannot read the library-call file %s; no library call is recorded", path);
-		lc_off = true;
-		return;
-	}
-	buf[len] = 0;
 	size_t n = 0;
 	for (size_t i = 0; i < len; i++)
 		n += buf[i] == '\n';

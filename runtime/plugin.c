@@ -79,7 +79,7 @@ static struct {
 	struct ct_filt_hash h;
 	uint32_t *fname; /* by index: its name's offset in names */
 	char *names;
-	size_t names_len;
+	size_t names_len, names_cap;
 	int (*init)(const char *);
 	void (*enter)(const struct ct_plugin_call *);
 	void (*exit)(const struct ct_plugin_call *);
@@ -107,83 +107,74 @@ void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool 
 
 /* ---- the file --------------------------------------------------------------- */
 
-static bool parse(const char *buf, size_t len, uint32_t *bad_line)
+/* a line of the file (ct_spec_lines); c: the counts of "f" and "module"
+ * lines, which the tables were made for */
+static bool line_of(void *c, uint32_t line, const char **p, const char *le)
 {
-	const char *p = buf, *end = buf + len;
-	uint32_t line = 0, nf = 0, nm = 0;
-	for (const char *q = buf; q < end; q++) {
-		if ((q == buf || q[-1] == '\n') && q + 2 < end && q[0] == 'f' && q[1] == ' ')
-			nf++;
-		if ((q == buf || q[-1] == '\n') && q + 7 < end && !memcmp(q, "module ", 7))
-			nm++;
-	}
-	P.fname = ct_map_anon((nf ? nf : 1) * sizeof(*P.fname));
-	P.names = ct_map_anon(len + 1);
-	if (!ct_atab_alloc(&P.tab, nf, nm) || !P.fname || !P.names)
-		return false;
-	P.names_len = 1; /* offset 0: no name */
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		line++;
-		*bad_line = line;
-		uint64_t a, b;
-		if (line == 1) {
-			if (!ct_spec_keyword(&p, le, "calltrace-plugin") ||
-			    !ct_spec_number(&p, le, 10, &a) || a != 1)
-				return false;
-		} else if (ct_spec_keyword(&p, le, "plugin")) {
-			if (!ct_spec_text(&p, le, P.path, sizeof(P.path)))
-				return false;
-		} else if (ct_spec_keyword(&p, le, "args")) {
-			if (!ct_spec_text(&p, le, P.args, sizeof(P.args)))
-				return false;
-			P.has_args = true;
-		} else if (ct_spec_keyword(&p, le, "clock")) {
-			if (!ct_spec_number(&p, le, 10, &a) || !a)
-				return false;
-			P.hz = a;
-		} else if (ct_spec_keyword(&p, le, "all")) {
-			if (!ct_spec_number(&p, le, 10, &a) || a > 1)
-				return false;
-			P.all = a != 0;
-		} else if (ct_spec_keyword(&p, le, "module")) {
-			struct ct_atab_mod *m = &P.tab.mods[P.tab.nmods];
-			if (P.tab.nmods == nm ||
-			    !ct_spec_text(&p, le, m->buildid, sizeof(m->buildid)) ||
-			    !ct_spec_text(&p, le, m->path, sizeof(m->path)))
-				return false;
-			if (!strcmp(m->buildid, "-"))
-				m->buildid[0] = 0;
-			m->f0 = P.tab.nfuncs;
-			m->nf = 0;
-			P.tab.nmods++;
-		} else if (ct_spec_keyword(&p, le, "f")) {
-			if (!P.tab.nmods || P.tab.nfuncs == nf || !ct_spec_number(&p, le, 16, &a) ||
-			    !ct_spec_number(&p, le, 10, &b) || b > 1)
-				return false;
-			struct ct_atab_func *f = &P.tab.funcs[P.tab.nfuncs];
-			f->off = a;
-			f->val = (P.tab.nfuncs + 1) | (b ? SEL_BIT : 0);
-			P.fname[P.tab.nfuncs] = (uint32_t)P.names_len;
-			if (!ct_spec_text(&p, le, P.names + P.names_len, len + 1 - P.names_len))
-				return false;
-			P.names_len += strlen(P.names + P.names_len) + 1;
-			P.tab.nfuncs++;
-			P.tab.mods[P.tab.nmods - 1].nf++;
-		} else {
-			const char *w;
-			size_t n;
-			if (ct_spec_word(&p, le, &w, &n))
-				return false; /* an unknown line: not ours */
-		}
+	const uint32_t nf = ((const uint32_t *)c)[0], nm = ((const uint32_t *)c)[1];
+	uint64_t a, b;
+	if (line == 1) {
+		if (!ct_spec_keyword(p, le, "calltrace-plugin") || !ct_spec_number(p, le, 10, &a) ||
+		    a != 1)
+			return false;
+	} else if (ct_spec_keyword(p, le, "plugin")) {
+		if (!ct_spec_text(p, le, P.path, sizeof(P.path)))
+			return false;
+	} else if (ct_spec_keyword(p, le, "args")) {
+		if (!ct_spec_text(p, le, P.args, sizeof(P.args)))
+			return false;
+		P.has_args = true;
+	} else if (ct_spec_keyword(p, le, "clock")) {
+		if (!ct_spec_number(p, le, 10, &a) || !a)
+			return false;
+		P.hz = a;
+	} else if (ct_spec_keyword(p, le, "all")) {
+		if (!ct_spec_number(p, le, 10, &a) || a > 1)
+			return false;
+		P.all = a != 0;
+	} else if (ct_spec_keyword(p, le, "module")) {
+		struct ct_atab_mod *m = &P.tab.mods[P.tab.nmods];
+		if (P.tab.nmods == nm || !ct_spec_text(p, le, m->buildid, sizeof(m->buildid)) ||
+		    !ct_spec_text(p, le, m->path, sizeof(m->path)))
+			return false;
+		if (!strcmp(m->buildid, "-"))
+			m->buildid[0] = 0;
+		m->f0 = P.tab.nfuncs;
+		m->nf = 0;
+		P.tab.nmods++;
+	} else if (ct_spec_keyword(p, le, "f")) {
+		if (!P.tab.nmods || P.tab.nfuncs == nf || !ct_spec_number(p, le, 16, &a) ||
+		    !ct_spec_number(p, le, 10, &b) || b > 1)
+			return false;
+		struct ct_atab_func *f = &P.tab.funcs[P.tab.nfuncs];
+		f->off = a;
+		f->val = (P.tab.nfuncs + 1) | (b ? SEL_BIT : 0);
+		P.fname[P.tab.nfuncs] = (uint32_t)P.names_len;
+		if (!ct_spec_text(p, le, P.names + P.names_len, P.names_cap - P.names_len))
+			return false;
+		P.names_len += strlen(P.names + P.names_len) + 1;
+		P.tab.nfuncs++;
+		P.tab.mods[P.tab.nmods - 1].nf++;
+	} else {
 		const char *w;
 		size_t n;
-		if (ct_spec_word(&p, le, &w, &n))
-			return false; /* more on the line than it should hold */
-		p = nl ? nl + 1 : end;
+		if (ct_spec_word(p, le, &w, &n))
+			return false; /* an unknown line: not ours */
 	}
-	return P.path[0] && P.hz;
+	return true;
+}
+
+static bool parse(const char *buf, size_t len, uint32_t *bad_line)
+{
+	uint32_t n[2];
+	ct_spec_count(buf, len, &n[0], &n[1]);
+	P.fname = ct_map_anon((n[0] ? n[0] : 1) * sizeof(*P.fname));
+	P.names = ct_map_anon(len + 1);
+	P.names_cap = len + 1;
+	if (!ct_atab_alloc(&P.tab, n[0], n[1]) || !P.fname || !P.names)
+		return false;
+	P.names_len = 1; /* offset 0: no name */
+	return ct_spec_lines(buf, len, line_of, n, bad_line) && P.path[0] && P.hz;
 }
 
 void ct_plug_init(void)
@@ -192,14 +183,13 @@ void ct_plug_init(void)
 	if (!path || !*path)
 		return;
 	size_t len = 0;
-	char *buf = ct_spec_load(path, &len);
-	if (!buf) {
-		ct_log("cannot read the plugin file %s; no plugin in this process", path);
+	char *buf = ct_spec_load(path, "the plugin file", "no plugin in this process", CT_SPEC_MAX,
+				 &len);
+	if (!buf)
 		return;
-	}
 	uint32_t bad = 0;
 	bool ok = parse(buf, len, &bad);
-	munmap(buf, len);
+	ct_spec_free(buf, len);
 	if (!ok) {
 		ct_log("%s: line %u: not a plugin file of this version; no plugin in this process",
 		       path, bad);

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -66,6 +67,7 @@ static uint64_t realtime_ns(void)
 #define MAX_MODULES 4096
 struct module {
 	uintptr_t base;
+	uint64_t key; /* a hash of its name as the loader gives it */
 	char name[256];
 	int seen;
 };
@@ -98,6 +100,89 @@ static void hex_buildid(const ElfW(Phdr) * ph, uintptr_t base, char *out, size_t
 	}
 }
 
+static uint64_t name_key(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* the file mapped at addr, as the kernel names it in /proc/self/maps (an
+ * absolute path; "\012" there is a newline), into out: 1; 0 if there is
+ * none (the vDSO's "[vdso]"), -1 if /proc cannot be read */
+static int mapped_file(uintptr_t addr, char *out, size_t len)
+{
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	char buf[8192];
+	size_t have = 0;
+	bool found = false, eof = false;
+	while (!found && !eof) {
+		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (r <= 0)
+			eof = true;
+		else
+			have += (size_t)r;
+		buf[have] = 0;
+		char *line = buf, *nl;
+		while (!found && ((nl = strchr(line, '\n')) || (eof && *line))) {
+			if (nl)
+				*nl = 0;
+			char *e;
+			unsigned long lo = strtoul(line, &e, 16),
+				      hi = *e == '-' ? strtoul(e + 1, &e, 16) : 0;
+			if (addr >= lo && addr < hi) {
+				/* "lo-hi perms offset dev inode   path" */
+				for (int f = 0; f < 4 && *e; f++) {
+					e += strspn(e, " ");
+					e += strcspn(e, " ");
+				}
+				e += strspn(e, " ");
+				size_t n = 0;
+				for (; *e && n + 1 < len; e++)
+					out[n++] = strncmp(e, "\\012", 4) ? *e : (e += 3, '\n');
+				out[n] = 0;
+				found = out[0] == '/';
+				eof = true; /* (and not found: no file there) */
+			}
+			if (!nl)
+				break;
+			line = nl + 1;
+		}
+		/* what is left of a line that did not fit moves to the front */
+		have = (size_t)(buf + have - line);
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			have = 0; /* a line longer than the buffer: not a module's */
+	}
+	close(fd);
+	return found;
+}
+
+/* a module the loader names by a relative path ("./libx.so", or found
+ * through a relative LD_LIBRARY_PATH): relative to the working directory
+ * of the dlopen, which the program may change at any time (another thread
+ * even before this scan).  The kernel knows which file it mapped at addr:
+ * that name, or, without /proc, the working directory now */
+static const char *absolute_name(const char *name, uintptr_t addr, char *out, size_t len)
+{
+	if (name[0] == '/')
+		return name;
+	int m = mapped_file(addr, out, len);
+	if (m >= 0)
+		return m ? out : name;
+	char cwd[4096];
+	struct stat st;
+	if (stat(name, &st) == 0 && getcwd(cwd, sizeof(cwd)) &&
+	    strlen(cwd) + strlen(name) + 2 <= len) {
+		ct_fmt(out, len, "%s/%s", cwd, name[0] == '.' && name[1] == '/' ? name + 2 : name);
+		return out;
+	}
+	return name;
+}
+
 static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
@@ -105,8 +190,9 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	const char *name = info->dlpi_name;
 	if (!name || !*name)
 		name = exe_path;
+	uint64_t key = name_key(name);
 	for (int i = 0; i < nmodules; i++) {
-		if (modules[i].base == info->dlpi_addr && !strncmp(modules[i].name, name, 255)) {
+		if (modules[i].base == info->dlpi_addr && modules[i].key == key) {
 			modules[i].seen = 1;
 			return 0;
 		}
@@ -127,6 +213,8 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	}
 	if (lo == UINTPTR_MAX)
 		lo = hi = info->dlpi_addr;
+	char abs[4096];
+	name = absolute_name(name, lo, abs, sizeof(abs));
 	ct_proc_printf("module %lu %lx %lx %lx %s %s", (unsigned long)now,
 		       (unsigned long)info->dlpi_addr, (unsigned long)lo, (unsigned long)hi, bid,
 		       name);
@@ -137,6 +225,7 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	ct_args_segments(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, true);
 	if (nmodules < MAX_MODULES) {
 		modules[nmodules].base = info->dlpi_addr;
+		modules[nmodules].key = key;
 		size_t l = strlen(name);
 		if (l > 255)
 			l = 255;
@@ -622,12 +711,25 @@ static void clock_no_tsc(void)
 
 /* ---- start-up -------------------------------------------------------- */
 
+/* a set-user-ID or set-group-ID program, or one with file capabilities,
+ * run by someone its privileges are not theirs (AT_SECURE): its
+ * environment is that someone's to set, and the runtime trusts none of it
+ * (secure_getenv), so it records nothing: no file of the program's user
+ * made or replaced where the caller says */
+static bool secure_mode(void)
+{
+	static int s; /* 0 not known, 1 no, 2 yes */
+	if (!s)
+		s = getauxval(AT_SECURE) ? 2 : 1;
+	return s == 2;
+}
+
 /* getenv, also before libc has set `environ`: a function of the program's
  * .preinit_array runs first of all, and its traced calls start the
  * runtime.  Then the variables are read from the kernel's copy,
  * /proc/self/environ (the environment the process was started with, which
  * is what the runtime wants). */
-const char *ct_getenv(const char *name)
+static const char *any_getenv(const char *name)
 {
 	static char *text;
 	static size_t len;
@@ -657,6 +759,12 @@ const char *ct_getenv(const char *name)
 	return NULL;
 }
 
+/* ... with secure_getenv's rule: nothing under AT_SECURE */
+const char *ct_getenv(const char *name)
+{
+	return secure_mode() ? NULL : any_getenv(name);
+}
+
 static size_t env_size(const char *name, size_t def, size_t min, size_t max)
 {
 	const char *v = ct_getenv(name);
@@ -684,6 +792,16 @@ static void process_init(void)
 
 	ct_cfg.proc_fd = -1;
 	clock_check_tsc();
+	if (secure_mode()) {
+		/* (said only to a caller who asked for a recording) */
+		const char *d = any_getenv(CT_ENV_DIR), *e = any_getenv(CT_ENV_ENABLE);
+		if ((d && *d) || (e && !strcmp(e, "1")))
+			ct_log("this program runs with privileges its caller does not have "
+			       "(set-user-ID, set-group-ID or file capabilities): calltrace's "
+			       "variables are ignored and nothing is recorded");
+		ct_cfg.state = CT_RT_OFF;
+		return;
+	}
 	if (shm && *shm && dir && *dir) {
 		ct_cfg.linked = false;
 	} else if ((dir && *dir) || (on && !strcmp(on, "1"))) {

@@ -196,6 +196,38 @@ void ct_rings_flush_all(void)
 	ct_linked_info(true);
 }
 
+/* info's command: the arguments (/proc/self/cmdline) separated by spaces,
+ * each escaped as record's writer does it (lib/datadir.c, doc/format.md):
+ * \\, \n, and a space in an argument as \x20, so that an argument can
+ * neither add a line to info nor split into two.  (An empty argument
+ * leaves two spaces, which the format reads as one: it is lost, as in
+ * record's.) */
+static void put_command(FILE *f)
+{
+	static char cmd[65536];
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0, r;
+	while (fd >= 0 && n < (ssize_t)sizeof(cmd) && (r = read(fd, cmd + n, sizeof(cmd) - n)) > 0)
+		n += r;
+	if (fd >= 0)
+		close(fd);
+	for (ssize_t i = 0; i < n; i++) {
+		char c = cmd[i];
+		if (c == 0) {
+			if (i + 1 < n)
+				fputc(' ', f);
+		} else if (c == '\\') {
+			fputs("\\\\", f);
+		} else if (c == '\n') {
+			fputs("\\n", f);
+		} else if (c == ' ') {
+			fputs("\\x20", f);
+		} else {
+			fputc(c, f);
+		}
+	}
+}
+
 /* DIR/info when no `record` writes it */
 void ct_linked_info(bool done)
 {
@@ -224,20 +256,12 @@ void ct_linked_info(bool done)
 			close(tfd);
 		return;
 	}
-	char cmd[4096] = "";
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		ssize_t n = read(fd, cmd, sizeof(cmd) - 1);
-		close(fd);
-		for (ssize_t i = 0; i < n - 1; i++)
-			if (cmd[i] == 0)
-				cmd[i] = ' ';
-		cmd[n > 0 ? n : 0] = 0;
-	}
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
-	fprintf(f, "calltrace-data: %d\ncommand: %s\n", CT_FORMAT_VERSION, cmd);
+	fprintf(f, "calltrace-data: %d\ncommand: ", CT_FORMAT_VERSION);
+	put_command(f);
+	fputc('\n', f);
 	fprintf(f, "start_time: %04d-%02d-%02dT%02d:%02d:%02dZ\n", tm.tm_year + 1900, tm.tm_mon + 1,
 		tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	fprintf(f, "clock: %s\nclock_hz: %.1f\nstart_clock: %llu\n",

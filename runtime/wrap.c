@@ -33,6 +33,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -96,6 +97,116 @@ static void *next(const char *name)
 {
 	return dlsym(RTLD_NEXT, name);
 }
+
+/* ---- the real function, wherever it is ---------------------------------- */
+
+/*
+ * RTLD_NEXT searches the global scope after this library.  libc is there
+ * (preloaded, this library brings it; linked, a program lists libc last),
+ * so the functions of libc wrapped in this file are always found so.  Not
+ * always the C++ runtime's and the unwinder's: a library loaded with
+ * RTLD_LOCAL has its dependencies in a scope of its own.  A C++ library
+ * that a C program dlopens (or Python through ctypes, or inject.c its
+ * thrower) has libstdc++ and libgcc_s there only, yet its calls of
+ * _Unwind_RaiseException and __cxa_begin_catch come here, the global
+ * definitions, and RTLD_NEXT finds none.  So the definition is looked for,
+ * in order: after us in the global scope; in the caller's scope (its
+ * module and what that needs, as dlsym on its handle searches: what it
+ * would have bound to without us); in every loaded module's.  Never ours,
+ * never NULL unless nothing defines it.
+ *
+ * Found, it is kept until the next dlclose (which may unload it); not
+ * found, it is looked for again at the next call.
+ */
+struct real {
+	const char *name;
+	void *fn;
+	unsigned gen; /* real_gen when found */
+	bool said;    /* that there is none */
+};
+
+static unsigned real_gen = 1; /* bumped at each dlclose */
+static void *(*real_dlopen)(const char *, int);
+static int (*real_dlclose)(void *);
+
+/* the definition in the scope of the module holding addr, or NULL.  Not
+ * the program's (its scope is the global one; its name, "" in the link
+ * map, would be argv[0] in dladdr's answer) */
+static void *in_scope_of(const void *addr, const char *name, const void *self_base)
+{
+	Dl_info di;
+	struct link_map *lm = NULL;
+	if (!addr || !dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP) || !lm || !lm->l_name ||
+	    !lm->l_name[0] || di.dli_fbase == self_base)
+		return NULL;
+	void *h = real_dlopen(lm->l_name, RTLD_LAZY | RTLD_NOLOAD);
+	if (!h)
+		return NULL;
+	void *f = dlsym(h, name);
+	real_dlclose(h);
+	/* (a scope that holds this library: a program linked with it) */
+	if (f && dladdr(f, &di) && di.dli_fbase == self_base)
+		f = NULL;
+	return f;
+}
+
+#define REAL_MODS 512
+struct mods {
+	const void *at[REAL_MODS];
+	unsigned n;
+};
+
+static int mod_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	struct mods *m = data;
+	if (m->n < REAL_MODS)
+		m->at[m->n++] = info->dlpi_phdr; /* (mapped within the module) */
+	return 0;
+}
+
+static void *find_real(struct real *r, const void *caller)
+{
+	unsigned gen = __atomic_load_n(&real_gen, __ATOMIC_ACQUIRE);
+	void *f = __atomic_load_n(&r->fn, __ATOMIC_ACQUIRE);
+	if (likely(f && __atomic_load_n(&r->gen, __ATOMIC_RELAXED) == gen))
+		return f;
+	f = next(r->name);
+	if (!f) {
+		if (!real_dlopen) {
+			real_dlclose = (int (*)(void *))next("dlclose");
+			__atomic_store_n(&real_dlopen, (void *(*)(const char *, int))next("dlopen"),
+					 __ATOMIC_RELEASE);
+		}
+		Dl_info self;
+		if (!real_dlopen || !real_dlclose || !dladdr((void *)find_real, &self))
+			return NULL;
+		f = in_scope_of(caller, r->name, self.dli_fbase);
+		if (!f) {
+			struct mods m = {.n = 0};
+			/* (dlopen is called outside dl_iterate_phdr's lock) */
+			dl_iterate_phdr(mod_cb, &m);
+			for (unsigned i = 0; !f && i < m.n; i++)
+				f = in_scope_of(m.at[i], r->name, self.dli_fbase);
+		}
+		if (!f)
+			return NULL;
+	}
+	__atomic_store_n(&r->gen, gen, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->fn, f, __ATOMIC_RELEASE);
+	return f;
+}
+
+/* the real function or, when nothing defines it, NULL after one line */
+static void *real_or_say(struct real *r, const void *caller)
+{
+	void *f = find_real(r, caller);
+	if (!f && !__atomic_exchange_n(&r->said, true, __ATOMIC_RELAXED))
+		ct_log("no definition of %s to call but the runtime's own", r->name);
+	return f;
+}
+
+#define CALLER() __builtin_extract_return_addr(__builtin_return_address(0))
 
 static void resolve(void)
 {
@@ -555,9 +666,10 @@ static void note_longjmp(void *env)
 
 CT_EXPORT void *__cxa_begin_catch(void *exc)
 {
-	static void *(*real)(void *);
-	if (!real)
-		real = (void *(*)(void *))next("__cxa_begin_catch");
+	static struct real r = {.name = "__cxa_begin_catch"};
+	void *(*real)(void *) = (void *(*)(void *))real_or_say(&r, CALLER());
+	if (!real) /* (what it returns cannot be made up) */
+		abort();
 	struct ct_tstate *t = &ct_self;
 	if (t->cap != 0 && t->busy == 0) {
 		uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
@@ -604,11 +716,14 @@ WRAP_JUMP(__longjmp_chk)
  * between the throw and the catch (twice); __cxa_begin_catch (above)
  * closes the frames that are gone and hooks the others again */
 typedef int (*raise_fn)(void *);
+#define URC_FATAL_PHASE1_ERROR 3 /* unwind.h's _URC_: the thrower terminates */
+
 CT_EXPORT int _Unwind_RaiseException(void *exc)
 {
-	static raise_fn real;
+	static struct real r = {.name = "_Unwind_RaiseException"};
+	raise_fn real = (raise_fn)real_or_say(&r, CALLER());
 	if (!real)
-		real = (raise_fn)next("_Unwind_RaiseException");
+		return URC_FATAL_PHASE1_ERROR;
 	struct ct_tstate *t = &ct_self;
 	bool b = ct_hook_begin_real(t, SP());
 	int rc = real(exc);
@@ -620,9 +735,10 @@ CT_EXPORT int _Unwind_RaiseException(void *exc)
 
 CT_EXPORT int _Unwind_Resume_or_Rethrow(void *exc)
 {
-	static raise_fn real;
+	static struct real r = {.name = "_Unwind_Resume_or_Rethrow"};
+	raise_fn real = (raise_fn)real_or_say(&r, CALLER());
 	if (!real)
-		real = (raise_fn)next("_Unwind_Resume_or_Rethrow");
+		return URC_FATAL_PHASE1_ERROR;
 	struct ct_tstate *t = &ct_self;
 	bool b = ct_hook_begin_real(t, SP());
 	int rc = real(exc);
@@ -633,9 +749,10 @@ CT_EXPORT int _Unwind_Resume_or_Rethrow(void *exc)
 
 CT_EXPORT void _Unwind_Resume(void *exc)
 {
-	static void (*real)(void *);
-	if (!real)
-		real = (void (*)(void *))next("_Unwind_Resume");
+	static struct real r = {.name = "_Unwind_Resume"};
+	void (*real)(void *) = (void (*)(void *))real_or_say(&r, CALLER());
+	if (!real) /* (the libgcc_s one aborts when it cannot go on) */
+		abort();
 	ct_hook_begin_real(&ct_self, SP());
 	real(exc);
 	__builtin_unreachable();
@@ -644,9 +761,10 @@ CT_EXPORT void _Unwind_Resume(void *exc)
 typedef int (*forced_fn)(void *, void *, void *);
 CT_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
 {
-	static forced_fn real;
+	static struct real r = {.name = "_Unwind_ForcedUnwind"};
+	forced_fn real = (forced_fn)real_or_say(&r, CALLER());
 	if (!real)
-		real = (forced_fn)next("_Unwind_ForcedUnwind");
+		return URC_FATAL_PHASE1_ERROR;
 	struct ct_tstate *t = &ct_self;
 	bool b = ct_hook_begin_real(t, SP());
 	int rc = real(exc, stop, arg);
@@ -795,6 +913,8 @@ CT_EXPORT int dlclose(void *handle)
 		real = (int (*)(void *))next("dlclose");
 	ct_args_dlclose(true);
 	int r = real(handle);
+	/* what was found outside the global scope may be gone now */
+	__atomic_add_fetch(&real_gen, 1, __ATOMIC_RELEASE);
 	if (ct_cfg.state == CT_RT_ACTIVE)
 		ct_modules_rescan();
 	ct_args_dlclose(false);

@@ -10,11 +10,18 @@
  * site, which the unwinder finds through this function's own unwind
  * information (the runtime's _Unwind_RaiseException gives hooked frames
  * their return addresses back first, runtime/wrap.c).
+ *
+ * The stack is then as the traced function got it, which the ABI's
+ * 16-byte alignment need not hold for: gcc calls a function it knows
+ * needs none (a leaf, -fipa-stack-alignment) without aligning, and
+ * __cxa_throw's callees use aligned SSE stores.  So this function
+ * realigns its own frame (force_align_arg_pointer: the CFI says how, and
+ * the unwinder still finds the caller).
  */
 #include <new>
 #include <stdexcept>
 
-extern "C" __attribute__((visibility("default"), noreturn)) void
+extern "C" __attribute__((visibility("default"), noreturn, force_align_arg_pointer)) void
 calltrace_inject_throw(long kind, const char *msg)
 {
 	if (kind == 1)

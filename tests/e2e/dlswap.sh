@@ -15,7 +15,8 @@ section "stdout (exit $RC)"; add <"$W/d.out"
 section "replay"; ct replay d --no-duration | normalize | add
 section "report --format=csv (function,calls)"; ct report d --format=csv | csv_calls | add
 section "coverage: each library's own functions"
-ct coverage d | grep -E '^\./libdl|^  [^ ].*dlswap_' | sed "s|$E2E/||" | sort | add
+# (the modules by their absolute paths: the runtime records them so)
+ct coverage d | grep -E "^$W/libdl|^  [^ ].*dlswap_" | sed "s|$E2E/||; s|^$W/|W/|" | sort | add
 section "callgrind: the functions' files"
 ct export d --format=callgrind -o "$W/out.cg"
 grep -E '^(fl|cfi|cfl)=\([0-9]+\) ' "$W/out.cg" | sed 's/^[a-z]*=([0-9]*) //; s|.*/||' | sort | add
