@@ -80,11 +80,13 @@ struct hnode {
 	uint32_t depth;
 	uint64_t calls;
 	uint64_t total, self; /* self: total less the callees' */
+	uint64_t rtotal;      /* total on the recorded clock */
 };
 
 struct hfn {
 	uint64_t calls;
 	uint64_t total, self, incl_sum;
+	uint64_t rtotal; /* total on the recorded clock */
 	uint32_t active; /* open activations on the current thread */
 	const char *file;
 	int line;
@@ -288,10 +290,14 @@ void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint6
 		e->active--;
 	struct hnode *n = f.node != INSIDE ? &h->nodes[f.node] : NULL;
 	uint64_t self = ct_call_self(incl, f.child);
+	/* the recorded time inside the range: [start, end) is on the
+	 * recorded clock, clipped to it */
+	uint64_t raw = in && end > start ? end - start : 0;
 	counted = counted && in;
 	if (n) {
 		/* a path's self and its callees' totals add up to its total */
 		n->total += incl;
+		n->rtotal += raw;
 		n->self += self;
 		n->calls += counted;
 	}
@@ -300,6 +306,7 @@ void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint6
 		fn->incl_sum += incl;
 	if (!fn->active) {
 		fn->total += incl;
+		fn->rtotal += raw;
 		e->time_fn += incl;
 	}
 	if (!e->active)
@@ -513,7 +520,8 @@ static void write_data(struct ct_html *h, FILE *out)
 		} else {
 			fputs("\"\"", out);
 		}
-		putc_unlocked(']', out);
+		/* mostly the tracer's cost (lib/read/overhead.h): marked */
+		fputs(ct_mostly_cost(f->total, f->rtotal) ? ",true]" : ",false]", out);
 	}
 	fputs("],\n", out);
 
@@ -541,9 +549,10 @@ static void write_data(struct ct_html *h, FILE *out)
 			continue;
 		}
 		keep[i] = (uint32_t)++nout;
-		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRId64 ",%" PRId64 "]",
+		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%s]",
 			nout > 1 ? ",\n" : "\n", n->parent ? (long)keep[n->parent - 1] - 1 : -1L,
-			fout[n->fn] - 1, n->calls, n->total, n->self);
+			fout[n->fn] - 1, n->calls, n->total, n->self,
+			ct_mostly_cost(n->total, n->rtotal) ? "true" : "false");
 	}
 	size_t nother = 0;
 	for (size_t p = 0; p <= nn; p++) {

@@ -40,7 +40,9 @@ void ct_html_enter(struct ct_html *h, struct ct_func *fn, const char *site);
  * the range, as report counts it; in false when the call does not overlap
  * the range, counted false when it is not a new call (entered before the
  * stream: ct_call_counted); [start, end) its place on the timeline (the
- * recorded clock), clipped to the range */
+ * recorded clock), clipped to the range: end - start is its recorded time
+ * there, against which incl says whether the time is mostly the tracer's
+ * (ct_mostly_cost) */
 void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint64_t start,
 		  uint64_t end);
 /* a calltrace_mark() at ev->time (text at ev->addr), shown when in */

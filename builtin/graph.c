@@ -56,14 +56,17 @@ static const char head[] =
 	"\n"
 	"options:\n";
 
+/* clang-format off */
 static const char tail[] =
 	"\n"
 	"Children are sorted by total time (descending), ties by name.  Self time\n"
 	"is total time minus that of the direct callees.  Times have the\n"
 	"tracer's own cost, measured when recording, taken out (see\n"
-	"doc/overhead.md); --raw shows them as recorded.  Nodes deeper than " STR(
-		MAX_INDENT) "\n"
-			    "levels are drawn as \"[DEPTH] +-name\" instead of with bars.\n";
+	"doc/overhead.md); --raw shows them as recorded.  A line marked * has a\n"
+	"recorded time more than 5 times its corrected one: mostly the tracer's\n"
+	"cost.  Nodes deeper than " STR(MAX_INDENT) " levels are drawn as\n"
+	"\"[DEPTH] +-name\" instead of with bars.\n";
+/* clang-format on */
 
 /* ---- the tree ------------------------------------------------------- */
 
@@ -74,6 +77,7 @@ struct node {
 	uint32_t top;                                   /* its ancestor (or itself) at depth
 					* BT_OUTER; 0 while it is shallower */
 	uint64_t calls, total, self;
+	uint64_t rtotal; /* total on the recorded clock */
 };
 
 struct tree {
@@ -191,6 +195,7 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 			struct node *n = &g->tree.n[f.node];
 			n->calls += ct_call_counted(ev);
 			n->total += incl;
+			n->rtotal += ct_event_raw_dur(ev);
 			n->self += ct_call_self(incl, f.child);
 			if (g->depth)
 				g->stack[g->depth - 1].child += incl;
@@ -227,6 +232,18 @@ static int cmp_nodes(const void *a, const void *b)
 	return ia < ib ? -1 : ia > ib;
 }
 
+/* the node's time is mostly the tracer's (lib/read/overhead.h): its line
+ * is marked as report marks such a function, and a legend follows */
+static bool mostly_cost(const struct graph *g, const struct node *n)
+{
+	return !g->no_time && ct_mostly_cost(n->total, n->rtotal);
+}
+
+#define COST_MARK " *"
+static const char cost_legend[] =
+	"* mostly the tracer's own cost: recorded more than 5x the corrected time, "
+	"which is then mostly estimate (doc/overhead.md)\n";
+
 static void print_row(const struct graph *g, FILE *out, const struct node *n)
 {
 	if (g->no_time) {
@@ -251,9 +268,11 @@ struct pending {
 	bool last;
 };
 
-/* the tree under t's root, depth-first, children sorted */
-static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
+/* the tree under t's root, depth-first, children sorted; true when a
+ * line was marked (mostly_cost) */
+static bool print_tree(const struct graph *g, const struct tree *t, FILE *out)
 {
+	bool marked = false;
 	struct pending *stack = NULL;
 	size_t nstack = 0, capstack = 0;
 	bool *more = NULL; /* by depth: the node drawn there has later siblings */
@@ -302,6 +321,10 @@ static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
 			fputs("+-", out);
 		}
 		ct_text_put(out, g->names.v[n->name]);
+		if (mostly_cost(g, n)) {
+			fputs(COST_MARK, out);
+			marked = true;
+		}
 		putc('\n', out);
 		root = p.node;
 		depth = p.depth + 1;
@@ -309,11 +332,14 @@ static void print_tree(const struct graph *g, const struct tree *t, FILE *out)
 	free(stack);
 	free(more);
 	free(kids);
+	return marked;
 }
 
-/* the backtraces and callee tree of function id f */
-static void print_func(const struct graph *g, uint32_t f, const char *fname, FILE *out)
+/* the backtraces and callee tree of function id f; true when a line was
+ * marked (mostly_cost) */
+static bool print_func(const struct graph *g, uint32_t f, const char *fname, FILE *out)
 {
+	bool marked = false;
 	const struct tree *t = &g->tree;
 	/* under[i]: node i has an ancestor named f (parents come first) */
 	bool *under = xcalloc(t->len, sizeof(*under));
@@ -352,7 +378,12 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 		}
 		while (np-- > 0)
 			fprintf(out, "%s%s", ct_tx(g->names.v[t->n[path[np]].name]),
-				np ? " > " : "\n");
+				np ? " > " : "");
+		if (mostly_cost(g, nd)) {
+			fputs(COST_MARK, out);
+			marked = true;
+		}
+		putc('\n', out);
 	}
 
 	/* the callee tree: the subtrees of the outermost activations merged */
@@ -373,6 +404,7 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 			nwork--;
 			m.n[dst].calls += t->n[src].calls;
 			m.n[dst].total += t->n[src].total;
+			m.n[dst].rtotal += t->n[src].rtotal;
 			m.n[dst].self += t->n[src].self;
 			for (uint32_t c = t->n[src].first_child; c != NONE;
 			     c = t->n[c].next_sibling) {
@@ -387,11 +419,12 @@ static void print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 	}
 	fprintf(out, "\n# Call graph of %s\n", ct_tx(fname));
 	print_header(g, out, "FUNCTION");
-	print_tree(g, &m, out);
+	marked |= print_tree(g, &m, out);
 	free(work);
 	tree_free(&m);
 	free(under);
 	free(outer);
+	return marked;
 }
 
 static const struct ct_opt options[] = {
@@ -561,14 +594,16 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	if (!v->arg) {
 		fputs("# Function Call Graph\n", stdout);
 		print_header(g, stdout, "FUNCTION");
-		print_tree(g, &g->tree, stdout);
+		if (print_tree(g, &g->tree, stdout))
+			fputs(cost_legend, stdout);
 		return 0;
 	}
 	struct ct_error e;
 	int64_t f = ct_find_function(&g->names, v->arg, NULL, NULL, &e);
 	if (f < 0)
 		return ct_error("%s", e.msg);
-	print_func(g, (uint32_t)f, g->names.v[f], stdout);
+	if (print_func(g, (uint32_t)f, g->names.v[f], stdout))
+		fputs(cost_legend, stdout);
 	return 0;
 }
 

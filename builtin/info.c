@@ -25,7 +25,9 @@ static const char head[] =
 	"\n"
 	"Show what was recorded: the command, start time, duration, exit status,\n"
 	"clock, processes (with their module maps and build-ids), threads, the\n"
-	"size on disk and the counters of lost and unmatched events.\n"
+	"size on disk, the counters of lost and unmatched events, and the\n"
+	"tracer's cost that the views take out of their times (read from the\n"
+	"event streams: progress is shown on a terminal).\n"
 	"\n"
 	"options:\n";
 
@@ -146,6 +148,52 @@ static void print_frontends(const struct ct_session *s, const struct ct_proc *p)
 		printf("hooked not measured\n");
 }
 
+/* ---- the tracer's cost (doc/overhead.md) ---------------------------- */
+
+static void no_events(void *ctx, struct ct_thread *t, const struct ct_event *ev, int n)
+{
+	(void)ctx;
+	(void)t;
+	(void)ev;
+	(void)n;
+}
+
+/* read every thread's stream to its end, as the views do (batches, no
+ * filter), for the cost its corrected clock took out: costs[t->index].
+ * A stream that cannot be read to its end counts up to the error; the
+ * first error is in *err (true returned). */
+static bool read_costs(struct ct_view *v, struct ct_cost *costs, struct ct_error *err)
+{
+	bool failed = false;
+	v->unfiltered = no_events;
+	for (size_t i = 0; i < v->s->nthreads; i++) {
+		struct ct_thread *t = v->s->threads[i];
+		struct ct_cost before = v->cost;
+		int rc = ct_view_read_thread(v, t, NULL, NULL, NULL);
+		ct_progress_end(&v->progress);
+		costs[t->index] = (struct ct_cost){v->cost.taken - before.taken,
+						   v->cost.clipped - before.clipped,
+						   v->cost.span - before.span};
+		if (rc < 0 && !failed) {
+			*err = v->err;
+			failed = true;
+		}
+	}
+	return failed;
+}
+
+/* "N ns taken out (P % of S ns recorded), C ns clipped" */
+static void print_cost(const struct ct_cost *c)
+{
+	printf("%" PRIu64 " ns taken out (", c->taken);
+	if (c->span)
+		printf("%.1f %% of %" PRIu64 " ns recorded",
+		       100.0 * (double)c->taken / (double)c->span, c->span);
+	else
+		printf("no time recorded");
+	printf("), %" PRIu64 " ns clipped", c->clipped);
+}
+
 static void print_argv(const struct ct_proc *p)
 {
 	for (int i = 0; i < p->argc; i++) {
@@ -188,6 +236,17 @@ int cmd_info(int argc, char **argv)
 	}
 	struct ct_session *s = v.s;
 	s->quiet = true; /* the warnings are part of the report below */
+
+	/* the tracer's cost per thread, from a pass over the streams (none
+	 * in a recording of call counts) */
+	struct ct_cost *costs = NULL, all = {0};
+	struct ct_error cost_err;
+	bool cost_failed = false;
+	if (!v.counts) {
+		costs = xcalloc(s->nthreads ? s->nthreads : 1, sizeof(*costs));
+		cost_failed = read_costs(&v, costs, &cost_err);
+		all = v.cost;
+	}
 
 	char buf[64], buf2[64];
 	/* text from the recording goes through ct_tx (output.h): no
@@ -240,6 +299,26 @@ int cmd_info(int argc, char **argv)
 		printf("%-15s %s\n", "unmatched:", "unknown");
 		printf("%-15s %s\n", "waits:", "unknown");
 	}
+	if (costs) {
+		char b[64];
+		printf("%-15s %" PRIu64 " ns (%s): the tracer's estimated cost, taken out of the "
+		       "times\n",
+		       "cost taken out:", all.taken,
+		       ct_format_duration(all.taken, b, sizeof(b)) + strspn(b, " "));
+		printf("%-15s %" PRIu64 " ns: estimated cost beyond the time that passed, not "
+		       "taken out\n",
+		       "cost clipped:", all.clipped);
+		if (all.span)
+			printf("%-15s %.1f %% of the %" PRIu64 " ns the threads recorded (first to "
+			       "last event, summed)\n",
+			       "cost share:", 100.0 * (double)all.taken / (double)all.span,
+			       all.span);
+		else
+			printf("%-15s %s\n", "cost share:", "(the threads recorded no time)");
+		if (cost_failed)
+			printf("%-15s %s\n", "",
+			       "(up to a stream that could not be read to its end: see the error)");
+	}
 	if (s->write_errors || s->unwritten_bytes)
 		printf("%-15s %" PRIu64 " events, %" PRIu64 " bytes: record could not write them "
 		       "(%" PRIu64 " write errors)\n",
@@ -290,6 +369,15 @@ int cmd_info(int argc, char **argv)
 			       "shown as recorded\n",
 			       "overhead:");
 		print_frontends(s, p);
+		if (costs) {
+			struct ct_cost pc = {0};
+			for (size_t j = 0; j < s->nthreads; j++)
+				if (s->threads[j]->proc == p)
+					ct_cost_add(&pc, &costs[s->threads[j]->index]);
+			printf("  %-10s ", "cost:");
+			print_cost(&pc);
+			printf("\n");
+		}
 		printf("  %-10s %zu\n", "threads:", nthr);
 		for (size_t j = 0; j < s->nthreads; j++) {
 			const struct ct_thread *t = s->threads[j];
@@ -309,7 +397,13 @@ int cmd_info(int argc, char **argv)
 	if (!s->complete)
 		printf("\nwarning: the recording is incomplete: calltrace record did not finish\n");
 	fflush(stdout);
+	/* the stream that could not be read: after everything else */
+	if (cost_failed)
+		status = ct_error("%s", cost_err.msg);
+	else
+		status = 0;
 	s->quiet = false; /* other warnings (e.g. a missing .proc file) go to stderr */
+	free(costs);
 	ct_view_close(&v);
-	return 0;
+	return status;
 }

@@ -56,7 +56,10 @@ static const char tail[] =
 	"A call left by longjmp or an exception ends where the frame was found\n"
 	"gone; a call still open when its thread ended (crash, kill, exit) counts\n"
 	"with its time up to the end of the thread's events.  Rows are per\n"
-	"function name: the same function in several processes is one row.\n";
+	"function name: the same function in several processes is one row.\n"
+	"A function marked * has a recorded time more than 5 times its corrected\n"
+	"one: its time is mostly the tracer's cost, and what is left is an\n"
+	"estimate.  The last lines say how much cost was taken out.\n";
 
 /* ---- aggregation ---------------------------------------------------- */
 
@@ -207,6 +210,20 @@ static uint64_t ct_avg(const struct fstat *st)
 	return st->calls ? st->sum / st->calls : 0;
 }
 
+/* the function's time is mostly the tracer's (lib/read/overhead.h): marked
+ * so that nobody optimises the tracer's cost */
+static bool mostly_cost(const struct fstat *st)
+{
+	return ct_mostly_cost(st->total, st->rtotal);
+}
+
+/* the marker after such a function's name, and the line under a table
+ * that has one */
+#define COST_MARK " *"
+static const char cost_legend[] =
+	"* mostly the tracer's own cost: recorded more than 5x the corrected time, "
+	"which is then mostly estimate (doc/overhead.md)\n";
+
 static struct report *sort_r;
 
 static uint64_t keyval(const struct fstat *st, enum skey k)
@@ -326,18 +343,23 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		      "  ==========  ==========  ==========  ========== ========== =========="
 		      "  ====================\n",
 		      out);
+		bool marked = false;
 		for (size_t i = 0; i < n; i++) {
 			const struct fstat *st = &r->stats[rows[i]];
 			char b[6][64];
-			fprintf(out, "  %s  %s  %10llu %s %s %s  %s\n",
+			bool mark = mostly_cost(st);
+			marked |= mark;
+			fprintf(out, "  %s  %s  %10llu %s %s %s  %s%s\n",
 				ct_format_duration(st->total, b[0], sizeof(b[0])),
 				ct_format_duration(st->self, b[1], sizeof(b[1])),
 				(unsigned long long)st->calls,
 				ct_format_duration(ct_avg(st), b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
 				ct_format_duration(st->max, b[4], sizeof(b[4])),
-				ct_tx(r->names.v[rows[i]]));
+				ct_tx(r->names.v[rows[i]]), mark ? COST_MARK : "");
 		}
+		if (marked)
+			fputs(cost_legend, out);
 		break;
 	case FMT_CSV: /* the header was printed by cmd_report */
 		for (size_t i = 0; i < n; i++) {
@@ -363,12 +385,15 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			ct_json_string(out, r->names.v[rows[i]]);
 			fprintf(out,
 				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
-				"\"avg_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu}",
+				"\"avg_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,"
+				"\"mostly_cost\":%s}",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self, (unsigned long long)(ct_avg(st)),
-				(unsigned long long)st->min, (unsigned long long)st->max);
+				(unsigned long long)st->min, (unsigned long long)st->max,
+				mostly_cost(st) ? "true" : "false");
 		}
-		fputs(t ? "]}" : "]}\n", out);
+		/* the object is closed by end(), after the tracer's cost */
+		fputs(t ? "]}" : "]", out);
 		break;
 	}
 	r->first_table = false;
@@ -573,16 +598,72 @@ static void list_functions(struct report *r)
 	free(ix);
 }
 
+/* a duration as ct_format_duration writes it, without its leading blanks */
+static const char *dur(uint64_t ns, char *buf, size_t len)
+{
+	ct_format_duration(ns, buf, len);
+	return buf + strspn(buf, " ");
+}
+
+/* how sure the times are (text, after the tables): the tracer's cost the
+ * corrected clocks took out of the threads read, its share of their
+ * recorded time, and what could not be taken out (doc/overhead.md) */
+static void print_cost(const struct ct_view *v, FILE *out)
+{
+	const struct ct_cost *c = &v->cost;
+	char b[3][64];
+	if (v->raw) {
+		fputs("\n# times as recorded (--raw): the tracer's own cost is in them\n", out);
+		return;
+	}
+	fprintf(out, "\n# tracer's cost taken out: %s", dur(c->taken, b[0], sizeof(b[0])));
+	if (c->span)
+		fprintf(out, ", %.1f %% of the %s the threads recorded\n",
+			100.0 * (double)c->taken / (double)c->span,
+			dur(c->span, b[1], sizeof(b[1])));
+	else
+		fputs(" (the threads recorded no time)\n", out);
+	fprintf(out,
+		"# clipped: %s (estimated cost beyond the time that passed: the clock "
+		"stood still)\n",
+		dur(c->clipped, b[2], sizeof(b[2])));
+}
+
+/* the same in JSON, the report object's last fields */
+static void json_cost(const struct ct_view *v, FILE *out)
+{
+	fprintf(out,
+		",\n\"times\":\"%s\",\"cost\":{\"taken_ns\":%llu,\"clipped_ns\":%llu,"
+		"\"span_ns\":%llu}}\n",
+		v->raw ? "recorded" : "corrected", (unsigned long long)v->cost.taken,
+		(unsigned long long)v->cost.clipped, (unsigned long long)v->cost.span);
+}
+
 static int end(void *ctx, struct ct_view *v, int rc)
 {
 	struct report *r = ctx;
-	(void)v;
-	if (rc == 0 && r->list_functions)
+	if (rc != 0)
+		return 0;
+	if (r->list_functions) {
 		list_functions(r);
-	else if (rc == 0 && !r->per_thread)
+		return 0;
+	}
+	if (r->counts) {
+		/* no times: the tables as they were */
+		if (!r->per_thread)
+			print_table(r, NULL);
+		else if (r->fmt == FMT_JSON)
+			fputs("]}\n", stdout);
+		return 0;
+	}
+	if (!r->per_thread)
 		print_table(r, NULL);
-	else if (rc == 0 && r->fmt == FMT_JSON)
-		fputs("]}\n", stdout);
+	else if (r->fmt == FMT_JSON)
+		fputs("]", stdout);
+	if (r->fmt == FMT_JSON)
+		json_cost(v, stdout);
+	else if (r->fmt == FMT_TEXT)
+		print_cost(v, stdout);
 	return 0;
 }
 

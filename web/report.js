@@ -2,10 +2,13 @@
 /*
  * calltrace's HTML report (export --format=html): the page's own script.
  * The data is the JSON in <script id="ct-data"> (see builtin/export_html.c):
- *   fns    [name, calls, total_ns, self_ns, incl_sum_ns, "file:line"], the
- *          most total time first; a function's id is its index
- *   tree   [parent, fn, calls, total_ns, self_ns(, paths)], parents first;
- *          parent -1 for an outermost call, fn -1 for "(other)"
+ *   fns    [name, calls, total_ns, self_ns, incl_sum_ns, "file:line",
+ *          mostly_cost], the most total time first; a function's id is its
+ *          index; mostly_cost: its recorded total is more than 5 times its
+ *          corrected one (the time is mostly the tracer's: marked)
+ *   tree   [parent, fn, calls, total_ns, self_ns, mostly_cost] (the same for
+ *          the path), parents first; parent -1 for an outermost call; fn -1
+ *          for "(other)", whose sixth element is the number of paths summed
  *   edges  [caller, callee, calls, time_ns, time_fn_ns]; caller -1 for an
  *          outermost call; time_ns counts the outermost activation of the
  *          edge (the callees table), time_fn_ns that of the callee (the
@@ -57,6 +60,11 @@
 	function fmtPct(ns) { return (100 * ns / total).toFixed(2) + "%"; }
 	function fmtInt(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
 	function fnName(id) { return id < 0 ? "(outermost)" : fns[id][0]; }
+	/* a function whose time is mostly the tracer's own: marked, so that
+	 * nobody optimises the tracer's cost (doc/overhead.md) */
+	var COST_TITLE = "mostly the tracer's own cost: recorded more than 5x the corrected " +
+		"time, which is then mostly estimate";
+	function costMark() { return el("span", {cls: "cost", title: COST_TITLE, text: " *"}); }
 	function fnLink(id) {
 		if (id < 0) return el("span", {cls: "root", text: "(outermost call)"});
 		return el("a", {href: "#fn-" + id, cls: "fn", title: fns[id][5] || fns[id][0],
@@ -123,7 +131,8 @@
 	var made = new Array(D.tree.length);
 	D.tree.forEach(function (r, i) {
 		var n = {name: r[1] < 0 ? "(other)" : fns[r[1]][0], fn: r[1], calls: r[2],
-			 value: r[3], self: r[4], paths: r[5] || 0, children: []};
+			 value: r[3], self: r[4], paths: r[1] < 0 ? r[5] || 0 : 0,
+			 cost: r[1] >= 0 && r[5] === true, children: []};
 		made[i] = n;
 		(r[0] < 0 ? rootNode : made[r[0]]).children.push(n);
 	});
@@ -155,6 +164,8 @@
 					"), " + fmtInt(x.calls) + " calls, self " + fmtTime(x.self);
 				if (x.fn === -1)
 					s += " — " + x.paths + " call paths summed";
+				if (x.cost)
+					s += " — " + COST_TITLE;
 				return s;
 			})
 			.setSearchMatch(function (d, term) {
@@ -374,6 +385,7 @@
 		"Total: inclusive time, counted once per outermost activation (recursive calls " +
 		"add nothing). Self: total minus the direct callees. Avg: mean inclusive time " +
 		"of a call. %: total time of all threads. Click a column to sort."}));
+	var anyCost = fns.some(function (f) { return f[6] === true; });
 	if (lim.functions_shown < lim.functions)
 		flatSec.appendChild(el("p", {cls: "note", text: "The " + fmtInt(lim.functions_shown) +
 			" functions with the most time of " + fmtInt(lim.functions) + " are listed."}));
@@ -393,6 +405,10 @@
 	flatSec.appendChild(table);
 	var moreBtn = el("button", {type: "button", id: "flat-more"});
 	flatSec.appendChild(moreBtn);
+	if (anyCost)
+		flatSec.appendChild(el("p", {cls: "note", id: "cost-legend", text: "* " + COST_TITLE +
+			": the tracer's cost is estimated (measured when recording) and taken out, so " +
+			"little of what is left is known; see doc/overhead.md before optimising it."}));
 	var sortCol = 2, sortDesc = true, shown = PAGE_ROWS;
 	var order = fns.map(function (_, i) { return i; });
 	cols.forEach(function (c, ci) {
@@ -424,8 +440,8 @@
 		var frag = document.createDocumentFragment();
 		for (var k = 0; k < n; k++) {
 			var id = order[k], f = fns[id];
-			frag.appendChild(el("tr", {"data-fn": id}, [
-				el("td", null, [fnLink(id)]),
+			frag.appendChild(el("tr", {"data-fn": id, "data-cost": f[6] === true ? "1" : "0"}, [
+				el("td", null, [fnLink(id), f[6] === true ? costMark() : null]),
 				el("td", {cls: "num", text: fmtInt(f[1])}),
 				el("td", {cls: "num", text: fmtTime(f[2])}),
 				el("td", {cls: "num", text: fmtTime(f[3])}),
@@ -496,7 +512,8 @@
 		if (sections[id]) return sections[id];
 		var f = fns[id];
 		var s = el("section", {id: "fn-" + id, cls: "fn-section"}, [
-			el("h3", null, [el("a", {href: "#fn-" + id, cls: "self", text: f[0]})]),
+			el("h3", null, [el("a", {href: "#fn-" + id, cls: "self", text: f[0]}),
+				f[6] === true ? costMark() : null]),
 			el("p", {cls: "stats", text: fmtInt(f[1]) + (f[1] === 1 ? " call" : " calls") + ", total " + fmtTime(f[2]) +
 				" (" + fmtPct(f[2]) + "), self " + fmtTime(f[3]) +
 				(f[5] ? ", " + f[5] : "")}),
