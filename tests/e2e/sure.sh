@@ -6,7 +6,7 @@
 #    22 ns as recorded (one 15 ns: its cost is clipped), 2 ns corrected;
 #    calls makes them; work lasts milliseconds; a second process has no
 #    figures (as recorded).  Its views are golden: info's cost lines
-#    (taken 40175 ns, clipped 5 ns, share of 3547490 ns), report's marks
+#    (taken 40155 ns: each thread's first event owes nothing; clipped 5 ns, share of 3547490 ns), report's marks
 #    (tiny and calls, never work), legend and footer, also per thread and
 #    in JSON (CSV unchanged), --raw's footer and no marks, graph's marked
 #    lines and backtrace, the HTML report's flags (and, once, the page in
@@ -16,13 +16,12 @@
 #    totals in report (text and JSON), graph and the HTML data, whatever
 #    the machine's load; work is never marked; the footer's share lies
 #    between 0 and 100 %; --raw says the times are as recorded; info
-#    prints the cost lines.  tiny (an empty function) is marked unless
-#    preemptions landed among its calls (the clock cannot tell them from
-#    the calls' own time; measured, at a load of 8 on 2 cores most
-#    recordings and at 18 all had them): it is recorded up to 5 times
-#    until it is, and that check is skipped, with a note, when it never
-#    was.  20,000 calls after a sleep (a fresh time slice), not more: the
-#    longer the calls last, the surer a preemption lands among them.
+#    prints the cost lines.  Whether tiny (an empty function) is marked
+#    in a real recording depends on the machine: preemptions land in its
+#    calls' times and the correction does not take them out (measured: at
+#    a load of 8 on 2 cores most recordings had them), so this part checks
+#    that every view marks what the totals say, not which functions; the
+#    marks themselves are checked in part 1.
 # variants: all
 
 # the JSON of the HTML report's <script id="ct-data"> element
@@ -178,20 +177,12 @@ verdicts() {
 		LC_ALL=C sort
 }
 
-n=0
-marked=
-while [ $n -lt 5 ] && [ -z "$marked" ]; do
-	n=$((n + 1))
-	D=d$n
-	record $D ./prog
-	want_rc "record ./prog" $RC 0 "$W/$D.err" || break
-	ct report $D --format=csv >"$W/corr.csv"
-	ct report $D --raw --format=csv >"$W/raw.csv"
-	verdicts "$W/corr.csv" "$W/raw.csv" >"$W/verdicts"
-	grep -q '^tiny 1$' "$W/verdicts" && marked=$D
-done
-[ -n "$marked" ] ||
-	echo "tiny's time was not mostly the tracer's in $n recordings (a loaded machine's preemptions land in its calls' times, and the correction does not take them out): its mark not checked" >>"$W/skipped"
+D=d
+record $D ./prog
+want_rc "record ./prog" $RC 0 "$W/$D.err"
+ct report $D --format=csv >"$W/corr.csv"
+ct report $D --raw --format=csv >"$W/raw.csv"
+verdicts "$W/corr.csv" "$W/raw.csv" >"$W/verdicts"
 
 section "a recording: report's marks as the totals say"
 ct report $D >"$W/report.txt"
