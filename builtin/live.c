@@ -51,30 +51,17 @@ static const char live_usage[] =
 
 /* ---- the tree, as the events come ----------------------------------------- */
 
-struct lthread {
-	bool has_pend; /* an entry held to see whether it is a leaf */
-	struct ct_event pend;
-	struct ct_session *ps;
-};
-
 struct live {
 	FILE *out;
 	bool color;
-	struct lthread *th; /* by the thread's index */
-	size_t nth;
+	/* the last event given was this entry: a leaf if the next one (of
+	 * any thread) is its exit */
+	bool has_pend;
+	struct ct_event pend;
+	struct ct_session *ps; /* the pending entry's */
 	uint64_t delay;
 	bool printed; /* since the last flush */
 };
-
-static struct lthread *lthread_of(struct live *l, const struct ct_thread *t)
-{
-	size_t i = (size_t)t->index;
-	if (i >= l->nth) {
-		l->th = ct_grow_zeroed(l->th, l->nth, i + 16, sizeof(*l->th));
-		l->nth = i + 16;
-	}
-	return &l->th[i];
-}
 
 /* a call's duration, on its thread's corrected clock (as replay's) */
 static uint64_t dur_of(const struct ct_event *ev)
@@ -102,41 +89,42 @@ static void put_line(struct live *l, struct ct_session *s, const struct ct_event
 	l->printed = true;
 }
 
-static void flush_pend(struct live *l, struct lthread *lt)
+static void flush_pend(struct live *l)
 {
-	if (!lt->has_pend)
+	if (!l->has_pend)
 		return;
-	lt->has_pend = false;
-	put_line(l, lt->ps, &lt->pend, false, "", " {");
+	l->has_pend = false;
+	put_line(l, l->ps, &l->pend, false, "", " {");
 }
 
+/* the events in time order across threads (the follower's ordered mode):
+ * each line when its event happened */
 static void live_events(void *ctx, struct ct_session *s, const struct ct_event *evs, size_t n)
 {
 	struct live *l = ctx;
 	for (size_t i = 0; i < n; i++) {
 		const struct ct_event *ev = &evs[i];
-		struct lthread *lt = lthread_of(l, ev->thread);
 		if (ev->kind == CT_MARK)
 			continue;
 		bool unfinished = ev->flags & CT_EVF_UNFINISHED;
 		bool unwound = ev->flags & CT_EVF_SYNTHETIC;
-		if (ev->kind == CT_ENTER) {
-			flush_pend(l, lt);
-			lt->pend = *ev;
-			lt->ps = s;
-			lt->has_pend = true;
-			continue;
-		}
-		if (lt->has_pend && lt->pend.depth == ev->depth) {
+		if (l->has_pend && ev->kind == CT_EXIT && l->pend.thread == ev->thread &&
+		    l->pend.depth == ev->depth) {
 			/* a call that called nothing: one line */
-			lt->has_pend = false;
+			l->has_pend = false;
 			put_line(l, s, ev, !unfinished, "",
 				 unfinished ? "; /* unfinished */"
 				 : unwound  ? "; /* unwound */"
 					    : ";");
 			continue;
 		}
-		flush_pend(l, lt);
+		flush_pend(l);
+		if (ev->kind == CT_ENTER) {
+			l->pend = *ev;
+			l->ps = s;
+			l->has_pend = true;
+			continue;
+		}
 		put_line(l, s, ev, !unfinished, "} /* ",
 			 unfinished ? ": unfinished */"
 			 : unwound  ? ": unwound */"
@@ -149,9 +137,8 @@ static void live_events(void *ctx, struct ct_session *s, const struct ct_event *
 static void live_tick(void *ctx, uint64_t now, bool final)
 {
 	struct live *l = ctx;
-	for (size_t i = 0; i < l->nth; i++)
-		if (l->th[i].has_pend && (final || l->th[i].pend.time + l->delay <= now))
-			flush_pend(l, &l->th[i]);
+	if (l->has_pend && (final || l->pend.time + l->delay <= now))
+		flush_pend(l);
 	if (l->printed || final) {
 		fflush(l->out);
 		l->printed = false;
@@ -255,7 +242,6 @@ int cmd_live(int argc, char **argv)
 			(unsigned long long)ct_follow_skipped(f));
 	code = ct_record_wrap_close(l.out, outpath, code);
 	ct_follow_free(f);
-	free(l.th);
 	ct_record_wrap_done(&w);
 	return code;
 }

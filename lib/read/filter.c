@@ -573,6 +573,31 @@ void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struc
 	ct_filter_push_fn(f, t, ev, fn, emit, ctx);
 }
 
+void ct_filter_thread_advance(struct ct_filter *f, struct ct_filter_thread *t, uint64_t now,
+			      ct_filter_emit_fn emit, void *ctx)
+{
+	if (f->r_ranged && t->nrpend && now > f->r_lo)
+		range_release(f, t, emit, ctx);
+	if (f->min_time && t->npend) {
+		size_t n = 0;
+		while (n < t->npend && now >= t->pend[n].ev.time &&
+		       now - t->pend[n].ev.time >= f->min_time)
+			n++;
+		if (n)
+			flush_pending(t, n, emit, ctx);
+	}
+}
+
+uint64_t ct_filter_thread_held(const struct ct_filter_thread *t)
+{
+	uint64_t h = UINT64_MAX;
+	if (t->npend)
+		h = t->pend[0].ev.time;
+	if (t->nrpend && t->rpend[0].ev.time < h)
+		h = t->rpend[0].ev.time;
+	return h;
+}
+
 void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_filter_emit_fn emit,
 			  void *ctx)
 {

@@ -153,6 +153,17 @@ void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struc
 /* the same with the event's function already known */
 void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
 		       struct ct_func *fn, ct_filter_emit_fn emit, void *ctx);
+/* the thread has had no event before now (ns, recorded clock: where a
+ * merge of threads in time order has come to; its next event is at now or
+ * later): emit the entries that are known to pass by then (-t: open for
+ * min_time; -r: open after the range's start), as its next event would.
+ * A view that merges threads calls it so that the others' lines need not
+ * wait for this thread's next event. */
+void ct_filter_thread_advance(struct ct_filter *f, struct ct_filter_thread *t, uint64_t now,
+			      ct_filter_emit_fn emit, void *ctx);
+/* the recorded time of the earliest entry the thread holds back (-t, -r),
+ * or UINT64_MAX when it holds none */
+uint64_t ct_filter_thread_held(const struct ct_filter_thread *t);
 /* end of the thread's stream: emit the entries still held back by -t (only
  * when the stream stopped early, e.g. on an error) and reset the state */
 void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_filter_emit_fn emit,

@@ -50,6 +50,19 @@ else
 fi
 echo "threads: $(cut -d'|' -f1 "$W/t.live.n" | sort -u | wc -l)," \
 	"lines: $(wc -l <"$W/t.live.n")" | add
+# the threads' lines in time order, each where its event happened, a leaf
+# when its exit is the next event of any thread (tests/e2e/timeorder.c):
+# with a delay longer than the run, every event is given at the end, in
+# time order, and the tree is replay's, line for line
+build timeorder "$E2E/timeorder.c"
+section "live --delay=1h -d o ./timeorder: the lines of replay, in time order"
+guard "$CT" live -q --delay=1h -d "$W/o" --output="$W/o.tree" ./timeorder >"$W/o.out" 2>"$W/o.err"
+echo "exit $RC" | add
+ct replay o >"$W/o.replay"
+sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/o.tree" | normalize | tee "$W/o.live.n" | add
+sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/o.replay" | normalize >"$W/o.replay.n"
+cmp -s "$W/o.live.n" "$W/o.replay.n" ||
+	fail "live and replay differ: $(diff "$W/o.replay.n" "$W/o.live.n" | head -8 | tr '\n' '|')"
 section "bad options"
 guard "$CT" live --delay=soon ./basic >/dev/null 2>"$W/e1"
 echo "exit $RC: $(cat "$W/e1")" | add

@@ -235,6 +235,85 @@ static void test_time(void)
 	ct_filter_free(&f);
 }
 
+/* one event of a thread into the filter, by hand: fn's index, its time,
+ * depth, and for an exit its entry's time */
+static void push1(struct ct_filter *f, struct ct_filter_thread *t, bool enter, const char *fn,
+		  uint64_t time, uint32_t depth, uint64_t start)
+{
+	int fi = func_index(fn);
+	struct ct_event ev = {.kind = enter ? CT_ENTER : CT_EXIT,
+			      .addr = (uint64_t)fi,
+			      .time = time,
+			      .start = start,
+			      .depth = depth};
+	ct_filter_push_fn(f, t, &ev, &funcs[fi], emit, NULL);
+}
+
+/* ct_filter_thread_advance: where a merge of threads has come to decides
+ * the entries held back, as the thread's own next event would */
+static void test_advance(void)
+{
+	struct ct_filter f;
+	struct ct_filter_thread t;
+	for (size_t i = 0; i < NFUNCS; i++) {
+		funcs[i].name = fnames[i];
+		funcs[i].user = -1;
+	}
+
+	/* -t 50: main@0 and a@10 held; released one by one as time passes */
+	ct_filter_init(&f, NULL);
+	f.min_time = 50;
+	ct_filter_thread_init(&t);
+	outbuf[0] = '\0';
+	CHECK(ct_filter_thread_held(&t) == UINT64_MAX);
+	push1(&f, &t, true, "main", 0, 0, 0);
+	push1(&f, &t, true, "a", 10, 1, 0);
+	CHECK(ct_filter_thread_held(&t) == 0);
+	ct_filter_thread_advance(&f, &t, 49, emit, NULL);
+	CHECK_STR(outbuf, "");
+	ct_filter_thread_advance(&f, &t, 50, emit, NULL);
+	CHECK_STR(outbuf, "+main0");
+	CHECK(ct_filter_thread_held(&t) == 10);
+	ct_filter_thread_advance(&f, &t, 60, emit, NULL);
+	CHECK_STR(outbuf, "+main0 +a1");
+	CHECK(ct_filter_thread_held(&t) == UINT64_MAX);
+	/* a short call after it still vanishes; the exits of the long ones
+	 * come as usual */
+	push1(&f, &t, true, "b", 70, 2, 0);
+	ct_filter_thread_advance(&f, &t, 100, emit, NULL);
+	push1(&f, &t, false, "b", 110, 2, 70);
+	push1(&f, &t, false, "a", 200, 1, 10);
+	push1(&f, &t, false, "main", 210, 0, 0);
+	CHECK_STR(outbuf, "+main0 +a1 -a1 -main0");
+	ct_filter_thread_end(&f, &t, emit, NULL);
+	ct_filter_thread_free(&t);
+	ct_filter_free(&f);
+
+	/* -r 100~: entries before the range held until the time is past its
+	 * start (then they reach into it); one that ended before it is gone */
+	ct_filter_init(&f, NULL);
+	f.r_ranged = true;
+	f.r_lo = 100;
+	f.r_hi = UINT64_MAX;
+	ct_filter_thread_init(&t);
+	outbuf[0] = '\0';
+	push1(&f, &t, true, "main", 0, 0, 0);
+	push1(&f, &t, true, "b", 20, 1, 0);
+	push1(&f, &t, false, "b", 30, 1, 20);
+	push1(&f, &t, true, "a", 50, 1, 0);
+	CHECK(ct_filter_thread_held(&t) == 0);
+	ct_filter_thread_advance(&f, &t, 100, emit, NULL);
+	CHECK_STR(outbuf, "");
+	ct_filter_thread_advance(&f, &t, 101, emit, NULL);
+	CHECK_STR(outbuf, "+main0 +a1");
+	CHECK(ct_filter_thread_held(&t) == UINT64_MAX);
+	push1(&f, &t, false, "a", 150, 1, 50);
+	CHECK_STR(outbuf, "+main0 +a1 -a1");
+	ct_filter_thread_end(&f, &t, emit, NULL);
+	ct_filter_thread_free(&t);
+	ct_filter_free(&f);
+}
+
 static void test_bad_options(void)
 {
 	struct ct_filter f;
@@ -300,6 +379,7 @@ int main(void)
 	test_exclude();
 	test_depth();
 	test_time();
+	test_advance();
 	test_bad_options();
 	test_tid_list();
 	test_select_threads();
