@@ -435,11 +435,15 @@ static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fe
 									   : sizeof(line) - 1});
 		return;
 	}
-	if (fe->ev.flags & CT_EVF_BEFORE) /* record --flight */
+	if ((fe->ev.flags & CT_EVF_BEFORE) && r->s->flight) /* record --flight */
 		put_call_line(r, rt, fe, false, TEXT(""), fn_text(fe->fn),
 			      fe->fn->has_params
 				      ? TEXT(" { /* entered before the snapshot */\n")
 				      : TEXT("() { /* entered before the snapshot */\n"));
+	else if (fe->ev.flags & CT_EVF_BEFORE) /* a forked child's inherited frames */
+		put_call_line(r, rt, fe, false, TEXT(""), fn_text(fe->fn),
+			      fe->fn->has_params ? TEXT(" { /* entered before the fork */\n")
+						 : TEXT("() { /* entered before the fork */\n"));
 	else
 		put_call_line(r, rt, fe, false, TEXT(""), fn_text(fe->fn),
 			      fe->fn->has_params ? TEXT(" {\n") : TEXT("() {\n"));
@@ -489,12 +493,17 @@ static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fev
 		: ex->ev.flags & CT_EVF_SYNTHETIC
 			? (p ? TEXT("; /* unwound */\n") : TEXT("(); /* unwound */\n"))
 			: (p ? TEXT(";\n") : TEXT("();\n"));
-	if (ex->ev.flags & CT_EVF_BEFORE) /* record --flight */
+	if ((ex->ev.flags & CT_EVF_BEFORE) && r->s->flight) /* record --flight */
 		after = unfinished
 				? (p ? TEXT("; /* entered before the snapshot, unfinished */\n")
 				     : TEXT("(); /* entered before the snapshot, unfinished */\n"))
 				: (p ? TEXT("; /* entered before the snapshot */\n")
 				     : TEXT("(); /* entered before the snapshot */\n"));
+	else if (ex->ev.flags & CT_EVF_BEFORE) /* a forked child's inherited frames */
+		after = unfinished ? (p ? TEXT("; /* entered before the fork, unfinished */\n")
+					: TEXT("(); /* entered before the fork, unfinished */\n"))
+				   : (p ? TEXT("; /* entered before the fork */\n")
+					: TEXT("(); /* entered before the fork */\n"));
 	put_call_line(r, rt, ex, !unfinished, TEXT(""), fn_text(ex->fn), after);
 }
 
