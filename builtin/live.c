@@ -21,9 +21,11 @@
 #include "message.h"
 #include "output.h"
 #include "overhead.h"
+#include "record.h"
 #include "util.h"
+#include "view.h"
 
-static const char live_usage[] =
+static const char live_head[] =
 	"usage: calltrace live [options] [record options] [--] COMMAND [ARG...]\n"
 	"\n"
 	"Run COMMAND as `calltrace record` does and print its call tree while it\n"
@@ -37,17 +39,7 @@ static const char live_usage[] =
 	"record --help`).  live exits with record's status: the program's\n"
 	"(128+N if signal N ended it; doc/record.md).\n"
 	"\n"
-	"options:\n"
-	"      --delay=TIME      the longest an event waits before it is shown\n"
-	"                        (default 100ms; the threads' events are put in\n"
-	"                        time order within it)\n"
-	"      --output=FILE     the tree goes to FILE instead of stdout\n"
-	"      --demangle=full|simple|no  C++ names (default full)\n"
-	"      --no-demangle     the same as --demangle=no\n"
-	"      --color=auto|always|never  durations in colour (as replay's; auto: on\n"
-	"                        a terminal)\n"
-	"      --no-pager        accepted, as replay's: live never pages\n"
-	"  -h, --help            this help\n";
+	"options:\n";
 
 /* ---- the tree, as the events come ----------------------------------------- */
 
@@ -147,86 +139,63 @@ static void live_tick(void *ctx, uint64_t now, bool final)
 
 /* ---- the options ---------------------------------------------------------- */
 
-/* live's own option at argv[i] (before the command): taken into l and *o,
- * and how many words it took; 0 when it is not one; -1 after a message */
-struct live_opts {
-	struct ct_follow_opts *fo;
-	const char **out;
-	int *color;
+enum { OPT_DELAY = 0x4000, OPT_OUTPUT };
+
+/* live's own options and the views' it takes (record's follow them) */
+static const struct ct_opt options[] = {
+	{"delay", OPT_DELAY, "TIME",
+	 "the longest an event waits before it is shown\n"
+	 "(default 100ms; the threads' events are put in\n"
+	 "time order within it)"},
+	{"output", OPT_OUTPUT, "FILE", "the tree goes to FILE instead of stdout"},
+	CT_OPT_DEMANGLE,
+	CT_OPT_COLOR_WHEN,
+	{"no-pager", CT_OPT_NO_PAGER, NULL, "accepted, as replay's: live never pages"},
+	CT_OPT_HELP,
+	CT_OPT_END,
 };
 
-static int own_option(void *ctx, char **argv, int i, int argc)
+struct live_opts {
+	uint64_t delay;
+	const char *out;
+	struct ct_record_wrap *w; /* (its v takes the views' options) */
+};
+
+static int option(void *ctx, const struct ct_opt *o, const char *arg)
 {
 	struct live_opts *lo = ctx;
-	struct ct_follow_opts *o = lo->fo;
-	const char **out = lo->out;
-	int *color = lo->color;
-	const char *a = argv[i], *v = NULL;
-	static const char *const with_arg[] = {"--delay", "--output", "--demangle", "--color"};
-	size_t k;
-	if (!strcmp(a, "--no-demangle")) {
-		o->demangle = CT_DEMANGLE_NO;
-		return 1;
-	}
-	if (!strcmp(a, "--no-pager"))
-		return 1;
-	int used = ct_opt_value(argv, i, argc, with_arg, sizeof(with_arg) / sizeof(with_arg[0]), &k,
-				&v);
-	if (used <= 0)
-		return used;
-	if (k == 0) {
-		int64_t d = ct_parse_duration(v);
+	if (o->val == OPT_DELAY) {
+		int64_t d = ct_parse_duration(arg);
 		if (d <= 0 || d > 3600LL * 1000000000LL) {
-			ct_error("bad --delay '%s' (a time from 1ns to 1h, e.g. 100ms)", v);
+			ct_error("bad --delay '%s' (a time from 1ns to 1h, e.g. 100ms)", arg);
 			return -1;
 		}
-		o->delay = (uint64_t)d;
-	} else if (k == 1) {
-		if (!*v) {
-			ct_error("--output needs a file name");
-			return -1;
-		}
-		*out = v;
-	} else if (k == 2) {
-		int m = ct_demangle_mode_of(v);
-		if (m < 0) {
-			ct_error("bad --demangle '%s' (full, simple or no)", v);
-			return -1;
-		}
-		o->demangle = (enum ct_demangle_mode)m;
-	} else {
-		*color = ct_color_when_of(v);
-		if (*color < 0) {
-			ct_error("bad --color '%s' (auto, always or never)", v);
-			return -1;
-		}
+		lo->delay = (uint64_t)d;
+		return 0;
 	}
-	return used;
+	if (o->val == OPT_OUTPUT)
+		return ct_record_wrap_output_opt(arg, &lo->out);
+	return ct_view_option(&lo->w->v, o, arg);
 }
 
 int cmd_live(int argc, char **argv)
 {
-	int help = ct_record_wrap_help(argc, argv, live_usage);
-	if (help >= 0)
-		return help;
-	struct ct_follow_opts fo = {.ordered = true,
-				    .delay = 100000000u,
-				    .lag_warn = 2000000000u,
-				    .demangle = CT_DEMANGLE_FULL};
-	const char *outpath = NULL;
-	int color = CT_COLOR_AUTO;
-	/* record [-d DIR] OPTIONS... COMMAND..., live's own options taken out */
-	struct live_opts lo = {.fo = &fo, .out = &outpath, .color = &color};
 	static struct ct_record_wrap w;
-	int rc = ct_record_wrap_args(&w, argc, argv, "live", own_option, &lo);
-	if (rc)
-		return rc;
+	struct live_opts lo = {.delay = 100000000u, .w = &w};
+	int code = ct_record_wrap_args(&w, argc, argv, live_head, options, option, &lo);
+	if (code >= 0)
+		return code;
+	struct ct_follow_opts fo = {.ordered = true,
+				    .delay = lo.delay,
+				    .lag_warn = 2000000000u,
+				    .demangle = w.v.demangle};
+	const char *outpath = lo.out;
 	struct live l = {.out = ct_record_wrap_output(outpath), .delay = fo.delay};
 	if (!l.out) {
 		ct_record_wrap_done(&w);
 		return 1;
 	}
-	l.color = ct_color_on((enum ct_color_when)color, isatty(fileno(l.out)));
+	l.color = ct_color_on((enum ct_color_when)w.v.color_when, isatty(fileno(l.out)));
 	fo.events = live_events;
 	fo.tick = live_tick;
 	fo.ctx = &l;
@@ -234,7 +203,7 @@ int cmd_live(int argc, char **argv)
 	struct ct_follow *f = ct_follow_new(&fo);
 	fputs("# DURATION     TID     FUNCTION\n", l.out);
 	fflush(l.out);
-	int code = ct_record_run(w.argc, w.argv, ct_follow_hooks(f));
+	code = ct_record_run(&w.o, ct_follow_hooks(f));
 	ct_set_command("live");
 	if (ct_follow_skipped(f))
 		ct_warn("%llu events were not shown: the view could not keep up (the "

@@ -19,7 +19,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <regex.h>
 #include <signal.h>
@@ -1009,30 +1008,29 @@ static int finish(struct recorder *r)
 
 int cmd_record(int argc, char **argv)
 {
-	return ct_record_run(argc, argv, NULL);
+	struct record_opts o;
+	int code;
+	if (!ct_record_parse(&o, argc, argv, &code)) {
+		ct_record_opts_free(&o);
+		return code;
+	}
+	return ct_record_run(&o, NULL);
 }
 
-int ct_record_run(int argc, char **argv, const struct ct_record_follow *follow)
+int ct_record_run(struct record_opts *o, const struct ct_record_follow *follow)
 {
 	struct recorder r;
 	int code;
 	/* before record takes any signal for itself */
 	save_inherited_signals();
 	memset(&r, 0, sizeof(r));
+	r.o = *o; /* (taken: freed at the end) */
+	memset(o, 0, sizeof(*o));
 	r.dfd = -1;
 	r.follow = follow;
 	ct_drainer_init(&r.dr, r.dirabs, ct_verror);
 	ct_info_init(&r.info, r.dirabs, ct_verror);
-	if (!ct_record_parse(&r.o, argc, argv, &code))
-		goto out;
 	use_tsc = r.o.use_tsc;
-	if (follow && (r.o.flight || r.o.count)) {
-		ct_error("%s cannot be used here: this command shows the events as they "
-			 "come",
-			 r.o.flight ? "--flight" : "--count");
-		code = 2;
-		goto out;
-	}
 	if ((code = prepare(&r)))
 		goto out;
 	/* (2: an injection rule that a front end cannot do) */
@@ -1055,14 +1053,7 @@ out:
 		close(r.dfd); /* (the lock goes with it) */
 	free(r.running);
 	free(r.flight_info);
-	free(r.o.ao.A);
-	free(r.o.ao.R);
-	free(r.o.ao.libs);
-	r.o.rf.libs = NULL; /* the same as ao.libs */
-	ct_recfilter_free(&r.o.rf);
-	ct_libcall_opts_free(&r.o.lc);
-	ct_plugopt_free(&r.o.pl);
-	ct_injopt_free(&r.o.inj);
+	ct_record_opts_free(&r.o);
 	free(r.injtext);
 	free(r.filters);
 	return code;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record run for live and top: their command line made record's (their own
- * options taken out, record's kept with their arguments, the command as
- * given), and the temporary recording they use when no -d was given, made
- * before and removed after.
+ * record run for live and top: their command line (their own options,
+ * then record's, from the same tables as record's own: record.h), and the
+ * temporary recording they use when no -d was given, made before and
+ * removed after.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -11,73 +11,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
 #include "message.h"
+#include "options.h"
+#include "record.h"
 #include "util.h"
 
-int ct_opt_value(char **argv, int i, int argc, const char *const *names, size_t n, size_t *k,
-		 const char **v)
+int ct_record_wrap_args(struct ct_record_wrap *w, int argc, char **argv, const char *head,
+			const struct ct_opt *own,
+			int (*fn)(void *ctx, const struct ct_opt *o, const char *arg), void *ctx)
 {
-	const char *a = argv[i];
-	for (*k = 0; *k < n; (*k)++) {
-		size_t l = strlen(names[*k]);
-		if (!strncmp(a, names[*k], l) && a[l] == '=') {
-			*v = a + l + 1;
-			return 1;
-		}
-		if (!strcmp(a, names[*k])) {
-			if (i + 1 >= argc) {
-				ct_error("option '%s' needs an argument", a);
-				return -1;
-			}
-			*v = argv[i + 1];
-			return 2;
-		}
-	}
-	return 0;
-}
+	struct ct_opt_table tabs[] = {{own, fn, ctx}, {ct_record_options, ct_record_option, &w->o}};
+	struct ct_opt_cmd c = {.head = head, .tabs = tabs, .ntabs = 2, .in_order = true};
 
-int ct_record_wrap_args(struct ct_record_wrap *w, int argc, char **argv, const char *name,
-			int (*own)(void *ctx, char **argv, int i, int argc), void *ctx)
-{
 	memset(w, 0, sizeof(*w));
-	/* record [-d TMP] OPTIONS... COMMAND...: room for the two */
-	w->argv = xcalloc((size_t)argc + 3, sizeof(char *));
-	w->argv[w->argc++] = "record";
-	bool options = true;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (options && (!strcmp(a, "--") || a[0] != '-'))
-			options = false;
-		int k = options ? own(ctx, argv, i, argc) : 0;
-		if (k < 0) {
-			ct_record_wrap_done(w);
-			return 2;
-		}
-		if (k > 0) {
-			i += k - 1;
-			continue;
-		}
-		w->argv[w->argc++] = argv[i];
-		if (options && ct_record_takes_arg(a) && i + 1 < argc)
-			w->argv[w->argc++] = argv[++i];
+	ct_record_opts_init(&w->o);
+	ct_view_options_init(&w->v);
+	int status = ct_opt_parse(&c, argc, argv);
+	if (status < 0 && ct_record_opts_check(&w->o, argc - c.next, argv + c.next))
+		status = 2;
+	if (status < 0 && (w->o.flight || w->o.count)) {
+		ct_error("%s cannot be used here: this command shows the events as they come",
+			 w->o.flight ? "--flight" : "--count");
+		status = ct_opt_try();
 	}
-	if (ct_record_data_option(argc, argv))
-		return 0;
-	const char *base = getenv("TMPDIR");
-	snprintf(w->tmp, sizeof(w->tmp), "%s/calltrace-%s-XXXXXX", base && *base ? base : "/tmp",
-		 name);
-	if (!mkdtemp(w->tmp)) {
-		ct_error("cannot make a temporary directory %s: %s", w->tmp, strerror(errno));
-		w->tmp[0] = 0;
+	if (status < 0 && !w->o.dir) {
+		const char *base = getenv("TMPDIR");
+		snprintf(w->tmp, sizeof(w->tmp), "%s/calltrace-%s-XXXXXX",
+			 base && *base ? base : "/tmp", ct_command() ? ct_command() : "run");
+		if (mkdtemp(w->tmp)) {
+			w->o.dir = w->tmp;
+		} else {
+			ct_error("cannot make a temporary directory %s: %s", w->tmp,
+				 strerror(errno));
+			w->tmp[0] = 0;
+			status = 1;
+		}
+	}
+	if (status >= 0)
 		ct_record_wrap_done(w);
-		return 1;
-	}
-	memmove(w->argv + 3, w->argv + 1, (size_t)(w->argc - 1) * sizeof(char *));
-	w->argv[1] = "-d";
-	w->argv[2] = w->tmp;
-	w->argc += 2;
-	return 0;
+	return status;
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -90,24 +62,21 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 
 void ct_record_wrap_done(struct ct_record_wrap *w)
 {
-	free(w->argv);
-	w->argv = NULL;
+	ct_record_opts_free(&w->o);
+	ct_view_close(&w->v);
 	if (w->tmp[0] && nftw(w->tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
 		ct_warn("cannot remove the temporary recording %s", w->tmp);
 	w->tmp[0] = 0;
 }
 
-int ct_record_wrap_help(int argc, char **argv, const char *usage)
+int ct_record_wrap_output_opt(const char *arg, const char **path)
 {
-	if (argc < 2) {
-		fputs(usage, stderr);
-		return 2;
+	if (!*arg) {
+		ct_error("--output needs a file name");
+		return -1;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	return -1;
+	*path = arg;
+	return 0;
 }
 
 FILE *ct_record_wrap_output(const char *path)

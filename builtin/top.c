@@ -19,9 +19,11 @@
 #include "message.h"
 #include "output.h"
 #include "overhead.h"
+#include "record.h"
 #include "util.h"
+#include "view.h"
 
-static const char top_usage[] =
+static const char top_head[] =
 	"usage: calltrace top [options] [record options] [--] COMMAND [ARG...]\n"
 	"\n"
 	"Run COMMAND as `calltrace record` does and show a flat profile of it while\n"
@@ -31,15 +33,11 @@ static const char top_usage[] =
 	"On a terminal the screen is redrawn; otherwise a table is printed each\n"
 	"interval, after a line giving the time since the start.  The recording\n"
 	"goes to a temporary directory, removed at the end, unless -d DIR names one\n"
-	"(kept).  Every option of `calltrace record` applies.  top exits with\n"
-	"record's status: the program's (doc/record.md).\n"
+	"(kept).  Every option of `calltrace record` applies (-F, -N, --hide, -D,\n"
+	"-t, -T, -A, -a, ...; `calltrace record --help`).  top exits with record's\n"
+	"status: the program's (doc/record.md).\n"
 	"\n"
-	"options:\n"
-	"      --interval=TIME   time between refreshes (default 1s)\n"
-	"      --limit=N         rows shown at most (default 20; the final profile\n"
-	"                        shows all unless --limit is given)\n"
-	"      --output=FILE     the tables go to FILE instead of stdout\n"
-	"  -h, --help            this help\n";
+	"options:\n";
 
 struct fstat {
 	uint64_t calls, self, sum; /* sums of the calls' corrected times */
@@ -189,65 +187,64 @@ static void top_tick(void *ctx, uint64_t now, bool final)
 }
 
 
-/* top's own option at argv[i]: how many words it took, 0 when it is not
- * one, -1 after a message */
-struct top_opts {
-	struct top *t;
-	const char **out;
+enum { OPT_INTERVAL = 0x4000, OPT_LIMIT, OPT_OUTPUT };
+
+/* top's own options and the views' it takes (record's follow them) */
+static const struct ct_opt options[] = {
+	{"interval", OPT_INTERVAL, "TIME", "time between refreshes (default 1s)"},
+	{"limit", OPT_LIMIT, "N",
+	 "rows shown at most (default 20; the final profile\n"
+	 "shows all unless --limit is given)"},
+	{"output", OPT_OUTPUT, "FILE", "the tables go to FILE instead of stdout"},
+	CT_OPT_DEMANGLE,
+	CT_OPT_HELP,
+	CT_OPT_END,
 };
 
-static int own_option(void *ctx, char **argv, int i, int argc)
+struct top_opts {
+	struct top *t;
+	const char *out;
+	struct ct_record_wrap *w; /* (its v takes the views' options) */
+};
+
+static int option(void *ctx, const struct ct_opt *o, const char *arg)
 {
-	static const char *const with_arg[] = {"--interval", "--limit", "--output"};
 	struct top_opts *to = ctx;
 	struct top *t = to->t;
-	const char **out = to->out;
-	const char *v = NULL;
-	size_t k;
-	int used = ct_opt_value(argv, i, argc, with_arg, sizeof(with_arg) / sizeof(with_arg[0]), &k,
-				&v);
-	if (used <= 0)
-		return used;
-	if (k == 0) {
-		int64_t d = ct_parse_duration(v);
+	if (o->val == OPT_INTERVAL) {
+		int64_t d = ct_parse_duration(arg);
 		if (d < 10000000 || d > 3600LL * 1000000000LL) {
-			ct_error("bad --interval '%s' (a time from 10ms to 1h, e.g. 2s)", v);
+			ct_error("bad --interval '%s' (a time from 10ms to 1h, e.g. 2s)", arg);
 			return -1;
 		}
 		t->interval = (uint64_t)d;
-	} else if (k == 1) {
+	} else if (o->val == OPT_LIMIT) {
 		char *end;
 		errno = 0;
-		unsigned long long l = strtoull(v, &end, 10);
-		if (errno || end == v || *end || *v == '-' || l == 0 || l > 1000000) {
-			ct_error("bad --limit '%s' (a number of rows from 1 to 1000000)", v);
+		unsigned long long l = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || *arg == '-' || l == 0 || l > 1000000) {
+			ct_error("bad --limit '%s' (a number of rows from 1 to 1000000)", arg);
 			return -1;
 		}
 		t->limit = (size_t)l;
 		t->limit_given = true;
+	} else if (o->val == OPT_OUTPUT) {
+		return ct_record_wrap_output_opt(arg, &to->out);
 	} else {
-		if (!*v) {
-			ct_error("--output needs a file name");
-			return -1;
-		}
-		*out = v;
+		return ct_view_option(&to->w->v, o, arg);
 	}
-	return used;
+	return 0;
 }
 
 int cmd_top(int argc, char **argv)
 {
-	int help = ct_record_wrap_help(argc, argv, top_usage);
-	if (help >= 0)
-		return help;
 	struct top t = {.out = stdout, .interval = 1000000000u, .limit = 20};
-	const char *outpath = NULL;
-	/* record [-d DIR] OPTIONS... COMMAND..., top's own options taken out */
-	struct top_opts to = {.t = &t, .out = &outpath};
 	static struct ct_record_wrap w;
-	int rc = ct_record_wrap_args(&w, argc, argv, "top", own_option, &to);
-	if (rc)
-		return rc;
+	struct top_opts to = {.t = &t, .w = &w};
+	int code = ct_record_wrap_args(&w, argc, argv, top_head, options, option, &to);
+	if (code >= 0)
+		return code;
+	const char *outpath = to.out;
 	if (!(t.out = ct_record_wrap_output(outpath))) {
 		ct_record_wrap_done(&w);
 		return 1;
@@ -261,9 +258,9 @@ int cmd_top(int argc, char **argv)
 				    .peek_every = t.interval / 4 > 100000000u ? 100000000u
 									      : t.interval / 4,
 				    .lag_warn = 2000000000u,
-				    .demangle = CT_DEMANGLE_FULL};
+				    .demangle = w.v.demangle};
 	struct ct_follow *f = ct_follow_new(&fo);
-	int code = ct_record_run(w.argc, w.argv, ct_follow_hooks(f));
+	code = ct_record_run(&w.o, ct_follow_hooks(f));
 	ct_set_command("top");
 	code = ct_record_wrap_close(t.out, outpath, code);
 	ct_follow_free(f);

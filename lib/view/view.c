@@ -3,7 +3,6 @@
 #include "view.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,62 +13,18 @@
 #include "pager.h"
 #include "util.h"
 
-/* the help's option lines: the option left, its text from column 24 (two
- * spaces after an option that reaches it) */
-#define HELP_COL 24
-
 void ct_view_usage(const struct ct_view *v, FILE *f)
 {
 	fputs(v->head, f);
-	for (const struct ct_opt *o = v->opts; o->name; o++) {
-		int n;
-		if (!o->help)
-			continue; /* hidden: for tools (the shell completion) */
-		if (o->val < 256)
-			n = fprintf(f, "  -%c, --%s", o->val, o->name);
-		else
-			n = fprintf(f, "      --%s", o->name);
-		if (o->arg)
-			n += fprintf(f, " %s", o->arg);
-		fprintf(f, "%*s", n < HELP_COL ? HELP_COL - n : 2, "");
-		for (const char *p = o->help; *p; p++) {
-			fputc(*p, f);
-			if (*p == '\n')
-				fprintf(f, "%*s", HELP_COL, "");
-		}
-		fputc('\n', f);
-	}
+	ct_opt_usage(v->opts, f);
 	if (v->tail)
 		fputs(v->tail, f);
 }
 
-/* getopt's tables from the view's options */
-static void getopt_tables(const struct ct_view *v, struct option **longs, char **shorts)
+int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg)
 {
-	size_t n = 0;
-	while (v->opts[n].name)
-		n++;
-	struct option *lo = xcalloc(n + 1, sizeof(*lo));
-	char *so = xmalloc(3 * n + 2), *p = so;
-	*p++ = ':';
-	for (size_t i = 0; i < n; i++) {
-		const struct ct_opt *o = &v->opts[i];
-		lo[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-					o->val};
-		if (o->val < 256) {
-			*p++ = (char)o->val;
-			if (o->arg)
-				*p++ = ':';
-		}
-	}
-	*p = 0;
-	*longs = lo;
-	*shorts = so;
-}
-
-/* one option: 0, -1 on bad usage (after a message), 1 for --help */
-static int shared_option(struct ct_view *v, int c, const char *arg)
-{
+	struct ct_view *v = ctx;
+	int c = o->val;
 	switch (c) {
 	case 'd':
 		v->dir = arg;
@@ -120,8 +75,6 @@ static int shared_option(struct ct_view *v, int c, const char *arg)
 	case CT_OPT_RAW:
 		v->raw = true;
 		return 0;
-	case 'h':
-		return 1;
 	}
 	if (c >= CT_OPT_SETS) {
 		*(bool *)((char *)v->ctx + (c - CT_OPT_SETS)) = true;
@@ -130,46 +83,29 @@ static int shared_option(struct ct_view *v, int c, const char *arg)
 	return v->option ? v->option(v, c, arg) : -1;
 }
 
-int ct_view_parse(struct ct_view *v, int argc, char **argv)
+void ct_view_options_init(struct ct_view *v)
 {
-	struct option *longs;
-	char *shorts;
-	int c, rc = 0;
-
 	v->dir = "calltrace.data";
 	v->demangle = CT_DEMANGLE_FULL;
 	v->color_when = CT_COLOR_AUTO;
 	ct_filter_init(&v->filt, NULL);
-	getopt_tables(v, &longs, &shorts);
-	optind = 1;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		if (c == ':') {
-			ct_error("option '%s' needs an argument", argv[optind - 1]);
-			rc = -1;
-		} else if (c == '?') {
-			ct_error("unknown option '%s'", argv[optind - 1]);
-			rc = -1;
-		} else {
-			rc = shared_option(v, c, optarg);
-		}
-	}
-	free(longs);
-	free(shorts);
-	if (rc == 1) {
-		ct_view_usage(v, stdout);
-		return 0;
-	}
-	if (rc == 0 && v->takes_arg && optind < argc)
-		v->arg = argv[optind++];
-	if (rc == 0 && optind < argc) {
-		ct_error("unexpected argument '%s'", argv[optind]);
-		rc = -1;
-	}
-	if (rc < 0) {
-		/* the error, and where the help is: not the whole help */
-		fprintf(stderr, "Try 'calltrace %s --help' for more.\n", ct_command());
-		return 2;
+}
+
+int ct_view_parse(struct ct_view *v, int argc, char **argv)
+{
+	struct ct_opt_table t = {v->opts, ct_view_option, v};
+	struct ct_opt_cmd c = {.head = v->head, .tail = v->tail, .tabs = &t, .ntabs = 1};
+
+	ct_view_options_init(v);
+	int status = ct_opt_parse(&c, argc, argv);
+	if (status >= 0)
+		return status;
+	int next = c.next;
+	if (v->takes_arg && next < argc)
+		v->arg = argv[next++];
+	if (next < argc) {
+		ct_error("unexpected argument '%s'", argv[next]);
+		return ct_opt_try();
 	}
 	return -1;
 }
@@ -177,8 +113,8 @@ int ct_view_parse(struct ct_view *v, int argc, char **argv)
 /* does the view offer the option of code val? */
 static bool offers(const struct ct_view *v, int val)
 {
-	for (const struct ct_opt *o = v->opts; o->name; o++)
-		if (o->val == val)
+	for (const struct ct_opt *o = v->opts; o->name || o->help; o++)
+		if (o->name && o->val == val)
 			return true;
 	return false;
 }

@@ -20,22 +20,14 @@
 
 #include "error.h"
 #include "filter.h"
+#include "options.h"
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
 
-/* one option: its getopt entry and its help.  val is the option's letter
- * (also its short form) when below 256, else a code of the view's (256 and
- * up) or of the shared options (CT_OPT_*). */
-struct ct_opt {
-	const char *name; /* the long name */
-	int val;
-	const char *arg;  /* the argument's name in the help, NULL: none; its
-			   * values when they are few, "a|b|c" (the bash
-			   * completion offers them) */
-	const char *help; /* the help text; a '\n' starts an indented line;
-			   * NULL: a hidden option, left out of the help */
-};
+/* the views' options are tables of struct ct_opt (lib/core/options.h):
+ * an option's val is its letter (also its short form) when below 256, else
+ * a code of the view's (256 and up) or of the shared options (CT_OPT_*) */
 
 /* an option without argument that sets the bool field of the view's ctx
  * (of type type): its code is CT_OPT_SETS plus the field's offset */
@@ -97,8 +89,6 @@ enum {
 	 "on a terminal, unless NO_COLOR is set or TERM=dumb"}
 #define CT_OPT_RAWTIMES                                                                \
 	{"raw", CT_OPT_RAW, NULL, "times as recorded, the tracer's own cost included"}
-#define CT_OPT_HELP {"help", 'h', NULL, "this help"}
-#define CT_OPT_END {NULL, 0, NULL, NULL}
 /* clang-format on */
 
 struct ct_view {
@@ -172,9 +162,16 @@ struct ct_view {
 void ct_view_usage(const struct ct_view *v, FILE *f);
 
 /* parse argv: -1 to go on, else the exit status (0 after --help, 2 after a
- * message on bad usage, with the help on stderr).  Call ct_view_close in
+ * message on bad usage and where the help is).  Call ct_view_close in
  * either case. */
 int ct_view_parse(struct ct_view *v, int argc, char **argv);
+
+/* for a command that takes some of the shared options beside its own
+ * (live, top: lib/core/options.h's tables): v's options set to their
+ * defaults, and the function that takes one of them (the fn of a struct
+ * ct_opt_table whose ctx is v; 0, or -1 after a message) */
+void ct_view_options_init(struct ct_view *v);
+int ct_view_option(void *v, const struct ct_opt *o, const char *arg);
 
 /* ct_view_parse, the view's check, stdout's buffer, ct_view_open, then
  * colour decided and the pager started (when the view offers --no-pager

@@ -1,5 +1,8 @@
 # Command-line handling: --help exits 0 on every command, unknown options
-# and bad values exit 2.
+# and bad values exit 2 and name the command's own help (live and top too,
+# for record's options and the views' they take); live and top take the
+# views' --demangle; record's help lists every option its parser takes
+# and the parser takes each (lib/core/options.h: one table for both).
 # variants: one
 build basic "$E2E/basic.c"
 record d ./basic
@@ -21,7 +24,8 @@ expect_status() {
 
 section "--help"
 expect_status 0 --help
-for sub in record replay report info; do
+cmds=$("$CT" --help | awk '/^commands:/ { f = 1; next } f && /^   [a-z]/ { print $1 } f && /^$/ { exit }')
+for sub in $cmds; do
 	expect_status 0 $sub --help
 done
 
@@ -51,6 +55,11 @@ grep -q "not a calltrace data directory" "$W/o.err" || fail "record into a forei
 expect_status 2 record -b 12 ./basic
 expect_status 2 record --buffers=1 ./basic
 expect_status 2 record --clock=sundial ./basic
+section "record --clock: the clock asked for (tsc was once mono)"
+for c in tsc mono; do
+	record "ck.$c" -q --clock=$c ./basic
+	echo "--clock=$c: exit $RC, info $(grep '^clock:' "$W/ck.$c/info")" | add
+done
 section "record: an old recording is kept as DIR.old"
 expect_status 0 record -q -d d ./basic
 [ -f "$W/d.old/info" ] || fail "record -d d over a recording: no d.old/info"
@@ -60,8 +69,101 @@ for c in "replay --bogus" "report -D" "record --bogus ./basic" "record -F" "expo
 	guard "$CT" $c >"$W/u.out" 2>"$W/u.err"
 	echo "calltrace $c: exit $RC, $(wc -l <"$W/u.err") lines: $(tail -1 "$W/u.err")" | add
 done
+section "every command: an unknown option names that command's help"
+for c in $cmds; do
+	case $c in
+	record | live | top) set -- "$c" --no-such-option ./basic ;;
+	*) set -- "$c" -d d --no-such-option ;;
+	esac
+	guard "$CT" "$@" >"$W/u.out" 2>"$W/u.err"
+	echo "calltrace $*: exit $RC: $(tr '\n' '|' <"$W/u.err")" | add
+done
+section "live and top: record's options and the views', their help named"
+for c in "live --buffers=1 ./basic" "top -b 12 ./basic" "top -F ( ./basic" "live --delay" \
+	"top --demangle=odd ./basic" "live --color=sometimes ./basic" "top --flight ./basic" \
+	"live --count ./basic" "top --limit=0 ./basic" "live" "live --no-demangle=x ./basic"; do
+	# shellcheck disable=SC2086
+	guard "$CT" $c >"$W/u.out" 2>"$W/u.err"
+	echo "calltrace $c: exit $RC: $(tr '\n' '|' <"$W/u.err")" | add
+done
+section "live and top --demangle=simple: the views' option, passed on"
+build demangle "$E2E/demangle.cc"
+# the names of ns::Cls's methods in top's final profile, in live's tree
+top_names() {
+	sed -n '/(final profile)/,$p' "$1" | cut -c46- | grep 'ns::Cls::method' | LC_ALL=C sort -u
+}
+live_names() {
+	sed 's/^.*| *//; s/^} \/\* //; s/ \*\/$//; s/ {$//; s/;$//; s/()$//' "$1" |
+		grep 'ns::Cls::method' | LC_ALL=C sort -u
+}
+for m in full simple; do
+	guard "$CT" top -q --demangle=$m --output="$W/top.$m" ./demangle >/dev/null 2>"$W/top.err"
+	echo "top --demangle=$m: exit $RC" | add
+	top_names "$W/top.$m" | add
+	guard "$CT" live -q --demangle $m -d "$W/live.$m.d" --output="$W/live.$m" ./demangle \
+		>/dev/null 2>"$W/live.err"
+	echo "live --demangle $m: exit $RC" | add
+	live_names "$W/live.$m" | add
+done
+section "record's help lists every option its parser takes, and the parser takes each"
+# help_opts CMD: the options CMD's help lists (--name, -x), sorted
+help_opts() {
+	"$CT" "$1" --help | awk '/^  +(-[A-Za-z0-9], )?--[a-z]/ && match($0, /^ +/) && RLENGTH <= 6 {
+		line = $0; sub(/^ +/, "", line)
+		if (line ~ /^-[A-Za-z0-9], /) { print substr(line, 1, 2); line = substr(line, 5) }
+		sub(/[ =\[].*/, "", line); print line }' | LC_ALL=C sort
+}
+# parser_opts CMD: the options its parser takes (--list-options), sorted
+parser_opts() {
+	"$CT" "$1" --list-options | awk '{ n = $1; sub(/[=\[].*/, "", n); print n
+		if ($2 != "") print $2 }' | LC_ALL=C sort
+}
+help_opts record >"$W/help.record"
+parser_opts record >"$W/parser.record"
+echo "record: $(wc -l <"$W/help.record") options in its help, $(wc -l <"$W/parser.record") taken by its parser" | add
+if cmp -s "$W/help.record" "$W/parser.record"; then
+	echo "the same" | add
+else
+	diff "$W/help.record" "$W/parser.record" | grep '^[<>]' | add
+fi
+# each option of the help given to record (a value where it wants one):
+# taken, whether its value is good or not
+"$CT" record --list-options >"$W/list.record"
+n=0
+for o in $(cat "$W/help.record"); do
+	a=$o
+	case $o in
+	--*) grep -q -- "^$o=" "$W/list.record" && a="$o=x" ;;
+	*) grep -q -- "=[^ ]* $o\$" "$W/list.record" && a="$o x" ;;
+	esac
+	# shellcheck disable=SC2086
+	guard "$CT" record -d "$W/each" $a --help >"$W/e.out" 2>"$W/e.err"
+	if grep -q "unknown option\|needs an argument\|takes no argument\|ambiguous" "$W/e.err"; then
+		echo "record $a: $(head -1 "$W/e.err")" | add
+	else
+		n=$((n + 1))
+	fi
+done
+echo "each given to record: $n taken" | add
+section "the other commands: what their parser takes that their help leaves out"
+parser_opts record | grep -v '^-h$\|^--help$' >"$W/parser.rec"
+for c in $cmds; do
+	[ "$c" = record ] && continue
+	help_opts "$c" >"$W/help.$c"
+	parser_opts "$c" >"$W/parser.$c"
+	case $c in
+	live | top)
+		# record's options: listed by record's help
+		LC_ALL=C comm -23 "$W/parser.$c" "$W/parser.rec" >"$W/own.$c"
+		mv "$W/own.$c" "$W/parser.$c"
+		;;
+	esac
+	hidden=$(LC_ALL=C comm -13 "$W/help.$c" "$W/parser.$c" | tr '\n' ' ')
+	untaken=$(LC_ALL=C comm -23 "$W/help.$c" "$W/parser.$c" | tr '\n' ' ')
+	echo "$c: hidden: ${hidden:-none}; in the help, not taken: ${untaken:-none}" | add
+done
 section "calltrace help CMD is CMD --help"
-for c in replay record info; do
+for c in replay record info live top; do
 	guard "$CT" help $c >"$W/h1.out" 2>&1
 	guard "$CT" $c --help >"$W/h2.out" 2>&1
 	cmp -s "$W/h1.out" "$W/h2.out" && echo "help $c: the same" | add || fail "calltrace help $c differs from $c --help"
