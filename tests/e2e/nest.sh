@@ -10,7 +10,7 @@
 # call of the timeline inside its caller); no thread's slices end after
 # the pthread_join that joined it returned, no child process starts before
 # its fork() nor ends after its waitpid() returned (nest.c's
-# calltrace_mark() texts).
+# calltrace_mark() texts).  nest_speedscope.sh has speedscope read them.
 # variants: all
 # front-ends: few
 command -v protoc >/dev/null || die "protoc not found (Debian package protobuf-compiler; make deps)"
