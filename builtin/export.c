@@ -215,30 +215,37 @@ static char *put_int(char *p, int v)
 	return put_u64(p, (uint64_t)v);
 }
 
-/* chrome's times are microseconds, which its readers hold in doubles and
- * add (ts + dur): written in units of 1/1024 us (0.98 ns), every value up
- * to 2^43 us (101 days) and every sum of two is exact in a double, so a
- * slice that ends with its parent ends with it in the reader's arithmetic
- * too, and none ends after its parent.  ns to those units, rounded down
- * (monotonic: what nests in ns still nests) */
+/* chrome's times are microseconds, and its readers disagree on how to read
+ * them: speedscope (and chrome://tracing) hold them in doubles and end a
+ * slice at ts + dur; Perfetto rounds ts * 1000 and dur * 1000 to whole ns
+ * each (llround) and ends a slice at their sum.  So they are written in
+ * units of 1/2048 us (0.49 ns), the nearest to the time in ns:
+ * - every value, and every end ts + dur, up to 2^42 us (50 days) is exact
+ *   in a double, and the rounding is monotonic: what nests in ns nests in
+ *   the doubles too;
+ * - a time is within 0.245 ns of its ns, and a duration (the difference of
+ *   two) within 0.49 ns of its own: Perfetto's rounding gives back the
+ *   exact ns of both, so its slices nest as ours do.
+ * (Units of 1/1024 us rounded down, before, made Perfetto end a slice up to
+ * 1 ns after its parent or next sibling began: tests/e2e/nest.sh.) */
 static uint64_t chrome_units(uint64_t ns)
 {
-	return (uint64_t)(((unsigned __int128)ns << 10) / 1000);
+	return (uint64_t)((((unsigned __int128)ns << 11) + 500) / 1000);
 }
 
-/* units of 1/1024 us, written exactly in decimal (up to 10 decimals:
- * 1/1024 = 0.0009765625) */
+/* units of 1/2048 us, written exactly in decimal (up to 11 decimals:
+ * 1/2048 = 0.00048828125) */
 static char *chrome_us(char *p, uint64_t units)
 {
-	p = put_u64(p, units >> 10);
-	uint64_t frac = (units & 1023) * 9765625; /* in 1e-10 us */
+	p = put_u64(p, units >> 11);
+	uint64_t frac = (units & 2047) * 48828125; /* in 1e-11 us */
 	if (!frac)
 		return p;
 	*p++ = '.';
-	char d[10];
-	for (int i = 9; i >= 0; i--, frac /= 10)
+	char d[11];
+	for (int i = 10; i >= 0; i--, frac /= 10)
 		d[i] = (char)('0' + frac % 10);
-	int n = 10;
+	int n = 11;
 	while (d[n - 1] == '0')
 		n--;
 	memcpy(p, d, (size_t)n);

@@ -27,12 +27,14 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get install -y -q $missing >/dev/null
 fi
 
-# the HTML report's JavaScript (d3, d3-flame-graph) and the browser test's
-# driver (playwright-core), as web/package-lock.json pins them
+# the HTML report's JavaScript (d3, d3-flame-graph), the browser tests'
+# driver (playwright-core) and speedscope (tests/e2e/nest_speedscope.sh
+# loads the chrome export in it), as web/package-lock.json pins them
 WEB=$(cd "$(dirname "$0")/../web" && pwd)
 if [ ! -f "$WEB/node_modules/d3-flame-graph/package.json" ] ||
    [ ! -f "$WEB/node_modules/d3/package.json" ] ||
    [ ! -f "$WEB/node_modules/playwright-core/package.json" ] ||
+   [ ! -f "$WEB/node_modules/speedscope/package.json" ] ||
    [ "$WEB/package-lock.json" -nt "$WEB/node_modules/.package-lock.json" ]; then
 	echo "install-deps: npm ci in $WEB" >&2
 	(cd "$WEB" && npm ci --no-audit --no-fund --loglevel=error)

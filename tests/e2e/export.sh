@@ -92,11 +92,10 @@ ct export d --format=callgrind -r 1000s~ | grep '^summary:' | sed 's/^/-r 1000s~
 set -- $(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 m = [e for e in d["traceEvents"] if e["ph"] == "X" and e["name"] == "main"][0]
-# chrome times are in units of 1/1024 us, rounded down from ns (export.c):
-# a time just after unit u is ceil((u + 1) * 1000 / 1024) ns, one just
-# before it u * 1000 // 1024 - 1
-b = round(m["ts"] * 1024); e = b + round(m["dur"] * 1024)
-print(-(-(b + 1) * 1000 // 1024), e * 1000 // 1024 - 1)' "$W/trace.json")
+# chrome's ts and dur each give back their exact ns when multiplied by
+# 1000 and rounded (export.c writes the nearest 1/2048 us)
+b = round(m["ts"] * 1000); e = b + round(m["dur"] * 1000)
+print(b + 1, e - 1)' "$W/trace.json")
 lo=$1 hi=$2
 ct export d --format=chrome -r "${lo}ns~${hi}" -o "$W/rmid.json"
 python3 - "$W/rmid.json" "$lo" "$hi" <<'PY' 2>&1 | add
@@ -105,8 +104,8 @@ lo, hi = int(sys.argv[2]), int(sys.argv[3])
 xs = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
 m = [e for e in xs if e["name"] == "main"][0]
 print("-r inside main: main clipped", m.get("args", {}).get("clipped"))
-out = [e for e in xs if round(e["ts"] * 1024) < lo * 1024 // 1000 or
-       round((e["ts"] + e["dur"]) * 1024) > hi * 1024 // 1000]
+out = [e for e in xs if round(e["ts"] * 1000) < lo or
+       round(e["ts"] * 1000) + round(e["dur"] * 1000) > hi]
 print("-r inside main: slices outside the range:", len(out))
 PY
 # on the recorded clock the self times inside the range add up to it; on

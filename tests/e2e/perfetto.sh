@@ -57,21 +57,23 @@ pf d ND -N inner -D 3
 ct export d --format=chrome --raw -o "$W/raw.json" || fail "export --raw"
 section "export --format=perfetto --raw -r inside main (clipped)"
 # a range strictly inside main, from the chrome export: main and outer are
-# clipped at both ends.  Chrome's times are in units of 1/1024 us, rounded
-# down from ns (builtin/export.c): a time in ns just after the one of unit
-# u is ceil((u + 1) * 1000 / 1024), one just before is u * 1000 // 1024 - 1
+# clipped at both ends.  Chrome's times give back their ns exactly when
+# read as Perfetto reads them, ts and dur each times 1000 rounded
+# (builtin/export.c)
 set -- $(python3 -c 'import json,sys
+r = lambda us: int(us * 1000.0 + 0.5)
 d = json.load(open(sys.argv[1]))
 m = [e for e in d["traceEvents"] if e["ph"] == "X" and e["name"] == "main"][0]
-b = round(m["ts"] * 1024); e = b + round(m["dur"] * 1024)
-print(-(-(b + 1) * 1000 // 1024), e * 1000 // 1024 - 1)' "$W/raw.json")
+b = r(m["ts"]); e = b + r(m["dur"])
+print(b + 1, e - 1)' "$W/raw.json")
 pf d r --raw -r "${1}ns~${2}ns"
 section "export --format=perfetto --raw -r from inside middle to inside loop"
 # main and outer clipped at both ends, middle at its start, loop at its end
 set -- $(python3 -c 'import json,sys
+r = lambda us: int(us * 1000.0 + 0.5)
 x = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
-t = {e["name"]: round(e["ts"] * 1024) for e in x}
-print(-(-(t["middle"] + 1) * 1000 // 1024), -(-(t["loop"] + 1) * 1000 // 1024))' "$W/raw.json")
+t = {e["name"]: r(e["ts"]) for e in x}
+print(t["middle"] + 1, t["loop"] + 1)' "$W/raw.json")
 pf d r2 --raw -r "${1}~${2}"
 section "export --format=perfetto -r ~0ns (nothing)"
 pf d r0 -r '~0ns'

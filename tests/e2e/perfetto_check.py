@@ -3,7 +3,7 @@
 # as decoded by `protoc --decode=perfetto.protos.Trace tests/e2e/perfetto.proto`
 # (protoc's text format), and prints a summary for the golden file:
 #
-#   python3 perfetto_check.py DECODED.txt [CHROME.json]
+#   python3 perfetto_check.py DECODED.txt [CHROME.json] [--slices OUT.json]
 #
 # - the process and thread track descriptors (a thread's parent is its
 #   process's track), and the one track named "calltrace: ..." that says
@@ -11,12 +11,18 @@
 # - per sequence: the first packet clears the incremental state, the later
 #   ones need it; timestamps never go back; every name_iid was interned
 #   earlier on the same sequence, and no iid names two strings;
-# - per track: every begin has its end and they nest;
+# - per track: every begin has its end and they nest; instant events
+#   (calltrace_mark()) carry a name;
 # - the slices per function name; the debug annotations;
 # - with CHROME.json (the chrome export with the same options): the same
-#   slices (track, name, start and end in ns, annotations) as its X events.
+#   slices (track, name, start and end in ns, annotations) as its X events,
+#   its times read as Perfetto reads them (ts and dur rounded to ns each),
+#   and the same marks as its instant events;
+# - --slices OUT.json: the slices [pid, tid, name, begin, end] and marks
+#   [pid, tid, text, time] written there, times in ns (for nest_check.py).
 # Problems are printed as lines starting with "BAD".
 import json
+import math
 import re
 import sys
 from collections import Counter, defaultdict
@@ -57,8 +63,20 @@ def one(node, key, default=None):
     return v[0] if v else default
 
 
+def llround(x):
+    """C's llround of a double (halves away from zero), as Perfetto does"""
+    f = math.floor(x)
+    return int(f) + (1 if x - f >= 0.5 else 0)
+
+
 def main():
-    trace, unknown = parse(sys.argv[1])
+    args = sys.argv[1:]
+    dump = None
+    if "--slices" in args:
+        i = args.index("--slices")
+        dump = args[i + 1]
+        del args[i:i + 2]
+    trace, unknown = parse(args[0])
     bad = []
     if unknown:
         bad.append("fields unknown to the schema: %d" % unknown)
@@ -121,6 +139,7 @@ def main():
     seqs = {}  # id -> {"iids": {}, "last": ts, "n": packets}
     open_ = defaultdict(list)  # track -> stack of (name, ts, annotations)
     slices = []  # (track, name, begin, end, annotations)
+    marks = []  # (track, text, time)
     interned = set()
     nbegin = nend = 0
     for p in packets:
@@ -180,6 +199,10 @@ def main():
             a0 = dict(a0)
             a0.update(ann)
             slices.append((track, name, b, ts, tuple(sorted(a0.items()))))
+        elif typ == "TYPE_INSTANT":
+            if one(te, "name") is None:
+                bad.append("track %s: an instant event without a name at %s" % (track, ts))
+            marks.append((track, one(te, "name"), ts))
         else:
             bad.append("event type %s" % typ)
     for track, st in open_.items():
@@ -196,22 +219,24 @@ def main():
     for (k, v), n in sorted(anns.items()):
         print("annotation %s=%s" % (k, v), n)
 
-    if len(sys.argv) > 2:
-        evs = json.load(open(sys.argv[2]))["traceEvents"]
-        bytid = {}
-        for uuid, (thd, _) in threads.items():
-            bytid[(one(thd, "pid"), one(thd, "tid"))] = uuid
-        want = Counter()
+    if marks:
+        print("marks:", len(marks))
+    tids = {uuid: (one(thd, "pid"), one(thd, "tid")) for uuid, (thd, _) in threads.items()}
+    if len(args) > 1:
+        evs = json.load(open(args[1]))["traceEvents"]
+        bytid = {v: k for k, v in tids.items()}
+        want, wmarks = Counter(), Counter()
         for e in evs:
+            if e["ph"] == "i":
+                wmarks[(bytid.get((e["pid"], e["tid"])), e["name"], llround(e["ts"] * 1000.0))] += 1
             if e["ph"] != "X":
                 continue
-            # chrome's times are in units of 1/1024 us, exact in its
-            # doubles (builtin/export.c): perfetto's ns rounded down to them
-            b = round(e["ts"] * 1024)
-            want[(bytid.get((e["pid"], e["tid"])), e["name"], b, b + round(e["dur"] * 1024),
+            # chrome's times as Perfetto reads them: its ns exactly
+            # (builtin/export.c)
+            b = llround(e["ts"] * 1000.0)
+            want[(bytid.get((e["pid"], e["tid"])), e["name"], b, b + llround(e["dur"] * 1000.0),
                   tuple(sorted(e.get("args", {}).items())))] += 1
-        got = Counter((s[0], s[1], s[2] * 1024 // 1000, s[3] * 1024 // 1000, s[4])
-                      for s in slices)
+        got = Counter(slices)
         if got == want:
             print("same slices as chrome:", sum(got.values()))
         else:
@@ -220,6 +245,12 @@ def main():
                 print("BAD  only in perfetto:", k)
             for k in list((want - got).keys())[:5]:
                 print("BAD  only in chrome:", k)
+        if Counter(marks) != wmarks:
+            print("BAD marks differ from chrome: %d vs %d" % (len(marks), sum(wmarks.values())))
+    if dump:
+        with open(dump, "w") as f:
+            json.dump({"slices": [[*tids.get(s[0], (None, None)), s[1], s[2], s[3]] for s in slices],
+                       "marks": [[*tids.get(m[0], (None, None)), m[1], m[2]] for m in marks]}, f)
     for b in bad[:20]:
         print("BAD", b)
     if not bad:
