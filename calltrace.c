@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* calltrace: the command and its table of subcommands. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,7 +50,16 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		/* on stderr, as one message (message.h) */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (f) {
+			usage(f);
+			if (fclose(f) == 0)
+				ct_print_raw(text, len);
+			free(text);
+		}
 		return 2;
 	}
 	if (!strcmp(argv[1], "help") && argc > 2) {

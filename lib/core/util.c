@@ -17,6 +17,8 @@
 #include "error.h"
 #include "message.h"
 
+/* the one message lib/ prints itself: running out of memory ends the
+ * process (error.h) */
 static void oom(size_t n)
 {
 	ct_die_plain("out of memory (allocating %zu bytes)", n);
@@ -67,17 +69,24 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	if (n < 0)
+		oom(SIZE_MAX); /* (only a text longer than INT_MAX bytes fails) */
+	char *p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, again);
+	va_end(again);
+	return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		ct_die_plain("bad format string");
-	char *p = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	char *p = xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers for the analysis side: allocation that never returns NULL,
+/* Small helpers for the analysis side: allocation that never returns NULL
+ * (out of memory ends the process, with a message: the one lib/ prints),
  * and a hash map keyed by 64-bit integers. */
 #ifndef CT_UTIL_H
 #define CT_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* arrays that grow: room for one more element in arr, n of its cap used
  * (cap doubled, from 256, when full) */

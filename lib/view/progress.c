@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "progress.h"
+#include "message.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -34,19 +35,23 @@ void ct_progress_update(struct ct_progress *p, uint64_t done)
 	p->next_ns = t + 200000000u;
 	double pct = p->total ? 100.0 * (double)done / (double)p->total : 0;
 	double secs = (double)(t - p->start_ns) / 1e9;
-	fprintf(stderr, "\r%s: %5.1f%% of %.1f MB, %.1f s", p->what, pct > 100 ? 100 : pct,
-		(double)p->total / 1048576.0, secs);
-	if (done && done < p->total)
-		fprintf(stderr, ", about %.1f s left",
-			secs * (double)(p->total - done) / (double)done);
-	fputs("   ", stderr);
-	fflush(stderr);
+	char line[256];
+	int n = snprintf(line, sizeof(line), "\r%s: %5.1f%% of %.1f MB, %.1f s", p->what,
+			 pct > 100 ? 100 : pct, (double)p->total / 1048576.0, secs);
+	if (n >= 0 && (size_t)n < sizeof(line) && done && done < p->total)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", about %.1f s left",
+			      secs * (double)(p->total - done) / (double)done);
+	if (n >= 0 && (size_t)n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "   ");
+	if (n < 0)
+		return;
+	ct_print_raw(line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 	p->shown = true;
 }
 
 void ct_progress_end(struct ct_progress *p)
 {
 	if (p->shown)
-		fputs("\r\033[K", stderr);
+		ct_print_raw("\r\033[K", 4);
 	p->shown = false;
 }
