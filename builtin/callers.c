@@ -473,7 +473,7 @@ static const struct ct_opt options[] = {
 };
 
 /* the view's own options */
-static int option(struct ct_view *v, int o, const char *arg)
+static int option(struct ct_view *v, int o, const char *arg, struct ct_error *err)
 {
 	struct callers *c = v->ctx;
 	static const char *const keys[] =
@@ -484,12 +484,12 @@ static int option(struct ct_view *v, int o, const char *arg)
 	switch (o) {
 	case 's':
 		c->sorted = true;
-		i = ct_view_choice("-s", arg, keys, 4, "total, self, calls or name");
+		i = ct_view_choice("-s", arg, keys, 4, "total, self, calls or name", err);
 		if (i >= 0)
 			c->key = (enum skey)i;
 		return i < 0 ? -1 : 0;
 	case OPT_FORMAT:
-		i = ct_view_choice("--format", arg, fmts, 3, "text, csv or json");
+		i = ct_view_choice("--format", arg, fmts, 3, "text, csv or json", err);
 		if (i >= 0)
 			c->fmt = (enum fmt)i;
 		return i < 0 ? -1 : 0;
@@ -510,7 +510,7 @@ static int count_begin(struct callers *c, struct ct_view *v)
 	c->no_time = true;
 	if (!c->sorted)
 		c->key = K_CALLS;
-	if (ct_counts_load(v->s, v->tids, v->ntids, &c->cnt))
+	if (ct_view_counts_load(v, &c->cnt))
 		return 1;
 	for (size_t k = 0; k < c->cnt.nthreads; k++) {
 		const struct ct_count_thread *ct = &c->cnt.threads[k];
@@ -530,7 +530,7 @@ static int count_begin(struct callers *c, struct ct_view *v)
 			c->stats[callee].calls += a->calls;
 		}
 	}
-	ct_counts_warn_lost(&c->cnt);
+	ct_view_counts_lost(&c->cnt);
 	return 0;
 }
 

@@ -346,7 +346,7 @@ static void count(void *ctx, struct ct_thread *t, const struct ct_event *evs, in
 static int read_counts(struct cov *c, struct ct_view *v)
 {
 	struct ct_counts cnt;
-	int rc = ct_counts_load(v->s, v->tids, v->ntids, &cnt);
+	int rc = ct_view_counts_load(v, &cnt);
 	for (size_t k = 0; k < cnt.nthreads && !rc; k++) {
 		const struct ct_count_thread *t = &cnt.threads[k];
 		size_t pi = 0;
@@ -431,7 +431,7 @@ static const struct ct_opt options[] = {
 };
 
 /* the view's own options */
-static int option(struct ct_view *v, int c, const char *arg)
+static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
 	struct cov *cv = v->ctx;
 	static const char *const fmts[] = {[F_TEXT] = "text", [F_JSON] = "json"};
@@ -440,7 +440,7 @@ static int option(struct ct_view *v, int c, const char *arg)
 
 	switch (c) {
 	case OPT_FORMAT:
-		i = ct_view_choice("--format", arg, fmts, 2, "text or json");
+		i = ct_view_choice("--format", arg, fmts, 2, "text or json", err);
 		if (i >= 0)
 			cv->fmt = i;
 		return i < 0 ? -1 : 0;
@@ -448,7 +448,7 @@ static int option(struct ct_view *v, int c, const char *arg)
 		errno = 0;
 		cv->fail_under = strtod(arg, &end);
 		if (errno || end == arg || *end || cv->fail_under < 0 || cv->fail_under > 100) {
-			ct_error("--fail-under: want a percentage 0-100, not '%s'", arg);
+			ct_set_err(err, "--fail-under: want a percentage 0-100, not '%s'", arg);
 			return -1;
 		}
 		return 0;

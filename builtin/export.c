@@ -496,7 +496,7 @@ static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 }
 
 /* the view's own options */
-static int option(struct ct_view *v, int c, const char *arg)
+static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
 	struct exporter *x = v->ctx;
 	static const char *const fmts[] = {[FMT_CHROME] = "chrome",
@@ -518,10 +518,10 @@ static int option(struct ct_view *v, int c, const char *arg)
 		errno = 0;
 		n = strtoul(arg, &end, 8);
 		if (!*arg || *end || errno || n > 0777 || strspn(arg, "01234567") != strlen(arg)) {
-			ct_error("--mode: want permission bits in octal (0 to 0777, e.g. 0644), "
-				 "not "
-				 "'%s'",
-				 arg);
+			ct_set_err(err,
+				   "--mode: want permission bits in octal (0 to 0777, e.g. 0644), "
+				   "not '%s'",
+				   arg);
 			return -1;
 		}
 		x->mode = (unsigned)n;
@@ -534,22 +534,23 @@ static int option(struct ct_view *v, int c, const char *arg)
 				x->fmt = (enum fmt)i;
 				return 0;
 			}
-		ct_error("--format: want chrome, perfetto, folded, callgrind or html, not '%s'",
-			 arg);
+		ct_set_err(err,
+			   "--format: want chrome, perfetto, folded, callgrind or html, not '%s'",
+			   arg);
 		return -1;
 	case OPT_FOLDED_VALUE:
 		if (strcmp(arg, "self") && strcmp(arg, "calls")) {
-			ct_error("--folded-value: want self or calls, not '%s'", arg);
+			ct_set_err(err, "--folded-value: want self or calls, not '%s'", arg);
 			return -1;
 		}
 		x->value_calls = !strcmp(arg, "calls");
 		return 0;
 	case OPT_FOLDED_FRAMES:
 		if (ct_parse_uint(arg, 1u << 20, &n) < 0 || n == 1) {
-			ct_error("--folded-frames: want 0 (no limit) or a number from 2 to "
-				 "1048576, "
-				 "not '%s'",
-				 arg);
+			ct_set_err(err,
+				   "--folded-frames: want 0 (no limit) or a number from 2 to "
+				   "1048576, not '%s'",
+				   arg);
 			return -1;
 		}
 		x->outer = (uint32_t)(n / 2);
@@ -557,9 +558,10 @@ static int option(struct ct_view *v, int c, const char *arg)
 		return 0;
 	case 'r':
 		if (ct_parse_range(arg, &x->lo, &x->hi) < 0) {
-			ct_error("--range: want START~END (durations since the start of the "
-				 "recording, either may be empty, e.g. 10ms~20ms), not '%s'",
-				 arg);
+			ct_set_err(err,
+				   "--range: want START~END (durations since the start of the "
+				   "recording, either may be empty, e.g. 10ms~20ms), not '%s'",
+				   arg);
 			return -1;
 		}
 		return 0;
@@ -572,8 +574,17 @@ static int check(struct ct_view *v)
 {
 	struct exporter *x = v->ctx;
 	if (x->fmt == FMT_NONE) {
+		/* the message, then the help (each written whole) */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (f)
+			ct_view_usage(v, f);
+		if (!f || fclose(f) != 0)
+			len = 0;
 		ct_error("--format is required (chrome, perfetto, folded, callgrind or html)");
-		ct_view_usage(v, stderr);
+		ct_print_raw(text ? text : "", len);
+		free(text);
 		return 2;
 	}
 	if (x->mode_given && !x->output) {

@@ -61,7 +61,7 @@ static void cg_name(FILE *out, const char *s)
 int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind)
 {
 	struct ct_counts c;
-	if (ct_counts_load(v->s, v->tids, v->ntids, &c)) {
+	if (ct_view_counts_load(v, &c)) {
 		ct_counts_free(&c);
 		return 1;
 	}
@@ -135,7 +135,7 @@ int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind)
 		free(ids);
 		free(calls);
 	}
-	ct_counts_warn_lost(&c);
+	ct_view_counts_lost(&c);
 	free(arcs);
 	ct_counts_free(&c);
 	return 0;

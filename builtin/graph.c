@@ -445,12 +445,12 @@ static const struct ct_opt options[] = {
 };
 
 /* the view's own option: --format, which has one value */
-static int option(struct ct_view *v, int c, const char *arg)
+static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
 	static const char *const fmts[] = {"text"};
 	(void)v;
 	(void)c;
-	return ct_view_choice("--format", arg, fmts, 1, "text") < 0 ? -1 : 0;
+	return ct_view_choice("--format", arg, fmts, 1, "text", err) < 0 ? -1 : 0;
 }
 
 /* ---- a recording of call counts (record --count) ---------------------------- */
@@ -500,7 +500,7 @@ static int count_begin(struct graph *g, struct ct_view *v)
 			       ? 2
 			       : 2;
 	g->counts = true;
-	if (ct_counts_load(v->s, v->tids, v->ntids, &g->cnt))
+	if (ct_view_counts_load(v, &g->cnt))
 		return 1;
 	struct ct_counts *c = &g->cnt;
 	uint32_t none = (uint32_t)c->names.n;
@@ -565,7 +565,7 @@ static int count_begin(struct graph *g, struct ct_view *v)
 	}
 	if (cut)
 		ct_warn("the tree of arcs was cut at %d nodes", COUNT_NODES);
-	ct_counts_warn_lost(c);
+	ct_view_counts_lost(c);
 	free(fn);
 	free(todo);
 	free(start);

@@ -235,7 +235,6 @@ int cmd_info(int argc, char **argv)
 		return status;
 	}
 	struct ct_session *s = v.s;
-	s->quiet = true; /* the warnings are part of the report below */
 
 	/* the tracer's cost per thread, from a pass over the streams (none
 	 * in a recording of call counts) */
@@ -402,7 +401,6 @@ int cmd_info(int argc, char **argv)
 		status = ct_error("%s", cost_err.msg);
 	else
 		status = 0;
-	s->quiet = false; /* other warnings (e.g. a missing .proc file) go to stderr */
 	free(costs);
 	ct_view_close(&v);
 	return status;

@@ -161,21 +161,22 @@ struct live_opts {
 	struct ct_record_wrap *w; /* (its v takes the views' options) */
 };
 
-static int option(void *ctx, const struct ct_opt *o, const char *arg)
+static int option(void *ctx, const struct ct_opt *o, const char *arg, struct ct_error *err)
 {
 	struct live_opts *lo = ctx;
 	if (o->val == OPT_DELAY) {
 		int64_t d = ct_parse_duration(arg);
 		if (d <= 0 || d > 3600LL * 1000000000LL) {
-			ct_error("bad --delay '%s' (a time from 1ns to 1h, e.g. 100ms)", arg);
+			ct_set_err(err, "bad --delay '%s' (a time from 1ns to 1h, e.g. 100ms)",
+				   arg);
 			return -1;
 		}
 		lo->delay = (uint64_t)d;
 		return 0;
 	}
 	if (o->val == OPT_OUTPUT)
-		return ct_record_wrap_output_opt(arg, &lo->out);
-	return ct_view_option(&lo->w->v, o, arg);
+		return ct_record_wrap_output_opt(arg, &lo->out, err);
+	return ct_view_option(&lo->w->v, o, arg, err);
 }
 
 int cmd_live(int argc, char **argv)
@@ -198,6 +199,7 @@ int cmd_live(int argc, char **argv)
 	l.color = ct_color_on((enum ct_color_when)w.v.color_when, isatty(fileno(l.out)));
 	fo.events = live_events;
 	fo.tick = live_tick;
+	fo.say = ct_record_wrap_say;
 	fo.ctx = &l;
 	fo.peek_every = fo.delay / 4 > 25000000u ? 25000000u : fo.delay / 4;
 	struct ct_follow *f = ct_follow_new(&fo);

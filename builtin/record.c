@@ -243,15 +243,15 @@ static void note_running(struct recorder *r)
 }
 
 /* the summary: never "Nothing lost" when processes ran on untraced */
-static void print_running(const struct recorder *r)
+static void print_running(const struct recorder *r, FILE *f)
 {
 	if (!r->nrunning)
 		return;
-	fprintf(stderr, " %zu process%s still running when record stopped (", r->nrunning,
+	fprintf(f, " %zu process%s still running when record stopped (", r->nrunning,
 		r->nrunning == 1 ? " was" : "es were");
 	for (size_t i = 0; i < r->nrunning && i < 8; i++)
-		fprintf(stderr, "%s%d %s", i ? ", " : "", r->running[i].pid, r->running[i].name);
-	fprintf(stderr, "%s): %s later calls are not recorded.", r->nrunning > 8 ? ", ..." : "",
+		fprintf(f, "%s%d %s", i ? ", " : "", r->running[i].pid, r->running[i].name);
+	fprintf(f, "%s): %s later calls are not recorded.", r->nrunning > 8 ? ", ..." : "",
 		r->nrunning == 1 ? "its" : "their");
 }
 
@@ -350,10 +350,11 @@ static int prepare_args(struct recorder *r)
 		free(re);
 		ct_aspec_free(&sp);
 	}
-	if (ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->dfd, r->argspec, sizeof(r->argspec),
-			    &err) < 0)
-		return ct_error("%s", err.msg);
-	return 0;
+	struct ct_msgs warn = {0};
+	int rc = ct_args_prepare(ao, r->o.argv[0], r->dirabs, r->dfd, r->argspec,
+				 sizeof(r->argspec), &warn, &err);
+	ct_msgs_flush(&warn);
+	return rc < 0 ? ct_error("%s", err.msg) : 0;
 }
 
 /* record --inject: the rules matched against the program's functions and
@@ -379,14 +380,14 @@ static int resolve_inject(struct recorder *r)
 	bool lc =
 		r->o.lc.set > 0 ||
 		(r->o.lc.set == 0 && (r->o.lc.ninc || r->o.lc.nexc || !(lce && !strcmp(lce, "0"))));
+	struct ct_msgs warn = {0};
 	int rc = ct_injopt_resolve(&r->o.inj, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs, lc,
-				   &r->o.lc, &r->injtext, &r->injlen, &e);
+				   &r->o.lc, &r->injtext, &r->injlen, &warn, &e);
 	ct_injopt_thrower = NULL;
-	if (rc == 2)
-		return 2;
-	if (rc < 0)
-		return ct_error("%s", e.msg);
-	return 0;
+	ct_msgs_flush(&warn);
+	if (rc == 2 || rc < 0)
+		ct_error("%s", e.msg);
+	return rc == 2 ? 2 : rc < 0 ? 1 : 0;
 }
 
 /* what must hold before anything is made: the runtime, a command that can
@@ -422,9 +423,12 @@ static int prepare(struct recorder *r)
 	free(exe);
 	if (r->o.inj.nrules && (code = resolve_inject(r)) != 0)
 		return code; /* (before DIR is touched) */
-	int dc = ct_datadir_prepare(r->o.dir, &r->dfd, ct_verror);
-	if (dc)
+	struct ct_error de;
+	int dc = ct_datadir_prepare(r->o.dir, &r->dfd, &de);
+	if (dc) {
+		ct_error("%s", de.msg);
 		return dc == CT_DATADIR_BUSY ? CT_DATADIR_BUSY_EXIT : 1;
+	}
 	/* the directory opened and checked, by its name now (what the
 	 * runtime is given); every file record makes is made through r->dfd */
 	char fdp[64];
@@ -447,8 +451,11 @@ static int prepare(struct recorder *r)
 static int start_recording(struct recorder *r)
 {
 	struct ct_info *ri = &r->ri;
-	if (ct_drainer_make_dir(&r->dr, r->o.quiet))
-		return 1;
+	struct ct_error me;
+	int made = ct_drainer_make_dir(&r->dr, r->o.quiet, &me);
+	ct_msgs_flush(&r->dr.msgs);
+	if (made)
+		return ct_error("%s", me.msg);
 	ri->argv = r->o.argv;
 	ri->clock = use_tsc ? "tsc" : "mono";
 	time_t now = time(NULL);
@@ -459,10 +466,13 @@ static int start_recording(struct recorder *r)
 	if (ct_recfilter_active(&r->o.rf)) {
 		/* decided now, per function of each module (lib/record/recfilter.c) */
 		struct ct_error e;
+		struct ct_msgs warn = {0};
 		r->o.rf.libs = r->o.ao.libs;
 		r->o.rf.nlibs = r->o.ao.nlibs;
-		if (ct_recfilter_prepare(&r->o.rf, r->o.argv[0], r->dirabs, r->dfd, ri->hz,
-					 r->filterspec, sizeof(r->filterspec), &e) < 0)
+		int rc = ct_recfilter_prepare(&r->o.rf, r->o.argv[0], r->dirabs, r->dfd, ri->hz,
+					      r->filterspec, sizeof(r->filterspec), &warn, &e);
+		ct_msgs_flush(&warn);
+		if (rc < 0)
 			return ct_error("%s", e.msg);
 		r->filters = ct_recfilter_describe(&r->o.rf);
 		ri->filters = r->filters;
@@ -470,9 +480,12 @@ static int start_recording(struct recorder *r)
 	if (r->o.pl.path) {
 		/* the plugin's table: names, and what --plugin-filter selects */
 		struct ct_error e;
-		if (ct_plugopt_prepare(&r->o.pl, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs,
-				       r->dirabs, r->dfd, ri->hz, r->plugspec, sizeof(r->plugspec),
-				       &e) < 0)
+		struct ct_msgs warn = {0};
+		int rc = ct_plugopt_prepare(&r->o.pl, r->o.argv[0], r->o.ao.libs, r->o.ao.nlibs,
+					    r->dirabs, r->dfd, ri->hz, r->plugspec,
+					    sizeof(r->plugspec), &warn, &e);
+		ct_msgs_flush(&warn);
+		if (rc < 0)
 			return ct_error("%s", e.msg);
 	}
 	if (r->injtext) {
@@ -491,8 +504,9 @@ static int start_recording(struct recorder *r)
 	r->dr.flight = r->o.flight != 0;
 	if (r->dr.db)
 		r->dr.db->flight = r->dr.flight;
-	if (ct_info_write(&r->info, ri))
-		return 1;
+	struct ct_error ie;
+	if (ct_info_write(&r->info, ri, &ie))
+		return ct_error("%s", ie.msg);
 	ct_info_reserve(&r->info, ri->argv);
 	if (r->o.rf.range || r->o.rf.max_size)
 		r->dr.db->gate = ct_recfilter_gate(&r->o.rf, 0, 0);
@@ -626,9 +640,23 @@ static void take_snapshot(struct recorder *r, const char *reason)
 		if (m > r->mono0)
 			ri.hz = (double)(ri.end_clock - r->clock0) * 1e9 / (double)(m - r->mono0);
 	}
-	struct ct_snapshot_dir sd = {r->dirabs, r->dfd, r->o.dir, r->o.quiet};
-	if (ct_snapshot_take(&sd, &r->dr, &ri, r->nsnap + 1, reason) == 0)
-		r->nsnap++;
+	struct ct_snapshot_dir sd = {r->dirabs, r->dfd};
+	struct ct_snapshot_taken got;
+	struct ct_msgs msgs = {0};
+	struct ct_error e;
+	unsigned n = r->nsnap + 1;
+	int rc = ct_snapshot_take(&sd, &r->dr, &ri, n, reason, &got, &msgs, &e);
+	ct_msgs_flush(&r->dr.msgs);
+	ct_msgs_flush(&msgs);
+	if (rc < 0) {
+		ct_error("%s", e.msg);
+		return;
+	}
+	r->nsnap = n;
+	if (!r->o.quiet)
+		ct_note_plain("snapshot %u (%s): %llu events of %zu thread%s in %s/snapshot.%u/", n,
+			      reason, (unsigned long long)got.events, got.threads,
+			      got.threads == 1 ? "" : "s", r->o.dir, n);
 }
 
 /* --flight: a snapshot asked for by SIGUSR1, or by the program
@@ -688,10 +716,10 @@ static void drain_loop(struct recorder *r)
 		}
 		if (p < 0 && errno == ECHILD)
 			gone = true;
+		ct_msgs_flush(&r->dr.msgs);
 		if (r->have_status && !gone && !told && !r->o.quiet && isatty(2)) {
-			fprintf(stderr,
-				"calltrace: the program ended; waiting for the processes it "
-				"left running (Ctrl-C to stop waiting)\n");
+			ct_note_plain("the program ended; waiting for the processes it "
+				      "left running (Ctrl-C to stop waiting)");
 			told = true;
 		}
 		/* ^C: once the program has ended, stop waiting for the
@@ -713,10 +741,20 @@ static void drain_loop(struct recorder *r)
 		r->follow->round(r->follow->ctx, true);
 	/* what the runtime could not trace, then the ring directory goes */
 	ct_drainer_untraced(&r->dr, r->ri.untraced);
-	if (r->o.count &&
-	    ct_counts_collect(r->dr.shm_fd, r->dr.shm, r->dirabs, &r->counts, ct_verror) < 0)
-		r->counts.failures++;
+	ct_msgs_flush(&r->dr.msgs);
+	if (r->o.count) {
+		struct ct_msgs msgs = {0};
+		struct ct_error e;
+		int rc = ct_counts_collect(r->dr.shm_fd, r->dr.shm, r->dirabs, &r->counts, &msgs,
+					   &e);
+		ct_msgs_flush(&msgs);
+		if (rc < 0) {
+			ct_error("%s", e.msg);
+			r->counts.failures++;
+		}
+	}
 	ct_drainer_remove_dir(&r->dr);
+	ct_msgs_flush(&r->dr.msgs);
 }
 
 /* ---- the end ------------------------------------------------------------- */
@@ -726,8 +764,10 @@ static void drain_loop(struct recorder *r)
 static void save_symbols(struct recorder *r)
 {
 	struct ct_error e;
+	struct ct_msgs warn = {0};
 	int unsaved = 0;
-	int skipped = ct_save_symbols(r->dirabs, &unsaved, &e);
+	int skipped = ct_save_symbols(r->dirabs, &unsaved, &warn, &e);
+	ct_msgs_flush(&warn);
 	if (skipped < 0) {
 		snprintf(r->symerr, sizeof(r->symerr), "%s", e.msg);
 		ct_error("saving symbol tables: %s", e.msg);
@@ -781,11 +821,15 @@ static bool write_final_info(struct recorder *r)
 	ri->filtered = d->st.filtered;
 	ri->inject = r->o.inj.nrules > 0;
 	ri->injected = d->st.injected;
-	return ct_info_write(&r->info, ri) == 0;
+	struct ct_error e;
+	if (ct_info_write(&r->info, ri, &e) == 0)
+		return true;
+	ct_error("%s", e.msg);
+	return false;
 }
 
-/* the paragraph on stderr (doc/record.md) */
-static void print_summary(const struct recorder *r, bool info_failed, bool own_failure)
+/* the summary's sentences to f */
+static void summary(const struct recorder *r, FILE *f, bool info_failed, bool own_failure)
 {
 	const struct ct_drain_stats *st = &r->dr.st;
 	const uint64_t *untr = r->ri.untraced;
@@ -795,26 +839,26 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	print_size(size, sizeof(size), st->bytes);
 	if (r->o.count) {
 		const struct ct_count_stats *cs = &r->counts;
-		fprintf(stderr,
-			"calltrace: %s: %zu process%s, %zu thread%s, %llu calls counted along "
+		fprintf(f,
+			"%s: %zu process%s, %zu thread%s, %llu calls counted along "
 			"%llu arcs (counting mode: no times), in %s/.",
 			r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es",
 			cs->threads, cs->threads == 1 ? "" : "s", (unsigned long long)cs->calls,
 			(unsigned long long)cs->arcs, r->o.dir);
 		if (cs->lost) {
-			fprintf(stderr, " LOST: %llu calls not counted (a table was full).",
+			fprintf(f, " LOST: %llu calls not counted (a table was full).",
 				(unsigned long long)cs->lost);
 			lost_any = true;
 		}
 		if (cs->refused || cs->failures) {
-			fprintf(stderr, " LOST: %u counting table%s could not be read or written.",
+			fprintf(f, " LOST: %u counting table%s could not be read or written.",
 				cs->refused + cs->failures,
 				cs->refused + cs->failures == 1 ? "" : "s");
 			lost_any = true;
 		}
 	} else {
-		fprintf(stderr,
-			"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
+		fprintf(f,
+			"%s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
 			"%s, %.1f bytes per event, in %s/.",
 			r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es",
 			r->dr.ntids, r->dr.ntids == 1 ? "" : "s", (unsigned long long)st->events,
@@ -822,35 +866,35 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 			st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
 	}
 	if (st->lost)
-		fprintf(stderr, " LOST: %llu events.", (unsigned long long)st->lost);
+		fprintf(f, " LOST: %llu events.", (unsigned long long)st->lost);
 	if (r->filters)
-		fprintf(stderr, " Record-time filters (%s) left out %llu calls.", r->filters,
+		fprintf(f, " Record-time filters (%s) left out %llu calls.", r->filters,
 			(unsigned long long)st->filtered);
 	if (r->o.inj.nrules)
-		fprintf(stderr, " Faults injected: %llu.", (unsigned long long)st->injected);
+		fprintf(f, " Faults injected: %llu.", (unsigned long long)st->injected);
 	if (r->gate_closed)
-		fprintf(stderr, " Recording of new calls stopped %.3f s after the start (%s).",
+		fprintf(f, " Recording of new calls stopped %.3f s after the start (%s).",
 			(double)r->gate_closed / 1e9,
 			r->size_reached ? "--max-size reached" : "end of --time-range");
 	if (r->dr.unwritten_bytes) {
 		print_size(size, sizeof(size), r->dr.unwritten_bytes);
-		fprintf(stderr,
+		fprintf(f,
 			" LOST: %llu events (%s) could not be written: the trace is "
 			"incomplete (%s).",
 			(unsigned long long)r->dr.unwritten_events, size, r->dr.first_error);
 	}
 	if (r->symerr[0])
-		fprintf(stderr, " No symbol tables saved: %s.", r->symerr);
+		fprintf(f, " No symbol tables saved: %s.", r->symerr);
 	else if (r->ri.symbols_unsaved)
-		fprintf(stderr,
+		fprintf(f,
 			" The symbol tables of %d module%s could not be written "
 			"(see the warnings above).",
 			r->ri.symbols_unsaved, r->ri.symbols_unsaved == 1 ? "" : "s");
 	if (r->dr.rings_refused)
-		fprintf(stderr, " LOST: %u trace buffer%s could not be taken.", r->dr.rings_refused,
+		fprintf(f, " LOST: %u trace buffer%s could not be taken.", r->dr.rings_refused,
 			r->dr.rings_refused == 1 ? "" : "s");
 	if (info_failed)
-		fprintf(stderr,
+		fprintf(f,
 			" The info file could not be written: %s/info is the one "
 			"from the start (incomplete).",
 			r->o.dir);
@@ -860,11 +904,10 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 		const struct ct_untraced_kind *k = ct_untraced_kind(i);
 		lost_any |= ct_untraced_loss(i);
 		if (k)
-			fprintf(stderr, " %llu %s %s.", (unsigned long long)untr[i],
+			fprintf(f, " %llu %s %s.", (unsigned long long)untr[i],
 				untr[i] == 1 ? k->one : k->many, k->what);
 		else
-			fprintf(stderr, " %llu not traced (kind %u).", (unsigned long long)untr[i],
-				i);
+			fprintf(f, " %llu not traced (kind %u).", (unsigned long long)untr[i], i);
 	}
 	if (r->o.flight) {
 		uint64_t span = 0;
@@ -872,39 +915,54 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 			if (r->dr.wins[i].to - r->dr.wins[i].from > span)
 				span = r->dr.wins[i].to - r->dr.wins[i].from;
 		print_size(size, sizeof(size), r->o.flight);
-		fprintf(stderr,
+		fprintf(f,
 			" Flight recording: the last %s of each thread (windows of up to "
 			"%.3f ms)",
 			size, r->ri.hz > 0 ? (double)span * 1e3 / r->ri.hz : 0.0);
 		if (r->nsnap)
-			fprintf(stderr, ", and %u snapshot%s taken while it ran (%s/snapshot.N/)",
+			fprintf(f, ", and %u snapshot%s taken while it ran (%s/snapshot.N/)",
 				r->nsnap, r->nsnap == 1 ? "" : "s", r->o.dir);
-		fputc('.', stderr);
+		fputc('.', f);
 	} else if (r->secure[0]) {
-		fprintf(stderr,
-			" %s: it ran untraced (the loader ignores LD_PRELOAD under AT_SECURE).",
+		fprintf(f, " %s: it ran untraced (the loader ignores LD_PRELOAD under AT_SECURE).",
 			r->secure);
 	} else if (!lost_any && !r->nrunning) {
-		fprintf(stderr, " Nothing lost.");
+		fprintf(f, " Nothing lost.");
 	}
-	print_running(r);
+	print_running(r, f);
 	if (st->unmatched)
-		fprintf(stderr, " %llu exits without an entry.", (unsigned long long)st->unmatched);
+		fprintf(f, " %llu exits without an entry.", (unsigned long long)st->unmatched);
 	if (unfinished)
-		fprintf(stderr, " %llu calls were still open when their thread ended.",
+		fprintf(f, " %llu calls were still open when their thread ended.",
 			(unsigned long long)unfinished);
 	if (st->waits)
-		fprintf(stderr, " The program waited %llu times for the trace writer.",
+		fprintf(f, " The program waited %llu times for the trace writer.",
 			(unsigned long long)st->waits);
 	if (r->sym_skipped > 0)
-		fprintf(stderr,
+		fprintf(f,
 			" No symbols saved for %d module%s (changed on disk "
 			"during the run, or unreadable: see the warnings above).",
 			r->sym_skipped, r->sym_skipped == 1 ? "" : "s");
 	if (own_failure)
-		fprintf(stderr, " calltrace record failed: exit %d (the program's: %s).",
+		fprintf(f, " calltrace record failed: exit %d (the program's: %s).",
 			CT_RECORD_FAILED, r->exit_status);
-	fputc('\n', stderr);
+}
+
+/* the paragraph on stderr (doc/record.md): its sentences as one message
+ * with the plain prefix (ct_note_plain) */
+static void print_summary(const struct recorder *r, bool info_failed, bool own_failure)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		ct_note_plain("%s (no summary: %s)", r->exit_status, strerror(errno));
+		return;
+	}
+	summary(r, f, info_failed, own_failure);
+	if (fclose(f) == 0)
+		ct_note_plain("%s", text);
+	free(text);
 }
 
 /* the end of a recording: symbols, the final info, the summary; record's
@@ -969,7 +1027,9 @@ static int finish(struct recorder *r)
 		r->flight_info =
 			ct_snapshot_lines(0, reason, r->ri.end_clock, r->dr.wins, r->dr.nwins);
 		r->ri.extra = r->flight_info;
-		ct_snapshot_link_symbols(r->dirabs, r->dfd, r->nsnap);
+		struct ct_msgs msgs = {0};
+		ct_snapshot_link_symbols(r->dirabs, r->dfd, r->nsnap, &msgs);
+		ct_msgs_flush(&msgs);
 	}
 	if (r->o.count) {
 		const struct ct_count_stats *cs = &r->counts;
@@ -1028,8 +1088,8 @@ int ct_record_run(struct record_opts *o, const struct ct_record_follow *follow)
 	memset(o, 0, sizeof(*o));
 	r.dfd = -1;
 	r.follow = follow;
-	ct_drainer_init(&r.dr, r.dirabs, ct_verror);
-	ct_info_init(&r.info, r.dirabs, ct_verror);
+	ct_drainer_init(&r.dr, r.dirabs);
+	ct_info_init(&r.info, r.dirabs);
 	use_tsc = r.o.use_tsc;
 	if ((code = prepare(&r)))
 		goto out;
@@ -1039,15 +1099,19 @@ int ct_record_run(struct record_opts *o, const struct ct_record_follow *follow)
 	code = 1;
 	/* what the drainer copies, and (but where records may be taken
 	 * back) what the threads are writing */
+	struct ct_error fe;
 	if (follow && follow->start(follow->ctx, &r.dr, r.dirabs,
-				    !r.o.drop && !r.o.rf.min_time && !r.o.rf.ntrig))
+				    !r.o.drop && !r.o.rf.min_time && !r.o.rf.ntrig, &fe)) {
+		ct_error("%s", fe.msg);
 		goto out;
+	}
 	if (start_program(&r))
 		goto out;
 	drain_loop(&r);
 	code = finish(&r);
 out:
 	ct_drainer_free(&r.dr);
+	ct_msgs_flush(&r.dr.msgs);
 	ct_info_discard(&r.info);
 	if (r.dfd >= 0)
 		close(r.dfd); /* (the lock goes with it) */

@@ -43,11 +43,10 @@ struct record_opts {
  * struct record_opts made by ct_record_opts_init) */
 extern const struct ct_opt ct_record_options[];
 void ct_record_opts_init(struct record_opts *o);
-int ct_record_option(void *o, const struct ct_opt *opt, const char *arg);
+int ct_record_option(void *o, const struct ct_opt *opt, const char *arg, struct ct_error *err);
 /* after the options: the command (argv[0..argc)) and the checks of the
- * options given together.  0, or 2 after the message and where the help
- * is. */
-int ct_record_opts_check(struct record_opts *o, int argc, char **argv);
+ * options given together.  0, or 2 with err filled (a usage error). */
+int ct_record_opts_check(struct record_opts *o, int argc, char **argv, struct ct_error *err);
 void ct_record_opts_free(struct record_opts *o);
 
 /* parse argv into o: true to record, else false with *code the exit
@@ -76,11 +75,15 @@ struct ct_record_wrap {
  * bad usage, 1 without a temporary directory */
 int ct_record_wrap_args(struct ct_record_wrap *w, int argc, char **argv, const char *head,
 			const struct ct_opt *own,
-			int (*fn)(void *ctx, const struct ct_opt *o, const char *arg), void *ctx);
+			int (*fn)(void *ctx, const struct ct_opt *o, const char *arg,
+				  struct ct_error *err),
+			void *ctx);
 void ct_record_wrap_done(struct ct_record_wrap *w);
 /* their --output FILE (an option function's case): FILE in *path; 0, or
- * -1 after a message */
-int ct_record_wrap_output_opt(const char *arg, const char **path);
+ * -1 with err filled */
+int ct_record_wrap_output_opt(const char *arg, const char **path, struct ct_error *err);
+/* a follower's warnings (lib/record/follow.h's say), printed */
+void ct_record_wrap_say(void *ctx, struct ct_msgs *m);
 /* --output PATH opened for writing (NULL: stdout), or NULL after a
  * message */
 FILE *ct_record_wrap_output(const char *path);

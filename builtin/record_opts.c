@@ -142,7 +142,7 @@ const struct ct_opt ct_record_options[] = {
 };
 
 /* --flight[=SIZE]: bytes per thread, K, M or G suffix, default 1M */
-static bool parse_flight(struct record_opts *o, const char *arg)
+static bool parse_flight(struct record_opts *o, const char *arg, struct ct_error *err)
 {
 	o->flight = 1u << 20;
 	if (!arg)
@@ -159,9 +159,10 @@ static bool parse_flight(struct record_opts *o, const char *arg)
 		shift = 30, end++;
 	if (errno || end == arg || *end || !isdigit((unsigned char)*arg) || v == 0 ||
 	    v > (64ull << 30) >> shift) {
-		ct_error("bad --flight size '%s' (bytes per thread, e.g. 1M; K, M and G "
-			 "suffixes; at most 64G)",
-			 arg);
+		ct_set_err(err,
+			   "bad --flight size '%s' (bytes per thread, e.g. 1M; K, M and G "
+			   "suffixes; at most 64G)",
+			   arg);
 		return false;
 	}
 	o->flight = v << shift;
@@ -193,7 +194,7 @@ static void push_arg(char ***v, size_t *n, const char *arg)
 	(*v)[(*n)++] = (char *)arg;
 }
 
-int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg)
+int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg, struct ct_error *err)
 {
 	struct record_opts *o = ctx;
 	struct ct_args_opts *ao = &o->ao;
@@ -206,7 +207,7 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg)
 		return 0;
 	case 'b':
 		if (!parse_size(arg, &v) || v < 4096 || v > (1ull << 30)) {
-			ct_error("bad buffer size '%s' (4K..1G)", arg);
+			ct_set_err(err, "bad buffer size '%s' (4K..1G)", arg);
 			return -1;
 		}
 		o->bufsize = arg;
@@ -214,7 +215,8 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg)
 	case OPT_BUFFERS: {
 		long n = strtol(arg, &end, 10);
 		if (*end || end == arg || n < 3 || n > CT_RING_MAX_SLOTS) {
-			ct_error("bad number of buffers '%s' (3..%d)", arg, CT_RING_MAX_SLOTS);
+			ct_set_err(err, "bad number of buffers '%s' (3..%d)", arg,
+				   CT_RING_MAX_SLOTS);
 			return -1;
 		}
 		o->nbuf = arg;
@@ -222,7 +224,7 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg)
 	}
 	case OPT_CLOCK:
 		if (strcmp(arg, "tsc") && strcmp(arg, "mono")) {
-			ct_error("unknown clock '%s' (tsc or mono)", arg);
+			ct_set_err(err, "unknown clock '%s' (tsc or mono)", arg);
 			return -1;
 		}
 		o->clock = arg;
@@ -245,12 +247,12 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg)
 	case CT_RF_SIGNAL:
 	case CT_RF_RANGE:
 	case CT_RF_MAXSIZE:
-		return ct_recfilter_option(&o->rf, c, arg);
+		return ct_recfilter_option(&o->rf, c, arg, err);
 	case OPT_FLIGHT:
-		return parse_flight(o, arg) ? 0 : -1;
+		return parse_flight(o, arg, err) ? 0 : -1;
 	case CT_LC_OPT_ON:
 	case CT_LC_OPT_OFF:
-		return ct_libcall_option(&o->lc, c, arg);
+		return ct_libcall_option(&o->lc, c, arg, err);
 	case OPT_COUNT:
 		o->count = true;
 		return 0;
@@ -259,11 +261,11 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg)
 		return 0;
 	case CT_PL_OPT:
 	case CT_PL_FILTER:
-		return ct_plugopt_option(&o->pl, c, arg);
+		return ct_plugopt_option(&o->pl, c, arg, err);
 	case CT_INJ_OPT:
 	case CT_INJ_FILE_OPT:
 	case CT_INJ_SEED:
-		return ct_injopt_option(&o->inj, c, arg);
+		return ct_injopt_option(&o->inj, c, arg, err);
 	case 'q':
 		o->quiet = true;
 		return 0;
@@ -282,7 +284,7 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg)
 	case OPT_STRMAX:
 		v = strtoull(arg, &end, 10);
 		if (*end || !isdigit((unsigned char)*arg) || v < 1 || v > CT_ARGS_STRMAX_MAX) {
-			ct_error("bad --str-max '%s' (1..%d)", arg, CT_ARGS_STRMAX_MAX);
+			ct_set_err(err, "bad --str-max '%s' (1..%d)", arg, CT_ARGS_STRMAX_MAX);
 			return -1;
 		}
 		ao->strmax = (unsigned)v;
@@ -291,20 +293,21 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg)
 	return -1; /* not reached: the parser gives the table's options only */
 }
 
-/* what the options say together, once all are given: 0, or -1 after a
- * message */
-static int check_together(struct record_opts *o)
+/* what the options say together, once all are given: 0, or -1 with err
+ * filled */
+static int check_together(struct record_opts *o, struct ct_error *err)
 {
 	const struct ct_args_opts *ao = &o->ao;
-	if (ct_plugopt_check(&o->pl) < 0 || ct_injopt_check(&o->inj) < 0)
+	if (ct_plugopt_check(&o->pl, err) < 0 || ct_injopt_check(&o->inj, err) < 0)
 		return -1;
 	if (o->inj.nrules && o->count) {
-		ct_error("--inject: not with --count (no events to show the faults)");
+		ct_set_err(err, "--inject: not with --count (no events to show the faults)");
 		return -1;
 	}
 	if (o->pl.path && (o->count || ct_recfilter_active(&o->rf))) {
 		/* (their C paths know nothing of plugins yet) */
-		ct_error("--plugin: not with %s", o->count ? "--count" : "record-time filters");
+		ct_set_err(err, "--plugin: not with %s",
+			   o->count ? "--count" : "record-time filters");
 		return -1;
 	}
 	if (o->count) {
@@ -318,7 +321,7 @@ static int check_together(struct record_opts *o)
 				   : o->lc.set > 0 || o->lc.ninc      ? "--libcall"
 								      : NULL;
 		if (what) {
-			ct_error("--count records call counts only: not with %s", what);
+			ct_set_err(err, "--count records call counts only: not with %s", what);
 			return -1;
 		}
 	}
@@ -327,16 +330,19 @@ static int check_together(struct record_opts *o)
 		uint64_t n = o->nbuf ? strtoul(o->nbuf, NULL, 10) : 8;
 		uint64_t b = o->flight / n & ~(uint64_t)7;
 		if (o->bufsize) {
-			ct_error("--flight sets the buffer size (SIZE / --buffers): not with -b");
+			ct_set_err(err,
+				   "--flight sets the buffer size (SIZE / --buffers): not with -b");
 			return -1;
 		}
 		if (b < 4096 || b > (1ull << 30)) {
-			ct_error("bad --flight size: %llu buffers of %llu bytes (4K..1G each)",
-				 (unsigned long long)n, (unsigned long long)b);
+			ct_set_err(err,
+				   "bad --flight size: %llu buffers of %llu bytes (4K..1G each)",
+				   (unsigned long long)n, (unsigned long long)b);
 			return -1;
 		}
 		if (o->drop) {
-			ct_error("--flight never waits for record: --drop has no use with it");
+			ct_set_err(err,
+				   "--flight never waits for record: --drop has no use with it");
 			return -1;
 		}
 		snprintf(o->flight_buf, sizeof(o->flight_buf), "%llu", (unsigned long long)b);
@@ -345,15 +351,15 @@ static int check_together(struct record_opts *o)
 	return 0;
 }
 
-int ct_record_opts_check(struct record_opts *o, int argc, char **argv)
+int ct_record_opts_check(struct record_opts *o, int argc, char **argv, struct ct_error *err)
 {
 	if (argc < 1) {
-		ct_error("no command given");
-		return ct_opt_try();
+		ct_set_err(err, "no command given");
+		return 2;
 	}
 	o->argv = argv;
-	if (check_together(o) < 0)
-		return ct_opt_try();
+	if (check_together(o, err) < 0)
+		return 2;
 	o->use_tsc = o->clock ? !strcmp(o->clock, "tsc") : ct_arch_cycles_invariant();
 	return 0;
 }
@@ -375,12 +381,16 @@ bool ct_record_parse(struct record_opts *o, int argc, char **argv, int *code)
 {
 	struct ct_opt_table t = {ct_record_options, ct_record_option, o};
 	struct ct_opt_cmd c = {.head = record_head, .tabs = &t, .ntabs = 1, .in_order = true};
+	struct ct_error err;
 	ct_record_opts_init(o);
-	*code = ct_opt_parse(&c, argc, argv);
+	*code = ct_opt_parse(&c, argc, argv, &err);
+	if (*code < 0 && ct_record_opts_check(o, argc - c.next, argv + c.next, &err))
+		*code = 2;
+	if (*code == 2)
+		ct_usage_error("%s", err.msg);
+	else if (*code == 1)
+		ct_error("%s", err.msg);
 	if (*code >= 0)
-		return false;
-	*code = ct_record_opts_check(o, argc - c.next, argv + c.next);
-	if (*code)
 		return false;
 	if (!o->dir)
 		o->dir = "calltrace.data";

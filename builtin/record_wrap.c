@@ -18,22 +18,30 @@
 
 int ct_record_wrap_args(struct ct_record_wrap *w, int argc, char **argv, const char *head,
 			const struct ct_opt *own,
-			int (*fn)(void *ctx, const struct ct_opt *o, const char *arg), void *ctx)
+			int (*fn)(void *ctx, const struct ct_opt *o, const char *arg,
+				  struct ct_error *err),
+			void *ctx)
 {
 	struct ct_opt_table tabs[] = {{own, fn, ctx}, {ct_record_options, ct_record_option, &w->o}};
 	struct ct_opt_cmd c = {.head = head, .tabs = tabs, .ntabs = 2, .in_order = true};
+	struct ct_error err;
 
 	memset(w, 0, sizeof(*w));
 	ct_record_opts_init(&w->o);
 	ct_view_options_init(&w->v);
-	int status = ct_opt_parse(&c, argc, argv);
-	if (status < 0 && ct_record_opts_check(&w->o, argc - c.next, argv + c.next))
-		status = 2;
+	int status = ct_opt_parse(&c, argc, argv, &err);
+	if (status < 0)
+		status = ct_record_opts_check(&w->o, argc - c.next, argv + c.next, &err) ? 2 : -1;
 	if (status < 0 && (w->o.flight || w->o.count)) {
-		ct_error("%s cannot be used here: this command shows the events as they come",
-			 w->o.flight ? "--flight" : "--count");
-		status = ct_opt_try();
+		ct_set_err(&err,
+			   "%s cannot be used here: this command shows the events as they come",
+			   w->o.flight ? "--flight" : "--count");
+		status = 2;
 	}
+	if (status == 2)
+		ct_usage_error("%s", err.msg);
+	else if (status == 1)
+		ct_error("%s", err.msg);
 	if (status < 0 && !w->o.dir) {
 		const char *base = getenv("TMPDIR");
 		snprintf(w->tmp, sizeof(w->tmp), "%s/calltrace-%s-XXXXXX",
@@ -69,10 +77,16 @@ void ct_record_wrap_done(struct ct_record_wrap *w)
 	w->tmp[0] = 0;
 }
 
-int ct_record_wrap_output_opt(const char *arg, const char **path)
+void ct_record_wrap_say(void *ctx, struct ct_msgs *m)
+{
+	(void)ctx;
+	ct_msgs_flush(m);
+}
+
+int ct_record_wrap_output_opt(const char *arg, const char **path, struct ct_error *err)
 {
 	if (!*arg) {
-		ct_error("--output needs a file name");
+		ct_set_err(err, "--output needs a file name");
 		return -1;
 	}
 	*path = arg;

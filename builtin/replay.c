@@ -1012,14 +1012,15 @@ static int replay_per_thread(struct replay *r, struct ct_view *v)
 static char outbuf[1 << 20];
 
 /* -r: the filter's range stage (lib/read/filter.c) */
-static int option(struct ct_view *v, int c, const char *arg)
+static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
 	if (c != 'r')
 		return -1;
 	if (ct_parse_range(arg, &v->filt.r_lo, &v->filt.r_hi) < 0) {
-		ct_error("--range: want START~END (durations since the start of the recording, "
-			 "either may be empty, e.g. 10ms~20ms), not '%s'",
-			 arg);
+		ct_set_err(err,
+			   "--range: want START~END (durations since the start of the recording, "
+			   "either may be empty, e.g. 10ms~20ms), not '%s'",
+			   arg);
 		return -1;
 	}
 	v->filt.r_ranged = true;

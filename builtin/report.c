@@ -478,7 +478,7 @@ static const struct ct_opt options[] = {
 };
 
 /* the view's own options */
-static int option(struct ct_view *v, int c, const char *arg)
+static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
 	struct report *r = v->ctx;
 	static const char *const fmts[] = {"text", "csv", "json"};
@@ -489,20 +489,21 @@ static int option(struct ct_view *v, int c, const char *arg)
 	case 's':
 		r->keys_given = true;
 		if (parse_keys(r, arg) < 0) {
-			ct_error("-s: want keys among total, self, calls, avg, min, max, name, "
-				 "not '%s'",
-				 arg);
+			ct_set_err(err,
+				   "-s: want keys among total, self, calls, avg, min, max, name, "
+				   "not '%s'",
+				   arg);
 			return -1;
 		}
 		return 0;
 	case OPT_FORMAT:
-		i = ct_view_choice("--format", arg, fmts, 3, "text, csv or json");
+		i = ct_view_choice("--format", arg, fmts, 3, "text, csv or json", err);
 		if (i >= 0)
 			r->fmt = (enum fmt)i;
 		return i < 0 ? -1 : 0;
 	case OPT_LIMIT:
 		if (ct_parse_uint(arg, (unsigned long)SIZE_MAX, &n) < 0) {
-			ct_error("--limit: bad number '%s'", arg);
+			ct_set_err(err, "--limit: bad number '%s'", arg);
 			return -1;
 		}
 		r->limit = n;
@@ -534,7 +535,7 @@ static int count_begin(struct report *r, struct ct_view *v)
 		r->keys[0] = K_CALLS;
 		r->nkeys = 1;
 	}
-	if (ct_counts_load(v->s, v->tids, v->ntids, &r->cnt))
+	if (ct_view_counts_load(v, &r->cnt))
 		return 1;
 	if (r->list_functions)
 		r->per_thread = false; /* the names alone, from end() */
@@ -556,7 +557,7 @@ static int count_begin(struct report *r, struct ct_view *v)
 				memset(r->stats, 0, r->names.n * sizeof(*r->stats));
 		}
 	}
-	ct_counts_warn_lost(&r->cnt);
+	ct_view_counts_lost(&r->cnt);
 	return 0;
 }
 

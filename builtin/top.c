@@ -207,14 +207,15 @@ struct top_opts {
 	struct ct_record_wrap *w; /* (its v takes the views' options) */
 };
 
-static int option(void *ctx, const struct ct_opt *o, const char *arg)
+static int option(void *ctx, const struct ct_opt *o, const char *arg, struct ct_error *err)
 {
 	struct top_opts *to = ctx;
 	struct top *t = to->t;
 	if (o->val == OPT_INTERVAL) {
 		int64_t d = ct_parse_duration(arg);
 		if (d < 10000000 || d > 3600LL * 1000000000LL) {
-			ct_error("bad --interval '%s' (a time from 10ms to 1h, e.g. 2s)", arg);
+			ct_set_err(err, "bad --interval '%s' (a time from 10ms to 1h, e.g. 2s)",
+				   arg);
 			return -1;
 		}
 		t->interval = (uint64_t)d;
@@ -223,15 +224,16 @@ static int option(void *ctx, const struct ct_opt *o, const char *arg)
 		errno = 0;
 		unsigned long long l = strtoull(arg, &end, 10);
 		if (errno || end == arg || *end || *arg == '-' || l == 0 || l > 1000000) {
-			ct_error("bad --limit '%s' (a number of rows from 1 to 1000000)", arg);
+			ct_set_err(err, "bad --limit '%s' (a number of rows from 1 to 1000000)",
+				   arg);
 			return -1;
 		}
 		t->limit = (size_t)l;
 		t->limit_given = true;
 	} else if (o->val == OPT_OUTPUT) {
-		return ct_record_wrap_output_opt(arg, &to->out);
+		return ct_record_wrap_output_opt(arg, &to->out, err);
 	} else {
-		return ct_view_option(&to->w->v, o, arg);
+		return ct_view_option(&to->w->v, o, arg, err);
 	}
 	return 0;
 }
@@ -254,6 +256,7 @@ int cmd_top(int argc, char **argv)
 	t.start_mono = t.last_mono = ct_mono_ns();
 	struct ct_follow_opts fo = {.events = top_events,
 				    .tick = top_tick,
+				    .say = ct_record_wrap_say,
 				    .ctx = &t,
 				    .peek_every = t.interval / 4 > 100000000u ? 100000000u
 									      : t.interval / 4,

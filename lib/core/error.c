@@ -24,6 +24,15 @@ void ct_set_err(struct ct_error *err, const char *fmt, ...)
 	va_end(ap);
 }
 
+int ct_set_err_rc(struct ct_error *err, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ct_vset_err(err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 /* (without xmalloc: the drainer reports running out of memory and goes
  * on; a message that cannot be kept is counted instead) */
 void ct_msg_vadd(struct ct_msgs *m, enum ct_msg_kind kind, const char *fmt, va_list ap)

@@ -20,7 +20,7 @@
 
 /* a message for the user, e.g. "calltrace.data/1-0-1.ev: offset 120: bad record" */
 struct ct_error {
-	char msg[512];
+	char msg[1024];
 };
 
 /* set err's message (when err is not NULL), made safe to print
@@ -28,6 +28,9 @@ struct ct_error {
 void ct_set_err(struct ct_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ct_vset_err(struct ct_error *err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/* ct_set_err, then rc: "return ct_set_err_rc(err, -1, ...)" */
+int ct_set_err_rc(struct ct_error *err, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* how a message of a struct ct_msgs is printed (message.h) */
 enum ct_msg_kind {

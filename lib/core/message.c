@@ -93,11 +93,6 @@ static void vmessage(bool with_command, const char *kind, const char *tail, cons
 	errno = saved;
 }
 
-void ct_verror(const char *fmt, va_list ap)
-{
-	vmessage(true, "", NULL, fmt, ap);
-}
-
 int ct_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -23,7 +23,6 @@ const char *ct_command(void);
 
 /* "calltrace CMD: MESSAGE\n"; returns 1 (the exit status of bad data) */
 int ct_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void ct_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* "calltrace CMD: warning: MESSAGE\n" */
 void ct_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ct_error, then exit(1) */

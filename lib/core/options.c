@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "message.h"
+#include "error.h"
 #include "util.h"
 
 /* the help's option lines: the option left, its text from column 24 (two
@@ -72,13 +72,6 @@ void ct_opt_help(const struct ct_opt_cmd *c, FILE *f)
 		fputs(c->tail, f);
 }
 
-int ct_opt_try(void)
-{
-	const char *cmd = ct_command();
-	fprintf(stderr, "Try 'calltrace %s%s--help' for more.\n", cmd ? cmd : "", cmd ? " " : "");
-	return 2;
-}
-
 /* the option of code val, and its table in *t; NULL when none */
 static const struct ct_opt *find_val(const struct ct_opt_cmd *c, int val,
 				     const struct ct_opt_table **t)
@@ -93,8 +86,9 @@ static const struct ct_opt *find_val(const struct ct_opt_cmd *c, int val,
 }
 
 /* getopt_long's tables from c's; two options of the same name or code are
- * a bug of the tables */
-static void getopt_tables(const struct ct_opt_cmd *c, struct option **longs, char **shorts)
+ * a bug of the tables: -1 with err filled */
+static int getopt_tables(const struct ct_opt_cmd *c, struct option **longs, char **shorts,
+			 struct ct_error *err)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < c->ntabs; i++)
@@ -111,10 +105,15 @@ static void getopt_tables(const struct ct_opt_cmd *c, struct option **longs, cha
 			if (!taken(i, o))
 				continue;
 			for (size_t k = 0; k < n; k++)
-				if (!strcmp(lo[k].name, o->name) || lo[k].val == o->val)
-					ct_die_plain("internal error: options --%s and --%s share "
-						     "a name or code",
-						     lo[k].name, o->name);
+				if (!strcmp(lo[k].name, o->name) || lo[k].val == o->val) {
+					ct_set_err(err,
+						   "internal error: options --%s and --%s share "
+						   "a name or code",
+						   lo[k].name, o->name);
+					free(lo);
+					free(so);
+					return -1;
+				}
 			int has = !o->arg        ? no_argument
 				  : optarg_of(o) ? optional_argument
 						 : required_argument;
@@ -130,20 +129,21 @@ static void getopt_tables(const struct ct_opt_cmd *c, struct option **longs, cha
 	*p = 0;
 	*longs = lo;
 	*shorts = so;
+	return 0;
 }
 
 /* the message for getopt's '?' on word (the word of the option) */
-static void bad_option(const struct ct_opt_cmd *c, const char *word, int opt)
+static void bad_option(const struct ct_opt_cmd *c, const char *word, int opt, struct ct_error *err)
 {
 	const struct ct_opt_table *t;
 	const struct ct_opt *o;
 	if (opt && (o = find_val(c, opt, &t))) {
 		/* a known code: a long option given an argument it takes none of */
-		ct_error("option '--%s' takes no argument", o->name);
+		ct_set_err(err, "option '--%s' takes no argument", o->name);
 		return;
 	}
 	if (opt || strncmp(word, "--", 2)) {
-		ct_error("unknown option '-%c'", opt ? opt : '?');
+		ct_set_err(err, "unknown option '-%c'", opt ? opt : '?');
 		return;
 	}
 	/* a long option unknown, or the start of several */
@@ -160,9 +160,9 @@ static void bad_option(const struct ct_opt_cmd *c, const char *word, int opt)
 				matches++;
 			}
 	if (matches > 1)
-		ct_error("option '--%.*s' is ambiguous: %s", (int)len, name, also);
+		ct_set_err(err, "option '--%.*s' is ambiguous: %s", (int)len, name, also);
 	else
-		ct_error("unknown option '--%.*s'", (int)len, name);
+		ct_set_err(err, "unknown option '--%.*s'", (int)len, name);
 }
 
 /* every option the tables take, one a line (--list-options) */
@@ -181,18 +181,20 @@ static void list_options(const struct ct_opt_cmd *c, FILE *f)
 		}
 }
 
-int ct_opt_parse(struct ct_opt_cmd *c, int argc, char **argv)
+int ct_opt_parse(struct ct_opt_cmd *c, int argc, char **argv, struct ct_error *err)
 {
 	struct option *longs;
 	char *shorts;
 	int ch, rc = -1;
 
 	c->next = argc;
+	err->msg[0] = 0;
 	if (argc > 1 && !strcmp(argv[1], "--list-options")) {
 		list_options(c, stdout);
 		return 0;
 	}
-	getopt_tables(c, &longs, &shorts);
+	if (getopt_tables(c, &longs, &shorts, err) < 0)
+		return 1;
 	optind = 0; /* glibc and musl: start again, the flags of shorts read anew */
 	opterr = 0; /* our messages, with the command's prefix */
 	while (rc < 0 && (ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -201,26 +203,28 @@ int ct_opt_parse(struct ct_opt_cmd *c, int argc, char **argv)
 		const struct ct_opt *o;
 		if (ch == ':') {
 			if (!strncmp(word, "--", 2))
-				ct_error("option '%s' needs an argument", word);
+				ct_set_err(err, "option '%s' needs an argument", word);
 			else
-				ct_error("option '-%c' needs an argument", optopt);
+				ct_set_err(err, "option '-%c' needs an argument", optopt);
 			rc = 2;
 		} else if (ch == '?') {
-			bad_option(c, word, optopt);
+			bad_option(c, word, optopt, err);
 			rc = 2;
 		} else if (!(o = find_val(c, ch, &t))) {
-			rc = 2; /* not reached: getopt gives the tables' options only */
+			/* not reached: getopt gives the tables' options only */
+			ct_set_err(err, "unknown option '%s'", word);
+			rc = 2;
 		} else if (!strcmp(o->name, "help")) {
 			ct_opt_help(c, stdout);
 			rc = 0;
-		} else if (t->fn(t->ctx, o, optarg) < 0) {
+		} else if (t->fn(t->ctx, o, optarg, err) < 0) {
+			if (!err->msg[0]) /* (a function's "not reached") */
+				ct_set_err(err, "option '%s' not taken", word);
 			rc = 2;
 		}
 	}
 	c->next = optind;
 	free(longs);
 	free(shorts);
-	if (rc == 2)
-		ct_opt_try();
 	return rc;
 }

@@ -39,12 +39,14 @@ struct ct_opt {
 #define CT_OPT_END {NULL, 0, NULL, NULL}
 /* clang-format on */
 
+struct ct_error;
+
 /* the options of one table and the function that takes them: fn(ctx, o,
- * arg) for each option o given, arg its argument (NULL: none).  It returns
- * 0 to go on, or -1 after a message (a bad value: a usage error). */
+ * arg, err) for each option o given, arg its argument (NULL: none).  It
+ * returns 0 to go on, or -1 with err filled (a bad value: a usage error). */
 struct ct_opt_table {
 	const struct ct_opt *opts; /* ends with CT_OPT_END */
-	int (*fn)(void *ctx, const struct ct_opt *o, const char *arg);
+	int (*fn)(void *ctx, const struct ct_opt *o, const char *arg, struct ct_error *err);
 	void *ctx;
 };
 
@@ -68,10 +70,12 @@ struct ct_opt_cmd {
  * help (--help) or the option list ("--list-options"
  * as the first word: every option the tables take, hidden ones too, one a
  * line: "--name", "--name=ARG" or "--name[=ARG]", then " -x" for its
- * short form), on stdout; 2 after a usage error's message (an unknown or
- * ambiguous option, a missing argument, one given to an option that takes
- * none, a function's -1) and ct_opt_try's line. */
-int ct_opt_parse(struct ct_opt_cmd *c, int argc, char **argv);
+ * short form), on stdout; 2 with err filled on a usage error (an unknown
+ * or ambiguous option, a missing argument, one given to an option that
+ * takes none, a function's -1: the caller prints it with where the help
+ * is, message.h's ct_usage_error); 1 with err filled when the tables are
+ * wrong (two options of one name or code). */
+int ct_opt_parse(struct ct_opt_cmd *c, int argc, char **argv, struct ct_error *err);
 
 /* the help's option lines of opts to f: the option from column 2 ("-d,
  * --data DIR", "    --flight[=SIZE]"), its text from column 24 (two
@@ -81,10 +85,5 @@ void ct_opt_usage(const struct ct_opt *opts, FILE *f);
 
 /* c's help to f: head, the option lines of its first table, tail */
 void ct_opt_help(const struct ct_opt_cmd *c, FILE *f);
-
-/* after a usage error's message, where the help is (not the whole help):
- * "Try 'calltrace CMD --help' for more." on stderr.  Returns 2, bad
- * usage's exit status. */
-int ct_opt_try(void);
 
 #endif

@@ -22,7 +22,6 @@
 #include "calltrace/format.h"
 #include "counts.h"
 #include "error.h"
-#include "message.h"
 #include "output.h"
 #include "session.h"
 #include "util.h"
@@ -117,15 +116,15 @@ static const char *shown(const char *l, char out[4 * 40 + 1])
 	return out;
 }
 
-/* parse one .cnt file into rt; 0, or 1 after a message (the file's name
+/* parse one .cnt file into rt; 0, or -1 with err filled (the file's name
  * and bytes from it escaped as every view's text) */
-static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path, struct rthread *rt)
+static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path, struct rthread *rt,
+		    struct ct_error *err)
 {
-	struct ct_error err;
 	size_t len;
-	char *text = ct_read_file(path, true, MAX_CNT_BYTES, &len, &err);
+	char *text = ct_read_file(path, true, MAX_CNT_BYTES, &len, err);
 	if (!text)
-		return ct_error("%s", err.msg);
+		return -1;
 	char *tpath = ct_text_dup(path);
 	struct ct_proc *p = NULL;
 	int version = -1, pid = -1, gen = -1, tid = -1;
@@ -140,8 +139,9 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 		if (line == 1) {
 			if (sscanf(l, "calltrace-counts %d %c", &version, &extra) != 1 ||
 			    version != CT_FORMAT_VERSION) {
-				rc = ct_error("%s: not a calltrace count file of this version",
-					      tpath);
+				ct_set_err(err, "%s: not a calltrace count file of this version",
+					   tpath);
+				rc = -1;
 				break;
 			}
 		} else if (sscanf(l, "pid %d %c", &v, &extra) == 1 && v > 0) {
@@ -170,12 +170,15 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 				(struct ct_count_addr){kind == 'f' ? to : to - 1, n};
 		} else {
 			char b[4 * 40 + 1];
-			rc = ct_error("%s: line %u: bad line '%s'", tpath, line, shown(l, b));
+			ct_set_err(err, "%s: line %u: bad line '%s'", tpath, line, shown(l, b));
+			rc = -1;
 			break;
 		}
 	}
-	if (!rc && (pid <= 0 || gen < 0 || tid <= 0))
-		rc = ct_error("%s: no pid, gen and tid lines", tpath);
+	if (!rc && (pid <= 0 || gen < 0 || tid <= 0)) {
+		ct_set_err(err, "%s: no pid, gen and tid lines", tpath);
+		rc = -1;
+	}
 	rt->t.pid = pid;
 	rt->t.gen = gen;
 	rt->t.tid = tid;
@@ -207,13 +210,16 @@ static int cmp_cntname(const void *pa, const void *pb)
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
-int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c)
+int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c,
+		   struct ct_msgs *msgs, struct ct_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	ct_names_init(&c->names);
 	DIR *d = opendir(s->dir);
-	if (!d)
-		return ct_error("cannot read %s: %s", ct_tx(s->dir), strerror(errno));
+	if (!d) {
+		ct_set_err(err, "cannot read %s: %s", s->dir, strerror(errno));
+		return -1;
+	}
 	struct cntname *files = NULL;
 	size_t nfiles = 0, cap = 0;
 	struct dirent *e;
@@ -232,7 +238,7 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 		for (size_t k = 0; k < nfiles; k++)
 			found |= files[k].tid == tids[i];
 		if (!found)
-			ct_error("no thread %d in %s", tids[i], ct_tx(s->dir));
+			ct_msg_add(msgs, CT_MSG_ERROR, "no thread %d in %s", tids[i], s->dir);
 	}
 	struct rthread *rts = xcalloc(nfiles ? nfiles : 1, sizeof(*rts));
 	size_t n = 0;
@@ -244,7 +250,7 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 		if (!want)
 			continue;
 		char *path = xasprintf("%s/%s", s->dir, files[k].name);
-		rc = read_cnt(c, s, path, &rts[n]);
+		rc = read_cnt(c, s, path, &rts[n], err);
 		free(path);
 		n++;
 	}
@@ -290,7 +296,7 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 	for (size_t k = 0; k < nfiles; k++)
 		free(files[k].name);
 	free(files);
-	return rc ? 1 : 0;
+	return rc ? -1 : 0;
 }
 
 void ct_counts_free(struct ct_counts *c)
@@ -307,10 +313,11 @@ void ct_counts_free(struct ct_counts *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void ct_counts_warn_lost(const struct ct_counts *c)
+void ct_counts_warn_lost(const struct ct_counts *c, struct ct_msgs *warn)
 {
 	if (c->lost)
-		ct_warn("%llu calls were not counted while recording (a counting table was "
-			"full): the counts are too low",
-			(unsigned long long)c->lost);
+		ct_msg_add(warn, CT_MSG_WARN,
+			   "%llu calls were not counted while recording (a counting table was "
+			   "full): the counts are too low",
+			   (unsigned long long)c->lost);
 }

@@ -17,6 +17,8 @@
 #include "util.h"
 
 struct ct_session;
+struct ct_error;
+struct ct_msgs;
 
 
 #define CT_COUNT_ROOT UINT32_MAX /* an arc's caller: none traced */
@@ -53,14 +55,15 @@ struct ct_counts {
 bool ct_counts_only(const char *dir);
 
 /* the counts of the threads of session s with the ids tids[0..ntids)
- * (all when ntids is 0).  0, or 1 after a message naming the file and
- * line. */
-int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c);
+ * (all when ntids is 0); a tid that names no thread said in msgs.  0, or
+ * -1 with err naming the file and line. */
+int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c,
+		   struct ct_msgs *msgs, struct ct_error *err);
 
 void ct_counts_free(struct ct_counts *c);
 
 /* the warning every counting view gives when calls were not counted (a
- * runtime's table was full): nothing when none was lost */
-void ct_counts_warn_lost(const struct ct_counts *c);
+ * runtime's table was full), into warn: nothing when none was lost */
+void ct_counts_warn_lost(const struct ct_counts *c, struct ct_msgs *warn);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "message.h"
+#include "error.h"
 #include "output.h"
 
 void ct_filter_init(struct ct_filter *f, struct ct_session *s)
@@ -66,14 +66,14 @@ static void note_regex(struct ct_filter *f, int kind, const char *re)
 	f->nre++;
 }
 
-void ct_filter_warn_unused(const struct ct_filter *f)
+void ct_filter_warn_unused(const struct ct_filter *f, struct ct_msgs *warn)
 {
 	for (size_t i = 0; i < f->nre; i++) {
 		if (f->re_used[i])
 			continue;
 		const char *opt = i < f->ninc ? "-F" : i < f->ninc + f->nexc ? "-N" : "--hide";
-		ct_warn("%s '%s' matches no function called in the recording", opt,
-			ct_tx(f->re_text[i]));
+		ct_msg_add(warn, CT_MSG_WARN, "%s '%s' matches no function called in the recording",
+			   opt, f->re_text[i]);
 	}
 }
 
@@ -86,7 +86,7 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 	if (rc) {
 		char buf[256];
 		regerror(rc, &r, buf, sizeof(buf));
-		snprintf(err->msg, sizeof(err->msg), "bad regex '%s': %s", re, buf);
+		ct_set_err(err, "bad regex '%s': %s", re, buf);
 		return -1;
 	}
 	*arr = xrealloc(*arr, (*n + 1) * sizeof(regex_t));
@@ -96,13 +96,13 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 	return 0;
 }
 
-int ct_regex_option(regex_t *r, const char *opt, const char *re)
+int ct_regex_option(regex_t *r, const char *opt, const char *re, struct ct_error *err)
 {
 	int rc = regcomp(r, re, REG_EXTENDED | REG_NOSUB);
 	if (rc) {
 		char buf[256];
 		regerror(rc, r, buf, sizeof(buf));
-		ct_error("%s: bad regex '%s': %s", opt, re, buf);
+		ct_set_err(err, "%s: bad regex '%s': %s", opt, re, buf);
 		return -1;
 	}
 	return 0;
@@ -121,23 +121,23 @@ int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out)
 	return 0;
 }
 
-int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
+int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_error *err)
 {
-	struct ct_error err;
+	struct ct_error e;
 	unsigned long v;
 	int64_t ns;
 
 	switch (opt) {
 	case 'F':
 	case 'N':
-		if (ct_filter_add_regex(f, opt == 'N', arg, &err) < 0) {
-			ct_error("-%c: %s", opt, err.msg);
+		if (ct_filter_add_regex(f, opt == 'N', arg, &e) < 0) {
+			ct_set_err(err, "-%c: %s", opt, e.msg);
 			return -1;
 		}
 		return 0;
 	case 'H': {
 		regex_t r;
-		if (ct_regex_option(&r, "--hide", arg) < 0)
+		if (ct_regex_option(&r, "--hide", arg, err) < 0)
 			return -1;
 		f->hid = xrealloc(f->hid, (f->nhid + 1) * sizeof(regex_t));
 		f->hid[f->nhid++] = r;
@@ -146,7 +146,7 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 	}
 	case 'D':
 		if (ct_parse_uint(arg, UINT32_MAX - 1, &v) < 0 || v == 0) {
-			ct_error("-D: want a depth >= 1, not '%s'", arg);
+			ct_set_err(err, "-D: want a depth >= 1, not '%s'", arg);
 			return -1;
 		}
 		f->max_depth = (uint32_t)v;
@@ -154,13 +154,13 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg)
 	case 't':
 		ns = ct_parse_duration(arg);
 		if (ns < 0) {
-			ct_error("-t: want a time such as 10us, 1.5ms, 2s, not '%s'", arg);
+			ct_set_err(err, "-t: want a time such as 10us, 1.5ms, 2s, not '%s'", arg);
 			return -1;
 		}
 		f->min_time = (uint64_t)ns;
 		return 0;
 	}
-	ct_error("unknown filter option -%c", opt);
+	ct_set_err(err, "unknown filter option -%c", opt);
 	return -1;
 }
 
@@ -637,7 +637,8 @@ int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids)
 	}
 }
 
-bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids)
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids,
+			struct ct_msgs *msgs)
 {
 	if (!ntids)
 		return NULL;
@@ -651,7 +652,8 @@ bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntid
 			}
 		}
 		if (!found)
-			ct_error("no thread %d in %s", tids[i], s->dir ? s->dir : "the recording");
+			ct_msg_add(msgs, CT_MSG_ERROR, "no thread %d in %s", tids[i],
+				   s->dir ? s->dir : "the recording");
 	}
 	return want;
 }

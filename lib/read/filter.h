@@ -121,18 +121,18 @@ void ct_filter_free(struct ct_filter *f);
 /* add a -F (exclude false) or -N (exclude true) regex; -1 with a message in
  * err on a bad regex */
 int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err);
-/* compile re (POSIX extended, no submatches) into *r; on error print
- * "calltrace CMD: OPT: bad regex 'RE': WHY" and return -1 */
-int ct_regex_option(regex_t *r, const char *opt, const char *re);
-/* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't' with its argument; on error
- * print "calltrace CMD: ..." to stderr (ct_error) and return -1 */
-int ct_filter_option(struct ct_filter *f, int opt, const char *arg);
+/* compile re (POSIX extended, no submatches) into *r; -1 with err
+ * filled, "OPT: bad regex 'RE': WHY" */
+int ct_regex_option(regex_t *r, const char *opt, const char *re, struct ct_error *err);
+/* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't' with its
+ * argument; -1 with err filled (a usage error) */
+int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_error *err);
 /* parse -r's "START~END" (times from the start of the recording, such as
  * 1.5ms~2s; an empty side is open) into [*lo, *hi); -1 when malformed */
 int ct_parse_range(const char *arg, uint64_t *lo, uint64_t *hi);
-/* a warning for each -F/-N/--hide regex that matched no function the
- * views were given (a mistyped name, say) */
-void ct_filter_warn_unused(const struct ct_filter *f);
+/* a warning into warn for each -F/-N/--hide regex that matched no
+ * function the views were given (a mistyped name, say) */
+void ct_filter_warn_unused(const struct ct_filter *f, struct ct_msgs *warn);
 /* true when some filter is set (views may then take a slower path) */
 bool ct_filter_active(const struct ct_filter *f);
 
@@ -177,8 +177,10 @@ int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids);
 int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out);
 /* the threads of s to show: NULL when ntids is 0 (all of them), else a
  * calloc'd array indexed by thread->index.  A tid that names no thread is
- * reported to stderr as "calltrace CMD: no thread TID". */
-bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids);
+ * said in msgs, "no thread TID in DIR" (an error, but the others are
+ * shown). */
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids,
+			struct ct_msgs *msgs);
 
 /* does a function's name end with its parameter list ("f(int)", also with
  * qualifiers after it: "A::f() const")?  Then views print no "()" after it */

@@ -81,7 +81,16 @@ static void set_error(struct ct_reader_error *err, int code, const char *msg)
 	if (!err)
 		return;
 	err->code = code;
-	snprintf(err->message, sizeof(err->message), "%s", msg);
+	/* cut, when it must be, before a whole character (msg is safe to
+	 * print: error.h) */
+	size_t n = strlen(msg);
+	if (n >= sizeof(err->message)) {
+		n = sizeof(err->message) - 1;
+		while (n && ((unsigned char)msg[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(err->message, msg, n);
+	err->message[n] = 0;
 }
 
 static void set_ok(struct ct_reader_error *err)
@@ -181,7 +190,6 @@ int ct_reader_open(const char *dir, unsigned flags, ct_reader **out, struct ct_r
 		set_error(err, CT_READER_E_OPEN, e.msg);
 		return -1;
 	}
-	s->quiet = true; /* the warnings are the caller's (ct_reader_warning) */
 	s->marks = true; /* given to the walks that ask for them */
 	s->demangle = flags & CT_READER_DEMANGLE_NO       ? CT_DEMANGLE_NO
 		      : flags & CT_READER_DEMANGLE_SIMPLE ? CT_DEMANGLE_SIMPLE
@@ -216,12 +224,12 @@ void ct_reader_close(ct_reader *r)
 
 size_t ct_reader_warning_count(const ct_reader *r)
 {
-	return r ? priv(r->s)->nwarnings : 0;
+	return r ? priv(r->s)->warnings.n : 0;
 }
 
 const char *ct_reader_warning(const ct_reader *r, size_t i)
 {
-	return r && i < priv(r->s)->nwarnings ? priv(r->s)->warnings[i] : NULL;
+	return r && i < priv(r->s)->warnings.n ? priv(r->s)->warnings.v[i].text : NULL;
 }
 
 const struct ct_reader_info *ct_reader_info(const ct_reader *r)

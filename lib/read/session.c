@@ -22,7 +22,6 @@
 
 #include "argspec.h"
 #include "calltrace/format.h"
-#include "message.h"
 #include "output.h"
 #include "session_priv.h"
 #include "srcline.h"
@@ -32,21 +31,20 @@ void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 {
 	struct session_priv *sp = priv(s);
 	va_list ap;
-	char *msg = NULL;
 	va_start(ap, fmt);
-	int n = vasprintf(&msg, fmt, ap);
+	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		ct_die_plain("out of memory");
-	}
 	void **slot = ct_u64map_slot(&sp->warned, ct_hash_str(msg));
-	if (*slot) {
-		free(msg);
-		return;
+	if (!*slot) {
+		*slot = (void *)1;
+		ct_msg_add(&sp->warnings, CT_MSG_WARN_PLAIN, "%s", msg);
 	}
-	*slot = (void *)1;
-	sp->warnings = xrealloc(sp->warnings, (sp->nwarnings + 1) * sizeof(char *));
-	sp->warnings[sp->nwarnings++] = msg;
+	free(msg);
+}
+
+struct ct_msgs *ct_session_warnings(struct ct_session *s)
+{
+	return &priv(s)->warnings;
 }
 
 /* ---- text files ------------------------------------------------------ */
@@ -663,7 +661,6 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	*out = s;
 	return 0;
 fail:
-	s->quiet = true;
 	ct_session_close(s);
 	return -1;
 }
@@ -673,12 +670,7 @@ void ct_session_close(struct ct_session *s)
 	if (!s)
 		return;
 	struct session_priv *sp = priv(s);
-	for (size_t i = 0; i < sp->nwarnings; i++) {
-		if (!s->quiet)
-			ct_warn_plain("%s", ct_tx(sp->warnings[i]));
-		free(sp->warnings[i]);
-	}
-	free(sp->warnings);
+	ct_msgs_free(&sp->warnings);
 	ct_u64map_free(&sp->warned);
 	ct_srcline_free(s);
 	ct_session_free_symtabs(s);

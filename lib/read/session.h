@@ -96,7 +96,6 @@ struct ct_session {
 	enum ct_demangle_mode demangle; /* how C++ names are shown (demangle.h);
 					 * default CT_DEMANGLE_FULL */
 	uint64_t events;                /* "events" from info, 0 when absent */
-	bool quiet;                     /* ct_session_close does not print warnings */
 	uint64_t ev_bytes;              /* total size of the .ev files */
 	uint64_t bytes_read;            /* bytes of .ev files read so far (for progress) */
 	struct ct_argtab *argtab;       /* DIR/args.spec (argument capture), or NULL */
@@ -279,8 +278,10 @@ size_t ct_event_args_text(struct ct_session *s, struct ct_proc *p, const struct 
 			  bool ret, char *buf, size_t len);
 
 /* warnings collected while opening/resolving (build-id mismatch, missing
- * symbols, ...): printed once to stderr by ct_session_close unless quiet */
+ * symbols, ...), each once: the caller's to print (CT_MSG_WARN_PLAIN; the
+ * views' scaffold prints them when it closes the session) */
 void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+struct ct_msgs *ct_session_warnings(struct ct_session *s);
 
 #endif

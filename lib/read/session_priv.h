@@ -26,9 +26,8 @@ struct symcache {
 
 struct session_priv {
 	struct ct_session pub;
-	char **warnings;
-	size_t nwarnings;
-	struct ct_u64map warned; /* hash of each warning text: printed once */
+	struct ct_msgs warnings; /* (ct_session_warnings) */
+	struct ct_u64map warned; /* hash of each warning text: said once */
 	/* clock -> ns: ns = d * ns_int + round(d * ns_frac / 2^64) */
 	uint64_t ns_int, ns_frac;
 	bool exact_ns;            /* clock_hz == 1e9 */

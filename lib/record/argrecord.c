@@ -25,7 +25,6 @@
 #include "error.h"
 #include "libcallopt.h"
 #include "libcproto.h"
-#include "message.h"
 #include "modfind.h"
 #include "symtab.h"
 #include "util.h"
@@ -83,7 +82,7 @@ static int compile(char **opts, size_t n, bool ret, struct rx **out, struct ct_e
 }
 
 static int do_module(const char *path, const struct ct_args_opts *o, struct ct_argtab *t,
-		     struct rx *A, struct rx *R, struct ct_error *err)
+		     struct rx *A, struct rx *R, struct ct_msgs *warn, struct ct_error *err)
 {
 	struct ct_error e;
 	/* names and addresses only: the views' file:line come from sym/ */
@@ -93,7 +92,7 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 		return -1;
 	}
 	struct ct_amodule *m = ct_argtab_module(t, st->buildid, path);
-	if (o->autoargs && ct_dwarf_specs(path, t, m, st, err) < 0) {
+	if (o->autoargs && ct_dwarf_specs(path, t, m, st, warn, err) < 0) {
 		ct_symtab_free(st);
 		return -1;
 	}
@@ -158,6 +157,7 @@ struct walk {
 	const struct ct_args_opts *o;
 	struct ct_argtab *t;
 	struct rx *A, *R;
+	struct ct_msgs *warn;
 	struct ct_error *err;
 	/* -a: the prototypes, as -A and -R (exact names) */
 	struct rx *PA, *PR;
@@ -253,17 +253,18 @@ static int one_module(void *ctx, const struct ct_modfound *m)
 {
 	struct walk *w = ctx;
 	if (m->main_ && m->instrumented && !m->regs)
-		ct_warn("%s is built with -finstrument-functions, "
-			"whose hooks do not see arguments: build with -pg -mfentry, -pg or "
-			"-fpatchable-function-entry to capture them",
-			m->path);
+		ct_msg_add(w->warn, CT_MSG_WARN,
+			   "%s is built with -finstrument-functions, "
+			   "whose hooks do not see arguments: build with -pg -mfentry, -pg or "
+			   "-fpatchable-function-entry to capture them",
+			   m->path);
 	if (!m->main_ && !m->explicit_ && !m->instrumented)
 		return lib_module(w, m->path);
-	return do_module(m->path, w->o, w->t, w->A, w->R, w->err);
+	return do_module(m->path, w->o, w->t, w->A, w->R, w->warn, w->err);
 }
 
 int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, int dfd,
-		    char *specpath, size_t splen, struct ct_error *err)
+		    char *specpath, size_t splen, struct ct_msgs *warn, struct ct_error *err)
 {
 	struct rx *A = NULL, *R = NULL;
 	struct ct_argtab t;
@@ -281,6 +282,7 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	w.t = &t;
 	w.A = A;
 	w.R = R;
+	w.warn = warn;
 	w.err = err;
 	if (o->autoargs) {
 		char **pa = xcalloc(ct_nlibc_protos, sizeof(char *));
@@ -303,10 +305,10 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 		goto out;
 	for (size_t i = 0; i < o->nA; i++)
 		if (!A[i].used)
-			ct_warn("-A '%s' matches no function", A[i].opt);
+			ct_msg_add(warn, CT_MSG_WARN, "-A '%s' matches no function", A[i].opt);
 	for (size_t i = 0; i < o->nR; i++)
 		if (!R[i].used)
-			ct_warn("-R '%s' matches no function", R[i].opt);
+			ct_msg_add(warn, CT_MSG_WARN, "-R '%s' matches no function", R[i].opt);
 	snprintf(specpath, splen, "%s/%s", dir, CT_ARGS_FILE);
 	/* private, new (the data directory was just made), never through a
 	 * link, in the directory record opened and checked */

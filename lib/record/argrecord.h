@@ -20,14 +20,17 @@ struct ct_args_opts {
 };
 
 /* -a: add a spec for every function of the module at path that has DWARF
- * (dwarfargs.c); st is its symbol table */
+ * (dwarfargs.c); st is its symbol table.  A module without DWARF is a
+ * warning into warn. */
 struct ct_symtab;
+struct ct_msgs;
 int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
-		   const struct ct_symtab *st, struct ct_error *err);
+		   const struct ct_symtab *st, struct ct_msgs *warn, struct ct_error *err);
 
 /* write DIR/args.spec (dfd: DIR open, or -1) for the program prog (as
- * execvp finds it); its path in specpath.  -1 with a message in err. */
+ * execvp finds it); its path in specpath.  0 (the warnings, a -A or -R
+ * that matched no function say, into warn), or -1 with a message in err. */
 int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *dir, int dfd,
-		    char *specpath, size_t splen, struct ct_error *err);
+		    char *specpath, size_t splen, struct ct_msgs *warn, struct ct_error *err);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "calltrace/format.h"
 #include "countmerge.h"
+#include "error.h"
 
 /* one arc of one thread */
 struct arc {
@@ -35,7 +36,7 @@ struct tlost {
 };
 
 struct collect {
-	void (*err)(const char *fmt, va_list ap);
+	struct ct_msgs *msgs;
 	struct arc *arcs;
 	size_t narcs, cap;
 	struct tlost *lost;
@@ -49,7 +50,7 @@ static void say(const struct collect *c, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	c->err(fmt, ap);
+	ct_msg_vadd(c->msgs, CT_MSG_ERROR, fmt, ap);
 	va_end(ap);
 }
 
@@ -201,14 +202,14 @@ static bool write_thread(struct collect *c, const char *dir, const struct tlost 
 }
 
 int ct_counts_collect(int shm_fd, const char *shm, const char *dir, struct ct_count_stats *st,
-		      void (*err)(const char *fmt, va_list ap))
+		      struct ct_msgs *msgs, struct ct_error *err)
 {
-	struct collect c = {.err = err, .st = st};
+	struct collect c = {.msgs = msgs, .st = st};
 	memset(st, 0, sizeof(*st));
 	int dfd = fcntl(shm_fd, F_DUPFD_CLOEXEC, 0);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	if (!d) {
-		say(&c, "cannot read %s: %s", shm, strerror(errno));
+		ct_set_err(err, "cannot read %s: %s", shm, strerror(errno));
 		if (dfd >= 0)
 			close(dfd);
 		return -1;
@@ -221,7 +222,7 @@ int ct_counts_collect(int shm_fd, const char *shm, const char *dir, struct ct_co
 			ok = read_table(&c, shm_fd, shm, e->d_name);
 	closedir(d);
 	if (!ok) {
-		say(&c, "out of memory reading the counting tables");
+		ct_set_err(err, "out of memory reading the counting tables");
 		free(c.arcs);
 		free(c.lost);
 		return -1;

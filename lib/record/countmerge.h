@@ -10,7 +10,6 @@
 #ifndef CT_COUNTMERGE_H
 #define CT_COUNTMERGE_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,11 +24,12 @@ struct ct_count_stats {
 };
 
 /* read every table in the ring directory (open as shm_fd, named shm for
- * messages) and write the .cnt files into dir; err prints a message
- * (without a prefix or newline).  0, or -1 after a message (out of
- * memory); a bad table or a file not written is counted and said, and the
- * others are still written. */
+ * messages) and write the .cnt files into dir.  0, or -1 with err filled
+ * (the directory cannot be read, out of memory); a bad table or a file not
+ * written is counted and said in msgs, and the others are still written. */
+struct ct_error;
+struct ct_msgs;
 int ct_counts_collect(int shm_fd, const char *shm, const char *dir, struct ct_count_stats *st,
-		      void (*err)(const char *fmt, va_list ap));
+		      struct ct_msgs *msgs, struct ct_error *err);
 
 #endif

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,17 +17,7 @@
 
 #include "calltrace/format.h"
 #include "datadir.h"
-
-static int derr(void (*verr)(const char *, va_list), const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int derr(void (*verr)(const char *, va_list), const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	verr(fmt, ap);
-	va_end(ap);
-	return 1;
-}
+#include "error.h"
 
 /* ---- preparing the directory ------------------------------------------ */
 
@@ -169,27 +158,26 @@ static bool lock_dir(int fd)
 	return true;
 }
 
-static int busy(void (*verr)(const char *, va_list), const char *shown)
+static int busy(struct ct_error *err, const char *shown)
 {
-	derr(verr,
-	     "%s is in use: another calltrace record is writing into it; wait for it to end "
-	     "or choose another directory with -d",
-	     shown);
+	ct_set_err(err,
+		   "%s is in use: another calltrace record is writing into it; wait for it to end "
+		   "or choose another directory with -d",
+		   shown);
 	return CT_DATADIR_BUSY;
 }
 
 /* remove DIR.old (base old in pfd), which must be a recording that no
  * record is writing: nothing else is ever removed.  0, 1 or
  * CT_DATADIR_BUSY after a message. */
-static int remove_old(int pfd, const char *old, const char *shown,
-		      void (*verr)(const char *, va_list))
+static int remove_old(int pfd, const char *old, const char *shown, struct ct_error *err)
 {
 	char why[PATH_MAX + 128];
 	struct stat st;
 	if (fstatat(pfd, old, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		return derr(verr, "cannot replace %s: %s", shown, strerror(errno));
+		return ct_set_err_rc(err, 1, "cannot replace %s: %s", shown, strerror(errno));
 	}
 	int fd = openat(pfd, old, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -200,20 +188,22 @@ static int remove_old(int pfd, const char *old, const char *shown,
 	if (fd < 0 || !is_recording(fd, why, sizeof(why))) {
 		if (fd >= 0)
 			close(fd);
-		return derr(verr,
-			    "%s exists and is not a calltrace recording (%s): it is left as it is; "
-			    "move it away or choose another directory with -d",
-			    shown, why);
+		return ct_set_err_rc(err, 1,
+				     "%s exists and is not a calltrace recording (%s): it is left "
+				     "as it "
+				     "is; "
+				     "move it away or choose another directory with -d",
+				     shown, why);
 	}
 	if (!lock_dir(fd)) {
 		close(fd);
-		return busy(verr, shown);
+		return busy(err, shown);
 	}
 	bool ok = check_tree(fd, true, true, why, sizeof(why));
 	close(fd);
 	if (!ok || unlinkat(pfd, old, AT_REMOVEDIR) < 0)
-		return derr(verr, "cannot remove the old recording %s: %s", shown,
-			    ok ? strerror(errno) : why);
+		return ct_set_err_rc(err, 1, "cannot remove the old recording %s: %s", shown,
+				     ok ? strerror(errno) : why);
 	return 0;
 }
 
@@ -239,11 +229,11 @@ static bool dir_empty(int fd, bool *info)
 	return empty;
 }
 
-int ct_datadir_prepare(const char *dir, int *dfd, void (*verr)(const char *fmt, va_list ap))
+int ct_datadir_prepare(const char *dir, int *dfd, struct ct_error *err)
 {
 	*dfd = -1;
 	if (!dir || !*dir)
-		return derr(verr, "empty data directory name");
+		return ct_set_err_rc(err, 1, "empty data directory name");
 	/* the name as shown (without trailing slashes), its parent and its
 	 * last component: everything below is done relative to the parent,
 	 * opened once, never through a link at the last component */
@@ -253,7 +243,7 @@ int ct_datadir_prepare(const char *dir, int *dfd, void (*verr)(const char *fmt, 
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	if (n >= sizeof(shown))
-		return derr(verr, "%s: name too long", dir);
+		return ct_set_err_rc(err, 1, "%s: name too long", dir);
 	memcpy(shown, dir, n);
 	shown[n] = 0;
 	const char *sl = strrchr(shown, '/');
@@ -268,10 +258,10 @@ int ct_datadir_prepare(const char *dir, int *dfd, void (*verr)(const char *fmt, 
 	if (snprintf(old, sizeof(old), "%s.old", base) >= (int)sizeof(old) ||
 	    snprintf(oldshown, sizeof(oldshown), "%s.old", shown) >= (int)sizeof(oldshown) ||
 	    strlen(old) > NAME_MAX)
-		return derr(verr, "%s: name too long", dir);
+		return ct_set_err_rc(err, 1, "%s: name too long", dir);
 	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
-		return derr(verr, "cannot create %s: %s", shown, strerror(errno));
+		return ct_set_err_rc(err, 1, "cannot create %s: %s", shown, strerror(errno));
 	int rc = 1;
 	/* made, or found and checked; a recording found there is moved to
 	 * DIR.old and the loop makes the new one.  Others making or moving
@@ -280,7 +270,7 @@ int ct_datadir_prepare(const char *dir, int *dfd, void (*verr)(const char *fmt, 
 		/* private: traces can hold captured strings */
 		bool made = mkdirat(pfd, base, 0700) == 0;
 		if (!made && errno != EEXIST) {
-			derr(verr, "cannot create %s: %s", shown, strerror(errno));
+			ct_set_err(err, "cannot create %s: %s", shown, strerror(errno));
 			goto out;
 		}
 		int fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -290,43 +280,44 @@ int ct_datadir_prepare(const char *dir, int *dfd, void (*verr)(const char *fmt, 
 				continue; /* gone again: made afresh */
 			if (errno == ELOOP || (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 					       S_ISLNK(st.st_mode)))
-				derr(verr,
-				     "%s is a symbolic link: a data directory is never used "
-				     "through "
-				     "a link; remove it or choose another with -d",
-				     shown);
+				ct_set_err(err,
+					   "%s is a symbolic link: a data directory is never used "
+					   "through "
+					   "a link; remove it or choose another with -d",
+					   shown);
 			else if (errno == ENOTDIR)
-				derr(verr,
-				     "%s exists and is not a calltrace data directory; "
-				     "remove it or choose another with -d",
-				     shown);
+				ct_set_err(err,
+					   "%s exists and is not a calltrace data directory; "
+					   "remove it or choose another with -d",
+					   shown);
 			else
-				derr(verr, "cannot open %s: %s", shown, strerror(errno));
+				ct_set_err(err, "cannot open %s: %s", shown, strerror(errno));
 			goto out;
 		}
 		if (fstat(fd, &st) < 0) {
-			derr(verr, "cannot open %s: %s", shown, strerror(errno));
+			ct_set_err(err, "cannot open %s: %s", shown, strerror(errno));
 			close(fd);
 			goto out;
 		}
 		if (st.st_uid != geteuid()) {
-			derr(verr, "%s belongs to another user; choose another directory with -d",
-			     shown);
+			ct_set_err(err,
+				   "%s belongs to another user; choose another directory with -d",
+				   shown);
 			close(fd);
 			goto out;
 		}
 		if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-			derr(verr,
-			     "%s is writable by %s (mode %03o): refused, a recording must be "
-			     "private; chmod go-w it or choose another directory with -d",
-			     shown, st.st_mode & S_IWOTH ? "other users" : "its group",
-			     (unsigned)(st.st_mode & 07777));
+			ct_set_err(err,
+				   "%s is writable by %s (mode %03o): refused, a recording must be "
+				   "private; chmod go-w it or choose another directory with -d",
+				   shown, st.st_mode & S_IWOTH ? "other users" : "its group",
+				   (unsigned)(st.st_mode & 07777));
 			close(fd);
 			goto out;
 		}
 		if (!lock_dir(fd)) {
 			close(fd);
-			rc = busy(verr, shown);
+			rc = busy(err, shown);
 			goto out;
 		}
 		bool info;
@@ -336,16 +327,16 @@ int ct_datadir_prepare(const char *dir, int *dfd, void (*verr)(const char *fmt, 
 			goto out;
 		}
 		if (!info) {
-			derr(verr,
-			     "%s exists and is not a calltrace data directory; "
-			     "remove it or choose another with -d",
-			     shown);
+			ct_set_err(err,
+				   "%s exists and is not a calltrace data directory; "
+				   "remove it or choose another with -d",
+				   shown);
 			close(fd);
 			goto out;
 		}
 		/* a recording that nobody writes (its lock is ours): moved
 		 * to DIR.old, which must not be one that somebody writes */
-		int e = remove_old(pfd, old, oldshown, verr);
+		int e = remove_old(pfd, old, oldshown, err);
 		struct stat now;
 		if (!e && (fstatat(pfd, base, &now, AT_SYMLINK_NOFOLLOW) < 0 ||
 			   now.st_dev != st.st_dev || now.st_ino != st.st_ino)) {
@@ -354,16 +345,17 @@ int ct_datadir_prepare(const char *dir, int *dfd, void (*verr)(const char *fmt, 
 			continue;
 		}
 		if (!e && renameat2(pfd, base, pfd, old, RENAME_NOREPLACE) < 0)
-			e = derr(verr, "cannot move %s to %s: %s", shown, oldshown,
-				 strerror(errno));
+			e = ct_set_err_rc(err, 1, "cannot move %s to %s: %s", shown, oldshown,
+					  strerror(errno));
 		close(fd);
 		if (e) {
 			rc = e;
 			goto out;
 		}
 	}
-	derr(verr, "%s keeps changing while being prepared (another program makes or moves it)",
-	     shown);
+	ct_set_err(err,
+		   "%s keeps changing while being prepared (another program makes or moves it)",
+		   shown);
 out:
 	close(pfd);
 	return rc;
@@ -470,10 +462,9 @@ static bool pwrite_all(int fd, const char *p, size_t n)
 	return true;
 }
 
-void ct_info_init(struct ct_info_file *f, const char *dir, void (*err)(const char *fmt, va_list ap))
+void ct_info_init(struct ct_info_file *f, const char *dir)
 {
 	f->dir = dir;
-	f->err = err;
 	f->fd = -1;
 	f->dfd = -1;
 }
@@ -533,18 +524,18 @@ static void put_info(FILE *f, const struct ct_info *ri)
 	fprintf(f, "complete: 1\n");
 }
 
-int ct_info_write(struct ct_info_file *fi, const struct ct_info *ri)
+int ct_info_write(struct ct_info_file *fi, const struct ct_info *ri, struct ct_error *err)
 {
 	char path[PATH_MAX];
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
-		return derr(fi->err, "cannot write %s/info: %s", fi->dir, strerror(errno)), -1;
+		return ct_set_err_rc(err, -1, "cannot write %s/info: %s", fi->dir, strerror(errno));
 	put_info(f, ri);
 	if (fclose(f) != 0) {
 		free(text);
-		return derr(fi->err, "cannot write %s/info: %s", fi->dir, strerror(errno)), -1;
+		return ct_set_err_rc(err, -1, "cannot write %s/info: %s", fi->dir, strerror(errno));
 	}
 	snprintf(path, sizeof(path), "%s/info", fi->dir);
 	int fd = fi->fd;
@@ -568,7 +559,7 @@ int ct_info_write(struct ct_info_file *fi, const struct ct_info *ri)
 	if (!ok) {
 		if (fd >= 0)
 			unlinkat(info_dirfd(fi), tmp, 0);
-		return derr(fi->err, "cannot write %s: %s", path, strerror(e)), -1;
+		return ct_set_err_rc(err, -1, "cannot write %s: %s", path, strerror(e));
 	}
 	return 0;
 }

@@ -4,18 +4,19 @@
  * (an earlier recording there is moved to DIR.old; nothing that is not a
  * recording is ever removed), and its info file, written through
  * .info.tmp and a rename.  The reading side is session.c's parse_info.
- * Messages go to an err callback given by the caller (record prefixes
- * them).  libc and the shared headers only.
+ * What fails is said in a struct ct_error (error.h).  libc, the shared
+ * headers and error.h only.
  */
 #ifndef CT_DATADIR_H
 #define CT_DATADIR_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "calltrace/format.h"
+
+struct ct_error;
 
 /* ct_datadir_prepare's status when another record is writing into the
  * directory (or into DIR.old): record exits with CT_DATADIR_BUSY_EXIT */
@@ -31,9 +32,9 @@
  * the directory itself.  On success *dfd is the directory, open
  * (O_CLOEXEC) and locked (flock LOCK_EX) for as long as it stays open, so
  * that another record neither writes into it nor moves it (nor removes it
- * as DIR.old) meanwhile.  0; 1 after a message to err; CT_DATADIR_BUSY
- * after a message when another record holds DIR or DIR.old. */
-int ct_datadir_prepare(const char *dir, int *dfd, void (*err)(const char *fmt, va_list ap));
+ * as DIR.old) meanwhile.  0; 1 with err filled; CT_DATADIR_BUSY with err
+ * filled when another record holds DIR or DIR.old. */
+int ct_datadir_prepare(const char *dir, int *dfd, struct ct_error *err);
 
 /* what the runtime could not trace, counted in the doorbell (enum
  * ct_untraced): the info key, the summary's words ("N one|many what."),
@@ -80,19 +81,17 @@ struct ct_info {
 
 struct ct_info_file {
 	const char *dir;
-	void (*err)(const char *fmt, va_list ap);
 	int fd;  /* .info.tmp, with room for the final info kept */
 	int dfd; /* dir, open: the files are made relative to it (-1: by path) */
 };
 
 /* (dfd -1: set it afterwards to write through the open directory) */
-void ct_info_init(struct ct_info_file *f, const char *dir,
-		  void (*err)(const char *fmt, va_list ap));
+void ct_info_init(struct ct_info_file *f, const char *dir);
 /* write DIR/info through .info.tmp and a rename; through the file kept
  * open with its room reserved (ct_info_reserve) when there is one, so that
  * the final info can still say what was lost on a full disk.  Never leaves
- * .info.tmp behind when it fails.  0, or -1 after a message. */
-int ct_info_write(struct ct_info_file *f, const struct ct_info *info);
+ * .info.tmp behind when it fails.  0, or -1 with err filled. */
+int ct_info_write(struct ct_info_file *f, const struct ct_info *info, struct ct_error *err);
 /* keep .info.tmp open with room for the final info of a command line
  * argv, taken now while there is space (the rest of the recording may fill
  * the disk); without it when that fails */

@@ -29,6 +29,7 @@
 #include "calltrace/procstat.h"
 #include "calltrace/ring.h"
 #include "drain.h"
+#include "error.h"
 #include "flight.h"
 #include "util.h"
 
@@ -53,25 +54,23 @@ struct ct_drain_ring {
 	bool taken;     /* --flight: its window is written */
 };
 
-static int derr(const struct ct_drainer *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int derr(const struct ct_drainer *d, const char *fmt, ...)
+/* a message for record to print (d->msgs); 1 */
+static int derr(struct ct_drainer *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int derr(struct ct_drainer *d, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	d->err(fmt, ap);
+	ct_msg_vadd(&d->msgs, CT_MSG_ERROR, fmt, ap);
 	va_end(ap);
 	return 1;
 }
 
 
-void ct_drainer_init(struct ct_drainer *d, const char *dir,
-		     void (*err)(const char *fmt, va_list ap))
+void ct_drainer_init(struct ct_drainer *d, const char *dir)
 {
 	memset(d, 0, sizeof(*d));
 	d->dir = dir;
 	d->dir_fd = -1;
-	d->err = err;
 	d->shm_fd = -1;
 }
 
@@ -507,7 +506,7 @@ static uint64_t self_start_time(void)
 	return ct_procstat_read((int)getpid(), &ps, buf, sizeof(buf)) == 0 ? ps.start : 0;
 }
 
-int ct_drainer_make_dir(struct ct_drainer *d, bool quiet)
+int ct_drainer_make_dir(struct ct_drainer *d, bool quiet, struct ct_error *err)
 {
 	const char *base = "/dev/shm";
 	struct stat st;
@@ -519,22 +518,23 @@ int ct_drainer_make_dir(struct ct_drainer *d, bool quiet)
 			derr(d, "/dev/shm is missing: the trace buffers are in %s instead", base);
 	}
 	if (snprintf(d->shm, sizeof(d->shm), "%s/calltrace-XXXXXX", base) >= (int)sizeof(d->shm))
-		return derr(d, "%s: name too long", base);
+		return ct_set_err_rc(err, 1, "%s: name too long", base);
 	if (!mkdtemp(d->shm)) {
 		int e = errno;
 		d->shm[0] = 0;
-		return derr(d, "cannot create a directory in %s: %s", base, strerror(e));
+		return ct_set_err_rc(err, 1, "cannot create a directory in %s: %s", base,
+				     strerror(e));
 	}
 	d->shm_fd = open(d->shm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (d->shm_fd < 0)
-		return derr(d, "cannot open %s: %s", d->shm, strerror(errno));
+		return ct_set_err_rc(err, 1, "cannot open %s: %s", d->shm, strerror(errno));
 	if (fstat(d->shm_fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077))
-		return derr(d, "%s: not a private directory of ours", d->shm);
+		return ct_set_err_rc(err, 1, "%s: not a private directory of ours", d->shm);
 	int fd = fcntl(d->shm_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0 || !(d->shm_dir = fdopendir(fd))) {
 		if (fd >= 0)
 			close(fd);
-		return derr(d, "cannot read %s: %s", d->shm, strerror(errno));
+		return ct_set_err_rc(err, 1, "cannot read %s: %s", d->shm, strerror(errno));
 	}
 
 	fd = openat(d->shm_fd, CT_DOORBELL_NAME, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -546,7 +546,8 @@ int ct_drainer_make_dir(struct ct_drainer *d, bool quiet)
 	if (fd >= 0)
 		close(fd);
 	if (m == MAP_FAILED)
-		return derr(d, "cannot create %s/%s: %s", d->shm, CT_DOORBELL_NAME, strerror(e));
+		return ct_set_err_rc(err, 1, "cannot create %s/%s: %s", d->shm, CT_DOORBELL_NAME,
+				     strerror(e));
 	struct ct_doorbell *db = m;
 	db->magic = CT_DOORBELL_MAGIC;
 	db->version = CT_FORMAT_VERSION;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "calltrace/format.h"
+#include "error.h"
 
 /* what was copied, counted from the records; lost, unmatched and waits are
  * the rings' own counts, added when a ring is let go */
@@ -72,8 +73,10 @@ struct ct_drain_observer {
 struct ct_drainer {
 	const char *dir; /* the data directory (absolute): the .ev go there */
 	int dir_fd;      /* it, open: the .ev are made relative to it (-1: by path) */
-	/* prints a message (without a prefix or newline) */
-	void (*err)(const char *fmt, va_list ap);
+	/* what it met and went on after (a ring it could not take, a file it
+	 * could not write): the caller's to print (message.h's
+	 * ct_msgs_flush) and free, also after ct_drainer_free */
+	struct ct_msgs msgs;
 	char shm[PATH_MAX]; /* the private ring directory ("" before it is made) */
 	int shm_fd;         /* it, open (-1 before it is made) */
 	DIR *shm_dir;       /* the same, for reading it */
@@ -101,14 +104,14 @@ struct ct_drainer {
 	const struct ct_drain_observer *obs;
 };
 
-/* an empty drainer writing into dir; err prints its messages */
-void ct_drainer_init(struct ct_drainer *d, const char *dir,
-		     void (*err)(const char *fmt, va_list ap));
+/* an empty drainer writing into dir */
+void ct_drainer_init(struct ct_drainer *d, const char *dir);
 /* make the private ring directory (mkdtemp under /dev/shm, or $TMPDIR or
- * /tmp with a warning unless quiet: a new, unpredictable name, mode 0700)
- * and its doorbell, created exclusively, never through a link, with this
- * process's identity and a first heartbeat.  0, or 1 after a message. */
-int ct_drainer_make_dir(struct ct_drainer *d, bool quiet);
+ * /tmp with a message in d->msgs unless quiet: a new, unpredictable name,
+ * mode 0700) and its doorbell, created exclusively, never through a link,
+ * with this process's identity and a first heartbeat.  0, or 1 with err
+ * filled. */
+int ct_drainer_make_dir(struct ct_drainer *d, bool quiet, struct ct_error *err);
 /* stamp the doorbell's heartbeat: done at every round of the drain loop */
 void ct_drainer_heartbeat(struct ct_drainer *d);
 /* take every ring published in the ring directory since the last scan */
@@ -140,7 +143,7 @@ void ct_drainer_snapshot(struct ct_drainer *d, const char *dir, int dir_fd,
 /* hand the observer, for every thread still writing, the buffer it is
  * writing now (struct ct_drain_chunk) */
 void ct_drainer_peek(struct ct_drainer *d);
-/* remove the ring directory, let every ring go, free all */
+/* remove the ring directory, let every ring go, free all but d->msgs */
 void ct_drainer_free(struct ct_drainer *d);
 
 #endif

@@ -20,7 +20,7 @@
 
 #include "argrecord.h"
 #include "calltrace/format.h"
-#include "message.h"
+#include "error.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -900,7 +900,7 @@ static void walk(struct ctx *c, Dwarf_Die *d, int depth)
 }
 
 int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
-		   const struct ct_symtab *st, struct ct_error *err)
+		   const struct ct_symtab *st, struct ct_msgs *warn, struct ct_error *err)
 {
 	(void)err;
 	uint64_t size;
@@ -911,9 +911,10 @@ int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!dw) {
 		close(fd);
-		ct_warn("%s: no DWARF; -a gives its functions no "
-			"arguments (build with -g)",
-			path);
+		ct_msg_add(warn, CT_MSG_WARN,
+			   "%s: no DWARF; -a gives its functions no "
+			   "arguments (build with -g)",
+			   path);
 		return 0;
 	}
 	struct ctx c = {.t = t, .m = m, .st = st};

@@ -32,7 +32,7 @@
 #include "arch.h"
 #include "calltrace/format.h"
 #include "drain.h"
-#include "message.h"
+#include "error.h"
 #include "session_priv.h"
 #include "util.h"
 
@@ -88,7 +88,8 @@ struct ct_follow {
 	uint64_t last_given;
 	uint64_t last_warn;
 	bool said_skip;
-	bool more; /* a thread was left with more to read: no wait */
+	bool more;           /* a thread was left with more to read: no wait */
+	struct ct_msgs msgs; /* the round's, for o.say */
 };
 
 struct ct_follow *ct_follow_new(const struct ct_follow_opts *o)
@@ -146,6 +147,7 @@ void ct_follow_free(struct ct_follow *f)
 		ct_session_close(f->sessions[i]);
 	free(f->sessions);
 	free(f->dir);
+	ct_msgs_free(&f->msgs);
 	pthread_mutex_destroy(&f->lock);
 	pthread_cond_destroy(&f->cond);
 	free(f);
@@ -253,7 +255,6 @@ static struct ct_proc *find_proc(struct ct_follow *f, int pid, int gen, bool fin
 		struct ct_session *ns;
 		f->last_open = now;
 		if (ct_session_open(&ns, f->dir, &e) == 0) {
-			ns->quiet = true;
 			ns->demangle = f->o.demangle;
 			p = proc_in(ns, pid, gen);
 			if (!p && s) {
@@ -301,7 +302,8 @@ static void decode(struct ct_follow *f, struct fthread *t)
 	struct ct_error e;
 	while (!t->broken && (n = ct_stream_read(t->st, ev, 256, &e)) != 0) {
 		if (n < 0) {
-			ct_warn("%s; the rest of thread %d is not shown", e.msg, t->tid);
+			ct_msg_add(&f->msgs, CT_MSG_WARN, "%s; the rest of thread %d is not shown",
+				   e.msg, t->tid);
 			t->broken = true;
 			break;
 		}
@@ -335,7 +337,7 @@ static bool open_file(struct fthread *t)
 }
 
 /* the header's start_tsc, once the file has it; false when not yet */
-static bool read_header(struct fthread *t)
+static bool read_header(struct ct_follow *f, struct fthread *t)
 {
 	struct ct_ev_file_header h;
 	if (t->have_start)
@@ -343,8 +345,9 @@ static bool read_header(struct fthread *t)
 	if (!open_file(t) || pread(t->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		return false;
 	if (memcmp(h.magic, CT_EV_MAGIC, 8) || h.version != CT_FORMAT_VERSION) {
-		ct_warn("%s: not a calltrace event stream; thread %d is not shown", t->t.path,
-			t->tid);
+		ct_msg_add(&f->msgs, CT_MSG_WARN,
+			   "%s: not a calltrace event stream; thread %d is not shown", t->t.path,
+			   t->tid);
 		t->broken = true;
 		return false;
 	}
@@ -366,7 +369,7 @@ static void follow_thread(struct ct_follow *f, struct fthread *t, unsigned char 
 			t->have_start = true;
 		}
 		pthread_mutex_unlock(&f->lock);
-		if (!t->have_start && !read_header(t))
+		if (!t->have_start && !read_header(f, t))
 			return;
 	}
 	if (!t->st) {
@@ -392,8 +395,9 @@ static void follow_thread(struct ct_follow *f, struct fthread *t, unsigned char 
 			return;
 		}
 		if (r < 0) {
-			ct_warn("%s: %s; the rest of thread %d is not shown", t->t.path,
-				strerror(errno), t->tid);
+			ct_msg_add(&f->msgs, CT_MSG_WARN,
+				   "%s: %s; the rest of thread %d is not shown", t->t.path,
+				   strerror(errno), t->tid);
 			t->broken = true;
 			return;
 		}
@@ -446,6 +450,14 @@ static void give(struct ct_follow *f, struct fthread **th, size_t nth, uint64_t 
 	}
 }
 
+/* the round's messages to the view (o.say), then gone */
+static void say(struct ct_follow *f)
+{
+	if (f->msgs.n && f->o.say)
+		f->o.say(f->o.ctx, &f->msgs);
+	ct_msgs_free(&f->msgs);
+}
+
 /* one round of the follower: read every thread on, hand the events on */
 static void follow_round(struct ct_follow *f, unsigned char *buf, bool final)
 {
@@ -461,6 +473,7 @@ static void follow_round(struct ct_follow *f, unsigned char *buf, bool final)
 	struct ct_session *s = f->nsessions ? f->sessions[f->nsessions - 1] : NULL;
 	if (!s) {
 		free(th);
+		say(f);
 		return;
 	}
 	uint64_t now = now_ns(s), mono = ct_mono_ns();
@@ -481,7 +494,9 @@ static void follow_round(struct ct_follow *f, unsigned char *buf, bool final)
 		give(f, th, nth, upto);
 		if (f->skipped && !f->said_skip) {
 			f->said_skip = true;
-			ct_warn("the view cannot keep up: events are skipped (counted at the end)");
+			ct_msg_add(&f->msgs, CT_MSG_WARN,
+				   "the view cannot keep up: events are skipped (counted at the "
+				   "end)");
 		}
 	}
 	/* behind: the oldest decoded position of a thread with more to read */
@@ -496,11 +511,12 @@ static void follow_round(struct ct_follow *f, unsigned char *buf, bool final)
 		}
 		if (oldest != UINT64_MAX && now > oldest + f->o.lag_warn) {
 			f->last_warn = mono;
-			ct_warn("the view is %.1f s behind the program",
-				(double)(now - oldest) / 1e9);
+			ct_msg_add(&f->msgs, CT_MSG_WARN, "the view is %.1f s behind the program",
+				   (double)(now - oldest) / 1e9);
 		}
 	}
 	free(th);
+	say(f);
 	if (f->o.tick)
 		f->o.tick(f->o.ctx, now, final);
 }
@@ -535,7 +551,8 @@ static void *follower(void *arg)
 
 /* ---- record's hooks --------------------------------------------------------- */
 
-static int on_start(void *ctx, struct ct_drainer *d, const char *dir, bool peek)
+static int on_start(void *ctx, struct ct_drainer *d, const char *dir, bool peek,
+		    struct ct_error *err)
 {
 	struct ct_follow *f = ctx;
 	f->dr = d;
@@ -549,8 +566,10 @@ static int on_start(void *ctx, struct ct_drainer *d, const char *dir, bool peek)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int e = pthread_create(&f->thr, NULL, follower, f);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e)
-		return ct_error("cannot start a thread: %s", strerror(e));
+	if (e) {
+		ct_set_err(err, "cannot start a thread: %s", strerror(e));
+		return -1;
+	}
 	f->running = true;
 	return 0;
 }

@@ -25,13 +25,16 @@
 #include "session.h"
 
 struct ct_drainer;
+struct ct_error;
+struct ct_msgs;
 
 /* record's side: what it calls */
 struct ct_record_follow {
 	/* the drainer is ready (dir: the data directory, absolute; peek:
 	 * the threads' current buffers may be read, no record is taken
-	 * back); nonzero stops record */
-	int (*start)(void *ctx, struct ct_drainer *d, const char *dir, bool peek);
+	 * back); -1 with err filled stops record */
+	int (*start)(void *ctx, struct ct_drainer *d, const char *dir, bool peek,
+		     struct ct_error *err);
 	/* after each round of the drain loop; final: all is drained */
 	void (*round)(void *ctx, bool final);
 	void *ctx;
@@ -45,13 +48,17 @@ struct ct_follow_opts {
 	/* after each round of the follower, every peek_every at least (now:
 	 * ns since the start of the recording); final: the last */
 	void (*tick)(void *ctx, uint64_t now, bool final);
+	/* the warnings of a round (a thread that cannot be read on, the
+	 * view falling behind), before its tick: the view's to print
+	 * (message.h's ct_msgs_flush); NULL: not said */
+	void (*say)(void *ctx, struct ct_msgs *m);
 	void *ctx;
 	bool ordered;                   /* hold events and give them in time order */
 	uint64_t delay;                 /* ordered: ns an event is held at most */
 	size_t queue_max;               /* ordered: events held at most; more are skipped */
 	uint64_t peek_every;            /* ns between peeks at the threads' buffers, and
 				* between the follower's rounds */
-	uint64_t lag_warn;              /* ns behind that is said on stderr (0: never) */
+	uint64_t lag_warn;              /* ns behind that is said (say; 0: never) */
 	enum ct_demangle_mode demangle; /* of the names (session.h) */
 };
 

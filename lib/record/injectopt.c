@@ -20,7 +20,6 @@
 #include "error.h"
 #include "injtext.h"
 #include "libcallopt.h"
-#include "message.h"
 #include "modfind.h"
 #include "specout.h"
 #include "symtab.h"
@@ -221,16 +220,16 @@ bad:
 
 /* ---- the options ---------------------------------------------------------- */
 
-static int add_rule(struct ct_injopt *o, const char *text, const char *where)
+static int add_rule(struct ct_injopt *o, const char *text, const char *where, struct ct_error *err)
 {
 	char why[512];
 	struct ct_injrule r;
 	if (o->nrules == CT_INJ_MAX_RULES) {
-		ct_error("%s: at most %d injection rules", where, CT_INJ_MAX_RULES);
+		ct_set_err(err, "%s: at most %d injection rules", where, CT_INJ_MAX_RULES);
 		return -1;
 	}
 	if (ct_injrule_parse(text, &r, why, sizeof(why)) < 0) {
-		ct_error("%s '%s': %s", where, text, why);
+		ct_set_err(err, "%s '%s': %s", where, text, why);
 		return -1;
 	}
 	r.where = xstrdup(where);
@@ -239,25 +238,25 @@ static int add_rule(struct ct_injopt *o, const char *text, const char *where)
 	return 0;
 }
 
-static int read_file(struct ct_injopt *o, const char *path)
+static int read_file(struct ct_injopt *o, const char *path, struct ct_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		ct_error("--inject-file %s: %s", path, strerror(errno));
+		ct_set_err(err, "--inject-file %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
-		ct_error("--inject-file %s: not a regular file of at most 1 MiB", path);
+		ct_set_err(err, "--inject-file %s: not a regular file of at most 1 MiB", path);
 		close(fd);
 		return -1;
 	}
 	FILE *f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);
-		ct_error("--inject-file %s: %s", path, strerror(errno));
+		ct_set_err(err, "--inject-file %s: %s", path, strerror(errno));
 		return -1;
 	}
 	char line[4096];
@@ -265,7 +264,7 @@ static int read_file(struct ct_injopt *o, const char *path)
 	for (unsigned no = 1; rc == 0 && fgets(line, sizeof(line), f); no++) {
 		size_t n = strlen(line);
 		if (n == sizeof(line) - 1 && line[n - 1] != '\n') {
-			ct_error("--inject-file %s:%u: line too long", path, no);
+			ct_set_err(err, "--inject-file %s:%u: line too long", path, no);
 			rc = -1;
 			break;
 		}
@@ -278,30 +277,30 @@ static int read_file(struct ct_injopt *o, const char *path)
 			continue;
 		char where[PATH_MAX + 64];
 		snprintf(where, sizeof(where), "--inject-file %s:%u:", path, no);
-		rc = add_rule(o, s, where);
+		rc = add_rule(o, s, where, err);
 	}
 	fclose(f);
 	return rc;
 }
 
-int ct_injopt_option(struct ct_injopt *o, int opt, const char *arg)
+int ct_injopt_option(struct ct_injopt *o, int opt, const char *arg, struct ct_error *err)
 {
 	if (opt == CT_INJ_OPT)
-		return add_rule(o, arg, "--inject");
+		return add_rule(o, arg, "--inject", err);
 	if (opt == CT_INJ_FILE_OPT)
-		return read_file(o, arg);
+		return read_file(o, arg, err);
 	if (!parse_count(arg, &o->seed)) {
-		ct_error("--seed=%s: not a number (0 or more)", arg);
+		ct_set_err(err, "--seed=%s: not a number (0 or more)", arg);
 		return -1;
 	}
 	o->has_seed = true;
 	return 0;
 }
 
-int ct_injopt_check(const struct ct_injopt *o)
+int ct_injopt_check(const struct ct_injopt *o, struct ct_error *err)
 {
 	if (o->has_seed && !o->nrules) {
-		ct_error("--seed without --inject or --inject-file");
+		ct_set_err(err, "--seed without --inject or --inject-file");
 		return -1;
 	}
 	return 0;
@@ -356,8 +355,8 @@ static void refuse(struct prep *p, const struct ct_injrule *r, const char *fn)
 			     : (r->acts & CT_INJ_A_THROW)
 				     ? "cannot throw in place of a body (throw=)"
 				     : "cannot replace a return value (retval=)";
-	ct_error("%s '%s': %s in %s is built with %s, which %s; %s", r->where, r->text, fn,
-		 p->m->path, fe, cannot, can);
+	ct_set_err(p->err, "%s '%s': %s in %s is built with %s, which %s; %s", r->where, r->text,
+		   fn, p->m->path, fe, cannot, can);
 	p->refused = true;
 }
 
@@ -436,7 +435,7 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 
 int ct_injopt_resolve(const struct ct_injopt *o, const char *prog, char *const *libs, size_t nlibs,
 		      bool libcalls, const struct ct_libcall_opts *lco, char **text, size_t *len,
-		      struct ct_error *err)
+		      struct ct_msgs *warn, struct ct_error *err)
 {
 	int rc = -1;
 	struct prep p = {0};
@@ -494,13 +493,15 @@ int ct_injopt_resolve(const struct ct_injopt *o, const char *prog, char *const *
 		goto out;
 	for (size_t i = 0; i < o->nrules; i++)
 		if (!p.used[i] && p.unhooked[i])
-			ct_warn("%s '%s' matches only library functions that the --libcall/"
-				"--no-libcall patterns leave unhooked: it never acts",
-				o->rules[i].where, o->rules[i].text);
+			ct_msg_add(warn, CT_MSG_WARN,
+				   "%s '%s' matches only library functions that the --libcall/"
+				   "--no-libcall patterns leave unhooked: it never acts",
+				   o->rules[i].where, o->rules[i].text);
 		else if (!p.used[i])
-			ct_warn("%s '%s' matches no function%s", o->rules[i].where,
-				o->rules[i].text,
-				libcalls ? "" : " (a library's functions: with library calls on)");
+			ct_msg_add(warn, CT_MSG_WARN, "%s '%s' matches no function%s",
+				   o->rules[i].where, o->rules[i].text,
+				   libcalls ? ""
+					    : " (a library's functions: with library calls on)");
 	rc = 0;
 out:
 	for (size_t i = 0; i < nrx; i++)

@@ -55,21 +55,23 @@ enum {
 int ct_injrule_parse(const char *text, struct ct_injrule *r, char *why, size_t whylen);
 void ct_injrule_free(struct ct_injrule *r);
 
-/* one of the options with its argument: a bad one is a usage error
- * (message said, -1) */
-int ct_injopt_option(struct ct_injopt *o, int opt, const char *arg);
-/* after all options (a usage error: message, -1) */
-int ct_injopt_check(const struct ct_injopt *o);
+/* one of the options with its argument: a bad one is a usage error (-1
+ * with err filled) */
+int ct_injopt_option(struct ct_injopt *o, int opt, const char *arg, struct ct_error *err);
+/* after all options (a usage error: -1 with err filled) */
+int ct_injopt_check(const struct ct_injopt *o, struct ct_error *err);
 /* match the rules against the modules of prog (and libs; a library's
  * functions when libcalls are on, those the --libcall=/--no-libcall=
  * patterns of lco take: NULL, every one), what a front end cannot do
  * refused, before anything is made: the text of DIR/inject.spec
- * (malloc'd) into *text and *len.  0; -1 with err; 2 when a front end
- * cannot do what a rule asks (usage: the message said) */
+ * (malloc'd) into *text and *len.  0 (a rule that selects nothing: a
+ * warning into warn); -1 with err; 2 with err when a front end cannot do
+ * what a rule asks (a usage error) */
 struct ct_libcall_opts;
+struct ct_msgs;
 int ct_injopt_resolve(const struct ct_injopt *o, const char *prog, char *const *libs, size_t nlibs,
 		      bool libcalls, const struct ct_libcall_opts *lco, char **text, size_t *len,
-		      struct ct_error *err);
+		      struct ct_msgs *warn, struct ct_error *err);
 /* ... written to DIR/inject.spec (dfd: DIR open, or -1; its path into
  * path): 0, or -1 with err */
 int ct_injopt_write(const char *text, size_t len, const char *dir, int dfd, char *path,

@@ -14,16 +14,15 @@
 
 #include "calltrace/format.h"
 #include "error.h"
-#include "message.h"
 #include "modfind.h"
 #include "util.h"
 
-int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg)
+int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg, struct ct_error *err)
 {
 	bool on = c == CT_LC_OPT_ON;
 	if (!arg) {
 		if (o->set && o->set != (on ? 1 : -1)) {
-			ct_error("--libcall and --no-libcall: choose one");
+			ct_set_err(err, "--libcall and --no-libcall: choose one");
 			return -1;
 		}
 		o->set = on ? 1 : -1;
@@ -31,7 +30,7 @@ int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg)
 	}
 	regex_t r;
 	if (!*arg || regcomp(&r, arg, REG_EXTENDED | REG_NOSUB)) {
-		ct_error("%s: bad regex '%s'", on ? "--libcall" : "--no-libcall", arg);
+		ct_set_err(err, "%s: bad regex '%s'", on ? "--libcall" : "--no-libcall", arg);
 		return -1;
 	}
 	regfree(&r);

@@ -29,8 +29,8 @@ struct ct_libcall_opts {
 #define CT_LC_OPT_OFF 0x3101
 
 /* one option (c is CT_LC_OPT_ON or CT_LC_OPT_OFF, arg NULL without =):
- * 0, or -1 with the message said (a usage error) */
-int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg);
+ * 0, or -1 with err filled (a usage error) */
+int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg, struct ct_error *err);
 
 /* the value of $CALLTRACE_LIBCALL for the program ("0", "1", or the path of
  * DIR/libcall.spec, written through dfd: DIR open, or -1) into val, or ""

@@ -17,18 +17,17 @@
 #include "calltrace/format.h"
 #include "error.h"
 #include "libcallopt.h"
-#include "message.h"
 #include "modfind.h"
 #include "specout.h"
 #include "symtab.h"
 #include "util.h"
 
-int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg)
+int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg, struct ct_error *err)
 {
 	if (opt == CT_PL_FILTER) {
 		regex_t re;
 		if (regcomp(&re, arg, REG_EXTENDED | REG_NOSUB)) {
-			ct_error("--plugin-filter: bad regex '%s'", arg);
+			ct_set_err(err, "--plugin-filter: bad regex '%s'", arg);
 			return -1;
 		}
 		regfree(&re);
@@ -37,14 +36,15 @@ int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg)
 		return 0;
 	}
 	if (o->path) {
-		ct_error("--plugin: one plugin per recording (a plugin may load others itself)");
+		ct_set_err(err,
+			   "--plugin: one plugin per recording (a plugin may load others itself)");
 		return -1;
 	}
 	/* PATH[:ARGS]: the first ':' ends the path */
 	const char *colon = strchr(arg, ':');
 	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
 	if (!n) {
-		ct_error("--plugin: no path in '%s' (--plugin=PATH[:ARGS])", arg);
+		ct_set_err(err, "--plugin: no path in '%s' (--plugin=PATH[:ARGS])", arg);
 		return -1;
 	}
 	char *p = xmalloc(n + 1);
@@ -52,7 +52,7 @@ int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg)
 	p[n] = 0;
 	char real[PATH_MAX];
 	if (!realpath(p, real)) {
-		ct_error("--plugin: %s: %s", p, strerror(errno));
+		ct_set_err(err, "--plugin: %s: %s", p, strerror(errno));
 		free(p);
 		return -1;
 	}
@@ -81,22 +81,22 @@ static void check_sym(void *ctx, const char *name, uint64_t value, bool defined,
 		c->enter_fn = true;
 }
 
-int ct_plugopt_check(const struct ct_plugopt *o)
+int ct_plugopt_check(const struct ct_plugopt *o, struct ct_error *err)
 {
 	if (!o->path) {
 		if (o->nfilters) {
-			ct_error("--plugin-filter without --plugin");
+			ct_set_err(err, "--plugin-filter without --plugin");
 			return -1;
 		}
 		return 0;
 	}
 	struct stat st;
 	if (stat(o->path, &st) < 0 || !S_ISREG(st.st_mode)) {
-		ct_error("--plugin: %s: not a regular file", o->path);
+		ct_set_err(err, "--plugin: %s: not a regular file", o->path);
 		return -1;
 	}
 	if (access(o->path, R_OK) < 0) {
-		ct_error("--plugin: %s: %s", o->path, strerror(errno));
+		ct_set_err(err, "--plugin: %s: %s", o->path, strerror(errno));
 		return -1;
 	}
 	/* an ELF shared object (ET_DYN) */
@@ -106,23 +106,26 @@ int ct_plugopt_check(const struct ct_plugopt *o)
 	if (fd >= 0)
 		close(fd);
 	if (got != (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) || h[16] != 3 || h[17] != 0) {
-		ct_error("--plugin: %s: not an ELF shared object (build it with -shared -fPIC; "
-			 "doc/plugins.md)",
-			 o->path);
+		ct_set_err(err,
+			   "--plugin: %s: not an ELF shared object (build it with -shared -fPIC; "
+			   "doc/plugins.md)",
+			   o->path);
 		return -1;
 	}
 	struct symcheck c = {0};
 	if (ct_dynsym_funcs(o->path, check_sym, &c) < 0) {
-		ct_error("--plugin: %s: not a shared object calltrace can read (build it with "
-			 "-shared -fPIC; doc/plugins.md)",
-			 o->path);
+		ct_set_err(err,
+			   "--plugin: %s: not a shared object calltrace can read (build it with "
+			   "-shared -fPIC; doc/plugins.md)",
+			   o->path);
 		return -1;
 	}
 	if (!c.enter && !c.exit && !c.enter_fn) {
-		ct_error("--plugin: %s defines none of calltrace_plugin_enter, "
-			 "calltrace_plugin_enter_fn and calltrace_plugin_exit "
-			 "(include/calltrace/plugin.h; doc/plugins.md)",
-			 o->path);
+		ct_set_err(err,
+			   "--plugin: %s defines none of calltrace_plugin_enter, "
+			   "calltrace_plugin_enter_fn and calltrace_plugin_exit "
+			   "(include/calltrace/plugin.h; doc/plugins.md)",
+			   o->path);
 		return -1;
 	}
 	return 0;
@@ -191,7 +194,7 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 
 int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const *libs,
 		       size_t nlibs, const char *dir, int dfd, double hz, char *path,
-		       size_t pathlen, struct ct_error *err)
+		       size_t pathlen, struct ct_msgs *warn, struct ct_error *err)
 {
 	int rc = -1;
 	struct prep p = {0};
@@ -226,7 +229,8 @@ int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const
 	}
 	for (size_t i = 0; i < p.nrx; i++)
 		if (!p.used[i])
-			ct_warn("--plugin-filter '%s' matches no function", o->filters[i]);
+			ct_msg_add(warn, CT_MSG_WARN, "--plugin-filter '%s' matches no function",
+				   o->filters[i]);
 	rc = 0;
 out:
 	for (size_t i = 0; i < p.nrx; i++)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 struct ct_error;
+struct ct_msgs;
 
 struct ct_plugopt {
 	char *path;     /* --plugin's PATH, absolute; NULL: no plugin */
@@ -25,17 +26,19 @@ enum {
 	CT_PL_FILTER,       /* --plugin-filter=REGEX */
 };
 
-/* one of the options with its argument: a bad one is a usage error
- * (message said, -1) */
-int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg);
-/* after all options: the plugin file checked (a usage error: message, -1) */
-int ct_plugopt_check(const struct ct_plugopt *o);
+/* one of the options with its argument: a bad one is a usage error (-1
+ * with err filled) */
+int ct_plugopt_option(struct ct_plugopt *o, int opt, const char *arg, struct ct_error *err);
+/* after all options: the plugin file checked (a usage error: -1 with err
+ * filled) */
+int ct_plugopt_check(const struct ct_plugopt *o, struct ct_error *err);
 /* match the filters against the modules of prog (and libs) and write
  * DIR/plugin.spec (dfd: DIR open, or -1), its path into path; hz: the recording clock's ticks per second.
- * 0, or -1 with err. */
+ * 0 (a filter that matched no function: a warning into warn), or -1 with
+ * err. */
 int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const *libs,
 		       size_t nlibs, const char *dir, int dfd, double hz, char *path,
-		       size_t pathlen, struct ct_error *err);
+		       size_t pathlen, struct ct_msgs *warn, struct ct_error *err);
 void ct_plugopt_free(struct ct_plugopt *o);
 
 #endif

@@ -18,7 +18,6 @@
 #include "error.h"
 #include "filter.h"
 #include "libcallopt.h"
-#include "message.h"
 #include "modfind.h"
 #include "specout.h"
 #include "symtab.h"
@@ -70,17 +69,18 @@ static const char *check_action(const char *a, size_t n)
 	}
 	/* time=0: everything under the function, whatever -t says */
 	if (!strncmp(buf, "time=", 5))
-		return ct_parse_duration(buf + 5) >= 0 ? NULL
-						       : "time=TIME wants a time such as 10us (or 0)";
+		return ct_parse_duration(buf + 5) >= 0
+			       ? NULL
+			       : "time=TIME wants a time such as 10us (or 0)";
 	return "unknown action (trace_on, trace_off, trace_on=call, trace_off=call, depth=N, "
 	       "time=TIME, finish, snapshot, backtrace)";
 }
 
-static int parse_trigger(struct ct_recfilter *f, const char *arg)
+static int parse_trigger(struct ct_recfilter *f, const char *arg, struct ct_error *err)
 {
 	const char *at = strrchr(arg, '@');
 	if (!at || at == arg || !at[1]) {
-		ct_error("-T: want 'REGEX@ACTION[,ACTION...]', not '%s'", arg);
+		ct_set_err(err, "-T: want 'REGEX@ACTION[,ACTION...]', not '%s'", arg);
 		return -1;
 	}
 	char *re = dupn(arg, (size_t)(at - arg));
@@ -89,7 +89,7 @@ static int parse_trigger(struct ct_recfilter *f, const char *arg)
 	if (rc) {
 		char buf[256];
 		regerror(rc, &r, buf, sizeof(buf));
-		ct_error("-T '%s': bad regex '%s': %s", arg, re, buf);
+		ct_set_err(err, "-T '%s': bad regex '%s': %s", arg, re, buf);
 		free(re);
 		return -1;
 	}
@@ -100,7 +100,7 @@ static int parse_trigger(struct ct_recfilter *f, const char *arg)
 		size_t n = c ? (size_t)(c - a) : strlen(a);
 		const char *why = check_action(a, n);
 		if (why) {
-			ct_error("-T '%s': '%.*s': %s", arg, (int)n, a, why);
+			ct_set_err(err, "-T '%s': '%.*s': %s", arg, (int)n, a, why);
 			return -1;
 		}
 		if (!c)
@@ -118,11 +118,11 @@ static const struct {
 		{"USR2", SIGUSR2}, {"ALRM", SIGALRM},   {"TERM", SIGTERM}, {"CONT", SIGCONT},
 		{"TSTP", SIGTSTP}, {"WINCH", SIGWINCH}, {"PROF", SIGPROF}, {"URG", SIGURG}};
 
-static int parse_signal(struct ct_recfilter *f, const char *arg)
+static int parse_signal(struct ct_recfilter *f, const char *arg, struct ct_error *err)
 {
 	const char *at = strchr(arg, '@');
 	if (!at) {
-		ct_error("--signal: want 'SIG@ACTION' (e.g. USR1@trace_on), not '%s'", arg);
+		ct_set_err(err, "--signal: want 'SIG@ACTION' (e.g. USR1@trace_on), not '%s'", arg);
 		return -1;
 	}
 	size_t n = (size_t)(at - arg);
@@ -142,9 +142,10 @@ static int parse_signal(struct ct_recfilter *f, const char *arg)
 			sig = 0;
 	}
 	if (!sig) {
-		ct_error("--signal '%s': unknown or unusable signal '%.*s' (e.g. USR1, USR2, "
-			 "HUP, or a number)",
-			 arg, (int)(at - arg), arg);
+		ct_set_err(err,
+			   "--signal '%s': unknown or unusable signal '%.*s' (e.g. USR1, USR2, "
+			   "HUP, or a number)",
+			   arg, (int)(at - arg), arg);
 		return -1;
 	}
 	static const char *const actions[] = {"trace_on", "trace_off", "toggle", "finish"};
@@ -153,12 +154,14 @@ static int parse_signal(struct ct_recfilter *f, const char *arg)
 		if (!strcmp(at + 1, actions[i]))
 			act = i;
 	if (act < 0) {
-		ct_error("--signal '%s': unknown action '%s' (trace_on, trace_off, toggle, finish)",
-			 arg, at + 1);
+		ct_set_err(err,
+			   "--signal '%s': unknown action '%s' (trace_on, trace_off, toggle, "
+			   "finish)",
+			   arg, at + 1);
 		return -1;
 	}
 	if (f->nsigs == sizeof(f->sigs) / sizeof(f->sigs[0])) {
-		ct_error("--signal: at most %zu", sizeof(f->sigs) / sizeof(f->sigs[0]));
+		ct_set_err(err, "--signal: at most %zu", sizeof(f->sigs) / sizeof(f->sigs[0]));
 		return -1;
 	}
 	f->sigs[f->nsigs].sig = sig;
@@ -167,21 +170,23 @@ static int parse_signal(struct ct_recfilter *f, const char *arg)
 	return 0;
 }
 
-static int parse_range(struct ct_recfilter *f, const char *arg)
+static int parse_range(struct ct_recfilter *f, const char *arg, struct ct_error *err)
 {
 	const char *t = strchr(arg, '~');
 	if (!t) {
-		ct_error("--time-range: want START~END (times since the start, e.g. 5s~10s, "
-			 "~2s, 1.5s~), not '%s'",
-			 arg);
+		ct_set_err(err,
+			   "--time-range: want START~END (times since the start, e.g. 5s~10s, "
+			   "~2s, 1.5s~), not '%s'",
+			   arg);
 		return -1;
 	}
 	char *a = dupn(arg, (size_t)(t - arg));
 	int64_t s = *a ? ct_parse_duration(a) : 0, e = t[1] ? ct_parse_duration(t + 1) : 0;
 	free(a);
 	if (s < 0 || e < 0 || (!t[1] && !s) || (t[1] && e <= s)) {
-		ct_error("--time-range '%s': want times such as 5s~10s, with START before END",
-			 arg);
+		ct_set_err(err,
+			   "--time-range '%s': want times such as 5s~10s, with START before END",
+			   arg);
 		return -1;
 	}
 	f->range = true;
@@ -190,7 +195,7 @@ static int parse_range(struct ct_recfilter *f, const char *arg)
 	return 0;
 }
 
-static int parse_size(struct ct_recfilter *f, const char *arg)
+static int parse_size(struct ct_recfilter *f, const char *arg, struct ct_error *err)
 {
 	char *end;
 	errno = 0;
@@ -204,9 +209,10 @@ static int parse_size(struct ct_recfilter *f, const char *arg)
 		mul = 1ull << 30;
 	if (errno || end == arg || !mul || !(v > 0) || v * (double)mul > 1e18 ||
 	    v * (double)mul < 4096) {
-		ct_error("--max-size: want a size with its unit, K, M or G (e.g. 500M), of at "
-			 "least 4K, not '%s'",
-			 arg);
+		ct_set_err(err,
+			   "--max-size: want a size with its unit, K, M or G (e.g. 500M), of at "
+			   "least 4K, not '%s'",
+			   arg);
 		return -1;
 	}
 	f->max_size = (uint64_t)(v * (double)mul);
@@ -235,20 +241,20 @@ static const char *opt_name(int opt)
 			    : "-t";
 }
 
-int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
+int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg, struct ct_error *err)
 {
 	switch (opt) {
 	case 'T':
-		return parse_trigger(f, arg);
+		return parse_trigger(f, arg, err);
 	case CT_RF_SIGNAL:
-		return parse_signal(f, arg);
+		return parse_signal(f, arg, err);
 	case CT_RF_RANGE:
-		return parse_range(f, arg);
+		return parse_range(f, arg, err);
 	case CT_RF_MAXSIZE:
-		return parse_size(f, arg);
+		return parse_size(f, arg, err);
 	case CT_RF_TRACE:
 		if (strcmp(arg, "on") && strcmp(arg, "off")) {
-			ct_error("--trace: want on or off, not '%s'", arg);
+			ct_set_err(err, "--trace: want on or off, not '%s'", arg);
 			return -1;
 		}
 		f->trace_off = !strcmp(arg, "off");
@@ -256,7 +262,7 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
 	}
 	if (opt == 'F' || opt == 'N' || opt == 'H') {
 		regex_t r;
-		if (ct_regex_option(&r, opt_name(opt), arg) < 0)
+		if (ct_regex_option(&r, opt_name(opt), arg, err) < 0)
 			return -1;
 		regfree(&r);
 		if (opt == 'F')
@@ -271,10 +277,10 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
 		/* the views' parser: the same spelling, the same messages */
 		struct ct_filter vf;
 		ct_filter_init(&vf, NULL);
-		int rc = ct_filter_option(&vf, opt, arg);
+		int rc = ct_filter_option(&vf, opt, arg, err);
 		if (rc == 0 && opt == 'D' && vf.max_depth > CT_RECFILTER_DEPTH_MAX) {
-			ct_error("-D: at most %u when recording, not '%s'", CT_RECFILTER_DEPTH_MAX,
-				 arg);
+			ct_set_err(err, "-D: at most %u when recording, not '%s'",
+				   CT_RECFILTER_DEPTH_MAX, arg);
 			rc = -1;
 		}
 		if (rc == 0 && opt == 'D')
@@ -284,7 +290,7 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg)
 		ct_filter_free(&vf);
 		return rc;
 	}
-	ct_error("unknown filter option -%c", opt);
+	ct_set_err(err, "unknown filter option -%c", opt);
 	return -1;
 }
 
@@ -455,7 +461,8 @@ static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, b
 }
 
 int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, int dfd,
-			 double hz, char *path, size_t pathlen, struct ct_error *err)
+			 double hz, char *path, size_t pathlen, struct ct_msgs *warn,
+			 struct ct_error *err)
 {
 	int rc = -1;
 	struct prep p = {0};
@@ -554,10 +561,11 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 	}
 	for (size_t i = 0; i < p.nrx; i++)
 		if (!p.rx[i].used)
-			ct_warn("%s '%s' matches no function", p.rx[i].opt, p.rx[i].text);
+			ct_msg_add(warn, CT_MSG_WARN, "%s '%s' matches no function", p.rx[i].opt,
+				   p.rx[i].text);
 	for (size_t i = 0; i < p.ntrx; i++)
 		if (!p.trx[i].used)
-			ct_warn("-T '%s' matches no function", p.trx[i].text);
+			ct_msg_add(warn, CT_MSG_WARN, "-T '%s' matches no function", p.trx[i].text);
 	rc = 0;
 out:
 	for (size_t i = 0; i < p.nrx; i++)

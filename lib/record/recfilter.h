@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 struct ct_error;
+struct ct_msgs;
 
 /* the depth -D allows when recording (the shadow stack's frames keep it in
  * 21 bits) */
@@ -53,16 +54,18 @@ enum {
 	CT_RF_MAXSIZE,        /* --max-size=SIZE */
 };
 /* one of the options 'F', 'N', 'H' (--hide), 'D', 't', 'T' or CT_RF_* with its argument:
- * checked now (a bad regex, depth or time is a usage error: message,
- * -1) */
-int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg);
+ * checked now (a bad regex, depth or time is a usage error: -1 with err
+ * filled) */
+int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg, struct ct_error *err);
 /* the options as one line, for info and the summary (malloc'd) */
 char *ct_recfilter_describe(const struct ct_recfilter *f);
 /* match against the modules of prog and write DIR/filter.spec (dfd: DIR
  * open, or -1), its path into path;
- * hz: the recording clock's ticks per second.  0, or -1 with err. */
+ * hz: the recording clock's ticks per second.  0 (a warning into warn for
+ * each regex that matched no function), or -1 with err. */
 int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, int dfd,
-			 double hz, char *path, size_t pathlen, struct ct_error *err);
+			 double hz, char *path, size_t pathlen, struct ct_msgs *warn,
+			 struct ct_error *err);
 void ct_recfilter_free(struct ct_recfilter *f);
 
 #endif

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "message.h"
+#include "error.h"
 
 char *ct_snapshot_lines(unsigned n, const char *reason, uint64_t clock,
 			const struct ct_flight_win *w, size_t nw)
@@ -39,8 +39,8 @@ char *ct_snapshot_lines(unsigned n, const char *reason, uint64_t clock,
 }
 
 /* copy the small file name of the data directory (from) into a snapshot
- * (to, shown as dir) */
-static void copy_small(int from, int to, const char *dir, const char *name)
+ * (to, shown as dir); a write that fails said in msgs */
+static void copy_small(int from, int to, const char *dir, const char *name, struct ct_msgs *msgs)
 {
 	char buf[65536];
 	int in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -50,7 +50,8 @@ static void copy_small(int from, int to, const char *dir, const char *name)
 	ssize_t n;
 	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
-			ct_error("writing %s/%s: %s", dir, name, strerror(errno));
+			ct_msg_add(msgs, CT_MSG_ERROR, "writing %s/%s: %s", dir, name,
+				   strerror(errno));
 			break;
 		}
 	if (out >= 0)
@@ -59,7 +60,8 @@ static void copy_small(int from, int to, const char *dir, const char *name)
 }
 
 int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
-		     const struct ct_info *base, unsigned n, const char *reason)
+		     const struct ct_info *base, unsigned n, const char *reason,
+		     struct ct_snapshot_taken *got, struct ct_msgs *msgs, struct ct_error *err)
 {
 	char dir[PATH_MAX + 32], name[32];
 	snprintf(name, sizeof(name), "snapshot.%u", n);
@@ -67,7 +69,7 @@ int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 	int sfd = -1;
 	if (mkdirat(sd->dfd, name, 0700) < 0 ||
 	    (sfd = openat(sd->dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-		ct_error("cannot create %s: %s; no snapshot", dir, strerror(errno));
+		ct_set_err(err, "cannot create %s: %s; no snapshot", dir, strerror(errno));
 		return -1;
 	}
 	struct ct_drain_stats st;
@@ -83,7 +85,7 @@ int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 		size_t l = strlen(e->d_name);
 		if ((l > 5 && !strcmp(e->d_name + l - 5, ".proc")) ||
 		    !strcmp(e->d_name, CT_ARGS_FILE))
-			copy_small(sd->dfd, sfd, dir, e->d_name);
+			copy_small(sd->dfd, sfd, dir, e->d_name, msgs);
 	}
 	if (dd)
 		closedir(dd);
@@ -107,16 +109,14 @@ int ct_snapshot_take(const struct ct_snapshot_dir *sd, struct ct_drainer *dr,
 	char *extra = ct_snapshot_lines(n, reason, ri.end_clock, w, nw);
 	ri.extra = extra;
 	struct ct_info_file fi;
-	ct_info_init(&fi, dir, ct_verror);
+	struct ct_error ie;
+	ct_info_init(&fi, dir);
 	fi.dfd = sfd;
-	ct_info_write(&fi, &ri);
+	if (ct_info_write(&fi, &ri, &ie) < 0)
+		ct_msg_add(msgs, CT_MSG_ERROR, "%s", ie.msg);
 	close(sfd);
-	if (!sd->quiet)
-		fprintf(stderr,
-			"calltrace: snapshot %u (%s): %llu events of %zu thread%s in "
-			"%s/snapshot.%u/\n",
-			n, reason, (unsigned long long)st.events, nw, nw == 1 ? "" : "s", sd->shown,
-			n);
+	got->events = st.events;
+	got->threads = nw;
 	free(extra);
 	free(w);
 	return 0;
@@ -144,7 +144,7 @@ void ct_snapshot_served(struct ct_doorbell *db)
 	syscall(SYS_futex, &db->snap_done, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-void ct_snapshot_link_symbols(const char *dirabs, int dfd, unsigned nsnap)
+void ct_snapshot_link_symbols(const char *dirabs, int dfd, unsigned nsnap, struct ct_msgs *msgs)
 {
 	for (unsigned n = 1; n <= nsnap; n++) {
 		char to[64];
@@ -166,8 +166,8 @@ void ct_snapshot_link_symbols(const char *dirabs, int dfd, unsigned nsnap)
 				continue;
 			snprintf(b, sizeof(b), "%s/%s", to, e->d_name);
 			if (linkat(dirfd(d), e->d_name, dfd, b, 0) < 0 && errno != EEXIST)
-				ct_error("cannot link %s/sym/%s to %s/%s: %s", dirabs, e->d_name,
-					 dirabs, b, strerror(errno));
+				ct_msg_add(msgs, CT_MSG_ERROR, "cannot link %s/sym/%s to %s/%s: %s",
+					   dirabs, e->d_name, dirabs, b, strerror(errno));
 		}
 		closedir(d);
 	}

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "message.h"
 #include "symtab_priv.h"
 #include "util.h"
 
@@ -217,20 +216,22 @@ static bool skip_module(const char *path)
 
 /* write out (DIR/sym/<key>.sym) for the module at path recorded with
  * build-id recbid (or NULL); cdir is the cache or NULL.  Returns the number
- * of warnings (0 or 1). */
+ * of warnings added to warn (0 or 1). */
 static int save_module(const char *out, const char *recbid, const char *path, const char *cdir,
-		       int *unsaved)
+		       int *unsaved, struct ct_msgs *warn)
 {
 	if (recbid && cdir && from_cache(cdir, recbid, path, out))
 		return 0;
 	char *fbid = ct_elf_buildid(path);
 	if (recbid && (!fbid || strcmp(fbid, recbid))) {
 		if (access(path, F_OK) < 0)
-			ct_warn_plain("%s: %s; its symbols were not saved", path, strerror(errno));
+			ct_msg_add(warn, CT_MSG_WARN_PLAIN, "%s: %s; its symbols were not saved",
+				   path, strerror(errno));
 		else
-			ct_warn_plain("%s: build-id mismatch (recorded %s, file has %s); "
-				      "its symbols were not saved",
-				      path, recbid, fbid ? fbid : "none");
+			ct_msg_add(warn, CT_MSG_WARN_PLAIN,
+				   "%s: build-id mismatch (recorded %s, file has %s); "
+				   "its symbols were not saved",
+				   path, recbid, fbid ? fbid : "none");
 		free(fbid);
 		return 1;
 	}
@@ -238,12 +239,13 @@ static int save_module(const char *out, const char *recbid, const char *path, co
 	struct ct_error e;
 	struct ct_symtab *t = ct_symtab_from_elf(path, &e);
 	if (!t) {
-		ct_warn_plain("%s; its symbols were not saved", e.msg);
+		ct_msg_add(warn, CT_MSG_WARN_PLAIN, "%s; its symbols were not saved", e.msg);
 		return 1;
 	}
 	int warnings = 0;
 	if (ct_symtab_save(t, out, &e) < 0) {
-		ct_warn_plain("cannot write %s; its symbols were not saved", e.msg);
+		ct_msg_add(warn, CT_MSG_WARN_PLAIN, "cannot write %s; its symbols were not saved",
+			   e.msg);
 		warnings++;
 		(*unsaved)++;
 	} else if (recbid && cdir && t->buildid && !strcmp(t->buildid, recbid)) {
@@ -253,7 +255,7 @@ static int save_module(const char *out, const char *recbid, const char *path, co
 	return warnings;
 }
 
-int ct_save_symbols(const char *dir, int *unsaved, struct ct_error *err)
+int ct_save_symbols(const char *dir, int *unsaved, struct ct_msgs *warn, struct ct_error *err)
 {
 	int unsaved_ = 0;
 	if (!unsaved)
@@ -331,8 +333,8 @@ int ct_save_symbols(const char *dir, int *unsaved, struct ct_error *err)
 				cdir = cache_dir();
 				cdir_tried = true;
 			}
-			warnings +=
-				save_module(out, recbid, path, cacheable ? cdir : NULL, unsaved);
+			warnings += save_module(out, recbid, path, cacheable ? cdir : NULL, unsaved,
+						warn);
 			free(out);
 		}
 		free(line);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct ct_error;
+struct ct_msgs;
 
 struct ct_symbol {
 	uint64_t value; /* st_value: runtime address = module base + value */
@@ -54,10 +55,10 @@ char *ct_source_path(const char *file, const char *comp_dir);
 char *ct_demangle(const char *name);
 /* write DIR/sym/<key>.sym for every module in DIR/ *.proc that has none yet,
  * from the ELF file at the module's path.  Modules whose file is gone or has
- * another build-id are skipped with a warning on stderr.  Returns the number
+ * another build-id are skipped with a warning into warn.  Returns the number
  * of warnings, or -1 (err filled) when DIR/sym cannot be made; *unsaved (if
  * not NULL) gets how many of the warnings were tables that could not be
  * written (a full disk, a write error), not modules that were skipped. */
-int ct_save_symbols(const char *dir, int *unsaved, struct ct_error *err);
+int ct_save_symbols(const char *dir, int *unsaved, struct ct_msgs *warn, struct ct_error *err);
 
 #endif

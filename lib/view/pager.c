@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "message.h"
+#include "error.h"
 
 static pid_t pager_pid = -1;
 
@@ -64,7 +64,7 @@ static const char *pager_command(void)
 	return cmd;
 }
 
-bool ct_pager_start(void)
+bool ct_pager_start(struct ct_msgs *warn)
 {
 	if (pager_pid > 0)
 		return true;
@@ -75,13 +75,13 @@ bool ct_pager_start(void)
 		return false;
 	int fds[2];
 	if (pipe(fds) < 0) {
-		ct_warn("no pager: %s", strerror(errno));
+		ct_msg_add(warn, CT_MSG_WARN, "no pager: %s", strerror(errno));
 		return false;
 	}
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid < 0) {
-		ct_warn("no pager: %s", strerror(errno));
+		ct_msg_add(warn, CT_MSG_WARN, "no pager: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
 		return false;

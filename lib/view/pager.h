@@ -12,9 +12,12 @@
 
 #include <stdbool.h>
 
+struct ct_msgs;
+
 /* start the pager when stdout is a terminal and one is set: true when it
- * runs (stdout is then its input) */
-bool ct_pager_start(void);
+ * runs (stdout is then its input); false without one, a warning into warn
+ * when it could not be started */
+bool ct_pager_start(struct ct_msgs *warn);
 
 /* does a pager read stdout? */
 bool ct_pager_active(void);

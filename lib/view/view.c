@@ -21,7 +21,7 @@ void ct_view_usage(const struct ct_view *v, FILE *f)
 		fputs(v->tail, f);
 }
 
-int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg)
+int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg, struct ct_error *err)
 {
 	struct ct_view *v = ctx;
 	int c = o->val;
@@ -31,7 +31,7 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg)
 		return 0;
 	case CT_OPT_TID:
 		if (ct_parse_tid_list(arg, &v->tids, &v->ntids) < 0) {
-			ct_error("--tid: bad thread list '%s'", arg);
+			ct_set_err(err, "--tid: bad thread list '%s'", arg);
 			return -1;
 		}
 		return 0;
@@ -42,9 +42,9 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg)
 	case 'N':
 	case 'D':
 	case 't':
-		return ct_filter_option(&v->filt, c, arg);
+		return ct_filter_option(&v->filt, c, arg, err);
 	case CT_OPT_HIDE:
-		return ct_filter_option(&v->filt, 'H', arg);
+		return ct_filter_option(&v->filt, 'H', arg, err);
 	case CT_OPT_NO_LIBCALL:
 		v->filt.no_libcall = true;
 		return 0;
@@ -54,7 +54,7 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg)
 	case CT_OPT_DEMANGLE_MODE: {
 		int m = ct_demangle_mode_of(arg);
 		if (m < 0) {
-			ct_error("--demangle: want full, simple or no, not '%s'", arg);
+			ct_set_err(err, "--demangle: want full, simple or no, not '%s'", arg);
 			return -1;
 		}
 		v->demangle = (enum ct_demangle_mode)m;
@@ -66,7 +66,7 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg)
 	case CT_OPT_COLOR: {
 		int w = ct_color_when_of(arg);
 		if (w < 0) {
-			ct_error("--color: want auto, always or never, not '%s'", arg);
+			ct_set_err(err, "--color: want auto, always or never, not '%s'", arg);
 			return -1;
 		}
 		v->color_when = w;
@@ -80,7 +80,10 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg)
 		*(bool *)((char *)v->ctx + (c - CT_OPT_SETS)) = true;
 		return 0;
 	}
-	return v->option ? v->option(v, c, arg) : -1;
+	if (v->option)
+		return v->option(v, c, arg, err);
+	ct_set_err(err, "unknown option '--%s'", o->name); /* (not reached) */
+	return -1;
 }
 
 void ct_view_options_init(struct ct_view *v)
@@ -96,17 +99,20 @@ int ct_view_parse(struct ct_view *v, int argc, char **argv)
 	struct ct_opt_table t = {v->opts, ct_view_option, v};
 	struct ct_opt_cmd c = {.head = v->head, .tail = v->tail, .tabs = &t, .ntabs = 1};
 
+	struct ct_error err;
 	ct_view_options_init(v);
-	int status = ct_opt_parse(&c, argc, argv);
+	int status = ct_opt_parse(&c, argc, argv, &err);
+	if (status == 2)
+		return ct_usage_error("%s", err.msg);
+	if (status == 1)
+		return ct_error("%s", err.msg);
 	if (status >= 0)
 		return status;
 	int next = c.next;
 	if (v->takes_arg && next < argc)
 		v->arg = argv[next++];
-	if (next < argc) {
-		ct_error("unexpected argument '%s'", argv[next]);
-		return ct_opt_try();
-	}
+	if (next < argc)
+		return ct_usage_error("unexpected argument '%s'", argv[next]);
 	return -1;
 }
 
@@ -132,21 +138,23 @@ int ct_view_start(struct ct_view *v, int argc, char **argv)
 		return 1;
 	bool to_stdout = !v->out_path && (!v->out || v->out == stdout);
 	v->color = ct_color_on(v->color_when, to_stdout && isatty(1));
-	if (to_stdout && !v->no_pager && offers(v, CT_OPT_NO_PAGER) && ct_pager_start()) {
+	struct ct_msgs warn = {0};
+	if (to_stdout && !v->no_pager && offers(v, CT_OPT_NO_PAGER) && ct_pager_start(&warn)) {
 		v->paged = true;
 		/* the progress line would draw over the pager's screen */
 		v->progress.on = false;
 	}
+	ct_msgs_flush(&warn);
 	return -1;
 }
 
 int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
-		   const char *want)
+		   const char *want, struct ct_error *err)
 {
 	for (size_t i = 0; i < n; i++)
 		if (names[i] && !strcmp(arg, names[i]))
 			return (int)i;
-	ct_error("%s: want %s, not '%s'", opt, want, arg);
+	ct_set_err(err, "%s: want %s, not '%s'", opt, want, arg);
 	return -1;
 }
 
@@ -167,11 +175,29 @@ int ct_view_open(struct ct_view *v)
 		return ct_error("%s holds call counts only (record --count): the filters "
 				"(-F, -N, --hide, -D, -t) need a full recording",
 				v->dir);
-	if (!v->counts)
-		v->want = ct_select_threads(v->s, v->tids, v->ntids);
+	if (!v->counts) {
+		struct ct_msgs msgs = {0};
+		v->want = ct_select_threads(v->s, v->tids, v->ntids, &msgs);
+		ct_msgs_flush(&msgs);
+	}
 	snprintf(v->what, sizeof(v->what), "calltrace %s", ct_command() ? ct_command() : "view");
 	ct_progress_start(&v->progress, v->what, v->s->ev_bytes);
 	return 0;
+}
+
+int ct_view_counts_load(struct ct_view *v, struct ct_counts *c)
+{
+	struct ct_msgs msgs = {0};
+	int rc = ct_counts_load(v->s, v->tids, v->ntids, c, &msgs, &v->err);
+	ct_msgs_flush(&msgs);
+	return rc < 0 ? ct_error("%s", v->err.msg) : 0;
+}
+
+void ct_view_counts_lost(const struct ct_counts *c)
+{
+	struct ct_msgs warn = {0};
+	ct_counts_warn_lost(c, &warn);
+	ct_msgs_flush(&warn);
 }
 
 bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t)
@@ -241,7 +267,9 @@ int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path)
 		status = ct_error("writing %s: %s", path, strerror(errno));
 	if (rc < 0)
 		return ct_error("%s", v->err.msg);
-	ct_filter_warn_unused(&v->filt);
+	struct ct_msgs warn = {0};
+	ct_filter_warn_unused(&v->filt, &warn);
+	ct_msgs_flush(&warn);
 	if (v->s->lost)
 		ct_error("%llu events were lost while recording; %s",
 			 (unsigned long long)v->s->lost,
@@ -256,8 +284,10 @@ void ct_view_close(struct ct_view *v)
 	ct_filter_free(&v->filt);
 	free(v->tids);
 	v->tids = NULL;
-	if (v->s)
+	if (v->s) {
+		ct_msgs_flush(ct_session_warnings(v->s));
 		ct_session_close(v->s);
+	}
 	v->s = NULL;
 	if (v->paged)
 		ct_pager_end();

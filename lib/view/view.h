@@ -96,9 +96,9 @@ struct ct_view {
 	const char *head;          /* the help before the option lines */
 	const char *tail;          /* the help after them, or NULL */
 	const struct ct_opt *opts; /* in the order of the help; ends with CT_OPT_END */
-	/* the view's own options but flags: 0, or -1 after a message (bad
+	/* the view's own options but flags: 0, or -1 with err filled (bad
 	 * usage); NULL when it has none */
-	int (*option)(struct ct_view *v, int val, const char *arg);
+	int (*option)(struct ct_view *v, int val, const char *arg, struct ct_error *err);
 	void *ctx;      /* for the view's option function */
 	bool takes_arg; /* one optional argument (a function) */
 	/* when set and no filter is active, ct_view_read_thread hands it the
@@ -169,9 +169,9 @@ int ct_view_parse(struct ct_view *v, int argc, char **argv);
 /* for a command that takes some of the shared options beside its own
  * (live, top: lib/core/options.h's tables): v's options set to their
  * defaults, and the function that takes one of them (the fn of a struct
- * ct_opt_table whose ctx is v; 0, or -1 after a message) */
+ * ct_opt_table whose ctx is v; 0, or -1 with err filled) */
 void ct_view_options_init(struct ct_view *v);
-int ct_view_option(void *v, const struct ct_opt *o, const char *arg);
+int ct_view_option(void *v, const struct ct_opt *o, const char *arg, struct ct_error *err);
 
 /* ct_view_parse, the view's check, stdout's buffer, ct_view_open, then
  * colour decided and the pager started (when the view offers --no-pager
@@ -179,14 +179,22 @@ int ct_view_option(void *v, const struct ct_opt *o, const char *arg);
  * ct_view_close in either case. */
 int ct_view_start(struct ct_view *v, int argc, char **argv);
 
-/* an option's value among names[0..n): its index, or -1 after the message
+/* an option's value among names[0..n): its index, or -1 with err filled,
  * "OPT: want WANT, not 'ARG'"; NULL names are skipped */
 int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
-		   const char *want);
+		   const char *want, struct ct_error *err);
 
 /* open the session with the options set (demangling, filters, threads)
  * and start the progress: 0, or 1 after a message */
 int ct_view_open(struct ct_view *v);
+
+/* a recording of call counts: the counts of the threads --tid names
+ * (lib/read/counts.h), a tid that names none said; 0, or 1 after the
+ * error's message */
+struct ct_counts;
+int ct_view_counts_load(struct ct_view *v, struct ct_counts *c);
+/* the warning when calls were not counted (a counting table was full) */
+void ct_view_counts_lost(const struct ct_counts *c);
 
 /* is thread t one to read? */
 bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t);
@@ -211,7 +219,8 @@ int ct_view_read(struct ct_view *v, int (*fn)(void *ctx, struct ct_view *v, stru
  * message, else 0. */
 int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path);
 
-/* free what parse and open took; the session is closed (its warnings) */
+/* free what parse and open took; the session's warnings printed, then
+ * it is closed */
 void ct_view_close(struct ct_view *v);
 
 /* the whole of a view: ct_view_start, begin, ct_view_read with read, end,

@@ -13,14 +13,11 @@
 
 #include "check.h"
 #include "datadir.h"
+#include "error.h"
 
-static char msg[8192];
-
-static void note(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-static void note(const char *fmt, va_list ap)
-{
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-}
+/* the last error */
+static struct ct_error err;
+#define msg (err.msg)
 
 static void put(const char *path, const char *text)
 {
@@ -47,7 +44,7 @@ static int prepare(const char *dir)
 {
 	int fd = -1;
 	msg[0] = 0;
-	int rc = ct_datadir_prepare(dir, &fd, note);
+	int rc = ct_datadir_prepare(dir, &fd, &err);
 	if (rc == 0 && fd < 0)
 		return -1;
 	if (fd >= 0)
@@ -130,7 +127,7 @@ static void test_lock(const char *top)
 	snprintf(old, sizeof(old), "%s/locked.old", top);
 	int fd = -1;
 	msg[0] = 0;
-	CHECK(ct_datadir_prepare(dir, &fd, note) == 0 && fd >= 0, "made: %s", msg);
+	CHECK(ct_datadir_prepare(dir, &fd, &err) == 0 && fd >= 0, "made: %s", msg);
 	/* the descriptor: the directory itself, close-on-exec, locked */
 	struct stat a, b;
 	CHECK(fstat(fd, &a) == 0 && stat(dir, &b) == 0 && a.st_ino == b.st_ino &&
@@ -239,8 +236,8 @@ static void test_info(const char *top)
 	ri.start_clock = 5;
 	snprintf(ri.start_time, sizeof(ri.start_time), "2026-01-01T00:00:00Z");
 	struct ct_info_file f;
-	ct_info_init(&f, dir, note);
-	CHECK(ct_info_write(&f, &ri) == 0, "the first info: %s", msg);
+	ct_info_init(&f, dir);
+	CHECK(ct_info_write(&f, &ri, &err) == 0, "the first info: %s", msg);
 	snprintf(p, sizeof(p), "%s/info", dir);
 	CHECK(!strcmp(slurp(p), "calltrace-data: 1\ncommand: ./prog a\\x20b c\\\\d\n"
 				"start_time: 2026-01-01T00:00:00Z\nclock: mono\n"
@@ -261,7 +258,7 @@ static void test_info(const char *top)
 	ri.untraced[CT_UNTRACED_TSC] = 3;
 	ri.running = run;
 	ri.nrunning = 2;
-	CHECK(ct_info_write(&f, &ri) == 0, "the final info: %s", msg);
+	CHECK(ct_info_write(&f, &ri, &err) == 0, "the final info: %s", msg);
 	CHECK(f.fd < 0 && access(p, F_OK) != 0, ".info.tmp renamed");
 	snprintf(p, sizeof(p), "%s/info", dir);
 	const char *t = slurp(p);

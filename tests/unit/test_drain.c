@@ -18,11 +18,18 @@
 #include "drain.h"
 
 static char msg[8192];
+static struct ct_error err;
 
-static void note(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-static void note(const char *fmt, va_list ap)
+/* the drainer's messages since the last look, one a line, in msg (they
+ * are taken: d->msgs emptied) */
+static const char *said(struct ct_drainer *d)
 {
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	size_t n = 0;
+	msg[0] = 0;
+	for (size_t i = 0; i < d->msgs.n && n < sizeof(msg); i++)
+		n += (size_t)snprintf(msg + n, sizeof(msg) - n, "%s\n", d->msgs.v[i].text);
+	ct_msgs_free(&d->msgs);
+	return msg;
 }
 
 #define STRIDE 4096u
@@ -233,8 +240,8 @@ static void test_rewritten(void)
 		return;
 	}
 	struct ct_drainer d;
-	ct_drainer_init(&d, dir, note);
-	CHECK(ct_drainer_make_dir(&d, true) == 0, "the ring directory: %s", msg);
+	ct_drainer_init(&d, dir);
+	CHECK(ct_drainer_make_dir(&d, true, &err) == 0, "the ring directory: %s", err.msg);
 	CHECK(put_ring(d.shm, "r1") == 0, "a ring");
 	/* the program's own mapping of it */
 	char path[PATH_MAX + 8];
@@ -319,13 +326,13 @@ static void test_rewritten(void)
 
 	/* the process is gone: the buffer it was writing, by the stride the
 	 * ring was taken with */
-	msg[0] = 0;
+	said(&d);
 	ct_drainer_process_gone(&d, 4242);
 	CHECK(ct_drainer_drain(&d), "buffer 2 copied at the end");
 	CHECK(d.st.events == 4 && d.st.exits == 2 && d.nrings == 0, "all 4 events: %llu",
 	      (unsigned long long)d.st.events);
-	CHECK(strstr(msg, "the ring of thread 4242-0-4243: its header's layout was changed by "
-			  "the program after it was taken; ignored"),
+	CHECK(strstr(said(&d), "the ring of thread 4242-0-4243: its header's layout was changed by "
+			       "the program after it was taken; ignored"),
 	      "said: %s", msg);
 	CHECK(ev_header(dir, &eh, &size) == 0 && eh.pid == 4242 && eh.tid == 4243 &&
 		      eh.start_tsc == 1234 && size == (off_t)(sizeof(eh) + 12 + STRIDE + 4),
@@ -335,6 +342,7 @@ static void test_rewritten(void)
 	munmap(m, (size_t)st.st_size);
 	ct_drainer_stop(&d);
 	ct_drainer_free(&d);
+	ct_msgs_free(&d.msgs);
 	rmdir(dir);
 }
 
@@ -349,8 +357,8 @@ int main(void)
 		return 1;
 	}
 	struct ct_drainer d;
-	ct_drainer_init(&d, dir, note);
-	CHECK(ct_drainer_make_dir(&d, true) == 0, "the ring directory: %s", msg);
+	ct_drainer_init(&d, dir);
+	CHECK(ct_drainer_make_dir(&d, true, &err) == 0, "the ring directory: %s", err.msg);
 	char shm[PATH_MAX];
 	snprintf(shm, sizeof(shm), "%s", d.shm);
 	struct stat st;
@@ -364,10 +372,10 @@ int main(void)
 	int fd = open(bad, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd >= 0)
 		close(fd);
-	msg[0] = 0;
+	said(&d);
 	ct_drainer_scan(&d);
 	CHECK(d.nrings == 1 && d.st.rings == 1, "one ring taken (%zu)", d.nrings);
-	CHECK(d.rings_refused == 1 && strstr(msg, "/bad: not the size of a ring; ignored"),
+	CHECK(d.rings_refused == 1 && strstr(said(&d), "/bad: not the size of a ring; ignored"),
 	      "the empty file refused: %s", msg);
 	snprintf(bad, sizeof(bad), "%s/r1", shm);
 	CHECK(access(bad, F_OK) != 0, "the ring unlinked once mapped");
@@ -402,6 +410,7 @@ int main(void)
 	ct_drainer_stop(&d);
 	CHECK(d.db->closed == 1, "closed");
 	ct_drainer_free(&d);
+	ct_msgs_free(&d.msgs);
 	CHECK(access(shm, F_OK) != 0, "the ring directory removed");
 	ct_drainer_untraced(&d, untraced);
 	CHECK(untraced[CT_UNTRACED_TSC] == 0, "no doorbell, no counts");

@@ -182,14 +182,14 @@ static void test_depth(void)
 	struct ct_filter f;
 	struct ct_error err;
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 'D', "2") == 0);
+	CHECK(ct_filter_option(&f, 'D', "2", &err) == 0);
 	CHECK(f.max_depth == 2);
 	CHECK_STR(run(&f, trace1), "+main0 +a1 -a1 +b1 -b1 -main0");
 	ct_filter_free(&f);
 
 	/* with -F the depth counts from the match */
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 'D', "1") == 0);
+	CHECK(ct_filter_option(&f, 'D', "1", &err) == 0);
 	CHECK(ct_filter_add_regex(&f, false, "^c$", &err) == 0);
 	CHECK_STR(run(&f, trace1), "+c0 -c0");
 	ct_filter_free(&f);
@@ -198,6 +198,7 @@ static void test_depth(void)
 static void test_time(void)
 {
 	struct ct_filter f;
+	struct ct_error err;
 	ct_filter_init(&f, NULL);
 	f.min_time = 10;
 	/* main 100, a 60, b 10, c 20, b 5, b 10, leaf 1 */
@@ -206,7 +207,7 @@ static void test_time(void)
 
 	f.min_time = 0;
 	ct_filter_init(&f, NULL);
-	CHECK(ct_filter_option(&f, 't', "15ns") == 0);
+	CHECK(ct_filter_option(&f, 't', "15ns", &err) == 0);
 	CHECK(f.min_time == 15);
 	CHECK_STR(run(&f, trace1), "+main0 +a1 +c2 -c2 -a1 -main0");
 	ct_filter_free(&f);
@@ -227,7 +228,6 @@ static void test_time(void)
 
 	/* -t with -F and -D */
 	ct_filter_init(&f, NULL);
-	struct ct_error err;
 	CHECK(ct_filter_add_regex(&f, false, "^a$", &err) == 0);
 	f.min_time = 10;
 	f.max_depth = 2;
@@ -322,13 +322,21 @@ static void test_bad_options(void)
 	CHECK(ct_filter_add_regex(&f, false, "a(", &err) < 0);
 	CHECK(strstr(err.msg, "a(") != NULL);
 	CHECK(f.ninc == 0);
-	fprintf(stderr, "(expected messages follow)\n");
-	CHECK(ct_filter_option(&f, 'D', "0") < 0);
-	CHECK(ct_filter_option(&f, 'D', "-1") < 0);
-	CHECK(ct_filter_option(&f, 'D', "x") < 0);
-	CHECK(ct_filter_option(&f, 't', "fast") < 0);
-	CHECK(ct_filter_option(&f, 'N', "[") < 0);
-	CHECK(ct_filter_option(&f, 't', "1.5us") == 0);
+	CHECK(ct_filter_option(&f, 'D', "0", &err) < 0);
+	CHECK_STR(err.msg, "-D: want a depth >= 1, not '0'");
+	CHECK(ct_filter_option(&f, 'D', "-1", &err) < 0);
+	CHECK(ct_filter_option(&f, 'D', "x", &err) < 0);
+	CHECK_STR(err.msg, "-D: want a depth >= 1, not 'x'");
+	CHECK(ct_filter_option(&f, 't', "fast", &err) < 0);
+	CHECK_STR(err.msg, "-t: want a time such as 10us, 1.5ms, 2s, not 'fast'");
+	CHECK(ct_filter_option(&f, 'N', "[", &err) < 0);
+	CHECK(strncmp(err.msg, "-N: bad regex '[': ", 19) == 0);
+	CHECK(ct_filter_option(&f, 'H', "(", &err) < 0);
+	CHECK(strncmp(err.msg, "--hide: bad regex '(': ", 23) == 0);
+	/* a byte that must not reach a terminal comes back escaped */
+	CHECK(ct_filter_option(&f, 'D', "\x1b[2J", &err) < 0);
+	CHECK_STR(err.msg, "-D: want a depth >= 1, not '\\x1b[2J'");
+	CHECK(ct_filter_option(&f, 't', "1.5us", &err) == 0);
 	CHECK(f.min_time == 1500);
 	ct_filter_free(&f);
 }
@@ -366,9 +374,15 @@ static void test_select_threads(void)
 	struct ct_thread *threads[] = {&t0, &t1};
 	struct ct_session s = {.dir = "d", .threads = threads, .nthreads = 2};
 	int tids[] = {11, 99};
-	CHECK(ct_select_threads(&s, tids, 0) == NULL);
-	bool *want = ct_select_threads(&s, tids, 2);
+	struct ct_msgs m = {0};
+	CHECK(ct_select_threads(&s, tids, 0, &m) == NULL);
+	CHECK(m.n == 0);
+	bool *want = ct_select_threads(&s, tids, 2, &m);
 	CHECK(want && !want[0] && want[1]);
+	/* the tid that names no thread: said, as an error, and handed back */
+	CHECK(m.n == 1 && m.v[0].kind == CT_MSG_ERROR);
+	CHECK_STR(m.v[0].text, "no thread 99 in d");
+	ct_msgs_free(&m);
 	free(want);
 }
 

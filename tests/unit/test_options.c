@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The option tables (lib/core/options.c): parsing with several tables, in
  * order or mixed with operands, optional arguments, each kind of usage
- * error and its message, --help and --list-options, and the help's
- * layout. */
+ * error and its message (handed back, printed by the caller with
+ * message.h's ct_usage_error: the parser prints nothing on stderr),
+ * --help and --list-options, and the help's layout. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,31 +36,32 @@ static const struct ct_opt table_b[] = {
 /* what the functions were given, in order: "table:val=arg;" */
 static char seen[512];
 
-static int take(const char *table, const struct ct_opt *o, const char *arg)
+static int take(const char *table, const struct ct_opt *o, const char *arg, struct ct_error *e)
 {
 	size_t n = strlen(seen);
 	snprintf(seen + n, sizeof(seen) - n, "%s:%s=%s;", table, o->name, arg ? arg : "-");
 	if (o->val == OPT_BAD) {
-		ct_error("--bad: not '%s'", arg);
+		ct_set_err(e, "--bad: not '%s'", arg);
 		return -1;
 	}
 	return 0;
 }
 
-static int take_a(void *ctx, const struct ct_opt *o, const char *arg)
+static int take_a(void *ctx, const struct ct_opt *o, const char *arg, struct ct_error *e)
 {
 	CHECK(ctx == table_a, "table a's context");
-	return take("a", o, arg);
+	return take("a", o, arg, e);
 }
 
-static int take_b(void *ctx, const struct ct_opt *o, const char *arg)
+static int take_b(void *ctx, const struct ct_opt *o, const char *arg, struct ct_error *e)
 {
 	CHECK(ctx == table_b, "table b's context");
-	return take("b", o, arg);
+	return take("b", o, arg, e);
 }
 
-/* stdout and stderr of a parse, each in its buffer */
-static char out[4096], err[4096];
+/* stdout and stderr of a parse, each in its buffer; err is what the
+ * caller prints of a usage error (ct_usage_error) */
+static char out[4096], err[4096], parse_err[4096];
 
 static void slurp(FILE *f, char *buf, size_t len)
 {
@@ -91,7 +93,8 @@ static int parse(bool in_order, int *next, char **words)
 	dup2(fileno(fo), 1);
 	dup2(fileno(fe), 2);
 	seen[0] = 0;
-	int rc = ct_opt_parse(&c, argc, words);
+	struct ct_error e;
+	int rc = ct_opt_parse(&c, argc, words, &e);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);
@@ -99,6 +102,16 @@ static int parse(bool in_order, int *next, char **words)
 	close(so);
 	close(se);
 	slurp(fo, out, sizeof(out));
+	slurp(fe, parse_err, sizeof(parse_err));
+	CHECK(!parse_err[0], "the parser printed nothing on stderr: %s", parse_err);
+	/* the caller's message */
+	fe = tmpfile();
+	se = dup(2);
+	dup2(fileno(fe), 2);
+	if (rc == 2)
+		ct_usage_error("%s", e.msg);
+	dup2(se, 2);
+	close(se);
 	slurp(fe, err, sizeof(err));
 	*next = c.next;
 	return rc;

@@ -297,7 +297,6 @@ int main(void)
 		printf("FAIL open: %s\n", err.msg);
 		return 1;
 	}
-	s->quiet = true;
 	test_clock(s);
 	test_figures(s);
 	ct_session_close(s);

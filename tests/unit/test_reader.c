@@ -173,7 +173,6 @@ static size_t reference(const char *d, struct refev *v, size_t max)
 	size_t n = 0;
 	if (ct_session_open(&s, d, &e) < 0)
 		return 0;
-	s->quiet = true;
 	if (ct_merge_open(s, NULL, &m, &e) == 0) {
 		while (n < max && ct_merge_next(m, &ev, &e) > 0)
 			v[n++] = (struct refev){ev.kind, ev.time, ev.addr, ev.depth,

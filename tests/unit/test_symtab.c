@@ -105,7 +105,7 @@ static void test_cache(const char *bin, const char *bid)
 
 	/* first save: built from the ELF file, stored in the cache */
 	char *d1 = make_data("c1", bid, bin);
-	int rc = ct_save_symbols(d1, NULL, &err);
+	int rc = ct_save_symbols(d1, NULL, NULL, &err);
 	CHECK(rc == 0, "cache: first save: %d warnings", rc);
 	char *s1 = xasprintf("%s/sym/%s.sym", d1, bid);
 	CHECK(access(s1, R_OK) == 0, "%s written", s1);
@@ -119,7 +119,7 @@ static void test_cache(const char *bin, const char *bid)
 	char *moved = xasprintf("%s.moved", bin);
 	CHECK(rename(bin, moved) == 0, "move the binary away");
 	char *d2 = make_data("c2", bid, bin);
-	rc = ct_save_symbols(d2, NULL, &err);
+	rc = ct_save_symbols(d2, NULL, NULL, &err);
 	CHECK(rc == 0, "cache: second save: %d warnings (binary gone, cache used)", rc);
 	char *s2 = xasprintf("%s/sym/%s.sym", d2, bid);
 	CHECK(same_file(s1, s2), "second save identical to the first");
@@ -130,7 +130,7 @@ static void test_cache(const char *bin, const char *bid)
 	/* the module at another path: same table, path line rewritten */
 	char *other = xasprintf("%s/other dir/t", dir);
 	char *d3 = make_data("c3", bid, other);
-	rc = ct_save_symbols(d3, NULL, &err);
+	rc = ct_save_symbols(d3, NULL, NULL, &err);
 	CHECK(rc == 0, "cache: other path: %d warnings", rc);
 	char *s3 = xasprintf("%s/sym/%s.sym", d3, bid);
 	u = ct_symtab_load(s3, &err);
@@ -146,7 +146,7 @@ static void test_cache(const char *bin, const char *bid)
 	write_file(ctmp, "calltrace-sym 1\nbuildid 0000\npath /x\n10 5 bogus\n");
 	CHECK(rename(ctmp, cfile) == 0, "corrupt the cache entry");
 	char *d4 = make_data("c4", bid, bin);
-	rc = ct_save_symbols(d4, NULL, &err);
+	rc = ct_save_symbols(d4, NULL, NULL, &err);
 	CHECK(rc == 0, "cache: corrupt entry: %d warnings", rc);
 	char *s4 = xasprintf("%s/sym/%s.sym", d4, bid);
 	CHECK(same_file(s1, s4), "rebuilt from the ELF file");
@@ -158,7 +158,7 @@ static void test_cache(const char *bin, const char *bid)
 	fclose(f);
 	CHECK(rename(ctmp, cfile) == 0, "truncate the cache entry");
 	char *d5 = make_data("c5", bid, bin);
-	ct_save_symbols(d5, NULL, &err);
+	ct_save_symbols(d5, NULL, NULL, &err);
 	char *s5 = xasprintf("%s/sym/%s.sym", d5, bid);
 	CHECK(same_file(s1, s5), "truncated cache entry ignored");
 
@@ -166,7 +166,7 @@ static void test_cache(const char *bin, const char *bid)
 	unlink(cfile);
 	setenv("CALLTRACE_NO_CACHE", "1", 1);
 	char *d6 = make_data("c6", bid, bin);
-	ct_save_symbols(d6, NULL, &err);
+	ct_save_symbols(d6, NULL, NULL, &err);
 	char *s6 = xasprintf("%s/sym/%s.sym", d6, bid);
 	CHECK(same_file(s1, s6), "no cache: saved");
 	CHECK(access(cfile, F_OK) != 0, "no cache: not stored");
@@ -177,7 +177,7 @@ static void test_cache(const char *bin, const char *bid)
 	write_file(blocker, "x");
 	setenv("XDG_CACHE_HOME", blocker, 1);
 	char *d7 = make_data("c7", bid, bin);
-	rc = ct_save_symbols(d7, NULL, &err);
+	rc = ct_save_symbols(d7, NULL, NULL, &err);
 	char *s7 = xasprintf("%s/sym/%s.sym", d7, bid);
 	CHECK(rc == 0 && same_file(s1, s7), "unusable cache dir: saved anyway (%d)", rc);
 	char *cache = xasprintf("%s/cache", dir);
@@ -324,8 +324,18 @@ static void test_elf(void)
 			       "module 5 0 5000 6000 - /nonexistent/lib.so\n",
 			       bid, bin, bid, bin, bin);
 	write_file(proc, text);
-	rc = ct_save_symbols(data, NULL, &err);
+	struct ct_msgs warn = {0};
+	rc = ct_save_symbols(data, NULL, &warn, &err);
 	CHECK(rc == 2, "save_symbols: %d warnings (want 2: mismatch, missing)", rc);
+	/* handed back, not printed: the recording's kind */
+	CHECK(warn.n == 2 && warn.v[0].kind == CT_MSG_WARN_PLAIN &&
+		      warn.v[1].kind == CT_MSG_WARN_PLAIN,
+	      "the warnings handed back: %zu", warn.n);
+	CHECK(warn.n == 2 && strstr(warn.v[0].text, "build-id mismatch (recorded 0123456789") &&
+		      strstr(warn.v[1].text, "/nonexistent/lib.so: "),
+	      "their texts: %s | %s", warn.n ? warn.v[0].text : "",
+	      warn.n > 1 ? warn.v[1].text : "");
+	ct_msgs_free(&warn);
 	char *want = xasprintf("%s/sym/%s.sym", data, bid);
 	CHECK(access(want, R_OK) == 0, "%s written", want);
 	u = ct_symtab_load(want, &err);
@@ -334,7 +344,7 @@ static void test_elf(void)
 	/* the mismatch one was not written */
 	char *nowant = xasprintf("%s/sym/0123456789.sym", data);
 	CHECK(access(nowant, F_OK) != 0, "mismatch not saved");
-	rc = ct_save_symbols(data, NULL, &err);
+	rc = ct_save_symbols(data, NULL, NULL, &err);
 	CHECK(rc == 2, "second run: %d", rc);
 	free(nowant);
 	free(want);
