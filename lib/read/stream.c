@@ -86,9 +86,11 @@ struct cclock {
 static inline uint64_t cc_at(struct cclock *c, uint64_t t, uint64_t pre, uint64_t post)
 {
 	if (__builtin_expect(!c->started, 0)) {
-		/* the thread's clocks agree at its first event */
+		/* the thread's clocks agree at its first event: what was spent
+		 * before it has no time to be taken out of (clipped) */
 		c->started = true;
 		c->raw = c->ns = t;
+		c->clipped += c->owed + pre;
 		c->owed = post;
 		return t;
 	}

@@ -931,10 +931,14 @@ static void read_stream(struct ct_session *s, struct ct_thread *t, const struct 
  * streams shows call sites) */
 static bool same_event(const struct ct_event *a, const struct ct_event *b, bool fed)
 {
+	/* the calls still open at a file's end last to their process's last
+	 * event (stream.c's proc_end), a fed stream's to its own: no sooner */
+	bool end = fed && (a->flags & CT_EVF_UNFINISHED);
 	/* (a mark's addr is its text, a pointer of its read) */
 	return a->kind == b->kind && a->flags == b->flags &&
-	       (a->addr == b->addr || a->kind == CT_MARK) && a->time == b->time &&
-	       a->start == b->start && a->ctime == b->ctime && a->cstart == b->cstart &&
+	       (a->addr == b->addr || a->kind == CT_MARK) &&
+	       (a->time == b->time || (end && b->time <= a->time)) && a->start == b->start &&
+	       (a->ctime == b->ctime || (end && b->ctime <= a->ctime)) && a->cstart == b->cstart &&
 	       a->depth == b->depth && a->thread == b->thread && a->waited == b->waited &&
 	       (a->site == b->site || (fed && !b->site));
 }
@@ -954,8 +958,11 @@ static void same_runs(const struct run *a, const struct run *b, const char *what
 			       b->ev[i].depth);
 			break;
 		}
-	EXPECT(a->cost.taken == b->cost.taken && a->cost.clipped == b->cost.clipped &&
-		       a->cost.span == b->cost.span,
+	/* a fed stream's unfinished calls end sooner (above): what is owed
+	 * before them is the same, how much of it could be taken out not */
+	EXPECT(fed ? a->cost.taken + a->cost.clipped - (b->cost.taken + b->cost.clipped) + 1 <= 2
+		   : a->cost.taken == b->cost.taken && a->cost.clipped == b->cost.clipped &&
+			     a->cost.span == b->cost.span,
 	       "%s: cost %" PRIu64 "/%" PRIu64 "/%" PRIu64 ", at batch 1 %" PRIu64 "/%" PRIu64
 	       "/%" PRIu64,
 	       what, b->cost.taken, b->cost.clipped, b->cost.span, a->cost.taken, a->cost.clipped,
