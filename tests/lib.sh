@@ -11,6 +11,9 @@
 # at the end) and reports other problems with fail (go on) or die (stop).
 
 CT_TIMEOUT=${CT_TIMEOUT:-900}   # a hang guard only, never a timing assertion
+# a case that polls for something (sleep 0.1 between looks) gives up after
+# this many looks: at least the hang guard, however slow the machine
+CT_POLLS=$((CT_TIMEOUT * 10))
 
 # Library calls (doc/libcall.md) are recorded by default; the cases written
 # before them check the program's own calls, so the runtime is told not to
