@@ -93,6 +93,16 @@ static void vmessage(bool with_command, const char *kind, const char *tail, cons
 	errno = saved;
 }
 
+static void message(bool with_command, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void message(bool with_command, const char *kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(with_command, kind, NULL, fmt, ap);
+	va_end(ap);
+}
+
 int ct_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -158,21 +168,20 @@ void ct_note_plain(const char *fmt, ...)
 
 void ct_msgs_flush(struct ct_msgs *m)
 {
+	/* each kind's prefix and word (error.h) */
+	static const struct {
+		bool with_command;
+		const char *kind;
+	} how[] = {[CT_MSG_ERROR] = {true, ""},
+		   [CT_MSG_WARN] = {true, "warning: "},
+		   [CT_MSG_WARN_PLAIN] = {false, "warning: "}};
 	for (size_t i = 0; i < m->n; i++) {
 		/* (not ct_tx, whose buffers are shared: live's and top's
 		 * follower prints from its own thread) */
 		char *text = ct_text_dup(m->v[i].text);
-		switch (m->v[i].kind) {
-		case CT_MSG_ERROR:
-			ct_error("%s", text);
-			break;
-		case CT_MSG_WARN:
-			ct_warn("%s", text);
-			break;
-		case CT_MSG_WARN_PLAIN:
-			ct_warn_plain("%s", text);
-			break;
-		}
+		unsigned k =
+			m->v[i].kind < sizeof(how) / sizeof(how[0]) ? m->v[i].kind : CT_MSG_ERROR;
+		message(how[k].with_command, how[k].kind, "%s", text);
 		free(text);
 	}
 	if (m->dropped)
