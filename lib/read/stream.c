@@ -72,8 +72,8 @@ struct cclock {
 	uint64_t rem;                   /* and the ps below that, 0..999 */
 	uint64_t owed;                  /* ps of the tracer's cost since then */
 	uint64_t taken, clipped;        /* ps so far: taken out, and not */
-	bool on;      /* corrected (not --raw): the waits are owed too */
-	bool started; /* an event was placed: the first is at its recorded time */
+	bool on;                        /* corrected (not --raw): the waits are owed too */
+	bool started;                   /* an event was placed: the first is at its recorded time */
 };
 
 /* an owed amount stays below 2^62 ps (53 days), whatever a hostile

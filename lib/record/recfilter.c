@@ -70,8 +70,9 @@ static const char *check_action(const char *a, size_t n)
 	}
 	/* time=0: everything under the function, whatever -t says */
 	if (!strncmp(buf, "time=", 5))
-		return ct_parse_duration(buf + 5) >= 0 ? NULL
-						       : "time=TIME wants a time such as 10us (or 0)";
+		return ct_parse_duration(buf + 5) >= 0
+			       ? NULL
+			       : "time=TIME wants a time such as 10us (or 0)";
 	return "unknown action (trace_on, trace_off, trace_on=call, trace_off=call, depth=N, "
 	       "time=TIME, finish, snapshot, backtrace)";
 }

@@ -962,7 +962,7 @@ static void same_runs(const struct run *a, const struct run *b, const char *what
 	 * before them is the same, how much of it could be taken out not */
 	EXPECT(fed ? a->cost.taken + a->cost.clipped - (b->cost.taken + b->cost.clipped) + 1 <= 2
 		   : a->cost.taken == b->cost.taken && a->cost.clipped == b->cost.clipped &&
-			     a->cost.span == b->cost.span,
+			       a->cost.span == b->cost.span,
 	       "%s: cost %" PRIu64 "/%" PRIu64 "/%" PRIu64 ", at batch 1 %" PRIu64 "/%" PRIu64
 	       "/%" PRIu64,
 	       what, b->cost.taken, b->cost.clipped, b->cost.span, a->cost.taken, a->cost.clipped,
