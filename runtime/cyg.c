@@ -6,7 +6,7 @@
  *
  * Hot path: TLS -> clock -> one compact record reserved with a single
  * instruction -> shadow stack.  Everything else goes to the slow paths of
- * runtime.c (ct_enter_slow; exit_slow below for an exit that does not match
+ * stream.c (ct_enter_slow; exit_slow below for an exit that does not match
  * the top frame).
  *
  * Signals: `busy` counts the hooks of this thread in progress.  A hook that

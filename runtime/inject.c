@@ -459,7 +459,7 @@ void ct_inj_cyg_exit(struct ct_tstate *t, uintptr_t fn)
 	ct_inj_errno_now();
 }
 
-/* the process's constructor (proc.c): with a throw= rule, dlopen the C++
+/* the process's constructor (start.c): with a throw= rule, dlopen the C++
  * half (runtime/cxx/throw.cc), its own calls untraced */
 void ct_inj_load(void)
 {
