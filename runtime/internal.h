@@ -859,6 +859,8 @@ static inline void ct_filt_note_at(struct ct_tstate *t, uint32_t d, uint64_t now
 
 /* rings.c: the list of this process's rings */
 void ct_rings_add(struct ct_ring_header *r, size_t len, int fd) CT_HIDDEN;
+/* unmap a ring this process is done with (record mode), out of the list */
+void ct_rings_unmap(struct ct_ring_header *r, size_t len) CT_HIDDEN;
 void ct_rings_forget_all(void) CT_HIDDEN; /* in a forked child */
 void ct_rings_writer_start(void) CT_HIDDEN;
 void ct_rings_flush_all(void) CT_HIDDEN;

@@ -172,7 +172,7 @@ void ct_thread_release(struct ct_tstate *t, bool unmap)
 	t->ring = NULL;
 	t->bufs = NULL;
 	if (unmap && !ct_cfg.linked)
-		munmap(r, t->map_len);
+		ct_rings_unmap(r, t->map_len);
 	if (unmap) {
 		/* should a later destructor of this thread call traced code, it
 		 * starts a new ring from an empty stack */
@@ -239,7 +239,7 @@ void ct_thread_stop(struct ct_tstate *t, enum ct_untraced why)
 		size_t len = t->map_len;
 		ct_thread_release(t, false);
 		if (r && !ct_cfg.linked)
-			munmap(r, len);
+			ct_rings_unmap(r, len);
 		/* hooked frames still live get their return addresses; the
 		 * shadow stack and the hook area stay, so that a frame the
 		 * hook area keeps as an orphan (dropped by a longjmp, parked
