@@ -866,8 +866,11 @@ static __attribute__((noinline)) void filt_exit(struct ct_tstate *t, uintptr_t f
 		return;
 	}
 	uint64_t now = ct_clock();
-	if (ct_filt.timed && ct_filt_take_back(t, d - 1, now))
-		return;
+	if (ct_filt.timed) {
+		if (ct_filt_take_back(t, d - 1, now))
+			return;
+		ct_filt_kept(t);
+	}
 	if (t->nested_lost)
 		ct_put_nested_lost(t);
 	ct_put_exit(t, now, d - 1);

@@ -603,6 +603,8 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 	} else if (flags & CT_FR_NOREC) {
 		t->depth = i - 1; /* a record-time filter left it out */
 	} else if (!(ct_filt_on && ct_filt.timed && ct_filt_take_back(t, i - 1, now))) {
+		if (ct_filt_on && ct_filt.timed)
+			ct_filt_kept(t);
 		if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
 			ct_args_exit(t, fn, r);
 		if (t->nested_lost)

@@ -803,6 +803,19 @@ static inline bool ct_filt_take_back_at(struct ct_tstate *t, const struct ct_tpe
 	return true;
 }
 
+/* -t: the recorded call whose frame was the top one was kept at its exit
+ * (long by its threshold, or its records could not be taken back).  With
+ * triggers, thresholds differ (time=): a call inside another may be long
+ * by its own when the other proves short by its own.  The calls it is in
+ * then stay, as its frames in the tree: their records (the ENTER before
+ * its own) can no longer be taken back.  (With one threshold, the calls it
+ * is in last longer than it: they are kept anyway.) */
+static inline void ct_filt_kept(struct ct_tstate *t)
+{
+	if (unlikely(ct_filt.has_trig))
+		t->fl_epoch++;
+}
+
 /* -t alone: the frame at depth d, entered at now, has its ENTER held back
  * (CT_FR_PEND | CT_FR_NOREC): the lowest such frame and the earliest
  * deadline are kept as minima (cyg.c push_held; hook.c for a library call
