@@ -366,6 +366,9 @@ void ct_hook_release(struct ct_tstate *t) CT_HIDDEN;
 /* procfile.c: the .proc file */
 /* a line of it (one write(2)) */
 void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
+/* a line "HEAD PATH", the path (an executable's, a module's) escaped as
+ * arg lines are (\\ and \n): a newline in it cannot make a line */
+void ct_proc_path_line(const char *head, const char *path) CT_HIDDEN;
 /* make this image's file and write its header and module map (false: it
  * cannot be made); close it in a forked child */
 bool ct_proc_file_start(void) CT_HIDDEN;

@@ -171,9 +171,10 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 		lo = hi = info->dlpi_addr;
 	char abs[4096];
 	name = absolute_name(name, lo, abs, sizeof(abs));
-	ct_proc_printf("module %lu %lx %lx %lx %s %s", (unsigned long)now,
-		       (unsigned long)info->dlpi_addr, (unsigned long)lo, (unsigned long)hi, bid,
-		       name);
+	char head[256];
+	ct_fmt(head, sizeof(head), "module %lu %lx %lx %lx %s", (unsigned long)now,
+	       (unsigned long)info->dlpi_addr, (unsigned long)lo, (unsigned long)hi, bid);
+	ct_proc_path_line(head, name);
 	ct_args_module(info->dlpi_addr, name, bid, true);
 	ct_filt_module(info->dlpi_addr, name, bid, true);
 	ct_plug_module(info->dlpi_addr, name, bid, true);
@@ -208,8 +209,10 @@ void ct_modules_rescan(void)
 	ct_libcall_flush();
 	for (int i = 0; i < nmodules;) {
 		if (!modules[i].seen) {
-			ct_proc_printf("unmodule %lu %lx %s", (unsigned long)now,
-				       (unsigned long)modules[i].base, modules[i].name);
+			char head[64];
+			ct_fmt(head, sizeof(head), "unmodule %lu %lx", (unsigned long)now,
+			       (unsigned long)modules[i].base);
+			ct_proc_path_line(head, modules[i].name);
 			ct_patch_forget(modules[i].base);
 			ct_libcall_forget(modules[i].base);
 			ct_args_module(modules[i].base, modules[i].name, NULL, false);

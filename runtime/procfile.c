@@ -20,6 +20,15 @@
 static struct ct_held_fd proc_file = {.fd = -1};
 static char proc_path[4200];
 
+static void proc_write(const char *buf, size_t n)
+{
+	int fd = ct_fd_get(&proc_file, proc_path);
+	if (fd >= 0) {
+		ssize_t r = write(fd, buf, n);
+		(void)r;
+	}
+}
+
 void ct_proc_printf(const char *fmt, ...)
 {
 	char buf[4096 + 512];
@@ -28,11 +37,7 @@ void ct_proc_printf(const char *fmt, ...)
 	size_t n = ct_vfmt(buf, sizeof(buf) - 1, fmt, ap);
 	va_end(ap);
 	buf[n++] = '\n';
-	int fd = ct_fd_get(&proc_file, proc_path);
-	if (fd >= 0) {
-		ssize_t r = write(fd, buf, n);
-		(void)r;
-	}
+	proc_write(buf, n);
 }
 
 /* the front ends this process records through (CT_FE_*), each noted once
@@ -66,8 +71,8 @@ static void frontends_again(void)
 }
 
 /* a text with backslash and newline escaped (\\, \n), as .proc lines
- * hold them, into buf */
-static void escape_line(char *buf, size_t len, const char *a)
+ * hold them, into buf (len > 0): its length */
+static size_t escape_line(char *buf, size_t len, const char *a)
 {
 	size_t n = 0;
 	for (; *a && n + 3 < len; a++) {
@@ -79,6 +84,16 @@ static void escape_line(char *buf, size_t len, const char *a)
 		}
 	}
 	buf[n] = 0;
+	return n;
+}
+
+void ct_proc_path_line(const char *head, const char *path)
+{
+	char buf[4096 + 512];
+	size_t n = ct_fmt(buf, 256, "%s ", head);
+	n += escape_line(buf + n, sizeof(buf) - 1 - n, path);
+	buf[n++] = '\n';
+	proc_write(buf, n);
 }
 
 static void put_escaped_arg(const char *a)
@@ -221,7 +236,7 @@ bool ct_proc_file_start(void)
 	ct_proc_printf("pid %d", ct_cfg.pid);
 	ct_proc_printf("ppid %d", (int)getppid());
 	ct_proc_printf("gen %d", ct_cfg.gen);
-	ct_proc_printf("exe %s", ct_exe_path);
+	ct_proc_path_line("exe", ct_exe_path);
 	write_args();
 	ct_proc_printf("clock %lu %lu %lu", (unsigned long)ct_cfg.start_clock, (unsigned long)mono,
 		       (unsigned long)ct_clock_realtime());
