@@ -86,9 +86,11 @@ struct cclock {
 static inline uint64_t cc_at(struct cclock *c, uint64_t t, uint64_t pre, uint64_t post)
 {
 	if (__builtin_expect(!c->started, 0)) {
-		/* the thread's clocks agree at its first event */
+		/* the thread's clocks agree at its first event: what was spent
+		 * before it has no time to be taken out of (clipped) */
 		c->started = true;
 		c->raw = c->ns = t;
+		c->clipped += c->owed + pre;
 		c->owed = post;
 		return t;
 	}
@@ -241,6 +243,26 @@ void ct_stream_cost(const struct ct_stream *st, struct ct_cost *c)
 	c->span = st->started ? st->last_time - st->first_time : 0;
 }
 
+/* the library calls of the stream's process (its "libcall" lines): a fed
+ * stream (live, top) knows them as a file's does, so that both correct
+ * them with the same figures */
+static void lc_setup(struct ct_stream *st)
+{
+	const struct ct_thread *t = st->t;
+	st->lc_lo = UINT64_MAX; /* above lc_hi: no address is a library call */
+	if (!t || !t->proc)
+		return;
+	const struct proc_priv *pp = (const struct proc_priv *)(const void *)t->proc;
+	st->lc = pp->lcnames.len ? &pp->lcnames : NULL;
+	for (size_t i = 0; st->lc && i < pp->lcnames.cap; i++) {
+		if (!pp->lcnames.used[i])
+			continue;
+		uint64_t a = pp->lcnames.keys[i];
+		st->lc_lo = a < st->lc_lo ? a : st->lc_lo;
+		st->lc_hi = a > st->lc_hi ? a : st->lc_hi;
+	}
+}
+
 /* make n bytes available at buf[pos]; false at end of file (or error) */
 static bool ensure(struct ct_stream *st, size_t n)
 {
@@ -311,18 +333,7 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	cc_setup(st);
 	st->size = size;
 	st->tag = t->proc && ct_proc_overlaps(t->proc);
-	st->lc_lo = UINT64_MAX; /* above lc_hi: no address is a library call */
-	if (t->proc) {
-		const struct proc_priv *pp = (const struct proc_priv *)(const void *)t->proc;
-		st->lc = pp->lcnames.len ? &pp->lcnames : NULL;
-		for (size_t i = 0; st->lc && i < pp->lcnames.cap; i++) {
-			if (!pp->lcnames.used[i])
-				continue;
-			uint64_t a = pp->lcnames.keys[i];
-			st->lc_lo = a < st->lc_lo ? a : st->lc_lo;
-			st->lc_hi = a > st->lc_hi ? a : st->lc_hi;
-		}
-	}
+	lc_setup(st);
 	/* no bigger than the file (the fuzzer opens many small ones) */
 	if (bufsize > size + 64)
 		bufsize = (size_t)size + 64;
@@ -384,6 +395,7 @@ struct ct_stream *ct_stream_open_feed(struct ct_session *s, struct ct_thread *t,
 	cc_setup(st);
 	st->size = UINT64_MAX;
 	st->tag = t->proc && ct_proc_overlaps(t->proc);
+	lc_setup(st);
 	st->bufsize = MAX_RECORD + 64;
 	st->buf = xmalloc(st->bufsize);
 	st->cap = 64;

@@ -12,7 +12,7 @@ q() {
 	printf '%s %s: exit %s: %s\n' "$1" "$2" "$RC" "$( (head -1 "$W/q.out"; cat "$W/q.err") | head -1)" | add
 }
 section "graph"
-for n in 'ns::Cls::get() const' 'ns::Cls::get' get smethod twice 'ns::Cls::method(int)' 'ta.e' method smethd zzzz; do
+for n in 'ns::Cls::get() const' 'ns::Cls::get' get smethod twice 'ns::Cls::method(int)' 't.ke' method smethd zzzz; do
 	q graph "$n"
 done
 section "callers"

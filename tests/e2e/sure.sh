@@ -6,7 +6,7 @@
 #    22 ns as recorded (one 15 ns: its cost is clipped), 2 ns corrected;
 #    calls makes them; work lasts milliseconds; a second process has no
 #    figures (as recorded).  Its views are golden: info's cost lines
-#    (taken 40155 ns: each thread's first event owes nothing; clipped 5 ns, share of 3547490 ns), report's marks
+#    (taken 40155 ns; clipped 25 ns: 5 in a call shorter than its hooks, 20 spent before each thread's first event, share of 3547490 ns), report's marks
 #    (tiny and calls, never work), legend and footer, also per thread and
 #    in JSON (CSV unchanged), --raw's footer and no marks, graph's marked
 #    lines and backtrace, the HTML report's flags (and, once, the page in

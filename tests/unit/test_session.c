@@ -397,16 +397,19 @@ static void test_streams(struct ct_session *s)
 	EV(l, 1, CT_EXIT, A, 2, 0, 0);
 	free(l.v);
 
+	/* calls still open at the end of a stream last to the last event of
+	 * their process (stream.c's proc_end): process 10's, thread 2's exit
+	 * of A after its TIME record, at 5000007 */
 	l = decode(s, 7);
 	CHECK(l.rc == 0 && l.n == 4, "truncated: rc %d n %zu", l.rc, l.n);
 	EV(l, 1, CT_ENTER, B, 15, 1, 0);
-	EV(l, 2, CT_EXIT, B, 15, 1, CT_EVF_UNFINISHED);
-	EV(l, 3, CT_EXIT, A, 15, 0, CT_EVF_UNFINISHED);
+	EV(l, 2, CT_EXIT, B, 5000007, 1, CT_EVF_UNFINISHED);
+	EV(l, 3, CT_EXIT, A, 5000007, 0, CT_EVF_UNFINISHED);
 	free(l.v);
 
 	l = decode(s, 8);
 	CHECK(l.rc == 0 && l.n == 2, "ext past end: rc %d n %zu", l.rc, l.n);
-	EV(l, 1, CT_EXIT, A, 10, 0, CT_EVF_UNFINISHED);
+	EV(l, 1, CT_EXIT, A, 5000007, 0, CT_EVF_UNFINISHED);
 	free(l.v);
 
 	l = decode(s, 9);
