@@ -59,39 +59,6 @@ void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 #define MAX_PROC_ARGS (1u << 20)    /* "arg" lines of a process */
 #define MAX_PROC_MODULES (1u << 16) /* "module" lines of a process */
 
-/* undo the escaping of doc/format.md: \\ \n \xHH */
-static char *unescape(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-	while (*s) {
-		if (*s == '\\' && s[1]) {
-			if (s[1] == '\\') {
-				*o++ = '\\';
-				s += 2;
-				continue;
-			}
-			if (s[1] == 'n') {
-				*o++ = '\n';
-				s += 2;
-				continue;
-			}
-			if (s[1] == 'x' && s[2] && s[3]) {
-				char hex[3] = {s[2], s[3], 0};
-				char *end;
-				unsigned long v = strtoul(hex, &end, 16);
-				if (!*end) {
-					*o++ = (char)v;
-					s += 4;
-					continue;
-				}
-			}
-		}
-		*o++ = *s++;
-	}
-	*o = 0;
-	return out;
-}
-
 /* info's command line (escaped arguments separated by spaces) as a shell
  * user would type it: arguments with blanks or quotes in single quotes */
 static char *command_for_display(const char *val)
@@ -99,7 +66,7 @@ static char *command_for_display(const char *val)
 	size_t cap = strlen(val) * 4 + 16, n = 0;
 	char *out = xmalloc(cap), *copy = xstrdup(val), *save = NULL;
 	for (char *a = strtok_r(copy, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
-		char *arg = unescape(a);
+		char *arg = ct_unescape(a);
 		bool quote = !*arg || strpbrk(arg, " \t\n'\"\\$`*?;&|<>()") != NULL;
 		if (n)
 			out[n++] = ' ';
@@ -269,7 +236,7 @@ static void add_module(struct ct_session *s, const char *file, struct ct_proc *p
 	m.load_clock = clock;
 	m.unload_clock = UINT64_MAX;
 	m.buildid = strcmp(f[3], "-") && *f[3] ? xstrdup(f[3]) : NULL;
-	m.path = xstrdup(rest);
+	m.path = ct_unescape(rest);
 	ct_proc_add_module(p, &m);
 }
 
@@ -321,7 +288,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			p->forked = true;
 		} else if (!strcmp(line, "exe")) {
 			free(p->exe);
-			p->exe = xstrdup(val);
+			p->exe = ct_unescape(val);
 		} else if (!strcmp(line, "arg")) {
 			struct proc_priv *pp = (struct proc_priv *)(void *)p;
 			if ((size_t)p->argc >= MAX_PROC_ARGS) {
@@ -336,7 +303,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 					pp->capargv = 2 * ((size_t)p->argc + 2);
 					p->argv = xrealloc(p->argv, pp->capargv * sizeof(char *));
 				}
-				p->argv[p->argc++] = unescape(val);
+				p->argv[p->argc++] = ct_unescape(val);
 				p->argv[p->argc] = NULL;
 			}
 		} else if (!strcmp(line, "thread-name")) {
@@ -348,7 +315,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			    val[off] && strlen(val + off) <= 64) {
 				void **slot = ct_u64map_slot(&pp->tnames, (uint64_t)tid);
 				free(*slot);
-				*slot = unescape(val + off);
+				*slot = ct_unescape(val + off);
 			}
 		} else if (!strcmp(line, "clock")) {
 			/* CLOCK MONO REALTIME: the trace clock and the system's
@@ -412,8 +379,11 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			if (b) {
 				*a = 0;
 				*b = 0;
-				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base))
-					ct_proc_unmodule(p, clk, base, b + 1);
+				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base)) {
+					char *mp = ct_unescape(b + 1);
+					ct_proc_unmodule(p, clk, base, mp);
+					free(mp);
+				}
 			}
 		}
 		line = next;
