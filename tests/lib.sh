@@ -11,6 +11,9 @@
 # at the end) and reports other problems with fail (go on) or die (stop).
 
 CT_TIMEOUT=${CT_TIMEOUT:-900}   # a hang guard only, never a timing assertion
+# a case that polls for something (sleep 0.1 between looks) gives up after
+# this many looks: at least the hang guard, however slow the machine
+CT_POLLS=$((CT_TIMEOUT * 10))
 
 # Library calls (doc/libcall.md) are recorded by default; the cases written
 # before them check the program's own calls, so the runtime is told not to
@@ -145,6 +148,71 @@ normalize_threads() {
 		else blk = blk "\001" line
 	}
 	END { flush() }' | LC_ALL=C sort | cut -d" " -f3- | tr '\001' '\n'
+}
+
+# long_only SHORT [SCOPE]: a replay tree (before normalize) without the
+# calls of the functions whose names match the ERE SHORT, and what they
+# called; with SCOPE (an ERE), only those inside a call of a function that
+# matches it.  For the time filters (-t, time=): a call the program makes
+# short is left out, but a busy machine may keep it (it waited for a CPU
+# longer than the threshold, so it was long).  short_kept checks that such
+# a call was long indeed.
+long_only() {
+	awk -v short="$1" -v scope="${2:-}" '
+	# the thread ("[ TID]" or a normalized "[T1]"), the depth (the blanks
+	# after "| "), the text, its function name, whether it opens a call
+	function parse(line) {
+		if (!match(line, /^\[[^]]*\] \| /))
+			return 0
+		key = substr(line, 1, RLENGTH - 3)
+		rest = substr(line, RLENGTH + 1)
+		match(rest, /^ */)
+		depth = RLENGTH
+		text = substr(rest, RLENGTH + 1)
+		name = text
+		sub(/\(.*/, "", name)
+		closing = text ~ /^}/
+		opening = !closing && text ~ /\{( \/\*.*\*\/)?$/
+		return 1
+	}
+	!parse($0) { print; next }
+	key in drop {
+		if (depth > drop[key])
+			next
+		delete drop[key]
+		if (closing)
+			next
+	}
+	key in inscope && depth <= inscope[key] { delete inscope[key] }
+	!closing && name ~ short && (scope == "" || key in inscope) {
+		if (opening)
+			drop[key] = depth
+		next
+	}
+	opening && scope != "" && name ~ scope && !(key in inscope) { inscope[key] = depth }
+	{ print }'
+}
+
+# short_kept D TIME SHORT [SCOPE]: fail unless every call of the functions
+# matching SHORT (inside calls of SCOPE, with SCOPE) that recording D holds
+# lasted TIME or more as recorded (report --raw's least time, TIME in ns;
+# 1 us spare for the clock ticks' rounding to ns)
+short_kept() {
+	if [ -n "${4:-}" ]; then
+		ct report "$1" --raw --format=csv -F "$4" >"$W/short_kept.csv" || return
+	else
+		ct report "$1" --raw --format=csv >"$W/short_kept.csv" || return
+	fi
+	# function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns
+	awk -F, -v short="$3" -v t="$2" -v d="$1" 'NR > 1 {
+		name = $1
+		sub(/\(.*/, "", name)
+		if (name ~ short && $6 < t - 1000)
+			printf "%s: %s kept, %d calls, the shortest %s ns (under %s ns)\n", d, $1, $2, $6, t
+	}' "$W/short_kept.csv" >"$W/short_kept.bad"
+	if [ -s "$W/short_kept.bad" ]; then
+		fail "$(cat "$W/short_kept.bad")"
+	fi
 }
 
 # csv_calls: "report --format=csv" -> "function,calls" lines, sorted; the

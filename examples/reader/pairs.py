@@ -46,8 +46,17 @@ def main():
         print("pairs.py: %s" % e.message, file=sys.stderr)
         return 1
     out = sys.stdout
-    for n, a, b in rows:
-        out.write("%10d  %s -> %s\n" % (n, a, b))
+    try:
+        for n, a, b in rows:
+            out.write("%10d  %s -> %s\n" % (n, a, b))
+        out.flush()
+    except BrokenPipeError:
+        # the reader went away (pairs.py | head): quietly, as a C program
+        # killed by SIGPIPE; stdout pointed at /dev/null so that Python's
+        # final flush does not complain again
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0
 
 

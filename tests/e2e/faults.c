@@ -71,7 +71,8 @@ int main(int argc, char **argv)
 			fprintf(f, "%s\n", getenv(CT_ENV_SHM) ? getenv(CT_ENV_SHM) : "");
 			fclose(f);
 		}
-		for (int i = 0; i < 6000 && access(argv[2], F_OK) != 0; i++)
+		/* (up to 1000 s: longer than the tests' hang guard, 900 s) */
+		for (int i = 0; i < 100000 && access(argv[2], F_OK) != 0; i++)
 			usleep(10000);
 	} else if (!strcmp(mode, "untraced")) {
 		work(10);

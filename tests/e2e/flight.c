@@ -66,7 +66,9 @@ NOINLINE void middle(const char *mode, const char *dir)
 		snprintf(path, sizeof(path), "%s/snapshot.1/info", dir);
 		before_snapshot();
 		kill(getppid(), SIGUSR1);
-		for (int i = 0; i < 1000 && !exists(path); i++)
+		/* (up to 1000 s: longer than the tests' hang guard, 900 s;
+		 * a busy machine may take its time) */
+		for (int i = 0; i < 100000 && !exists(path); i++)
 			usleep(10000);
 		after_snapshot();
 	}

@@ -3,7 +3,8 @@
 # time of record's taken from a busy machine): it wakes when something
 # needs it (a snapshot asked for, a signal, a process that ends) and about
 # every 20 ms besides.  The program, record's child, counts record's
-# wake-ups during one second of its sleep; record still notices its end.
+# wake-ups during one second of its sleep (per second of the time the sleep
+# took: longer on a busy machine); record still notices its end.
 # variants: one
 build idle "$E2E/flight_idle.c"
 record d --flight ./idle

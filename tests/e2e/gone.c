@@ -36,7 +36,8 @@ NOTRACE static void wait_file(const char *name)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	for (int i = 0; i < 12000 && access(path, F_OK) != 0; i++) {
+	/* (up to 1000 s: longer than the tests' hang guard, 900 s) */
+	for (int i = 0; i < 100000 && access(path, F_OK) != 0; i++) {
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
@@ -176,8 +177,8 @@ static int mode_setsid(const char *how)
 	printf("ready %d %d %d\n", (int)getpid(), child, (int)getppid());
 	fflush(stdout);
 	if (!strcmp(how, "wait"))
-		for (int i = 0; i < 120; i++)
-			sleep(1); /* until ^C */
+		for (int i = 0; i < 1000; i++)
+			sleep(1); /* until ^C (the hang guard: 900 s) */
 	return 0;
 }
 

@@ -14,7 +14,7 @@
 build gone "$E2E/gone.c"
 wait_for() {
 	_i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt 600 ]; do
+	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt $CT_POLLS ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -42,7 +42,7 @@ gone_after_int() {
 	if [ "$2" = exit ]; then
 		# record has reaped the program: it waits for the child now
 		_i=0
-		while [ -e "/proc/$_pid" ] && [ $_i -lt 600 ]; do
+		while [ -e "/proc/$_pid" ] && [ $_i -lt $CT_POLLS ]; do
 			sleep 0.1
 			_i=$((_i + 1))
 		done
@@ -50,7 +50,7 @@ gone_after_int() {
 	kill -INT "-$_rp"
 	_i=0
 	while kill -0 $_rp 2>/dev/null && [ -e "/proc/$_rp/stat" ] &&
-		[ "$(sed 's/.*) //' "/proc/$_rp/stat" | cut -c1)" != Z ] && [ $_i -lt 600 ]; do
+		[ "$(sed 's/.*) //' "/proc/$_rp/stat" | cut -c1)" != Z ] && [ $_i -lt $CT_POLLS ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done

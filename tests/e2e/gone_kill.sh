@@ -9,10 +9,10 @@
 # variants: all
 # front-ends: few
 build gone "$E2E/gone.c"
-# wait_for FILE PATTERN: up to a minute for a line of FILE to match
+# wait_for FILE PATTERN: until a line of FILE matches (up to the hang guard)
 wait_for() {
 	_i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt 600 ]; do
+	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt $CT_POLLS ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -48,7 +48,7 @@ if ! wait_for "$W/marker" '^done'; then
 	fail "the program hung once record was gone"
 fi
 _i=0
-while [ -e "/proc/$pid" ] && [ $_i -lt 600 ]; do
+while [ -e "/proc/$pid" ] && [ $_i -lt $CT_POLLS ]; do
 	sleep 0.1
 	_i=$((_i + 1))
 done

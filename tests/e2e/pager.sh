@@ -63,16 +63,19 @@ echo "exit $RC" | add
 cat "$W/g" | normalize | sed 's/^[0-9.]* [mun]*s //' | add
 
 section "killed while paging (^C, SIGTERM): the pager's end is waited for"
-# the pager says it started, then sleeps before it reads; replay, blocked
-# on the pipe, gets SIGTERM and must not die before the pager ends (else the
+# the pager says it started, then reads nothing until replay has been sent
+# SIGTERM (the file pager.go: an order of events, not a sleep, so that a
+# slow machine cannot let it read everything first); replay, blocked on the
+# pipe, gets SIGTERM and must not die before the pager ends (else the
 # shell would take the terminal back from under it).  The shell's own
 # "Terminated" job report (dash prints one, bash does not) is not ours: the
 # wait's stderr is dropped, and SHELL pinned so that script(1) runs /bin/sh.
-rm -f "$W/pager.started" "$W/pager.done"
-PAGER="trap '' INT TERM; : >'$W/pager.started'; sleep 1; cat >/dev/null; : >'$W/pager.done'" \
-	SHELL=/bin/sh guard script -qec "$CT replay -d '$W/big' & p=\$!; n=0
-		while [ ! -f '$W/pager.started' ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
-		kill -TERM \$p; wait \$p 2>/dev/null; echo \"exit \$?\"
+rm -f "$W/pager.started" "$W/pager.go" "$W/pager.done"
+PAGER="trap '' INT TERM; : >'$W/pager.started'; while [ ! -f '$W/pager.go' ]; do sleep 0.1; done
+	cat >/dev/null; : >'$W/pager.done'" \
+	SHELL=/bin/sh guard script -qec "$CT replay -d '$W/big' & p=\$!
+		while [ ! -f '$W/pager.started' ]; do sleep 0.1; done
+		kill -TERM \$p; : >'$W/pager.go'; wait \$p 2>/dev/null; echo \"exit \$?\"
 		test -f '$W/pager.done' && echo waited || echo 'not waited'" \
 	/dev/null </dev/null 2>&1 | tr -d '\r' | add
 

@@ -32,6 +32,16 @@ want_rc "pairs.py" $RC 0 "$W/pairs.py.err"
 diff -u "$W/pairs.out" "$W/pairs.py.out" >"$W/pairs.diff" && echo same | add ||
 	fail "pairs.py differs from pairs: $(head -20 "$W/pairs.diff")"
 
+section "pairs.py into a reader that goes away (| head -1): no traceback"
+# the pipe's reading end is closed before pairs.py starts: its first write
+# fails every time, not only when head wins a race
+guard $PY -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+sys.exit(subprocess.run(sys.argv[1:], stdout=w).returncode)' \
+	python3 "$TOP/examples/reader/pairs.py" "$W/d" 2>"$W/pipe.err"
+want_rc "pairs.py into a closed pipe" $? 141 "$W/pipe.err"
+[ -s "$W/pipe.err" ] && echo "stderr: $(head -c 300 "$W/pipe.err")" | add || echo "stderr empty" | add
+
 section "callers' edges give the same"
 # callers CSV: FUNCTION,caller,CALLER,CALLS,TIME -> CALLS CALLER -> FUNCTION
 ct callers d --format=csv >"$W/callers.csv"

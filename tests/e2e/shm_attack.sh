@@ -38,7 +38,7 @@ PLANT
 PLANT=$root guard sh "$W/plant.sh" "$W/target" "$CT" "$W/d" "$W/go" >"$W/d.out" 2>"$W/d.err" &
 bg=$!
 i=0
-while [ ! -s "$W/go.shm" ] && [ $i -lt 600 ]; do
+while [ ! -s "$W/go.shm" ] && [ $i -lt $CT_POLLS ]; do
 	sleep 0.1
 	i=$((i + 1))
 done

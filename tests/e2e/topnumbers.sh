@@ -36,8 +36,7 @@ view() {
 			break
 		fi
 		_i=$((_i + 1))
-		[ $_i -gt "${CT_POLLS:-$((CT_TIMEOUT * 10))}" ] &&
-			{ fail "$_v $*: the first phase not shown"; break; }
+		[ $_i -gt "$CT_POLLS" ] && { fail "$_v $*: the first phase not shown"; break; }
 		sleep 0.1
 	done
 	echo go >"$W/$_n.fifo"

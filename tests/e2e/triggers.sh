@@ -14,7 +14,15 @@ run() {
 	record "t$n" "$@" ./triggers $_mode
 	want_rc "record $* ./triggers $_mode" $RC 0 "$W/t$n.err" || return
 	section "record $* ./triggers $_mode"
-	ct replay "t$n" --no-duration | normalize | add
+	# (time=: the calls that function makes short are left out, but a
+	# busy machine may make one long: SHORT inside SCOPE left out of what
+	# is compared, and short_kept checks that those kept were long)
+	if [ -n "${SHORT:-}" ]; then
+		ct replay "t$n" --no-duration | long_only "$SHORT" "$SCOPE" | normalize | add
+		short_kept "t$n" "$TIME" "$SHORT" "$SCOPE"
+	else
+		ct replay "t$n" --no-duration | normalize | add
+	fi
 	grep -o 'Record-time filters ([^)]*)' "$W/t$n.err" | add
 	grep -o 'Recording of new calls stopped [^(]*(.*)' "$W/t$n.err" |
 		sed 's/stopped [0-9.]* s/stopped N s/' | add
@@ -24,7 +32,9 @@ run() {
 run "" -T '^quiet$@trace_off=call'
 run "" --trace=off -T '^loud$@trace_on=call'
 run "" -T '^deep$@depth=2'
+SHORT='^(busy|leaf)$' SCOPE='^timed$' TIME=10000000
 run "" -T '^timed$@time=10ms'
+SHORT=
 run "" -T '^phase$@finish'
 run "" -T '^loud$@trace_off' -T '^last$@trace_on'
 run "" -T '^(loud|deep)$@trace_off=call,depth=1' -F '^main$' -D 2
