@@ -69,7 +69,7 @@ static bool figures_of(const struct ct_session *s, const struct ct_proc *p, stru
 		o->lib_outer_ps = o->outer_ps;
 		return true;
 	}
-	default: { /* -finstrument-functions, or not said (an older trace) */
+	case CT_PROC_FE_CYG: {
 		struct ct_overhead h;
 		if (!ct_overhead_measured(s, p, CT_PROC_FE_CYG, o))
 			return false;
@@ -85,6 +85,8 @@ static bool figures_of(const struct ct_session *s, const struct ct_proc *p, stru
 		}
 		return true;
 	}
+	default: /* not said (an older trace) */
+		return ct_overhead_measured(s, p, CT_PROC_FE_CYG, o);
 	}
 }
 

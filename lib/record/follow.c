@@ -479,12 +479,16 @@ static void follow_round(struct ct_follow *f, unsigned char *buf, bool final)
 	}
 	uint64_t now = now_ns(s), mono = ct_mono_ns();
 	if (f->o.ordered) {
-		/* every thread's decoded position, or now less the delay */
+		/* every thread's decoded position, or now less the delay; a
+		 * thread not decoded yet (its process's .proc not read, or not
+		 * naming a front end yet) has none: it holds the others back */
 		uint64_t upto = UINT64_MAX;
 		for (size_t i = 0; i < nth && !final; i++) {
 			struct fthread *t = th[i];
-			if (t->st && !t->broken && !ct_stream_ended(t->st) &&
-			    ct_stream_last_time(t->st) < upto)
+			if (!t->st && !t->broken)
+				upto = 0;
+			else if (t->st && !t->broken && !ct_stream_ended(t->st) &&
+				 ct_stream_last_time(t->st) < upto)
 				upto = ct_stream_last_time(t->st);
 		}
 		uint64_t lim = now > f->o.delay ? now - f->o.delay : 0;

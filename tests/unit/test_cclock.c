@@ -700,11 +700,11 @@ static void derive(const struct ccase *c, struct pcfg *p)
 			out = lout = out < in ? in : out;
 		}
 	} else {
-		/* the library calls through the hooked trampolines, said
-		 * or not yet */
+		/* a -finstrument-functions process's library calls through
+		 * the hooked trampolines, said or not yet */
 		ok = hc;
 		in = lin = ci, out = lout = co;
-		if (p->libcalls && hh)
+		if (p->fe == CT_PROC_FE_CYG && p->libcalls && hh)
 			lin = hi, lout = ho;
 	}
 	memset(p->pre, 0, sizeof(p->pre));
