@@ -155,6 +155,9 @@ def parse_graph(text):
         else:
             b = re.match(r"^((?:[| ] )*)\+-(.*)$", rest)
             depth, name = (len(b.group(1)) // 2 + 1, b.group(2)) if b else (0, rest)
+        # " *": mostly the tracer's own cost (a mark, not part of the name)
+        if name.endswith(" *"):
+            name = name[:-2]
         n = {"name": name, "depth": depth, "total": shown(*m.group(1, 2, 3)),
              "self": shown(*m.group(4, 5, 6)), "calls": int(m.group(7)), "kids": [],
              "above": set()}
@@ -330,8 +333,10 @@ def chrome_threads(doc):
     for e in doc["traceEvents"]:
         if e.get("ph") != "X":
             continue
-        b = round(e["ts"] * 1024)  # units of 1/1024 us: exact, ns -> units is 1:1
-        s = Slice(e["name"], b, b + round(e["dur"] * 1024), e["args"]["time_ns"],
+        # units of 1/2048 us, which export.c writes exactly (the nearest
+        # to each time in ns): integers, compared exactly
+        b = round(e["ts"] * 2048)
+        s = Slice(e["name"], b, b + round(e["dur"] * 2048), e["args"]["time_ns"],
                   e["args"]["self_ns"], e["ts"], e["dur"])
         roots = pending[(e["pid"], e["tid"])]
         # its callees: the calls that ended right before it and started
@@ -424,14 +429,15 @@ def perfetto_threads(path):
 
 def timeline_threads(tl, fns):
     """the HTML report's timeline: (pid, tid) -> root slices, from
-    [fn, depth, start_ns, dur_ns] (the calls shorter than its resolution
-    left out)"""
+    [fn, depth, start_ns, dur_ns, time_ns] (the calls shorter than its
+    resolution left out; start and dur on the recorded clock, time the
+    duration the other views show)"""
     out = {}
     for th in tl.get("threads", []):
         roots, stack = [], []
         calls = sorted(th["calls"], key=lambda c: (c[2], c[1]))
-        for fn, depth, b, d in calls:
-            s = Slice(fns[fn][0] if fn >= 0 else "(other)", b, b + d)
+        for fn, depth, b, d, t in calls:
+            s = Slice(fns[fn][0] if fn >= 0 else "(other)", b, b + d, t)
             del stack[depth:]
             if depth and len(stack) != depth:
                 OUT.fail("html timeline: thread %s: %s at depth %d with %d open"
@@ -682,7 +688,23 @@ def check_mode(a, raw, work):
                     same.setdefault(f, {})["html flame graph"] = t
             tl = h.get("timeline")
             if tl:
-                check_slices("html timeline", timeline_threads(tl, fns), with_times=False)
+                th = timeline_threads(tl, fns)
+                check_slices("html timeline", th, with_times=False)
+                # a call's time (corrected unless --raw) is at most its
+                # recorded duration, and at least its kept callees' times
+                bad, n = [], 0
+                for key, roots in th.items():
+                    todo = list(roots)
+                    while todo:
+                        s = todo.pop()
+                        n += 1
+                        kids = sum(k.time for k in s.kids)
+                        if s.time > s.e - s.b or s.time < kids or (raw and s.time != s.e - s.b):
+                            bad.append("html timeline: thread %s: %s time %d, recorded %d, "
+                                       "callees' %d" % (key, s.name, s.time, s.e - s.b, kids))
+                        todo.extend(s.kids)
+                OUT.check(not bad and n, "html timeline: %d calls' times within their recorded "
+                          "durations, at least their callees'" % n, bad)
 
     procs = procs_of(d)
     p = export("chrome")
