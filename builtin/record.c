@@ -257,7 +257,7 @@ static void print_running(const struct recorder *r)
 
 /* ---- the clock -------------------------------------------------------- */
 
-static double measure_hz(uint64_t *clock0, uint64_t *mono0)
+static double measure_hz(uint64_t *clock0, uint64_t *mono0, bool follow)
 {
 	if (!use_tsc) {
 		*clock0 = *mono0 = ct_mono_ns();
@@ -265,9 +265,12 @@ static double measure_hz(uint64_t *clock0, uint64_t *mono0)
 	}
 	/* a first estimate, for the info file written now (it is what a
 	 * reader gets if record itself is killed); the rate is measured again
-	 * over the whole run at the end */
+	 * over the whole run at the end.  Followed (live, top), this one is
+	 * the rate for good: the views turn ticks into ns with it while the
+	 * program runs, and report must have the same ns from the kept
+	 * recording (doc/top.md); 20 ms make it as good as the final one */
 	uint64_t m0 = ct_mono_ns(), c0 = ct_arch_cycles();
-	struct timespec ts = {0, 2 * 1000 * 1000};
+	struct timespec ts = {0, (follow ? 20 : 2) * 1000 * 1000};
 	nanosleep(&ts, NULL);
 	uint64_t m1 = ct_mono_ns(), c1 = ct_arch_cycles();
 	*clock0 = c0;
@@ -455,7 +458,7 @@ static int start_recording(struct recorder *r)
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(ri->start_time, sizeof(ri->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	ri->hz = measure_hz(&r->clock0, &r->mono0);
+	ri->hz = measure_hz(&r->clock0, &r->mono0, r->follow != NULL);
 	if (ct_recfilter_active(&r->o.rf)) {
 		/* decided now, per function of each module (lib/record/recfilter.c) */
 		struct ct_error e;
@@ -741,11 +744,12 @@ static void save_symbols(struct recorder *r)
 	r->ri.symbols_unsaved = unsaved;
 }
 
-/* the clock's rate over the whole run, for the final info */
+/* the clock's rate over the whole run, for the final info; followed, the
+ * views' rate is kept (measure_hz) */
 static void measure_hz_again(struct recorder *r)
 {
 	uint64_t mono1 = ct_mono_ns();
-	if (!use_tsc)
+	if (!use_tsc || r->follow)
 		return;
 	/* measure over at least 20 ms: the pair of readings at each end
 	 * is good to about 0.1 us, so this is good to a few ppm */

@@ -240,33 +240,11 @@ static void add_module(struct ct_session *s, const char *file, struct ct_proc *p
 	ct_proc_add_module(p, &m);
 }
 
-static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
-		      struct ct_error *err)
+/* the whole lines of a .proc's text (changed in place), applied to p in
+ * order */
+static void parse_lines(struct ct_session *s, const char *path, struct ct_proc *p, char *text)
 {
-	size_t len;
-	struct ct_error e;
-	char *text = ct_read_file(path, true, MAX_PROC_BYTES, &len, &e);
-	if (!text) {
-		ct_set_err(err, "%s", e.msg);
-		return -1;
-	}
-	if (strncmp(text, "calltrace-proc ", 15)) {
-		ct_set_err(err, "%s: not a calltrace process file (bad magic)", path);
-		free(text);
-		return -1;
-	}
-	if (atoi(text + 15) != CT_FORMAT_VERSION) {
-		ct_set_err(err, "%s: unsupported process file version", path);
-		free(text);
-		return -1;
-	}
-	/* a last line without '\n' was cut short by a crash: ignore it */
-	char *lastnl = strrchr(text, '\n');
-	if (lastnl)
-		lastnl[1] = 0;
-	else
-		text[0] = 0;
-	struct ct_proc *p = new_proc(s, pid, gen);
+	int pid = p->pid;
 	char *line = text;
 	while (*line) {
 		char *nl = strchr(line, '\n');
@@ -388,8 +366,76 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 		}
 		line = next;
 	}
+}
+
+/* the bytes of text up to the end of its last whole line (a last line
+ * without '\n' is being written, or was cut short by a crash), ended there */
+static size_t whole_lines(char *text)
+{
+	char *lastnl = strrchr(text, '\n');
+	size_t n = lastnl ? (size_t)(lastnl - text) + 1 : 0;
+	text[n] = 0;
+	return n;
+}
+
+static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
+		      struct ct_error *err)
+{
+	size_t len;
+	struct ct_error e;
+	char *text = ct_read_file(path, true, MAX_PROC_BYTES, &len, &e);
+	if (!text) {
+		ct_set_err(err, "%s", e.msg);
+		return -1;
+	}
+	if (strncmp(text, "calltrace-proc ", 15)) {
+		ct_set_err(err, "%s: not a calltrace process file (bad magic)", path);
+		free(text);
+		return -1;
+	}
+	if (atoi(text + 15) != CT_FORMAT_VERSION) {
+		ct_set_err(err, "%s: unsupported process file version", path);
+		free(text);
+		return -1;
+	}
+	struct ct_proc *p = new_proc(s, pid, gen);
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	pp->parsed = whole_lines(text);
+	parse_lines(s, path, p, text);
 	free(text);
 	return 0;
+}
+
+int ct_session_proc_update(struct ct_session *s, struct ct_proc *p)
+{
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	if (!pp->parsed)
+		return 0; /* no .proc read (made for a thread without one) */
+	char *path = xasprintf("%s/%d-%d.proc", s->dir, p->pid, p->gen);
+	struct stat st;
+	size_t len;
+	struct ct_error e;
+	char *text = NULL;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > pp->parsed)
+		text = ct_read_file(path, true, MAX_PROC_BYTES, &len, &e);
+	size_t n = text && len > pp->parsed ? whole_lines(text + pp->parsed) : 0;
+	if (!n) {
+		free(text);
+		free(path);
+		return 0;
+	}
+	parse_lines(s, path, p, text + pp->parsed);
+	pp->parsed += n;
+	pp->lines++;
+	pp->overlaps = -1; /* (modules may have come) */
+	/* a new thread-name line freed the name it replaced */
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i]->proc == p)
+			s->threads[i]->name =
+				ct_u64map_get(&pp->tnames, (uint64_t)s->threads[i]->tid);
+	free(text);
+	free(path);
+	return 1;
 }
 
 static struct ct_proc *find_proc(struct ct_session *s, int pid, int gen)
