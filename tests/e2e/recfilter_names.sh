@@ -37,3 +37,10 @@ for f in "-N ^main\$" "-N std::" "-N ^std::thread::_State_impl<.*>::_M_run\$" "-
 	echo "record $f:" | add
 	grep 'warning' "$W/f.err" | add
 done
+
+section "-T sees the same names"
+rm -rf "$W/f"
+record f -T 'bar2$@depth=1' -T '^ns::twice<long>$@depth=1' ./recfilter_names
+want_rc "record -T" $RC 0 "$W/f.err"
+grep 'matches no function' "$W/f.err" | add
+ct report f --format=csv | csv_calls | sed '/std::/d' | add
