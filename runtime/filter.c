@@ -541,16 +541,16 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 	uint32_t lim;
 	uint64_t thr;
 	limits(t, &lim, &thr);
-	if (!fin) {
-		if (!(fl & CT_FL_INC))
-			return CT_FD_SKIP;
-		/* a -F call begins afresh */
+	if (fl & CT_FL_INC) {
+		/* a -F call begins afresh, also inside another */
 		fin = CT_FR_FIN;
 		sd = 0;
 		lim = ct_filt.max_depth ? ct_filt.max_depth : UINT32_MAX;
 		thr = ct_filt.min_time;
+	} else if (!fin) {
+		return CT_FD_SKIP;
 	}
-	bool changed = fin != (s & CT_FR_FIN);
+	bool changed = fin != (s & CT_FR_FIN) || (fl & CT_FL_INC);
 	if (tr) {
 		if (tr->on_call) {
 			ton = CT_FR_TON;

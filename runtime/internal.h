@@ -749,22 +749,24 @@ static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_ts
 	}
 	uintptr_t sd = (s & CT_FR_SD_MASK) >> CT_FR_SD_SHIFT;
 	uintptr_t fin = s & CT_FR_FIN;
-	if (!fin) {
-		if (!(fl & CT_FL_INC))
-			return CT_FD_SKIP;
+	if (fl & CT_FL_INC) {
+		/* a -F call: -D counts from it, also inside another (as
+		 * uftrace does) */
 		fin = CT_FR_FIN;
 		sd = 0;
+	} else if (!fin) {
+		return CT_FD_SKIP;
 	}
 	if (fl & CT_FL_HIDE) {
-		if (fin == (s & CT_FR_FIN))
+		if ((s & CT_FR_FSTATE) == (fin | sd << CT_FR_SD_SHIFT))
 			return CT_FD_SKIP;
-		/* a hidden function that begins the -F call: its callees show */
+		/* a hidden function that begins a -F call: its callees show */
 		*flags = CT_FR_FILT | CT_FR_NOREC | fin;
 		return CT_FD_MARK;
 	}
 	if (unlikely(!ct_filt_live())) {
 		/* tracing is off: a -F call that begins must still be known */
-		if (fin == (s & CT_FR_FIN))
+		if ((s & CT_FR_FSTATE) == (fin | sd << CT_FR_SD_SHIFT))
 			return CT_FD_SKIP;
 		*flags = CT_FR_FILT | CT_FR_NOREC | fin;
 		return CT_FD_MARK;
