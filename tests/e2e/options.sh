@@ -169,3 +169,14 @@ for c in replay record info live top; do
 	cmp -s "$W/h1.out" "$W/h2.out" && echo "help $c: the same" | add || fail "calltrace help $c differs from $c --help"
 done
 expect_status 2 help no_such_command
+section "--tid naming no thread: exit 1 with the message, in every view that takes it"
+record dc -q --count ./basic
+want_rc "record --count ./basic" $RC 0 "$W/dc.err"
+for dd in d dc; do
+	for c in replay report callers "graph --no-time" "export --format=folded --folded-value=calls"; do
+		[ $dd = dc ] && [ "$c" = replay ] && continue # replay needs the times
+		# shellcheck disable=SC2086
+		expect_status 1 $c -d $dd --tid 999999
+		grep -q "no thread 999999" "$W/o.err" || fail "$c -d $dd --tid 999999: no 'no thread 999999' on stderr"
+	done
+done
