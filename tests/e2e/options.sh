@@ -180,3 +180,22 @@ for dd in d dc; do
 		grep -q "no thread 999999" "$W/o.err" || fail "$c -d $dd --tid 999999: no 'no thread 999999' on stderr"
 	done
 done
+section "record --help: every -T action and every exit status"
+"$CT" record --help >"$W/rh.out" 2>&1
+for a in trace_on trace_off trace_on=call trace_off=call depth=N time=TIME finish snapshot backtrace; do
+	grep -q -- "$a" "$W/rh.out" || fail "record --help does not name the -T action $a"
+done
+# the statuses doc/record.md's table lists
+for s in 125 127/126 75 "1 when" "3 when"; do
+	grep -q -- "$s" "$W/rh.out" || fail "record --help does not give exit status '$s'"
+done
+section "graph --help says how FUNC is found (graph sum finds sum_squares)"
+"$CT" graph --help >"$W/gh.out" 2>&1
+grep -q "exact name" "$W/gh.out" && fail "graph --help says 'exact name', but FUNC may be a regex"
+grep -q "regex" "$W/gh.out" || fail "graph --help does not say FUNC may be a regex"
+section "--flight=SIZE too small: the SIZE given and the least one"
+for a in "--flight=4K" "--flight=4K --buffers=4"; do
+	# shellcheck disable=SC2086
+	guard "$CT" record -d fl $a ./basic >"$W/fl.out" 2>"$W/fl.err"
+	echo "record $a: exit $RC: $(head -1 "$W/fl.err")" | add
+done
