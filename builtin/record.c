@@ -793,14 +793,21 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	uint64_t unfinished = ct_drain_unfinished(st);
 	bool lost_any = st->lost || own_failure;
 	print_size(size, sizeof(size), st->bytes);
+	/* where it is: live's and top's own directory is gone by the time
+	 * the summary is read (record_wrap.c removes it) */
+	char where[PATH_MAX + 64];
+	if (r->o.dir_temporary)
+		snprintf(where, sizeof(where), "in a temporary directory, removed at the end");
+	else
+		snprintf(where, sizeof(where), "in %s/", r->o.dir);
 	if (r->o.count) {
 		const struct ct_count_stats *cs = &r->counts;
 		fprintf(stderr,
 			"calltrace: %s: %zu process%s, %zu thread%s, %llu calls counted along "
-			"%llu arcs (counting mode: no times), in %s/.",
+			"%llu arcs (counting mode: no times), %s.",
 			r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es",
 			cs->threads, cs->threads == 1 ? "" : "s", (unsigned long long)cs->calls,
-			(unsigned long long)cs->arcs, r->o.dir);
+			(unsigned long long)cs->arcs, where);
 		if (cs->lost) {
 			fprintf(stderr, " LOST: %llu calls not counted (a table was full).",
 				(unsigned long long)cs->lost);
@@ -815,11 +822,11 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
 	} else {
 		fprintf(stderr,
 			"calltrace: %s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
-			"%s, %.1f bytes per event, in %s/.",
+			"%s, %.1f bytes per event, %s.",
 			r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es",
 			r->dr.ntids, r->dr.ntids == 1 ? "" : "s", (unsigned long long)st->events,
 			(unsigned long long)st->enters, size,
-			st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
+			st->events ? (double)st->bytes / (double)st->events : 0.0, where);
 	}
 	if (st->lost)
 		fprintf(stderr, " LOST: %llu events.", (unsigned long long)st->lost);

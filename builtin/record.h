@@ -21,7 +21,8 @@
 
 /* the options */
 struct record_opts {
-	const char *dir; /* -d, as given (NULL: none given) */
+	const char *dir;    /* -d, as given (NULL: none given) */
+	bool dir_temporary; /* dir is live's or top's own, removed at the end */
 	const char *lib, *bufsize, *nbuf;
 	const char *clock; /* --clock, checked (NULL: none given) */
 	bool quiet, drop;

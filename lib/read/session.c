@@ -92,13 +92,20 @@ static char *unescape(const char *s)
 	return out;
 }
 
-/* info's command line (escaped arguments separated by spaces) as a shell
- * user would type it: arguments with blanks or quotes in single quotes */
+/* info's command line (escaped arguments separated by one space each) as
+ * a shell user would type it: arguments with blanks or quotes in single
+ * quotes, an empty one as '' (two spaces in a row, or one at the end) */
 static char *command_for_display(const char *val)
 {
+	if (!*val)
+		return xstrdup("");
 	size_t cap = strlen(val) * 4 + 16, n = 0;
-	char *out = xmalloc(cap), *copy = xstrdup(val), *save = NULL;
-	for (char *a = strtok_r(copy, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
+	char *out = xmalloc(cap), *copy = xstrdup(val), *next = copy;
+	while (next) {
+		char *a = next, *sp = strchr(a, ' ');
+		if (sp)
+			*sp = 0;
+		next = sp ? sp + 1 : NULL;
 		char *arg = unescape(a);
 		bool quote = !*arg || strpbrk(arg, " \t\n'\"\\$`*?;&|<>()") != NULL;
 		if (n)

@@ -199,3 +199,23 @@ for a in "--flight=4K" "--flight=4K --buffers=4"; do
 	guard "$CT" record -d fl $a ./basic >"$W/fl.out" 2>"$W/fl.err"
 	echo "record $a: exit $RC: $(head -1 "$W/fl.err")" | add
 done
+section "-o - is the standard output (export, top)"
+# (the cases run in $W: a file named - would be $W/-)
+guard "$CT" export --format=folded -d d -o - >"$W/x.out" 2>"$W/x.err"
+echo "export -o -: exit $RC, $(wc -l <"$W/x.out") lines on stdout" | add
+[ -e "$W/-" ] && fail "export -o -: wrote a file named -" && rm -f "$W/-"
+[ -s "$W/x.out" ] || fail "export -o -: nothing on stdout"
+TMPDIR="$W" guard "$CT" top -q --interval=1h --output=- ./basic >"$W/tp.out" 2>"$W/tp.err"
+echo "top --output=-: exit $RC" | add
+[ -e "$W/-" ] && fail "top --output=-: wrote a file named -"
+[ -s "$W/tp.out" ] || fail "top --output=-: nothing on stdout"
+section "empty arguments stay visible: command: and the HTML title"
+record de -q ./basic '' x ''
+guard "$CT" info -d "$W/de" >"$W/de.info" 2>&1
+grep '^command:' "$W/de.info" | sed "s|$W/||; s|  *| |" | add
+guard "$CT" export -d "$W/de" --format=html -o "$W/de.html" >/dev/null 2>"$W/de.herr"
+if [ $RC = 0 ]; then
+	grep -o '<title>[^<]*</title>' "$W/de.html" | sed "s|$W/||" | add
+else
+	echo "export --format=html: exit $RC (no html)" | add
+fi
