@@ -209,6 +209,7 @@ static int cmp_cntname(const void *pa, const void *pb)
 
 int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c)
 {
+	int rc = 0;
 	memset(c, 0, sizeof(*c));
 	ct_names_init(&c->names);
 	DIR *d = opendir(s->dir);
@@ -231,12 +232,13 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 		bool found = false;
 		for (size_t k = 0; k < nfiles; k++)
 			found |= files[k].tid == tids[i];
-		if (!found)
+		if (!found) {
 			ct_error("no thread %d in %s", tids[i], ct_tx(s->dir));
+			rc = -1; /* the views exit 1: read nothing */
+		}
 	}
 	struct rthread *rts = xcalloc(nfiles ? nfiles : 1, sizeof(*rts));
 	size_t n = 0;
-	int rc = 0;
 	for (size_t k = 0; k < nfiles && !rc; k++) {
 		bool want = !ntids;
 		for (size_t i = 0; i < ntids; i++)

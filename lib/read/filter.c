@@ -687,8 +687,9 @@ int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids)
 	}
 }
 
-bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids)
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids, size_t *missing)
 {
+	*missing = 0;
 	if (!ntids)
 		return NULL;
 	bool *want = xcalloc(s->nthreads ? s->nthreads : 1, sizeof(*want));
@@ -700,8 +701,10 @@ bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntid
 				found = true;
 			}
 		}
-		if (!found)
+		if (!found) {
 			ct_error("no thread %d in %s", tids[i], s->dir ? s->dir : "the recording");
+			(*missing)++;
+		}
 	}
 	return want;
 }

@@ -187,8 +187,9 @@ int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids);
 int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out);
 /* the threads of s to show: NULL when ntids is 0 (all of them), else a
  * calloc'd array indexed by thread->index.  A tid that names no thread is
- * reported to stderr as "calltrace CMD: no thread TID". */
-bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids);
+ * reported to stderr as "calltrace CMD: no thread TID" and counted in
+ * *missing (the views then exit 1). */
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids, size_t *missing);
 
 /* does a function's name end with its parameter list ("f(int)", also with
  * qualifiers after it: "A::f() const")?  Then views print no "()" after it */

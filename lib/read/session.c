@@ -59,13 +59,20 @@ void ct_session_warn(struct ct_session *s, const char *fmt, ...)
 #define MAX_PROC_ARGS (1u << 20)    /* "arg" lines of a process */
 #define MAX_PROC_MODULES (1u << 16) /* "module" lines of a process */
 
-/* info's command line (escaped arguments separated by spaces) as a shell
- * user would type it: arguments with blanks or quotes in single quotes */
+/* info's command line (escaped arguments separated by one space each) as
+ * a shell user would type it: arguments with blanks or quotes in single
+ * quotes, an empty one as '' (two spaces in a row, or one at the end) */
 static char *command_for_display(const char *val)
 {
+	if (!*val)
+		return xstrdup("");
 	size_t cap = strlen(val) * 4 + 16, n = 0;
-	char *out = xmalloc(cap), *copy = xstrdup(val), *save = NULL;
-	for (char *a = strtok_r(copy, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
+	char *out = xmalloc(cap), *copy = xstrdup(val), *next = copy;
+	while (next) {
+		char *a = next, *sp = strchr(a, ' ');
+		if (sp)
+			*sp = 0;
+		next = sp ? sp + 1 : NULL;
 		char *arg = ct_unescape(a);
 		bool quote = !*arg || strpbrk(arg, " \t\n'\"\\$`*?;&|<>()") != NULL;
 		if (n)

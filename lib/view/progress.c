@@ -34,7 +34,7 @@ void ct_progress_update(struct ct_progress *p, uint64_t done)
 	p->next_ns = t + 200000000u;
 	double pct = p->total ? 100.0 * (double)done / (double)p->total : 0;
 	double secs = (double)(t - p->start_ns) / 1e9;
-	fprintf(stderr, "\r%s: %5.1f%% of %.1f MB, %.1f s", p->what, pct > 100 ? 100 : pct,
+	fprintf(stderr, "\r%s: %5.1f%% of %.1f MiB, %.1f s", p->what, pct > 100 ? 100 : pct,
 		(double)p->total / 1048576.0, secs);
 	if (done && done < p->total)
 		fprintf(stderr, ", about %.1f s left",

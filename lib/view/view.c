@@ -167,8 +167,12 @@ int ct_view_open(struct ct_view *v)
 		return ct_error("%s holds call counts only (record --count): the filters "
 				"(-F, -N, --hide, -D, -t) need a full recording",
 				v->dir);
-	if (!v->counts)
-		v->want = ct_select_threads(v->s, v->tids, v->ntids);
+	if (!v->counts) {
+		size_t missing;
+		v->want = ct_select_threads(v->s, v->tids, v->ntids, &missing);
+		if (missing)
+			return -1; /* named by ct_select_threads */
+	}
 	snprintf(v->what, sizeof(v->what), "calltrace %s", ct_command() ? ct_command() : "view");
 	ct_progress_start(&v->progress, v->what, v->s->ev_bytes);
 	return 0;

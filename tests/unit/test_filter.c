@@ -366,9 +366,13 @@ static void test_select_threads(void)
 	struct ct_thread *threads[] = {&t0, &t1};
 	struct ct_session s = {.dir = "d", .threads = threads, .nthreads = 2};
 	int tids[] = {11, 99};
-	CHECK(ct_select_threads(&s, tids, 0) == NULL);
-	bool *want = ct_select_threads(&s, tids, 2);
-	CHECK(want && !want[0] && want[1]);
+	size_t missing = 7;
+	CHECK(ct_select_threads(&s, tids, 0, &missing) == NULL && missing == 0);
+	bool *want = ct_select_threads(&s, tids, 2, &missing);
+	CHECK(want && !want[0] && want[1] && missing == 1);
+	free(want);
+	want = ct_select_threads(&s, tids, 1, &missing);
+	CHECK(want && missing == 0);
 	free(want);
 }
 
