@@ -511,7 +511,8 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 		x->callsite = true;
 		return 0;
 	case 'o':
-		x->output = arg;
+		/* "-": the standard output, as without -o */
+		x->output = strcmp(arg, "-") ? arg : NULL;
 		return 0;
 	case OPT_MODE: {
 		char *end;

@@ -314,7 +314,7 @@ void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint6
 	fn->calls += counted;
 	e->calls += counted;
 	if (in)
-		ct_timeline_call(h->tl, f.fn, (uint32_t)h->depth, start, end);
+		ct_timeline_call(h->tl, f.fn, (uint32_t)h->depth, start, end, incl);
 	if (h->depth)
 		h->stack[h->depth - 1].child += incl;
 }

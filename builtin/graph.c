@@ -51,8 +51,11 @@ static const char head[] =
 	"\n"
 	"The recorded calls as a tree aggregated by call path: each distinct\n"
 	"path from an outermost function down to a call is shown once, with its\n"
-	"calls, total and self time.  With FUNC (its exact name): the distinct\n"
-	"paths that reached FUNC (backtraces), then FUNC's callee tree.\n"
+	"calls, total and self time.  With FUNC: the distinct paths that reached\n"
+	"FUNC (backtraces), then FUNC's callee tree.  FUNC is the name as shown,\n"
+	"or without its parameters, or the plain name, or a regex: the first of\n"
+	"these that names exactly one function (\"sum\" finds sum_squares when it\n"
+	"is the only match; several are listed, none: the closest suggested).\n"
 	"\n"
 	"options:\n";
 

@@ -15,6 +15,7 @@
 
 struct tl_call {
 	uint64_t start, end;
+	uint64_t time; /* the duration the other views show */
 	uint32_t fn, depth;
 	uint32_t thread; /* index in threads */
 };
@@ -28,6 +29,7 @@ struct tl_mark {
 struct tl_thread {
 	int pid, tid;
 	char name[300];
+	char cmd[200];        /* its process's command line, cut */
 	uint64_t calls, kept; /* calls seen, calls kept (before later compactions) */
 };
 
@@ -72,6 +74,20 @@ void ct_timeline_thread(struct ct_timeline *tl, const struct ct_thread *t)
 	th->pid = t->proc ? t->proc->pid : 0;
 	th->tid = t->tid;
 	ct_thread_label(t, th->name, sizeof(th->name));
+	/* the process's command, so that the lanes of many processes (a
+	 * build, git's children) can be told apart: its arguments, else its
+	 * executable, cut at the buffer's size */
+	size_t n = 0;
+	const struct ct_proc *p = t->proc;
+	for (int i = 0; p && p->argv && i < p->argc && p->argv[i]; i++) {
+		int w = snprintf(th->cmd + n, sizeof(th->cmd) - n, "%s%s", i ? " " : "",
+				 p->argv[i][0] ? p->argv[i] : "''");
+		if (w < 0 || (size_t)w >= sizeof(th->cmd) - n)
+			break;
+		n += (size_t)w;
+	}
+	if (!n && p && p->exe)
+		snprintf(th->cmd, sizeof(th->cmd), "%s", p->exe);
 }
 
 /* too many calls: the shortest go, min_ns doubling until a quarter of the
@@ -97,7 +113,7 @@ static void compact(struct ct_timeline *tl)
 }
 
 void ct_timeline_call(struct ct_timeline *tl, uint32_t fn, uint32_t depth, uint64_t start,
-		      uint64_t end)
+		      uint64_t end, uint64_t time)
 {
 	if (!tl->nthreads)
 		return;
@@ -112,6 +128,7 @@ void ct_timeline_call(struct ct_timeline *tl, uint32_t fn, uint32_t depth, uint6
 	*CT_PUSH(tl->calls, tl->n, tl->cap) =
 		(struct tl_call){.start = start,
 				 .end = start + d,
+				 .time = time,
 				 .fn = fn,
 				 .depth = depth,
 				 .thread = (uint32_t)(tl->nthreads - 1)};
@@ -168,15 +185,19 @@ void ct_timeline_write(const struct ct_timeline *tl, FILE *out, const uint32_t *
 		fprintf(out, "%s\n{\"pid\":%d,\"tid\":%d,\"name\":", k ? "," : "", th->pid,
 			th->tid);
 		ct_json_string_script(out, th->name);
+		fputs(",\"cmd\":", out);
+		ct_json_string_script(out, th->cmd);
 		fprintf(out, ",\"calls_all\":%" PRIu64 ",\"calls\":[", th->calls);
-		/* [fn, depth, start, duration], in the order of their exits */
+		/* [fn, depth, start, duration on the recorded clock, the
+		 * duration the other views show], in the order of their exits */
 		bool first = true;
 		for (; ci < tl->n && tl->calls[ci].thread == k; ci++) {
 			const struct tl_call *c = &tl->calls[ci];
 			if (!fout[c->fn])
 				continue;
-			fprintf(out, "%s[%u,%u,%" PRIu64 ",%" PRIu64 "]", first ? "" : ",",
-				fout[c->fn] - 1, c->depth, c->start, c->end - c->start);
+			fprintf(out, "%s[%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]",
+				first ? "" : ",", fout[c->fn] - 1, c->depth, c->start,
+				c->end - c->start, c->time);
 			first = false;
 		}
 		fputs("],\"marks\":[", out);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The HTML report's timeline (export --format=html): each thread's calls
- * at their place in time, on the thread's corrected clock (lib/read/tclock.h),
- * and its calltrace_mark() marks, for the page's flame chart.
+ * at their place on the recorded clock (one axis for every thread and
+ * process, doc/overhead.md), each with its corrected duration, and its
+ * calltrace_mark() marks, for the page's flame chart.
  *
  * Bounded for any recording: a call shorter than min_ns is not kept (its
  * time is in its caller's box, which the page draws), min_ns starting at
@@ -29,9 +30,10 @@ void ct_timeline_free(struct ct_timeline *tl);
 /* thread t's calls follow */
 void ct_timeline_thread(struct ct_timeline *tl, const struct ct_thread *t);
 /* a call of function fn (an id of the report's) at depth (0: outermost
- * shown) from start to end */
+ * shown) from start to end on the recorded clock, lasting time (the
+ * duration the other views show: corrected unless --raw) */
 void ct_timeline_call(struct ct_timeline *tl, uint32_t fn, uint32_t depth, uint64_t start,
-		      uint64_t end);
+		      uint64_t end, uint64_t time);
 void ct_timeline_mark(struct ct_timeline *tl, uint64_t t, const char *text);
 /* want[fn] set for each function a kept call names */
 void ct_timeline_want(const struct ct_timeline *tl, bool *want);

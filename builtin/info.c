@@ -75,6 +75,15 @@ static const char *human(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+/* a process of pid among s->procs[0..n): the first one, or NULL */
+static const struct ct_proc *proc_of_pid(const struct ct_session *s, int pid, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s->procs[i]->pid == pid)
+			return s->procs[i];
+	return NULL;
+}
+
 /* keys of DIR/info that this command does not know: printed as they are */
 static void print_other_keys(const char *dir)
 {
@@ -267,14 +276,30 @@ int cmd_info(int argc, char **argv)
 	else
 		printf("%-15s %s, %.3f Hz\n", "clock:", s->clock_name ? ct_tx(s->clock_name) : "?",
 		       s->clock_hz);
-	printf("%-15s %s\n", "complete:",
-	       s->complete ? "yes"
-			   : "no (calltrace record did not finish; the data may end early)");
+	if (!s->complete)
+		printf("%-15s %s\n",
+		       "complete:", "no (calltrace record did not finish; the data may end early)");
+	else if (s->unwritten_events || s->unwritten_bytes || s->write_errors)
+		/* record finished, but what it could not write is missing */
+		printf("%-15s no (calltrace record finished, but could not write everything: "
+		       "see unwritten)\n",
+		       "complete:");
+	else
+		printf("%-15s %s\n", "complete:", "yes");
 
 	uint64_t evbytes = 0;
 	for (size_t i = 0; i < s->nthreads; i++)
 		evbytes += s->threads[i]->bytes;
-	printf("%-15s %zu\n", "processes:", s->nprocs);
+	/* as record's summary counts them: by pid; each exec'd image is a
+	 * "process ... (gen N)" of its own below */
+	size_t npids = 0;
+	for (size_t i = 0; i < s->nprocs; i++)
+		npids += !proc_of_pid(s, s->procs[i]->pid, i);
+	if (npids == s->nprocs)
+		printf("%-15s %zu\n", "processes:", npids);
+	else
+		printf("%-15s %zu (%zu program images: each exec starts one)\n",
+		       "processes:", npids, s->nprocs);
 	printf("%-15s %zu\n", "threads:", s->nthreads);
 	if (s->events)
 		printf("%-15s %" PRIu64 "\n", "events:", s->events);
@@ -338,8 +363,17 @@ int cmd_info(int argc, char **argv)
 		for (size_t j = 0; j < s->nthreads; j++)
 			nthr += s->threads[j]->proc == p;
 		printf("\nprocess %d (gen %d)", p->pid, p->gen);
-		if (p->ppid >= 0)
+		/* the ppid the process read at its start: its parent only when
+		 * that is a traced process (record adopts the orphans of its
+		 * subreaper, daemon()'s child among them) */
+		if (p->ppid >= 0 && proc_of_pid(s, p->ppid, s->nprocs))
 			printf(", parent %d", p->ppid);
+		else if (p->ppid >= 0 && p->forked)
+			printf(", parent unknown (a traced process that exited before this one "
+			       "started; getppid() said %d)",
+			       p->ppid);
+		else if (p->ppid >= 0)
+			printf(", parent not traced (%d)", p->ppid);
 		printf("\n");
 		printf("  %-10s %s\n", "exe:", p->exe ? ct_tx(p->exe) : "(unknown)");
 		printf("  %-10s ", "argv:");

@@ -82,14 +82,15 @@ struct recorder {
 	char symerr[sizeof(((struct ct_error *)0)->msg)];
 	struct ct_running *running; /* processes still running when record stopped */
 	size_t nrunning;
-	size_t nprocs;                         /* processes that ran with the runtime (their .proc
+	size_t nprocs;                /* processes that ran with the runtime (their .proc
 				  * files), traced calls or not */
-	uint64_t gate_closed;                  /* --time-range/--max-size: when recording ended (ns
+	size_t nimages;               /* their program images (.proc files: one more per exec) */
+	uint64_t gate_closed;         /* --time-range/--max-size: when recording ended (ns
 				  * after the start), 0 if it did not */
-	bool size_reached;                     /* --max-size did it */
-	unsigned nsnap;                        /* --flight: snapshots taken while it ran */
-	char *flight_info;                     /* --flight: the final info's extra lines */
-	struct ct_count_stats counts;          /* --count: what countmerge.c wrote */
+	bool size_reached;            /* --max-size did it */
+	unsigned nsnap;               /* --flight: snapshots taken while it ran */
+	char *flight_info;            /* --flight: the final info's extra lines */
+	struct ct_count_stats counts; /* --count: what countmerge.c wrote */
 	const struct ct_record_follow *follow; /* live, top: see the data as it comes */
 	char count_info[256];                  /* --count: the final info's extra lines */
 };
@@ -257,7 +258,7 @@ static void print_running(const struct recorder *r, FILE *f)
 
 /* ---- the clock -------------------------------------------------------- */
 
-static double measure_hz(uint64_t *clock0, uint64_t *mono0)
+static double measure_hz(uint64_t *clock0, uint64_t *mono0, bool follow)
 {
 	if (!use_tsc) {
 		*clock0 = *mono0 = ct_mono_ns();
@@ -265,9 +266,12 @@ static double measure_hz(uint64_t *clock0, uint64_t *mono0)
 	}
 	/* a first estimate, for the info file written now (it is what a
 	 * reader gets if record itself is killed); the rate is measured again
-	 * over the whole run at the end */
+	 * over the whole run at the end.  Followed (live, top), this one is
+	 * the rate for good: the views turn ticks into ns with it while the
+	 * program runs, and report must have the same ns from the kept
+	 * recording (doc/top.md); 20 ms make it as good as the final one */
 	uint64_t m0 = ct_mono_ns(), c0 = ct_arch_cycles();
-	struct timespec ts = {0, 2 * 1000 * 1000};
+	struct timespec ts = {0, (follow ? 20 : 2) * 1000 * 1000};
 	nanosleep(&ts, NULL);
 	uint64_t m1 = ct_mono_ns(), c1 = ct_arch_cycles();
 	*clock0 = c0;
@@ -308,9 +312,9 @@ static const char *signame(int sig)
 static void print_size(char *buf, size_t len, uint64_t n)
 {
 	if (n >= 10u << 20)
-		snprintf(buf, len, "%.1f MB", n / 1048576.0);
+		snprintf(buf, len, "%.1f MiB", n / 1048576.0);
 	else if (n >= 10u << 10)
-		snprintf(buf, len, "%.1f KB", n / 1024.0);
+		snprintf(buf, len, "%.1f KiB", n / 1024.0);
 	else
 		snprintf(buf, len, "%llu bytes", (unsigned long long)n);
 }
@@ -462,7 +466,7 @@ static int start_recording(struct recorder *r)
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(ri->start_time, sizeof(ri->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	ri->hz = measure_hz(&r->clock0, &r->mono0);
+	ri->hz = measure_hz(&r->clock0, &r->mono0, r->follow != NULL);
 	if (ct_recfilter_active(&r->o.rf)) {
 		/* decided now, per function of each module (lib/record/recfilter.c) */
 		struct ct_error e;
@@ -781,11 +785,12 @@ static void save_symbols(struct recorder *r)
 	r->ri.symbols_unsaved = unsaved;
 }
 
-/* the clock's rate over the whole run, for the final info */
+/* the clock's rate over the whole run, for the final info; followed, the
+ * views' rate is kept (measure_hz) */
 static void measure_hz_again(struct recorder *r)
 {
 	uint64_t mono1 = ct_mono_ns();
-	if (!use_tsc)
+	if (!use_tsc || r->follow)
 		return;
 	/* measure over at least 20 ms: the pair of readings at each end
 	 * is good to about 0.1 us, so this is good to a few ppm */
@@ -837,14 +842,28 @@ static void summary(const struct recorder *r, FILE *f, bool info_failed, bool ow
 	uint64_t unfinished = ct_drain_unfinished(st);
 	bool lost_any = st->lost || own_failure;
 	print_size(size, sizeof(size), st->bytes);
+	/* the processes by pid, as info counts them, and their images when
+	 * some exec'd (info lists each as "process PID (gen N)") */
+	char procs[96];
+	int pl = snprintf(procs, sizeof(procs), "%zu process%s", r->ri.processes,
+			  r->ri.processes == 1 ? "" : "es");
+	if (r->nimages > r->ri.processes && pl > 0)
+		snprintf(procs + pl, sizeof(procs) - (size_t)pl, " (%zu program images)",
+			 r->nimages);
+	/* where it is: live's and top's own directory is gone by the time
+	 * the summary is read (record_wrap.c removes it) */
+	char where[PATH_MAX + 64];
+	if (r->o.dir_temporary)
+		snprintf(where, sizeof(where), "in a temporary directory, removed at the end");
+	else
+		snprintf(where, sizeof(where), "in %s/", r->o.dir);
 	if (r->o.count) {
 		const struct ct_count_stats *cs = &r->counts;
 		fprintf(f,
-			"%s: %zu process%s, %zu thread%s, %llu calls counted along "
-			"%llu arcs (counting mode: no times), in %s/.",
-			r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es",
-			cs->threads, cs->threads == 1 ? "" : "s", (unsigned long long)cs->calls,
-			(unsigned long long)cs->arcs, r->o.dir);
+			"%s: %s, %zu thread%s, %llu calls counted along "
+			"%llu arcs (counting mode: no times), %s.",
+			r->exit_status, procs, cs->threads, cs->threads == 1 ? "" : "s",
+			(unsigned long long)cs->calls, (unsigned long long)cs->arcs, where);
 		if (cs->lost) {
 			fprintf(f, " LOST: %llu calls not counted (a table was full).",
 				(unsigned long long)cs->lost);
@@ -858,16 +877,24 @@ static void summary(const struct recorder *r, FILE *f, bool info_failed, bool ow
 		}
 	} else {
 		fprintf(f,
-			"%s: %zu process%s, %zu thread%s, %llu events (%llu calls) in "
-			"%s, %.1f bytes per event, in %s/.",
-			r->exit_status, r->ri.processes, r->ri.processes == 1 ? "" : "es",
-			r->dr.ntids, r->dr.ntids == 1 ? "" : "s", (unsigned long long)st->events,
-			(unsigned long long)st->enters, size,
-			st->events ? (double)st->bytes / (double)st->events : 0.0, r->o.dir);
+			"%s: %s, %zu thread%s, %llu events (%llu calls) in "
+			"%s, %.1f bytes per event, %s.",
+			r->exit_status, procs, r->dr.ntids, r->dr.ntids == 1 ? "" : "s",
+			(unsigned long long)st->events, (unsigned long long)st->enters, size,
+			st->events ? (double)st->bytes / (double)st->events : 0.0, where);
 	}
 	if (st->lost)
 		fprintf(f, " LOST: %llu events.", (unsigned long long)st->lost);
-	if (r->filters)
+	if (r->filters && r->o.rf.nhide)
+		/* a function --hide alone names loses its hook calls: its calls
+		 * after the first (-finstrument-functions) or all of them (the
+		 * others) never reach the runtime, which counts */
+		fprintf(f,
+			" Record-time filters (%s) left out %llu calls that reached the hooks "
+			"(not counted: the calls of functions that --hide alone names, whose "
+			"hooks were taken out).",
+			r->filters, (unsigned long long)st->filtered);
+	else if (r->filters)
 		fprintf(f, " Record-time filters (%s) left out %llu calls.", r->filters,
 			(unsigned long long)st->filtered);
 	if (r->o.inj.nrules)
@@ -969,8 +996,9 @@ static void print_summary(const struct recorder *r, bool info_failed, bool own_f
  * exit status */
 /* the processes that ran with the runtime: their PID of DIR/PID-GEN.proc,
  * each once */
-static size_t count_procs(const char *dir)
+static size_t count_procs(const char *dir, size_t *images)
 {
+	*images = 0;
 	DIR *d = opendir(dir);
 	if (!d)
 		return 0;
@@ -983,6 +1011,7 @@ static size_t count_procs(const char *dir)
 		long pid = strtol(e->d_name, &end, 10);
 		if (l < 6 || strcmp(e->d_name + l - 5, ".proc") || *end != '-' || pid <= 0)
 			continue;
+		(*images)++;
 		size_t i = 0;
 		while (i < n && pids[i] != pid)
 			i++;
@@ -1014,7 +1043,7 @@ static int finish(struct recorder *r)
 		code = WEXITSTATUS(r->status);
 	}
 	r->ri.exit_status = r->exit_status;
-	r->nprocs = count_procs(r->dirabs);
+	r->nprocs = count_procs(r->dirabs, &r->nimages);
 	save_symbols(r);
 	measure_hz_again(r);
 	if (r->o.flight) {

@@ -21,14 +21,16 @@
 
 /* the options */
 struct record_opts {
-	const char *dir; /* -d, as given (NULL: none given) */
+	const char *dir;    /* -d, as given (NULL: none given) */
+	bool dir_temporary; /* dir is live's or top's own, removed at the end */
 	const char *lib, *bufsize, *nbuf;
 	const char *clock; /* --clock, checked (NULL: none given) */
 	bool quiet, drop;
-	bool count;          /* --count: call counts only (runtime/count.c) */
-	bool callsite;       /* --callsite: each call's call site (runtime/callsite.c) */
-	uint64_t flight;     /* --flight: bytes per thread, else 0 */
-	char flight_buf[32]; /* the buffer size it makes, for the runtime */
+	bool count;             /* --count: call counts only (runtime/count.c) */
+	bool callsite;          /* --callsite: each call's call site (runtime/callsite.c) */
+	uint64_t flight;        /* --flight: bytes per thread, else 0 */
+	const char *flight_arg; /* --flight=SIZE as given, or NULL */
+	char flight_buf[32];    /* the buffer size it makes, for the runtime */
 	struct ct_args_opts ao;
 	struct ct_recfilter rf; /* -F/-N/--hide/-D/-t */
 	struct ct_libcall_opts lc;

@@ -28,7 +28,8 @@ static const char record_head[] =
 	"record exits with the program's status (128+N if signal N ended it), or\n"
 	"125 when it lost data by its own failure (a write error, a full disk),\n"
 	"127/126 when the command cannot be found/run, 75 when another record is\n"
-	"writing into the data directory, 1 when it cannot start.\n";
+	"writing into the data directory, 1 when it cannot start, 3 when the\n"
+	"program exited 0 but nothing was recorded (not built for tracing).\n";
 
 /* codes of record's options without a letter (lib/record/recfilter.h has
  * the filters', from 0x2000; plugopt.h, injectopt.h and libcallopt.h
@@ -114,7 +115,9 @@ const struct ct_opt ct_record_options[] = {
 	 "at the calls of matching functions:\n"
 	 "trace_on, trace_off (from then on), trace_on=call,\n"
 	 "trace_off=call (during the call), depth=N, time=TIME,\n"
-	 "finish (stop recording when it returns)"},
+	 "finish (stop recording when it returns), snapshot\n"
+	 "(a mark; with --flight, every thread's last events),\n"
+	 "backtrace (the caller chain, at the first call)"},
 	{"trace", CT_RF_TRACE, "on|off",
 	 "off: start with tracing off (a trigger, a signal or\n"
 	 "calltrace_on() turns it on)"},
@@ -145,6 +148,7 @@ const struct ct_opt ct_record_options[] = {
 static bool parse_flight(struct record_opts *o, const char *arg, struct ct_error *err)
 {
 	o->flight = 1u << 20;
+	o->flight_arg = arg;
 	if (!arg)
 		return true;
 	char *end;
@@ -335,9 +339,16 @@ static int check_together(struct record_opts *o, struct ct_error *err)
 			return -1;
 		}
 		if (b < 4096 || b > (1ull << 30)) {
+			/* say it in the user's terms: SIZE as given, and the
+			 * range the --buffers count (given or 8) allows */
 			ct_set_err(err,
-				   "bad --flight size: %llu buffers of %llu bytes (4K..1G each)",
-				   (unsigned long long)n, (unsigned long long)b);
+				   "bad --flight=%s: with %llu buffers (%s) it must be "
+				   "%lluK..%lluG "
+				   "(each buffer of SIZE/%llu bytes between 4K and 1G)",
+				   o->flight_arg ? o->flight_arg : "1M", (unsigned long long)n,
+				   o->nbuf ? "--buffers" : "the default; --buffers sets it",
+				   (unsigned long long)n * 4, (unsigned long long)n,
+				   (unsigned long long)n);
 			return -1;
 		}
 		if (o->drop) {

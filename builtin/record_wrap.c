@@ -48,6 +48,7 @@ int ct_record_wrap_args(struct ct_record_wrap *w, int argc, char **argv, const c
 			 base && *base ? base : "/tmp", ct_command() ? ct_command() : "run");
 		if (mkdtemp(w->tmp)) {
 			w->o.dir = w->tmp;
+			w->o.dir_temporary = true;
 		} else {
 			ct_error("cannot make a temporary directory %s: %s", w->tmp,
 				 strerror(errno));
@@ -89,7 +90,8 @@ int ct_record_wrap_output_opt(const char *arg, const char **path, struct ct_erro
 		ct_set_err(err, "--output needs a file name");
 		return -1;
 	}
-	*path = arg;
+	/* "-" is the standard output, as everywhere -o is taken */
+	*path = strcmp(arg, "-") ? arg : NULL;
 	return 0;
 }
 

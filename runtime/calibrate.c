@@ -104,8 +104,8 @@ static unsigned char *batch_buffer(void)
 }
 
 /* one batch of traced calls on the scratch state; *inner gets the sum of
- * the exit deltas, UINT64_MAX when some record other than a plain ENTER or
- * EXIT (a delta too long: the batch was interrupted) was written.
+ * the exit deltas, UINT64_MAX when some record other than a plain ENTER,
+ * EXIT or CALLSITE (a delta too long: the batch was interrupted) was written.
  * hooked: ct_cal_hooked, whose entry's fast path needs a frame below it on
  * the shadow stack (a thread's first one takes the slow path): a base frame
  * at the top of the address space, not hooked, that nothing returns to */
@@ -146,6 +146,10 @@ static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t seed, ui
 			sum += w >> 2;
 			exits++;
 			p += 4;
+		} else if ((w & 3) == CT_REC_EXT && CT_EXT_TYPE(w) == CT_EXT_CALLSITE) {
+			/* record --callsite writes one after each ENTER: the
+			 * figures are then those of the callsite paths */
+			p += 4 + 4 * (size_t)CT_EXT_LEN(w);
 		} else {
 			*inner = UINT64_MAX;
 			return el;

@@ -16,7 +16,7 @@
  *    tramp_callsite.inc), the others in hook.c's ct_hook_enter, which
  *    keeps it in t->cs_site too;
  *  - every slower path writes its ENTER with ct_put_enter, which adds the
- *    CALLSITE of the call site it is given (runtime.c); an entry held back
+ *    CALLSITE of the call site it is given (stream.c); an entry held back
  *    by -t keeps its call site in t->fl_tp[depth].site until it is written
  *    (filter.c ct_filt_flush), so a call taken back or left out by a
  *    record-time filter loses its call site with it.

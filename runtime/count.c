@@ -122,12 +122,12 @@ static bool new_table(struct ct_count_thread *c, uint64_t nslots)
  * stack; false if it cannot count (yet: during start-up; or for good) */
 static bool setup(struct ct_count_thread *c)
 {
-	if (c->state == 2 || !ct_process_ready() || !ct_count_on)
+	if (c->state == CT_TS_DONE || !ct_process_ready() || !ct_count_on)
 		return false;
-	if (c->state == 1)
+	if (c->state == CT_TS_ACTIVE)
 		return c->slots != NULL;
 	if (ct_recorder_gone(true)) {
-		c->state = 2;
+		c->state = CT_TS_DONE;
 		return false;
 	}
 	c->tid = (int)syscall(SYS_gettid);
@@ -136,7 +136,7 @@ static bool setup(struct ct_count_thread *c)
 		void *s = mmap(NULL, STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (s == MAP_FAILED) {
-			c->state = 2;
+			c->state = CT_TS_DONE;
 			return false;
 		}
 		c->stk = s;
@@ -144,11 +144,11 @@ static bool setup(struct ct_count_thread *c)
 		c->depth = 1;
 	}
 	if (!new_table(c, FIRST_SLOTS)) {
-		c->state = 2;
+		c->state = CT_TS_DONE;
 		return false;
 	}
-	c->state = 1;
-	ct_thread_key_set(); /* its end lets the tables go (proc.c) */
+	c->state = CT_TS_ACTIVE;
+	ct_thread_key_set(); /* its end lets the tables go (thread.c) */
 	__atomic_store_n(&c->cap, STACK_CAP, __ATOMIC_RELEASE);
 	return true;
 }
@@ -198,7 +198,7 @@ static void count_slow(struct ct_count_thread *c, uint64_t from, uint64_t to, bo
 	c->in_slow = 1;
 	__asm__ volatile("" ::: "memory");
 	if (!c->slots && !setup(c)) {
-		if (c->state == 1 || c->state == 2)
+		if (c->state == CT_TS_ACTIVE || c->state == CT_TS_DONE)
 			c->lost++;
 		goto out;
 	}
@@ -226,7 +226,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uint
 	if (c->cap == 0) {
 		/* the thread's first call (or start-up's) */
 		if (!setup(c)) {
-			if (c->state == 2)
+			if (c->state == CT_TS_DONE)
 				c->lost++;
 			return;
 		}
@@ -351,20 +351,20 @@ void ct_count_after_fork(void)
 	c->seq = 0;
 	c->lost = 0;
 	c->cap = 0; /* set up again at its next call, keeping the stack */
-	c->state = ct_cfg.state == CT_RT_ACTIVE ? 0 : 2;
+	c->state = ct_cfg.state == CT_RT_ACTIVE ? CT_TS_NONE : CT_TS_DONE;
 }
 
-/* the thread ends (proc.c): its table's file is record's; what it mapped
+/* the thread ends (thread.c): its table's file is record's; what it mapped
  * goes, and a later traced call (a destructor) starts anew */
 void ct_count_thread_exit(void)
 {
 	struct ct_count_thread *c = &ct_count_self;
-	if (!ct_count_on || c->state != 1)
+	if (!ct_count_on || c->state != CT_TS_ACTIVE)
 		return;
 	c->cap = 0;
 	c->slots = NULL;
 	c->last = &no_slot;
 	unmap_tables(c);
-	c->state = 0;
+	c->state = CT_TS_NONE;
 	/* the stack stays (a destructor may still return through it) */
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "calltrace/format.h"
+#include "internal.h" /* enum ct_thread_state */
 
 struct ct_count_thread {
 	struct ct_count_slot *slots; /* the table being filled (NULL: none yet) */
@@ -32,7 +33,7 @@ struct ct_count_thread {
 	uint64_t grow_at; /* slots used at which a bigger table is started */
 	uint32_t in_slow; /* the slow path runs (a signal handler's calls
 			   * count without starting a table) */
-	int state;        /* 0: not set up, 1: counting, 2: cannot */
+	enum ct_thread_state state;
 	int tid;
 	uint32_t seq;
 	uint64_t lost; /* calls not counted before a table existed */
@@ -50,9 +51,9 @@ extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("i
 /* the -finstrument-functions hooks' counting paths (cyg.c tail-calls them) */
 void ct_count_enter(void *fn) __attribute__((visibility("hidden")));
 void ct_count_exit(void *fn) __attribute__((visibility("hidden")));
-/* a forked child: its tables are its own (proc.c) */
+/* a forked child: its tables are its own (fork.c) */
 void ct_count_after_fork(void) __attribute__((visibility("hidden")));
-/* the thread ends: its mappings go (proc.c) */
+/* the thread ends: its mappings go (thread.c) */
 void ct_count_thread_exit(void) __attribute__((visibility("hidden")));
 #endif
 

@@ -6,7 +6,7 @@
  *
  * Hot path: TLS -> clock -> one compact record reserved with a single
  * instruction -> shadow stack.  Everything else goes to the slow paths of
- * runtime.c (ct_enter_slow; exit_slow below for an exit that does not match
+ * stream.c (ct_enter_slow; exit_slow below for an exit that does not match
  * the top frame).
  *
  * Signals: `busy` counts the hooks of this thread in progress.  A hook that
@@ -866,8 +866,11 @@ static __attribute__((noinline)) void filt_exit(struct ct_tstate *t, uintptr_t f
 		return;
 	}
 	uint64_t now = ct_clock();
-	if (ct_filt.timed && ct_filt_take_back(t, d - 1, now))
-		return;
+	if (ct_filt.timed) {
+		if (ct_filt_take_back(t, d - 1, now))
+			return;
+		ct_filt_kept(t);
+	}
 	if (t->nested_lost)
 		ct_put_nested_lost(t);
 	ct_put_exit(t, now, d - 1);

@@ -363,9 +363,22 @@ uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to)
 		return ct_filt_recorded(t, from, to);
 	/* the calls that vanish and were short go as if they had returned:
 	 * they are the innermost ones; the outermost of them takes the
-	 * records of the others with it */
+	 * records of the others with it.  With triggers, thresholds differ: a
+	 * call long by its own stays, and so do the calls it is in (as at an
+	 * exit, ct_filt_kept), so those taken back are above the innermost
+	 * long one */
 	uint64_t now = ct_clock();
-	for (uint32_t k = from; k < to && k < t->fl_tcap; k++) {
+	uint32_t lo = from;
+	for (uint32_t k = to; ct_filt.has_trig && k-- > from;) {
+		if (t->stk[k].flags & CT_FR_NOREC)
+			continue;
+		if (k >= t->fl_tcap || now - t->fl_tp[k].t0 >= t->fl_tp[k].thr ||
+		    now < t->fl_tp[k].t0) {
+			lo = k + 1;
+			break;
+		}
+	}
+	for (uint32_t k = lo; k < to && k < t->fl_tcap; k++) {
 		if (t->stk[k].flags & CT_FR_NOREC)
 			continue;
 		if (ct_filt_take_back_at(t, &t->fl_tp[k], now)) {
@@ -374,6 +387,8 @@ uint32_t ct_filt_unwinding(struct ct_tstate *t, uint32_t from, uint32_t to)
 		}
 	}
 	uint32_t n = ct_filt_recorded(t, from, to);
+	if (n)
+		ct_filt_kept(t);
 	/* the others end now: the reader takes the time of an UNWIND from
 	 * the record after it, which may have been taken back */
 	if (n)
@@ -526,16 +541,16 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 	uint32_t lim;
 	uint64_t thr;
 	limits(t, &lim, &thr);
-	if (!fin) {
-		if (!(fl & CT_FL_INC))
-			return CT_FD_SKIP;
-		/* a -F call begins afresh */
+	if (fl & CT_FL_INC) {
+		/* a -F call begins afresh, also inside another */
 		fin = CT_FR_FIN;
 		sd = 0;
 		lim = ct_filt.max_depth ? ct_filt.max_depth : UINT32_MAX;
 		thr = ct_filt.min_time;
+	} else if (!fin) {
+		return CT_FD_SKIP;
 	}
-	bool changed = fin != (s & CT_FR_FIN);
+	bool changed = fin != (s & CT_FR_FIN) || (fl & CT_FL_INC);
 	if (tr) {
 		if (tr->on_call) {
 			ton = CT_FR_TON;

@@ -19,7 +19,7 @@
  * - whatever reads return addresses (the C++ unwinder, backtrace(), a
  *   context switch) first gets the real ones back (unhook_all) and the
  *   frames that survive are hooked again afterwards (rehook_all).
- * - signals: `busy` (runtime.c) is held by the C parts.  A handler that
+ * - signals: `busy` (nested.c) is held by the C parts.  A handler that
  *   interrupts them takes the nested path: NENTER/NEXIT records and its own
  *   small stack of hooked frames (all of which return before the
  *   interrupted hook resumes, unless the handler jumps away: then they are
@@ -449,7 +449,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	struct ct_tstate *t = &ct_self;
 	int pushed = 0;
 	if (unlikely(t->busy++ != 0) && t->off) {
-		/* a stopped thread (runtime.c ct_thread_stop): not even the
+		/* a stopped thread (thread.c ct_thread_stop): not even the
 		 * function's address (finding mcount's caller may make a system call) */
 		ct_nested_drop(t);
 		t->busy--;
@@ -603,6 +603,8 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 	} else if (flags & CT_FR_NOREC) {
 		t->depth = i - 1; /* a record-time filter left it out */
 	} else if (!(ct_filt_on && ct_filt.timed && ct_filt_take_back(t, i - 1, now))) {
+		if (ct_filt_on && ct_filt.timed)
+			ct_filt_kept(t);
 		if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
 			ct_args_exit(t, fn, r);
 		if (t->nested_lost)

@@ -351,14 +351,10 @@ static void put_record(struct ct_tstate *t, uint32_t i)
 	w[4] = (uint32_t)r->sig;
 	w[5] = i;
 	t->fl_epoch++; /* -t never takes it back */
+	/* (a thread that dies after it, the throw= nothing catches, leaves
+	 * it last in its buffer: record finds the end of that buffer by the
+	 * records' lengths, so the first rule's index, 0, stays) */
 	ct_put_words(t, w, 1 + CT_INJ_PAYLOAD);
-	/* A thread that dies (the throw= nothing catches, the signal= that
-	 * kills, the return=0 the program then dereferences) leaves its last
-	 * buffer to record, which finds where it ends by its last non-zero
-	 * word: the first rule's index, 0, would be cut off with the record.
-	 * A TIME record of the delta base as it is (a no-op) ends it. */
-	if (!w[CT_INJ_PAYLOAD])
-		ct_put_time(t, t->last);
 }
 
 /* a fired rule's work at the return: kept by depth */
@@ -459,7 +455,7 @@ void ct_inj_cyg_exit(struct ct_tstate *t, uintptr_t fn)
 	ct_inj_errno_now();
 }
 
-/* the process's constructor (proc.c): with a throw= rule, dlopen the C++
+/* the process's constructor (start.c): with a throw= rule, dlopen the C++
  * half (runtime/cxx/throw.cc), its own calls untraced */
 void ct_inj_load(void)
 {

@@ -25,6 +25,14 @@
 
 enum ct_rt_state { CT_RT_UNINIT = 0, CT_RT_INITIALIZING, CT_RT_ACTIVE, CT_RT_OFF };
 
+/* a thread's state (struct ct_tstate's; count.c's counting threads too) */
+enum ct_thread_state {
+	CT_TS_NONE = 0, /* not set up: at its first traced call (again after
+			 * its end, should a later destructor trace) */
+	CT_TS_ACTIVE,   /* tracing: it has its ring (count.c: its table) */
+	CT_TS_DONE,     /* never again: stopped, untraced, or no ring to be had */
+};
+
 /* one setjmp seen by this thread: where the shadow stack stood */
 struct ct_jmp_note {
 	void *env;
@@ -111,7 +119,7 @@ struct ct_tstate {
 	uint32_t resyncing;          /* writing the frames open after dropping: wait    */
 	uint64_t seq;
 	int tid;
-	int state; /* 0 none, 1 active, 2 finished (thread exiting) */
+	enum ct_thread_state state;
 	struct ct_jmp_note jmp[CT_JMP_NOTES];
 	uint32_t jmp_next;
 	struct ct_hook_area *hook; /* hook.c, set up on first use */
@@ -124,7 +132,7 @@ struct ct_tstate {
 	 * no): it entered seccomp, lost its TSC, shares its state with a clone
 	 * child.  busy then stays at CT_BUSY_OFF, so that every hook takes the
 	 * nested path, which drops the event without reading the clock or
-	 * making a system call (runtime.c ct_thread_stop) */
+	 * making a system call (thread.c ct_thread_stop) */
 	uint32_t off;
 	/* record-time filters (filter.c) */
 	struct ct_tpend *fl_tp; /* -t, by depth */
@@ -175,7 +183,7 @@ struct ct_config {
 	uint32_t nslots;
 	int pid;
 	int gen;
-	int proc_fd; /* -1: the .proc file is proc.c's held descriptor */
+	int proc_fd; /* -1: the .proc file is procfile.c's held descriptor */
 	uint64_t start_clock;
 	struct ct_doorbell *doorbell; /* record mode: wakes the drainer */
 	/* CLOCK_MONOTONIC may be read through the vDSO: set at start-up unless
@@ -184,7 +192,7 @@ struct ct_config {
 	bool clock_vdso;
 	/* the TSC is disabled in this process, which was forked by a thread
 	 * that had it: the clock is CLOCK_MONOTONIC turned into TSC ticks with
-	 * the rate measured before the TSC went away (proc.c), so that its
+	 * the rate measured before the TSC went away (clock.c), so that its
 	 * times are on the recording's scale */
 	bool tsc_synth;
 	uint64_t synth_tsc0, synth_mono0, synth_mult; /* ticks per ns, 32.32 */
@@ -195,7 +203,7 @@ struct ct_config {
 };
 extern struct ct_config ct_cfg CT_HIDDEN;
 
-/* CLOCK_MONOTONIC in ns */
+/* CLOCK_MONOTONIC in ns (stream.c; the rest of the clock is clock.c's) */
 uint64_t ct_clock_mono(void) CT_HIDDEN;
 
 static inline __attribute__((always_inline)) uint64_t ct_clock(void)
@@ -239,8 +247,19 @@ static inline void ct_untraced(enum ct_untraced why)
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
 
-/* runtime.c */
+/* thread.c: a thread's tracing state */
+/* make this thread's ring (its first traced call) */
 void ct_thread_start(struct ct_tstate *t) CT_HIDDEN;
+/* thread_exit, the thread-specific key's destructor, set up at start-up;
+ * a thread that traces sets its key (so that its end runs it) */
+void ct_thread_key_init(void) CT_HIDDEN;
+void ct_thread_key_set(void) CT_HIDDEN;
+/* the thread ends (or forks away from its ring): hand over what is
+ * written; unmap: let the ring, shadow stack and hook area go */
+void ct_thread_release(struct ct_tstate *t, bool unmap) CT_HIDDEN;
+/* this thread records no more (a forked child that cannot): hooked frames
+ * get their return addresses back, its hooks return at once */
+void ct_thread_untrace(struct ct_tstate *t) CT_HIDDEN;
 /* stop tracing this thread for good: hand its ring over, give hooked frames
  * their return addresses back; its later hooks read no clock and make no
  * system call.  Counted as why. */
@@ -261,26 +280,52 @@ void ct_thread_born_off(struct ct_tstate *t, uint32_t off) CT_HIDDEN;
 bool ct_task_changed(struct ct_tstate *t) CT_HIDDEN;
 /* a thread that got no ring: counted, said once per process */
 void ct_ring_failed(struct ct_tstate *t, const char *what, const char *path, int err) CT_HIDDEN;
+
+/* stream.c: writing the thread's records (outer path) */
+/* is this thread recording?  sets it up on first use */
+bool ct_thread_ready(struct ct_tstate *t) CT_HIDDEN;
 /* a record of n words (header first), reserved at once; outer path only */
 void ct_put_words(struct ct_tstate *t, const uint32_t *w, unsigned n) CT_HIDDEN;
-/* an EXIT record at now, leaving depth frames open (slow paths) */
-void ct_put_exit(struct ct_tstate *t, uint64_t now, uint32_t depth) CT_HIDDEN;
-/* a LOST record for the events the nested path dropped since the last one */
-void ct_put_nested_lost(struct ct_tstate *t) CT_HIDDEN;
-void ct_buffer_full(struct ct_tstate *t) CT_HIDDEN;
-void ct_thread_after_fork(struct ct_tstate *t) CT_HIDDEN;
-void ct_emit_unwind(struct ct_tstate *t, uint32_t n) CT_HIDDEN;
-void ct_thread_release(struct ct_tstate *t, bool unmap) CT_HIDDEN;
-/* shared with the register-seeing front ends (hook.c) */
-void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
 void ct_put_time(struct ct_tstate *t, uint64_t now) CT_HIDDEN;
 /* (site: the call site, for its CALLSITE record with --callsite; 0: none) */
 void ct_put_enter(struct ct_tstate *t, uintptr_t fn, uint64_t when, uintptr_t site) CT_HIDDEN;
+/* an EXIT record at now, leaving depth frames open (slow paths) */
+void ct_put_exit(struct ct_tstate *t, uint64_t now, uint32_t depth) CT_HIDDEN;
+/* a LOST record of n events */
+void ct_put_lost(struct ct_tstate *t, uint64_t n) CT_HIDDEN;
+/* a LOST record for the events the nested path dropped since the last one */
+void ct_put_nested_lost(struct ct_tstate *t) CT_HIDDEN;
+void ct_emit_unwind(struct ct_tstate *t, uint32_t n) CT_HIDDEN;
+/* the calls open now in one FRAMES record (the innermost CT_FRAMES_MAX) */
+void ct_put_frames(struct ct_tstate *t) CT_HIDDEN;
+/* enter the frames stk[from..depth) again, at the current time */
+void ct_reenter_frames(struct ct_tstate *t, uint32_t from) CT_HIDDEN;
+/* shared with the register-seeing front ends (hook.c) */
+void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
 /* push a frame that writes no record (record-time filters) */
 bool ct_push_quiet(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, uintptr_t flags) CT_HIDDEN;
+/* the shadow stack, twice as big (mapped on first use) */
+void ct_grow_stack(struct ct_tstate *t) CT_HIDDEN;
+
+/* nested.c: the nested path (a signal handler interrupted a hook) */
 void ct_nested(struct ct_tstate *t, unsigned type, void *fn) CT_HIDDEN;
 void ct_nested_drop(struct ct_tstate *t) CT_HIDDEN;
-bool ct_thread_ready(struct ct_tstate *t) CT_HIDDEN;
+
+/* stream.c: the current buffer is full (a record ended past its nominal
+ * size): hand it over and go on in the next one */
+void ct_buffer_full(struct ct_tstate *t) CT_HIDDEN;
+/* the drainer's doorbell (record mode), and waits on a futex word */
+void ct_ring_doorbell(void) CT_HIDDEN;
+void ct_futex_wait(uint32_t *addr, uint32_t val, long timeout_ns) CT_HIDDEN;
+void ct_futex_wake(uint32_t *addr) CT_HIDDEN;
+
+/* fork.c: a new process that shares nothing with its parent but copies of
+ * memory (fork, clone without CLONE_VM): its own .proc file and rings */
+void ct_process_after_fork(void) CT_HIDDEN;
+void ct_fork_init(void) CT_HIDDEN; /* pthread_atfork, at start-up */
+/* the thread of a forked child: a ring of its own, its stream begun with
+ * the frames it inherited */
+void ct_thread_after_fork(struct ct_tstate *t) CT_HIDDEN;
 
 /* hook.c: may the trampolines take their fast paths (arch/<arch>/
  * tramp.S), and the -finstrument-functions hooks theirs (cyg.c)?  The TSC
@@ -318,33 +363,57 @@ void ct_hook_leave(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
 void ct_hook_reset_nested(struct ct_tstate *t) CT_HIDDEN;
 void ct_hook_release(struct ct_tstate *t) CT_HIDDEN;
 
-/* proc.c */
+/* procfile.c: the .proc file */
+/* a line of it (one write(2)) */
+void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
+/* a line "HEAD PATH", the path (an executable's, a module's) escaped as
+ * arg lines are (\\ and \n): a newline in it cannot make a line */
+void ct_proc_path_line(const char *head, const char *path) CT_HIDDEN;
+/* make this image's file and write its header and module map (false: it
+ * cannot be made); close it in a forked child */
+bool ct_proc_file_start(void) CT_HIDDEN;
+void ct_proc_file_close(void) CT_HIDDEN;
 /* thread names for the views: "thread-name" lines of the .proc file */
 void ct_thread_name_note(int tid) CT_HIDDEN;          /* tid's name now */
 void ct_thread_name_start(int tid) CT_HIDDEN;         /* a new thread, if not the default name */
 void ct_thread_name_find(const char *name) CT_HIDDEN; /* the tasks with that name */
+/* is this the process the runtime set up (not a copy made by a raw clone)? */
+int ct_proc_pid(void) CT_HIDDEN;
+
+/* modules.c: the module map ("module" lines), again at dlopen/dlclose */
+extern char ct_exe_path[4096] CT_HIDDEN; /* the main program */
+void ct_modules_rescan(void) CT_HIDDEN;
+void ct_modules_reset(void) CT_HIDDEN; /* a new .proc file: all modules new */
+
+/* start.c: start-up */
 /* getenv, also in a .preinit_array function (before libc set environ) */
 const char *ct_getenv(const char *name) CT_HIDDEN;
 bool ct_process_ready(void) CT_HIDDEN; /* initialise on first use; false = off */
-void ct_modules_rescan(void) CT_HIDDEN;
-void ct_proc_printf(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2)));
+
+/* clock.c (ct_clock above) */
+/* may this process read the TSC (PR_SET_TSC)?  At start-up, in a child */
+void ct_clock_check_tsc(void) CT_HIDDEN;
+/* ... if not, the clock is CLOCK_MONOTONIC (scaled to TSC ticks when the
+ * rate was noted) */
+void ct_clock_no_tsc(void) CT_HIDDEN;
 /* a thread is about to lose its TSC: note the TSC's rate against
  * CLOCK_MONOTONIC while it can still be read (for a child it forks) */
 void ct_clock_note_rate(void) CT_HIDDEN;
-/* a new process that shares nothing with its parent but copies of memory
- * (fork, clone without CLONE_VM): its own .proc file and rings */
-void ct_process_after_fork(void) CT_HIDDEN;
-/* exec and spawn: the environment of a new image, with calltrace's
- * variables put back if it lacks them (wrap.c).  out has room for
- * ct_exec_env_extra() more entries than envp; strings are built in buf
+/* the process's start: ct_cfg.start_clock set, CLOCK_MONOTONIC returned */
+uint64_t ct_clock_start(void) CT_HIDDEN;
+uint64_t ct_clock_realtime(void) CT_HIDDEN; /* CLOCK_REALTIME in ns */
+
+/* execenv.c: exec and spawn: the environment of a new image, with
+ * calltrace's variables put back if it lacks them (wrap.c).  out has room
+ * for ct_exec_env_extra() more entries than envp; strings are built in buf
  * (ct_exec_env_buf() bytes).  Returns out (or envp itself when nothing is
- * missing) and sets *changed.  Async-signal-safe. */
+ * missing) and sets *changed.  Async-signal-safe.  save: the variables as
+ * this image got them, at start-up. */
+void ct_exec_env_save(void) CT_HIDDEN;
 size_t ct_exec_env_extra(void) CT_HIDDEN;
 size_t ct_exec_env_buf(char *const envp[]) CT_HIDDEN;
 char *const *ct_exec_env(char *const envp[], char **out, char *buf, size_t buflen,
 			 bool *changed) CT_HIDDEN;
-/* is this the process the runtime set up (not a copy made by a raw clone)? */
-int ct_proc_pid(void) CT_HIDDEN;
 
 /* patch.c: -fpatchable-function-entry sites of a module just seen (true:
  * it has some, the first time it is seen) */
@@ -680,22 +749,24 @@ static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_ts
 	}
 	uintptr_t sd = (s & CT_FR_SD_MASK) >> CT_FR_SD_SHIFT;
 	uintptr_t fin = s & CT_FR_FIN;
-	if (!fin) {
-		if (!(fl & CT_FL_INC))
-			return CT_FD_SKIP;
+	if (fl & CT_FL_INC) {
+		/* a -F call: -D counts from it, also inside another (as
+		 * uftrace does) */
 		fin = CT_FR_FIN;
 		sd = 0;
+	} else if (!fin) {
+		return CT_FD_SKIP;
 	}
 	if (fl & CT_FL_HIDE) {
-		if (fin == (s & CT_FR_FIN))
+		if ((s & CT_FR_FSTATE) == (fin | sd << CT_FR_SD_SHIFT))
 			return CT_FD_SKIP;
-		/* a hidden function that begins the -F call: its callees show */
+		/* a hidden function that begins a -F call: its callees show */
 		*flags = CT_FR_FILT | CT_FR_NOREC | fin;
 		return CT_FD_MARK;
 	}
 	if (unlikely(!ct_filt_live())) {
 		/* tracing is off: a -F call that begins must still be known */
-		if (fin == (s & CT_FR_FIN))
+		if ((s & CT_FR_FSTATE) == (fin | sd << CT_FR_SD_SHIFT))
 			return CT_FD_SKIP;
 		*flags = CT_FR_FILT | CT_FR_NOREC | fin;
 		return CT_FD_MARK;
@@ -735,6 +806,19 @@ static inline bool ct_filt_take_back_at(struct ct_tstate *t, const struct ct_tpe
 	t->hi = p->hi;
 	t->fl_filtered++;
 	return true;
+}
+
+/* -t: the recorded call whose frame was the top one was kept at its exit
+ * (long by its threshold, or its records could not be taken back).  With
+ * triggers, thresholds differ (time=): a call inside another may be long
+ * by its own when the other proves short by its own.  The calls it is in
+ * then stay, as its frames in the tree: their records (the ENTER before
+ * its own) can no longer be taken back.  (With one threshold, the calls it
+ * is in last longer than it: they are kept anyway.) */
+static inline void ct_filt_kept(struct ct_tstate *t)
+{
+	if (unlikely(ct_filt.has_trig))
+		t->fl_epoch++;
 }
 
 /* -t alone: the frame at depth d, entered at now, has its ENTER held back
@@ -793,12 +877,12 @@ static inline void ct_filt_note_at(struct ct_tstate *t, uint32_t d, uint64_t now
 
 /* rings.c: the list of this process's rings */
 void ct_rings_add(struct ct_ring_header *r, size_t len, int fd) CT_HIDDEN;
+/* unmap a ring this process is done with (record mode), out of the list */
+void ct_rings_unmap(struct ct_ring_header *r, size_t len) CT_HIDDEN;
 void ct_rings_forget_all(void) CT_HIDDEN; /* in a forked child */
 void ct_rings_writer_start(void) CT_HIDDEN;
 void ct_rings_flush_all(void) CT_HIDDEN;
 void ct_linked_info(bool done) CT_HIDDEN;
-
-void ct_thread_key_set(void) CT_HIDDEN;
 
 /* calibrate.c: measure the hooks' own cost (first call only) and write the
  * "overhead" line of the .proc file */
@@ -808,7 +892,7 @@ void ct_calibrate_note(void) CT_HIDDEN;
  * through it */
 #define CT_FE_CYG 1u  /* __cyg_profile_func_enter/exit */
 #define CT_FE_HOOK 2u /* hook.c: __fentry__, mcount, patched entries */
-void ct_frontend_seen(struct ct_tstate *t, unsigned fe) CT_HIDDEN; /* proc.c */
+void ct_frontend_seen(struct ct_tstate *t, unsigned fe) CT_HIDDEN; /* procfile.c */
 bool ct_calibrating(const struct ct_tstate *t) CT_HIDDEN;
 /* hook.c: a zeroed hook area for the calibration's scratch thread state */
 struct ct_hook_area *ct_hook_scratch_area(void) CT_HIDDEN;
@@ -823,13 +907,5 @@ void ct_log(const char *fmt, ...) CT_HIDDEN __attribute__((format(printf, 1, 2))
  * stopped draining)?  `stuck`: the caller cannot go on without it, so look
  * at its heartbeat and /proc too.  Never true in linked mode. */
 bool ct_recorder_gone(bool stuck) CT_HIDDEN;
-/* runtime.c: this thread records no more (a forked child that cannot):
- * hooked frames get their return addresses back, its hooks return at once */
-void ct_thread_untrace(struct ct_tstate *t) CT_HIDDEN;
-
-/* futex helpers */
-void ct_futex_wait(uint32_t *addr, uint32_t val, long timeout_ns) CT_HIDDEN;
-void ct_futex_wake(uint32_t *addr) CT_HIDDEN;
-void ct_ring_doorbell(void) CT_HIDDEN;
 
 #endif

@@ -184,7 +184,7 @@ static bool wanted(const char *n)
 
 /* ---- modules waiting to be patched --------------------------------------- */
 
-/* module_cb (proc.c) runs inside dl_iterate_phdr, which holds the loader's
+/* module_cb (modules.c) runs inside dl_iterate_phdr, which holds the loader's
  * lock: looking symbols up there could deadlock against a dlopen in
  * another thread, so the modules wait for ct_libcall_flush */
 #define MAX_PENDING 512
@@ -645,7 +645,7 @@ out:
 	munmap(c, nrel * (sizeof(struct cand) + sizeof(struct gotuse)));
 }
 
-/* after dl_iterate_phdr, with proc.c's module lock held */
+/* after dl_iterate_phdr, with modules.c's module lock held */
 void ct_libcall_flush(void)
 {
 	/* which modules are traced, first: calls into them are not library

@@ -513,12 +513,19 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 		ct_log("%s: %u patchable function entries could not be patched (no memory within "
 		       "2 GiB, or the code cannot be made writable): left untraced",
 		       path, failed);
-	if (patched)
-		ct_proc_printf("patched %u %s", patched, path);
-	if (filtered)
-		ct_proc_printf("patch-filtered %u %s", filtered, path);
-	if (hooked || unhooked)
-		ct_proc_printf("patch-hooked %u %u %s", hooked, unhooked, path);
+	char head[64];
+	if (patched) {
+		ct_fmt(head, sizeof(head), "patched %u", patched);
+		ct_proc_path_line(head, path);
+	}
+	if (filtered) {
+		ct_fmt(head, sizeof(head), "patch-filtered %u", filtered);
+		ct_proc_path_line(head, path);
+	}
+	if (hooked || unhooked) {
+		ct_fmt(head, sizeof(head), "patch-hooked %u %u", hooked, unhooked);
+		ct_proc_path_line(head, path);
+	}
 out:
 	if (syms)
 		munmap(syms, symlen);

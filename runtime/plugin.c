@@ -20,7 +20,7 @@
  * (struct ct_plug_frame, by depth), with the frame's function and CFA to
  * know it again at the exit.  During a callback the thread's `busy` is
  * held and plug_in set: the hooks of calls the plugin makes take the
- * nested path, which drops them uncounted (runtime.c ct_nested, hook.c).
+ * nested path, which drops them uncounted (nested.c ct_nested, hook.c).
  *
  * The file:
  *   calltrace-plugin 1
@@ -223,7 +223,7 @@ static void fini(void)
 	}
 }
 
-/* the process's constructor (proc.c): dlopen the plugin and call its init,
+/* the process's constructor (start.c): dlopen the plugin and call its init,
  * its own calls untraced; then the calls of its functions take the C paths */
 void ct_plug_load(void)
 {

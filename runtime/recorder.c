@@ -12,7 +12,7 @@
  *    record_pid gone, a zombie, or another process under that pid (a start
  *    time other than record_start) is a drainer that never comes back; a
  *    stopped one does, and the writer waits on, losing nothing.
- * Once record is gone the whole process stops tracing for good (runtime.c:
+ * Once record is gone the whole process stops tracing for good (stream.c:
  * ct_buffer_full reuses the buffer being written, new threads and forked
  * children get no ring); see doc/runtime.md, "When record is gone".
  *

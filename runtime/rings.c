@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The rings of this process.  Under `calltrace record` that process drains
- * them; this list only lets a forked child let go of its parent's rings.
+ * them; this list only lets a forked child let go of its parent's rings
+ * (those mapped at the fork: a ring unmapped before leaves it).
  * When the runtime is linked into a program that runs without `record`, a
  * writer thread of our own drains them into the data directory instead.
  */
@@ -56,6 +57,23 @@ void ct_rings_add(struct ct_ring_header *r, size_t len, int fd)
 	pthread_mutex_unlock(&lock);
 	if (ct_cfg.linked && !writer_running)
 		ct_rings_writer_start();
+}
+
+/* a ring of this process unmapped (its thread ended or stopped tracing;
+ * record mode): out of the list first, so that a forked child never
+ * unmaps its range, which may hold something else by then (a thread stack
+ * glibc caches) */
+void ct_rings_unmap(struct ct_ring_header *r, size_t len)
+{
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < nrings; i++) {
+		if (rings[i].r == r) {
+			rings[i] = rings[--nrings];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	munmap(r, len);
 }
 
 void ct_rings_forget_all(void)

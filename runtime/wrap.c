@@ -28,8 +28,9 @@
  * Memory: munmap, mprotect and mremap, which may take away memory that the
  * argument capture reads directly (args.c).
  *
- * Interposers only: the logic they call is in runtime.c (threads), proc.c
- * (processes, environments, modules) and hook.c (return hooking).
+ * Interposers only: the logic they call is in thread.c (threads), fork.c,
+ * execenv.c and modules.c (processes, environments, modules) and hook.c
+ * (return hooking).
  */
 #include <dlfcn.h>
 #include <errno.h>

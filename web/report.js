@@ -18,7 +18,10 @@
  *   sites  (export --callsite) the call sites, "main.c:12"
  *   timeline  each thread's calls in time: {start, end, min_ns, left,
  *          longest_left, max_calls, marks_left, threads: [{pid, tid, name,
- *          calls_all, calls: [[fn, depth, start_ns, dur_ns]], marks:
+ *          cmd (its process's command line), calls_all, calls: [[fn, depth,
+ *          start_ns, dur_ns, time_ns]], marks:
+ *          start and dur on the recorded clock (one axis for every
+ *          thread), time the call's duration as the other views show it
  *          [[t_ns, text]]}]}
  *   limits what was left out to bound the page's size
  *   info   the recording
@@ -82,6 +85,14 @@
 			el("a", {href: "#flat", text: "Flat profile"}), " · ",
 			el("a", {href: "#callers", text: "Callers and callees"}), " · ",
 			el("a", {href: "#info", text: "Recording"})])]));
+	/* the sticky header's height, for what scrolls under it (a section
+	 * reached by a link starts below it): it wraps on narrow windows */
+	var header = app.lastChild;
+	function headerHeight() {
+		document.documentElement.style.setProperty("--ct-head", header.offsetHeight + "px");
+	}
+	headerHeight();
+	window.addEventListener("resize", headerHeight);
 
 	/* which times the report holds (doc/overhead.md) */
 	app.appendChild(el("p", {id: "times", cls: "times", text: info.times === "recorded" ?
@@ -211,12 +222,23 @@
 		"Each thread's calls at their place in time, outermost on top, and its marks " +
 		"(calltrace_mark) as red lines. Choose a thread or all of them. Scroll the wheel " +
 		"over the chart to zoom, drag to pan, click a box to zoom to that call, Reset to " +
-		"see everything again."}));
+		"see everything again." + (info.times === "recorded" ? "" : " Boxes are placed " +
+		"on the recorded clock, so that threads and processes stay in step; a box's " +
+		"tooltip gives its corrected time, as the flat profile counts it.")}));
 	var tlSelect = el("select", {id: "tl-thread"});
 	tlSelect.appendChild(el("option", {value: "-1", text: "all threads"}));
+	/* with several processes, a thread's label names its process's
+	 * command too (a thread's name alone is often the program's) */
+	var tlPids = {};
+	TL.threads.forEach(function (t) { tlPids[t.pid] = true; });
+	var tlManyProcs = Object.keys(tlPids).length > 1;
+	function tlLabel(t) {
+		return t.name + (tlManyProcs && t.cmd ? " · " + (t.cmd.length > 60 ?
+			t.cmd.slice(0, 59) + "…" : t.cmd) : "");
+	}
 	TL.threads.forEach(function (t, i) {
 		tlSelect.appendChild(el("option", {value: String(i),
-			text: t.name + " — " + fmtInt(t.calls_all) + " calls"}));
+			text: tlLabel(t) + " — " + fmtInt(t.calls_all) + " calls"}));
 	});
 	var tlReset = el("button", {type: "button", id: "tl-reset", text: "Reset zoom"});
 	tlSec.appendChild(el("div", {cls: "controls"}, ["thread: ", tlSelect, " ", tlReset]));
@@ -301,8 +323,10 @@
 				return n.length <= fit ? n : n.slice(0, Math.max(fit - 1, 1)) + "…";
 			});
 		g.select("title").text(function (d) {
-			return fns[d.c[0]][0] + ": " + fmtTime(d.c[3]) + " at " + fmtTime(d.c[2]) +
-				" (" + d.lane.t.name + ")";
+			var c = d.c, t = c.length > 4 ? c[4] : c[3];
+			return fns[c[0]][0] + ": " + fmtTime(t) +
+				(t !== c[3] ? " (recorded " + fmtTime(c[3]) + ")" : "") + " at " +
+				fmtTime(c[2]) + " (" + tlLabel(d.lane.t) + ")";
 		});
 		var mk = st.g.selectAll("g.mark").data(marks);
 		mk.exit().remove();
@@ -343,7 +367,7 @@
 			.attr("transform", function (l) { return "translate(0," + l.y + ")"; });
 		heads.append("text").attr("x", 2).attr("y", TL_HEAD - 5).attr("class", "lane-name")
 			.text(function (l) {
-				return l.t.name + (l.rows ? "" : " (no call long enough to draw)");
+				return tlLabel(l.t) + (l.rows ? "" : " (no call long enough to draw)");
 			});
 		var g = svg.append("g");
 		var span = TL.end - TL.start;

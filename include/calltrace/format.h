@@ -152,7 +152,8 @@ static inline uint64_t ct_callsite_decode(uint64_t fn, uint32_t w, uint32_t lo)
  * while that slot is still FULL (or dropping, with --drop).  The record
  * process copies FULL buffers to the stream file, zeroes them and sets them
  * EMPTY.  Buffers are zeroed when empty, so after a crash the part of the
- * buffer in use ends at the first zero word.
+ * buffer in use ends with the record holding its last non-zero word
+ * (ring.h, ct_ring_used).
  */
 #define CT_RING_MAGIC 0x32525443u /* "CTR2": the layout below (2: filtered) */
 #define CT_RING_MAX_SLOTS 64

@@ -54,15 +54,36 @@ static inline int ct_ring_geom_find(const struct ct_ring_geom *g, uint64_t seq, 
 	return -1;
 }
 
-/* bytes in use of a buffer its writer never handed over (the writer died):
- * buffers are zeroed when drained, so it ends at the last non-zero word */
+/* bytes in use of a buffer its writer never handed over (the writer died).
+ * Buffers are zeroed when drained, so what was written lies before the
+ * last non-zero word; but a record may end in zero words (an argument 0,
+ * the high half of a small u64), so the buffer ends at the end of the
+ * record that holds that word: the records are walked from the start by
+ * their lengths, zero words skipped as PAD (as a reader does; a word
+ * reserved by a hook a signal interrupted is zero too), up to it.  At most
+ * stride: a record cut short there is the reader's to find. */
 static inline uint64_t ct_ring_used(const char *buf, uint64_t stride)
 {
 	const uint32_t *w = (const uint32_t *)buf;
 	uint64_t n = stride / 4;
 	while (n > 0 && w[n - 1] == 0)
 		n--;
-	return n * 4;
+	uint64_t i = 0;
+	while (i < n) {
+		uint32_t x = w[i];
+		switch (x & 3) {
+		case CT_REC_ENTER:
+			i += 2;
+			break;
+		case CT_REC_EXT:
+			i += 1 + (uint64_t)CT_EXT_LEN(x);
+			break;
+		default: /* PAD, EXIT */
+			i++;
+			break;
+		}
+	}
+	return i < stride / 4 ? i * 4 : stride / 4 * 4;
 }
 
 /* after copying: zero the bytes written, then give the slot back */

@@ -309,6 +309,38 @@ uint32_t *ct_sorted_indexes(size_t n, int (*cmp)(const void *, const void *))
 	return v;
 }
 
+char *ct_unescape(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+	while (*s) {
+		if (*s == '\\' && s[1]) {
+			if (s[1] == '\\') {
+				*o++ = '\\';
+				s += 2;
+				continue;
+			}
+			if (s[1] == 'n') {
+				*o++ = '\n';
+				s += 2;
+				continue;
+			}
+			if (s[1] == 'x' && s[2] && s[3]) {
+				char hex[3] = {s[2], s[3], 0};
+				char *end;
+				unsigned long v = strtoul(hex, &end, 16);
+				if (!*end) {
+					*o++ = (char)v;
+					s += 4;
+					continue;
+				}
+			}
+		}
+		*o++ = *s++;
+	}
+	*o = 0;
+	return out;
+}
+
 const char *ct_basename(const char *path)
 {
 	if (!path)

@@ -36,6 +36,9 @@ void *ct_grow_zeroed(void *p, size_t cap, size_t newcap, size_t size);
 uint32_t *ct_sorted_indexes(size_t n, int (*cmp)(const void *, const void *));
 /* the last component of path ("?" for NULL) */
 const char *ct_basename(const char *path);
+/* a text with the escaping of doc/format.md undone (\\ \n \xHH): info's
+ * command, .proc's arg, exe, module and thread-name lines; malloc'ed */
+char *ct_unescape(const char *s);
 
 /* open-addressing map from uint64_t keys to void * values */
 struct ct_u64map {

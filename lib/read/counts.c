@@ -213,6 +213,8 @@ static int cmp_cntname(const void *pa, const void *pb)
 int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c,
 		   struct ct_msgs *msgs, struct ct_error *err)
 {
+	int rc = 0;
+	bool missing = false;
 	memset(c, 0, sizeof(*c));
 	ct_names_init(&c->names);
 	DIR *d = opendir(s->dir);
@@ -237,13 +239,14 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 		bool found = false;
 		for (size_t k = 0; k < nfiles; k++)
 			found |= files[k].tid == tids[i];
-		if (!found)
+		if (!found) {
 			ct_msg_add(msgs, CT_MSG_ERROR, "no thread %d in %s", tids[i], s->dir);
+			missing = true; /* the views exit 1: read nothing */
+		}
 	}
 	struct rthread *rts = xcalloc(nfiles ? nfiles : 1, sizeof(*rts));
 	size_t n = 0;
-	int rc = 0;
-	for (size_t k = 0; k < nfiles && !rc; k++) {
+	for (size_t k = 0; k < nfiles && !rc && !missing; k++) {
 		bool want = !ntids;
 		for (size_t i = 0; i < ntids; i++)
 			want |= tids[i] == files[k].tid;
@@ -296,7 +299,7 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 	for (size_t k = 0; k < nfiles; k++)
 		free(files[k].name);
 	free(files);
-	return rc ? -1 : 0;
+	return rc ? -1 : missing ? 1 : 0;
 }
 
 void ct_counts_free(struct ct_counts *c)

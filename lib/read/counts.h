@@ -55,8 +55,9 @@ struct ct_counts {
 bool ct_counts_only(const char *dir);
 
 /* the counts of the threads of session s with the ids tids[0..ntids)
- * (all when ntids is 0); a tid that names no thread said in msgs.  0, or
- * -1 with err naming the file and line. */
+ * (all when ntids is 0).  0; -1 with err naming the file and line; 1
+ * when a tid names no thread (each said in msgs, an error: nothing is
+ * read, the views exit 1). */
 int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct ct_counts *c,
 		   struct ct_msgs *msgs, struct ct_error *err);
 

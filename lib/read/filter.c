@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "error.h"
 #include "output.h"
 
@@ -194,12 +195,12 @@ int ct_parse_range(const char *arg, uint64_t *lo, uint64_t *hi)
 	return *hi < *lo ? -1 : 0;
 }
 
-/* does re match fn's name as shown, or its full demangled name (so that a
- * pattern means the same functions whichever --demangle)? */
-static bool re_matches(const regex_t *re, const struct ct_func *fn)
+/* the names fn's regexes see (demangle.h): those of its full demangled
+ * name, whichever --demangle, so that a pattern means the same functions
+ * in every view and at record time */
+static void match_names(const struct ct_func *fn, struct ct_match_names *m)
 {
-	return regexec(re, fn->name, 0, NULL, 0) == 0 ||
-	       (fn->full && regexec(re, fn->full, 0, NULL, 0) == 0);
+	ct_match_names_init(m, fn->full ? fn->full : fn->name);
 }
 
 void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
@@ -207,16 +208,19 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 	fn->inc = false;
 	fn->exc = false;
 	fn->hide = false;
+	struct ct_match_names m;
+	match_names(fn, &m);
 	/* every regex is tried, to know which matched nothing */
 	for (size_t i = 0; i < f->ninc; i++)
-		if (re_matches(&f->inc[i], fn))
+		if (ct_match_names_regex(&m, &f->inc[i]))
 			fn->inc = f->re_used[i] = true;
 	for (size_t i = 0; i < f->nexc; i++)
-		if (re_matches(&f->exc[i], fn))
+		if (ct_match_names_regex(&m, &f->exc[i]))
 			fn->exc = f->re_used[f->ninc + i] = true;
 	for (size_t i = 0; i < f->nhid; i++)
-		if (re_matches(&f->hid[i], fn))
+		if (ct_match_names_regex(&m, &f->hid[i]))
 			fn->hide = f->re_used[f->ninc + f->nexc + i] = true;
+	ct_match_names_free(&m);
 }
 
 /* does a (demangled) name end with its parameter list?  "f(int)", and so
@@ -298,6 +302,7 @@ void ct_filter_thread_free(struct ct_filter_thread *t)
 	free(t->hid);
 	free(t->rpend);
 	free(t->rshown);
+	free(t->fst);
 	ct_filter_thread_init(t);
 }
 
@@ -455,10 +460,31 @@ static void range_stage(struct ct_filter *f, struct ct_filter_thread *t, const s
 	}
 }
 
+/* -F with -D: the -F calls open deeper than d are gone (resync) */
+static void fst_trim(struct ct_filter_thread *t, uint32_t d)
+{
+	while (t->nfst && t->fst[t->nfst - 1].d > d)
+		t->nfst--;
+}
+
+/* -F with -D: the -F call at depth d, shown depth sd, is entered */
+static void fst_push(struct ct_filter_thread *t, uint32_t d, uint32_t sd)
+{
+	if (t->nfst == t->fstcap) {
+		t->fstcap = t->fstcap ? 2 * t->fstcap : 16;
+		t->fst = xrealloc(t->fst, t->fstcap * sizeof(*t->fst));
+	}
+	t->fst[t->nfst].d = d;
+	t->fst[t->nfst].sd = sd;
+	t->nfst++;
+}
+
 void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_event *ev,
 		       struct ct_func *fn, ct_filter_emit_fn emit, void *ctx)
 {
-	uint32_t d = ev->depth, sd;
+	uint32_t d = ev->depth, sd, base = 0;
+	/* -F with -D: -D counts from the innermost -F call */
+	bool nested = f->ninc && f->max_depth;
 
 	if (ev->kind == CT_ENTER) {
 		if (t->n_depth != CT_DEPTH_NONE) {
@@ -478,14 +504,30 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 					return;
 				t->f_depth = d;
 				hid_reset(t);
+				t->nfst = 0;
 			}
 			sd = d - t->f_depth;
 		} else {
 			sd = d;
 		}
+		if (nested) {
+			fst_trim(t, d);
+			if (t->nfst && t->fst[t->nfst - 1].d == d)
+				t->nfst--; /* cannot happen with well-nested events */
+			if (fn->inc)
+				fst_push(t, d, sd - t->nhid);
+			base = t->nfst ? t->fst[t->nfst - 1].sd : 0;
+		}
 		if (fn->hide && hid_enter(t, d))
 			return;
 		sd -= t->nhid;
+		/* a call too deep that a deeper -F call may be under: left out
+		 * as --hide leaves calls out, so that one shows under the
+		 * nearest shown caller */
+		if (nested && sd - base >= f->max_depth) {
+			hid_enter(t, d);
+			return;
+		}
 	} else {
 		if (t->n_depth != CT_DEPTH_NONE) {
 			if (d > t->n_depth)
@@ -513,8 +555,15 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 		if (hid_exit(t, d))
 			return;
 		sd -= t->nhid;
+		if (nested) {
+			/* a shown call (those too deep were hidden) */
+			fst_trim(t, d);
+			if (t->nfst && t->fst[t->nfst - 1].d == d)
+				t->nfst--;
+			base = sd;
+		}
 	}
-	if (f->max_depth && sd >= f->max_depth)
+	if (f->max_depth && sd - base >= f->max_depth)
 		return;
 
 	struct ct_fevent fe = {.ev = *ev, .fn = fn, .depth = sd};
@@ -608,6 +657,7 @@ void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_fi
 	if (t->rshcap)
 		memset(t->rshown, 0, t->rshcap * sizeof(*t->rshown));
 	hid_reset(t);
+	t->nfst = 0;
 	t->f_depth = CT_DEPTH_NONE;
 	t->n_depth = CT_DEPTH_NONE;
 }
@@ -637,9 +687,10 @@ int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids)
 	}
 }
 
-bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids,
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids, size_t *missing,
 			struct ct_msgs *msgs)
 {
+	*missing = 0;
 	if (!ntids)
 		return NULL;
 	bool *want = xcalloc(s->nthreads ? s->nthreads : 1, sizeof(*want));
@@ -651,9 +702,11 @@ bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntid
 				found = true;
 			}
 		}
-		if (!found)
+		if (!found) {
 			ct_msg_add(msgs, CT_MSG_ERROR, "no thread %d in %s", tids[i],
 				   s->dir ? s->dir : "the recording");
+			(*missing)++;
+		}
 	}
 	return want;
 }

@@ -13,7 +13,10 @@
  *   -N REGEX   hide functions matching REGEX and what they call (wins over -F)
  *   --hide REGEX  hide the frames of functions matching REGEX themselves:
  *              their callees show, under the nearest shown caller
- *   -D N       only calls whose shown depth is < N
+ *   -D N       only calls whose shown depth is < N; with -F, counted from
+ *              the innermost -F call: a -F call deeper than N inside
+ *              another shows, under the nearest shown caller (the calls
+ *              in between are left out as --hide leaves them)
  *   -t TIME    hide calls shorter than TIME, with what they call.  An entry
  *              is held back until its call is known to be long enough: its
  *              exit came, or TIME passed on the thread's clock.  Only entries
@@ -111,6 +114,13 @@ struct ct_filter_thread {
 	bool *hid; /* --hide: by depth, the open call is hidden */
 	size_t hidcap;
 	uint32_t nhid; /* hidden calls open inside the -F call */
+	/* -F with -D: the -F calls open inside the outermost one, innermost
+	 * last, each with its depth and shown depth: -D counts from the
+	 * innermost (the depth restarts at each -F match, as in uftrace) */
+	struct {
+		uint32_t d, sd;
+	} * fst;
+	size_t nfst, fstcap;
 };
 
 typedef void (*ct_filter_emit_fn)(void *ctx, const struct ct_fevent *fe);
@@ -177,9 +187,9 @@ int ct_parse_tid_list(const char *arg, int **tids, size_t *ntids);
 int ct_parse_uint(const char *arg, unsigned long max, unsigned long *out);
 /* the threads of s to show: NULL when ntids is 0 (all of them), else a
  * calloc'd array indexed by thread->index.  A tid that names no thread is
- * said in msgs, "no thread TID in DIR" (an error, but the others are
- * shown). */
-bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids,
+ * said in msgs, "no thread TID in DIR" (an error), and counted in
+ * *missing (the views then exit 1). */
+bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntids, size_t *missing,
 			struct ct_msgs *msgs);
 
 /* does a function's name end with its parameter list ("f(int)", also with

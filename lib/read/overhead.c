@@ -69,7 +69,23 @@ static bool figures_of(const struct ct_session *s, const struct ct_proc *p, stru
 		o->lib_outer_ps = o->outer_ps;
 		return true;
 	}
-	default: /* -finstrument-functions, or not said (an older trace) */
+	case CT_PROC_FE_CYG: {
+		struct ct_overhead h;
+		if (!ct_overhead_measured(s, p, CT_PROC_FE_CYG, o))
+			return false;
+		/* its library calls go through the hooked trampolines,
+		 * whether or not the "frontend hook" line that the first of
+		 * them writes (after its entry) is there yet: so a process read
+		 * while it runs (live, top) has the figures of the whole
+		 * recording */
+		if (p->libcalls && ct_overhead_measured(s, p, CT_PROC_FE_HOOK, &h)) {
+			o->lib_inner_ps = h.inner_ps;
+			o->lib_outer_ps = h.outer_ps;
+			o->split = true;
+		}
+		return true;
+	}
+	default: /* not said (an older trace) */
 		return ct_overhead_measured(s, p, CT_PROC_FE_CYG, o);
 	}
 }

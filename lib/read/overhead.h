@@ -14,7 +14,9 @@
  * clock (ct_event's ctime and cstart): nothing here is applied by a view.
  * A process that made library calls through the hooked trampolines
  * (doc/libcall.md) from -finstrument-functions code has two sets of
- * figures, the library calls' those of the hooked front ends.
+ * figures, the library calls' those of the hooked front ends (from its
+ * "libcall" lines on: the "frontend hook" line that its first library
+ * call writes comes after that call's entry).
  */
 #ifndef CT_OVERHEAD_H
 #define CT_OVERHEAD_H

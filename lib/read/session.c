@@ -57,47 +57,21 @@ struct ct_msgs *ct_session_warnings(struct ct_session *s)
 #define MAX_PROC_ARGS (1u << 20)    /* "arg" lines of a process */
 #define MAX_PROC_MODULES (1u << 16) /* "module" lines of a process */
 
-/* undo the escaping of doc/format.md: \\ \n \xHH */
-static char *unescape(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-	while (*s) {
-		if (*s == '\\' && s[1]) {
-			if (s[1] == '\\') {
-				*o++ = '\\';
-				s += 2;
-				continue;
-			}
-			if (s[1] == 'n') {
-				*o++ = '\n';
-				s += 2;
-				continue;
-			}
-			if (s[1] == 'x' && s[2] && s[3]) {
-				char hex[3] = {s[2], s[3], 0};
-				char *end;
-				unsigned long v = strtoul(hex, &end, 16);
-				if (!*end) {
-					*o++ = (char)v;
-					s += 4;
-					continue;
-				}
-			}
-		}
-		*o++ = *s++;
-	}
-	*o = 0;
-	return out;
-}
-
-/* info's command line (escaped arguments separated by spaces) as a shell
- * user would type it: arguments with blanks or quotes in single quotes */
+/* info's command line (escaped arguments separated by one space each) as
+ * a shell user would type it: arguments with blanks or quotes in single
+ * quotes, an empty one as '' (two spaces in a row, or one at the end) */
 static char *command_for_display(const char *val)
 {
+	if (!*val)
+		return xstrdup("");
 	size_t cap = strlen(val) * 4 + 16, n = 0;
-	char *out = xmalloc(cap), *copy = xstrdup(val), *save = NULL;
-	for (char *a = strtok_r(copy, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
-		char *arg = unescape(a);
+	char *out = xmalloc(cap), *copy = xstrdup(val), *next = copy;
+	while (next) {
+		char *a = next, *sp = strchr(a, ' ');
+		if (sp)
+			*sp = 0;
+		next = sp ? sp + 1 : NULL;
+		char *arg = ct_unescape(a);
 		bool quote = !*arg || strpbrk(arg, " \t\n'\"\\$`*?;&|<>()") != NULL;
 		if (n)
 			out[n++] = ' ';
@@ -267,37 +241,15 @@ static void add_module(struct ct_session *s, const char *file, struct ct_proc *p
 	m.load_clock = clock;
 	m.unload_clock = UINT64_MAX;
 	m.buildid = strcmp(f[3], "-") && *f[3] ? xstrdup(f[3]) : NULL;
-	m.path = xstrdup(rest);
+	m.path = ct_unescape(rest);
 	ct_proc_add_module(p, &m);
 }
 
-static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
-		      struct ct_error *err)
+/* the whole lines of a .proc's text (changed in place), applied to p in
+ * order */
+static void parse_lines(struct ct_session *s, const char *path, struct ct_proc *p, char *text)
 {
-	size_t len;
-	struct ct_error e;
-	char *text = ct_read_file(path, true, MAX_PROC_BYTES, &len, &e);
-	if (!text) {
-		ct_set_err(err, "%s", e.msg);
-		return -1;
-	}
-	if (strncmp(text, "calltrace-proc ", 15)) {
-		ct_set_err(err, "%s: not a calltrace process file (bad magic)", path);
-		free(text);
-		return -1;
-	}
-	if (atoi(text + 15) != CT_FORMAT_VERSION) {
-		ct_set_err(err, "%s: unsupported process file version", path);
-		free(text);
-		return -1;
-	}
-	/* a last line without '\n' was cut short by a crash: ignore it */
-	char *lastnl = strrchr(text, '\n');
-	if (lastnl)
-		lastnl[1] = 0;
-	else
-		text[0] = 0;
-	struct ct_proc *p = new_proc(s, pid, gen);
+	int pid = p->pid;
 	char *line = text;
 	while (*line) {
 		char *nl = strchr(line, '\n');
@@ -319,7 +271,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			p->forked = true;
 		} else if (!strcmp(line, "exe")) {
 			free(p->exe);
-			p->exe = xstrdup(val);
+			p->exe = ct_unescape(val);
 		} else if (!strcmp(line, "arg")) {
 			struct proc_priv *pp = (struct proc_priv *)(void *)p;
 			if ((size_t)p->argc >= MAX_PROC_ARGS) {
@@ -334,7 +286,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 					pp->capargv = 2 * ((size_t)p->argc + 2);
 					p->argv = xrealloc(p->argv, pp->capargv * sizeof(char *));
 				}
-				p->argv[p->argc++] = unescape(val);
+				p->argv[p->argc++] = ct_unescape(val);
 				p->argv[p->argc] = NULL;
 			}
 		} else if (!strcmp(line, "thread-name")) {
@@ -346,7 +298,7 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			    val[off] && strlen(val + off) <= 64) {
 				void **slot = ct_u64map_slot(&pp->tnames, (uint64_t)tid);
 				free(*slot);
-				*slot = unescape(val + off);
+				*slot = ct_unescape(val + off);
 			}
 		} else if (!strcmp(line, "clock")) {
 			/* CLOCK MONO REALTIME: the trace clock and the system's
@@ -410,14 +362,85 @@ static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
 			if (b) {
 				*a = 0;
 				*b = 0;
-				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base))
-					ct_proc_unmodule(p, clk, base, b + 1);
+				if (parse_u64(val, 10, &clk) && parse_u64(a + 1, 16, &base)) {
+					char *mp = ct_unescape(b + 1);
+					ct_proc_unmodule(p, clk, base, mp);
+					free(mp);
+				}
 			}
 		}
 		line = next;
 	}
+}
+
+/* the bytes of text up to the end of its last whole line (a last line
+ * without '\n' is being written, or was cut short by a crash), ended there */
+static size_t whole_lines(char *text)
+{
+	char *lastnl = strrchr(text, '\n');
+	size_t n = lastnl ? (size_t)(lastnl - text) + 1 : 0;
+	text[n] = 0;
+	return n;
+}
+
+static int parse_proc(struct ct_session *s, const char *path, int pid, int gen,
+		      struct ct_error *err)
+{
+	size_t len;
+	struct ct_error e;
+	char *text = ct_read_file(path, true, MAX_PROC_BYTES, &len, &e);
+	if (!text) {
+		ct_set_err(err, "%s", e.msg);
+		return -1;
+	}
+	if (strncmp(text, "calltrace-proc ", 15)) {
+		ct_set_err(err, "%s: not a calltrace process file (bad magic)", path);
+		free(text);
+		return -1;
+	}
+	if (atoi(text + 15) != CT_FORMAT_VERSION) {
+		ct_set_err(err, "%s: unsupported process file version", path);
+		free(text);
+		return -1;
+	}
+	struct ct_proc *p = new_proc(s, pid, gen);
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	pp->parsed = whole_lines(text);
+	parse_lines(s, path, p, text);
 	free(text);
 	return 0;
+}
+
+int ct_session_proc_update(struct ct_session *s, struct ct_proc *p)
+{
+	struct proc_priv *pp = (struct proc_priv *)(void *)p;
+	if (!pp->parsed)
+		return 0; /* no .proc read (made for a thread without one) */
+	char *path = xasprintf("%s/%d-%d.proc", s->dir, p->pid, p->gen);
+	struct stat st;
+	size_t len;
+	struct ct_error e;
+	char *text = NULL;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > pp->parsed)
+		text = ct_read_file(path, true, MAX_PROC_BYTES, &len, &e);
+	size_t n = text && len > pp->parsed ? whole_lines(text + pp->parsed) : 0;
+	if (!n) {
+		free(text);
+		free(path);
+		return 0;
+	}
+	parse_lines(s, path, p, text + pp->parsed);
+	pp->parsed += n;
+	pp->lines++;
+	pp->overlaps = -1; /* (modules may have come) */
+	/* a new thread-name line freed the name it replaced */
+	for (size_t i = 0; i < s->nthreads; i++)
+		if (s->threads[i]->proc == p)
+			s->threads[i]->name =
+				ct_u64map_get(&pp->tnames, (uint64_t)s->threads[i]->tid);
+	free(text);
+	free(path);
+	return 1;
 }
 
 static struct ct_proc *find_proc(struct ct_session *s, int pid, int gen)

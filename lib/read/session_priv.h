@@ -62,6 +62,11 @@ struct proc_priv {
 	 * (stream.c's proc_end) */
 	uint64_t end_ns;
 	bool end_known;
+	/* the bytes of the .proc read (its whole lines), and how many times
+	 * ct_session_proc_update added lines: a fed stream redoes what it
+	 * took from them */
+	uint64_t parsed;
+	unsigned lines;
 };
 
 static inline struct session_priv *priv(const struct ct_session *s)
@@ -76,6 +81,11 @@ uint64_t ct_proc_tag(struct ct_session *s, struct ct_proc *p, uint64_t addr, uin
 
 /* err->msg from a format, made safe for the terminal; err may be NULL
  * (session.c) */
+
+/* the lines added to p's .proc since it was read (a process being
+ * recorded: lib/record/follow.c), applied to p as if read with the rest:
+ * 1 when there were some, else 0 */
+int ct_session_proc_update(struct ct_session *s, struct ct_proc *p);
 
 /* ---- the clock ----------------------------------------------------------- */
 

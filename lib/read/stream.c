@@ -156,6 +156,8 @@ struct ct_stream {
 	const struct ct_u64map *lc; /* the process's library calls, or NULL
 				     * when it made none */
 	uint64_t lc_lo, lc_hi;      /* the lowest and highest of them */
+	unsigned lines;             /* the .proc lines they were taken from
+				     * (proc_priv's lines) */
 	struct {
 		uint64_t key; /* address + 1; 0: empty */
 		bool lib;
@@ -198,10 +200,12 @@ struct ct_stream {
 /* the corrected clock's figures for the stream's thread: none with --raw
  * (s->raw: the recorded clock), the waits only when its process has no
  * believable calibration figures (a warning then, once per process) */
-static void cc_setup(struct ct_stream *st)
+static void cc_figures(struct ct_stream *st)
 {
 	struct cclock *c = &st->cc;
-	memset(c, 0, sizeof(*c));
+	c->on = false;
+	memset(c->pre, 0, sizeof(c->pre));
+	memset(c->post, 0, sizeof(c->post));
 	struct ct_proc *p = st->t ? st->t->proc : NULL;
 	if (st->s->raw || !p)
 		return;
@@ -236,6 +240,13 @@ static void cc_setup(struct ct_stream *st)
 	}
 }
 
+/* a new corrected clock, with its figures */
+static void cc_setup(struct ct_stream *st)
+{
+	memset(&st->cc, 0, sizeof(st->cc));
+	cc_figures(st);
+}
+
 void ct_stream_cost(const struct ct_stream *st, struct ct_cost *c)
 {
 	c->taken = (st->cc.taken + 500) / 1000;
@@ -249,10 +260,14 @@ void ct_stream_cost(const struct ct_stream *st, struct ct_cost *c)
 static void lc_setup(struct ct_stream *st)
 {
 	const struct ct_thread *t = st->t;
+	st->lc = NULL;
 	st->lc_lo = UINT64_MAX; /* above lc_hi: no address is a library call */
+	st->lc_hi = 0;
+	memset(st->lcc, 0, sizeof(st->lcc));
 	if (!t || !t->proc)
 		return;
 	const struct proc_priv *pp = (const struct proc_priv *)(const void *)t->proc;
+	st->lines = pp->lines;
 	st->lc = pp->lcnames.len ? &pp->lcnames : NULL;
 	for (size_t i = 0; st->lc && i < pp->lcnames.cap; i++) {
 		if (!pp->lcnames.used[i])
@@ -403,6 +418,21 @@ struct ct_stream *ct_stream_open_feed(struct ct_session *s, struct ct_thread *t,
 	st->base = start_clock;
 	st->buf_off = sizeof(struct ct_ev_file_header);
 	return st;
+}
+
+/* a fed stream's process is being recorded: lines added to its .proc since
+ * (ct_session_proc_update: a front end's first call, a module loaded and
+ * its library calls, ...) are taken up before the next event is decoded,
+ * as the file's reader has them from the start: the figures (the corrected
+ * clock itself goes on), the library calls, the module tags */
+static void feed_proc_lines(struct ct_stream *st)
+{
+	const struct ct_thread *t = st->t;
+	if (!t || !t->proc || ((const struct proc_priv *)(const void *)t->proc)->lines == st->lines)
+		return;
+	cc_figures(st);
+	lc_setup(st);
+	st->tag = ct_proc_overlaps(t->proc);
 }
 
 void ct_stream_feed(struct ct_stream *st, const void *data, size_t n)
@@ -1106,6 +1136,8 @@ int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct
 	size_t n = 0;
 	ct_args_tick(&st->args, st->nev_last);
 	st->nev_last = 0;
+	if (st->feed)
+		feed_proc_lines(st);
 	while (n < max) {
 		n += stream_fast(st, ev + n, max - n);
 		if (n == max)

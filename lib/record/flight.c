@@ -4,7 +4,7 @@
  * writers and never drained while the program runs; a snapshot copies what
  * each still holds.  A writer reusing its oldest buffer marks it EMPTY,
  * zeroes it, then stores its new sequence number and WRITING before any
- * record (runtime.c flight_switch), so a copy is good when the buffer is
+ * record (runtime/stream.c flight_switch), so a copy is good when the buffer is
  * still FULL or WRITING after it, under the same number.
  */
 #include "flight.h"

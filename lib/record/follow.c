@@ -318,10 +318,16 @@ static void decode(struct ct_follow *f, struct fthread *t)
 	}
 }
 
+/* the thread's next bytes, decoded.  Its process's .proc may have grown
+ * since it was read: the lines written before these bytes were (a library
+ * call's line before its first call, a module's before calls into it) are
+ * read now, after the bytes and before their events, so that the stream
+ * knows them as the file's reader does (stream.c takes them up) */
 static void feed(struct ct_follow *f, struct fthread *t, const void *buf, size_t n)
 {
 	ct_stream_feed(t->st, buf, n);
 	t->pos += n;
+	ct_session_proc_update(t->s, t->t.proc);
 	decode(f, t);
 }
 
@@ -377,6 +383,14 @@ static void follow_thread(struct ct_follow *f, struct fthread *t, unsigned char 
 		struct ct_proc *p = find_proc(f, t->pid, t->gen, final, &s);
 		if (!p)
 			return;
+		/* the process's first call through a front end is written before
+		 * the line that says the front end (runtime/proc.c), which
+		 * chooses the figures: none of its events before that line */
+		if (!p->frontends && !final) {
+			ct_session_proc_update(s, p);
+			if (!p->frontends)
+				return;
+		}
 		t->s = s;
 		t->t.proc = p;
 		t->st = ct_stream_open_feed(s, &t->t, t->start_tsc);
@@ -478,12 +492,16 @@ static void follow_round(struct ct_follow *f, unsigned char *buf, bool final)
 	}
 	uint64_t now = now_ns(s), mono = ct_mono_ns();
 	if (f->o.ordered) {
-		/* every thread's decoded position, or now less the delay */
+		/* every thread's decoded position, or now less the delay; a
+		 * thread not decoded yet (its process's .proc not read, or not
+		 * naming a front end yet) has none: it holds the others back */
 		uint64_t upto = UINT64_MAX;
 		for (size_t i = 0; i < nth && !final; i++) {
 			struct fthread *t = th[i];
-			if (t->st && !t->broken && !ct_stream_ended(t->st) &&
-			    ct_stream_last_time(t->st) < upto)
+			if (!t->st && !t->broken)
+				upto = 0;
+			else if (t->st && !t->broken && !ct_stream_ended(t->st) &&
+				 ct_stream_last_time(t->st) < upto)
 				upto = ct_stream_last_time(t->st);
 		}
 		uint64_t lim = now > f->o.delay ? now - f->o.delay : 0;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "calltrace/format.h"
+#include "demangle.h"
 #include "error.h"
 #include "filter.h"
 #include "libcallopt.h"
@@ -370,6 +371,9 @@ struct rx {
 	const char *opt;
 	unsigned flag;
 	bool used;
+	/* -N: it matches where threads start (main, std::thread's _M_run):
+	 * the name, for a warning */
+	char *entry[2];
 };
 
 struct prep {
@@ -380,6 +384,7 @@ struct prep {
 	size_t ntrx;
 	struct ct_error *err;
 	struct ct_u64map done; /* the module's offsets written */
+	bool main_mod;         /* the module is the program's executable */
 };
 
 /* a text field: bytes <= ' ', DEL and '%' as %XX */
@@ -399,6 +404,7 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	if (!st)
 		return rc;
 	ct_u64map_init(&p->done);
+	p->main_mod = m->main_;
 	for (size_t i = 0; i < st->nsyms; i++)
 		one_sym(p, st->syms[i].name, st->syms[i].value, st->syms[i].size);
 	/* a library's functions are library calls' targets (doc/libcall.md):
@@ -411,28 +417,47 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	return ferror(p->out) ? -1 : 0;
 }
 
+/* -N r matches the function symname (qualified name q): is it one where
+ * a thread starts?  main, and std::thread's _State_impl<...>::_M_run() (every
+ * std::thread's); a thread that starts in a -N call records nothing */
+static void note_entry(struct prep *p, struct rx *r, const char *symname, const char *q)
+{
+	static const char th[] = "std::thread::_State_impl<", run[] = "::_M_run()";
+	size_t n = strlen(q);
+	if (!r->entry[0] && p->main_mod && !strcmp(symname, "main"))
+		r->entry[0] = xstrdup("main");
+	else if (!r->entry[1] && !strncmp(q, th, sizeof(th) - 1) && n > sizeof(run) - 1 &&
+		 !strcmp(q + n - (sizeof(run) - 1), run))
+		r->entry[1] = xstrdup("std::thread::_State_impl<...>::_M_run()");
+}
+
 /* one function symbol of the module being written: its line, if the
  * options name it */
 static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_t size)
 {
+	/* the names the views match (demangle.h): never the return type */
 	char *dm = ct_demangle(symname);
-	const char *name = dm ? dm : symname;
+	struct ct_match_names mn;
+	ct_match_names_init(&mn, dm ? dm : symname);
 	unsigned flags = 0;
 	for (size_t k = 0; k < p->nrx; k++) {
 		if (flags & p->rx[k].flag)
 			continue;
-		if (!regexec(&p->rx[k].re, name, 0, NULL, 0)) {
+		if (ct_match_names_regex(&mn, &p->rx[k].re)) {
 			flags |= p->rx[k].flag;
 			p->rx[k].used = true;
+			if (p->rx[k].flag == CT_FL_EXC)
+				note_entry(p, &p->rx[k], symname, mn.v[0]);
 		}
 	}
 	size_t trig = 0;
 	for (size_t k = 0; k < p->ntrx && !trig; k++) {
-		if (!regexec(&p->trx[k].re, name, 0, NULL, 0)) {
+		if (ct_match_names_regex(&mn, &p->trx[k].re)) {
 			trig = k + 1;
 			p->trx[k].used = true;
 		}
 	}
+	ct_match_names_free(&mn);
 	free(dm);
 	/* a hidden function that nothing else names needs no hook;
 	 * its size says which hook calls are its own */
@@ -563,13 +588,25 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 		if (!p.rx[i].used)
 			ct_msg_add(warn, CT_MSG_WARN, "%s '%s' matches no function", p.rx[i].opt,
 				   p.rx[i].text);
+	for (size_t i = 0; i < p.nrx; i++)
+		for (int k = 0; k < 2; k++)
+			if (p.rx[i].entry[k])
+				ct_msg_add(warn, CT_MSG_WARN,
+					   "-N '%s' matches %s, where %s starts: it records "
+					   "nothing "
+					   "(--hide leaves out the function's own frame)",
+					   p.rx[i].text, p.rx[i].entry[k],
+					   k ? "every std::thread" : "the program");
 	for (size_t i = 0; i < p.ntrx; i++)
 		if (!p.trx[i].used)
 			ct_msg_add(warn, CT_MSG_WARN, "-T '%s' matches no function", p.trx[i].text);
 	rc = 0;
 out:
-	for (size_t i = 0; i < p.nrx; i++)
+	for (size_t i = 0; i < p.nrx; i++) {
 		regfree(&p.rx[i].re);
+		free(p.rx[i].entry[0]);
+		free(p.rx[i].entry[1]);
+	}
 	for (size_t i = 0; i < p.ntrx; i++)
 		regfree(&p.trx[i].re);
 	free(p.trx);

@@ -164,3 +164,114 @@ char *ct_demangle_as(const char *name, enum ct_demangle_mode mode)
 	free(full);
 	return simple;
 }
+
+/* where the qualified name begins in name (after its return type) and
+ * where its parameter list does (-1: none found); false when the name is
+ * not understood ("void (*f(int))(char)") */
+static bool name_parts(const char *s, size_t len, size_t *start, long *params)
+{
+	static const char anon[] = "(anonymous namespace)";
+	size_t i = 0;
+	*start = 0;
+	*params = -1;
+	while (i < len) {
+		char c = s[i];
+		if (!strncmp(s + i, "operator", 8) && (i == 0 || !ident_char(s[i - 1])) &&
+		    !ident_char(s[i + 8])) {
+			i += 8;
+			size_t op = op_len(s + i);
+			if (op) {
+				i += op;
+				if (s[i] == ' ' && s[i + 1] == '<')
+					i++;
+			} else {
+				/* operator new, operator int: up to its '(' */
+				while (i < len && s[i] != '(') {
+					if (s[i] == '<')
+						i = skip_balanced(s, i);
+					else
+						i++;
+				}
+			}
+			continue;
+		}
+		if (c == '<' || c == '[' || c == '{') {
+			i = skip_balanced(s, i);
+			continue;
+		}
+		if (c == '(') {
+			if (!strncmp(s + i, anon, sizeof(anon) - 1)) {
+				i += sizeof(anon) - 1;
+				continue;
+			}
+			if (i == *start)
+				return false; /* a return type of its own */
+			/* a local entity's scope when "::" follows, as for
+			 * ct_demangle_simplify */
+			size_t e = skip_balanced(s, i);
+			while (s[e] == ' ') {
+				size_t k = e + 1;
+				while (ident_char(s[k]) || s[k] == '&')
+					k++;
+				if (k == e + 1)
+					break;
+				e = k;
+			}
+			if (s[e] == ':' && s[e + 1] == ':') {
+				i = e;
+				continue;
+			}
+			*params = (long)i;
+			return true;
+		}
+		if (c == ' ')
+			*start = i + 1; /* what came before is the return type */
+		i++;
+	}
+	return true;
+}
+
+void ct_match_names_init(struct ct_match_names *m, const char *name)
+{
+	memset(m, 0, sizeof(*m));
+	/* a library call's "@module" (after its parameters, if any) */
+	const char *at = strrchr(name, '@');
+	const char *rp = strrchr(name, ')');
+	size_t len = at && (!rp || rp < at) ? (size_t)(at - name) : strlen(name);
+	const char *suffix = name + len;
+	size_t start;
+	long params;
+	if (!name_parts(name, len, &start, &params) || start >= len) {
+		m->v[m->n++] = name;
+		return;
+	}
+	m->buf[0] = xasprintf("%s", name + start);
+	m->v[m->n++] = m->buf[0];
+	if (params > (long)start) {
+		m->buf[1] =
+			xasprintf("%.*s%s", (int)((size_t)params - start), name + start, suffix);
+		m->v[m->n++] = m->buf[1];
+		char *base = xasprintf("%.*s", (int)(len - start), name + start);
+		char *simple = ct_demangle_simplify(base);
+		free(base);
+		m->buf[2] = xasprintf("%s%s", simple, suffix);
+		free(simple);
+		if (strcmp(m->buf[2], m->buf[1]))
+			m->v[m->n++] = m->buf[2];
+	}
+}
+
+bool ct_match_names_regex(const struct ct_match_names *m, const regex_t *re)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!regexec(re, m->v[i], 0, NULL, 0))
+			return true;
+	return false;
+}
+
+void ct_match_names_free(struct ct_match_names *m)
+{
+	for (size_t i = 0; i < 3; i++)
+		free(m->buf[i]);
+	memset(m, 0, sizeof(*m));
+}

@@ -311,9 +311,11 @@ int ct_save_symbols(const char *dir, int *unsaved, struct ct_msgs *warn, struct 
 			if (i < 5)
 				continue;
 			const char *bid = fld[4];
-			const char *path = p;
-			if (skip_module(path))
+			char *path = ct_unescape(p); /* (escaped: doc/format.md) */
+			if (skip_module(path)) {
+				free(path);
 				continue;
+			}
 			const char *recbid = strcmp(bid, "-") ? bid : NULL;
 			/* a build-id names a file in the cache: hex only */
 			bool cacheable = recbid && *recbid && strlen(recbid) <= 200 &&
@@ -321,21 +323,22 @@ int ct_save_symbols(const char *dir, int *unsaved, struct ct_msgs *warn, struct 
 			char key[256];
 			ct_symtab_key(recbid, path, key, sizeof(key));
 			void **slot = ct_u64map_slot(&done, ct_hash_str(key));
-			if (*slot)
+			if (*slot) {
+				free(path);
 				continue;
+			}
 			*slot = (void *)1;
 			char *out = xasprintf("%s/%s.sym", symdir, key);
-			if (access(out, F_OK) == 0) {
-				free(out);
-				continue;
+			if (access(out, F_OK) != 0) {
+				if (cacheable && !cdir_tried) {
+					cdir = cache_dir();
+					cdir_tried = true;
+				}
+				warnings += save_module(out, recbid, path, cacheable ? cdir : NULL,
+							unsaved, warn);
 			}
-			if (cacheable && !cdir_tried) {
-				cdir = cache_dir();
-				cdir_tried = true;
-			}
-			warnings += save_module(out, recbid, path, cacheable ? cdir : NULL, unsaved,
-						warn);
 			free(out);
+			free(path);
 		}
 		free(line);
 		fclose(f);

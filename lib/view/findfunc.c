@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "output.h"
 #include "symtab.h"
 
@@ -99,6 +100,16 @@ static bool accepts(enum rule r, const char *name, const char *q, size_t ql, con
 static bool accepts2(enum rule r, const char *name, const char *full, const char *q, size_t ql,
 		     const regex_t *re)
 {
+	if (r == REGEX) {
+		/* the names the filters' regexes see (demangle.h) */
+		if (!re)
+			return false;
+		struct ct_match_names m;
+		ct_match_names_init(&m, full ? full : name);
+		bool ok = ct_match_names_regex(&m, re);
+		ct_match_names_free(&m);
+		return ok;
+	}
 	return accepts(r, name, q, ql, re) || (full && accepts(r, full, q, ql, re));
 }
 

@@ -36,7 +36,7 @@ void ct_progress_update(struct ct_progress *p, uint64_t done)
 	double pct = p->total ? 100.0 * (double)done / (double)p->total : 0;
 	double secs = (double)(t - p->start_ns) / 1e9;
 	char line[256];
-	int n = snprintf(line, sizeof(line), "\r%s: %5.1f%% of %.1f MB, %.1f s", p->what,
+	int n = snprintf(line, sizeof(line), "\r%s: %5.1f%% of %.1f MiB, %.1f s", p->what,
 			 pct > 100 ? 100 : pct, (double)p->total / 1048576.0, secs);
 	if (n >= 0 && (size_t)n < sizeof(line) && done && done < p->total)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, ", about %.1f s left",

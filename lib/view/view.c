@@ -177,8 +177,11 @@ int ct_view_open(struct ct_view *v)
 				v->dir);
 	if (!v->counts) {
 		struct ct_msgs msgs = {0};
-		v->want = ct_select_threads(v->s, v->tids, v->ntids, &msgs);
+		size_t missing;
+		v->want = ct_select_threads(v->s, v->tids, v->ntids, &missing, &msgs);
 		ct_msgs_flush(&msgs);
+		if (missing)
+			return 1; /* each named */
 	}
 	snprintf(v->what, sizeof(v->what), "calltrace %s", ct_command() ? ct_command() : "view");
 	ct_progress_start(&v->progress, v->what, v->s->ev_bytes);
@@ -190,7 +193,7 @@ int ct_view_counts_load(struct ct_view *v, struct ct_counts *c)
 	struct ct_msgs msgs = {0};
 	int rc = ct_counts_load(v->s, v->tids, v->ntids, c, &msgs, &v->err);
 	ct_msgs_flush(&msgs);
-	return rc < 0 ? ct_error("%s", v->err.msg) : 0;
+	return rc < 0 ? ct_error("%s", v->err.msg) : rc;
 }
 
 void ct_view_counts_lost(const struct ct_counts *c)

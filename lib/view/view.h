@@ -189,8 +189,8 @@ int ct_view_choice(const char *opt, const char *arg, const char *const *names, s
 int ct_view_open(struct ct_view *v);
 
 /* a recording of call counts: the counts of the threads --tid names
- * (lib/read/counts.h), a tid that names none said; 0, or 1 after the
- * error's message */
+ * (lib/read/counts.h); 0, or 1 after the messages (a bad file, a tid
+ * that names no thread) */
 struct ct_counts;
 int ct_view_counts_load(struct ct_view *v, struct ct_counts *c);
 /* the warning when calls were not counted (a counting table was full) */

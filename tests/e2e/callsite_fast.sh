@@ -22,6 +22,12 @@ srcnorm() {
 
 record d --callsite --libcall ./callsite_fast
 want_rc "record --callsite --libcall ./callsite_fast" $RC 0 "$W/d.err"
+section "the hooks' cost measured with --callsite too (its times corrected)"
+# the calibration's batches hold a CALLSITE after each ENTER
+grep -q '^overhead' "$W"/d/*.proc && echo "calibration figures: yes" | add ||
+	echo "calibration figures: none ($(grep -h overhead "$W/d.err" | head -1))" | add
+ct report d >/dev/null
+grep -q 'no calibration figures' "$W/last.err" && echo "report: warned of no figures" | add
 section "replay --srcline, recorded with --callsite --libcall"
 ct replay d --no-duration --srcline -F '^main$' | srcnorm | add
 

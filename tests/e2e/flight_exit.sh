@@ -21,7 +21,7 @@ section "info"
 grep -E '^(flight|exit_status|snapshot_reason):' "$W/d/info" | add
 echo "windows: $(grep -c '^window: [0-9]*-0-[0-9]* [0-9]* [0-9]*$' "$W/d/info")" | add
 section "summary"
-sed -n 's/.*\(Flight recording: the last [0-9.]* KB of each thread\).*/\1/p' "$W/d.err" | add
+sed -n 's/.*\(Flight recording: the last [0-9.]* KiB of each thread\).*/\1/p' "$W/d.err" | add
 # bad sizes: exit 2, the option named
 record bad --flight=12Q ./flight exit
 want_rc "record --flight=12Q" $RC 2 "$W/bad.err"

@@ -5,10 +5,13 @@
  * thread named "worker" runs tick (the timeline's thread choice), and
  * main marks "computed" between run and recurse (a mark on the timeline).
  * With the argument "paths": a binary tree of calls, 2^13 distinct call
- * paths, more than the report embeds. */
+ * paths, more than the report embeds.  With "fork": a child process and
+ * its parent each run tick (the timeline's lanes name their command). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "calltrace/calltrace.h"
 #include "ct_test.h"
@@ -93,6 +96,17 @@ NOINLINE void right(int d)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "fork")) {
+		pid_t p = fork();
+		if (p == 0) {
+			tick();
+			_exit(0);
+		}
+		if (p > 0)
+			waitpid(p, NULL, 0);
+		tick();
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "paths")) {
 		left(12);
 		return 0;

@@ -161,7 +161,11 @@ if ! command -v node >/dev/null 2>&1 || [ ! -x "${CHROMIUM:-/usr/bin/chromium}" 
 	die "the browser test needs node and chromium: sh tools/install-deps.sh"
 fi
 ct export d --format=html --raw -o "$W/raw.html"
-guard node "$TOP/tests/browser/html_report.js" "$W/report.html" "$W/screenshot.png" "$W/raw.html" >"$W/browser.out" 2>&1
+record d3 ./html fork
+want_rc "record ./html fork" $RC 0 "$W/d3.err"
+ct export d3 --format=html -o "$W/fork.html"
+guard node "$TOP/tests/browser/html_report.js" "$W/report.html" "$W/screenshot.png" "$W/raw.html" \
+	"$W/fork.html" >"$W/browser.out" 2>&1
 want_rc "tests/browser/html_report.js" $RC 0 ||
 	fail "browser test: $(grep -v '^ok' "$W/browser.out" | head -n 20)"
 add <"$W/browser.out"

@@ -23,6 +23,16 @@ sed 's/^[ 0-9.]*[mun]*s  *\[/[/; s/^ *\[/[/' "$W/l.out" | grep -v '^basic 10$' |
 grep -c '^basic 10$' "$W/l.out" | add
 section "the temporary recording is gone"
 ls "$W/tmp" | wc -l | add
+section "the summary does not name the temporary directory it removed"
+TMPDIR="$W/tmp" guard "$CT" live ./basic >"$W/s.out" 2>"$W/s.err"
+echo "exit $RC" | add
+grep -q "$W/tmp" "$W/s.err" && fail "live's summary names its removed directory: $(grep "$W/tmp" "$W/s.err")"
+grep -o 'in a temporary directory, removed at the end' "$W/s.err" | add
+section "live --output=- is the standard output"
+TMPDIR="$W/tmp" guard "$CT" live -q --output=- ./basic >"$W/d.out" 2>"$W/d.err"
+echo "exit $RC" | add
+[ -e "$W/-" ] && fail "live --output=-: wrote a file named -"
+grep -q 'middle' "$W/d.out" || fail "live --output=-: no tree on stdout"
 section "live -F middle -d kept --output=FILE ./basic"
 TMPDIR="$W/tmp" guard "$CT" live -q -F middle -d "$W/kept" --output="$W/k.tree" ./basic \
 	>"$W/k.out" 2>"$W/k.err"

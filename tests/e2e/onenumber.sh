@@ -2,7 +2,8 @@
 # recording by default, and the same recorded times with --raw (issue 13's
 # "one number everywhere").  A program of many short calls, where the
 # tracer's own cost is much of the recorded time: main's total time is the
-# same in report, in the HTML report (flat profile and flame graph), in
+# same in report, in the HTML report (flat profile, flame graph and the
+# timeline's time of the call), in
 # callgrind (as callgrind_annotate --inclusive=yes reads it), in the folded
 # stacks (their sum), and in the chrome timeline (main's slice's time_ns
 # argument: slices are placed on the recorded clock, doc/overhead.md);
@@ -41,6 +42,8 @@ d = json.loads(re.search(r'<script type="application/json" id="ct-data">(.*?)</s
 fns = d["fns"]
 out["html flat profile"] = [f[2] for f in fns if f[0] == "main"][0]
 out["html flame graph"] = sum(r[3] for r in d["tree"] if r[0] == -1 and r[1] >= 0 and fns[r[1]][0] == "main")
+out["html timeline's time"] = sum(c[4] for t in d["timeline"]["threads"] for c in t["calls"]
+                                  if fns[c[0]][0] == "main")
 for line in open("%s/%s.cga" % (W, m)):
     f = line.split()
     if f and f[-1].endswith(":main"):

@@ -169,3 +169,53 @@ for c in replay record info live top; do
 	cmp -s "$W/h1.out" "$W/h2.out" && echo "help $c: the same" | add || fail "calltrace help $c differs from $c --help"
 done
 expect_status 2 help no_such_command
+section "--tid naming no thread: exit 1 with the message, in every view that takes it"
+record dc -q --count ./basic
+want_rc "record --count ./basic" $RC 0 "$W/dc.err"
+for dd in d dc; do
+	for c in replay report callers "graph --no-time" "export --format=folded --folded-value=calls"; do
+		[ $dd = dc ] && [ "$c" = replay ] && continue # replay needs the times
+		# shellcheck disable=SC2086
+		expect_status 1 $c -d $dd --tid 999999
+		grep -q "no thread 999999" "$W/o.err" || fail "$c -d $dd --tid 999999: no 'no thread 999999' on stderr"
+	done
+done
+section "record --help: every -T action and every exit status"
+"$CT" record --help >"$W/rh.out" 2>&1
+for a in trace_on trace_off trace_on=call trace_off=call depth=N time=TIME finish snapshot backtrace; do
+	grep -q -- "$a" "$W/rh.out" || fail "record --help does not name the -T action $a"
+done
+# the statuses doc/record.md's table lists
+for s in 125 127/126 75 "1 when" "3 when"; do
+	grep -q -- "$s" "$W/rh.out" || fail "record --help does not give exit status '$s'"
+done
+section "graph --help says how FUNC is found (graph sum finds sum_squares)"
+"$CT" graph --help >"$W/gh.out" 2>&1
+grep -q "exact name" "$W/gh.out" && fail "graph --help says 'exact name', but FUNC may be a regex"
+grep -q "regex" "$W/gh.out" || fail "graph --help does not say FUNC may be a regex"
+section "--flight=SIZE too small: the SIZE given and the least one"
+for a in "--flight=4K" "--flight=4K --buffers=4"; do
+	# shellcheck disable=SC2086
+	guard "$CT" record -d fl $a ./basic >"$W/fl.out" 2>"$W/fl.err"
+	echo "record $a: exit $RC: $(head -1 "$W/fl.err")" | add
+done
+section "-o - is the standard output (export, top)"
+# (the cases run in $W: a file named - would be $W/-)
+guard "$CT" export --format=folded -d d -o - >"$W/x.out" 2>"$W/x.err"
+echo "export -o -: exit $RC, $(wc -l <"$W/x.out") lines on stdout" | add
+[ -e "$W/-" ] && fail "export -o -: wrote a file named -" && rm -f "$W/-"
+[ -s "$W/x.out" ] || fail "export -o -: nothing on stdout"
+TMPDIR="$W" guard "$CT" top -q --interval=1h --output=- ./basic >"$W/tp.out" 2>"$W/tp.err"
+echo "top --output=-: exit $RC" | add
+[ -e "$W/-" ] && fail "top --output=-: wrote a file named -"
+[ -s "$W/tp.out" ] || fail "top --output=-: nothing on stdout"
+section "empty arguments stay visible: command: and the HTML title"
+record de -q ./basic '' x ''
+guard "$CT" info -d "$W/de" >"$W/de.info" 2>&1
+grep '^command:' "$W/de.info" | sed "s|$W/||; s|  *| |" | add
+guard "$CT" export -d "$W/de" --format=html -o "$W/de.html" >/dev/null 2>"$W/de.herr"
+if [ $RC = 0 ]; then
+	grep -o '<title>[^<]*</title>' "$W/de.html" | sed "s|$W/||" | add
+else
+	echo "export --format=html: exit $RC (no html)" | add
+fi

@@ -24,7 +24,7 @@ for sub in replay report graph callers coverage export; do
 		want_rc "$sub with CALLTRACE_PROGRESS=$mode" $RC 0 "$W/$sub.$mode.err"
 		# the progress line, its numbers left out, and the erase at the end
 		tr '\r' '\n' <"$W/$sub.$mode.err" | sed -n \
-			-e 's/^\(calltrace [a-z]*\): *[0-9.]*% of [0-9.]* MB, [0-9.]* s.*/\1: PCT% of N MB, T s/p' \
+			-e 's/^\(calltrace [a-z]*\): *[0-9.]*% of [0-9.]* MiB, [0-9.]* s.*/\1: PCT% of N MiB, T s/p' \
 			-e 's/^\x1b\[K$/(line erased)/p' | LC_ALL=C sort -u |
 			sed "s/^/$mode: /" | add
 		printf '%s: stderr %s bytes\n' $mode "$(wc -c <"$W/$sub.$mode.err" | tr -d ' ')" |

@@ -1,6 +1,8 @@
 /* record-time triggers, --trace=off, --signal, the program's API
  * (calltrace_on/calltrace_off) and the windows (--time-range, --max-size):
- * main calls each function in turn; argv[1] says what else to do */
+ * main calls each function in turn; argv[1] says what else to do
+ * ("jump": a longjmp out of outer and jumpy) */
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +72,22 @@ NOINLINE void timed(void)
 	leaf(4);
 }
 
+static jmp_buf env;
+
+/* left by a longjmp, having called nothing */
+NOINLINE void jumpy(void)
+{
+	sink += 2;
+	longjmp(env, 1);
+}
+
+NOINLINE void outer(void)
+{
+	leaf(5);
+	jumpy();
+	sink += 5; /* not a tail call */
+}
+
 NOINLINE void phase(int i)
 {
 	leaf(i);
@@ -87,6 +105,8 @@ int main(int argc, char **argv)
 	loud();
 	deep(4);
 	timed();
+	if (!strcmp(mode, "jump") && !setjmp(env))
+		outer();
 	phase(1);
 	if (!strcmp(mode, "sig"))
 		raise(SIGUSR1);

@@ -35,6 +35,12 @@ run "" -T '^deep$@depth=2'
 SHORT='^(busy|leaf)$' SCOPE='^timed$' TIME=10000000
 run "" -T '^timed$@time=10ms'
 SHORT=
+# a call kept by its trigger's threshold (time=0: every call in timed)
+# keeps the calls it is in, short by -t's: main stays as their frame
+run "" -t 1s -T '^timed$@time=0'
+# ... also when they end by a longjmp (unwound: jumpy, kept by time=0,
+# and outer, short by -t's 1s)
+run jump -t 1s -T '^jumpy$@time=0'
 run "" -T '^phase$@finish'
 run "" -T '^loud$@trace_off' -T '^last$@trace_on'
 run "" -T '^(loud|deep)$@trace_off=call,depth=1' -F '^main$' -D 2

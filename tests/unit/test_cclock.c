@@ -32,8 +32,9 @@
  *  - with --raw the corrected clock is the recorded one, nothing taken;
  *  - a process without believable figures is shown as recorded (less its
  *    waits) with a warning naming it.
- * Then fixed cases: 1 s per call, times near 2^64, and a stream with a
- * library call fed in chunks of every size.
+ * Then fixed cases: 1 s per call, times near 2^64, a stream with a
+ * library call fed in chunks of every size, and fed streams whose .proc
+ * grows while they are read (as live and top read a running program).
  *
  *   build/tests/test_cclock [CASES [SEED]]     (default 2000 cases, seed 27)
  *
@@ -699,8 +700,12 @@ static void derive(const struct ccase *c, struct pcfg *p)
 			out = lout = out < in ? in : out;
 		}
 	} else {
+		/* a -finstrument-functions process's library calls through
+		 * the hooked trampolines, said or not yet */
 		ok = hc;
 		in = lin = ci, out = lout = co;
+		if (p->fe == CT_PROC_FE_CYG && p->libcalls && hh)
+			lin = hi, lout = ho;
 	}
 	memset(p->pre, 0, sizeof(p->pre));
 	memset(p->post, 0, sizeof(p->post));
@@ -1461,6 +1466,109 @@ static void test_feed(void)
 	CHECK(!case_bad, "a fed stream: library calls as from the file");
 }
 
+/* the events of t's stream sm fed to a stream of session s in two parts
+ * (the first `part` bytes of events, then the rest), with update() between
+ * them: what lib/record/follow.c does while the .proc grows */
+static void feed_parts(struct ct_session *s, const struct stream *sm, size_t part,
+		       void (*update)(struct ct_session *), struct run *r)
+{
+	struct ct_thread *t = thread_of(s, 401);
+	struct ct_stream *st = ct_stream_open_feed(s, t, sm->g.start_tsc);
+	struct ct_event evs[16];
+	struct ct_error err;
+	int got;
+	size_t off = sizeof(struct ct_ev_file_header);
+	r->n = 0;
+	ct_stream_feed(st, sm->file + off, part);
+	while ((got = ct_stream_read(st, evs, 16, &err)) > 0)
+		run_add(r, evs, (size_t)got);
+	update(s);
+	ct_stream_feed(st, sm->file + off + part, sm->cut - off - part);
+	ct_stream_feed_end(st);
+	while ((got = ct_stream_read(st, evs, 16, &err)) > 0)
+		run_add(r, evs, (size_t)got);
+	ct_stream_cost(st, &r->cost);
+	r->lost = ct_stream_lost(st);
+	r->unmatched = ct_stream_unmatched(st);
+	ct_stream_close(st);
+}
+
+static void no_update(struct ct_session *s)
+{
+	(void)s;
+}
+
+/* what follow.c's feed does: the lines added to the .proc, read */
+static void proc_update(struct ct_session *s)
+{
+	CHECK(ct_session_proc_update(s, thread_of(s, 401)->proc) == 1, "the new .proc lines read");
+}
+
+static const char feed_proc[] = "calltrace-proc 1\npid 401\nppid 1\ngen 0\nexe /bin/prog\n"
+				"overhead 1 10 20\noverhead-hook 1 30 60\nfrontend cyg\n";
+
+/* a fed stream whose process's .proc grows while it is read (live and top
+ * read a program that runs) gives what the whole file gives:
+ *  - the "frontend hook" line that a -finstrument-functions program's first
+ *    library call writes after its entry, not yet there when that call is
+ *    decoded: the library call's figures (30/60 ns) all the same;
+ *  - a library call's "libcall" line written after the stream was opened
+ *    (a module loaded later: dlopen), taken up before its first call */
+static void test_feed_lines(void)
+{
+	case_no = -4;
+	case_bad = 0;
+	remove_files();
+	simple_info(1000);
+	struct stream *sm = &streams[0][0];
+	struct gen *g = &sm->g;
+	gen_reset(g, 2000, true);
+	w_enter(g, 100, fn(1));
+	size_t part = g->n * 4;  /* main's entry: fed first */
+	w_enter(g, 100, fn(10)); /* a library call: 30 ns inside, 60 around */
+	w_exit(g, 100);
+	w_enter(g, 100, fn(11));
+	w_exit(g, 100);
+	w_exit(g, 100);
+	hostile_write(sm, 401);
+	struct ct_session *early, *whole;
+	struct ct_error err;
+	char p[1024];
+	struct run *r = &runs[0][0];
+	for (int k = 0; k < 2; k++) {
+		/* the .proc when the view opened the process, then the whole */
+		char fn11[64];
+		snprintf(fn11, sizeof(fn11), "libcall %" PRIx64 " strtoul\n", fn(11));
+		int n = snprintf(p, sizeof(p), "%slibcall %" PRIx64 " memcpy\n%s", feed_proc,
+				 fn(10), k ? "frontend hook\n" : fn11);
+		write_file("401-0.proc", p, (size_t)n);
+		if (ct_session_open(&early, dir, &err) < 0) {
+			CHECK(0, "open: %s", err.msg);
+			return;
+		}
+		n += snprintf(p + n, sizeof(p) - (size_t)n, "%s", k ? fn11 : "frontend hook\n");
+		write_file("401-0.proc", p, (size_t)n);
+		if (ct_session_open(&whole, dir, &err) < 0) {
+			CHECK(0, "open: %s", err.msg);
+			return;
+		}
+		read_stream(whole, thread_of(whole, 401), sm, READ_ONE, r);
+		CHECK(r->n == 6 && (r->ev[1].flags & CT_EVF_LIBCALL) &&
+			      (r->ev[3].flags & CT_EVF_LIBCALL),
+		      "file: %zu events", r->n);
+		feed_parts(early, sm, part, k ? proc_update : no_update, &other);
+		for (size_t i = 0; i < other.n; i++)
+			other.ev[i].thread = thread_of(whole, 401);
+		same_runs(r, &other,
+			  k ? "fed, a libcall line read after the stream was opened"
+			    : "fed, the frontend hook line not yet read",
+			  true);
+		ct_session_close(early);
+		ct_session_close(whole);
+	}
+	CHECK(!case_bad, "a fed stream: the .proc's later lines as from the file");
+}
+
 int main(int argc, char **argv)
 {
 	long ncases = argc > 1 ? atol(argv[1]) : 2000;
@@ -1493,6 +1601,7 @@ int main(int argc, char **argv)
 	test_absurd();
 	test_huge();
 	test_feed();
+	test_feed_lines();
 	for (int i = 0; i < 2; i++)
 		for (int k = 0; k < 3; k++) {
 			free(streams[i][k].g.w);

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* --demangle: the modes' names, and simple names from demangled ones. */
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +14,33 @@ static void simple(const char *full, const char *want)
 	char *got = ct_demangle_simplify(full);
 	CHECK(!strcmp(got, want), "'%s' -> '%s', want '%s'", full, got, want);
 	free(got);
+}
+
+/* the names a regex sees for name: want, "|"-separated */
+static void names(const char *name, const char *want)
+{
+	struct ct_match_names m;
+	ct_match_names_init(&m, name);
+	char got[1024] = "";
+	for (size_t i = 0; i < m.n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", i ? "|" : "",
+			 m.v[i]);
+	CHECK(!strcmp(got, want), "names of '%s': '%s', want '%s'", name, got, want);
+	ct_match_names_free(&m);
+}
+
+/* does ERE re match name (through its names)? */
+static bool names_match(const char *re, const char *name)
+{
+	regex_t r;
+	if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB))
+		return false;
+	struct ct_match_names m;
+	ct_match_names_init(&m, name);
+	bool ok = ct_match_names_regex(&m, &r);
+	ct_match_names_free(&m);
+	regfree(&r);
+	return ok;
 }
 
 static void as(const char *name, enum ct_demangle_mode mode, const char *want)
@@ -81,5 +111,36 @@ int main(void)
 	as("main", CT_DEMANGLE_SIMPLE, NULL);
 	as("main", CT_DEMANGLE_FULL, NULL);
 	as("_Zbad", CT_DEMANGLE_SIMPLE, NULL);
+
+	/* what -F/-N/--hide/-T see: never the return type */
+	names("void ns::twice<int>(int)", "ns::twice<int>(int)|ns::twice<int>|ns::twice");
+	names("bar2(int)", "bar2(int)|bar2");
+	names("main", "main");
+	names("ns::Cls<int>::get(int) const", "ns::Cls<int>::get(int) const|ns::Cls<int>::get|"
+					      "ns::Cls::get");
+	names("unsigned long std::__detail::_Mod_range_hashing::operator()(unsigned long)",
+	      "std::__detail::_Mod_range_hashing::operator()(unsigned long)|"
+	      "std::__detail::_Mod_range_hashing::operator()");
+	names("char const* std::pair<int, int>::f<char>()",
+	      "std::pair<int, int>::f<char>()|std::pair<int, int>::f<char>|std::pair::f");
+	names("A::operator std::vector<int, std::allocator<int> >() const",
+	      "A::operator std::vector<int, std::allocator<int> >() const|"
+	      "A::operator std::vector<int, std::allocator<int> >|A::operator std::vector");
+	names("operator new(unsigned long)@libstdc++.so.6",
+	      "operator new(unsigned long)@libstdc++.so.6|operator new@libstdc++.so.6");
+	names("lookup(int)::State::match(int) const",
+	      "lookup(int)::State::match(int) const|lookup(int)::State::match|"
+	      "lookup::State::match");
+	names("(anonymous namespace)::hidden()",
+	      "(anonymous namespace)::hidden()|(anonymous namespace)::hidden");
+	names("void (*f(int))(char)", "void (*f(int))(char)");
+	names("memcpy@libc.so.6", "memcpy@libc.so.6");
+	names("foo+0x10", "foo+0x10");
+	CHECK(names_match("^std::", "void std::__introsort_loop<int*, long>(int*, int*, long)"),
+	      "^std:: past the return type");
+	CHECK(names_match("bar2$", "bar2(int)"), "bar2$");
+	CHECK(!names_match("^void", "void std::sort<int*>(int*, int*)"), "not the return type");
+	CHECK(names_match("Cls::method\\(int, char", "int ns::Cls::method(int, char const*)"),
+	      "with parameters");
 	return check_done();
 }

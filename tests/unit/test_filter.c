@@ -375,14 +375,19 @@ static void test_select_threads(void)
 	struct ct_session s = {.dir = "d", .threads = threads, .nthreads = 2};
 	int tids[] = {11, 99};
 	struct ct_msgs m = {0};
-	CHECK(ct_select_threads(&s, tids, 0, &m) == NULL);
+	size_t missing = 7;
+	CHECK(ct_select_threads(&s, tids, 0, &missing, &m) == NULL && missing == 0);
 	CHECK(m.n == 0);
-	bool *want = ct_select_threads(&s, tids, 2, &m);
-	CHECK(want && !want[0] && want[1]);
-	/* the tid that names no thread: said, as an error, and handed back */
+	bool *want = ct_select_threads(&s, tids, 2, &missing, &m);
+	CHECK(want && !want[0] && want[1] && missing == 1);
+	/* the tid that names no thread: counted, and said as an error,
+	 * handed back */
 	CHECK(m.n == 1 && m.v[0].kind == CT_MSG_ERROR);
 	CHECK_STR(m.v[0].text, "no thread 99 in d");
 	ct_msgs_free(&m);
+	free(want);
+	want = ct_select_threads(&s, tids, 1, &missing, &m);
+	CHECK(want && missing == 0 && m.n == 0);
 	free(want);
 }
 

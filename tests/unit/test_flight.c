@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* lib/record/flight.c: a buffer cut to its whole records; a ring's buffers taken
  * oldest first, one run of sequence numbers up to the newest; a window's
- * clock span and the calls open at its start */
+ * clock span and the calls open at its start; calltrace/ring.h's end of a
+ * dead writer's buffer (ct_ring_used) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,34 @@ static void test_whole(void)
 	CHECK(ct_flight_whole((const char *)b, 10) == 0, "a length not of words");
 	CHECK(ct_flight_whole((const char *)b, 14) == 12, "a length not of words");
 	CHECK(ct_flight_whole((const char *)b, 0) == 0, "nothing");
+}
+
+/* the end of a buffer whose writer died: its last record, zero words and
+ * all; zero words before it (a reservation a signal interrupted) skipped */
+static void test_used(void)
+{
+	uint32_t b[16] = {0};
+	CHECK(ct_ring_used((const char *)b, sizeof(b)) == 0, "nothing written");
+	b[0] = enter_lo(5, 0x401000);
+	b[1] = enter_hi(0x401000);
+	/* ARGS of f(0, 5): 0, then 5 as a u64 (5, 0) */
+	b[2] = ct_ext_word(CT_EXT_ARGS, 3, 0);
+	b[3] = 0;
+	b[4] = 5;
+	b[5] = 0;
+	CHECK(ct_ring_used((const char *)b, sizeof(b)) == 24, "ARGS ending in 0: %llu",
+	      (unsigned long long)ct_ring_used((const char *)b, sizeof(b)));
+	/* LOST 3 (a u64 whose high half is 0) after a hole of two words */
+	b[8] = ct_ext_word(CT_EXT_LOST, 2, 0);
+	b[9] = 3;
+	CHECK(ct_ring_used((const char *)b, sizeof(b)) == 44, "after a hole: %llu",
+	      (unsigned long long)ct_ring_used((const char *)b, sizeof(b)));
+	b[11] = CT_REC_EXIT | 7u << 2;
+	CHECK(ct_ring_used((const char *)b, sizeof(b)) == 48, "an EXIT last");
+	/* a record longer than the buffer: up to its end */
+	b[15] = ct_ext_word(CT_EXT_FRAMES, 9, 0);
+	CHECK(ct_ring_used((const char *)b, sizeof(b)) == sizeof(b), "cut at the stride");
+	CHECK(ct_ring_used((const char *)b, 0) == 0, "no buffer");
 }
 
 /* a ring of NSLOTS buffers: slot s holds buffer seq[s] (-1: empty) */
@@ -129,5 +158,6 @@ int main(void)
 {
 	test_whole();
 	test_take();
+	test_used();
 	return check_done();
 }

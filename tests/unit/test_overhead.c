@@ -252,6 +252,16 @@ static void test_figures(struct ct_session *s)
 	ph.frontends = CT_PROC_FE_CYG;
 	CHECK(ct_overhead_of(s, &ph, &o) && o.inner_ps == 15000 && o.outer_ps == 40000,
 	      "cyg process: %" PRIu64 " %" PRIu64, o.inner_ps, o.outer_ps);
+	/* with library calls, before the "frontend hook" line that the first
+	 * of them writes after its entry (live and top may read that far):
+	 * the library calls' figures are the hooked ones all the same */
+	CHECK(ph.libcalls && o.lib_inner_ps == 25000 && o.lib_outer_ps == 60000 && o.split,
+	      "cyg process with library calls: lib %" PRIu64 " %" PRIu64, o.lib_inner_ps,
+	      o.lib_outer_ps);
+	ph.libcalls = false;
+	CHECK(ct_overhead_of(s, &ph, &o) && o.lib_inner_ps == 15000 && !o.split,
+	      "cyg process without library calls: lib %" PRIu64, o.lib_inner_ps);
+	ph.libcalls = true;
 	/* hooked, but its figures are missing: none rather than the others */
 	ph.frontends = CT_PROC_FE_HOOK;
 	ph.ovh_hook_calls = 0;
