@@ -378,41 +378,38 @@ check(!/<\/script/i.test(html.slice(html.indexOf('id="ct-data">') + 13,
 	} finally {
 		await browser.close();
 	}
-	if (rawReport) {
-		// the same recording exported with --raw says so
-		const b2 = await chromium.launch({executablePath: CHROMIUM, headless: true,
+	// another report in a browser of its own: fn(page) checks it
+	async function onPage(file, what, fn) {
+		const b = await chromium.launch({executablePath: CHROMIUM, headless: true,
 			args: ["--headless", "--no-sandbox", "--disable-gpu"]});
 		try {
-			const p2 = await (await b2.newContext()).newPage();
-			p2.on("pageerror", (e) => errors.push("page error (raw): " + e.message));
-			await p2.goto("file://" + path.resolve(rawReport));
-			const t2 = await p2.textContent("#times");
-			check(/as recorded \(--raw\)/.test(t2), "the --raw report says its times are as recorded", t2);
+			const p = await (await b.newContext()).newPage();
+			p.on("pageerror", (e) => errors.push("page error (" + what + "): " + e.message));
+			await p.goto("file://" + path.resolve(file));
+			await fn(p);
 		} catch (e) {
-			check(false, "the --raw report opens", e.stack || String(e));
+			check(false, "the " + what + " report opens", e.stack || String(e));
 		} finally {
-			await b2.close();
+			await b.close();
 		}
+	}
+	if (rawReport) {
+		// the same recording exported with --raw says so
+		await onPage(rawReport, "--raw", async (p) => {
+			const t2 = await p.textContent("#times");
+			check(/as recorded \(--raw\)/.test(t2), "the --raw report says its times are as recorded", t2);
+		});
 	}
 	if (forkReport) {
 		// two processes: each lane and thread choice names its command
-		const b3 = await chromium.launch({executablePath: CHROMIUM, headless: true,
-			args: ["--headless", "--no-sandbox", "--disable-gpu"]});
-		try {
-			const p3 = await (await b3.newContext()).newPage();
-			p3.on("pageerror", (e) => errors.push("page error (fork): " + e.message));
-			await p3.goto("file://" + path.resolve(forkReport));
-			const lanes = await p3.$$eval("#tl-chart g.lane", (ls) => ls.map((l) => l.textContent));
-			const opts = await p3.$$eval("#tl-thread option", (os) => os.slice(1).map((o) => o.textContent));
+		await onPage(forkReport, "fork", async (p) => {
+			const lanes = await p.$$eval("#tl-chart g.lane", (ls) => ls.map((l) => l.textContent));
+			const opts = await p.$$eval("#tl-thread option", (os) => os.slice(1).map((o) => o.textContent));
 			check(lanes.length === 2 && lanes.every((l) => / · \S*html fork/.test(l)) &&
 			      new Set(lanes).size === 2 && opts.every((o) => / · \S*html fork — /.test(o)),
 			      "two processes: each lane and thread choice names its command",
 			      JSON.stringify({lanes, opts}));
-		} catch (e) {
-			check(false, "the report of two processes opens", e.stack || String(e));
-		} finally {
-			await b3.close();
-		}
+		});
 	}
 	check(errors.length === 0, "no console errors or page errors", errors.join(" | "));
 	check(requests.length === 0, "no request left the file", requests.join(" | "));
