@@ -172,12 +172,14 @@ unit: $(UNIT_BINS)
 deps:
 	@sh tools/install-deps.sh
 
+# the format check first, so that the runner's "N passed, N failed" is
+# the last line
 check: deps
+	$(MAKE) format-check
 	$(MAKE) all unit
 	$(MAKE) asan
 	$(MAKE) fuzz-build
 	sh tests/run.sh
-	$(MAKE) format-check
 
 test: all unit
 	sh tests/run.sh
