@@ -53,9 +53,15 @@ section "stdout not a terminal: not paged"
 PAGER='sed s/^/P:/' guard "$CT" replay -d "$W/p" >"$W/e" 2>&1
 paged e | add
 section "report, graph, callers, coverage page too"
+# (as many lines as the view writes into a file: how many depends on the
+# recording, e.g. report's and graph's note on calls marked * as mostly
+# the tracer's cost)
 for v in report graph callers coverage; do
 	PAGER='sed s/^/P:/' tty f $v -d "$W/p"
-	echo "$v: $(paged f)" | add
+	_p=$(grep -c '^P:' "$W/f")
+	_n=$("$CT" $v -d "$W/p" 2>/dev/null | wc -l)
+	echo "$v: exit $RC, $([ "$_p" -eq "$_n" ] && [ "$_n" -gt 0 ] && echo "all its lines" ||
+		echo "$_p of its $_n lines") paged (P), $(grep -c '^C:' "$W/f") (C)" | add
 done
 section "a pager that quits early: exit 0, no message"
 PAGER='head -n 2' tty g replay -d "$W/big"
