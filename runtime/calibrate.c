@@ -17,9 +17,14 @@
  * callers.
  *
  * Each round times a batch of CAL_CALLS calls of an empty function untraced
- * and then traced, made from ct_cal_mix's 16 call sites in an order no
- * predictor learns (the same in both batches), as a program's calls return
- * to many places; the figures are the medians over the rounds (calfig.c):
+ * and then traced.  The hooked front ends' calls are made from ct_cal_mix's
+ * 16 call sites in an order no predictor learns (the same in both batches),
+ * as a program's calls return to many places, through the return
+ * trampoline's jump; -finstrument-functions' calls return by `ret`, which
+ * the return stack predicts from any site, and are made from one site
+ * (ct_cal_loop): the mix's own mispredicted jumps would overlap the hooks'
+ * work and hide up to half of it (doc/overhead.md).  The figures are the
+ * medians over the rounds (calfig.c):
  * the typical cost, not the best case, and an interrupt or a preemption in
  * one batch does not count.  The traced functions are compiled as the
  * front ends compile them (arch/x86_64/cal.S): ct_cal_cyg calls the hooks
@@ -44,6 +49,7 @@ void ct_cal_hooked(void) CT_HIDDEN; /* arch/x86_64/cal.S */
 void ct_cal_plain(void) CT_HIDDEN;
 void ct_cal_cyg(void) CT_HIDDEN;
 void ct_cal_mix(void (*fn)(void), unsigned long n, uint64_t seed) CT_HIDDEN;
+void ct_cal_loop(void (*fn)(void), unsigned long n) CT_HIDDEN;
 
 #define CAL_CALLS 128  /* calls per batch */
 #define CAL_BATCHES 24 /* measured batches of each kind, after a warm-up */
@@ -86,12 +92,23 @@ static void (*volatile traced_p)(void) = ct_cal_cyg;
 static void (*volatile asm_plain_p)(void) = ct_cal_plain;
 static void (*volatile asm_hooked_p)(void) = ct_cal_hooked;
 
-/* a batch: CAL_CALLS calls of *fp from ct_cal_mix's 16 call sites, in the
- * order that seed gives (the same for the plain and the traced batch) */
-static uint64_t batch_plain(void (*volatile *fp)(void), uint64_t seed)
+/* CAL_CALLS calls of fn: hooked, from ct_cal_mix's 16 call sites in the
+ * order that seed gives (the same for the plain and the traced batch);
+ * else from one site */
+static inline void calls(void (*fn)(void), bool hooked, uint64_t seed)
+{
+	if (hooked)
+		ct_cal_mix(fn, CAL_CALLS, seed);
+	else
+		ct_cal_loop(fn, CAL_CALLS);
+}
+
+/* a batch of plain calls, as the hooked (or -finstrument-functions) batch
+ * that follows makes them */
+static uint64_t batch_plain(void (*volatile *fp)(void), bool hooked, uint64_t seed)
 {
 	uint64_t t0 = ct_clock();
-	ct_cal_mix(*fp, CAL_CALLS, seed);
+	calls(*fp, hooked, seed);
 	return ct_clock() - t0;
 }
 
@@ -125,7 +142,7 @@ static uint64_t batch_traced(struct ct_tstate *t, bool hooked, uint64_t seed, ui
 	void (*volatile * fp)(void) = hooked ? &asm_hooked_p : &traced_p;
 	t->last = ct_clock();
 	uint64_t t0 = ct_clock();
-	ct_cal_mix(*fp, CAL_CALLS, seed);
+	calls(*fp, hooked, seed);
 	uint64_t el = ct_clock() - t0;
 	area.at = t->cur - (uintptr_t)area.base;
 	area.at = (area.at + 63) & ~(size_t)63;
@@ -209,7 +226,7 @@ static void measure(void)
 			if (k == 1 && !hi_ok)
 				break; /* cannot happen in one library; no figures then */
 			uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)(b + 1);
-			uint64_t in, p = batch_plain(k ? &asm_plain_p : &plain_p, seed);
+			uint64_t in, p = batch_plain(k ? &asm_plain_p : &plain_p, k == 1, seed);
 			uint64_t tr = batch_traced(t, k == 1, seed, &in);
 			if (b == 0)
 				continue; /* warm-up: caches, branch predictors */

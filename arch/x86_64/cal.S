@@ -13,6 +13,11 @@
  *                  that the return trampoline's jump back to the caller
  *                  mispredicts as it does in a program whose calls return
  *                  to many places, not as in a loop with one call site
+ *   ct_cal_loop    calls a function N times from one call site: for
+ *                  -finstrument-functions, whose calls return by a plain
+ *                  `ret` that the return stack predicts wherever they come
+ *                  from (the mix's own mispredicted jumps would hide part
+ *                  of these hooks' cost: doc/overhead.md)
  */
 	.text
 
@@ -115,5 +120,40 @@ ct_cal_mix:
 	ret
 	.cfi_endproc
 	.size ct_cal_mix, .-ct_cal_mix
+
+/* void ct_cal_loop(void (*fn)(void), unsigned long n) */
+	.globl ct_cal_loop
+	.hidden ct_cal_loop
+	.type ct_cal_loop, @function
+	.p2align 4
+ct_cal_loop:
+	.cfi_startproc
+	push %rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	push %r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	sub $8, %rsp			/* the call below 16-byte aligned */
+	.cfi_adjust_cfa_offset 8
+	mov %rdi, %rbx
+	mov %rsi, %r12
+	test %r12, %r12
+	jz 2f
+	.p2align 4
+1:	call *%rbx
+	dec %r12
+	jnz 1b
+2:	add $8, %rsp
+	.cfi_adjust_cfa_offset -8
+	pop %r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	pop %rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size ct_cal_loop, .-ct_cal_loop
 
 	.section .note.GNU-stack,"",@progbits
