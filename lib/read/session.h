@@ -57,6 +57,11 @@ struct ct_proc {
 	unsigned frontends;
 	bool libcalls; /* it made library calls through the hooked
 			* trampolines ("libcall" lines: doc/libcall.md) */
+	/* its figures against its own calls (figcheck.c): not yet checked,
+	 * checking, believable, not (then the inner figure and the median
+	 * leaf call, in ns) */
+	unsigned char figcheck;
+	double figcheck_inner, figcheck_median;
 };
 
 #define CT_PROC_FE_CYG 1u  /* -finstrument-functions hooks */

@@ -19,6 +19,7 @@
 #include "argpool.h"
 #include "argspec.h"
 #include "calltrace/format.h"
+#include "figcheck.h"
 #include "injtext.h"
 #include "overhead.h"
 #include "session_priv.h"
@@ -226,6 +227,16 @@ static void cc_figures(struct ct_stream *st)
 				(double)(o.outer_ps > o.lib_outer_ps ? o.outer_ps
 								     : o.lib_outer_ps) /
 					1000);
+		return;
+	}
+	double in_ns, med_ns;
+	if (!st->feed && !ct_figures_fit(st->s, p, &o, &in_ns, &med_ns)) {
+		ct_session_warn(st->s,
+				"%s: process %d: calibration figures of %.1f ns per call are more "
+				"than its calls last (%.1f ns, the median of its shortest): its "
+				"times "
+				"are as recorded (doc/overhead.md)",
+				st->s->dir, p->pid, in_ns, med_ns);
 		return;
 	}
 	for (int lib = 0; lib < 2; lib++) {

@@ -7,9 +7,11 @@
 # joins return and a forked child that _exits 3 calls deep
 # (invariants.c procs: the timelines' causality); a C++ exception through
 # 3 frames (invariants_cxx.cc); all recorded with --libcall.  And the
-# threads' recording corrected with figures of 9 us per call, far more than
-# the calls cost: the corrected clocks stand still, the timelines keep to
-# the recorded clock, nothing changes.  Only the checker's verdicts go to
+# threads' recording corrected with an outer figure of 9 us per call, far
+# more than the calls cost: the corrected clocks stand still, the timelines
+# keep to the recorded clock, nothing changes (the inner figure is left as
+# measured: one far above the calls' own durations is not believed at all,
+# overhead.sh).  Only the checker's verdicts go to
 # the golden file, never a time.
 # variants: all
 # front-ends: all
@@ -48,7 +50,7 @@ cp -R "$W/procs" "$W/over"
 hz=$(awk '$1 == "clock_hz:" { print $2 }' "$W/over/info")
 for pf in "$W/over"/*.proc; do
 	awk -v hz="$hz" '$1 == "overhead" || $1 == "overhead-hook" {
-		o = $2 * hz * 9e-6; $3 = sprintf("%.0f", o / 2); $4 = sprintf("%.0f", o) } { print }' \
+		o = $2 * hz * 9e-6; $4 = sprintf("%.0f", o) } { print }' \
 		"$pf" >"$pf.new" && mv "$pf.new" "$pf"
 done
 ct info over | grep -q '9000.0 ns outer' || fail "over: not 9 us per call: $(ct info over | grep overhead)"
