@@ -2,8 +2,11 @@
 # (destructor, copy constructor, virtual function, a std::string member)
 # by invisible reference, shown by address; std::string by value or by
 # reference shown as its text, "..."s; constructors and destructors with
-# the parameters their variant takes.  Calls below main's children and
-# the library's own functions are left out of the comparison.
+# the parameters their variant takes; a class template with a copy
+# constructor by address too (gcc writes no DW_AT_calling_convention, and
+# its constructors are "TCopy" in "TCopy<int>").  Calls below main's
+# children and the library's own functions are left out of the
+# comparison.
 # variants: all
 . "$E2E/args_lib.inc"
 for fr in $(args_fronts); do
