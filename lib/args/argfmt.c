@@ -515,3 +515,11 @@ size_t ct_args_bare_len(const char *name, size_t len)
 	}
 	return len;
 }
+
+size_t ct_args_quals_off(const char *name, size_t len)
+{
+	for (size_t i = len; i-- > 0;)
+		if (name[i] == ')')
+			return i + 1;
+	return len;
+}

@@ -5,7 +5,8 @@
 // invisible reference, so its address is shown, never its bytes decoded as
 // if it came in registers; a std::string, by value or by reference, shows
 // its text ("..."s); a constructor or destructor shows the parameters its
-// variant takes (no __in_chrg); the same for a class template's instance.
+// variant takes (no __in_chrg); the same for a class template's instance;
+// a const (volatile, &, &&) member function keeps its qualifier.
 #include <string>
 
 #include "ct_test.h"
@@ -47,6 +48,16 @@ template <class T> struct TPlain {
 	T val;
 	const char *str;
 };
+// qualified member functions keep their qualifiers beside the values
+struct K {
+	int v;
+	NOINLINE int get() const { return v; }
+	NOINLINE int vget() volatile { return v; }
+	NOINLINE int lget(int a) & { return v + a; }
+	NOINLINE int rget() && { return v; }
+	NOINLINE int cget(int a) const & { return v + a; }
+};
+
 NOINLINE int f_plain(Plain p, int z) { sink = p.a + z; return p.a + z; }
 NOINLINE int f_dtor(WithDtor d, int z) { sink = d.a + z; return d.a + z; }
 NOINLINE int f_copy(WithCopy c, int z) { sink = c.a + z; return c.a + z; }
@@ -91,5 +102,7 @@ int main()
 	TCopy<int> tc(16, "tc");
 	sink = f_tcopy(tc, 17).val;
 	sink = f_tplain(TPlain<int>{18, "tp"}, 19).val;
+	K k{20};
+	sink = k.get() + k.vget() + k.lget(21) + K{22}.rget() + k.cget(23);
 	return 0;
 }
