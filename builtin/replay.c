@@ -396,15 +396,28 @@ static struct text bare_name(const struct ct_func *fn)
 	return t;
 }
 
-/* "(48, 18)" into buf (NULL when the call has no arguments captured) */
+/* "(48, 18)" into buf (NULL when the call has no arguments captured),
+ * followed by the qualifiers of a C++ member function's name: "(0x7ffc10)
+ * const" for "K::get() const" */
 static const char *args_of(struct replay *r, const struct ct_fevent *fe, char *buf, size_t len)
 {
 	const struct ct_callargs *a = fe->ev.args;
 	if (r->no_args || !a || !a->has_args)
 		return NULL;
+	struct text q = TEXT("");
+	if (fe->fn->has_params) {
+		struct text t = fn_text(fe->fn);
+		size_t off = ct_args_quals_off(t.s, t.n);
+		q = (struct text){t.s + off, t.n - off};
+		if (q.n > 64)
+			q.n = 0; /* never more than " const volatile &&" */
+	}
 	buf[0] = '(';
-	size_t n = 1 + ct_event_args_text(r->s, fe->ev.thread->proc, a, false, buf + 1, len - 2);
+	size_t n =
+		1 + ct_event_args_text(r->s, fe->ev.thread->proc, a, false, buf + 1, len - 2 - q.n);
 	buf[n++] = ')';
+	memcpy(buf + n, q.s, q.n);
+	n += q.n;
 	buf[n] = 0;
 	return buf;
 }

@@ -114,7 +114,10 @@ static uint32_t args_row(struct report *r, const struct ct_func *fn, const struc
 	char vals[2048];
 	ct_event_args_text(r->s, ev->thread->proc, ev->args, false, vals, sizeof(vals));
 	size_t n = fn->has_params ? ct_args_bare_len(fn->name, fn->namelen) : fn->namelen;
-	char *key = xasprintf("%.*s(%s)", (int)n, fn->name, vals);
+	size_t q = fn->has_params ? ct_args_quals_off(fn->name, fn->namelen) : fn->namelen;
+	/* the qualifiers stay: "K::get(0x7ffc10) const" */
+	char *key = xasprintf("%.*s(%s)%.*s", (int)n, fn->name, vals, (int)(fn->namelen - q),
+			      fn->name + q);
 	int64_t id = ct_names_find(&r->names, key);
 	if (id >= 0) {
 		free(key);

@@ -64,6 +64,22 @@ enum ct_afmt {
 	CT_AF_NONE,   /* not captured: printed as `desc` (e.g. <struct S 40B>) */
 	CT_AF_STDSTR, /* "..."s: a libstdc++ std::string at the address the
 		       * location holds, its text copied at record time */
+	CT_AF_CONST,  /* a C library constant: flags or a name, decoded by
+		       * the kind `table` (enum ct_aconst) */
+};
+
+/* the kinds of CT_AF_CONST (their numbers are in args.spec files: only
+ * ever append); the values are Linux x86-64's */
+enum ct_aconst {
+	CT_AK_OFLAGS,     /* open's flags: O_RDONLY|O_CLOEXEC */
+	CT_AK_MODE,       /* a file mode, octal: 0644 (left out after an
+			   * CT_AK_OFLAGS without O_CREAT or O_TMPFILE) */
+	CT_AK_PROT,       /* mmap's and mprotect's prot: PROT_READ|PROT_WRITE */
+	CT_AK_MAPFLAGS,   /* mmap's flags: MAP_PRIVATE|MAP_ANONYMOUS */
+	CT_AK_SIGNAL,     /* a signal number: SIGINT */
+	CT_AK_SIGHANDLER, /* a signal handler: SIG_IGN, SIG_DFL, a function */
+	CT_AK_DIRFD,      /* a directory fd of the *at calls: AT_FDCWD */
+	CT_AK_N
 };
 
 /* the formats whose value is followed by copied text */
@@ -94,6 +110,7 @@ static inline bool ct_sf_narrow(unsigned fmt, unsigned bits, unsigned nloc,
 	case CT_AF_HEX:
 	case CT_AF_BOOL:
 	case CT_AF_ENUM:
+	case CT_AF_CONST:
 		return bits <= 32;
 	case CT_AF_CHAR:
 		return true;
@@ -242,7 +259,7 @@ static inline bool ct_sf_loc(struct ct_sf_field f, bool ret, struct ct_aloc *l)
 }
 
 /* a value's format: "d32" "u8" "x16" "b8" "f32" "f64" "c" "p" "s" "t" "?"
- * "e32:TABLE" "S:TABLE" */
+ * "e32:TABLE" "S:TABLE" "k32:KIND" */
 static inline bool ct_sf_fmt(struct ct_sf_field f, uint8_t *fmt, uint8_t *bits, int32_t *table)
 {
 	uint64_t b = 0, t = 0;
@@ -282,6 +299,10 @@ static inline bool ct_sf_fmt(struct ct_sf_field f, uint8_t *fmt, uint8_t *bits, 
 		if (c == f.n || !ct_sf_num(tab, 10, INT32_MAX, &t))
 			return false;
 		*fmt = CT_AF_ENUM, *table = (int32_t)t;
+	} else if (f.s[0] == 'k') {
+		if (c == f.n || !ct_sf_num(tab, 10, CT_AK_N - 1, &t))
+			return false;
+		*fmt = CT_AF_CONST, *table = (int32_t)t;
 	} else if (c != f.n) {
 		return false;
 	} else if (f.s[0] == 'd') {

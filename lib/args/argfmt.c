@@ -237,6 +237,143 @@ static void put_struct(struct ob *o, const struct fctx *c, int table, const unsi
 	oputs(o, "}");
 }
 
+/* ---- the C library's constants (CT_AF_CONST) ------------------------------ */
+
+/* The values are Linux x86-64's (the ABI of the recording, whatever system
+ * reads it), as the kernel and glibc define them. */
+struct flagname {
+	uint32_t mask; /* all of these bits */
+	const char *name;
+};
+
+static const struct flagname oflag_names[] = {
+	{0100, "O_CREAT"},        {0200, "O_EXCL"},         {0400, "O_NOCTTY"},
+	{01000, "O_TRUNC"},       {02000, "O_APPEND"},      {04000, "O_NONBLOCK"},
+	{04010000, "O_SYNC"},     {010000, "O_DSYNC"},      {020000, "O_ASYNC"},
+	{040000, "O_DIRECT"},     {0100000, "O_LARGEFILE"}, {020200000, "O_TMPFILE"},
+	{0200000, "O_DIRECTORY"}, {0400000, "O_NOFOLLOW"},  {01000000, "O_NOATIME"},
+	{02000000, "O_CLOEXEC"},  {010000000, "O_PATH"},
+};
+#define CT_O_CREAT 0100u
+#define CT_O_TMPFILE 020000000u /* __O_TMPFILE: O_TMPFILE without O_DIRECTORY */
+
+static const struct flagname prot_names[] = {
+	{0x1, "PROT_READ"},
+	{0x2, "PROT_WRITE"},
+	{0x4, "PROT_EXEC"},
+	{0x8, "PROT_SEM"},
+	{0x01000000, "PROT_GROWSDOWN"},
+	{0x02000000, "PROT_GROWSUP"},
+};
+
+static const struct flagname map_names[] = {
+	{0x10, "MAP_FIXED"},      {0x20, "MAP_ANONYMOUS"},
+	{0x40, "MAP_32BIT"},      {0x100, "MAP_GROWSDOWN"},
+	{0x800, "MAP_DENYWRITE"}, {0x1000, "MAP_EXECUTABLE"},
+	{0x2000, "MAP_LOCKED"},   {0x4000, "MAP_NORESERVE"},
+	{0x8000, "MAP_POPULATE"}, {0x10000, "MAP_NONBLOCK"},
+	{0x20000, "MAP_STACK"},   {0x40000, "MAP_HUGETLB"},
+	{0x80000, "MAP_SYNC"},    {0x100000, "MAP_FIXED_NOREPLACE"},
+};
+
+static const char *const signal_names[32] = {
+	NULL,        "SIGHUP",  "SIGINT",    "SIGQUIT", "SIGILL",   "SIGTRAP", "SIGABRT", "SIGBUS",
+	"SIGFPE",    "SIGKILL", "SIGUSR1",   "SIGSEGV", "SIGUSR2",  "SIGPIPE", "SIGALRM", "SIGTERM",
+	"SIGSTKFLT", "SIGCHLD", "SIGCONT",   "SIGSTOP", "SIGTSTP",  "SIGTTIN", "SIGTTOU", "SIGURG",
+	"SIGXCPU",   "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO",   "SIGPWR",  "SIGSYS",
+};
+#define CT_SIGRTMIN 34 /* glibc's: the kernel's 32 and 33 are its own */
+#define CT_SIGRTMAX 64
+
+/* "first|second|0x40000000": the names of the bits set in v, then what no
+ * name covers in hex; `first` (or NULL) is already the start */
+static void put_flags(struct ob *o, const char *first, uint32_t v, const struct flagname *t,
+		      size_t n)
+{
+	bool any = first != NULL;
+	if (first)
+		oputs(o, first);
+	for (size_t i = 0; i < n; i++)
+		if ((v & t[i].mask) == t[i].mask) {
+			if (any)
+				oputs(o, "|");
+			oputs(o, t[i].name);
+			v &= ~t[i].mask;
+			any = true;
+		}
+	if (v || !any)
+		oprintf(o, any ? "|%#" PRIx32 : "%#" PRIx32, v);
+}
+
+static void put_const(struct ob *o, const struct fctx *c, const struct ct_aitem *it, uint64_t v)
+{
+	uint32_t u = (uint32_t)zext(v, it->bits);
+	int64_t x = sext(v, it->bits);
+	switch (it->table) {
+	case CT_AK_OFLAGS: {
+		static const char *const acc[4] = {"O_RDONLY", "O_WRONLY", "O_RDWR", NULL};
+		if (!acc[u & 3]) /* no access mode has both bits */
+			put_flags(o, NULL, u, oflag_names,
+				  sizeof(oflag_names) / sizeof(oflag_names[0]));
+		else
+			put_flags(o, acc[u & 3], u & ~3u, oflag_names,
+				  sizeof(oflag_names) / sizeof(oflag_names[0]));
+		return;
+	}
+	case CT_AK_MODE:
+		oprintf(o, "%#" PRIo32, u);
+		return;
+	case CT_AK_PROT:
+		if (!u)
+			oputs(o, "PROT_NONE");
+		else
+			put_flags(o, NULL, u, prot_names,
+				  sizeof(prot_names) / sizeof(prot_names[0]));
+		return;
+	case CT_AK_MAPFLAGS: {
+		/* the mapping's type is a number in the low four bits */
+		static const char *const type[4] = {NULL, "MAP_SHARED", "MAP_PRIVATE",
+						    "MAP_SHARED_VALIDATE"};
+		const char *t = (u & 0xf) < 4 ? type[u & 0xf] : NULL;
+		put_flags(o, t, t ? u & ~0xfu : u, map_names,
+			  sizeof(map_names) / sizeof(map_names[0]));
+		return;
+	}
+	case CT_AK_SIGNAL:
+		if (x > 0 && x < 32)
+			oputs(o, signal_names[x]);
+		else if (x == CT_SIGRTMIN)
+			oputs(o, "SIGRTMIN");
+		else if (x > CT_SIGRTMIN && x <= CT_SIGRTMAX)
+			oprintf(o, "SIGRTMIN+%d", (int)(x - CT_SIGRTMIN));
+		else
+			oprintf(o, "%" PRId64, x);
+		return;
+	case CT_AK_SIGHANDLER: {
+		if (x == 0 || x == 1 || x == 2 || x == -1) {
+			static const char *const h[] = {"SIG_ERR", "SIG_DFL", "SIG_IGN",
+							"SIG_HOLD"};
+			oputs(o, h[x + 1]);
+			return;
+		}
+		const char *name = c->sym ? c->sym(c->symctx, v) : NULL;
+		if (name)
+			oputs(o, name);
+		else
+			oprintf(o, "%#" PRIx64, v);
+		return;
+	}
+	case CT_AK_DIRFD:
+		if (x == -100)
+			oputs(o, "AT_FDCWD");
+		else
+			oprintf(o, "%" PRId64, x);
+		return;
+	default:
+		oprintf(o, "%" PRId64, x);
+	}
+}
+
 static void put_scalar(struct ob *o, const struct fctx *c, const struct ct_aitem *it, uint64_t v,
 		       int depth)
 {
@@ -293,6 +430,9 @@ static void put_scalar(struct ob *o, const struct fctx *c, const struct ct_aitem
 		oprintf(o, "%" PRId64, x);
 		break;
 	}
+	case CT_AF_CONST:
+		put_const(o, c, it, v);
+		break;
 	default:
 		oputs(o, it->desc ? it->desc : "?");
 	}
@@ -486,10 +626,24 @@ size_t ct_args_format(const struct ct_argtab *t, const struct ct_callargs *a, bo
 		return o.n;
 	}
 	uint32_t pos = 0;
+	bool mode_read = true; /* is a mode argument read by the callee? */
 	for (size_t i = 0; i < s->nargs; i++) {
+		const struct ct_aitem *it = &s->args[i];
+		if (it->fmt == CT_AF_CONST && ct_aitem_narrow(it)) {
+			/* open(path, flags[, mode]): the mode is read only
+			 * with O_CREAT or O_TMPFILE; else its register holds
+			 * whatever was there, and it is left out */
+			uint32_t v = a->args[pos];
+			if (it->table == CT_AK_OFLAGS)
+				mode_read = v & (CT_O_CREAT | CT_O_TMPFILE);
+			if (it->table == CT_AK_MODE && !mode_read) {
+				pos++;
+				continue;
+			}
+		}
 		if (i)
 			oputs(&o, ", ");
-		put_item_value(&o, &c, &s->args[i], a->args, &pos);
+		put_item_value(&o, &c, it, a->args, &pos);
 	}
 	if (s->variadic)
 		oputs(&o, s->nargs ? ", ..." : "...");
@@ -513,5 +667,13 @@ size_t ct_args_bare_len(const char *name, size_t len)
 		else if (*p == '(' && --level == 0)
 			return (size_t)(p - name);
 	}
+	return len;
+}
+
+size_t ct_args_quals_off(const char *name, size_t len)
+{
+	for (size_t i = len; i-- > 0;)
+		if (name[i] == ')')
+			return i + 1;
 	return len;
 }

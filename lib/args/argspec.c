@@ -23,11 +23,29 @@
 
 /* ---- the command line ---------------------------------------------------- */
 
-/* "d32", "u", "x64", "c", "b", "p", "s", "f", "f32" */
+/* the C library's constants (CT_AF_CONST), by the name -A gives them */
+static const struct {
+	const char *name;
+	uint8_t kind, bits;
+} const_fmts[] = {
+	{"oflags", CT_AK_OFLAGS, 32}, {"mode", CT_AK_MODE, 32},
+	{"prot", CT_AK_PROT, 32},     {"mapflags", CT_AK_MAPFLAGS, 32},
+	{"signal", CT_AK_SIGNAL, 32}, {"sighandler", CT_AK_SIGHANDLER, 64},
+	{"dirfd", CT_AK_DIRFD, 32},
+};
+
+/* "d32", "u", "x64", "c", "b", "p", "s", "f", "f32", "oflags", ... */
 static int parse_fmt(const char *s, size_t n, struct ct_aitem *it)
 {
 	if (!n)
 		return -1;
+	for (size_t i = 0; i < sizeof(const_fmts) / sizeof(const_fmts[0]); i++)
+		if (strlen(const_fmts[i].name) == n && !memcmp(const_fmts[i].name, s, n)) {
+			it->fmt = CT_AF_CONST;
+			it->bits = const_fmts[i].bits;
+			it->table = const_fmts[i].kind;
+			return 0;
+		}
 	char c = s[0];
 	unsigned bits = 0;
 	for (size_t i = 1; i < n; i++) {
@@ -317,8 +335,9 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 		if (slash) {
 			if (parse_fmt(slash + 1, (size_t)(end - slash - 1), &it) < 0) {
 				ct_set_err(err,
-					   "'%s': unknown format '%.*s' (d u x c b p s f, "
-					   "with a size: d8 d16 d32 d64, f32 f64)",
+					   "'%s': unknown format '%.*s' (d u x c b p s t f, "
+					   "with a size: d8 d16 d32 d64, f32 f64; oflags "
+					   "mode prot mapflags signal sighandler dirfd)",
 					   opt, (int)(end - slash - 1), slash + 1);
 				goto fail;
 			}
@@ -602,6 +621,9 @@ static void put_fmt(FILE *f, const struct ct_aitem *it)
 		break;
 	case CT_AF_ENUM:
 		fprintf(f, "e%u:%d", it->bits, it->table);
+		break;
+	case CT_AF_CONST:
+		fprintf(f, "k%u:%d", it->bits, it->table);
 		break;
 	case CT_AF_STRUCT:
 		fprintf(f, "S:%d", it->table);

@@ -151,5 +151,10 @@ size_t ct_args_format(const struct ct_argtab *t, const struct ct_callargs *a, bo
 /* the length of a demangled C++ name without its parameter list
  * ("ns::f(int) const" -> "ns::f"), for printing values in its place */
 size_t ct_args_bare_len(const char *name, size_t len);
+/* where the qualifiers after the parameter list of such a name start
+ * (" const" of "K::get() const", " const &" of "K::f(int) const &"): the
+ * offset just after its last ')', len when it has none.  The values are
+ * printed between the two, so a const method stays one. */
+size_t ct_args_quals_off(const char *name, size_t len);
 
 #endif

@@ -449,7 +449,8 @@ static bool is_std_string(Dwarf_Die *t)
  * passed and returned through a hidden pointer to a copy, never in
  * registers?  True when DWARF says DW_CC_pass_by_reference; gcc 12 never
  * writes it, so also from the type itself: a user-provided copy or move
- * constructor or destructor, a virtual function or base (their copy
+ * constructor or destructor (in a class template's instance "Q<int>", the
+ * constructors are named "Q"), a virtual function or base (their copy
  * constructor is never trivial), or a base or member of class type that is
  * itself non-trivial (std::string in a struct). */
 static bool nontrivial_class(Dwarf_Die *t, int depth)
@@ -483,7 +484,10 @@ static bool nontrivial_class(Dwarf_Die *t, int depth)
 				continue;
 			if (n[0] == '~')
 				return true; /* a user-provided destructor */
-			if (strcmp(n, cname))
+			/* a constructor has the class's name without its
+			 * template arguments: "Q" in "Q<int>" */
+			size_t cl = strcspn(cname, "<");
+			if (strlen(n) != cl || strncmp(n, cname, cl))
 				continue;
 			/* a constructor: a copy or move one takes (this, T& / T&&) */
 			Dwarf_Die p, pb, rb;

@@ -5,7 +5,8 @@
 // invisible reference, so its address is shown, never its bytes decoded as
 // if it came in registers; a std::string, by value or by reference, shows
 // its text ("..."s); a constructor or destructor shows the parameters its
-// variant takes (no __in_chrg).
+// variant takes (no __in_chrg); the same for a class template's instance;
+// a const (volatile, &, &&) member function keeps its qualifier.
 #include <string>
 
 #include "ct_test.h"
@@ -35,6 +36,27 @@ struct Virt {
 	int a;
 	virtual int f() { return a; }
 };
+// a class template's instance: its constructors are named "TCopy", the
+// class "TCopy<int>"; the copy constructor makes it non-trivial as well
+template <class T> struct TCopy {
+	T val;
+	const char *str;
+	TCopy(T v, const char *s) : val(v), str(s) {}
+	TCopy(const TCopy &o) : val(o.val), str(o.str) { sink = 1; }
+};
+template <class T> struct TPlain {
+	T val;
+	const char *str;
+};
+// qualified member functions keep their qualifiers beside the values
+struct K {
+	int v;
+	NOINLINE int get() const { return v; }
+	NOINLINE int vget() volatile { return v; }
+	NOINLINE int lget(int a) & { return v + a; }
+	NOINLINE int rget() && { return v; }
+	NOINLINE int cget(int a) const & { return v + a; }
+};
 
 NOINLINE int f_plain(Plain p, int z) { sink = p.a + z; return p.a + z; }
 NOINLINE int f_dtor(WithDtor d, int z) { sink = d.a + z; return d.a + z; }
@@ -50,6 +72,16 @@ NOINLINE int f_hasstr(HasStr h, int z) { sink = z; return (int)h.s.size() + h.k 
 NOINLINE int f_virt(Virt v, int z) { sink = z; return v.f() + z; }
 NOINLINE std::string r_str(int n) { sink = n; return std::string((size_t)n, 'x'); }
 NOINLINE WithDtor r_dtor(int n) { sink = n; return WithDtor{n}; }
+NOINLINE TCopy<int> f_tcopy(TCopy<int> q, int z)
+{
+	sink = z;
+	return TCopy<int>(q.val + z, q.str);
+}
+NOINLINE TPlain<int> f_tplain(TPlain<int> q, int z)
+{
+	sink = z;
+	return TPlain<int>{q.val + z, q.str};
+}
 
 int main()
 {
@@ -67,5 +99,10 @@ int main()
 	f_virt(v, 14);
 	sink = (int)r_str(3).size();
 	r_dtor(15);
+	TCopy<int> tc(16, "tc");
+	sink = f_tcopy(tc, 17).val;
+	sink = f_tplain(TPlain<int>{18, "tp"}, 19).val;
+	K k{20};
+	sink = k.get() + k.vget() + k.lget(21) + K{22}.rget() + k.cget(23);
 	return 0;
 }

@@ -221,6 +221,109 @@ static void test_format(void)
 	ct_argtab_free(&t);
 }
 
+/* the C library's constants (-a's prototypes for open, mmap, kill, ...;
+ * Linux x86-64 values) */
+static void test_consts(void)
+{
+	struct ct_argtab t;
+	ct_argtab_init(&t);
+	struct pl p = {.n = 0};
+	const char *open_spec = "open@arg1/s,arg2/oflags,arg3/mode";
+	/* without O_CREAT or O_TMPFILE the mode is not read: left out */
+	plstr(&p, 0x1000, "/dev/null", 0);
+	pl32(&p, 02000000); /* O_RDONLY|O_CLOEXEC */
+	pl32(&p, 0x3);      /* whatever rdx held */
+	fmt_check(&t, open_spec, false, &p, "\"/dev/null\", O_RDONLY|O_CLOEXEC");
+	p.n = 0;
+	plstr(&p, 0x1000, "f", 0);
+	pl32(&p, 01101); /* O_WRONLY|O_CREAT|O_TRUNC */
+	pl32(&p, 0644);
+	fmt_check(&t, open_spec, false, &p, "\"f\", O_WRONLY|O_CREAT|O_TRUNC, 0644");
+	p.n = 0;
+	plstr(&p, 0x1000, ".", 0);
+	pl32(&p, 020200002); /* O_RDWR|O_TMPFILE (which includes O_DIRECTORY) */
+	pl32(&p, 0600);
+	fmt_check(&t, open_spec, false, &p, "\".\", O_RDWR|O_TMPFILE, 0600");
+	p.n = 0;
+	plstr(&p, 0x1000, ".", 0);
+	pl32(&p, 0200000 | 04010000 | 0x40000000); /* O_DIRECTORY, O_SYNC, unknown */
+	pl32(&p, 0777);
+	fmt_check(&t, open_spec, false, &p, "\".\", O_RDONLY|O_SYNC|O_DIRECTORY|0x40000000");
+	p.n = 0;
+	pl32(&p, (uint32_t)-100);
+	plstr(&p, 0x1000, "f", 0);
+	pl32(&p, 010001); /* O_WRONLY|O_DSYNC */
+	pl32(&p, 0x55);
+	fmt_check(&t, "openat@arg1/dirfd,arg2/s,arg3/oflags,arg4/mode", false, &p,
+		  "AT_FDCWD, \"f\", O_WRONLY|O_DSYNC");
+	p.n = 0;
+	pl32(&p, 3);
+	pl32(&p, 0755);
+	fmt_check(&t, "f@arg1/dirfd,arg2/mode", false, &p, "3, 0755");
+	p.n = 0;
+	pl32(&p, 0);
+	pl32(&p, 7);
+	pl32(&p, 0x10);
+	fmt_check(&t, "f@arg1/prot,arg2/prot,arg3/prot", false, &p,
+		  "PROT_NONE, PROT_READ|PROT_WRITE|PROT_EXEC, 0x10");
+	p.n = 0;
+	pl32(&p, 0x22);
+	pl32(&p, 0x100031);
+	pl32(&p, 0x7);
+	fmt_check(&t, "f@arg1/mapflags,arg2/mapflags,arg3/mapflags", false, &p,
+		  "MAP_PRIVATE|MAP_ANONYMOUS, "
+		  "MAP_SHARED|MAP_FIXED|MAP_ANONYMOUS|MAP_FIXED_NOREPLACE, "
+		  "0x7");
+	p.n = 0;
+	pl32(&p, 2);
+	pl32(&p, 0);
+	pl32(&p, 34);
+	pl32(&p, 36);
+	pl32(&p, 99);
+	pl32(&p, 31);
+	fmt_check(&t, "f@arg1/signal,arg2/signal,arg3/signal,arg4/signal,arg5/signal,arg6/signal",
+		  false, &p, "SIGINT, 0, SIGRTMIN, SIGRTMIN+2, 99, SIGSYS");
+	p.n = 0;
+	pl64(&p, 0);
+	pl64(&p, 1);
+	pl64(&p, (uint64_t)-1);
+	pl64(&p, 0x401000);
+	pl64(&p, 0x5000);
+	fmt_check(&t,
+		  "f@arg1/sighandler,arg2/sighandler,arg3/sighandler,arg4/sighandler,arg5/"
+		  "sighandler",
+		  false, &p, "SIG_DFL, SIG_IGN, SIG_ERR, callback, 0x5000");
+	p.n = 0;
+	pl64(&p, 1);
+	fmt_check(&t, "signal@retval/sighandler", true, &p, "SIG_IGN");
+	parse_bad("f@arg1/flags", false, "unknown format");
+
+	/* through the file: the kind is kept ("k32:0") */
+	char path[] = "/tmp/ct-argconst-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	CHECK(ct_argtab_write(&t, f) == 0, "write");
+	fclose(f);
+	struct ct_argtab u;
+	struct ct_error e = {""};
+	const char *err = e.msg;
+	CHECK(ct_argtab_load(&u, path, &e) == 0, "load: %s", err);
+	unlink(path);
+	CHECK(u.nspecs == t.nspecs, "%zu specs read back, %zu written", u.nspecs, t.nspecs);
+	if (u.nspecs >= 1) {
+		p.n = 0;
+		plstr(&p, 0x1000, "/dev/null", 0);
+		pl32(&p, 02000000);
+		pl32(&p, 0x3);
+		struct ct_callargs a = {.spec = 0, .has_args = true, .args = p.w, .nargs = p.n};
+		char buf[128];
+		ct_args_format(&u, &a, false, NULL, NULL, buf, sizeof(buf));
+		CHECK(!strcmp(buf, "\"/dev/null\", O_RDONLY|O_CLOEXEC"), "read back: '%s'", buf);
+	}
+	ct_argtab_free(&u);
+	ct_argtab_free(&t);
+}
+
 static void test_file(void)
 {
 	struct ct_argtab t, u;
@@ -298,6 +401,7 @@ static void test_file(void)
 		"calltrace-args 1\nmodule - /x\nf 10 4\n",
 		"calltrace-args 1\nspec 0\na sp+4:8 d32 - -\nend\n",
 		"calltrace-args 1\nstrmax 100000\n",
+		"calltrace-args 1\nspec 0\na rdi k32:99 - -\nend\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		f = fopen(path, "w");
@@ -314,6 +418,7 @@ int main(void)
 {
 	test_parse();
 	test_format();
+	test_consts();
 	test_file();
 	return check_done();
 }

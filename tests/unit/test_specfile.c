@@ -66,6 +66,14 @@ static void test_items(void)
 		      table == 3,
 	      "e16:3");
 	CHECK(ct_sf_fmt(F("S:0"), &fmt, &bits, &table) && fmt == CT_AF_STRUCT && table == 0, "S:0");
+	CHECK(ct_sf_fmt(F("k32:4"), &fmt, &bits, &table) && fmt == CT_AF_CONST && bits == 32 &&
+		      table == CT_AK_SIGNAL,
+	      "k32:4");
+	CHECK(!ct_sf_fmt(F("k32:7"), &fmt, &bits, &table) &&
+		      !ct_sf_fmt(F("k32"), &fmt, &bits, &table),
+	      "a constant of an unknown kind accepted");
+	CHECK(ct_sf_narrow(CT_AF_CONST, 32, 1, &(struct ct_aloc){CT_AL_GP, 1, 0, 0}),
+	      "a 32-bit constant takes one word");
 	CHECK(ct_sf_fmt(F("?"), &fmt, &bits, &table) && fmt == CT_AF_NONE, "?");
 	CHECK(ct_sf_fmt(F("f32"), &fmt, &bits, &table) && fmt == CT_AF_FLOAT, "f32");
 	static const char *const badf[] = {"d33", "f16", "e32",   "e32:", "S:", "S1:2",
