@@ -21,6 +21,18 @@
  */
 	.text
 
+/* a push and a pop of a callee-saved register, with their unwind notes */
+	.macro PUSH_CFI reg
+	push \reg
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset \reg, 0
+	.endm
+	.macro POP_CFI reg
+	pop \reg
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore \reg
+	.endm
+
 	.globl ct_cal_hooked
 	.hidden ct_cal_hooked
 	.type ct_cal_hooked, @function
@@ -51,18 +63,14 @@ ct_cal_plain:
 	.p2align 4
 ct_cal_cyg:
 	.cfi_startproc
-	push %rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
+	PUSH_CFI %rbx
 	lea ct_cal_cyg(%rip), %rbx
 	mov 8(%rsp), %rsi
 	mov %rbx, %rdi
 	call __cyg_profile_func_enter@PLT
 	mov 8(%rsp), %rsi
 	mov %rbx, %rdi
-	pop %rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
+	POP_CFI %rbx
 	jmp __cyg_profile_func_exit@PLT
 	.cfi_endproc
 	.size ct_cal_cyg, .-ct_cal_cyg
@@ -74,15 +82,9 @@ ct_cal_cyg:
 	.p2align 4
 ct_cal_mix:
 	.cfi_startproc
-	push %rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	push %r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
-	push %r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
+	PUSH_CFI %rbx
+	PUSH_CFI %r12
+	PUSH_CFI %r13
 	/* the stack is 16-byte aligned at the call sites, as the ABI wants */
 	mov %rdi, %rbx
 	mov %rsi, %r12
@@ -108,15 +110,9 @@ ct_cal_mix:
 	.endr
 2:	dec %r12
 	jnz 1b
-3:	pop %r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	pop %r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	pop %rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
+3:	POP_CFI %r13
+	POP_CFI %r12
+	POP_CFI %rbx
 	ret
 	.cfi_endproc
 	.size ct_cal_mix, .-ct_cal_mix
@@ -128,12 +124,8 @@ ct_cal_mix:
 	.p2align 4
 ct_cal_loop:
 	.cfi_startproc
-	push %rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbx, 0
-	push %r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
+	PUSH_CFI %rbx
+	PUSH_CFI %r12
 	sub $8, %rsp			/* the call below 16-byte aligned */
 	.cfi_adjust_cfa_offset 8
 	mov %rdi, %rbx
@@ -146,12 +138,8 @@ ct_cal_loop:
 	jnz 1b
 2:	add $8, %rsp
 	.cfi_adjust_cfa_offset -8
-	pop %r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	pop %rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
+	POP_CFI %r12
+	POP_CFI %rbx
 	ret
 	.cfi_endproc
 	.size ct_cal_loop, .-ct_cal_loop
