@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The corrected clock (lib/read/stream.c, doc/overhead.md) on random
- * recordings: a property test.  Each case is a data directory made up here
- * (info, one or two .proc files with random believable figures, sometimes
+ * The corrected clock (lib/read/cclock.h, kept by the decoder
+ * lib/read/stream.c; doc/overhead.md) on random recordings: a property
+ * test.  Each case is a data directory made up here (info, one or two
+ * .proc files with random believable figures, sometimes
  * absurd or none; one to three .ev streams per process, written with the
  * record encoding of doc/format.md): random call trees with clock deltas
  * of 0, a few ticks or many (TIME records past the delta's bits), exits at
