@@ -454,12 +454,7 @@ static const struct ct_opt options[] = {
 	 "total (default), self, calls (descending) or name\n"
 	 "(ascending); with --no-time the default is calls"},
 	CT_OPT_TIDS,
-	CT_OPT_FILTER,
-	CT_OPT_NOTRACE,
-	CT_OPT_HIDEFR,
-	CT_OPT_NOLIBCALL,
-	CT_OPT_DEPTH("only calls at depth < N"),
-	CT_OPT_TIME,
+	CT_OPT_CALL_FILTERS("only calls at depth < N"),
 	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,

@@ -73,12 +73,7 @@ static const struct ct_opt options[] = {
 	 "outermost and innermost ones around a frame\n"
 	 "\"[\u2026 K frames]\" (default 128; 0: no limit)"},
 	CT_OPT_TIDS,
-	CT_OPT_FILTER,
-	CT_OPT_NOTRACE,
-	CT_OPT_HIDEFR,
-	CT_OPT_NOLIBCALL,
-	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
-	CT_OPT_TIME,
+	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	/* the text starts with a space: two after an option 23 columns wide */
 	{"range", 'r', "START~END",
 	 " only calls overlapping this time range (since the\n"

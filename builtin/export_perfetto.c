@@ -187,6 +187,28 @@ static size_t descriptor_packet(struct ct_perfetto *pf, bool first)
 	return mark;
 }
 
+/* a track descriptor: its packet on the descriptors' sequence (*first:
+ * the sequence's first, then no longer) and its uuid; track_end ends it */
+struct track {
+	size_t pkt, td; /* the packet's and the descriptor's marks */
+};
+
+static struct track track_begin(struct ct_perfetto *pf, bool *first, uint64_t uuid)
+{
+	struct track k;
+	k.pkt = descriptor_packet(pf, *first);
+	*first = false;
+	k.td = ct_pb_begin(&pf->buf, TP_TRACK_DESCRIPTOR);
+	ct_pb_uint(&pf->buf, TD_UUID, uuid);
+	return k;
+}
+
+static void track_end(struct ct_perfetto *pf, struct track k)
+{
+	ct_pb_end(&pf->buf, k.td);
+	packet_end(pf, k.pkt);
+}
+
 /* some thread of p is exported */
 static bool proc_wanted(const struct ct_session *s, const struct ct_proc *p, const bool *want)
 {
@@ -248,18 +270,14 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want, const ch
 		if (later)
 			continue;
 		*ct_u64map_slot(&procs, (uint32_t)p->pid) = (void *)(uintptr_t)++uuid;
-		size_t pkt = descriptor_packet(pf, first);
-		first = false;
-		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);
-		ct_pb_uint(b, TD_UUID, uuid);
+		struct track tk = track_begin(pf, &first, uuid);
 		size_t pd = ct_pb_begin(b, TD_PROCESS);
 		ct_pb_int(b, PD_PID, p->pid);
 		for (int k = 0; k < p->argc && p->argv && p->argv[k]; k++)
 			ct_pb_string(b, PD_CMDLINE, p->argv[k]);
 		ct_pb_string(b, PD_PROCESS_NAME, ct_basename(p->exe));
 		ct_pb_end(b, pd);
-		ct_pb_end(b, td);
-		packet_end(pf, pkt);
+		track_end(pf, tk);
 	}
 	/* the earlier images of a pid share its process track, and a thread
 	 * that is in several of them (the one that exec'd) has one track */
@@ -275,10 +293,7 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want, const ch
 		uintptr_t parent = t->proc ? (uintptr_t)ct_u64map_get(&procs, (uint32_t)pid) : 0;
 		char name[300];
 		ct_thread_label(t, name, sizeof(name));
-		size_t pkt = descriptor_packet(pf, first);
-		first = false;
-		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);
-		ct_pb_uint(b, TD_UUID, uuid);
+		struct track tk = track_begin(pf, &first, uuid);
 		if (parent)
 			ct_pb_uint(b, TD_PARENT_UUID, parent);
 		size_t thd = ct_pb_begin(b, TD_THREAD);
@@ -286,19 +301,15 @@ static void write_descriptors(struct ct_perfetto *pf, const bool *want, const ch
 		ct_pb_int(b, THD_TID, t->tid);
 		ct_pb_string(b, THD_THREAD_NAME, name);
 		ct_pb_end(b, thd);
-		ct_pb_end(b, td);
-		packet_end(pf, pkt);
+		track_end(pf, tk);
 	}
 	/* which times these are: a global track named so, which
 	 * trace_processor keeps in its track table and the UI lists */
 	if (note) {
 		char *name = xasprintf("calltrace: %s", note);
-		size_t pkt = descriptor_packet(pf, first);
-		size_t td = ct_pb_begin(b, TP_TRACK_DESCRIPTOR);
-		ct_pb_uint(b, TD_UUID, ++uuid);
+		struct track tk = track_begin(pf, &first, ++uuid);
 		ct_pb_string(b, TD_NAME, name);
-		ct_pb_end(b, td);
-		packet_end(pf, pkt);
+		track_end(pf, tk);
 		free(name);
 	}
 	ct_u64map_free(&procs);

@@ -270,6 +270,32 @@ static int cmp_rows(const void *a, const void *b)
 	return c ? c : (ia < ib ? -1 : ia > ib);
 }
 
+/* a CSV row's first columns: pid and tid (--per-thread), the name */
+static void csv_row_start(const struct report *r, const struct ct_thread *t, int pid, uint32_t row)
+{
+	if (t)
+		fprintf(r->out, "%d,%d,", pid, t->tid);
+	ct_csv_string(r->out, r->names.v[row]);
+}
+
+/* a JSON table's opening: the thread's object (--per-thread), else whole */
+static void json_table_start(const struct report *r, const struct ct_thread *t, int pid,
+			     const char *whole)
+{
+	if (t)
+		fprintf(r->out, "%s{\"pid\":%d,\"tid\":%d,\"functions\":[",
+			r->first_table ? "" : ",\n", pid, t->tid);
+	else
+		fputs(whole, r->out);
+}
+
+/* the i-th row's object, up to its name */
+static void json_row_start(const struct report *r, size_t i, uint32_t row)
+{
+	fputs(i ? ",\n{\"name\":" : "\n{\"name\":", r->out);
+	ct_json_string(r->out, r->names.v[row]);
+}
+
 /* print_table for a recording of call counts: the calls column alone */
 static void print_counts(struct report *r, const struct ct_thread *t, const uint32_t *rows,
 			 size_t n, int pid)
@@ -289,21 +315,14 @@ static void print_counts(struct report *r, const struct ct_thread *t, const uint
 		break;
 	case FMT_CSV:
 		for (size_t i = 0; i < n; i++) {
-			if (t)
-				fprintf(out, "%d,%d,", pid, t->tid);
-			ct_csv_string(out, r->names.v[rows[i]]);
+			csv_row_start(r, t, pid, rows[i]);
 			fprintf(out, ",%llu\n", (unsigned long long)r->stats[rows[i]].calls);
 		}
 		break;
 	case FMT_JSON:
-		if (t)
-			fprintf(out, "%s{\"pid\":%d,\"tid\":%d,\"functions\":[",
-				r->first_table ? "" : ",\n", pid, t->tid);
-		else
-			fputs("{\"counts_only\":true,\"functions\":[", out);
+		json_table_start(r, t, pid, "{\"counts_only\":true,\"functions\":[");
 		for (size_t i = 0; i < n; i++) {
-			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-			ct_json_string(out, r->names.v[rows[i]]);
+			json_row_start(r, i, rows[i]);
 			fprintf(out, ",\"calls\":%llu}",
 				(unsigned long long)r->stats[rows[i]].calls);
 		}
@@ -367,9 +386,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 	case FMT_CSV: /* the header was printed by cmd_report */
 		for (size_t i = 0; i < n; i++) {
 			const struct fstat *st = &r->stats[rows[i]];
-			if (t)
-				fprintf(out, "%d,%d,", pid, t->tid);
-			ct_csv_string(out, r->names.v[rows[i]]);
+			csv_row_start(r, t, pid, rows[i]);
 			fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu\n",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self, (unsigned long long)(ct_avg(st)),
@@ -377,15 +394,10 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		}
 		break;
 	case FMT_JSON:
-		if (t)
-			fprintf(out, "%s{\"pid\":%d,\"tid\":%d,\"functions\":[",
-				r->first_table ? "" : ",\n", pid, t->tid);
-		else
-			fputs("{\"functions\":[", out);
+		json_table_start(r, t, pid, "{\"functions\":[");
 		for (size_t i = 0; i < n; i++) {
 			const struct fstat *st = &r->stats[rows[i]];
-			fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-			ct_json_string(out, r->names.v[rows[i]]);
+			json_row_start(r, i, rows[i]);
 			fprintf(out,
 				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
 				"\"avg_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,"
@@ -458,12 +470,7 @@ static const struct ct_opt options[] = {
 	 "or name (ascending); default total"},
 	CT_OPT_TIDS,
 	{"per-thread", CT_OPT_PER_THREAD, NULL, "one table per thread"},
-	CT_OPT_FILTER,
-	CT_OPT_NOTRACE,
-	CT_OPT_HIDEFR,
-	CT_OPT_NOLIBCALL,
-	CT_OPT_DEPTH("only calls at depth < N (counted as in replay)"),
-	CT_OPT_TIME,
+	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK_EVENTS (256u * 1024) /* events read */
-#define CHECK_LEAVES 4096u         /* leaf durations kept, of each kind */
-#define CHECK_MIN 16u              /* fewer leaves than this tell nothing */
+#define CHECK_EVENTS CT_FIGCHECK_EVENTS
+#define CHECK_LEAVES CT_FIGCHECK_LEAVES
+#define CHECK_MIN CT_FIGCHECK_MIN
 #define CHUNK 1024
 
 enum { FIG_UNKNOWN, FIG_CHECKING, FIG_FIT, FIG_ABSURD };
@@ -65,7 +65,10 @@ static void gather(struct ct_session *s, struct ct_thread *t, struct leaves l[2]
 	bool after_entry = false; /* the event before was an entry */
 	uint64_t seen = 0;
 	int n;
-	while (seen < CHECK_EVENTS && (n = ct_stream_read(st, ev, CHUNK, &err)) > 0) {
+	while (seen < CHECK_EVENTS &&
+	       (n = ct_stream_read(st, ev,
+				   CHECK_EVENTS - seen < CHUNK ? CHECK_EVENTS - seen : CHUNK,
+				   &err)) > 0) {
 		for (int i = 0; i < n; i++) {
 			const struct ct_event *e = &ev[i];
 			if (e->kind == CT_EXIT && after_entry &&
@@ -84,9 +87,10 @@ static void gather(struct ct_session *s, struct ct_thread *t, struct leaves l[2]
 }
 
 bool ct_figures_fit(struct ct_session *s, struct ct_proc *p, const struct ct_overhead *o,
-		    double *inner_ns, double *median_ns)
+		    bool decide, double *inner_ns, double *median_ns)
 {
-	if (p->figcheck == FIG_FIT || p->figcheck == FIG_CHECKING)
+	if (p->figcheck == FIG_FIT || p->figcheck == FIG_CHECKING ||
+	    (p->figcheck == FIG_UNKNOWN && !decide))
 		return true; /* CHECKING: the check's own stream */
 	if (p->figcheck == FIG_ABSURD) {
 		*inner_ns = p->figcheck_inner;

@@ -5,7 +5,8 @@
  *
  * It reads the file through a fixed-size buffer and keeps only the open
  * call stack, so memory is bounded by the stack depth, never by the length
- * of the trace.
+ * of the trace.  Each event gets its time on the thread's corrected clock
+ * too (cclock.h, cclock.c: the tracer's cost taken out).
  */
 #include "session.h"
 
@@ -18,10 +19,9 @@
 
 #include "argpool.h"
 #include "argspec.h"
+#include "cclock.h"
 #include "calltrace/format.h"
-#include "figcheck.h"
 #include "injtext.h"
-#include "overhead.h"
 #include "session_priv.h"
 #include "util.h"
 
@@ -52,83 +52,6 @@ _Static_assert(CT_EVF_LIBCALL == 1u << 4, "LIBFLAG");
  * its map (struct proc_priv's lcnames), looked up at each entry */
 #define LC_CACHE 256
 
-/*
- * The thread's corrected clock (doc/overhead.md): each event's recorded
- * time less the tracer's cost spent on the thread since the one before it.
- * The hooks' cost is split at their clock reads: an entry hook costs pre
- * before its read and post after it, and so does an exit hook; pre + post
- * of both is the calibration's outer, post of the entry + pre of the exit
- * its inner (each half of it), so a call that does nothing comes out at 0
- * and a caller loses outer for each call it made.  The waits for the trace
- * writer are owed too.  What is owed is taken out of the time between two
- * events, never more than that time: the corrected clock then stands still
- * and the rest is clipped (counted, not carried).  Every duration a view
- * shows is a difference of two corrected times of one thread, so a call
- * never lasts less than its callees together, whatever the figures.
- */
-struct cclock {
-	uint64_t pre[2][2], post[2][2]; /* ps, by [entry 0, exit 1][library call] */
-	uint64_t raw;                   /* the recorded ns of the last event */
-	uint64_t ns;                    /* its corrected ns */
-	uint64_t rem;                   /* and the ps below that, 0..999 */
-	uint64_t owed;                  /* ps of the tracer's cost since then */
-	uint64_t taken, clipped;        /* ps so far: taken out, and not */
-	bool on;                        /* corrected (not --raw): the waits are owed too */
-	bool started;                   /* an event was placed: the first is at its recorded time */
-};
-
-/* an owed amount stays below 2^62 ps (53 days), whatever a hostile
- * stream's waits say: the sums below cannot overflow */
-#define OWED_MAX (1ull << 62)
-
-/* the corrected time of an event at raw ns t (t >= c->raw: the decoder
- * keeps the recorded clock from going back) whose hook spent pre ps before
- * its clock read and post after it */
-static inline uint64_t cc_at(struct cclock *c, uint64_t t, uint64_t pre, uint64_t post)
-{
-	if (__builtin_expect(!c->started, 0)) {
-		/* the thread's clocks agree at its first event: what was spent
-		 * before it has no time to be taken out of (clipped) */
-		c->started = true;
-		c->raw = c->ns = t;
-		c->clipped += c->owed + pre;
-		c->owed = post;
-		return t;
-	}
-	uint64_t dr = t - c->raw, owed = c->owed + pre;
-	c->raw = t;
-	c->owed = post;
-	if (__builtin_expect(dr < (1ull << 53), 1)) {
-		uint64_t dp = dr * 1000;
-		if (__builtin_expect(dp >= owed, 1)) {
-			c->taken += owed;
-			dp -= owed;
-		} else {
-			c->taken += dp;
-			c->clipped += owed - dp;
-			dp = 0;
-		}
-		dp += c->rem;
-		c->ns += dp / 1000;
-		c->rem = dp % 1000;
-	} else { /* more than 104 days between two events: nothing clipped */
-		unsigned __int128 dp = (unsigned __int128)dr * 1000 - owed + c->rem;
-		c->taken += owed;
-		c->ns += (uint64_t)(dp / 1000);
-		c->rem = (uint64_t)(dp % 1000);
-	}
-	return c->ns;
-}
-
-/* the thread waited ns for the trace writer before the next event */
-static inline void cc_wait(struct cclock *c, uint64_t ns)
-{
-	if (!c->on)
-		return; /* the recorded clock (--raw): waits are kept */
-	uint64_t ps = ns < OWED_MAX / 1000 ? ns * 1000 : OWED_MAX;
-	c->owed = ps < OWED_MAX - c->owed ? c->owed + ps : OWED_MAX;
-}
-
 struct ct_stream {
 	struct ct_session *s;
 	struct ct_thread *t;
@@ -147,7 +70,7 @@ struct ct_stream {
 	uint64_t hi;         /* address bits 40..63 */
 	uint64_t last_time;  /* ns of the last event given out */
 	uint64_t waited;     /* ns the thread waited for the trace writer, so far */
-	struct cclock cc;    /* the corrected clock */
+	struct cclock cc;    /* the corrected clock (cclock.h) */
 	uint64_t first_time; /* ns of the first event given out */
 	bool started;        /* one was */
 
@@ -194,74 +117,15 @@ struct ct_stream {
 			   * skipped (counted as unmatched), never errors */
 };
 
-/* a call that costs more than this is no tracer's: figures above it are
- * not believed (doc/overhead.md, "Bad figures") */
-#define OUTER_MAX_PS 10000000ull /* 10 us */
-
-/* the corrected clock's figures for the stream's thread: none with --raw
- * (s->raw: the recorded clock), the waits only when its process has no
- * believable calibration figures (a warning then, once per process) */
-static void cc_figures(struct ct_stream *st)
-{
-	struct cclock *c = &st->cc;
-	c->on = false;
-	memset(c->pre, 0, sizeof(c->pre));
-	memset(c->post, 0, sizeof(c->post));
-	struct ct_proc *p = st->t ? st->t->proc : NULL;
-	if (st->s->raw || !p)
-		return;
-	c->on = true;
-	struct ct_overhead o;
-	if (!ct_overhead_of(st->s, p, &o) || (!o.outer_ps && !o.inner_ps)) {
-		ct_session_warn(st->s,
-				"%s: process %d has no calibration figures: its times are as "
-				"recorded, the tracer's cost included (doc/overhead.md)",
-				st->s->dir, p->pid);
-		return;
-	}
-	if (o.outer_ps > OUTER_MAX_PS || o.lib_outer_ps > OUTER_MAX_PS) {
-		ct_session_warn(st->s,
-				"%s: process %d: calibration figures of %.1f ns per call are not "
-				"believable: its times are as recorded (doc/overhead.md)",
-				st->s->dir, p->pid,
-				(double)(o.outer_ps > o.lib_outer_ps ? o.outer_ps
-								     : o.lib_outer_ps) /
-					1000);
-		return;
-	}
-	double in_ns, med_ns;
-	if (!st->feed && !ct_figures_fit(st->s, p, &o, &in_ns, &med_ns)) {
-		ct_session_warn(st->s,
-				"%s: process %d: calibration figures of %.1f ns per call are more "
-				"than its calls last (%.1f ns, the median of its shortest): its "
-				"times "
-				"are as recorded (doc/overhead.md)",
-				st->s->dir, p->pid, in_ns, med_ns);
-		return;
-	}
-	for (int lib = 0; lib < 2; lib++) {
-		uint64_t in = lib ? o.lib_inner_ps : o.inner_ps;
-		uint64_t out = lib ? o.lib_outer_ps : o.outer_ps;
-		if (out < in)
-			out = in;
-		c->post[0][lib] = in / 2;
-		c->pre[1][lib] = in - in / 2;
-		c->pre[0][lib] = (out - in) / 2;
-		c->post[1][lib] = out - in - (out - in) / 2;
-	}
-}
-
 /* a new corrected clock, with its figures */
 static void cc_setup(struct ct_stream *st)
 {
-	memset(&st->cc, 0, sizeof(st->cc));
-	cc_figures(st);
+	ct_cclock_init(&st->cc, st->s, st->t ? st->t->proc : NULL, !st->feed);
 }
 
 void ct_stream_cost(const struct ct_stream *st, struct ct_cost *c)
 {
-	c->taken = (st->cc.taken + 500) / 1000;
-	c->clipped = (st->cc.clipped + 500) / 1000;
+	ct_cclock_cost(&st->cc, c);
 	c->span = st->started ? st->last_time - st->first_time : 0;
 }
 
@@ -441,7 +305,7 @@ static void feed_proc_lines(struct ct_stream *st)
 	const struct ct_thread *t = st->t;
 	if (!t || !t->proc || ((const struct proc_priv *)(const void *)t->proc)->lines == st->lines)
 		return;
-	cc_figures(st);
+	ct_cclock_figures(&st->cc, st->s, t->proc, false);
 	lc_setup(st);
 	st->tag = ct_proc_overlaps(t->proc);
 }

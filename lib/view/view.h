@@ -71,6 +71,10 @@ enum {
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
+/* the call filters, together as report, callers and export take them */
+#define CT_OPT_CALL_FILTERS(depth_help)                                                \
+	CT_OPT_FILTER, CT_OPT_NOTRACE, CT_OPT_HIDEFR, CT_OPT_NOLIBCALL,                \
+	CT_OPT_DEPTH(depth_help), CT_OPT_TIME
 #define CT_OPT_DEMANGLE                                                                \
 	{"demangle", CT_OPT_DEMANGLE_MODE, "full|simple|no",                           \
 	 "C++ names: full (default); simple: no return\n"                             \

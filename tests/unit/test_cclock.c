@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The corrected clock (lib/read/stream.c, doc/overhead.md) on random
- * recordings: a property test.  Each case is a data directory made up here
- * (info, one or two .proc files with random believable figures, sometimes
+ * The corrected clock (lib/read/cclock.h, kept by the decoder
+ * lib/read/stream.c; doc/overhead.md) on random recordings: a property
+ * test.  Each case is a data directory made up here (info, one or two
+ * .proc files with random believable figures, sometimes
  * absurd or none; one to three .ev streams per process, written with the
  * record encoding of doc/format.md): random call trees with clock deltas
  * of 0, a few ticks or many (TIME records past the delta's bits), exits at
@@ -51,6 +52,7 @@
 
 #include "calltrace/format.h"
 #include "check.h"
+#include "figcheck.h"
 #include "overhead.h"
 #include "session.h"
 #include "session_priv.h"
@@ -134,7 +136,8 @@ struct pcfg {
 	int nthreads;
 	/* the figures the reader should use, in ps (derived below) */
 	uint64_t pre[2][2], post[2][2]; /* [entry, exit][library call] */
-	int fallback;                   /* 0, or 1: none, 2: not believable */
+	int fallback;                   /* 0, or 1: none, 2: not believable,
+					 * 3: more than its leaf calls last */
 };
 
 struct ccase {
@@ -1148,6 +1151,50 @@ static bool warned(struct ct_session *s, const char *what, int pid)
 }
 
 static struct run runs[2][3], other;
+static long fallbacks[4]; /* processes by their pcfg.fallback */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* the reader's check of p's figures against its leaf calls (figcheck.c),
+ * made again from its first thread's events as read: fallback 3 when the
+ * inner figure that corrects a kind of call is above twice the median
+ * recorded duration of the first leaf calls of that kind, plus the slack */
+static void model_figcheck(const struct run *r, struct pcfg *p)
+{
+	static uint64_t leaves[2][CT_FIGCHECK_LEAVES];
+	unsigned n[2] = {0, 0};
+	bool after = false;
+	if (p->fallback)
+		return;
+	for (size_t i = 0; i < r->n && i < CT_FIGCHECK_EVENTS; i++) {
+		const struct ct_event *e = &r->ev[i];
+		if (e->kind == CT_EXIT && after &&
+		    !(e->flags &
+		      (CT_EVF_SYNTHETIC | CT_EVF_UNFINISHED | CT_EVF_BEFORE | CT_EVF_SIGNAL))) {
+			int k = (e->flags & CT_EVF_LIBCALL) ? 1 : 0;
+			if (n[k] < CT_FIGCHECK_LEAVES)
+				leaves[k][n[k]++] = e->time - e->start;
+		}
+		after = e->kind == CT_ENTER;
+	}
+	for (int k = 0; k < 2; k++) {
+		if (n[k] < CT_FIGCHECK_MIN)
+			continue;
+		qsort(leaves[k], n[k], sizeof(leaves[k][0]), cmp_u64);
+		double med = (double)leaves[k][n[k] / 2];
+		double in = (double)(p->post[0][k] + p->pre[1][k]) / 1000;
+		if (in > 2 * med + CT_FIGCHECK_SLACK_NS) {
+			p->fallback = 3;
+			memset(p->pre, 0, sizeof(p->pre));
+			memset(p->post, 0, sizeof(p->post));
+			return;
+		}
+	}
+}
 
 static void run_case(struct ccase *c)
 {
@@ -1171,6 +1218,8 @@ static void run_case(struct ccase *c)
 			snprintf(what, sizeof(what), "thread %d", sm->tid);
 			struct run *r = &runs[i][k];
 			read_stream(s, t, sm, READ_ONE, r);
+			if (k == 0) /* the process's first thread */
+				model_figcheck(r, &c->p[i]);
 			check_clock(r, false, what);
 			check_model(c, s, &c->p[i], sm, r, what);
 			read_stream(s, t, sm, READ_SMALLBUF, &other);
@@ -1191,6 +1240,9 @@ static void run_case(struct ccase *c)
 		EXPECT(warned(s, "not believable", p->pid) == (p->fallback == 2),
 		       "process %d: fallback %d, warning for absurd figures %d", p->pid,
 		       p->fallback, warned(s, "not believable", p->pid));
+		EXPECT(warned(s, "more than its calls last", p->pid) == (p->fallback == 3),
+		       "process %d: fallback %d, warning for figures above its calls %d", p->pid,
+		       p->fallback, warned(s, "more than its calls last", p->pid));
 	}
 	/* the merge of all threads: each thread's events as read alone, in
 	 * recorded time order */
@@ -1590,6 +1642,8 @@ int main(int argc, char **argv)
 		case_bad = 0;
 		struct ccase c;
 		run_case(&c);
+		for (int k = 0; k < c.nprocs; k++)
+			fallbacks[c.p[k].fallback]++;
 		CHECK(!case_bad, "case %ld", i);
 		bad += case_bad != 0;
 		if (bad >= 10) {
@@ -1597,6 +1651,11 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
+	/* every kind of fallback was met (not with one case asked for) */
+	if (!only && ncases >= 2000)
+		for (int k = 1; k < 4; k++)
+			CHECK(fallbacks[k] > 0, "no process of fallback %d in %ld cases", k,
+			      ncases);
 	rng = seed0;
 	test_absurd();
 	test_huge();

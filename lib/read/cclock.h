@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The thread's corrected clock (doc/overhead.md), kept by the stream
+ * decoder (lib/read/stream.c) for each stream: each event's recorded
+ * time less the tracer's cost spent on the thread since the one before it.
+ * The hooks' cost is split at their clock reads: an entry hook costs pre
+ * before its read and post after it, and so does an exit hook; pre + post
+ * of both is the calibration's outer, post of the entry + pre of the exit
+ * its inner (each half of it), so a call that does nothing comes out at 0
+ * and a caller loses outer for each call it made.  The waits for the trace
+ * writer are owed too.  What is owed is taken out of the time between two
+ * events, never more than that time: the corrected clock then stands still
+ * and the rest is clipped (counted, not carried).  Every duration a view
+ * shows is a difference of two corrected times of one thread, so a call
+ * never lasts less than its callees together, whatever the figures.
+ *
+ * cc_at and cc_wait are here, inline, because the decoder's fast path
+ * calls cc_at for every event; the figures are set up in cclock.c.
+ */
+#ifndef CT_CCLOCK_H
+#define CT_CCLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ct_session;
+struct ct_proc;
+struct ct_cost;
+
+struct cclock {
+	uint64_t pre[2][2], post[2][2]; /* ps, by [entry 0, exit 1][library call] */
+	uint64_t raw;                   /* the recorded ns of the last event */
+	uint64_t ns;                    /* its corrected ns */
+	uint64_t rem;                   /* and the ps below that, 0..999 */
+	uint64_t owed;                  /* ps of the tracer's cost since then */
+	uint64_t taken, clipped;        /* ps so far: taken out, and not */
+	bool on;                        /* corrected (not --raw): the waits are owed too */
+	bool started;                   /* an event was placed: the first is at its recorded time */
+};
+
+/* a new corrected clock for a thread of process p (NULL: none known), with
+ * its figures (ct_cclock_figures) */
+void ct_cclock_init(struct cclock *c, struct ct_session *s, struct ct_proc *p, bool check);
+
+/* the figures of a thread of process p: none with --raw (s->raw: the
+ * recorded clock) or without a process, the waits only when p has no
+ * believable calibration figures (a warning then, once per process), or
+ * when they are more than p's own calls last (figcheck.h: decided with
+ * check, for a recording read from its files; a fed one, live's and
+ * top's, takes a verdict already reached but reaches none).
+ * Called again when p's .proc grows (a fed stream): the clock goes on */
+void ct_cclock_figures(struct cclock *c, struct ct_session *s, struct ct_proc *p, bool check);
+
+/* what the clock took out and clipped so far, in ns (cost->span is the
+ * stream's, left alone) */
+void ct_cclock_cost(const struct cclock *c, struct ct_cost *cost);
+
+/* an owed amount stays below 2^62 ps (53 days), whatever a hostile
+ * stream's waits say: the sums below cannot overflow */
+#define OWED_MAX (1ull << 62)
+
+/* the corrected time of an event at raw ns t (t >= c->raw: the decoder
+ * keeps the recorded clock from going back) whose hook spent pre ps before
+ * its clock read and post after it */
+static inline uint64_t cc_at(struct cclock *c, uint64_t t, uint64_t pre, uint64_t post)
+{
+	if (__builtin_expect(!c->started, 0)) {
+		/* the thread's clocks agree at its first event: what was spent
+		 * before it has no time to be taken out of (clipped) */
+		c->started = true;
+		c->raw = c->ns = t;
+		c->clipped += c->owed + pre;
+		c->owed = post;
+		return t;
+	}
+	uint64_t dr = t - c->raw, owed = c->owed + pre;
+	c->raw = t;
+	c->owed = post;
+	if (__builtin_expect(dr < (1ull << 53), 1)) {
+		uint64_t dp = dr * 1000;
+		if (__builtin_expect(dp >= owed, 1)) {
+			c->taken += owed;
+			dp -= owed;
+		} else {
+			c->taken += dp;
+			c->clipped += owed - dp;
+			dp = 0;
+		}
+		dp += c->rem;
+		c->ns += dp / 1000;
+		c->rem = dp % 1000;
+	} else { /* more than 104 days between two events: nothing clipped */
+		unsigned __int128 dp = (unsigned __int128)dr * 1000 - owed + c->rem;
+		c->taken += owed;
+		c->ns += (uint64_t)(dp / 1000);
+		c->rem = (uint64_t)(dp % 1000);
+	}
+	return c->ns;
+}
+
+/* the thread waited ns for the trace writer before the next event */
+static inline void cc_wait(struct cclock *c, uint64_t ns)
+{
+	if (!c->on)
+		return; /* the recorded clock (--raw): waits are kept */
+	uint64_t ps = ns < OWED_MAX / 1000 ? ns * 1000 : OWED_MAX;
+	c->owed = ps < OWED_MAX - c->owed ? c->owed + ps : OWED_MAX;
+}
+
+#endif
