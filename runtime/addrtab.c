@@ -77,6 +77,12 @@ static void erase(struct ct_atab *t, uint64_t a)
 	}
 }
 
+void ct_atab_put(struct ct_atab *t, uintptr_t a, uint32_t v)
+{
+	if (t->h->keys && v)
+		insert(t, a, v);
+}
+
 static bool same_path(const char *a, const char *b)
 {
 	if (!strcmp(a, b))

@@ -55,6 +55,10 @@ bool ct_atab_hash(struct ct_atab *t, uint64_t cap) CT_HIDDEN;
 void ct_atab_module(struct ct_atab *t, uintptr_t base, const char *path, const char *buildid,
 		    bool added) CT_HIDDEN;
 
+/* a's value is v from now on (a library call's alias, runtime/libcall.c);
+ * nothing when the table has no hash or v is 0 */
+void ct_atab_put(struct ct_atab *t, uintptr_t a, uint32_t v) CT_HIDDEN;
+
 /* the module mapped at base: the functions whose value has a bit of mask
  * set their byte of ct_sel_bloom (internal.h), which sends their calls
  * off the fast paths (--inject's rules, a limited --plugin) */

@@ -155,6 +155,15 @@ static void erase(uint64_t a)
 	}
 }
 
+void ct_args_alias(uintptr_t alias, uintptr_t fn)
+{
+	int64_t i = ct_args_enabled && A.keys ? lookup(fn) : -1;
+	if (i >= 0) {
+		insert(alias, (uint32_t)i);
+		__atomic_add_fetch(&ct_args_gen_key, 1ull << 48, __ATOMIC_RELEASE);
+	}
+}
+
 /* ---- reading the program's memory ------------------------------------ */
 
 /*

@@ -68,6 +68,8 @@ void ct_args_module(uintptr_t base, const char *path, const char *buildid, bool 
 
 /* a module's PT_LOAD segments (readable memory for the string copies) are
  * mapped (added) or gone; called with the module map's lock held */
+/* alias is a library call's jump to fn (libcall.c): fn's spec is its own */
+void ct_args_alias(uintptr_t alias, uintptr_t fn) __attribute__((visibility("hidden")));
 void ct_args_segments(uintptr_t base, const void *phdr, unsigned phnum, bool added)
 	__attribute__((visibility("hidden")));
 /* a dlclose begins (true) or has ended and the module map was read again */

@@ -97,6 +97,12 @@ void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool 
 		ct_atab_module(&F, base, path, buildid, added);
 }
 
+void ct_filt_alias(uintptr_t alias, uintptr_t fn)
+{
+	if (ct_filt_on)
+		ct_atab_put(&F, alias, ct_filt_lookup(fn));
+}
+
 bool ct_filt_unhooked(uintptr_t fn)
 {
 	return ct_filt_on && (ct_filt_flags(fn) & CT_FL_NOHOOK);

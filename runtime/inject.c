@@ -116,6 +116,12 @@ void ct_inj_module(uintptr_t base, const char *path, const char *buildid, bool a
 	ct_atab_select(&I.tab, base, UINT32_MAX); /* (every function in it a rule selects) */
 }
 
+void ct_inj_alias(uintptr_t alias, uintptr_t fn)
+{
+	if (I.h.keys)
+		ct_atab_put(&I.tab, alias, lookup(fn));
+}
+
 /* ---- the file --------------------------------------------------------------- */
 
 static bool rule_line(const char **p, const char *le)

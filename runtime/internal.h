@@ -495,6 +495,10 @@ struct ct_arch_retregs;
 void ct_plug_init(void) CT_HIDDEN; /* $CALLTRACE_PLUGIN's table, at start-up */
 void ct_plug_load(void) CT_HIDDEN; /* the constructor: dlopen, its init */
 void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
+/* a library call (libcall.c): fn (target, or an alias's jump to it) was
+ * called by name: named NAME@LIBRARY as replay names it, with target's
+ * selection */
+void ct_plug_libcall(uintptr_t fn, uintptr_t target, const char *name) CT_HIDDEN;
 /* the call of fn whose frame is stk[d] entered at now (its ENTER written);
  * r: its registers (NULL: -finstrument-functions).  True when the plugin
  * selects it and wants its exit */
@@ -542,6 +546,7 @@ void ct_inj_init(void) CT_HIDDEN;
 void ct_inj_load(void) CT_HIDDEN; /* the constructor: throw='s C++ half */
 extern void (*ct_inj_thrower)(long kind, const char *msg) CT_HIDDEN;
 void ct_inj_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
+void ct_inj_alias(uintptr_t alias, uintptr_t fn) CT_HIDDEN; /* as ct_filt_alias */
 int ct_inj_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, struct ct_arch_regs *regs,
 		 int kind) CT_HIDDEN;
 void ct_inj_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn,
@@ -682,6 +687,8 @@ static inline __attribute__((always_inline)) uint32_t ct_filt_lookup(uintptr_t f
 }
 void ct_filt_init(void) CT_HIDDEN; /* $CALLTRACE_FILTER, at start-up */
 void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
+/* alias is a library call's jump to fn (libcall.c): fn's flags are its own */
+void ct_filt_alias(uintptr_t alias, uintptr_t fn) CT_HIDDEN;
 uint32_t ct_filt_flags(uintptr_t fn) CT_HIDDEN; /* CT_FL_* */
 /* may fn's hook be left out (patch.c)?  it would never record anything */
 bool ct_filt_unhooked(uintptr_t fn) CT_HIDDEN;

@@ -31,7 +31,14 @@
  *
  * Each hooked slot's target gets a "libcall ADDR NAME" line in the .proc
  * file: the reader names ADDR as NAME@module (an IFUNC's implementation is
- * named for the function the program called).
+ * named for the function the program called).  A call is named by its
+ * slot's symbol, not by its target: where two names the program calls have
+ * one implementation (memcpy and memmove, strtol and strtoimax), the first
+ * one seen keeps the target as its address and each other one gets a jump
+ * of its own to it (`jmp *TARGET(%rip)`, after the stubs) that its stubs
+ * push instead, as "the function": a "libcall-alias JUMP TARGET NAME"
+ * line names it, and the runtime's address tables (filters, arguments,
+ * plugins, injection) give it the target's entries.
  *
  * $CALLTRACE_LIBCALL: unset or "1": on; "0": off; else a file that `record`
  * wrote (its --libcall=/--no-libcall= patterns resolved to names): a line
@@ -47,6 +54,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "addrtab.h"
+#include "args.h"
 #include "internal.h"
 
 void ct_libcall_tramp(void) CT_HIDDEN;
@@ -206,7 +215,8 @@ static int ndone;
 static struct {
 	uintptr_t lo, hi;
 	const uintptr_t *targets;
-	const char *names; /* a copy: "name\0" each */
+	const uintptr_t *fns; /* what each stub pushes: its target, or an alias's jump */
+	const char *names;    /* a copy: "name\0" each */
 	size_t n, nameslen;
 } blocks[MAX_BLOCKS];
 static int nblocks;
@@ -241,6 +251,98 @@ void ct_libcall_forget(uintptr_t base)
 	for (int i = 0; i < ntraced; i++)
 		if (traced_mods[i].bias == base)
 			traced_mods[i--] = traced_mods[--ntraced];
+}
+
+/* ---- names: the function of each (target, name) ------------------------------ */
+
+/* every (target, name) hooked, in a hash by target: the first name of a
+ * target has the target as its function, the others their jumps */
+struct lcname {
+	uintptr_t target, fn;
+	const char *name; /* in a block's copy of the names */
+	uint32_t next;    /* 1 + the next entry of the same hash bucket, 0: none */
+};
+static struct lcname *lcn;
+static uint32_t *lcn_head; /* 1 + the bucket's first entry */
+static uint32_t nlcn, lcn_cap;
+
+static uint32_t lcn_bucket(uintptr_t target)
+{
+	return (uint32_t)((target * 0x9e3779b97f4a7c15ull) >> 40) & (lcn_cap - 1);
+}
+
+/* the first n entries only, their chains made again */
+static void lcn_truncate(uint32_t n)
+{
+	nlcn = n;
+	memset(lcn_head, 0, lcn_cap * sizeof(*lcn_head));
+	for (uint32_t i = 0; i < nlcn; i++) {
+		uint32_t b = lcn_bucket(lcn[i].target);
+		lcn[i].next = lcn_head[b];
+		lcn_head[b] = i + 1;
+	}
+}
+
+static bool lcn_grow(void)
+{
+	uint32_t cap = lcn_cap ? lcn_cap * 2 : 1024;
+	struct lcname *e = ct_map_anon(cap * sizeof(*e));
+	uint32_t *h = ct_map_anon(cap * sizeof(*h));
+	if (!e || !h) {
+		if (e)
+			munmap(e, cap * sizeof(*e));
+		if (h)
+			munmap(h, cap * sizeof(*h));
+		return false;
+	}
+	if (lcn) {
+		memcpy(e, lcn, nlcn * sizeof(*e));
+		munmap(lcn, lcn_cap * sizeof(*lcn));
+		munmap(lcn_head, lcn_cap * sizeof(*lcn_head));
+	}
+	lcn = e;
+	lcn_head = h;
+	lcn_cap = cap;
+	lcn_truncate(nlcn);
+	return true;
+}
+
+/* the function a stub of name's slot pushes: the target, or name's jump
+ * (thunk, made by the caller when this returns it) if another name has the
+ * target; *known when the pair was seen before (its lines written) */
+static uintptr_t lcn_fn(uintptr_t target, const char *name, uintptr_t thunk, bool *known)
+{
+	*known = false;
+	bool other = false;
+	if (lcn_cap) {
+		for (uint32_t i = lcn_head[lcn_bucket(target)]; i; i = lcn[i - 1].next) {
+			const struct lcname *e = &lcn[i - 1];
+			if (e->target != target)
+				continue;
+			if (!strcmp(e->name, name)) {
+				*known = true;
+				return e->fn;
+			}
+			other = true;
+		}
+	}
+	if (nlcn == lcn_cap && !lcn_grow())
+		return target; /* (no room: named as the target's first name) */
+	uintptr_t fn = other ? thunk : target;
+	uint32_t b = lcn_bucket(target);
+	lcn[nlcn] = (struct lcname){target, fn, name, lcn_head[b]};
+	lcn_head[b] = ++nlcn;
+	return fn;
+}
+
+/* the line that names a hooked slot's function */
+static void lc_line(uintptr_t fn, uintptr_t target, const char *name)
+{
+	if (fn == target)
+		ct_proc_printf("libcall %lx %s", (unsigned long)target, name);
+	else
+		ct_proc_printf("libcall-alias %lx %lx %s", (unsigned long)fn, (unsigned long)target,
+			       name);
 }
 
 /* ---- one module ------------------------------------------------------------- */
@@ -594,31 +696,12 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 	}
 	if (!nh || nblocks == MAX_BLOCKS)
 		goto out;
-	/* the stubs, then the targets, then the trampoline's address */
-	size_t len = (nh * 24 + 8 + 4095) & ~(size_t)4095;
+	/* the stubs (16 bytes each), the aliases' jumps (8), what the stubs
+	 * push (the function), the targets, then the trampoline's address */
+	size_t len = (nh * 40 + 8 + 4095) & ~(size_t)4095;
 	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (b == MAP_FAILED)
 		goto out;
-	uintptr_t *tg = (uintptr_t *)(b + nh * 16);
-	uintptr_t *tp = tg + nh;
-	*tp = (uintptr_t)ct_libcall_tramp;
-	for (size_t i = 0; i < nh; i++) {
-		uint8_t *s = b + i * 16;
-		tg[i] = c[i].target;
-		int32_t d1 = (int32_t)((uintptr_t)&tg[i] - (uintptr_t)(s + 6));
-		int32_t d2 = (int32_t)((uintptr_t)tp - (uintptr_t)(s + 12));
-		s[0] = 0xff; /* push d1(%rip) */
-		s[1] = 0x35;
-		memcpy(s + 2, &d1, 4);
-		s[6] = 0xff; /* jmp *d2(%rip) */
-		s[7] = 0x25;
-		memcpy(s + 8, &d2, 4);
-		memset(s + 12, 0xcc, 4);
-	}
-	if (mprotect(b, len, PROT_READ | PROT_EXEC) != 0) {
-		munmap(b, len);
-		goto out;
-	}
 	size_t nlen = 0;
 	for (size_t i = 0; i < nh; i++)
 		nlen += strlen(c[i].name) + 1;
@@ -627,18 +710,69 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		munmap(b, len);
 		goto out;
 	}
+	uint8_t *th = b + nh * 16;
+	uintptr_t *fns = (uintptr_t *)(th + nh * 8);
+	uintptr_t *tg = fns + nh;
+	uintptr_t *tp = tg + nh;
+	*tp = (uintptr_t)ct_libcall_tramp;
+	char *nm = names;
+	uint32_t nlcn0 = nlcn;
+	/* (a bit per slot: its pair seen before, its lines written already) */
+	for (size_t i = 0; i < nh; i++) {
+		size_t l = strlen(c[i].name) + 1;
+		memcpy(nm, c[i].name, l);
+		c[i].name = nm;
+		nm += l;
+		uint8_t *s = b + i * 16, *j = th + i * 8;
+		bool known;
+		tg[i] = c[i].target;
+		fns[i] = lcn_fn(c[i].target, c[i].name, (uintptr_t)j, &known);
+		c[i].slot |= known ? 0 : (uintptr_t)1 << 63;
+		int32_t d0 = (int32_t)((uintptr_t)&tg[i] - (uintptr_t)(j + 6));
+		int32_t d1 = (int32_t)((uintptr_t)&fns[i] - (uintptr_t)(s + 6));
+		int32_t d2 = (int32_t)((uintptr_t)tp - (uintptr_t)(s + 12));
+		s[0] = 0xff; /* push d1(%rip) */
+		s[1] = 0x35;
+		memcpy(s + 2, &d1, 4);
+		s[6] = 0xff; /* jmp *d2(%rip) */
+		s[7] = 0x25;
+		memcpy(s + 8, &d2, 4);
+		memset(s + 12, 0xcc, 4);
+		j[0] = 0xff; /* jmp *d0(%rip): an alias's jump to its target */
+		j[1] = 0x25;
+		memcpy(j + 2, &d0, 4);
+		memset(j + 6, 0xcc, 2);
+	}
+	if (mprotect(b, len, PROT_READ | PROT_EXEC) != 0) {
+		if (lcn_cap)
+			lcn_truncate(nlcn0); /* (they name the jumps and names unmapped here) */
+		munmap(b, len);
+		munmap(names, nlen);
+		goto out;
+	}
 	blocks[nblocks].lo = (uintptr_t)b;
 	blocks[nblocks].hi = (uintptr_t)b + len;
 	blocks[nblocks].targets = tg;
+	blocks[nblocks].fns = fns;
 	blocks[nblocks].names = names;
 	blocks[nblocks].n = nh;
 	blocks[nblocks].nameslen = nlen;
 	nblocks++;
 	for (size_t i = 0; i < nh; i++) {
-		size_t l = strlen(c[i].name) + 1;
-		memcpy(names, c[i].name, l);
-		names += l;
-		ct_proc_printf("libcall %lx %s", (unsigned long)c[i].target, c[i].name);
+		bool first = c[i].slot >> 63;
+		c[i].slot &= ~((uintptr_t)1 << 63);
+		if (first && fns[i] != tg[i]) {
+			/* the target's entries in the address tables */
+			ct_filt_alias(fns[i], tg[i]);
+			ct_args_alias(fns[i], tg[i]);
+			ct_inj_alias(fns[i], tg[i]);
+			if (ct_sel_bloom[ct_sel_bloom_of(tg[i])])
+				ct_sel_mark(fns[i]);
+		}
+		if (first) {
+			ct_plug_libcall(fns[i], tg[i], c[i].name);
+			lc_line(fns[i], tg[i], c[i].name);
+		}
 		write_slot(&d, c[i].slot, (uintptr_t)(b + i * 16));
 	}
 out:
@@ -676,7 +810,7 @@ void ct_libcall_lines(void)
 	for (int k = 0; k < nblocks; k++) {
 		const char *n = blocks[k].names;
 		for (size_t i = 0; i < blocks[k].n; i++) {
-			ct_proc_printf("libcall %lx %s", (unsigned long)blocks[k].targets[i], n);
+			lc_line(blocks[k].fns[i], blocks[k].targets[i], n);
 			n += strlen(n) + 1;
 		}
 	}

@@ -105,6 +105,57 @@ void ct_plug_module(uintptr_t base, const char *path, const char *buildid, bool 
 	ct_atab_select(&P.tab, base, SEL_BIT);
 }
 
+/* a library call (libcall.c) is named as replay names it, NAME@LIBRARY:
+ * record wrote so the library functions the program imports; here the
+ * others, an IFUNC's implementation (memcpy's __memmove_avx_unaligned)
+ * and an alias's jump (memmove where memcpy has the same implementation),
+ * get an entry of their own: the target's selection, and the name the
+ * program called with the target's library */
+#define ALIAS_MAX 1024
+#define ALIAS_NAMES (ALIAS_MAX * 64)
+static uint32_t naliases;
+
+void ct_plug_libcall(uintptr_t fn, uintptr_t target, const char *name)
+{
+	if (!P.h.keys)
+		return;
+	uint32_t v = lookup(target);
+	const char *lib = NULL;
+	Dl_info di;
+	if (v) {
+		const char *tn = P.names + P.fname[(v & ~SEL_BIT) - 1];
+		lib = strrchr(tn, '@');
+		/* record's entry, by this name (demangled: a C++ name is
+		 * taken as it is) */
+		if (fn == target && lib &&
+		    (!strncmp(name, "_Z", 2) ||
+		     ((size_t)(lib - tn) == strlen(name) && !memcmp(tn, name, (size_t)(lib - tn)))))
+			return;
+		lib = lib ? lib + 1 : NULL;
+	}
+	if (!lib && dladdr((void *)target, &di) && di.dli_fname) {
+		const char *sl = strrchr(di.dli_fname, '/');
+		lib = sl ? sl + 1 : di.dli_fname;
+	}
+	size_t nl = strlen(name), ll = lib ? strlen(lib) : 0;
+	uint32_t k = P.tab.nfuncs + naliases;
+	if (naliases == ALIAS_MAX || P.names_len + nl + ll + 2 > P.names_cap) {
+		ct_atab_put(&P.tab, fn, v); /* (no room: the target's own) */
+		return;
+	}
+	P.fname[k] = (uint32_t)P.names_len;
+	memcpy(P.names + P.names_len, name, nl);
+	P.names_len += nl;
+	if (lib) {
+		P.names[P.names_len++] = '@';
+		memcpy(P.names + P.names_len, lib, ll);
+		P.names_len += ll;
+	}
+	P.names[P.names_len++] = 0;
+	naliases++;
+	ct_atab_put(&P.tab, fn, (k + 1) | (v ? v & SEL_BIT : P.all ? SEL_BIT : 0));
+}
+
 /* ---- the file --------------------------------------------------------------- */
 
 /* a line of the file (ct_spec_lines); c: the counts of "f" and "module"
@@ -168,9 +219,10 @@ static bool parse(const char *buf, size_t len, uint32_t *bad_line)
 {
 	uint32_t n[2];
 	ct_spec_count(buf, len, &n[0], &n[1]);
-	P.fname = ct_map_anon((n[0] ? n[0] : 1) * sizeof(*P.fname));
-	P.names = ct_map_anon(len + 1);
-	P.names_cap = len + 1;
+	/* (and room for library calls' aliases, ct_plug_alias) */
+	P.fname = ct_map_anon((n[0] + ALIAS_MAX) * sizeof(*P.fname));
+	P.names = ct_map_anon(len + 1 + ALIAS_NAMES);
+	P.names_cap = len + 1 + ALIAS_NAMES;
 	if (!ct_atab_alloc(&P.tab, n[0], n[1]) || !P.fname || !P.names)
 		return false;
 	P.names_len = 1; /* offset 0: no name */

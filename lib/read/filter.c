@@ -226,11 +226,41 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 /* does a (demangled) name end with its parameter list?  "f(int)", and so
  * do C++ member functions with qualifiers after it: "A::f() const",
  * "A::g() const &", "A::h() volatile &&" */
+/* the length of name[0, n) without a library call's "@LIBRARY" (the
+ * library's name holds no ')': "f(int)@libx.so.1") */
+static size_t without_library(const char *name, size_t n)
+{
+	for (size_t i = n; i-- > 0;) {
+		if (name[i] == ')')
+			return n;
+		if (name[i] == '@')
+			return i;
+	}
+	return n;
+}
+
 bool ct_name_has_params(const char *name, size_t n)
 {
 	static const char *const quals[] = {" const", " volatile", " &&", " &"};
+	n = without_library(name, n);
 	for (bool again = true; again;) {
 		again = false;
+		/* gcc's copies: "f(int) [clone .isra.0] [clone .cold]" */
+		if (n > 0 && name[n - 1] == ']') {
+			static const char clone[] = " [clone ";
+			for (size_t i = n - 1; i-- > 0;) {
+				if (name[i] == '[') {
+					if (i > 0 && i - 1 + sizeof(clone) - 1 <= n &&
+					    !memcmp(name + i - 1, clone, sizeof(clone) - 1)) {
+						n = i - 1;
+						again = true;
+					}
+					break;
+				}
+			}
+			if (again)
+				continue;
+		}
 		for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
 			size_t l = strlen(quals[q]);
 			if (n > l && !memcmp(name + n - l, quals[q], l)) {

@@ -193,7 +193,9 @@ bool *ct_select_threads(const struct ct_session *s, const int *tids, size_t ntid
 			struct ct_msgs *msgs);
 
 /* does a function's name end with its parameter list ("f(int)", also with
- * qualifiers after it: "A::f() const")?  Then views print no "()" after it */
+ * qualifiers after it: "A::f() const", gcc's clone suffixes: "f(int)
+ * [clone .isra.0]", or a library call's library: "f(int)@libx.so.1")?
+ * Then views print no "()" after it */
 bool ct_name_has_params(const char *name, size_t n);
 
 #endif

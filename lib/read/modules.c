@@ -299,8 +299,11 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	/* a tagged address names its module (session.h) */
 	long tagged = ct_addr_module(addr);
 	addr = ct_addr_untag(addr);
-	struct ct_module *mod = tagged >= 0 && (size_t)tagged < p->nmodules ? &p->modules[tagged]
-									    : find_module(pp, addr);
+	/* a library call's alias is its jump to the library's function */
+	uint64_t target = (uint64_t)(uintptr_t)ct_u64map_get(&pp->lcalias, addr);
+	struct ct_module *mod = tagged >= 0 && (size_t)tagged < p->nmodules
+					? &p->modules[tagged]
+					: find_module(pp, target ? target : addr);
 	if (!mod) {
 		si->name = xasprintf("0x%" PRIx64, addr);
 		return si;

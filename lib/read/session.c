@@ -201,6 +201,7 @@ static struct ct_proc *new_proc(struct ct_session *s, int pid, int gen)
 	ct_u64map_init(&pp->bybase);
 	ct_u64map_init(&pp->tnames);
 	ct_u64map_init(&pp->lcnames);
+	ct_u64map_init(&pp->lcalias);
 	pp->overlaps = -1;
 	struct ct_proc *p = &pp->pub;
 	p->pid = pid;
@@ -354,6 +355,27 @@ static void parse_lines(struct ct_session *s, const char *path, struct ct_proc *
 						*slot = xstrdup(a + 1);
 				}
 			}
+		} else if (!strcmp(line, "libcall-alias")) {
+			/* JUMP TARGET NAME: a library call by a name whose
+			 * implementation another name has, recorded as its jump
+			 * to it (runtime/libcall.c) */
+			struct proc_priv *pp = (struct proc_priv *)(void *)p;
+			char *a = strchr(val, ' ');
+			char *b = a ? strchr(a + 1, ' ') : NULL;
+			uint64_t t;
+			if (b && b[1] && strlen(b + 1) <= 1024 && !strpbrk(b + 1, " \t")) {
+				*a = 0;
+				*b = 0;
+				if (parse_u64(val, 16, &v) && v && parse_u64(a + 1, 16, &t) && t) {
+					p->libcalls = true;
+					void **slot = ct_u64map_slot(&pp->lcnames, v);
+					if (!*slot) {
+						*slot = xstrdup(b + 1);
+						*ct_u64map_slot(&pp->lcalias, v) =
+							(void *)(uintptr_t)t;
+					}
+				}
+			}
 		} else if (!strcmp(line, "unmodule")) {
 			/* CLOCK BASE PATH */
 			char *a = strchr(val, ' ');
@@ -496,6 +518,7 @@ static void free_proc(struct ct_proc *p)
 		if (pp->lcnames.used[k])
 			free(pp->lcnames.vals[k]);
 	ct_u64map_free(&pp->lcnames);
+	ct_u64map_free(&pp->lcalias);
 	ct_proc_free_modules(p);
 	free(p->exe);
 	for (int i = 0; i < p->argc; i++)

@@ -56,7 +56,10 @@ struct proc_priv {
 	bool warned_args, warned_mods;
 	struct ct_u64map tnames;  /* tid -> its last recorded name (char *) */
 	struct ct_u64map lcnames; /* library calls: target -> the name the
-				   * program called it by (char *), the first */
+				   * program called it by (char *), the first;
+				   * an alias's jump -> its name */
+	struct ct_u64map lcalias; /* an alias's jump -> its target (uint64_t
+				   * in the pointer): where its library is */
 	/* the recorded time of the process's last event, its other threads'
 	 * read through once when a stream of it ends with calls open
 	 * (stream.c's proc_end) */

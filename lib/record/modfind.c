@@ -245,11 +245,15 @@ int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const cha
 {
 	int rc = 0;
 	char **paths = NULL;
+	/* the name each was needed by ("libstdc++.so.6", which the loader
+	 * names it by), NULL for the command line's */
+	char **needed = NULL;
 	size_t npaths = 0;
 	char *exe = ct_find_program(prog);
 	if (!exe)
 		return 0; /* running it fails the same way: record says so */
 	paths = xmalloc(sizeof(char *));
+	needed = xcalloc(1, sizeof(char *));
 	paths[npaths++] = exe;
 	for (size_t i = 0; i < nlibs; i++) {
 		char real[PATH_MAX];
@@ -260,6 +264,8 @@ int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const cha
 			goto out;
 		}
 		paths = xrealloc(paths, (npaths + 1) * sizeof(char *));
+		needed = xrealloc(needed, (npaths + 1) * sizeof(char *));
+		needed[npaths] = NULL;
 		paths[npaths++] = xstrdup(real);
 	}
 	size_t nexplicit = npaths;
@@ -276,9 +282,13 @@ int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const cha
 			}
 			continue;
 		}
-		struct ct_modfound m = {paths[i],        i > 0 && i < nexplicit,
-					mi.instrumented, mi.regs,
-					i == 0,          mi.fe};
+		struct ct_modfound m = {paths[i],
+					i > 0 && i < nexplicit,
+					mi.instrumented,
+					mi.regs,
+					i == 0,
+					mi.fe,
+					needed[i] ? needed[i] : ct_basename(paths[i])};
 		rc = fn(ctx, &m);
 		for (size_t k = 0; rc >= 0 && k < mi.nneeded; k++) {
 			char *l = find_lib(mi.needed[k], paths[i], &mi);
@@ -292,6 +302,8 @@ int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const cha
 				continue;
 			}
 			paths = xrealloc(paths, (npaths + 1) * sizeof(char *));
+			needed = xrealloc(needed, (npaths + 1) * sizeof(char *));
+			needed[npaths] = xstrdup(ct_basename(mi.needed[k]));
 			paths[npaths++] = l;
 		}
 		modinfo_free(&mi);
@@ -299,8 +311,11 @@ int ct_modules_walk(const char *prog, char *const *libs, size_t nlibs, const cha
 			goto out;
 	}
 out:
-	for (size_t i = 0; i < npaths; i++)
+	for (size_t i = 0; i < npaths; i++) {
 		free(paths[i]);
+		free(needed[i]);
+	}
 	free(paths);
+	free(needed);
 	return rc;
 }

@@ -22,6 +22,8 @@ struct ct_modfound {
 	bool regs;         /* by a front end that sees registers */
 	bool main_;        /* the executable */
 	unsigned fe;       /* its front ends: CT_MOD_FE_* */
+	const char *name;  /* its file name as the loader names it: as needed
+			    * ("libstdc++.so.6", not the file's real name) */
 };
 #define CT_MOD_FE_CYG 1u    /* calls __cyg_profile_func_enter */
 #define CT_MOD_FE_MCOUNT 2u /* calls mcount (-pg) */

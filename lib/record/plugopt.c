@@ -141,11 +141,17 @@ struct prep {
 	struct ct_error *err;
 	struct ct_u64map done; /* the module's offsets written */
 	size_t nsel;
+	char **imp; /* the functions the traced modules import, sorted */
+	size_t nimp, impcap;
+	const char *lib; /* the library's file name, for a library call's name */
 };
 
 /* a text field: bytes <= ' ', DEL and '%' as %XX; "-" for none */
 
-static void one_sym(struct prep *p, const char *symname, uint64_t value)
+/* lib: a library function the program imports, named as replay names a
+ * library call, NAME@LIBRARY (doc/libcall.md); --plugin-filter matches
+ * both names */
+static void one_sym(struct prep *p, const char *symname, uint64_t value, const char *lib)
 {
 	void **slot = ct_u64map_slot(&p->done, value);
 	if (*slot)
@@ -153,25 +159,67 @@ static void one_sym(struct prep *p, const char *symname, uint64_t value)
 	*slot = (void *)1;
 	char *dm = ct_demangle(symname);
 	const char *name = dm ? dm : symname;
+	char *full = lib ? xasprintf("%s@%s", name, lib) : NULL;
 	int sel = !p->nrx;
 	for (size_t k = 0; k < p->nrx; k++) {
-		if (!regexec(&p->rx[k], name, 0, NULL, 0)) {
+		if (!regexec(&p->rx[k], name, 0, NULL, 0) ||
+		    (full && !regexec(&p->rx[k], full, 0, NULL, 0))) {
 			sel = 1;
 			p->used[k] = true;
 		}
 	}
 	p->nsel += (size_t)sel;
 	fprintf(p->out, "f %" PRIx64 " %d ", value, sel);
-	ct_specout_text(p->out, name);
+	ct_specout_text(p->out, full ? full : name);
 	fputc('\n', p->out);
+	free(full);
 	free(dm);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool imported(const struct prep *p, const char *name)
+{
+	return p->nimp && bsearch(&name, p->imp, p->nimp, sizeof(char *), cmp_str);
+}
+
+static void imp_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
+{
+	struct prep *p = ctx;
+	(void)value;
+	(void)ifunc;
+	if (defined)
+		return;
+	if (p->nimp == p->impcap) {
+		p->impcap = p->impcap ? 2 * p->impcap : 256;
+		p->imp = xrealloc(p->imp, p->impcap * sizeof(char *));
+	}
+	p->imp[p->nimp++] = xstrdup(name);
+}
+
+/* the functions the traced modules import: their library calls' names */
+static int imp_module(void *ctx, const struct ct_modfound *m)
+{
+	if (m->instrumented)
+		ct_dynsym_funcs(m->path, imp_sym, ctx);
+	return 0;
+}
+
+static void imp_def(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
+{
+	struct prep *p = ctx;
+	if (defined && !ifunc && value && imported(p, name))
+		one_sym(p, name, value, p->lib);
 }
 
 static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
 {
 	/* an IFUNC's calls go to an implementation elsewhere */
 	if (defined && !ifunc && value)
-		one_sym(ctx, name, value);
+		one_sym(ctx, name, value, NULL);
 }
 
 static int do_module(void *ctx, const struct ct_modfound *m)
@@ -182,8 +230,14 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	if (!st)
 		return rc;
 	ct_u64map_init(&p->done);
+	/* a library's functions that the program calls first, by the name
+	 * it calls them (malloc@libc.so.6, not __libc_malloc) */
+	if (!m->instrumented && !m->main_) {
+		p->lib = m->name;
+		ct_dynsym_funcs(m->path, imp_def, p);
+	}
 	for (size_t i = 0; i < st->nsyms; i++)
-		one_sym(p, st->syms[i].name, st->syms[i].value);
+		one_sym(p, st->syms[i].name, st->syms[i].value, NULL);
 	/* a library's functions are library calls' targets (doc/libcall.md) */
 	if (!m->instrumented && !m->main_)
 		ct_dynsym_funcs(m->path, dyn_sym, p);
@@ -219,6 +273,12 @@ int ct_plugopt_prepare(const struct ct_plugopt *o, const char *prog, char *const
 		ct_specout_text(p.out, o->args);
 	}
 	fprintf(p.out, "\nclock %" PRIu64 "\nall %d\n", (uint64_t)(hz + 0.5), o->nfilters ? 0 : 1);
+	if (ct_modules_walk(prog, libs, nlibs, "--args-lib", imp_module, &p, err) < 0) {
+		fclose(p.out);
+		goto out;
+	}
+	if (p.nimp)
+		qsort(p.imp, p.nimp, sizeof(char *), cmp_str);
 	if (ct_modules_walk(prog, libs, nlibs, "--args-lib", do_module, &p, err) < 0) {
 		fclose(p.out);
 		goto out;
@@ -237,6 +297,9 @@ out:
 		regfree(&p.rx[i]);
 	free(p.rx);
 	free(p.used);
+	for (size_t i = 0; i < p.nimp; i++)
+		free(p.imp[i]);
+	free(p.imp);
 	return rc;
 }
 

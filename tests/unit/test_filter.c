@@ -391,6 +391,36 @@ static void test_select_threads(void)
 	free(want);
 }
 
+/* a name with its parameter list gets no "()" in the views: also a
+ * library call's ("f(int)@lib.so.6") and a clone's ("f(int) [clone
+ * .isra.0]"); a name without one does ("f@lib.so.6", "f [clone .cold]",
+ * C's "f.isra.0") */
+static bool params(const char *n)
+{
+	return ct_name_has_params(n, strlen(n));
+}
+
+static void test_has_params(void)
+{
+	CHECK(params("f(int)"));
+	CHECK(params("A::f() const"));
+	CHECK(params("A::f() const &&"));
+	CHECK(!params("main"));
+	CHECK(!params(""));
+	CHECK(params("operator new(unsigned long)@libstdc++.so.6"));
+	CHECK(params("std::runtime_error::runtime_error(char const*)@libstdc++.so.6"));
+	CHECK(!params("malloc@libc.so.6"));
+	CHECK(!params("operator new@libstdc++.so.6"));
+	CHECK(params("f(int) [clone .isra.0]"));
+	CHECK(params("f(int) [clone .isra.0] [clone .cold]"));
+	CHECK(params("A::f() const [clone .constprop.0]"));
+	CHECK(!params("f [clone .isra.0]"));
+	CHECK(!params("f.isra.0"));
+	CHECK(!params("f(int)+0x1f"));
+	CHECK(!params("g [x]"));
+	CHECK(!params("g[clone .x]"));
+}
+
 int main(void)
 {
 	test_nofilter();
@@ -402,6 +432,7 @@ int main(void)
 	test_bad_options();
 	test_tid_list();
 	test_select_threads();
+	test_has_params();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
