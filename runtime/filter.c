@@ -531,7 +531,7 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 		ct_api_snapshot_trigger(t);
 	if (tr && tr->backtrace &&
 	    !__atomic_exchange_n(&((struct trig *)tr)->done, 1, __ATOMIC_RELAXED))
-		ct_hook_backtrace(t);
+		ct_hook_backtrace(t, fn);
 	if (fl & CT_FL_EXC) {
 		*flags |= CT_FR_NIN;
 		return CT_FD_MARK;
