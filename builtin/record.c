@@ -27,8 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +53,7 @@
 #include "symtab.h"
 #include "session.h"
 #include "snapshot.h"
+#include "specout.h"
 #include "util.h"
 
 
@@ -93,6 +96,13 @@ struct recorder {
 	struct ct_count_stats counts; /* --count: what countmerge.c wrote */
 	const struct ct_record_follow *follow; /* live, top: see the data as it comes */
 	char count_info[256];                  /* --count: the final info's extra lines */
+	/* record-time filters matched for exec'd programs (exec_filters):
+	 * each program's path and the request whose file holds its decisions */
+	struct {
+		char *path;
+		uint32_t req;
+	} * fx;
+	size_t nfx;
 };
 
 /* record's exit status when it lost data by its own failure (a write
@@ -678,6 +688,91 @@ static void flight_requests(struct recorder *r)
 	ct_snapshot_served(r->dr.db);
 }
 
+/* ---- filters for exec'd programs ---------------------------------------- */
+
+/* DIR/filter.x<to>.spec as a copy of DIR/filter.x<from>.spec */
+static int copy_filter(struct recorder *r, uint32_t from, uint32_t to, struct ct_error *e)
+{
+	char name[64], path[PATH_MAX + 64];
+	snprintf(name, sizeof(name), CT_FILTER_EXEC_FMT, from);
+	int fd = openat(r->dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		ct_set_err(e, "%s/%s: %s", r->dirabs, name, strerror(errno));
+		return -1;
+	}
+	snprintf(name, sizeof(name), CT_FILTER_EXEC_FMT, to);
+	FILE *out = ct_specout_create(r->dirabs, r->dfd, name, path, sizeof(path), e);
+	if (!out) {
+		close(fd);
+		return -1;
+	}
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, out);
+	close(fd);
+	if ((fclose(out) != 0) | (n < 0)) {
+		ct_set_err(e, "cannot write %s: %s", path, strerror(errno));
+		unlinkat(r->dfd, name, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/* an image exec'd from a program that DIR/filter.spec does not cover asks
+ * for decisions of its own (the doorbell's fx_*, runtime/filter.c): the
+ * regexes matched against /proc/PID/exe and the modules it needs, into
+ * DIR/filter.x<REQ>.spec (each program once: then a copy); no file when
+ * it cannot, and a warning says why */
+static void exec_filters(struct recorder *r)
+{
+	struct ct_doorbell *db = r->dr.db;
+	if (!db || !r->filters)
+		return;
+	uint32_t req = __atomic_load_n(&db->fx_req, __ATOMIC_ACQUIRE);
+	if (req == __atomic_load_n(&db->fx_done, __ATOMIC_RELAXED))
+		return;
+	int pid = __atomic_load_n(&db->fx_pid, __ATOMIC_RELAXED);
+	char lnk[64], exe[PATH_MAX];
+	snprintf(lnk, sizeof(lnk), "/proc/%d/exe", pid);
+	ssize_t n = pid > 0 ? readlink(lnk, exe, sizeof(exe) - 1) : -1;
+	struct ct_error e = {0};
+	int rc = -1;
+	if (n <= 0) {
+		ct_set_err(&e, "%s: %s", lnk, pid > 0 ? strerror(errno) : "no such process");
+		snprintf(exe, sizeof(exe), "process %d", pid);
+	} else if (exe[n] = 0, access(exe, R_OK) < 0) {
+		/* (a program exec'd from a file deleted since: "PATH (deleted)") */
+		ct_set_err(&e, "cannot read it: %s", strerror(errno));
+	} else {
+		size_t i = 0;
+		while (i < r->nfx && strcmp(r->fx[i].path, exe))
+			i++;
+		if (i < r->nfx) {
+			rc = copy_filter(r, r->fx[i].req, req, &e);
+		} else {
+			char name[64], path[PATH_MAX + 64];
+			struct ct_msgs warn = {0};
+			snprintf(name, sizeof(name), CT_FILTER_EXEC_FMT, req);
+			rc = ct_recfilter_prepare_as(&r->o.rf, exe, r->dirabs, r->dfd, name,
+						     r->ri.hz, path, sizeof(path), &warn, &e);
+			ct_msgs_free(&warn); /* (said of the program, not again) */
+			if (rc == 0) {
+				r->fx = xrealloc(r->fx, (r->nfx + 1) * sizeof(*r->fx));
+				r->fx[r->nfx].path = xstrdup(exe);
+				r->fx[r->nfx++].req = req;
+			}
+		}
+	}
+	if (rc < 0)
+		ct_warn("%s (exec'd, pid %d): the record-time filters (-F, -N, --hide, -T) "
+			"were not matched against its functions: %s",
+			exe, pid, e.msg);
+	__atomic_store_n(&db->fx_done, req, __ATOMIC_RELEASE);
+	__atomic_store_n(&db->fx_lock, 0, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &db->fx_done, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
 /* ---- the drain loop ------------------------------------------------------ */
 
 /* drain while the program and what it started run; reap them, draining
@@ -702,6 +797,7 @@ static void drain_loop(struct recorder *r)
 		ct_drainer_heartbeat(&r->dr);
 		drive_gate(r);
 		ct_drainer_scan(&r->dr);
+		exec_filters(r);
 		if (r->o.flight)
 			flight_requests(r);
 		bool did = ct_mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
@@ -1149,5 +1245,8 @@ out:
 	ct_record_opts_free(&r.o);
 	free(r.injtext);
 	free(r.filters);
+	for (size_t i = 0; i < r.nfx; i++)
+		free(r.fx[i].path);
+	free(r.fx);
 	return code;
 }

@@ -388,6 +388,8 @@ int ct_proc_pid(void) CT_HIDDEN;
 /* modules.c: the module map ("module" lines), again at dlopen/dlclose */
 extern char ct_exe_path[4096] CT_HIDDEN; /* the main program */
 void ct_modules_rescan(void) CT_HIDDEN;
+/* the executable's build id in hex ("-": none) */
+void ct_modules_main_buildid(char *out, size_t len) CT_HIDDEN;
 void ct_modules_reset(void) CT_HIDDEN; /* a new .proc file: all modules new */
 
 /* start.c: start-up */
