@@ -631,6 +631,7 @@ static void drain_loop(struct recorder *r)
 		ct_drainer_heartbeat(&r->dr);
 		drive_gate(r);
 		ct_drainer_scan(&r->dr);
+		ct_record_exec_filters(r);
 		if (r->o.flight)
 			flight_requests(r);
 		bool did = ct_mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
@@ -919,5 +920,6 @@ out:
 	ct_record_opts_free(&r.o);
 	free(r.injtext);
 	free(r.filters);
+	ct_record_exec_free(&r);
 	return code;
 }

@@ -58,6 +58,13 @@ struct recorder {
 	struct ct_count_stats counts; /* --count: what countmerge.c wrote */
 	const struct ct_record_follow *follow; /* live, top: see the data as it comes */
 	char count_info[256];                  /* --count: the final info's extra lines */
+	/* record-time filters matched for exec'd programs (exec_filters):
+	 * each program's path and the request whose file holds its decisions */
+	struct {
+		char *path;
+		uint32_t req;
+	} * fx;
+	size_t nfx;
 };
 
 /* record's exit status when it lost data by its own failure (a write
@@ -72,5 +79,10 @@ struct recorder {
  * final info could not be written; own_failure, record lost data by its
  * own failure (its exit status is then CT_RECORD_FAILED) */
 void ct_record_summary(const struct recorder *r, bool info_failed, bool own_failure);
+
+/* answer an exec'd image's request for record-time filter decisions, if
+ * one is waiting (record_exec.c); and free what the answers kept */
+void ct_record_exec_filters(struct recorder *r);
+void ct_record_exec_free(struct recorder *r);
 
 #endif

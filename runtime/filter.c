@@ -47,6 +47,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "addrtab.h"
@@ -77,6 +78,10 @@ static struct {
 	int action; /* 0 on, 1 off, 2 toggle, 3 finish */
 } sigs[MAX_SIGS];
 static uint32_t nsigs;
+
+/* the file has regexes over names (-F, -N, --hide, -T): an exec'd image
+ * it does not cover asks record for its own (ask_record) */
+static bool names;
 
 /* each module's functions with their CT_FL_* flags, in ct_filt_hash */
 static struct ct_atab F = {.h = &ct_filt_hash};
@@ -136,6 +141,10 @@ static bool line_of(void *c, uint32_t line, const char **p, const char *le)
 		if (!ct_spec_number(p, le, 10, &a) || a > 1)
 			return false;
 		ct_filt_gon = (uint32_t)a;
+	} else if (ct_spec_keyword(p, le, "names")) {
+		if (!ct_spec_number(p, le, 10, &a) || a > 1)
+			return false;
+		names = a != 0;
 	} else if (ct_spec_keyword(p, le, "gate")) {
 		if (!ct_spec_number(p, le, 10, &a) || a > 1)
 			return false;
@@ -263,18 +272,16 @@ static void on_signal(int sig)
 	}
 }
 
-void ct_filt_init(void)
+/* load the file at path; false when it cannot be read (nothing is ever
+ * selected then) */
+static bool load(const char *path)
 {
-	const char *path = ct_getenv(CT_ENV_FILTER);
-	if (!path || !*path)
-		return;
 	size_t len = 0;
 	char *buf = ct_spec_load(path, "the filter file", "this process records nothing",
 				 CT_SPEC_MAX, &len);
 	if (!buf) {
-		ct_filt_on = true;
 		ct_filt.has_inc = true; /* nothing is ever selected */
-		return;
+		return false;
 	}
 	uint32_t bad = 0;
 	if (!parse(buf, len, &bad)) {
@@ -285,6 +292,104 @@ void ct_filt_init(void)
 		ct_filt.has_inc = true;
 	}
 	ct_spec_free(buf, len);
+	return true;
+}
+
+/* does the file loaded name this image's executable (its build id, or
+ * without one its path)? */
+static bool covers_exe(void)
+{
+	char bid[128];
+	ct_modules_main_buildid(bid, sizeof(bid));
+	for (uint32_t i = 0; i < F.nmods; i++) {
+		const struct ct_atab_mod *m = &F.mods[i];
+		if (bid[0] != '-' && m->buildid[0] ? !strcmp(m->buildid, bid)
+						   : !strcmp(m->path, ct_exe_path))
+			return true;
+	}
+	return false;
+}
+
+/* an image exec'd from a program the file does not cover: its names were
+ * never matched.  Ask record (the doorbell) to match them against this
+ * executable and what it loads, and wait for its answer while record
+ * lives (its matching reads symbol tables: up to a few seconds for a big
+ * program).  The path of the file it wrote into out, or false (said in
+ * one line) */
+static bool ask_record(char *out, size_t len)
+{
+	struct ct_doorbell *db = ct_cfg.doorbell;
+	const char *why = "record is gone";
+	for (int i = 0;; i++) {
+		uint32_t free_ = 0;
+		if (__atomic_compare_exchange_n(&db->fx_lock, &free_, 1, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			break;
+		if (i >= 30000 || ct_recorder_gone(i >= 500)) {
+			why = i >= 30000 ? "record did not answer in 30 s" : why;
+			goto fail;
+		}
+		struct timespec ts = {0, 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	__atomic_store_n(&db->fx_pid, (int32_t)getpid(), __ATOMIC_RELAXED);
+	uint32_t req = __atomic_add_fetch(&db->fx_req, 1, __ATOMIC_SEQ_CST);
+	ct_ring_doorbell();
+	for (int i = 0;; i++) {
+		uint32_t done = __atomic_load_n(&db->fx_done, __ATOMIC_ACQUIRE);
+		if (done == req)
+			break;
+		if (i >= 1500 || ct_recorder_gone(i >= 25)) {
+			why = i >= 1500 ? "record did not answer in 30 s" : why;
+			goto fail;
+		}
+		ct_futex_wait(&db->fx_done, done, 20 * 1000 * 1000);
+	}
+	ct_fmt(out, len, "%s/" CT_FILTER_EXEC_FMT, ct_cfg.dir, req);
+	/* none: record could not match them, and said why */
+	return access(out, F_OK) == 0;
+fail:
+	if (ct_recorder_gone(false))
+		return false; /* (said once, by recorder.c) */
+	ct_log("%s: the record-time filters (-F, -N, --hide, -T) were not matched against "
+	       "the functions of this exec'd program (%s): they do not apply to them",
+	       ct_exe_path, why);
+	return false;
+}
+
+/* what the first file loaded set up, forgotten for another */
+static void forget(void)
+{
+	memset(&ct_filt, 0, sizeof(ct_filt));
+	memset(trigs, 0, sizeof(trigs));
+	ntrigs = nsigs = 0;
+	names = false;
+	ct_filt_gon = 1;
+	H.keys = NULL;
+	H.vals = NULL;
+	H.mask = 0;
+	F.used = F.nfuncs = F.nmods = F.natt = 0;
+}
+
+void ct_filt_init(void)
+{
+	const char *path = ct_getenv(CT_ENV_FILTER);
+	if (!path || !*path)
+		return;
+	if (!load(path)) {
+		ct_filt_on = true;
+		return;
+	}
+	/* an exec'd image (the doorbell is mapped before this) */
+	char own[4200];
+	if (names && ct_cfg.doorbell && ct_exe_path[0] && !covers_exe() &&
+	    ask_record(own, sizeof(own))) {
+		forget();
+		if (!load(own)) {
+			ct_filt_on = true;
+			return;
+		}
+	}
 	ct_filt_on = true;
 	ct_filt.timed |= ct_filt.min_time != 0;
 	for (uint32_t i = 0; i < ntrigs; i++) {
@@ -537,7 +642,7 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 		ct_api_snapshot_trigger(t);
 	if (tr && tr->backtrace &&
 	    !__atomic_exchange_n(&((struct trig *)tr)->done, 1, __ATOMIC_RELAXED))
-		ct_hook_backtrace(t);
+		ct_hook_backtrace(t, fn);
 	if (fl & CT_FL_EXC) {
 		*flags |= CT_FR_NIN;
 		return CT_FD_MARK;

@@ -289,11 +289,42 @@ static void rehook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 	}
 }
 
-/* the backtrace trigger (filter.c), in an entry hook (busy held): the
- * caller chain as the unwinder sees it untraced (hooked frames get their
- * return addresses back meanwhile), less the runtime's own frames, as a
- * BACKTRACE record */
-void ct_hook_backtrace(struct ct_tstate *t)
+/* the caller chain of the call whose return-address slot is slot, from
+ * the shadow stack, innermost first, into w[1..]: the called function,
+ * the return address into its caller, then each frame's return address
+ * (or, for a frame that keeps none, -finstrument-functions', its caller's
+ * address); an address that names a function's start is stored plus one,
+ * since the reader looks each one up less one (a return address names the
+ * call before it).  The number of addresses */
+static unsigned shadow_chain(const struct ct_tstate *t, uintptr_t fn, const uintptr_t *slot,
+			     uint32_t *w)
+{
+	uint64_t a[CT_BACKTRACE_MAX];
+	unsigned k = 0;
+	a[k++] = (uint64_t)fn + 1;
+	if (*slot && *slot != TRAMP)
+		a[k++] = *slot;
+	for (uint32_t i = t->depth; i-- > 0 && k < CT_BACKTRACE_MAX;) {
+		const struct ct_frame *f = &t->stk[i];
+		if (f->ret && f->ret != TRAMP)
+			a[k++] = f->ret;
+		else if (!f->ret && i > 0)
+			a[k++] = (uint64_t)t->stk[i - 1].fn + 1;
+	}
+	for (unsigned i = 0; i < k; i++) {
+		w[1 + 2 * i] = (uint32_t)a[i];
+		w[2 + 2 * i] = (uint32_t)(a[i] >> 32);
+	}
+	return k;
+}
+
+/* the backtrace trigger (filter.c), in an entry hook (busy held) of fn:
+ * the caller chain as the unwinder sees it untraced (hooked frames get
+ * their return addresses back meanwhile), less the runtime's own frames,
+ * as a BACKTRACE record.  A library call's entry (libcall.c) comes through
+ * a stub the unwinder cannot get past: when the chain misses the call's
+ * own return address, it is taken from the shadow stack instead */
+void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 {
 	void *buf[CT_BACKTRACE_MAX + 16];
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
@@ -307,14 +338,18 @@ void ct_hook_backtrace(struct ct_tstate *t)
 		return;
 	uint32_t w[1 + 2 * CT_BACKTRACE_MAX];
 	unsigned k = 0;
+	bool seen = false;
 	for (int i = 0; i < n && k < CT_BACKTRACE_MAX; i++) {
 		if (dladdr(buf[i], &di) && di.dli_fbase == self.dli_fbase)
 			continue; /* the runtime's own frames */
 		uint64_t a = (uint64_t)(uintptr_t)buf[i];
+		seen |= t->bt_slot && a == *t->bt_slot;
 		w[1 + 2 * k] = (uint32_t)a;
 		w[2 + 2 * k] = (uint32_t)(a >> 32);
 		k++;
 	}
+	if (t->bt_slot && !seen)
+		k = shadow_chain(t, fn, t->bt_slot, w);
 	if (!k || !t->ring || !t->cap)
 		return;
 	w[0] = ct_ext_word(CT_EXT_BACKTRACE, 2 * k, 0);
@@ -393,7 +428,9 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 		/* record-time filters: a call left out that needs no exit gets
 		 * no trampoline (it costs this look-up); one whose exit ends a
 		 * -N or -F call goes on the shadow stack without a record */
+		t->bt_slot = slot;
 		unsigned dec = ct_filt_enter(t, fn, &flags);
+		t->bt_slot = NULL;
 		flags |= CT_FR_HOOKED;
 		if (dec == CT_FD_SKIP) {
 			t->fl_filtered++;

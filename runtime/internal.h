@@ -164,6 +164,11 @@ struct ct_tstate {
 	 * thread's hook is making (busy held), for the paths that write its
 	 * ENTER (ct_enter_slow) */
 	uintptr_t cs_site;
+	/* the return-address slot of the call a hooked entry is deciding
+	 * on (hook.c enter_slow, with triggers; else NULL): the backtrace
+	 * trigger's start when the unwinder cannot get past the trampoline
+	 * of a library call */
+	uintptr_t *bt_slot;
 };
 #define CT_BUSY_OFF (1u << 30)
 
@@ -383,6 +388,8 @@ int ct_proc_pid(void) CT_HIDDEN;
 /* modules.c: the module map ("module" lines), again at dlopen/dlclose */
 extern char ct_exe_path[4096] CT_HIDDEN; /* the main program */
 void ct_modules_rescan(void) CT_HIDDEN;
+/* the executable's build id in hex ("-": none) */
+void ct_modules_main_buildid(char *out, size_t len) CT_HIDDEN;
 void ct_modules_reset(void) CT_HIDDEN; /* a new .proc file: all modules new */
 
 /* start.c: start-up */
@@ -644,7 +651,7 @@ static inline void ct_hook_modes(void)
 	ct_held_fast = ct_cyg_held_alone && !ct_args_enabled;
 }
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
-void ct_hook_backtrace(struct ct_tstate *t) CT_HIDDEN;
+void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn) CT_HIDDEN;
 /* wrap.c: glibc's backtrace() */
 int ct_backtrace_real(void **buf, int size) CT_HIDDEN;
 /* api.c: a MARK record (after a TIME record), never taken back by -t */

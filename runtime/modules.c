@@ -199,6 +199,24 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+static int main_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	if (info->dlpi_name && *info->dlpi_name)
+		return 0; /* the executable has no name here */
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_NOTE && ((char *)data)[0] == '-')
+			hex_buildid(&info->dlpi_phdr[i], info->dlpi_addr, data, 128);
+	return 1;
+}
+
+void ct_modules_main_buildid(char *out, size_t len)
+{
+	char bid[128] = "-";
+	dl_iterate_phdr(main_cb, bid);
+	ct_fmt(out, len, "%s", bid);
+}
+
 void ct_modules_rescan(void)
 {
 	uint64_t now = ct_clock();

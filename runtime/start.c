@@ -140,24 +140,6 @@ static void process_init(void)
 	else
 		ct_cfg.use_tsc = ct_arch_cycles_invariant();
 	ct_clock_no_tsc();
-	/* record-time filters: every hook asks them, on the C paths */
-	ct_filt_init();
-	ct_plug_init(); /* its table; the plugin itself in the constructor */
-	ct_inj_init();  /* record --inject's rules */
-	ct_libcall_init();
-	ct_callsite_init();
-	/* the trampolines' fast paths read the TSC (set before the calibration
-	 * below, which measures them) */
-	ct_hook_modes();
-	ct_cfg.buf_size = env_size(CT_ENV_BUFSIZE, 256 * 1024, 4096, 1u << 30) & ~(size_t)7;
-	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
-	const char *drop = ct_getenv(CT_ENV_DROP);
-	ct_cfg.drop = drop && !strcmp(drop, "1");
-	const char *flight = ct_getenv(CT_ENV_FLIGHT);
-	ct_cfg.flight = flight && !strcmp(flight, "1") && !ct_cfg.linked;
-	if (ct_cfg.flight)
-		ct_cfg.drop = false; /* nothing waits: nothing to drop */
-
 	ssize_t n = readlink("/proc/self/exe", ct_exe_path, sizeof(ct_exe_path) - 1);
 	ct_exe_path[n > 0 ? n : 0] = 0;
 	if (!ct_cfg.linked) {
@@ -207,6 +189,25 @@ static void process_init(void)
 		}
 		ct_cfg.doorbell = m;
 	}
+	/* record-time filters: every hook asks them, on the C paths (an
+	 * exec'd image may ask record, through the doorbell, for its own) */
+	ct_filt_init();
+	ct_plug_init(); /* its table; the plugin itself in the constructor */
+	ct_inj_init();  /* record --inject's rules */
+	ct_libcall_init();
+	ct_callsite_init();
+	/* the trampolines' fast paths read the TSC (set before the calibration
+	 * below, which measures them) */
+	ct_hook_modes();
+	ct_cfg.buf_size = env_size(CT_ENV_BUFSIZE, 256 * 1024, 4096, 1u << 30) & ~(size_t)7;
+	ct_cfg.nslots = (uint32_t)env_size(CT_ENV_NBUF, 8, 3, CT_RING_MAX_SLOTS);
+	const char *drop = ct_getenv(CT_ENV_DROP);
+	ct_cfg.drop = drop && !strcmp(drop, "1");
+	const char *flight = ct_getenv(CT_ENV_FLIGHT);
+	ct_cfg.flight = flight && !strcmp(flight, "1") && !ct_cfg.linked;
+	if (ct_cfg.flight)
+		ct_cfg.drop = false; /* nothing waits: nothing to drop */
+
 	if (ct_cfg.linked) {
 		mkdir(ct_cfg.dir, 0700);
 		ct_linked_info(false);

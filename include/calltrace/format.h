@@ -243,6 +243,18 @@ struct ct_doorbell {
 	uint32_t snap_lock;
 	uint32_t flight; /* record is in flight mode */
 	char snap_reason[64];
+	/* record-time filters with names (-F, -N, --hide, -T) in an image
+	 * exec'd from a program that DIR/filter.spec does not cover
+	 * (runtime/filter.c): it takes fx_lock (0 -> 1), writes its pid to
+	 * fx_pid, bumps fx_req and rings the doorbell; record matches the
+	 * regexes against the functions of /proc/PID/exe and of the modules it
+	 * needs, writes DIR/filter.x<fx_req>.spec (CT_FILTER_EXEC_FMT; none
+	 * when it cannot), sets fx_done to the request it served, clears
+	 * fx_lock and wakes fx_done's waiters */
+	uint32_t fx_req;  /* requests made */
+	uint32_t fx_done; /* requests served (futex word) */
+	uint32_t fx_lock;
+	int32_t fx_pid;
 };
 #define CT_GATE_OPEN 0   /* record new calls */
 #define CT_GATE_BEFORE 1 /* not yet (before the start of --time-range) */
@@ -309,6 +321,8 @@ struct ct_count_slot {
  * data directory; the runtime loads the file $CALLTRACE_ARGS names */
 #define CT_ARGS_FILE "args.spec"
 #define CT_FILTER_FILE "filter.spec" /* record-time filters (runtime/filter.c) */
+/* the same for an image exec'd later (struct ct_doorbell's fx_*), by request */
+#define CT_FILTER_EXEC_FMT "filter.x%u.spec"
 /* per-function decisions in the filter file */
 #define CT_FL_INC 1u    /* -F: only these and what they call */
 #define CT_FL_EXC 2u    /* -N: not these nor what they call */

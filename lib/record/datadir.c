@@ -40,9 +40,10 @@ static bool recording_name(const char *n)
 {
 	return !strcmp(n, "info") || !strcmp(n, ".info.tmp") ||
 	       (!strncmp(n, ".info.", 6) && digits(n + 6)) || !strcmp(n, CT_ARGS_FILE) ||
-	       !strcmp(n, CT_FILTER_FILE) || !strcmp(n, CT_LIBCALL_FILE) || ends_with(n, ".proc") ||
-	       ends_with(n, ".ev") || ends_with(n, ".cnt") ||
-	       (n[0] == '.' && ends_with(n, ".cnt.tmp"));
+	       !strcmp(n, CT_FILTER_FILE) ||
+	       (!strncmp(n, "filter.x", 8) && ends_with(n, ".spec")) ||
+	       !strcmp(n, CT_LIBCALL_FILE) || ends_with(n, ".proc") || ends_with(n, ".ev") ||
+	       ends_with(n, ".cnt") || (n[0] == '.' && ends_with(n, ".cnt.tmp"));
 }
 
 static bool sym_name(const char *n)

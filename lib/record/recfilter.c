@@ -489,6 +489,14 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 			 double hz, char *path, size_t pathlen, struct ct_msgs *warn,
 			 struct ct_error *err)
 {
+	return ct_recfilter_prepare_as(f, prog, dir, dfd, CT_FILTER_FILE, hz, path, pathlen, warn,
+				       err);
+}
+
+int ct_recfilter_prepare_as(const struct ct_recfilter *f, const char *prog, const char *dir,
+			    int dfd, const char *name, double hz, char *path, size_t pathlen,
+			    struct ct_msgs *warn, struct ct_error *err)
+{
 	int rc = -1;
 	struct prep p = {0};
 	p.err = err;
@@ -516,7 +524,7 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 			p.nrx++;
 		}
 	}
-	p.out = ct_specout_create(dir, dfd, CT_FILTER_FILE, path, pathlen, err);
+	p.out = ct_specout_create(dir, dfd, name, path, pathlen, err);
 	if (!p.out)
 		goto out;
 	uint64_t ticks = f->min_time ? (uint64_t)((double)f->min_time * hz / 1e9 + 0.5) : 0;
@@ -526,6 +534,9 @@ int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const c
 		f->max_depth, f->min_time, ticks, f->ninc ? 1 : 0);
 	fprintf(p.out, "trace %d\ngate %d\n", f->trace_off ? 0 : 1,
 		f->range || f->max_size ? 1 : 0);
+	/* regexes over names: an image exec'd from a program this file does
+	 * not cover asks record for a file of its own (runtime/filter.c) */
+	fprintf(p.out, "names %d\n", n || f->ntrig ? 1 : 0);
 	for (size_t i = 0; i < f->nsigs; i++)
 		fprintf(p.out, "signal %d %d\n", f->sigs[i].sig, f->sigs[i].action);
 	/* -T: a trig line each (ticks for time=), and its regex */

@@ -66,6 +66,12 @@ char *ct_recfilter_describe(const struct ct_recfilter *f);
 int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, int dfd,
 			 double hz, char *path, size_t pathlen, struct ct_msgs *warn,
 			 struct ct_error *err);
+/* the same into DIR/name, for an image exec'd later from the program prog
+ * (an absolute path): record answers the runtime's request (struct
+ * ct_doorbell's fx_*) with it */
+int ct_recfilter_prepare_as(const struct ct_recfilter *f, const char *prog, const char *dir,
+			    int dfd, const char *name, double hz, char *path, size_t pathlen,
+			    struct ct_msgs *warn, struct ct_error *err);
 void ct_recfilter_free(struct ct_recfilter *f);
 
 #endif
