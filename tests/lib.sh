@@ -175,7 +175,26 @@ long_only() {
 		opening = !closing && text ~ /\{( \/\*.*\*\/)?$/
 		return 1
 	}
-	!parse($0) { print; next }
+	# a line out; a call whose callees were all left out is written as
+	# replay writes a call without callees ("f() {" "}" -> "f();")
+	function out(line, k, d, isclose, isopen) {
+		if (held != "") {
+			if (isclose && k == hkey && d == hdepth) {
+				sub(/ \{$/, ";", held)
+				print held
+				held = ""
+				return
+			}
+			print held
+			held = ""
+		}
+		if (isopen && line ~ / \{$/) {
+			held = line; hkey = k; hdepth = d
+			return
+		}
+		print line
+	}
+	!parse($0) { out($0, "", -1, 0, 0); next }
 	key in drop {
 		if (depth > drop[key])
 			next
@@ -190,7 +209,8 @@ long_only() {
 		next
 	}
 	opening && scope != "" && name ~ scope && !(key in inscope) { inscope[key] = depth }
-	{ print }'
+	{ out($0, key, depth, closing, opening) }
+	END { if (held != "") print held }'
 }
 
 # short_kept D TIME SHORT [SCOPE]: fail unless every call of the functions
