@@ -45,6 +45,8 @@ static const char tail[] = "\n"
 struct func {
 	const char *name; /* display name (demangled when asked) */
 	char *dm;         /* malloc'd demangled name or NULL */
+	char *key;        /* malloc'd: what its variants share (variant_key) */
+	bool thunk;       /* a thunk to the function */
 	const char *file; /* DWARF file or NULL */
 	uint64_t value;
 	uint64_t calls;
@@ -170,9 +172,51 @@ static int cmp_func(const void *a, const void *b)
 	return r ? r : (x->value > y->value) - (x->value < y->value);
 }
 
+/* one source function's variants together: by key, then file */
+static int cmp_variant(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+	int r = strcmp(x->key, y->key);
+	if (r)
+		return r;
+	if (!x->file || !y->file)
+		return (!x->file) - (!y->file);
+	r = strcmp(x->file, y->file);
+	if (r)
+		return r;
+	/* the variant that names the function first: not a thunk, lowest
+	 * address */
+	if (x->thunk != y->thunk)
+		return x->thunk - y->thunk;
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+/* the key that a function's variants share: the full demangled name
+ * without a thunk's prefix (a C++ constructor's or destructor's complete,
+ * base and deleting variants, and the thunks that adjust `this` before
+ * jumping to one, are one function of the source) */
+static char *variant_key(const char *mangled, bool *thunk)
+{
+	static const char *const pfx[] = {"virtual thunk to ", "non-virtual thunk to ",
+					  "covariant return thunk to "};
+	char *full = ct_demangle_as(mangled, CT_DEMANGLE_FULL);
+	char *k = full ? full : xstrdup(mangled);
+	*thunk = false;
+	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++) {
+		size_t n = strlen(pfx[i]);
+		if (!strncmp(k, pfx[i], n)) {
+			memmove(k, k + n, strlen(k + n) + 1);
+			*thunk = true;
+			break;
+		}
+	}
+	return k;
+}
+
 static void build_funcs(struct cov *c, struct module *m)
 {
 	struct ct_symtab *t = m->tab;
+	bool has_file = false;
 	m->funcs = xcalloc(t->nsyms ? t->nsyms : 1, sizeof(*m->funcs));
 	for (size_t i = 0; i < t->nsyms;) {
 		/* aliases share a value: one function, named by the first kept name */
@@ -190,12 +234,46 @@ static void build_funcs(struct cov *c, struct module *m)
 		struct func *f = &m->funcs[m->nfuncs++];
 		f->dm = ct_demangle_as(keep->name, c->s->demangle);
 		f->name = f->dm ? f->dm : keep->name;
+		f->key = variant_key(keep->name, &f->thunk);
 		f->file = keep->file;
 		f->value = keep->value;
 		f->calls = calls;
-		if (calls)
-			m->called++;
+		has_file |= f->file != NULL;
 	}
+	/* a module built with debug info: its functions are those its DWARF
+	 * describes; a function it does not (a crt file's or libc_nonshared's
+	 * code linked in, as -pg's atexit, a compiler's thunk) is not the
+	 * program's own */
+	size_t n = 0;
+	for (size_t i = 0; i < m->nfuncs; i++) {
+		if (has_file && !m->funcs[i].file) {
+			free(m->funcs[i].dm);
+			free(m->funcs[i].key);
+			continue;
+		}
+		m->funcs[n++] = m->funcs[i];
+	}
+	m->nfuncs = n;
+	/* variants of one source function are one function, called when one
+	 * of them was */
+	ct_qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_variant);
+	n = 0;
+	for (size_t i = 0; i < m->nfuncs; i++) {
+		struct func *f = &m->funcs[i];
+		struct func *g = n ? &m->funcs[n - 1] : NULL;
+		if (g && !strcmp(g->key, f->key) &&
+		    (g->file == f->file || (g->file && f->file && !strcmp(g->file, f->file)))) {
+			g->calls += f->calls;
+			free(f->dm);
+			free(f->key);
+			continue;
+		}
+		m->funcs[n++] = *f;
+	}
+	m->nfuncs = n;
+	m->called = 0;
+	for (size_t i = 0; i < m->nfuncs; i++)
+		m->called += m->funcs[i].calls != 0;
 	ct_qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_func);
 }
 
@@ -501,8 +579,10 @@ int cmd_coverage(int argc, char **argv)
 
 	for (size_t i = 0; i < cv.nmods; i++) {
 		struct module *m = &cv.mods[i];
-		for (size_t k = 0; k < m->nfuncs; k++)
+		for (size_t k = 0; k < m->nfuncs; k++) {
 			free(m->funcs[k].dm);
+			free(m->funcs[k].key);
+		}
 		free(m->funcs);
 		free(m->counts);
 		ct_symtab_free(m->tab);

@@ -15,6 +15,7 @@
 #include "builtin.h"
 #include "message.h"
 #include "output.h"
+#include "counts.h"
 #include "overhead.h"
 #include "session.h"
 #include "util.h"
@@ -256,6 +257,18 @@ int cmd_info(int argc, char **argv)
 		all = v.cost;
 	}
 
+	/* a recording of call counts has no streams: its threads are those
+	 * of its count files */
+	struct ct_counts cnt = {0};
+	bool have_cnt = false;
+	if (v.counts) {
+		if (ct_view_counts_load(&v, &cnt)) {
+			ct_view_close(&v);
+			return 1;
+		}
+		have_cnt = true;
+	}
+
 	char buf[64], buf2[64];
 	/* text from the recording goes through ct_tx (output.h): no
 	 * control character reaches the terminal */
@@ -300,7 +313,7 @@ int cmd_info(int argc, char **argv)
 	else
 		printf("%-15s %zu (%zu program images: each exec starts one)\n",
 		       "processes:", npids, s->nprocs);
-	printf("%-15s %zu\n", "threads:", s->nthreads);
+	printf("%-15s %zu\n", "threads:", have_cnt ? cnt.nthreads : s->nthreads);
 	if (s->events)
 		printf("%-15s %" PRIu64 "\n", "events:", s->events);
 	else
@@ -362,6 +375,8 @@ int cmd_info(int argc, char **argv)
 		size_t nthr = 0;
 		for (size_t j = 0; j < s->nthreads; j++)
 			nthr += s->threads[j]->proc == p;
+		for (size_t j = 0; have_cnt && j < cnt.nthreads; j++)
+			nthr += cnt.threads[j].pid == p->pid && cnt.threads[j].gen == p->gen;
 		printf("\nprocess %d (gen %d)", p->pid, p->gen);
 		/* the ppid the process read at its start: its parent only when
 		 * that is a traced process (record adopts the orphans of its
@@ -385,8 +400,10 @@ int cmd_info(int argc, char **argv)
 						  sizeof(buf)) +
 				       strspn(buf, " "));
 		struct ct_overhead o;
-		if (ct_overhead_of(s, p, &o) &&
-		    (o.lib_inner_ps != o.inner_ps || o.lib_outer_ps != o.outer_ps))
+		if (have_cnt)
+			; /* no times: no overhead to take out of them */
+		else if (ct_overhead_of(s, p, &o) &&
+			 (o.lib_inner_ps != o.inner_ps || o.lib_outer_ps != o.outer_ps))
 			printf("  %-10s %.1f ns inner, %.1f ns outer per call; library calls %.1f "
 			       "ns "
 			       "inner, %.1f ns outer (taken out of the times of report, graph, "
@@ -401,7 +418,8 @@ int cmd_info(int argc, char **argv)
 			printf("  %-10s not measured (recorded by an older calltrace): times are "
 			       "shown as recorded\n",
 			       "overhead:");
-		print_frontends(s, p);
+		if (!have_cnt)
+			print_frontends(s, p);
 		if (costs) {
 			struct ct_cost pc = {0};
 			for (size_t j = 0; j < s->nthreads; j++)
@@ -418,6 +436,16 @@ int cmd_info(int argc, char **argv)
 				continue;
 			printf("    tid %-8d %12" PRIu64 " bytes  %s\n", t->tid, t->bytes,
 			       strrchr(t->path, '/') ? strrchr(t->path, '/') + 1 : t->path);
+		}
+		for (size_t j = 0; have_cnt && j < cnt.nthreads; j++) {
+			const struct ct_count_thread *t = &cnt.threads[j];
+			if (t->pid != p->pid || t->gen != p->gen)
+				continue;
+			uint64_t calls = 0;
+			for (size_t k = 0; k < t->narcs; k++)
+				calls += t->arcs[k].calls;
+			printf("    tid %-8d %12" PRIu64 " calls counted along %zu arcs\n", t->tid,
+			       calls, t->narcs);
 		}
 		printf("  %-10s %zu\n", "modules:", p->nmodules);
 		for (size_t j = 0; j < p->nmodules; j++) {
@@ -436,6 +464,8 @@ int cmd_info(int argc, char **argv)
 	else
 		status = 0;
 	free(costs);
+	if (have_cnt)
+		ct_counts_free(&cnt);
 	ct_view_close(&v);
 	return status;
 }

@@ -70,7 +70,7 @@ const struct ct_opt ct_record_options[] = {
 	{"count", OPT_COUNT, NULL,
 	 "counting mode: exact call counts per function and per\n"
 	 "caller->callee arc of each thread, no times, no event\n"
-	 "stream (report, callers, graph --no-time, coverage,\n"
+	 "stream (report, callers, graph, coverage,\n"
 	 "export folded/callgrind read it; doc/record.md)"},
 	{"lib", OPT_LIB, "PATH", "the runtime library (default: found next to calltrace)"},
 	{"args", 'A', "SPEC",

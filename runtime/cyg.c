@@ -836,8 +836,10 @@ static __attribute__((noinline)) void filt_act(struct ct_tstate *t, uintptr_t fn
 					       unsigned dec, uintptr_t flags)
 {
 	if (dec != CT_FD_RECORD) {
-		/* every frame goes on the shadow stack: its exit hook comes */
-		t->fl_filtered += dec == CT_FD_SKIP;
+		/* every frame goes on the shadow stack: its exit hook comes.
+		 * Left out either way: a frame that marks (the -N call
+		 * itself) is not recorded either */
+		t->fl_filtered++;
 		ct_push_quiet(t, fn, cfa, flags);
 		return;
 	}

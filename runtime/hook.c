@@ -437,6 +437,8 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 			return;
 		}
 		if (dec == CT_FD_MARK) {
+			/* not recorded (the -N call itself): left out too */
+			t->fl_filtered++;
 			if (!ct_push_quiet(t, fn, cfa, 0))
 				return;
 		} else if (ct_cyg_held && !ct_args_enabled && d < t->fl_tcap) {

@@ -377,6 +377,9 @@ void ct_proc_path_line(const char *head, const char *path) CT_HIDDEN;
 /* make this image's file and write its header and module map (false: it
  * cannot be made); close it in a forked child */
 bool ct_proc_file_start(void) CT_HIDDEN;
+/* the image's command line (/proc/self/cmdline) as read before main: NUL
+ * separated, n bytes (a fork's copy keeps its parent's) */
+const char *ct_start_cmdline(size_t *n) CT_HIDDEN;
 void ct_proc_file_close(void) CT_HIDDEN;
 /* thread names for the views: "thread-name" lines of the .proc file */
 void ct_thread_name_note(int tid) CT_HIDDEN;          /* tid's name now */

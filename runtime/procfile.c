@@ -183,18 +183,36 @@ void ct_thread_name_find(const char *name)
 	close(fd);
 }
 
+/* the image's command line as it started: read once, before main, and
+ * kept, so that a program that rewrites its argv memory (its title, as
+ * redis and setproctitle do) and then forks still shows its command: the
+ * child's /proc/self/cmdline is that title.  A copy made by fork keeps
+ * its parent's (an exec'd image reads its own). */
+static char start_cmdline[65536];
+static ssize_t start_cmdline_len = -1;
+
+const char *ct_start_cmdline(size_t *len)
+{
+	if (start_cmdline_len < 0) {
+		ssize_t n = 0, r;
+		int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+		while (fd >= 0 && n < (ssize_t)sizeof(start_cmdline) - 1 &&
+		       (r = read(fd, start_cmdline + n, sizeof(start_cmdline) - 1 - n)) > 0)
+			n += r;
+		if (fd >= 0)
+			close(fd);
+		start_cmdline[n] = 0;
+		start_cmdline_len = n;
+	}
+	*len = (size_t)start_cmdline_len;
+	return start_cmdline;
+}
+
 static void write_args(void)
 {
-	char buf[65536];
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	ssize_t n = 0, r;
-	while (n < (ssize_t)sizeof(buf) - 1 && (r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
-		n += r;
-	close(fd);
-	buf[n] = 0;
-	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
+	size_t n;
+	const char *buf = ct_start_cmdline(&n);
+	for (size_t i = 0; i < n; i += strlen(buf + i) + 1)
 		put_escaped_arg(buf + i);
 }
 

@@ -214,7 +214,9 @@ void ct_rings_flush_all(void)
 	ct_linked_info(true);
 }
 
-/* info's command: the arguments (/proc/self/cmdline) separated by spaces,
+/* info's command: the arguments (/proc/self/cmdline as read before main,
+ * not what a program that rewrote its title shows there at exit) separated
+ * by spaces,
  * each escaped as record's writer does it (lib/datadir.c, doc/format.md):
  * \\, \n, and a space in an argument as \x20, so that an argument can
  * neither add a line to info nor split into two.  (An empty argument
@@ -222,14 +224,9 @@ void ct_rings_flush_all(void)
  * record's.) */
 static void put_command(FILE *f)
 {
-	static char cmd[65536];
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	ssize_t n = 0, r;
-	while (fd >= 0 && n < (ssize_t)sizeof(cmd) && (r = read(fd, cmd + n, sizeof(cmd) - n)) > 0)
-		n += r;
-	if (fd >= 0)
-		close(fd);
-	for (ssize_t i = 0; i < n; i++) {
+	size_t n;
+	const char *cmd = ct_start_cmdline(&n);
+	for (size_t i = 0; i < n; i++) {
 		char c = cmd[i];
 		if (c == 0) {
 			if (i + 1 < n)

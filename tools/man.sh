@@ -104,5 +104,38 @@ END {
 		if ("calltrace-" c[i] != name) out = out (out == "" ? "" : ", ") "calltrace-" c[i] "(1)"
 	printf "%s.\n\nThe full documentation (data format, runtime, front ends, testing) is in\nshare/doc/calltrace/ under the installation prefix, and in doc/ of the\nsources.\n", out
 }' "$SRC" >"$TMP"
-go-md2man -in "$TMP" -out "$OUT"
+go-md2man -in "$TMP" -out "$OUT.tmp"
 rm -f "$TMP"
+# go-md2man's tables are as wide as their longest cells ("table wider than
+# line width" from man at 80 columns): the last column takes the width the
+# others leave (x) and its cells become text blocks (T{ ... T}) that tbl
+# wraps, left-aligned (.na: a narrow column cannot be adjusted); a long
+# cell of another column too (tbl gives it a share of the width)
+awk '
+/^\.TS$/ { tbl = 1; fmt = 1; print; next }
+/^\.TE$/ { tbl = 0; print; next }
+!tbl { print; next }
+fmt && /;$/ { print; next }
+fmt {
+	# a format line ("l l " or "l l ."): each column expands and wraps
+	last = / *\.$/
+	line = $0; sub(/ *\.?$/, "", line)
+	n = split(line, c, / +/); out = ""
+	for (i = 1; i <= n; i++) out = out (i > 1 ? " " : "") c[i] (i == n ? "x" : "")
+	print out (last ? " ." : "")
+	if (last) fmt = 0
+	next
+}
+inblock { if ($0 !~ /^T}/) { print; next } inblock = 0; sub(/^T}/, ""); pre = "T}" }
+{
+	n = split($0, f, "\t"); out = pre; pre = ""
+	for (i = 1; i <= n; i++) {
+		if (i == 1 && out != "" && f[i] == "") { continue }
+		cell = f[i]
+		if (cell == "T{") { inblock = 1; cell = "T{\n.na" }
+		else if (cell != "" && (i == n || length(cell) > 24)) { cell = "T{\n.na\n" cell "\nT}" }
+		out = out (out != "" || i > 1 ? "\t" : "") cell
+	}
+	print out
+}' "$OUT.tmp" >"$OUT"
+rm -f "$OUT.tmp"

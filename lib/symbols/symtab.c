@@ -305,9 +305,12 @@ static void walk_dies(Dwarf_Die *parent, const char *comp_dir, struct linevec *l
 				       (off = dwarf_ranges(&die, off, &base, &start, &end)) > 0)
 					add_line(lv, start, file, comp_dir, line);
 			}
+			/* a local class's members, a lambda's body: described
+			 * inside the function that holds them */
+			walk_dies(&die, comp_dir, lv, level + 1);
 		} else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
 			   tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-			   tag == DW_TAG_module) {
+			   tag == DW_TAG_module || tag == DW_TAG_lexical_block) {
 			walk_dies(&die, comp_dir, lv, level + 1);
 		}
 	} while (dwarf_siblingof(&die, &die) == 0);

@@ -168,7 +168,7 @@ int ct_view_open(struct ct_view *v)
 	v->counts = ct_counts_only(v->dir);
 	if (v->counts && !v->counts_ok)
 		return ct_error("%s holds call counts only (record --count): %s needs a full "
-				"recording; report, callers, graph --no-time, coverage and export "
+				"recording; report, callers, graph, coverage and export "
 				"--format=folded or callgrind read counts",
 				v->dir, ct_command() ? ct_command() : "this view");
 	if (v->counts && ct_filter_active(&v->filt))

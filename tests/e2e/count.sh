@@ -3,8 +3,9 @@
 # (report's calls column, callers' arcs, coverage), in every front end
 # (tests/e2e/count.c: threads and recursion, no tail call: -pg, -mfentry
 # and patched entries count a tail call from the caller's caller);
-# graph --no-time and the exports that need no times read the counts; the
-# views that need times refuse them; --count with options it cannot honour.
+# graph (with or without --no-time), info (threads, no overhead line) and
+# the exports that need no times read the counts; the views that need times
+# refuse them; --count with options it cannot honour.
 # variants: all
 # front-ends: all
 build basic "$E2E/basic.c"
@@ -50,6 +51,10 @@ done
 
 section "basic: graph --no-time"
 ct graph cbasic --no-time | add
+# graph without --no-time: the same tree (it exited 2)
+ct graph cbasic >"$W/graph.out"
+ct graph cbasic --no-time >"$W/graph.nt"
+same "graph against graph --no-time" "$W/graph.nt" "$W/graph.out"
 section "basic: callers --format=csv (rows sorted) and json"
 ct callers cbasic --format=csv >"$W/callers.csv"
 head -n 1 "$W/callers.csv" | add
@@ -74,7 +79,7 @@ else
 fi
 
 section "views that need times: a clear error"
-for cmd in "replay" "graph" "export --format=chrome" "export --format=folded" "report -s total" "report -F main"; do
+for cmd in "replay" "export --format=chrome" "export --format=folded" "report -s total" "report -F main"; do
 	# shellcheck disable=SC2086
 	guard "$CT" $cmd -d "$W/cbasic" >"$W/v.out" 2>"$W/v.err"
 	printf '%s: exit %s, stdout %s bytes: %s\n' "$cmd" "$RC" "$(wc -c <"$W/v.out" | tr -d ' ')" \
@@ -83,6 +88,13 @@ done
 
 section "info says what was counted"
 ct info cbasic | grep -E '^(mode|counted_calls|events):' | add
+# the threads counted (it said 0), as record's summary; no overhead line
+# (there are no times to take it out of)
+ct info ccount >"$W/info.count"
+sed -n 's/^calltrace: exit 0: [0-9]* process, \([0-9]*\) threads, .*/\1/p' "$W/ccount.err" >"$W/rec.threads"
+sed -n 's/^threads: *//p' "$W/info.count" >"$W/info.threads"
+same "info's threads against record's" "$W/rec.threads" "$W/info.threads"
+grep -E '^ *(threads|overhead|measured):' "$W/info.count" | sed 's/^ *//' | add
 
 section "record --count with options it cannot honour"
 for opt in "--flight" "--drop" "-b 64K" "-F main" "-a"; do

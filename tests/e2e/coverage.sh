@@ -1,5 +1,6 @@
 # coverage: per module and per source file, which functions were called and
-# which never were (text golden; JSON parsed back); --fail-under exit status.
+# which never were (text golden; JSON parsed back); --fail-under exit status;
+# C++ constructors and destructors (their variants one function).
 # variants: all
 # front-ends: few
 build coverage "$E2E/coverage.c"
@@ -29,3 +30,20 @@ echo "--fail-under=100: exit $?" | add
 echo "--fail-under=10: exit $?" | add
 "$CT" coverage -d "$W/d" --fail-under=x >/dev/null 2>&1
 echo "--fail-under=x: exit $?" | add
+
+# C++: a constructor's and a destructor's variants (C1/C2, D0/D1/D2, the
+# virtual thunks) are one function, called when one of them was (they were
+# listed as called and never called); under -pg the atexit stub that
+# libc_nonshared links in is not the program's own (it made 3/7)
+build coverage_cxx "$E2E/coverage_cxx.cc"
+record dx ./coverage_cxx
+want_rc "record ./coverage_cxx" $RC 0 "$W/dx.err"
+section "coverage, C++ (text)"
+ct coverage dx | sed "s|$W/||; s|^  /[^ ]*/|  |" | add
+section "coverage, C++: the called functions (JSON)"
+ct coverage dx --format=json >"$W/covx.json"
+python3 - "$W/covx.json" <<'PY' 2>&1 | add
+import json, sys
+for m in json.load(open(sys.argv[1]))["modules"]:
+    print("\n".join(f["name"] for f in m["called_functions"]))
+PY

@@ -2,7 +2,8 @@
 # --hide's count counts, sizes in KiB (as info), processes by pid with
 # their program images, complete: no beside unwritten events, and a
 # parent only when it is a traced process (record adopts daemon()'s
-# children: it is not their parent).
+# children: it is not their parent); -N's count: the -N calls and those
+# under them.
 # variants: one
 # front-ends: few
 build recsummary "$E2E/recsummary.c"
@@ -28,3 +29,12 @@ section "unwritten events: complete is no"
 cp -r "$W/d" "$W/du"
 printf 'write_errors: 1\nunwritten_events: 163\nunwritten_bytes: 4096\n' >>"$W/du/info"
 ct info du 2>/dev/null | grep -E '^(complete|unwritten):' | add
+
+# -N's count: the calls of the -N function itself (15) and those under it
+# (3000); it said 3000, the -N calls not counted
+section "-N: the calls left out (summary, info)"
+build notrace_count "$E2E/notrace_count.c"
+record n -N '^hidden$' ./notrace_count
+want_rc "record -N ./notrace_count" $RC 0 "$W/n.err"
+grep -o 'left out [0-9]* calls' "$W/n.err" | add
+grep '^filtered_calls:' "$W/n/info" | add
