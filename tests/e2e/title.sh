@@ -11,19 +11,21 @@ NEEDED=
 build title "$E2E/title.c"
 build title_linked "$E2E/title.c" $NEEDED -L"$LIBDIR" -lcalltrace -Wl,-rpath,"$LIBDIR"
 
+# show D HOW: recording D's command line in info, each process's argv and
+# the HTML report's title
+show() {
+	section "$2: info's command and each process's argv"
+	ct info "$1" | sed -n 's/^\(command:\) */\1 /p; s/^  argv: */argv: /p' | add
+	section "$2: the HTML report's title"
+	ct export "$1" --format=html -o "$W/$1.html"
+	grep -o '<title>[^<]*</title>' "$W/$1.html" | add
+}
+
 record d ./title one 'two words' three four five six seven
 want_rc "record ./title" $RC 0 "$W/d.err"
-section "record: info's command and each process's argv"
-ct info d | sed -n 's/^\(command:\) */\1 /p; s/^  argv: */argv: /p' | add
-section "record: the HTML report's title"
-ct export d --format=html -o "$W/d.html"
-grep -o '<title>[^<]*</title>' "$W/d.html" | add
+show d "record"
 
 guard env CALLTRACE_DIR="$W/l" ./title_linked one 'two words' three four five six seven \
 	>"$W/l.out" 2>"$W/l.err"
 want_rc "CALLTRACE_DIR=l ./title_linked" $RC 0 "$W/l.err"
-section "linked in: info's command and each process's argv"
-ct info l | sed -n 's/^\(command:\) */\1 /p; s/^  argv: */argv: /p' | add
-section "linked in: the HTML report's title"
-ct export l --format=html -o "$W/l.html"
-grep -o '<title>[^<]*</title>' "$W/l.html" | add
+show l "linked in"
