@@ -697,7 +697,8 @@ static inline __attribute__((always_inline)) uint32_t ct_filt_lookup(uintptr_t f
 }
 void ct_filt_init(void) CT_HIDDEN; /* $CALLTRACE_FILTER, at start-up */
 void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool added) CT_HIDDEN;
-/* alias is a library call's jump to fn (libcall.c): fn's flags are its own */
+/* alias gets fn's flags (libcall.c): a library call's jump to fn, or the
+ * implementation an IFUNC fn chose */
 void ct_filt_alias(uintptr_t alias, uintptr_t fn) CT_HIDDEN;
 uint32_t ct_filt_flags(uintptr_t fn) CT_HIDDEN; /* CT_FL_* */
 /* may fn's hook be left out (patch.c)?  it would never record anything */

@@ -357,6 +357,7 @@ struct dyn {
 	const ElfW(Half) * versym;
 	const ElfW(Verneed) * verneed;
 	size_t nverneed;
+	const uint32_t *gnuhash; /* DT_GNU_HASH, or NULL */
 	const ElfW(Phdr) * phdr;
 	int phnum;
 };
@@ -429,6 +430,9 @@ static bool read_dynamic(struct dyn *d)
 		case DT_VERNEEDNUM:
 			d->nverneed = v;
 			break;
+		case DT_GNU_HASH:
+			d->gnuhash = (const uint32_t *)dptr(d, v);
+			break;
 		}
 	}
 	d->njmprel = d->jmprel ? jmpsz / sizeof(ElfW(Rela)) : 0;
@@ -442,6 +446,60 @@ static const char *sym_name(const struct dyn *d, uint32_t si)
 	if (off >= d->strsz || !memchr(d->str + off, 0, d->strsz - off))
 		return NULL;
 	return d->str + off;
+}
+
+/* the module's first defined symbol of that name and type (STT_*; one
+ * name may have several versions: memcpy@GLIBC_2.2.5 a function,
+ * memcpy@@GLIBC_2.14 an IFUNC), through its GNU hash table, or NULL */
+static const ElfW(Sym) * gnu_lookup(const struct dyn *d, const char *name, unsigned type)
+{
+	const uint32_t *h = d->gnuhash;
+	if (!h || !h[0])
+		return NULL;
+	uint32_t nb = h[0], off = h[1], nbloom = h[2];
+	const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(h + 4) + nbloom);
+	const uint32_t *chain = buckets + nb;
+	uint32_t hash = 5381;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		hash = hash * 33 + *p;
+	uint32_t i = buckets[hash % nb];
+	if (i < off)
+		return NULL;
+	for (;; i++) {
+		uint32_t ch = chain[i - off];
+		if ((ch | 1) == (hash | 1)) {
+			const char *n = sym_name(d, i);
+			const ElfW(Sym) *sy = &d->sym[i];
+			if (n && !strcmp(n, name) && ELF64_ST_TYPE(sy->st_info) == type &&
+			    sy->st_shndx != SHN_UNDEF)
+				return sy;
+		}
+		if (ch & 1)
+			return NULL;
+	}
+}
+
+/* an IFUNC's slot holds the implementation its resolver chose (strlen ->
+ * __strlen_avx2), while record's decisions (filters, -A, plugins,
+ * --inject) are at the symbol's own address: that address when name is an
+ * IFUNC of the module that holds target, else 0 */
+static uintptr_t ifunc_symbol(uintptr_t target, const char *name)
+{
+	Dl_info info;
+	if (!dladdr((void *)target, &info) || !info.dli_fbase)
+		return 0;
+	const ElfW(Ehdr) *eh = info.dli_fbase;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_type != ET_DYN)
+		return 0;
+	struct dyn d;
+	memset(&d, 0, sizeof(d));
+	d.bias = (uintptr_t)info.dli_fbase;
+	d.phdr = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
+	d.phnum = eh->e_phnum;
+	if (!read_dynamic(&d))
+		return 0;
+	const ElfW(Sym) *s = gnu_lookup(&d, name, STT_GNU_IFUNC);
+	return s ? d.bias + s->st_value : 0;
 }
 
 /* the version a symbol of the module needs (e.g. "GLIBC_2.2.5"), or NULL */
@@ -761,12 +819,16 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 	for (size_t i = 0; i < nh; i++) {
 		bool first = c[i].slot >> 63;
 		c[i].slot &= ~((uintptr_t)1 << 63);
-		if (first && fns[i] != tg[i]) {
-			/* the target's entries in the address tables */
-			ct_filt_alias(fns[i], tg[i]);
-			ct_args_alias(fns[i], tg[i]);
-			ct_inj_alias(fns[i], tg[i]);
-			if (ct_sel_bloom[ct_sel_bloom_of(tg[i])])
+		/* the entries in the address tables of the name's own IFUNC
+		 * symbol, else an alias's target's */
+		uintptr_t from = first ? ifunc_symbol(tg[i], c[i].name) : 0;
+		if (first && !from && fns[i] != tg[i])
+			from = tg[i];
+		if (from && from != fns[i]) {
+			ct_filt_alias(fns[i], from);
+			ct_args_alias(fns[i], from);
+			ct_inj_alias(fns[i], from);
+			if (ct_sel_bloom[ct_sel_bloom_of(from)])
 				ct_sel_mark(fns[i]);
 		}
 		if (first) {

@@ -385,6 +385,9 @@ struct prep {
 	struct ct_error *err;
 	struct ct_u64map done; /* the module's offsets written */
 	bool main_mod;         /* the module is the program's executable */
+	const char *lib;       /* a library whose functions are library calls'
+				* targets: its name as the views print it
+				* after "@" ("libc.so.6"), else NULL */
 };
 
 /* a text field: bytes <= ' ', DEL and '%' as %XX */
@@ -405,6 +408,12 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 		return rc;
 	ct_u64map_init(&p->done);
 	p->main_mod = m->main_;
+	p->lib = NULL;
+	if (!m->instrumented && !m->main_) {
+		const char *n = m->name ? m->name : m->path;
+		const char *sl = strrchr(n, '/');
+		p->lib = sl ? sl + 1 : n;
+	}
 	for (size_t i = 0; i < st->nsyms; i++)
 		one_sym(p, st->syms[i].name, st->syms[i].value, st->syms[i].size);
 	/* a library's functions are library calls' targets (doc/libcall.md):
@@ -437,8 +446,10 @@ static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_
 {
 	/* the names the views match (demangle.h): never the return type */
 	char *dm = ct_demangle(symname);
+	/* a library call's name, as the views print it: "NAME@libc.so.6" */
+	char *ln = p->lib ? xasprintf("%s@%s", dm ? dm : symname, p->lib) : NULL;
 	struct ct_match_names mn;
-	ct_match_names_init(&mn, dm ? dm : symname);
+	ct_match_names_init(&mn, ln ? ln : dm ? dm : symname);
 	unsigned flags = 0;
 	for (size_t k = 0; k < p->nrx; k++) {
 		if (flags & p->rx[k].flag)
@@ -458,6 +469,7 @@ static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_
 		}
 	}
 	ct_match_names_free(&mn);
+	free(ln);
 	free(dm);
 	/* a hidden function that nothing else names needs no hook;
 	 * its size says which hook calls are its own */
@@ -480,8 +492,11 @@ static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_
 
 static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
 {
-	/* an IFUNC's calls go to an implementation elsewhere */
-	if (defined && !ifunc)
+	/* an IFUNC's calls go to the implementation its resolver chose: the
+	 * runtime gives it the decisions made at the IFUNC's own address
+	 * (runtime/libcall.c) */
+	(void)ifunc;
+	if (defined)
 		one_sym(ctx, name, value, 0);
 }
 

@@ -231,6 +231,13 @@ static bool name_parts(const char *s, size_t len, size_t *start, long *params)
 	return true;
 }
 
+/* one more name to match, malloc'd (kept in m->buf) */
+static void match_add(struct ct_match_names *m, char *s)
+{
+	m->buf[m->nbuf++] = s;
+	m->v[m->n++] = s;
+}
+
 void ct_match_names_init(struct ct_match_names *m, const char *name)
 {
 	memset(m, 0, sizeof(*m));
@@ -243,22 +250,26 @@ void ct_match_names_init(struct ct_match_names *m, const char *name)
 	long params;
 	if (!name_parts(name, len, &start, &params) || start >= len) {
 		m->v[m->n++] = name;
-		return;
+	} else {
+		match_add(m, xasprintf("%s", name + start));
+		if (params > (long)start) {
+			match_add(m, xasprintf("%.*s%s", (int)((size_t)params - start),
+					       name + start, suffix));
+			char *base = xasprintf("%.*s", (int)(len - start), name + start);
+			char *simple = ct_demangle_simplify(base);
+			free(base);
+			char *t = xasprintf("%s%s", simple, suffix);
+			free(simple);
+			if (strcmp(t, m->v[1]))
+				match_add(m, t);
+			else
+				free(t);
+		}
 	}
-	m->buf[0] = xasprintf("%s", name + start);
-	m->v[m->n++] = m->buf[0];
-	if (params > (long)start) {
-		m->buf[1] =
-			xasprintf("%.*s%s", (int)((size_t)params - start), name + start, suffix);
-		m->v[m->n++] = m->buf[1];
-		char *base = xasprintf("%.*s", (int)(len - start), name + start);
-		char *simple = ct_demangle_simplify(base);
-		free(base);
-		m->buf[2] = xasprintf("%s%s", simple, suffix);
-		free(simple);
-		if (strcmp(m->buf[2], m->buf[1]))
-			m->v[m->n++] = m->buf[2];
-	}
+	/* a library call matches with its "@module" and without it */
+	size_t sl = strlen(suffix), n0 = m->n;
+	for (size_t i = 0; sl && i < n0; i++)
+		match_add(m, xasprintf("%.*s", (int)(strlen(m->v[i]) - sl), m->v[i]));
 }
 
 bool ct_match_names_regex(const struct ct_match_names *m, const regex_t *re)
@@ -271,7 +282,7 @@ bool ct_match_names_regex(const struct ct_match_names *m, const regex_t *re)
 
 void ct_match_names_free(struct ct_match_names *m)
 {
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < m->nbuf; i++)
 		free(m->buf[i]);
 	memset(m, 0, sizeof(*m));
 }

@@ -38,12 +38,14 @@ char *ct_demangle_simplify(const char *full);
  * C++ name ("void ns::twice<int>(int)"): the qualified name with its
  * parameters ("ns::twice<int>(int)"), without them ("ns::twice<int>") and
  * the simple name ("ns::twice"); a C name is itself.  A library call's
- * "@module" stays on each.  The mangled name is not one of them.
+ * name is each of these with its "@module" ("strlen@libc.so.6") and
+ * without it ("strlen").  The mangled name is not one of them.
  */
 struct ct_match_names {
-	const char *v[3];
+	const char *v[6];
 	size_t n;
-	char *buf[3]; /* what v points into, malloc'd */
+	char *buf[6]; /* what v points into, malloc'd */
+	size_t nbuf;
 };
 /* name: the full demangled name, or a name that is not mangled */
 void ct_match_names_init(struct ct_match_names *m, const char *name);

@@ -127,14 +127,19 @@ int main(void)
 	      "A::operator std::vector<int, std::allocator<int> >() const|"
 	      "A::operator std::vector<int, std::allocator<int> >|A::operator std::vector");
 	names("operator new(unsigned long)@libstdc++.so.6",
-	      "operator new(unsigned long)@libstdc++.so.6|operator new@libstdc++.so.6");
+	      "operator new(unsigned long)@libstdc++.so.6|operator new@libstdc++.so.6|"
+	      "operator new(unsigned long)|operator new");
 	names("lookup(int)::State::match(int) const",
 	      "lookup(int)::State::match(int) const|lookup(int)::State::match|"
 	      "lookup::State::match");
 	names("(anonymous namespace)::hidden()",
 	      "(anonymous namespace)::hidden()|(anonymous namespace)::hidden");
 	names("void (*f(int))(char)", "void (*f(int))(char)");
-	names("memcpy@libc.so.6", "memcpy@libc.so.6");
+	names("memcpy@libc.so.6", "memcpy@libc.so.6|memcpy");
+	CHECK(names_match("^strlen$", "strlen@libc.so.6"), "a library call without its module");
+	CHECK(names_match("^strlen@libc\\.so\\.6$", "strlen@libc.so.6"),
+	      "a library call with its module");
+	CHECK(!names_match("^strlen$", "strlen_s"), "not a prefix");
 	names("foo+0x10", "foo+0x10");
 	CHECK(names_match("^std::", "void std::__introsort_loop<int*, long>(int*, int*, long)"),
 	      "^std:: past the return type");
