@@ -176,19 +176,28 @@ long_only() {
 		return 1
 	}
 	# a line out; a call whose callees were all left out is written as
-	# replay writes a call without callees ("f() {" "}" -> "f();")
-	function out(line, k, d, isclose, isopen) {
+	# replay writes a call without callees: "f() {" "}" -> "f();", and
+	# "f() { /* A */" "} /* f: B */" -> "f(); /* A, B */"
+	function out(line, k, d, isclose, isopen,   a, b, c) {
 		if (held != "") {
 			if (isclose && k == hkey && d == hdepth) {
-				sub(/ \{$/, ";", held)
-				print held
+				a = b = ""
+				if (match(held, / \/\* .* \*\/$/))
+					a = substr(held, RSTART + 4, RLENGTH - 7)
+				sub(/ \{( \/\*.*\*\/)?$/, ";", held)
+				if (match(text, /^} \/\* .*: .* \*\/$/)) {
+					b = substr(text, RSTART + 5, RLENGTH - 8)
+					sub(/^[^:]*: /, "", b)
+				}
+				c = a != "" && b != "" ? a ", " b : a b
+				print c != "" ? held " /* " c " */" : held
 				held = ""
 				return
 			}
 			print held
 			held = ""
 		}
-		if (isopen && line ~ / \{$/) {
+		if (isopen) {
 			held = line; hkey = k; hdepth = d
 			return
 		}

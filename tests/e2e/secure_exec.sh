@@ -6,7 +6,8 @@
 # traced, and says after it that this is why nothing was recorded.  As
 # root: user 65534 (setpriv) records a setuid-root copy of a traced
 # program; a copy without the bit is traced.  Skipped with a note when not
-# root, without setpriv, with no_new_privs or on a nosuid file system.
+# root, without setpriv, with no_new_privs, on a nosuid file system or
+# where 65534 cannot reach the tree (a checkout under a private directory).
 # variants: one
 build recstate "$E2E/recstate.c"
 why=
@@ -18,14 +19,19 @@ elif grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status; then
 	why="no_new_privs is set"
 elif [ -n "$(findmnt -n -o OPTIONS -T "$W" 2>/dev/null | grep -w nosuid)" ]; then
 	why="the work directory is on a nosuid file system"
+else
+	chmod o+x "$(dirname "$W")" "$W" "$(dirname "$CT")"
+	# a checkout under a private directory (mktemp -d's 0700) keeps
+	# 65534 from calltrace and the work directory
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$CT" -a -x "$W" 2>/dev/null ||
+		why="user 65534 cannot reach $CT or $W (a private directory above them)"
 fi
 if [ -n "$why" ]; then
 	echo "setuid program not tested: $why" >>"$W/skipped"
 	# (what the golden file holds)
 	cat "$E2E/secure_exec.expected" >"$W/actual"
 else
-	# the way to the work directory for 65534, a directory of its own
-	chmod o+x "$(dirname "$W")" "$W" "$(dirname "$CT")"
+	# a directory of its own for 65534
 	mkdir "$W/u" && chown 65534:65534 "$W/u"
 	cp recstate "$W/u/suid" && chown root:root "$W/u/suid" && chmod 4755 "$W/u/suid"
 	cp recstate "$W/u/plain" && chmod 755 "$W/u/plain"
