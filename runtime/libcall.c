@@ -243,8 +243,11 @@ void ct_libcall_note(uintptr_t bias, const void *phdr, int phnum, bool traced)
 	npending++;
 }
 
+static void ifunc_forget(uintptr_t base);
+
 void ct_libcall_forget(uintptr_t base)
 {
+	ifunc_forget(base);
 	for (int i = 0; i < ndone; i++)
 		if (done[i] == base)
 			done[i--] = done[--ndone];
@@ -479,29 +482,6 @@ static const ElfW(Sym) * gnu_lookup(const struct dyn *d, const char *name, unsig
 	}
 }
 
-/* an IFUNC's slot holds the implementation its resolver chose (strlen ->
- * __strlen_avx2), while record's decisions (filters, -A, plugins,
- * --inject) are at the symbol's own address: that address when name is an
- * IFUNC of the module that holds target, else 0 */
-static uintptr_t ifunc_symbol(uintptr_t target, const char *name)
-{
-	Dl_info info;
-	if (!dladdr((void *)target, &info) || !info.dli_fbase)
-		return 0;
-	const ElfW(Ehdr) *eh = info.dli_fbase;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_type != ET_DYN)
-		return 0;
-	struct dyn d;
-	memset(&d, 0, sizeof(d));
-	d.bias = (uintptr_t)info.dli_fbase;
-	d.phdr = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
-	d.phnum = eh->e_phnum;
-	if (!read_dynamic(&d))
-		return 0;
-	const ElfW(Sym) *s = gnu_lookup(&d, name, STT_GNU_IFUNC);
-	return s ? d.bias + s->st_value : 0;
-}
-
 /* the version a symbol of the module needs (e.g. "GLIBC_2.2.5"), or NULL */
 static const char *sym_version(const struct dyn *d, uint32_t si)
 {
@@ -674,6 +654,40 @@ static bool load_module(struct dyn *d, uintptr_t bias, const ElfW(Phdr) * phdr, 
 	d->phdr = phdr;
 	d->phnum = phnum;
 	return read_dynamic(d) && !in_runtime(d->lo);
+}
+
+/* an IFUNC's slot holds the implementation its resolver chose (strlen ->
+ * __strlen_avx2), while record's decisions (filters, -A, plugins,
+ * --inject) are at the symbol's own address: that address when name is an
+ * IFUNC of the module that holds target, else 0.  The module last looked
+ * at is kept (a program's library calls go mostly to one libc), until
+ * ct_libcall_forget drops it. */
+static struct dyn ifunc_mod;
+static bool ifunc_mod_ok;
+
+static void ifunc_forget(uintptr_t base)
+{
+	if (ifunc_mod_ok && ifunc_mod.bias == base)
+		ifunc_mod_ok = false;
+}
+
+static uintptr_t ifunc_symbol(uintptr_t target, const char *name)
+{
+	Dl_info info;
+	if (!dladdr((void *)target, &info) || !info.dli_fbase)
+		return 0;
+	if (!ifunc_mod_ok || ifunc_mod.bias != (uintptr_t)info.dli_fbase) {
+		const ElfW(Ehdr) *eh = info.dli_fbase;
+		if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_type != ET_DYN)
+			return 0;
+		ifunc_mod_ok = load_module(&ifunc_mod, (uintptr_t)info.dli_fbase,
+					   (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff),
+					   eh->e_phnum);
+		if (!ifunc_mod_ok)
+			return 0;
+	}
+	const ElfW(Sym) *s = gnu_lookup(&ifunc_mod, name, STT_GNU_IFUNC);
+	return s ? ifunc_mod.bias + s->st_value : 0;
 }
 
 static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
