@@ -111,9 +111,26 @@ rm -f "$TMP"
 # others leave (x) and its cells become text blocks (T{ ... T}) that tbl
 # wraps, left-aligned (.na: a narrow column cannot be adjusted); a long
 # cell of another column too (tbl gives it a share of the width)
+#
+# A text line that begins with "." or "'" is a request to troff, which
+# drops it ("./prog" in a code block, "..." standing for lines left out):
+# such lines get "\&" first; the requests go-md2man writes stay.
 awk '
 /^\.TS$/ { tbl = 1; fmt = 1; print; next }
 /^\.TE$/ { tbl = 0; print; next }
+/^[.'"'"']/ && !/^\.(TH|SH|SS|PP|IP|TP|RS|RE|nf|fi|na|nh|ad|sp|br|EX|EE|B|I|BR|IR|RB|RI)( |$)/ {
+	$0 = "\\&" $0
+}
+# a fenced block inside a list item or an option'"'"'s text comes out as one
+# code span over several lines ("\fB\fC" alone on its line ... "\fR"):
+# filled into a paragraph, its lines run together; they stay lines
+!tbl && /^\\fB\\fC$/ { print ".RS\n.nf"; code = 1; nf = 1; next }
+code && /^\\fR$/ { print ".fi\n.RE"; code = 0; nf = 0; next }
+/^\.nf$/ { nf = 1 }
+/^\.fi$/ { nf = 0 }
+# a list item'"'"'s later paragraph keeps its markdown indent, and a text
+# line that begins with a space breaks the line there: filled text loses it
+!tbl && !nf && /^[ \t]+[^ \t]/ { sub(/^[ \t]+/, "") }
 !tbl { print; next }
 fmt && /;$/ { print; next }
 fmt {

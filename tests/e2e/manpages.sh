@@ -2,7 +2,10 @@
 # them) renders at 80 columns without "table wider than line width" (man
 # said so for coverage, export, graph, info, record and replay: the
 # tables were as wide as their longest cells); replay's synopsis lists
-# every option of replay --help.  Skipped without man, groff or go-md2man.
+# every option of replay --help; troff warns of nothing (lines of code
+# blocks that begin with "." were dropped, code blocks inside lists ran
+# together, long lines could not be broken).  Skipped without man, groff
+# or go-md2man.
 # variants: one
 missing=
 for t in man groff go-md2man; do
@@ -25,6 +28,18 @@ else
 		MANWIDTH=80 man -l "$W/man/$b.1" 2>&1 >/dev/null | grep -c 'table wider than line width' |
 			sed "s/^/$b: /" | add
 	done
+	# troff's own warnings: a line that begins with "." is a request
+	# (a "./prog" or "..." line of a code block vanished), a code block
+	# in a list item ran its lines together, a long line cannot be broken
+	section "troff warnings at 80 columns"
+	for f in "$W"/man/*.1; do
+		b=$(basename "$f" .1)
+		MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null | grep -c 'warning' |
+			sed "s/^/$b: /"
+	done | sort | add
+	section "a code block's lines that begin with '.' are shown"
+	MANWIDTH=80 man -l "$W/man/record.1" 2>/dev/null |
+		grep -c '^ *\./prog  *# runs untraced' | add
 	section "replay's synopsis names every option of replay --help"
 	MANWIDTH=80 man -l "$W/man/replay.1" 2>/dev/null | sed -n '/^SYNOPSIS/,/^[A-Z]/p' >"$W/syn"
 	# each option by its short name when it has one
