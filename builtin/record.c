@@ -46,6 +46,7 @@
 #include "libcallopt.h"
 #include "message.h"
 #include "modfind.h"
+#include "leftout.h"
 #include "recfilter.h"
 #include "record.h"
 #include "recorder.h"
@@ -839,6 +840,12 @@ static int finish(struct recorder *r)
 			 (unsigned long long)cs->calls, (unsigned long long)cs->arcs, cs->threads,
 			 (unsigned long long)cs->lost);
 		r->ri.extra = r->count_info;
+	}
+	if (r->o.rf.nexc) {
+		/* threads started in a function -N leaves out (leftout.c) */
+		struct ct_msgs msgs = {0};
+		ct_leftout_warn(r->dirabs, &msgs);
+		ct_msgs_flush(&msgs);
 	}
 	bool info_failed = !write_final_info(r);
 	bool own_failure = r->dr.write_errors || r->sym_errors || r->dr.unwritten_bytes ||

@@ -113,6 +113,34 @@ bool ct_filt_unhooked(uintptr_t fn)
 	return ct_filt_on && (ct_filt_flags(fn) & CT_FL_NOHOOK);
 }
 
+/* pthread_create(fn): a thread that starts in a function -N leaves out
+ * records nothing.  record cannot know start routines before the run, so
+ * each such function is noted once in the .proc file ("thread-left-out
+ * ADDR"), and record names it in a warning at the end (doc/record.md) */
+static uintptr_t noted[16];
+
+void ct_filt_thread_start(uintptr_t fn)
+{
+	if (!ct_filt_on || !(ct_filt_flags(fn) & CT_FL_EXC))
+		return;
+	for (size_t i = 0; i < sizeof(noted) / sizeof(noted[0]); i++) {
+		uintptr_t was = 0;
+		if (__atomic_compare_exchange_n(&noted[i], &was, fn, false, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED)) {
+			ct_proc_printf("thread-left-out %lx", (unsigned long)fn);
+			return;
+		}
+		if (was == fn)
+			return;
+	}
+}
+
+/* a forked child's .proc file is its own: it notes them again */
+void ct_filt_after_fork(void)
+{
+	memset(noted, 0, sizeof(noted));
+}
+
 /* ---- loading the file ------------------------------------------------- */
 
 /* a line of the file (ct_spec_lines); c: the counts of "f" and "module"

@@ -53,6 +53,7 @@ static void after_fork_child(void)
 		return;
 	}
 	ct_proc_printf("fork %lu %d", (unsigned long)ct_clock(), ppid);
+	ct_filt_after_fork();
 	if (ct_count_on)
 		ct_count_after_fork();
 	ct_thread_after_fork(&ct_self);

@@ -703,6 +703,9 @@ void ct_filt_alias(uintptr_t alias, uintptr_t fn) CT_HIDDEN;
 uint32_t ct_filt_flags(uintptr_t fn) CT_HIDDEN; /* CT_FL_* */
 /* may fn's hook be left out (patch.c)?  it would never record anything */
 bool ct_filt_unhooked(uintptr_t fn) CT_HIDDEN;
+/* a thread is created to start in fn: noted when -N leaves fn out */
+void ct_filt_thread_start(uintptr_t fn) CT_HIDDEN;
+void ct_filt_after_fork(void) CT_HIDDEN; /* (in the child) */
 /* what to do with a call of fn entered now; *flags gets the frame's flags
  * (CT_FR_FILT and the state above it) */
 enum { CT_FD_SKIP, CT_FD_MARK, CT_FD_RECORD };

@@ -329,6 +329,7 @@ CT_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*
 			     void *arg)
 {
 	resolve();
+	ct_filt_thread_start((uintptr_t)fn);
 	uint32_t off = ct_self.off;
 	if (off == 0)
 		off = __atomic_load_n(&ct_cfg.stop_all, __ATOMIC_RELAXED);
