@@ -39,6 +39,12 @@
  *   module BUILDID PATH     (PATH with bytes <= ' ' and '%' as %XX)
  *   f OFFSET FLAGS [TRIG]   (hex; CT_FL_* of calltrace/format.h; TRIG: 1 +
  *                            the trigger's index)
+ *   n OFFSET VALUE NAME     (a library's function that the options decide
+ *                            apart by the name it is called by, strtol and
+ *                            strtoimax: VALUE (hex, FLAGS | TRIG << 16) for
+ *                            calls through a slot named NAME; a name without
+ *                            a line gets none; libcall.c records each name's
+ *                            calls at a jump of its own)
  */
 #include <signal.h>
 #include <fcntl.h>
@@ -94,6 +100,36 @@ uint32_t ct_filt_flags(uintptr_t fn)
 	return ct_filt_lookup(fn);
 }
 
+/* the "n" lines: at most MAX_NAMED, the rest decided by address as before */
+#define MAX_NAMED 128
+static struct {
+	uint32_t mod;
+	uint32_t val;
+	uint64_t off;
+	char name[64];
+} named[MAX_NAMED];
+static uint32_t nnamed;
+
+bool ct_filt_named(uintptr_t target, const char *name, uint32_t *val)
+{
+	if (!ct_filt_on || !nnamed)
+		return false;
+	bool apart = false;
+	*val = 0;
+	for (uint32_t a = 0; a < F.natt; a++) {
+		if (target < F.att[a].base)
+			continue;
+		for (uint32_t i = 0; i < nnamed; i++) {
+			if (named[i].mod != F.att[a].mod || F.att[a].base + named[i].off != target)
+				continue;
+			apart = true;
+			if (!strcmp(named[i].name, name))
+				*val = named[i].val;
+		}
+	}
+	return apart;
+}
+
 /* ---- modules ---------------------------------------------------------- */
 
 void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool added)
@@ -106,6 +142,12 @@ void ct_filt_alias(uintptr_t alias, uintptr_t fn)
 {
 	if (ct_filt_on)
 		ct_atab_put(&F, alias, ct_filt_lookup(fn));
+}
+
+void ct_filt_set(uintptr_t a, uint32_t val)
+{
+	if (ct_filt_on)
+		ct_atab_put(&F, a, val);
 }
 
 bool ct_filt_unhooked(uintptr_t fn)
@@ -254,6 +296,22 @@ static bool line_of(void *c, uint32_t line, const char **p, const char *le)
 			ct_filt.has_nohook = true;
 		F.nfuncs++;
 		F.mods[F.nmods - 1].nf++;
+	} else if (ct_spec_keyword(p, le, "n")) {
+		char name[sizeof(named[0].name)];
+		if (!F.nmods || !ct_spec_number(p, le, 16, &a) || !ct_spec_number(p, le, 16, &b) ||
+		    !b || b > 0xffffffffu ||
+		    ((b >> CT_FL_TRIG_SHIFT) && !(b & CT_FL_NOHOOK) &&
+		     (b >> CT_FL_TRIG_SHIFT) > ntrigs))
+			return false;
+		/* (a name too long for the table: decided by address) */
+		if (ct_spec_text(p, le, name, sizeof(name)) && nnamed < MAX_NAMED) {
+			named[nnamed].mod = F.nmods - 1;
+			named[nnamed].off = a;
+			named[nnamed].val = (uint32_t)b;
+			memcpy(named[nnamed++].name, name, sizeof(name));
+		} else {
+			*p = le;
+		}
 	} else {
 		const char *w;
 		size_t n;

@@ -700,6 +700,11 @@ void ct_filt_module(uintptr_t base, const char *path, const char *buildid, bool 
 /* alias gets fn's flags (libcall.c): a library call's jump to fn, or the
  * implementation an IFUNC fn chose */
 void ct_filt_alias(uintptr_t alias, uintptr_t fn) CT_HIDDEN;
+/* does record decide the library function at target apart by the name
+ * it is called by ("n" lines)?  *val: what it says of calls named name */
+bool ct_filt_named(uintptr_t target, const char *name, uint32_t *val) CT_HIDDEN;
+/* a's flags are val from now on (libcall.c: a name's own jump) */
+void ct_filt_set(uintptr_t a, uint32_t val) CT_HIDDEN;
 uint32_t ct_filt_flags(uintptr_t fn) CT_HIDDEN; /* CT_FL_* */
 /* may fn's hook be left out (patch.c)?  it would never record anything */
 bool ct_filt_unhooked(uintptr_t fn) CT_HIDDEN;

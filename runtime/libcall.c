@@ -313,7 +313,7 @@ static bool lcn_grow(void)
 /* the function a stub of name's slot pushes: the target, or name's jump
  * (thunk, made by the caller when this returns it) if another name has the
  * target; *known when the pair was seen before (its lines written) */
-static uintptr_t lcn_fn(uintptr_t target, const char *name, uintptr_t thunk, bool *known)
+static uintptr_t lcn_fn(uintptr_t target, const char *name, uintptr_t thunk, bool own, bool *known)
 {
 	*known = false;
 	bool other = false;
@@ -331,7 +331,7 @@ static uintptr_t lcn_fn(uintptr_t target, const char *name, uintptr_t thunk, boo
 	}
 	if (nlcn == lcn_cap && !lcn_grow())
 		return target; /* (no room: named as the target's first name) */
-	uintptr_t fn = other ? thunk : target;
+	uintptr_t fn = other || own ? thunk : target;
 	uint32_t b = lcn_bucket(target);
 	lcn[nlcn] = (struct lcname){target, fn, name, lcn_head[b]};
 	lcn_head[b] = ++nlcn;
@@ -798,7 +798,11 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		uint8_t *s = b + i * 16, *j = th + i * 8;
 		bool known;
 		tg[i] = c[i].target;
-		fns[i] = lcn_fn(c[i].target, c[i].name, (uintptr_t)j, &known);
+		/* a function record decides apart by name (strtol, strtoimax):
+		 * each name's calls at a jump of its own */
+		uint32_t nv;
+		bool apart = ct_filt_named(c[i].target, c[i].name, &nv);
+		fns[i] = lcn_fn(c[i].target, c[i].name, (uintptr_t)j, apart, &known);
 		c[i].slot |= known ? 0 : (uintptr_t)1 << 63;
 		int32_t d0 = (int32_t)((uintptr_t)&tg[i] - (uintptr_t)(j + 6));
 		int32_t d1 = (int32_t)((uintptr_t)&fns[i] - (uintptr_t)(s + 6));
@@ -838,8 +842,13 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		uintptr_t from = first ? ifunc_symbol(tg[i], c[i].name) : 0;
 		if (first && !from && fns[i] != tg[i])
 			from = tg[i];
+		uint32_t nv;
+		bool apart = first && ct_filt_named(tg[i], c[i].name, &nv);
+		if (apart && fns[i] != tg[i])
+			ct_filt_set(fns[i], nv);
 		if (from && from != fns[i]) {
-			ct_filt_alias(fns[i], from);
+			if (!apart)
+				ct_filt_alias(fns[i], from);
 			ct_args_alias(fns[i], from);
 			ct_inj_alias(fns[i], from);
 			if (ct_sel_bloom[ct_sel_bloom_of(from)])

@@ -388,12 +388,23 @@ struct prep {
 	const char *lib;       /* a library whose functions are library calls'
 				* targets: its name as the views print it
 				* after "@" ("libc.so.6"), else NULL */
+	struct dname *dn;      /* its dynamic symbols' decisions */
+	size_t ndn, capdn;
+};
+
+/* a library's dynamic symbol and what the options say of it: names at one
+ * address decided apart get "n" lines (write_named) */
+struct dname {
+	uint64_t value;
+	uint32_t val; /* CT_FL_* | trigger << CT_FL_TRIG_SHIFT */
+	char *name;
 };
 
 /* a text field: bytes <= ' ', DEL and '%' as %XX */
 
-static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_t size);
+static uint32_t one_sym(struct prep *p, const char *symname, uint64_t value, uint64_t size);
 static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc);
+static void write_named(struct prep *p);
 
 static int do_module(void *ctx, const struct ct_modfound *m)
 {
@@ -419,8 +430,10 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	/* a library's functions are library calls' targets (doc/libcall.md):
 	 * known by their dynamic symbols' names, which the table above may
 	 * have under another alias (printf as _IO_printf) */
-	if (!m->instrumented && !m->main_)
+	if (!m->instrumented && !m->main_) {
 		ct_dynsym_funcs(m->path, dyn_sym, p);
+		write_named(p);
+	}
 	ct_u64map_free(&p->done);
 	ct_symtab_free(st);
 	return ferror(p->out) ? -1 : 0;
@@ -441,8 +454,8 @@ static void note_entry(struct prep *p, struct rx *r, const char *symname, const 
 }
 
 /* one function symbol of the module being written: its line, if the
- * options name it */
-static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_t size)
+ * options name it; what they say of it */
+static uint32_t one_sym(struct prep *p, const char *symname, uint64_t value, uint64_t size)
 {
 	/* the names the views match (demangle.h): never the return type */
 	char *dm = ct_demangle(symname);
@@ -479,15 +492,17 @@ static void one_sym(struct prep *p, const char *symname, uint64_t value, uint64_
 			flags |= (unsigned)size << CT_FL_TRIG_SHIFT;
 	}
 	if (!trig && !flags)
-		return;
+		return 0;
+	uint32_t val = flags | (uint32_t)trig << CT_FL_TRIG_SHIFT;
 	void **slot = ct_u64map_slot(&p->done, value);
 	if (*slot)
-		return; /* an alias at the same address said it first */
+		return val; /* an alias at the same address said it first */
 	*slot = (void *)1;
 	if (trig)
 		fprintf(p->out, "f %" PRIx64 " %x %zx\n", value, flags, trig);
 	else
 		fprintf(p->out, "f %" PRIx64 " %x\n", value, flags);
+	return val;
 }
 
 static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, bool ifunc)
@@ -496,8 +511,45 @@ static void dyn_sym(void *ctx, const char *name, uint64_t value, bool defined, b
 	 * runtime gives it the decisions made at the IFUNC's own address
 	 * (runtime/libcall.c) */
 	(void)ifunc;
-	if (defined)
-		one_sym(ctx, name, value, 0);
+	struct prep *p = ctx;
+	if (!defined)
+		return;
+	uint32_t val = one_sym(p, name, value, 0);
+	if (p->ndn == p->capdn) {
+		p->capdn = p->capdn ? 2 * p->capdn : 256;
+		p->dn = xrealloc(p->dn, p->capdn * sizeof(*p->dn));
+	}
+	p->dn[p->ndn++] = (struct dname){value, val, xstrdup(name)};
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const struct dname *x = a, *y = b;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* names of one library function that the options decide apart (-N
+ * '^strtol$' where strtoimax is the same function): the "f" line holds
+ * one alias's decisions, so each decided name gets an "n" line and the
+ * runtime records the calls through each name's slots apart (libcall.c) */
+static void write_named(struct prep *p)
+{
+	qsort(p->dn, p->ndn, sizeof(*p->dn), by_value);
+	for (size_t i = 0, j; i < p->ndn; i = j) {
+		bool apart = false;
+		for (j = i + 1; j < p->ndn && p->dn[j].value == p->dn[i].value; j++)
+			apart |= p->dn[j].val != p->dn[i].val;
+		for (size_t k = i; apart && k < j; k++) {
+			if (!p->dn[k].val)
+				continue;
+			fprintf(p->out, "n %" PRIx64 " %x ", p->dn[k].value, p->dn[k].val);
+			ct_specout_text(p->out, p->dn[k].name);
+			fputc('\n', p->out);
+		}
+	}
+	for (size_t i = 0; i < p->ndn; i++)
+		free(p->dn[i].name);
+	p->ndn = 0;
 }
 
 int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, int dfd,
@@ -636,6 +688,7 @@ out:
 	for (size_t i = 0; i < p.ntrx; i++)
 		regfree(&p.trx[i].re);
 	free(p.trx);
+	free(p.dn);
 	free(p.rx);
 	return rc;
 }
