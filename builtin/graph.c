@@ -145,8 +145,6 @@ struct graph {
 	struct frame *stack;
 	size_t depth, capstack;
 	bool no_time;
-	bool no_libcall;      /* library calls' frames left out (their callbacks
-			  * go under their caller, their time is its own) */
 	bool counts;          /* a recording of call counts only: the tree of arcs */
 	struct ct_counts cnt; /* its counts */
 };
@@ -160,57 +158,53 @@ static uint32_t intern(struct graph *g, const char *name, bool add)
 	return id < 0 ? NONE : (uint32_t)id;
 }
 
-/* graph has no filter options: its filter is the function table, and every
- * event comes here */
+/* one event of a call shown (fn: its function, for an entry) */
+static void one_event(struct graph *g, struct ct_func *fn, const struct ct_event *ev)
+{
+	if (ev->kind == CT_ENTER) {
+		if (fn->user < 0)
+			fn->user = intern(g, fn->name, true);
+		uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
+		uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
+		*CT_PUSH(g->stack, g->depth, g->capstack) =
+			(struct frame){.node = node, .child = 0};
+	} else if (g->depth) {
+		/* well nested: the exit of the call on top */
+		struct frame f = g->stack[--g->depth];
+		uint64_t incl = ct_event_dur(ev);
+		struct node *n = &g->tree.n[f.node];
+		n->calls += ct_call_counted(ev);
+		n->total += incl;
+		n->rtotal += ct_event_raw_dur(ev);
+		n->self += ct_call_self(incl, f.child);
+		if (g->depth)
+			g->stack[g->depth - 1].child += incl;
+	}
+}
+
+/* without filters every event comes here, its function from the table */
 static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *evs, int nev)
 {
 	struct graph *g = ctx;
-	for (int i = 0; i < nev; i++) {
-		const struct ct_event *ev = &evs[i];
-		if (ev->kind == CT_ENTER) {
-			struct ct_func *fn = ct_filter_func(g->filt, t->proc, ev->addr);
-			if (g->no_libcall && fn->libcall) {
-				*CT_PUSH(g->stack, g->depth, g->capstack) =
-					(struct frame){.node = NONE, .child = 0};
-				continue;
-			}
-			if (fn->user < 0)
-				fn->user = intern(g, fn->name, true);
-			/* the nearest frame shown */
-			size_t k = g->depth;
-			while (k && g->stack[k - 1].node == NONE)
-				k--;
-			uint32_t parent = k ? g->stack[k - 1].node : 0;
-			uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
-			*CT_PUSH(g->stack, g->depth, g->capstack) =
-				(struct frame){.node = node, .child = 0};
-		} else if (g->depth) {
-			/* well nested: the exit of the call on top */
-			struct frame f = g->stack[--g->depth];
-			if (f.node == NONE) {
-				/* a library call left out: what it called back
-				 * is its caller's callees' time */
-				if (g->depth)
-					g->stack[g->depth - 1].child += f.child;
-				continue;
-			}
-			uint64_t incl = ct_event_dur(ev);
-			struct node *n = &g->tree.n[f.node];
-			n->calls += ct_call_counted(ev);
-			n->total += incl;
-			n->rtotal += ct_event_raw_dur(ev);
-			n->self += ct_call_self(incl, f.child);
-			if (g->depth)
-				g->stack[g->depth - 1].child += incl;
-		}
-	}
+	for (int i = 0; i < nev; i++)
+		one_event(g,
+			  evs[i].kind == CT_ENTER ? ct_filter_func(g->filt, t->proc, evs[i].addr)
+						  : NULL,
+			  &evs[i]);
+}
+
+/* with -F/-N/--hide/-D/-t/--no-libcall: the calls the filters show, a
+ * hidden call's callees under its nearest shown caller (lib/read/filter.h) */
+static void emit(void *ctx, const struct ct_fevent *fe)
+{
+	one_event(ctx, fe->fn, &fe->ev);
 }
 
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct graph *g = ctx;
 	g->depth = 0;
-	int rc = ct_view_read_thread(v, t, NULL, NULL, g);
+	int rc = ct_view_read_thread(v, t, NULL, emit, g);
 	g->depth = 0;
 	return rc;
 }
@@ -439,9 +433,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_FLAG("no-time", struct graph, no_time,
 		    "print calls only, children in the order of their\n"
 		    "first call (stable output, for tests)"),
-	CT_OPT_FLAG("no-libcall", struct graph, no_libcall,
-		    "leave out the library calls (doc/libcall.md): what\n"
-		    "they call back shows under their caller"),
+	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	CT_OPT_RAWTIMES,
 	CT_OPT_HELP,
 	CT_OPT_END,

@@ -1,5 +1,5 @@
 # graph: the call tree aggregated by call path, backtraces and callee tree
-# of a function (tests/e2e/basic.c); bad usage.
+# of a function (tests/e2e/basic.c); -F/-N/--hide/-D; bad usage.
 # variants: all
 build basic "$E2E/basic.c"
 record d ./basic
@@ -7,6 +7,14 @@ want_rc "record ./basic" $RC 0 "$W/d.err"
 section "graph --no-time"; ct graph d --no-time | add
 section "graph --no-time middle"; ct graph d --no-time middle | add
 section "graph --no-time leaf"; ct graph d --no-time leaf | add
+# the call filters, as report and replay take them (issue 30): a hidden
+# call's callees under its nearest shown caller
+for f in "-F ^middle\$" "-N ^inner\$" "--hide ^middle\$" "-D 2" "-F ^outer\$ -D 2" \
+	"--hide ^outer\$ -N ^loop\$"; do
+	# shellcheck disable=SC2086
+	section "graph --no-time $f"; ct graph d --no-time $f | add
+done
+section "graph -N ^inner\$ leaf"; ct graph d --no-time -N '^inner$' leaf | add
 section "graph (with times) has the same calls (lines sorted: the order depends on times)"
 # the marks of lines mostly the tracer's cost (and their legend) depend on
 # the times too: the sure case checks them
