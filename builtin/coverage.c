@@ -419,6 +419,24 @@ static void count(void *ctx, struct ct_thread *t, const struct ct_event *evs, in
 		}
 }
 
+/* with filters, every call still says which modules are traced: its
+ * function is known, with no call counted yet */
+static void seen(void *ctx, struct ct_thread *t, const struct ct_event *evs, int n)
+{
+	struct cov *c = ctx;
+	(void)t;
+	for (int k = 0; k < n; k++)
+		if (evs[k].kind == CT_ENTER)
+			ct_u64map_slot(c->pcalls, evs[k].addr);
+}
+
+/* with -F/-N/--hide/-D/-t: the calls the filters show */
+static void emit(void *ctx, const struct ct_fevent *fe)
+{
+	if (fe->ev.kind == CT_ENTER)
+		count(ctx, NULL, &fe->ev, 1);
+}
+
 /* a recording of call counts (record --count): the calls into each callee
  * address of each thread; 0, or 1 after a message */
 static int read_counts(struct cov *c, struct ct_view *v)
@@ -452,7 +470,7 @@ static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 	if (pi == c->s->nprocs)
 		return 0;
 	c->pcalls = &c->calls[pi];
-	return ct_view_read_thread(v, t, NULL, NULL, c);
+	return ct_view_read_thread(v, t, NULL, emit, c);
 }
 
 static void attribute(struct cov *c, bool all_modules)
@@ -503,6 +521,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_FLAG("all-modules", struct cov, all_modules,
 		    "every module with symbols, not only instrumented ones"),
 	CT_OPT_DEMANGLE,
+	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	CT_OPT_PAGER,
 	CT_OPT_HELP,
 	CT_OPT_END,
@@ -539,7 +558,7 @@ int cmd_coverage(int argc, char **argv)
 	struct cov cv = {.fmt = F_TEXT, .fail_under = -1};
 	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .option = option,
-			    .ctx = &cv, .unfiltered = count, .counts_ok = true};
+			    .ctx = &cv, .unfiltered = count, .prefilter = seen, .counts_ok = true};
 	/* clang-format on */
 	int status;
 

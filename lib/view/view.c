@@ -229,6 +229,8 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 			v->unfiltered(ctx, t, evs, rc);
 			continue;
 		}
+		if (v->prefilter)
+			v->prefilter(ctx, t, evs, rc);
 		for (int i = 0; i < rc; i++)
 			ct_filter_push(&v->filt, ft, &evs[i], emit, ctx);
 	}

@@ -108,6 +108,9 @@ struct ct_view {
 	/* when set and no filter is active, ct_view_read_thread hands it the
 	 * events in batches instead of passing each through the filters */
 	void (*unfiltered)(void *ctx, struct ct_thread *t, const struct ct_event *ev, int n);
+	/* when set and a filter is active, handed each batch of events before
+	 * they go through the filters (coverage: which modules were traced) */
+	void (*prefilter)(void *ctx, struct ct_thread *t, const struct ct_event *ev, int n);
 	/* when set, called at the end of each thread's events, after the
 	 * filters' held events and before the stream is closed */
 	void (*thread_end)(void *ctx, struct ct_thread *t);

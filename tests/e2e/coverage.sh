@@ -1,5 +1,6 @@
 # coverage: per module and per source file, which functions were called and
-# which never were (text golden; JSON parsed back); --fail-under exit status;
+# which never were (text golden; JSON parsed back); with -F/-N/--hide/-D;
+# --fail-under exit status;
 # C++ constructors and destructors (their variants one function).
 # variants: all
 # front-ends: few
@@ -9,6 +10,13 @@ want_rc "record ./coverage" $RC 0 "$W/d.err"
 
 section "coverage (text)"
 ct coverage d | sed "s|$W/||; s|^  /[^ ]*/|  |" | add
+
+# the call filters: a function is called when a call they show entered it
+for f in "-D 1" "-F ^used_twice\$" "-N ^main\$" "--hide ^main\$"; do
+	section "coverage $f"
+	# shellcheck disable=SC2086
+	ct coverage d $f | sed "s|$W/||; s|^  /[^ ]*/|  |" | add
+done
 
 section "coverage --format=json (parsed back)"
 ct coverage d --format=json >"$W/cov.json"
