@@ -267,7 +267,8 @@ static int prepare_args(struct recorder *r)
 		memset(&sp, 0, sizeof(sp));
 		bool isr = i >= ao->nA;
 		const char *spec = isr ? ao->R[i - ao->nA] : ao->A[i];
-		if (ct_aspec_from_opt(spec, isr, &re, &sp, &err) < 0) {
+		bool autos;
+		if (ct_args_parse_opt(spec, isr, &re, &sp, &autos, &err) < 0) {
 			ct_error("%s %s", isr ? "-R" : "-A", err.msg);
 			return 2;
 		}

@@ -75,11 +75,14 @@ const struct ct_opt ct_record_options[] = {
 	{"lib", OPT_LIB, "PATH", "the runtime library (default: found next to calltrace)"},
 	{"args", 'A', "SPEC",
 	 "capture arguments of the functions SPEC names:\n"
-	 "'REGEX@arg1/d,arg2/s,fparg1/f' or 'REGEX@fmt=\"%d, %s\"'\n"
+	 "'REGEX@arg1/d,arg2/s,fparg1/f' or 'REGEX@fmt=\"%d, %s\"';\n"
+	 "'REGEX' alone: typed from DWARF, as -a does\n"
 	 "(repeatable; doc/args.md).  Arguments need a build\n"
 	 "that saves registers: -pg, -pg -mfentry or\n"
 	 "-fpatchable-function-entry"},
-	{"retval", 'R', "SPEC", "capture return values: 'REGEX@retval/x' (repeatable)"},
+	{"retval", 'R', "SPEC",
+	 "capture return values: 'REGEX@retval/x', or 'REGEX'\n"
+	 "typed from DWARF (repeatable)"},
 	{"auto-args", 'a', NULL,
 	 "arguments and return values of every function, typed\n"
 	 "from DWARF (build with -g); -A/-R override it"},

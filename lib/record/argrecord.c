@@ -43,8 +43,48 @@ struct rx {
 	regex_t re;
 	struct ct_aspec spec;
 	bool used;
+	bool autos; /* -A REGEX, -A REGEX@auto-args: no spec, the types from
+		     * DWARF (a library's function: its known prototype) */
 	const char *opt;
 };
+
+#define AUTO_ITEM "@auto-args"
+
+/* -A/-R FUNC_REGEX without a spec, or with @auto-args */
+static bool auto_opt(const char *opt)
+{
+	size_t n = strlen(opt), k = sizeof(AUTO_ITEM) - 1;
+	return !strchr(opt, '@') || (n >= k && !strcmp(opt + n - k, AUTO_ITEM));
+}
+
+int ct_args_parse_opt(const char *opt, bool ret, char **re, struct ct_aspec *spec, bool *autos,
+		      struct ct_error *err)
+{
+	*autos = auto_opt(opt);
+	if (!*autos)
+		return ct_aspec_from_opt(opt, ret, re, spec, err);
+	size_t len = strlen(opt);
+	if (strchr(opt, '@'))
+		len -= sizeof(AUTO_ITEM) - 1;
+	if (!len) {
+		msg(err,
+		    "'%s': expected FUNC_REGEX, FUNC_REGEX@auto-args or FUNC_REGEX@ITEM[,ITEM...]",
+		    opt);
+		*re = NULL;
+		return -1;
+	}
+	*re = xasprintf("%.*s", (int)len, opt);
+	return 0;
+}
+
+/* is one of v a -A/-R without a spec? */
+static bool any_auto(const struct rx *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].autos)
+			return true;
+	return false;
+}
 
 static void free_rx(struct rx *v, size_t n)
 {
@@ -60,7 +100,7 @@ static int compile(char **opts, size_t n, bool ret, struct rx **out, struct ct_e
 	struct rx *v = xcalloc(n ? n : 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		char *re;
-		if (ct_aspec_from_opt(opts[i], ret, &re, &v[i].spec, err) < 0) {
+		if (ct_args_parse_opt(opts[i], ret, &re, &v[i].spec, &v[i].autos, err) < 0) {
 			free_rx(v, i);
 			return -1;
 		}
@@ -92,11 +132,16 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 		return -1;
 	}
 	struct ct_amodule *m = ct_argtab_module(t, st->buildid, path);
-	if (o->autoargs && ct_dwarf_specs(path, t, m, st, warn, err) < 0) {
+	/* -a, or an -A/-R without a spec: the types DWARF gives */
+	bool dwarf = o->autoargs || any_auto(A, o->nA) || any_auto(R, o->nR);
+	size_t nf0 = m->nf;
+	if (dwarf && ct_dwarf_specs(path, t, m, st, warn, err) < 0) {
 		ct_symtab_free(st);
 		return -1;
 	}
 	size_t nauto = m->nf;
+	/* without -a, only the functions an -A/-R names keep theirs */
+	bool *keep = dwarf && !o->autoargs ? xcalloc(nauto ? nauto : 1, 1) : NULL;
 	for (size_t i = 0; i < st->nsyms && (o->nA || o->nR); i++) {
 		const struct ct_symbol *sym = &st->syms[i];
 		char *dm = ct_demangle(sym->name);
@@ -115,14 +160,25 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 		struct ct_aspec sp;
 		memset(&sp, 0, sizeof(sp));
 		size_t at = SIZE_MAX;
-		for (size_t k = 0; k < nauto; k++)
+		for (size_t k = nf0; k < nauto; k++)
 			if (m->f[k].off == sym->value) {
 				at = k;
 				break;
 			}
 		const struct ct_aspec *base = at != SIZE_MAX ? &t->specs[m->f[at].spec] : NULL;
-		const struct ct_aspec *sa = a ? &a->spec : base;
-		const struct ct_aspec *sr = r ? &r->spec : base;
+		/* an -A/-R without a spec takes DWARF's: none, none taken */
+		if (a && a->autos && !base)
+			a = NULL;
+		if (r && r->autos && !base)
+			r = NULL;
+		if (!a && !r)
+			continue;
+		const struct ct_aspec *sa = a && !a->autos     ? &a->spec
+					    : a || o->autoargs ? base
+							       : NULL;
+		const struct ct_aspec *sr = r && !r->autos     ? &r->spec
+					    : r || o->autoargs ? base
+							       : NULL;
 		if (sa) {
 			sp.args = sa->args;
 			sp.nargs = sa->nargs;
@@ -144,10 +200,22 @@ static int do_module(const char *path, const struct ct_args_opts *o, struct ct_a
 			a->used = true;
 		if (r)
 			r->used = true;
-		if (at != SIZE_MAX)
+		if (at != SIZE_MAX) {
 			m->f[at].spec = idx;
-		else
+			if (keep)
+				keep[at - nf0] = true;
+		} else {
 			ct_amodule_add(m, sym->value, idx);
+		}
+	}
+	if (keep) {
+		/* DWARF's specs of the functions no -A/-R named go */
+		size_t o2 = nf0;
+		for (size_t k = nf0; k < m->nf; k++)
+			if (k >= nauto || keep[k - nf0])
+				m->f[o2++] = m->f[k];
+		m->nf = o2;
+		free(keep);
 	}
 	ct_symtab_free(st);
 	return 0;
@@ -198,10 +266,15 @@ static void lib_sym(void *ctx, const char *name, uint64_t value, bool defined, b
 		return;
 	struct rx *a = first_match(w->A, w->o->nA, name);
 	struct rx *r = first_match(w->R, w->o->nR, name);
-	struct rx *pa = w->o->autoargs ? proto_for(w->PA, w->nPA, name) : NULL;
-	struct rx *pr = w->o->autoargs ? proto_for(w->PR, w->nPR, name) : NULL;
-	const struct ct_aspec *sa = a ? &a->spec : pa ? &pa->spec : NULL;
-	const struct ct_aspec *sr = r ? &r->spec : pr ? &pr->spec : NULL;
+	/* -a, or an -A/-R without a spec: the function's known prototype */
+	struct rx *pa = w->o->autoargs || (a && a->autos) ? proto_for(w->PA, w->nPA, name) : NULL;
+	struct rx *pr = w->o->autoargs || (r && r->autos) ? proto_for(w->PR, w->nPR, name) : NULL;
+	if (a && a->autos && !pa)
+		a = NULL;
+	if (r && r->autos && !pr)
+		r = NULL;
+	const struct ct_aspec *sa = a && !a->autos ? &a->spec : pa ? &pa->spec : NULL;
+	const struct ct_aspec *sr = r && !r->autos ? &r->spec : pr ? &pr->spec : NULL;
 	if (!sa && !sr)
 		return;
 	struct ct_aspec sp;
@@ -284,7 +357,7 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 	w.R = R;
 	w.warn = warn;
 	w.err = err;
-	if (o->autoargs) {
+	if (o->autoargs || any_auto(A, o->nA) || any_auto(R, o->nR)) {
 		char **pa = xcalloc(ct_nlibc_protos, sizeof(char *));
 		char **pr = xcalloc(ct_nlibc_protos, sizeof(char *));
 		for (size_t i = 0; i < ct_nlibc_protos; i++) {
@@ -305,10 +378,14 @@ int ct_args_prepare(const struct ct_args_opts *o, const char *prog, const char *
 		goto out;
 	for (size_t i = 0; i < o->nA; i++)
 		if (!A[i].used)
-			ct_msg_add(warn, CT_MSG_WARN, "-A '%s' matches no function", A[i].opt);
+			ct_msg_add(warn, CT_MSG_WARN, "-A '%s' matches no function%s", A[i].opt,
+				   A[i].autos ? " whose types are known (DWARF: build with -g)"
+					      : "");
 	for (size_t i = 0; i < o->nR; i++)
 		if (!R[i].used)
-			ct_msg_add(warn, CT_MSG_WARN, "-R '%s' matches no function", R[i].opt);
+			ct_msg_add(warn, CT_MSG_WARN, "-R '%s' matches no function%s", R[i].opt,
+				   R[i].autos ? " whose types are known (DWARF: build with -g)"
+					      : "");
 	snprintf(specpath, splen, "%s/%s", dir, CT_ARGS_FILE);
 	/* private, new (the data directory was just made), never through a
 	 * link, in the directory record opened and checked */

@@ -19,6 +19,12 @@ struct ct_args_opts {
 	unsigned strmax; /* --str-max, 0: default */
 };
 
+/* an -A/-R option: FUNC_REGEX@ITEM[,ITEM...] (ct_aspec_from_opt), or
+ * FUNC_REGEX alone or FUNC_REGEX@auto-args (*autos: the types from DWARF,
+ * spec left empty); *re the regex, malloc'd.  0, or -1 with err filled */
+int ct_args_parse_opt(const char *opt, bool ret, char **re, struct ct_aspec *spec, bool *autos,
+		      struct ct_error *err);
+
 /* -a: add a spec for every function of the module at path that has DWARF
  * (dwarfargs.c); st is its symbol table.  A module without DWARF is a
  * warning into warn. */

@@ -96,7 +96,8 @@ static void one_proc(struct leftout *l, const char *path)
 		unsigned long long clk, base, lo, hi, a;
 		int off = 0;
 		if (!strncmp(line, "module ", 7) && nm < MAX_MODS &&
-		    sscanf(line + 7, "%llu %llx %llx %llx %*s %n", &clk, &base, &lo, &hi, &off) == 4 &&
+		    sscanf(line + 7, "%llu %llx %llx %llx %*s %n", &clk, &base, &lo, &hi, &off) ==
+			    4 &&
 		    off) {
 			m[nm].base = base;
 			m[nm].lo = lo;

@@ -7,7 +7,7 @@ args_build libplugin.so fentry "$E2E/plugin.c" -shared -fPIC
 args_build dlopen fentry "$E2E/dlopen.c"
 
 section "usage errors (exit status, message)"
-for spec in 'gcd' 'gcd@arg0' 'gcd@arg1/q' 'gcd@fparg1/d' 'gcd@fmt="%d' '(@arg1'; do
+for spec in '@auto-args' 'gcd@arg0' 'gcd@arg1/q' 'gcd@fparg1/d' 'gcd@fmt="%d' '(@arg1'; do
 	"$CT" record -d "$W/bad" -A "$spec" ./dlopen ./libplugin.so >/dev/null 2>"$W/bad.err"
 	echo "-A '$spec': exit $? $(head -n 1 "$W/bad.err")" | add
 done
