@@ -1,0 +1,59 @@
+# report_diff_bad: report --diff given bad input: a missing OTHER, one that
+# is no recording, or a file (exit 2, one line naming it); bad policies,
+# sort columns and keys, options that make no sense with --diff (exit 2);
+# a --tid in neither recording (exit 1); two unrelated programs (one
+# warning line, the diff anyway, exit 0); a recording of call counts only
+# (record --count) against a full one: the calls compared, no times.
+# variants: one
+build p0 "$E2E/report_diff.c" -DBUILD=0
+build p1 "$E2E/report_diff.c" -DBUILD=1
+build basic "$E2E/basic.c"
+record b ./p0
+want_rc "record ./p0" $RC 0 "$W/b.err"
+record n ./p1
+want_rc "record ./p1" $RC 0 "$W/n.err"
+record other ./basic
+want_rc "record ./basic" $RC 0 "$W/other.err"
+guard "$CT" record --count -d "$W/cnt" ./p1 >"$W/cnt.out" 2>"$W/cnt.err"
+want_rc "record --count ./p1" $RC 0 "$W/cnt.err"
+mkdir -p "$W/empty"
+: >"$W/file"
+
+# bad EXIT ARGS...: report -d b ARGS...: its exit status, the lines of its
+# stderr (the work dir out), whether it wrote anything on stdout
+bad() {
+	_want=$1
+	shift
+	section "$(echo "report $*" | sed "s|$W/||g")"
+	guard "$CT" report -d "$W/b" "$@" >"$W/bad.out" 2>"$W/bad.err"
+	want_rc "report $*" $RC "$_want" "$W/bad.err"
+	printf 'exit %s, %s lines on stderr, stdout %s bytes\n' "$RC" \
+		"$(wc -l <"$W/bad.err" | tr -d ' ')" "$(wc -c <"$W/bad.out" | tr -d ' ')" | add
+	sed "s|$W/||g" "$W/bad.err" | add
+}
+bad 2 --diff "$W/nosuch"
+bad 2 --diff="$W/empty"
+bad 2 --diff "$W/file"
+bad 2 --diff-policy abs
+bad 2 --sort-column 1
+bad 2 --diff "$W/n" --diff-policy abs,fast
+bad 2 --diff "$W/n" --sort-column 3
+bad 2 --diff "$W/n" --per-thread
+bad 2 --diff "$W/n" -s avg
+bad 1 --diff "$W/n" --tid 1
+
+section "unrelated programs: one warning, the diff anyway"
+guard "$CT" report -d "$W/b" --diff "$W/other" --format=csv >"$W/un.csv" 2>"$W/un.err"
+want_rc "report --diff other" $RC 0 "$W/un.err"
+sed "s|$W/||g" "$W/un.err" | add
+cut -d, -f1-6 "$W/un.csv" | LC_ALL=C sort | add
+
+section "a recording of call counts against a full one: the calls alone"
+guard "$CT" report -d "$W/b" --diff "$W/cnt" >"$W/cnt.txt" 2>"$W/cnt.rep.err"
+want_rc "report --diff cnt" $RC 0 "$W/cnt.rep.err"
+sed "s|$W/||g" "$W/cnt.txt" | add
+ct report b --diff "$W/cnt" --format=csv | add
+ct report b --diff "$W/cnt" --format=json | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print("counts_only", d["counts_only"], sorted((f["name"], f["status"], f["diff"]["calls"]) for f in d["functions"]))' | add
+bad 2 --diff "$W/cnt" -s total
