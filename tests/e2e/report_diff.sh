@@ -136,3 +136,10 @@ sed -e "s|$W/||g" -e "s/$t0/TID/g" "$W/last.err" | add
 section "--raw: the footer says so; JSON's times"
 ct report b --diff "$W/n" --raw -s calls,name | tail -n 1 | add
 ct report b --diff "$W/n" --raw --format=json | python3 -c 'import json,sys; print(json.load(sys.stdin)["times"])' | add
+
+section "graph --diff --no-time: each path's calls in both, new and vanished paths"
+ct graph b --diff "$W/n" --no-time | sed "s|$W/||g" | add
+section "graph --diff: the same paths with times (lines sorted: the order depends on times)"
+# (the bars too: which child is drawn last depends on the order)
+ct graph b --diff "$W/n" | sed -n '/^  BASE TOTAL/,$p' | times_out | sed 's/[| ]*+-/+-/' |
+	LC_ALL=C sort | add

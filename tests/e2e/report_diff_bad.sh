@@ -4,6 +4,8 @@
 # a --tid in neither recording (exit 1); two unrelated programs (one
 # warning line, the diff anyway, exit 0); a recording of call counts only
 # (record --count) against a full one: the calls compared, no times.
+# graph --diff: a missing OTHER (exit 2), with FUNC, --tid or a recording
+# of counts (exit 2).
 # variants: one
 build p0 "$E2E/report_diff.c" -DBUILD=0
 build p1 "$E2E/report_diff.c" -DBUILD=1
@@ -57,3 +59,19 @@ ct report b --diff "$W/cnt" --format=json | python3 -c 'import json, sys
 d = json.load(sys.stdin)
 print("counts_only", d["counts_only"], sorted((f["name"], f["status"], f["diff"]["calls"]) for f in d["functions"]))' | add
 bad 2 --diff "$W/cnt" -s total
+
+# gbad EXIT ARGS...: graph -d b ARGS..., as bad does
+gbad() {
+	_want=$1
+	shift
+	section "$(echo "graph $*" | sed "s|$W/||g")"
+	guard "$CT" graph -d "$W/b" "$@" >"$W/bad.out" 2>"$W/bad.err"
+	want_rc "graph $*" $RC "$_want" "$W/bad.err"
+	printf 'exit %s, %s lines on stderr, stdout %s bytes\n' "$RC" \
+		"$(wc -l <"$W/bad.err" | tr -d ' ')" "$(wc -c <"$W/bad.out" | tr -d ' ')" | add
+	sed "s|$W/||g" "$W/bad.err" | add
+}
+gbad 2 --diff "$W/nosuch"
+gbad 2 --diff "$W/n" main
+gbad 2 --diff "$W/n" --tid 1
+gbad 2 --diff "$W/cnt"
