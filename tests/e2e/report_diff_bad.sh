@@ -4,6 +4,8 @@
 # a --tid in neither recording (exit 1); two unrelated programs (one
 # warning line, the diff anyway, exit 0); a recording of call counts only
 # (record --count) against a full one: the calls compared, no times.
+# --demangle on two builds of a C++ program: full names (each overload a
+# row), simple (the overloads one row), no (the mangled names).
 # graph --diff: a missing OTHER (exit 2), with FUNC, --tid or a recording
 # of counts (exit 2).
 # variants: one
@@ -75,3 +77,16 @@ gbad 2 --diff "$W/nosuch"
 gbad 2 --diff "$W/n" main
 gbad 2 --diff "$W/n" --tid 1
 gbad 2 --diff "$W/cnt"
+
+build c0 "$E2E/report_diff_cxx.cc" -DBUILD=0
+build c1 "$E2E/report_diff_cxx.cc" -DBUILD=1
+record cb ./c0
+want_rc "record ./c0" $RC 0 "$W/cb.err"
+record cn ./c1
+want_rc "record ./c1" $RC 0 "$W/cn.err"
+for m in full simple no; do
+	section "C++: report --diff --demangle=$m (function,status,calls)"
+	ct report cb --diff "$W/cn" --demangle=$m --format=csv -s name | cut -d, -f1-6 | add
+done
+section "C++: -F 'calc' with --demangle=simple"
+ct report cb --diff "$W/cn" --demangle=simple -F calc --format=csv -s name | cut -d, -f1-6 | add
