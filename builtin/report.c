@@ -125,7 +125,8 @@ struct diff {
 	struct report o;   /* the other recording's figures */
 	struct ct_view ov; /* and its view */
 	bool opened;
-	struct fstat *ostats; /* the other's figures per id of the base's names */
+	struct fstat *ostats;   /* the other's figures per id of the base's names */
+	char lost_note[2][320]; /* which recording lost events (ct_view's lost_note) */
 };
 
 static uint32_t intern(struct report *r, const char *name);
@@ -762,7 +763,8 @@ static bool diffing(const struct report *r)
 	return r->diff && r->diff->dir;
 }
 
-/* the figures of row i: base, new, and whether each side has the function */
+/* a row: its id among the base's names (which gained the other's), and
+ * whether each side has the function */
 struct drow {
 	uint32_t id;
 	bool inb, inn;
@@ -1234,6 +1236,13 @@ static int diff_begin(struct report *r, struct ct_view *v)
 	if (ct_view_open(ov))
 		return 1;
 	ov->progress.on = v->progress.on;
+	/* "N events were lost while recording; ...": in which */
+	snprintf(d->lost_note[0], sizeof(d->lost_note[0]),
+		 "times around them are wrong (in %s, the base)", ct_tx(v->dir));
+	snprintf(d->lost_note[1], sizeof(d->lost_note[1]),
+		 "times around them are wrong (in %s, the new recording)", ct_tx(ov->dir));
+	v->lost_note = d->lost_note[0];
+	ov->lost_note = d->lost_note[1];
 	d->o.s = ov->s;
 	d->o.filt = &ov->filt;
 	d->o.out = r->out;

@@ -7,7 +7,8 @@
 # --demangle on two builds of a C++ program: full names (each overload a
 # row), simple (the overloads one row), no (the mangled names).
 # graph --diff: a missing OTHER (exit 2), with FUNC, --tid or a recording
-# of counts (exit 2).
+# of counts (exit 2).  A recording that lost events on each side: each
+# warning names its recording.
 # variants: one
 build p0 "$E2E/report_diff.c" -DBUILD=0
 build p1 "$E2E/report_diff.c" -DBUILD=1
@@ -90,3 +91,11 @@ for m in full simple no; do
 done
 section "C++: -F 'calc' with --demangle=simple"
 ct report cb --diff "$W/cn" --demangle=simple -F calc --format=csv -s name | cut -d, -f1-6 | add
+
+section "events lost while recording: each warning names its recording"
+build drop "$E2E/drop.c"
+guard env CALLTRACE_TEST_DRAIN_PAUSE_MS=20 "$CT" record --drop -b 4K --buffers=3 -d "$W/dl" ./drop \
+	>"$W/dl.out" 2>"$W/dl.err"
+want_rc "record --drop ./drop" $RC 0 "$W/dl.err"
+ct report dl --diff "$W/dl" --format=csv >/dev/null
+grep 'events were lost' "$W/last.err" | sed -e "s|$W/||g" -e 's/^calltrace report: [0-9]* /calltrace report: N /' | add
