@@ -19,6 +19,7 @@
 #   ACC_FIB_N    fib(N) of the accuracy figure (default 30; bench/accuracy.sh)
 # The counting mode's figures (record --count beside gprof): bench/count.sh.
 # The reading library's (C API and Python beside report): bench/reader.sh.
+# report --diff's (two recordings beside report on one): bench/diff.sh.
 # Plugins' (record --plugin): bench/plugin.sh.
 # Call sites' (record --callsite beside record): bench/callsite.sh.
 # Fault injection's (record --inject): bench/inject.sh.
@@ -343,6 +344,8 @@ say "library calls: strlen/memcpy loops, Lua with library calls on (bench/libcal
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N sh "$HERE/libcall.sh" 2>>"$LOGS/libcall.err" | while read -r k v; do put "libcall.$k" "$v"; done
 say "reading library: the C API and the Python module beside report (bench/reader.sh)"
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$ARUNS CC=$CC sh "$HERE/reader.sh" 2>>"$LOGS/reader.err" | while read -r k v; do put "reader.$k" "$v"; done
+say "report --diff: two fib recordings (-O0, -O2) beside report on one (bench/diff.sh)"
+CALLTRACE=$CT BENCH_WORK=$W RUNS=$ARUNS CC=$CC sh "$HERE/diff.sh" 2>>"$LOGS/diff.err" | while read -r k v; do put "diff.$k" "$v"; done
 if [ "${SKIP_LEVELDB:-0}" != 1 ]; then
 	say "record-time filters on leveldb's db_bench (bench/leveldb.sh; builds it once)"
 	CALLTRACE=$CT BENCH_WORK=$W sh "$HERE/leveldb.sh" 2>>"$LOGS/leveldb.err" | while read -r k v; do put "leveldb.$k" "$v"; done

@@ -261,6 +261,12 @@ END {
 			f("reader.python.mev_s", "%.2f"), f("reader.python_events.mev_s", "%.2f"),
 			f("reader.python_pairs.mev_s", "%.2f")
 	}
+	if (has("diff.events0")) {
+		printf "\n== report --diff: fib(%s) -O0 (%s events) against -O2 (%s events), whole process, best (bench/diff.sh)\n",
+			v["diff.fib_n"], v["diff.events0"], v["diff.events1"]
+		printf "  report on one %s M events/s; report --diff on both %s M events/s; --diff / report %s\n",
+			f("diff.report.mev_s", "%.1f"), f("diff.diff.mev_s", "%.1f"), f("diff.diff.vs_report", "%.2f")
+	}
 	printf "  load average: %s at the start, %s at the end (%s CPUs)\n", v["meta.load_start"],
 		v["meta.load_end"], v["meta.nproc"]
 	printf "\n(bench took %s s)\n", v["meta.seconds"]

@@ -32,6 +32,11 @@
 #include "view.h"
 
 #define NONE UINT32_MAX
+
+static inline uint64_t ct_absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
 /* deeper nodes are drawn with their depth as a number instead of bars, so
  * that the output stays linear in the number of nodes */
 #define MAX_INDENT 64
@@ -44,7 +49,7 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-enum { OPT_FORMAT = 256 };
+enum { OPT_FORMAT = 256, OPT_DIFF };
 
 static const char head[] =
 	"usage: calltrace graph [options] [FUNC]\n"
@@ -147,6 +152,16 @@ struct graph {
 	bool no_time;
 	bool counts;          /* a recording of call counts only: the tree of arcs */
 	struct ct_counts cnt; /* its counts */
+	/* --diff: the other recording; after reading it, its figures per
+	 * node of this tree (which gained the paths only it has), and
+	 * the nodes of each side */
+	const char *diff;
+	struct graph *other; /* its graph and view, open until the end */
+	struct ct_view *ov;
+	struct node *onodes;
+	bool *inb, *inn;
+	int argc;
+	char **argv;
 };
 
 /* the id of name; NONE when absent and !add */
@@ -219,7 +234,16 @@ static int cmp_nodes(const void *a, const void *b)
 {
 	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
 	const struct node *na = &sort_t->n[ia], *nb = &sort_t->n[ib];
-	if (!sort_g->no_time) {
+	if (sort_g->onodes && !sort_g->no_time) {
+		/* --diff: by the size of the total's difference */
+		uint64_t da = ct_absdiff(sort_g->onodes[ia].total, na->total);
+		uint64_t db = ct_absdiff(sort_g->onodes[ib].total, nb->total);
+		if (da != db)
+			return da > db ? -1 : 1;
+		int c = strcmp(sort_g->names.v[na->name], sort_g->names.v[nb->name]);
+		if (c)
+			return c;
+	} else if (!sort_g->no_time) {
 		if (na->total != nb->total)
 			return na->total > nb->total ? -1 : 1;
 		int c = strcmp(sort_g->names.v[na->name], sort_g->names.v[nb->name]);
@@ -233,7 +257,7 @@ static int cmp_nodes(const void *a, const void *b)
  * is marked as report marks such a function, and a legend follows */
 static bool mostly_cost(const struct graph *g, const struct node *n)
 {
-	return !g->no_time && ct_mostly_cost(n->total, n->rtotal);
+	return !g->no_time && !g->onodes && ct_mostly_cost(n->total, n->rtotal);
 }
 
 #define COST_MARK " *"
@@ -241,8 +265,42 @@ static const char cost_legend[] =
 	"* mostly the tracer's own cost: recorded more than 5x the corrected time, "
 	"which is then mostly estimate (doc/overhead.md)\n";
 
+/* --diff: a node's figures, base, new, difference; "-" for a side
+ * without the path */
+static void print_diff_row(const struct graph *g, FILE *out, const struct node *n, uint32_t i)
+{
+	const struct node *o = &g->onodes[i];
+	char b[64], sd[72];
+	if (!g->no_time) {
+		for (int side = 0; side < 2; side++) {
+			if (!(side ? g->inn[i] : g->inb[i]))
+				fprintf(out, "  %10s", "-");
+			else
+				fprintf(out, "  %s",
+					ct_format_duration(side ? o->total : n->total, b,
+							   sizeof(b)));
+		}
+		uint64_t d = ct_absdiff(o->total, n->total);
+		ct_format_duration(d, b, sizeof(b));
+		snprintf(sd, sizeof(sd), "%c%s", o->total < n->total ? '-' : '+',
+			 b + strspn(b, " "));
+		fprintf(out, "  %11s", sd);
+	}
+	for (int side = 0; side < 2; side++) {
+		if (!(side ? g->inn[i] : g->inb[i]))
+			fprintf(out, "  %10s", "-");
+		else
+			fprintf(out, "  %10llu", (unsigned long long)(side ? o->calls : n->calls));
+	}
+	fprintf(out, "  %+10lld  ", (long long)o->calls - (long long)n->calls);
+}
+
 static void print_row(const struct graph *g, FILE *out, const struct node *n)
 {
+	if (g->onodes) {
+		print_diff_row(g, out, n, (uint32_t)(n - g->tree.n));
+		return;
+	}
 	if (g->no_time) {
 		fprintf(out, "  %8llu  ", (unsigned long long)n->calls);
 		return;
@@ -254,7 +312,15 @@ static void print_row(const struct graph *g, FILE *out, const struct node *n)
 
 static void print_header(const struct graph *g, FILE *out, const char *last)
 {
-	if (g->no_time)
+	if (g->onodes && g->no_time)
+		fprintf(out, "  BASE CALLS   NEW CALLS  CALLS DIFF  %s\n", last);
+	else if (g->onodes)
+		fprintf(out,
+			"  BASE TOTAL   NEW TOTAL   TOTAL DIFF  BASE CALLS   NEW CALLS  CALLS DIFF "
+			" "
+			"%s\n",
+			last);
+	else if (g->no_time)
 		fprintf(out, "     CALLS  %s\n", last);
 	else
 		fprintf(out, "  TOTAL TIME   SELF TIME     CALLS  %s\n", last);
@@ -318,6 +384,10 @@ static bool print_tree(const struct graph *g, const struct tree *t, FILE *out)
 			fputs("+-", out);
 		}
 		ct_text_put(out, g->names.v[n->name]);
+		if (g->onodes && !g->inb[p.node])
+			fputs(" [new]", out);
+		else if (g->onodes && !g->inn[p.node])
+			fputs(" [vanished]", out);
 		if (mostly_cost(g, n)) {
 			fputs(COST_MARK, out);
 			marked = true;
@@ -435,16 +505,23 @@ static const struct ct_opt options[] = {
 		    "first call (stable output, for tests)"),
 	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	CT_OPT_RAWTIMES,
+	{"diff", OPT_DIFF, "DIR",
+	 "compare with the recording DIR (new) against -d's\n"
+	 "(base): each call path's figures in both, matched\n"
+	 "by the names on the path; [new] and [vanished] mark\n"
+	 "paths of one recording only (the whole tree: no FUNC)"},
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
 
-/* the view's own option: --format, which has one value */
+/* the view's own options: --format, which has one value; --diff */
 static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
 	static const char *const fmts[] = {"text"};
-	(void)v;
-	(void)c;
+	if (c == OPT_DIFF) {
+		((struct graph *)v->ctx)->diff = arg;
+		return 0;
+	}
 	return ct_view_choice("--format", arg, fmts, 1, "text", err) < 0 ? -1 : 0;
 }
 
@@ -574,11 +651,91 @@ static int begin(void *ctx, struct ct_view *v)
 	return 0;
 }
 
+/* --diff: what makes no sense with it (bad usage), and the other
+ * recording there (exit 2 otherwise) */
+static int diff_check(struct ct_view *v)
+{
+	struct graph *g = v->ctx;
+	if (!g->diff)
+		return 0;
+	if (v->arg)
+		return ct_usage_error("--diff compares the whole tree: no FUNC ('%s')", v->arg);
+	if (v->ntids)
+		return ct_usage_error("--tid with --diff: the threads of two runs differ (report "
+				      "--diff takes it)");
+	struct ct_session *s;
+	struct ct_error err;
+	if (ct_session_open(&s, g->diff, &err) < 0) {
+		ct_error("--diff: %s", err.msg);
+		return 2;
+	}
+	ct_session_close(s);
+	if (ct_counts_only(v->dir) || ct_counts_only(g->diff)) {
+		ct_usage_error("--diff: %s holds call counts only (record --count): the tree of "
+			       "arcs is not compared",
+			       ct_counts_only(v->dir) ? v->dir : g->diff);
+		return 2;
+	}
+	return 0;
+}
+
+/* --diff: the other recording read with the same options, its tree's
+ * paths matched by name into this one; 0, or 1 after its error */
+static int diff_read(struct graph *g, struct ct_view *v)
+{
+	struct graph *og = g->other = xcalloc(1, sizeof(*og));
+	struct ct_view *ov = g->ov = xcalloc(1, sizeof(*ov));
+	*ov = (struct ct_view){.head = head,
+			       .tail = tail,
+			       .opts = options,
+			       .option = option,
+			       .ctx = og,
+			       .takes_arg = true,
+			       .unfiltered = unfiltered};
+	ct_names_init(&og->names);
+	tree_init(&og->tree);
+	if (ct_view_parse(ov, g->argc, g->argv) >= 0)
+		return 1; /* not reached: parsed before */
+	ov->dir = g->diff;
+	if (ct_view_open(ov))
+		return 1;
+	ov->progress.on = v->progress.on;
+	og->filt = &ov->filt;
+	int rc = ct_view_read(ov, read_thread, og);
+	if (ct_view_finish(ov, rc, NULL, NULL))
+		return 1;
+	const struct graph o = *og; /* (read only from here) */
+	size_t nbase = g->tree.len;
+	uint32_t *map = xmalloc(o.tree.len * sizeof(*map));
+	map[0] = 0;
+	/* a node's parent comes before it */
+	for (size_t i = 1; i < o.tree.len; i++)
+		map[i] = tree_child(&g->tree, map[o.tree.n[i].parent],
+				    intern(g, o.names.v[o.tree.n[i].name], true));
+	g->onodes = xcalloc(g->tree.len, sizeof(*g->onodes));
+	g->inb = xcalloc(g->tree.len, sizeof(*g->inb));
+	g->inn = xcalloc(g->tree.len, sizeof(*g->inn));
+	for (size_t i = 0; i < nbase; i++)
+		g->inb[i] = true;
+	for (size_t i = 0; i < o.tree.len; i++) {
+		g->onodes[map[i]] = o.tree.n[i];
+		g->inn[map[i]] = true;
+	}
+	free(map);
+	printf("# calltrace graph --diff\n#  [0] base: %s   (%s)\n", ct_tx(v->dir),
+	       ct_tx(v->s->command ? v->s->command : "?"));
+	printf("#  [1] new:  %s   (%s)\n#\n", ct_tx(ov->dir),
+	       ct_tx(ov->s->command ? ov->s->command : "?"));
+	return 0;
+}
+
 static int end(void *ctx, struct ct_view *v, int rc)
 {
 	struct graph *g = ctx;
 	if (rc < 0)
 		return 0;
+	if (g->diff && diff_read(g, v))
+		return 1;
 	if (g->counts)
 		fputs("# Call counts only (record --count), no times: the arcs from the "
 		      "outermost calls, each with its calls from every path\n",
@@ -609,9 +766,11 @@ int cmd_graph(int argc, char **argv)
 			    .ctx = &g, .takes_arg = true, .unfiltered = unfiltered,
 			    .outbuf = outbuf, .outbuf_len = sizeof(outbuf),
 			    .begin = begin, .read = read_thread, .end = end,
-			    .counts_ok = true};
+			    .counts_ok = true, .check = diff_check};
 	/* clang-format on */
 
+	g.argc = argc;
+	g.argv = argv;
 	ct_names_init(&g.names);
 	tree_init(&g.tree);
 	int status = ct_view_run(&v, argc, argv);
@@ -619,5 +778,16 @@ int cmd_graph(int argc, char **argv)
 	tree_free(&g.tree);
 	ct_names_free(&g.names);
 	ct_counts_free(&g.cnt);
+	if (g.ov) {
+		ct_view_close(g.ov);
+		free(g.other->stack);
+		tree_free(&g.other->tree);
+		ct_names_free(&g.other->names);
+	}
+	free(g.ov);
+	free(g.other);
+	free(g.onodes);
+	free(g.inb);
+	free(g.inn);
 	return status;
 }

@@ -97,7 +97,7 @@ _calltrace() {
 	fi
 	if [[ -n $opt ]]; then
 		case $opt in
-		-d | --data)
+		-d | --data | --diff)
 			mapfile -t COMPREPLY < <(compgen -P "$pre" -d -- "$cur")
 			;;
 		-o | --output | --lib | --args-lib)

@@ -56,6 +56,7 @@ for w in "calltrace re" "calltrace help gr" "calltrace replay --de" \
 	"calltrace live --del" "calltrace live --demangle s" "calltrace live --bu" \
 	"calltrace top --inter" "calltrace top --cl" "calltrace graph " "calltrace graph mi" \
 	"calltrace replay -F l" "calltrace report --list" "calltrace info -d calltrace.d" \
+	"calltrace report --diff calltrace.d" "calltrace report --sort-column " \
 	"calltrace record ./basic --de"; do
 	# shellcheck disable=SC2086
 	set -- $w
