@@ -309,6 +309,73 @@ CT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	return r;
 }
 
+/* ---- vfork (arch/<arch>/vfork.S) ---------------------------------------- */
+
+/*
+ * The child shares the parent's memory, this thread's tracing state and
+ * ring included, until it execs or exits, while the parent waits.  It is
+ * not traced meanwhile: every hook of it takes the stopped thread's path
+ * (t->off), which drops the event and counts it in nested_lost and the
+ * ring's lost count; the parent puts those back when it resumes, since
+ * nothing of its own was lost.  The child writes nothing else: it returns
+ * from vfork past the return trampoline (ct_vfork_child_ret), and the
+ * program it execs is traced as a new image.
+ */
+static __thread struct {
+	uint64_t nested_lost, ring_lost;
+	struct ct_ring_header *ring;
+} vf __attribute__((tls_model("initial-exec")));
+
+void ct_return_tramp(void) CT_HIDDEN;
+int ct_vfork_enter(void) CT_HIDDEN;
+long ct_vfork_parent(long rc, int paused) CT_HIDDEN;
+uintptr_t ct_vfork_child_ret(uintptr_t ret) CT_HIDDEN;
+
+/* before the system call: 1 when the state was made to drop the child's
+ * events (the parent's token for ct_vfork_parent) */
+int ct_vfork_enter(void)
+{
+	struct ct_tstate *t = &ct_self;
+	if (t->off)
+		return 0;
+	vf.nested_lost = t->nested_lost;
+	vf.ring = t->ring;
+	vf.ring_lost = t->ring ? __atomic_load_n(&t->ring->lost, __ATOMIC_RELAXED) : 0;
+	t->off = CT_UNTRACED_CLONE + 1;
+	t->busy += CT_BUSY_OFF;
+	return 1;
+}
+
+/* the parent, the child gone (exec'd or exited): the state is its own
+ * again; rc is the system call's, the result vfork's */
+long ct_vfork_parent(long rc, int paused)
+{
+	struct ct_tstate *t = &ct_self;
+	if (paused) {
+		t->busy -= CT_BUSY_OFF;
+		t->off = 0;
+		t->nested_lost = vf.nested_lost;
+		if (t->ring && t->ring == vf.ring)
+			__atomic_store_n(&t->ring->lost, vf.ring_lost, __ATOMIC_RELAXED);
+	}
+	if (rc < 0 && rc > -4096) {
+		errno = (int)-rc;
+		return -1;
+	}
+	return rc;
+}
+
+/* the child: where vfork returns to.  A library call's trampoline put the
+ * return trampoline in the caller's slot, whose return would pop the
+ * parent's shadow stack: the original address is read from its top frame */
+uintptr_t ct_vfork_child_ret(uintptr_t ret)
+{
+	const struct ct_tstate *t = &ct_self;
+	if (ret == (uintptr_t)ct_return_tramp && t->stk && t->depth > 0 && t->stk[t->depth - 1].ret)
+		return t->stk[t->depth - 1].ret;
+	return ret;
+}
+
 /* ---- threads that start stopped ------------------------------------------ */
 
 struct born {
