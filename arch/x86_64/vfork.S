@@ -12,7 +12,8 @@
  * library call's trampoline put the return trampoline there, the address
  * is read from the shadow stack, never written), so that only the parent
  * returns through the trampoline, after ct_vfork_parent has given the
- * state back and set errno.
+ * state back and set errno.  ct_vfork_enter blocks signals, which each
+ * task unblocks before it returns (doc/runtime.md).
  */
 #include <sys/syscall.h>
 
@@ -47,7 +48,7 @@ vfork:
 	ret
 .Lchild:
 	.cfi_restore_state
-	call ct_vfork_child_ret		/* (%rdi: the return address) */
+	call ct_vfork_child_ret		/* (%rdi: the return address, %esi the token) */
 	push %rax
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rip, 0

@@ -4,7 +4,8 @@
  *  ./libcall_rt calls LIB:  sigaction, signal; pthread_create of a thread
  *                           that returns and of one that calls pthread_exit;
  *                           fork (the child _exits); vfork (the child makes
- *                           a traced call and _exits); the exec family and
+ *                           a traced call, sends SIGUSR1 to its parent and
+ *                           _exits); the exec family and
  *                           fexecve, failing; posix_spawn and posix_spawnp
  *                           of this program (mode "target"); dlopen of LIB,
  *                           whose constructor and destructor make traced
@@ -95,6 +96,9 @@ NOINLINE void do_vfork(void)
 	pid_t p = vfork();
 	if (p == 0) {
 		vforked(); /* not recorded: the child shares its parent's state */
+		/* pending when the parent resumes: its handler's call is the
+		 * parent's, under vfork */
+		kill(getppid(), SIGUSR1);
 		_exit(0);
 	}
 	waitpid(p, NULL, 0);

@@ -2,7 +2,8 @@
 # sigaction and signal, pthread_create (the thread's tree its own) and
 # pthread_exit (never returns), fork (the child's return in its own
 # stream), vfork (the child's calls until it exits are not recorded; the
-# parent's return is), the exec family and fexecve failing (they return),
+# parent's return is, and its handler of a signal the child sent, under
+# vfork), the exec family and fexecve failing (they return),
 # posix_spawn and posix_spawnp, dlopen and dlclose with a library's
 # constructor and destructor nested under them, clone without CLONE_VM (the
 # child's call under its clone) and with CLONE_VM | CLONE_VFORK, mprotect,
@@ -39,7 +40,7 @@ section "record --no-libcall: none of them"
 record n --no-libcall ./libcall_rt calls "$W/libcall_rt_lib.so"
 want_rc "record --no-libcall ./libcall_rt calls" $RC 0 "$W/n.err"
 ct replay n --no-duration -F "$F" | grep -c '@' | add
-section "record --no-libcall: the vfork child's call is not in its parent's tree"
+section "record --no-libcall: the vfork child's call is not in its parent's tree, its signal's handler is"
 ct replay n --no-duration -F '^do_vfork$' | normalize | add
 
 section "record -N '^(execve|dlopen)\$' --hide '^(dlclose|vfork)\$'"
