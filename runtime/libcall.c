@@ -24,10 +24,16 @@
  * only while the slot is written.
  *
  * Never hooked: a module that is not traced (no hook of any front end in
- * it), the runtime itself (calls from it, and calls into it: its
- * interposers), calls that resolve into the calling module, and the
- * functions whose behaviour depends on their return address or on the
- * stack they return on (dlsym, dlopen, vfork, setjmp, __tls_get_addr, ...).
+ * it), the runtime itself (calls from it), calls that resolve into the
+ * calling module, and the functions whose behaviour depends on their
+ * return address or on the stack they return on (dlsym, dlopen, vfork,
+ * setjmp, __tls_get_addr, ...).  A slot bound to one of the runtime's
+ * interposers (pthread_create, the exec family, dlopen, vfork, ...: see
+ * interposed_shown) is hooked with a jump of its own to the interposer,
+ * named as the libc function the interposer calls ("libcall-alias JUMP
+ * LIBC NAME"), so the call shows as NAME@libc.so.6 and the interposer
+ * still runs (dlopen's and vfork's interposers do not depend on their
+ * return address: they call or make the real thing themselves).
  *
  * Each hooked slot's target gets a "libcall ADDR NAME" line in the .proc
  * file: the reader names ADDR as NAME@module (an IFUNC's implementation is
@@ -181,9 +187,35 @@ static bool never(const char *n)
 	return false;
 }
 
+/* the runtime's interposers (wrap.c, arch/<arch>/vfork.S) that a library
+ * call may enter: a slot bound to one of them is hooked with the
+ * interposer as the function called and libc's definition as the name's
+ * (a "libcall-alias" line: named NAME@libc.so.6, the record-time
+ * decisions libc's), so that the call shows as it would untraced while
+ * the interposer still does its work.  Not those that return twice or
+ * elsewhere (setjmp, longjmp, swapcontext, setcontext), read return
+ * addresses (backtrace, the unwinder's), or may stop the thread's tracing
+ * under its own frame (prctl, seccomp, syscall) */
+static bool interposed_shown(const char *n)
+{
+	static const char *const names[] = {
+		"pthread_create", "pthread_exit", "pthread_setname_np",
+		"clone",          "vfork",        "execve",
+		"execv",          "execvp",       "execvpe",
+		"execl",          "execlp",       "execle",
+		"fexecve",        "execveat",     "posix_spawn",
+		"posix_spawnp",   "dlopen",       "dlclose",
+		"munmap",         "mprotect",     "mremap",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(n, names[i]))
+			return true;
+	return false;
+}
+
 static bool wanted(const char *n)
 {
-	if (never(n))
+	if (never(n) && !interposed_shown(n))
 		return false;
 	if (!lc_names)
 		return true;
@@ -312,8 +344,10 @@ static bool lcn_grow(void)
 
 /* the function a stub of name's slot pushes: the target, or name's jump
  * (thunk, made by the caller when this returns it) if another name has the
- * target; *known when the pair was seen before (its lines written) */
-static uintptr_t lcn_fn(uintptr_t target, const char *name, uintptr_t thunk, bool own, bool *known)
+ * target or the call needs a jump of its own (jump: to an interposer, or
+ * a name record decides apart from the target's other names); *known when
+ * the pair was seen before (its lines written) */
+static uintptr_t lcn_fn(uintptr_t target, const char *name, uintptr_t thunk, bool jump, bool *known)
 {
 	*known = false;
 	bool other = false;
@@ -330,8 +364,8 @@ static uintptr_t lcn_fn(uintptr_t target, const char *name, uintptr_t thunk, boo
 		}
 	}
 	if (nlcn == lcn_cap && !lcn_grow())
-		return target; /* (no room: named as the target's first name) */
-	uintptr_t fn = other || own ? thunk : target;
+		return jump ? thunk : target; /* (no room: named as the target's first name) */
+	uintptr_t fn = other || jump ? thunk : target;
 	uint32_t b = lcn_bucket(target);
 	lcn[nlcn] = (struct lcname){target, fn, name, lcn_head[b]};
 	lcn_head[b] = ++nlcn;
@@ -610,6 +644,7 @@ static void scan_got_uses(const struct dyn *d, struct gotuse *g, size_t n)
 
 struct cand {
 	uintptr_t slot, target;
+	uintptr_t dest; /* what the call runs: target, or the runtime's interposer */
 	const char *name;
 };
 
@@ -751,7 +786,7 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 			void *p = dlsym(RTLD_DEFAULT, c[i].name);
 			/* the runtime's interposers come first and have no
 			 * version, which any version accepts: the loader would
-			 * bind the slot to them (left alone below) */
+			 * bind the slot to them (see below) */
 			if (ver && !in_runtime((uintptr_t)p)) {
 				void *pv = dlvsym(RTLD_DEFAULT, c[i].name, ver);
 				if (pv)
@@ -761,16 +796,30 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 			if (v >= d.lo && v < d.hi)
 				continue; /* into the module itself */
 		}
-		if (!v || in_runtime(v) || in_stubs(v) || in_traced(v))
-			continue; /* the runtime's, or a traced module's */
+		if (!v || in_stubs(v) || in_traced(v))
+			continue; /* a traced module's */
+		c[i].dest = v;
+		if (in_runtime(v)) {
+			/* an interposer: shown as libc's function (what the
+			 * runtime's one calls) where it returns as the
+			 * function would, else left alone */
+			if (!interposed_shown(c[i].name))
+				continue;
+			v = (uintptr_t)dlsym(RTLD_NEXT, c[i].name);
+			if (!v || in_runtime(v) || in_stubs(v) || in_traced(v))
+				continue;
+		} else if (never(c[i].name)) {
+			continue; /* (dlopen, vfork, ... bound elsewhere) */
+		}
 		c[i].target = v;
 		c[nh++] = c[i];
 	}
 	if (!nh || nblocks == MAX_BLOCKS)
 		goto out;
 	/* the stubs (16 bytes each), the aliases' jumps (8), what the stubs
-	 * push (the function), the targets, then the trampoline's address */
-	size_t len = (nh * 40 + 8 + 4095) & ~(size_t)4095;
+	 * push (the function), the targets, where the jumps go (the target,
+	 * or an interposer), then the trampoline's address */
+	size_t len = (nh * 48 + 8 + 4095) & ~(size_t)4095;
 	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (b == MAP_FAILED)
 		goto out;
@@ -785,7 +834,8 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 	uint8_t *th = b + nh * 16;
 	uintptr_t *fns = (uintptr_t *)(th + nh * 8);
 	uintptr_t *tg = fns + nh;
-	uintptr_t *tp = tg + nh;
+	uintptr_t *dst = tg + nh;
+	uintptr_t *tp = dst + nh;
 	*tp = (uintptr_t)ct_libcall_tramp;
 	char *nm = names;
 	uint32_t nlcn0 = nlcn;
@@ -798,13 +848,15 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		uint8_t *s = b + i * 16, *j = th + i * 8;
 		bool known;
 		tg[i] = c[i].target;
+		dst[i] = c[i].dest;
 		/* a function record decides apart by name (strtol, strtoimax):
 		 * each name's calls at a jump of its own */
 		uint32_t nv;
 		bool apart = ct_filt_named(c[i].target, c[i].name, &nv);
-		fns[i] = lcn_fn(c[i].target, c[i].name, (uintptr_t)j, apart, &known);
+		fns[i] = lcn_fn(c[i].target, c[i].name, (uintptr_t)j,
+				apart || c[i].dest != c[i].target, &known);
 		c[i].slot |= known ? 0 : (uintptr_t)1 << 63;
-		int32_t d0 = (int32_t)((uintptr_t)&tg[i] - (uintptr_t)(j + 6));
+		int32_t d0 = (int32_t)((uintptr_t)&dst[i] - (uintptr_t)(j + 6));
 		int32_t d1 = (int32_t)((uintptr_t)&fns[i] - (uintptr_t)(s + 6));
 		int32_t d2 = (int32_t)((uintptr_t)tp - (uintptr_t)(s + 12));
 		s[0] = 0xff; /* push d1(%rip) */
@@ -814,7 +866,7 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		s[7] = 0x25;
 		memcpy(s + 8, &d2, 4);
 		memset(s + 12, 0xcc, 4);
-		j[0] = 0xff; /* jmp *d0(%rip): an alias's jump to its target */
+		j[0] = 0xff; /* jmp *d0(%rip): an alias's jump to its target (or interposer) */
 		j[1] = 0x25;
 		memcpy(j + 2, &d0, 4);
 		memset(j + 6, 0xcc, 2);

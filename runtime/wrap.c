@@ -38,6 +38,7 @@
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -307,6 +308,93 @@ CT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 		errno = e;
 	}
 	return r;
+}
+
+/* ---- vfork (arch/<arch>/vfork.S) ---------------------------------------- */
+
+/*
+ * The child shares the parent's memory, this thread's tracing state and
+ * ring included, until it execs or exits, while the parent waits.  It is
+ * not traced meanwhile: every hook of it takes the stopped thread's path
+ * (t->off), which drops the event and counts it in nested_lost and the
+ * ring's lost count; the parent puts those back when it resumes, since
+ * nothing of its own was lost.  The child writes nothing else: it returns
+ * from vfork past the return trampoline (ct_vfork_child_ret), and the
+ * program it execs is traced as a new image.
+ *
+ * Signals are blocked from before the state is shared until the parent has
+ * it back: a signal that came for the parent meanwhile (the child's exit,
+ * a kill from the child) is delivered as the system call returns, and its
+ * handler's calls would be dropped and their counts taken back with the
+ * child's.  The child restores the mask before it returns (it keeps it
+ * across its exec), the parent once its state is its own again.
+ */
+static __thread struct {
+	uint64_t nested_lost, ring_lost;
+	struct ct_ring_header *ring;
+	uint64_t mask; /* the signal mask before vfork (the kernel's sigset) */
+} vf __attribute__((tls_model("initial-exec")));
+
+static void vf_mask(const uint64_t *set, uint64_t *old)
+{
+	ct_arch_syscall5(SYS_rt_sigprocmask, SIG_SETMASK, (long)set, (long)old, sizeof(*set), 0);
+}
+
+void ct_return_tramp(void) CT_HIDDEN;
+int ct_vfork_enter(void) CT_HIDDEN;
+long ct_vfork_parent(long rc, int paused) CT_HIDDEN;
+uintptr_t ct_vfork_child_ret(uintptr_t ret, int paused) CT_HIDDEN;
+
+/* before the system call: 1 when the state was made to drop the child's
+ * events (the parent's token for ct_vfork_parent) */
+int ct_vfork_enter(void)
+{
+	struct ct_tstate *t = &ct_self;
+	if (t->off)
+		return 0;
+	uint64_t all = ~(uint64_t)0;
+	vf_mask(&all, &vf.mask);
+	vf.nested_lost = t->nested_lost;
+	vf.ring = t->ring;
+	vf.ring_lost = t->ring ? __atomic_load_n(&t->ring->lost, __ATOMIC_RELAXED) : 0;
+	t->off = CT_UNTRACED_CLONE + 1;
+	t->busy += CT_BUSY_OFF;
+	return 1;
+}
+
+/* the parent, the child gone (exec'd or exited): the state is its own
+ * again; rc is the system call's, the result vfork's */
+long ct_vfork_parent(long rc, int paused)
+{
+	struct ct_tstate *t = &ct_self;
+	if (paused) {
+		t->busy -= CT_BUSY_OFF;
+		t->off = 0;
+		t->nested_lost = vf.nested_lost;
+		if (t->ring && t->ring == vf.ring)
+			__atomic_store_n(&t->ring->lost, vf.ring_lost, __ATOMIC_RELAXED);
+		int e = errno;
+		vf_mask(&vf.mask, NULL);
+		errno = e;
+	}
+	if (rc < 0 && rc > -4096) {
+		errno = (int)-rc;
+		return -1;
+	}
+	return rc;
+}
+
+/* the child: where vfork returns to (its signal mask restored).  A library call's trampoline put the
+ * return trampoline in the caller's slot, whose return would pop the
+ * parent's shadow stack: the original address is read from its top frame */
+uintptr_t ct_vfork_child_ret(uintptr_t ret, int paused)
+{
+	const struct ct_tstate *t = &ct_self;
+	if (paused)
+		vf_mask(&vf.mask, NULL); /* (read only: the parent's memory) */
+	if (ret == (uintptr_t)ct_return_tramp && t->stk && t->depth > 0 && t->stk[t->depth - 1].ret)
+		return t->stk[t->depth - 1].ret;
+	return ret;
 }
 
 /* ---- threads that start stopped ------------------------------------------ */
