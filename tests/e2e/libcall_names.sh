@@ -30,30 +30,30 @@ ct report d --format=csv | csv_calls | tr -d '"' >"$W/report.calls"
 grep '@' "$W/fn.txt" | while IFS= read -r l; do
 	grep -qxF "$l" "$W/report.calls" || fail "the plugin's '$l' is not in report's calls"
 done
+# record -N PAT keeps what report -N PAT of the full recording keeps, and
+# replay shows the calls of FOCUS left
+rec_like_view() {
+	_pat=$1 _what=$2 _focus=$3
+	section "record -N '$_pat' ($_what), and report -N '$_pat' of the full recording"
+	rm -rf "$W/n"
+	record n --libcall -N "$_pat" ./libcall_names
+	want_rc "record -N '$_pat' ./libcall_names" $RC 0 "$W/n.err"
+	ct replay n --no-duration -F "$_focus" | normalize | add
+	ct report n --format=csv -F "$F" | csv_calls >"$W/n.rec"
+	ct report d --format=csv -F "$F" -N "$_pat" | csv_calls >"$W/n.view"
+	cmp -s "$W/n.rec" "$W/n.view" ||
+		fail "record -N '$_pat' and report -N '$_pat' differ: $(diff "$W/n.rec" "$W/n.view" | tr '\n' '|')"
+}
 # IFUNCs (memcpy, memmove): record decides at the symbol's own address,
 # the runtime gives it to the implementation the slot holds (they were
 # recorded, silently); a library call's name matches with and without its
 # "@module", at record time and in the views alike
 for pat in '^memmove$' '^memcpy@libc\.so\.6$'; do
-	section "record -N '$pat' (an IFUNC), and report -N '$pat' of the full recording"
-	record "i$pat" --libcall -N "$pat" ./libcall_names
-	want_rc "record -N '$pat' ./libcall_names" $RC 0 "$W/i$pat.err"
-	ct replay "i$pat" --no-duration -F '^copies' | normalize | add
-	ct report "i$pat" --format=csv -F "$F" | csv_calls >"$W/i.rec"
-	ct report d --format=csv -F "$F" -N "$pat" | csv_calls >"$W/i.view"
-	cmp -s "$W/i.rec" "$W/i.view" ||
-		fail "record -N '$pat' and report -N '$pat' differ: $(diff "$W/i.rec" "$W/i.view" | tr '\n' '|')"
+	rec_like_view "$pat" "an IFUNC" '^copies'
 done
 # plain aliases at one address (strtol, strtoimax): record decides each
 # name apart ("n" lines of filter.spec; runtime/libcall.c gives each name
 # a jump of its own), as the views do
 for pat in '^strtol$' '^strtoimax$' '^strto'; do
-	section "record -N '$pat' (aliases at one address), and report -N '$pat'"
-	record "n$pat" --libcall -N "$pat" ./libcall_names
-	want_rc "record -N '$pat' ./libcall_names" $RC 0 "$W/n$pat.err"
-	ct replay "n$pat" --no-duration -F '^numbers' | normalize | add
-	ct report "n$pat" --format=csv -F "$F" | csv_calls >"$W/n.rec"
-	ct report d --format=csv -F "$F" -N "$pat" | csv_calls >"$W/n.view"
-	cmp -s "$W/n.rec" "$W/n.view" ||
-		fail "record -N '$pat' and report -N '$pat' differ: $(diff "$W/n.rec" "$W/n.view" | tr '\n' '|')"
+	rec_like_view "$pat" "aliases at one address" '^numbers'
 done
