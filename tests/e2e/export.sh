@@ -92,7 +92,7 @@ ct export d --format=callgrind -r 1000s~ | grep '^summary:' | sed 's/^/-r 1000s~
 set -- $(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 m = [e for e in d["traceEvents"] if e["ph"] == "X" and e["name"] == "main"][0]
-# chrome's ts and dur each give back their exact ns when multiplied by
+# chrome ts and dur each give back their exact ns when multiplied by
 # 1000 and rounded (export.c writes the nearest 1/2048 us)
 b = round(m["ts"] * 1000); e = b + round(m["dur"] * 1000)
 print(b + 1, e - 1)' "$W/trace.json")
