@@ -160,8 +160,8 @@ static uint32_t intern(struct graph *g, const char *name, bool add)
 	return id < 0 ? NONE : (uint32_t)id;
 }
 
-/* graph has no filter options: its filter is the function table, and every
- * event comes here */
+/* graph's only filter option is -r (emit below): its filter is otherwise
+ * the function table, and every event comes here */
 static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *evs, int nev)
 {
 	struct graph *g = ctx;
@@ -206,11 +206,19 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 	}
 }
 
+/* -r: the calls that overlap the range, whole subtrees from the outermost
+ * call down (lib/read/filter.c), each as if unfiltered */
+static void emit(void *ctx, const struct ct_fevent *fe)
+{
+	if (fe->ev.kind != CT_MARK)
+		unfiltered(ctx, fe->ev.thread, &fe->ev, 1);
+}
+
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct graph *g = ctx;
 	g->depth = 0;
-	int rc = ct_view_read_thread(v, t, NULL, NULL, g);
+	int rc = ct_view_read_thread(v, t, NULL, emit, g);
 	g->depth = 0;
 	return rc;
 }
@@ -433,6 +441,7 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 static const struct ct_opt options[] = {
 	CT_OPT_DATA,
 	{"tid", CT_OPT_TID, "TID[,TID..]", "only these threads (default: all, aggregated)"},
+	CT_OPT_RANGE,
 	{"format", OPT_FORMAT, "text", "the output's format (the only one for now)"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,
@@ -600,6 +609,8 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	}
 	struct ct_error e;
 	int64_t f = ct_find_function(&g->names, v->arg, NULL, NULL, &e);
+	if (f < 0 && v->filt.r_ranged && !v->filt.r_kept)
+		return 1; /* no call in the -r range: ct_view_finish says so */
 	if (f < 0)
 		return ct_error("%s", e.msg);
 	if (print_func(g, (uint32_t)f, g->names.v[f], stdout))
