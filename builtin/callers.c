@@ -455,6 +455,7 @@ static const struct ct_opt options[] = {
 	 "(ascending); with --no-time the default is calls"},
 	CT_OPT_TIDS,
 	CT_OPT_CALL_FILTERS("only calls at depth < N"),
+	CT_OPT_RANGE,
 	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,
@@ -557,6 +558,8 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	if (v->arg) {
 		struct ct_error e;
 		id = ct_find_function(&c->names, v->arg, called, c, &e);
+		if (id < 0 && v->filt.r_ranged && !v->filt.r_kept)
+			return 1; /* no call in the -r range: ct_view_finish says so */
 		if (id < 0)
 			return ct_error("%s", e.msg);
 	}

@@ -77,8 +77,9 @@ static const struct ct_opt options[] = {
 	/* the text starts with a space: two after an option 23 columns wide */
 	{"range", 'r', "START~END",
 	 " only calls overlapping this time range (since the\n"
-	 "start of the recording, e.g. 10ms~20ms, 1.5s~, ~500us),\n"
-	 "their times clipped to it"},
+	 "start of the recording, e.g. 10ms~20ms, 1.5s~, ~500us,\n"
+	 "or timestamps as replay -f time prints them), their\n"
+	 "times clipped to it"},
 	CT_OPT_RAWTIMES,
 	CT_OPT_DEMANGLE,
 	{"callsite", OPT_CALLSITE, NULL,
@@ -424,6 +425,8 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	struct exporter *x = ctx;
 	const struct ct_event *ev = &fe->ev;
 	range_clock(x, ev);
+	if (ev->kind == CT_EXIT && ct_export_in_range(x, ev))
+		x->in_range++;
 	if (x->fmt == FMT_CALLGRIND) {
 		emit_callgrind(x, fe);
 		return;
@@ -553,13 +556,9 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 		x->inner = (uint32_t)(n - n / 2);
 		return 0;
 	case 'r':
-		if (ct_parse_range(arg, &x->lo, &x->hi) < 0) {
-			ct_set_err(err,
-				   "--range: want START~END (durations since the start of the "
-				   "recording, either may be empty, e.g. 10ms~20ms), not '%s'",
-				   arg);
+		if (ct_range_option(arg, &x->range, err) < 0)
 			return -1;
-		}
+		x->range_text = arg;
 		return 0;
 	}
 	return -1; /* not reached: getopt gives the table's options only */
@@ -617,7 +616,7 @@ static void warn_big(const struct exporter *x, const struct ct_view *v)
 			bytes += s->threads[i]->bytes;
 	double events = (double)bytes * (double)s->events / (double)s->ev_bytes;
 	double calls = events / 2, out = calls * (x->fmt == FMT_CHROME ? 80 : 42);
-	bool narrowed = ct_filter_active(&v->filt) || x->lo || x->hi != UINT64_MAX;
+	bool narrowed = ct_filter_active(&v->filt) || x->range_text;
 	if (x->fmt == FMT_CHROME && (out > 500e6 || calls > 1e6))
 		ct_warn("%s%.0f calls, about %.0f MB of Chrome JSON: Chrome's trace viewer stops "
 			"near 500 MB and speedscope near 1 M events; narrow it with -r START~END, "
@@ -640,10 +639,17 @@ static int begin(void *ctx, struct ct_view *v)
 				v->dir)
 			       ? 2
 			       : 2;
-	if (v->counts && (x->lo || x->hi != UINT64_MAX))
+	if (v->counts && x->range_text)
 		return ct_error("-r: %s holds call counts only (record --count): no times", v->dir)
 			       ? 2
 			       : 2;
+	if (x->range_text) {
+		struct ct_error e;
+		if (ct_range_resolve(&x->range, v->s, x->range_text, &e) < 0)
+			return ct_usage_error("%s", e.msg);
+		x->lo = x->range.lo;
+		x->hi = x->range.hi;
+	}
 	if (x->callsite && x->fmt != FMT_HTML)
 		return ct_error("--callsite: only with --format=html (chrome and perfetto carry "
 				"the call sites of a recording that has them)")
@@ -695,6 +701,10 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		ct_html_write(x->html, x->out);
 	else if (rc == 0)
 		ct_folded_print(x);
+	if (rc == 0 && x->range_text && !x->in_range) {
+		ct_view_range_empty(v, x->range_text);
+		return 1;
+	}
 	return 0;
 }
 
@@ -705,7 +715,8 @@ int cmd_export(int argc, char **argv)
 			     .outer = FOLDED_FRAMES / 2, .inner = FOLDED_FRAMES - FOLDED_FRAMES / 2,
 			     .mode = 0600};
 	struct ct_view v = {.head = head, .opts = options, .option = option, .ctx = &x,
-			    .check = check, .begin = begin, .read = read_thread, .end = end};
+			    .check = check, .begin = begin, .read = read_thread, .end = end,
+			    .own_range = true};
 	/* clang-format on */
 
 	ct_names_init(&x.names);

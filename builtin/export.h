@@ -60,8 +60,12 @@ struct exporter {
 	int argc; /* the command line, named in the HTML report */
 	char **argv;
 
-	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open */
+	/* -r: the range [lo, hi) in ns; 0 and UINT64_MAX when open (range
+	 * as given, its timestamps resolved by begin) */
 	uint64_t lo, hi;
+	struct ct_range range;
+	const char *range_text;
+	uint64_t in_range; /* calls that overlap it (none: a message, exit 1) */
 
 	/* the times (doc/overhead.md): timelines place calls on the recorded
 	 * clock; durations are on the threads' corrected clocks (the recorded

@@ -183,7 +183,7 @@ static void one_event(struct graph *g, struct ct_func *fn, const struct ct_event
 		uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
 		*CT_PUSH(g->stack, g->depth, g->capstack) =
 			(struct frame){.node = node, .child = 0};
-	} else if (g->depth) {
+	} else if (ev->kind == CT_EXIT && g->depth) {
 		/* well nested: the exit of the call on top */
 		struct frame f = g->stack[--g->depth];
 		uint64_t incl = ct_event_dur(ev);
@@ -208,11 +208,13 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 			  &evs[i]);
 }
 
-/* with -F/-N/--hide/-D/-t/--no-libcall: the calls the filters show, a
- * hidden call's callees under its nearest shown caller (lib/read/filter.h) */
+/* with -F/-N/--hide/-D/-t/--no-libcall/-r: the calls the filters show, a
+ * hidden call's callees under its nearest shown caller, the calls that
+ * overlap the range whole (lib/read/filter.h) */
 static void emit(void *ctx, const struct ct_fevent *fe)
 {
-	one_event(ctx, fe->fn, &fe->ev);
+	if (fe->ev.kind != CT_MARK)
+		one_event(ctx, fe->fn, &fe->ev);
 }
 
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
@@ -497,6 +499,7 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 static const struct ct_opt options[] = {
 	CT_OPT_DATA,
 	{"tid", CT_OPT_TID, "TID[,TID..]", "only these threads (default: all, aggregated)"},
+	CT_OPT_RANGE,
 	{"format", OPT_FORMAT, "text", "the output's format (the only one for now)"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,
@@ -749,6 +752,8 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	}
 	struct ct_error e;
 	int64_t f = ct_find_function(&g->names, v->arg, NULL, NULL, &e);
+	if (f < 0 && v->filt.r_ranged && !v->filt.r_kept)
+		return 1; /* no call in the -r range: ct_view_finish says so */
 	if (f < 0)
 		return ct_error("%s", e.msg);
 	if (print_func(g, (uint32_t)f, g->names.v[f], stdout))

@@ -15,6 +15,7 @@
  * that hold entries back (-t, -r) let the other threads' lines wait for
  * them in a queue ordered by time (replay_order.c).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +51,36 @@ static const char tail[] =
 	"Exits: '} /* f: unwound */' the frame was left by longjmp or an exception;\n"
 	"'/* unfinished */' the call was still open when the thread ended.\n";
 
+/* -f: the fields before the '|', as uftrace replay names them */
+enum rfield {
+	RF_DURATION,
+	RF_TID,
+	RF_ADDR,
+	RF_TIME,
+	RF_DELTA,
+	RF_ELAPSED,
+	RF_TASK,
+	RF_MODULE,
+	RF_N
+};
+
+static const struct {
+	const char *name, *header;
+	int width;
+} rfields[RF_N] = {
+	{"duration", " DURATION ", 10},  {"tid", "   TID  ", 8},
+	{"addr", "   ADDRESS  ", 12},    {"time", "     TIMESTAMP    ", 18},
+	{"delta", " TIMEDELTA", 10},     {"elapsed", "  ELAPSED ", 10},
+	{"task", "      TASK NAME", 15}, {"module", "     MODULE NAME", 16},
+};
+
 /* replay state of one thread */
 struct rthread {
 	char tidcol[32]; /* " [  4242] | " */
 	size_t tidlen;
+	uint64_t last; /* -f delta: the time of its last line */
+	bool has_last;
+	char task[16]; /* -f task: its name, or its process's (comm) */
 	/* by depth: the waiting for the trace writer done by the calls at
 	 * that depth that ended since their caller began (so that a call's
 	 * own wait is its waited less its callees') */
@@ -75,6 +102,16 @@ struct replay {
 	bool no_args;
 	bool srcline; /* --srcline: file:line of each call and of its call site */
 	bool color;   /* durations coloured (lib/view/color.h) */
+	/* -f: the fields in order; custom when they are neither the default
+	 * (duration,tid) nor tid alone (--no-duration), which have their
+	 * fast paths */
+	unsigned char fields[RF_N];
+	size_t nfields;
+	bool fields_set, custom;
+	uint64_t mono0; /* -f time: CLOCK_MONOTONIC at the recording's start */
+	uint64_t when;  /* the recorded time of the line being written (a
+			 * leaf's: its entry's) */
+	bool note;      /* the line is a note (a wait), not an event */
 };
 
 static const char spaces[] = "                                                                "
@@ -242,11 +279,129 @@ static uint64_t dur_of(const struct ct_fevent *fe)
 	return ct_event_dur(&fe->ev);
 }
 
+static void put_duration(struct replay *r, uint64_t dur)
+{
+	char buf[64];
+	const char *col = r->color ? ct_color_duration(dur) : NULL;
+	if (col)
+		puts_(col);
+	size_t n = fast_ok ? fast_duration(dur, buf) : 0;
+	if (n)
+		put(buf, n);
+	else
+		puts_(ct_format_duration(dur, buf, sizeof(buf)));
+	if (col)
+		puts_(CT_COLOR_RESET);
+}
+
+/* a time in a field of 10 columns, as durations are written */
+static void put_time10(uint64_t ns)
+{
+	char buf[64];
+	size_t n = fast_ok ? fast_duration(ns, buf) : 0;
+	if (n)
+		put(buf, n);
+	else
+		puts_(ct_format_duration(ns, buf, sizeof(buf)));
+}
+
+/* the thread's name for -f task: its own, or its process's (the
+ * executable's base name, as the kernel's comm, 15 characters) */
+static const char *task_of(struct rthread *rt, const struct ct_thread *t)
+{
+	if (!rt->task[0]) {
+		const char *n = t->name;
+		if (!n && t->proc && t->proc->exe) {
+			const char *sl = strrchr(t->proc->exe, '/');
+			n = sl ? sl + 1 : t->proc->exe;
+		}
+		snprintf(rt->task, sizeof(rt->task), "%s", n && *n ? ct_tx(n) : "?");
+	}
+	return rt->task;
+}
+
+/* -f's fields of a line (other than the default ones' fast paths), then
+ * " | " when there are any */
+static void put_fields(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
+		       bool has_dur)
+{
+	char buf[64];
+	bool ev = !r->note;
+	bool call = ev && fe->ev.kind != CT_MARK && fe->fn;
+	for (size_t i = 0; i < r->nfields; i++) {
+		enum rfield f = r->fields[i];
+		int w = rfields[f].width;
+		int n = 0;
+		if (i)
+			put(" ", 1);
+		switch (f) {
+		case RF_DURATION:
+			if (has_dur) {
+				put_duration(r, dur_of(fe));
+				continue;
+			}
+			break;
+		case RF_TID:
+			n = snprintf(buf, sizeof(buf), "[%6d]", fe->ev.thread->tid);
+			break;
+		case RF_ADDR:
+			if (call)
+				n = snprintf(buf, sizeof(buf), "%12" PRIx64,
+					     ct_addr_untag(fe->ev.addr));
+			break;
+		case RF_TIME:
+			if (ev) {
+				uint64_t t = r->mono0 + r->when;
+				n = snprintf(buf, sizeof(buf), "%8" PRIu64 ".%09" PRIu64,
+					     t / 1000000000u, t % 1000000000u);
+			}
+			break;
+		case RF_DELTA:
+			if (ev && rt->has_last) {
+				put_time10(r->when > rt->last ? r->when - rt->last : 0);
+				continue;
+			}
+			break;
+		case RF_ELAPSED:
+			if (ev) {
+				put_time10(r->when);
+				continue;
+			}
+			break;
+		case RF_TASK:
+			n = snprintf(buf, sizeof(buf), "%15.15s", task_of(rt, fe->ev.thread));
+			break;
+		case RF_MODULE:
+			if (call) {
+				const struct ct_sym_info *si =
+					ct_session_resolve(r->s, fe->ev.thread->proc, fe->ev.addr);
+				n = snprintf(buf, sizeof(buf), "%16.16s",
+					     si && si->module ? ct_tx(si->module) : "[unknown]");
+			}
+			break;
+		case RF_N:
+			break;
+		}
+		if (n > 0)
+			put(buf, (size_t)n);
+		else
+			put(spaces, (size_t)w);
+	}
+	if (ev) {
+		rt->last = r->when;
+		rt->has_last = true;
+	}
+	if (r->nfields)
+		put(" | ", 3);
+}
+
 /* the start of a line: duration column (blank when !has_dur), tid, indent */
 static void line_start(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
 		       bool has_dur)
 {
-	if (!r->no_duration) {
+	if (r->custom) {
+		put_fields(r, rt, fe, has_dur);
+	} else if (!r->no_duration) {
 		if (has_dur) {
 			char buf[64];
 			uint64_t dur = dur_of(fe);
@@ -298,9 +453,9 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 {
 	size_t indent = indent_of(fe->depth);
 	size_t room = 160 + indent + before.n + name.n + after.n;
-	if (ob.cap - ob.len < room) {
+	if (r->custom || ob.cap - ob.len < room) {
 		ob_flush();
-		if (ob.cap < room) {
+		if (r->custom || ob.cap < room) {
 			line_start(r, rt, fe, has_dur);
 			put(before.s, before.n);
 			put(name.s, name.n);
@@ -439,6 +594,7 @@ static const char *ret_of(struct replay *r, const struct ct_fevent *fe, char *bu
 
 static void print_enter(struct replay *r, struct rthread *rt, const struct ct_fevent *fe)
 {
+	r->when = fe->ev.time;
 	char ab[ARGBUF];
 	const char *args = args_of(r, fe, ab, sizeof(ab));
 	if (args) {
@@ -498,6 +654,7 @@ static bool print_with_values(struct replay *r, struct rthread *rt, const struct
 static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fevent *ex,
 		       const struct ct_fevent *en)
 {
+	r->when = ex->ev.start; /* a leaf's line is where it began */
 	if (!r->no_args && ex->ev.args && print_with_values(r, rt, ex, en, true))
 		return;
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
@@ -523,6 +680,7 @@ static void print_leaf(struct replay *r, struct rthread *rt, const struct ct_fev
 
 static void print_exit(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
 {
+	r->when = ex->ev.time;
 	if (!r->no_args && ex->ev.args && print_with_values(r, rt, ex, NULL, false))
 		return;
 	bool unfinished = ex->ev.flags & CT_EVF_UNFINISHED;
@@ -573,7 +731,9 @@ static void print_wait(struct replay *r, struct rthread *rt, const struct ct_fev
 		return;
 	struct ct_fevent in = *ex;
 	in.depth++;
+	r->note = true;
 	line_start(r, rt, &in, false);
+	r->note = false;
 	char d[64], line[128];
 	const char *dur = ct_format_duration(own, d, sizeof(d));
 	while (*dur == ' ')
@@ -602,6 +762,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 		print_enter(r, ert, en);
 	}
 	if (fe->ev.kind == CT_MARK) { /* calltrace_mark(): a comment line */
+		r->when = fe->ev.time;
 		line_start(r, rt, fe, false);
 		puts_(fe->ev.flags & CT_EVF_INJECT ? "/* " : "/* mark: ");
 		puts_(ct_tx((const char *)(uintptr_t)fe->ev.addr));
@@ -688,20 +849,50 @@ static int replay_per_thread(struct replay *r, struct ct_view *v)
 
 static char outbuf[1 << 20];
 
-/* -r: the filter's range stage (lib/read/filter.c) */
+/* -f FIELD[,FIELD...]: "+FIELDS" adds to the default ones, "none" is none */
+static int parse_fields(struct replay *r, const char *arg, struct ct_error *err)
+{
+	const char *p = arg;
+	r->nfields = 0;
+	r->fields_set = true;
+	if (*p == '+') {
+		r->fields[r->nfields++] = RF_DURATION;
+		r->fields[r->nfields++] = RF_TID;
+		p++;
+	} else if (!strcmp(p, "none")) {
+		return 0;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		int f = -1;
+		for (int i = 0; i < RF_N; i++)
+			if (strlen(rfields[i].name) == n && !memcmp(p, rfields[i].name, n))
+				f = i;
+		if (f < 0) {
+			ct_set_err(err,
+				   "-f: unknown field '%.*s' in '%s'; the fields are duration, "
+				   "tid, "
+				   "time, delta, elapsed, addr, task and module (comma-separated; "
+				   "+FIELDS adds to duration,tid; none alone: no fields)",
+				   (int)n, p, arg);
+			return -1;
+		}
+		bool dup = false;
+		for (size_t i = 0; i < r->nfields; i++)
+			dup |= r->fields[i] == f;
+		if (!dup)
+			r->fields[r->nfields++] = (unsigned char)f;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
 static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
-	if (c != 'r')
-		return -1;
-	if (ct_parse_range(arg, &v->filt.r_lo, &v->filt.r_hi) < 0) {
-		ct_set_err(err,
-			   "--range: want START~END (durations since the start of the recording, "
-			   "either may be empty, e.g. 10ms~20ms), not '%s'",
-			   arg);
-		return -1;
-	}
-	v->filt.r_ranged = true;
-	return 0;
+	if (c == 'f')
+		return parse_fields(v->ctx, arg, err);
+	return -1;
 }
 
 static const struct ct_opt options[] = {
@@ -721,10 +912,11 @@ static const struct ct_opt options[] = {
 	CT_OPT_NOLIBCALL,
 	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
 	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
-	{"range", 'r', "START~END",
-	 "only calls overlapping this time range (since the\n"
-	 "start of the recording; e.g. 10ms~20ms, either side\n"
-	 "may be empty)"},
+	CT_OPT_RANGE,
+	{"output-fields", 'f', "FIELDS",
+	 "the fields before the '|', in order: duration, tid,\n"
+	 "time, delta, elapsed, addr, task, module; +FIELDS\n"
+	 "adds to the default duration,tid; none: no fields"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_RAWTIMES,
 	CT_OPT_PAGER,
@@ -741,10 +933,29 @@ static const struct ct_opt options[] = {
 	CT_OPT_END,
 };
 
-/* stdout's buffer, and the clock's fast path */
+/* stdout's buffer, the clock's fast path, the fields */
 static int check(struct ct_view *v)
 {
-	(void)v;
+	struct replay *r = v->ctx;
+	if (!r->fields_set) {
+		r->fields[0] = RF_DURATION;
+		r->fields[1] = RF_TID;
+		r->nfields = 2;
+	}
+	if (r->no_duration) { /* --no-duration: the duration field left out */
+		size_t k = 0;
+		for (size_t i = 0; i < r->nfields; i++)
+			if (r->fields[i] != RF_DURATION)
+				r->fields[k++] = r->fields[i];
+		r->nfields = k;
+	}
+	/* the two usual sets have their fast paths */
+	if (r->nfields == 2 && r->fields[0] == RF_DURATION && r->fields[1] == RF_TID)
+		r->no_duration = false;
+	else if (r->nfields == 1 && r->fields[0] == RF_TID)
+		r->no_duration = true;
+	else
+		r->custom = true;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	check_fast_duration();
 	return 0;
@@ -782,10 +993,15 @@ int cmd_replay(int argc, char **argv)
 	ob.cap = sizeof(outbuf);
 	ob.buf = outbuf;
 	ob.len = 0;
-	if (r.no_duration)
-		puts_("#   TID     FUNCTION\n");
-	else
-		puts_("# DURATION     TID     FUNCTION\n");
+	r.mono0 = ct_session_mono_start(v.s);
+	/* the header: each field's title over it, as uftrace replay's */
+	puts_("#");
+	for (size_t i = 0; i < r.nfields; i++) {
+		if (i)
+			puts_(" ");
+		puts_(rfields[r.fields[i]].header);
+	}
+	puts_(r.nfields ? "   FUNCTION\n" : " FUNCTION\n");
 	/* progress only when the tree goes elsewhere than the terminal */
 	r.progress = &v.progress;
 	if (isatty(1) && !getenv("CALLTRACE_PROGRESS"))

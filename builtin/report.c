@@ -501,6 +501,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_TIDS,
 	{"per-thread", CT_OPT_PER_THREAD, NULL, "one table per thread"},
 	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
+	CT_OPT_RANGE,
 	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,

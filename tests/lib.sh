@@ -84,6 +84,18 @@ ct() {
 	return $_rc
 }
 
+# ct_empty SUBCOMMAND D ARGS...: as ct, for a -r range with no call in it:
+# the view must exit 1 and say so (its stdout goes to stdout, its stderr
+# to $W/last.err); fails the case otherwise
+ct_empty() {
+	_sub=$1 _d=$2; shift 2
+	guard "$CT" "$_sub" -d "$W/$_d" "$@" 2>"$W/last.err"
+	if [ $RC -ne 1 ] || ! grep -q 'no call in the range' "$W/last.err"; then
+		fail "calltrace $_sub -d $_d $*: exit status $RC, expected 1 and 'no call in the range'; stderr: $(head -c 600 "$W/last.err" | tr '\n' '|')"
+	fi
+	return 0
+}
+
 # section TITLE: start a section of $W/actual
 section() { printf '== %s\n' "$*" >>"$W/actual"; }
 # add: append stdin to $W/actual

@@ -85,6 +85,13 @@ if [ "${1:-}" = --one ]; then
 		. "$E2E/$CASE.sh"
 		golden
 	) </dev/null >"$W/case.log" 2>&1
+	st=$?
+	# a case that stopped before its golden file was compared (a shell
+	# syntax error, say, which ends the sourced script silently) fails
+	if [ $st -ne 0 ] && [ ! -s "$W/failures" ]; then
+		printf 'the case stopped (exit %s) before its end: %s\n' "$st" \
+			"$(tail -n 3 "$W/case.log" | tr '\n' '|')" >>"$W/failures"
+	fi
 	name="$CASE/$VARIANT"
 	if [ -s "$W/failures" ]; then
 		{

@@ -160,6 +160,12 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 		}
 		f->min_time = (uint64_t)ns;
 		return 0;
+	case 'r':
+		if (ct_range_option(arg, &f->r, err) < 0)
+			return -1;
+		f->r_ranged = true;
+		f->r_text = arg;
+		return 0;
 	}
 	ct_set_err(err, "unknown filter option -%c", opt);
 	return -1;
@@ -171,28 +177,67 @@ bool ct_filter_active(const struct ct_filter *f)
 	       f->no_libcall;
 }
 
-int ct_parse_range(const char *arg, uint64_t *lo, uint64_t *hi)
+/* one side of -r: a time with a unit (or a whole number: ns) since the
+ * start, or a timestamp SEC.NSEC (a fraction, no unit) */
+static int range_side(const char *a, size_t n, uint64_t *v, bool *abs)
+{
+	char *t = xasprintf("%.*s", (int)n, a);
+	bool dot = strchr(t, '.') != NULL;
+	bool unit = n && !((t[n - 1] >= '0' && t[n - 1] <= '9') || t[n - 1] == '.');
+	*abs = dot && !unit;
+	if (*abs) { /* seconds with their fraction: parsed as "SECs" */
+		char *s = xasprintf("%ss", t);
+		free(t);
+		t = s;
+	}
+	int64_t ns = ct_parse_duration(t);
+	free(t);
+	if (ns < 0)
+		return -1;
+	*v = (uint64_t)ns;
+	return 0;
+}
+
+int ct_range_parse(const char *arg, struct ct_range *r)
 {
 	const char *tilde = strchr(arg, '~');
 	if (!tilde || strchr(tilde + 1, '~'))
 		return -1;
-	*lo = 0;
-	*hi = UINT64_MAX;
-	if (tilde > arg) {
-		char *a = xasprintf("%.*s", (int)(tilde - arg), arg);
-		int64_t v = ct_parse_duration(a);
-		free(a);
-		if (v < 0)
-			return -1;
-		*lo = (uint64_t)v;
+	memset(r, 0, sizeof(*r));
+	r->hi = UINT64_MAX;
+	if (tilde > arg && range_side(arg, (size_t)(tilde - arg), &r->lo, &r->lo_abs) < 0)
+		return -1;
+	if (tilde[1] && range_side(tilde + 1, strlen(tilde + 1), &r->hi, &r->hi_abs) < 0)
+		return -1;
+	return tilde[1] && r->lo_abs == r->hi_abs && r->hi < r->lo ? -1 : 0;
+}
+
+int ct_range_option(const char *arg, struct ct_range *r, struct ct_error *err)
+{
+	if (ct_range_parse(arg, r) == 0)
+		return 0;
+	ct_set_err(err,
+		   "--range: want START~END, times since the start of the recording with a "
+		   "unit (10ms~20ms) or timestamps as replay -f time prints them "
+		   "(5230.123456789~), either side may be empty; not '%s'",
+		   arg);
+	return -1;
+}
+
+int ct_range_resolve(struct ct_range *r, const struct ct_session *s, const char *text,
+		     struct ct_error *err)
+{
+	uint64_t base = ct_session_mono_start(s);
+	if (r->lo_abs)
+		r->lo = r->lo > base ? r->lo - base : 0;
+	if (r->hi_abs)
+		r->hi = r->hi > base ? r->hi - base : 0;
+	r->lo_abs = r->hi_abs = false;
+	if (r->hi < r->lo) {
+		ct_set_err(err, "--range '%s': END comes before START", text ? text : "");
+		return -1;
 	}
-	if (tilde[1]) {
-		int64_t v = ct_parse_duration(tilde + 1);
-		if (v < 0)
-			return -1;
-		*hi = (uint64_t)v;
-	}
-	return *hi < *lo ? -1 : 0;
+	return 0;
 }
 
 /* the names fn's regexes see (demangle.h): those of its full demangled
@@ -421,6 +466,7 @@ static bool hid_exit(struct ct_filter_thread *t, uint32_t d)
 static void after_range(struct ct_filter *f, struct ct_filter_thread *t, const struct ct_fevent *fe,
 			ct_filter_emit_fn emit, void *ctx)
 {
+	f->r_kept++;
 	if (f->min_time)
 		time_stage(f, t, fe, emit, ctx);
 	else
@@ -460,14 +506,17 @@ static void range_stage(struct ct_filter *f, struct ct_filter_thread *t, const s
 			ct_filter_emit_fn emit, void *ctx)
 {
 	uint64_t tm = fe->ev.time;
-	if (tm > f->r_lo && t->nrpend)
+	/* an event after START, or a call entered right at it, while the
+	 * held calls are open: they reach into the range (an exit at START
+	 * ends a call [s, START) that does not) */
+	if (t->nrpend && (tm > f->r.lo || (tm == f->r.lo && fe->ev.kind == CT_ENTER)))
 		range_release(f, t, emit, ctx);
 	if (fe->ev.kind == CT_ENTER) {
 		bool *shown = rshown_at(t, fe->depth);
 		*shown = false;
-		if (tm >= f->r_hi)
+		if (tm >= f->r.hi)
 			return; /* after the range */
-		if (tm < f->r_lo) {
+		if (tm < f->r.lo) {
 			if (t->nrpend == t->rcap) {
 				t->rcap = t->rcap ? 2 * t->rcap : 64;
 				t->rpend = xrealloc(t->rpend, t->rcap * sizeof(*t->rpend));
@@ -634,7 +683,8 @@ void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struc
 		/* a mark: shown where its calls are (not in hidden ones) */
 		uint32_t d = ev->depth;
 		if (t->n_depth != CT_DEPTH_NONE ||
-		    (f->ninc && (t->f_depth == CT_DEPTH_NONE || d <= t->f_depth)))
+		    (f->ninc && (t->f_depth == CT_DEPTH_NONE || d <= t->f_depth)) ||
+		    (f->r_ranged && (ev->time < f->r.lo || ev->time >= f->r.hi)))
 			return;
 		struct ct_fevent fe = {.ev = *ev,
 				       .fn = NULL,
@@ -655,7 +705,7 @@ void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struc
 void ct_filter_thread_advance(struct ct_filter *f, struct ct_filter_thread *t, uint64_t now,
 			      ct_filter_emit_fn emit, void *ctx)
 {
-	if (f->r_ranged && t->nrpend && now > f->r_lo)
+	if (f->r_ranged && t->nrpend && now > f->r.lo)
 		range_release(f, t, emit, ctx);
 	if (f->min_time && t->npend) {
 		size_t n = 0;

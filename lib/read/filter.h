@@ -41,6 +41,15 @@
 
 #define CT_DEPTH_NONE UINT32_MAX
 
+/* -r START~END: each side a time since the start of the recording, with a
+ * unit (1.5ms, 2s; a whole number without one is ns, as -t takes it), or a
+ * timestamp as replay -f time prints it, SEC.NSEC (CLOCK_MONOTONIC, a
+ * fraction and no unit: 12345.678901234); an empty side is open */
+struct ct_range {
+	uint64_t lo, hi;     /* [lo, hi): hi UINT64_MAX when open */
+	bool lo_abs, hi_abs; /* that side is a timestamp in ns, until resolved */
+};
+
 /* one function of one process image, as seen by the filter */
 struct ct_func {
 	const char *name; /* valid until the session is closed */
@@ -75,9 +84,12 @@ struct ct_filter {
 	const char **re_text;
 	bool *re_used;
 	size_t nre;
-	uint64_t r_lo, r_hi; /* -r: calls overlapping [r_lo, r_hi) (ns from the
-			      * start); r_ranged false: all */
+	/* -r: calls overlapping [r.lo, r.hi) (ns from the start, once
+	 * ct_range_resolve made its timestamps such); r_ranged false: all */
+	struct ct_range r;
 	bool r_ranged;
+	const char *r_text; /* -r as given, for the messages */
+	uint64_t r_kept;    /* events the range let through (none: a message) */
 	bool no_libcall;    /* --no-libcall: library calls' frames hidden as
 			     * --hide does (their callbacks show) */
 	uint32_t max_depth; /* -D: show depth < max_depth; 0: no limit */
@@ -134,12 +146,18 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 /* compile re (POSIX extended, no submatches) into *r; -1 with err
  * filled, "OPT: bad regex 'RE': WHY" */
 int ct_regex_option(regex_t *r, const char *opt, const char *re, struct ct_error *err);
-/* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't' with its
+/* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't', 'r' with its
  * argument; -1 with err filled (a usage error) */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_error *err);
-/* parse -r's "START~END" (times from the start of the recording, such as
- * 1.5ms~2s; an empty side is open) into [*lo, *hi); -1 when malformed */
-int ct_parse_range(const char *arg, uint64_t *lo, uint64_t *hi);
+/* parse -r's "START~END" (struct ct_range) into *r; -1 when malformed
+ * (END before START when both are of one kind) */
+int ct_range_parse(const char *arg, struct ct_range *r);
+/* the same with the usage message in err, "--range: want ..." */
+int ct_range_option(const char *arg, struct ct_range *r, struct ct_error *err);
+/* r's timestamps made times since the start of s's recording (one before
+ * it: 0): 0, or -1 with err filled when END then comes before START */
+int ct_range_resolve(struct ct_range *r, const struct ct_session *s, const char *text,
+		     struct ct_error *err);
 /* a warning into warn for each -F/-N/--hide regex that matched no
  * function the views were given (a mistyped name, say) */
 void ct_filter_warn_unused(const struct ct_filter *f, struct ct_msgs *warn);

@@ -571,6 +571,18 @@ uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock)
 	return clock_ns(s, clock);
 }
 
+uint64_t ct_session_mono_start(const struct ct_session *s)
+{
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct ct_proc *p = s->procs[i];
+		if (!p->clock_ref)
+			continue;
+		uint64_t since = clock_ns(s, p->start_clock);
+		return p->start_mono > since ? p->start_mono - since : 0;
+	}
+	return 0;
+}
+
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err)
 {
 	*out = NULL;

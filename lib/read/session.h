@@ -115,6 +115,10 @@ void ct_session_close(struct ct_session *s);
 
 /* clock ticks -> nanoseconds since the start of the recording */
 uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock);
+/* CLOCK_MONOTONIC (ns) at the start of the recording, from the "clock"
+ * line of its first process that has one (0 when none has): an event's
+ * timestamp, as replay -f time shows it, is this plus its time */
+uint64_t ct_session_mono_start(const struct ct_session *s);
 
 /* ---- events -------------------------------------------------------- */
 

@@ -43,6 +43,10 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg, struct ct
 	case 'D':
 	case 't':
 		return ct_filter_option(&v->filt, c, arg, err);
+	case 'r':
+		if (v->own_range && v->option)
+			return v->option(v, c, arg, err);
+		return ct_filter_option(&v->filt, c, arg, err);
 	case CT_OPT_HIDE:
 		return ct_filter_option(&v->filt, 'H', arg, err);
 	case CT_OPT_NO_LIBCALL:
@@ -134,8 +138,9 @@ int ct_view_start(struct ct_view *v, int argc, char **argv)
 		return status;
 	if (v->outbuf)
 		setvbuf(stdout, v->outbuf, _IOFBF, v->outbuf_len);
-	if (ct_view_open(v))
-		return 1;
+	int o = ct_view_open(v);
+	if (o)
+		return o;
 	bool to_stdout = !v->out_path && (!v->out || v->out == stdout);
 	v->color = ct_color_on(v->color_when, to_stdout && isatty(1));
 	struct ct_msgs warn = {0};
@@ -173,8 +178,10 @@ int ct_view_open(struct ct_view *v)
 				v->dir, ct_command() ? ct_command() : "this view");
 	if (v->counts && ct_filter_active(&v->filt))
 		return ct_error("%s holds call counts only (record --count): the filters "
-				"(-F, -N, --hide, -D, -t) need a full recording",
+				"(-F, -N, --hide, -D, -t, -r) need a full recording",
 				v->dir);
+	if (v->filt.r_ranged && ct_range_resolve(&v->filt.r, v->s, v->filt.r_text, &v->err) < 0)
+		return ct_usage_error("%s", v->err.msg);
 	if (!v->counts) {
 		struct ct_msgs msgs = {0};
 		size_t missing;
@@ -186,6 +193,20 @@ int ct_view_open(struct ct_view *v)
 	snprintf(v->what, sizeof(v->what), "calltrace %s", ct_command() ? ct_command() : "view");
 	ct_progress_start(&v->progress, v->what, v->s->ev_bytes);
 	return 0;
+}
+
+void ct_view_range_empty(const struct ct_view *v, const char *range)
+{
+	const struct ct_session *s = v->s;
+	char span[64] = "";
+	if (s->end_clock > s->start_clock) {
+		char d[32];
+		const char *e = ct_format_duration(ct_session_ns(s, s->end_clock), d, sizeof(d));
+		while (*e == ' ')
+			e++;
+		snprintf(span, sizeof(span), " (the recording lasts %s)", e);
+	}
+	ct_error("-r %s: no call in the range%s", range ? range : "", span);
 }
 
 int ct_view_counts_load(struct ct_view *v, struct ct_counts *c)
@@ -275,6 +296,10 @@ int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path)
 	struct ct_msgs warn = {0};
 	ct_filter_warn_unused(&v->filt, &warn);
 	ct_msgs_flush(&warn);
+	if (v->filt.r_ranged && !v->filt.r_kept && !v->counts) {
+		ct_view_range_empty(v, v->filt.r_text);
+		status = 1;
+	}
 	if (v->s->lost)
 		ct_error("%llu events were lost while recording; %s",
 			 (unsigned long long)v->s->lost,

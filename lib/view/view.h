@@ -36,7 +36,7 @@
 	{name, CT_OPT_SETS + (int)offsetof(type, field), NULL, help}
 /* clang-format on */
 
-/* the shared options' codes (the letters d, F, N, D, t, h are shared too) */
+/* the shared options' codes (the letters d, F, N, D, t, r, h are shared too) */
 enum {
 	CT_OPT_TID = 0x1000,
 	CT_OPT_PER_THREAD,
@@ -71,6 +71,13 @@ enum {
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
+/* -r: the calls that overlap a time range (lib/read/filter.h struct
+ * ct_range), resolved when the recording is opened */
+#define CT_OPT_RANGE                                                                   \
+	{"range", 'r', "START~END",                                                    \
+	 " only calls overlapping this time range: times since\n"                     \
+	 "the start (10ms~20ms) or timestamps as replay -f\n"                         \
+	 "time prints them; either side may be empty"}
 /* the call filters, together as report, callers and export take them */
 #define CT_OPT_CALL_FILTERS(depth_help)                                                \
 	CT_OPT_FILTER, CT_OPT_NOTRACE, CT_OPT_HIDEFR, CT_OPT_NOLIBCALL,                \
@@ -134,6 +141,9 @@ struct ct_view {
 	/* the view reads a recording of call counts only (record --count,
 	 * lib/read/counts.h): else ct_view_open refuses one */
 	bool counts_ok;
+	/* -r is the view's own option (export clips its times to the range):
+	 * its option function takes it, not the filters */
+	bool own_range;
 	FILE *out;            /* ct_view_run's output: NULL for stdout */
 	const char *out_path; /* when set, out is closed at the end */
 
@@ -191,8 +201,9 @@ int ct_view_start(struct ct_view *v, int argc, char **argv);
 int ct_view_choice(const char *opt, const char *arg, const char *const *names, size_t n,
 		   const char *want, struct ct_error *err);
 
-/* open the session with the options set (demangling, filters, threads)
- * and start the progress: 0, or 1 after a message */
+/* open the session with the options set (demangling, filters, threads,
+ * -r's timestamps resolved) and start the progress: 0, or an exit status
+ * after a message (1; 2 for a -r whose END comes before its START) */
 int ct_view_open(struct ct_view *v);
 
 /* a recording of call counts: the counts of the threads --tid names
@@ -202,6 +213,11 @@ struct ct_counts;
 int ct_view_counts_load(struct ct_view *v, struct ct_counts *c);
 /* the warning when calls were not counted (a counting table was full) */
 void ct_view_counts_lost(const struct ct_counts *c);
+
+/* the message when -r RANGE let no call through: "-r RANGE: no call in
+ * the range (the recording lasts 312.5 ms)" (ct_view_finish says it for
+ * the filters' range, and exits 1) */
+void ct_view_range_empty(const struct ct_view *v, const char *range);
 
 /* is thread t one to read? */
 bool ct_view_wants(const struct ct_view *v, const struct ct_thread *t);

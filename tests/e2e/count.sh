@@ -79,7 +79,8 @@ else
 fi
 
 section "views that need times: a clear error"
-for cmd in "replay" "export --format=chrome" "export --format=folded" "report -s total" "report -F main"; do
+for cmd in "replay" "export --format=chrome" "export --format=folded" "report -s total" "report -F main" \
+	"graph -r 0~"; do
 	# shellcheck disable=SC2086
 	guard "$CT" $cmd -d "$W/cbasic" >"$W/v.out" 2>"$W/v.err"
 	printf '%s: exit %s, stdout %s bytes: %s\n' "$cmd" "$RC" "$(wc -c <"$W/v.out" | tr -d ' ')" \

@@ -69,10 +69,12 @@ awk '/PROGRAM TOTALS/ { total = $1 }
 	"$W/cga.out" | sort | sed 's/^x //' | add
 
 section "export -r (--range): deterministic cases"
+# a range with no call in it: the output without calls, a message, exit 1
 # ~0ns: the range [0, 0) is empty, so nothing is exported
-ct export d --format=folded -r '~0ns' >"$W/r0.folded"
+ct_empty export d --format=folded -r '~0ns' >"$W/r0.folded"
 echo "-r ~0ns folded: $(wc -l <"$W/r0.folded") lines" | add
-ct export d --format=chrome -r '~0ns' | grep -c '"ph":"X"' | sed 's/^/-r ~0ns chrome X events: /' | add
+sed 's/lasts [0-9.]* [mun]*s/lasts T/' "$W/last.err" | add
+ct_empty export d --format=chrome -r '~0ns' | grep -c '"ph":"X"' | sed 's/^/-r ~0ns chrome X events: /' | add
 # 0~: the whole recording, the same output as without -r
 for f in chrome folded callgrind; do
 	ct export d --format=$f -o "$W/all.$f"
@@ -81,18 +83,18 @@ for f in chrome folded callgrind; do
 		echo "-r 0~ $f: DIFFERS from no range" | add
 done
 # 1000s~: after the end, nothing
-ct export d --format=folded -r 1000s~ >"$W/rlate.folded"
+ct_empty export d --format=folded -r 1000s~ >"$W/rlate.folded"
 echo "-r 1000s~ folded: $(wc -l <"$W/rlate.folded") lines" | add
-ct export d --format=chrome -r 1000s~ -o "$W/rlate.json"
+ct_empty export d --format=chrome -r 1000s~ -o "$W/rlate.json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("-r 1000s~ chrome X events:", sum(e["ph"] == "X" for e in d["traceEvents"]))' "$W/rlate.json" | add
-ct export d --format=callgrind -r 1000s~ | grep '^summary:' | sed 's/^/-r 1000s~ callgrind /' | add
+ct_empty export d --format=callgrind -r 1000s~ | grep '^summary:' | sed 's/^/-r 1000s~ callgrind /' | add
 # a range strictly inside main (taken from the recording itself): main is
 # clipped at both ends, every exported slice lies inside the range, and the
 # folded self times add up to the range's length
 set -- $(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 m = [e for e in d["traceEvents"] if e["ph"] == "X" and e["name"] == "main"][0]
-# chrome's ts and dur each give back their exact ns when multiplied by
+# chrome ts and dur each give back their exact ns when multiplied by
 # 1000 and rounded (export.c writes the nearest 1/2048 us)
 b = round(m["ts"] * 1000); e = b + round(m["dur"] * 1000)
 print(b + 1, e - 1)' "$W/trace.json")
@@ -114,6 +116,20 @@ ct export d --format=folded --raw -r "${lo}~${hi}ns" | awk -v len=$((hi - lo)) '
 	END { print "-r inside main: folded self sum --raw", (s == len ? "= range length" : s " != " len) }' | add
 ct export d --format=folded -r "${lo}~${hi}ns" | awk -v len=$((hi - lo)) '{ s += $NF }
 	END { print "-r inside main: folded self sum", (s > 0 && s <= len ? "within the range length" : s " not in (0, " len "]") }' | add
+# the same range in timestamps (replay -f time): main's entry is at b
+# since the start, at its timestamp on the recording's clock
+tmain=$(ct replay d --no-duration -f time -F '^main$' | awk '/main\(\) \{/ { print $1; exit }')
+b=$(python3 -c 'import json,sys
+print([round(e["ts"] * 1000) for e in json.load(open(sys.argv[1]))["traceEvents"]
+       if e["ph"] == "X" and e["name"] == "main"][0])' "$W/trace.json")
+set -- $(python3 -c 'import sys
+s, f = sys.argv[1].split("."); base = int(s) * 10**9 + int(f) - int(sys.argv[2])
+for v in sys.argv[3:]:
+    t = base + int(v); print("%d.%09d" % (t // 10**9, t % 10**9))' "$tmain" "$b" "$lo" "$hi")
+ct export d --format=folded --raw -r "$1~$2" >"$W/rabs.folded"
+ct export d --format=folded --raw -r "${lo}~${hi}ns" >"$W/rrel.folded"
+cmp -s "$W/rabs.folded" "$W/rrel.folded" && echo "-r inside main in timestamps: the same folded output" | add ||
+	echo "-r inside main in timestamps: OTHER folded output" | add
 for r in abc 5ms 2ms~1ms 1ms~2q '~~'; do
 	"$CT" export -d "$W/d" --format=folded -r "$r" >/dev/null 2>"$W/rbad.err"
 	rc=$?

@@ -82,7 +82,7 @@ PY
 section "export --format=html -F compute / --tid / -r ~0ns"
 ct export d --format=html -F compute -o "$W/f.html"
 ct export d --format=html --tid "$(sed -n 's/^pid \([0-9]*\)$/\1/p' "$W"/d/*.proc | head -n 1)" -o "$W/t.html"
-ct export d --format=html -r '~0ns' -o "$W/r.html"
+ct_empty export d --format=html -r '~0ns' -o "$W/r.html"
 python3 - "$W" <<'PY' 2>&1 | add
 import sys
 sys.path.insert(0, sys.argv[1])

@@ -15,11 +15,13 @@ command -v protoc >/dev/null || die "protoc not found (Debian package protobuf-c
 
 # pf D NAME [export options...]: export D as perfetto (W/NAME.pftrace) and
 # as chrome (W/NAME.json) with the same options, decode, check, add
+# pf_ct: ct, or ct_empty for a range with no call in it
+pf_ct=ct
 pf() {
 	_pd=$1 _pn=$2
 	shift 2
-	ct export "$_pd" --format=perfetto -o "$W/$_pn.pftrace" "$@" || return
-	ct export "$_pd" --format=chrome -o "$W/$_pn.json" "$@" || return
+	$pf_ct export "$_pd" --format=perfetto -o "$W/$_pn.pftrace" "$@" || return
+	$pf_ct export "$_pd" --format=chrome -o "$W/$_pn.json" "$@" || return
 	if ! protoc --decode=perfetto.protos.Trace -I"$E2E" "$E2E/perfetto.proto" \
 		<"$W/$_pn.pftrace" >"$W/$_pn.txt" 2>"$W/$_pn.protoc.err"; then
 		fail "protoc --decode of $_pn.pftrace: $(head -c 300 "$W/$_pn.protoc.err")"
@@ -76,7 +78,9 @@ t = {e["name"]: r(e["ts"]) for e in x}
 print(t["middle"] + 1, t["loop"] + 1)' "$W/raw.json")
 pf d r2 --raw -r "${1}~${2}"
 section "export --format=perfetto -r ~0ns (nothing)"
+pf_ct=ct_empty
 pf d r0 -r '~0ns'
+pf_ct=ct
 
 section "threads: one sequence per thread; --tid"
 build threads "$E2E/threads.c"

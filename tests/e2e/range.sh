@@ -17,9 +17,32 @@ print([math.ceil(e["ts"] * 1000) for e in json.load(open(sys.argv[1]))["traceEve
 	die "no phase2 in the chrome export"
 a=$((p2 + 50000000))ns
 b=$((p2 + 51000000))ns
-for r in "$a~$b=P2+50ms~P2+51ms" "$a~=P2+50ms~" "~$b=~P2+51ms" "1h~=1h~"; do
+for r in "$a~$b=P2+50ms~P2+51ms" "$a~=P2+50ms~" "~$b=~P2+51ms"; do
 	section "replay -r ${r#*=}"
 	ct replay d --no-duration -r "${r%%=*}" | normalize | add
+done
+section "replay -r 1h~: nothing, a message, exit 1"
+guard "$CT" replay -d "$W/d" --no-duration -r 1h~ >"$W/late.tree" 2>"$W/late.err"
+normalize <"$W/late.tree" | add
+echo "exit $RC: $(sed 's/lasts [0-9.]* [mun]*s/lasts T/' "$W/late.err")" | add
+# the same ranges in timestamps, as replay -f time prints them: phase2's
+# entry line gives the recording's clock there, P2 the same place since
+# the start (both on the recorded clock)
+ct replay d --no-duration -f time -F '^phase2$' >"$W/p2.tree"
+t2=$(awk '/phase2\(\) \{/ { print $1; exit }' "$W/p2.tree")
+[ -n "$t2" ] || die "no phase2 in replay -f time: $(head -3 "$W/p2.tree")"
+ts() { # ts NS: the timestamp NS after phase2's entry
+	python3 -c 'import sys; s, f = sys.argv[1].split("."); t = int(s) * 10**9 + int(f) + int(sys.argv[2])
+print("%d.%09d" % (t // 10**9, t % 10**9))' "$t2" "$1"
+}
+ta=$(ts 50000000) tb=$(ts 51000000)
+section "replay -r in timestamps: the same trees as in times since the start"
+for r in "$ta~$tb=$a~$b" "$ta~=$a~" "~$tb=~$b"; do
+	ct replay d --no-duration -r "${r%%=*}" >"$W/abs.tree"
+	ct replay d --no-duration -r "${r#*=}" >"$W/rel.tree"
+	n=$(grep -c '()' "$W/abs.tree")
+	cmp -s "$W/abs.tree" "$W/rel.tree" && echo "same tree ($n calls)" | add ||
+		echo "DIFFERENT trees: $(diff "$W/rel.tree" "$W/abs.tree" | head -5 | tr '\n' '|')" | add
 done
 section "replay -r with -t: both"
 ct replay d --no-duration -r "$a~" -t 50ms | tee "$W/rt.tree" | long_only '^tick$' | normalize | add

@@ -293,8 +293,8 @@ static void test_advance(void)
 	 * start (then they reach into it); one that ended before it is gone */
 	ct_filter_init(&f, NULL);
 	f.r_ranged = true;
-	f.r_lo = 100;
-	f.r_hi = UINT64_MAX;
+	f.r.lo = 100;
+	f.r.hi = UINT64_MAX;
 	ct_filter_thread_init(&t);
 	outbuf[0] = '\0';
 	push1(&f, &t, true, "main", 0, 0, 0);
@@ -312,6 +312,51 @@ static void test_advance(void)
 	ct_filter_thread_end(&f, &t, emit, NULL);
 	ct_filter_thread_free(&t);
 	ct_filter_free(&f);
+
+	/* -r 100~: a call entered right at START releases the calls held
+	 * open around it first (they reach into the range); an exit at
+	 * START ends a call that does not */
+	ct_filter_init(&f, NULL);
+	f.r_ranged = true;
+	f.r.lo = 100;
+	f.r.hi = UINT64_MAX;
+	ct_filter_thread_init(&t);
+	outbuf[0] = '\0';
+	push1(&f, &t, true, "main", 0, 0, 0);
+	push1(&f, &t, true, "b", 20, 1, 0);
+	push1(&f, &t, false, "b", 100, 1, 20);
+	CHECK_STR(outbuf, "");
+	push1(&f, &t, true, "a", 100, 1, 0);
+	CHECK_STR(outbuf, "+main0 +a1");
+	ct_filter_thread_end(&f, &t, emit, NULL);
+	ct_filter_thread_free(&t);
+	ct_filter_free(&f);
+}
+
+/* -r's sides: a time with a unit (or whole ns) since the start, or a
+ * timestamp SEC.NSEC; resolved against the recording's start */
+static void test_range(void)
+{
+	struct ct_range r;
+	CHECK(ct_range_parse("1.5ms~2s", &r) == 0);
+	CHECK(r.lo == 1500000 && r.hi == 2000000000ULL && !r.lo_abs && !r.hi_abs);
+	CHECK(ct_range_parse("~", &r) == 0);
+	CHECK(r.lo == 0 && r.hi == UINT64_MAX);
+	CHECK(ct_range_parse("250~", &r) == 0); /* a whole number: ns, as -t */
+	CHECK(r.lo == 250 && !r.lo_abs && r.hi == UINT64_MAX);
+	CHECK(ct_range_parse("5230.123456789~5230.5", &r) == 0);
+	CHECK(r.lo_abs && r.hi_abs);
+	CHECK(r.lo == 5230123456789ULL && r.hi == 5230500000000ULL);
+	CHECK(ct_range_parse("~12.000000001", &r) == 0);
+	CHECK(!r.lo_abs && r.hi_abs && r.hi == 12000000001ULL);
+	CHECK(ct_range_parse("2.5~1.5", &r) < 0); /* END before START */
+	CHECK(ct_range_parse("2s~1s", &r) < 0);
+	CHECK(ct_range_parse("5ms", &r) < 0);
+	CHECK(ct_range_parse("1~2~3", &r) < 0);
+	CHECK(ct_range_parse("1.5xs~", &r) < 0);
+	struct ct_error err;
+	CHECK(ct_range_option("x~", &r, &err) < 0);
+	CHECK(strstr(err.msg, "'x~'") != NULL);
 }
 
 static void test_bad_options(void)
@@ -429,6 +474,7 @@ int main(void)
 	test_depth();
 	test_time();
 	test_advance();
+	test_range();
 	test_bad_options();
 	test_tid_list();
 	test_select_threads();
