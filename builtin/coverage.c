@@ -521,6 +521,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_FLAG("all-modules", struct cov, all_modules,
 		    "every module with symbols, not only instrumented ones"),
 	CT_OPT_DEMANGLE,
+	CT_OPT_TIDS,
 	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	CT_OPT_PAGER,
 	CT_OPT_HELP,

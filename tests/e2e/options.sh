@@ -173,7 +173,7 @@ section "--tid naming no thread: exit 1 with the message, in every view that tak
 record dc -q --count ./basic
 want_rc "record --count ./basic" $RC 0 "$W/dc.err"
 for dd in d dc; do
-	for c in replay report callers "graph --no-time" "export --format=folded --folded-value=calls"; do
+	for c in replay report callers "graph --no-time" coverage "export --format=folded --folded-value=calls"; do
 		[ $dd = dc ] && [ "$c" = replay ] && continue # replay needs the times
 		# shellcheck disable=SC2086
 		expect_status 1 $c -d $dd --tid 999999
