@@ -912,6 +912,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_NOLIBCALL,
 	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
 	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
+	CT_OPT_TRIGGER,
 	CT_OPT_RANGE,
 	{"output-fields", 'f', "FIELDS",
 	 "the fields before the '|', in order: duration, tid,\n"

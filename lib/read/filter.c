@@ -29,6 +29,9 @@ void ct_filter_free(struct ct_filter *f)
 		regfree(&f->exc[i]);
 	for (size_t i = 0; i < f->nhid; i++)
 		regfree(&f->hid[i]);
+	for (size_t i = 0; i < f->ntrig; i++)
+		regfree(&f->trig[i].re);
+	free(f->trig);
 	free(f->inc);
 	free(f->exc);
 	free(f->hid);
@@ -76,6 +79,11 @@ void ct_filter_warn_unused(const struct ct_filter *f, struct ct_msgs *warn)
 		ct_msg_add(warn, CT_MSG_WARN, "%s '%s' matches no function called in the recording",
 			   opt, f->re_text[i]);
 	}
+	for (size_t i = 0; i < f->ntrig; i++)
+		if (!f->trig[i].used)
+			ct_msg_add(warn, CT_MSG_WARN,
+				   "-T '%s' matches no function called in the recording",
+				   f->trig[i].text);
 }
 
 int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struct ct_error *err)
@@ -160,6 +168,26 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 		}
 		f->min_time = (uint64_t)ns;
 		return 0;
+	case 'T': {
+		struct ct_vtrig t;
+		char also, *re;
+		if (ct_vtrig_parse(arg, &t, &also, &re, err) < 0)
+			return -1;
+		/* filter, notrace, hide: -F, -N, --hide of the regex */
+		int rc = also ? ct_filter_option(f, also, re, err) : 0;
+		free(re);
+		if (rc < 0) {
+			regfree(&t.re);
+			return -1;
+		}
+		if (t.on || t.off || t.on_call || t.off_call || t.depth) {
+			f->trig = xrealloc(f->trig, (f->ntrig + 1) * sizeof(*f->trig));
+			f->trig[f->ntrig++] = t;
+		} else {
+			regfree(&t.re);
+		}
+		return 0;
+	}
 	case 'r':
 		if (ct_range_option(arg, &f->r, err) < 0)
 			return -1;
@@ -174,7 +202,7 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 bool ct_filter_active(const struct ct_filter *f)
 {
 	return f->ninc || f->nexc || f->nhid || f->max_depth || f->min_time || f->r_ranged ||
-	       f->no_libcall;
+	       f->no_libcall || f->ntrig;
 }
 
 /* one side of -r: a time with a unit (or a whole number: ns) since the
@@ -265,6 +293,14 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 	for (size_t i = 0; i < f->nhid; i++)
 		if (ct_match_names_regex(&m, &f->hid[i]))
 			fn->hide = f->re_used[f->ninc + f->nexc + i] = true;
+	/* -T: the first that matches is the function's trigger */
+	fn->trig = 0;
+	for (size_t i = 0; i < f->ntrig; i++)
+		if (ct_match_names_regex(&m, &f->trig[i].re)) {
+			f->trig[i].used = true;
+			if (!fn->trig)
+				fn->trig = (uint32_t)i + 1;
+		}
 	ct_match_names_free(&m);
 }
 
@@ -354,7 +390,7 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 		fn->textlen = strlen(fn->text);
 	}
 	fn->user = -1;
-	if (f->ninc || f->nexc || f->nhid)
+	if (f->ninc || f->nexc || f->nhid || f->ntrig)
 		ct_filter_match(f, fn);
 	fn->libcall = si && si->libcall;
 	if (f->no_libcall && fn->libcall)
@@ -368,6 +404,7 @@ void ct_filter_thread_init(struct ct_filter_thread *t)
 	memset(t, 0, sizeof(*t));
 	t->f_depth = CT_DEPTH_NONE;
 	t->n_depth = CT_DEPTH_NONE;
+	ct_vtrig_thread_init(&t->vt);
 }
 
 void ct_filter_thread_free(struct ct_filter_thread *t)
@@ -378,6 +415,7 @@ void ct_filter_thread_free(struct ct_filter_thread *t)
 	free(t->rpend);
 	free(t->rshown);
 	free(t->fst);
+	ct_vtrig_thread_free(&t->vt);
 	ct_filter_thread_init(t);
 }
 
@@ -607,6 +645,12 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 			hid_enter(t, d);
 			return;
 		}
+		/* -T: a call the triggers leave out is hidden as --hide hides */
+		if (f->ntrig &&
+		    ct_vtrig_enter(&t->vt, fn->trig ? &f->trig[fn->trig - 1] : NULL, d, sd)) {
+			hid_enter(t, d);
+			return;
+		}
 	} else {
 		if (t->n_depth != CT_DEPTH_NONE) {
 			if (d > t->n_depth)
@@ -631,6 +675,8 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 		} else {
 			sd = d;
 		}
+		if (f->ntrig)
+			ct_vtrig_exit(&t->vt, d);
 		if (hid_exit(t, d))
 			return;
 		sd -= t->nhid;
@@ -740,6 +786,9 @@ void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_fi
 	t->nfst = 0;
 	t->f_depth = CT_DEPTH_NONE;
 	t->n_depth = CT_DEPTH_NONE;
+	t->vt.nlim = 0;
+	t->vt.off = false;
+	t->vt.off_d = t->vt.on_d = CT_DEPTH_NONE;
 }
 
 /* ---- option helpers -------------------------------------------------- */

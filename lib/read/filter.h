@@ -38,6 +38,7 @@
 
 #include "session.h"
 #include "util.h"
+#include "vtrig.h"
 
 #define CT_DEPTH_NONE UINT32_MAX
 
@@ -67,6 +68,7 @@ struct ct_func {
 	bool exc;        /* matches a -N regex */
 	bool hide;       /* matches a --hide regex */
 	bool libcall;    /* a library call (doc/libcall.md) */
+	uint32_t trig;   /* 1 + the index of the first -T that matches, 0: none */
 	int64_t user;    /* free for the consumer; -1 initially */
 	uint64_t addr;   /* where it is (0 for functions made by the caller) */
 };
@@ -88,12 +90,14 @@ struct ct_filter {
 	 * ct_range_resolve made its timestamps such); r_ranged false: all */
 	struct ct_range r;
 	bool r_ranged;
-	const char *r_text; /* -r as given, for the messages */
-	uint64_t r_kept;    /* events the range let through (none: a message) */
-	bool no_libcall;    /* --no-libcall: library calls' frames hidden as
+	const char *r_text;    /* -r as given, for the messages */
+	uint64_t r_kept;       /* events the range let through (none: a message) */
+	bool no_libcall;       /* --no-libcall: library calls' frames hidden as
 			     * --hide does (their callbacks show) */
-	uint32_t max_depth; /* -D: show depth < max_depth; 0: no limit */
-	uint64_t min_time;  /* -t: in ns; 0: no limit */
+	uint32_t max_depth;    /* -D: show depth < max_depth; 0: no limit */
+	struct ct_vtrig *trig; /* -T, in order (vtrig.h) */
+	size_t ntrig;
+	uint64_t min_time; /* -t: in ns; 0: no limit */
 
 	/* cache: (uintptr_t)proc -> struct ct_u64map * (addr -> struct ct_func *) */
 	struct ct_u64map procs;
@@ -133,6 +137,7 @@ struct ct_filter_thread {
 		uint32_t d, sd;
 	} * fst;
 	size_t nfst, fstcap;
+	struct ct_vtrig_thread vt; /* -T */
 };
 
 typedef void (*ct_filter_emit_fn)(void *ctx, const struct ct_fevent *fe);
@@ -146,7 +151,7 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 /* compile re (POSIX extended, no submatches) into *r; -1 with err
  * filled, "OPT: bad regex 'RE': WHY" */
 int ct_regex_option(regex_t *r, const char *opt, const char *re, struct ct_error *err);
-/* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't', 'r' with its
+/* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't', 'r', 'T' with its
  * argument; -1 with err filled (a usage error) */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_error *err);
 /* parse -r's "START~END" (struct ct_range) into *r; -1 when malformed

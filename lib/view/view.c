@@ -42,6 +42,7 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg, struct ct
 	case 'N':
 	case 'D':
 	case 't':
+	case 'T':
 		return ct_filter_option(&v->filt, c, arg, err);
 	case 'r':
 		if (v->own_range && v->option)

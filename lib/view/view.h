@@ -78,10 +78,15 @@ enum {
 	 " only calls overlapping this time range: times since\n"                     \
 	 "the start (10ms~20ms) or timestamps as replay -f\n"                         \
 	 "time prints them; either side may be empty"}
+#define CT_OPT_TRIGGER                                                                 \
+	{"trigger", 'T', "REGEX@ACTION[,..]",                                          \
+	 "at the calls of functions matching REGEX: trace_on,\n"                       \
+	 "trace_off, trace_on=call, trace_off=call, depth=N,\n"                        \
+	 "filter, notrace, hide (per thread; doc/replay.md)"}
 /* the call filters, together as report, callers and export take them */
 #define CT_OPT_CALL_FILTERS(depth_help)                                                \
 	CT_OPT_FILTER, CT_OPT_NOTRACE, CT_OPT_HIDEFR, CT_OPT_NOLIBCALL,                \
-	CT_OPT_DEPTH(depth_help), CT_OPT_TIME
+	CT_OPT_DEPTH(depth_help), CT_OPT_TIME, CT_OPT_TRIGGER
 #define CT_OPT_DEMANGLE                                                                \
 	{"demangle", CT_OPT_DEMANGLE_MODE, "full|simple|no",                           \
 	 "C++ names: full (default); simple: no return\n"                             \
