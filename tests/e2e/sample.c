@@ -4,8 +4,11 @@
  * run the same loop, three() three times as long, called turn about;
  * each calls nothing traced, so its self time is its loop.
  *   sample            the work in the main thread
- *   sample threads    one() in a thread, three() in another
- *   sample fork       one() in the parent, three() in a forked child
+ *   sample threads    the work in two threads at once
+ *   sample fork       the work in the parent and in a forked child at once
+ * (each thread or process does both, turn about: run at the same time, two
+ * of them share the CPUs differently while both run and after one ends,
+ * and a loop's CPU time per turn changes with that)
  *   sample exec       the work in the image it execs (itself, no mode)
  *   sample nested     the work with the program's own SIGALRM handler
  *                     (a CPU-time timer at 5 kHz) calling traced code
@@ -95,17 +98,17 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	if (!strcmp(mode, "threads")) {
 		pthread_t a, b;
-		pthread_create(&a, NULL, thread_main, (void *)1L);
-		pthread_create(&b, NULL, thread_main, (void *)2L);
+		pthread_create(&a, NULL, thread_main, (void *)3L);
+		pthread_create(&b, NULL, thread_main, (void *)3L);
 		pthread_join(a, NULL);
 		pthread_join(b, NULL);
 	} else if (!strcmp(mode, "fork")) {
 		pid_t pid = fork();
 		if (pid == 0) {
-			work(2);
+			work(3);
 			_exit(0);
 		}
-		work(1);
+		work(3);
 		int st;
 		waitpid(pid, &st, 0);
 		if (!WIFEXITED(st) || WEXITSTATUS(st))
