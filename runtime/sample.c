@@ -309,11 +309,20 @@ CT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 	return 0;
 }
 
+typedef sighandler_t (*signal_fn)(int, sighandler_t);
+static signal_fn real_signal;
+
+/* the real functions found before the program may call them from a
+ * signal handler (dlsym is not async-signal-safe) */
+__attribute__((constructor(101))) static void find_reals(void)
+{
+	get_real();
+	real_signal = (signal_fn)dlsym(RTLD_NEXT, "signal");
+}
+
 CT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 {
 	if (!ct_sample_ns || sig != ct_sample_sig) {
-		typedef sighandler_t (*signal_fn)(int, sighandler_t);
-		static signal_fn real_signal;
 		if (!real_signal)
 			real_signal = (signal_fn)dlsym(RTLD_NEXT, "signal");
 		if (!real_signal) {
