@@ -59,7 +59,8 @@ struct ct_proc {
 	 * ("sample" line), and the signal; 0: not sampled */
 	uint64_t sample_ns;
 	int sample_sig;
-	bool libcalls; /* it made library calls through the hooked
+	bool sample_perf; /* from a perf event (else a POSIX timer) */
+	bool libcalls;    /* it made library calls through the hooked
 			* trampolines ("libcall" lines: doc/libcall.md) */
 	/* its figures against its own calls (figcheck.c): not yet checked,
 	 * checking, believable, not (then the inner figure and the median

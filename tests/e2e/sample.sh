@@ -53,6 +53,8 @@ print("self samples add up to all:", sum(x["samples_self"] for x in r["functions
 print("work's total >= one's + three's:", f["work"]["samples_total"] >= f["one"]["samples_total"] + f["three"]["samples_total"])
 PY
 grep -c '^sample 250000 ' "$W"/d/*.proc | sed 's/^.*://; s/^/.proc files with "sample 250000": /' | add
+# (which clock, a perf event or a POSIX timer, depends on the machine)
+ct info d | sed -n 's/^  \(sampled: *every [^(]*\) (.*/info: \1/p' | add
 # without --sample: no such columns, the sort keys refused
 record plain ./prog
 want_rc "record ./prog" $RC 0 "$W/plain.err"
