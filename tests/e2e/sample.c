@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -27,7 +28,9 @@
 #include "ct_test.h"
 
 #define UNIT 2000000L /* loop turns of one() per call */
-#define ROUNDS 40
+/* rounds of one() and three(): 40, or $SAMPLE_ROUNDS (sample.sh sets more
+ * where the samples come from the kernel's tick, fewer of them) */
+static int rounds = 40;
 
 NOINLINE void spin(long n)
 {
@@ -55,7 +58,7 @@ NOINLINE void three(void)
 
 NOINLINE void work(int which)
 {
-	for (int r = 0; r < ROUNDS; r++) {
+	for (int r = 0; r < rounds; r++) {
 		if (which & 1)
 			one();
 		if (which & 2)
@@ -96,6 +99,9 @@ static void on_own(int sig, siginfo_t *si, void *uc)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
+	const char *rs = getenv("SAMPLE_ROUNDS");
+	if (rs && atoi(rs) > 0)
+		rounds = atoi(rs);
 	if (!strcmp(mode, "threads")) {
 		pthread_t a, b;
 		pthread_create(&a, NULL, thread_main, (void *)3L);
