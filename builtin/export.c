@@ -67,7 +67,9 @@ static const struct ct_opt options[] = {
 	 "captured); a link of another user is not followed"},
 	{"mode", OPT_MODE, "MODE", "FILE's permission bits, in octal (default 0600)"},
 	CT_OPT_DATA,
-	{"folded-value", OPT_FOLDED_VALUE, "V", "self (self time in ns, default) or calls"},
+	{"folded-value", OPT_FOLDED_VALUE, "V",
+	 "self (self time in ns, default), calls, or samples\n"
+	 "(self samples: record --sample)"},
 	{"folded-frames", OPT_FOLDED_FRAMES, "N",
 	 "a stack of more than N frames keeps its N/2\n"
 	 "outermost and innermost ones around a frame\n"
@@ -538,11 +540,13 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 			   arg);
 		return -1;
 	case OPT_FOLDED_VALUE:
-		if (strcmp(arg, "self") && strcmp(arg, "calls")) {
-			ct_set_err(err, "--folded-value: want self or calls, not '%s'", arg);
+		if (strcmp(arg, "self") && strcmp(arg, "calls") && strcmp(arg, "samples")) {
+			ct_set_err(err, "--folded-value: want self, calls or samples, not '%s'",
+				   arg);
 			return -1;
 		}
 		x->value_calls = !strcmp(arg, "calls");
+		x->value_samples = !strcmp(arg, "samples");
 		return 0;
 	case OPT_FOLDED_FRAMES:
 		if (ct_parse_uint(arg, 1u << 20, &n) < 0 || n == 1) {
@@ -633,6 +637,17 @@ static void warn_big(const struct exporter *x, const struct ct_view *v)
 static int begin(void *ctx, struct ct_view *v)
 {
 	struct exporter *x = ctx;
+	bool sampled = false;
+	for (size_t i = 0; i < v->s->nprocs; i++)
+		sampled |= v->s->procs[i]->sample_ns != 0;
+	if (x->value_samples && (x->fmt != FMT_FOLDED || !sampled))
+		return ct_error(x->fmt != FMT_FOLDED
+					? "--folded-value=samples: only with --format=folded"
+					: "--folded-value=samples: %s has no samples (record "
+					  "--sample)",
+				v->dir)
+			       ? 2
+			       : 2;
 	if (v->counts && x->fmt == FMT_FOLDED && !x->value_calls)
 		return ct_error("%s holds call counts only (record --count): no self time; use "
 				"--folded-value=calls",

@@ -32,6 +32,7 @@ struct node {
 			  * outer part); 0 while it is shallower */
 	uint64_t calls;
 	uint64_t self;
+	uint64_t samples; /* record --sample: its self samples */
 };
 
 /* callgrind: a (caller, callee) pair */
@@ -42,8 +43,9 @@ struct edge {
 };
 
 struct frame {
-	uint32_t node;  /* folded: node id; callgrind: name id */
-	uint64_t child; /* inclusive time of the direct callees */
+	uint32_t node;   /* folded: node id; callgrind: name id */
+	uint64_t child;  /* inclusive time of the direct callees */
+	uint64_t schild; /* folded: their samples (record --sample) */
 };
 
 struct exporter {
@@ -54,6 +56,7 @@ struct exporter {
 	bool mode_given;
 	enum fmt fmt;
 	bool value_calls;
+	bool value_samples;    /* --folded-value=samples */
 	uint32_t outer, inner; /* folded: the frames kept of a deep stack;
 				* both 0: all of them */
 	FILE *out;

@@ -40,7 +40,7 @@ void ct_folded_enter(struct exporter *x, struct ct_func *fn)
 		fn->user = ct_names_intern(&x->names, fn->name);
 	uint32_t parent = x->depth ? x->stack[x->depth - 1].node + 1 : 0;
 	uint32_t id = node_of(x, parent, (uint32_t)fn->user);
-	*CT_PUSH(x->stack, x->depth, x->capstack) = (struct frame){.node = id, .child = 0};
+	*CT_PUSH(x->stack, x->depth, x->capstack) = (struct frame){.node = id};
 }
 
 void ct_folded_exit(struct exporter *x, const struct ct_event *ev)
@@ -52,8 +52,12 @@ void ct_folded_exit(struct exporter *x, const struct ct_event *ev)
 		n->calls++;
 	/* the self times of a stack and its callees add up to its total */
 	n->self += ct_call_self(incl, f.child);
-	if (x->depth)
+	/* record --sample: the samples the same way (the callees' shown) */
+	n->samples += ev->samples - (f.schild < ev->samples ? f.schild : ev->samples);
+	if (x->depth) {
 		x->stack[x->depth - 1].child += incl;
+		x->stack[x->depth - 1].schild += ev->samples;
+	}
 }
 
 struct fline {
@@ -107,7 +111,9 @@ void ct_folded_print(struct exporter *x)
 	char *buf = xmalloc(cap);
 	for (size_t i = 0; i < x->nnodes; i++) {
 		const struct node *nd = &x->nodes[i];
-		if (x->value_calls ? !nd->calls : !nd->calls && !nd->self)
+		if (x->value_samples ? !nd->samples
+		    : x->value_calls ? !nd->calls
+				     : !nd->calls && !nd->self)
 			continue;
 		uint32_t frames = nd->depth + 1;
 		bool cut = x->outer && frames > x->outer + x->inner + 1;
@@ -126,7 +132,9 @@ void ct_folded_print(struct exporter *x)
 			pos = put_frames(x, tx, (uint32_t)i + 1, x->inner, buf, pos);
 		}
 		buf[pos - 1] = 0; /* the last ';' */
-		lines[n++] = (struct fline){xstrdup(buf), x->value_calls ? nd->calls : nd->self};
+		lines[n++] = (struct fline){xstrdup(buf), x->value_samples ? nd->samples
+							  : x->value_calls ? nd->calls
+									   : nd->self};
 	}
 	free(buf);
 	ct_qsort(lines, n, sizeof(*lines), cmp_fline);

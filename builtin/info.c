@@ -420,6 +420,14 @@ int cmd_info(int argc, char **argv)
 			       "overhead:");
 		if (!have_cnt)
 			print_frontends(s, p);
+		if (p->sample_ns) /* record --sample (doc/record.md) */
+			printf("  %-10s every %s of each thread's CPU time (%s, signal %d)\n",
+			       "sampled:",
+			       ct_format_duration(p->sample_ns, buf, sizeof(buf)) +
+				       strspn(buf, " "),
+			       p->sample_perf ? "a perf event's task-clock, user time"
+					      : "a POSIX CPU-time timer, at the kernel's tick",
+			       p->sample_sig);
 		if (costs) {
 			struct ct_cost pc = {0};
 			for (size_t j = 0; j < s->nthreads; j++)

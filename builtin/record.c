@@ -472,7 +472,7 @@ static void drive_gate(struct recorder *r)
 static const char *const runtime_env[] = {
 	CT_ENV_DIR,   CT_ENV_SHM,    CT_ENV_BUFSIZE, CT_ENV_NBUF,     CT_ENV_DROP,
 	CT_ENV_CLOCK, CT_ENV_ARGS,   CT_ENV_FILTER,  CT_ENV_FLIGHT,   CT_ENV_LIBCALL,
-	CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_INJECT,  CT_ENV_CALLSITE,
+	CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_INJECT,  CT_ENV_CALLSITE, CT_ENV_SAMPLE,
 };
 
 /* setenv name=val when val is given and not empty */
@@ -515,6 +515,7 @@ static void exec_program(const struct recorder *r)
 	set_if(CT_ENV_FILTER, r->filterspec);
 	set_if(CT_ENV_DROP, r->o.drop ? "1" : NULL);
 	set_if(CT_ENV_CALLSITE, r->o.callsite ? "1" : NULL);
+	set_if(CT_ENV_SAMPLE, r->o.sample_buf);
 	set_if(CT_ENV_FLIGHT, r->o.flight ? "1" : NULL);
 	set_if(CT_ENV_LIBCALL, *r->libcall ? r->libcall : lc_off ? "0" : NULL);
 	set_if(CT_ENV_COUNT, r->o.count ? "1" : NULL);

@@ -60,7 +60,13 @@ static const char tail[] =
 	"function name: the same function in several processes is one row.\n"
 	"A function marked * has a recorded time more than 5 times its corrected\n"
 	"one: its time is mostly the tracer's cost, and what is left is an\n"
-	"estimate.  The last lines say how much cost was taken out.\n";
+	"estimate.  The last lines say how much cost was taken out.\n"
+	"A recording made with record --sample has three more columns:\n"
+	"  Smp total   sampled inclusive time (samples x period, counted once per\n"
+	"              outermost activation, as Total time)\n"
+	"  Smp self    sampled time the function itself ran, its callees' (as\n"
+	"              shown) taken out: the tracer's cost is not estimated\n"
+	"  Samples     the samples of Smp self: its error is about 1/sqrt(Samples)\n";
 
 /* ---- aggregation ---------------------------------------------------- */
 
@@ -68,6 +74,7 @@ struct frame {
 	uint32_t id;
 	uint64_t child; /* inclusive time of direct callees */
 	uint64_t rchild;
+	uint64_t schild, schild_ns; /* their samples, and the samples' time */
 };
 
 /* --by-args: the row of a call with captured arguments, "name(values)" */
@@ -142,6 +149,20 @@ static inline __attribute__((always_inline)) void account_exit(struct report *r,
 	st->self += ct_call_self(incl, f.child);
 	if (r->depth)
 		r->stack[r->depth - 1].child += incl;
+	if (__builtin_expect(ev->samples != 0, 0)) {
+		/* record --sample: the same sums on the samples */
+		uint64_t n = ev->samples, ns = n * ev->thread->proc->sample_ns;
+		if (!r->active[id]) {
+			st->stotal += n;
+			st->stotal_ns += ns;
+		}
+		st->sself += n - (f.schild < n ? f.schild : n);
+		st->sself_ns += ns - (f.schild_ns < ns ? f.schild_ns : ns);
+		if (r->depth) {
+			r->stack[r->depth - 1].schild += n;
+			r->stack[r->depth - 1].schild_ns += ns;
+		}
+	}
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -187,6 +208,10 @@ static uint64_t keyval(const struct fstat *st, enum skey k)
 		return st->min;
 	case K_MAX:
 		return st->max;
+	case K_STOTAL:
+		return st->stotal_ns;
+	case K_SSELF:
+		return st->sself_ns;
 	case K_NAME:
 		break;
 	}
@@ -303,24 +328,33 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		if (t)
 			fprintf(out, "%s# thread %d%s%s (process %d)\n", r->first_table ? "" : "\n",
 				t->tid, t->name ? " " : "", t->name ? ct_tx(t->name) : "", pid);
-		fputs("  Total time   Self time       Calls    Average        Min        Max"
-		      "  Function\n"
-		      "  ==========  ==========  ==========  ========== ========== =========="
-		      "  ====================\n",
+		fputs("  Total time   Self time       Calls    Average        Min        Max", out);
+		fputs(r->sampled ? "   Smp total    Smp self    Samples  Function\n"
+				 : "  Function\n",
+		      out);
+		fputs("  ==========  ==========  ==========  ========== ========== ==========",
+		      out);
+		fputs(r->sampled ? "  ==========  ==========  =========  ====================\n"
+				 : "  ====================\n",
 		      out);
 		bool marked = false;
 		for (size_t i = 0; i < n; i++) {
 			const struct fstat *st = &r->stats[rows[i]];
-			char b[6][64];
+			char b[6][64], sb[2][64], smp[96] = "";
 			bool mark = mostly_cost(st);
 			marked |= mark;
-			fprintf(out, "  %s  %s  %10llu %s %s %s  %s%s\n",
+			if (r->sampled)
+				snprintf(smp, sizeof(smp), "  %s  %s  %9llu",
+					 ct_format_duration(st->stotal_ns, sb[0], sizeof(sb[0])),
+					 ct_format_duration(st->sself_ns, sb[1], sizeof(sb[1])),
+					 (unsigned long long)st->sself);
+			fprintf(out, "  %s  %s  %10llu %s %s %s%s  %s%s\n",
 				ct_format_duration(st->total, b[0], sizeof(b[0])),
 				ct_format_duration(st->self, b[1], sizeof(b[1])),
 				(unsigned long long)st->calls,
 				ct_format_duration(ct_avg(st), b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
-				ct_format_duration(st->max, b[4], sizeof(b[4])),
+				ct_format_duration(st->max, b[4], sizeof(b[4])), smp,
 				ct_tx(r->names.v[rows[i]]), mark ? COST_MARK : "");
 		}
 		if (marked)
@@ -330,10 +364,16 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		for (size_t i = 0; i < n; i++) {
 			const struct fstat *st = &r->stats[rows[i]];
 			csv_row_start(r, t, pid, rows[i]);
-			fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu\n",
+			fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self, (unsigned long long)(ct_avg(st)),
 				(unsigned long long)st->min, (unsigned long long)st->max);
+			if (r->sampled)
+				fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)st->stotal,
+					(unsigned long long)st->sself,
+					(unsigned long long)st->stotal_ns,
+					(unsigned long long)st->sself_ns);
+			fputc('\n', out);
 		}
 		break;
 	case FMT_JSON:
@@ -344,11 +384,20 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			fprintf(out,
 				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
 				"\"avg_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,"
-				"\"mostly_cost\":%s}",
+				"\"mostly_cost\":%s",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self, (unsigned long long)(ct_avg(st)),
 				(unsigned long long)st->min, (unsigned long long)st->max,
 				mostly_cost(st) ? "true" : "false");
+			if (r->sampled)
+				fprintf(out,
+					",\"samples_total\":%llu,\"samples_self\":%llu,"
+					"\"sampled_total_ns\":%llu,\"sampled_self_ns\":%llu",
+					(unsigned long long)st->stotal,
+					(unsigned long long)st->sself,
+					(unsigned long long)st->stotal_ns,
+					(unsigned long long)st->sself_ns);
+			fputc('}', out);
 		}
 		/* the object is closed by end(), after the tracer's cost */
 		fputs(t ? "]}" : "]", out);
@@ -387,7 +436,8 @@ static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 
 static int parse_keys(struct report *r, const char *arg)
 {
-	static const char *const names[] = {"total", "self", "calls", "avg", "min", "max", "name"};
+	static const char *const names[] = {"total", "self", "calls",  "avg",  "min",
+					    "max",   "name", "stotal", "sself"};
 	r->nkeys = 0;
 	const char *p = arg;
 	for (;;) {
@@ -409,8 +459,9 @@ static int parse_keys(struct report *r, const char *arg)
 static const struct ct_opt options[] = {
 	CT_OPT_DATA,
 	{"sort", 's', "KEY[,KEY]",
-	 "sort by total, self, calls, avg, min, max (descending)\n"
-	 "or name (ascending); default total"},
+	 "sort by total, self, calls, avg, min, max, stotal,\n"
+	 "sself (sampled: record --sample; descending) or name\n"
+	 "(ascending); default total"},
 	CT_OPT_TIDS,
 	{"per-thread", CT_OPT_PER_THREAD, NULL, "one table per thread"},
 	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
@@ -461,8 +512,8 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 		r->keys_given = true;
 		if (parse_keys(r, arg) < 0) {
 			ct_set_err(err,
-				   "-s: want keys among total, self, calls, avg, min, max, name, "
-				   "not '%s'",
+				   "-s: want keys among total, self, calls, avg, min, max, stotal, "
+				   "sself, name, not '%s'",
 				   arg);
 			return -1;
 		}
@@ -568,11 +619,22 @@ static int begin(void *ctx, struct ct_view *v)
 		return 0;
 	if (r->per_thread && r->fmt == FMT_JSON)
 		fputs("{\"threads\":[", stdout);
-	if (r->fmt == FMT_CSV)
-		fputs(r->per_thread
-			      ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n"
-			      : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n",
+	for (size_t i = 0; i < v->s->nprocs; i++)
+		r->sampled |= v->s->procs[i]->sample_ns != 0;
+	for (size_t i = 0; i < r->nkeys && r->keys_given && !r->sampled; i++)
+		if (r->keys[i] == K_STOTAL || r->keys[i] == K_SSELF)
+			return ct_error("-s: %s has no samples (record --sample) to sort by",
+					v->dir)
+				       ? 2
+				       : 2;
+	if (r->fmt == FMT_CSV) {
+		fputs(r->per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns"
+				    : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns",
 		      stdout);
+		fputs(r->sampled ? ",samples_total,samples_self,sampled_total_ns,sampled_self_ns\n"
+				 : "\n",
+		      stdout);
+	}
 	return 0;
 }
 
@@ -616,6 +678,17 @@ static void print_cost(const struct ct_view *v, FILE *out)
 		dur(c->clipped, b[2], sizeof(b[2])));
 }
 
+/* record --sample: how many samples the sampled columns stand on */
+static void print_samples(const struct ct_view *v, FILE *out)
+{
+	char b[2][64];
+	fprintf(out,
+		"# sampled: %llu samples, %s of the threads' CPU time; %llu (%s) outside any "
+		"recorded call\n",
+		(unsigned long long)v->samples, dur(v->samples_ns, b[0], sizeof(b[0])),
+		(unsigned long long)v->samples_out, dur(v->samples_out_ns, b[1], sizeof(b[1])));
+}
+
 /* the same in JSON, the report object's last fields */
 static void json_cost(const struct ct_view *v, FILE *out)
 {
@@ -649,10 +722,17 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		print_table(r, NULL);
 	else if (r->fmt == FMT_JSON)
 		fputs("]", stdout);
+	if (r->fmt == FMT_JSON && r->sampled)
+		printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"outside\":%llu,"
+		       "\"outside_ns\":%llu}",
+		       (unsigned long long)v->samples, (unsigned long long)v->samples_ns,
+		       (unsigned long long)v->samples_out, (unsigned long long)v->samples_out_ns);
 	if (r->fmt == FMT_JSON)
 		json_cost(v, stdout);
 	else if (r->fmt == FMT_TEXT)
 		print_cost(v, stdout);
+	if (r->fmt == FMT_TEXT && r->sampled)
+		print_samples(v, stdout);
 	return 0;
 }
 

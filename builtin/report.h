@@ -25,11 +25,13 @@ struct fstat {
 	uint64_t calls, total, self, sum, min, max;
 	uint64_t rtotal; /* total on the recorded clock */
 	uint64_t frames; /* calls entered before the stream (not counted) */
+	/* record --sample: sampled total and self, in samples and in ns */
+	uint64_t stotal, sself, stotal_ns, sself_ns;
 };
 
 /* --format, and -s's keys */
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
-enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME };
+enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME, K_STOTAL, K_SSELF };
 
 /* a recording's rows as they are gathered, and how they are printed */
 struct report {
@@ -55,6 +57,7 @@ struct report {
 	bool list_functions;  /* the names alone (the shell completion) */
 	bool keys_given;      /* -s */
 	bool counts;          /* a recording of call counts only: calls, no times */
+	bool sampled;         /* a recording with samples (record --sample) */
 	struct ct_counts cnt; /* its counts */
 	char **keys_made;     /* --by-args: the "name(values)" strings */
 	size_t nkeys_made;

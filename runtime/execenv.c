@@ -13,9 +13,9 @@
  * or empty), put back into the environment of an image that the program
  * execs or spawns without them (wrap.c), so that it is traced too */
 static const char *const exec_names[] = {
-	"LD_PRELOAD",   CT_ENV_DIR,   CT_ENV_SHM,    CT_ENV_CLOCK,  CT_ENV_BUFSIZE,
-	CT_ENV_NBUF,    CT_ENV_DROP,  CT_ENV_ARGS,   CT_ENV_FILTER, CT_ENV_FLIGHT,
-	CT_ENV_LIBCALL, CT_ENV_COUNT, CT_ENV_PLUGIN, CT_ENV_INJECT, CT_ENV_CALLSITE,
+	"LD_PRELOAD",  CT_ENV_DIR,    CT_ENV_SHM,      CT_ENV_CLOCK,  CT_ENV_BUFSIZE, CT_ENV_NBUF,
+	CT_ENV_DROP,   CT_ENV_ARGS,   CT_ENV_FILTER,   CT_ENV_FLIGHT, CT_ENV_LIBCALL, CT_ENV_COUNT,
+	CT_ENV_PLUGIN, CT_ENV_INJECT, CT_ENV_CALLSITE, CT_ENV_SAMPLE,
 };
 #define NEXEC (sizeof(exec_names) / sizeof(exec_names[0]))
 static char exec_vals[NEXEC][4200];

@@ -95,6 +95,7 @@ void ct_thread_after_fork(struct ct_tstate *t)
 	t->cur = t->limit = 0;
 	t->ndepth = 0;
 	t->nested_lost = 0;
+	ct_sample_after_fork(t); /* its timer was the parent's */
 	if (t->state != CT_TS_ACTIVE)
 		return;
 	t->state = CT_TS_NONE;

@@ -169,6 +169,13 @@ struct ct_tstate {
 	 * trigger's start when the unwinder cannot get past the trampoline
 	 * of a library call */
 	uintptr_t *bt_slot;
+	/* record --sample (sample.c): this thread's CPU-time timer (the
+	 * kernel's id) while sample_on is 1, its perf event's descriptor
+	 * while 2; samples its handler could not write
+	 * (the ring dropping or being taken back), added to the next one */
+	int sample_timer;
+	uint32_t sample_on;
+	uint32_t sample_owed;
 };
 #define CT_BUSY_OFF (1u << 30)
 
@@ -314,6 +321,22 @@ void ct_grow_stack(struct ct_tstate *t) CT_HIDDEN;
 
 /* nested.c: the nested path (a signal handler interrupted a hook) */
 void ct_nested(struct ct_tstate *t, unsigned type, void *fn) CT_HIDDEN;
+/* nested.c: a SAMPLE record of n samples at the current depth, from the
+ * sampling timer's signal handler, whatever the thread was doing */
+void ct_sample_put(struct ct_tstate *t, uint32_t n) CT_HIDDEN;
+
+/* sample.c: record --sample.  The period (ns of a thread's CPU time; 0:
+ * off), from $CALLTRACE_SAMPLE at start-up, and the signal */
+extern uint64_t ct_sample_ns CT_HIDDEN;
+extern int ct_sample_sig CT_HIDDEN;
+extern bool ct_sample_perf CT_HIDDEN; /* perf events, else POSIX timers */
+void ct_sample_init(void) CT_HIDDEN;
+/* this thread's timer made and started (its ring was just made) */
+void ct_sample_thread_start(struct ct_tstate *t) CT_HIDDEN;
+/* ... and deleted (its ring is handed over; after a fork, forgotten: the
+ * child has no timers) */
+void ct_sample_thread_stop(struct ct_tstate *t) CT_HIDDEN;
+void ct_sample_after_fork(struct ct_tstate *t) CT_HIDDEN;
 void ct_nested_drop(struct ct_tstate *t) CT_HIDDEN;
 
 /* stream.c: the current buffer is full (a record ended past its nominal

@@ -26,12 +26,12 @@ void ct_nested_drop(struct ct_tstate *t)
  * both are fine.  Past the slack of either, it would spill into a buffer
  * that is not ours to write.  The bounds come from p alone, so no
  * instruction of the switch can make them wrong. */
-static bool nested_fits(const struct ct_tstate *t, uintptr_t p)
+static bool nested_fits(const struct ct_tstate *t, uintptr_t p, uintptr_t size)
 {
 	uintptr_t off = p - (uintptr_t)t->bufs;
 	uintptr_t region = off / t->stride;
 	return (region == t->slot || region == t->prev_slot) &&
-	       off - region * t->stride + 20 <= t->stride;
+	       off - region * t->stride + size <= t->stride;
 }
 
 void ct_nested(struct ct_tstate *t, unsigned type, void *fn)
@@ -48,7 +48,7 @@ void ct_nested(struct ct_tstate *t, unsigned type, void *fn)
 	uintptr_t a = (uintptr_t)fn;
 	t->fl_epoch++; /* -t: what this handler writes cannot be taken back */
 	uintptr_t p = ct_arch_reserve(&t->cur, 20);
-	if (unlikely(!nested_fits(t, p))) {
+	if (unlikely(!nested_fits(t, p, 20))) {
 		if (!t->in_wait) {
 			ct_nested_drop(t);
 			return;
@@ -63,7 +63,7 @@ void ct_nested(struct ct_tstate *t, unsigned type, void *fn)
 		ct_buffer_full(t);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		p = ct_arch_reserve(&t->cur, 20);
-		if (!nested_fits(t, p)) {
+		if (!nested_fits(t, p, 20)) {
 			ct_nested_drop(t);
 			return;
 		}
@@ -80,4 +80,53 @@ void ct_nested(struct ct_tstate *t, unsigned type, void *fn)
 		t->ndepth++;
 	else if (t->ndepth)
 		t->ndepth--;
+}
+
+/* record --sample: the timer's signal handler (sample.c) writes a SAMPLE
+ * record naming the depth of the shadow stack, in whatever the thread was
+ * doing.  Outside the hooks (busy 0) the handler is the thread's only
+ * writer: the outer path's record, the buffer switch included.  Inside a
+ * hook (or a signal handler's nested path) the record is reserved with one
+ * instruction, as a nested one is, and written in that space alone: the
+ * interrupted hook's record is before or after it, never torn.  The depth
+ * is read once: a hook that has written its ENTER but not yet counted its
+ * frame (or counted it off before its EXIT) gives the caller's depth, one
+ * that counted first the callee's; the reader takes the call open at that
+ * depth, or its innermost one, so the sample lands on the frame being
+ * entered or left, never outside the path. */
+void ct_sample_put(struct ct_tstate *t, uint32_t n)
+{
+	if (t->off || t->cap == 0 || !t->ring || t->plug_in)
+		return; /* not recording this thread: nothing to charge */
+	n += t->sample_owed;
+	if (n > 0xffff)
+		n = 0xffff;
+	uint32_t d = t->depth;
+	if (ct_filt_on) /* the calls the stream records (the nearest one's) */
+		d = ct_filt_recorded(t, 0, d < t->cap ? d : t->cap);
+	d += t->ndepth; /* a handler's calls the nested path recorded */
+	uint32_t w[2] = {ct_ext_word(CT_EXT_SAMPLE, 1, n), d};
+	if (t->busy == 0) {
+		t->busy++;
+		t->sample_owed = 0;
+		ct_put_words(t, w, 2);
+		t->busy--;
+		return;
+	}
+	/* inside a hook: -t taking records back, or --drop discarding them
+	 * right now: the samples go with the next record */
+	if (t->dropping || t->fl_tb) {
+		t->sample_owed = n;
+		return;
+	}
+	uintptr_t p = ct_arch_reserve(&t->cur, 8);
+	if (unlikely(!nested_fits(t, p, 8))) {
+		t->sample_owed = n; /* the slack is full: the next one */
+		return;
+	}
+	t->sample_owed = 0;
+	volatile uint32_t *q = (volatile uint32_t *)p;
+	q[1] = w[1];
+	__asm__ volatile("" ::: "memory");
+	q[0] = w[0];
 }

@@ -259,6 +259,9 @@ bool ct_proc_file_start(void)
 	ct_proc_printf("clock %lu %lu %lu", (unsigned long)ct_cfg.start_clock, (unsigned long)mono,
 		       (unsigned long)ct_clock_realtime());
 	ct_calibrate_note();
+	if (ct_sample_ns) /* record --sample: PERIOD_NS SIGNAL perf|timer */
+		ct_proc_printf("sample %lu %d %s", (unsigned long)ct_sample_ns, ct_sample_sig,
+			       ct_sample_perf ? "perf" : "timer");
 	frontends_again();
 	ct_modules_reset();
 	ct_libcall_lines(); /* a fork child's: the slots its parent hooked */

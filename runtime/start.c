@@ -196,6 +196,7 @@ static void process_init(void)
 	ct_inj_init();  /* record --inject's rules */
 	ct_libcall_init();
 	ct_callsite_init();
+	ct_sample_init(); /* record --sample: the signal's handler */
 	/* the trampolines' fast paths read the TSC (set before the calibration
 	 * below, which measures them) */
 	ct_hook_modes();

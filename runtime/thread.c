@@ -112,6 +112,7 @@ void ct_thread_start(struct ct_tstate *t)
 	t->state = CT_TS_ACTIVE;
 	if (!t->stk)
 		ct_grow_stack(t);
+	ct_sample_thread_start(t); /* record --sample: its timer */
 	ct_thread_key_set();
 
 	if (fd >= 0) {
@@ -160,6 +161,7 @@ void ct_thread_release(struct ct_tstate *t, bool unmap)
 	struct ct_ring_header *r = t->ring;
 	if (!r)
 		return;
+	ct_sample_thread_stop(t); /* (a sample pending finds no ring) */
 	t->busy++;
 	uintptr_t base = (uintptr_t)t->bufs + (uintptr_t)t->slot * r->buf_stride;
 	uintptr_t end = ct_arch_swap(&t->cur, 0);

@@ -99,6 +99,15 @@ enum ct_ext_type {
 			     * done (CT_INJ_A_*); payload u64 the value of
 			     * return=/retval=, u32 errno, u32 signal,
 			     * u32 the rule's index (doc/inject.md) */
+	CT_EXT_SAMPLE = 16,    /* record --sample: the thread's CPU-time timer
+			     * fired here.  Small arg = the samples it stands
+			     * for (1 + the timer's overruns, at most 65535),
+			     * payload u32 = the depth of the shadow stack
+			     * then (the calls open, as this stream records
+			     * them).  A reader charges it to the call open at
+			     * that depth (or its innermost, if fewer are
+			     * open); depth 0: outside any traced call.  No
+			     * clock: it does not change the delta base */
 };
 /* CT_EXT_INJECT's small argument: the actions of the rule that fired */
 #define CT_INJ_A_RETURN 1u /* return=V: the body was skipped */
@@ -283,6 +292,11 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 
 /* record --callsite: "1" (runtime/callsite.c) */
 #define CT_ENV_CALLSITE "CALLTRACE_CALLSITE"
+/* record --sample: the sampling period in ns of each thread's CPU time
+ * (runtime/sample.c) */
+#define CT_ENV_SAMPLE "CALLTRACE_SAMPLE"
+/* the signal the sampling timers raise: SIGRTMAX - this (62 with glibc) */
+#define CT_SAMPLE_SIG_BELOW_MAX 2
 
 /* ---- record --count: per-thread call counts (runtime/count.c) ------------
  *

@@ -329,6 +329,18 @@ static void parse_lines(struct ct_session *s, const char *path, struct ct_proc *
 				p->ovh_hook_inner = in;
 				p->ovh_hook_outer = out;
 			}
+		} else if (!strcmp(line, "sample")) {
+			/* PERIOD_NS SIGNAL perf|timer: record --sample
+			 * (runtime/sample.c) */
+			unsigned long long ns;
+			int sig, end = 0;
+			char how[8];
+			if (sscanf(val, "%llu %d %7[a-z]%n", &ns, &sig, how, &end) == 3 && end &&
+			    !val[end] && ns && ns < (1ull << 40)) {
+				p->sample_ns = ns;
+				p->sample_sig = sig;
+				p->sample_perf = !strcmp(how, "perf");
+			}
 		} else if (!strcmp(line, "frontend")) {
 			if (!strcmp(val, "cyg"))
 				p->frontends |= CT_PROC_FE_CYG;

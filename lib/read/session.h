@@ -55,7 +55,12 @@ struct ct_proc {
 	 * ends the process recorded through ("frontend" lines): CT_PROC_FE_* */
 	uint64_t ovh_hook_calls, ovh_hook_inner, ovh_hook_outer;
 	unsigned frontends;
-	bool libcalls; /* it made library calls through the hooked
+	/* record --sample: the sampling period, ns of a thread's CPU time
+	 * ("sample" line), and the signal; 0: not sampled */
+	uint64_t sample_ns;
+	int sample_sig;
+	bool sample_perf; /* from a perf event (else a POSIX timer) */
+	bool libcalls;    /* it made library calls through the hooked
 			* trampolines ("libcall" lines: doc/libcall.md) */
 	/* its figures against its own calls (figcheck.c): not yet checked,
 	 * checking, believable, not (then the inner figure and the median
@@ -178,6 +183,10 @@ struct ct_event {
 	/* record --callsite: the call's call site, the return address in its
 	 * caller (on its CT_ENTER and CT_EXIT), or 0: lib/read/srcline.h */
 	uint64_t site;
+	/* record --sample: on a CT_EXIT, the samples taken in the call (its
+	 * callees' included), each worth its process's sample_ns of the
+	 * thread's CPU time; 0 elsewhere */
+	uint64_t samples;
 };
 
 struct ct_stream; /* one thread */
@@ -206,6 +215,9 @@ static inline void ct_cost_add(struct ct_cost *c, const struct ct_cost *d)
 }
 /* counters seen so far in this stream */
 uint64_t ct_stream_lost(const struct ct_stream *st);
+/* record --sample: the samples read so far, and those taken outside any
+ * recorded call */
+void ct_stream_samples(const struct ct_stream *st, uint64_t *all, uint64_t *outside);
 uint64_t ct_stream_unmatched(const struct ct_stream *st); /* exits without entry */
 uint64_t ct_stream_unknown(const struct ct_stream *st);   /* unknown/bad EXT skipped */
 uint64_t ct_stream_offset(const struct ct_stream *st);

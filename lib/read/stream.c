@@ -42,6 +42,7 @@ struct frame {
 	uint64_t waited0;       /* the stream's waited at this entry */
 	uint64_t site;          /* its call site (record --callsite), or 0 */
 	unsigned lib;           /* 1: a library call */
+	uint64_t samples;       /* record --sample: samples in it so far */
 };
 
 /* the CT_EVF_LIBCALL bit of a library call (lib 0 or 1), without a branch */
@@ -95,6 +96,7 @@ struct ct_stream {
 	unsigned final_flags;
 
 	uint64_t lost, unmatched, unknown;
+	uint64_t samples, samples_out; /* record --sample: all, outside any call */
 	bool warned_bad;
 	bool tag; /* the process's modules overlap in time: tag addresses */
 	struct ct_error ioerr;
@@ -355,6 +357,12 @@ int ct_stream_open(struct ct_session *s, struct ct_thread *t, struct ct_stream *
 	return ct_stream_open_buf(s, t, STREAM_BUF, out, err);
 }
 
+void ct_stream_samples(const struct ct_stream *st, uint64_t *all, uint64_t *outside)
+{
+	*all = st->samples;
+	*outside = st->samples_out;
+}
+
 uint64_t ct_stream_lost(const struct ct_stream *st)
 {
 	return st->lost;
@@ -434,9 +442,10 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 		addr = ct_proc_tag(st->s, st->t->proc, addr, time);
 	ev->waited = st->waited; /* an entry's: the waits so far */
 	st->nenter++;
-	st->stack[st->depth] = (struct frame){addr, time, ct, NULL, st->waited, 0, lib};
+	st->stack[st->depth] = (struct frame){addr, time, ct, NULL, st->waited, 0, lib, 0};
 	ev->args = NULL;
 	ev->site = 0;
+	ev->samples = 0;
 	ev->kind = CT_ENTER;
 	ev->flags = flags | LIBFLAG(lib);
 	ev->addr = addr;
@@ -471,6 +480,9 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 	ev->thread = st->t;
 	ev->args = f->ca;
 	ev->site = f->site;
+	ev->samples = f->samples; /* (its callees' are in it) */
+	if (st->depth)
+		st->stack[st->depth - 1].samples += f->samples;
 	if (f->ca) {
 		ct_args_retire(&st->args, f->ca);
 		f->ca = NULL;
@@ -863,6 +875,24 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			}
 			continue;
 		}
+		case CT_EXT_SAMPLE: {
+			/* record --sample: charged to the call open at its
+			 * depth, or the innermost one open (a sample taken
+			 * inside a hook names the depth before or after it) */
+			if (len < 1)
+				return corrupt(st, err, off, "SAMPLE record too short");
+			uint64_t n = CT_EXT_ARG(w), d = rd32(p);
+			/* a flight window: the outermost calls it does not list */
+			d = d > st->skip ? d - st->skip : 0;
+			if (d > st->depth)
+				d = st->depth;
+			st->samples += n;
+			if (d)
+				st->stack[d - 1].samples += n;
+			else
+				st->samples_out += n;
+			continue;
+		}
 		case CT_EXT_CALLSITE: /* not after an ENTER: nothing to attach it to */
 			continue;
 		case CT_EXT_ARGS: /* not after its ENTER (a signal came between) */
@@ -947,7 +977,10 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 					       .thread = t,
 					       .args = f->ca,
 					       .waited = waited - f->waited0,
-					       .site = f->site};
+					       .site = f->site,
+					       .samples = f->samples};
+			if (__builtin_expect(f->samples != 0, 0) && depth)
+				stack[depth - 1].samples += f->samples;
 			if (__builtin_expect(f->ca != NULL, 0)) {
 				ct_args_retire(&st->args, f->ca);
 				stack[depth].ca = NULL;
@@ -983,7 +1016,7 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 					       .thread = t,
 					       .waited = waited};
 			nenter++;
-			stack[depth] = (struct frame){addr, time, ct, NULL, waited, 0, lib};
+			stack[depth] = (struct frame){addr, time, ct, NULL, waited, 0, lib, 0};
 			depth++;
 			p += 8;
 		} else {

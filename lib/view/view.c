@@ -264,6 +264,12 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 	struct ct_cost c;
 	ct_stream_cost(st, &c);
 	ct_cost_add(&v->cost, &c);
+	uint64_t sa, so, per = t->proc ? t->proc->sample_ns : 0;
+	ct_stream_samples(st, &sa, &so);
+	v->samples += sa;
+	v->samples_out += so;
+	v->samples_ns += sa * per;
+	v->samples_out_ns += so * per;
 	ct_stream_close(st);
 	if (ft == &own)
 		ct_filter_thread_free(&own);

@@ -177,6 +177,9 @@ struct ct_view {
 	/* the tracer's cost on the corrected clocks of the threads read so
 	 * far (zero with --raw) */
 	struct ct_cost cost;
+	/* record --sample: the samples of the threads read so far (all, and
+	 * those outside any recorded call), and their time (ns) */
+	uint64_t samples, samples_out, samples_ns, samples_out_ns;
 	char what[64];
 };
 

@@ -199,6 +199,7 @@ static void make_data(void)
 		"module 1000 10000000 10000000 10001000 cafe00 /nonexistent/liby.so\n"
 		"unmodule 2000 10000000 /nonexistent/liby.so\n"
 		"module 3000 10000000 10000000 10001000 cafe01 /nonexistent/libz.so\n"
+		"sample 250000 62 perf\n"
 		"arg cut-short-line";
 	write_file("10-0.proc", proc, strlen(proc));
 	const char *proc2 = "calltrace-proc 1\npid 9\nppid 1\ngen 0\nexe /bin/other\n";
@@ -266,6 +267,27 @@ static void make_data(void)
 	word(&e, ct_ext_word(CT_EXT_TIME, 200, 0));
 	word(&e, 1);
 	write_ev(10, 8, &e, -1);
+	/* tid 16: record --sample's SAMPLE records (n samples at depth d) */
+	enter(&e, 10, A);
+	word(&e, ct_ext_word(CT_EXT_SAMPLE, 1, 2)); /* A */
+	word(&e, 1);
+	enter(&e, 1, B);
+	word(&e, ct_ext_word(CT_EXT_SAMPLE, 1, 3)); /* B */
+	word(&e, 2);
+	word(&e, ct_ext_word(CT_EXT_SAMPLE, 1, 1)); /* deeper than open: B */
+	word(&e, 5);
+	word(&e, ct_ext_word(CT_EXT_SAMPLE, 1, 4)); /* outside any call */
+	word(&e, 0);
+	leave(&e, 3);                               /* B: 4 */
+	word(&e, ct_ext_word(CT_EXT_SAMPLE, 1, 1)); /* B's depth, B gone: A */
+	word(&e, 2);
+	leave(&e, 2); /* A: 2 + 4 + 1 */
+	write_ev(10, 16, &e, -1);
+	/* tid 17: a SAMPLE without its depth */
+	enter(&e, 10, A);
+	word(&e, ct_ext_word(CT_EXT_SAMPLE, 0, 1));
+	leave(&e, 2);
+	write_ev(10, 17, &e, -1);
 	/* tid 9: bad magic */
 	write_file("10-0-9.ev", "NOTCALLTRACE-AT-ALL-BUT-LONG-ENOUGH-TO-HAVE-A-HEADER", 52);
 	/* tid 11: short header */
@@ -324,7 +346,10 @@ static void test_open(struct ct_session *s)
 			      p->modules[3].unload_clock == UINT64_MAX,
 		      "unmodule");
 	}
-	CHECK(s->nthreads == 16, "nthreads %zu", s->nthreads);
+	CHECK(s->nthreads == 18, "nthreads %zu", s->nthreads);
+	CHECK(p->sample_ns == 250000 && p->sample_sig == 62, "sample line: %" PRIu64 " %d",
+	      p->sample_ns, p->sample_sig);
+	CHECK(s->procs[0]->sample_ns == 0, "no sample line");
 	int sorted = 1;
 	for (size_t i = 0; i < s->nthreads; i++) {
 		if (s->threads[i]->index != (int)i)
@@ -437,6 +462,37 @@ static void test_streams(struct ct_session *s)
 		}
 		CHECK(bad == 0, "deep: %d bad pairs", bad);
 	}
+	free(l.v);
+}
+
+/* record --sample: each SAMPLE charged to the call open at its depth (or
+ * the innermost one), on that call's exit with its callees'; a bad one is
+ * an error naming the file and offset */
+static void test_samples(struct ct_session *s)
+{
+	struct ct_stream *st;
+	struct ct_error err;
+	struct ct_event ev[8];
+	int n = -1;
+	uint64_t all = 0, out = 0;
+	if (ct_stream_open(s, find_thread(s, 16), &st, &err) == 0) {
+		n = ct_stream_read(st, ev, 8, &err);
+		ct_stream_samples(st, &all, &out);
+		ct_stream_close(st);
+	}
+	CHECK(n == 4, "samples: %d events", n);
+	if (n == 4) {
+		CHECK(ev[0].samples == 0 && ev[1].samples == 0, "entries carry no samples");
+		CHECK(ev[2].kind == CT_EXIT && ev[2].addr == B && ev[2].samples == 4,
+		      "B's exit: %" PRIu64 " samples", ev[2].samples);
+		CHECK(ev[3].kind == CT_EXIT && ev[3].addr == A && ev[3].samples == 7,
+		      "A's exit: %" PRIu64 " samples", ev[3].samples);
+	}
+	CHECK(all == 11 && out == 4, "samples: all %" PRIu64 " outside %" PRIu64, all, out);
+	struct evlist l = decode(s, 17);
+	CHECK(l.rc == -1 && strstr(l.err, "10-0-17.ev: offset 40: ") &&
+		      strstr(l.err, "SAMPLE record too short"),
+	      "short SAMPLE: rc %d err '%s'", l.rc, l.err);
 	free(l.v);
 }
 
@@ -703,6 +759,7 @@ int main(void)
 	}
 	test_open(s);
 	test_streams(s);
+	test_samples(s);
 	test_fed(s);
 	test_merge(s);
 	test_resolve(s);

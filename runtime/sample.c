@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record --sample: a sampled profile on the exact call tree.  Each thread
+ * that records gets a clock on its own CPU time that raises a signal in
+ * that thread every period, made with its ring and stopped when the ring
+ * is handed over; a forked child makes its own (the parent's are not its
+ * own), an exec'd image too (the environment carries the period).  The
+ * handler writes one SAMPLE record naming the depth of the shadow stack
+ * (nested.c ct_sample_put): no unwinding, no clock.
+ *
+ * The clock is a perf event where the kernel allows it (the thread's
+ * task-clock, user time only as perf_event_paranoid 2 allows; its hrtimer
+ * fires at the period; each overflow disables it, its signal re-arms it:
+ * PERF_EVENT_IOC_REFRESH), else a POSIX timer on CLOCK_THREAD_CPUTIME_ID
+ * (SIGEV_THREAD_ID), which the kernel checks at its scheduler tick only:
+ * a period shorter than the tick (4 ms at HZ=250) gives one signal per tick
+ * whose overrun count says how many periods it stands for (the record
+ * carries it), far fewer distinct samples.  Which one a process uses is in
+ * its .proc file ("sample PERIOD SIGNAL perf|timer").
+ *
+ * The signal is a real-time one, SIGRTMAX - CT_SAMPLE_SIG_BELOW_MAX, not
+ * SIGPROF, which belongs to the program (setitimer, gprof, gperftools).
+ * Should the program use that one too:
+ *  - its sigaction() and signal() for it are interposed here: the handler
+ *    stays calltrace's, the program's is remembered (and returned as the
+ *    old one), and every signal of that number that is not a sample (a
+ *    kill(), sigqueue(), the program's own timers) is passed to the
+ *    program's handler, or takes its default action, or is ignored, as
+ *    the program asked; said once on stderr;
+ *  - while it blocks it, the thread's samples wait (a timer keeps one
+ *    signal pending and counts its overruns): they are delivered when the
+ *    signal is unblocked and charged to the call open then.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+uint64_t ct_sample_ns; /* internal.h */
+int ct_sample_sig;     /* internal.h */
+bool ct_sample_perf;   /* internal.h */
+
+/* the samples' si_value: tells them from other signals of that number */
+static char cookie;
+
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+static sigaction_fn real_sigaction;
+
+/* the program's own disposition of the signal (SIG_DFL until it sets one),
+ * read by the handler: written with the signal blocked in this thread and
+ * a lock against the others */
+static struct sigaction prog_sa;
+static int prog_lock;
+
+static sigaction_fn get_real(void)
+{
+	if (!real_sigaction)
+		real_sigaction = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+	return real_sigaction;
+}
+
+/* a signal of our number that is not a sample: as the program asked */
+static void pass_on(int sig, siginfo_t *si, void *uc)
+{
+	/* (the lock's holder has the signal blocked: it is not this handler's
+	 * thread, and lets go soon) */
+	while (__atomic_exchange_n(&prog_lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+	struct sigaction sa = prog_sa;
+	if (sa.sa_flags & SA_RESETHAND) {
+		memset(&prog_sa, 0, sizeof(prog_sa));
+		prog_sa.sa_handler = SIG_DFL;
+	}
+	__atomic_store_n(&prog_lock, 0, __ATOMIC_RELEASE);
+	if (!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN)
+		return;
+	if (!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL) {
+		/* a real-time signal's default action: the process ends by it */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		get_real()(sig, &dfl, NULL);
+		sigset_t s;
+		sigemptyset(&s);
+		sigaddset(&s, sig);
+		pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+		syscall(SYS_tgkill, getpid(), (int)syscall(SYS_gettid), sig);
+		return;
+	}
+	sigset_t old;
+	pthread_sigmask(SIG_BLOCK, &sa.sa_mask, &old);
+	if (sa.sa_flags & SA_SIGINFO)
+		sa.sa_sigaction(sig, si, uc);
+	else
+		sa.sa_handler(sig);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void on_sample(int sig, siginfo_t *si, void *uc)
+{
+	struct ct_tstate *t = &ct_self;
+	int e = errno;
+	if (si->si_code == SI_TIMER && si->si_value.sival_ptr == &cookie) {
+		int over = si->si_overrun;
+		ct_sample_put(t, 1u + (over > 0 ? (uint32_t)over : 0u));
+	} else if ((si->si_code == POLL_HUP || si->si_code == POLL_IN) && ct_sample_perf) {
+		/* the perf event's overflow: it stopped, start it again (one
+		 * that comes after its descriptor was closed: nothing) */
+		if (t->sample_on == 2 && si->si_fd == t->sample_timer) {
+			ct_sample_put(t, 1);
+			ioctl(t->sample_timer, PERF_EVENT_IOC_REFRESH, 1);
+		}
+	} else {
+		errno = e;
+		pass_on(sig, si, uc);
+		return;
+	}
+	errno = e;
+}
+
+/* this thread's task-clock as a perf event that signals it at each
+ * period (sample_on 2; arm: started), or false */
+static bool perf_start(struct ct_tstate *t, bool arm)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = ct_sample_ns;
+	a.disabled = 1;
+	a.exclude_kernel = 1; /* (what perf_event_paranoid 2 allows) */
+	a.exclude_hv = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &a, t->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct f_owner_ex o = {F_OWNER_TID, t->tid};
+	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0 ||
+	    fcntl(fd, F_SETSIG, ct_sample_sig) < 0 || fcntl(fd, F_SETOWN_EX, &o) < 0 ||
+	    (arm && ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) < 0)) {
+		close(fd);
+		return false;
+	}
+	t->sample_timer = fd;
+	t->sample_on = 2;
+	return true;
+}
+
+void ct_sample_init(void)
+{
+	const char *v = ct_getenv(CT_ENV_SAMPLE);
+	ct_sample_ns = 0;
+	if (!v || !*v)
+		return;
+	uint64_t ns = 0;
+	const char *p = v;
+	while (*p >= '0' && *p <= '9' && ns < (1ull << 40))
+		ns = ns * 10 + (uint64_t)(*p++ - '0');
+	if (*p || ns < 1000 || ns >= (1ull << 40)) {
+		ct_log("%s=%s: not a sampling period in ns; this process is not sampled",
+		       CT_ENV_SAMPLE, v);
+		return;
+	}
+	ct_sample_sig = SIGRTMAX - CT_SAMPLE_SIG_BELOW_MAX;
+	/* a perf event if the kernel gives one (tried on this thread) */
+	struct ct_tstate probe = {.tid = (int)syscall(SYS_gettid)};
+	ct_sample_ns = ns;
+	ct_sample_perf = perf_start(&probe, false);
+	ct_sample_ns = 0;
+	if (probe.sample_on)
+		close(probe.sample_timer);
+	memset(&prog_sa, 0, sizeof(prog_sa));
+	prog_sa.sa_handler = SIG_DFL;
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sample;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (!get_real() || get_real()(ct_sample_sig, &sa, &old) < 0) {
+		ct_log("cannot take signal %d for --sample: %s; this process is not sampled",
+		       ct_sample_sig, strerror(errno));
+		return;
+	}
+	/* what the image had before (inherited across exec: ignored or not) */
+	if (old.sa_handler == SIG_IGN && !(old.sa_flags & SA_SIGINFO))
+		prog_sa.sa_handler = SIG_IGN;
+	ct_sample_ns = ns;
+}
+
+void ct_sample_thread_start(struct ct_tstate *t)
+{
+	t->sample_on = 0;
+	t->sample_owed = 0;
+	if (!ct_sample_ns)
+		return;
+	if (ct_sample_perf && perf_start(t, true))
+		return;
+	struct sigevent ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_THREAD_ID;
+	ev.sigev_signo = ct_sample_sig;
+	ev.sigev_value.sival_ptr = &cookie;
+	ev.sigev_notify_thread_id = t->tid;
+	int id = -1;
+	if (syscall(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, &ev, &id) < 0) {
+		static int said;
+		if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+			ct_log("cannot make a CPU-time timer for --sample: %s; thread %d (and "
+			       "others that fail the same way) is not sampled",
+			       strerror(errno), t->tid);
+		return;
+	}
+	struct itimerspec its;
+	its.it_interval.tv_sec = (time_t)(ct_sample_ns / 1000000000u);
+	its.it_interval.tv_nsec = (long)(ct_sample_ns % 1000000000u);
+	its.it_value = its.it_interval;
+	if (syscall(SYS_timer_settime, id, 0, &its, NULL) < 0) {
+		syscall(SYS_timer_delete, id);
+		return;
+	}
+	t->sample_timer = id;
+	t->sample_on = 1;
+}
+
+void ct_sample_thread_stop(struct ct_tstate *t)
+{
+	if (!t->sample_on)
+		return;
+	uint32_t was = t->sample_on;
+	t->sample_on = 0;
+	if (was == 2)
+		close(t->sample_timer); /* (a signal pending finds sample_on 0) */
+	else
+		syscall(SYS_timer_delete, t->sample_timer);
+}
+
+void ct_sample_after_fork(struct ct_tstate *t)
+{
+	/* the parent's: not this process's (its perf event's descriptor is a
+	 * copy: closed, the parent's stays) */
+	if (t->sample_on == 2)
+		close(t->sample_timer);
+	t->sample_on = 0;
+	t->sample_owed = 0;
+}
+
+/* ---- the program's own sigaction() and signal() for our signal ---------- */
+
+static void lock_prog(sigset_t *old)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, ct_sample_sig);
+	pthread_sigmask(SIG_BLOCK, &s, old);
+	while (__atomic_exchange_n(&prog_lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void unlock_prog(const sigset_t *old)
+{
+	__atomic_store_n(&prog_lock, 0, __ATOMIC_RELEASE);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+static void say_taken(const struct sigaction *act)
+{
+	static int said;
+	if (act->sa_handler == SIG_DFL && !(act->sa_flags & SA_SIGINFO))
+		return;
+	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		ct_log("the program sets its own handler for signal %d (SIGRTMAX-%d), which "
+		       "record --sample uses: the samples stay calltrace's, its other signals "
+		       "of that number go to the program's handler",
+		       ct_sample_sig, CT_SAMPLE_SIG_BELOW_MAX);
+}
+
+CT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	sigaction_fn real = get_real();
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (!ct_sample_ns || sig != ct_sample_sig)
+		return real(sig, act, old);
+	sigset_t m;
+	lock_prog(&m);
+	struct sigaction was = prog_sa;
+	if (act) {
+		prog_sa = *act;
+		say_taken(act);
+	}
+	unlock_prog(&m);
+	if (old)
+		*old = was;
+	return 0;
+}
+
+typedef sighandler_t (*signal_fn)(int, sighandler_t);
+static signal_fn real_signal;
+
+/* the real functions found before the program may call them from a
+ * signal handler (dlsym is not async-signal-safe) */
+__attribute__((constructor(101))) static void find_reals(void)
+{
+	get_real();
+	real_signal = (signal_fn)dlsym(RTLD_NEXT, "signal");
+}
+
+CT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	if (!ct_sample_ns || sig != ct_sample_sig) {
+		if (!real_signal)
+			real_signal = (signal_fn)dlsym(RTLD_NEXT, "signal");
+		if (!real_signal) {
+			errno = ENOSYS;
+			return SIG_ERR;
+		}
+		return real_signal(sig, handler);
+	}
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sa.sa_flags = SA_RESTART; /* glibc's signal(): BSD semantics */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
