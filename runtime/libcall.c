@@ -206,6 +206,7 @@ static bool interposed_shown(const char *n)
 		"fexecve",        "execveat",     "posix_spawn",
 		"posix_spawnp",   "dlopen",       "dlclose",
 		"munmap",         "mprotect",     "mremap",
+		"sigaction",      "signal", /* (record --sample's, sample.c) */
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(n, names[i]))
