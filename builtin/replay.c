@@ -403,18 +403,7 @@ static void line_start(struct replay *r, struct rthread *rt, const struct ct_fev
 		put_fields(r, rt, fe, has_dur);
 	} else if (!r->no_duration) {
 		if (has_dur) {
-			char buf[64];
-			uint64_t dur = dur_of(fe);
-			const char *col = r->color ? ct_color_duration(dur) : NULL;
-			if (col)
-				puts_(col);
-			size_t n = fast_ok ? fast_duration(dur, buf) : 0;
-			if (n)
-				put(buf, n);
-			else
-				puts_(ct_format_duration(dur, buf, sizeof(buf)));
-			if (col)
-				puts_(CT_COLOR_RESET);
+			put_duration(r, dur_of(fe));
 		} else {
 			put(spaces, 10);
 		}
