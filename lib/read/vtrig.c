@@ -15,8 +15,7 @@
 static const char actions[] = "trace_on, trace_off, trace_on=call, trace_off=call, depth=N, "
 			      "filter, notrace, hide";
 
-int ct_vtrig_parse(const char *arg, struct ct_vtrig *t, char *also, char **re,
-		   struct ct_error *err)
+int ct_vtrig_parse(const char *arg, struct ct_vtrig *t, char *also, char **re, struct ct_error *err)
 {
 	memset(t, 0, sizeof(*t));
 	*also = 0;
@@ -43,7 +42,8 @@ int ct_vtrig_parse(const char *arg, struct ct_vtrig *t, char *also, char **re,
 			t->depth = (uint32_t)v;
 		else if (!strcmp(a, "filter") || !strcmp(a, "notrace") || !strcmp(a, "hide")) {
 			if (*also) {
-				ct_set_err(err, "-T '%s': one of filter, notrace, hide at most", arg);
+				ct_set_err(err, "-T '%s': one of filter, notrace, hide at most",
+					   arg);
 				goto out;
 			}
 			*also = a[0] == 'f' ? 'F' : a[0] == 'n' ? 'N' : 'H';
@@ -83,8 +83,7 @@ void ct_vtrig_thread_free(struct ct_vtrig_thread *s)
 	ct_vtrig_thread_init(s);
 }
 
-bool ct_vtrig_enter(struct ct_vtrig_thread *s, const struct ct_vtrig *tr, uint32_t d,
-		    uint32_t sd)
+bool ct_vtrig_enter(struct ct_vtrig_thread *s, const struct ct_vtrig *tr, uint32_t d, uint32_t sd)
 {
 	/* calls left by longjmp or unwinding: what they opened is over */
 	while (s->nlim && s->lim[s->nlim - 1].d >= d)

@@ -27,9 +27,9 @@ struct ct_vtrig {
 
 /* a thread's triggers in force */
 struct ct_vtrig_thread {
-	bool off;         /* trace_off met (and no trace_on since) */
-	uint32_t off_d;   /* the trace_off=call call open, or CT_DEPTH_NONE */
-	uint32_t on_d;    /* the trace_on=call call open, or CT_DEPTH_NONE */
+	bool off;       /* trace_off met (and no trace_on since) */
+	uint32_t off_d; /* the trace_off=call call open, or CT_DEPTH_NONE */
+	uint32_t on_d;  /* the trace_on=call call open, or CT_DEPTH_NONE */
 	struct {
 		uint32_t d;   /* the depth=N call's depth */
 		uint32_t lim; /* shown depths below lim are shown */
@@ -46,8 +46,7 @@ void ct_vtrig_thread_init(struct ct_vtrig_thread *s);
 void ct_vtrig_thread_free(struct ct_vtrig_thread *s);
 /* a call at depth d, shown depth sd (if shown), with trigger tr (or NULL)
  * is entered: true when the triggers leave it out */
-bool ct_vtrig_enter(struct ct_vtrig_thread *s, const struct ct_vtrig *tr, uint32_t d,
-		    uint32_t sd);
+bool ct_vtrig_enter(struct ct_vtrig_thread *s, const struct ct_vtrig *tr, uint32_t d, uint32_t sd);
 /* the call at depth d returns */
 void ct_vtrig_exit(struct ct_vtrig_thread *s, uint32_t d);
 
