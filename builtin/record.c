@@ -843,13 +843,14 @@ static int finish(struct recorder *r)
 			 (unsigned long long)cs->lost);
 		r->ri.extra = r->count_info;
 	}
-	if (r->o.rf.nexc) {
-		/* threads started in a function -N leaves out (leftout.c) */
+	bool info_failed = !write_final_info(r);
+	if (r->o.rf.nexc && !info_failed) {
+		/* threads started in a function -N leaves out (leftout.c,
+		 * through the reader: after the final info) */
 		struct ct_msgs msgs = {0};
 		ct_leftout_warn(r->dirabs, &msgs);
 		ct_msgs_flush(&msgs);
 	}
-	bool info_failed = !write_final_info(r);
 	bool own_failure = r->dr.write_errors || r->sym_errors || r->dr.unwritten_bytes ||
 			   r->dr.rings_refused || info_failed || r->counts.failures ||
 			   r->counts.refused;

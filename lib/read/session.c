@@ -268,6 +268,14 @@ static void parse_lines(struct ct_session *s, const char *path, struct ct_proc *
 		} else if (!strcmp(line, "ppid")) {
 			if (parse_u64(val, 10, &v))
 				p->ppid = (int)v;
+		} else if (!strcmp(line, "thread-left-out")) {
+			/* ADDR: at most one line per function (the runtime
+			 * notes 16 at most) */
+			if (parse_u64(val, 16, &v) && p->nleft_out < 64) {
+				p->left_out = xrealloc(p->left_out,
+						       (p->nleft_out + 1) * sizeof(*p->left_out));
+				p->left_out[p->nleft_out++] = v;
+			}
 		} else if (!strcmp(line, "fork")) {
 			p->forked = true;
 		} else if (!strcmp(line, "exe")) {
@@ -532,6 +540,7 @@ static void free_proc(struct ct_proc *p)
 	ct_u64map_free(&pp->lcnames);
 	ct_u64map_free(&pp->lcalias);
 	ct_proc_free_modules(p);
+	free(p->left_out);
 	free(p->exe);
 	for (int i = 0; i < p->argc; i++)
 		free(p->argv[i]);

@@ -60,7 +60,11 @@ struct ct_proc {
 	uint64_t sample_ns;
 	int sample_sig;
 	bool sample_perf; /* from a perf event (else a POSIX timer) */
-	bool libcalls;    /* it made library calls through the hooked
+	/* record -N left out these start routines of threads it created
+	 * ("thread-left-out" lines: those threads recorded nothing) */
+	uint64_t *left_out;
+	size_t nleft_out;
+	bool libcalls; /* it made library calls through the hooked
 			* trampolines ("libcall" lines: doc/libcall.md) */
 	/* its figures against its own calls (figcheck.c): not yet checked,
 	 * checking, believable, not (then the inner figure and the median
