@@ -786,9 +786,8 @@ void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_fi
 	t->nfst = 0;
 	t->f_depth = CT_DEPTH_NONE;
 	t->n_depth = CT_DEPTH_NONE;
-	t->vt.nlim = 0;
+	ct_vtrig_exit(&t->vt, 0); /* every call is over */
 	t->vt.off = false;
-	t->vt.off_d = t->vt.on_d = CT_DEPTH_NONE;
 }
 
 /* ---- option helpers -------------------------------------------------- */

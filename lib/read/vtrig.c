@@ -85,13 +85,9 @@ void ct_vtrig_thread_free(struct ct_vtrig_thread *s)
 
 bool ct_vtrig_enter(struct ct_vtrig_thread *s, const struct ct_vtrig *tr, uint32_t d, uint32_t sd)
 {
-	/* calls left by longjmp or unwinding: what they opened is over */
-	while (s->nlim && s->lim[s->nlim - 1].d >= d)
-		s->nlim--;
-	if (s->off_d != CT_DEPTH_NONE && s->off_d >= d)
-		s->off_d = CT_DEPTH_NONE;
-	if (s->on_d != CT_DEPTH_NONE && s->on_d >= d)
-		s->on_d = CT_DEPTH_NONE;
+	/* calls left by longjmp or unwinding: what they opened is over, as
+	 * if they had returned */
+	ct_vtrig_exit(s, d);
 	/* as record's: trace_on's call shows, trace_off's does not (either
 	 * form) */
 	if (tr && tr->on)
@@ -122,10 +118,11 @@ bool ct_vtrig_enter(struct ct_vtrig_thread *s, const struct ct_vtrig *tr, uint32
 
 void ct_vtrig_exit(struct ct_vtrig_thread *s, uint32_t d)
 {
+	/* (>=: also what calls deeper left open, by longjmp or unwinding) */
 	while (s->nlim && s->lim[s->nlim - 1].d >= d)
 		s->nlim--;
-	if (s->off_d == d)
+	if (s->off_d != CT_DEPTH_NONE && s->off_d >= d)
 		s->off_d = CT_DEPTH_NONE;
-	if (s->on_d == d)
+	if (s->on_d != CT_DEPTH_NONE && s->on_d >= d)
 		s->on_d = CT_DEPTH_NONE;
 }
