@@ -647,6 +647,9 @@ struct cand {
 	uintptr_t slot, target;
 	uintptr_t dest; /* what the call runs: target, or the runtime's interposer */
 	const char *name;
+	bool apart;    /* record decides this name apart from the target's other
+			* names (ct_filt_named): a jump of its own, ... */
+	uint32_t fval; /* ... with these flags */
 };
 
 static void write_slot(const struct dyn *d, uintptr_t slot, uintptr_t v)
@@ -852,10 +855,9 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		dst[i] = c[i].dest;
 		/* a function record decides apart by name (strtol, strtoimax):
 		 * each name's calls at a jump of its own */
-		uint32_t nv;
-		bool apart = ct_filt_named(c[i].target, c[i].name, &nv);
+		c[i].apart = ct_filt_named(c[i].target, c[i].name, &c[i].fval);
 		fns[i] = lcn_fn(c[i].target, c[i].name, (uintptr_t)j,
-				apart || c[i].dest != c[i].target, &known);
+				c[i].apart || c[i].dest != c[i].target, &known);
 		c[i].slot |= known ? 0 : (uintptr_t)1 << 63;
 		int32_t d0 = (int32_t)((uintptr_t)&dst[i] - (uintptr_t)(j + 6));
 		int32_t d1 = (int32_t)((uintptr_t)&fns[i] - (uintptr_t)(s + 6));
@@ -895,10 +897,9 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		uintptr_t from = first ? ifunc_symbol(tg[i], c[i].name) : 0;
 		if (first && !from && fns[i] != tg[i])
 			from = tg[i];
-		uint32_t nv;
-		bool apart = first && ct_filt_named(tg[i], c[i].name, &nv);
+		bool apart = first && c[i].apart;
 		if (apart && fns[i] != tg[i])
-			ct_filt_set(fns[i], nv);
+			ct_filt_set(fns[i], c[i].fval);
 		if (from && from != fns[i]) {
 			if (!apart)
 				ct_filt_alias(fns[i], from);
