@@ -181,9 +181,11 @@ static bool read_costs(struct ct_view *v, struct ct_cost *costs, struct ct_error
 		struct ct_cost before = v->cost;
 		int rc = ct_view_read_thread(v, t, NULL, NULL, NULL);
 		ct_progress_end(&v->progress);
-		costs[t->index] = (struct ct_cost){v->cost.taken - before.taken,
-						   v->cost.clipped - before.clipped,
-						   v->cost.span - before.span};
+		costs[t->index] =
+			(struct ct_cost){v->cost.taken - before.taken,
+					 v->cost.clipped - before.clipped,
+					 v->cost.span - before.span, v->cost.recal - before.recal,
+					 v->cost.recal_ns - before.recal_ns};
 		if (rc < 0 && !failed) {
 			*err = v->err;
 			failed = true;
@@ -436,6 +438,10 @@ int cmd_info(int argc, char **argv)
 			printf("  %-10s ", "cost:");
 			print_cost(&pc);
 			printf("\n");
+			if (pc.recal) /* doc/overhead.md, "The CPU a thread runs on" */
+				printf("  %-10s %" PRIu64 " times, on CPUs its threads moved to "
+				       "(%" PRIu64 " ns of measuring taken out)\n",
+				       "recalib:", pc.recal, pc.recal_ns);
 		}
 		printf("  %-10s %zu\n", "threads:", nthr);
 		for (size_t j = 0; j < s->nthreads; j++) {

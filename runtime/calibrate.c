@@ -36,8 +36,18 @@
  * L1 cache), and a scratch shadow stack, while the thread's state is set
  * aside, with signals blocked, so nothing of this reaches the trace.  No
  * allocation, no locks: about a millisecond of work and a few system calls.
+ *
+ * The figures hold for the CPU they were measured on: on this project's
+ * machines one CPU's hooks cost a fifth more than another's, and a thread
+ * the scheduler moves pays the other one's (doc/overhead.md).  So each
+ * thread, at its buffer switches, asks which CPU it runs on; on one whose
+ * figures its stream does not carry yet, it writes them in a CT_EXT_CALIB
+ * record, measuring them first if nobody in the process has (once per CPU
+ * and process, one thread at a time: the scratch state is the process's),
+ * with the measurement's own time in the record for the reader to owe.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -72,8 +82,21 @@ struct figures {
 
 static struct {
 	bool done;
+	int cpu; /* where the figures were measured; -1: not known */
 	struct figures cyg, hook;
 } cal;
+
+/* the figures measured again, by CPU (ct_recalibrate) */
+#define CAL_CPUS 256
+#define CAL_AGAIN_MAX 32 /* measurements after the first, per process */
+enum { CPU_NONE, CPU_DONE, CPU_FAILED };
+static struct cpu_figures {
+	uint32_t state; /* CPU_*: DONE published with release */
+	struct figures cyg, hook;
+} cal_cpu[CAL_CPUS];
+static uint32_t cal_lock;  /* the scratch state's: one measurement at a time */
+static uint32_t cal_again; /* measurements made by ct_recalibrate */
+static int recal_off = -1; /* CALLTRACE_RECAL=0; -1: not read yet */
 
 static struct {
 	unsigned char *base;
@@ -188,7 +211,9 @@ static void derive(struct figures *f, const uint64_t *plain, const uint64_t *tra
 	f->outer = out;
 }
 
-static void measure(void)
+/* measure both front ends' figures into *cyg and *hook (left as they are
+ * where they cannot be had); the scratch state is the caller's to hold */
+static void measure(struct figures *cyg, struct figures *hook)
 {
 	struct ct_tstate *t = &ct_self;
 	struct ct_tstate saved;
@@ -241,9 +266,9 @@ static void measure(void)
 	if (m != MAP_FAILED)
 		munmap(m, CAL_AREA);
 
-	derive(&cal.cyg, plain[0], traced[0], inner[0], CAL_BATCHES);
+	derive(cyg, plain[0], traced[0], inner[0], CAL_BATCHES);
 	if (hi_ok)
-		derive(&cal.hook, plain[1], traced[1], inner[1], CAL_BATCHES);
+		derive(hook, plain[1], traced[1], inner[1], CAL_BATCHES);
 }
 
 /* is t the calibration's scratch thread state (its calls are not the
@@ -255,9 +280,12 @@ bool ct_calibrating(const struct ct_tstate *t)
 
 void ct_calibrate_note(void)
 {
+	cal_lock = 0; /* a forked child: one thread, none measuring */
 	if (!cal.done) {
 		cal.done = true; /* once per image; a forked child inherits it */
-		measure();
+		int cpu = sched_getcpu();
+		measure(&cal.cyg, &cal.hook);
+		cal.cpu = cpu == sched_getcpu() ? cpu : -1;
 	}
 	if (cal.cyg.calls)
 		ct_proc_printf("overhead %lu %lu %lu", (unsigned long)cal.cyg.calls,
@@ -265,4 +293,88 @@ void ct_calibrate_note(void)
 	if (cal.hook.calls)
 		ct_proc_printf("overhead-hook %lu %lu %lu", (unsigned long)cal.hook.calls,
 			       (unsigned long)cal.hook.inner, (unsigned long)cal.hook.outer);
+}
+
+/* the figures of the CPU numbered cpu, measured here if nobody has yet (the
+ * time it took in *t0..*t1, else both 0); false when there are none */
+static bool cpu_figures(int cpu, struct figures *cyg, struct figures *hook, uint64_t *t0,
+			uint64_t *t1)
+{
+	struct cpu_figures *f = &cal_cpu[cpu];
+	*t0 = *t1 = 0;
+	uint32_t st = __atomic_load_n(&f->state, __ATOMIC_ACQUIRE);
+	if (st == CPU_NONE) {
+		/* one measurement at a time; the others go on with the
+		 * figures they have and ask again at their next switch */
+		if (__atomic_exchange_n(&cal_lock, 1, __ATOMIC_ACQUIRE))
+			return false;
+		st = __atomic_load_n(&f->state, __ATOMIC_RELAXED);
+		if (st == CPU_NONE && cal_again < CAL_AGAIN_MAX) {
+			struct figures c = {0, 0, 0}, h = {0, 0, 0};
+			cal_again++;
+			*t0 = ct_clock();
+			measure(&c, &h);
+			*t1 = ct_clock();
+			/* figures of another CPU than asked (moved meanwhile)
+			 * are nobody's: asked again later */
+			if (sched_getcpu() == cpu) {
+				f->cyg = c;
+				f->hook = h;
+				st = c.calls || h.calls ? CPU_DONE : CPU_FAILED;
+				__atomic_store_n(&f->state, st, __ATOMIC_RELEASE);
+			}
+		}
+		__atomic_store_n(&cal_lock, 0, __ATOMIC_RELEASE);
+	}
+	if (st != CPU_DONE)
+		return false;
+	*cyg = f->cyg;
+	*hook = f->hook;
+	return true;
+}
+
+static uint32_t u32_of(uint64_t v)
+{
+	return v < UINT32_MAX ? (uint32_t)v : UINT32_MAX;
+}
+
+void ct_recalibrate(struct ct_tstate *t, bool restate)
+{
+	if (__builtin_expect(recal_off < 0, 0)) {
+		const char *e = ct_getenv(CT_ENV_RECAL);
+		recal_off = e && !strcmp(e, "0");
+	}
+	/* one hook of the thread's own (not a signal handler's, whose hook
+	 * interrupted another), and a start-up calibration to go on from */
+	if (recal_off || t->busy != 1 || t->off || !cal.done || ct_calibrating(t))
+		return;
+	int cpu = sched_getcpu();
+	if (cpu < 0 || cpu >= CAL_CPUS)
+		return;
+	uint32_t want = (uint32_t)cpu + 1;
+	if (!t->cal_cpu && cpu == cal.cpu)
+		t->cal_cpu = want; /* the process's figures are this CPU's */
+	if (t->cal_cpu == want && !(restate && cpu != cal.cpu))
+		return;
+	struct figures c, h;
+	uint64_t t0, t1;
+	bool figs = cpu_figures(cpu, &c, &h, &t0, &t1);
+	if (!figs && !t0)
+		return;
+	uint32_t w[1 + CT_CALIB_WORDS] = {
+		ct_ext_word(CT_EXT_CALIB, CT_CALIB_WORDS, figs ? CT_CALIB_FIGS : 0),
+		(uint32_t)t0,
+		(uint32_t)(t0 >> 32),
+		(uint32_t)t1,
+		(uint32_t)(t1 >> 32),
+		(uint32_t)cpu,
+		CAL_CALLS,
+		figs ? u32_of(c.inner) : 0,
+		figs ? u32_of(c.outer) : 0,
+		figs ? u32_of(h.inner) : 0,
+		figs ? u32_of(h.outer) : 0,
+	};
+	ct_put_words(t, w, 1 + CT_CALIB_WORDS);
+	if (figs)
+		t->cal_cpu = want;
 }

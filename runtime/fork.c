@@ -37,6 +37,7 @@ static void after_fork_child(void)
 	int ppid = ct_cfg.pid;
 	ct_proc_file_close();
 	ct_rings_forget_all();
+	t->cal_cpu = 0; /* its new stream starts with the .proc file's figures */
 	/* record gone: this child is not traced (no .proc file, no ring) */
 	if (ct_recorder_gone(true)) {
 		ct_cfg.state = CT_RT_OFF;

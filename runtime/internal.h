@@ -176,6 +176,10 @@ struct ct_tstate {
 	int sample_timer;
 	uint32_t sample_on;
 	uint32_t sample_owed;
+	/* the CPU (+ 1) whose calibration figures this thread's stream
+	 * carries (calibrate.c ct_recalibrate); 0: the process's, measured
+	 * at its start */
+	uint32_t cal_cpu;
 };
 #define CT_BUSY_OFF (1u << 30)
 
@@ -943,6 +947,11 @@ void ct_calibrate_note(void) CT_HIDDEN;
 #define CT_FE_HOOK 2u /* hook.c: __fentry__, mcount, patched entries */
 void ct_frontend_seen(struct ct_tstate *t, unsigned fe) CT_HIDDEN; /* procfile.c */
 bool ct_calibrating(const struct ct_tstate *t) CT_HIDDEN;
+/* calibrate.c, at a buffer switch: on a CPU whose calibration figures the
+ * thread's stream does not carry yet, write them (CT_EXT_CALIB), measured
+ * first if the process has none for it; restate: write them again if they
+ * are not the process's (a flight recorder's buffer is read alone) */
+void ct_recalibrate(struct ct_tstate *t, bool restate) CT_HIDDEN;
 /* hook.c: a zeroed hook area for the calibration's scratch thread state */
 struct ct_hook_area *ct_hook_scratch_area(void) CT_HIDDEN;
 

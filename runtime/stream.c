@@ -376,6 +376,7 @@ static void flight_switch(struct ct_tstate *t, struct ct_ring_header *r, uint32_
 		ct_put_time(t, t->last);
 		ct_put_frames(t);
 		t->hi = UINT64_MAX;
+		ct_recalibrate(t, true); /* this buffer may be read alone */
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
@@ -479,6 +480,7 @@ void ct_buffer_full(struct ct_tstate *t)
 				 (uint32_t)(wait_from >> 32), (uint32_t)now, (uint32_t)(now >> 32)};
 		ct_put_words(t, w, 5);
 	}
+	ct_recalibrate(t, false); /* moved to another CPU? */
 	if (resume)
 		drop_resume(t);
 }

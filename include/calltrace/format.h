@@ -108,7 +108,21 @@ enum ct_ext_type {
 			     * that depth (or its innermost, if fewer are
 			     * open); depth 0: outside any traced call.  No
 			     * clock: it does not change the delta base */
+	CT_EXT_CALIB = 20,     /* the thread's hooks' cost, measured again on
+			     * the CPU it runs on now (doc/overhead.md).
+			     * Payload u64 start clock, u64 end clock (the
+			     * calibration's own time, right before this
+			     * record: not the program's; equal when it
+			     * was measured earlier), u32 cpu, u32 calls,
+			     * then the sums over calls of the
+			     * -finstrument-functions hooks' inner and
+			     * outer cost and the hooked entries' (u32
+			     * ticks each; 0 0: none measured).  Small arg:
+			     * CT_CALIB_FIGS when the figures are there
+			     * (else only the time is).  No delta base */
 };
+#define CT_CALIB_FIGS 1u   /* CT_EXT_CALIB's small arg: figures follow */
+#define CT_CALIB_WORDS 10u /* CT_EXT_CALIB's payload */
 /* CT_EXT_INJECT's small argument: the actions of the rule that fired */
 #define CT_INJ_A_RETURN 1u /* return=V: the body was skipped */
 #define CT_INJ_A_RETVAL 2u /* retval=V: the return value replaced */
@@ -295,6 +309,8 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 /* record --sample: the sampling period in ns of each thread's CPU time
  * (runtime/sample.c) */
 #define CT_ENV_SAMPLE "CALLTRACE_SAMPLE"
+/* "0": the start-up calibration's figures only, no CT_EXT_CALIB */
+#define CT_ENV_RECAL "CALLTRACE_RECAL"
 /* the signal the sampling timers raise: SIGRTMAX - this (62 with glibc) */
 #define CT_SAMPLE_SIG_BELOW_MAX 2
 

@@ -27,6 +27,15 @@ struct ct_session;
 struct ct_proc;
 struct ct_cost;
 
+/* calibration figures as measured: clock ticks summed over calls, for the
+ * -finstrument-functions hooks and for the hooked entries (0 calls: none);
+ * a process's start-up ones (its .proc file's "overhead" lines) or those
+ * a thread measured again on another CPU (CT_EXT_CALIB) */
+struct ct_calfig {
+	uint64_t calls, inner, outer;
+	uint64_t hook_calls, hook_inner, hook_outer;
+};
+
 struct cclock {
 	uint64_t pre[2][2], post[2][2]; /* ps, by [entry 0, exit 1][library call] */
 	uint64_t raw;                   /* the recorded ns of the last event */
@@ -36,6 +45,11 @@ struct cclock {
 	uint64_t taken, clipped;        /* ps so far: taken out, and not */
 	bool on;                        /* corrected (not --raw): the waits are owed too */
 	bool started;                   /* an event was placed: the first is at its recorded time */
+	bool fig;                       /* the process's figures are believed and used */
+	bool cal_on;                    /* cal holds figures measured again (CT_EXT_CALIB) */
+	uint64_t recal;                 /* CT_EXT_CALIB figures taken up */
+	uint64_t recal_ns;              /* and the measuring they owed */
+	struct ct_calfig cal;
 };
 
 /* a new corrected clock for a thread of process p (NULL: none known), with
@@ -50,6 +64,14 @@ void ct_cclock_init(struct cclock *c, struct ct_session *s, struct ct_proc *p, b
  * top's, takes a verdict already reached but reaches none).
  * Called again when p's .proc grows (a fed stream): the clock goes on */
 void ct_cclock_figures(struct cclock *c, struct ct_session *s, struct ct_proc *p, bool check);
+
+/* a CT_EXT_CALIB record: the thread measured the hooks' cost again on
+ * another CPU (calls 0 or both sums 0 for a front end: not measured, the
+ * figures in force kept), taking ns to do it (owed like a wait); from here
+ * on its figures are those.  Only where the process's own figures are
+ * believed: else (and with --raw) the times stay as recorded */
+void ct_cclock_calib(struct cclock *c, struct ct_session *s, struct ct_proc *p,
+		     const struct ct_calfig *f, uint64_t ns);
 
 /* what the clock took out and clipped so far, in ns (cost->span is the
  * stream's, left alone) */

@@ -25,29 +25,44 @@ static bool figures(const struct ct_session *s, uint64_t calls, uint64_t inner, 
 	return true;
 }
 
+void ct_calfig_of(const struct ct_proc *p, struct ct_calfig *f)
+{
+	*f = (struct ct_calfig){p->ovh_calls,      p->ovh_inner,      p->ovh_outer,
+				p->ovh_hook_calls, p->ovh_hook_inner, p->ovh_hook_outer};
+}
+
+/* the figures of one front end (CT_PROC_FE_CYG or _HOOK) in f */
+static bool measured(const struct ct_session *s, const struct ct_calfig *f, unsigned fe,
+		     struct ct_overhead *o)
+{
+	if (fe == CT_PROC_FE_HOOK)
+		return figures(s, f->hook_calls, f->hook_inner, f->hook_outer, o);
+	return figures(s, f->calls, f->inner, f->outer, o);
+}
+
 bool ct_overhead_measured(const struct ct_session *s, const struct ct_proc *p, unsigned fe,
 			  struct ct_overhead *o)
 {
 	memset(o, 0, sizeof(*o));
 	if (!p)
 		return false;
-	if (fe == CT_PROC_FE_HOOK)
-		return figures(s, p->ovh_hook_calls, p->ovh_hook_inner, p->ovh_hook_outer, o);
-	return figures(s, p->ovh_calls, p->ovh_inner, p->ovh_outer, o);
+	struct ct_calfig f;
+	ct_calfig_of(p, &f);
+	return measured(s, &f, fe, o);
 }
 
-static bool figures_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o)
+bool ct_overhead_from(const struct ct_session *s, const struct ct_proc *p,
+		      const struct ct_calfig *f, struct ct_overhead *o)
 {
 	memset(o, 0, sizeof(*o));
 	if (!p)
 		return false;
 	switch (p->frontends) {
 	case CT_PROC_FE_HOOK:
-		return ct_overhead_measured(s, p, CT_PROC_FE_HOOK, o);
+		return measured(s, f, CT_PROC_FE_HOOK, o);
 	case CT_PROC_FE_CYG | CT_PROC_FE_HOOK: {
 		struct ct_overhead c, h;
-		if (!ct_overhead_measured(s, p, CT_PROC_FE_CYG, &c) ||
-		    !ct_overhead_measured(s, p, CT_PROC_FE_HOOK, &h))
+		if (!measured(s, f, CT_PROC_FE_CYG, &c) || !measured(s, f, CT_PROC_FE_HOOK, &h))
 			return false;
 		if (p->libcalls) {
 			/* library calls (the reader marks them) went
@@ -71,14 +86,14 @@ static bool figures_of(const struct ct_session *s, const struct ct_proc *p, stru
 	}
 	case CT_PROC_FE_CYG: {
 		struct ct_overhead h;
-		if (!ct_overhead_measured(s, p, CT_PROC_FE_CYG, o))
+		if (!measured(s, f, CT_PROC_FE_CYG, o))
 			return false;
 		/* its library calls go through the hooked trampolines,
 		 * whether or not the "frontend hook" line that the first of
 		 * them writes (after its entry) is there yet: so a process read
 		 * while it runs (live, top) has the figures of the whole
 		 * recording */
-		if (p->libcalls && ct_overhead_measured(s, p, CT_PROC_FE_HOOK, &h)) {
+		if (p->libcalls && measured(s, f, CT_PROC_FE_HOOK, &h)) {
 			o->lib_inner_ps = h.inner_ps;
 			o->lib_outer_ps = h.outer_ps;
 			o->split = true;
@@ -86,11 +101,16 @@ static bool figures_of(const struct ct_session *s, const struct ct_proc *p, stru
 		return true;
 	}
 	default: /* not said (an older trace) */
-		return ct_overhead_measured(s, p, CT_PROC_FE_CYG, o);
+		return measured(s, f, CT_PROC_FE_CYG, o);
 	}
 }
 
 bool ct_overhead_of(const struct ct_session *s, const struct ct_proc *p, struct ct_overhead *o)
 {
-	return figures_of(s, p, o);
+	memset(o, 0, sizeof(*o));
+	if (!p)
+		return false;
+	struct ct_calfig f;
+	ct_calfig_of(p, &f);
+	return ct_overhead_from(s, p, &f, o);
 }

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cclock.h"
 #include "session.h"
 
 struct ct_overhead {
@@ -34,6 +35,13 @@ struct ct_overhead {
 	uint64_t lib_inner_ps, lib_outer_ps;
 	bool split; /* the library calls' figures differ */
 };
+
+/* process p's start-up figures */
+void ct_calfig_of(const struct ct_proc *p, struct ct_calfig *f);
+
+/* the figures f in ps per call, chosen as ct_overhead_of chooses p's own */
+bool ct_overhead_from(const struct ct_session *s, const struct ct_proc *p,
+		      const struct ct_calfig *f, struct ct_overhead *o);
 
 /* process p's figures in ps, those of the front end it recorded through
  * ("frontend" lines of its .proc file): the -finstrument-functions hooks'

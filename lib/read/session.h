@@ -208,6 +208,9 @@ int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct
  * recorded time from the stream's first event to its last */
 struct ct_cost {
 	uint64_t taken, clipped, span;
+	/* figures measured again on another CPU (CT_EXT_CALIB) taken up,
+	 * and the ns of measuring taken out with them */
+	uint64_t recal, recal_ns;
 };
 void ct_stream_cost(const struct ct_stream *st, struct ct_cost *c);
 /* c += d */
@@ -216,6 +219,8 @@ static inline void ct_cost_add(struct ct_cost *c, const struct ct_cost *d)
 	c->taken += d->taken;
 	c->clipped += d->clipped;
 	c->span += d->span;
+	c->recal += d->recal;
+	c->recal_ns += d->recal_ns;
 }
 /* counters seen so far in this stream */
 uint64_t ct_stream_lost(const struct ct_stream *st);

@@ -875,6 +875,19 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			}
 			continue;
 		}
+		case CT_EXT_CALIB: {
+			/* the thread measured its hooks' cost again, on
+			 * another CPU (runtime/calibrate.c), from..to */
+			if (len < CT_CALIB_WORDS)
+				return corrupt(st, err, off, "CALIB record too short");
+			uint64_t from = clock_ns(s, rd64(p)), to = clock_ns(s, rd64(p + 8));
+			struct ct_calfig f = {rd32(p + 20), rd32(p + 24), rd32(p + 28),
+					      rd32(p + 20), rd32(p + 32), rd32(p + 36)};
+			ct_cclock_calib(&st->cc, st->s, st->t ? st->t->proc : NULL,
+					(CT_EXT_ARG(w) & CT_CALIB_FIGS) ? &f : NULL,
+					to > from ? to - from : 0);
+			continue;
+		}
 		case CT_EXT_SAMPLE: {
 			/* record --sample: charged to the call open at its
 			 * depth, or the innermost one open (a sample taken

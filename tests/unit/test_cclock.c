@@ -553,6 +553,22 @@ static void gen_reset(struct gen *g, uint64_t base, bool libcalls)
 	g->base = g->start_tsc = base;
 }
 
+/* a CALIB record: a thread measured its hooks again (runtime/calibrate.c) */
+static void put_calib(struct gen *g, uint64_t from, uint64_t to, bool figs, uint32_t hi,
+		      uint32_t ho)
+{
+	ext(g, CT_EXT_CALIB, CT_CALIB_WORDS, figs ? CT_CALIB_FIGS : 0);
+	put64(g, from);
+	put64(g, to);
+	put(g, 1); /* cpu */
+	put(g, 1); /* calls */
+	put(g, 0); /* -finstrument-functions: not measured */
+	put(g, 0);
+	put(g, hi);
+	put(g, ho);
+	rec(g, OP_NONE, 0, 0);
+}
+
 /* one thread's stream */
 static void gen_stream(struct gen *g, bool libcalls)
 {
@@ -632,6 +648,9 @@ static void gen_stream(struct gen *g, bool libcalls)
 			w_mark(g);
 		} else if (what < 96) {
 			w_frames(g); /* mostly redundant, inside a stream */
+		} else if (what < 97 && g->hostile && chance(30)) {
+			/* figures measured again, any values */
+			put_calib(g, rnd(), rnd(), chance(50), (uint32_t)rnd(), (uint32_t)rnd());
 		} else if (what < 97 && g->hostile) {
 			/* deltas as large as they come */
 			w_enter(g, (1u << 22) - 1, fn((unsigned)below(NFN)));
@@ -893,7 +912,7 @@ static void read_stream(struct ct_session *s, struct ct_thread *t, const struct 
 	struct ct_stream *st = NULL;
 	struct ct_error err;
 	r->n = 0;
-	r->cost = (struct ct_cost){0, 0, 0};
+	r->cost = (struct ct_cost){0, 0, 0, 0, 0};
 	r->lost = r->unmatched = 0;
 	int got;
 	if (how == READ_FEED) {
@@ -1455,6 +1474,73 @@ static void test_huge(void)
 	CHECK(!case_bad, "huge times");
 }
 
+/* test_recal: a CALIB record (a thread measured its hooks again on another CPU,
+ * runtime/calibrate.c): what the measuring took is owed like a wait, and
+ * the calls after it are corrected with its figures; one without figures
+ * owes its time only, one with absurd figures keeps those in force.  The
+ * hooked front end's start-up figures 20 ns inner, 40 outer; the record's
+ * 10 and 30 (clock_hz 1e9: ticks are ns) */
+static void test_recal(void)
+{
+	case_no = -4;
+	case_bad = 0;
+	remove_files();
+	simple_info(1000);
+	const char *p = "calltrace-proc 1\npid 501\nppid 1\ngen 0\nexe /bin/prog\n"
+			"overhead-hook 1 20 40\nfrontend hook\n";
+	write_file("501-0.proc", p, strlen(p));
+	struct stream *sm = &streams[0][0];
+	struct gen *g = &sm->g;
+	gen_reset(g, 2000, false);
+	w_enter(g, 100, fn(1)); /* a at 2100 */
+	w_enter(g, 100, fn(2)); /* b 2200..2300 */
+	w_exit(g, 100);
+	put_calib(g, 2350, 2850, true, 10, 30);
+	w_enter(g, 600, fn(3)); /* c 2900..3000 */
+	w_exit(g, 100);
+	w_exit(g, 100);         /* a ends at 3100 */
+	w_enter(g, 100, fn(4)); /* d 3200..3500, 200 of it measuring */
+	put_calib(g, 3250, 3450, false, 0, 0);
+	w_exit(g, 300);
+	put_calib(g, 3500, 3500, true, 20000000, 40000000); /* 20 ms a call: absurd */
+	w_enter(g, 100, fn(5));                             /* e 3600..3700 */
+	w_exit(g, 100);
+	hostile_write(sm, 501);
+	struct ct_session *s;
+	struct ct_error err;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		CHECK(0, "open: %s", err.msg);
+		return;
+	}
+	for (int raw = 0; raw < 2; raw++) {
+		s->raw = raw;
+		struct run *r = &runs[0][0];
+		read_stream(s, thread_of(s, 501), sm, READ_ONE, r);
+		check_clock(r, raw, raw ? "recalibrated --raw" : "recalibrated");
+		read_stream(s, thread_of(s, 501), sm, READ_BIG, &other);
+		same_runs(r, &other, "recalibrated, batches of 4096", false);
+		/* the exits: b, c, a, d, e */
+		uint64_t want[2][5] = {{80, 90, 1000 - 500 - 40 - 30 - 10 - 5, 300 - 200 - 10, 90},
+				       {100, 100, 1000, 300, 100}};
+		size_t k = 0;
+		for (size_t i = 0; i < r->n; i++) {
+			if (r->ev[i].kind != CT_EXIT)
+				continue;
+			CHECK(k < 5 && ct_event_dur(&r->ev[i]) == want[raw][k],
+			      "recalibrated%s: exit %zu lasts %" PRIu64 " ns, not %" PRIu64,
+			      raw ? " --raw" : "", k, ct_event_dur(&r->ev[i]),
+			      k < 5 ? want[raw][k] : 0);
+			k++;
+		}
+		CHECK(k == 5, "recalibrated: %zu exits", k);
+		CHECK(r->cost.recal == (raw ? 0u : 1u) && r->cost.recal_ns == (raw ? 0u : 700u),
+		      "recalibrated%s: %" PRIu64 " figures taken up, %" PRIu64 " ns measuring",
+		      raw ? " --raw" : "", r->cost.recal, r->cost.recal_ns);
+	}
+	ct_session_close(s);
+	CHECK(!case_bad, "recalibrated on another CPU");
+}
+
 /* a stream fed as the live view and top read it (ct_stream_open_feed, in
  * chunks that end anywhere) gives what the file gives: main calls the
  * library function fn(10), which a "libcall" line names (so that the
@@ -1660,6 +1746,7 @@ int main(int argc, char **argv)
 	test_absurd();
 	test_huge();
 	test_feed();
+	test_recal();
 	test_feed_lines();
 	for (int i = 0; i < 2; i++)
 		for (int k = 0; k < 3; k++) {

@@ -1,0 +1,46 @@
+# recal: the hooks' cost measured again on the CPU a thread moves to
+# (doc/overhead.md "The CPU a thread runs on").  record is started on one
+# CPU (taskset), so the start-up calibration is that CPU's; the program
+# moves itself to another and makes 400,000 calls there.  The thread's
+# stream must carry that CPU's figures (a CALIB record: info's "recalib"
+# line; none before this change), with the measuring taken out, the
+# recording's times keeping their invariants (tests/check_times.py); with
+# --flight each buffer of the window carries them (a window read alone);
+# CALLTRACE_RECAL=0 keeps the start-up figures.  Needs two CPUs and
+# taskset; otherwise skipped, saying why.
+# variants: one
+# front-ends: few
+build prog "$E2E/recal.c"
+cpus=$(./prog probe)
+if [ "$cpus" = none ] || ! command -v taskset >/dev/null 2>&1; then
+	echo "recal: skipped: needs two CPUs and taskset (have: $cpus)" >>"$W/skipped"
+	exit 0
+fi
+a=${cpus% *}
+b=${cpus#* }
+
+# recalib D: 'recalibrated' or not, from info's process line
+recalib() {
+	ct info "$1" >"$W/$1.info" 2>&1
+	awk '$1 == "recalib:" { n += $2 } END { print (n > 0 ? "recalibrated" : "not recalibrated") }' \
+		"$W/$1.info"
+}
+
+section "moved to another CPU"
+guard taskset -c "$a" "$CT" record -d "$W/d" ./prog "$b" >"$W/d.out" 2>"$W/d.err"
+want_rc "record ./prog $b" $RC 0 "$W/d.err"
+sed "s/CPU $b\$/CPU B/" "$W/d.out" | add
+recalib d | add
+guard python3 "$TOP/tests/check_times.py" --work "$W/d.views" "$CT" "$W/d" >"$W/d.check" 2>&1
+[ $RC -eq 0 ] && echo "invariants: ok" | add ||
+	fail "check_times.py d: $(grep -m 10 '^BAD\|Error\|Traceback' "$W/d.check" | tr '\n' '|')"
+
+section "--flight: the window's buffers carry the figures"
+guard taskset -c "$a" "$CT" record --flight -d "$W/f" ./prog "$b" >"$W/f.out" 2>"$W/f.err"
+want_rc "record --flight ./prog $b" $RC 0 "$W/f.err"
+recalib f | add
+
+section "CALLTRACE_RECAL=0: the start-up figures only"
+guard env CALLTRACE_RECAL=0 taskset -c "$a" "$CT" record -d "$W/o" ./prog "$b" >"$W/o.out" 2>"$W/o.err"
+want_rc "record ./prog $b (RECAL=0)" $RC 0 "$W/o.err"
+recalib o | add
