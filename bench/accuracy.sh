@@ -91,7 +91,7 @@ EMPTY=$1
 # (ns), the calls recorded and the calibration's outer figure (ns per call,
 # the median); nothing when a recording failed
 traced() {
-	: >"$R/corr" && : >"$R/raw" && : >"$R/cpu" && : >"$R/outer"
+	: >"$R/corr" && : >"$R/raw" && : >"$R/cpu" && : >"$R/outer" && : >"$R/recal"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		i=$((i + 1))
@@ -104,6 +104,8 @@ traced() {
 		"$CT" report -d "$R/d" --format=csv >"$R/csv"
 		awk -F, '$1 == "main" { print $3 }' "$R/csv" >>"$R/corr"
 		"$CT" report -d "$R/d" --raw --format=csv | awk -F, '$1 == "main" { print $3 }' >>"$R/raw"
+		# figures measured again on another CPU (doc/overhead.md)
+		"$CT" info -d "$R/d" 2>/dev/null | awk '$1 == "recalib:" { n += $2 } END { print n + 0 }' >>"$R/recal"
 		# the outer figure of the process that recorded calls (the one
 		# with a "frontend" line; timeit's has none), in ns (doc/format.md)
 		hz=$(sed -n 's/^clock_hz: *//p' "$R/d/info")
@@ -115,6 +117,7 @@ traced() {
 	done
 	calls=$(awk -F, 'NR > 1 { s += $2 } END { print s + 0 }' "$R/csv")
 	rm -rf "$R/d" "$R/d.old"
+	awk '{ s += $1 } END { print s + 0 }' "$R/recal" >"$R/recal.sum"
 	echo "$(median <"$R/corr") $(median <"$R/raw") $(sort -n "$R/cpu" | head -1) $calls $(median <"$R/outer")"
 }
 
@@ -143,11 +146,13 @@ workload() {
 		kv "$w.$f.cpu_ns" "$3"
 		kv "$w.$f.calls" "$4"
 		kv "$w.$f.outer_ns" "$5"
+		RECAL=$(cat "$R/recal.sum" 2>/dev/null)
+		kv "$w.$f.recalibrations" "$RECAL"
 		kv "$w.$f.program_ns_per_call" "$(awk -v t="$3" -v p="$pcpu" -v n="$4" 'BEGIN { if (n > 0) printf "%.2f", (t - p) / n }')"
 		kv "$w.$f.corr_cpu_ratio" "$(awk -v t="$3" -v p="$pcpu" -v n="$4" -v o="$5" 'BEGIN { if (p > 0) printf "%.3f", (t - n * o) / p }')"
-		awk -v w="$w" -v f="$(name_of $f)" -v p="$p" -v c="$1" -v r="$2" -v l="$l0-$(load)" 'BEGIN {
-			printf "%-8s %-27s %9.1f %9.1f %6.2f %+6.0f%% %9.1f %6.2f   %s\n", w, f, p / 1e6, c / 1e6,
-				c / p, (c / p - 1) * 100, r / 1e6, r / p, l }' >>"$OUT"
+		awk -v w="$w" -v f="$(name_of $f)" -v p="$p" -v c="$1" -v r="$2" -v l="$l0-$(load)" -v rc="$RECAL" 'BEGIN {
+			printf "%-8s %-27s %9.1f %9.1f %6.2f %+6.0f%% %9.1f %6.2f %5s  %s\n", w, f, p / 1e6, c / 1e6,
+				c / p, (c / p - 1) * 100, r / 1e6, r / p, rc, l }' >>"$OUT"
 		awk -v w="$w" -v f="$(name_of $f)" -v t="$3" -v p="$pcpu" -v n="$4" -v o="$5" 'BEGIN {
 			h = n > 0 ? (t - p) / n : 0
 			c = t - n * o
@@ -219,8 +224,9 @@ else
 fi
 
 echo "accuracy: main's time in report (corrected) and report --raw / the plain build's untraced time"
-echo "accuracy: (doc/overhead.md; medians of $RUNS runs; load: the 1-minute load average before-after)"
-printf '%-8s %-27s %9s %9s %6s %7s %9s %6s   %s\n' workload "front end" "plain ms" "corr ms" ratio error "raw ms" ratio load
+echo "accuracy: (doc/overhead.md; medians of $RUNS runs; recal: figures measured again on another CPU, all runs;"
+echo "accuracy: load: the 1-minute load average before-after)"
+printf '%-8s %-27s %9s %9s %6s %7s %9s %6s %5s  %s\n' workload "front end" "plain ms" "corr ms" ratio error "raw ms" ratio recal load
 cat "$OUT"
 echo
 echo "accuracy: the same in CPU time, which preemption does not disturb: the plain build's (least of $RUNS"

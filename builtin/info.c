@@ -439,8 +439,8 @@ int cmd_info(int argc, char **argv)
 			print_cost(&pc);
 			printf("\n");
 			if (pc.recal) /* doc/overhead.md, "The CPU a thread runs on" */
-				printf("  %-10s %" PRIu64 " times, on CPUs its threads moved to "
-				       "(%" PRIu64 " ns of measuring taken out)\n",
+				printf("  %-10s %" PRIu64 " figures measured again on CPUs its "
+				       "threads moved to (%" PRIu64 " ns of measuring taken out)\n",
 				       "recalib:", pc.recal, pc.recal_ns);
 		}
 		printf("  %-10s %zu\n", "threads:", nthr);
