@@ -4,6 +4,7 @@
 # --format=callgrind read back by callgrind_annotate; -r (--range) in
 # deterministic cases; bad usage.
 # variants: all
+# aarch64: yes
 build basic "$E2E/basic.c"
 record d ./basic
 want_rc "record ./basic" $RC 0 "$W/d.err"
