@@ -282,6 +282,10 @@ install: all man completion
 	install -m 644 $(O)/libcalltrace.so $(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace.so
 	install -m 644 $(O)/libcalltrace-throw.so \
 		$(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace-throw.so
+	if [ -f $(AARCH64_O)/libcalltrace.so ]; then \
+		install -d $(DESTDIR)$(PREFIX)/lib/calltrace/aarch64 && \
+		install -m 644 $(AARCH64_O)/libcalltrace.so \
+			$(DESTDIR)$(PREFIX)/lib/calltrace/aarch64/libcalltrace.so; fi
 	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
 	install -d $(DESTDIR)$(PREFIX)/include/calltrace
 	install -m 644 include/calltrace/calltrace.h $(DESTDIR)$(PREFIX)/include/calltrace/calltrace.h

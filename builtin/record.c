@@ -622,8 +622,12 @@ static void exec_program(const struct recorder *r)
 	set_if(CT_ENV_COUNT, r->o.count ? "1" : NULL);
 	set_if(CT_ENV_PLUGIN, r->plugspec);
 	set_if(CT_ENV_INJECT, r->injspec);
-	if (r->emu.on)
+	if (r->emu.on) {
+		/* (never the program itself: execvp would give it to the shell) */
 		exec_emulated(r, pre);
+		ct_error("cannot run '%s': %s", r->emu.qemu, strerror(errno));
+		_exit(126);
+	}
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
