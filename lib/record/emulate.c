@@ -79,8 +79,8 @@ int ct_emu_prepare(const char *name, const char *exe, const char *libopt, const 
 	const char *host = ct_elf_machine_name(HOST_MACHINE, b1, sizeof(b1));
 	if (m != EM_AARCH64)
 		return ct_set_err_rc(err, 2,
-				     "%s is a %s program: record runs %s programs here, and aarch64 "
-				     "ones under qemu-aarch64",
+				     "%s is a %s program: record runs %s programs here, and "
+				     "aarch64 ones under qemu-aarch64",
 				     name, ct_elf_machine_name(m, b2, sizeof(b2)), host);
 	e->arch = "aarch64";
 	/* the runtime for it */
@@ -107,8 +107,8 @@ int ct_emu_prepare(const char *name, const char *exe, const char *libopt, const 
 		}
 		if (!found)
 			return ct_set_err_rc(err, 2,
-					     "%s is an aarch64 program, and the aarch64 runtime is not "
-					     "built (make aarch64, or --lib PATH)",
+					     "%s is an aarch64 program, and the aarch64 runtime is "
+					     "not built (make aarch64, or --lib PATH)",
 					     name);
 	}
 	/* the emulator */
