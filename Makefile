@@ -33,8 +33,13 @@ LIB_INC := $(LIB_DIRS:%=-Ilib/%)
 ALL_CFLAGS := $(BASE_CFLAGS) $(LIB_INC) $(SAN) $(CFLAGS)
 
 # the runtime: libc only, hidden by default, never instrumented
+# aarch64: the hooks' atomic reservation inline (an ldxr/stxr pair, or
+# ldadd where -march allows), not a call of libgcc's outline helper that
+# picks one at run time (doc/runtime.md, "AArch64")
+RT_ARCH_CFLAGS_aarch64 := -mno-outline-atomics
+RT_ARCH_CFLAGS := $(RT_ARCH_CFLAGS_$(ARCH))
 RT_CFLAGS := $(BASE_CFLAGS) -fPIC -fvisibility=hidden \
-	-ftls-model=initial-exec -fno-stack-protector $(CFLAGS)
+	-ftls-model=initial-exec -fno-stack-protector $(RT_ARCH_CFLAGS) $(CFLAGS)
 RT_SRCS := $(wildcard runtime/*.c)
 RT_ASM := $(wildcard arch/$(ARCH)/*.S)
 RT_OBJS := $(RT_SRCS:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o)
@@ -66,6 +71,8 @@ help:
 	@echo "make deps       install missing Debian packages (as root)"
 	@echo "make demo       deps + build + record and show the demo program"
 	@echo "make check      deps + build + unit and end-to-end tests"
+	@echo "make aarch64    the aarch64 runtime, build-aarch64/libcalltrace.so (cross compiler)"
+	@echo "make check-aarch64  the end-to-end cases that apply to aarch64, under qemu-user"
 	@echo "make bench      benchmark against the untraced program and uftrace"
 	@echo "make asan       analysis side and unit tests under ASan/UBSan"
 	@echo "make coverage   line coverage of the analysis side by the suite (gcov)"
@@ -169,6 +176,20 @@ $(O)/tests/test_calfig: tests/unit/test_calfig.c $(O)/runtime/calfig.o
 
 unit: $(UNIT_BINS)
 
+# the runtime for aarch64 (doc/runtime.md), by the cross compiler, into
+# build-aarch64; record runs an aarch64 program under qemu-aarch64 with it
+AARCH64_O := build-aarch64
+AARCH64_CC ?= aarch64-linux-gnu-gcc
+.PHONY: aarch64 check-aarch64
+aarch64:
+	@command -v $(AARCH64_CC) >/dev/null || { echo "make aarch64: no $(AARCH64_CC) (make deps, doc/testing.md)" >&2; exit 2; }
+	$(MAKE) O=$(AARCH64_O) ARCH=aarch64 CC=$(AARCH64_CC) $(AARCH64_O)/libcalltrace.so
+
+# the end-to-end cases that apply to aarch64, under qemu-user (those
+# marked "# aarch64: yes" or "check"; make check runs the "check" ones)
+check-aarch64: all aarch64
+	CT_AARCH64=1 sh tests/run.sh -j 2 aarch64 '*/a64-*'
+
 deps:
 	@sh tools/install-deps.sh
 
@@ -177,6 +198,7 @@ deps:
 check: deps
 	$(MAKE) format-check
 	$(MAKE) all unit
+	if command -v $(AARCH64_CC) >/dev/null 2>&1; then $(MAKE) aarch64; fi
 	$(MAKE) asan
 	$(MAKE) fuzz-build
 	sh tests/run.sh
@@ -260,6 +282,10 @@ install: all man completion
 	install -m 644 $(O)/libcalltrace.so $(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace.so
 	install -m 644 $(O)/libcalltrace-throw.so \
 		$(DESTDIR)$(PREFIX)/lib/calltrace/libcalltrace-throw.so
+	if [ -f $(AARCH64_O)/libcalltrace.so ]; then \
+		install -d $(DESTDIR)$(PREFIX)/lib/calltrace/aarch64 && \
+		install -m 644 $(AARCH64_O)/libcalltrace.so \
+			$(DESTDIR)$(PREFIX)/lib/calltrace/aarch64/libcalltrace.so; fi
 	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
 	install -d $(DESTDIR)$(PREFIX)/include/calltrace
 	install -m 644 include/calltrace/calltrace.h $(DESTDIR)$(PREFIX)/include/calltrace/calltrace.h
@@ -295,6 +321,6 @@ format-check:
 	sh tools/format-check.sh
 
 clean:
-	rm -rf $(O) build-asan build-fuzz build-cov $(FUZZ_O)
+	rm -rf $(O) build-asan build-fuzz build-cov $(FUZZ_O) $(AARCH64_O)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

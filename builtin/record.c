@@ -325,23 +325,90 @@ static int resolve_inject(struct recorder *r)
 	return rc == 2 ? 2 : rc < 0 ? 1 : 0;
 }
 
+/* ct_error, then rc */
+static int __attribute__((format(printf, 2, 3))) emu_refuse(int rc, const char *fmt, ...)
+{
+	char m[PATH_MAX + 512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof(m), fmt, ap);
+	va_end(ap);
+	ct_error("%s", m);
+	return rc;
+}
+
+/* an aarch64 program on another machine (lib/record/emulate.h): the
+ * emulator and the aarch64 runtime found, and what the runtime cannot do
+ * there yet refused before anything is touched (exit 2; doc/frontends.md,
+ * "AArch64").  The recording's clock is CLOCK_MONOTONIC: the emulated
+ * counter is not this machine's. */
+static int prepare_emulation(struct recorder *r, const char *exe)
+{
+	struct ct_error e;
+	char bindir[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", bindir, sizeof(bindir) - 1);
+	bindir[n > 0 ? n : 0] = 0;
+	char *sl = strrchr(bindir, '/');
+	if (sl)
+		*sl = 0;
+	const char *env = getenv("CALLTRACE_LIB");
+	const char *lib = r->o.lib ? r->o.lib : env && *env ? env : NULL;
+	int rc = ct_emu_prepare(r->o.argv[0], exe, lib, sl ? bindir : NULL, &r->emu, &e);
+	if (rc)
+		return emu_refuse(rc, "%s", e.msg);
+	if (!r->emu.on)
+		return 0;
+	const char *arg0 = r->o.argv[0];
+	int fe = ct_module_frontends(exe);
+	if (fe > 0 && (fe & ~CT_MOD_FE_CYG))
+		return emu_refuse(2,
+				  "%s is built with %s, which calltrace does not support on %s "
+				  "yet: build it with -finstrument-functions (doc/frontends.md)",
+				  arg0,
+				  fe & CT_MOD_FE_FENTRY   ? "-pg -mfentry"
+				  : fe & CT_MOD_FE_MCOUNT ? "-pg"
+							  : "-fpatchable-function-entry",
+				  r->emu.arch);
+	const char *no = r->o.ao.nA || r->o.ao.nR || r->o.ao.autoargs ? "-A, -R and -a"
+			 : r->o.lc.set > 0 || r->o.lc.ninc            ? "--libcall"
+			 : r->o.inj.nrules                            ? "--inject"
+			 : r->o.clock && use_tsc ? "--clock=tsc (the emulated counter is not this "
+						   "machine's)"
+						 : NULL;
+	if (no)
+		return emu_refuse(2,
+				  "%s: %s: not available for an %s program yet "
+				  "(doc/frontends.md)",
+				  arg0, no, r->emu.arch);
+	use_tsc = false;
+	r->o.lc.set = -1; /* no library calls there yet */
+	return 0;
+}
+
 /* what must hold before anything is made: the runtime, a command that can
  * run (refused before anything is touched), the data directory, the
  * argument specs.  0, or record's exit status. */
 static int prepare(struct recorder *r)
 {
-	char libbuf[PATH_MAX];
-	const char *lib = find_runtime(r->o.lib, libbuf, sizeof(libbuf));
-	if (!lib || !realpath(lib, r->libabs))
-		return ct_error("cannot find the runtime libcalltrace.so%s%s (use --lib or "
-				"CALLTRACE_LIB)",
-				lib ? " at " : "", lib ? lib : "");
 	int code = check_command(r->o.argv[0]);
 	if (code)
 		return code;
+	char *exe = ct_find_program(r->o.argv[0]);
+	if (exe && (code = prepare_emulation(r, exe)) != 0) {
+		free(exe);
+		return code;
+	}
+	char libbuf[PATH_MAX];
+	const char *lib =
+		r->emu.on ? r->emu.runtime : find_runtime(r->o.lib, libbuf, sizeof(libbuf));
+	if (!lib || !realpath(lib, r->libabs)) {
+		free(exe);
+		return ct_error("cannot find the runtime libcalltrace.so%s%s (use --lib or "
+				"CALLTRACE_LIB)",
+				lib ? " at " : "", lib ? lib : "");
+	}
 	/* a program built without any front end: said before it runs (its
 	 * libraries, or what it execs, may still be traced) */
-	char *exe = ct_find_program(r->o.argv[0]);
 	char why[256];
 	if (exe && ct_program_secure(exe, why, sizeof(why))) {
 		/* the loader will not preload the runtime: said before and after */
@@ -482,6 +549,39 @@ static void set_if(const char *name, const char *val)
 		setenv(name, val, 1);
 }
 
+/* in the child: an aarch64 program under qemu-aarch64, the runtime
+ * preloaded into the emulated process only (-E: the emulator itself is a
+ * program of this machine's), its libraries from the emulator's root (-L),
+ * argv[0] as given (-0); returns if the emulator cannot be run */
+static void exec_emulated(const struct recorder *r, const char *preload)
+{
+	size_t n = 0;
+	while (r->o.argv[n])
+		n++;
+	char **av = calloc(n + 10, sizeof(char *));
+	char *pre = malloc(strlen(preload) + 16);
+	char *exe = ct_find_program(r->o.argv[0]);
+	if (!av || !pre || !exe)
+		return;
+	sprintf(pre, "LD_PRELOAD=%s", preload);
+	unsetenv("LD_PRELOAD");
+	size_t k = 0;
+	av[k++] = (char *)r->emu.qemu;
+	if (*r->emu.sysroot) {
+		av[k++] = "-L";
+		av[k++] = (char *)r->emu.sysroot;
+	}
+	av[k++] = "-E";
+	av[k++] = pre;
+	av[k++] = "-0";
+	av[k++] = r->o.argv[0];
+	av[k++] = exe;
+	for (size_t i = 1; i < n; i++)
+		av[k++] = r->o.argv[i];
+	av[k] = NULL;
+	execv(r->emu.qemu, av);
+}
+
 /* in the child: the runtime preloaded and told where to write, then the
  * command; never returns */
 static void exec_program(const struct recorder *r)
@@ -505,7 +605,8 @@ static void exec_program(const struct recorder *r)
 		strcat(pre, ":");
 		strcat(pre, old);
 	}
-	setenv("LD_PRELOAD", pre, 1);
+	if (!r->emu.on)
+		setenv("LD_PRELOAD", pre, 1);
 	setenv(CT_ENV_DIR, r->dirabs, 1);
 	setenv(CT_ENV_SHM, r->dr.shm, 1);
 	setenv(CT_ENV_CLOCK, use_tsc ? "tsc" : "mono", 1);
@@ -521,6 +622,12 @@ static void exec_program(const struct recorder *r)
 	set_if(CT_ENV_COUNT, r->o.count ? "1" : NULL);
 	set_if(CT_ENV_PLUGIN, r->plugspec);
 	set_if(CT_ENV_INJECT, r->injspec);
+	if (r->emu.on) {
+		/* (never the program itself: execvp would give it to the shell) */
+		exec_emulated(r, pre);
+		ct_error("cannot run '%s': %s", r->emu.qemu, strerror(errno));
+		_exit(126);
+	}
 	execvp(r->o.argv[0], r->o.argv);
 	int e = errno;
 	ct_error("cannot run '%s': %s", r->o.argv[0], strerror(e));
@@ -703,6 +810,7 @@ static void save_symbols(struct recorder *r)
 	struct ct_error e;
 	struct ct_msgs warn = {0};
 	int unsaved = 0;
+	ct_save_symbols_root(r->emu.on ? r->emu.sysroot : NULL);
 	int skipped = ct_save_symbols(r->dirabs, &unsaved, &warn, &e);
 	ct_msgs_flush(&warn);
 	if (skipped < 0) {

@@ -15,6 +15,7 @@
 #include "countmerge.h"
 #include "datadir.h"
 #include "drain.h"
+#include "emulate.h"
 #include "error.h"
 #include "follow.h"
 #include "record.h"
@@ -22,6 +23,7 @@
 struct recorder {
 	struct record_opts o;
 	char libabs[PATH_MAX];          /* the runtime */
+	struct ct_emu emu;              /* an aarch64 program under qemu-aarch64 */
 	char dirabs[PATH_MAX];          /* the data directory */
 	int dfd;                        /* it, open and locked (ct_datadir_prepare) */
 	char secure[PATH_MAX + 128];    /* why the loader will not preload the runtime

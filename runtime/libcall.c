@@ -120,6 +120,10 @@ void ct_libcall_init(void)
 {
 	const char *v = ct_getenv(CT_ENV_LIBCALL);
 	const char *count = ct_getenv(CT_ENV_COUNT);
+	if (!CT_ARCH_HOOKED_FRONTENDS) {
+		lc_off = true; /* no trampoline for this architecture yet */
+		return;
+	}
 	if (count && !strcmp(count, "1")) {
 		lc_off = true; /* record --count counts the program's own calls only */
 		return;

@@ -353,6 +353,8 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 {
 	const ElfW(Phdr) *ph = phdr;
 	bool sites = false;
+	if (!CT_ARCH_HOOKED_FRONTENDS)
+		return false; /* no trampoline for this architecture yet */
 	if (seen_before(bias, name))
 		return false;
 	/* our own library has no such section, but do not even look */
@@ -547,6 +549,8 @@ void ct_patch_cyg_call(uintptr_t ret)
 	static uint32_t lock;
 	const uint8_t *b = (const uint8_t *)ret;
 	unsigned len;
+	if (!CT_ARCH_HOOKED_FRONTENDS)
+		return; /* (the calls are decoded as x86-64's) */
 	int32_t rel;
 	uintptr_t target;
 	memcpy(&rel, b - 4, 4);

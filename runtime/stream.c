@@ -54,8 +54,7 @@ void ct_put_words(struct ct_tstate *t, const uint32_t *w, unsigned n)
 	/* payload first, header last: a crash in between leaves a zero
 	 * (padding) word where the header goes */
 	memcpy((uint32_t *)p + 1, w + 1, (n - 1) * 4u);
-	__asm__ volatile("" ::: "memory");
-	((volatile uint32_t *)p)[0] = w[0];
+	__atomic_store_n((uint32_t *)p, w[0], __ATOMIC_RELEASE);
 	if (unlikely(p + n * 4u > t->limit))
 		ct_buffer_full(t);
 }
@@ -447,8 +446,8 @@ void ct_buffer_full(struct ct_tstate *t)
 		return;
 	}
 	uintptr_t nbase = (uintptr_t)t->bufs + (uintptr_t)next * r->buf_stride;
-	r->slot[next].seq = ++t->seq;
-	r->slot[next].state = CT_SLOT_WRITING;
+	__atomic_store_n(&r->slot[next].seq, ++t->seq, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->slot[next].state, CT_SLOT_WRITING, __ATOMIC_RELEASE);
 	/* a nested record may land in either buffer while we switch */
 	t->prev_slot = cur;
 	t->slot = next;

@@ -7,6 +7,8 @@
 #   CC CXX   the compilers            CFLAGS   -g -O? -finstrument-functions ...
 #   FAMILY   gcc or clang             UPDATE   1 when regenerating goldens
 #   FRONT    instr, pg, fentry or patch (the instrumentation front end)
+#   TARGET   aarch64 in the a64-* variants (built by the cross compiler,
+#            recorded under qemu-user), else empty
 # A case appends what it checks to $W/actual (compared with the golden file
 # at the end) and reports other problems with fail (go on) or die (stop).
 
@@ -23,6 +25,12 @@ CT_POLLS=$((CT_TIMEOUT * 10))
 # but a crash or another exit status shows).
 CALLTRACE_LIBCALL=${CT_TEST_LIBCALL:-0}
 export CALLTRACE_LIBCALL
+
+# what runs a program built for the variant's target untraced (a case's
+# reference run): "$EMU" before the program, unquoted (nothing on this
+# machine's own, qemu-aarch64 for an a64-* variant's)
+EMU=
+[ "${TARGET:-}" = aarch64 ] && EMU="${CALLTRACE_QEMU:-qemu-aarch64} -L ${CALLTRACE_QEMU_LD_PREFIX:-/usr/aarch64-linux-gnu}"
 
 fail() { printf '%s\n' "$*" >>"$W/failures"; }
 die() { printf '%s\n' "$*" >>"$W/failures"; exit 1; }
@@ -279,6 +287,8 @@ calls_of() {
 golden() {
 	_g="$E2E/$CASE.expected"
 	[ -f "$E2E/$CASE.$FAMILY.expected" ] && _g="$E2E/$CASE.$FAMILY.expected"
+	# another architecture's own (TARGET: aarch64 under qemu-user)
+	[ -n "${TARGET:-}" ] && [ -f "$E2E/$CASE.$TARGET.expected" ] && _g="$E2E/$CASE.$TARGET.expected"
 	if [ "${FRONT:-instr}" != instr ]; then
 		[ -f "$E2E/$CASE.ret.expected" ] && _g="$E2E/$CASE.ret.expected"
 		[ -f "$E2E/$CASE.$FRONT.expected" ] && _g="$E2E/$CASE.$FRONT.expected"

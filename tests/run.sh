@@ -28,6 +28,10 @@ REF_VARIANT=gcc-O0
 HOOK_VARIANTS="gcc-pg-O0 gcc-fentry-O2 clang-fentry-O0 clang-pg-O2 gcc-patch-O2 clang-patch-O0"
 # "# front-ends: few": one variant per front end, both compilers
 HOOK_FEW="gcc-fentry-O2 clang-pg-O2 clang-patch-O0"
+# aarch64 under qemu-user (doc/testing.md): cases that say "# aarch64:
+# check" run in these in every run, "# aarch64: yes" with CT_AARCH64=1
+# (make check-aarch64); "# variants: one" cases in the first only
+A64_VARIANTS="a64-gcc-O0 a64-gcc-O2"
 
 variant_flags() {
 	case $1 in
@@ -35,6 +39,10 @@ variant_flags() {
 	clang-*) CC=clang CXX=clang++ FAMILY=clang ;;
 	esac
 	FRONT=instr
+	TARGET=
+	case $1 in
+	a64-*) CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ FAMILY=gcc TARGET=aarch64 ;;
+	esac
 	case $1 in
 	*-pg-O?) FRONT=pg CFLAGS="-g -${1##*-} -pg" ;;
 	*-fentry-O?) FRONT=fentry CFLAGS="-g -${1##*-} -pg -mfentry" ;;
@@ -43,7 +51,16 @@ variant_flags() {
 	*-O2) CFLAGS="-g -O2 -finstrument-functions" ;;
 	*-O2-ai) CFLAGS="-g -O2 -finstrument-functions-after-inlining" ;;
 	esac
-	export CC CXX FAMILY CFLAGS FRONT
+	export CC CXX FAMILY CFLAGS FRONT TARGET
+}
+
+# why the aarch64 variants cannot run here, or nothing
+a64_missing() {
+	for _t in aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ "${CALLTRACE_QEMU:-qemu-aarch64}"; do
+		command -v "$_t" >/dev/null 2>&1 || { echo "no $_t (make deps)"; return; }
+	done
+	[ -f "$RUNDIR/bin/aarch64/libcalltrace.so" ] ||
+		echo "no build-aarch64/libcalltrace.so (make aarch64)"
 }
 
 # the variants a case runs in, from its "# variants:" line
@@ -56,9 +73,15 @@ case_variants() {
 	few) _h=" $HOOK_FEW" ;;
 	*) _h= ;;
 	esac
+	_a=$(sed -n 's/^# aarch64: *//p' "$E2E/$1.sh" | head -n 1)
+	case $_a in
+	check) ;;
+	yes) [ "${CT_AARCH64:-0}" = 1 ] || _a= ;;
+	*) _a= ;;
+	esac
 	case $_v in
-	one | "") echo "$REF_VARIANT$_h" ;;
-	all | *) echo "$C_VARIANTS$_h" ;;
+	one | "") echo "$REF_VARIANT$_h${_a:+ ${A64_VARIANTS%% *}}" ;;
+	all | *) echo "$C_VARIANTS$_h${_a:+ $A64_VARIANTS}" ;;
 	esac
 }
 
@@ -82,8 +105,14 @@ if [ "${1:-}" = --one ]; then
 		. "$TOP/tests/lib.sh"
 		[ -x "$CT" ] || die "$CT not built (make all unit)"
 		[ -f "$(dirname "$CT")/libcalltrace.so" ] || die "build/libcalltrace.so not built (make all)"
-		. "$E2E/$CASE.sh"
-		golden
+		_why=
+		[ -n "$TARGET" ] && _why=$(a64_missing)
+		if [ -n "$_why" ]; then
+			echo "$VARIANT not run: $_why" >>"$W/skipped"
+		else
+			. "$E2E/$CASE.sh"
+			golden
+		fi
 	) </dev/null >"$W/case.log" 2>&1
 	st=$?
 	# a case that stopped before its golden file was compared (a shell
@@ -172,6 +201,9 @@ export CT
 cp "$TOP/$BUILD/libcalltrace-reader.so.0" "$RUNDIR/bin/" 2>/dev/null
 # record --inject's throw= (tests/e2e/inject_throw.sh): beside the runtime
 cp "$TOP/$BUILD/libcalltrace-throw.so" "$RUNDIR/bin/" 2>/dev/null
+# the aarch64 runtime (make aarch64), where record looks for it
+[ -f "$TOP/build-aarch64/libcalltrace.so" ] && mkdir -p "$RUNDIR/bin/aarch64" &&
+	cp "$TOP/build-aarch64/libcalltrace.so" "$RUNDIR/bin/aarch64/"
 
 # symbol tables cached for this run only
 XDG_CACHE_HOME=$RUNDIR/cache

@@ -8,6 +8,12 @@ set -e
 # (make man, make install; 2 MB, where pandoc takes 100+); man-db: the
 # install test reads them back
 PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev binutils valgrind chromium protobuf-compiler clang-format go-md2man man-db"
+# the aarch64 runtime and its tests under emulation (make aarch64, make
+# check-aarch64, doc/testing.md): the cross compilers, the aarch64 libc and
+# qemu-user (some 150 MB); CHECK_AARCH64=0 leaves them out, and the
+# aarch64 cases are then skipped, saying so
+[ "${CHECK_AARCH64:-1}" != 0 ] &&
+	PKGS="$PKGS gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 [ -n "$CALLTRACE_EXTRA_PKGS" ] && PKGS="$PKGS $CALLTRACE_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

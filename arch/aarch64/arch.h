@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* AArch64: the generic timer and the signal-safe reservation. */
+/* AArch64: the generic timer, the signal-safe reservation and a raw system
+ * call, as arch/x86_64/arch.h gives them for x86-64. */
 #ifndef CT_ARCH_H
 #define CT_ARCH_H
 
@@ -7,7 +8,15 @@
 
 #define CT_ARCH_NAME "aarch64"
 #define CT_ARCH_HAS_CYCLE_COUNTER 1
+/* the front ends whose code this directory has (doc/frontends.md):
+ * -finstrument-functions only so far; -pg, -fpatchable-function-entry and
+ * library calls need the entry and return trampolines that are not written
+ * yet, and record refuses them for an aarch64 program */
+#define CT_ARCH_HOOKED_FRONTENDS 0
 
+/* the virtual count of the generic timer: readable from EL0 under Linux
+ * (CNTKCTL_EL1.EL0VCTEN), constant-rate; like rdtsc, not ordered with the
+ * instructions around it (no isb: a few cycles of skew, no flush) */
 static inline __attribute__((always_inline)) uint64_t ct_arch_cycles(void)
 {
 	uint64_t v;
@@ -15,13 +24,27 @@ static inline __attribute__((always_inline)) uint64_t ct_arch_cycles(void)
 	return v;
 }
 
-/* no single non-atomic fetch-and-add exists here: an atomic one is still a
- * single instruction with LSE (ldadd), and correct without it */
+/* its nominal frequency, as the firmware set it (record measures the rate
+ * against CLOCK_MONOTONIC all the same, as on x86-64) */
+static inline uint64_t ct_arch_cycles_freq(void)
+{
+	uint64_t v;
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
+	return v;
+}
+
+/* Reserve n bytes at *pos and return the old value.  A signal must not
+ * split the read and the write: with LSE (ARMv8.1) an atomic add is one
+ * instruction (ldadd); without it the compiler's ldxr/stxr loop retries
+ * when a signal lands between them (the exception clears the monitor), so
+ * it is as safe.  Only the own thread and its handlers touch *pos:
+ * relaxed order is enough. */
 static inline __attribute__((always_inline)) uintptr_t ct_arch_reserve(uintptr_t *pos, uintptr_t n)
 {
 	return __atomic_fetch_add(pos, n, __ATOMIC_RELAXED);
 }
 
+/* Replace *pos and return the old value, atomic against a signal as above */
 static inline __attribute__((always_inline)) uintptr_t ct_arch_swap(uintptr_t *pos, uintptr_t v)
 {
 	return __atomic_exchange_n(pos, v, __ATOMIC_RELAXED);
@@ -36,6 +59,23 @@ static inline void ct_arch_pause(void)
 static inline int ct_arch_cycles_invariant(void)
 {
 	return 1;
+}
+
+/* a system call of up to five arguments, without libc: the kernel's
+ * result, -errno on failure (svc #0, number in x8) */
+static inline long ct_arch_syscall5(long n, long a, long b, long c, long d, long e)
+{
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	register long x4 __asm__("x4") = e;
+	__asm__ volatile("svc #0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4)
+			 : "memory");
+	return x0;
 }
 
 #endif

@@ -7,6 +7,9 @@
 
 #define CT_ARCH_NAME "x86_64"
 #define CT_ARCH_HAS_CYCLE_COUNTER 1
+/* the hooked front ends (-pg, -pg -mfentry, patchable entries, library
+ * calls) have their trampolines here (tramp.S) */
+#define CT_ARCH_HOOKED_FRONTENDS 1
 
 /* the invariant time-stamp counter; rdtsc is not serialising, which is what
  * we want: a few cycles of skew, no pipeline flush */

@@ -217,6 +217,16 @@ static char *find_lib(const char *lib, const char *from, const struct modinfo *m
 	return r;
 }
 
+int ct_module_frontends(const char *path)
+{
+	struct modinfo mi;
+	if (read_modinfo(path, &mi) < 0)
+		return -1;
+	int r = (int)mi.fe;
+	modinfo_free(&mi);
+	return r;
+}
+
 int ct_module_instrumented(const char *path)
 {
 	struct modinfo mi;

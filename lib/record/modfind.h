@@ -48,6 +48,9 @@ bool ct_program_secure(const char *path, char *why, size_t len);
  * 1 yes, 0 no, -1 not an ELF file we can read */
 int ct_module_instrumented(const char *path);
 
+/* its front ends (CT_MOD_FE_*), -1 if it is not an ELF file we can read */
+int ct_module_frontends(const char *path);
+
 /* call fn for the executable prog and for each module it and the explicit
  * ones need, each once; fn returns <0 to stop (that is returned).
  * Explicit modules that do not exist or are not ELF files are errors

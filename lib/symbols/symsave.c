@@ -217,8 +217,8 @@ static bool skip_module(const char *path)
 /* write out (DIR/sym/<key>.sym) for the module at path recorded with
  * build-id recbid (or NULL); cdir is the cache or NULL.  Returns the number
  * of warnings added to warn (0 or 1). */
-static int save_module(const char *out, const char *recbid, const char *path, const char *cdir,
-		       int *unsaved, struct ct_msgs *warn)
+static int save_module_at(const char *out, const char *recbid, const char *path, const char *cdir,
+			  int *unsaved, struct ct_msgs *warn)
 {
 	if (recbid && cdir && from_cache(cdir, recbid, path, out))
 		return 0;
@@ -253,6 +253,35 @@ static int save_module(const char *out, const char *recbid, const char *path, co
 	}
 	ct_symtab_free(t);
 	return warnings;
+}
+
+static const char *module_root;
+
+void ct_save_symbols_root(const char *root)
+{
+	module_root = root && *root ? root : NULL;
+}
+
+/* save_module_at, or at the module's path under module_root */
+static int save_module(const char *out, const char *recbid, const char *path, const char *cdir,
+		       int *unsaved, struct ct_msgs *warn)
+{
+	char *alt = NULL;
+	if (module_root && recbid && path[0] == '/') {
+		/* not there as the program saw it: under the emulator's root? */
+		char *fbid = ct_elf_buildid(path);
+		if (!fbid || strcmp(fbid, recbid)) {
+			alt = xasprintf("%s%s", module_root, path);
+			char *abid = ct_elf_buildid(alt);
+			if (abid && !strcmp(abid, recbid))
+				path = alt;
+			free(abid);
+		}
+		free(fbid);
+	}
+	int w = save_module_at(out, recbid, path, cdir, unsaved, warn);
+	free(alt);
+	return w;
 }
 
 int ct_save_symbols(const char *dir, int *unsaved, struct ct_msgs *warn, struct ct_error *err)

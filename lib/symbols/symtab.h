@@ -60,5 +60,10 @@ char *ct_demangle(const char *name);
  * not NULL) gets how many of the warnings were tables that could not be
  * written (a full disk, a write error), not modules that were skipped. */
 int ct_save_symbols(const char *dir, int *unsaved, struct ct_msgs *warn, struct ct_error *err);
+/* a directory where ct_save_symbols looks for a module that is not at its
+ * recorded path with its recorded build-id (ROOT/PATH): the library root of
+ * an emulated program (qemu-user's -L: the program saw /lib/libc.so.6 where
+ * this machine has ROOT/lib/libc.so.6), or NULL */
+void ct_save_symbols_root(const char *root);
 
 #endif

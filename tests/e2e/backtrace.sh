@@ -2,9 +2,10 @@
 # its result equals the untraced run's, and the frames still return
 # through the tracer afterwards (their exits are recorded).
 # variants: one
+# aarch64: yes
 # front-ends: all
 build backtrace "$E2E/backtrace.c"
-guard "$W/backtrace" >"$W/plain.out" 2>"$W/plain.err"
+guard $EMU "$W/backtrace" >"$W/plain.out" 2>"$W/plain.err"
 record d ./backtrace
 want_rc "record ./backtrace" $RC 0 "$W/d.err"
 if cmp -s "$W/plain.out" "$W/d.out"; then

@@ -1,6 +1,7 @@
 # callers: the call graph profile (callers and callees of each function) of
 # tests/e2e/basic.c in text, CSV and JSON; bad usage.
 # variants: all
+# aarch64: yes
 build basic "$E2E/basic.c"
 record d ./basic
 want_rc "record ./basic" $RC 0 "$W/d.err"

@@ -4,6 +4,7 @@
 # --format=callgrind read back by callgrind_annotate; -r (--range) in
 # deterministic cases; bad usage.
 # variants: all
+# aarch64: yes
 build basic "$E2E/basic.c"
 record d ./basic
 want_rc "record ./basic" $RC 0 "$W/d.err"
@@ -73,7 +74,7 @@ section "export -r (--range): deterministic cases"
 # ~0ns: the range [0, 0) is empty, so nothing is exported
 ct_empty export d --format=folded -r '~0ns' >"$W/r0.folded"
 echo "-r ~0ns folded: $(wc -l <"$W/r0.folded") lines" | add
-sed 's/lasts [0-9.]* [mun]*s/lasts T/' "$W/last.err" | add
+sed 's/lasts [0-9.]*  *[mun]*s/lasts T/' "$W/last.err" | add
 ct_empty export d --format=chrome -r '~0ns' | grep -c '"ph":"X"' | sed 's/^/-r ~0ns chrome X events: /' | add
 # 0~: the whole recording, the same output as without -r
 for f in chrome folded callgrind; do

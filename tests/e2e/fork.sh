@@ -1,5 +1,6 @@
 # fork without exec: parent and child each have their own streams.
 # variants: all
+# aarch64: check
 # front-ends: all
 build fork "$E2E/fork.c"
 record d ./fork

@@ -1,6 +1,7 @@
 # graph: the call tree aggregated by call path, backtraces and callee tree
 # of a function (tests/e2e/basic.c); -F/-N/--hide/-D; bad usage.
 # variants: all
+# aarch64: yes
 build basic "$E2E/basic.c"
 record d ./basic
 want_rc "record ./basic" $RC 0 "$W/d.err"

@@ -4,9 +4,10 @@
 # thread waiting in a traced frame.  The program ends normally with its
 # untraced output; the frames are shown unfinished.
 # variants: one
+# aarch64: yes
 # front-ends: all
 build pthread_exit "$E2E/pthread_exit.cc"
-guard "$W/pthread_exit" >"$W/plain.out" 2>"$W/plain.err"
+guard $EMU "$W/pthread_exit" >"$W/plain.out" 2>"$W/plain.err"
 record d ./pthread_exit
 cmp -s "$W/plain.out" "$W/d.out" || fail "traced output differs from the untraced one: $(cat "$W/d.out")"
 want_rc "record ./pthread_exit" $RC 0 "$W/d.err"

@@ -1,5 +1,6 @@
 # Recursion 100,000 deep (on a thread with a 512 MB stack), recorded whole.
 # variants: all
+# aarch64: yes
 # front-ends: few
 build recursion "$E2E/recursion.c"
 build_tool depth

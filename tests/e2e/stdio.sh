@@ -1,10 +1,11 @@
 # The program's stdin, stdout, stderr, arguments, environment and exit
 # status are the same under record as without it.
 # variants: all
+# aarch64: yes
 # front-ends: few
 build stdio "$E2E/stdio.c"
 printf 'hello\nworld\n' >"$W/input"
-CT_TEST_VAR="x y" ./stdio "a b" 'c\d' '' "-d" "--help" <"$W/input" >"$W/plain.out" 2>"$W/plain.err"
+CT_TEST_VAR="x y" $EMU ./stdio "a b" 'c\d' '' "-d" "--help" <"$W/input" >"$W/plain.out" 2>"$W/plain.err"
 prc=$?
 want_rc "untraced ./stdio" $prc 3
 STDIN=$W/input CT_TEST_VAR="x y" record d ./stdio "a b" 'c\d' '' "-d" "--help"

@@ -2,9 +2,10 @@
 # times with traced frames on all three stacks; the program runs to the end
 # with its untraced output, and every call is counted.
 # variants: all
+# aarch64: yes
 # front-ends: all
 build ucontext "$E2E/ucontext.c"
-guard "$W/ucontext" >"$W/plain.out" 2>"$W/plain.err"
+guard $EMU "$W/ucontext" >"$W/plain.out" 2>"$W/plain.err"
 record d ./ucontext
 want_rc "record ./ucontext" $RC 0 "$W/d.err"
 cmp -s "$W/plain.out" "$W/d.out" || fail "traced output differs from the untraced one"
