@@ -29,6 +29,7 @@
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
+#include "srcline.h"
 #include "util.h"
 #include "view.h"
 
@@ -158,6 +159,9 @@ struct graph {
 	bool fields_set;
 	uint64_t *addrs; /* by name id: the first address seen (-f addr) */
 	size_t naddrs;
+	bool srcline;          /* --srcline: each function's file:line */
+	struct ct_proc **srcp; /* by name id: the process of addrs[] */
+	struct ct_session *s;
 	bool counts;          /* a recording of call counts only: the tree of arcs */
 	struct ct_counts cnt; /* its counts */
 	/* --diff: the other recording; after reading it, its figures per
@@ -187,7 +191,7 @@ static void one_event(struct graph *g, struct ct_func *fn, const struct ct_event
 	if (ev->kind == CT_ENTER) {
 		if (fn->user < 0) {
 			fn->user = intern(g, fn->name, true);
-			if (g->fields_set && fn->addr) {
+			if ((g->fields_set || g->srcline) && fn->addr) {
 				size_t id = (size_t)fn->user;
 				if (id >= g->naddrs) {
 					size_t n = g->naddrs ? 2 * g->naddrs : 256;
@@ -195,10 +199,14 @@ static void one_event(struct graph *g, struct ct_func *fn, const struct ct_event
 						n *= 2;
 					g->addrs = ct_grow_zeroed(g->addrs, g->naddrs, n,
 								  sizeof(*g->addrs));
+					g->srcp = ct_grow_zeroed(g->srcp, g->naddrs, n,
+								 sizeof(*g->srcp));
 					g->naddrs = n;
 				}
-				if (!g->addrs[id])
+				if (!g->addrs[id]) {
 					g->addrs[id] = ct_addr_untag(fn->addr);
+					g->srcp[id] = ev->thread->proc;
+				}
 			}
 		}
 		uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
@@ -389,6 +397,16 @@ static void print_header(const struct graph *g, FILE *out, const char *last)
 		fprintf(out, "  TOTAL TIME   SELF TIME     CALLS  %s\n", last);
 }
 
+/* --srcline: " [f.c:3]" after a function's name */
+static void src_note(const struct graph *g, uint32_t name, FILE *out)
+{
+	if (!g->srcline || name >= g->naddrs || !g->srcp[name])
+		return;
+	const char *l = ct_srcline_func(g->s, g->srcp[name], g->addrs[name]);
+	if (l)
+		fprintf(out, " [%s]", ct_tx(l));
+}
+
 struct pending {
 	uint32_t node, depth;
 	bool last;
@@ -447,6 +465,7 @@ static bool print_tree(const struct graph *g, const struct tree *t, FILE *out)
 			fputs("+-", out);
 		}
 		ct_text_put(out, g->names.v[n->name]);
+		src_note(g, n->name, out);
 		if (g->onodes && !g->inb[p.node])
 			fputs(" [new]", out);
 		else if (g->onodes && !g->inn[p.node])
@@ -568,6 +587,9 @@ static const struct ct_opt options[] = {
 	 "the columns before the tree, in order: total, self,\n"
 	 "call, addr (default total,self,call; +FIELDS adds\n"
 	 "to it; none: no columns)"},
+	CT_OPT_FLAG("srcline", struct graph, srcline,
+		    "each function's file:line after its name, from its\n"
+		    "DWARF declaration: '+-leaf [leaf.c:8]'"),
 	CT_OPT_FLAG("no-time", struct graph, no_time,
 		    "print calls only, children in the order of their\n"
 		    "first call (stable output, for tests)"),
@@ -761,6 +783,7 @@ static int begin(void *ctx, struct ct_view *v)
 {
 	struct graph *g = ctx;
 	g->filt = &v->filt;
+	g->s = v->s;
 	if (v->counts)
 		return count_begin(g, v);
 	return 0;
@@ -907,6 +930,7 @@ int cmd_graph(int argc, char **argv)
 	free(g.other);
 	free(g.onodes);
 	free(g.addrs);
+	free(g.srcp);
 	free(g.inb);
 	free(g.inn);
 	return status;

@@ -30,6 +30,7 @@
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
+#include "srcline.h"
 #include "util.h"
 #include "view.h"
 
@@ -109,10 +110,43 @@ uint32_t ct_report_intern(struct report *r, const char *name)
 	return id;
 }
 
+/* --srcline: where the function of id was first seen */
+static void note_src(struct report *r, uint32_t id, struct ct_proc *p, uint64_t addr)
+{
+	if (id >= r->nsrc) {
+		size_t n = r->nsrc ? 2 * r->nsrc : 256;
+		while (n <= id)
+			n *= 2;
+		r->srcp = ct_grow_zeroed(r->srcp, r->nsrc, n, sizeof(*r->srcp));
+		r->srca = ct_grow_zeroed(r->srca, r->nsrc, n, sizeof(*r->srca));
+		r->nsrc = n;
+	}
+	if (!r->srcp[id]) {
+		r->srcp[id] = p;
+		r->srca[id] = ct_addr_untag(addr);
+	}
+}
+
+/* --srcline: " [f.c:3]" after the function's name, or "" */
+static const char *src_note(const struct report *r, uint32_t id)
+{
+	static char buf[512];
+	const char *l = r->srcline && id < r->nsrc && r->srcp[id]
+				? ct_srcline_func(r->s, r->srcp[id], r->srca[id])
+				: NULL;
+	if (!l)
+		return "";
+	snprintf(buf, sizeof(buf), " [%s]", ct_tx(l));
+	return buf;
+}
+
 static inline void account_enter(struct report *r, struct ct_func *fn, const struct ct_event *ev)
 {
-	if (fn->user < 0)
+	if (fn->user < 0) {
 		fn->user = ct_report_intern(r, fn->name);
+		if (__builtin_expect(r->srcline, 0))
+			note_src(r, (uint32_t)fn->user, ev->thread->proc, fn->addr);
+	}
 	uint32_t id = (uint32_t)fn->user;
 	if (__builtin_expect(r->by_args && ev->args && ev->args->has_args, 0))
 		id = args_row(r, fn, ev);
@@ -393,7 +427,8 @@ static void print_text_fields(struct report *r, const struct ct_thread *t, const
 			t->name ? " " : "", t->name ? ct_tx(t->name) : "", pid);
 	for (size_t i = 0; i < r->nfields; i++)
 		fprintf(out, "  %10s", field_heads[r->fields[i]]);
-	fputs(r->sampled ? "   Smp total    Smp self    Samples  Function\n" : "  Function\n", out);
+	fputs(r->sampled ? "   Smp total    Smp self    Samples  Function" : "  Function", out);
+	fputs(r->srcline ? " [Source]\n" : "\n", out);
 	for (size_t i = 0; i < r->nfields; i++)
 		fputs("  ==========", out);
 	fputs(r->sampled ? "  ==========  ==========  =========  ====================\n"
@@ -421,7 +456,8 @@ static void print_text_fields(struct report *r, const struct ct_thread *t, const
 		}
 		bool mark = times && mostly_cost(st);
 		marked |= mark;
-		fprintf(out, "  %s%s\n", ct_tx(r->names.v[rows[i]]), mark ? COST_MARK : "");
+		fprintf(out, "  %s%s%s\n", ct_tx(r->names.v[rows[i]]), src_note(r, rows[i]),
+			mark ? COST_MARK : "");
 	}
 	if (marked)
 		fputs(COST_LEGEND, out);
@@ -461,9 +497,9 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			fprintf(out, "%s# thread %d%s%s (process %d)\n", r->first_table ? "" : "\n",
 				t->tid, t->name ? " " : "", t->name ? ct_tx(t->name) : "", pid);
 		fputs("  Total time   Self time       Calls    Average        Min        Max", out);
-		fputs(r->sampled ? "   Smp total    Smp self    Samples  Function\n"
-				 : "  Function\n",
+		fputs(r->sampled ? "   Smp total    Smp self    Samples  Function" : "  Function",
 		      out);
+		fputs(r->srcline ? " [Source]\n" : "\n", out);
 		fputs("  ==========  ==========  ==========  ========== ========== ==========",
 		      out);
 		fputs(r->sampled ? "  ==========  ==========  =========  ====================\n"
@@ -480,14 +516,15 @@ static void print_table(struct report *r, const struct ct_thread *t)
 					 ct_format_duration(st->stotal_ns, sb[0], sizeof(sb[0])),
 					 ct_format_duration(st->sself_ns, sb[1], sizeof(sb[1])),
 					 (unsigned long long)st->sself);
-			fprintf(out, "  %s  %s  %10llu %s %s %s%s  %s%s\n",
+			fprintf(out, "  %s  %s  %10llu %s %s %s%s  %s%s%s\n",
 				ct_format_duration(st->total, b[0], sizeof(b[0])),
 				ct_format_duration(st->self, b[1], sizeof(b[1])),
 				(unsigned long long)st->calls,
 				ct_format_duration(ct_avg(st), b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
 				ct_format_duration(st->max, b[4], sizeof(b[4])), smp,
-				ct_tx(r->names.v[rows[i]]), mark ? COST_MARK : "");
+				ct_tx(r->names.v[rows[i]]), src_note(r, rows[i]),
+				mark ? COST_MARK : "");
 		}
 		if (marked)
 			fputs(COST_LEGEND, out);
@@ -687,6 +724,9 @@ static const struct ct_opt options[] = {
 	 "self-min, self-max; +FIELDS adds to the usual\n"
 	 "total,self,call,total-avg,total-min,total-max;\n"
 	 "all: every one; none: names alone"},
+	CT_OPT_FLAG("srcline", struct report, srcline,
+		    "each function's file:line after its name, from\n"
+		    "its DWARF declaration: 'leaf [leaf.c:8]' (text)"),
 	CT_OPT_FLAG("task", struct report, task,
 		    "one row per thread (task): its calls' time, its\n"
 		    "number of calls, its tid and name"),
@@ -993,6 +1033,8 @@ static void report_free(struct report *r)
 		free(r->keys_made[i]);
 	free(r->keys_made);
 	free(r->tasks);
+	free(r->srcp);
+	free(r->srca);
 }
 
 static char outbuf[1 << 16];

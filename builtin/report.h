@@ -75,8 +75,12 @@ struct report {
 	bool list_functions;        /* the names alone (the shell completion) */
 	enum rfield fields[RF_NUM]; /* -f: the text table's columns, in order */
 	size_t nfields;
-	bool fields_set;        /* -f was given (else the usual columns) */
-	bool task;              /* --task: one row per thread */
+	bool fields_set;       /* -f was given (else the usual columns) */
+	bool task;             /* --task: one row per thread */
+	bool srcline;          /* --srcline: each function's file:line (text) */
+	struct ct_proc **srcp; /* --srcline: by id, where the function was first seen */
+	uint64_t *srca;
+	size_t nsrc;
 	struct task_row *tasks; /* --task: the rows, one per thread read */
 	size_t ntasks;
 	bool keys_given;      /* -s */

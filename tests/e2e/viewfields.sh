@@ -4,8 +4,9 @@
 # self, call, addr) (issue 30), on tests/e2e/callerfilt.c: two threads,
 # target called three times, leaf nine.  Times are checked against each
 # other (a function called once has min = avg = max), never against a
-# number; addresses against replay -f addr.  Unknown fields: the valid
-# ones and exit 2.
+# number; addresses against replay -f addr; report and graph --srcline's
+# lines against replay --srcline's.  Unknown fields: the valid ones and
+# exit 2.
 # variants: all
 build callerfilt "$E2E/callerfilt.c"
 record d ./callerfilt
@@ -97,6 +98,17 @@ PY
 hide <"$W/g.addr" | add
 section "graph --no-time -f none target"
 ct graph d --no-time -f none target | add
+section "report --srcline -f call -s name: each function's declaration line"
+ct report d --srcline -f call -s name | grep -v '^#' | grep . | add
+section "graph --srcline --no-time target"
+ct graph d --srcline --no-time target | add
+# the same lines as replay --srcline's
+ct replay d --srcline --no-duration | sed -n 's/.*[|] *\([a-z]*\)().*\/\* \([a-z]*\.c:[0-9]*\).*/\1 [\2]/p' |
+	sort -u >"$W/replay.src"
+ct report d --srcline -f none | sed -n 's/^  \([a-z]* \[.*\]\)$/\1/p' | sort -u >"$W/report.src"
+cmp -s "$W/replay.src" "$W/report.src" ||
+	fail "report --srcline and replay --srcline differ: $(diff "$W/replay.src" "$W/report.src" | tr '\n' '|')"
+[ -s "$W/report.src" ] || fail "report --srcline: no source line"
 section "bad usage"
 for a in "report -f bogus" "report -f total,bogus" "report -s bogus" "report --task --per-thread" \
 	"report --task -f total" "graph -f bogus" "graph -f addr,self-avg"; do
