@@ -897,6 +897,7 @@ static const struct ct_opt options[] = {
 	{"notrace", 'N', "REGEX",
 	 "hide functions matching REGEX and what they call\n"
 	 "(repeatable; wins over -F)"},
+	CT_OPT_LOC,
 	CT_OPT_CALLER,
 	CT_OPT_HIDEFR,
 	CT_OPT_NOLIBCALL,

@@ -33,6 +33,11 @@ void ct_filter_free(struct ct_filter *f)
 		regfree(&f->trig[i].re);
 	for (size_t i = 0; i < f->ncal; i++)
 		regfree(&f->cal[i]);
+	for (size_t i = 0; i < f->nloc; i++)
+		regfree(&f->loc[i]);
+	free(f->loc);
+	free(f->loc_text);
+	free(f->loc_used);
 	free(f->cal);
 	free(f->cal_text);
 	free(f->cal_used);
@@ -84,6 +89,12 @@ void ct_filter_warn_unused(const struct ct_filter *f, struct ct_msgs *warn)
 		ct_msg_add(warn, CT_MSG_WARN, "%s '%s' matches no function called in the recording",
 			   opt, f->re_text[i]);
 	}
+	for (size_t i = 0; i < f->nloc; i++)
+		if (!f->loc_used[i])
+			ct_msg_add(warn, CT_MSG_WARN,
+				   "-L '%s' matches no source file or module of a function called "
+				   "in the recording",
+				   f->loc_text[i]);
 	/* (none let a call through: ct_filter_caller_empty names them all) */
 	for (size_t i = 0; i < f->ncal && f->c_kept; i++)
 		if (!f->cal_used[i])
@@ -176,6 +187,18 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 		f->cal_used[f->ncal++] = false;
 		return 0;
 	}
+	case 'L': {
+		regex_t r;
+		if (ct_regex_option(&r, "-L", arg, err) < 0)
+			return -1;
+		f->loc = xrealloc(f->loc, (f->nloc + 1) * sizeof(regex_t));
+		f->loc_text = xrealloc(f->loc_text, (f->nloc + 1) * sizeof(*f->loc_text));
+		f->loc_used = xrealloc(f->loc_used, (f->nloc + 1) * sizeof(*f->loc_used));
+		f->loc[f->nloc] = r;
+		f->loc_text[f->nloc] = arg;
+		f->loc_used[f->nloc++] = false;
+		return 0;
+	}
 	case 'D':
 		if (ct_parse_uint(arg, UINT32_MAX - 1, &v) < 0 || v == 0) {
 			ct_set_err(err, "-D: want a depth >= 1, not '%s'", arg);
@@ -224,14 +247,15 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 
 bool ct_filter_active(const struct ct_filter *f)
 {
-	return f->ninc || f->nexc || f->nhid || f->max_depth || f->min_time || f->r_ranged ||
-	       f->no_libcall || f->ntrig || f->ncal;
+	return (f->ninc || f->nloc) || f->nexc || f->nhid || f->max_depth || f->min_time ||
+	       f->r_ranged || f->no_libcall || f->ntrig || f->ncal;
 }
 
 /* a filter -C comes after (its calls are among those these let through) */
 static bool before_caller(const struct ct_filter *f)
 {
-	return f->ninc || f->nexc || f->nhid || f->max_depth || f->no_libcall || f->ntrig;
+	return (f->ninc || f->nloc) || f->nexc || f->nhid || f->max_depth || f->no_libcall ||
+	       f->ntrig;
 }
 
 bool ct_filter_caller_empty(const struct ct_filter *f, struct ct_msgs *msgs)
@@ -440,8 +464,13 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 		fn->textlen = strlen(fn->text);
 	}
 	fn->user = -1;
-	if (f->ninc || f->nexc || f->nhid || f->ntrig || f->ncal)
+	if (f->ninc || f->nexc || f->nhid || f->ntrig || f->ncal || f->nloc)
 		ct_filter_match(f, fn);
+	/* -L: a function of a matching source file or module is as a -F one */
+	for (size_t i = 0; i < f->nloc && si; i++)
+		if ((si->file && !regexec(&f->loc[i], si->file, 0, NULL, 0)) ||
+		    (si->module && !regexec(&f->loc[i], si->module, 0, NULL, 0)))
+			fn->inc = f->loc_used[i] = true;
 	fn->libcall = si && si->libcall;
 	if (f->no_libcall && fn->libcall)
 		fn->hide = true;
@@ -733,7 +762,7 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 {
 	uint32_t d = ev->depth, sd, base = 0;
 	/* -F with -D: -D counts from the innermost -F call */
-	bool nested = f->ninc && f->max_depth;
+	bool nested = (f->ninc || f->nloc) && f->max_depth;
 
 	if (ev->kind == CT_ENTER) {
 		if (t->n_depth != CT_DEPTH_NONE) {
@@ -745,7 +774,7 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 			t->n_depth = d;
 			return;
 		}
-		if (f->ninc) {
+		if ((f->ninc || f->nloc)) {
 			if (t->f_depth != CT_DEPTH_NONE && d <= t->f_depth)
 				t->f_depth = CT_DEPTH_NONE; /* resync */
 			if (t->f_depth == CT_DEPTH_NONE) {
@@ -794,7 +823,7 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 		}
 		if (fn->exc)
 			return;
-		if (f->ninc) {
+		if ((f->ninc || f->nloc)) {
 			if (t->f_depth == CT_DEPTH_NONE)
 				return;
 			if (d < t->f_depth) {
@@ -859,13 +888,13 @@ void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struc
 		/* a mark: shown where its calls are (not in hidden ones) */
 		uint32_t d = ev->depth;
 		if (t->n_depth != CT_DEPTH_NONE ||
-		    (f->ninc && (t->f_depth == CT_DEPTH_NONE || d <= t->f_depth)) ||
+		    ((f->ninc || f->nloc) && (t->f_depth == CT_DEPTH_NONE || d <= t->f_depth)) ||
 		    (f->ncal && (t->ncpend || t->c_depth != CT_DEPTH_NONE)) ||
 		    (f->r_ranged && (ev->time < f->r.lo || ev->time >= f->r.hi)))
 			return;
 		struct ct_fevent fe = {.ev = *ev,
 				       .fn = NULL,
-				       .depth = f->ninc ? d - t->f_depth : d};
+				       .depth = (f->ninc || f->nloc) ? d - t->f_depth : d};
 		if (!f->max_depth || fe.depth < f->max_depth)
 			emit(ctx, &fe);
 		return;

@@ -17,6 +17,8 @@
  *              the innermost -F call: a -F call deeper than N inside
  *              another shows, under the nearest shown caller (the calls
  *              in between are left out as --hide leaves them)
+ *   -L REGEX   as -F, for the functions whose source file (DWARF) or
+ *              module (basename) matches REGEX (uftrace's location filter)
  *   -C REGEX   only the calls that lead to functions matching REGEX: each
  *              such call (as a leaf: not what it calls) and its callers up
  *              to the root (uftrace's caller filter).  An entry is held
@@ -102,7 +104,11 @@ struct ct_filter {
 	uint64_t r_kept;    /* events the range let through (none: a message) */
 	bool no_libcall;    /* --no-libcall: library calls' frames hidden as
 			     * --hide does (their callbacks show) */
-	regex_t *cal;       /* -C, with each as given and whether it matched */
+	regex_t *loc;       /* -L, with each as given and whether it matched */
+	size_t nloc;
+	const char **loc_text;
+	bool *loc_used;
+	regex_t *cal; /* -C, with each as given and whether it matched */
 	size_t ncal;
 	const char **cal_text;
 	bool *cal_used;
@@ -173,7 +179,7 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 /* compile re (POSIX extended, no submatches) into *r; -1 with err
  * filled, "OPT: bad regex 'RE': WHY" */
 int ct_regex_option(regex_t *r, const char *opt, const char *re, struct ct_error *err);
-/* handle one of the options 'F', 'N', 'H' (--hide), 'C', 'D', 't', 'r', 'T' with its
+/* handle one of the options 'F', 'N', 'H' (--hide), 'L', 'C', 'D', 't', 'r', 'T' with its
  * argument; -1 with err filled (a usage error) */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_error *err);
 /* parse -r's "START~END" (struct ct_range) into *r; -1 when malformed

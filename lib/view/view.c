@@ -40,6 +40,7 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg, struct ct
 		return 0;
 	case 'F':
 	case 'N':
+	case 'L':
 	case 'C':
 	case 'D':
 	case 't':

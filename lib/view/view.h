@@ -68,6 +68,10 @@ enum {
 	{"no-libcall", CT_OPT_NO_LIBCALL, NULL,                                        \
 	 "leave out the library calls (doc/libcall.md): what\n"                       \
 	 "they call back shows under their caller"}
+#define CT_OPT_LOC                                                                     \
+	{"loc-filter", 'L', "REGEX",                                                   \
+	 "as -F, for the functions whose source file or\n"                            \
+	 "module matches REGEX (repeatable)"}
 #define CT_OPT_CALLER                                                                  \
 	{"caller-filter", 'C', "REGEX",                                                \
 	 "only the calls that lead to functions matching\n"                           \
@@ -90,7 +94,8 @@ enum {
 	 "filter, notrace, hide (per thread; doc/replay.md)"}
 /* the call filters, together as report, callers and export take them */
 #define CT_OPT_CALL_FILTERS(depth_help)                                                \
-	CT_OPT_FILTER, CT_OPT_NOTRACE, CT_OPT_CALLER, CT_OPT_HIDEFR, CT_OPT_NOLIBCALL, \
+	CT_OPT_FILTER, CT_OPT_NOTRACE, CT_OPT_LOC, CT_OPT_CALLER, CT_OPT_HIDEFR,       \
+	CT_OPT_NOLIBCALL,                                                              \
 	CT_OPT_DEPTH(depth_help), CT_OPT_TIME, CT_OPT_TRIGGER
 #define CT_OPT_DEMANGLE                                                                \
 	{"demangle", CT_OPT_DEMANGLE_MODE, "full|simple|no",                           \
