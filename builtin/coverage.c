@@ -588,6 +588,10 @@ int cmd_coverage(int argc, char **argv)
 			ct_error("writing the output: %s", strerror(errno));
 			status = 1;
 		}
+		struct ct_msgs msgs = {0};
+		if (status == 0 && !v.counts && ct_filter_caller_empty(&v.filt, &msgs))
+			status = 1; /* -C let no call through */
+		ct_msgs_flush(&msgs);
 		size_t total, called;
 		totals(&cv, &total, &called);
 		if (status == 0 && cv.fail_under >= 0 && pct(called, total) < cv.fail_under) {

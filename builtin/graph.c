@@ -14,6 +14,7 @@
  * callee tree, the subtrees of those activations merged into one.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
+#include "srcline.h"
 #include "util.h"
 #include "view.h"
 
@@ -150,6 +152,16 @@ struct graph {
 	struct frame *stack;
 	size_t depth, capstack;
 	bool no_time;
+	/* -f: the columns before the tree, in order (uftrace graph's fields
+	 * and calls); fields_set false: the usual ones */
+	enum gfield { GF_TOTAL, GF_SELF, GF_CALL, GF_ADDR } fields[4];
+	size_t nfields;
+	bool fields_set;
+	uint64_t *addrs; /* by name id: the first address seen (-f addr) */
+	size_t naddrs;
+	bool srcline;          /* --srcline: each function's file:line */
+	struct ct_proc **srcp; /* by name id: the process of addrs[] */
+	struct ct_session *s;
 	bool counts;          /* a recording of call counts only: the tree of arcs */
 	struct ct_counts cnt; /* its counts */
 	/* --diff: the other recording; after reading it, its figures per
@@ -177,8 +189,26 @@ static uint32_t intern(struct graph *g, const char *name, bool add)
 static void one_event(struct graph *g, struct ct_func *fn, const struct ct_event *ev)
 {
 	if (ev->kind == CT_ENTER) {
-		if (fn->user < 0)
+		if (fn->user < 0) {
 			fn->user = intern(g, fn->name, true);
+			if ((g->fields_set || g->srcline) && fn->addr) {
+				size_t id = (size_t)fn->user;
+				if (id >= g->naddrs) {
+					size_t n = g->naddrs ? 2 * g->naddrs : 256;
+					while (n <= id)
+						n *= 2;
+					g->addrs = ct_grow_zeroed(g->addrs, g->naddrs, n,
+								  sizeof(*g->addrs));
+					g->srcp = ct_grow_zeroed(g->srcp, g->naddrs, n,
+								 sizeof(*g->srcp));
+					g->naddrs = n;
+				}
+				if (!g->addrs[id]) {
+					g->addrs[id] = ct_addr_untag(fn->addr);
+					g->srcp[id] = ev->thread->proc;
+				}
+			}
+		}
 		uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
 		uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
 		*CT_PUSH(g->stack, g->depth, g->capstack) =
@@ -259,7 +289,13 @@ static int cmp_nodes(const void *a, const void *b)
  * is marked as report marks such a function, and a legend follows */
 static bool mostly_cost(const struct graph *g, const struct node *n)
 {
-	return !g->no_time && !g->onodes && ct_mostly_cost(n->total, n->rtotal);
+	bool times = !g->no_time;
+	if (g->fields_set) { /* -f: only when a time is shown */
+		times = false;
+		for (size_t i = 0; i < g->nfields; i++)
+			times |= g->fields[i] == GF_TOTAL || g->fields[i] == GF_SELF;
+	}
+	return times && !g->onodes && ct_mostly_cost(n->total, n->rtotal);
 }
 
 #define COST_MARK " *"
@@ -303,6 +339,33 @@ static void print_row(const struct graph *g, FILE *out, const struct node *n)
 		print_diff_row(g, out, n, (uint32_t)(n - g->tree.n));
 		return;
 	}
+	if (g->fields_set) {
+		char b[64];
+		for (size_t i = 0; i < g->nfields; i++) {
+			switch (g->fields[i]) {
+			case GF_TOTAL:
+			case GF_SELF:
+				fprintf(out, "  %s",
+					ct_format_duration(g->fields[i] == GF_TOTAL ? n->total
+										    : n->self,
+							   b, sizeof(b)));
+				break;
+			case GF_CALL:
+				fprintf(out, "  %8llu", (unsigned long long)n->calls);
+				break;
+			case GF_ADDR: {
+				uint64_t a = n->name < g->naddrs ? g->addrs[n->name] : 0;
+				if (a)
+					fprintf(out, "  %12" PRIx64, a);
+				else
+					fprintf(out, "  %12s", "");
+				break;
+			}
+			}
+		}
+		fputs("  ", out);
+		return;
+	}
 	if (g->no_time) {
 		fprintf(out, "  %8llu  ", (unsigned long long)n->calls);
 		return;
@@ -322,10 +385,26 @@ static void print_header(const struct graph *g, FILE *out, const char *last)
 			" "
 			"%s\n",
 			last);
-	else if (g->no_time)
+	else if (g->fields_set) {
+		static const char *const heads[] = {"TOTAL TIME", " SELF TIME", "   CALLS",
+						    "     ADDRESS"};
+		for (size_t i = 0; i < g->nfields; i++)
+			fprintf(out, "  %s", heads[g->fields[i]]);
+		fprintf(out, "  %s\n", last);
+	} else if (g->no_time)
 		fprintf(out, "     CALLS  %s\n", last);
 	else
 		fprintf(out, "  TOTAL TIME   SELF TIME     CALLS  %s\n", last);
+}
+
+/* --srcline: " [f.c:3]" after a function's name */
+static void src_note(const struct graph *g, uint32_t name, FILE *out)
+{
+	if (!g->srcline || name >= g->naddrs || !g->srcp[name])
+		return;
+	const char *l = ct_srcline_func(g->s, g->srcp[name], g->addrs[name]);
+	if (l)
+		fprintf(out, " [%s]", ct_tx(l));
 }
 
 struct pending {
@@ -386,6 +465,7 @@ static bool print_tree(const struct graph *g, const struct tree *t, FILE *out)
 			fputs("+-", out);
 		}
 		ct_text_put(out, g->names.v[n->name]);
+		src_note(g, n->name, out);
 		if (g->onodes && !g->inb[p.node])
 			fputs(" [new]", out);
 		else if (g->onodes && !g->inn[p.node])
@@ -503,6 +583,13 @@ static const struct ct_opt options[] = {
 	{"format", OPT_FORMAT, "text", "the output's format (the only one for now)"},
 	CT_OPT_DEMANGLE,
 	CT_OPT_PAGER,
+	{"output-fields", 'f', "FIELDS",
+	 "the columns before the tree, in order: total, self,\n"
+	 "call, addr (default total,self,call; +FIELDS adds\n"
+	 "to it; none: no columns)"},
+	CT_OPT_FLAG("srcline", struct graph, srcline,
+		    "each function's file:line after its name, from its\n"
+		    "DWARF declaration: '+-leaf [leaf.c:8]'"),
 	CT_OPT_FLAG("no-time", struct graph, no_time,
 		    "print calls only, children in the order of their\n"
 		    "first call (stable output, for tests)"),
@@ -517,10 +604,50 @@ static const struct ct_opt options[] = {
 	CT_OPT_END,
 };
 
+/* -f FIELD[,FIELD..]: "+FIELDS" adds to the usual total,self,call,
+ * "none" shows none; -1 with err filled on an unknown name */
+static int parse_fields(struct graph *g, const char *arg, struct ct_error *err)
+{
+	static const char *const names[] = {"total", "self", "call", "addr"};
+	g->fields_set = true;
+	g->nfields = 0;
+	if (!strcmp(arg, "none"))
+		return 0;
+	if (*arg == '+') {
+		for (int i = GF_TOTAL; i <= GF_CALL; i++)
+			g->fields[g->nfields++] = (enum gfield)i;
+		arg++;
+	}
+	for (const char *p = arg;;) {
+		size_t len = strcspn(p, ",");
+		size_t k;
+		for (k = 0; k < 4; k++)
+			if (strlen(names[k]) == len && !strncmp(p, names[k], len))
+				break;
+		if (k == 4) {
+			ct_set_err(err,
+				   "-f: want fields among total, self, call, addr (or none, "
+				   "+FIELDS), not '%s'",
+				   arg);
+			return -1;
+		}
+		bool dup = false;
+		for (size_t i = 0; i < g->nfields; i++)
+			dup |= g->fields[i] == (enum gfield)k;
+		if (!dup)
+			g->fields[g->nfields++] = (enum gfield)k;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 /* the view's own options: --format, which has one value; --diff */
 static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
 	static const char *const fmts[] = {"text"};
+	if (c == 'f')
+		return parse_fields(v->ctx, arg, err);
 	if (c == OPT_DIFF) {
 		((struct graph *)v->ctx)->diff = arg;
 		return 0;
@@ -572,6 +699,13 @@ static int count_begin(struct graph *g, struct ct_view *v)
 	 * says so) */
 	g->no_time = true;
 	g->counts = true;
+	for (size_t i = 0; i < g->nfields && g->fields_set; i++)
+		if (g->fields[i] == GF_TOTAL || g->fields[i] == GF_SELF)
+			return ct_error("-f: %s holds call counts only (record --count): no "
+					"times, only the call and addr fields",
+					v->dir)
+				       ? 1
+				       : 1;
 	if (ct_view_counts_load(v, &g->cnt))
 		return 1;
 	struct ct_counts *c = &g->cnt;
@@ -649,6 +783,7 @@ static int begin(void *ctx, struct ct_view *v)
 {
 	struct graph *g = ctx;
 	g->filt = &v->filt;
+	g->s = v->s;
 	if (v->counts)
 		return count_begin(g, v);
 	return 0;
@@ -661,6 +796,8 @@ static int diff_check(struct ct_view *v)
 	struct graph *g = v->ctx;
 	if (!g->diff)
 		return 0;
+	if (g->fields_set)
+		return ct_usage_error("-f with --diff: the columns of --diff are fixed");
 	if (v->arg)
 		return ct_usage_error("--diff compares the whole tree: no FUNC ('%s')", v->arg);
 	if (v->ntids)
@@ -792,6 +929,8 @@ int cmd_graph(int argc, char **argv)
 	free(g.ov);
 	free(g.other);
 	free(g.onodes);
+	free(g.addrs);
+	free(g.srcp);
 	free(g.inb);
 	free(g.inn);
 	return status;

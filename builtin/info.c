@@ -5,6 +5,7 @@
  * say whether anything was lost.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@
 #include "view.h"
 
 static const char head[] =
-	"usage: calltrace info [-d DIR]\n"
+	"usage: calltrace info [-d DIR] [--task]\n"
 	"\n"
 	"Show what was recorded: the command, start time, duration, exit status,\n"
 	"clock, processes (with their module maps and build-ids), threads, the\n"
@@ -32,8 +33,16 @@ static const char head[] =
 	"\n"
 	"options:\n";
 
+struct info {
+	bool task;
+};
+
 static const struct ct_opt options[] = {
 	CT_OPT_DATA,
+	CT_OPT_FLAG("task", struct info, task,
+		    "the tasks alone: processes and threads as a tree,\n"
+		    "each with its start, flags, tid, parent and name\n"
+		    "(uftrace info --task)"),
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -83,6 +92,96 @@ static const struct ct_proc *proc_of_pid(const struct ct_session *s, int pid, si
 		if (s->procs[i]->pid == pid)
 			return s->procs[i];
 	return NULL;
+}
+
+/* --task: the time of the thread's first event (ns since the start of
+ * the recording), or -1 when it has none or cannot be read */
+static int64_t first_event(struct ct_session *s, struct ct_thread *t)
+{
+	struct ct_stream *st;
+	struct ct_error e;
+	struct ct_event ev;
+	if (ct_stream_open(s, t, &st, &e) < 0)
+		return -1;
+	int n = ct_stream_read(st, &ev, 1, &e);
+	ct_stream_close(st);
+	return n == 1 ? (int64_t)ev.time : -1;
+}
+
+/* --task: one line, the name indented by the depth in the tree */
+static void task_line(struct ct_session *s, const struct ct_proc *p, struct ct_thread *t, int tid,
+		      int depth)
+{
+	uint64_t base = ct_session_mono_start(s);
+	int64_t at = t ? first_event(s, t) : -1;
+	char ts[40] = "", sz[32] = "";
+	if (at >= 0 && base) {
+		uint64_t ns = base + (uint64_t)at;
+		snprintf(ts, sizeof(ts), "%" PRIu64 ".%09" PRIu64, ns / 1000000000u,
+			 ns % 1000000000u);
+	}
+	bool leader = tid == p->pid;
+	char flags[3] = {leader ? 'F' : ' ', leader && !p->forked ? 'S' : ' ', 0};
+	if (t)
+		human(t->bytes, sz, sizeof(sz));
+	const char *name = t ? ct_thread_name(t) : "";
+	if (!t) { /* a process whose first thread recorded nothing */
+		struct ct_thread pt = {.proc = (struct ct_proc *)p, .tid = tid};
+		name = ct_thread_name(&pt);
+	}
+	printf("  %20s  %s  %8d  %8d  %10s  %*s%s\n", ts, flags, tid, leader ? p->ppid : p->pid, sz,
+	       2 * depth, "", ct_tx(name));
+}
+
+/* --task: the process p (its image gen), then its threads, then the
+ * processes it forked, depth-first */
+static void task_tree(struct ct_session *s, const struct ct_proc *p, int depth, bool *done)
+{
+	size_t pi = 0;
+	while (s->procs[pi] != p)
+		pi++;
+	if (done[pi])
+		return;
+	done[pi] = true;
+	struct ct_thread *lead = NULL;
+	for (size_t j = 0; j < s->nthreads; j++)
+		if (s->threads[j]->proc == p && s->threads[j]->tid == p->pid)
+			lead = s->threads[j];
+	task_line(s, p, lead, p->pid, depth);
+	for (size_t j = 0; j < s->nthreads; j++)
+		if (s->threads[j]->proc == p && s->threads[j] != lead)
+			task_line(s, p, s->threads[j], s->threads[j]->tid, depth + 1);
+	/* what the process became (exec: the same pid, the next image) and
+	 * the processes it forked */
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct ct_proc *c = s->procs[i];
+		if (!done[i] && ((c->pid == p->pid && c->gen == p->gen + 1) ||
+				 (c->pid != p->pid && c->ppid == p->pid)))
+			task_tree(s, c, c->pid == p->pid ? depth : depth + 1, done);
+	}
+}
+
+/* info --task: every process and thread, as a tree */
+static void print_tasks(struct ct_session *s)
+{
+	printf("# %20s  %s  %8s  %8s  %10s  %s\n", "TIMESTAMP", "FL", "TID", "PARENT", "DATA SIZE",
+	       "TASK");
+	bool *done = xcalloc(s->nprocs ? s->nprocs : 1, sizeof(*done));
+	/* roots: a process whose parent was not traced, in the order of the
+	 * recording (an exec'd image comes after the one it replaced) */
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct ct_proc *p = s->procs[i];
+		bool child = false;
+		for (size_t k = 0; k < s->nprocs; k++)
+			child |= k != i &&
+				 ((s->procs[k]->pid == p->pid && s->procs[k]->gen < p->gen) ||
+				  (s->procs[k]->pid == p->ppid));
+		if (!child)
+			task_tree(s, p, 0, done);
+	}
+	for (size_t i = 0; i < s->nprocs; i++) /* (a cycle of pids: none left out) */
+		task_tree(s, s->procs[i], 0, done);
+	free(done);
 }
 
 /* keys of DIR/info that this command does not know: printed as they are */
@@ -240,13 +339,28 @@ static void print_argv(const struct ct_proc *p)
 
 int cmd_info(int argc, char **argv)
 {
-	struct ct_view v = {.head = head, .opts = options, .counts_ok = true};
+	struct info in = {0};
+	struct ct_view v = {.head = head, .opts = options, .counts_ok = true, .ctx = &in};
 	int status = ct_view_start(&v, argc, argv);
 	if (status >= 0) {
 		ct_view_close(&v);
 		return status;
 	}
 	struct ct_session *s = v.s;
+	if (in.task) {
+		if (v.counts) {
+			ct_error("--task: %s holds call counts only (record --count): no threads' "
+				 "streams to read",
+				 v.dir);
+			ct_view_close(&v);
+			return 1;
+		}
+		print_tasks(s);
+		fflush(stdout);
+		status = ferror(stdout) ? ct_error("writing the output: %s", strerror(errno)) : 0;
+		ct_view_close(&v);
+		return status;
+	}
 
 	/* the tracer's cost per thread, from a pass over the streams (none
 	 * in a recording of call counts) */

@@ -787,9 +787,9 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 	struct ct_merge *m;
 	if (ct_merge_open(r->s, want, &m, err) < 0)
 		return -1;
-	/* only -t and -r hold events back: the others let them pass at once,
-	 * in the merge's order */
-	bool held = r->filt->min_time || r->filt->r_ranged;
+	/* only -t, -r and -C hold events back: the others let them pass at
+	 * once, in the merge's order */
+	bool held = r->filt->min_time || r->filt->r_ranged || r->filt->ncal;
 	if (held)
 		ct_replay_order_init(r->filt, r->fts, r->s->nthreads, emit, r);
 	const struct ct_event *evs;
@@ -897,6 +897,8 @@ static const struct ct_opt options[] = {
 	{"notrace", 'N', "REGEX",
 	 "hide functions matching REGEX and what they call\n"
 	 "(repeatable; wins over -F)"},
+	CT_OPT_LOC,
+	CT_OPT_CALLER,
 	CT_OPT_HIDEFR,
 	CT_OPT_NOLIBCALL,
 	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),

@@ -30,6 +30,7 @@
 #include "overhead.h"
 #include "progress.h"
 #include "session.h"
+#include "srcline.h"
 #include "util.h"
 #include "view.h"
 
@@ -109,10 +110,43 @@ uint32_t ct_report_intern(struct report *r, const char *name)
 	return id;
 }
 
+/* --srcline: where the function of id was first seen */
+static void note_src(struct report *r, uint32_t id, struct ct_proc *p, uint64_t addr)
+{
+	if (id >= r->nsrc) {
+		size_t n = r->nsrc ? 2 * r->nsrc : 256;
+		while (n <= id)
+			n *= 2;
+		r->srcp = ct_grow_zeroed(r->srcp, r->nsrc, n, sizeof(*r->srcp));
+		r->srca = ct_grow_zeroed(r->srca, r->nsrc, n, sizeof(*r->srca));
+		r->nsrc = n;
+	}
+	if (!r->srcp[id]) {
+		r->srcp[id] = p;
+		r->srca[id] = ct_addr_untag(addr);
+	}
+}
+
+/* --srcline: " [f.c:3]" after the function's name, or "" */
+static const char *src_note(const struct report *r, uint32_t id)
+{
+	static char buf[512];
+	const char *l = r->srcline && id < r->nsrc && r->srcp[id]
+				? ct_srcline_func(r->s, r->srcp[id], r->srca[id])
+				: NULL;
+	if (!l)
+		return "";
+	snprintf(buf, sizeof(buf), " [%s]", ct_tx(l));
+	return buf;
+}
+
 static inline void account_enter(struct report *r, struct ct_func *fn, const struct ct_event *ev)
 {
-	if (fn->user < 0)
+	if (fn->user < 0) {
 		fn->user = ct_report_intern(r, fn->name);
+		if (__builtin_expect(r->srcline, 0))
+			note_src(r, (uint32_t)fn->user, ev->thread->proc, fn->addr);
+	}
 	uint32_t id = (uint32_t)fn->user;
 	if (__builtin_expect(r->by_args && ev->args && ev->args->has_args, 0))
 		id = args_row(r, fn, ev);
@@ -130,6 +164,7 @@ static inline __attribute__((always_inline)) void account_exit(struct report *r,
 	uint32_t id = f.id;
 	uint64_t incl = ct_event_dur(ev);
 	struct fstat *st = &r->stats[id];
+	uint64_t self = ct_call_self(incl, f.child);
 	if (r->active[id])
 		r->active[id]--;
 	if (__builtin_expect(ct_call_counted(ev), 1)) {
@@ -137,6 +172,10 @@ static inline __attribute__((always_inline)) void account_exit(struct report *r,
 			st->min = incl;
 		if (incl > st->max)
 			st->max = incl;
+		if (!st->calls || self < st->smin)
+			st->smin = self;
+		if (self > st->smax)
+			st->smax = self;
 		st->calls++;
 		st->sum += incl;
 	} else {
@@ -146,7 +185,7 @@ static inline __attribute__((always_inline)) void account_exit(struct report *r,
 		st->total += incl;
 		st->rtotal += ct_event_raw_dur(ev);
 	}
-	st->self += ct_call_self(incl, f.child);
+	st->self += self;
 	if (r->depth)
 		r->stack[r->depth - 1].child += incl;
 	if (__builtin_expect(ev->samples != 0, 0)) {
@@ -208,6 +247,12 @@ static uint64_t keyval(const struct fstat *st, enum skey k)
 		return st->min;
 	case K_MAX:
 		return st->max;
+	case K_SAVG:
+		return st->calls ? st->self / st->calls : 0;
+	case K_SMIN:
+		return st->smin;
+	case K_SMAX:
+		return st->smax;
 	case K_STOTAL:
 		return st->stotal_ns;
 	case K_SSELF:
@@ -299,6 +344,125 @@ static void print_counts(struct report *r, const struct ct_thread *t, const uint
 	}
 }
 
+/* -f's names (uftrace report's), the text table's headings */
+static const char *const field_names[RF_NUM] = {"total",     "total-avg", "total-min",
+						"total-max", "self",      "self-avg",
+						"self-min",  "self-max",  "call"};
+static const char *const field_heads[RF_NUM] = {"Total time", "Total avg", "Total min",
+						"Total max",  "Self time", "Self avg",
+						"Self min",   "Self max",  "Calls"};
+/* the usual columns, as -f names them */
+static const enum rfield default_fields[] = {RF_TOTAL, RF_SELF, RF_CALL, RF_TAVG, RF_TMIN, RF_TMAX};
+
+/* -f FIELD[,FIELD..]: "+FIELDS" adds to the usual columns, "none" shows
+ * none, "all" every one; -1 on an unknown name */
+static int parse_fields(struct report *r, const char *arg)
+{
+	r->fields_set = true;
+	r->nfields = 0;
+	if (!strcmp(arg, "none"))
+		return 0;
+	if (*arg == '+') {
+		memcpy(r->fields, default_fields, sizeof(default_fields));
+		r->nfields = sizeof(default_fields) / sizeof(default_fields[0]);
+		arg++;
+	}
+	if (!strcmp(arg, "all")) {
+		for (size_t i = 0; i < RF_NUM; i++)
+			r->fields[i] = (enum rfield)i;
+		r->nfields = RF_NUM;
+		return 0;
+	}
+	for (const char *p = arg;;) {
+		size_t len = strcspn(p, ",");
+		size_t k;
+		for (k = 0; k < RF_NUM; k++)
+			if (strlen(field_names[k]) == len && !strncmp(p, field_names[k], len))
+				break;
+		if (k == RF_NUM)
+			return -1;
+		bool dup = false;
+		for (size_t i = 0; i < r->nfields; i++)
+			dup |= r->fields[i] == (enum rfield)k;
+		if (!dup)
+			r->fields[r->nfields++] = (enum rfield)k;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+static uint64_t field_value(const struct fstat *st, enum rfield f)
+{
+	switch (f) {
+	case RF_TOTAL:
+		return st->total;
+	case RF_TAVG:
+		return ct_avg(st);
+	case RF_TMIN:
+		return st->min;
+	case RF_TMAX:
+		return st->max;
+	case RF_SELF:
+		return st->self;
+	case RF_SAVG:
+		return st->calls ? st->self / st->calls : 0;
+	case RF_SMIN:
+		return st->smin;
+	case RF_SMAX:
+		return st->smax;
+	case RF_CALL:
+		return st->calls;
+	}
+	return 0;
+}
+
+/* the text table with -f's columns */
+static void print_text_fields(struct report *r, const struct ct_thread *t, const uint32_t *rows,
+			      size_t n, int pid)
+{
+	FILE *out = r->out;
+	if (t)
+		fprintf(out, "%s# thread %d%s%s (process %d)\n", r->first_table ? "" : "\n", t->tid,
+			t->name ? " " : "", t->name ? ct_tx(t->name) : "", pid);
+	for (size_t i = 0; i < r->nfields; i++)
+		fprintf(out, "  %10s", field_heads[r->fields[i]]);
+	fputs(r->sampled ? "   Smp total    Smp self    Samples  Function" : "  Function", out);
+	fputs(r->srcline ? " [Source]\n" : "\n", out);
+	for (size_t i = 0; i < r->nfields; i++)
+		fputs("  ==========", out);
+	fputs(r->sampled ? "  ==========  ==========  =========  ====================\n"
+			 : "  ====================\n",
+	      out);
+	bool marked = false, times = false; /* marks only beside a time */
+	for (size_t k = 0; k < r->nfields; k++)
+		times |= r->fields[k] != RF_CALL;
+	for (size_t i = 0; i < n; i++) {
+		const struct fstat *st = &r->stats[rows[i]];
+		char b[64];
+		for (size_t k = 0; k < r->nfields; k++) {
+			uint64_t v = field_value(st, r->fields[k]);
+			if (r->fields[k] == RF_CALL)
+				fprintf(out, "  %10llu", (unsigned long long)v);
+			else
+				fprintf(out, "  %s", ct_format_duration(v, b, sizeof(b)));
+		}
+		if (r->sampled) {
+			char sb[2][64];
+			fprintf(out, "  %s  %s  %9llu",
+				ct_format_duration(st->stotal_ns, sb[0], sizeof(sb[0])),
+				ct_format_duration(st->sself_ns, sb[1], sizeof(sb[1])),
+				(unsigned long long)st->sself);
+		}
+		bool mark = times && mostly_cost(st);
+		marked |= mark;
+		fprintf(out, "  %s%s%s\n", ct_tx(r->names.v[rows[i]]), src_note(r, rows[i]),
+			mark ? COST_MARK : "");
+	}
+	if (marked)
+		fputs(COST_LEGEND, out);
+}
+
 /* print the table of what was gathered since the last one; t is the thread
  * with --per-thread */
 static void print_table(struct report *r, const struct ct_thread *t)
@@ -325,13 +489,17 @@ static void print_table(struct report *r, const struct ct_thread *t)
 	}
 	switch (r->fmt) {
 	case FMT_TEXT:
+		if (r->fields_set) {
+			print_text_fields(r, t, rows, n, pid);
+			break;
+		}
 		if (t)
 			fprintf(out, "%s# thread %d%s%s (process %d)\n", r->first_table ? "" : "\n",
 				t->tid, t->name ? " " : "", t->name ? ct_tx(t->name) : "", pid);
 		fputs("  Total time   Self time       Calls    Average        Min        Max", out);
-		fputs(r->sampled ? "   Smp total    Smp self    Samples  Function\n"
-				 : "  Function\n",
+		fputs(r->sampled ? "   Smp total    Smp self    Samples  Function" : "  Function",
 		      out);
+		fputs(r->srcline ? " [Source]\n" : "\n", out);
 		fputs("  ==========  ==========  ==========  ========== ========== ==========",
 		      out);
 		fputs(r->sampled ? "  ==========  ==========  =========  ====================\n"
@@ -348,14 +516,15 @@ static void print_table(struct report *r, const struct ct_thread *t)
 					 ct_format_duration(st->stotal_ns, sb[0], sizeof(sb[0])),
 					 ct_format_duration(st->sself_ns, sb[1], sizeof(sb[1])),
 					 (unsigned long long)st->sself);
-			fprintf(out, "  %s  %s  %10llu %s %s %s%s  %s%s\n",
+			fprintf(out, "  %s  %s  %10llu %s %s %s%s  %s%s%s\n",
 				ct_format_duration(st->total, b[0], sizeof(b[0])),
 				ct_format_duration(st->self, b[1], sizeof(b[1])),
 				(unsigned long long)st->calls,
 				ct_format_duration(ct_avg(st), b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
 				ct_format_duration(st->max, b[4], sizeof(b[4])), smp,
-				ct_tx(r->names.v[rows[i]]), mark ? COST_MARK : "");
+				ct_tx(r->names.v[rows[i]]), src_note(r, rows[i]),
+				mark ? COST_MARK : "");
 		}
 		if (marked)
 			fputs(COST_LEGEND, out);
@@ -421,11 +590,86 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 	}
 }
 
+/* --task: the thread's row from what was gathered for it */
+static void task_row(struct report *r, const struct ct_thread *t)
+{
+	struct task_row w = {.pid = t->proc ? t->proc->pid : 0,
+			     .tid = t->tid,
+			     .name = ct_thread_name(t)};
+	for (size_t i = 0; i < r->names.n; i++) {
+		w.calls += r->stats[i].calls;
+		w.self += r->stats[i].self; /* the calls' self times cover its calls' time */
+	}
+	w.total = w.self;
+	r->tasks = xrealloc(r->tasks, (r->ntasks + 1) * sizeof(*r->tasks));
+	r->tasks[r->ntasks++] = w;
+	if (r->names.n)
+		memset(r->stats, 0, r->names.n * sizeof(*r->stats));
+}
+
+static int cmp_tasks(const void *a, const void *b)
+{
+	const struct task_row *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* --task: one row per thread, as uftrace report --task */
+static void print_tasks(struct report *r)
+{
+	FILE *out = r->out;
+	ct_qsort(r->tasks, r->ntasks, sizeof(*r->tasks), cmp_tasks);
+	size_t n = r->limit && r->ntasks > r->limit ? r->limit : r->ntasks;
+	switch (r->fmt) {
+	case FMT_TEXT:
+		fputs("  Total time   Self time   Num funcs       TID  Task name\n"
+		      "  ==========  ==========  ==========  ========  ================\n",
+		      out);
+		for (size_t i = 0; i < n; i++) {
+			const struct task_row *w = &r->tasks[i];
+			char b[2][64];
+			fprintf(out, "  %s  %s  %10llu  %8d  %s\n",
+				ct_format_duration(w->total, b[0], sizeof(b[0])),
+				ct_format_duration(w->self, b[1], sizeof(b[1])),
+				(unsigned long long)w->calls, w->tid, ct_tx(w->name));
+		}
+		break;
+	case FMT_CSV:
+		fputs("pid,tid,task,calls,total_ns,self_ns\n", out);
+		for (size_t i = 0; i < n; i++) {
+			const struct task_row *w = &r->tasks[i];
+			fprintf(out, "%d,%d,", w->pid, w->tid);
+			ct_csv_string(out, w->name);
+			fprintf(out, ",%llu,%llu,%llu\n", (unsigned long long)w->calls,
+				(unsigned long long)w->total, (unsigned long long)w->self);
+		}
+		break;
+	case FMT_JSON:
+		fputs("{\"tasks\":[", out);
+		for (size_t i = 0; i < n; i++) {
+			const struct task_row *w = &r->tasks[i];
+			fprintf(out, "%s\n{\"pid\":%d,\"tid\":%d,\"name\":", i ? "," : "", w->pid,
+				w->tid);
+			ct_json_string(out, w->name);
+			fprintf(out, ",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu}",
+				(unsigned long long)w->calls, (unsigned long long)w->total,
+				(unsigned long long)w->self);
+		}
+		fputs("]", out); /* closed by end(), after the tracer's cost */
+		break;
+	}
+}
+
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct report *r = ctx;
 	int rc = ct_view_read_thread(v, t, NULL, emit, r);
 	thread_reset(r);
+	if (rc == 0 && r->task) {
+		task_row(r, t);
+		return rc;
+	}
 	if (rc == 0 && r->per_thread) {
 		print_table(r, t);
 		if (r->names.n)
@@ -436,20 +680,30 @@ static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 
 static int parse_keys(struct report *r, const char *arg)
 {
-	static const char *const names[] = {"total", "self", "calls",  "avg",  "min",
-					    "max",   "name", "stotal", "sself"};
+	/* ours, then uftrace's names of the same keys */
+	static const struct {
+		const char *name;
+		enum skey k;
+	} names[] = {
+		{"total", K_TOTAL},   {"self", K_SELF},     {"calls", K_CALLS},
+		{"avg", K_AVG},       {"min", K_MIN},       {"max", K_MAX},
+		{"name", K_NAME},     {"stotal", K_STOTAL}, {"sself", K_SSELF},
+		{"self-avg", K_SAVG}, {"self-min", K_SMIN}, {"self-max", K_SMAX},
+		{"call", K_CALLS},    {"func", K_NAME},     {"total-avg", K_AVG},
+		{"total-min", K_MIN}, {"total-max", K_MAX},
+	};
 	r->nkeys = 0;
 	const char *p = arg;
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		size_t k;
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (strlen(names[k]) == len && !strncmp(p, names[k], len))
+			if (strlen(names[k].name) == len && !strncmp(p, names[k].name, len))
 				break;
 		if (k == sizeof(names) / sizeof(names[0]) ||
 		    r->nkeys == sizeof(r->keys) / sizeof(r->keys[0]))
 			return -1;
-		r->keys[r->nkeys++] = (enum skey)k;
+		r->keys[r->nkeys++] = names[k].k;
 		if (!p[len])
 			return 0;
 		p += len + 1;
@@ -464,6 +718,18 @@ static const struct ct_opt options[] = {
 	 "(ascending); default total"},
 	CT_OPT_TIDS,
 	{"per-thread", CT_OPT_PER_THREAD, NULL, "one table per thread"},
+	{"output-fields", 'f', "FIELDS",
+	 "the text table's columns, in order: total, self,\n"
+	 "call, total-avg, total-min, total-max, self-avg,\n"
+	 "self-min, self-max; +FIELDS adds to the usual\n"
+	 "total,self,call,total-avg,total-min,total-max;\n"
+	 "all: every one; none: names alone"},
+	CT_OPT_FLAG("srcline", struct report, srcline,
+		    "each function's file:line after its name, from\n"
+		    "its DWARF declaration: 'leaf [leaf.c:8]' (text)"),
+	CT_OPT_FLAG("task", struct report, task,
+		    "one row per thread (task): its calls' time, its\n"
+		    "number of calls, its tid and name"),
 	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	CT_OPT_RANGE,
 	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
@@ -513,7 +779,18 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 		if (parse_keys(r, arg) < 0) {
 			ct_set_err(err,
 				   "-s: want keys among total, self, calls, avg, min, max, stotal, "
-				   "sself, name, not '%s'",
+				   "sself, self-avg, self-min, self-max, name (or uftrace's call, "
+				   "func, total-avg, total-min, total-max), not '%s'",
+				   arg);
+			return -1;
+		}
+		return 0;
+	case 'f':
+		if (parse_fields(r, arg) < 0) {
+			ct_set_err(err,
+				   "-f: want fields among total, total-avg, total-min, total-max, "
+				   "self, self-avg, self-min, self-max, call (or all, none, "
+				   "+FIELDS), not '%s'",
 				   arg);
 			return -1;
 		}
@@ -560,6 +837,12 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 static int count_begin(struct report *r, struct ct_view *v)
 {
 	r->counts = true;
+	if (r->task)
+		return ct_error("--task: %s holds call counts only (record --count): no "
+				"times per thread",
+				v->dir)
+			       ? 1
+			       : 1;
 	if (r->by_args)
 		return ct_error("--by-args: %s holds call counts only (record --count): no "
 				"arguments",
@@ -627,7 +910,7 @@ static int begin(void *ctx, struct ct_view *v)
 					v->dir)
 				       ? 2
 				       : 2;
-	if (r->fmt == FMT_CSV) {
+	if (r->fmt == FMT_CSV && !r->task) {
 		fputs(r->per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns"
 				    : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns",
 		      stdout);
@@ -718,11 +1001,13 @@ static int end(void *ctx, struct ct_view *v, int rc)
 			fputs("]}\n", stdout);
 		return 0;
 	}
-	if (!r->per_thread)
+	if (r->task)
+		print_tasks(r);
+	else if (!r->per_thread)
 		print_table(r, NULL);
 	else if (r->fmt == FMT_JSON)
 		fputs("]", stdout);
-	if (r->fmt == FMT_JSON && r->sampled)
+	if (r->fmt == FMT_JSON && r->sampled && !r->task)
 		printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"outside\":%llu,"
 		       "\"outside_ns\":%llu}",
 		       (unsigned long long)v->samples, (unsigned long long)v->samples_ns,
@@ -747,9 +1032,28 @@ static void report_free(struct report *r)
 	for (size_t i = 0; i < r->nkeys_made; i++)
 		free(r->keys_made[i]);
 	free(r->keys_made);
+	free(r->tasks);
+	free(r->srcp);
+	free(r->srca);
 }
 
 static char outbuf[1 << 16];
+
+/* the options that do not go together, then --diff's */
+static int check(struct ct_view *v)
+{
+	struct report *r = v->ctx;
+	if (r->task && (v->per_thread || r->by_args || r->fields_set || diffing(r)))
+		return ct_usage_error("--task: one row per thread, not with %s",
+				      v->per_thread   ? "--per-thread"
+				      : r->by_args    ? "--by-args"
+				      : r->fields_set ? "-f (its columns are fixed)"
+						      : "--diff");
+	if (r->fields_set && diffing(r))
+		return ct_usage_error("-f with --diff: the columns of --diff are set by "
+				      "--diff-policy");
+	return ct_report_diff_check(v);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -765,7 +1069,7 @@ int cmd_report(int argc, char **argv)
 			    .ctx = &r, .unfiltered = unfiltered, .outbuf = outbuf,
 			    .outbuf_len = sizeof(outbuf), .begin = begin,
 			    .read = read_thread, .end = end, .counts_ok = true,
-			    .check = ct_report_diff_check};
+			    .check = check};
 	/* clang-format on */
 
 	ct_names_init(&r.names);

@@ -23,15 +23,33 @@ struct frame; /* an open call (report.c) */
 /* a function's figures (a row) */
 struct fstat {
 	uint64_t calls, total, self, sum, min, max;
-	uint64_t rtotal; /* total on the recorded clock */
-	uint64_t frames; /* calls entered before the stream (not counted) */
+	uint64_t smin, smax; /* the least and most self time of a call */
+	uint64_t rtotal;     /* total on the recorded clock */
+	uint64_t frames;     /* calls entered before the stream (not counted) */
 	/* record --sample: sampled total and self, in samples and in ns */
 	uint64_t stotal, sself, stotal_ns, sself_ns;
 };
 
 /* --format, and -s's keys */
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
-enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME, K_STOTAL, K_SSELF };
+enum skey {
+	K_TOTAL,
+	K_SELF,
+	K_CALLS,
+	K_AVG,
+	K_MIN,
+	K_MAX,
+	K_NAME,
+	K_STOTAL,
+	K_SSELF,
+	K_SAVG,
+	K_SMIN,
+	K_SMAX
+};
+
+/* -f's fields, uftrace report's names (report.c) */
+enum rfield { RF_TOTAL, RF_TAVG, RF_TMIN, RF_TMAX, RF_SELF, RF_SAVG, RF_SMIN, RF_SMAX, RF_CALL };
+#define RF_NUM 9
 
 /* a recording's rows as they are gathered, and how they are printed */
 struct report {
@@ -54,7 +72,17 @@ struct report {
 	bool first_table;
 	FILE *out;
 	bool by_args;
-	bool list_functions;  /* the names alone (the shell completion) */
+	bool list_functions;        /* the names alone (the shell completion) */
+	enum rfield fields[RF_NUM]; /* -f: the text table's columns, in order */
+	size_t nfields;
+	bool fields_set;       /* -f was given (else the usual columns) */
+	bool task;             /* --task: one row per thread */
+	bool srcline;          /* --srcline: each function's file:line (text) */
+	struct ct_proc **srcp; /* --srcline: by id, where the function was first seen */
+	uint64_t *srca;
+	size_t nsrc;
+	struct task_row *tasks; /* --task: the rows, one per thread read */
+	size_t ntasks;
 	bool keys_given;      /* -s */
 	bool counts;          /* a recording of call counts only: calls, no times */
 	bool sampled;         /* a recording with samples (record --sample) */
@@ -88,6 +116,13 @@ struct diff {
 
 /* a function's id among r's names, its row made if new (report.c) */
 uint32_t ct_report_intern(struct report *r, const char *name);
+
+/* --task: a thread's row */
+struct task_row {
+	int pid, tid;
+	const char *name; /* ct_thread_name's */
+	uint64_t calls, total, self;
+};
 
 /* the average of a row's calls */
 static inline uint64_t ct_avg(const struct fstat *st)

@@ -31,6 +31,16 @@ void ct_filter_free(struct ct_filter *f)
 		regfree(&f->hid[i]);
 	for (size_t i = 0; i < f->ntrig; i++)
 		regfree(&f->trig[i].re);
+	for (size_t i = 0; i < f->ncal; i++)
+		regfree(&f->cal[i]);
+	for (size_t i = 0; i < f->nloc; i++)
+		regfree(&f->loc[i]);
+	free(f->loc);
+	free(f->loc_text);
+	free(f->loc_used);
+	free(f->cal);
+	free(f->cal_text);
+	free(f->cal_used);
 	free(f->trig);
 	free(f->inc);
 	free(f->exc);
@@ -79,6 +89,18 @@ void ct_filter_warn_unused(const struct ct_filter *f, struct ct_msgs *warn)
 		ct_msg_add(warn, CT_MSG_WARN, "%s '%s' matches no function called in the recording",
 			   opt, f->re_text[i]);
 	}
+	for (size_t i = 0; i < f->nloc; i++)
+		if (!f->loc_used[i])
+			ct_msg_add(warn, CT_MSG_WARN,
+				   "-L '%s' matches no source file or module of a function called "
+				   "in the recording",
+				   f->loc_text[i]);
+	/* (none let a call through: ct_filter_caller_empty names them all) */
+	for (size_t i = 0; i < f->ncal && f->c_kept; i++)
+		if (!f->cal_used[i])
+			ct_msg_add(warn, CT_MSG_WARN,
+				   "-C '%s' matches no function called in the recording",
+				   f->cal_text[i]);
 	for (size_t i = 0; i < f->ntrig; i++)
 		if (!f->trig[i].used)
 			ct_msg_add(warn, CT_MSG_WARN,
@@ -153,6 +175,30 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 		note_regex(f, 'H', arg);
 		return 0;
 	}
+	case 'C': {
+		regex_t r;
+		if (ct_regex_option(&r, "-C", arg, err) < 0)
+			return -1;
+		f->cal = xrealloc(f->cal, (f->ncal + 1) * sizeof(regex_t));
+		f->cal_text = xrealloc(f->cal_text, (f->ncal + 1) * sizeof(*f->cal_text));
+		f->cal_used = xrealloc(f->cal_used, (f->ncal + 1) * sizeof(*f->cal_used));
+		f->cal[f->ncal] = r;
+		f->cal_text[f->ncal] = arg;
+		f->cal_used[f->ncal++] = false;
+		return 0;
+	}
+	case 'L': {
+		regex_t r;
+		if (ct_regex_option(&r, "-L", arg, err) < 0)
+			return -1;
+		f->loc = xrealloc(f->loc, (f->nloc + 1) * sizeof(regex_t));
+		f->loc_text = xrealloc(f->loc_text, (f->nloc + 1) * sizeof(*f->loc_text));
+		f->loc_used = xrealloc(f->loc_used, (f->nloc + 1) * sizeof(*f->loc_used));
+		f->loc[f->nloc] = r;
+		f->loc_text[f->nloc] = arg;
+		f->loc_used[f->nloc++] = false;
+		return 0;
+	}
 	case 'D':
 		if (ct_parse_uint(arg, UINT32_MAX - 1, &v) < 0 || v == 0) {
 			ct_set_err(err, "-D: want a depth >= 1, not '%s'", arg);
@@ -201,8 +247,32 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 
 bool ct_filter_active(const struct ct_filter *f)
 {
-	return f->ninc || f->nexc || f->nhid || f->max_depth || f->min_time || f->r_ranged ||
-	       f->no_libcall || f->ntrig;
+	return (f->ninc || f->nloc) || f->nexc || f->nhid || f->max_depth || f->min_time ||
+	       f->r_ranged || f->no_libcall || f->ntrig || f->ncal;
+}
+
+/* a filter -C comes after (its calls are among those these let through) */
+static bool before_caller(const struct ct_filter *f)
+{
+	return (f->ninc || f->nloc) || f->nexc || f->nhid || f->max_depth || f->no_libcall ||
+	       f->ntrig;
+}
+
+bool ct_filter_caller_empty(const struct ct_filter *f, struct ct_msgs *msgs)
+{
+	if (!f->ncal || f->c_kept)
+		return false;
+	char *all = xstrdup("");
+	for (size_t i = 0; i < f->ncal; i++) {
+		char *n = xasprintf("%s%s'%s'", all, i ? ", " : "", f->cal_text[i]);
+		free(all);
+		all = n;
+	}
+	ct_msg_add(msgs, CT_MSG_ERROR, "-C %s: no call of a matching function%s", all,
+		   before_caller(f) ? " among the calls the other filters show"
+				    : " in the recording");
+	free(all);
+	return true;
 }
 
 /* one side of -r: a time with a unit (or a whole number: ns) since the
@@ -281,6 +351,7 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 	fn->inc = false;
 	fn->exc = false;
 	fn->hide = false;
+	fn->caller = false;
 	struct ct_match_names m;
 	match_names(fn, &m);
 	/* every regex is tried, to know which matched nothing */
@@ -293,6 +364,9 @@ void ct_filter_match(const struct ct_filter *f, struct ct_func *fn)
 	for (size_t i = 0; i < f->nhid; i++)
 		if (ct_match_names_regex(&m, &f->hid[i]))
 			fn->hide = f->re_used[f->ninc + f->nexc + i] = true;
+	for (size_t i = 0; i < f->ncal; i++)
+		if (ct_match_names_regex(&m, &f->cal[i]))
+			fn->caller = f->cal_used[i] = true;
 	/* -T: the first that matches is the function's trigger */
 	fn->trig = 0;
 	for (size_t i = 0; i < f->ntrig; i++)
@@ -390,8 +464,13 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 		fn->textlen = strlen(fn->text);
 	}
 	fn->user = -1;
-	if (f->ninc || f->nexc || f->nhid || f->ntrig)
+	if (f->ninc || f->nexc || f->nhid || f->ntrig || f->ncal || f->nloc)
 		ct_filter_match(f, fn);
+	/* -L: a function of a matching source file or module is as a -F one */
+	for (size_t i = 0; i < f->nloc && si; i++)
+		if ((si->file && !regexec(&f->loc[i], si->file, 0, NULL, 0)) ||
+		    (si->module && !regexec(&f->loc[i], si->module, 0, NULL, 0)))
+			fn->inc = f->loc_used[i] = true;
 	fn->libcall = si && si->libcall;
 	if (f->no_libcall && fn->libcall)
 		fn->hide = true;
@@ -404,6 +483,7 @@ void ct_filter_thread_init(struct ct_filter_thread *t)
 	memset(t, 0, sizeof(*t));
 	t->f_depth = CT_DEPTH_NONE;
 	t->n_depth = CT_DEPTH_NONE;
+	t->c_depth = CT_DEPTH_NONE;
 	ct_vtrig_thread_init(&t->vt);
 }
 
@@ -415,6 +495,8 @@ void ct_filter_thread_free(struct ct_filter_thread *t)
 	free(t->rpend);
 	free(t->rshown);
 	free(t->fst);
+	free(t->cpend);
+	free(t->cshown);
 	ct_vtrig_thread_free(&t->vt);
 	ct_filter_thread_init(t);
 }
@@ -577,6 +659,85 @@ static void range_stage(struct ct_filter *f, struct ct_filter_thread *t, const s
 	}
 }
 
+/* what follows -C: -r, -t, or the view */
+static void after_caller(struct ct_filter *f, struct ct_filter_thread *t,
+			 const struct ct_fevent *fe, ct_filter_emit_fn emit, void *ctx)
+{
+	if (f->r_ranged)
+		range_stage(f, t, fe, emit, ctx);
+	else if (f->min_time)
+		time_stage(f, t, fe, emit, ctx);
+	else
+		emit(ctx, fe);
+}
+
+/* -C: whether the open call at shown depth d was passed on */
+static bool *cshown_at(struct ct_filter_thread *t, uint32_t d)
+{
+	if (d >= t->cshcap) {
+		size_t n = t->cshcap ? t->cshcap : 64;
+		while (n <= d)
+			n *= 2;
+		t->cshown = xrealloc(t->cshown, n * sizeof(*t->cshown));
+		memset(t->cshown + t->cshcap, 0, (n - t->cshcap) * sizeof(*t->cshown));
+		t->cshcap = n;
+	}
+	return &t->cshown[d];
+}
+
+/* -C stage, for events that passed -F/-N/--hide/-D/-T: a matching call
+ * passes with the held entries of its callers (outermost first), then its
+ * exit; what it calls goes.  Another call is held until a matching one
+ * comes inside it, and goes at its exit if none did. */
+static void caller_stage(struct ct_filter *f, struct ct_filter_thread *t,
+			 const struct ct_fevent *fe, ct_filter_emit_fn emit, void *ctx)
+{
+	uint32_t d = fe->depth;
+	if (t->c_depth != CT_DEPTH_NONE) {
+		if (d > t->c_depth)
+			return; /* inside the matching call */
+		if (fe->ev.kind == CT_ENTER || d < t->c_depth)
+			t->c_depth = CT_DEPTH_NONE; /* resync */
+	}
+	if (fe->ev.kind == CT_ENTER) {
+		/* resync: held entries as deep are over */
+		while (t->ncpend && t->cpend[t->ncpend - 1].depth >= d)
+			t->ncpend--;
+		bool *shown = cshown_at(t, d);
+		if (!fe->fn || !fe->fn->caller) {
+			*shown = false;
+			if (t->ncpend == t->ccap) {
+				t->ccap = t->ccap ? 2 * t->ccap : 64;
+				t->cpend = xrealloc(t->cpend, t->ccap * sizeof(*t->cpend));
+			}
+			t->cpend[t->ncpend++] = *fe;
+			return;
+		}
+		for (size_t i = 0; i < t->ncpend; i++) {
+			*cshown_at(t, t->cpend[i].depth) = true;
+			after_caller(f, t, &t->cpend[i], emit, ctx);
+		}
+		t->ncpend = 0;
+		shown = cshown_at(t, d); /* (moved by the calls above) */
+		*shown = true;
+		t->c_depth = d;
+		f->c_kept++;
+		after_caller(f, t, fe, emit, ctx);
+		return;
+	}
+	if (t->c_depth == d)
+		t->c_depth = CT_DEPTH_NONE;
+	if (t->ncpend && t->cpend[t->ncpend - 1].depth == d) {
+		t->ncpend--; /* no matching call inside: gone */
+		return;
+	}
+	bool *shown = cshown_at(t, d);
+	if (*shown) {
+		*shown = false;
+		after_caller(f, t, fe, emit, ctx);
+	}
+}
+
 /* -F with -D: the -F calls open deeper than d are gone (resync) */
 static void fst_trim(struct ct_filter_thread *t, uint32_t d)
 {
@@ -601,7 +762,7 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 {
 	uint32_t d = ev->depth, sd, base = 0;
 	/* -F with -D: -D counts from the innermost -F call */
-	bool nested = f->ninc && f->max_depth;
+	bool nested = (f->ninc || f->nloc) && f->max_depth;
 
 	if (ev->kind == CT_ENTER) {
 		if (t->n_depth != CT_DEPTH_NONE) {
@@ -613,7 +774,7 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 			t->n_depth = d;
 			return;
 		}
-		if (f->ninc) {
+		if ((f->ninc || f->nloc)) {
 			if (t->f_depth != CT_DEPTH_NONE && d <= t->f_depth)
 				t->f_depth = CT_DEPTH_NONE; /* resync */
 			if (t->f_depth == CT_DEPTH_NONE) {
@@ -662,7 +823,7 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 		}
 		if (fn->exc)
 			return;
-		if (f->ninc) {
+		if ((f->ninc || f->nloc)) {
 			if (t->f_depth == CT_DEPTH_NONE)
 				return;
 			if (d < t->f_depth) {
@@ -692,12 +853,10 @@ void ct_filter_push_fn(struct ct_filter *f, struct ct_filter_thread *t, const st
 		return;
 
 	struct ct_fevent fe = {.ev = *ev, .fn = fn, .depth = sd};
-	if (f->r_ranged)
-		range_stage(f, t, &fe, emit, ctx);
-	else if (f->min_time)
-		time_stage(f, t, &fe, emit, ctx);
+	if (f->ncal)
+		caller_stage(f, t, &fe, emit, ctx);
 	else
-		emit(ctx, &fe);
+		after_caller(f, t, &fe, emit, ctx);
 }
 
 struct ct_func *ct_filter_event_func(struct ct_filter *f, struct ct_filter_thread *t,
@@ -729,12 +888,13 @@ void ct_filter_push(struct ct_filter *f, struct ct_filter_thread *t, const struc
 		/* a mark: shown where its calls are (not in hidden ones) */
 		uint32_t d = ev->depth;
 		if (t->n_depth != CT_DEPTH_NONE ||
-		    (f->ninc && (t->f_depth == CT_DEPTH_NONE || d <= t->f_depth)) ||
+		    ((f->ninc || f->nloc) && (t->f_depth == CT_DEPTH_NONE || d <= t->f_depth)) ||
+		    (f->ncal && (t->ncpend || t->c_depth != CT_DEPTH_NONE)) ||
 		    (f->r_ranged && (ev->time < f->r.lo || ev->time >= f->r.hi)))
 			return;
 		struct ct_fevent fe = {.ev = *ev,
 				       .fn = NULL,
-				       .depth = f->ninc ? d - t->f_depth : d};
+				       .depth = (f->ninc || f->nloc) ? d - t->f_depth : d};
 		if (!f->max_depth || fe.depth < f->max_depth)
 			emit(ctx, &fe);
 		return;
@@ -770,6 +930,8 @@ uint64_t ct_filter_thread_held(const struct ct_filter_thread *t)
 		h = t->pend[0].ev.time;
 	if (t->nrpend && t->rpend[0].ev.time < h)
 		h = t->rpend[0].ev.time;
+	if (t->ncpend && t->cpend[0].ev.time < h)
+		h = t->cpend[0].ev.time;
 	return h;
 }
 
@@ -780,6 +942,10 @@ void ct_filter_thread_end(struct ct_filter *f, struct ct_filter_thread *t, ct_fi
 	if (t->npend)
 		flush_pending(t, t->npend, emit, ctx);
 	t->nrpend = 0; /* open before the range until the end: not in it */
+	t->ncpend = 0; /* open until the end without a matching call */
+	t->c_depth = CT_DEPTH_NONE;
+	if (t->cshcap)
+		memset(t->cshown, 0, t->cshcap * sizeof(*t->cshown));
 	if (t->rshcap)
 		memset(t->rshown, 0, t->rshcap * sizeof(*t->rshown));
 	hid_reset(t);

@@ -17,6 +17,15 @@
  *              the innermost -F call: a -F call deeper than N inside
  *              another shows, under the nearest shown caller (the calls
  *              in between are left out as --hide leaves them)
+ *   -L REGEX   as -F, for the functions whose source file (DWARF) or
+ *              module (basename) matches REGEX (uftrace's location filter)
+ *   -C REGEX   only the calls that lead to functions matching REGEX: each
+ *              such call (as a leaf: not what it calls) and its callers up
+ *              to the root (uftrace's caller filter).  An entry is held
+ *              back until a matching call comes inside its call (then it
+ *              passes) or its exit (then it goes, with what it called):
+ *              the buffer is bounded by the stack depth.  It applies to
+ *              what -F/-N/--hide/-D/-T let through, before -r and -t.
  *   -t TIME    hide calls shorter than TIME, with what they call.  An entry
  *              is held back until its call is known to be long enough: its
  *              exit came, or TIME passed on the thread's clock.  Only entries
@@ -67,6 +76,7 @@ struct ct_func {
 	bool inc;        /* matches a -F regex */
 	bool exc;        /* matches a -N regex */
 	bool hide;       /* matches a --hide regex */
+	bool caller;     /* matches a -C regex */
 	bool libcall;    /* a library call (doc/libcall.md) */
 	uint32_t trig;   /* 1 + the index of the first -T that matches, 0: none */
 	int64_t user;    /* free for the consumer; -1 initially */
@@ -90,10 +100,19 @@ struct ct_filter {
 	 * ct_range_resolve made its timestamps such); r_ranged false: all */
 	struct ct_range r;
 	bool r_ranged;
-	const char *r_text;    /* -r as given, for the messages */
-	uint64_t r_kept;       /* events the range let through (none: a message) */
-	bool no_libcall;       /* --no-libcall: library calls' frames hidden as
+	const char *r_text; /* -r as given, for the messages */
+	uint64_t r_kept;    /* events the range let through (none: a message) */
+	bool no_libcall;    /* --no-libcall: library calls' frames hidden as
 			     * --hide does (their callbacks show) */
+	regex_t *loc;       /* -L, with each as given and whether it matched */
+	size_t nloc;
+	const char **loc_text;
+	bool *loc_used;
+	regex_t *cal; /* -C, with each as given and whether it matched */
+	size_t ncal;
+	const char **cal_text;
+	bool *cal_used;
+	uint64_t c_kept;       /* calls -C let through (none: a message) */
 	uint32_t max_depth;    /* -D: show depth < max_depth; 0: no limit */
 	struct ct_vtrig *trig; /* -T, in order (vtrig.h) */
 	size_t ntrig;
@@ -138,6 +157,15 @@ struct ct_filter_thread {
 	} * fst;
 	size_t nfst, fstcap;
 	struct ct_vtrig_thread vt; /* -T */
+	/* -C: the entries held back until a matching call comes inside them,
+	 * outermost first; by shown depth, whether the open call passed; the
+	 * shown depth of the open matching call (its callees go), or
+	 * CT_DEPTH_NONE */
+	struct ct_fevent *cpend;
+	size_t ncpend, ccap;
+	bool *cshown;
+	size_t cshcap;
+	uint32_t c_depth;
 };
 
 typedef void (*ct_filter_emit_fn)(void *ctx, const struct ct_fevent *fe);
@@ -151,7 +179,7 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 /* compile re (POSIX extended, no submatches) into *r; -1 with err
  * filled, "OPT: bad regex 'RE': WHY" */
 int ct_regex_option(regex_t *r, const char *opt, const char *re, struct ct_error *err);
-/* handle one of the options 'F', 'N', 'H' (--hide), 'D', 't', 'r', 'T' with its
+/* handle one of the options 'F', 'N', 'H' (--hide), 'L', 'C', 'D', 't', 'r', 'T' with its
  * argument; -1 with err filled (a usage error) */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_error *err);
 /* parse -r's "START~END" (struct ct_range) into *r; -1 when malformed
@@ -163,9 +191,12 @@ int ct_range_option(const char *arg, struct ct_range *r, struct ct_error *err);
  * it: 0): 0, or -1 with err filled when END then comes before START */
 int ct_range_resolve(struct ct_range *r, const struct ct_session *s, const char *text,
 		     struct ct_error *err);
-/* a warning into warn for each -F/-N/--hide regex that matched no
+/* a warning into warn for each -F/-N/--hide/-C regex that matched no
  * function the views were given (a mistyped name, say) */
 void ct_filter_warn_unused(const struct ct_filter *f, struct ct_msgs *warn);
+/* -C was given and let no call through (the views then exit 1): an error
+ * into msgs naming the regexes, and true */
+bool ct_filter_caller_empty(const struct ct_filter *f, struct ct_msgs *msgs);
 /* true when some filter is set (views may then take a slower path) */
 bool ct_filter_active(const struct ct_filter *f);
 

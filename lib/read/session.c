@@ -592,6 +592,18 @@ uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock)
 	return clock_ns(s, clock);
 }
 
+const char *ct_thread_name(const struct ct_thread *t)
+{
+	if (t->name)
+		return t->name;
+	const struct ct_proc *p = t->proc;
+	const char *n = p && p->argc > 0 && p->argv && p->argv[0] ? p->argv[0]
+			: p && p->exe                             ? p->exe
+								  : "";
+	const char *slash = strrchr(n, '/');
+	return slash && slash[1] ? slash + 1 : n;
+}
+
 uint64_t ct_session_mono_start(const struct ct_session *s)
 {
 	for (size_t i = 0; i < s->nprocs; i++) {

@@ -128,6 +128,10 @@ uint64_t ct_session_ns(const struct ct_session *s, uint64_t clock);
  * line of its first process that has one (0 when none has): an event's
  * timestamp, as replay -f time shows it, is this plus its time */
 uint64_t ct_session_mono_start(const struct ct_session *s);
+/* a thread's name as a task list shows it: its own (pthread_setname_np),
+ * else its process's program, the basename of argv[0] or of the exe;
+ * "" when none is known */
+const char *ct_thread_name(const struct ct_thread *t);
 
 /* ---- events -------------------------------------------------------- */
 

@@ -40,6 +40,8 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg, struct ct
 		return 0;
 	case 'F':
 	case 'N':
+	case 'L':
+	case 'C':
 	case 'D':
 	case 't':
 	case 'T':
@@ -302,6 +304,9 @@ int ct_view_finish(struct ct_view *v, int rc, FILE *out, const char *path)
 		return ct_error("%s", v->err.msg);
 	struct ct_msgs warn = {0};
 	ct_filter_warn_unused(&v->filt, &warn);
+	ct_msgs_flush(&warn);
+	if (!v->counts && ct_filter_caller_empty(&v->filt, &warn))
+		status = 1;
 	ct_msgs_flush(&warn);
 	if (v->filt.r_ranged && !v->filt.r_kept && !v->counts) {
 		ct_view_range_empty(v, v->filt.r_text);

@@ -36,7 +36,7 @@
 	{name, CT_OPT_SETS + (int)offsetof(type, field), NULL, help}
 /* clang-format on */
 
-/* the shared options' codes (the letters d, F, N, D, t, r, h are shared too) */
+/* the shared options' codes (the letters d, F, N, C, D, t, r, h are shared too) */
 enum {
 	CT_OPT_TID = 0x1000,
 	CT_OPT_PER_THREAD,
@@ -68,6 +68,15 @@ enum {
 	{"no-libcall", CT_OPT_NO_LIBCALL, NULL,                                        \
 	 "leave out the library calls (doc/libcall.md): what\n"                       \
 	 "they call back shows under their caller"}
+#define CT_OPT_LOC                                                                     \
+	{"loc-filter", 'L', "REGEX",                                                   \
+	 "as -F, for the functions whose source file or\n"                            \
+	 "module matches REGEX (repeatable)"}
+#define CT_OPT_CALLER                                                                  \
+	{"caller-filter", 'C', "REGEX",                                                \
+	 "only the calls that lead to functions matching\n"                           \
+	 "REGEX: those calls, not what they call, and their\n"                        \
+	 "callers up to the root (repeatable)"}
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
@@ -85,7 +94,8 @@ enum {
 	 "filter, notrace, hide (per thread; doc/replay.md)"}
 /* the call filters, together as report, callers and export take them */
 #define CT_OPT_CALL_FILTERS(depth_help)                                                \
-	CT_OPT_FILTER, CT_OPT_NOTRACE, CT_OPT_HIDEFR, CT_OPT_NOLIBCALL,                \
+	CT_OPT_FILTER, CT_OPT_NOTRACE, CT_OPT_LOC, CT_OPT_CALLER, CT_OPT_HIDEFR,       \
+	CT_OPT_NOLIBCALL,                                                              \
 	CT_OPT_DEPTH(depth_help), CT_OPT_TIME, CT_OPT_TRIGGER
 #define CT_OPT_DEMANGLE                                                                \
 	{"demangle", CT_OPT_DEMANGLE_MODE, "full|simple|no",                           \

@@ -147,6 +147,47 @@ static void test_include(void)
 	ct_filter_free(&f);
 }
 
+/* -C: the paths that lead to a matching call, the call a leaf */
+static void test_caller(void)
+{
+	struct ct_filter f;
+	struct ct_error err;
+	struct ct_msgs msgs = {0};
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_option(&f, 'C', "^c$", &err) == 0);
+	CHECK(ct_filter_active(&f));
+	CHECK_STR(run(&f, trace1), "+main0 +a1 +c2 -c2 -a1 -main0");
+	CHECK(!ct_filter_caller_empty(&f, &msgs));
+	ct_filter_free(&f);
+
+	/* each call of b, its callees left out; the second -C adds leaf */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_option(&f, 'C', "^b$", &err) == 0);
+	CHECK_STR(run(&f, trace1), "+main0 +a1 +b2 -b2 +c2 +b3 -b3 -c2 -a1 +b1 -b1 -main0");
+	ct_filter_free(&f);
+
+	/* after -F (the paths inside a), before -t (b and leaf too short) */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_option(&f, 'F', "^a$", &err) == 0);
+	CHECK(ct_filter_option(&f, 'C', "^c$", &err) == 0);
+	CHECK_STR(run(&f, trace1), "+a0 +c1 -c1 -a0");
+	ct_filter_free(&f);
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_option(&f, 'C', "^leaf$", &err) == 0);
+	CHECK(ct_filter_option(&f, 't', "15", &err) == 0);
+	CHECK_STR(run(&f, trace1), "+main0 -main0");
+	ct_filter_free(&f);
+
+	/* nothing leads to it: said, and the views exit 1 */
+	ct_filter_init(&f, NULL);
+	CHECK(ct_filter_option(&f, 'C', "^nosuch$", &err) == 0);
+	CHECK_STR(run(&f, trace1), "");
+	CHECK(ct_filter_caller_empty(&f, &msgs));
+	ct_msgs_free(&msgs);
+	CHECK(ct_filter_option(&f, 'C', "(", &err) < 0);
+	ct_filter_free(&f);
+}
+
 static void test_exclude(void)
 {
 	struct ct_filter f;
@@ -471,6 +512,7 @@ int main(void)
 	test_nofilter();
 	test_include();
 	test_exclude();
+	test_caller();
 	test_depth();
 	test_time();
 	test_advance();
