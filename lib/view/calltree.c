@@ -30,6 +30,14 @@ void ct_tree_free(struct ct_tree *t)
 
 uint32_t ct_tree_child(struct ct_tree *t, uint32_t parent, uint32_t name)
 {
+	/* a call most often has the callee of the last call or the first
+	 * one made from its parent's path (a loop, a recursion): no look-up */
+	uint32_t c = t->n[parent].last_child;
+	if (c != CT_TREE_NONE && t->n[c].name == name)
+		return c;
+	c = t->n[parent].first_child;
+	if (c != CT_TREE_NONE && t->n[c].name == name)
+		return c;
 	bool added;
 	uint32_t i = ct_u64map_index(&t->map, (uint64_t)parent << 32 | name, t->len, &added);
 	if (!added)
