@@ -298,7 +298,8 @@ static void set_open(struct tui *u, size_t r, bool open)
 	if (!open) {
 		size_t n = count_shown(u, node);
 		u->open[node] = false;
-		memmove(u->vis + r + 1, u->vis + r + 1 + n, (u->nvis - r - 1 - n) * sizeof(*u->vis));
+		memmove(u->vis + r + 1, u->vis + r + 1 + n,
+			(u->nvis - r - 1 - n) * sizeof(*u->vis));
 		u->nvis -= n;
 		return;
 	}
@@ -482,7 +483,8 @@ static void show_callers(struct tui *u, uint32_t f, bool remember)
 			if (side ? u->edges[e].caller == f : u->edges[e].callee == f)
 				*CT_PUSH(u->crows, u->ncrows, u->capcrows) =
 					(struct crow){side ? 1 : -1,
-						      side ? u->edges[e].callee : u->edges[e].caller,
+						      side ? u->edges[e].callee
+							   : u->edges[e].caller,
 						      (uint32_t)e};
 		sort_callers = !side;
 		ct_qsort(u->crows + from, u->ncrows - from, sizeof(*u->crows), cmp_crows);
@@ -573,8 +575,8 @@ static void draw_graph_row(struct tui *u, int y, size_t r)
 			memcpy(bars + 2 * (k - 1), u->last[a] ? "  " : "| ", 2);
 	}
 	bars[nb] = 0;
-	snprintf(line + len, sizeof(line) - (size_t)len, "%s%s%s", bars,
-		 ct_tx(u->names.v[n->name]), ct_mostly_cost(n->total, n->rtotal) ? COST_MARK : "");
+	snprintf(line + len, sizeof(line) - (size_t)len, "%s%s%s", bars, ct_tx(u->names.v[n->name]),
+		 ct_mostly_cost(n->total, n->rtotal) ? COST_MARK : "");
 	put(y, 0, line);
 }
 
@@ -648,7 +650,8 @@ static void draw(struct tui *u)
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		char line[2][64];
 		snprintf(line[0], sizeof(line[0]), "terminal too small: %dx%d", COLS, LINES);
-		snprintf(line[1], sizeof(line[1]), "calltrace tui needs %dx%d", MIN_COLS, MIN_LINES);
+		snprintf(line[1], sizeof(line[1]), "calltrace tui needs %dx%d", MIN_COLS,
+			 MIN_LINES);
 		/* as much as fits */
 		mvaddnstr(0, 0, line[0], COLS);
 		if (LINES > 1)
@@ -672,8 +675,9 @@ static void draw(struct tui *u)
 		put(0, 0, "  TOTAL TIME   SELF TIME     CALLS    FUNCTION");
 		break;
 	case V_REPORT:
-		put(0, 0, "  Total time   Self time       Calls    Average        Min        Max  "
-			  "Function");
+		put(0, 0,
+		    "  Total time   Self time       Calls    Average        Min        Max  "
+		    "Function");
 		break;
 	case V_CALLERS:
 		put(0, 0, "  TOTAL TIME   SELF TIME       CALLS  FUNCTION (< caller, > callee)");

@@ -80,8 +80,8 @@ static int cmp_kids(const void *a, const void *b)
 	return ct_tree_cmp(sort_t, sort_names, *(const uint32_t *)a, *(const uint32_t *)b);
 }
 
-uint32_t *ct_tree_sorted_children(const struct ct_tree *t, const char *const *names,
-				  uint32_t node, size_t *n)
+uint32_t *ct_tree_sorted_children(const struct ct_tree *t, const char *const *names, uint32_t node,
+				  size_t *n)
 {
 	size_t k = 0;
 	for (uint32_t c = t->n[node].first_child; c != CT_TREE_NONE; c = t->n[c].next_sibling)

@@ -86,7 +86,7 @@ static inline void ct_tree_thread_reset(struct ct_tree *t)
  * (names[]), then first created */
 int ct_tree_cmp(const struct ct_tree *t, const char *const *names, uint32_t a, uint32_t b);
 /* node's children in that order: *n of them, malloc'ed (NULL when none) */
-uint32_t *ct_tree_sorted_children(const struct ct_tree *t, const char *const *names,
-				  uint32_t node, size_t *n);
+uint32_t *ct_tree_sorted_children(const struct ct_tree *t, const char *const *names, uint32_t node,
+				  size_t *n);
 
 #endif
