@@ -166,6 +166,28 @@ section "q quits, exit 0"
 keys s q
 wait_rc s && echo "exit $RC" | add
 
+section "-F ^middle\$ --hide ^inner\$: graph's and report's rows with the same filters"
+start f 100 30 "$T -F '^middle\$' --hide '^inner\$'"
+wait_for f '\[graph\]  middle  1/1( |$)'
+keys f +
+wait_for f '\[graph\]  middle  1/2( |$)'
+body f | sed -e 's/^\(.\{36\}\)[-+ ] /\1/' -e 's/[[:space:]]*$//' >"$W/tui.graphf"
+ct graph d --no-pager -F '^middle$' --hide '^inner$' | sed -e '1,2d' -e '/^\* mostly/d' \
+	-e 's/[[:space:]]*$//' >"$W/graphf.txt"
+cmp -s "$W/tui.graphf" "$W/graphf.txt" ||
+	fail "tui -F's graph view is not graph -F's: $(diff "$W/graphf.txt" "$W/tui.graphf" | tr '\n' '|')"
+body f | norm | add
+keys f r 3
+wait_for f '\[report, by calls\]'
+body f | sed -e 's/[[:space:]]*$//' >"$W/tui.reportf"
+ct report d --no-pager -s calls -F '^middle$' --hide '^inner$' | sed -e '1,2d' -e '/^\* mostly/d' \
+	-e '/^$/,$d' -e 's/[[:space:]]*$//' >"$W/reportf.txt"
+cmp -s "$W/tui.reportf" "$W/reportf.txt" ||
+	fail "tui -F's report view is not report -F's: $(diff "$W/reportf.txt" "$W/tui.reportf" | tr '\n' '|')"
+body f | norm | add
+keys f q
+wait_rc f && echo "exit $RC" | add
+
 section "a terminal too small: a message; enlarged: the views"
 start small 40 8 "$T"
 wait_for small 'terminal too small' && screen small | norm | add
