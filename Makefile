@@ -51,6 +51,8 @@ CMD_SRCS := calltrace.c $(wildcard builtin/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 CMD_OBJS := $(CMD_SRCS:%.c=$(O)/%.o)
 LIBS := -ldw -lelf -lstdc++ -lm
+# the commands alone (tui): ncurses, from pkg-config (Debian's libncurses-dev)
+CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 # the example plugins (doc/plugins.md): one shared object each
 PLUGIN_SRCS := $(wildcard plugins/*.c)
@@ -160,7 +162,7 @@ $(O)/gen/html_assets.o: $(O)/gen/html_assets.c builtin/html_assets.h
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/calltrace: $(CMD_OBJS) $(LIB_OBJS) $(O)/gen/html_assets.o
-	$(CC) $(SAN) -o $@ $^ $(LIBS)
+	$(CC) $(SAN) -o $@ $^ $(LIBS) $(CURSES_LIBS)
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -227,7 +229,7 @@ FUZZ_FLAGS ?= -rss_limit_mb=2048 -timeout=10 -max_len=65536 -dict=tests/fuzz/rea
 FUZZ_OBJS := $(filter-out $(O)/calltrace.o,$(CMD_OBJS)) $(LIB_OBJS) $(O)/gen/html_assets.o
 
 $(O)/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_OBJS)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS) $(CURSES_LIBS)
 
 fuzz-build:
 	$(MAKE) O=$(FUZZ_O) CC=clang SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
@@ -255,7 +257,7 @@ coverage:
 
 # the man pages: calltrace(1) from doc/calltrace.md, calltrace-CMD(1) from
 # doc/CMD.md, by tools/man.sh with go-md2man (make deps installs it)
-MAN_CMDS := record replay report callers graph coverage info live top export
+MAN_CMDS := record replay report callers graph coverage info live top export tui
 MANS := $(O)/man/calltrace.1 $(MAN_CMDS:%=$(O)/man/calltrace-%.1)
 
 man: $(MANS)

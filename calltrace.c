@@ -28,6 +28,7 @@ static const struct cmd_struct commands[] = {
 	{"info", cmd_info, "what was recorded: command, processes, threads, modules"},
 	{"live", cmd_live, "run a program and show its call tree while it runs"},
 	{"top", cmd_top, "run a program and show its flat profile while it runs"},
+	{"tui", cmd_tui, "browse a recording in the terminal: graph, report, callers"},
 	{"export", cmd_export,
 	 "write the calls for other tools: chrome, perfetto, folded, callgrind, html"},
 };

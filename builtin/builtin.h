@@ -19,6 +19,7 @@ int cmd_coverage(int argc, char **argv);
 int cmd_callers(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
 
 /* record's command line and its run, for live and top too: record.h */
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "calltree.h"
 #include "counts.h"
 #include "filter.h"
 #include "findfunc.h"
@@ -33,7 +34,7 @@
 #include "util.h"
 #include "view.h"
 
-#define NONE UINT32_MAX
+#define NONE CT_TREE_NONE
 
 static inline uint64_t ct_absdiff(uint64_t a, uint64_t b)
 {
@@ -45,7 +46,7 @@ static inline uint64_t ct_absdiff(uint64_t a, uint64_t b)
 /* a backtrace deeper than BT_OUTER + BT_INNER + 1 frames shows its outermost
  * BT_OUTER and innermost BT_INNER frames around "[… K frames]", so that the
  * backtraces stay linear in the number of nodes too */
-#define BT_OUTER 32
+#define BT_OUTER CT_TREE_TOP
 #define BT_INNER 32
 
 #define STR_(x) #x
@@ -78,79 +79,11 @@ static const char tail[] =
 	"\"[DEPTH] +-name\" instead of with bars.\n";
 /* clang-format on */
 
-/* ---- the tree ------------------------------------------------------- */
-
-struct node {
-	uint32_t parent, name;                          /* name: id; NONE for the root */
-	uint32_t first_child, last_child, next_sibling; /* in order of creation */
-	uint32_t depth;                                 /* 0 for the root */
-	uint32_t top;                                   /* its ancestor (or itself) at depth
-					* BT_OUTER; 0 while it is shallower */
-	uint64_t calls, total, self;
-	uint64_t rtotal; /* total on the recorded clock */
-};
-
-struct tree {
-	struct node *n; /* n[0] is the root (no function) */
-	size_t len, cap;
-	struct ct_u64map map; /* parent << 32 | name -> index + 1 */
-};
-
-static void tree_init(struct tree *t)
-{
-	t->cap = 256;
-	t->n = xmalloc(t->cap * sizeof(*t->n));
-	t->len = 1;
-	t->n[0] = (struct node){.parent = NONE,
-				.name = NONE,
-				.first_child = NONE,
-				.last_child = NONE,
-				.next_sibling = NONE};
-	ct_u64map_init(&t->map);
-}
-
-static void tree_free(struct tree *t)
-{
-	free(t->n);
-	ct_u64map_free(&t->map);
-}
-
-static uint32_t tree_child(struct tree *t, uint32_t parent, uint32_t name)
-{
-	bool added;
-	uint32_t i = ct_u64map_index(&t->map, (uint64_t)parent << 32 | name, t->len, &added);
-	if (!added)
-		return i;
-	uint32_t depth = t->n[parent].depth + 1;
-	*CT_PUSH(t->n, t->len, t->cap) = (struct node){.parent = parent,
-						       .name = name,
-						       .first_child = NONE,
-						       .last_child = NONE,
-						       .next_sibling = NONE,
-						       .depth = depth,
-						       .top = depth == BT_OUTER  ? i
-							      : depth > BT_OUTER ? t->n[parent].top
-										 : 0};
-	if (t->n[parent].last_child == NONE)
-		t->n[parent].first_child = i;
-	else
-		t->n[t->n[parent].last_child].next_sibling = i;
-	t->n[parent].last_child = i;
-	return i;
-}
-
-struct frame {
-	uint32_t node;
-	uint64_t child; /* inclusive time of direct callees */
-};
-
 struct graph {
 	struct ct_filter *filt;
 	struct ct_names names; /* function names and their ids */
 
-	struct tree tree;
-	struct frame *stack;
-	size_t depth, capstack;
+	struct ct_tree tree; /* and the open calls of the thread being read */
 	bool no_time;
 	/* -f: the columns before the tree, in order (uftrace graph's fields
 	 * and calls); fields_set false: the usual ones */
@@ -170,7 +103,7 @@ struct graph {
 	const char *diff;
 	struct graph *other; /* its graph and view, open until the end */
 	struct ct_view *ov;
-	struct node *onodes;
+	struct ct_tnode *onodes;
 	bool *inb, *inn;
 	int argc;
 	char **argv;
@@ -209,21 +142,9 @@ static void one_event(struct graph *g, struct ct_func *fn, const struct ct_event
 				}
 			}
 		}
-		uint32_t parent = g->depth ? g->stack[g->depth - 1].node : 0;
-		uint32_t node = tree_child(&g->tree, parent, (uint32_t)fn->user);
-		*CT_PUSH(g->stack, g->depth, g->capstack) =
-			(struct frame){.node = node, .child = 0};
-	} else if (ev->kind == CT_EXIT && g->depth) {
-		/* well nested: the exit of the call on top */
-		struct frame f = g->stack[--g->depth];
-		uint64_t incl = ct_event_dur(ev);
-		struct node *n = &g->tree.n[f.node];
-		n->calls += ct_call_counted(ev);
-		n->total += incl;
-		n->rtotal += ct_event_raw_dur(ev);
-		n->self += ct_call_self(incl, f.child);
-		if (g->depth)
-			g->stack[g->depth - 1].child += incl;
+		ct_tree_enter(&g->tree, (uint32_t)fn->user);
+	} else if (ev->kind == CT_EXIT) {
+		ct_tree_exit(&g->tree, ev);
 	}
 }
 
@@ -250,22 +171,22 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 {
 	struct graph *g = ctx;
-	g->depth = 0;
+	ct_tree_thread_reset(&g->tree);
 	int rc = ct_view_read_thread(v, t, NULL, emit, g);
-	g->depth = 0;
+	ct_tree_thread_reset(&g->tree);
 	return rc;
 }
 
 /* ---- output --------------------------------------------------------- */
 
 static const struct graph *sort_g;
-static const struct tree *sort_t;
+static const struct ct_tree *sort_t;
 
 /* by total time (descending), then name; with --no-time by first call */
 static int cmp_nodes(const void *a, const void *b)
 {
 	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
-	const struct node *na = &sort_t->n[ia], *nb = &sort_t->n[ib];
+	const struct ct_tnode *na = &sort_t->n[ia], *nb = &sort_t->n[ib];
 	if (sort_g->onodes && !sort_g->no_time) {
 		/* --diff: by the size of the total's difference */
 		uint64_t da = ct_absdiff(sort_g->onodes[ia].total, na->total);
@@ -276,18 +197,14 @@ static int cmp_nodes(const void *a, const void *b)
 		if (c)
 			return c;
 	} else if (!sort_g->no_time) {
-		if (na->total != nb->total)
-			return na->total > nb->total ? -1 : 1;
-		int c = strcmp(sort_g->names.v[na->name], sort_g->names.v[nb->name]);
-		if (c)
-			return c;
+		return ct_tree_cmp(sort_t, sort_g->names.v, ia, ib);
 	}
 	return ia < ib ? -1 : ia > ib;
 }
 
 /* the node's time is mostly the tracer's (lib/read/overhead.h): its line
  * is marked as report marks such a function, and a legend follows */
-static bool mostly_cost(const struct graph *g, const struct node *n)
+static bool mostly_cost(const struct graph *g, const struct ct_tnode *n)
 {
 	bool times = !g->no_time;
 	if (g->fields_set) { /* -f: only when a time is shown */
@@ -305,9 +222,9 @@ static const char cost_legend[] =
 
 /* --diff: a node's figures, base, new, difference; "-" for a side
  * without the path */
-static void print_diff_row(const struct graph *g, FILE *out, const struct node *n, uint32_t i)
+static void print_diff_row(const struct graph *g, FILE *out, const struct ct_tnode *n, uint32_t i)
 {
-	const struct node *o = &g->onodes[i];
+	const struct ct_tnode *o = &g->onodes[i];
 	char b[64], sd[72];
 	if (!g->no_time) {
 		for (int side = 0; side < 2; side++) {
@@ -333,7 +250,7 @@ static void print_diff_row(const struct graph *g, FILE *out, const struct node *
 	fprintf(out, "  %+10lld  ", (long long)o->calls - (long long)n->calls);
 }
 
-static void print_row(const struct graph *g, FILE *out, const struct node *n)
+static void print_row(const struct graph *g, FILE *out, const struct ct_tnode *n)
 {
 	if (g->onodes) {
 		print_diff_row(g, out, n, (uint32_t)(n - g->tree.n));
@@ -414,7 +331,7 @@ struct pending {
 
 /* the tree under t's root, depth-first, children sorted; true when a
  * line was marked (mostly_cost) */
-static bool print_tree(const struct graph *g, const struct tree *t, FILE *out)
+static bool print_tree(const struct graph *g, const struct ct_tree *t, FILE *out)
 {
 	bool marked = false;
 	struct pending *stack = NULL;
@@ -455,7 +372,7 @@ static bool print_tree(const struct graph *g, const struct tree *t, FILE *out)
 			more = xrealloc(more, capmore * sizeof(*more));
 		}
 		more[p.depth] = !p.last;
-		const struct node *n = &t->n[p.node];
+		const struct ct_tnode *n = &t->n[p.node];
 		print_row(g, out, n);
 		if (p.depth > MAX_INDENT) {
 			fprintf(out, "[%u] +-", p.depth);
@@ -489,7 +406,7 @@ static bool print_tree(const struct graph *g, const struct tree *t, FILE *out)
 static bool print_func(const struct graph *g, uint32_t f, const char *fname, FILE *out)
 {
 	bool marked = false;
-	const struct tree *t = &g->tree;
+	const struct ct_tree *t = &g->tree;
 	/* under[i]: node i has an ancestor named f (parents come first) */
 	bool *under = xcalloc(t->len, sizeof(*under));
 	uint32_t *outer = xmalloc(t->len * sizeof(*outer));
@@ -508,7 +425,7 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 	print_header(g, out, "BACKTRACE");
 	uint32_t path[BT_OUTER + BT_INNER + 1]; /* a backtrace that is not cut */
 	for (size_t k = 0; k < nouter; k++) {
-		const struct node *nd = &t->n[outer[k]];
+		const struct ct_tnode *nd = &t->n[outer[k]];
 		bool cut = nd->depth > BT_OUTER + BT_INNER + 1;
 		size_t np = 0;
 		for (uint32_t i = outer[k]; i && np < (cut ? BT_INNER : nd->depth);
@@ -536,12 +453,12 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 	}
 
 	/* the callee tree: the subtrees of the outermost activations merged */
-	struct tree m;
-	tree_init(&m);
+	struct ct_tree m;
+	ct_tree_init(&m);
 	uint32_t(*work)[2] = NULL;
 	size_t nwork = 0, capwork = 0;
 	for (size_t k = 0; k < nouter; k++) {
-		uint32_t d = tree_child(&m, 0, f);
+		uint32_t d = ct_tree_child(&m, 0, f);
 		if (nwork == capwork) {
 			capwork = capwork ? 2 * capwork : 64;
 			work = xrealloc(work, capwork * sizeof(*work));
@@ -562,7 +479,7 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 					work = xrealloc(work, capwork * sizeof(*work));
 				}
 				work[nwork][0] = c;
-				work[nwork++][1] = tree_child(&m, dst, t->n[c].name);
+				work[nwork++][1] = ct_tree_child(&m, dst, t->n[c].name);
 			}
 		}
 	}
@@ -570,7 +487,7 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 	print_header(g, out, "FUNCTION");
 	marked |= print_tree(g, &m, out);
 	free(work);
-	tree_free(&m);
+	ct_tree_free(&m);
 	free(under);
 	free(outer);
 	return marked;
@@ -754,7 +671,7 @@ static int count_begin(struct graph *g, struct ct_view *v)
 				break;
 			}
 			uint32_t id = intern(g, c->names.v[arcs[i].callee], true);
-			uint32_t child = tree_child(&g->tree, node, id);
+			uint32_t child = ct_tree_child(&g->tree, node, id);
 			g->tree.n[child].calls += arcs[i].calls;
 			while (nfn < g->tree.len)
 				*CT_PUSH(fn, nfn, capfn) = arcs[i].callee;
@@ -833,7 +750,7 @@ static int diff_read(struct graph *g, struct ct_view *v)
 			       .takes_arg = true,
 			       .unfiltered = unfiltered};
 	ct_names_init(&og->names);
-	tree_init(&og->tree);
+	ct_tree_init(&og->tree);
 	if (ct_view_parse(ov, g->argc, g->argv) >= 0)
 		return 1; /* not reached: parsed before */
 	ov->dir = g->diff;
@@ -850,8 +767,8 @@ static int diff_read(struct graph *g, struct ct_view *v)
 	map[0] = 0;
 	/* a node's parent comes before it */
 	for (size_t i = 1; i < o.tree.len; i++)
-		map[i] = tree_child(&g->tree, map[o.tree.n[i].parent],
-				    intern(g, o.names.v[o.tree.n[i].name], true));
+		map[i] = ct_tree_child(&g->tree, map[o.tree.n[i].parent],
+				       intern(g, o.names.v[o.tree.n[i].name], true));
 	g->onodes = xcalloc(g->tree.len, sizeof(*g->onodes));
 	g->inb = xcalloc(g->tree.len, sizeof(*g->inb));
 	g->inn = xcalloc(g->tree.len, sizeof(*g->inn));
@@ -914,16 +831,14 @@ int cmd_graph(int argc, char **argv)
 	g.argc = argc;
 	g.argv = argv;
 	ct_names_init(&g.names);
-	tree_init(&g.tree);
+	ct_tree_init(&g.tree);
 	int status = ct_view_run(&v, argc, argv);
-	free(g.stack);
-	tree_free(&g.tree);
+	ct_tree_free(&g.tree);
 	ct_names_free(&g.names);
 	ct_counts_free(&g.cnt);
 	if (g.ov) {
 		ct_view_close(g.ov);
-		free(g.other->stack);
-		tree_free(&g.other->tree);
+		ct_tree_free(&g.other->tree);
 		ct_names_free(&g.other->names);
 	}
 	free(g.ov);

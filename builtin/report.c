@@ -71,13 +71,6 @@ static const char tail[] =
 
 /* ---- aggregation ---------------------------------------------------- */
 
-struct frame {
-	uint32_t id;
-	uint64_t child; /* inclusive time of direct callees */
-	uint64_t rchild;
-	uint64_t schild, schild_ns; /* their samples, and the samples' time */
-};
-
 /* --by-args: the row of a call with captured arguments, "name(values)" */
 static uint32_t args_row(struct report *r, const struct ct_func *fn, const struct ct_event *ev)
 {
@@ -150,7 +143,7 @@ static inline void account_enter(struct report *r, struct ct_func *fn, const str
 	uint32_t id = (uint32_t)fn->user;
 	if (__builtin_expect(r->by_args && ev->args && ev->args->has_args, 0))
 		id = args_row(r, fn, ev);
-	*CT_PUSH(r->stack, r->depth, r->capstack) = (struct frame){.id = id, .child = 0};
+	*CT_PUSH(r->stack, r->depth, r->capstack) = (struct ct_fframe){.id = id, .child = 0};
 	r->active[id]++;
 }
 
@@ -160,48 +153,9 @@ static inline void account_enter(struct report *r, struct ct_func *fn, const str
 static inline __attribute__((always_inline)) void account_exit(struct report *r,
 							       const struct ct_event *ev)
 {
-	struct frame f = r->stack[--r->depth];
-	uint32_t id = f.id;
-	uint64_t incl = ct_event_dur(ev);
-	struct fstat *st = &r->stats[id];
-	uint64_t self = ct_call_self(incl, f.child);
-	if (r->active[id])
-		r->active[id]--;
-	if (__builtin_expect(ct_call_counted(ev), 1)) {
-		if (!st->calls || incl < st->min)
-			st->min = incl;
-		if (incl > st->max)
-			st->max = incl;
-		if (!st->calls || self < st->smin)
-			st->smin = self;
-		if (self > st->smax)
-			st->smax = self;
-		st->calls++;
-		st->sum += incl;
-	} else {
-		st->frames++;
-	}
-	if (!r->active[id]) {
-		st->total += incl;
-		st->rtotal += ct_event_raw_dur(ev);
-	}
-	st->self += self;
-	if (r->depth)
-		r->stack[r->depth - 1].child += incl;
-	if (__builtin_expect(ev->samples != 0, 0)) {
-		/* record --sample: the same sums on the samples */
-		uint64_t n = ev->samples, ns = n * ev->thread->proc->sample_ns;
-		if (!r->active[id]) {
-			st->stotal += n;
-			st->stotal_ns += ns;
-		}
-		st->sself += n - (f.schild < n ? f.schild : n);
-		st->sself_ns += ns - (f.schild_ns < ns ? f.schild_ns : ns);
-		if (r->depth) {
-			r->stack[r->depth - 1].schild += n;
-			r->stack[r->depth - 1].schild_ns += ns;
-		}
-	}
+	struct ct_fframe f = r->stack[--r->depth];
+	ct_fstat_exit(&r->stats[f.id], &r->active[f.id], &f,
+		      r->depth ? &r->stack[r->depth - 1] : NULL, ev);
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -222,7 +176,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 static void thread_reset(struct report *r)
 {
 	while (r->depth) {
-		struct frame f = r->stack[--r->depth];
+		struct ct_fframe f = r->stack[--r->depth];
 		if (r->active[f.id])
 			r->active[f.id]--;
 	}
@@ -232,7 +186,7 @@ static void thread_reset(struct report *r)
 
 static struct report *sort_r;
 
-static uint64_t keyval(const struct fstat *st, enum skey k)
+static uint64_t keyval(const struct ct_fstat *st, enum skey k)
 {
 	switch (k) {
 	case K_TOTAL:
@@ -392,7 +346,7 @@ static int parse_fields(struct report *r, const char *arg)
 	}
 }
 
-static uint64_t field_value(const struct fstat *st, enum rfield f)
+static uint64_t field_value(const struct ct_fstat *st, enum rfield f)
 {
 	switch (f) {
 	case RF_TOTAL:
@@ -438,7 +392,7 @@ static void print_text_fields(struct report *r, const struct ct_thread *t, const
 	for (size_t k = 0; k < r->nfields; k++)
 		times |= r->fields[k] != RF_CALL;
 	for (size_t i = 0; i < n; i++) {
-		const struct fstat *st = &r->stats[rows[i]];
+		const struct ct_fstat *st = &r->stats[rows[i]];
 		char b[64];
 		for (size_t k = 0; k < r->nfields; k++) {
 			uint64_t v = field_value(st, r->fields[k]);
@@ -507,7 +461,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		      out);
 		bool marked = false;
 		for (size_t i = 0; i < n; i++) {
-			const struct fstat *st = &r->stats[rows[i]];
+			const struct ct_fstat *st = &r->stats[rows[i]];
 			char b[6][64], sb[2][64], smp[96] = "";
 			bool mark = mostly_cost(st);
 			marked |= mark;
@@ -531,7 +485,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 		break;
 	case FMT_CSV: /* the header was printed by cmd_report */
 		for (size_t i = 0; i < n; i++) {
-			const struct fstat *st = &r->stats[rows[i]];
+			const struct ct_fstat *st = &r->stats[rows[i]];
 			csv_row_start(r, t, pid, rows[i]);
 			fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu",
 				(unsigned long long)st->calls, (unsigned long long)st->total,
@@ -548,7 +502,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 	case FMT_JSON:
 		json_table_start(r, t, pid, "{\"functions\":[");
 		for (size_t i = 0; i < n; i++) {
-			const struct fstat *st = &r->stats[rows[i]];
+			const struct ct_fstat *st = &r->stats[rows[i]];
 			json_row_start(r, i, rows[i]);
 			fprintf(out,
 				",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"

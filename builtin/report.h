@@ -13,22 +13,11 @@
 #include <string.h>
 
 #include "counts.h"
+#include "flat.h"
 #include "overhead.h"
 #include "session.h"
 #include "util.h"
 #include "view.h"
-
-struct frame; /* an open call (report.c) */
-
-/* a function's figures (a row) */
-struct fstat {
-	uint64_t calls, total, self, sum, min, max;
-	uint64_t smin, smax; /* the least and most self time of a call */
-	uint64_t rtotal;     /* total on the recorded clock */
-	uint64_t frames;     /* calls entered before the stream (not counted) */
-	/* record --sample: sampled total and self, in samples and in ns */
-	uint64_t stotal, sself, stotal_ns, sself_ns;
-};
 
 /* --format, and -s's keys */
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
@@ -57,11 +46,11 @@ struct report {
 	struct ct_filter *filt;
 	struct ct_names names; /* function names and their ids */
 
-	struct fstat *stats; /* per id */
-	uint32_t *active;    /* per id: open activations on the current thread */
+	struct ct_fstat *stats; /* per id */
+	uint32_t *active;       /* per id: open activations on the current thread */
 	size_t capstats;
 
-	struct frame *stack; /* the open calls (report.c) */
+	struct ct_fframe *stack; /* the open calls (lib/view/flat.h) */
 	size_t depth, capstack;
 
 	enum fmt fmt;
@@ -110,8 +99,8 @@ struct diff {
 	struct report o;   /* the other recording's figures */
 	struct ct_view ov; /* and its view */
 	bool opened;
-	struct fstat *ostats;   /* the other's figures per id of the base's names */
-	char lost_note[2][320]; /* which recording lost events (ct_view's lost_note) */
+	struct ct_fstat *ostats; /* the other's figures per id of the base's names */
+	char lost_note[2][320];  /* which recording lost events (ct_view's lost_note) */
 };
 
 /* a function's id among r's names, its row made if new (report.c) */
@@ -125,14 +114,14 @@ struct task_row {
 };
 
 /* the average of a row's calls */
-static inline uint64_t ct_avg(const struct fstat *st)
+static inline uint64_t ct_avg(const struct ct_fstat *st)
 {
-	return st->calls ? st->sum / st->calls : 0;
+	return ct_fstat_avg(st);
 }
 
 /* the function's time is mostly the tracer's (lib/read/overhead.h): marked
  * so that nobody optimises the tracer's cost */
-static inline bool mostly_cost(const struct fstat *st)
+static inline bool mostly_cost(const struct ct_fstat *st)
 {
 	return ct_mostly_cost(st->total, st->rtotal);
 }

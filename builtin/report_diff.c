@@ -24,13 +24,13 @@ struct drow {
 	bool inb, inn;
 };
 
-static bool has_row(const struct fstat *st)
+static bool has_row(const struct ct_fstat *st)
 {
 	return st->calls || st->frames;
 }
 
 /* a figure of a side: total, self or calls */
-static int64_t dfig(const struct fstat *st, enum skey k)
+static int64_t dfig(const struct ct_fstat *st, enum skey k)
 {
 	return k == K_SELF    ? (int64_t)st->self
 	       : k == K_CALLS ? (int64_t)st->calls
@@ -215,7 +215,7 @@ static void diff_text(struct report *r, const struct ct_view *v, const struct dr
 	bool marked = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct drow *w = &rows[ix[i]];
-		const struct fstat *b = &r->stats[w->id], *o = &d->ostats[w->id];
+		const struct ct_fstat *b = &r->stats[w->id], *o = &d->ostats[w->id];
 		if (!d->counts) {
 			put_group(out, d, w, (int64_t)b->total, (int64_t)o->total, true);
 			put_group(out, d, w, (int64_t)b->self, (int64_t)o->self, true);
@@ -266,7 +266,7 @@ static void diff_csv(struct report *r, const struct drow *rows, const uint32_t *
 	}
 }
 
-static void json_side(FILE *out, const struct fstat *st, bool in, bool counts)
+static void json_side(FILE *out, const struct ct_fstat *st, bool in, bool counts)
 {
 	if (!in) {
 		fputs("null", out);
@@ -324,7 +324,7 @@ static void diff_json(struct report *r, const struct ct_view *v, const struct dr
 	fputs(",\"functions\":[", out);
 	for (size_t i = 0; i < n; i++) {
 		const struct drow *w = &rows[ix[i]];
-		const struct fstat *b = &r->stats[w->id], *o = &d->ostats[w->id];
+		const struct ct_fstat *b = &r->stats[w->id], *o = &d->ostats[w->id];
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
 		ct_json_string(out, r->names.v[w->id]);
 		fprintf(out, ",\"status\":\"%s\",\"base\":", status_of(w));
