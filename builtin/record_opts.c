@@ -367,15 +367,13 @@ static int check_together(struct record_opts *o, struct ct_error *err)
 		return -1;
 	}
 	if (o->sample_ns) {
-		/* (not yet: --count has no shadow stack of recorded calls to
-		 * charge samples to; -t and time= take back the records of
-		 * short calls, their samples with them) */
+		/* (-t and time= take back the records of short calls, their
+		 * samples with them: not yet) */
 		bool timed = o->rf.min_time != 0;
 		for (size_t i = 0; i < o->rf.ntrig; i++)
 			timed |= strstr(o->rf.trig[i], "time=") != NULL;
-		const char *what = o->count ? "--count" : timed ? "-t or a time= trigger" : NULL;
-		if (what) {
-			ct_set_err(err, "--sample: not with %s (not yet)", what);
+		if (timed) {
+			ct_set_err(err, "--sample: not with -t or a time= trigger (not yet)");
 			return -1;
 		}
 	}

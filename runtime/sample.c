@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "count.h"
 #include "internal.h"
 
 #ifndef sigev_notify_thread_id
@@ -109,18 +110,27 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* n samples: on the recorded path, or on the counting stack (--count) */
+static inline void put(struct ct_tstate *t, uint32_t n)
+{
+	if (ct_count_on)
+		ct_count_sample(n);
+	else
+		ct_sample_put(t, n);
+}
+
 static void on_sample(int sig, siginfo_t *si, void *uc)
 {
 	struct ct_tstate *t = &ct_self;
 	int e = errno;
 	if (si->si_code == SI_TIMER && si->si_value.sival_ptr == &cookie) {
 		int over = si->si_overrun;
-		ct_sample_put(t, 1u + (over > 0 ? (uint32_t)over : 0u));
+		put(t, 1u + (over > 0 ? (uint32_t)over : 0u));
 	} else if ((si->si_code == POLL_HUP || si->si_code == POLL_IN) && ct_sample_perf) {
 		/* the perf event's overflow: it stopped, start it again (one
 		 * that comes after its descriptor was closed: nothing) */
 		if (t->sample_on == 2 && si->si_fd == t->sample_timer) {
-			ct_sample_put(t, 1);
+			put(t, 1);
 			ioctl(t->sample_timer, PERF_EVENT_IOC_REFRESH, 1);
 		}
 	} else {
