@@ -403,7 +403,8 @@ static void html_exit(struct exporter *x, const struct ct_fevent *fe)
 	uint64_t b = 0, e = 0;
 	if (in)
 		clip(x, ev, &b, &e);
-	ct_html_exit(x->html, x->net, in, ct_call_counted(ev), b, e);
+	ct_html_exit(x->html, x->net, in, ct_call_counted(ev), b, e,
+		     in ? ev->samples * ev->thread->proc->sample_ns : 0);
 }
 
 /* ---- reading --------------------------------------------------------- */

@@ -1,7 +1,8 @@
 # record --count --sample (doc/record.md "Sampling"): exact counts, times
 # from samples charged on the counting stack; and the samples on the other
-# views of a full recording (callers' sampled columns, export
-# --format=folded --by=samples).  tests/e2e/sample.c: one() and three()
+# views of a full recording (callers' and graph's sampled columns, export
+# --format=folded --by=samples, the HTML report's sampled flame graph,
+# checked in Chromium by tests/browser/html_sampled.js).  tests/e2e/sample.c: one() and three()
 # run the same loop, three() three times as long, turn about; their sampled
 # self times must be 1:3 within +-35 % (a ratio of two functions' samples
 # in one run, never an absolute time), in the main thread, in two threads
@@ -57,7 +58,7 @@ if grep -q '^sample .* timer$' "$W"/c/*.proc; then
 	want_rc "record --count --sample=4k ./prog" $RC 0 "$W/c.err"
 fi
 sed -n 's/^calltrace: exit 0: .*(counting mode: times from [0-9]* samples).*/summary: times from N samples/p' "$W/c.err" | add
-ct report c | sed -n '1p; $s/[0-9][0-9.]* \(ns\|us\|ms\|s\)\b/T/g; $s/[0-9][0-9]*/N/g; $p' | add
+ct report c | sed -n '1p; $s/[0-9][0-9.]*  *\(ns\|us\|ms\|s\)\b/T/g; $s/[0-9][0-9]*/N/g; $p' | add
 ct report c --format=csv | sed -n 1p | add
 ratio c
 ct report c --format=json >"$W/c.json"
@@ -78,7 +79,7 @@ ct report c -s self --format=csv | sed -n 2p | cut -d, -f1 | sed 's/^/report -s 
 
 section "--count --sample: callers, folded by samples, graph"
 ct callers c work >"$W/c.callers"
-sed -n '1,2p; $s/[0-9][0-9.]* \(ns\|us\|ms\|s\)\b/T/g; $s/[0-9][0-9]*/N/g; $p' "$W/c.callers" | add
+sed -n '1,2p; $s/[0-9][0-9.]*  *\(ns\|us\|ms\|s\)\b/T/g; $s/[0-9][0-9]*/N/g; $p' "$W/c.callers" | add
 ct callers c --format=json >"$W/c.cjson"
 ct export c --format=folded --by=samples >"$W/c.folded"
 python3 - "$W/c.cjson" "$W/c.json" "$W/c.folded" <<'PY' | add
@@ -94,7 +95,7 @@ print("folded work;three = three's self samples:", v.get("work;three") == r["thr
 PY
 ct export c --format=folded --folded-value=samples | cmp -s - "$W/c.folded" && echo "--folded-value=samples: the same" | add
 # graph: the arcs' sampled times (numbers as N: the shape and the columns)
-ct graph c | sed 's/[0-9][0-9.]* \(ns\|us\|ms\|s\)\b/T/g; s/[0-9][0-9]*/N/g' | tr -s " " | add
+ct graph c | sed 's/[0-9][0-9.]*  *\(ns\|us\|ms\|s\)\b/T/g; s/[0-9][0-9]*/N/g' | tr -s " " | add
 ct graph c | awk '$NF == "+-one" { o = $1 * ($2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : $2 == "s" ? 1e9 : 1) }
 	$NF == "+-three" { t = $1 * ($2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : $2 == "s" ? 1e9 : 1) }
 	END { r = o > 0 ? t / o : 0; print (r >= 1.95 && r <= 4.05) ? "graph three/one: 1:3 within 35 %" : "graph three/one: " r }' | add
@@ -115,7 +116,7 @@ section "a full recording: callers' sampled columns, folded --by=samples"
 record d --sample=4k ./prog
 want_rc "record --sample=4k ./prog" $RC 0 "$W/d.err"
 ct callers d three | sed -n 1p | add
-ct graph d | sed -n '2p; /[+]-\(one\|three\|work\)$/p' | sed 's/[0-9][0-9.]* \(ns\|us\|ms\|s\)\b/T/g; s/[0-9][0-9]*/N/g' | tr -s " " | add
+ct graph d | sed -n '2p; /[+]-\(one\|three\|work\)$/p' | sed 's/[0-9][0-9.]*  *\(ns\|us\|ms\|s\)\b/T/g; s/[0-9][0-9]*/N/g' | tr -s " " | add
 ct graph d | awk '$NF == "+-one" { o = $(NF-1) } $NF == "+-three" { t = $(NF-1) }
 	END { r = o > 0 ? t / o : 0; print (r >= 1.95 && r <= 4.05) ? "graph samples three/one: 1:3 within 35 %" : "graph samples three/one: " t "/" o }' | add
 ct callers d --format=csv | sed -n 1p | add
@@ -133,6 +134,31 @@ print("callers' work->three edge = three's sampled total:",
 v = {l.rsplit(" ", 1)[0]: int(l.rsplit(" ", 1)[1]) for l in open(sys.argv[3])}
 print("folded main;work;three = three's self samples:", v.get("main;work;three") == r["three"]["samples_self"])
 PY
+# the HTML report: a sampled flame graph beside the traced one
+ct export d --format=html -o "$W/d.html"
+python3 - "$W/d.html" "$W/d.json" <<'PY' | add
+import json, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'<script type="application/json" id="ct-data">(.*?)</script>', s, re.S).group(1))
+r = {x["name"]: x for x in json.load(open(sys.argv[2]))["functions"]}
+names = [f[0] for f in d["fns"]]
+paths = {}
+for row in d["tree"]:
+    if row[1] >= 0:
+        paths[names[row[1]]] = paths.get(names[row[1]], 0) + row[6]
+print("html: sampled total = main's:", d["sampled"]["total_ns"] == r["main"]["sampled_total_ns"])
+print("html: three's paths' sampled time = report's:", paths["three"] == r["three"]["sampled_total_ns"])
+PY
+record plain ./prog
+want_rc "record ./prog" $RC 0 "$W/plain.err"
+ct export plain --format=html -o "$W/plain.html"
+if ! command -v node >/dev/null 2>&1 || [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+	die "the browser test needs node and chromium: sh tools/install-deps.sh"
+fi
+guard node "$TOP/tests/browser/html_sampled.js" "$W/d.html" "$W/plain.html" >"$W/browser.out" 2>&1
+want_rc "tests/browser/html_sampled.js" $RC 0 ||
+	fail "browser test: $(grep -v '^ok' "$W/browser.out" | head -n 20)"
+add <"$W/browser.out"
 guard "$CT" export -d "$W/d" --format=folded --by=bogus >/dev/null 2>"$W/o.err"
 echo "--by=bogus: exit $RC: $(head -n 1 "$W/o.err")" | add
 
