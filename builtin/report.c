@@ -649,6 +649,8 @@ static int count_begin(struct report *r, struct ct_view *v)
 		r->csamples_ns += ct->samples * per;
 		r->csamples_out += ct->samples_out;
 		r->csamples_out_ns += ct->samples_out * per;
+		r->csamples_hooks += ct->samples_hooks;
+		r->csamples_hooks_ns += ct->samples_hooks * per;
 		if (r->per_thread) {
 			struct ct_proc p = {.pid = ct->pid, .gen = ct->gen};
 			struct ct_thread t = {.proc = &p, .tid = ct->tid};
@@ -776,19 +778,25 @@ static int end(void *ctx, struct ct_view *v, int rc)
 			fputs(r->sampled ? "]" : "]}\n", stdout);
 		if (r->sampled && r->fmt == FMT_JSON)
 			printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"outside\":%llu,"
-			       "\"outside_ns\":%llu},\"times\":\"sampled\"}\n",
+			       "\"outside_ns\":%llu,\"hooks\":%llu,\"hooks_ns\":%llu},"
+			       "\"times\":\"sampled\"}\n",
 			       (unsigned long long)r->csamples, (unsigned long long)r->csamples_ns,
 			       (unsigned long long)r->csamples_out,
-			       (unsigned long long)r->csamples_out_ns);
+			       (unsigned long long)r->csamples_out_ns,
+			       (unsigned long long)r->csamples_hooks,
+			       (unsigned long long)r->csamples_hooks_ns);
 		else if (r->sampled && r->fmt == FMT_TEXT) {
-			char b[2][64];
+			char b[3][64];
 			printf("\n# times sampled (record --count --sample): samples x period, the "
 			       "calls exact; %llu samples, %s of the threads' CPU time; %llu (%s) "
-			       "outside any call\n",
+			       "outside any call, %llu (%s) in the tracer's hooks, charged to no "
+			       "call\n",
 			       (unsigned long long)r->csamples,
 			       dur(r->csamples_ns, b[0], sizeof(b[0])),
 			       (unsigned long long)r->csamples_out,
-			       dur(r->csamples_out_ns, b[1], sizeof(b[1])));
+			       dur(r->csamples_out_ns, b[1], sizeof(b[1])),
+			       (unsigned long long)r->csamples_hooks,
+			       dur(r->csamples_hooks_ns, b[2], sizeof(b[2])));
 		}
 		return 0;
 	}

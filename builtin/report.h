@@ -61,7 +61,8 @@ struct report {
 	struct ct_counts cnt; /* its counts */
 	/* and with record --sample, the samples (all, outside any call) */
 	uint64_t csamples, csamples_ns, csamples_out, csamples_out_ns;
-	char **keys_made; /* --by-args: the "name(values)" strings */
+	uint64_t csamples_hooks, csamples_hooks_ns; /* in the tracer's hooks */
+	char **keys_made;                           /* --by-args: the "name(values)" strings */
 	size_t nkeys_made;
 	struct diff *diff; /* --diff (below): the other recording when its dir is set */
 };

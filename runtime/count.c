@@ -361,24 +361,35 @@ static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, ui
  * a sample between an entry's new depth and its new top finds the frame
  * that was there last (the two stores are adjacent).  The walk is over the
  * whole stack, an arc that repeats the one below it (a recursion) found
- * without a lookup. */
-void ct_count_sample(uint32_t n)
+ * without a lookup.  A sample in the runtime's code (a hook) is the
+ * tracer's: counted apart, so that the calls' sampled times are the
+ * program's own (as an untraced run's). */
+void ct_count_sample(uint32_t n, bool hooks)
 {
 	struct ct_count_thread *c = &ct_count_self;
 	if (c->state != CT_TS_ACTIVE || !c->slots || !c->hdr)
 		return;
 	if (c->in_slow) {
-		/* the table may be changing under the slow path: next time */
+		/* in the runtime, whose slow path may be changing the table:
+		 * the tracer's, counted at the next sample */
 		c->sample_owed += n;
 		return;
 	}
-	n += c->sample_owed;
-	c->sample_owed = 0;
+	if (c->sample_owed) {
+		sample_add(c, 1, CT_COUNT_SSELF, c->sample_owed, 0);
+		c->sample_owed = 0;
+	}
 	uint32_t d = __atomic_load_n(&c->depth, __ATOMIC_RELAXED);
 	uint32_t cap = __atomic_load_n(&c->cap, __ATOMIC_RELAXED);
 	if (d > cap)
 		d = cap;
 	uint64_t tag = ++c->sample_seq;
+	if (hooks) {
+		/* the tracer's own time (an untraced run has none): charged to
+		 * no call, counted apart (from 1) */
+		sample_add(c, 1, CT_COUNT_SSELF, n, 0);
+		return;
+	}
 	if (d <= 1) {
 		sample_add(c, 0, CT_COUNT_SSELF, n, 0); /* outside any call */
 		return;

@@ -58,8 +58,9 @@ void ct_count_enter(void *fn) __attribute__((visibility("hidden")));
 void ct_count_exit(void *fn) __attribute__((visibility("hidden")));
 /* a forked child: its tables are its own (fork.c) */
 void ct_count_after_fork(void) __attribute__((visibility("hidden")));
-/* record --count --sample: n samples, from the signal handler (sample.c) */
-void ct_count_sample(uint32_t n) __attribute__((visibility("hidden")));
+/* record --count --sample: n samples, from the signal handler (sample.c);
+ * hooks: they interrupted the runtime's own code */
+void ct_count_sample(uint32_t n, bool hooks) __attribute__((visibility("hidden")));
 /* the thread ends: its mappings go (thread.c) */
 void ct_count_thread_exit(void) __attribute__((visibility("hidden")));
 #endif

@@ -38,4 +38,11 @@ static inline int ct_arch_cycles_invariant(void)
 	return 1;
 }
 
+/* the interrupted program counter of a signal handler's context */
+#include <ucontext.h>
+static inline uintptr_t ct_arch_uc_pc(const void *uc)
+{
+	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.pc;
+}
+
 #endif

@@ -315,7 +315,8 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
  *  - record --count --sample (-finstrument-functions): the samples, n of
  *    them, in slots of their own: from = caller, to = callee |
  *    CT_COUNT_SSELF: samples whose innermost open call was that arc's
- *    (from 0, to CT_COUNT_SSELF: outside any call); to = callee |
+ *    (from 0, to CT_COUNT_SSELF: outside any call; from 1: inside the
+ *    runtime's own code, the tracer's time); to = callee |
  *    CT_COUNT_STOTAL: samples with that arc open (once per sample), and
  *    from = CT_COUNT_SFUNC: with that function open (once per sample, how
  *    deep it recurses); their pad is the thread's last sample that

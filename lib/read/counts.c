@@ -170,7 +170,7 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 				(struct ct_count_addr){kind == 'f' ? to : to - 1, n};
 		} else if (sscanf(l, "%c %llx %llx %llu %c", &kind, &from, &to, &n, &extra) == 4 &&
 			   (kind == 'S' || kind == 'T' || kind == 'F') && pid > 0 && gen >= 0 &&
-			   tid > 0 && (to || (kind == 'S' && !from))) {
+			   tid > 0 && (to || (kind == 'S' && from <= 1))) {
 			/* record --count --sample: samples (format.md) */
 			if (!p && !(p = find_proc(s, pid, gen)))
 				ct_session_warn(s, "%s: no %d-%d.proc: addresses are not resolved",
@@ -181,7 +181,7 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 			if (kind == 'S')
 				rt->t.samples += n;
 			if (kind == 'S' && !to) {
-				rt->t.samples_out += n;
+				*(from ? &rt->t.samples_hooks : &rt->t.samples_out) += n;
 			} else if (kind == 'F') {
 				*CT_PUSH(rt->t.fsmp, rt->t.nfsmp, rt->fcap) =
 					(struct ct_count_fsmp){func_name(c, s, p, to), n};

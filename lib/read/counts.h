@@ -51,9 +51,11 @@ struct ct_count_thread {
 	} * addrs;
 	size_t naddrs;
 	/* record --count --sample: the period (ns of the thread's CPU time;
-	 * 0: not sampled), all its samples, those outside any call, and its
+	 * 0: not sampled), all its samples, those outside any call and in the
+ * tracer's hooks, and its
 	 * functions' totals */
 	uint64_t sample_ns, samples, samples_out;
+	uint64_t samples_hooks; /* those in the runtime's code: the tracer's */
 	struct ct_count_fsmp *fsmp;
 	size_t nfsmp;
 };
