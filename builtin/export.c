@@ -70,8 +70,8 @@ static const struct ct_opt options[] = {
 	{"by", OPT_BY, "V",
 	 "folded: each stack's value: self (self time in ns,\n"
 	 "default), calls, or samples (self samples: record\n"
-	 "--sample); --folded-value=V is the same"},
-	{"folded-value", OPT_FOLDED_VALUE, "V", NULL},
+	 "--sample)"},
+	{"folded-value", OPT_FOLDED_VALUE, "V", "the same as --by (its older name)"},
 	{"folded-frames", OPT_FOLDED_FRAMES, "N",
 	 "a stack of more than N frames keeps its N/2\n"
 	 "outermost and innermost ones around a frame\n"

@@ -72,7 +72,8 @@ const struct ct_opt ct_record_options[] = {
 	 "sample each thread's CPU time (default 1000 Hz; 1..100k,\n"
 	 "k suffix, or a period: 250us, 2ms) and charge each\n"
 	 "sample to the call open on the recorded path:\n"
-	 "report's sampled columns (doc/record.md)"},
+	 "sampled columns in report, graph, callers, html;\n"
+	 "with --count the only times (doc/record.md)"},
 	{"count", OPT_COUNT, NULL,
 	 "counting mode: exact call counts per function and per\n"
 	 "caller->callee arc of each thread, no times, no event\n"
