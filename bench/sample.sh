@@ -23,7 +23,7 @@
 # Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
 # bench/work), PERF (default perf), SAMPLE_HZ (default 1000), RUNS
 # (default 3), SAMPLE_LUA_N (default 200000), SAMPLE_SQLITE_N (default
-# 60000), SKIP_LUA=1, SKIP_SQLITE=1.  Output: a table per workload on
+# 300000), SKIP_LUA=1, SKIP_SQLITE=1.  Output: a table per workload on
 # stdout; the raw files under BENCH_WORK/sample.
 HERE=$(cd "$(dirname "$0")" && pwd)
 SUB=sample
@@ -33,7 +33,7 @@ HZ=${SAMPLE_HZ:-1000}
 PERIOD=$((1000000000 / HZ))
 RUNS=${RUNS:-3}
 LUA_N=${SAMPLE_LUA_N:-200000}
-SQLITE_N=${SAMPLE_SQLITE_N:-60000}
+SQLITE_N=${SAMPLE_SQLITE_N:-300000}
 
 say() { echo "sample: $*" >&2; }
 
