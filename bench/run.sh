@@ -22,6 +22,8 @@
 # report --diff's (two recordings beside report on one): bench/diff.sh.
 # Plugins' (record --plugin): bench/plugin.sh.
 # Call sites' (record --callsite beside record): bench/callsite.sh.
+# Sampling's (record --count --sample against perf): bench/sample.sh, its
+# tables in logs/sample.txt.
 # Fault injection's (record --inject): bench/inject.sh.
 HERE=$(cd "$(dirname "$0")" && pwd)
 CALC_DIGITS=6
@@ -356,6 +358,9 @@ say "profile accuracy: corrected times against the plain build, every front end 
 CALLTRACE=$CT BENCH_WORK=$W RUNS=$RUNS LUA_N=$LUA_N SKIP_LUA=${SKIP_LUA:-0} ACC_KV="$LOGS/accuracy.kv" \
 	sh "$HERE/accuracy.sh" >"$LOGS/accuracy.txt" 2>>"$LOGS/accuracy.err"
 awk -F'\t' '{ printf "accuracy.%s\t%s\n", $1, $2 }' "$LOGS/accuracy.kv" >>"$KV" 2>/dev/null
+say "sampling: record --count --sample against perf on the plain build (bench/sample.sh)"
+CALLTRACE=$CT BENCH_WORK=$W SKIP_LUA=${SKIP_LUA:-0} sh "$HERE/sample.sh" >"$LOGS/sample.txt" \
+	2>>"$LOGS/sample.err"
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 
@@ -364,6 +369,8 @@ LC_ALL=C sort -s -t "$(printf '\t')" -k1,1 "$KV" | awk -F'\t' -f "$HERE/json.awk
 awk -F'\t' -f "$HERE/table.awk" "$KV"
 echo
 cat "$LOGS/accuracy.txt" 2>/dev/null
+echo
+cat "$LOGS/sample.txt" 2>/dev/null
 echo
 echo "results: $W/results.json (raw: $KV, logs: $LOGS)"
 BENCH_WORK=$W CALLTRACE=$CT CC=$CC sh "$HERE/export.sh" # export speed and memory vs uftrace dump --chrome

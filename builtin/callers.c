@@ -61,12 +61,15 @@ static const char tail[] = "\n"
 struct fstat {
 	uint64_t calls, total, self;
 	uint32_t active;
+	/* record --sample: sampled total and self (ns), self's samples */
+	uint64_t stotal, sself, sself_n;
 };
 
 struct edge {
 	uint32_t caller, callee;
 	uint64_t calls, time;
 	uint32_t active;
+	uint64_t stime; /* record --sample: its sampled time (ns) */
 	/* --callsite: the call site (its id in sites + 1, 0: none), and the
 	 * next edge of the same caller and callee from another (index + 1,
 	 * 0: none) */
@@ -76,7 +79,8 @@ struct edge {
 struct frame {
 	uint32_t id;
 	uint32_t edge;
-	uint64_t child; /* inclusive time of direct callees */
+	uint64_t child;  /* inclusive time of direct callees */
+	uint64_t schild; /* their samples */
 };
 
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
@@ -99,11 +103,14 @@ struct callers {
 	enum fmt fmt;
 	enum skey key;
 	bool no_time;
-	bool counts;           /* a recording of call counts only: no times at all */
-	struct ct_counts cnt;  /* its counts */
-	bool by_site;          /* --callsite: an edge per call site */
-	bool had_site;         /* some call had one (record --callsite) */
-	struct ct_names sites; /* call sites as text, "main.c:12" (lib/read/srcline.h) */
+	bool counts;                  /* a recording of call counts only: no times at all */
+	bool sampled;                 /* record --sample: the sampled columns */
+	bool count_sampled;           /* record --count --sample: the times are sampled */
+	uint64_t samples, samples_ns; /* (count_sampled) all, for the note */
+	struct ct_counts cnt;         /* its counts */
+	bool by_site;                 /* --callsite: an edge per call site */
+	bool had_site;                /* some call had one (record --callsite) */
+	struct ct_names sites;        /* call sites as text, "main.c:12" (lib/read/srcline.h) */
 	struct ct_session *s;
 };
 
@@ -182,8 +189,19 @@ static void account_exit(struct callers *c, const struct ct_event *ev)
 	e->calls += counted;
 	if (!e->active)
 		e->time += incl;
-	if (c->depth)
+	/* record --sample: the samples the same way */
+	uint64_t per = ev->thread->proc->sample_ns, smp = ev->samples;
+	uint64_t sself = smp - (f.schild < smp ? f.schild : smp);
+	if (!st->active)
+		st->stotal += smp * per;
+	st->sself += sself * per;
+	st->sself_n += sself;
+	if (!e->active)
+		e->stime += smp * per;
+	if (c->depth) {
 		c->stack[c->depth - 1].child += incl;
+		c->stack[c->depth - 1].schild += smp;
+	}
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)
@@ -281,8 +299,10 @@ static void text_edge(const struct callers *c, FILE *out, const struct edge *e, 
 	char b[64], nb[4096];
 	if (!c->no_time)
 		fprintf(out, "  %s  %10s", ct_format_duration(e->time, b, sizeof(b)), "");
-	fprintf(out, "  %10llu      %s\n", (unsigned long long)e->calls,
-		ct_tx(other_name(c, e, other, nb, sizeof(nb))));
+	fprintf(out, "  %10llu", (unsigned long long)e->calls);
+	if (c->sampled && !c->no_time)
+		fprintf(out, "  %s  %10s  %9s", ct_format_duration(e->stime, b, sizeof(b)), "", "");
+	fprintf(out, "      %s\n", ct_tx(other_name(c, e, other, nb, sizeof(nb))));
 }
 
 static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size_t n, bool callers,
@@ -302,6 +322,9 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 			ct_csv_string(out, other_name(c, e, other, nb, sizeof(nb)));
 			if (c->counts)
 				fprintf(out, ",%llu\n", (unsigned long long)e->calls);
+			else if (c->sampled)
+				fprintf(out, ",%llu,%llu,%llu,,\n", (unsigned long long)e->calls,
+					(unsigned long long)e->time, (unsigned long long)e->stime);
 			else
 				fprintf(out, ",%llu,%llu\n", (unsigned long long)e->calls,
 					(unsigned long long)e->time);
@@ -316,6 +339,11 @@ static void print_edges(struct callers *c, FILE *out, const uint32_t *list, size
 			}
 			if (c->counts)
 				fprintf(out, ",\"calls\":%llu}", (unsigned long long)e->calls);
+			else if (c->sampled)
+				fprintf(out,
+					",\"calls\":%llu,\"time_ns\":%llu,\"sampled_ns\":%llu}",
+					(unsigned long long)e->calls, (unsigned long long)e->time,
+					(unsigned long long)e->stime);
 			else
 				fprintf(out, ",\"calls\":%llu,\"time_ns\":%llu}",
 					(unsigned long long)e->calls, (unsigned long long)e->time);
@@ -365,13 +393,21 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 			fputs("       Calls  Function\n"
 			      "  ==========  ====================\n",
 			      out);
+		else if (c->sampled)
+			fputs("  Total time   Self time       Calls   Smp total    Smp self    "
+			      "Samples  Function\n"
+			      "  ==========  ==========  ==========  ==========  ==========  "
+			      "=========  ====================\n",
+			      out);
 		else
 			fputs("  Total time   Self time       Calls  Function\n"
 			      "  ==========  ==========  ==========  ====================\n",
 			      out);
 	} else if (c->fmt == FMT_CSV) {
-		fputs(c->counts ? "function,relation,other,calls\n"
-				: "function,relation,other,calls,time_ns\n",
+		fputs(c->counts    ? "function,relation,other,calls\n"
+		      : c->sampled ? "function,relation,other,calls,time_ns,sampled_ns,"
+				     "sampled_self_ns,samples_self\n"
+				   : "function,relation,other,calls,time_ns\n",
 		      out);
 	} else {
 		fputs(c->counts ? "{\"counts_only\":true,\"functions\":[" : "{\"functions\":[",
@@ -402,8 +438,13 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 				fprintf(out, "  %s  %s",
 					ct_format_duration(st->total, b[0], sizeof(b[0])),
 					ct_format_duration(st->self, b[1], sizeof(b[1])));
-			fprintf(out, "  %10llu  %s\n", (unsigned long long)st->calls,
-				ct_tx(c->names.v[id]));
+			fprintf(out, "  %10llu", (unsigned long long)st->calls);
+			if (c->sampled && !c->no_time)
+				fprintf(out, "  %s  %s  %9llu",
+					ct_format_duration(st->stotal, b[0], sizeof(b[0])),
+					ct_format_duration(st->sself, b[1], sizeof(b[1])),
+					(unsigned long long)st->sself_n);
+			fprintf(out, "  %s\n", ct_tx(c->names.v[id]));
 			print_edges(c, out, outl, nout, false, &first);
 			break;
 		case FMT_CSV:
@@ -411,6 +452,13 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 			ct_csv_string(out, c->names.v[id]);
 			if (c->counts)
 				fprintf(out, ",self,,%llu\n", (unsigned long long)st->calls);
+			else if (c->sampled)
+				fprintf(out, ",self,,%llu,%llu,%llu,%llu,%llu\n",
+					(unsigned long long)st->calls,
+					(unsigned long long)st->total,
+					(unsigned long long)st->stotal,
+					(unsigned long long)st->sself,
+					(unsigned long long)st->sself_n);
 			else
 				fprintf(out, ",self,,%llu,%llu\n", (unsigned long long)st->calls,
 					(unsigned long long)st->total);
@@ -423,12 +471,19 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 				fprintf(out, ",\"calls\":%llu,\"callers\":[",
 					(unsigned long long)st->calls);
 			else
-				fprintf(out,
-					",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,"
-					"\"callers\":[",
+				fprintf(out, ",\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu,",
 					(unsigned long long)st->calls,
 					(unsigned long long)st->total,
 					(unsigned long long)st->self);
+			if (c->sampled)
+				fprintf(out,
+					"\"sampled_total_ns\":%llu,\"sampled_self_ns\":%llu,"
+					"\"samples_self\":%llu,",
+					(unsigned long long)st->stotal,
+					(unsigned long long)st->sself,
+					(unsigned long long)st->sself_n);
+			if (!c->counts)
+				fputs("\"callers\":[", out);
 			print_edges(c, out, in, nin, true, &first);
 			fputs("],\"callees\":[", out);
 			first = true;
@@ -438,7 +493,15 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 		}
 	}
 	if (c->fmt == FMT_JSON)
-		fputs("]}\n", out);
+		fprintf(out, "]%s}\n", c->count_sampled ? ",\"times\":\"sampled\"" : "");
+	else if (c->fmt == FMT_TEXT && c->count_sampled) {
+		char b[64];
+		ct_format_duration(c->samples_ns, b, sizeof(b));
+		fprintf(out,
+			"\n# times sampled (record --count --sample): samples x period, the calls "
+			"exact; %llu samples, %s of the threads' CPU time\n",
+			(unsigned long long)c->samples, b + strspn(b, " "));
+	}
 	free(funcs);
 	free(by_callee);
 	free(by_caller);
@@ -496,20 +559,29 @@ static int option(struct ct_view *v, int o, const char *arg, struct ct_error *er
 /* a recording of call counts (record --count): its arcs are the edges */
 static int count_begin(struct callers *c, struct ct_view *v)
 {
-	if (c->sorted && (c->key == K_TOTAL || c->key == K_SELF))
+	if (ct_view_counts_load(v, &c->cnt))
+		return 1;
+	/* record --count --sample: the times are the samples' */
+	c->count_sampled = c->cnt.sampled;
+	if (c->sorted && (c->key == K_TOTAL || c->key == K_SELF) && !c->count_sampled)
 		return ct_error("-s: %s holds call counts only (record --count): sort by calls "
 				"or name",
 				v->dir)
 			       ? 2
 			       : 2;
-	c->counts = true;
-	c->no_time = true;
-	if (!c->sorted)
+	c->counts = !c->count_sampled;
+	c->no_time |= !c->count_sampled;
+	if (!c->sorted && c->no_time)
 		c->key = K_CALLS;
-	if (ct_view_counts_load(v, &c->cnt))
-		return 1;
 	for (size_t k = 0; k < c->cnt.nthreads; k++) {
 		const struct ct_count_thread *ct = &c->cnt.threads[k];
+		uint64_t per = ct->sample_ns;
+		c->samples += ct->samples;
+		c->samples_ns += ct->samples * per;
+		for (size_t i = 0; i < ct->nfsmp; i++) {
+			uint32_t id = intern(c, c->cnt.names.v[ct->fsmp[i].fn]);
+			c->stats[id].total += ct->fsmp[i].stotal * per;
+		}
 		for (size_t i = 0; i < ct->narcs; i++) {
 			const struct ct_count_arc *a = &ct->arcs[i];
 			uint32_t callee = intern(c, c->cnt.names.v[a->callee]);
@@ -523,7 +595,9 @@ static int count_begin(struct callers *c, struct ct_view *v)
 				*CT_PUSH(c->edges, c->nedges, c->capedges) =
 					(struct edge){.caller = caller, .callee = callee};
 			c->edges[e].calls += a->calls;
+			c->edges[e].time += a->stotal * per;
 			c->stats[callee].calls += a->calls;
+			c->stats[callee].self += a->sself * per;
 		}
 	}
 	ct_view_counts_lost(&c->cnt);
@@ -538,6 +612,8 @@ static int begin(void *ctx, struct ct_view *v)
 	if (c->no_time && !c->sorted)
 		c->key = K_CALLS;
 	c->s = v->s;
+	for (size_t i = 0; i < v->s->nprocs; i++)
+		c->sampled |= v->s->procs[i]->sample_ns != 0;
 	return 0;
 }
 

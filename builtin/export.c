@@ -50,7 +50,7 @@
 #include "util.h"
 #include "view.h"
 
-enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_FOLDED_FRAMES, OPT_CALLSITE, OPT_MODE };
+enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_BY, OPT_FOLDED_FRAMES, OPT_CALLSITE, OPT_MODE };
 
 /* folded: a stack deeper than this many frames is written as its outermost
  * half, one "[… K frames]" frame for the K left out, and its innermost
@@ -67,9 +67,11 @@ static const struct ct_opt options[] = {
 	 "captured); a link of another user is not followed"},
 	{"mode", OPT_MODE, "MODE", "FILE's permission bits, in octal (default 0600)"},
 	CT_OPT_DATA,
-	{"folded-value", OPT_FOLDED_VALUE, "V",
-	 "self (self time in ns, default), calls, or samples\n"
-	 "(self samples: record --sample)"},
+	{"by", OPT_BY, "V",
+	 "folded: each stack's value: self (self time in ns,\n"
+	 "default), calls, or samples (self samples: record\n"
+	 "--sample)"},
+	{"folded-value", OPT_FOLDED_VALUE, "V", "the same as --by (its older name)"},
 	{"folded-frames", OPT_FOLDED_FRAMES, "N",
 	 "a stack of more than N frames keeps its N/2\n"
 	 "outermost and innermost ones around a frame\n"
@@ -401,7 +403,8 @@ static void html_exit(struct exporter *x, const struct ct_fevent *fe)
 	uint64_t b = 0, e = 0;
 	if (in)
 		clip(x, ev, &b, &e);
-	ct_html_exit(x->html, x->net, in, ct_call_counted(ev), b, e);
+	ct_html_exit(x->html, x->net, in, ct_call_counted(ev), b, e,
+		     in ? ev->samples * ev->thread->proc->sample_ns : 0);
 }
 
 /* ---- reading --------------------------------------------------------- */
@@ -539,10 +542,10 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 			   "--format: want chrome, perfetto, folded, callgrind or html, not '%s'",
 			   arg);
 		return -1;
+	case OPT_BY:
 	case OPT_FOLDED_VALUE:
 		if (strcmp(arg, "self") && strcmp(arg, "calls") && strcmp(arg, "samples")) {
-			ct_set_err(err, "--folded-value: want self, calls or samples, not '%s'",
-				   arg);
+			ct_set_err(err, "--by: want self, calls or samples, not '%s'", arg);
 			return -1;
 		}
 		x->value_calls = !strcmp(arg, "calls");
@@ -641,16 +644,15 @@ static int begin(void *ctx, struct ct_view *v)
 	for (size_t i = 0; i < v->s->nprocs; i++)
 		sampled |= v->s->procs[i]->sample_ns != 0;
 	if (x->value_samples && (x->fmt != FMT_FOLDED || !sampled))
-		return ct_error(x->fmt != FMT_FOLDED
-					? "--folded-value=samples: only with --format=folded"
-					: "--folded-value=samples: %s has no samples (record "
-					  "--sample)",
+		return ct_error(x->fmt != FMT_FOLDED ? "--by=samples: only with --format=folded"
+						     : "--by=samples: %s has no samples (record "
+						       "--sample)",
 				v->dir)
 			       ? 2
 			       : 2;
-	if (v->counts && x->fmt == FMT_FOLDED && !x->value_calls)
+	if (v->counts && x->fmt == FMT_FOLDED && !x->value_calls && !x->value_samples)
 		return ct_error("%s holds call counts only (record --count): no self time; use "
-				"--folded-value=calls",
+				"--by=calls (or --by=samples with record --sample)",
 				v->dir)
 			       ? 2
 			       : 2;
@@ -700,7 +702,9 @@ static int end(void *ctx, struct ct_view *v, int rc)
 {
 	struct exporter *x = ctx;
 	if (v->counts)
-		return rc == 0 ? ct_export_counts(v, x->out, x->fmt == FMT_CALLGRIND) : 0;
+		return rc == 0 ? ct_export_counts(v, x->out, x->fmt == FMT_CALLGRIND,
+						  x->value_samples)
+			       : 0;
 	if (x->fmt == FMT_CHROME) {
 		/* otherData: shown by the viewers' metadata dialogs */
 		fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"calltrace_times\":", x->out);

@@ -25,6 +25,7 @@
 struct earc {
 	uint32_t caller, callee; /* names ids; caller CT_COUNT_ROOT: none */
 	uint64_t calls;
+	uint64_t sself; /* record --sample: self samples along the arc */
 };
 
 static const struct ct_counts *sort_c;
@@ -58,7 +59,7 @@ static void cg_name(FILE *out, const char *s)
 		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
 }
 
-int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind)
+int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind, bool samples)
 {
 	struct ct_counts c;
 	if (ct_view_counts_load(v, &c)) {
@@ -70,25 +71,30 @@ int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind)
 	for (size_t k = 0; k < c.nthreads; k++)
 		for (size_t i = 0; i < c.threads[k].narcs; i++) {
 			const struct ct_count_arc *a = &c.threads[k].arcs[i];
-			*CT_PUSH(arcs, n, cap) = (struct earc){a->caller, a->callee, a->calls};
+			*CT_PUSH(arcs, n, cap) =
+				(struct earc){a->caller, a->callee, a->calls, a->sself};
 		}
 	sort_c = &c;
 	if (n)
 		qsort(arcs, n, sizeof(*arcs), cmp_earc);
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (w && !cmp_earc(&arcs[w - 1], &arcs[i]))
+		if (w && !cmp_earc(&arcs[w - 1], &arcs[i])) {
 			arcs[w - 1].calls += arcs[i].calls;
-		else
+			arcs[w - 1].sself += arcs[i].sself;
+		} else
 			arcs[w++] = arcs[i];
 	}
 	n = w;
 	if (!callgrind) {
 		for (size_t i = 0; i < n; i++) {
+			uint64_t val = samples ? arcs[i].sself : arcs[i].calls;
+			if (!val)
+				continue;
 			if (arcs[i].caller != CT_COUNT_ROOT)
 				fprintf(out, "%s;", c.names.v[arcs[i].caller]);
 			fprintf(out, "%s %llu\n", c.names.v[arcs[i].callee],
-				(unsigned long long)arcs[i].calls);
+				(unsigned long long)val);
 		}
 	} else {
 		uint64_t *calls = xcalloc(c.names.n ? c.names.n : 1, sizeof(*calls));

@@ -13,6 +13,6 @@ struct ct_view;
 
 /* write the counts of the threads v selects to out, as folded stacks
  * (callgrind false) or a callgrind profile: 0, or 1 after a message */
-int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind);
+int ct_export_counts(struct ct_view *v, FILE *out, bool callgrind, bool samples);
 
 #endif

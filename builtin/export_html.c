@@ -81,6 +81,7 @@ struct hnode {
 	uint64_t calls;
 	uint64_t total, self; /* self: total less the callees' */
 	uint64_t rtotal;      /* total on the recorded clock */
+	uint64_t stotal;      /* record --sample: its sampled time (ns) */
 };
 
 struct hfn {
@@ -135,6 +136,7 @@ struct ct_html {
 	size_t max_held;   /* MAX_PATHS_HELD, or CALLTRACE_HTML_PATHS_HELD */
 	bool paths_capped; /* max_held was reached */
 	bool raw;          /* --raw: the times as recorded */
+	bool sampled;      /* record --sample: the sampled flame graph too */
 	struct ct_timeline *tl;
 };
 
@@ -146,6 +148,8 @@ struct ct_html *ct_html_new(struct ct_session *s, int argc, char **argv, bool ra
 	h->argc = argc;
 	h->argv = argv;
 	h->raw = raw;
+	for (size_t i = 0; i < s->nprocs; i++)
+		h->sampled |= s->procs[i]->sample_ns != 0;
 	uint64_t dur = s->end_clock > s->start_clock ? ct_session_ns(s, s->end_clock) : 0;
 	if (hi < dur)
 		dur = hi;
@@ -277,7 +281,7 @@ void ct_html_enter(struct ct_html *h, struct ct_func *fn, const char *site)
 }
 
 void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint64_t start,
-		  uint64_t end)
+		  uint64_t end, uint64_t sampled)
 {
 	if (!h->depth)
 		return;
@@ -300,6 +304,7 @@ void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint6
 		n->rtotal += raw;
 		n->self += self;
 		n->calls += counted;
+		n->stotal += sampled;
 	}
 	fn->self += self;
 	if (counted)
@@ -391,7 +396,7 @@ static int cmp_edge_time(const void *a, const void *b)
 
 /* "(other)": the paths under one kept parent that were left out */
 struct other {
-	uint64_t calls, total, self, paths;
+	uint64_t calls, total, self, paths, stotal;
 };
 
 static void write_info(struct ct_html *h, FILE *out)
@@ -452,10 +457,11 @@ static void write_data(struct ct_html *h, FILE *out)
 	size_t nn = h->nnodes, nf = h->names.n;
 
 	/* the flame graph's nodes: the most time first, then the bounds */
-	uint64_t grand = 0;
+	uint64_t grand = 0, sgrand = 0;
 	size_t npaths = 0;
 	for (size_t i = 0; i < nn; i++) {
 		grand += h->nodes[i].parent ? 0 : (uint64_t)h->nodes[i].total;
+		sgrand += h->nodes[i].parent ? 0 : h->nodes[i].stotal;
 		npaths += h->nodes[i].calls > 0;
 	}
 	sort_nodes = h->nodes;
@@ -543,16 +549,21 @@ static void write_data(struct ct_html *h, FILE *out)
 				o->calls += n->calls;
 				o->total += (uint64_t)n->total;
 				o->self += (uint64_t)n->total;
+				o->stotal += n->stotal;
 				o->paths++;
 			}
 			nleft++;
 			continue;
 		}
 		keep[i] = (uint32_t)++nout;
-		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%s]",
+		fprintf(out, "%s[%ld,%u,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%s",
 			nout > 1 ? ",\n" : "\n", n->parent ? (long)keep[n->parent - 1] - 1 : -1L,
 			fout[n->fn] - 1, n->calls, n->total, n->self,
 			ct_mostly_cost(n->total, n->rtotal) ? "true" : "false");
+		/* record --sample: the path's sampled time */
+		if (h->sampled)
+			fprintf(out, ",%" PRIu64, n->stotal);
+		putc_unlocked(']', out);
 	}
 	size_t nother = 0;
 	for (size_t p = 0; p <= nn; p++) {
@@ -560,9 +571,12 @@ static void write_data(struct ct_html *h, FILE *out)
 		if (!o->paths)
 			continue;
 		nother++;
-		fprintf(out, "%s[%ld,-1,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]",
+		fprintf(out, "%s[%ld,-1,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			nout + nother > 1 ? ",\n" : "\n", p ? (long)keep[p - 1] - 1 : -1L, o->calls,
 			o->total, o->self, o->paths);
+		if (h->sampled)
+			fprintf(out, ",%" PRIu64, o->stotal);
+		putc_unlocked(']', out);
 	}
 	fputs("],\n", out);
 	free(other);
@@ -612,6 +626,10 @@ static void write_data(struct ct_html *h, FILE *out)
 		npaths, nout, nleft, nother, MAX_NODES, min_time > 0 ? MIN_FRACTION : 0.0,
 		MAX_DEPTH, nfcalled, nfout, MAX_FNS, nedges_all, ne, MAX_EDGES, grand,
 		h->paths_capped ? "true" : "false", h->max_held);
+	/* record --sample: the sampled flame graph's total (samples x period,
+	 * the tree's 7th figures) */
+	if (h->sampled)
+		fprintf(out, "\"sampled\":{\"total_ns\":%" PRIu64 "},\n", sgrand);
 	free(keep);
 	free(forder);
 	free(fwant);

@@ -42,9 +42,10 @@ void ct_html_enter(struct ct_html *h, struct ct_func *fn, const char *site);
  * stream: ct_call_counted); [start, end) its place on the timeline (the
  * recorded clock), clipped to the range: end - start is its recorded time
  * there, against which incl says whether the time is mostly the tracer's
- * (ct_mostly_cost) */
+ * (ct_mostly_cost); sampled: record --sample's samples in the call (its
+ * callees' too) x the period, in ns */
 void ct_html_exit(struct ct_html *h, uint64_t incl, bool in, bool counted, uint64_t start,
-		  uint64_t end);
+		  uint64_t end, uint64_t sampled);
 /* a calltrace_mark() at ev->time (text at ev->addr), shown when in */
 void ct_html_mark(struct ct_html *h, const struct ct_event *ev, bool in);
 /* the end of a thread's events: calls left open are dropped */

@@ -96,6 +96,8 @@ struct graph {
 	struct ct_proc **srcp; /* by name id: the process of addrs[] */
 	struct ct_session *s;
 	bool counts;          /* a recording of call counts only: the tree of arcs */
+	bool sampled;         /* record --sample: the sampled columns */
+	bool count_sampled;   /* record --count --sample: the times are sampled */
 	struct ct_counts cnt; /* its counts */
 	/* --diff: the other recording; after reading it, its figures per
 	 * node of this tree (which gained the paths only it has), and
@@ -290,6 +292,10 @@ static void print_row(const struct graph *g, FILE *out, const struct ct_tnode *n
 	char b[2][64];
 	fprintf(out, "  %s  %s  %8llu  ", ct_format_duration(n->total, b[0], sizeof(b[0])),
 		ct_format_duration(n->self, b[1], sizeof(b[1])), (unsigned long long)n->calls);
+	if (g->sampled)
+		fprintf(out, "%s  %s  %8llu  ", ct_format_duration(n->stotal, b[0], sizeof(b[0])),
+			ct_format_duration(n->sself, b[1], sizeof(b[1])),
+			(unsigned long long)n->sself_n);
 }
 
 static void print_header(const struct graph *g, FILE *out, const char *last)
@@ -310,6 +316,11 @@ static void print_header(const struct graph *g, FILE *out, const char *last)
 		fprintf(out, "  %s\n", last);
 	} else if (g->no_time)
 		fprintf(out, "     CALLS  %s\n", last);
+	else if (g->sampled)
+		fprintf(out,
+			"  TOTAL TIME   SELF TIME     CALLS   SMP TOTAL    SMP SELF   SAMPLES  "
+			"%s\n",
+			last);
 	else
 		fprintf(out, "  TOTAL TIME   SELF TIME     CALLS  %s\n", last);
 }
@@ -471,6 +482,9 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 			m.n[dst].calls += t->n[src].calls;
 			m.n[dst].total += t->n[src].total;
 			m.n[dst].rtotal += t->n[src].rtotal;
+			m.n[dst].stotal += t->n[src].stotal;
+			m.n[dst].sself += t->n[src].sself;
+			m.n[dst].sself_n += t->n[src].sself_n;
 			m.n[dst].self += t->n[src].self;
 			for (uint32_t c = t->n[src].first_child; c != NONE;
 			     c = t->n[c].next_sibling) {
@@ -580,6 +594,7 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 struct carc {
 	uint32_t caller, callee; /* ids of g->cnt.names; caller n: none */
 	uint64_t calls;
+	uint64_t stotal, sself; /* record --sample: the arc's samples' ns */
 };
 
 static const struct graph *sort_cg;
@@ -613,8 +628,7 @@ static int cmp_carc_out(const void *pa, const void *pb)
 static int count_begin(struct graph *g, struct ct_view *v)
 {
 	/* no times to show: the calls alone, as --no-time (the header line
-	 * says so) */
-	g->no_time = true;
+	 * says so); with record --sample the sampled times */
 	g->counts = true;
 	for (size_t i = 0; i < g->nfields && g->fields_set; i++)
 		if (g->fields[i] == GF_TOTAL || g->fields[i] == GF_SELF)
@@ -626,24 +640,30 @@ static int count_begin(struct graph *g, struct ct_view *v)
 	if (ct_view_counts_load(v, &g->cnt))
 		return 1;
 	struct ct_counts *c = &g->cnt;
+	g->count_sampled = c->sampled;
+	g->no_time |= !c->sampled;
 	uint32_t none = (uint32_t)c->names.n;
 	struct carc *arcs = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t k = 0; k < c->nthreads; k++)
 		for (size_t i = 0; i < c->threads[k].narcs; i++) {
 			const struct ct_count_arc *a = &c->threads[k].arcs[i];
+			uint64_t per = c->threads[k].sample_ns;
 			*CT_PUSH(arcs, n, cap) =
 				(struct carc){a->caller == CT_COUNT_ROOT ? none : a->caller,
-					      a->callee, a->calls};
+					      a->callee, a->calls, a->stotal * per, a->sself * per};
 		}
 	if (n)
 		qsort(arcs, n, sizeof(*arcs), cmp_carc);
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (w && !cmp_carc(&arcs[w - 1], &arcs[i]))
+		if (w && !cmp_carc(&arcs[w - 1], &arcs[i])) {
 			arcs[w - 1].calls += arcs[i].calls;
-		else
+			arcs[w - 1].stotal += arcs[i].stotal;
+			arcs[w - 1].sself += arcs[i].sself;
+		} else {
 			arcs[w++] = arcs[i];
+		}
 	}
 	n = w;
 	sort_cg = g;
@@ -673,6 +693,8 @@ static int count_begin(struct graph *g, struct ct_view *v)
 			uint32_t id = intern(g, c->names.v[arcs[i].callee], true);
 			uint32_t child = ct_tree_child(&g->tree, node, id);
 			g->tree.n[child].calls += arcs[i].calls;
+			g->tree.n[child].total += arcs[i].stotal;
+			g->tree.n[child].self += arcs[i].sself;
 			while (nfn < g->tree.len)
 				*CT_PUSH(fn, nfn, capfn) = arcs[i].callee;
 		}
@@ -703,6 +725,8 @@ static int begin(void *ctx, struct ct_view *v)
 	g->s = v->s;
 	if (v->counts)
 		return count_begin(g, v);
+	for (size_t i = 0; i < v->s->nprocs && !g->diff; i++)
+		g->sampled |= v->s->procs[i]->sample_ns != 0;
 	return 0;
 }
 
@@ -793,7 +817,12 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		return 0;
 	if (g->diff && diff_read(g, v))
 		return 1;
-	if (g->counts)
+	if (g->count_sampled)
+		fputs("# Call counts (record --count) and times sampled (--sample: samples x "
+		      "period): the arcs from the outermost calls, each with its calls and "
+		      "samples from every path\n",
+		      stdout);
+	else if (g->counts)
 		fputs("# Call counts only (record --count), no times: the arcs from the "
 		      "outermost calls, each with its calls from every path\n",
 		      stdout);

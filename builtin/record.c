@@ -388,6 +388,17 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 /* what must hold before anything is made: the runtime, a command that can
  * run (refused before anything is touched), the data directory, the
  * argument specs.  0, or record's exit status. */
+/* --count --sample: the first module built for a front end that keeps no
+ * call stack while counting (-pg, -mfentry, patched entries) */
+static int hooked_module(void *ctx, const struct ct_modfound *m)
+{
+	char **found = ctx;
+	if (!m->instrumented || !(m->fe & ~CT_MOD_FE_CYG))
+		return 0;
+	*found = xstrdup(m->path);
+	return -1;
+}
+
 static int prepare(struct recorder *r)
 {
 	int code = check_command(r->o.argv[0]);
@@ -423,6 +434,20 @@ static int prepare(struct recorder *r)
 			"runs that are can be traced",
 			r->o.argv[0]);
 	free(exe);
+	if (r->o.count && r->o.sample_ns) {
+		/* counting keeps a stack of calls for -finstrument-functions only */
+		char *hooked = NULL;
+		struct ct_error me;
+		ct_modules_walk(r->o.argv[0], NULL, 0, "--lib", hooked_module, &hooked, &me);
+		if (hooked)
+			ct_warn("%s is built for -pg, -mfentry or patched entries: --count keeps "
+				"no "
+				"stack of their calls, so --sample charges the time in them to the "
+				"-finstrument-functions call open, or outside any call; record "
+				"--sample without --count for their times",
+				hooked);
+		free(hooked);
+	}
 	if (r->o.inj.nrules && (code = resolve_inject(r)) != 0)
 		return code; /* (before DIR is touched) */
 	struct ct_error de;

@@ -72,7 +72,8 @@ const struct ct_opt ct_record_options[] = {
 	 "sample each thread's CPU time (default 1000 Hz; 1..100k,\n"
 	 "k suffix, or a period: 250us, 2ms) and charge each\n"
 	 "sample to the call open on the recorded path:\n"
-	 "report's sampled columns (doc/record.md)"},
+	 "sampled columns in report, graph, callers, html;\n"
+	 "with --count the only times (doc/record.md)"},
 	{"count", OPT_COUNT, NULL,
 	 "counting mode: exact call counts per function and per\n"
 	 "caller->callee arc of each thread, no times, no event\n"
@@ -367,15 +368,13 @@ static int check_together(struct record_opts *o, struct ct_error *err)
 		return -1;
 	}
 	if (o->sample_ns) {
-		/* (not yet: --count has no shadow stack of recorded calls to
-		 * charge samples to; -t and time= take back the records of
-		 * short calls, their samples with them) */
+		/* (-t and time= take back the records of short calls, their
+		 * samples with them: not yet) */
 		bool timed = o->rf.min_time != 0;
 		for (size_t i = 0; i < o->rf.ntrig; i++)
 			timed |= strstr(o->rf.trig[i], "time=") != NULL;
-		const char *what = o->count ? "--count" : timed ? "-t or a time= trigger" : NULL;
-		if (what) {
-			ct_set_err(err, "--sample: not with %s (not yet)", what);
+		if (timed) {
+			ct_set_err(err, "--sample: not with -t or a time= trigger (not yet)");
 			return -1;
 		}
 	}

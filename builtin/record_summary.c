@@ -63,11 +63,16 @@ static void summary(const struct recorder *r, FILE *f, bool info_failed, bool ow
 		snprintf(where, sizeof(where), "in %s/", r->o.dir);
 	if (r->o.count) {
 		const struct ct_count_stats *cs = &r->counts;
+		char sampled[96] = "no times";
+		if (r->o.sample_ns)
+			snprintf(sampled, sizeof(sampled), "times from %llu samples",
+				 (unsigned long long)cs->samples);
 		fprintf(f,
 			"%s: %s, %zu thread%s, %llu calls counted along "
-			"%llu arcs (counting mode: no times), %s.",
+			"%llu arcs (counting mode: %s), %s.",
 			r->exit_status, procs, cs->threads, cs->threads == 1 ? "" : "s",
-			(unsigned long long)cs->calls, (unsigned long long)cs->arcs, where);
+			(unsigned long long)cs->calls, (unsigned long long)cs->arcs, sampled,
+			where);
 		if (cs->lost) {
 			fprintf(f, " LOST: %llu calls not counted (a table was full).",
 				(unsigned long long)cs->lost);

@@ -263,7 +263,8 @@ static void json_row_start(const struct report *r, size_t i, uint32_t row)
 	ct_json_string(r->out, r->names.v[row]);
 }
 
-/* print_table for a recording of call counts: the calls column alone */
+/* print_table for a recording of call counts: the calls column alone, and
+ * with record --sample the sampled times */
 static void print_counts(struct report *r, const struct ct_thread *t, const uint32_t *rows,
 			 size_t n, int pid)
 {
@@ -273,27 +274,61 @@ static void print_counts(struct report *r, const struct ct_thread *t, const uint
 		if (t)
 			fprintf(out, "%s# thread %d (process %d)\n", r->first_table ? "" : "\n",
 				t->tid, pid);
-		fputs("       Calls  Function\n"
-		      "  ==========  ====================\n",
-		      out);
-		for (size_t i = 0; i < n; i++)
-			fprintf(out, "  %10llu  %s\n", (unsigned long long)r->stats[rows[i]].calls,
-				ct_tx(r->names.v[rows[i]]));
+		if (r->sampled)
+			fputs("  Total time   Self time       Calls    Samples  Function\n"
+			      "  ==========  ==========  ==========  =========  "
+			      "====================\n",
+			      out);
+		else
+			fputs("       Calls  Function\n"
+			      "  ==========  ====================\n",
+			      out);
+		for (size_t i = 0; i < n; i++) {
+			const struct ct_fstat *st = &r->stats[rows[i]];
+			char b[2][64];
+			if (r->sampled)
+				fprintf(out, "  %s  %s  %10llu  %9llu  %s\n",
+					ct_format_duration(st->stotal_ns, b[0], sizeof(b[0])),
+					ct_format_duration(st->sself_ns, b[1], sizeof(b[1])),
+					(unsigned long long)st->calls,
+					(unsigned long long)st->sself, ct_tx(r->names.v[rows[i]]));
+			else
+				fprintf(out, "  %10llu  %s\n", (unsigned long long)st->calls,
+					ct_tx(r->names.v[rows[i]]));
+		}
 		break;
 	case FMT_CSV:
 		for (size_t i = 0; i < n; i++) {
+			const struct ct_fstat *st = &r->stats[rows[i]];
 			csv_row_start(r, t, pid, rows[i]);
-			fprintf(out, ",%llu\n", (unsigned long long)r->stats[rows[i]].calls);
+			fprintf(out, ",%llu", (unsigned long long)st->calls);
+			if (r->sampled)
+				fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)st->stotal,
+					(unsigned long long)st->sself,
+					(unsigned long long)st->stotal_ns,
+					(unsigned long long)st->sself_ns);
+			fputc('\n', out);
 		}
 		break;
 	case FMT_JSON:
 		json_table_start(r, t, pid, "{\"counts_only\":true,\"functions\":[");
 		for (size_t i = 0; i < n; i++) {
+			const struct ct_fstat *st = &r->stats[rows[i]];
 			json_row_start(r, i, rows[i]);
-			fprintf(out, ",\"calls\":%llu}",
-				(unsigned long long)r->stats[rows[i]].calls);
+			fprintf(out, ",\"calls\":%llu", (unsigned long long)st->calls);
+			if (r->sampled)
+				fprintf(out,
+					",\"samples_total\":%llu,\"samples_self\":%llu,"
+					"\"sampled_total_ns\":%llu,\"sampled_self_ns\":%llu",
+					(unsigned long long)st->stotal,
+					(unsigned long long)st->sself,
+					(unsigned long long)st->stotal_ns,
+					(unsigned long long)st->sself_ns);
+			fputc('}', out);
 		}
-		fputs(t ? "]}" : "]}\n", out);
+		fputs(t ? "]}" : "]", out);
+		if (!t && !r->sampled)
+			fputs("}\n", out);
 		break;
 	}
 }
@@ -803,31 +838,56 @@ static int count_begin(struct report *r, struct ct_view *v)
 				v->dir)
 			       ? 2
 			       : 2;
+	if (ct_view_counts_load(v, &r->cnt))
+		return 1;
+	/* record --count --sample: the times are the samples' */
+	r->sampled = r->cnt.sampled;
 	for (size_t i = 0; i < r->nkeys && r->keys_given; i++)
-		if (r->keys[i] != K_CALLS && r->keys[i] != K_NAME)
+		if (r->keys[i] != K_CALLS && r->keys[i] != K_NAME && !r->sampled)
 			return ct_error("-s: %s holds call counts only (record --count): sort by "
 					"calls or name",
 					v->dir)
 				       ? 2
 				       : 2;
 	if (!r->keys_given) {
-		r->keys[0] = K_CALLS;
+		r->keys[0] = r->sampled ? K_TOTAL : K_CALLS;
 		r->nkeys = 1;
 	}
-	if (ct_view_counts_load(v, &r->cnt))
-		return 1;
 	if (r->list_functions)
 		r->per_thread = false; /* the names alone, from end() */
 	else if (r->per_thread && r->fmt == FMT_JSON)
 		fputs("{\"threads\":[", stdout);
-	if (r->fmt == FMT_CSV && !r->list_functions)
-		fputs(r->per_thread ? "pid,tid,function,calls\n" : "function,calls\n", stdout);
+	if (r->fmt == FMT_CSV && !r->list_functions) {
+		fputs(r->per_thread ? "pid,tid,function,calls" : "function,calls", stdout);
+		fputs(r->sampled ? ",samples_total,samples_self,sampled_total_ns,sampled_self_ns\n"
+				 : "\n",
+		      stdout);
+	}
 	for (size_t k = 0; k < r->cnt.nthreads; k++) {
 		const struct ct_count_thread *ct = &r->cnt.threads[k];
+		uint64_t per = ct->sample_ns;
 		for (size_t i = 0; i < ct->narcs; i++) {
-			uint32_t id = ct_report_intern(r, r->cnt.names.v[ct->arcs[i].callee]);
-			r->stats[id].calls += ct->arcs[i].calls;
+			const struct ct_count_arc *a = &ct->arcs[i];
+			uint32_t id = ct_report_intern(r, r->cnt.names.v[a->callee]);
+			struct ct_fstat *st = &r->stats[id];
+			st->calls += a->calls;
+			st->sself += a->sself;
+			st->sself_ns += a->sself * per;
+			st->self = st->sself_ns; /* (the sort keys) */
 		}
+		for (size_t i = 0; i < ct->nfsmp; i++) {
+			uint32_t id = ct_report_intern(r, r->cnt.names.v[ct->fsmp[i].fn]);
+			struct ct_fstat *st = &r->stats[id];
+			st->stotal += ct->fsmp[i].stotal;
+			st->stotal_ns += ct->fsmp[i].stotal * per;
+			st->total = st->stotal_ns;
+		}
+		r->csamples += ct->samples;
+		r->csamples_ns += ct->samples * per;
+		r->csamples_out += ct->samples_out;
+		r->csamples_out_ns += ct->samples_out * per;
+		r->csamples_hooks += ct->samples_hooks;
+		r->csamples_hooks_ns += ct->samples_hooks * per;
 		if (r->per_thread) {
 			struct ct_proc p = {.pid = ct->pid, .gen = ct->gen};
 			struct ct_thread t = {.proc = &p, .tid = ct->tid};
@@ -948,11 +1008,33 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	if (diffing(r))
 		return ct_report_diff_end(r, v);
 	if (r->counts) {
-		/* no times: the tables as they were */
+		/* no times but the samples': the tables as they were */
 		if (!r->per_thread)
 			print_table(r, NULL);
 		else if (r->fmt == FMT_JSON)
-			fputs("]}\n", stdout);
+			fputs(r->sampled ? "]" : "]}\n", stdout);
+		if (r->sampled && r->fmt == FMT_JSON)
+			printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"outside\":%llu,"
+			       "\"outside_ns\":%llu,\"hooks\":%llu,\"hooks_ns\":%llu},"
+			       "\"times\":\"sampled\"}\n",
+			       (unsigned long long)r->csamples, (unsigned long long)r->csamples_ns,
+			       (unsigned long long)r->csamples_out,
+			       (unsigned long long)r->csamples_out_ns,
+			       (unsigned long long)r->csamples_hooks,
+			       (unsigned long long)r->csamples_hooks_ns);
+		else if (r->sampled && r->fmt == FMT_TEXT) {
+			char b[3][64];
+			printf("\n# times sampled (record --count --sample): samples x period, the "
+			       "calls exact; %llu samples, %s of the threads' CPU time; %llu (%s) "
+			       "outside any call, %llu (%s) in the tracer's hooks, charged to no "
+			       "call\n",
+			       (unsigned long long)r->csamples,
+			       dur(r->csamples_ns, b[0], sizeof(b[0])),
+			       (unsigned long long)r->csamples_out,
+			       dur(r->csamples_out_ns, b[1], sizeof(b[1])),
+			       (unsigned long long)r->csamples_hooks,
+			       dur(r->csamples_hooks_ns, b[2], sizeof(b[2])));
+		}
 		return 0;
 	}
 	if (r->task)

@@ -76,7 +76,10 @@ struct report {
 	bool counts;          /* a recording of call counts only: calls, no times */
 	bool sampled;         /* a recording with samples (record --sample) */
 	struct ct_counts cnt; /* its counts */
-	char **keys_made;     /* --by-args: the "name(values)" strings */
+	/* and with record --sample, the samples (all, outside any call) */
+	uint64_t csamples, csamples_ns, csamples_out, csamples_out_ns;
+	uint64_t csamples_hooks, csamples_hooks_ns; /* in the tracer's hooks */
+	char **keys_made;                           /* --by-args: the "name(values)" strings */
 	size_t nkeys_made;
 	struct diff *diff; /* --diff (below): the other recording when its dir is set */
 };

@@ -150,6 +150,12 @@ static bool setup(struct ct_count_thread *c)
 	c->state = CT_TS_ACTIVE;
 	ct_thread_key_set(); /* its end lets the tables go (thread.c) */
 	__atomic_store_n(&c->cap, STACK_CAP, __ATOMIC_RELEASE);
+	if (ct_sample_ns) {
+		/* record --sample: its CPU-time clock, on ct_self (sample.c) */
+		c->sample_owed = 0;
+		ct_self.tid = c->tid;
+		ct_sample_thread_start(&ct_self);
+	}
 	return true;
 }
 
@@ -326,6 +332,82 @@ void ct_count_site(uintptr_t ret, uintptr_t site)
 	count_slow(&ct_count_self, ret, site | CT_COUNT_SITE, false);
 }
 
+/* ---- record --count --sample ---------------------------------------------- */
+
+/* add n samples to the slot of (from, to); tag: once per sample (0: no
+ * such check).  In the signal handler, with the thread's table not being
+ * changed (in_slow 0): its slots are claimed as the slow path claims them */
+static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, uint32_t n,
+		       uint64_t tag)
+{
+	struct ct_count_slot *s = find_slot(c, from, to);
+	if (!s) {
+		ct_arch_reserve((uintptr_t *)&c->hdr->lost, 1);
+		return;
+	}
+	if (tag) {
+		if (s->pad == tag)
+			return; /* open further up this stack: counted once */
+		s->pad = tag;
+	}
+	/* (the handler is the only writer of sample slots: the signal is
+	 * blocked while it runs) */
+	__atomic_store_n(&s->n, s->n + n, __ATOMIC_RELAXED);
+}
+
+/* n samples charged on the thread's stack of calls: its top's arc gets
+ * them as self samples, every arc and function open on it as total
+ * samples (once each, however often they recur).  The depth is read once:
+ * a sample between an entry's new depth and its new top finds the frame
+ * that was there last (the two stores are adjacent).  The walk is over the
+ * whole stack, an arc that repeats the one below it (a recursion) found
+ * without a lookup.  A sample in the runtime's code (a hook) is the
+ * tracer's: counted apart, so that the calls' sampled times are the
+ * program's own (as an untraced run's). */
+void ct_count_sample(uint32_t n, bool hooks)
+{
+	struct ct_count_thread *c = &ct_count_self;
+	if (c->state != CT_TS_ACTIVE || !c->slots || !c->hdr)
+		return;
+	if (c->in_slow) {
+		/* in the runtime, whose slow path may be changing the table:
+		 * the tracer's, counted at the next sample */
+		c->sample_owed += n;
+		return;
+	}
+	if (c->sample_owed) {
+		sample_add(c, 1, CT_COUNT_SSELF, c->sample_owed, 0);
+		c->sample_owed = 0;
+	}
+	uint32_t d = __atomic_load_n(&c->depth, __ATOMIC_RELAXED);
+	uint32_t cap = __atomic_load_n(&c->cap, __ATOMIC_RELAXED);
+	if (d > cap)
+		d = cap;
+	uint64_t tag = ++c->sample_seq;
+	if (hooks) {
+		/* the tracer's own time (an untraced run has none): charged to
+		 * no call, counted apart (from 1) */
+		sample_add(c, 1, CT_COUNT_SSELF, n, 0);
+		return;
+	}
+	if (d <= 1) {
+		sample_add(c, 0, CT_COUNT_SSELF, n, 0); /* outside any call */
+		return;
+	}
+	sample_add(c, c->stk[d - 2], c->stk[d - 1] | CT_COUNT_SSELF, n, 0);
+	uintptr_t pcaller = 1, pfn = 1; /* (no function address) */
+	for (uint32_t i = d - 1; i >= 1; i--) {
+		uintptr_t fn = c->stk[i], caller = c->stk[i - 1];
+		if (fn == pfn && caller == pcaller)
+			continue;
+		sample_add(c, caller, fn | CT_COUNT_STOTAL, n, tag);
+		if (fn != pfn)
+			sample_add(c, CT_COUNT_SFUNC, fn | CT_COUNT_STOTAL, n, tag);
+		pcaller = caller;
+		pfn = fn;
+	}
+}
+
 /* ---- processes and threads ---------------------------------------------- */
 
 /* the thread's tables unmapped (their files stay for record) */
@@ -361,10 +443,11 @@ void ct_count_thread_exit(void)
 	struct ct_count_thread *c = &ct_count_self;
 	if (!ct_count_on || c->state != CT_TS_ACTIVE)
 		return;
+	ct_sample_thread_stop(&ct_self); /* (a sample pending finds no table) */
+	c->state = CT_TS_NONE;
 	c->cap = 0;
 	c->slots = NULL;
 	c->last = &no_slot;
 	unmap_tables(c);
-	c->state = CT_TS_NONE;
 	/* the stack stays (a destructor may still return through it) */
 }

@@ -43,6 +43,11 @@ struct ct_count_thread {
 		size_t len;
 	} old[8];
 	uint32_t nold;
+	/* record --count --sample: the thread's samples so far (each one's
+	 * tag in the slots it counted in), and those it owes (they came
+	 * while its table was being changed) */
+	uint64_t sample_seq;
+	uint32_t sample_owed;
 };
 
 extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));
@@ -53,6 +58,9 @@ void ct_count_enter(void *fn) __attribute__((visibility("hidden")));
 void ct_count_exit(void *fn) __attribute__((visibility("hidden")));
 /* a forked child: its tables are its own (fork.c) */
 void ct_count_after_fork(void) __attribute__((visibility("hidden")));
+/* record --count --sample: n samples, from the signal handler (sample.c);
+ * hooks: they interrupted the runtime's own code */
+void ct_count_sample(uint32_t n, bool hooks) __attribute__((visibility("hidden")));
 /* the thread ends: its mappings go (thread.c) */
 void ct_count_thread_exit(void) __attribute__((visibility("hidden")));
 #endif

@@ -32,6 +32,8 @@
  *    signal is unblocked and charged to the call open then.
  */
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -43,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "count.h"
 #include "internal.h"
 
 #ifndef sigev_notify_thread_id
@@ -109,18 +112,62 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* the runtime's own code (--count: a sample there is the tracer's, not
+ * the program's); empty when the runtime is linked into the program */
+static uintptr_t self_lo, self_hi;
+extern const char __ehdr_start[] __attribute__((visibility("hidden")));
+
+static void find_self(void)
+{
+	if (ct_cfg.linked)
+		return;
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)(const void *)__ehdr_start;
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(const void *)(__ehdr_start + eh->e_phoff);
+	uintptr_t base = 0, lo = UINTPTR_MAX, hi = 0;
+	bool first = true;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (first) /* (the header is at the start of the first) */
+			base = (uintptr_t)__ehdr_start - (ph[i].p_vaddr - ph[i].p_offset);
+		first = false;
+		if (!(ph[i].p_flags & PF_X))
+			continue;
+		if (base + ph[i].p_vaddr < lo)
+			lo = base + ph[i].p_vaddr;
+		if (base + ph[i].p_vaddr + ph[i].p_memsz > hi)
+			hi = base + ph[i].p_vaddr + ph[i].p_memsz;
+	}
+	if (hi > lo) {
+		self_lo = lo;
+		self_hi = hi;
+	}
+}
+
+/* n samples: on the recorded path, or on the counting stack (--count),
+ * where those inside the runtime's code are the tracer's own */
+static inline void put(struct ct_tstate *t, uint32_t n, const void *uc)
+{
+	if (ct_count_on) {
+		uintptr_t pc = ct_arch_uc_pc(uc);
+		ct_count_sample(n, pc >= self_lo && pc < self_hi);
+	} else {
+		ct_sample_put(t, n);
+	}
+}
+
 static void on_sample(int sig, siginfo_t *si, void *uc)
 {
 	struct ct_tstate *t = &ct_self;
 	int e = errno;
 	if (si->si_code == SI_TIMER && si->si_value.sival_ptr == &cookie) {
 		int over = si->si_overrun;
-		ct_sample_put(t, 1u + (over > 0 ? (uint32_t)over : 0u));
+		put(t, 1u + (over > 0 ? (uint32_t)over : 0u), uc);
 	} else if ((si->si_code == POLL_HUP || si->si_code == POLL_IN) && ct_sample_perf) {
 		/* the perf event's overflow: it stopped, start it again (one
 		 * that comes after its descriptor was closed: nothing) */
 		if (t->sample_on == 2 && si->si_fd == t->sample_timer) {
-			ct_sample_put(t, 1);
+			put(t, 1, uc);
 			ioctl(t->sample_timer, PERF_EVENT_IOC_REFRESH, 1);
 		}
 	} else {
@@ -175,6 +222,7 @@ void ct_sample_init(void)
 		return;
 	}
 	ct_sample_sig = SIGRTMAX - CT_SAMPLE_SIG_BELOW_MAX;
+	find_self();
 	/* a perf event if the kernel gives one (tried on this thread) */
 	struct ct_tstate probe = {.tid = (int)syscall(SYS_gettid)};
 	ct_sample_ns = ns;

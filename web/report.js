@@ -81,6 +81,8 @@
 		el("h1", null, ["calltrace report: ", el("code", {text: info.command || "?"})]),
 		el("nav", null, [
 			el("a", {href: "#flame", text: "Flame graph"}), " · ",
+			D.sampled ? el("a", {href: "#sflame", text: "Sampled"}) : "",
+			D.sampled ? " · " : "",
 			el("a", {href: "#timeline", text: "Timeline"}), " · ",
 			el("a", {href: "#flat", text: "Flat profile"}), " · ",
 			el("a", {href: "#callers", text: "Callers and callees"}), " · ",
@@ -212,6 +214,60 @@
 		if (chart) chart.clear();
 		details.textContent = "";
 	});
+
+	/* ---- sampled flame graph (record --sample) ------------------------ */
+	/* the same call paths, each box as wide as the CPU time the samples
+	 * charged to it (samples x period): no tracer's cost to take out */
+	if (D.sampled) {
+		var sSec = el("section", {id: "sflame"});
+		app.appendChild(sSec);
+		sSec.appendChild(el("h2", {text: "Sampled flame graph"}));
+		sSec.appendChild(el("p", {cls: "help", text:
+			"The recording was made with record --sample: each box is a call path, " +
+			"its width the CPU time sampled in it (samples x period, " +
+			fmtTime(D.sampled.total_ns) + " in all; the error of a box is about " +
+			"1/sqrt(its samples)). Click a box to zoom, click the bottom one to go back."}));
+		var sChartDiv = el("div", {id: "schart", cls: "chart"});
+		var sDetails = el("div", {id: "sdetails", cls: "details"});
+		sSec.appendChild(sChartDiv);
+		sSec.appendChild(sDetails);
+		var sRoot = {name: "all", value: 0, fn: -2, children: []};
+		var sMade = new Array(D.tree.length);
+		D.tree.forEach(function (r, i) {
+			var v = r[6] || 0;
+			var parent = r[0] < 0 ? sRoot : sMade[r[0]];
+			if (!v || !parent)
+				return; /* (its callees have no samples either) */
+			var n = {name: r[1] < 0 ? "(other)" : fns[r[1]][0], fn: r[1], value: v,
+				 children: []};
+			sMade[i] = n;
+			parent.children.push(n);
+		});
+		sRoot.children.forEach(function (c) { sRoot.value += c.value; });
+		var sTotal = sRoot.value || 1;
+		if (typeof flamegraph !== "undefined" && typeof d3 !== "undefined") {
+			var sMake = typeof flamegraph === "function" ? flamegraph : flamegraph.default;
+			var sChart = sMake()
+				.width(Math.max(600, sChartDiv.clientWidth || 960))
+				.cellHeight(18)
+				.minFrameSize(1)
+				.transitionDuration(250)
+				.selfValue(false)
+				.resetHeightOnZoom(true)
+				.setDetailsElement(sDetails)
+				.setLabelHandler(function (d) {
+					var x = d.data;
+					var self = x.value;
+					(x.children || []).forEach(function (c) { self -= c.value; });
+					return x.name + ": sampled " + fmtTime(x.value) + " (" +
+						(100 * x.value / sTotal).toFixed(2) + "%), self " +
+						fmtTime(self);
+				});
+			d3.select(sChartDiv).datum(sRoot).call(sChart);
+		} else {
+			sChartDiv.textContent = "(the flame graph library is missing)";
+		}
+	}
 
 	/* ---- timeline: each thread's calls in time (a flame chart) ------- */
 	var TL = D.timeline || {threads: [], start: 0, end: 0, left: 0};

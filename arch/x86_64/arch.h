@@ -66,4 +66,11 @@ static inline long ct_arch_syscall5(long n, long a, long b, long c, long d, long
 	return n;
 }
 
+/* the interrupted program counter of a signal handler's context */
+#include <ucontext.h>
+static inline uintptr_t ct_arch_uc_pc(const void *uc)
+{
+	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+}
+
 #endif

@@ -327,10 +327,22 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
  *    traced caller), to = the callee's function address;
  *  - -pg, -pg -mfentry, patched entries: from = the return address in the
  *    caller (the callee's return-address slot), to = the hook's return
- *    address inside the callee, | CT_COUNT_SITE. */
+ *    address inside the callee, | CT_COUNT_SITE;
+ *  - record --count --sample (-finstrument-functions): the samples, n of
+ *    them, in slots of their own: from = caller, to = callee |
+ *    CT_COUNT_SSELF: samples whose innermost open call was that arc's
+ *    (from 0, to CT_COUNT_SSELF: outside any call; from 1: inside the
+ *    runtime's own code, the tracer's time); to = callee |
+ *    CT_COUNT_STOTAL: samples with that arc open (once per sample), and
+ *    from = CT_COUNT_SFUNC: with that function open (once per sample, how
+ *    deep it recurses); their pad is the thread's last sample that
+ *    counted them. */
 #define CT_COUNT_MAGIC 0x31544e43u /* "CNT1" */
 #define CT_COUNT_PREFIX "cnt-"
 #define CT_COUNT_SITE (1ull << 63)
+#define CT_COUNT_SSELF (1ull << 62)
+#define CT_COUNT_STOTAL (1ull << 61)
+#define CT_COUNT_SFUNC (~0ull)
 
 struct ct_count_header {
 	uint32_t magic;   /* CT_COUNT_MAGIC */

@@ -54,14 +54,14 @@ bool ct_counts_only(const char *dir)
 /* one arc as read, before names are merged */
 struct raw {
 	uint32_t caller, callee;
-	uint64_t calls;
+	uint64_t calls, sself, stotal;
 	bool site; /* its caller came from a return address */
 };
 
 struct rthread {
 	struct ct_count_thread t;
 	struct raw *raw;
-	size_t nraw, cap, addrcap;
+	size_t nraw, cap, addrcap, fcap;
 };
 
 static const char *own(struct ct_counts *c, char *s)
@@ -168,6 +168,29 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 			*CT_PUSH(rt->raw, rt->nraw, rt->cap) = r;
 			*CT_PUSH(rt->t.addrs, rt->t.naddrs, rt->addrcap) =
 				(struct ct_count_addr){kind == 'f' ? to : to - 1, n};
+		} else if (sscanf(l, "%c %llx %llx %llu %c", &kind, &from, &to, &n, &extra) == 4 &&
+			   (kind == 'S' || kind == 'T' || kind == 'F') && pid > 0 && gen >= 0 &&
+			   tid > 0 && (to || (kind == 'S' && from <= 1))) {
+			/* record --count --sample: samples (format.md) */
+			if (!p && !(p = find_proc(s, pid, gen)))
+				ct_session_warn(s, "%s: no %d-%d.proc: addresses are not resolved",
+						tpath, pid, gen);
+			c->sampled = true;
+			if (p && !rt->t.sample_ns)
+				rt->t.sample_ns = p->sample_ns;
+			if (kind == 'S')
+				rt->t.samples += n;
+			if (kind == 'S' && !to) {
+				*(from ? &rt->t.samples_hooks : &rt->t.samples_out) += n;
+			} else if (kind == 'F') {
+				*CT_PUSH(rt->t.fsmp, rt->t.nfsmp, rt->fcap) =
+					(struct ct_count_fsmp){func_name(c, s, p, to), n};
+			} else {
+				struct raw r = {.callee = func_name(c, s, p, to)};
+				r.caller = from ? func_name(c, s, p, from) : CT_COUNT_ROOT;
+				*(kind == 'S' ? &r.sself : &r.stotal) = n;
+				*CT_PUSH(rt->raw, rt->nraw, rt->cap) = r;
+			}
 		} else {
 			char b[4 * 40 + 1];
 			ct_set_err(err, "%s: line %u: bad line '%s'", tpath, line, shown(l, b));
@@ -280,14 +303,17 @@ int ct_counts_load(struct ct_session *s, const int *tids, size_t ntids, struct c
 		t->arcs = xmalloc((rt->nraw ? rt->nraw : 1) * sizeof(*t->arcs));
 		for (size_t i = 0; i < rt->nraw; i++)
 			t->arcs[i] = (struct ct_count_arc){rt->raw[i].caller, rt->raw[i].callee,
-							   rt->raw[i].calls};
+							   rt->raw[i].calls, rt->raw[i].sself,
+							   rt->raw[i].stotal};
 		if (rt->nraw)
 			qsort(t->arcs, rt->nraw, sizeof(*t->arcs), cmp_arc);
 		size_t w = 0;
 		for (size_t i = 0; i < rt->nraw; i++) {
-			if (w && !cmp_arc(&t->arcs[w - 1], &t->arcs[i]))
+			if (w && !cmp_arc(&t->arcs[w - 1], &t->arcs[i])) {
 				t->arcs[w - 1].calls += t->arcs[i].calls;
-			else
+				t->arcs[w - 1].sself += t->arcs[i].sself;
+				t->arcs[w - 1].stotal += t->arcs[i].stotal;
+			} else
 				t->arcs[w++] = t->arcs[i];
 		}
 		t->narcs = w;
@@ -307,6 +333,7 @@ void ct_counts_free(struct ct_counts *c)
 	for (size_t i = 0; i < c->nthreads; i++) {
 		free(c->threads[i].arcs);
 		free(c->threads[i].addrs);
+		free(c->threads[i].fsmp);
 	}
 	free(c->threads);
 	for (size_t i = 0; i < c->nowned; i++)

@@ -27,6 +27,16 @@ struct ct_count_arc {
 	uint32_t caller; /* a name id, or CT_COUNT_ROOT */
 	uint32_t callee; /* a name id */
 	uint64_t calls;
+	/* record --count --sample: the samples whose innermost call was along
+	 * this arc, and those taken with it open (once per sample) */
+	uint64_t sself, stotal;
+};
+
+/* record --count --sample: the samples taken with a function open (once
+ * per sample, however deep it recursed) */
+struct ct_count_fsmp {
+	uint32_t fn; /* a name id */
+	uint64_t stotal;
 };
 
 struct ct_count_thread {
@@ -40,6 +50,14 @@ struct ct_count_thread {
 		uint64_t addr, calls;
 	} * addrs;
 	size_t naddrs;
+	/* record --count --sample: the period (ns of the thread's CPU time;
+	 * 0: not sampled), all its samples, those outside any call and in the
+ * tracer's hooks, and its
+	 * functions' totals */
+	uint64_t sample_ns, samples, samples_out;
+	uint64_t samples_hooks; /* those in the runtime's code: the tracer's */
+	struct ct_count_fsmp *fsmp;
+	size_t nfsmp;
 };
 
 struct ct_counts {
@@ -47,6 +65,7 @@ struct ct_counts {
 	struct ct_count_thread *threads;
 	size_t nthreads;
 	uint64_t lost; /* all threads' */
+	bool sampled;  /* some thread has samples' lines (record --sample) */
 	char **owned;  /* names made here */
 	size_t nowned, owncap;
 };

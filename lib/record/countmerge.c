@@ -25,7 +25,8 @@
 /* one arc of one thread */
 struct arc {
 	uint32_t pid, gen, tid;
-	uint32_t site; /* keyed by sites (hooked front ends): 1 */
+	char kind; /* a .cnt line's: 'f', 's' (keyed by sites: hooked front
+		    * ends), 'S', 'T', 'F' (samples: see kind_of) */
 	uint64_t from, to, n;
 };
 
@@ -85,6 +86,27 @@ static bool add_lost(struct collect *c, const struct table *h)
 	return true;
 }
 
+/* a slot's .cnt line kind, its flags taken out of *to: 'f' a call by
+ * function addresses, 's' by sites, 'S' self samples on an arc (from 0,
+ * to 0: outside any call), 'T' samples with an arc open, 'F' samples
+ * with a function (to) open (format.h) */
+static char kind_of(uint64_t from, uint64_t *to)
+{
+	if (*to & CT_COUNT_SITE) {
+		*to &= ~CT_COUNT_SITE;
+		return 's';
+	}
+	if (*to & CT_COUNT_SSELF) {
+		*to &= ~CT_COUNT_SSELF;
+		return 'S';
+	}
+	if (*to & CT_COUNT_STOTAL) {
+		*to &= ~CT_COUNT_STOTAL;
+		return from == CT_COUNT_SFUNC ? 'F' : 'T';
+	}
+	return 'f';
+}
+
 /* the arcs of one table file; false: out of memory */
 static bool read_table(struct collect *c, int shm_fd, const char *shm, const char *name)
 {
@@ -132,7 +154,7 @@ static bool read_table(struct collect *c, int shm_fd, const char *shm, const cha
 	for (uint64_t i = 0; ok && i < h->nslots; i++) {
 		uint64_t to = __atomic_load_n(&s[i].to, __ATOMIC_ACQUIRE);
 		uint64_t n = ONCE(s[i].n), from = ONCE(s[i].from);
-		if (!to || !n)
+		if (!to || !n || (from == CT_COUNT_SFUNC && !(to & CT_COUNT_STOTAL)))
 			continue;
 		if (c->narcs == c->cap) {
 			size_t cap = c->cap ? c->cap * 2 : 1024;
@@ -144,10 +166,8 @@ static bool read_table(struct collect *c, int shm_fd, const char *shm, const cha
 			c->arcs = na;
 			c->cap = cap;
 		}
-		c->arcs[c->narcs++] = (struct arc){h->pid, h->gen,
-						   h->tid, (to & CT_COUNT_SITE) != 0,
-						   from,   to & ~CT_COUNT_SITE,
-						   n};
+		char kind = kind_of(from, &to);
+		c->arcs[c->narcs++] = (struct arc){h->pid, h->gen, h->tid, kind, from, to, n};
 	}
 	munmap(m, (size_t)st.st_size);
 	return ok;
@@ -159,7 +179,7 @@ static int cmp_arc(const void *pa, const void *pb)
 	const struct arc *a = pa, *b = pb;
 	int r;
 	if ((r = CMP(a->pid, b->pid)) || (r = CMP(a->gen, b->gen)) || (r = CMP(a->tid, b->tid)) ||
-	    (r = CMP(a->site, b->site)) || (r = CMP(a->from, b->from)))
+	    (r = CMP(a->kind, b->kind)) || (r = CMP(a->from, b->from)))
 		return r;
 	return CMP(a->to, b->to);
 }
@@ -188,9 +208,9 @@ static bool write_thread(struct collect *c, const char *dir, const struct tlost 
 	fprintf(f, "calltrace-counts %d\npid %u\ngen %u\ntid %u\nlost %llu\n", CT_FORMAT_VERSION,
 		t->pid, t->gen, t->tid, (unsigned long long)t->lost);
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%c %llx %llx %llu\n", a[i].site ? 's' : 'f',
-			(unsigned long long)a[i].from, (unsigned long long)a[i].to,
-			(unsigned long long)a[i].n);
+		fprintf(f, "%c %llx %llx %llu\n", a[i].kind,
+			(unsigned long long)(a[i].kind == 'F' ? 0 : a[i].from),
+			(unsigned long long)a[i].to, (unsigned long long)a[i].n);
 	bool ok = !ferror(f);
 	ok &= fclose(f) == 0;
 	if (!ok || rename(tmp, path) < 0) {
@@ -249,8 +269,11 @@ int ct_counts_collect(int shm_fd, const char *shm, const char *dir, struct ct_co
 		if (!n && !tl->lost)
 			continue; /* a table that counted nothing */
 		for (size_t k = 0; k < n; k++)
-			st->calls += c.arcs[i + k].n;
-		st->arcs += n;
+			if (c.arcs[i + k].kind == 'f' || c.arcs[i + k].kind == 's') {
+				st->calls += c.arcs[i + k].n;
+				st->arcs++;
+			} else if (c.arcs[i + k].kind == 'S')
+				st->samples += c.arcs[i + k].n;
 		st->lost += tl->lost;
 		if (write_thread(&c, dir, tl, c.arcs + i, n))
 			st->threads++;

@@ -16,6 +16,7 @@
 struct ct_count_stats {
 	uint64_t calls;    /* calls counted, all threads */
 	uint64_t arcs;     /* distinct (thread, caller, callee) */
+	uint64_t samples;  /* record --sample: the samples, all threads */
 	uint64_t lost;     /* calls the runtime could not count (tables full) */
 	size_t threads;    /* .cnt files written */
 	size_t processes;  /* distinct pids among them */

@@ -31,11 +31,14 @@ struct ct_tnode {
 					* CT_TREE_TOP; 0 while it is shallower */
 	uint64_t calls, total, self;
 	uint64_t rtotal; /* total on the recorded clock */
+	/* record --sample: sampled total and self (ns), self's samples */
+	uint64_t stotal, sself, sself_n;
 };
 
 struct ct_tframe {
 	uint32_t node;
-	uint64_t child; /* inclusive time of direct callees */
+	uint64_t child;  /* inclusive time of direct callees */
+	uint64_t schild; /* their samples */
 };
 
 struct ct_tree {
@@ -57,7 +60,7 @@ static inline void ct_tree_enter(struct ct_tree *t, uint32_t name)
 {
 	uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
 	uint32_t node = ct_tree_child(t, parent, name);
-	*CT_PUSH(t->stack, t->depth, t->capstack) = (struct ct_tframe){.node = node, .child = 0};
+	*CT_PUSH(t->stack, t->depth, t->capstack) = (struct ct_tframe){.node = node, .child = 0, .schild = 0};
 }
 
 /* the exit ev of the innermost open call (none open: nothing) */
@@ -75,6 +78,16 @@ static inline void ct_tree_exit(struct ct_tree *t, const struct ct_event *ev)
 	n->self += ct_call_self(incl, f.child);
 	if (t->depth)
 		t->stack[t->depth - 1].child += incl;
+	if (__builtin_expect(ev->samples != 0, 0)) {
+		/* record --sample: the samples the same way */
+		uint64_t per = ev->thread->proc->sample_ns, smp = ev->samples;
+		uint64_t sself = smp - (f.schild < smp ? f.schild : smp);
+		n->stotal += smp * per;
+		n->sself += sself * per;
+		n->sself_n += sself;
+		if (t->depth)
+			t->stack[t->depth - 1].schild += smp;
+	}
 }
 /* at a thread's start or end: forget its open calls */
 static inline void ct_tree_thread_reset(struct ct_tree *t)
