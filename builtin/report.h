@@ -27,11 +27,14 @@ struct fstat {
 	uint64_t frames; /* calls entered before the stream (not counted) */
 	/* record --sample: sampled total and self, in samples and in ns */
 	uint64_t stotal, sself, stotal_ns, sself_ns;
+	/* record --sched: off-CPU time inside it, counted once per outermost
+	 * activation (as total) */
+	uint64_t offcpu;
 };
 
 /* --format, and -s's keys */
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
-enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME, K_STOTAL, K_SSELF };
+enum skey { K_TOTAL, K_SELF, K_CALLS, K_AVG, K_MIN, K_MAX, K_NAME, K_STOTAL, K_SSELF, K_OFFCPU };
 
 /* a recording's rows as they are gathered, and how they are printed */
 struct report {
@@ -58,6 +61,7 @@ struct report {
 	bool keys_given;      /* -s */
 	bool counts;          /* a recording of call counts only: calls, no times */
 	bool sampled;         /* a recording with samples (record --sample) */
+	bool sched;           /* one with context switches (record --sched) */
 	struct ct_counts cnt; /* its counts */
 	char **keys_made;     /* --by-args: the "name(values)" strings */
 	size_t nkeys_made;
