@@ -73,7 +73,9 @@ static const char tail[] =
 	"doc/overhead.md); --raw shows them as recorded.  A line marked * has a\n"
 	"recorded time more than 5 times its corrected one: mostly the tracer's\n"
 	"cost.  Nodes deeper than " STR(MAX_INDENT) " levels are drawn as\n"
-	"\"[DEPTH] +-name\" instead of with bars.\n";
+	"\"[DEPTH] +-name\" instead of with bars.  A recording made with\n"
+	"record --sched has an OFF-CPU column: of the total time, the time the\n"
+	"thread was switched out (blocked, sleeping or preempted).\n";
 /* clang-format on */
 
 /* ---- the tree ------------------------------------------------------- */
@@ -86,6 +88,7 @@ struct node {
 					* BT_OUTER; 0 while it is shallower */
 	uint64_t calls, total, self;
 	uint64_t rtotal; /* total on the recorded clock */
+	uint64_t offcpu; /* record --sched: off-CPU time in its calls */
 };
 
 struct tree {
@@ -150,6 +153,7 @@ struct graph {
 	struct frame *stack;
 	size_t depth, capstack;
 	bool no_time;
+	bool sched;           /* record --sched: an off-CPU column */
 	bool counts;          /* a recording of call counts only: the tree of arcs */
 	struct ct_counts cnt; /* its counts */
 	/* --diff: the other recording; after reading it, its figures per
@@ -191,6 +195,7 @@ static void one_event(struct graph *g, struct ct_func *fn, const struct ct_event
 		n->calls += ct_call_counted(ev);
 		n->total += incl;
 		n->rtotal += ct_event_raw_dur(ev);
+		n->offcpu += ev->offcpu;
 		n->self += ct_call_self(incl, f.child);
 		if (g->depth)
 			g->stack[g->depth - 1].child += incl;
@@ -307,9 +312,11 @@ static void print_row(const struct graph *g, FILE *out, const struct node *n)
 		fprintf(out, "  %8llu  ", (unsigned long long)n->calls);
 		return;
 	}
-	char b[2][64];
+	char b[3][64];
 	fprintf(out, "  %s  %s  %8llu  ", ct_format_duration(n->total, b[0], sizeof(b[0])),
 		ct_format_duration(n->self, b[1], sizeof(b[1])), (unsigned long long)n->calls);
+	if (g->sched)
+		fprintf(out, "%s  ", ct_format_duration(n->offcpu, b[2], sizeof(b[2])));
 }
 
 static void print_header(const struct graph *g, FILE *out, const char *last)
@@ -324,6 +331,8 @@ static void print_header(const struct graph *g, FILE *out, const char *last)
 			last);
 	else if (g->no_time)
 		fprintf(out, "     CALLS  %s\n", last);
+	else if (g->sched)
+		fprintf(out, "  TOTAL TIME   SELF TIME     CALLS     OFF-CPU  %s\n", last);
 	else
 		fprintf(out, "  TOTAL TIME   SELF TIME     CALLS  %s\n", last);
 }
@@ -474,6 +483,7 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 			m.n[dst].calls += t->n[src].calls;
 			m.n[dst].total += t->n[src].total;
 			m.n[dst].rtotal += t->n[src].rtotal;
+			m.n[dst].offcpu += t->n[src].offcpu;
 			m.n[dst].self += t->n[src].self;
 			for (uint32_t c = t->n[src].first_child; c != NONE;
 			     c = t->n[c].next_sibling) {
@@ -739,6 +749,7 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		return 0;
 	if (g->diff && diff_read(g, v))
 		return 1;
+	g->sched = v->s->sched && !g->no_time && !g->onodes;
 	if (g->counts)
 		fputs("# Call counts only (record --count), no times: the arcs from the "
 		      "outermost calls, each with its calls from every path\n",

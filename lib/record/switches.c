@@ -22,7 +22,7 @@
  * seccomp filter (containers) refuse perf_event_open: record says so once
  * and records without.  The rings' memory counts against
  * perf_event_mlock_kb (516 KiB per CPU by default) and then RLIMIT_MEMLOCK:
- * a ring that cannot be had at 128 KiB is tried smaller.
+ * a ring that cannot be had at 512 KiB is tried smaller.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +40,7 @@
 #include "switches.h"
 #include "util.h"
 
-#define RING_PAGES_MAX 32 /* data pages per CPU at most (128 KiB) */
+#define RING_PAGES_MAX 128 /* data pages per CPU at most (512 KiB) */
 
 static int write_all(int fd, const void *p, size_t n)
 {

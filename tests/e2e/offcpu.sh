@@ -50,6 +50,14 @@ python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
 print("json offcpu_ns on every row:", all("offcpu_ns" in f for f in r["functions"]))' "$W/d.json" | add
 ct report d -s offcpu --format=csv | sed -n 2p | cut -d, -f1 | sed 's/^/report -s offcpu: first row /' | add
+# graph: an OFF-CPU column, work's as report's
+ct graph d >"$W/graph.txt"
+sed -n 2p "$W/graph.txt" | add
+g=$(awk '$NF == "+-work" { print $6, $7 }' "$W/graph.txt")
+r=$(ct report d | awk '$NF == "work" { print $12, $13 }')
+[ -n "$g" ] && [ "$g" = "$r" ] && echo "graph's off-CPU of work is report's" | add
+[ "$g" = "$r" ] || fail "graph's off-CPU of work '$g', report's '$r'"
+ct graph d --no-time | sed -n 2p | add
 # replay: a note inside each call that was switched out, as long as the
 # report's figure (preemption on a busy machine may add notes elsewhere)
 ct replay d >"$W/replay.txt"
@@ -68,11 +76,21 @@ done
 # the tree as without --sched (the notes are comments of their own)
 ct replay d --no-duration --per-thread | grep -v "/\* off-CPU " | normalize_threads | add
 
+section "an exec'd image (sh -c)"
+record ex --sched sh -c './prog'
+want_rc "record --sched sh -c ./prog" $RC 0 "$W/ex.err"
+ct report ex --format=csv >"$W/ex.csv"
+python3 -c 'import csv, sys
+c = {r["function"]: r for r in csv.DictReader(open(sys.argv[1]))}
+print("work off-CPU >= 49 ms:", int(c["work"]["offcpu_ns"]) >= 49e6)
+print("nap off-CPU >= 19 ms:", int(c["nap"]["offcpu_ns"]) >= 19e6)' "$W/ex.csv" | add
+
 section "without --sched"
 record plain ./prog
 want_rc "record ./prog" $RC 0 "$W/plain.err"
 test -e "$W/plain/sched" && echo "DIR/sched written" | add
 ct report plain | sed -n 1p | add
+ct graph plain | sed -n 2p | add
 ct report plain --format=csv | csv_calls | add
 ct replay plain | grep -c 'off-CPU' | sed 's/^/off-CPU notes: /' | add
 guard "$CT" report -d "$W/plain" -s offcpu >/dev/null 2>"$W/o.err"
