@@ -321,15 +321,15 @@ struct ct_sched_header {
 enum ct_sched_kind {
 	CT_SCHED_OUT = 1,  /* the thread was switched out at ns */
 	CT_SCHED_IN = 2,   /* ... switched in again */
-	CT_SCHED_LOST = 3, /* the kernel dropped `ns` records here (ring full) */
+	CT_SCHED_LOST = 3, /* the kernel dropped `n` records here (ring full) */
 };
 #define CT_SCHED_PREEMPT 0x100u /* with OUT: preempted (still runnable) */
 
 struct ct_sched_rec {
 	uint32_t pid, tid;
 	uint32_t kind; /* enum ct_sched_kind, | CT_SCHED_PREEMPT */
-	uint32_t pad;
-	uint64_t ns; /* CLOCK_MONOTONIC */
+	uint32_t n;    /* CT_SCHED_LOST: records dropped (at most 2^32 - 1); else 0 */
+	uint64_t ns;   /* CLOCK_MONOTONIC */
 };
 
 /* ---- record --count: per-thread call counts (runtime/count.c) ------------

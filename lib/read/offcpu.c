@@ -82,7 +82,7 @@ int ct_offcpu_load(struct ct_session *s, struct ct_error *err)
 		for (size_t k = i; k < j; k++) {
 			unsigned kind = r[k].kind & 0xff;
 			if (kind == CT_SCHED_LOST) {
-				lost += r[k].ns;
+				lost += r[k].n;
 				out = false; /* what came between is not known */
 			} else if (kind == CT_SCHED_OUT) {
 				out = true;

@@ -25,6 +25,7 @@
  * a ring that cannot be had at 512 KiB is tried smaller.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -210,11 +211,12 @@ static void flush(struct ct_sched *sc)
 	sc->nbuf = 0;
 }
 
-static void put(struct ct_sched *sc, uint32_t pid, uint32_t tid, uint32_t kind, uint64_t ns)
+static void put(struct ct_sched *sc, uint32_t pid, uint32_t tid, uint32_t kind, uint32_t n,
+		uint64_t ns)
 {
 	if (sc->nbuf == sizeof(sc->buf) / sizeof(sc->buf[0]))
 		flush(sc);
-	sc->buf[sc->nbuf++] = (struct ct_sched_rec){pid, tid, kind, 0, ns};
+	sc->buf[sc->nbuf++] = (struct ct_sched_rec){pid, tid, kind, n, ns};
 }
 
 /* bytes [off, off + n) of a ring's data, which may wrap */
@@ -254,13 +256,16 @@ static void drain_ring(struct ct_sched *sc, unsigned char *m)
 			if (out && (h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT))
 				kind |= CT_SCHED_PREEMPT;
 			sc->switches += out;
-			put(sc, ids[0], ids[1], kind, v[0]);
+			put(sc, ids[0], ids[1], kind, 0, v[0]);
 		} else if (h.type == PERF_RECORD_LOST && n >= 32) {
 			/* id, lost, then sample_id: pid, tid, time */
+			uint64_t when;
 			memcpy(v, rec, 16);
 			memcpy(ids, rec + 16, 8);
+			memcpy(&when, rec + 24, 8);
 			sc->lost += v[1];
-			put(sc, ids[0], ids[1], CT_SCHED_LOST, v[1]);
+			put(sc, ids[0], ids[1], CT_SCHED_LOST,
+			    v[1] > UINT32_MAX ? UINT32_MAX : (uint32_t)v[1], when);
 		}
 		tail += h.size;
 	}
