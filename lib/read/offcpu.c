@@ -158,3 +158,26 @@ uint64_t ct_offcpu_before(const struct ct_offcpu_thr *o, uint64_t m)
 	size_t k = lo - 1;
 	return o->cum[k] + (m < o->in[k] ? m : o->in[k]) - o->out[k];
 }
+
+size_t ct_offcpu_spans(const struct ct_session *s, const struct ct_thread *t, uint64_t **from,
+		       uint64_t **to)
+{
+	*from = *to = NULL;
+	const struct ct_proc *p = t->proc;
+	const struct ct_offcpu_thr *o = p && p->clock_ref ? ct_offcpu_thread(s, t->tid) : NULL;
+	if (!o || !o->n)
+		return 0;
+	/* recorded ns = mono - shift (stream.c's oc_setup) */
+	int64_t shift = (int64_t)p->start_mono - (int64_t)clock_ns(s, p->start_clock);
+	*from = xmalloc(o->n * sizeof(uint64_t));
+	*to = xmalloc(o->n * sizeof(uint64_t));
+	size_t k = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		int64_t a = (int64_t)o->out[i] - shift, b = (int64_t)o->in[i] - shift;
+		if (b <= 0)
+			continue;
+		(*from)[k] = a > 0 ? (uint64_t)a : 0;
+		(*to)[k++] = (uint64_t)b;
+	}
+	return k;
+}

@@ -27,6 +27,12 @@ int ct_offcpu_load(struct ct_session *s, struct ct_error *err);
 void ct_offcpu_free(struct ct_session *s);
 /* the intervals of thread tid, or NULL */
 const struct ct_offcpu_thr *ct_offcpu_thread(const struct ct_session *s, int tid);
+/* thread t's off-CPU intervals on the recorded clock (ns since the start,
+ * as ct_event.time): their number, and *from, *to malloc'ed (NULL, 0 when
+ * none) */
+struct ct_thread;
+size_t ct_offcpu_spans(const struct ct_session *s, const struct ct_thread *t, uint64_t **from,
+		       uint64_t **to);
 /* ns the thread was switched out before CLOCK_MONOTONIC time m */
 uint64_t ct_offcpu_before(const struct ct_offcpu_thr *o, uint64_t m);
 

@@ -58,6 +58,21 @@ r=$(ct report d | awk '$NF == "work" { print $12, $13 }')
 [ -n "$g" ] && [ "$g" = "$r" ] && echo "graph's off-CPU of work is report's" | add
 [ "$g" = "$r" ] || fail "graph's off-CPU of work '$g', report's '$r'"
 ct graph d --no-time | sed -n 2p | add
+# the HTML timeline: each thread's off-CPU spans ("off", shaded behind
+# its calls): those inside work's box add up to its 50 ms sleep at least
+ct export d --format=html -o "$W/d.html"
+python3 - "$W/d.html" <<'PY' | add
+import json, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'<script type="application/json" id="ct-data">(.*?)</script>', s, re.S).group(1))
+fns = [f[0] for f in d["fns"]]
+for t in d["timeline"]["threads"]:
+    for c in t["calls"]:
+        if fns[c[0]] == "work":
+            a, b = c[2], c[2] + c[3]
+            off = sum(max(0, min(b, o[0] + o[1]) - max(a, o[0])) for o in t.get("off", []))
+            print("html timeline: off-CPU spans inside work >= 49 ms:", off >= 49e6)
+PY
 # replay: a note inside each call that was switched out, as long as the
 # report's figure (preemption on a busy machine may add notes elsewhere)
 ct replay d >"$W/replay.txt"
@@ -93,9 +108,22 @@ ct report plain | sed -n 1p | add
 ct graph plain | sed -n 2p | add
 ct report plain --format=csv | csv_calls | add
 ct replay plain | grep -c 'off-CPU' | sed 's/^/off-CPU notes: /' | add
+ct export plain --format=html -o "$W/plain.html"
+grep -c '"off":' "$W/plain.html" | sed 's/^/html timeline off-CPU spans: /' | add
 guard "$CT" report -d "$W/plain" -s offcpu >/dev/null 2>"$W/o.err"
 echo "report -s offcpu without --sched: exit $RC" | add
 sed 's|/[^ ]*/plain|DIR|' "$W/o.err" | add
+
+section "the HTML timeline in a browser (tests/browser/html_offcpu.js)"
+if [ "${FRONT:-instr}" != instr ]; then
+	: # (the page is the same whatever the front end)
+elif ! command -v node >/dev/null 2>&1 || [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+	echo "the browser test needs node and chromium" >>"$W/skipped"
+else
+	guard node "$TOP/tests/browser/html_offcpu.js" "$W/d.html" "$W/plain.html" >"$W/browser.out" 2>&1
+	want_rc "tests/browser/html_offcpu.js" $RC 0 ||
+		fail "browser test: $(grep -v '^ok' "$W/browser.out" | head -n 20)"
+fi
 
 section "the kernel refuses"
 guard env CALLTRACE_TEST_SCHED_ERRNO=13 "$CT" record --sched -d "$W/no" ./prog \
