@@ -40,14 +40,17 @@ enum { A = 0x401000, B = 0x401100 };
  * clock line puts clock 1000 at CLOCK_MONOTONIC 5000: mono = ns + 5000 */
 static void write_ev(void)
 {
-	struct ct_ev_file_header h = {
-		.version = CT_FORMAT_VERSION, .pid = 10, .tid = 1, .gen = 0, .start_tsc = 1000};
+	struct ct_ev_file_header h = {.version = CT_FORMAT_VERSION,
+				      .pid = 10,
+				      .tid = 1,
+				      .gen = 0,
+				      .start_tsc = 1000};
 	memcpy(h.magic, CT_EV_MAGIC, 8);
 	uint64_t enter_a = (uint64_t)CT_REC_ENTER | 10u << 2 | (uint64_t)A << 24;
 	uint64_t enter_b = (uint64_t)CT_REC_ENTER | 10u << 2 | (uint64_t)B << 24;
-	uint32_t w[6] = {(uint32_t)enter_a, (uint32_t)(enter_a >> 32),
-			 (uint32_t)enter_b, (uint32_t)(enter_b >> 32),
-			 CT_REC_EXIT | 30u << 2,   CT_REC_EXIT | 50u << 2};
+	uint32_t w[6] = {(uint32_t)enter_a,      (uint32_t)(enter_a >> 32),
+			 (uint32_t)enter_b,      (uint32_t)(enter_b >> 32),
+			 CT_REC_EXIT | 30u << 2, CT_REC_EXIT | 50u << 2};
 	unsigned char buf[sizeof(h) + sizeof(w)];
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + sizeof(h), w, sizeof(w));
@@ -67,9 +70,18 @@ static void write_sched(const struct ct_sched_rec *r, size_t n, size_t cut)
 	free(buf);
 }
 
-#define OUT(tid, t) {10, tid, CT_SCHED_OUT, 0, t}
-#define PRE(tid, t) {10, tid, CT_SCHED_OUT | CT_SCHED_PREEMPT, 0, t}
-#define IN(tid, t) {10, tid, CT_SCHED_IN, 0, t}
+#define OUT(tid, t)                         \
+	{                                   \
+		10, tid, CT_SCHED_OUT, 0, t \
+	}
+#define PRE(tid, t)                                            \
+	{                                                      \
+		10, tid, CT_SCHED_OUT | CT_SCHED_PREEMPT, 0, t \
+	}
+#define IN(tid, t)                         \
+	{                                  \
+		10, tid, CT_SCHED_IN, 0, t \
+	}
 
 /* the exits of thread 1: B's and A's offcpu, or -1 each */
 static void read_exits(int64_t *b, int64_t *a, size_t *nwarn)
@@ -88,7 +100,8 @@ static void read_exits(int64_t *b, int64_t *a, size_t *nwarn)
 		int n = ct_stream_read(st, ev, 8, &err);
 		for (int i = 0; i < n; i++) {
 			if (ev[i].kind == CT_ENTER)
-				CHECK(ev[i].offcpu == 0, "an entry's offcpu %" PRIu64, ev[i].offcpu);
+				CHECK(ev[i].offcpu == 0, "an entry's offcpu %" PRIu64,
+				      ev[i].offcpu);
 			else if (ev[i].addr == B)
 				*b = (int64_t)ev[i].offcpu;
 			else if (ev[i].addr == A)
@@ -120,9 +133,8 @@ int main(void)
 	 * before it; thread 2's switches in the middle count for nothing.
 	 * CPU 1's ring, then CPU 0's: not in time order */
 	struct ct_sched_rec r[] = {
-		IN(1, 5012),  PRE(1, 5030), IN(1, 5060),  OUT(2, 5001), IN(2, 5099),
-		OUT(1, 5000), IN(1, 5040),  OUT(1, 5045), IN(1, 5070),  OUT(1, 5090),
-		IN(1, 5200),
+		IN(1, 5012), PRE(1, 5030), IN(1, 5060), OUT(2, 5001), IN(2, 5099), OUT(1, 5000),
+		IN(1, 5040), OUT(1, 5045), IN(1, 5070), OUT(1, 5090), IN(1, 5200),
 	};
 	size_t nr = sizeof(r) / sizeof(r[0]);
 	write_sched(r, nr, 0);
