@@ -48,6 +48,7 @@
 #include "builtin/export_html.h"
 #include "builtin/html_assets.h"
 #include "builtin/html_timeline.h"
+#include "offcpu.h"
 #include "output.h"
 #include "overhead.h"
 #include "util.h"
@@ -190,6 +191,11 @@ void ct_html_thread(struct ct_html *h, struct ct_thread *t)
 	h->proc = t->proc;
 	h->nthreads++;
 	ct_timeline_thread(h->tl, t);
+	uint64_t *from, *to;
+	size_t n = ct_offcpu_spans(h->s, t, &from, &to);
+	ct_timeline_offcpu(h->tl, from, to, n);
+	free(from);
+	free(to);
 }
 
 void ct_html_mark(struct ct_html *h, const struct ct_event *ev, bool in)

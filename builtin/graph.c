@@ -76,7 +76,9 @@ static const char tail[] =
 	"doc/overhead.md); --raw shows them as recorded.  A line marked * has a\n"
 	"recorded time more than 5 times its corrected one: mostly the tracer's\n"
 	"cost.  Nodes deeper than " STR(MAX_INDENT) " levels are drawn as\n"
-	"\"[DEPTH] +-name\" instead of with bars.\n";
+	"\"[DEPTH] +-name\" instead of with bars.  A recording made with\n"
+	"record --sched has an OFF-CPU column: of the total time, the time the\n"
+	"thread was switched out (blocked, sleeping or preempted).\n";
 /* clang-format on */
 
 struct graph {
@@ -95,6 +97,7 @@ struct graph {
 	bool srcline;          /* --srcline: each function's file:line */
 	struct ct_proc **srcp; /* by name id: the process of addrs[] */
 	struct ct_session *s;
+	bool sched;           /* record --sched: an off-CPU column */
 	bool counts;          /* a recording of call counts only: the tree of arcs */
 	bool sampled;         /* record --sample: the sampled columns */
 	bool count_sampled;   /* record --count --sample: the times are sampled */
@@ -289,13 +292,15 @@ static void print_row(const struct graph *g, FILE *out, const struct ct_tnode *n
 		fprintf(out, "  %8llu  ", (unsigned long long)n->calls);
 		return;
 	}
-	char b[2][64];
+	char b[3][64];
 	fprintf(out, "  %s  %s  %8llu  ", ct_format_duration(n->total, b[0], sizeof(b[0])),
 		ct_format_duration(n->self, b[1], sizeof(b[1])), (unsigned long long)n->calls);
 	if (g->sampled)
 		fprintf(out, "%s  %s  %8llu  ", ct_format_duration(n->stotal, b[0], sizeof(b[0])),
 			ct_format_duration(n->sself, b[1], sizeof(b[1])),
 			(unsigned long long)n->sself_n);
+	if (g->sched)
+		fprintf(out, "%s  ", ct_format_duration(n->offcpu, b[2], sizeof(b[2])));
 }
 
 static void print_header(const struct graph *g, FILE *out, const char *last)
@@ -316,13 +321,14 @@ static void print_header(const struct graph *g, FILE *out, const char *last)
 		fprintf(out, "  %s\n", last);
 	} else if (g->no_time)
 		fprintf(out, "     CALLS  %s\n", last);
-	else if (g->sampled)
-		fprintf(out,
-			"  TOTAL TIME   SELF TIME     CALLS   SMP TOTAL    SMP SELF   SAMPLES  "
-			"%s\n",
-			last);
-	else
-		fprintf(out, "  TOTAL TIME   SELF TIME     CALLS  %s\n", last);
+	else {
+		fputs("  TOTAL TIME   SELF TIME     CALLS", out);
+		if (g->sampled)
+			fputs("   SMP TOTAL    SMP SELF   SAMPLES", out);
+		if (g->sched)
+			fputs("     OFF-CPU", out);
+		fprintf(out, "  %s\n", last);
+	}
 }
 
 /* --srcline: " [f.c:3]" after a function's name */
@@ -485,6 +491,7 @@ static bool print_func(const struct graph *g, uint32_t f, const char *fname, FIL
 			m.n[dst].stotal += t->n[src].stotal;
 			m.n[dst].sself += t->n[src].sself;
 			m.n[dst].sself_n += t->n[src].sself_n;
+			m.n[dst].offcpu += t->n[src].offcpu;
 			m.n[dst].self += t->n[src].self;
 			for (uint32_t c = t->n[src].first_child; c != NONE;
 			     c = t->n[c].next_sibling) {
@@ -817,6 +824,7 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		return 0;
 	if (g->diff && diff_read(g, v))
 		return 1;
+	g->sched = v->s->sched && !g->no_time && !g->onodes;
 	if (g->count_sampled)
 		fputs("# Call counts (record --count) and times sampled (--sample: samples x "
 		      "period): the arcs from the outermost calls, each with its calls and "

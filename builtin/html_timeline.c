@@ -12,6 +12,7 @@
 #define TL_RESOLUTION 40000
 #define TL_MAX_CALLS 100000
 #define TL_MAX_MARKS 5000
+#define TL_MAX_OFF 50000
 
 struct tl_call {
 	uint64_t start, end;
@@ -24,6 +25,11 @@ struct tl_mark {
 	uint64_t t;
 	uint32_t thread;
 	char *text;
+};
+
+struct tl_off {
+	uint64_t start, end;
+	uint32_t thread;
 };
 
 struct tl_thread {
@@ -39,6 +45,8 @@ struct ct_timeline {
 	struct tl_mark *marks;
 	size_t nmarks, capmarks;
 	uint64_t marks_left; /* marks not kept */
+	struct tl_off *offs; /* record --sched: off-CPU spans, by thread */
+	size_t noffs, capoffs;
 	struct tl_thread *threads;
 	size_t nthreads, capthreads;
 	uint64_t min_ns;  /* calls shorter are not kept */
@@ -62,6 +70,7 @@ void ct_timeline_free(struct ct_timeline *tl)
 	for (size_t i = 0; i < tl->nmarks; i++)
 		free(tl->marks[i].text);
 	free(tl->marks);
+	free(tl->offs);
 	free(tl->calls);
 	free(tl->threads);
 	free(tl);
@@ -150,6 +159,16 @@ void ct_timeline_mark(struct ct_timeline *tl, uint64_t t, const char *text)
 				 .text = xstrdup(text ? text : "")};
 }
 
+void ct_timeline_offcpu(struct ct_timeline *tl, const uint64_t *from, const uint64_t *to, size_t n)
+{
+	if (!tl->nthreads)
+		return;
+	for (size_t i = 0; i < n && tl->noffs < TL_MAX_OFF; i++)
+		if (to[i] > from[i] && to[i] - from[i] >= tl->min_ns)
+			*CT_PUSH(tl->offs, tl->noffs, tl->capoffs) =
+				(struct tl_off){from[i], to[i], (uint32_t)(tl->nthreads - 1)};
+}
+
 void ct_timeline_want(const struct ct_timeline *tl, bool *want)
 {
 	for (size_t i = 0; i < tl->n; i++)
@@ -179,7 +198,7 @@ void ct_timeline_write(const struct ct_timeline *tl, FILE *out, const uint32_t *
 		",\"marks_left\":%" PRIu64 ",\"threads\":[",
 		t0, t1, tl->min_ns, tl->left, tl->longest, TL_MAX_CALLS, tl->marks_left);
 	/* a thread's calls and marks are together, in the threads' order */
-	size_t ci = 0, mi = 0;
+	size_t ci = 0, mi = 0, oi = 0;
 	for (size_t k = 0; k < tl->nthreads; k++) {
 		const struct tl_thread *th = &tl->threads[k];
 		fprintf(out, "%s\n{\"pid\":%d,\"tid\":%d,\"name\":", k ? "," : "", th->pid,
@@ -209,7 +228,19 @@ void ct_timeline_write(const struct ct_timeline *tl, FILE *out, const uint32_t *
 			putc_unlocked(']', out);
 			first = false;
 		}
-		fputs("]}", out);
+		putc_unlocked(']', out);
+		/* record --sched: [start, duration] of each off-CPU span */
+		if (oi < tl->noffs && tl->offs[oi].thread == k) {
+			fputs(",\"off\":[", out);
+			first = true;
+			for (; oi < tl->noffs && tl->offs[oi].thread == k; oi++) {
+				fprintf(out, "%s[%" PRIu64 ",%" PRIu64 "]", first ? "" : ",",
+					tl->offs[oi].start, tl->offs[oi].end - tl->offs[oi].start);
+				first = false;
+			}
+			putc_unlocked(']', out);
+		}
+		putc_unlocked('}', out);
 	}
 	fputs("]},\n", out);
 }

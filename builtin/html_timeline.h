@@ -35,6 +35,10 @@ void ct_timeline_thread(struct ct_timeline *tl, const struct ct_thread *t);
 void ct_timeline_call(struct ct_timeline *tl, uint32_t fn, uint32_t depth, uint64_t start,
 		      uint64_t end, uint64_t time);
 void ct_timeline_mark(struct ct_timeline *tl, uint64_t t, const char *text);
+/* record --sched: the last thread's off-CPU spans [from[i], to[i]) (ns,
+ * as the calls'), drawn shaded behind its calls; those shorter than the
+ * shortest call kept are left out, and past TL_MAX_OFF in all */
+void ct_timeline_offcpu(struct ct_timeline *tl, const uint64_t *from, const uint64_t *to, size_t n);
 /* want[fn] set for each function a kept call names */
 void ct_timeline_want(const struct ct_timeline *tl, bool *want);
 /* the "timeline" member of the report's data, fns named by fout[id] - 1 */

@@ -687,11 +687,32 @@ static int start_program(struct recorder *r)
 	sigaction(SIGXFSZ, &sa, NULL);
 
 	fflush(NULL);
+	/* --sched: the program waits for its events to be open (a byte or
+	 * the end of the pipe) before it runs anything */
+	int hold[2] = {-1, -1};
+	if (r->o.sched && pipe2(hold, O_CLOEXEC) < 0)
+		return ct_error("pipe: %s", strerror(errno));
 	child_pid = fork();
 	if (child_pid < 0)
 		return ct_error("fork: %s", strerror(errno));
-	if (child_pid == 0)
+	if (child_pid == 0) {
+		if (hold[0] >= 0) {
+			char b;
+			close(hold[1]);
+			while (read(hold[0], &b, 1) < 0 && errno == EINTR)
+				;
+		}
 		exec_program(r);
+	}
+	if (hold[0] >= 0) {
+		struct ct_error e;
+		close(hold[0]);
+		if (ct_sched_open(&r->sched, child_pid, r->dfd, &e) < 0)
+			ct_warn("%s", e.msg);
+		else
+			r->sched_on = true;
+		close(hold[1]);
+	}
 	return 0;
 }
 
@@ -770,6 +791,8 @@ static void drain_loop(struct recorder *r)
 		if (r->o.flight)
 			flight_requests(r);
 		bool did = ct_mono_ns() >= drain_from && ct_drainer_drain(&r->dr);
+		if (r->sched_on)
+			ct_sched_drain(&r->sched);
 		if (r->follow)
 			r->follow->round(r->follow->ctx, false);
 		int st;
@@ -804,6 +827,8 @@ static void drain_loop(struct recorder *r)
 			ct_drainer_sleep(&r->dr, idle_ms);
 	}
 	r->ri.end_clock = read_clock();
+	if (r->sched_on)
+		ct_sched_close(&r->sched);
 	/* live, top: all is in the files; their last round (after the end
 	 * of the recording's time) */
 	if (r->follow)
@@ -1030,6 +1055,7 @@ int ct_record_run(struct record_opts *o, const struct ct_record_follow *follow)
 	r.o = *o; /* (taken: freed at the end) */
 	memset(o, 0, sizeof(*o));
 	r.dfd = -1;
+	r.sched.out = -1;
 	r.follow = follow;
 	ct_drainer_init(&r.dr, r.dirabs);
 	ct_info_init(&r.info, r.dirabs);
@@ -1053,6 +1079,8 @@ int ct_record_run(struct record_opts *o, const struct ct_record_follow *follow)
 	drain_loop(&r);
 	code = finish(&r);
 out:
+	if (r.sched_on)
+		ct_sched_close(&r.sched);
 	ct_drainer_free(&r.dr);
 	ct_msgs_flush(&r.dr.msgs);
 	ct_info_discard(&r.info);

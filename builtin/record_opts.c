@@ -46,6 +46,7 @@ enum {
 	OPT_STRMAX,
 	OPT_ARGSLIB,
 	OPT_SAMPLE,
+	OPT_SCHED,
 };
 
 const struct ct_opt ct_record_options[] = {
@@ -74,6 +75,10 @@ const struct ct_opt ct_record_options[] = {
 	 "sample to the call open on the recorded path:\n"
 	 "sampled columns in report, graph, callers, html;\n"
 	 "with --count the only times (doc/record.md)"},
+	{"sched", OPT_SCHED, NULL,
+	 "record the threads' context switches (perf events):\n"
+	 "each call's off-CPU time in replay and report\n"
+	 "(doc/record.md)"},
 	{"count", OPT_COUNT, NULL,
 	 "counting mode: exact call counts per function and per\n"
 	 "caller->callee arc of each thread, no times, no event\n"
@@ -316,6 +321,9 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg, struc
 	case OPT_CALLSITE:
 		o->callsite = true;
 		return 0;
+	case OPT_SCHED:
+		o->sched = true;
+		return 0;
 	case CT_PL_OPT:
 	case CT_PL_FILTER:
 		return ct_plugopt_option(&o->pl, c, arg, err);
@@ -381,6 +389,7 @@ static int check_together(struct record_opts *o, struct ct_error *err)
 	if (o->count) {
 		/* counts have no events: nothing to buffer, filter or capture */
 		const char *what = o->callsite                        ? "--callsite"
+				   : o->sched                         ? "--sched"
 				   : o->flight                        ? "--flight"
 				   : o->drop                          ? "--drop"
 				   : o->bufsize || o->nbuf            ? "-b/--buffers"

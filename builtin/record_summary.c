@@ -174,6 +174,16 @@ static void summary(const struct recorder *r, FILE *f, bool info_failed, bool ow
 	if (st->waits)
 		fprintf(f, " The program waited %llu times for the trace writer.",
 			(unsigned long long)st->waits);
+	if (r->sched_on) {
+		fprintf(f, " %llu context switch%s recorded (--sched)",
+			(unsigned long long)r->sched.switches, r->sched.switches == 1 ? "" : "es");
+		if (r->sched.lost)
+			fprintf(f,
+				"; the kernel dropped %llu of its records (off-CPU times "
+				"around them are short)",
+				(unsigned long long)r->sched.lost);
+		fputc('.', f);
+	}
 	if (r->sym_skipped > 0)
 		fprintf(f,
 			" No symbols saved for %d module%s (changed on disk "

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "follow.h"
 #include "record.h"
+#include "switches.h"
 
 struct recorder {
 	struct record_opts o;
@@ -35,8 +36,10 @@ struct recorder {
 	char injspec[PATH_MAX + 32];    /* record --inject's rule file, or "" */
 	char *injtext;                  /* ... its text (resolve_inject), or NULL */
 	size_t injlen;
-	char *filters;        /* the filters as given, for info and the summary */
-	struct ct_drainer dr; /* the rings, and what was copied */
+	char *filters;         /* the filters as given, for info and the summary */
+	struct ct_drainer dr;  /* the rings, and what was copied */
+	struct ct_sched sched; /* --sched: the context switches (out -1: none) */
+	bool sched_on;
 	struct ct_info_file info;
 	struct ct_info ri;      /* what info says */
 	uint64_t clock0, mono0; /* the clock and CLOCK_MONOTONIC at the start */

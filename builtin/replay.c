@@ -731,6 +731,23 @@ static void print_wait(struct replay *r, struct rthread *rt, const struct ct_fev
 	put(line, n > 0 ? (size_t)n : 0);
 }
 
+/* record --sched: "/\* off-CPU 51.8 ms *\/" inside a call whose thread was
+ * switched out during it (its callees' included), after its line */
+static void print_offcpu(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
+{
+	struct ct_fevent in = *ex;
+	in.depth++;
+	r->note = true;
+	line_start(r, rt, &in, false);
+	r->note = false;
+	char d[64], line[128];
+	const char *dur = ct_format_duration(ex->ev.offcpu, d, sizeof(d));
+	while (*dur == ' ')
+		dur++;
+	int n = snprintf(line, sizeof(line), "/* off-CPU %s */\n", dur);
+	put(line, n > 0 ? (size_t)n : 0);
+}
+
 static void emit(void *ctx, const struct ct_fevent *fe)
 {
 	struct replay *r = ctx;
@@ -746,6 +763,8 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 			print_leaf(r, rt, fe, en);
 			if (fe->ev.waited)
 				print_wait(r, rt, fe);
+			if (fe->ev.offcpu)
+				print_offcpu(r, rt, fe);
 			return;
 		}
 		print_enter(r, ert, en);
@@ -768,6 +787,8 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	print_exit(r, rt, fe);
 	if (fe->ev.waited) /* its callees' waits are part of it */
 		print_wait(r, rt, fe);
+	if (fe->ev.offcpu)
+		print_offcpu(r, rt, fe);
 }
 
 /* the end of a thread's events (--per-thread), or of all (merged): an

@@ -67,7 +67,12 @@ static const char tail[] =
 	"              outermost activation, as Total time)\n"
 	"  Smp self    sampled time the function itself ran, its callees' (as\n"
 	"              shown) taken out: the tracer's cost is not estimated\n"
-	"  Samples     the samples of Smp self: its error is about 1/sqrt(Samples)\n";
+	"  Samples     the samples of Smp self: its error is about 1/sqrt(Samples)\n"
+	"A recording made with record --sched has one more:\n"
+	"  Off-CPU     of Total time, the time the thread was switched out\n"
+	"              (blocked, sleeping or preempted) inside the calls, counted\n"
+	"              once per outermost activation: Total time less Off-CPU\n"
+	"              is the time on a CPU\n";
 
 /* ---- aggregation ---------------------------------------------------- */
 
@@ -211,6 +216,8 @@ static uint64_t keyval(const struct ct_fstat *st, enum skey k)
 		return st->stotal_ns;
 	case K_SSELF:
 		return st->sself_ns;
+	case K_OFFCPU:
+		return st->offcpu;
 	case K_NAME:
 		break;
 	}
@@ -486,18 +493,22 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			fprintf(out, "%s# thread %d%s%s (process %d)\n", r->first_table ? "" : "\n",
 				t->tid, t->name ? " " : "", t->name ? ct_tx(t->name) : "", pid);
 		fputs("  Total time   Self time       Calls    Average        Min        Max", out);
+		if (r->sched)
+			fputs("     Off-CPU", out);
 		fputs(r->sampled ? "   Smp total    Smp self    Samples  Function" : "  Function",
 		      out);
 		fputs(r->srcline ? " [Source]\n" : "\n", out);
 		fputs("  ==========  ==========  ==========  ========== ========== ==========",
 		      out);
+		if (r->sched)
+			fputs("  ==========", out);
 		fputs(r->sampled ? "  ==========  ==========  =========  ====================\n"
 				 : "  ====================\n",
 		      out);
 		bool marked = false;
 		for (size_t i = 0; i < n; i++) {
 			const struct ct_fstat *st = &r->stats[rows[i]];
-			char b[6][64], sb[2][64], smp[96] = "";
+			char b[6][64], sb[2][64], smp[96] = "", off[80] = "";
 			bool mark = mostly_cost(st);
 			marked |= mark;
 			if (r->sampled)
@@ -505,13 +516,16 @@ static void print_table(struct report *r, const struct ct_thread *t)
 					 ct_format_duration(st->stotal_ns, sb[0], sizeof(sb[0])),
 					 ct_format_duration(st->sself_ns, sb[1], sizeof(sb[1])),
 					 (unsigned long long)st->sself);
-			fprintf(out, "  %s  %s  %10llu %s %s %s%s  %s%s%s\n",
+			if (r->sched)
+				snprintf(off, sizeof(off), "  %s",
+					 ct_format_duration(st->offcpu, b[5], sizeof(b[5])));
+			fprintf(out, "  %s  %s  %10llu %s %s %s%s%s  %s%s%s\n",
 				ct_format_duration(st->total, b[0], sizeof(b[0])),
 				ct_format_duration(st->self, b[1], sizeof(b[1])),
 				(unsigned long long)st->calls,
 				ct_format_duration(ct_avg(st), b[2], sizeof(b[2])),
 				ct_format_duration(st->min, b[3], sizeof(b[3])),
-				ct_format_duration(st->max, b[4], sizeof(b[4])), smp,
+				ct_format_duration(st->max, b[4], sizeof(b[4])), off, smp,
 				ct_tx(r->names.v[rows[i]]), src_note(r, rows[i]),
 				mark ? COST_MARK : "");
 		}
@@ -526,6 +540,8 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				(unsigned long long)st->calls, (unsigned long long)st->total,
 				(unsigned long long)st->self, (unsigned long long)(ct_avg(st)),
 				(unsigned long long)st->min, (unsigned long long)st->max);
+			if (r->sched)
+				fprintf(out, ",%llu", (unsigned long long)st->offcpu);
 			if (r->sampled)
 				fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)st->stotal,
 					(unsigned long long)st->sself,
@@ -547,6 +563,8 @@ static void print_table(struct report *r, const struct ct_thread *t)
 				(unsigned long long)st->self, (unsigned long long)(ct_avg(st)),
 				(unsigned long long)st->min, (unsigned long long)st->max,
 				mostly_cost(st) ? "true" : "false");
+			if (r->sched)
+				fprintf(out, ",\"offcpu_ns\":%llu", (unsigned long long)st->offcpu);
 			if (r->sampled)
 				fprintf(out,
 					",\"samples_total\":%llu,\"samples_self\":%llu,"
@@ -679,7 +697,7 @@ static int parse_keys(struct report *r, const char *arg)
 		{"name", K_NAME},     {"stotal", K_STOTAL}, {"sself", K_SSELF},
 		{"self-avg", K_SAVG}, {"self-min", K_SMIN}, {"self-max", K_SMAX},
 		{"call", K_CALLS},    {"func", K_NAME},     {"total-avg", K_AVG},
-		{"total-min", K_MIN}, {"total-max", K_MAX},
+		{"total-min", K_MIN}, {"total-max", K_MAX}, {"offcpu", K_OFFCPU},
 	};
 	r->nkeys = 0;
 	const char *p = arg;
@@ -703,7 +721,8 @@ static const struct ct_opt options[] = {
 	CT_OPT_DATA,
 	{"sort", 's', "KEY[,KEY]",
 	 "sort by total, self, calls, avg, min, max, stotal,\n"
-	 "sself (sampled: record --sample; descending) or name\n"
+	 "sself (sampled: record --sample), offcpu (record\n"
+	 "--sched; descending) or name\n"
 	 "(ascending); default total"},
 	CT_OPT_TIDS,
 	{"per-thread", CT_OPT_PER_THREAD, NULL, "one table per thread"},
@@ -768,7 +787,8 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 		if (parse_keys(r, arg) < 0) {
 			ct_set_err(err,
 				   "-s: want keys among total, self, calls, avg, min, max, stotal, "
-				   "sself, self-avg, self-min, self-max, name (or uftrace's call, "
+				   "sself, self-avg, self-min, self-max, offcpu, name (or "
+				   "uftrace's call, "
 				   "func, total-avg, total-min, total-max), not '%s'",
 				   arg);
 			return -1;
@@ -918,6 +938,14 @@ static int begin(void *ctx, struct ct_view *v)
 		fputs("{\"threads\":[", stdout);
 	for (size_t i = 0; i < v->s->nprocs; i++)
 		r->sampled |= v->s->procs[i]->sample_ns != 0;
+	r->sched = v->s->sched;
+	for (size_t i = 0; i < r->nkeys && r->keys_given && !r->sched; i++)
+		if (r->keys[i] == K_OFFCPU)
+			return ct_error("-s: %s has no context switches (record --sched) to sort "
+					"by",
+					v->dir)
+				       ? 2
+				       : 2;
 	for (size_t i = 0; i < r->nkeys && r->keys_given && !r->sampled; i++)
 		if (r->keys[i] == K_STOTAL || r->keys[i] == K_SSELF)
 			return ct_error("-s: %s has no samples (record --sample) to sort by",
@@ -928,6 +956,8 @@ static int begin(void *ctx, struct ct_view *v)
 		fputs(r->per_thread ? "pid,tid,function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns"
 				    : "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns",
 		      stdout);
+		if (r->sched)
+			fputs(",offcpu_ns", stdout);
 		fputs(r->sampled ? ",samples_total,samples_self,sampled_total_ns,sampled_self_ns\n"
 				 : "\n",
 		      stdout);

@@ -33,7 +33,8 @@ enum skey {
 	K_SSELF,
 	K_SAVG,
 	K_SMIN,
-	K_SMAX
+	K_SMAX,
+	K_OFFCPU
 };
 
 /* -f's fields, uftrace report's names (report.c) */
@@ -75,6 +76,7 @@ struct report {
 	bool keys_given;      /* -s */
 	bool counts;          /* a recording of call counts only: calls, no times */
 	bool sampled;         /* a recording with samples (record --sample) */
+	bool sched;           /* one with context switches (record --sched) */
 	struct ct_counts cnt; /* its counts */
 	/* and with record --sample, the samples (all, outside any call) */
 	uint64_t csamples, csamples_ns, csamples_out, csamples_out_ns;

@@ -308,6 +308,10 @@
 			" calls shorter than " + fmtTime(TL.min_ns) + " (about a pixel when zoomed in " +
 			"40 times; the longest left out took " + fmtTime(TL.longest_left) + "): their " +
 			"time is inside their caller's box."}));
+	if (TL.threads.some(function (t) { return t.off && t.off.length; }))
+		tlSec.appendChild(el("p", {cls: "note", id: "tl-offcpu", text:
+			"Grey bands behind a thread's calls: the thread was off a CPU then (blocked, " +
+			"sleeping or preempted; record --sched)."}));
 	if (TL.marks_left > 0)
 		tlSec.appendChild(el("p", {cls: "note", text: "The timeline shows the first marks only: " +
 			fmtInt(TL.marks_left) + " more were left out."}));
@@ -347,6 +351,26 @@
 				if (x >= 0 && x <= width) marks.push({lane: lane, m: m, x: x});
 			});
 		});
+		/* record --sched: the spans each thread was off a CPU, shaded
+		 * across its lane, behind its calls */
+		var offs = [];
+		st.lanes.forEach(function (lane) {
+			(lane.t.off || []).forEach(function (o) {
+				var x0 = xz(o[0]), x1 = xz(o[0] + o[1]);
+				if (x1 < 0 || x0 > width || x1 - x0 < 1 || !lane.rows) return;
+				offs.push({lane: lane, o: o, x0: Math.max(x0, -1), x1: Math.min(x1, width + 1)});
+			});
+		});
+		var og = st.goff.selectAll("rect.offcpu").data(offs);
+		og.exit().remove();
+		og = og.enter().append("rect").attr("class", "offcpu").merge(og);
+		og.attr("x", function (d) { return d.x0; })
+			.attr("y", function (d) { return d.lane.y + TL_HEAD; })
+			.attr("width", function (d) { return d.x1 - d.x0; })
+			.attr("height", function (d) { return d.lane.rows * TL_ROW; })
+			.attr("data-thread", function (d) { return d.lane.t.tid; })
+			.attr("data-start", function (d) { return d.o[0]; })
+			.attr("data-dur", function (d) { return d.o[1]; });
 		var shown = boxes;
 		if (boxes.length > TL_MAX_BOXES) {
 			shown = boxes.slice().sort(function (a, b) { return (b.x1 - b.x0) - (a.x1 - a.x0); })
@@ -425,6 +449,7 @@
 			.text(function (l) {
 				return tlLabel(l.t) + (l.rows ? "" : " (no call long enough to draw)");
 			});
+		var goff = svg.append("g");
 		var g = svg.append("g");
 		var span = TL.end - TL.start;
 		var zoom = d3.zoom().scaleExtent([1, Math.max(1, span / width * 20)])
@@ -435,7 +460,7 @@
 				tlState.xz = ev.transform.rescaleX(x);
 				tlDraw();
 			});
-		tlState = {x: x, xz: x, width: width, lanes: lanes, g: g, svg: svg, zoom: zoom};
+		tlState = {x: x, xz: x, width: width, lanes: lanes, g: g, goff: goff, svg: svg, zoom: zoom};
 		svg.call(zoom);
 		g.on("click", function (ev) {
 			var d = d3.select(ev.target.closest("g.call")).datum();

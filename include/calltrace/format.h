@@ -314,6 +314,40 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 /* the signal the sampling timers raise: SIGRTMAX - this (62 with glibc) */
 #define CT_SAMPLE_SIG_BELOW_MAX 2
 
+/* ---- record --sched: the threads' context switches (DIR/sched) ----------
+ *
+ * Written by `record` (lib/record/sched.c), not by the runtime: the kernel's
+ * context-switch records of the traced process tree (perf_event_open on the
+ * program, one software dummy event per CPU, inherited by its threads and
+ * children), timestamped on CLOCK_MONOTONIC, copied as they come.  The file
+ * is a struct ct_sched_header, then struct ct_sched_rec records in the order
+ * record read them (per CPU: not sorted by time across CPUs).  A reader
+ * pairs each thread's switch-out with its next switch-in, converts the times
+ * to the recording's clock with the process's "clock" line, and gives each
+ * call the time its thread was switched out inside it (doc/format.md). */
+#define CT_SCHED_FILE "sched"
+#define CT_SCHED_MAGIC "CTSCHED1"
+
+struct ct_sched_header {
+	char magic[8];    /* CT_SCHED_MAGIC */
+	uint32_t version; /* CT_FORMAT_VERSION */
+	uint32_t recsize; /* sizeof(struct ct_sched_rec) */
+};
+
+enum ct_sched_kind {
+	CT_SCHED_OUT = 1,  /* the thread was switched out at ns */
+	CT_SCHED_IN = 2,   /* ... switched in again */
+	CT_SCHED_LOST = 3, /* the kernel dropped `n` records here (ring full) */
+};
+#define CT_SCHED_PREEMPT 0x100u /* with OUT: preempted (still runnable) */
+
+struct ct_sched_rec {
+	uint32_t pid, tid;
+	uint32_t kind; /* enum ct_sched_kind, | CT_SCHED_PREEMPT */
+	uint32_t n;    /* CT_SCHED_LOST: records dropped (at most 2^32 - 1); else 0 */
+	uint64_t ns;   /* CLOCK_MONOTONIC */
+};
+
 /* ---- record --count: per-thread call counts (runtime/count.c) ------------
  *
  * Each thread counts its calls in an open-addressing table of arcs in a

@@ -23,6 +23,7 @@
 #include "argspec.h"
 #include "calltrace/format.h"
 #include "output.h"
+#include "offcpu.h"
 #include "session_priv.h"
 #include "srcline.h"
 #include "util.h"
@@ -636,6 +637,7 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 	ct_u64map_init(&sp->warned);
 	ct_u64map_init(&sp->symtabs);
 	ct_u64map_init(&sp->procmap);
+	ct_u64map_init(&sp->offcpu);
 	s->demangle = CT_DEMANGLE_FULL;
 	s->dir = xstrdup(dir);
 	size_t dl = strlen(s->dir);
@@ -749,6 +751,9 @@ int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *e
 		}
 	}
 	free(path);
+	struct ct_error oe;
+	if (ct_offcpu_load(s, &oe) < 0)
+		ct_session_warn(s, "%s; off-CPU times are not shown", oe.msg);
 	*out = s;
 	return 0;
 fail:
@@ -766,6 +771,7 @@ void ct_session_close(struct ct_session *s)
 	ct_srcline_free(s);
 	ct_session_free_symtabs(s);
 	ct_u64map_free(&sp->procmap);
+	ct_offcpu_free(s);
 	for (size_t i = 0; i < s->nthreads; i++) {
 		free(s->threads[i]->path);
 		free(s->threads[i]);

@@ -117,6 +117,9 @@ struct ct_session {
 	/* the events' corrected times (ct_event's ctime and cstart) are
 	 * their recorded ones (--raw: set before any stream is opened) */
 	bool raw;
+	/* record --sched: the recording has its threads' context switches
+	 * (DIR/sched): exits carry their ct_event.offcpu */
+	bool sched;
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
@@ -195,6 +198,11 @@ struct ct_event {
 	 * callees' included), each worth its process's sample_ns of the
 	 * thread's CPU time; 0 elsewhere */
 	uint64_t samples;
+	/* record --sched: on a CT_EXIT, the ns of the call (its callees'
+	 * included) during which its thread was switched out (blocked,
+	 * sleeping or preempted), on the recorded clock; 0 elsewhere.  Not
+	 * taken out of the durations: shown beside them */
+	uint64_t offcpu;
 };
 
 struct ct_stream; /* one thread */

@@ -35,6 +35,7 @@ struct session_priv {
 	struct ct_u64map procmap; /* pid << 32 | gen -> struct ct_proc * */
 	void *srcline;            /* lib/read/srcline.c's cache, or NULL */
 	bool skimming;            /* stream.c's proc_end is reading threads through */
+	struct ct_u64map offcpu;  /* record --sched: tid -> struct ct_offcpu_thr * */
 };
 
 struct proc_priv {

@@ -22,6 +22,7 @@
 #include "cclock.h"
 #include "calltrace/format.h"
 #include "injtext.h"
+#include "offcpu.h"
 #include "session_priv.h"
 #include "util.h"
 
@@ -117,6 +118,11 @@ struct ct_stream {
 	size_t nbefore; /* the outermost open calls entered before it */
 	bool window;    /* such a window: returns with no call open are
 			   * skipped (counted as unmatched), never errors */
+
+	/* record --sched: the thread's off-CPU intervals, or NULL; their
+	 * CLOCK_MONOTONIC is an event's time + oc_shift */
+	const struct ct_offcpu_thr *oc;
+	int64_t oc_shift;
 };
 
 /* a new corrected clock, with its figures */
@@ -129,6 +135,31 @@ void ct_stream_cost(const struct ct_stream *st, struct ct_cost *c)
 {
 	ct_cclock_cost(&st->cc, c);
 	c->span = st->started ? st->last_time - st->first_time : 0;
+}
+
+/* record --sched: the thread's off-CPU intervals, placed on the recorded
+ * clock by its process's "clock" line */
+static void oc_setup(struct ct_stream *st)
+{
+	const struct ct_proc *p = st->t->proc;
+	st->oc = p && p->clock_ref ? ct_offcpu_thread(st->s, st->t->tid) : NULL;
+	if (st->oc)
+		st->oc_shift = (int64_t)p->start_mono - (int64_t)clock_ns(st->s, p->start_clock);
+}
+
+/* each exit's offcpu: the thread's off-CPU time before it less that
+ * before its entry */
+static void oc_fill(const struct ct_stream *st, struct ct_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (ev[i].kind != CT_EXIT)
+			continue;
+		int64_t a = (int64_t)ev[i].start + st->oc_shift;
+		int64_t b = (int64_t)ev[i].time + st->oc_shift;
+		uint64_t wa = a > 0 ? ct_offcpu_before(st->oc, (uint64_t)a) : 0;
+		uint64_t wb = b > 0 ? ct_offcpu_before(st->oc, (uint64_t)b) : 0;
+		ev[i].offcpu = wb > wa ? wb - wa : 0;
+	}
 }
 
 /* the library calls of the stream's process (its "libcall" lines): a fed
@@ -226,6 +257,7 @@ int ct_stream_open_buf(struct ct_session *s, struct ct_thread *t, size_t bufsize
 	st->size = size;
 	st->tag = t->proc && ct_proc_overlaps(t->proc);
 	lc_setup(st);
+	oc_setup(st);
 	/* no bigger than the file (the fuzzer opens many small ones) */
 	if (bufsize > size + 64)
 		bufsize = (size_t)size + 64;
@@ -446,6 +478,7 @@ static void push(struct ct_stream *st, struct ct_event *ev, uint64_t addr, uint6
 	ev->args = NULL;
 	ev->site = 0;
 	ev->samples = 0;
+	ev->offcpu = 0;
 	ev->kind = CT_ENTER;
 	ev->flags = flags | LIBFLAG(lib);
 	ev->addr = addr;
@@ -466,6 +499,7 @@ static void pop(struct ct_stream *st, struct ct_event *ev, uint64_t time, unsign
 		st->nbefore = st->depth;
 	}
 	ev->kind = CT_EXIT;
+	ev->offcpu = 0;
 	ev->flags = flags | LIBFLAG(f->lib);
 	ev->addr = f->addr;
 	ev->waited = st->waited - f->waited0;
@@ -1080,6 +1114,8 @@ int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct
 		}
 		break;
 	}
+	if (__builtin_expect(st->oc != NULL, 0))
+		oc_fill(st, ev, n);
 	st->nev_last = n;
 	if (n && !st->started) {
 		st->started = true;

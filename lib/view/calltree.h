@@ -33,6 +33,7 @@ struct ct_tnode {
 	uint64_t rtotal; /* total on the recorded clock */
 	/* record --sample: sampled total and self (ns), self's samples */
 	uint64_t stotal, sself, sself_n;
+	uint64_t offcpu; /* record --sched: off-CPU time in its calls */
 };
 
 struct ct_tframe {
@@ -60,7 +61,8 @@ static inline void ct_tree_enter(struct ct_tree *t, uint32_t name)
 {
 	uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
 	uint32_t node = ct_tree_child(t, parent, name);
-	*CT_PUSH(t->stack, t->depth, t->capstack) = (struct ct_tframe){.node = node, .child = 0, .schild = 0};
+	*CT_PUSH(t->stack, t->depth, t->capstack) =
+		(struct ct_tframe){.node = node, .child = 0, .schild = 0};
 }
 
 /* the exit ev of the innermost open call (none open: nothing) */
@@ -75,6 +77,7 @@ static inline void ct_tree_exit(struct ct_tree *t, const struct ct_event *ev)
 	n->calls += ct_call_counted(ev);
 	n->total += incl;
 	n->rtotal += ct_event_raw_dur(ev);
+	n->offcpu += ev->offcpu;
 	n->self += ct_call_self(incl, f.child);
 	if (t->depth)
 		t->stack[t->depth - 1].child += incl;

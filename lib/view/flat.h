@@ -22,9 +22,12 @@ struct ct_fstat {
 	uint64_t calls, total, self, sum, min, max;
 	uint64_t smin, smax; /* the least and most self time of a call */
 	uint64_t rtotal;     /* total on the recorded clock */
-	uint64_t frames; /* calls entered before the stream (not counted) */
+	uint64_t frames;     /* calls entered before the stream (not counted) */
 	/* record --sample: sampled total and self, in samples and in ns */
 	uint64_t stotal, sself, stotal_ns, sself_ns;
+	/* record --sched: off-CPU time inside it, counted once per outermost
+	 * activation (as total) */
+	uint64_t offcpu;
 };
 
 /* an open call: its row, and what its direct callees took */
@@ -62,6 +65,7 @@ ct_fstat_exit(struct ct_fstat *st, uint32_t *active, const struct ct_fframe *f,
 	if (!*active) {
 		st->total += incl;
 		st->rtotal += ct_event_raw_dur(ev);
+		st->offcpu += ev->offcpu;
 	}
 	st->self += self;
 	if (up)
