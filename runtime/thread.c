@@ -130,6 +130,8 @@ void ct_thread_start(struct ct_tstate *t)
 	ct_put_time(t, t->last);
 	t->hi = UINT64_MAX;
 	t->busy--;
+	/* started on another CPU than the process's figures are for? */
+	ct_recalibrate(t, false);
 }
 
 static void thread_exit(void *arg)

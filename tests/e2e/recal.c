@@ -3,9 +3,11 @@
  * recal: a thread that moves to another CPU after the start-up calibration
  * (tests/e2e/recal.sh).  "recal probe" prints two CPUs this process may run
  * on (or "none"); "recal CPU" moves itself there and makes 400,000 calls
- * (some 20 buffers of records).
+ * (some 20 buffers of records); "recal thread CPU" starts a thread there
+ * that makes 100 calls (less than a buffer) while main waits where it is.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,12 @@ NOINLINE void work(int n)
 {
 	for (int i = 0; i < n; i++)
 		leaf(i);
+}
+
+NOINLINE void *worker(void *arg)
+{
+	work(100);
+	return arg;
 }
 
 NOTRACE static int pin(int cpu)
@@ -51,6 +59,22 @@ NOTRACE int main(int argc, char **argv)
 			printf("none\n");
 		else
 			printf("%d %d\n", a, b);
+		return 0;
+	}
+	if (argv[1][0] == 't' && argc > 2) {
+		cpu_set_t s;
+		CPU_ZERO(&s);
+		CPU_SET(atoi(argv[2]), &s);
+		pthread_attr_t a;
+		pthread_t th;
+		pthread_attr_init(&a);
+		if (pthread_attr_setaffinity_np(&a, sizeof(s), &s) != 0 ||
+		    pthread_create(&th, &a, worker, NULL) != 0) {
+			printf("cannot start a thread on CPU %s\n", argv[2]);
+			return 1;
+		}
+		pthread_join(th, NULL);
+		printf("a thread worked on CPU %s\n", argv[2]);
 		return 0;
 	}
 	int cpu = atoi(argv[1]);

@@ -6,7 +6,9 @@
 # line; none before this change), with the measuring taken out, the
 # recording's times keeping their invariants (tests/check_times.py); with
 # --flight each buffer of the window carries them (a window read alone);
-# CALLTRACE_RECAL=0 keeps the start-up figures.  Needs two CPUs and
+# a thread started on the other CPU that makes fewer calls than fill a
+# buffer carries them from its start; CALLTRACE_RECAL=0 keeps the start-up
+# figures.  Needs two CPUs and
 # taskset; otherwise skipped, saying why.
 # variants: one
 # front-ends: few
@@ -39,6 +41,12 @@ section "--flight: the window's buffers carry the figures"
 guard taskset -c "$a" "$CT" record --flight -d "$W/f" ./prog "$b" >"$W/f.out" 2>"$W/f.err"
 want_rc "record --flight ./prog $b" $RC 0 "$W/f.err"
 recalib f | add
+
+section "a thread started on another CPU, 100 calls"
+guard taskset -c "$a" "$CT" record -d "$W/t" ./prog thread "$b" >"$W/t.out" 2>"$W/t.err"
+want_rc "record ./prog thread $b" $RC 0 "$W/t.err"
+sed "s/CPU $b\$/CPU B/" "$W/t.out" | add
+recalib t | add
 
 section "CALLTRACE_RECAL=0: the start-up figures only"
 guard env CALLTRACE_RECAL=0 taskset -c "$a" "$CT" record -d "$W/o" ./prog "$b" >"$W/o.out" 2>"$W/o.err"
