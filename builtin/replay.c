@@ -705,6 +705,24 @@ static bool waited_room(struct rthread *rt, size_t d)
 	return true;
 }
 
+/* a note "/\* WHAT DURATION REST *\/" on a line of its own inside the call
+ * whose exit is ex */
+static void print_note(struct replay *r, struct rthread *rt, const struct ct_fevent *ex,
+		       const char *what, uint64_t ns, const char *rest)
+{
+	struct ct_fevent in = *ex;
+	in.depth++;
+	r->note = true;
+	line_start(r, rt, &in, false);
+	r->note = false;
+	char d[64], line[160];
+	const char *dur = ct_format_duration(ns, d, sizeof(d));
+	while (*dur == ' ')
+		dur++;
+	int n = snprintf(line, sizeof(line), "/* %s %s%s */\n", what, dur, rest);
+	put(line, n > 0 ? (size_t)n : 0);
+}
+
 /* "/\* waited 12.3 ms for the trace writer *\/", inside the call that waited
  * (its callees' waits are noted in them) */
 static void print_wait(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
@@ -716,36 +734,15 @@ static void print_wait(struct replay *r, struct rthread *rt, const struct ct_fev
 		own -= below < own ? below : own;
 		rt->waited[ex->depth] += ex->ev.waited;
 	}
-	if (!own)
-		return;
-	struct ct_fevent in = *ex;
-	in.depth++;
-	r->note = true;
-	line_start(r, rt, &in, false);
-	r->note = false;
-	char d[64], line[128];
-	const char *dur = ct_format_duration(own, d, sizeof(d));
-	while (*dur == ' ')
-		dur++;
-	int n = snprintf(line, sizeof(line), "/* waited %s for the trace writer */\n", dur);
-	put(line, n > 0 ? (size_t)n : 0);
+	if (own)
+		print_note(r, rt, ex, "waited", own, " for the trace writer");
 }
 
 /* record --sched: "/\* off-CPU 51.8 ms *\/" inside a call whose thread was
  * switched out during it (its callees' included), after its line */
 static void print_offcpu(struct replay *r, struct rthread *rt, const struct ct_fevent *ex)
 {
-	struct ct_fevent in = *ex;
-	in.depth++;
-	r->note = true;
-	line_start(r, rt, &in, false);
-	r->note = false;
-	char d[64], line[128];
-	const char *dur = ct_format_duration(ex->ev.offcpu, d, sizeof(d));
-	while (*dur == ' ')
-		dur++;
-	int n = snprintf(line, sizeof(line), "/* off-CPU %s */\n", dur);
-	put(line, n > 0 ? (size_t)n : 0);
+	print_note(r, rt, ex, "off-CPU", ex->ev.offcpu, "");
 }
 
 static void emit(void *ctx, const struct ct_fevent *fe)

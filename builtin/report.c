@@ -263,6 +263,16 @@ static void json_table_start(const struct report *r, const struct ct_thread *t, 
 		fputs(whole, r->out);
 }
 
+/* record --sample: a row's sampled figures, JSON members */
+static void json_samples(FILE *out, const struct ct_fstat *st)
+{
+	fprintf(out,
+		",\"samples_total\":%llu,\"samples_self\":%llu,"
+		"\"sampled_total_ns\":%llu,\"sampled_self_ns\":%llu",
+		(unsigned long long)st->stotal, (unsigned long long)st->sself,
+		(unsigned long long)st->stotal_ns, (unsigned long long)st->sself_ns);
+}
+
 /* the i-th row's object, up to its name */
 static void json_row_start(const struct report *r, size_t i, uint32_t row)
 {
@@ -324,13 +334,7 @@ static void print_counts(struct report *r, const struct ct_thread *t, const uint
 			json_row_start(r, i, rows[i]);
 			fprintf(out, ",\"calls\":%llu", (unsigned long long)st->calls);
 			if (r->sampled)
-				fprintf(out,
-					",\"samples_total\":%llu,\"samples_self\":%llu,"
-					"\"sampled_total_ns\":%llu,\"sampled_self_ns\":%llu",
-					(unsigned long long)st->stotal,
-					(unsigned long long)st->sself,
-					(unsigned long long)st->stotal_ns,
-					(unsigned long long)st->sself_ns);
+				json_samples(out, st);
 			fputc('}', out);
 		}
 		fputs(t ? "]}" : "]", out);
@@ -566,13 +570,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			if (r->sched)
 				fprintf(out, ",\"offcpu_ns\":%llu", (unsigned long long)st->offcpu);
 			if (r->sampled)
-				fprintf(out,
-					",\"samples_total\":%llu,\"samples_self\":%llu,"
-					"\"sampled_total_ns\":%llu,\"sampled_self_ns\":%llu",
-					(unsigned long long)st->stotal,
-					(unsigned long long)st->sself,
-					(unsigned long long)st->stotal_ns,
-					(unsigned long long)st->sself_ns);
+				json_samples(out, st);
 			fputc('}', out);
 		}
 		/* the object is closed by end(), after the tracer's cost */
