@@ -160,4 +160,15 @@ int ct_report_diff_check(struct ct_view *v);
 int ct_report_diff_begin(struct report *r, struct ct_view *v);
 int ct_report_diff_end(struct report *r, struct ct_view *v);
 
+/* report_fields.c: -f FIELD[,FIELD..] into r (-1: an unknown name), the
+ * text table with those columns; --task: the thread's row from what was
+ * gathered for it (the figures then cleared), and the table of them */
+int ct_report_parse_fields(struct report *r, const char *arg);
+void ct_report_print_fields(struct report *r, const struct ct_thread *t, const uint32_t *rows,
+			    size_t n, int pid);
+void ct_report_task_row(struct report *r, const struct ct_thread *t);
+void ct_report_print_tasks(struct report *r);
+/* report.c: --srcline's " [file:line]" of function id, or "" */
+const char *ct_report_src_note(const struct report *r, uint32_t id);
+
 #endif
