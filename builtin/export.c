@@ -10,6 +10,8 @@
  *           (builtin/export_folded.c)
  *   callgrind  the Callgrind profile format, for KCachegrind and
  *           callgrind_annotate (builtin/export_callgrind.c)
+ *   dot     the call graph for Graphviz, from callgrind's aggregates
+ *           (builtin/export_dot.c)
  *   perfetto  Perfetto's protobuf trace: see builtin/export_perfetto.c
  *
  *   html   one self-contained HTML report (builtin/export_html.c)
@@ -59,7 +61,7 @@ enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_BY, OPT_FOLDED_FRAMES, OPT_CALLSI
 #define FOLDED_FRAMES 128
 
 static const struct ct_opt options[] = {
-	{"format", OPT_FORMAT, "chrome|perfetto|folded|callgrind|html",
+	{"format", OPT_FORMAT, "chrome|perfetto|folded|callgrind|html|dot",
 	 "the output's format (required)"},
 	{"output", 'o', "FILE",
 	 "write to FILE (default: standard output), made\n"
@@ -112,6 +114,9 @@ static const char head[] =
 	"  html     one self-contained HTML report for a browser (no server, no\n"
 	"           network): flame graph, sortable flat profile, callers and\n"
 	"           callees of each function, the recording's info\n"
+	"  dot      the call graph for Graphviz (dot -Tsvg): a node per function\n"
+	"           with its self time, an edge per caller/callee pair with its\n"
+	"           calls and inclusive time\n"
 	"\n"
 	"options:\n";
 
@@ -432,7 +437,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	range_clock(x, ev);
 	if (ev->kind == CT_EXIT && ct_export_in_range(x, ev))
 		x->in_range++;
-	if (x->fmt == FMT_CALLGRIND) {
+	if (x->fmt == FMT_CALLGRIND || x->fmt == FMT_DOT) {
 		emit_callgrind(x, fe);
 		return;
 	}
@@ -502,11 +507,10 @@ static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
 static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
 	struct exporter *x = v->ctx;
-	static const char *const fmts[] = {[FMT_CHROME] = "chrome",
-					   [FMT_FOLDED] = "folded",
-					   [FMT_CALLGRIND] = "callgrind",
-					   [FMT_PERFETTO] = "perfetto",
-					   [FMT_HTML] = "html"};
+	static const char *const fmts[] =
+		{[FMT_CHROME] = "chrome",       [FMT_FOLDED] = "folded",
+		 [FMT_CALLGRIND] = "callgrind", [FMT_PERFETTO] = "perfetto",
+		 [FMT_HTML] = "html",           [FMT_DOT] = "dot"};
 	unsigned long n;
 
 	switch (c) {
@@ -539,7 +543,8 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 				return 0;
 			}
 		ct_set_err(err,
-			   "--format: want chrome, perfetto, folded, callgrind or html, not '%s'",
+			   "--format: want chrome, perfetto, folded, callgrind, html or dot, not "
+			   "'%s'",
 			   arg);
 		return -1;
 	case OPT_BY:
@@ -584,7 +589,7 @@ static int check(struct ct_view *v)
 			ct_view_usage(v, f);
 		if (!f || fclose(f) != 0)
 			len = 0;
-		ct_error("--format is required (chrome, perfetto, folded, callgrind or html)");
+		ct_error("--format is required (chrome, perfetto, folded, callgrind, html or dot)");
 		ct_print_raw(text ? text : "", len);
 		free(text);
 		return 2;
@@ -716,6 +721,8 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		ct_perfetto_finish(x->perfetto);
 	else if (rc == 0 && x->fmt == FMT_CALLGRIND)
 		ct_cg_print(x);
+	else if (rc == 0 && x->fmt == FMT_DOT)
+		ct_dot_print(x);
 	else if (rc == 0 && x->fmt == FMT_HTML)
 		ct_html_write(x->html, x->out);
 	else if (rc == 0)

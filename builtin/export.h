@@ -20,7 +20,7 @@ struct ct_perfetto;
 struct ct_html;
 struct ct_filter;
 
-enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO, FMT_HTML };
+enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO, FMT_HTML, FMT_DOT };
 
 /* a stack in the folded output: a node of the tree of stacks */
 struct node {
@@ -128,5 +128,8 @@ void ct_folded_print(struct exporter *x);
 void ct_cg_enter(struct exporter *x, struct ct_func *fn);
 void ct_cg_exit(struct exporter *x, const struct ct_event *ev);
 void ct_cg_print(struct exporter *x);
+/* dot (builtin/export_dot.c): the same aggregates as callgrind's, as a
+ * Graphviz call graph */
+void ct_dot_print(struct exporter *x);
 
 #endif

@@ -122,8 +122,8 @@ void ct_report_print_fields(struct report *r, const struct ct_thread *t, const u
 		}
 		bool mark = times && mostly_cost(st);
 		marked |= mark;
-		fprintf(out, "  %s%s%s\n", ct_tx(r->names.v[rows[i]]), ct_report_src_note(r, rows[i]),
-			mark ? COST_MARK : "");
+		fprintf(out, "  %s%s%s\n", ct_tx(r->names.v[rows[i]]),
+			ct_report_src_note(r, rows[i]), mark ? COST_MARK : "");
 	}
 	if (marked)
 		fputs(COST_LEGEND, out);
@@ -199,4 +199,3 @@ void ct_report_print_tasks(struct report *r)
 		break;
 	}
 }
-

@@ -6,8 +6,9 @@ set -e
 # chromium: its browser test; protobuf-compiler: protoc reads the perfetto export back;
 # clang-format: make format-check; go-md2man: the man pages from doc/*.md
 # (make man, make install; 2 MB, where pandoc takes 100+); man-db: the
-# install test reads them back; libncurses-dev: calltrace tui; tmux: its tests
-PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev libncurses-dev binutils valgrind chromium protobuf-compiler clang-format go-md2man man-db tmux"
+# install test reads them back; libncurses-dev: calltrace tui; tmux: its
+# tests; graphviz: export --format=dot's test reads it back
+PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev libncurses-dev binutils valgrind chromium protobuf-compiler clang-format go-md2man man-db tmux graphviz"
 # the aarch64 runtime and its tests under emulation (make aarch64, make
 # check-aarch64, doc/testing.md): the cross compilers, the aarch64 libc and
 # qemu-user (some 150 MB); CHECK_AARCH64=0 leaves them out, and the
