@@ -59,9 +59,10 @@ void ct_dot_print(struct exporter *x)
 	}
 	for (size_t e = 0; e < x->nedges; e++) {
 		const struct edge *ed = &x->edges[e];
-		fprintf(out, "\tf%u -> f%u [label=\"%llu call%s\\n%s\", penwidth=%.2f];\n", ed->caller,
-			ed->callee, (unsigned long long)ed->calls, ed->calls == 1 ? "" : "s",
-			dur(ed->incl, b, sizeof(b)), 1.0 + 4.0 * (double)ed->incl / (double)most);
+		fprintf(out, "\tf%u -> f%u [label=\"%llu call%s\\n%s\", penwidth=%.2f];\n",
+			ed->caller, ed->callee, (unsigned long long)ed->calls,
+			ed->calls == 1 ? "" : "s", dur(ed->incl, b, sizeof(b)),
+			1.0 + 4.0 * (double)ed->incl / (double)most);
 	}
 	fputs("}\n", out);
 }
