@@ -707,10 +707,12 @@ static int start_program(struct recorder *r)
 	if (hold[0] >= 0) {
 		struct ct_error e;
 		close(hold[0]);
-		if (ct_sched_open(&r->sched, child_pid, r->dfd, &e) < 0)
+		if (ct_sched_open(&r->sched, child_pid, r->dfd, &e) < 0) {
 			ct_warn("%s", e.msg);
-		else
+		} else {
 			r->sched_on = true;
+			r->sched.msgs = &r->dr.msgs; /* a write failure, said at the end */
+		}
 		close(hold[1]);
 	}
 	return 0;

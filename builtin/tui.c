@@ -62,7 +62,7 @@ static const char tail[] = "\n"
 			   "as recorded.\n";
 
 static const char *const help_text[] = {
-	"calltrace tui: keys",
+	"keys of calltrace tui",
 	"",
 	"  q            quit (from the help: back)",
 	"  ? h          this help",

@@ -37,7 +37,6 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "message.h"
 #include "switches.h"
 #include "util.h"
 
@@ -205,8 +204,10 @@ static void flush(struct ct_sched *sc)
 		return;
 	if (!sc->write_failed && write_all(sc->out, sc->buf, sc->nbuf * sizeof(sc->buf[0])) < 0) {
 		sc->write_failed = true;
-		ct_warn("record --sched: %s: %s: the rest of the context switches are not recorded",
-			CT_SCHED_FILE, strerror(errno));
+		ct_msg_add(sc->msgs, CT_MSG_WARN,
+			   "record --sched: %s: %s: the rest of the context switches are not "
+			   "recorded",
+			   CT_SCHED_FILE, strerror(errno));
 	}
 	sc->nbuf = 0;
 }

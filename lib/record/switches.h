@@ -16,16 +16,18 @@
 #include "calltrace/format.h"
 
 struct ct_error;
+struct ct_msgs;
 
 struct ct_sched {
-	int ncpu;            /* events open, one per CPU */
-	int *fd;             /* their descriptors */
-	unsigned char **map; /* their rings: a control page, then the data */
-	size_t data_size;    /* bytes of each ring's data (a power of two) */
-	int out;             /* DIR/sched, or -1 */
-	uint64_t switches;   /* switch-outs copied */
-	uint64_t lost;       /* records the kernel dropped (a ring full) */
-	bool write_failed;   /* DIR/sched could not be written: said once */
+	int ncpu;             /* events open, one per CPU */
+	int *fd;              /* their descriptors */
+	unsigned char **map;  /* their rings: a control page, then the data */
+	size_t data_size;     /* bytes of each ring's data (a power of two) */
+	int out;              /* DIR/sched, or -1 */
+	uint64_t switches;    /* switch-outs copied */
+	uint64_t lost;        /* records the kernel dropped (a ring full) */
+	bool write_failed;    /* DIR/sched could not be written: said once */
+	struct ct_msgs *msgs; /* where that is said (record's), or NULL */
 	struct ct_sched_rec buf[256];
 	size_t nbuf;
 };

@@ -159,7 +159,7 @@ keys s N
 wait_for s "\\[graph\\]  leaf  $p1/9( |\$)" && echo "N: the first leaf again" | add
 section "? the help, any key back"
 keys s '?'
-wait_for s 'calltrace tui: keys' && screen s | norm | sed -n '1,4p' | add
+wait_for s 'keys of calltrace tui' && screen s | norm | sed -n '1,4p' | add
 keys s x
 wait_for s '\[graph\]  leaf( |$)' && echo "back to the graph" | add
 section "q quits, exit 0"
