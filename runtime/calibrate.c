@@ -347,7 +347,11 @@ void ct_recalibrate(struct ct_tstate *t, bool restate)
 	}
 	/* one hook of the thread's own (not a signal handler's, whose hook
 	 * interrupted another), and a start-up calibration to go on from */
-	if (recal_off || t->busy != 1 || t->off || !cal.done || ct_calibrating(t))
+	/* record --plugin and --inject: the calibration's calls would reach
+	 * the plugin's callbacks and the rules (which see the program's
+	 * calls only): the start-up figures stay */
+	if (recal_off || t->busy != 1 || t->off || !cal.done || ct_calibrating(t) || ct_plug_on ||
+	    ct_inj_on)
 		return;
 	int cpu = sched_getcpu();
 	if (cpu < 0 || cpu >= CAL_CPUS)
