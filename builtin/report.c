@@ -263,6 +263,14 @@ static void json_table_start(const struct report *r, const struct ct_thread *t, 
 		fputs(whole, r->out);
 }
 
+/* record --sample: a row's sampled figures, CSV columns */
+static void csv_samples(FILE *out, const struct ct_fstat *st)
+{
+	fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)st->stotal,
+		(unsigned long long)st->sself, (unsigned long long)st->stotal_ns,
+		(unsigned long long)st->sself_ns);
+}
+
 /* record --sample: a row's sampled figures, JSON members */
 static void json_samples(FILE *out, const struct ct_fstat *st)
 {
@@ -320,10 +328,7 @@ static void print_counts(struct report *r, const struct ct_thread *t, const uint
 			csv_row_start(r, t, pid, rows[i]);
 			fprintf(out, ",%llu", (unsigned long long)st->calls);
 			if (r->sampled)
-				fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)st->stotal,
-					(unsigned long long)st->sself,
-					(unsigned long long)st->stotal_ns,
-					(unsigned long long)st->sself_ns);
+				csv_samples(out, st);
 			fputc('\n', out);
 		}
 		break;
@@ -428,10 +433,7 @@ static void print_table(struct report *r, const struct ct_thread *t)
 			if (r->sched)
 				fprintf(out, ",%llu", (unsigned long long)st->offcpu);
 			if (r->sampled)
-				fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)st->stotal,
-					(unsigned long long)st->sself,
-					(unsigned long long)st->stotal_ns,
-					(unsigned long long)st->sself_ns);
+				csv_samples(out, st);
 			fputc('\n', out);
 		}
 		break;
