@@ -25,6 +25,7 @@
 #include "argspec.h"
 #include "builtin/builtin.h"
 #include "builtin/replay_order.h"
+#include "builtin/replay_out.h"
 #include "color.h"
 #include "filter.h"
 #include "message.h"
@@ -114,163 +115,6 @@ struct replay {
 	bool note;      /* the line is a note (a wait), not an event */
 };
 
-static const char spaces[] = "                                                                "
-			     "                                                                ";
-
-/* output: lines are put together in a large buffer, written when full */
-static struct {
-	char *buf;
-	size_t len, cap;
-	FILE *f;
-} ob;
-
-static bool out_failed; /* stop reading when nobody reads the output */
-
-static void ob_flush(void)
-{
-	if (ob.len && fwrite_unlocked(ob.buf, 1, ob.len, ob.f) != ob.len)
-		out_failed = true;
-	ob.len = 0;
-}
-
-static void put_slow(const char *s, size_t n)
-{
-	ob_flush();
-	if (n > ob.cap)
-		fwrite_unlocked(s, 1, n, ob.f);
-	else {
-		memcpy(ob.buf, s, n);
-		ob.len = n;
-	}
-}
-
-static inline void put(const char *s, size_t n)
-{
-	if (n <= ob.cap - ob.len) {
-		memcpy(ob.buf + ob.len, s, n);
-		ob.len += n;
-	} else {
-		put_slow(s, n);
-	}
-}
-
-static void puts_(const char *s)
-{
-	put(s, strlen(s));
-}
-
-/* a line deeper than this is indented as at this depth and its depth
- * written as a number, "[+300] " (doc/replay.md): replay's output stays
- * linear in the number of events, however deep the calls */
-#define MAX_INDENT 256
-
-/* the "[+DEPTH] " of a line deeper than MAX_INDENT into buf (32 bytes); its
- * length, 0 for other lines */
-static size_t depth_mark(uint32_t depth, char *buf)
-{
-	if (depth <= MAX_INDENT)
-		return 0;
-	char d[16];
-	size_t n = 0;
-	do
-		d[n++] = (char)('0' + depth % 10);
-	while ((depth /= 10));
-	size_t k = 0;
-	buf[k++] = '[';
-	buf[k++] = '+';
-	while (n)
-		buf[k++] = d[--n];
-	buf[k++] = ']';
-	buf[k++] = ' ';
-	return k;
-}
-
-static inline size_t indent_of(uint32_t depth)
-{
-	return 2 * (size_t)(depth <= MAX_INDENT ? depth : MAX_INDENT);
-}
-
-static void put_indent(size_t n)
-{
-	while (n) {
-		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-		put(spaces, k);
-		n -= k;
-	}
-}
-
-/*
- * Durations: ct_format_duration() is the reference, but snprintf costs more
- * than the rest of a line.  fast_duration() writes the same text for the
- * common case (fewer than 1000 of the unit); replay checks once at start that
- * the two agree, and uses ct_format_duration() alone if they do not.
- */
-static bool fast_ok;
-
-static size_t fast_duration(uint64_t ns, char *b)
-{
-	static const uint64_t divs[] = {1, 1000, 1000000, 1000000000ULL};
-	static const char units[][3] = {"ns", "us", "ms", " s"};
-	unsigned u = 0;
-	while (u < 3 && ns >= divs[u + 1])
-		u++;
-	uint64_t whole = ns / divs[u];
-	unsigned frac = u ? (unsigned)((ns % divs[u]) / (divs[u] / 1000)) : 0;
-	if (whole >= 1000)
-		return 0;
-	unsigned w = (unsigned)whole;
-	b[0] = w >= 100 ? (char)('0' + w / 100) : ' ';
-	b[1] = w >= 10 ? (char)('0' + w / 10 % 10) : ' ';
-	b[2] = (char)('0' + w % 10);
-	b[3] = '.';
-	b[4] = (char)('0' + frac / 100);
-	b[5] = (char)('0' + frac / 10 % 10);
-	b[6] = (char)('0' + frac % 10);
-	b[7] = ' ';
-	b[8] = units[u][0];
-	b[9] = units[u][1];
-	return 10;
-}
-
-static void check_fast_duration(void)
-{
-	static const uint64_t samples[] = {0,
-					   1,
-					   9,
-					   10,
-					   99,
-					   100,
-					   999,
-					   1000,
-					   1001,
-					   1009,
-					   1010,
-					   1234,
-					   9999,
-					   10000,
-					   99999,
-					   100000,
-					   999999,
-					   1000000,
-					   1000999,
-					   1234567,
-					   999999999,
-					   1000000000ULL,
-					   1234567890ULL,
-					   999999999999ULL,
-					   12345ULL * 1000000000ULL};
-	fast_ok = true;
-	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
-		char ref[64], mine[16];
-		ct_format_duration(samples[i], ref, sizeof(ref));
-		size_t n = fast_duration(samples[i], mine);
-		if (n && (strlen(ref) != n || memcmp(ref, mine, n))) {
-			fast_ok = false;
-			return;
-		}
-	}
-}
-
 /* a call's duration: on its thread's corrected clock, as report counts it
  * (the tracer's cost and its waits for the trace writer taken out), or
  * as recorded with --raw */
@@ -285,24 +129,13 @@ static void put_duration(struct replay *r, uint64_t dur)
 	const char *col = r->color ? ct_color_duration(dur) : NULL;
 	if (col)
 		puts_(col);
-	size_t n = fast_ok ? fast_duration(dur, buf) : 0;
+	size_t n = fast_duration(dur, buf);
 	if (n)
 		put(buf, n);
 	else
 		puts_(ct_format_duration(dur, buf, sizeof(buf)));
 	if (col)
 		puts_(CT_COLOR_RESET);
-}
-
-/* a time in a field of 10 columns, as durations are written */
-static void put_time10(uint64_t ns)
-{
-	char buf[64];
-	size_t n = fast_ok ? fast_duration(ns, buf) : 0;
-	if (n)
-		put(buf, n);
-	else
-		puts_(ct_format_duration(ns, buf, sizeof(buf)));
 }
 
 /* the thread's name for -f task: its own, or its process's (the
@@ -385,7 +218,7 @@ static void put_fields(struct replay *r, struct rthread *rt, const struct ct_fev
 		if (n > 0)
 			put(buf, (size_t)n);
 		else
-			put(spaces, (size_t)w);
+			put(rob_spaces, (size_t)w);
 	}
 	if (ev) {
 		rt->last = r->when;
@@ -405,7 +238,7 @@ static void line_start(struct replay *r, struct rthread *rt, const struct ct_fev
 		if (has_dur) {
 			put_duration(r, dur_of(fe));
 		} else {
-			put(spaces, 10);
+			put(rob_spaces, 10);
 		}
 		put(rt->tidcol, rt->tidlen);
 	} else {
@@ -442,9 +275,9 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 {
 	size_t indent = indent_of(fe->depth);
 	size_t room = 160 + indent + before.n + name.n + after.n;
-	if (r->custom || ob.cap - ob.len < room) {
-		ob_flush();
-		if (r->custom || ob.cap < room) {
+	if (r->custom || rob.cap - rob.len < room) {
+		rob_flush();
+		if (r->custom || rob.cap < room) {
 			line_start(r, rt, fe, has_dur);
 			put(before.s, before.n);
 			put(name.s, name.n);
@@ -452,7 +285,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 			return;
 		}
 	}
-	char *o = ob.buf + ob.len;
+	char *o = rob.buf + rob.len;
 	if (!r->no_duration) {
 		if (has_dur) {
 			uint64_t dur = dur_of(fe);
@@ -462,7 +295,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 				memcpy(o, col, l);
 				o += l;
 			}
-			size_t n = fast_ok ? fast_duration(dur, o) : 0;
+			size_t n = fast_duration(dur, o);
 			if (!n) {
 				char buf[64];
 				ct_format_duration(dur, buf, sizeof(buf));
@@ -475,7 +308,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 				o += sizeof(CT_COLOR_RESET) - 1;
 			}
 		} else {
-			memcpy(o, spaces, 10);
+			memcpy(o, rob_spaces, 10);
 			o += 10;
 		}
 		memcpy(o, rt->tidcol, sizeof(rt->tidcol));
@@ -486,7 +319,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 		o += rt->tidlen - 1;
 	}
 	for (size_t i = 0; i < indent; i += 32)
-		memcpy(o + i, spaces, 32);
+		memcpy(o + i, rob_spaces, 32);
 	o += indent;
 	o += depth_mark(fe->depth, o);
 	memcpy(o, before.s, before.n);
@@ -495,7 +328,7 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 	o += name.n;
 	memcpy(o, after.s, after.n);
 	o += after.n;
-	ob.len = (size_t)(o - ob.buf);
+	rob.len = (size_t)(o - rob.buf);
 }
 
 /* the line of a call's entry (or of a leaf): with --srcline, its end
@@ -812,7 +645,7 @@ static int replay_merged(struct replay *r, const bool *want, struct ct_error *er
 		ct_replay_order_init(r->filt, r->fts, r->s->nthreads, emit, r);
 	const struct ct_event *evs;
 	int rc = 0;
-	while (!out_failed && (rc = ct_merge_read(m, &evs, err)) > 0) {
+	while (!rob_failed && (rc = ct_merge_read(m, &evs, err)) > 0) {
 		if (held)
 			for (int i = 0; i < rc; i++)
 				ct_replay_order_push(&evs[i]);
@@ -980,7 +813,7 @@ int cmd_replay(int argc, char **argv)
 			    .option = option,
 			    .ctx = &r,
 			    .thread_end = print_pend,
-			    .stop = &out_failed,
+			    .stop = &rob_failed,
 			    .lost_note = "the tree has gaps there",
 			    .check = check};
 	int status, rc;
@@ -999,10 +832,10 @@ int cmd_replay(int argc, char **argv)
 	for (size_t i = 0; i < v.s->nthreads; i++)
 		ct_filter_thread_init(&r.fts[i]);
 
-	ob.f = stdout;
-	ob.cap = sizeof(outbuf);
-	ob.buf = outbuf;
-	ob.len = 0;
+	rob.f = stdout;
+	rob.cap = sizeof(outbuf);
+	rob.buf = outbuf;
+	rob.len = 0;
 	r.mono0 = ct_session_mono_start(v.s);
 	/* the header: each field's title over it, as uftrace replay's */
 	puts_("#");
@@ -1018,9 +851,9 @@ int cmd_replay(int argc, char **argv)
 		v.progress.on = false;
 	rc = v.per_thread ? replay_per_thread(&r, &v) : replay_merged(&r, v.want, &v.err);
 	ct_progress_end(&v.progress);
-	ob_flush();
+	rob_flush();
 	/* a pager quit early (q) is no error */
-	if ((fflush(stdout) != 0 || ferror(stdout) || out_failed) && !v.paged)
+	if ((fflush(stdout) != 0 || ferror(stdout) || rob_failed) && !v.paged)
 		status = ct_error("writing the output: %s", strerror(errno));
 	if (ct_view_finish(&v, rc, NULL, NULL))
 		status = 1;
