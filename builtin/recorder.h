@@ -90,4 +90,8 @@ void ct_record_summary(const struct recorder *r, bool info_failed, bool own_fail
 void ct_record_exec_filters(struct recorder *r);
 void ct_record_exec_free(struct recorder *r);
 
+/* the end of a recording: symbols, the final info, the summary
+ * (builtin/record_end.c); record's exit status */
+int ct_record_finish(struct recorder *r);
+
 #endif
