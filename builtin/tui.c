@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "builtin/builtin.h"
+#include "builtin/tui.h"
 #include "calltree.h"
 #include "filter.h"
 #include "flat.h"
@@ -41,7 +42,6 @@
 #define MIN_LINES 10
 /* deeper nodes are drawn with their depth as a number, as graph does */
 #define MAX_INDENT 64
-#define ROOT UINT32_MAX
 /* after a name whose time is mostly the tracer's, as graph and report
  * mark it (lib/read/overhead.h) */
 #define COST_MARK " *"
@@ -86,416 +86,8 @@ static const char *const help_text[] = {
 	"time is mostly the tracer's own cost (doc/overhead.md).",
 };
 
-/* an edge of the callers view: caller calls callee */
-struct edge {
-	uint32_t caller, callee; /* ROOT: the outermost calls' caller */
-	uint64_t calls, time;
-	uint32_t active; /* while walking the tree */
-};
-
-enum view { V_GRAPH, V_REPORT, V_CALLERS, V_HELP, NVIEWS };
 static const char *const view_names[] = {"graph", "report", "callers", "help"};
-
-/* report's sort columns */
-enum col { C_TOTAL, C_SELF, C_CALLS, C_AVG, C_MIN, C_MAX, C_NAME, NCOLS };
 static const char *const col_names[] = {"total", "self", "calls", "avg", "min", "max", "name"};
-
-/* a row of the callers view */
-struct crow {
-	int kind; /* -1 a caller, 0 the function, 1 a callee */
-	uint32_t id;
-	uint32_t edge;
-};
-
-struct tui {
-	struct ct_view *v;
-	struct ct_filter *filt;
-	struct ct_names names;
-
-	/* the flat profile's rows, as report gathers them */
-	struct ct_fstat *stats;
-	uint32_t *active;
-	struct ct_proc **procs; /* per id: where the function was first seen */
-	uint64_t *addrs;
-	size_t capstats;
-	struct ct_fframe *stack;
-	size_t depth, capstack;
-
-	/* the call tree, as graph gathers it; per node after reading: its
-	 * sorted children (NULL until unfolded first), whether it is open,
-	 * whether it is the last of its siblings */
-	struct ct_tree tree;
-	uint32_t **kids;
-	uint32_t *nkids;
-	bool *open, *last;
-	uint32_t *vis; /* the graph view's rows: the nodes shown */
-	size_t nvis, capvis;
-
-	/* the report view's rows: the ids called, sorted by col */
-	uint32_t *rows;
-	size_t nrows;
-	enum col col;
-
-	/* the callers view: made when first asked for */
-	bool have_edges;
-	struct edge *edges;
-	size_t nedges, capedges;
-	struct ct_u64map byedge;
-	struct crow *crows;
-	size_t ncrows, capcrows;
-	uint32_t func;     /* the function shown */
-	uint32_t *history; /* the functions shown before */
-	size_t nhistory, caphistory;
-
-	enum view view, back; /* back: the view the help returns to */
-	size_t sel[NVIEWS], top[NVIEWS];
-	char search[256];
-	char msg[512];
-	bool quit;
-};
-
-/* ---- reading ------------------------------------------------------------ */
-
-static uint32_t intern(struct tui *u, const struct ct_func *fn, struct ct_proc *p)
-{
-	uint32_t id = ct_names_intern(&u->names, fn->name);
-	if (u->names.n > u->capstats) {
-		size_t old = u->capstats, cap = u->names.cap;
-		u->stats = ct_grow_zeroed(u->stats, old, cap, sizeof(*u->stats));
-		u->active = ct_grow_zeroed(u->active, old, cap, sizeof(*u->active));
-		u->procs = ct_grow_zeroed(u->procs, old, cap, sizeof(*u->procs));
-		u->addrs = ct_grow_zeroed(u->addrs, old, cap, sizeof(*u->addrs));
-		u->capstats = cap;
-	}
-	if (!u->procs[id]) {
-		u->procs[id] = p;
-		u->addrs[id] = fn->addr;
-	}
-	return id;
-}
-
-static inline void on_call(struct tui *u, struct ct_func *fn, const struct ct_event *ev)
-{
-	if (fn->user < 0)
-		fn->user = intern(u, fn, ev->thread->proc);
-	uint32_t id = (uint32_t)fn->user;
-	*CT_PUSH(u->stack, u->depth, u->capstack) = (struct ct_fframe){.id = id};
-	u->active[id]++;
-	ct_tree_enter(&u->tree, id);
-}
-
-/* an exit: report's (any event but an entry) and graph's (an exit) */
-static inline void on_leave(struct tui *u, const struct ct_event *ev)
-{
-	if (u->depth) {
-		struct ct_fframe f = u->stack[--u->depth];
-		ct_fstat_exit(&u->stats[f.id], &u->active[f.id], &f,
-			      u->depth ? &u->stack[u->depth - 1] : NULL, ev);
-	}
-	if (ev->kind == CT_EXIT)
-		ct_tree_exit(&u->tree, ev);
-}
-
-static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *evs, int n)
-{
-	struct tui *u = ctx;
-	for (int i = 0; i < n; i++) {
-		if (evs[i].kind == CT_ENTER)
-			on_call(u, ct_filter_func(u->filt, t->proc, evs[i].addr), &evs[i]);
-		else
-			on_leave(u, &evs[i]);
-	}
-}
-
-static void emit(void *ctx, const struct ct_fevent *fe)
-{
-	struct tui *u = ctx;
-	if (fe->ev.kind == CT_ENTER)
-		on_call(u, fe->fn, &fe->ev);
-	else if (fe->ev.kind != CT_MARK)
-		on_leave(u, &fe->ev);
-}
-
-static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)
-{
-	struct tui *u = ctx;
-	ct_tree_thread_reset(&u->tree);
-	int rc = ct_view_read_thread(v, t, NULL, emit, u);
-	ct_tree_thread_reset(&u->tree);
-	/* what is left open (only after an error) */
-	while (u->depth) {
-		struct ct_fframe f = u->stack[--u->depth];
-		if (u->active[f.id])
-			u->active[f.id]--;
-	}
-	return rc;
-}
-
-/* ---- the graph view ------------------------------------------------------ */
-
-static const char *name_of(const struct tui *u, uint32_t id)
-{
-	return id == ROOT ? "<root>" : u->names.v[id];
-}
-
-/* node's children sorted as graph shows them (made once) */
-static void sort_kids(struct tui *u, uint32_t node)
-{
-	if (u->kids[node] || u->tree.n[node].first_child == CT_TREE_NONE)
-		return;
-	size_t n;
-	u->kids[node] = ct_tree_sorted_children(&u->tree, u->names.v, node, &n);
-	u->nkids[node] = (uint32_t)n;
-	for (size_t i = 0; i < n; i++)
-		u->last[u->kids[node][i]] = i == n - 1;
-}
-
-/* the rows shown under node (its open descendants', depth-first, in the
- * order graph prints them) appended to out */
-static void shown_under(struct tui *u, uint32_t node, uint32_t **out, size_t *n, size_t *cap)
-{
-	uint32_t *todo = NULL;
-	size_t ntodo = 0, captodo = 0;
-	*CT_PUSH(todo, ntodo, captodo) = node;
-	bool first = true;
-	while (ntodo) {
-		uint32_t x = todo[--ntodo];
-		if (!first)
-			*CT_PUSH(*out, *n, *cap) = x;
-		first = false;
-		if (x && !u->open[x]) /* the root is always open */
-			continue;
-		sort_kids(u, x);
-		for (uint32_t k = u->nkids[x]; k-- > 0;)
-			*CT_PUSH(todo, ntodo, captodo) = u->kids[x][k];
-	}
-	free(todo);
-}
-
-/* how many rows are shown under node */
-static size_t count_shown(struct tui *u, uint32_t node)
-{
-	uint32_t *rows = NULL;
-	size_t n = 0, cap = 0;
-	shown_under(u, node, &rows, &n, &cap);
-	free(rows);
-	return n;
-}
-
-/* the graph view's rows made again from the root */
-static void rebuild_vis(struct tui *u)
-{
-	u->nvis = 0;
-	shown_under(u, 0, &u->vis, &u->nvis, &u->capvis);
-}
-
-/* open or close the node of row r, the rows under it put in or taken out */
-static void set_open(struct tui *u, size_t r, bool open)
-{
-	uint32_t node = u->vis[r];
-	if (u->open[node] == open || u->tree.n[node].first_child == CT_TREE_NONE)
-		return;
-	if (!open) {
-		size_t n = count_shown(u, node);
-		u->open[node] = false;
-		memmove(u->vis + r + 1, u->vis + r + 1 + n,
-			(u->nvis - r - 1 - n) * sizeof(*u->vis));
-		u->nvis -= n;
-		return;
-	}
-	u->open[node] = true;
-	uint32_t *rows = NULL;
-	size_t n = 0, cap = 0;
-	shown_under(u, node, &rows, &n, &cap);
-	while (u->nvis + n > u->capvis) {
-		u->capvis = u->capvis ? 2 * u->capvis : 256;
-		u->vis = xrealloc(u->vis, u->capvis * sizeof(*u->vis));
-	}
-	memmove(u->vis + r + 1 + n, u->vis + r + 1, (u->nvis - r - 1) * sizeof(*u->vis));
-	memcpy(u->vis + r + 1, rows, n * sizeof(*rows));
-	u->nvis += n;
-	free(rows);
-}
-
-/* every node open or closed; the selection kept on its node, or on the
- * nearest shown ancestor */
-static void set_all(struct tui *u, bool open)
-{
-	uint32_t node = u->nvis ? u->vis[u->sel[V_GRAPH]] : 0;
-	for (size_t i = 1; i < u->tree.len; i++)
-		u->open[i] = open;
-	rebuild_vis(u);
-	while (node && u->tree.n[node].depth > 1 && !open)
-		node = u->tree.n[node].parent;
-	for (size_t r = 0; r < u->nvis; r++)
-		if (u->vis[r] == node)
-			u->sel[V_GRAPH] = r;
-}
-
-/* make node shown (its ancestors opened) and select it */
-static void reveal(struct tui *u, uint32_t node)
-{
-	for (uint32_t p = u->tree.n[node].parent; p; p = u->tree.n[p].parent)
-		u->open[p] = true;
-	rebuild_vis(u);
-	for (size_t r = 0; r < u->nvis; r++)
-		if (u->vis[r] == node)
-			u->sel[V_GRAPH] = r;
-}
-
-/* the node after node in the shown order of the whole tree (every node
- * open), 0 after the last */
-static uint32_t next_node(struct tui *u, uint32_t node)
-{
-	sort_kids(u, node);
-	if (u->nkids[node])
-		return u->kids[node][0];
-	while (node) {
-		uint32_t p = u->tree.n[node].parent;
-		sort_kids(u, p);
-		for (uint32_t k = 0; k < u->nkids[p]; k++)
-			if (u->kids[p][k] == node && k + 1 < u->nkids[p])
-				return u->kids[p][k + 1];
-		node = p;
-	}
-	return 0;
-}
-
-/* ---- the report view ----------------------------------------------------- */
-
-static const struct tui *sort_u;
-
-static uint64_t colval(const struct ct_fstat *st, enum col c)
-{
-	switch (c) {
-	case C_TOTAL:
-		return st->total;
-	case C_SELF:
-		return st->self;
-	case C_CALLS:
-		return st->calls;
-	case C_AVG:
-		return ct_fstat_avg(st);
-	case C_MIN:
-		return st->min;
-	case C_MAX:
-		return st->max;
-	default:
-		return 0;
-	}
-}
-
-/* as report -s COL sorts: descending, names ascending; ties by name */
-static int cmp_rows(const void *a, const void *b)
-{
-	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
-	const struct tui *u = sort_u;
-	if (u->col != C_NAME) {
-		uint64_t va = colval(&u->stats[ia], u->col), vb = colval(&u->stats[ib], u->col);
-		if (va != vb)
-			return va > vb ? -1 : 1;
-	}
-	int c = strcmp(u->names.v[ia], u->names.v[ib]);
-	return c ? c : (ia < ib ? -1 : ia > ib);
-}
-
-static void sort_rows(struct tui *u)
-{
-	uint32_t id = u->nrows ? u->rows[u->sel[V_REPORT]] : 0;
-	sort_u = u;
-	ct_qsort(u->rows, u->nrows, sizeof(*u->rows), cmp_rows);
-	for (size_t r = 0; r < u->nrows; r++)
-		if (u->rows[r] == id)
-			u->sel[V_REPORT] = r;
-}
-
-/* ---- the callers view ---------------------------------------------------- */
-
-/* the edges between functions, from the tree: calls summed, time counted
- * for the outermost activation of each edge on a path, as callers counts
- * them while reading */
-static void make_edges(struct tui *u)
-{
-	const struct ct_tree *t = &u->tree;
-	ct_u64map_init(&u->byedge);
-	/* depth-first; an entry with the top bit set leaves the node */
-	uint32_t *todo = NULL;
-	size_t ntodo = 0, captodo = 0;
-	for (uint32_t c = t->n[0].first_child; c != CT_TREE_NONE; c = t->n[c].next_sibling)
-		*CT_PUSH(todo, ntodo, captodo) = c;
-	uint32_t *edge_of = xmalloc(t->len * sizeof(*edge_of));
-	while (ntodo) {
-		uint32_t x = todo[--ntodo];
-		if (x & 0x80000000u) {
-			u->edges[edge_of[x & 0x7fffffffu]].active--;
-			continue;
-		}
-		const struct ct_tnode *n = &t->n[x];
-		uint32_t caller = n->parent ? t->n[n->parent].name : ROOT;
-		bool added;
-		uint32_t e = ct_u64map_index(&u->byedge, (uint64_t)caller << 32 | n->name,
-					     u->nedges, &added);
-		if (added)
-			*CT_PUSH(u->edges, u->nedges, u->capedges) =
-				(struct edge){.caller = caller, .callee = n->name};
-		struct edge *ed = &u->edges[e];
-		ed->calls += n->calls;
-		if (!ed->active)
-			ed->time += n->total;
-		ed->active++;
-		edge_of[x] = e;
-		*CT_PUSH(todo, ntodo, captodo) = x | 0x80000000u;
-		for (uint32_t c = n->first_child; c != CT_TREE_NONE; c = t->n[c].next_sibling)
-			*CT_PUSH(todo, ntodo, captodo) = c;
-	}
-	free(todo);
-	free(edge_of);
-	u->have_edges = true;
-}
-
-static bool sort_callers;
-
-/* as callers sorts a block's edges: time, then the other end's name */
-static int cmp_crows(const void *a, const void *b)
-{
-	const struct tui *u = sort_u;
-	const struct edge *ea = &u->edges[((const struct crow *)a)->edge];
-	const struct edge *eb = &u->edges[((const struct crow *)b)->edge];
-	if (ea->time != eb->time)
-		return ea->time > eb->time ? -1 : 1;
-	return strcmp(name_of(u, sort_callers ? ea->caller : ea->callee),
-		      name_of(u, sort_callers ? eb->caller : eb->callee));
-}
-
-/* the callers view of function f */
-static void show_callers(struct tui *u, uint32_t f, bool remember)
-{
-	if (!u->have_edges)
-		make_edges(u);
-	if (remember && u->view == V_CALLERS && u->ncrows)
-		*CT_PUSH(u->history, u->nhistory, u->caphistory) = u->func;
-	u->func = f;
-	u->ncrows = 0;
-	sort_u = u;
-	for (int side = 0; side < 2; side++) {
-		size_t from = u->ncrows;
-		for (size_t e = 0; e < u->nedges; e++)
-			if (side ? u->edges[e].caller == f : u->edges[e].callee == f)
-				*CT_PUSH(u->crows, u->ncrows, u->capcrows) =
-					(struct crow){side ? 1 : -1,
-						      side ? u->edges[e].callee
-							   : u->edges[e].caller,
-						      (uint32_t)e};
-		sort_callers = !side;
-		ct_qsort(u->crows + from, u->ncrows - from, sizeof(*u->crows), cmp_crows);
-		if (!side) {
-			*CT_PUSH(u->crows, u->ncrows, u->capcrows) = (struct crow){0, f, 0};
-			u->sel[V_CALLERS] = u->ncrows - 1;
-		}
-	}
-	u->top[V_CALLERS] = 0;
-	u->view = V_CALLERS;
-}
 
 /* ---- drawing ---------------------------------------------------------------- */
 
@@ -603,7 +195,7 @@ static void draw_callers_row(struct tui *u, int y, size_t r)
 		snprintf(line, sizeof(line), "  %s  %s  %10llu  %s",
 			 ct_format_duration(st->total, b[0], sizeof(b[0])),
 			 ct_format_duration(st->self, b[1], sizeof(b[1])),
-			 (unsigned long long)st->calls, ct_tx(name_of(u, c->id)));
+			 (unsigned long long)st->calls, ct_tx(tui_name_of(u, c->id)));
 		attron(A_BOLD);
 		put(y, 0, line);
 		attroff(A_BOLD);
@@ -612,7 +204,7 @@ static void draw_callers_row(struct tui *u, int y, size_t r)
 	const struct edge *e = &u->edges[c->edge];
 	snprintf(line, sizeof(line), "  %s  %10s  %10llu      %s %s",
 		 ct_format_duration(e->time, b[0], sizeof(b[0])), "", (unsigned long long)e->calls,
-		 c->kind < 0 ? "<" : ">", ct_tx(name_of(u, c->id)));
+		 c->kind < 0 ? "<" : ">", ct_tx(tui_name_of(u, c->id)));
 	put(y, 0, line);
 }
 
@@ -628,9 +220,9 @@ static void draw_status(struct tui *u)
 				col_names[u->col]);
 	if (u->view == V_CALLERS)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, " of %s",
-				ct_tx(name_of(u, u->func)));
+				ct_tx(tui_name_of(u, u->func)));
 	len += snprintf(line + len, sizeof(line) - (size_t)len, "]  %s  %zu/%zu  %s (%s)",
-			f == ROOT ? "-" : ct_tx(name_of(u, f)), n ? u->sel[u->view] + 1 : 0, n,
+			f == ROOT ? "-" : ct_tx(tui_name_of(u, f)), n ? u->sel[u->view] + 1 : 0, n,
 			ct_tx(u->v->dir), ct_tx(cmd));
 	if (len >= (int)sizeof(line))
 		len = (int)sizeof(line) - 1;
@@ -770,9 +362,9 @@ static void search(struct tui *u, int dir)
 	if (v == V_GRAPH && dir > 0) {
 		/* the whole tree, unfolded where the match is */
 		uint32_t start = u->nvis ? u->vis[u->sel[V_GRAPH]] : 0;
-		for (uint32_t x = next_node(u, start); x != start; x = next_node(u, x)) {
+		for (uint32_t x = tui_next_node(u, start); x != start; x = tui_next_node(u, x)) {
 			if (x && strstr(u->names.v[u->tree.n[x].name], u->search)) {
-				reveal(u, x);
+				tui_reveal(u, x);
 				message(u, "/%s", u->search);
 				return;
 			}
@@ -834,14 +426,14 @@ static void key_graph(struct tui *u, int c)
 	case '\r':
 	case KEY_ENTER:
 	case ' ':
-		set_open(u, r, !u->open[node]);
+		tui_set_open(u, r, !u->open[node]);
 		break;
 	case KEY_RIGHT:
-		set_open(u, r, true);
+		tui_set_open(u, r, true);
 		break;
 	case KEY_LEFT:
 		if (u->open[node]) {
-			set_open(u, r, false);
+			tui_set_open(u, r, false);
 		} else if (u->tree.n[node].parent) {
 			uint32_t p = u->tree.n[node].parent;
 			while (r > 0 && u->vis[r] != p)
@@ -850,10 +442,10 @@ static void key_graph(struct tui *u, int c)
 		}
 		break;
 	case '+':
-		set_all(u, true);
+		tui_set_all(u, true);
 		break;
 	case '-':
-		set_all(u, false);
+		tui_set_all(u, false);
 		break;
 	}
 }
@@ -868,10 +460,10 @@ static void key_report(struct tui *u, int c)
 		u->col = (enum col)((u->col + NCOLS - 1) % NCOLS);
 	} else {
 		if ((c == '\n' || c == '\r' || c == KEY_ENTER || c == ' ') && u->nrows)
-			show_callers(u, u->rows[u->sel[V_REPORT]], false);
+			tui_show_callers(u, u->rows[u->sel[V_REPORT]], false);
 		return;
 	}
-	sort_rows(u);
+	tui_sort_rows(u);
 	message(u, "sorted by %s", col_names[u->col]);
 }
 
@@ -884,7 +476,7 @@ static void key_callers(struct tui *u, int c)
 	case ' ': {
 		uint32_t f = selected(u);
 		if (f != ROOT && f != u->func)
-			show_callers(u, f, true);
+			tui_show_callers(u, f, true);
 		break;
 	}
 	case 'b':
@@ -893,7 +485,7 @@ static void key_callers(struct tui *u, int c)
 	case 8:
 	case KEY_LEFT:
 		if (u->nhistory)
-			show_callers(u, u->history[--u->nhistory], false);
+			tui_show_callers(u, u->history[--u->nhistory], false);
 		else
 			message(u, "no function before");
 		break;
@@ -943,7 +535,7 @@ static void key(struct tui *u, int c)
 	case 'c': {
 		uint32_t f = selected(u);
 		if (f != ROOT)
-			show_callers(u, f, true);
+			tui_show_callers(u, f, true);
 		return;
 	}
 	case 'l':
@@ -1021,12 +613,12 @@ static void prepare(struct tui *u)
 	u->nkids = xcalloc(len, sizeof(*u->nkids));
 	u->open = xcalloc(len, sizeof(*u->open));
 	u->last = xcalloc(len, sizeof(*u->last));
-	rebuild_vis(u);
+	tui_rebuild_vis(u);
 	u->rows = xmalloc((u->names.n ? u->names.n : 1) * sizeof(*u->rows));
 	for (size_t i = 0; i < u->names.n; i++)
 		if (u->stats[i].calls || u->stats[i].frames)
 			u->rows[u->nrows++] = (uint32_t)i;
-	sort_rows(u);
+	tui_sort_rows(u);
 }
 
 static void run(struct tui *u)
@@ -1078,7 +670,7 @@ int cmd_tui(int argc, char **argv)
 	struct tui u = {0};
 	/* clang-format off */
 	struct ct_view v = {.head = head, .tail = tail, .opts = options, .ctx = &u,
-			    .unfiltered = unfiltered, .check = check};
+			    .unfiltered = tui_unfiltered, .check = check};
 	/* clang-format on */
 	u.v = &v;
 	ct_names_init(&u.names);
@@ -1088,7 +680,7 @@ int cmd_tui(int argc, char **argv)
 		status = 2; /* the recording: the reader's message said why */
 	if (status < 0) {
 		u.filt = &v.filt;
-		int rc = ct_view_read(&v, read_thread, &u);
+		int rc = ct_view_read(&v, tui_read_thread, &u);
 		if (ct_view_finish(&v, rc, NULL, NULL)) {
 			status = 2;
 		} else {
