@@ -20,9 +20,9 @@
  *    into an environment that lacks them.
  *
  * Frames that vanish without their exit hooks (the C++ exceptions'
- * catch, setjmp/longjmp: see their section below), and what reads return
- * addresses (the unwinder, pthread_exit, backtrace(), ucontext switches:
- * the return-hooked frames must show their real return addresses to it).
+ * catch, setjmp/longjmp), and what reads return addresses (the unwinder,
+ * pthread_exit, backtrace(), ucontext switches: the return-hooked frames
+ * must show their real return addresses to it): in runtime/wrap_unwind.c.
  *
  * Modules: dlopen and dlclose, after which the module map is read again.
  * Memory: munmap, mprotect and mremap, which may take away memory that the
@@ -30,7 +30,7 @@
  *
  * Interposers only: the logic they call is in thread.c (threads), fork.c,
  * execenv.c and modules.c (processes, environments, modules) and hook.c
- * (return hooking).
+ * (return hooking); the real definitions are found by realfn.c.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -51,21 +51,11 @@
 
 #include "args.h"
 #include "internal.h"
+#include "realfn.h"
 
 /* the functions interposed below whose headers are not included (setjmp.h:
  * its prototypes are the ones being wrapped) or declare them otherwise */
 int seccomp(unsigned int op, unsigned int flags, void *args);
-void ct_note_setjmp(void *env) CT_HIDDEN;
-void *__cxa_begin_catch(void *exc);
-void longjmp(void *env, int val) __attribute__((noreturn));
-void _longjmp(void *env, int val) __attribute__((noreturn));
-void siglongjmp(void *env, int val) __attribute__((noreturn));
-void __longjmp_chk(void *env, int val) __attribute__((noreturn));
-int _Unwind_RaiseException(void *exc);
-int _Unwind_Resume_or_Rethrow(void *exc);
-void _Unwind_Resume(void *exc) __attribute__((noreturn));
-int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg);
-int backtrace(void **buf, int size);
 void __monstartup(unsigned long lo, unsigned long hi);
 void monstartup(unsigned long lo, unsigned long hi);
 void _mcleanup(void);
@@ -100,115 +90,6 @@ static void *next(const char *name)
 	return dlsym(RTLD_NEXT, name);
 }
 
-/* ---- the real function, wherever it is ---------------------------------- */
-
-/*
- * RTLD_NEXT searches the global scope after this library.  libc is there
- * (preloaded, this library brings it; linked, a program lists libc last),
- * so the functions of libc wrapped in this file are always found so.  Not
- * always the C++ runtime's and the unwinder's: a library loaded with
- * RTLD_LOCAL has its dependencies in a scope of its own.  A C++ library
- * that a C program dlopens (or Python through ctypes, or inject.c its
- * thrower) has libstdc++ and libgcc_s there only, yet its calls of
- * _Unwind_RaiseException and __cxa_begin_catch come here, the global
- * definitions, and RTLD_NEXT finds none.  So the definition is looked for,
- * in order: after us in the global scope; in the caller's scope (its
- * module and what that needs, as dlsym on its handle searches: what it
- * would have bound to without us); in every loaded module's.  Never ours,
- * never NULL unless nothing defines it.
- *
- * Found, it is kept until the next dlclose (which may unload it); not
- * found, it is looked for again at the next call.
- */
-struct real {
-	const char *name;
-	void *fn;
-	unsigned gen; /* real_gen when found */
-	bool said;    /* that there is none */
-};
-
-static unsigned real_gen = 1; /* bumped at each dlclose */
-static void *(*real_dlopen)(const char *, int);
-static int (*real_dlclose)(void *);
-
-/* the definition in the scope of the module holding addr, or NULL.  Not
- * the program's (its scope is the global one; its name, "" in the link
- * map, would be argv[0] in dladdr's answer) */
-static void *in_scope_of(const void *addr, const char *name, const void *self_base)
-{
-	Dl_info di;
-	struct link_map *lm = NULL;
-	if (!addr || !dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP) || !lm || !lm->l_name ||
-	    !lm->l_name[0] || di.dli_fbase == self_base)
-		return NULL;
-	void *h = real_dlopen(lm->l_name, RTLD_LAZY | RTLD_NOLOAD);
-	if (!h)
-		return NULL;
-	void *f = dlsym(h, name);
-	real_dlclose(h);
-	/* (a scope that holds this library: a program linked with it) */
-	if (f && dladdr(f, &di) && di.dli_fbase == self_base)
-		f = NULL;
-	return f;
-}
-
-#define REAL_MODS 512
-struct mods {
-	const void *at[REAL_MODS];
-	unsigned n;
-};
-
-static int mod_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-	(void)size;
-	struct mods *m = data;
-	if (m->n < REAL_MODS)
-		m->at[m->n++] = info->dlpi_phdr; /* (mapped within the module) */
-	return 0;
-}
-
-static void *find_real(struct real *r, const void *caller)
-{
-	unsigned gen = __atomic_load_n(&real_gen, __ATOMIC_ACQUIRE);
-	void *f = __atomic_load_n(&r->fn, __ATOMIC_ACQUIRE);
-	if (likely(f && __atomic_load_n(&r->gen, __ATOMIC_RELAXED) == gen))
-		return f;
-	f = next(r->name);
-	if (!f) {
-		if (!real_dlopen) {
-			real_dlclose = (int (*)(void *))next("dlclose");
-			__atomic_store_n(&real_dlopen, (void *(*)(const char *, int))next("dlopen"),
-					 __ATOMIC_RELEASE);
-		}
-		Dl_info self;
-		if (!real_dlopen || !real_dlclose || !dladdr((void *)find_real, &self))
-			return NULL;
-		f = in_scope_of(caller, r->name, self.dli_fbase);
-		if (!f) {
-			struct mods m = {.n = 0};
-			/* (dlopen is called outside dl_iterate_phdr's lock) */
-			dl_iterate_phdr(mod_cb, &m);
-			for (unsigned i = 0; !f && i < m.n; i++)
-				f = in_scope_of(m.at[i], r->name, self.dli_fbase);
-		}
-		if (!f)
-			return NULL;
-	}
-	__atomic_store_n(&r->gen, gen, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->fn, f, __ATOMIC_RELEASE);
-	return f;
-}
-
-/* the real function or, when nothing defines it, NULL after one line */
-static void *real_or_say(struct real *r, const void *caller)
-{
-	void *f = find_real(r, caller);
-	if (!f && !__atomic_exchange_n(&r->said, true, __ATOMIC_RELAXED))
-		ct_log("no definition of %s to call but the runtime's own", r->name);
-	return f;
-}
-
-#define CALLER() __builtin_extract_return_addr(__builtin_return_address(0))
 
 static void resolve(void)
 {
@@ -664,285 +545,6 @@ CT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_
 	return libc.posix_spawnp(pid, file, fa, attr, argv, env);
 }
 
-/* ---- frames that vanish without their exit hooks -------------------------- */
-
-/*
- * C++ exceptions: gcc calls the exit hooks while an exception unwinds, clang
- * does not.  __cxa_begin_catch, called by the catching frame, is wrapped:
- * every shadow-stack frame below the catching frame's stack pointer is gone,
- * and is closed with an UNWIND record.  (Under gcc there is none left.)
- *
- * setjmp/longjmp: a longjmp skips the exits of the frames it jumps out of.
- * setjmp is wrapped (arch/<arch>/jmp.S) to note the depth of the shadow
- * stack for its jmp_buf; longjmp closes the frames above that depth with an
- * UNWIND record before jumping, so the calls made afterwards land at the
- * right depth.  (setjmp.h is not included: its prototypes are the ones
- * being wrapped.)
- */
-
-/* the real functions, used by jmp.S and below */
-void *ct_real__setjmp CT_HIDDEN;
-void *ct_real_setjmp CT_HIDDEN;
-void *ct_real___sigsetjmp CT_HIDDEN;
-
-typedef void (*jump_fn)(void *, int) __attribute__((noreturn));
-
-/* called from jmp.S before the real setjmp; must not disturb the stack
- * above its caller's frame (it does not: it is an ordinary call) */
-CT_HIDDEN void ct_note_setjmp(void *env)
-{
-	if (!ct_real__setjmp) {
-		ct_real__setjmp = next("_setjmp");
-		ct_real_setjmp = next("setjmp");
-		ct_real___sigsetjmp = next("__sigsetjmp");
-	}
-	struct ct_tstate *t = &ct_self;
-	if (t->cap == 0 || t->busy)
-		return;
-	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
-		if (t->jmp[i].env == env) {
-			t->jmp[i].depth = t->depth;
-			return;
-		}
-	}
-	struct ct_jmp_note *n = &t->jmp[t->jmp_next++ % CT_JMP_NOTES];
-	n->env = env;
-	n->depth = t->depth;
-}
-
-static void note_longjmp(void *env)
-{
-	struct ct_tstate *t = &ct_self;
-	if (t->cap == 0 || t->off) /* a stopped thread's busy stays up */
-		return;
-	for (unsigned i = 0; i < CT_JMP_NOTES; i++) {
-		if (t->jmp[i].env != env)
-			continue;
-		uint32_t target = t->jmp[i].depth;
-		/* Jumping out of a signal handler that interrupted a hook: that
-		 * hook never resumes, and the handler's nested frames end too.
-		 * The interrupted hook may have written its ENTER or EXIT record
-		 * and not yet moved the depth (or the other way round), so the
-		 * number of frames the stream has open is not known here: say
-		 * how many must remain instead (UNWIND_TO), which holds either
-		 * way.  A buffer switch it was waiting for is not half done
-		 * (ct_buffer_full waits before it starts), so forget the wait. */
-		bool interrupted = t->busy != 0;
-		uint32_t n = t->ndepth;
-		t->busy = 0;
-		t->ndepth = 0;
-		t->in_wait = 0;
-		ct_hook_reset_nested(t);
-		t->busy++;
-		if (t->depth > target)
-			n += interrupted || !ct_filt_on ? ct_filt_recorded(t, target, t->depth)
-							: ct_filt_unwinding(t, target, t->depth);
-		if (t->depth > target) {
-			ct_hook_dropping(t, target, (uintptr_t)__builtin_frame_address(0));
-			t->depth = target;
-		}
-		if (interrupted) {
-			/* (the calls the stream has open: the recorded ones) */
-			uint32_t w[3] = {ct_ext_word(CT_EXT_UNWIND_TO, 2, 0),
-					 ct_filt_recorded(t, 0, target), n};
-			ct_put_words(t, w, 3);
-		} else {
-			ct_emit_unwind(t, n);
-		}
-		t->busy--;
-		return;
-	}
-}
-
-CT_EXPORT void *__cxa_begin_catch(void *exc)
-{
-	static struct real r = {.name = "__cxa_begin_catch"};
-	void *(*real)(void *) = (void *(*)(void *))real_or_say(&r, CALLER());
-	if (!real) /* (what it returns cannot be made up) */
-		abort();
-	struct ct_tstate *t = &ct_self;
-	if (t->cap != 0 && t->busy == 0) {
-		uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
-		uint32_t d = t->depth;
-		/* a return-hooked frame's CFA is its caller's stack pointer: a
-		 * callee of the catching frame has exactly sp */
-		while (d > 0 &&
-		       (t->stk[d - 1].cfa < sp || (t->stk[d - 1].cfa == sp && t->stk[d - 1].ret)))
-			d--;
-		t->busy++;
-		if (d < t->depth) {
-			uint32_t n = ct_filt_on ? ct_filt_unwinding(t, d, t->depth) : t->depth - d;
-			ct_hook_dropping(t, d, (uintptr_t)__builtin_frame_address(0));
-			t->depth = d;
-			ct_emit_unwind(t, n);
-		}
-		/* the frames that survive get the return trampoline again */
-		ct_hook_catch(t, (uintptr_t)__builtin_frame_address(0));
-		t->busy--;
-	}
-	return real(exc);
-}
-
-#define WRAP_JUMP(name)                                                   \
-	CT_EXPORT __attribute__((noreturn)) void name(void *env, int val) \
-	{                                                                 \
-		static jump_fn real;                                      \
-		if (!real)                                                \
-			real = (jump_fn)next(#name);                      \
-		note_longjmp(env);                                        \
-		real(env, val);                                           \
-	}
-
-WRAP_JUMP(longjmp)
-WRAP_JUMP(_longjmp)
-WRAP_JUMP(siglongjmp)
-WRAP_JUMP(__longjmp_chk)
-
-/* ---- whatever reads return addresses --------------------------------------- */
-
-#define SP() ((uintptr_t)__builtin_frame_address(0))
-
-/* C++ exceptions: the unwinder reads the return addresses of every frame
- * between the throw and the catch (twice); __cxa_begin_catch (above)
- * closes the frames that are gone and hooks the others again */
-typedef int (*raise_fn)(void *);
-#define URC_FATAL_PHASE1_ERROR 3 /* unwind.h's _URC_: the thrower terminates */
-
-CT_EXPORT int _Unwind_RaiseException(void *exc)
-{
-	static struct real r = {.name = "_Unwind_RaiseException"};
-	raise_fn real = (raise_fn)real_or_say(&r, CALLER());
-	if (!real)
-		return URC_FATAL_PHASE1_ERROR;
-	struct ct_tstate *t = &ct_self;
-	bool b = ct_hook_begin_real(t, SP());
-	int rc = real(exc);
-	/* only returns when no handler was found: nothing was unwound */
-	if (b)
-		ct_hook_end_real(t, SP());
-	return rc;
-}
-
-CT_EXPORT int _Unwind_Resume_or_Rethrow(void *exc)
-{
-	static struct real r = {.name = "_Unwind_Resume_or_Rethrow"};
-	raise_fn real = (raise_fn)real_or_say(&r, CALLER());
-	if (!real)
-		return URC_FATAL_PHASE1_ERROR;
-	struct ct_tstate *t = &ct_self;
-	bool b = ct_hook_begin_real(t, SP());
-	int rc = real(exc);
-	if (b)
-		ct_hook_end_real(t, SP());
-	return rc;
-}
-
-CT_EXPORT void _Unwind_Resume(void *exc)
-{
-	static struct real r = {.name = "_Unwind_Resume"};
-	void (*real)(void *) = (void (*)(void *))real_or_say(&r, CALLER());
-	if (!real) /* (the libgcc_s one aborts when it cannot go on) */
-		abort();
-	ct_hook_begin_real(&ct_self, SP());
-	real(exc);
-	__builtin_unreachable();
-}
-
-typedef int (*forced_fn)(void *, void *, void *);
-CT_EXPORT int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
-{
-	static struct real r = {.name = "_Unwind_ForcedUnwind"};
-	forced_fn real = (forced_fn)real_or_say(&r, CALLER());
-	if (!real)
-		return URC_FATAL_PHASE1_ERROR;
-	struct ct_tstate *t = &ct_self;
-	bool b = ct_hook_begin_real(t, SP());
-	int rc = real(exc, stop, arg);
-	if (b)
-		ct_hook_end_real(t, SP());
-	return rc;
-}
-
-/* pthread_exit unwinds the thread's stack (forced unwinding inside libc,
- * not through the interposable entry points above) */
-CT_EXPORT __attribute__((noreturn)) void pthread_exit(void *v)
-{
-	static void (*real)(void *);
-	if (!real)
-		real = (void (*)(void *))next("pthread_exit");
-	ct_hook_begin_real(&ct_self, SP());
-	real(v);
-	__builtin_unreachable();
-}
-
-/* glibc's backtrace(), not ours (hook.c's backtrace trigger has given the
- * frames their return addresses back itself) */
-int ct_backtrace_real(void **buf, int size)
-{
-	static int (*real)(void **, int);
-	if (!real)
-		real = (int (*)(void **, int))next("backtrace");
-	return real ? real(buf, size) : 0;
-}
-
-/* backtrace() must see what it would see untraced: our own frame is left
- * out of the result */
-CT_EXPORT __attribute__((noinline)) int backtrace(void **buf, int size)
-{
-	static int (*real)(void **, int);
-	if (!real)
-		real = (int (*)(void **, int))next("backtrace");
-	if (size <= 0)
-		return real(buf, size);
-	struct ct_tstate *t = &ct_self;
-	bool b = ct_hook_begin_real(t, SP());
-	void *local[257], **tmp = local;
-	size_t len = 0;
-	if (size + 1 > 257) {
-		len = ((size_t)size + 1) * sizeof(void *);
-		tmp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (tmp == MAP_FAILED) {
-			tmp = local;
-			len = 0;
-		}
-	}
-	int n = real(tmp, tmp == local ? (size + 1 > 257 ? 257 : size + 1) : size + 1);
-	if (b)
-		ct_hook_end_real(t, SP());
-	int out = n > 0 ? n - 1 : 0;
-	if (out > size)
-		out = size;
-	for (int i = 0; i < out; i++)
-		buf[i] = tmp[i + 1];
-	if (len)
-		munmap(tmp, len);
-	return out;
-}
-
-/* coroutines: the frames of the stack being left are parked (real return
- * addresses back, kept open); swapcontext returns when this stack runs
- * again, and they are hooked again */
-CT_EXPORT __attribute__((noinline)) int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
-{
-	static int (*real)(ucontext_t *, const ucontext_t *);
-	if (!real)
-		real = (int (*)(ucontext_t *, const ucontext_t *))next("swapcontext");
-	struct ct_tstate *t = &ct_self;
-	uint32_t gen = ct_hook_park(t, SP());
-	int rc = real(oucp, ucp);
-	ct_hook_unpark(t, SP(), gen);
-	return rc;
-}
-
-CT_EXPORT int setcontext(const ucontext_t *ucp)
-{
-	static int (*real)(const ucontext_t *);
-	if (!real)
-		real = (int (*)(const ucontext_t *))next("setcontext");
-	ct_hook_leave(&ct_self, SP());
-	return real(ucp);
-}
-
 /* ---- gprof's start-up and gmon.out, neutralised while tracing ----------- */
 
 static bool tracing(void)
@@ -1004,7 +606,7 @@ CT_EXPORT int dlclose(void *handle)
 	ct_args_dlclose(true);
 	int r = real(handle);
 	/* what was found outside the global scope may be gone now */
-	__atomic_add_fetch(&real_gen, 1, __ATOMIC_RELEASE);
+	ct_real_forget();
 	if (ct_cfg.state == CT_RT_ACTIVE)
 		ct_modules_rescan();
 	ct_args_dlclose(false);
