@@ -20,6 +20,9 @@
 #   diff.mev_s             calltrace report -d BASE --diff NEW >/dev/null,
 #                          over the events of both
 #   diff.vs_report         diff / report (the target is >= 1: the same speed)
+#   *.cpu_mev_s            the same per second of CPU time (user + system,
+#                          the least of RUNS): what a loaded machine
+#                          disturbs less than the wall time
 HERE=$(cd "$(dirname "$0")" && pwd)
 SUB=diff
 . "$HERE/lib.sh"
@@ -54,6 +57,8 @@ best() {
 	fi
 	echo "$_k.time_ns $1"
 	echo "$_k.mev_s $(calc "$_e / $1 * 1000")"
+	echo "$_k.cpu_ns $5"
+	echo "$_k.cpu_mev_s $(calc "$_e / $5 * 1000")"
 	eval "T_$_k=$1"
 }
 
