@@ -36,6 +36,7 @@ int main(void)
 	double w0 = ms_of(CLOCK_MONOTONIC), c0 = ms_of(CLOCK_THREAD_CPUTIME_ID);
 	work();
 	double c = ms_of(CLOCK_THREAD_CPUTIME_ID) - c0, w = ms_of(CLOCK_MONOTONIC) - w0;
-	fprintf(stderr, "offcpu: own clocks: %.3f ms, on CPU %.3f ms, off CPU %.3f ms\n", w, c, w - c);
+	fprintf(stderr, "offcpu: own clocks: %.3f ms, on CPU %.3f ms, off CPU %.3f ms\n", w, c,
+		w - c);
 	return 0;
 }
