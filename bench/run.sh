@@ -24,6 +24,8 @@
 # Call sites' (record --callsite beside record): bench/callsite.sh.
 # Sampling's (record --count --sample against perf): bench/sample.sh, its
 # tables in logs/sample.txt.
+# Off-CPU time's (record --sched, a sleep+spin call against 50/50):
+# bench/offcpu.sh, its table in logs/offcpu.txt.
 # Fault injection's (record --inject): bench/inject.sh.
 HERE=$(cd "$(dirname "$0")" && pwd)
 CALC_DIGITS=6
@@ -361,6 +363,8 @@ awk -F'\t' '{ printf "accuracy.%s\t%s\n", $1, $2 }' "$LOGS/accuracy.kv" >>"$KV" 
 say "sampling: record --count --sample against perf on the plain build (bench/sample.sh)"
 CALLTRACE=$CT BENCH_WORK=$W SKIP_LUA=${SKIP_LUA:-0} sh "$HERE/sample.sh" >"$LOGS/sample.txt" \
 	2>>"$LOGS/sample.err"
+say "off-CPU: a sleep+spin call's on/off split with record --sched (bench/offcpu.sh)"
+CALLTRACE=$CT BENCH_WORK=$W sh "$HERE/offcpu.sh" >"$LOGS/offcpu.txt" 2>>"$LOGS/offcpu.err"
 put meta.load_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.seconds "$(($(date +%s) - T0))"
 
@@ -371,6 +375,8 @@ echo
 cat "$LOGS/accuracy.txt" 2>/dev/null
 echo
 cat "$LOGS/sample.txt" 2>/dev/null
+echo
+cat "$LOGS/offcpu.txt" 2>/dev/null
 echo
 echo "results: $W/results.json (raw: $KV, logs: $LOGS)"
 BENCH_WORK=$W CALLTRACE=$CT CC=$CC sh "$HERE/export.sh" # export speed and memory vs uftrace dump --chrome

@@ -49,10 +49,11 @@ _Static_assert(sizeof(struct ct_count_slot) == 1u << CT_C_SLOT_SHIFT, "slot size
 __thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));
 bool ct_count_on;
 
-#define FIRST_SLOTS (1u << 12) /* 128 KiB */
-#define MAX_SLOTS (1u << 22)   /* 128 MiB of address space at most */
-#define STACK_CAP (1u << 20)   /* -finstrument-functions: calls open at most */
-#define HASH_MUL 0x5bd1e995u   /* count.S's too (an imm32: below 2^31) */
+#define FIRST_SLOTS (1u << 12)        /* 128 KiB */
+#define FIRST_SAMPLE_SLOTS (1u << 10) /* 32 KiB: a sample table */
+#define MAX_SLOTS (1u << 22)          /* 128 MiB of address space at most */
+#define STACK_CAP (1u << 20)          /* -finstrument-functions: calls open at most */
+#define HASH_MUL 0x5bd1e995u          /* count.S's too (an imm32: below 2^31) */
 
 /* never matches (to is never ~0): the "last hit" before any */
 static struct ct_count_slot no_slot = {0, ~0ull, 0, 0};
@@ -63,22 +64,24 @@ static inline uint64_t arc_hash(uint64_t from, uint64_t to, uint64_t mask)
 	return ((from ^ to) * (uint64_t)HASH_MUL >> 7) & mask;
 }
 
-/* a new table of nslots for this thread, published in the ring directory
- * (created under a dot name, renamed when its header is written) */
-static bool new_table(struct ct_count_thread *c, uint64_t nslots)
+/* a table file of nslots for this thread, named prefix PID-GEN-TID-SEQ in
+ * the ring directory (created under a dot name, renamed when its header is
+ * written), mapped; NULL if it cannot be */
+static struct ct_count_header *make_table(struct ct_count_thread *c, const char *prefix,
+					  uint32_t seq, uint64_t nslots, uint64_t lost,
+					  size_t *lenp)
 {
 	char path[4200], tmp[4200];
 	size_t hdr = 4096, len = hdr + nslots * sizeof(struct ct_count_slot);
-	uint32_t seq = c->seq++;
-	ct_fmt(path, sizeof(path), "%s/%s%d-%d-%d-%u", ct_cfg.shm, CT_COUNT_PREFIX, ct_cfg.pid,
-	       ct_cfg.gen, c->tid, seq);
-	ct_fmt(tmp, sizeof(tmp), "%s/.%s%d-%d-%d-%u", ct_cfg.shm, CT_COUNT_PREFIX, ct_cfg.pid,
-	       ct_cfg.gen, c->tid, seq);
+	ct_fmt(path, sizeof(path), "%s/%s%d-%d-%d-%u", ct_cfg.shm, prefix, ct_cfg.pid, ct_cfg.gen,
+	       c->tid, seq);
+	ct_fmt(tmp, sizeof(tmp), "%s/.%s%d-%d-%d-%u", ct_cfg.shm, prefix, ct_cfg.pid, ct_cfg.gen,
+	       c->tid, seq);
 	int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ct_log("cannot create %s: %s; calls of thread %d are not counted", tmp,
 		       strerror(errno), c->tid);
-		return false;
+		return NULL;
 	}
 	void *m = MAP_FAILED;
 	if (ftruncate(fd, (off_t)len) == 0)
@@ -89,7 +92,7 @@ static bool new_table(struct ct_count_thread *c, uint64_t nslots)
 		ct_log("cannot size or map %s: %s; calls of thread %d are not counted", tmp,
 		       strerror(e), c->tid);
 		unlink(tmp);
-		return false;
+		return NULL;
 	}
 	struct ct_count_header *h = m;
 	h->magic = CT_COUNT_MAGIC;
@@ -99,10 +102,21 @@ static bool new_table(struct ct_count_thread *c, uint64_t nslots)
 	h->gen = (uint32_t)ct_cfg.gen;
 	h->nslots = nslots;
 	h->slots_offset = hdr;
-	h->lost = c->lost;
-	c->lost = 0;
+	h->lost = lost;
 	if (rename(tmp, path) < 0)
 		ct_log("cannot publish %s: %s", path, strerror(errno));
+	*lenp = len;
+	return h;
+}
+
+/* a new table of nslots for this thread's arcs */
+static bool new_table(struct ct_count_thread *c, uint64_t nslots)
+{
+	size_t len;
+	struct ct_count_header *h = make_table(c, CT_COUNT_PREFIX, c->seq++, nslots, c->lost, &len);
+	if (!h)
+		return false;
+	c->lost = 0;
 	/* the old table stays mapped while the thread runs (see above); its
 	 * file is record's */
 	if (c->hdr && c->nold < sizeof(c->old) / sizeof(c->old[0])) {
@@ -114,7 +128,30 @@ static bool new_table(struct ct_count_thread *c, uint64_t nslots)
 	c->grow_at = nslots / 2;
 	c->last = &no_slot;
 	c->mask = (nslots - 1) << CT_C_SLOT_SHIFT;
-	__atomic_store_n(&c->slots, (struct ct_count_slot *)((char *)m + hdr), __ATOMIC_RELEASE);
+	__atomic_store_n(&c->slots, (struct ct_count_slot *)((char *)h + h->slots_offset),
+			 __ATOMIC_RELEASE);
+	return true;
+}
+
+/* record --count --sample: a new table of nslots for this thread's samples
+ * (from setup, or from the signal handler when the one it fills is half
+ * full: open, ftruncate, mmap and rename are async-signal-safe) */
+static bool new_sample_table(struct ct_count_thread *c, uint64_t nslots)
+{
+	size_t len;
+	struct ct_count_header *h =
+		make_table(c, CT_COUNT_SAMPLE_PREFIX, c->st.seq++, nslots, 0, &len);
+	if (!h)
+		return false;
+	if (c->st.hdr && c->st.nold < sizeof(c->st.old) / sizeof(c->st.old[0])) {
+		c->st.old[c->st.nold].map = c->st.hdr;
+		c->st.old[c->st.nold++].len = c->st.map_len;
+	}
+	c->st.hdr = h;
+	c->st.map_len = len;
+	c->st.grow_at = nslots / 2;
+	c->st.mask = (nslots - 1) << CT_C_SLOT_SHIFT;
+	c->st.slots = (struct ct_count_slot *)((char *)h + h->slots_offset);
 	return true;
 }
 
@@ -150,34 +187,36 @@ static bool setup(struct ct_count_thread *c)
 	c->state = CT_TS_ACTIVE;
 	ct_thread_key_set(); /* its end lets the tables go (thread.c) */
 	__atomic_store_n(&c->cap, STACK_CAP, __ATOMIC_RELEASE);
-	if (ct_sample_ns) {
-		/* record --sample: its CPU-time clock, on ct_self (sample.c) */
-		c->sample_owed = 0;
+	if (ct_sample_ns && !c->st.slots && new_sample_table(c, FIRST_SAMPLE_SLOTS)) {
+		/* record --sample: its table, and its CPU-time clock, on
+		 * ct_self (sample.c) */
 		ct_self.tid = c->tid;
 		ct_sample_thread_start(&ct_self);
 	}
 	return true;
 }
 
-/* the arc's slot, added if new; NULL if the table is full */
-static struct ct_count_slot *find_slot(struct ct_count_thread *c, uint64_t from, uint64_t to)
+/* the key's slot in a table (its slots, mask and header), added if new;
+ * NULL if the table is full */
+static struct ct_count_slot *find_in(struct ct_count_slot *slots, uint64_t mask,
+				     struct ct_count_header *hdr, uint64_t from, uint64_t to)
 {
-	char *base = (char *)c->slots;
-	uint64_t mask = c->mask, off = arc_hash(from, to, mask);
+	char *base = (char *)slots;
+	uint64_t off = arc_hash(from, to, mask);
 	for (uint64_t probes = 0; probes <= mask >> CT_C_SLOT_SHIFT; probes++) {
 		struct ct_count_slot *s = (struct ct_count_slot *)(base + off);
 		uint64_t k = __atomic_load_n(&s->to, __ATOMIC_ACQUIRE);
 		if (k == to && s->from == from)
 			return s;
 		if (k == 0) {
-			if (c->hdr->used + 1 >= c->hdr->nslots)
+			if (hdr->used + 1 >= hdr->nslots)
 				return NULL; /* one slot stays free: probes end */
 			/* claim it: a signal handler may be after the same slot */
 			uint64_t zero = 0;
 			s->from = from;
 			if (__atomic_compare_exchange_n(&s->to, &zero, to, false, __ATOMIC_ACQ_REL,
 							__ATOMIC_ACQUIRE)) {
-				c->hdr->used++;
+				hdr->used++;
 				return s;
 			}
 			if (zero == to && s->from == from)
@@ -186,6 +225,12 @@ static struct ct_count_slot *find_slot(struct ct_count_thread *c, uint64_t from,
 		off = (off + sizeof(struct ct_count_slot)) & mask;
 	}
 	return NULL;
+}
+
+/* the arc's slot in the thread's table of arcs, added if new */
+static struct ct_count_slot *find_slot(struct ct_count_thread *c, uint64_t from, uint64_t to)
+{
+	return find_in(c->slots, c->mask, c->hdr, from, to);
 }
 
 /* count one call along an arc, off the fast paths */
@@ -334,15 +379,16 @@ void ct_count_site(uintptr_t ret, uintptr_t site)
 
 /* ---- record --count --sample ---------------------------------------------- */
 
-/* add n samples to the slot of (from, to); tag: once per sample (0: no
- * such check).  In the signal handler, with the thread's table not being
- * changed (in_slow 0): its slots are claimed as the slow path claims them */
+/* add n samples to the slot of (from, to) in the thread's table of
+ * samples; tag: once per sample (0: no such check).  In the signal
+ * handler, the only writer of that table (the signal is blocked while it
+ * runs): its slots are claimed as the slow path claims the arcs' */
 static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, uint32_t n,
 		       uint64_t tag)
 {
-	struct ct_count_slot *s = find_slot(c, from, to);
+	struct ct_count_slot *s = find_in(c->st.slots, c->st.mask, c->st.hdr, from, to);
 	if (!s) {
-		ct_arch_reserve((uintptr_t *)&c->hdr->lost, 1);
+		ct_arch_reserve((uintptr_t *)&c->st.hdr->lost, 1);
 		return;
 	}
 	if (tag) {
@@ -350,8 +396,6 @@ static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, ui
 			return; /* open further up this stack: counted once */
 		s->pad = tag;
 	}
-	/* (the handler is the only writer of sample slots: the signal is
-	 * blocked while it runs) */
 	__atomic_store_n(&s->n, s->n + n, __ATOMIC_RELAXED);
 }
 
@@ -361,30 +405,25 @@ static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, ui
  * a sample between an entry's new depth and its new top finds the frame
  * that was there last (the two stores are adjacent).  The walk is over the
  * whole stack, an arc that repeats the one below it (a recursion) found
- * without a lookup.  A sample in the runtime's code (a hook) is the
- * tracer's: counted apart, so that the calls' sampled times are the
- * program's own (as an untraced run's). */
+ * without a lookup.  A sample in the runtime's code (a hook, its slow
+ * path) is the tracer's: counted apart, so that the calls' sampled times
+ * are the program's own (as an untraced run's).  The samples go to a
+ * table of their own, never the arcs': the hooks' probe chains stay as
+ * they are without samples. */
 void ct_count_sample(uint32_t n, bool hooks)
 {
 	struct ct_count_thread *c = &ct_count_self;
-	if (c->state != CT_TS_ACTIVE || !c->slots || !c->hdr)
+	if (c->state != CT_TS_ACTIVE || !c->st.slots)
 		return;
-	if (c->in_slow) {
-		/* in the runtime, whose slow path may be changing the table:
-		 * the tracer's, counted at the next sample */
-		c->sample_owed += n;
-		return;
-	}
-	if (c->sample_owed) {
-		sample_add(c, 1, CT_COUNT_SSELF, c->sample_owed, 0);
-		c->sample_owed = 0;
-	}
+	if (c->st.hdr->used >= c->st.grow_at && c->st.hdr->nslots < MAX_SLOTS &&
+	    !new_sample_table(c, c->st.hdr->nslots * 4))
+		c->st.grow_at = UINT64_MAX; /* said once: this table is filled up */
 	uint32_t d = __atomic_load_n(&c->depth, __ATOMIC_RELAXED);
 	uint32_t cap = __atomic_load_n(&c->cap, __ATOMIC_RELAXED);
 	if (d > cap)
 		d = cap;
 	uint64_t tag = ++c->sample_seq;
-	if (hooks) {
+	if (hooks || c->in_slow) {
 		/* the tracer's own time (an untraced run has none): charged to
 		 * no call, counted apart (from 1) */
 		sample_add(c, 1, CT_COUNT_SSELF, n, 0);
@@ -419,6 +458,13 @@ static void unmap_tables(struct ct_count_thread *c)
 		munmap(c->old[i].map, c->old[i].len);
 	c->hdr = NULL;
 	c->nold = 0;
+	c->st.slots = NULL;
+	if (c->st.hdr)
+		munmap(c->st.hdr, c->st.map_len);
+	for (uint32_t i = 0; i < c->st.nold; i++)
+		munmap(c->st.old[i].map, c->st.old[i].len);
+	c->st.hdr = NULL;
+	c->st.nold = 0;
 }
 
 void ct_count_after_fork(void)
@@ -431,6 +477,7 @@ void ct_count_after_fork(void)
 	c->last = &no_slot;
 	unmap_tables(c); /* the parent's, shared: never to be written here */
 	c->seq = 0;
+	c->st.seq = 0;
 	c->lost = 0;
 	c->cap = 0; /* set up again at its next call, keeping the stack */
 	c->state = ct_cfg.state == CT_RT_ACTIVE ? CT_TS_NONE : CT_TS_DONE;

@@ -44,10 +44,25 @@ struct ct_count_thread {
 	} old[8];
 	uint32_t nold;
 	/* record --count --sample: the thread's samples so far (each one's
-	 * tag in the slots it counted in), and those it owes (they came
-	 * while its table was being changed) */
+	 * tag in the slots it counted in) */
 	uint64_t sample_seq;
-	uint32_t sample_owed;
+	/* ... and its table of samples: a file of its own (CT_COUNT_SAMPLE_PREFIX),
+	 * so that the arcs' probe chains stay as short as without samples;
+	 * only the signal handler writes it (the signal is blocked while it
+	 * runs), and it grows there */
+	struct {
+		struct ct_count_slot *slots; /* NULL: none */
+		uint64_t mask;               /* as the arcs' */
+		struct ct_count_header *hdr;
+		size_t map_len;
+		uint64_t grow_at;
+		uint32_t seq;
+		uint32_t nold;
+		struct {
+			void *map;
+			size_t len;
+		} old[8];
+	} st;
 };
 
 extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));

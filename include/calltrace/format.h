@@ -362,8 +362,13 @@ struct ct_sched_rec {
  *  - -pg, -pg -mfentry, patched entries: from = the return address in the
  *    caller (the callee's return-address slot), to = the hook's return
  *    address inside the callee, | CT_COUNT_SITE;
- *  - record --count --sample (-finstrument-functions): the samples, n of
- *    them, in slots of their own: from = caller, to = callee |
+ *  - record --count --sample: the samples, n of them, in a table of
+ *    their own per thread (the same header and slots, in a file named
+ *    CT_COUNT_SAMPLE_PREFIX "PID-GEN-TID-SEQ", written by the thread's
+ *    signal handler alone, its next SEQ when it is half full), so that
+ *    the arcs' probe chains are as long as without samples; its lost
+ *    counts samples not counted (a full table).  Keys: from = caller,
+ *    to = callee |
  *    CT_COUNT_SSELF: samples whose innermost open call was that arc's
  *    (from 0, to CT_COUNT_SSELF: outside any call; from 1: inside the
  *    runtime's own code, the tracer's time); to = callee |
@@ -373,6 +378,7 @@ struct ct_sched_rec {
  *    counted them. */
 #define CT_COUNT_MAGIC 0x31544e43u /* "CNT1" */
 #define CT_COUNT_PREFIX "cnt-"
+#define CT_COUNT_SAMPLE_PREFIX "cns-" /* record --count --sample's tables */
 #define CT_COUNT_SITE (1ull << 63)
 #define CT_COUNT_SSELF (1ull << 62)
 #define CT_COUNT_STOTAL (1ull << 61)

@@ -107,8 +107,10 @@ static char kind_of(uint64_t from, uint64_t *to)
 	return 'f';
 }
 
-/* the arcs of one table file; false: out of memory */
-static bool read_table(struct collect *c, int shm_fd, const char *shm, const char *name)
+/* the arcs of one table file (samples: a table of samples, whose keys
+ * are all samples'; an arcs' table has none); false: out of memory */
+static bool read_table(struct collect *c, int shm_fd, const char *shm, const char *name,
+		       bool samples)
 {
 	int fd = openat(shm_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -156,6 +158,10 @@ static bool read_table(struct collect *c, int shm_fd, const char *shm, const cha
 		uint64_t n = ONCE(s[i].n), from = ONCE(s[i].from);
 		if (!to || !n || (from == CT_COUNT_SFUNC && !(to & CT_COUNT_STOTAL)))
 			continue;
+		bool sample_key =
+			!(to & CT_COUNT_SITE) && (to & (CT_COUNT_SSELF | CT_COUNT_STOTAL));
+		if (sample_key != samples)
+			continue; /* (not what this table holds: damage) */
 		if (c->narcs == c->cap) {
 			size_t cap = c->cap ? c->cap * 2 : 1024;
 			struct arc *na = realloc(c->arcs, cap * sizeof(*na));
@@ -239,7 +245,10 @@ int ct_counts_collect(int shm_fd, const char *shm, const char *dir, struct ct_co
 	struct dirent *e;
 	while (ok && (e = readdir(d)))
 		if (!strncmp(e->d_name, CT_COUNT_PREFIX, strlen(CT_COUNT_PREFIX)))
-			ok = read_table(&c, shm_fd, shm, e->d_name);
+			ok = read_table(&c, shm_fd, shm, e->d_name, false);
+		else if (!strncmp(e->d_name, CT_COUNT_SAMPLE_PREFIX,
+				  strlen(CT_COUNT_SAMPLE_PREFIX)))
+			ok = read_table(&c, shm_fd, shm, e->d_name, true);
 	closedir(d);
 	if (!ok) {
 		ct_set_err(err, "out of memory reading the counting tables");

@@ -474,7 +474,8 @@ void ct_drainer_scan(struct ct_drainer *d)
 	struct dirent *e;
 	while ((e = readdir(d->shm_dir)))
 		if (e->d_name[0] != '.' &&
-		    strncmp(e->d_name, CT_COUNT_PREFIX, strlen(CT_COUNT_PREFIX)) != 0)
+		    strncmp(e->d_name, CT_COUNT_PREFIX, strlen(CT_COUNT_PREFIX)) != 0 &&
+		    strncmp(e->d_name, CT_COUNT_SAMPLE_PREFIX, strlen(CT_COUNT_SAMPLE_PREFIX)) != 0)
 			add_ring(d, e->d_name); /* (record --count's tables: countmerge.c) */
 }
 
