@@ -197,23 +197,23 @@ static inline uintptr_t mcount_fn(uintptr_t site)
  * record; the frame's CFA is its entry stack pointer, as on x86-64, which
  * the prologue's offset of x29 from it gives (arch/aarch64/insn.h
  * ct_insn_a64_fp_off), once per call site (a second cache beside
- * ct_mc_cache: the offset in the high half, the call site's low 32 bits
- * below, so that a torn pair of entries never matches).  1: a prologue it
- * does not follow (the call is not traced, and counted as lost). */
+ * ct_mc_cache, each entry whole in one word: the offset in 16-byte units
+ * in the high 16 bits, 0xffff for a prologue it does not follow, the call
+ * site's 48 bits below; an offset that does not fit is worked out at each
+ * call).  1: a prologue it does not follow (the call is not traced, and
+ * counted as lost). */
 static uint64_t mc_fp_cache[MC_CACHE];
 
 static intptr_t mcount_fp_off(uintptr_t site, uintptr_t fn)
 {
 	uint64_t *e = &mc_fp_cache[(site ^ site >> 12) % MC_CACHE];
 	uint64_t v = __atomic_load_n(e, __ATOMIC_RELAXED);
-	if (likely((uint32_t)v == (uint32_t)site && v != 0))
-		return v >> 32 == 0xffffffffu ? 1 : -(intptr_t)(v >> 32);
+	if (likely((v & 0xffffffffffffull) == site && v != 0))
+		return v >> 48 == 0xffff ? 1 : -(intptr_t)(v >> 48 << 4);
 	intptr_t off = ct_insn_a64_fp_off(fn, site - 4);
-	if (off <= 0 && -off >= 0xffffffffl)
-		off = 1;
-	__atomic_store_n(e,
-			 (uint64_t)(off > 0 ? 0xffffffffu : (uint32_t)-off) << 32 | (uint32_t)site,
-			 __ATOMIC_RELAXED);
+	uint64_t units = off > 0 ? 0xffff : (uint64_t)-off >> 4;
+	if (site < (1ull << 48) && (off > 0 || ((-off & 15) == 0 && units < 0xffff)))
+		__atomic_store_n(e, units << 48 | site, __ATOMIC_RELAXED);
 	return off;
 }
 
