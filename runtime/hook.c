@@ -578,6 +578,10 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	/* aarch64 -pg (kind 1, the only one there): r->sp is the slot, x29 + 8 */
 	intptr_t fpoff = mcount_fp_off(site, fn);
 	if (unlikely(fpoff > 0)) {
+		/* a prologue not followed: the call is not traced, and is
+		 * counted as lost (in the thread's stream: started for it) */
+		if (t->busy == 1)
+			ct_thread_ready(t);
 		ct_nested_drop(t);
 		t->busy--;
 		return 0;

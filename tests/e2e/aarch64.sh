@@ -77,3 +77,13 @@ record g ./a64pg
 want_rc "record ./a64pg" $RC 0 "$W/g.err"
 ct info g | grep -E '^ *front end:' | add
 ct replay g --no-duration | normalize | add
+
+section "-pg, a function that signs its return address (pac-ret): not hooked, counted lost"
+aarch64-linux-gnu-gcc -g -O2 -pg -I"$E2E" -o "$W/a64pac" "$E2E/pacret.c" \
+	>"$W/build-a64pac.log" 2>&1 || die "build of a64pac failed: $(head -5 "$W/build-a64pac.log")"
+aarch64-linux-gnu-objdump -d "$W/a64pac" | grep -q paciasp || fail "a64pac: no paciasp in it"
+record pac ./a64pac
+want_rc "record ./a64pac" $RC 0 "$W/pac.err"
+add <"$W/pac.out"
+ct info pac | grep -E '^ *lost:' | add
+ct replay pac --no-duration 2>&1 | normalize | add
