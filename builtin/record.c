@@ -354,14 +354,15 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 		return 0;
 	const char *arg0 = r->o.argv[0];
 	int fe = ct_module_frontends(exe);
-	if (fe > 0 && (fe & ~CT_MOD_FE_CYG))
+	/* -finstrument-functions and -pg (_mcount) are there */
+	if (fe > 0 && (fe & ~(CT_MOD_FE_CYG | CT_MOD_FE_MCOUNT)))
 		return emu_refuse(2,
 				  "%s is built with %s, which calltrace does not support on %s "
-				  "yet: build it with -finstrument-functions (doc/frontends.md)",
+				  "yet: build it with -finstrument-functions or -pg "
+				  "(doc/frontends.md)",
 				  arg0,
-				  fe & CT_MOD_FE_FENTRY   ? "-pg -mfentry"
-				  : fe & CT_MOD_FE_MCOUNT ? "-pg"
-							  : "-fpatchable-function-entry",
+				  fe & CT_MOD_FE_FENTRY ? "-pg -mfentry"
+							: "-fpatchable-function-entry",
 				  r->emu.arch);
 	const char *no = r->o.ao.nA || r->o.ao.nR || r->o.ao.autoargs ? "-A, -R and -a"
 			 : r->o.lc.set > 0 || r->o.lc.ninc            ? "--libcall"

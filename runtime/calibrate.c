@@ -245,8 +245,7 @@ static void measure(struct figures *cyg, struct figures *hook)
 	t->hook = ct_hook_scratch_area();
 
 	uint64_t plain[2][CAL_BATCHES], traced[2][CAL_BATCHES], inner[2][CAL_BATCHES];
-	bool hi_ok =
-		CT_ARCH_HOOKED_FRONTENDS && ((uintptr_t)ct_cal_hooked >> CT_ADDR_LOW_BITS) == t->hi;
+	bool hi_ok = CT_ARCH_CAL_HOOKED && ((uintptr_t)ct_cal_hooked >> CT_ADDR_LOW_BITS) == t->hi;
 	for (int b = 0; b <= CAL_BATCHES; b++) {
 		for (int k = 0; k < 2; k++) {
 			if (k == 1 && !hi_ok)

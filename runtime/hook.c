@@ -9,7 +9,8 @@
  * the function returns.  See doc/frontends.md.
  *
  * Safety rules (a frame must always find its way back):
- * - a frame is found at its return by its CFA (slot + 8), searching from the
+ * - a frame is found at its return by its CFA (slot + 8 on x86-64; on
+ *   aarch64 -pg's slot is in the frame record: frame_slot), searching from the
  *   top: the frames above it vanished and are closed with UNWIND;
  * - a hooked frame taken off the shadow stack for any reason goes through
  *   ct_hook_dropping: if its slot is above the current stack pointer (a live
@@ -96,7 +97,7 @@ _Static_assert(sizeof(ct_held_fast) == 1, "ct_held_fast is tested as a byte");
 
 void ct_return_tramp(void) CT_HIDDEN;
 
-/* called from arch/x86_64/tramp.S */
+/* called from arch/<arch>/tramp.S */
 int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
 void ct_hook_ret_args(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retregs *r,
 		      uint64_t now, uint32_t depth) CT_HIDDEN;
@@ -123,6 +124,11 @@ struct ct_hook_area {
 };
 
 #define TRAMP ((uintptr_t)ct_return_tramp)
+#ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
+#define CT_SLOT_KEYED 1
+#else
+#define CT_SLOT_KEYED 0
+#endif
 #define FR_PARKED (1ul << 30) /* unhooked by a context switch */
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
 /* ... whose number (31 bits) is in the high bits (bit 32: CT_FR_ATRET) */
@@ -185,6 +191,53 @@ static inline uintptr_t mcount_fn(uintptr_t site)
 	return fn;
 }
 
+#ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
+/* aarch64 -pg: the return-address slot is the saved link register of the
+ * traced function's frame record (x29 + 8), wherever its prologue put the
+ * record; the frame's CFA is its entry stack pointer, as on x86-64, which
+ * the prologue's offset of x29 from it gives (arch/aarch64/insn.h
+ * ct_insn_a64_fp_off), once per call site (a second cache beside
+ * ct_mc_cache, each entry whole in one word: the offset in 16-byte units
+ * in the high 16 bits, 0xffff for a prologue it does not follow, the call
+ * site's 48 bits below; an offset that does not fit is worked out at each
+ * call).  1: a prologue it does not follow (the call is not traced, and
+ * counted as lost). */
+static uint64_t mc_fp_cache[MC_CACHE];
+
+static intptr_t mcount_fp_off(uintptr_t site, uintptr_t fn)
+{
+	uint64_t *e = &mc_fp_cache[(site ^ site >> 12) % MC_CACHE];
+	uint64_t v = __atomic_load_n(e, __ATOMIC_RELAXED);
+	if (likely((v & 0xffffffffffffull) == site && v != 0))
+		return v >> 48 == 0xffff ? 1 : -(intptr_t)(v >> 48 << 4);
+	intptr_t off = ct_insn_a64_fp_off(fn, site - 4);
+	uint64_t units = off > 0 ? 0xffff : (uint64_t)-off >> 4;
+	if (site < (1ull << 48) && (off > 0 || ((-off & 15) == 0 && units < 0xffff)))
+		__atomic_store_n(e, units << 48 | site, __ATOMIC_RELAXED);
+	return off;
+}
+
+/* a hooked frame's slot, from its entry on the shadow stack: its
+ * function's prologue read again (rare: a throw, backtrace(), a context
+ * switch), up to the first call, which is _mcount's; 0 if not followed */
+static uintptr_t frame_slot(const struct ct_frame *f)
+{
+	uintptr_t p = f->fn;
+	for (int n = 0; n < 64; n++, p += 4) {
+		uint32_t w;
+		memcpy(&w, (const void *)p, 4);
+		if ((w & 0xfc000000u) == 0x94000000u) { /* bl */
+			intptr_t off = ct_insn_a64_fp_off(f->fn, p);
+			return off > 0 ? 0 : f->cfa + (uintptr_t)off + 8;
+		}
+	}
+	return 0;
+}
+#else
+/* the word below the CFA */
+#define frame_slot(f) ((f)->cfa - 8)
+#endif
+
 /* ---- dropping, unhooking and hooking again ----------------------------- */
 
 static void orphan_add(struct ct_tstate *t, uintptr_t cfa, uintptr_t ret)
@@ -238,13 +291,13 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 			f->flags &= CT_FR_FBITS; /* the filter's, for ct_filt_recorded */
 			continue;
 		}
-		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
+		uintptr_t *slot = (uintptr_t *)frame_slot(f);
 		uintptr_t ret = f->ret;
 		/* an entry off the stack has ret 0: the -finstrument-functions
 		 * hot path reuses it without clearing it */
 		f->ret = 0;
 		f->flags &= CT_FR_FBITS;
-		if ((uintptr_t)slot >= sp) {
+		if ((!CT_SLOT_KEYED || slot) && (uintptr_t)slot >= sp) {
 			if (*slot == TRAMP)
 				*slot = ret;
 		} else if (ret != TRAMP) {
@@ -261,7 +314,9 @@ static void unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 		struct ct_frame *f = &t->stk[i];
 		if (!f->ret || !(f->flags & CT_FR_HOOKED) || f->cfa - 8 < sp)
 			continue;
-		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
+		uintptr_t *slot = (uintptr_t *)frame_slot(f);
+		if (CT_SLOT_KEYED && !slot)
+			continue;
 		if (*slot == TRAMP)
 			*slot = f->ret;
 		f->flags &= ~CT_FR_HOOKED;
@@ -286,8 +341,8 @@ static void rehook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 		} else if (f->flags & FR_PARKED) {
 			continue;
 		}
-		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
-		if (*slot != f->ret)
+		uintptr_t *slot = (uintptr_t *)frame_slot(f);
+		if ((CT_SLOT_KEYED && !slot) || *slot != f->ret)
 			continue;
 		*slot = TRAMP;
 		f->flags &= (1ul << FR_GEN_SHIFT) - 1;
@@ -365,7 +420,19 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 
 /* ---- entry ---------------------------------------------------------- */
 
-static void nested_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *slot)
+/* the CFA of a hooked frame, from its slot: slot + 8 on x86-64; aarch64's
+ * ct_hook_enter works it out from the prologue (cfa_a64) and hands it on */
+#ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
+#define SLOT_CFA(slot) cfa_a64
+#define WITH_CFA , uintptr_t cfa_a64
+#define PASS_CFA , cfa_a64
+#else
+#define SLOT_CFA(slot) ((uintptr_t)(slot) + 8)
+#define WITH_CFA
+#define PASS_CFA
+#endif
+
+static void nested_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *slot WITH_CFA)
 {
 	if (t->plug_in)
 		return; /* a call a plugin's callback makes: not traced */
@@ -376,7 +443,7 @@ static void nested_enter(struct ct_tstate *t, uintptr_t fn, uintptr_t *slot)
 	}
 	uintptr_t i = ct_arch_reserve(&h->nn, 1);
 	h->n[i].fn = fn;
-	h->n[i].cfa = (uintptr_t)slot + 8;
+	h->n[i].cfa = SLOT_CFA(slot);
 	h->n[i].ret = *slot;
 	*slot = TRAMP;
 	ct_nested(t, CT_EXT_NENTER, (void *)fn);
@@ -415,9 +482,9 @@ static void resync_entry(struct ct_tstate *t, uintptr_t cfa, bool tail)
 _Static_assert(HELD_HOOKED == CT_FR_HELD_HOOKED, "held hooked flags");
 
 static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
-						 uintptr_t *slot)
+						 uintptr_t *slot WITH_CFA)
 {
-	uintptr_t cfa = (uintptr_t)slot + 8;
+	uintptr_t cfa = SLOT_CFA(slot);
 	if (!ct_thread_ready(t) || !hook_area(t))
 		return;
 	/* a tail call: the caller jumped here in its own frame, whose slot
@@ -507,15 +574,29 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	if (pushed)
 		r->sp += 8; /* the slot and the stack arguments are a word further up */
 	uintptr_t *slot = (uintptr_t *)r->sp;
+#ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
+	/* aarch64 -pg (kind 1, the only one there): r->sp is the slot, x29 + 8 */
+	intptr_t fpoff = mcount_fp_off(site, fn);
+	if (unlikely(fpoff > 0)) {
+		/* a prologue not followed: the call is not traced, and is
+		 * counted as lost (in the thread's stream: started for it) */
+		if (t->busy == 1)
+			ct_thread_ready(t);
+		ct_nested_drop(t);
+		t->busy--;
+		return 0;
+	}
+	uintptr_t cfa_a64 = (uintptr_t)slot - 8 - (uintptr_t)fpoff;
+#endif
 	if (unlikely(t->busy != 1)) {
-		nested_enter(t, fn, slot);
+		nested_enter(t, fn, slot PASS_CFA);
 		t->busy--;
 		return 0;
 	}
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
 	uint32_t d = t->depth;
-	uintptr_t cfa = (uintptr_t)slot + 8;
+	uintptr_t cfa = SLOT_CFA(slot);
 	uintptr_t ret = *slot;
 	t->cs_site = ret; /* record --callsite: its call site (callsite.c) */
 	uint32_t cs[CT_CALLSITE_MAXW];
@@ -549,7 +630,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 		t->depth = d + 1;
 		*slot = TRAMP;
 	} else {
-		enter_slow(t, fn, now, slot);
+		enter_slow(t, fn, now, slot PASS_CFA);
 	}
 	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn &&
 	    !(t->stk[d].flags & CT_FR_NOREC))

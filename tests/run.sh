@@ -32,6 +32,11 @@ HOOK_FEW="gcc-fentry-O2 clang-pg-O2 clang-patch-O0"
 # check" run in these in every run, "# aarch64: yes" with CT_AARCH64=1
 # (make check-aarch64); "# variants: one" cases in the first only
 A64_VARIANTS="a64-gcc-O0 a64-gcc-O2"
+# ... and with aarch64's hooked front end (-pg) when the case also says
+# "# front-ends:" (all, few or only): both with CT_AARCH64=1, the -O2 one
+# alone for the "check" cases in every run (qemu is slow)
+A64_HOOK_VARIANTS="a64-gcc-pg-O0 a64-gcc-pg-O2"
+A64_HOOK_CHECK="a64-gcc-pg-O2"
 
 variant_flags() {
 	case $1 in
@@ -67,21 +72,26 @@ a64_missing() {
 case_variants() {
 	_v=$(sed -n 's/^# variants: *//p' "$E2E/$1.sh" | head -n 1)
 	_f=$(sed -n 's/^# front-ends: *//p' "$E2E/$1.sh" | head -n 1)
-	case $_f in
-	only) echo "$HOOK_VARIANTS"; return ;;
-	all) _h=" $HOOK_VARIANTS" ;;
-	few) _h=" $HOOK_FEW" ;;
-	*) _h= ;;
-	esac
 	_a=$(sed -n 's/^# aarch64: *//p' "$E2E/$1.sh" | head -n 1)
 	case $_a in
 	check) ;;
 	yes) [ "${CT_AARCH64:-0}" = 1 ] || _a= ;;
 	*) _a= ;;
 	esac
+	_ah=
+	if [ -n "$_a" ] && [ -n "$_f" ]; then
+		_ah=" $A64_HOOK_CHECK"
+		[ "${CT_AARCH64:-0}" = 1 ] && _ah=" $A64_HOOK_VARIANTS"
+	fi
+	case $_f in
+	only) echo "$HOOK_VARIANTS$_ah"; return ;;
+	all) _h=" $HOOK_VARIANTS" ;;
+	few) _h=" $HOOK_FEW" ;;
+	*) _h= ;;
+	esac
 	case $_v in
-	one | "") echo "$REF_VARIANT$_h${_a:+ ${A64_VARIANTS%% *}}" ;;
-	all | *) echo "$C_VARIANTS$_h${_a:+ $A64_VARIANTS}" ;;
+	one | "") echo "$REF_VARIANT$_h${_a:+ ${A64_VARIANTS%% *}}$_ah" ;;
+	all | *) echo "$C_VARIANTS$_h${_a:+ $A64_VARIANTS}$_ah" ;;
 	esac
 }
 

@@ -4,7 +4,7 @@
 runtime, from its disassembly (doc/runtime.md, "AArch64": emulated time
 means nothing, so the cost on aarch64 is given in instructions):
 
-    tools/hook-insns.py [--objdump PROG] LIB.so [FUNCTION...]
+    tools/hook-insns.py [--objdump PROG] [--calls] LIB.so [FUNCTION...]
 
 Walks each function (default: enter_plain exit_plain, the
 -finstrument-functions hooks as the ifunc picks them without --callsite,
@@ -17,6 +17,10 @@ only a signal or another core's store to the line takes) is not, and the
 walk ends at ret.  A call, or a branch out of the function, on that path
 ends the walk with an error: the fast path must not call.  Prints one line
 per function, "NAME N instructions (L loads, S stores)", and the sum.
+--calls: a call on the path is counted and the walk goes on after it (a
+trampoline that calls the C hook, which is then named and counted too:
+aarch64's _mcount and ct_return_tramp with ct_hook_enter and
+ct_hook_return).
 Works for x86-64 (objdump) and aarch64 (aarch64-linux-gnu-objdump)."""
 import re
 import subprocess
@@ -43,7 +47,7 @@ RET = ("ret", "retq")
 CALL = ("bl", "blr", "call", "callq")
 
 
-def walk(insns):
+def walk(insns, calls=False):
     at = {a: i for i, (a, _, _) in enumerate(insns)}
     i, seen, n, loads, stores = 0, set(), 0, 0, 0
     while True:
@@ -60,6 +64,9 @@ def walk(insns):
             stores += 1
         if op in RET:
             return n, loads, stores
+        if op in CALL and calls:
+            i += 1
+            continue
         if op in CALL:
             raise ValueError("calls at %x: %s %s" % (a, op, args))
         target = re.match(r"([0-9a-f]+)\b", args)
@@ -79,6 +86,9 @@ def main(argv):
     if len(argv) > 2 and argv[1] == "--objdump":
         objdump = argv[2]
         argv = argv[:1] + argv[3:]
+    calls = len(argv) > 1 and argv[1] == "--calls"
+    if calls:
+        argv = argv[:1] + argv[2:]
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -91,7 +101,7 @@ def main(argv):
             rc = 1
             continue
         try:
-            n, ld, st = walk(insns)
+            n, ld, st = walk(insns, calls)
         except ValueError as e:
             print("%s: %s" % (fn, e), file=sys.stderr)
             rc = 1

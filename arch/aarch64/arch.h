@@ -9,10 +9,19 @@
 #define CT_ARCH_NAME "aarch64"
 #define CT_ARCH_HAS_CYCLE_COUNTER 1
 /* the front ends whose code this directory has (doc/frontends.md):
- * -finstrument-functions only so far; -pg, -fpatchable-function-entry and
- * library calls need the entry and return trampolines that are not written
- * yet, and record refuses them for an aarch64 program */
+ * -finstrument-functions and -pg (_mcount, tramp.S).  Patched entries and
+ * library calls need trampolines that are not written yet: record refuses
+ * them for an aarch64 program, and CT_ARCH_HOOKED_FRONTENDS 0 keeps the
+ * patcher, the library calls and the hooked calibration off */
 #define CT_ARCH_HOOKED_FRONTENDS 0
+/* -pg's return-address slot is the saved link register of the traced
+ * function's frame record (x29 + 8), not the word below its entry stack
+ * pointer (its CFA) as on x86-64: hook.c finds the CFA from the prologue
+ * (insn.h ct_insn_a64_fp_off) and the slot from the CFA again (frame_slot) */
+#define CT_ARCH_SLOT_IN_FRAME_RECORD 1
+/* the calibration measures the hooked front ends' cost (-pg's here:
+ * cal.S ct_cal_hooked) */
+#define CT_ARCH_CAL_HOOKED 1
 
 /* the virtual count of the generic timer: readable from EL0 under Linux
  * (CNTKCTL_EL1.EL0VCTEN), constant-rate; like rdtsc, not ordered with the

@@ -7,9 +7,10 @@
  *                  for aarch64: a frame record, its address and the link
  *                  register to the hooks, called through the PLT
  *   ct_cal_plain   an empty function: `ret`
- *   ct_cal_hooked  the hooked front ends' empty function; none is written
- *                  for aarch64 yet (CT_ARCH_HOOKED_FRONTENDS 0), so it is
- *                  plain and never measured
+ *   ct_cal_hooked  what `gcc -pg` makes of an empty function on aarch64:
+ *                  a frame record, the link register to x0 and a call of
+ *                  _mcount (tramp.S), then the epilogue, whose `ret` goes
+ *                  through the return trampoline
  *   ct_cal_mix     calls a function N times from 16 call sites in an order
  *                  no predictor learns (a 64-bit LCG picks the site)
  *   ct_cal_loop    calls a function N times from one call site
@@ -32,6 +33,17 @@ ct_cal_plain:
 	.p2align 4
 ct_cal_hooked:
 	.cfi_startproc
+	stp x29, x30, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset 29, -16
+	.cfi_offset 30, -8
+	mov x29, sp
+	mov x0, x30
+	bl _mcount
+	ldp x29, x30, [sp], #16
+	.cfi_restore 29
+	.cfi_restore 30
+	.cfi_def_cfa_offset 0
 	ret
 	.cfi_endproc
 	.size ct_cal_hooked, .-ct_cal_hooked

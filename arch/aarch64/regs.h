@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * AArch64 register layouts shared with the runtime's C code, in the shape
- * arch/x86_64/regs.h gives them (the shared C code names the slots as
- * there).  No trampoline fills them yet: the hooked front ends, which see
- * registers, are not written for aarch64 (doc/frontends.md); the layout is
- * the one they will use, checked by hook.c against CT_REGS_*.
+ * AArch64 register layouts shared by the trampolines (tramp.S) and the
+ * runtime's C code, in the shape arch/x86_64/regs.h gives them (the shared
+ * C code names the slots as there); hook.c checks CT_REGS_* against the
+ * structs.  _mcount fills struct ct_arch_regs; its sp is the traced
+ * function's return-address slot there (the saved link register of its
+ * frame record), since -pg does not know the entry stack pointer.
  */
 #ifndef CT_ARCH_REGS_H
 #define CT_ARCH_REGS_H
@@ -16,8 +17,7 @@
 struct ct_arch_regs {
 	uint64_t gp[8];  /* x0..x7: integer arguments 1..8 */
 	uint64_t xmm[8]; /* low 8 bytes of v0..v7: floating-point arguments */
-	uint64_t sp;     /* the traced function's stack pointer at its entry;
-			  * stack-passed arguments start there */
+	uint64_t sp;     /* _mcount: the return-address slot (x29 + 8) */
 };
 
 /* saved by the return trampoline */

@@ -10,6 +10,9 @@
 /* the hooked front ends (-pg, -pg -mfentry, patchable entries, library
  * calls) have their trampolines here (tramp.S) */
 #define CT_ARCH_HOOKED_FRONTENDS 1
+/* the calibration measures the hooked front ends' cost (cal.S
+ * ct_cal_hooked: -pg -mfentry's) */
+#define CT_ARCH_CAL_HOOKED 1
 
 /* the invariant time-stamp counter; rdtsc is not serialising, which is what
  * we want: a few cycles of skew, no pipeline flush */

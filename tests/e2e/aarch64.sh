@@ -29,6 +29,8 @@ aarch64-linux-gnu-gcc -g -O0 -finstrument-functions -I"$E2E" -o "$W/a64" "$E2E/b
 	>"$W/build-a64.log" 2>&1 || die "build of a64 failed: $(head -5 "$W/build-a64.log")"
 aarch64-linux-gnu-gcc -g -O0 -pg -I"$E2E" -o "$W/a64pg" "$E2E/basic.c" \
 	>"$W/build-a64pg.log" 2>&1 || die "build of a64pg failed: $(head -5 "$W/build-a64pg.log")"
+aarch64-linux-gnu-gcc -g -O0 -fpatchable-function-entry=5 -I"$E2E" -o "$W/a64patch" "$E2E/basic.c" \
+	>"$W/build-a64patch.log" 2>&1 || die "build of a64patch failed: $(head -5 "$W/build-a64patch.log")"
 
 section "no emulator: exit 2"
 CALLTRACE_QEMU=/nonexistent/qemu-aarch64 record q ./a64
@@ -43,10 +45,14 @@ mkdir -p "$W/bin" && cp "$CT" "$(dirname "$CT")/libcalltrace.so" "$W/bin/"
 guard "$W/bin/calltrace" record -d "$W/n" ./a64 >"$W/n.out" 2>"$W/n.err"
 echo "record ./a64: exit $RC" | add
 msg n
-section "-pg: exit 2"
-record p ./a64pg
-echo "record ./a64pg: exit $RC" | add
+section "-fpatchable-function-entry: exit 2"
+record p ./a64patch
+echo "record ./a64patch: exit $RC" | add
 msg p
+section "-pg with -A: exit 2"
+record pa -A^leaf@arg1 ./a64pg
+echo "record -A^leaf@arg1 ./a64pg: exit $RC" | add
+msg pa
 section "options the aarch64 runtime has not: exit 2"
 for o in --libcall -A^leaf@arg1 --clock=tsc; do
 	record o "$o" ./a64
@@ -65,3 +71,19 @@ rm -f "$W/a64"
 section "replay, the program gone"
 ct replay d --no-duration | normalize | add
 ct report d --format=csv | csv_calls | add
+
+section "-pg, recorded under qemu-aarch64 (_mcount, the return trampoline)"
+record g ./a64pg
+want_rc "record ./a64pg" $RC 0 "$W/g.err"
+ct info g | grep -E '^ *front end:' | add
+ct replay g --no-duration | normalize | add
+
+section "-pg, a function that signs its return address (pac-ret): not hooked, counted lost"
+aarch64-linux-gnu-gcc -g -O2 -pg -I"$E2E" -o "$W/a64pac" "$E2E/pacret.c" \
+	>"$W/build-a64pac.log" 2>&1 || die "build of a64pac failed: $(head -5 "$W/build-a64pac.log")"
+aarch64-linux-gnu-objdump -d "$W/a64pac" | grep -q paciasp || fail "a64pac: no paciasp in it"
+record pac ./a64pac
+want_rc "record ./a64pac" $RC 0 "$W/pac.err"
+add <"$W/pac.out"
+ct info pac | grep -E '^ *lost:' | add
+ct replay pac --no-duration 2>&1 | normalize | add

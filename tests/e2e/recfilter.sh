@@ -50,8 +50,16 @@ for f in "-F ^work\$" "-N ^noisy\$" "--hide ^wrapper\$" "-D 3" "-F ^deep\$ -D 2"
 done
 
 section "--hide alone: the hooks of the hidden function are taken out (hooked front ends)"
-case $FRONT in
-instr) echo "patch-filtered 1" | add ;;
+case $FRONT$TARGET in
+instr*) echo "patch-filtered 1" | add ;;
+*aarch64)
+	# aarch64 patches no code yet: the hidden function's _mcount calls
+	# stay, and the filter drops its calls at run time (the sections
+	# above check the trees); said, as -finstrument-functions' line is
+	grep -q '^patch-filtered' "$W"/f3/*-0.proc && fail "aarch64 patched code"
+	echo "$VARIANT: the hidden function's _mcount calls are not patched out on aarch64 (no patcher there yet)" >>"$W/skipped"
+	echo "patch-filtered 1" | add
+	;;
 *) sed -n 's/^\(patch-filtered [0-9]*\) .*recfilter$/\1/p' "$W"/f3/*-0.proc | sort -u | add ;;
 esac
 
