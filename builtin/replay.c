@@ -752,6 +752,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_CALLER,
 	CT_OPT_HIDEFR,
 	CT_OPT_NOLIBCALL,
+	CT_OPT_SIZE,
 	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
 	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
 	CT_OPT_TRIGGER,
