@@ -15,7 +15,7 @@ int ct_size_filter_parse(const char *arg, uint64_t *out, struct ct_error *err)
 	static const struct {
 		const char *unit;
 		unsigned shift;
-	} units[] = {{"", 0},   {"B", 0},    {"K", 10},  {"k", 10},   {"KB", 10},
+	} units[] = {{"", 0},     {"B", 0},  {"K", 10},  {"k", 10},  {"KB", 10},
 		     {"KiB", 10}, {"M", 20}, {"MB", 20}, {"MiB", 20}};
 	char *end = NULL;
 	errno = 0;
@@ -30,8 +30,10 @@ int ct_size_filter_parse(const char *arg, uint64_t *out, struct ct_error *err)
 			return 0;
 		}
 	}
-	ct_set_err(err, "-Z: want a size in bytes of at least 1, with no unit or B, K or M "
-		   "(e.g. 32, 1K), not '%s'", arg);
+	ct_set_err(err,
+		   "-Z: want a size in bytes of at least 1, with no unit or B, K or M "
+		   "(e.g. 32, 1K), not '%s'",
+		   arg);
 	return -1;
 }
 
