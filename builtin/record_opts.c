@@ -126,6 +126,9 @@ const struct ct_opt ct_record_options[] = {
 	 "their callees are kept, under the nearest kept caller"},
 	{"depth", 'D', "N", "only calls at depth < N (from the -F function)"},
 	{"time-filter", 't', "TIME", "only calls that last at least TIME (e.g. 1us)"},
+	{"size-filter", 'Z', "SIZE",
+	 "not the calls of functions smaller than SIZE bytes\n"
+	 "(as --hide; the hooked front ends leave them unhooked)"},
 	{"trigger", 'T', "REGEX@ACTION[,ACTION..]",
 	 "at the calls of matching functions:\n"
 	 "trace_on, trace_off (from then on), trace_on=call,\n"
@@ -303,6 +306,7 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg, struc
 	case 'D':
 	case 't':
 	case 'T':
+	case 'Z':
 	case CT_RF_TRACE:
 	case CT_RF_SIGNAL:
 	case CT_RF_RANGE:

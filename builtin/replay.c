@@ -24,6 +24,7 @@
 
 #include "argspec.h"
 #include "builtin/builtin.h"
+#include "builtin/replay_col.h"
 #include "builtin/replay_order.h"
 #include "builtin/replay_out.h"
 #include "color.h"
@@ -109,10 +110,11 @@ struct replay {
 	unsigned char fields[RF_N];
 	size_t nfields;
 	bool fields_set, custom;
-	uint64_t mono0; /* -f time: CLOCK_MONOTONIC at the recording's start */
-	uint64_t when;  /* the recorded time of the line being written (a
+	uint64_t mono0;        /* -f time: CLOCK_MONOTONIC at the recording's start */
+	uint64_t when;         /* the recorded time of the line being written (a
 			 * leaf's: its entry's) */
-	bool note;      /* the line is a note (a wait), not an event */
+	bool note;             /* the line is a note (a wait), not an event */
+	struct replay_col col; /* --column-view, --task-newline (replay_col.h) */
 };
 
 /* a call's duration: on its thread's corrected clock, as report counts it
@@ -232,6 +234,7 @@ static void put_fields(struct replay *r, struct rthread *rt, const struct ct_fev
 static void line_start(struct replay *r, struct rthread *rt, const struct ct_fevent *fe,
 		       bool has_dur)
 {
+	size_t shift = r->col.view || r->col.newline ? replay_col_line(&r->col, fe->ev.thread) : 0;
 	if (r->custom) {
 		put_fields(r, rt, fe, has_dur);
 	} else if (!r->no_duration) {
@@ -245,7 +248,7 @@ static void line_start(struct replay *r, struct rthread *rt, const struct ct_fev
 		/* no leading space before '[' */
 		put(rt->tidcol + 1, rt->tidlen - 1);
 	}
-	put_indent(indent_of(fe->depth));
+	put_indent(shift + indent_of(fe->depth));
 	char mark[32];
 	put(mark, depth_mark(fe->depth, mark));
 }
@@ -275,9 +278,10 @@ static void put_line_name(struct replay *r, struct rthread *rt, const struct ct_
 {
 	size_t indent = indent_of(fe->depth);
 	size_t room = 160 + indent + before.n + name.n + after.n;
-	if (r->custom || rob.cap - rob.len < room) {
+	bool slow = r->custom || r->col.view || r->col.newline;
+	if (slow || rob.cap - rob.len < room) {
 		rob_flush();
-		if (r->custom || rob.cap < room) {
+		if (slow || rob.cap < room) {
 			line_start(r, rt, fe, has_dur);
 			put(before.s, before.n);
 			put(name.s, name.n);
@@ -681,6 +685,7 @@ static int replay_per_thread(struct replay *r, struct ct_view *v)
 				 t->name ? " " : "", t->name ? ct_tx(t->name) : "",
 				 t->proc ? t->proc->pid : 0);
 		put(hdr, n > 0 ? (size_t)n : 0);
+		r->col.last = NULL; /* --task-newline: the header parts them */
 		if (ct_view_read_thread(v, t, &r->fts[t->index], emit, r) < 0)
 			return -1;
 	}
@@ -728,10 +733,15 @@ static int parse_fields(struct replay *r, const char *arg, struct ct_error *err)
 	}
 }
 
+enum { OPT_COLUMN_OFFSET = 256 };
+
 static int option(struct ct_view *v, int c, const char *arg, struct ct_error *err)
 {
+	struct replay *r = v->ctx;
 	if (c == 'f')
-		return parse_fields(v->ctx, arg, err);
+		return parse_fields(r, arg, err);
+	if (c == OPT_COLUMN_OFFSET)
+		return replay_col_offset(&r->col, arg, err);
 	return -1;
 }
 
@@ -752,6 +762,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_CALLER,
 	CT_OPT_HIDEFR,
 	CT_OPT_NOLIBCALL,
+	CT_OPT_SIZE,
 	CT_OPT_DEPTH("only calls at depth < N of the shown tree"),
 	{"time-filter", 't', "TIME", "hide calls shorter than TIME (e.g. 10us, 1.5ms)"},
 	CT_OPT_TRIGGER,
@@ -772,6 +783,14 @@ static const struct ct_opt options[] = {
 	CT_OPT_FLAG("no-args", struct replay, no_args,
 		    "leave out captured arguments and return values\n"
 		    "(record -A/-R/-a): 'gcd(48, 18) {' ... '} = 6'"),
+	CT_OPT_FLAG("column-view", struct replay, col.view,
+		    "each thread's tree in a column of its own, the\n"
+		    "threads' in the order of their first line"),
+	{"column-offset", OPT_COLUMN_OFFSET, "DEPTH",
+	 "with --column-view, the levels between two columns\n"
+	 "(default 8)"},
+	CT_OPT_FLAG("task-newline", struct replay, col.newline,
+		    "an empty line where the thread changes"),
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -806,7 +825,7 @@ static int check(struct ct_view *v)
 
 int cmd_replay(int argc, char **argv)
 {
-	struct replay r = {0};
+	struct replay r = {.col.offset = REPLAY_COL_OFFSET_DEFAULT};
 	struct ct_view v = {.head = head,
 			    .tail = tail,
 			    .opts = options,
@@ -865,6 +884,7 @@ int cmd_replay(int argc, char **argv)
 		free(r.rts[i].waited);
 	free(r.rts);
 out:
+	replay_col_free(&r.col);
 	ct_view_close(&v);
 	return status;
 }

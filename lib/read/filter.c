@@ -13,6 +13,7 @@
 #include "demangle.h"
 #include "error.h"
 #include "output.h"
+#include "sizefilt.h"
 
 void ct_filter_init(struct ct_filter *f, struct ct_session *s)
 {
@@ -234,6 +235,8 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 		}
 		return 0;
 	}
+	case 'Z':
+		return ct_size_filter_parse(arg, &f->min_size, err);
 	case 'r':
 		if (ct_range_option(arg, &f->r, err) < 0)
 			return -1;
@@ -248,14 +251,14 @@ int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_er
 bool ct_filter_active(const struct ct_filter *f)
 {
 	return (f->ninc || f->nloc) || f->nexc || f->nhid || f->max_depth || f->min_time ||
-	       f->r_ranged || f->no_libcall || f->ntrig || f->ncal;
+	       f->r_ranged || f->no_libcall || f->ntrig || f->ncal || f->min_size;
 }
 
 /* a filter -C comes after (its calls are among those these let through) */
 static bool before_caller(const struct ct_filter *f)
 {
 	return (f->ninc || f->nloc) || f->nexc || f->nhid || f->max_depth || f->no_libcall ||
-	       f->ntrig;
+	       f->ntrig || f->min_size;
 }
 
 bool ct_filter_caller_empty(const struct ct_filter *f, struct ct_msgs *msgs)
@@ -474,6 +477,8 @@ struct ct_func *ct_filter_func(struct ct_filter *f, struct ct_proc *p, uint64_t 
 	fn->libcall = si && si->libcall;
 	if (f->no_libcall && fn->libcall)
 		fn->hide = true;
+	if (si && ct_size_filtered(f->min_size, si->size))
+		fn->hide = true; /* -Z */
 	*ct_u64map_slot(m, addr) = fn;
 	return f->last_fn = fn;
 }

@@ -26,6 +26,8 @@
  *              passes) or its exit (then it goes, with what it called):
  *              the buffer is bounded by the stack depth.  It applies to
  *              what -F/-N/--hide/-D/-T let through, before -r and -t.
+ *   -Z SIZE    as --hide, for the functions whose code is smaller than
+ *              SIZE bytes (their symbol's size; sizefilt.h)
  *   -t TIME    hide calls shorter than TIME, with what they call.  An entry
  *              is held back until its call is known to be long enough: its
  *              exit came, or TIME passed on the thread's clock.  Only entries
@@ -117,6 +119,7 @@ struct ct_filter {
 	struct ct_vtrig *trig; /* -T, in order (vtrig.h) */
 	size_t ntrig;
 	uint64_t min_time; /* -t: in ns; 0: no limit */
+	uint64_t min_size; /* -Z: in bytes; 0: no limit (sizefilt.h) */
 
 	/* cache: (uintptr_t)proc -> struct ct_u64map * (addr -> struct ct_func *) */
 	struct ct_u64map procs;
@@ -179,7 +182,7 @@ int ct_filter_add_regex(struct ct_filter *f, bool exclude, const char *re, struc
 /* compile re (POSIX extended, no submatches) into *r; -1 with err
  * filled, "OPT: bad regex 'RE': WHY" */
 int ct_regex_option(regex_t *r, const char *opt, const char *re, struct ct_error *err);
-/* handle one of the options 'F', 'N', 'H' (--hide), 'L', 'C', 'D', 't', 'r', 'T' with its
+/* handle one of the options 'F', 'N', 'H' (--hide), 'L', 'C', 'D', 't', 'r', 'T', 'Z' with its
  * argument; -1 with err filled (a usage error) */
 int ct_filter_option(struct ct_filter *f, int opt, const char *arg, struct ct_error *err);
 /* parse -r's "START~END" (struct ct_range) into *r; -1 when malformed

@@ -355,7 +355,20 @@ const struct ct_sym_info *ct_session_resolve(struct ct_session *s, struct ct_pro
 	free(simple);
 	si->file = sym->file;
 	si->line = sym->line;
+	if (off == sym->value)
+		si->size = sym->size;
 	return si;
+}
+
+bool ct_session_proc_has_symbols(struct ct_session *s, struct ct_proc *p)
+{
+	struct ct_module *mod = NULL;
+	for (size_t i = 0; i < p->nmodules && p->exe && !mod; i++)
+		if (!strcmp(p->modules[i].path, p->exe))
+			mod = &p->modules[i];
+	if (!mod && p->nmodules)
+		mod = &p->modules[0];
+	return mod && module_symtab(s, mod);
 }
 
 const char *ct_session_func_at(struct ct_session *s, struct ct_proc *p, uint64_t addr)

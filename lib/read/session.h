@@ -268,6 +268,8 @@ struct ct_sym_info {
 	int line;           /* 0 when unknown */
 	bool libcall;       /* a library function called from traced code
 			     * (its name is NAME@module) */
+	uint64_t size;      /* the symbol's size in bytes (st_size) when addr
+			     * is the start of a symbol that has one, else 0 */
 };
 
 /* resolve a function address seen in proc at the given clock; cached, so
@@ -309,6 +311,11 @@ bool ct_module_wins(const struct ct_module *m, size_t i, const struct ct_module 
 /* the module of p holding addr (tagged or not), as ct_session_resolve
  * finds it; NULL when none does */
 const struct ct_module *ct_session_module(struct ct_session *s, struct ct_proc *p, uint64_t addr);
+
+/* does p's program (the module at its exe's path, else its first
+ * module) have a symbol table, from the file or saved in the recording?
+ * (-Z needs the symbols' sizes) */
+bool ct_session_proc_has_symbols(struct ct_session *s, struct ct_proc *p);
 
 /* the name of the function that starts exactly at addr, or NULL */
 const char *ct_session_func_at(struct ct_session *s, struct ct_proc *p, uint64_t addr);

@@ -20,6 +20,7 @@
 #include "filter.h"
 #include "libcallopt.h"
 #include "modfind.h"
+#include "sizefilt.h"
 #include "specout.h"
 #include "symtab.h"
 #include "util.h"
@@ -41,7 +42,7 @@ static void push(char ***v, size_t *n, const char *s)
 bool ct_recfilter_active(const struct ct_recfilter *f)
 {
 	return f->ninc || f->nexc || f->nhide || f->max_depth || f->min_time || f->ntrig ||
-	       f->trace_off || f->nsigs || f->range || f->max_size;
+	       f->trace_off || f->nsigs || f->range || f->max_size || f->min_fsize;
 }
 
 /* ---- triggers and windows -------------------------------------------------- */
@@ -253,6 +254,8 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg, struct
 		return parse_range(f, arg, err);
 	case CT_RF_MAXSIZE:
 		return parse_size(f, arg, err);
+	case 'Z':
+		return ct_size_filter_parse(arg, &f->min_fsize, err);
 	case CT_RF_TRACE:
 		if (strcmp(arg, "on") && strcmp(arg, "off")) {
 			ct_set_err(err, "--trace: want on or off, not '%s'", arg);
@@ -348,6 +351,11 @@ char *ct_recfilter_describe(const struct ct_recfilter *f)
 		s = xrealloc(s, len + strlen(buf) + 1);
 		len += (size_t)sprintf(s + len, "%s", buf);
 	}
+	if (f->min_fsize) {
+		snprintf(buf, sizeof(buf), "%s-Z %" PRIu64, len ? " " : "", f->min_fsize);
+		s = xrealloc(s, len + strlen(buf) + 1);
+		len += (size_t)sprintf(s + len, "%s", buf);
+	}
 	return s;
 }
 
@@ -390,6 +398,7 @@ struct prep {
 				* after "@" ("libc.so.6"), else NULL */
 	struct dname *dn;      /* its dynamic symbols' decisions */
 	size_t ndn, capdn;
+	uint64_t min_fsize; /* -Z */
 };
 
 /* a library's dynamic symbol and what the options say of it: names at one
@@ -484,6 +493,10 @@ static uint32_t one_sym(struct prep *p, const char *symname, uint64_t value, uin
 	ct_match_names_free(&mn);
 	free(ln);
 	free(dm);
+	/* -Z: a function smaller than SIZE is hidden as --hide hides it
+	 * (not a library call's target: the views do not know its size) */
+	if (!p->lib && ct_size_filtered(p->min_fsize, size))
+		flags |= CT_FL_HIDE;
 	/* a hidden function that nothing else names needs no hook;
 	 * its size says which hook calls are its own */
 	if (flags == CT_FL_HIDE && !trig) {
@@ -567,6 +580,7 @@ int ct_recfilter_prepare_as(const struct ct_recfilter *f, const char *prog, cons
 	int rc = -1;
 	struct prep p = {0};
 	p.err = err;
+	p.min_fsize = f->min_fsize;
 	size_t n = f->ninc + f->nexc + f->nhide;
 	p.rx = xcalloc(n ? n : 1, sizeof(*p.rx));
 	struct {
@@ -603,7 +617,7 @@ int ct_recfilter_prepare_as(const struct ct_recfilter *f, const char *prog, cons
 		f->range || f->max_size ? 1 : 0);
 	/* regexes over names: an image exec'd from a program this file does
 	 * not cover asks record for a file of its own (runtime/filter.c) */
-	fprintf(p.out, "names %d\n", n || f->ntrig ? 1 : 0);
+	fprintf(p.out, "names %d\n", n || f->ntrig || f->min_fsize ? 1 : 0);
 	for (size_t i = 0; i < f->nsigs; i++)
 		fprintf(p.out, "signal %d %d\n", f->sigs[i].sig, f->sigs[i].action);
 	/* -T: a trig line each (ticks for time=), and its regex */

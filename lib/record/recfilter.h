@@ -38,6 +38,8 @@ struct ct_recfilter {
 	bool range;                      /* --time-range=START~END, ns from the start */
 	uint64_t range_start, range_end; /* range_end 0: none */
 	uint64_t max_size;               /* --max-size, bytes; 0 none */
+	uint64_t min_fsize;              /* -Z: functions smaller than this (bytes) are
+			     * hidden as --hide hides them; 0 none */
 };
 
 /* the doorbell's gate (record drives it, doc/record.md): what it should be
@@ -53,7 +55,7 @@ enum {
 	CT_RF_RANGE,          /* --time-range=START~END */
 	CT_RF_MAXSIZE,        /* --max-size=SIZE */
 };
-/* one of the options 'F', 'N', 'H' (--hide), 'D', 't', 'T' or CT_RF_* with its argument:
+/* one of the options 'F', 'N', 'H' (--hide), 'D', 't', 'T', 'Z' or CT_RF_* with its argument:
  * checked now (a bad regex, depth or time is a usage error: -1 with err
  * filled) */
 int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg, struct ct_error *err);

@@ -11,6 +11,7 @@
 #include "counts.h"
 #include "message.h"
 #include "pager.h"
+#include "sizefilt.h"
 #include "util.h"
 
 void ct_view_usage(const struct ct_view *v, FILE *f)
@@ -45,6 +46,7 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg, struct ct
 	case 'D':
 	case 't':
 	case 'T':
+	case 'Z':
 		return ct_filter_option(&v->filt, c, arg, err);
 	case 'r':
 		if (v->own_range && v->option)
@@ -181,8 +183,14 @@ int ct_view_open(struct ct_view *v)
 				v->dir, ct_command() ? ct_command() : "this view");
 	if (v->counts && ct_filter_active(&v->filt))
 		return ct_error("%s holds call counts only (record --count): the filters "
-				"(-F, -N, --hide, -D, -t, -r) need a full recording",
+				"(-F, -N, --hide, -D, -t, -r, -Z) need a full recording",
 				v->dir);
+	if (v->filt.min_size && ct_size_filter_check(v->s, &v->err) < 0) {
+		/* one line: it says what the warning of the missing file would */
+		ct_msgs_free(ct_session_warnings(v->s));
+		ct_error("%s", v->err.msg);
+		return 2;
+	}
 	if (v->filt.r_ranged && ct_range_resolve(&v->filt.r, v->s, v->filt.r_text, &v->err) < 0)
 		return ct_usage_error("%s", v->err.msg);
 	if (!v->counts) {

@@ -77,6 +77,10 @@ enum {
 	 "only the calls that lead to functions matching\n"                           \
 	 "REGEX: those calls, not what they call, and their\n"                        \
 	 "callers up to the root (repeatable)"}
+#define CT_OPT_SIZE                                                                    \
+	{"size-filter", 'Z', "SIZE",                                                   \
+	 "leave out functions smaller than SIZE bytes (their\n"                        \
+	 "symbol's size), as --hide does"}
 #define CT_OPT_DEPTH(help) {"depth", 'D', "N", help}
 #define CT_OPT_TIME                                                                    \
 	{"time-filter", 't', "TIME", "leave out calls shorter than TIME (e.g. 10us)"}
@@ -95,7 +99,7 @@ enum {
 /* the call filters, together as report, callers and export take them */
 #define CT_OPT_CALL_FILTERS(depth_help)                                                \
 	CT_OPT_FILTER, CT_OPT_NOTRACE, CT_OPT_LOC, CT_OPT_CALLER, CT_OPT_HIDEFR,       \
-	CT_OPT_NOLIBCALL,                                                              \
+	CT_OPT_NOLIBCALL, CT_OPT_SIZE,                                                 \
 	CT_OPT_DEPTH(depth_help), CT_OPT_TIME, CT_OPT_TRIGGER
 #define CT_OPT_DEMANGLE                                                                \
 	{"demangle", CT_OPT_DEMANGLE_MODE, "full|simple|no",                           \
