@@ -419,7 +419,9 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 			it.bits = fp ? 64 : 32;
 		}
 		if (fp && it.fmt != CT_AF_FLOAT) {
-			ct_set_err(err, "'%s': fparg is a floating-point register: f, f32 or f64",
+			ct_set_err(err,
+				   "'%s': fparg is a floating-point value: f, f32 or f64 (or 32, "
+				   "64, 80)",
 				   opt);
 			goto fail;
 		}

@@ -61,11 +61,11 @@ bool ct_reads_text(struct ct_reads *r, size_t depth, unsigned arg, const unsigne
 				break;
 			}
 	size_t o = 0;
-#define PUT(...)                                                                   \
-	do {                                                                       \
+#define PUT(...)                                                                  \
+	do {                                                                      \
 		int m_ = snprintf(buf + o, o < blen ? blen - o : 0, __VA_ARGS__); \
-		if (m_ > 0)                                                        \
-			o += (size_t)m_;                                           \
+		if (m_ > 0)                                                       \
+			o += (size_t)m_;                                          \
 	} while (0)
 	PUT("%s:%s (", before ? "diff" : "read", kinds[k].name);
 	for (unsigned i = 0; i < kinds[k].n; i++) {

@@ -16,7 +16,7 @@ struct ct_reads {
 		size_t depth;
 		unsigned kind, n;
 		uint64_t v[3];
-	} *e;
+	} * e;
 	size_t n, cap;
 };
 
