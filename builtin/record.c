@@ -494,6 +494,8 @@ static int start_recording(struct recorder *r)
 		int rc = ct_recfilter_prepare(&r->o.rf, r->o.argv[0], r->dirabs, r->dfd, ri->hz,
 					      r->filterspec, sizeof(r->filterspec), &warn, &e);
 		ct_msgs_flush(&warn);
+		if (rc == -2)
+			return ct_usage_error("%s", e.msg);
 		if (rc < 0)
 			return ct_error("%s", e.msg);
 		r->filters = ct_recfilter_describe(&r->o.rf);

@@ -119,8 +119,11 @@ const struct ct_opt ct_record_options[] = {
 	{"inject-file", CT_INJ_FILE_OPT, "FILE", "rules, one a line ('#' comments)"},
 	{"seed", CT_INJ_SEED, "S", "the seed of prob= (a run is reproducible)"},
 	CT_OPT_GROUP("record-time filters (as replay's; decided per function before the run):"),
-	{"filter", 'F', "REGEX", "only functions matching REGEX and what they call"},
-	{"notrace", 'N', "REGEX", "not functions matching REGEX nor what they call"},
+	{"filter", 'F', "REGEX[@if:COND]",
+	 "only functions matching REGEX and what they call\n"
+	 "(COND argN OP V: only the calls whose argument N\n"
+	 "compares to V, OP one of == != > >= < <=)"},
+	{"notrace", 'N', "REGEX[@if:COND]", "not functions matching REGEX nor what they call"},
 	{"hide", OPT_HIDE, "REGEX",
 	 "not the calls of functions matching REGEX themselves:\n"
 	 "their callees are kept, under the nearest kept caller"},
@@ -135,7 +138,10 @@ const struct ct_opt ct_record_options[] = {
 	 "trace_off=call (during the call), depth=N, time=TIME,\n"
 	 "finish (stop recording when it returns), snapshot\n"
 	 "(a mark; with --flight, every thread's last events),\n"
-	 "backtrace (the caller chain, at the first call)"},
+	 "backtrace (the caller chain, at the first call),\n"
+	 "read=KIND (a value at the entry and the exit:\n"
+	 "proc/statm, page-fault, pmu-cycle, pmu-cache,\n"
+	 "pmu-branch)"},
 	{"trace", CT_RF_TRACE, "on|off",
 	 "off: start with tracing off (a trigger, a signal or\n"
 	 "calltrace_on() turns it on)"},

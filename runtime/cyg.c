@@ -769,6 +769,8 @@ static __attribute__((noinline)) void filt_record(struct ct_tstate *t, uintptr_t
 		t->depth = d + 1;
 		if (unlikely(p + 8 > t->limit))
 			ct_buffer_full(t);
+		if (unlikely(flags & CT_FR_READ))
+			ct_read_trig(t, a, false); /* read=, after the ENTER */
 	} else {
 		filt_act(t, a, cfa, dec, flags);
 	}
@@ -781,7 +783,8 @@ static __attribute__((noinline)) void filt_exit_fast(struct ct_tstate *t, uintpt
 {
 	uint32_t d = t->depth;
 	uintptr_t fl = d ? t->stk[d - 1].flags : 0;
-	if (unlikely(d == 0 || t->stk[d - 1].fn != fn || (ct_filt.has_trig && (fl & CT_FR_TP)))) {
+	if (unlikely(d == 0 || t->stk[d - 1].fn != fn ||
+		     (ct_filt.has_trig && (fl & (CT_FR_TP | CT_FR_READ))))) {
 		uint32_t nfl;
 		if (unlikely(ct_filt.has_nohook) && ((nfl = ct_filt_lookup(fn)) & CT_FL_NOHOOK)) {
 			/* the exit of a call whose entry was jumped over: it
@@ -851,6 +854,8 @@ static __attribute__((noinline)) void filt_act(struct ct_tstate *t, uintptr_t fn
 	if (t->depth == d + 1) {
 		t->stk[d].flags = flags;
 		ct_frontend_seen(t, CT_FE_CYG);
+		if (unlikely(flags & CT_FR_READ))
+			ct_read_trig(t, fn, false); /* read=, after the ENTER */
 	}
 }
 
@@ -873,6 +878,8 @@ static __attribute__((noinline)) void filt_exit(struct ct_tstate *t, uintptr_t f
 			return;
 		ct_filt_kept(t);
 	}
+	if (unlikely(t->stk[d - 1].flags & CT_FR_READ))
+		ct_read_trig(t, fn, true); /* read=, before the EXIT */
 	if (t->nested_lost)
 		ct_put_nested_lost(t);
 	ct_put_exit(t, now, d - 1);

@@ -38,6 +38,11 @@ static int move_high(int fd)
 	return h;
 }
 
+int ct_fd_move_high(int fd)
+{
+	return move_high(fd);
+}
+
 bool ct_fd_hold(struct ct_held_fd *h, int fd)
 {
 	struct stat st;

@@ -34,7 +34,8 @@
  *   trace 0|1               (0: --trace=off, tracing starts off)
  *   gate 0|1                (1: record opens and closes the doorbell's gate)
  *   trig I ACTION...        (-T; I from 0: on off on=call off=call finish
- *                            snapshot backtrace depth=N time=TICKS)
+ *                            snapshot backtrace depth=N time=TICKS
+ *                            read=KIND, KIND a CT_READ_*)
  *   signal SIGNO ACTION     (--signal: on off toggle finish)
  *   module BUILDID PATH     (PATH with bytes <= ' ' and '%' as %XX)
  *   f OFFSET FLAGS [TRIG]   (hex; CT_FL_* of calltrace/format.h; TRIG: 1 +
@@ -58,6 +59,7 @@
 
 #include "addrtab.h"
 #include "internal.h"
+#include "regs.h"
 
 bool ct_filt_on;
 struct ct_filt_conf ct_filt;
@@ -68,6 +70,7 @@ uint32_t ct_filt_done;
 /* a -T trigger */
 struct trig {
 	bool on, off, on_call, off_call, finish, snapshot, backtrace;
+	uint32_t read;  /* read=: 1 << CT_READ_* (readtrig.c) */
 	uint32_t done;  /* backtrace: taken (only the first call's) */
 	uint32_t depth; /* 0: none */
 	uint64_t time;  /* ticks; valid if has_time */
@@ -76,6 +79,13 @@ struct trig {
 #define MAX_TRIGS 256
 static struct trig trigs[MAX_TRIGS];
 static uint32_t ntrigs;
+
+/* -F/-N 'REGEX@if:argN OP VALUE': "cond" lines */
+static struct {
+	uint8_t arg, op;
+	int64_t val;
+} conds[CT_FL_COND_MAX];
+static uint32_t nconds;
 
 /* --signal */
 #define MAX_SIGS 8
@@ -247,6 +257,11 @@ static bool line_of(void *c, uint32_t line, const char **p, const char *le)
 				if (!ct_spec_number(&x, w + n, 10, &b) || !b || b > 1000000)
 					return false;
 				tr->depth = (uint32_t)b;
+			} else if (n > 5 && !memcmp(w, "read=", 5)) {
+				const char *x = w + 5;
+				if (!ct_spec_number(&x, w + n, 10, &b) || !b || b >= CT_READ_KINDS)
+					return false;
+				tr->read |= 1u << b;
 			} else if (n > 5 && !memcmp(w, "time=", 5)) {
 				const char *x = w + 5;
 				if (!ct_spec_number(&x, w + n, 10, &b))
@@ -261,6 +276,16 @@ static bool line_of(void *c, uint32_t line, const char **p, const char *le)
 			(void)v;
 		}
 		ct_filt.has_trig = true;
+	} else if (ct_spec_keyword(p, le, "cond")) {
+		uint64_t op, v;
+		if (!ct_spec_number(p, le, 10, &a) || a != nconds || nconds == CT_FL_COND_MAX ||
+		    !ct_spec_number(p, le, 10, &b) || b < 1 || b > 6 ||
+		    !ct_spec_number(p, le, 10, &op) || op > 5 || !ct_spec_number(p, le, 16, &v))
+			return false;
+		conds[nconds].arg = (uint8_t)b;
+		conds[nconds].op = (uint8_t)op;
+		conds[nconds].val = (int64_t)v;
+		nconds++;
 	} else if (ct_spec_keyword(p, le, "signal")) {
 		if (!ct_spec_number(p, le, 10, &a) || !ct_spec_number(p, le, 10, &b) || a < 1 ||
 		    a >= 65 || b > 3 || nsigs == MAX_SIGS)
@@ -448,7 +473,7 @@ static void forget(void)
 {
 	memset(&ct_filt, 0, sizeof(ct_filt));
 	memset(trigs, 0, sizeof(trigs));
-	ntrigs = nsigs = 0;
+	ntrigs = nsigs = nconds = 0;
 	names = false;
 	ct_filt_gon = 1;
 	H.keys = NULL;
@@ -683,6 +708,40 @@ void ct_filt_release(struct ct_tstate *t)
 	t->fl_tcap = 0;
 }
 
+/* ---- conditions (if:) ----------------------------------------------------- */
+
+static bool cond_holds(uint32_t i, const struct ct_arch_regs *r)
+{
+	if (!i || i > nconds || !r)
+		return false; /* (-finstrument-functions: record refused it) */
+	int64_t v = (int64_t)r->gp[conds[i - 1].arg - 1], c = conds[i - 1].val;
+	switch (conds[i - 1].op) {
+	case 0:
+		return v == c;
+	case 1:
+		return v != c;
+	case 2:
+		return v > c;
+	case 3:
+		return v >= c;
+	case 4:
+		return v < c;
+	default:
+		return v <= c;
+	}
+}
+
+uint32_t ct_filt_cond(const struct ct_tstate *t, uint32_t fl)
+{
+	uint32_t ic = (fl >> CT_FL_ICOND_SHIFT) & CT_FL_COND_MAX,
+		 xc = (fl >> CT_FL_XCOND_SHIFT) & CT_FL_COND_MAX;
+	if (ic && !cond_holds(ic, t->fl_regs))
+		fl &= ~CT_FL_INC;
+	if (xc && !cond_holds(xc, t->fl_regs))
+		fl &= ~CT_FL_EXC;
+	return fl & ~CT_FL_COND_MASK;
+}
+
 /* ---- triggers ------------------------------------------------------------- */
 
 static const struct trig *trig_of(uint32_t fl)
@@ -718,6 +777,8 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 	if (s & CT_FR_NIN)
 		return CT_FD_SKIP; /* inside a -N call: nothing acts */
 	uint32_t fl = ct_filt_lookup(fn);
+	if (unlikely(fl & CT_FL_COND_MASK) && !(fl & CT_FL_NOHOOK))
+		fl = ct_filt_cond(t, fl);
 	const struct trig *tr = trig_of(fl);
 	if (tr && tr->on && !ct_filt_done &&
 	    !__atomic_exchange_n(&ct_filt_gon, 1, __ATOMIC_RELAXED))
@@ -774,6 +835,9 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 		dec = CT_FD_MARK;
 	} else {
 		*flags = CT_FR_FILT | fin | ton | toff | (sd + 1) << CT_FR_SD_SHIFT;
+		/* read=: its values once the ENTER (and ARGS) are written */
+		if (tr && tr->read)
+			*flags |= CT_FR_READ;
 		dec = CT_FD_RECORD;
 	}
 	/* the frame keeps the limits for what it calls */
@@ -788,6 +852,12 @@ unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags)
 	t->fl_lim = lim;
 	t->fl_thr = thr;
 	return dec;
+}
+
+uint32_t ct_filt_reads(uintptr_t fn)
+{
+	const struct trig *tr = trig_of(ct_filt_lookup(fn));
+	return tr ? tr->read : 0;
 }
 
 void ct_filt_exit_trig(uintptr_t fn)

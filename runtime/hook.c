@@ -482,7 +482,7 @@ static void resync_entry(struct ct_tstate *t, uintptr_t cfa, bool tail)
 _Static_assert(HELD_HOOKED == CT_FR_HELD_HOOKED, "held hooked flags");
 
 static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
-						 uintptr_t *slot WITH_CFA)
+						 uintptr_t *slot, const struct ct_arch_regs *r WITH_CFA)
 {
 	uintptr_t cfa = SLOT_CFA(slot);
 	if (!ct_thread_ready(t) || !hook_area(t))
@@ -502,8 +502,10 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 		 * no trampoline (it costs this look-up); one whose exit ends a
 		 * -N or -F call goes on the shadow stack without a record */
 		t->bt_slot = slot;
+		t->fl_regs = r;
 		unsigned dec = ct_filt_enter(t, fn, &flags);
 		t->bt_slot = NULL;
+		t->fl_regs = NULL;
 		flags |= CT_FR_HOOKED;
 		if (dec == CT_FD_SKIP) {
 			t->fl_filtered++;
@@ -601,6 +603,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	t->cs_site = ret; /* record --callsite: its call site (callsite.c) */
 	uint32_t cs[CT_CALLSITE_MAXW];
 	unsigned n = 8 + 4 * ct_cs_words(fn, ret, cs); /* (--callsite) */
+	bool rd = false;
 	if (likely(!ct_filt_on && d < t->cap && d != 0 && t->hook && t->stk[d - 1].cfa > cfa &&
 		   delta < (1u << CT_ENTER_DELTA_BITS) && (fn >> 40) == t->hi && ret != TRAMP)) {
 		uintptr_t p = ct_put_enter_cs(t, delta, fn, cs, n);
@@ -630,11 +633,16 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 		t->depth = d + 1;
 		*slot = TRAMP;
 	} else {
-		enter_slow(t, fn, now, slot PASS_CFA);
+		enter_slow(t, fn, now, slot, r PASS_CFA);
+		rd = ct_filt_on; /* (a read= trigger's call comes this way) */
 	}
 	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn &&
 	    !(t->stk[d].flags & CT_FR_NOREC))
 		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED | FR_LEFT);
+	/* a read= trigger's values, after the ENTER and ARGS */
+	if (unlikely(rd) && t->depth == d + 1 && t->stk[d].fn == fn &&
+	    (t->stk[d].flags & CT_FR_READ))
+		ct_read_trig(t, fn, false);
 	/* record --plugin (its calls take this path only); a limited
 	 * plugin's return goes the C way too when it wants it (CT_FR_ATRET) */
 	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn &&
@@ -731,6 +739,8 @@ return_slow(struct ct_tstate *t, const struct ct_arch_retregs *r, uintptr_t cfa,
 	} else if (!(ct_filt_on && ct_filt.timed && ct_filt_take_back(t, i - 1, now))) {
 		if (ct_filt_on && ct_filt.timed)
 			ct_filt_kept(t);
+		if (unlikely(flags & CT_FR_READ))
+			ct_read_trig(t, fn, true); /* read=, before its RETVAL and EXIT */
 		if ((flags & CT_ARGS_WANT_RET) && ct_args_enabled)
 			ct_args_exit(t, fn, r);
 		if (t->nested_lost)

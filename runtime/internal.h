@@ -53,6 +53,10 @@ struct ct_frame {
 };
 #define CT_FR_HOOKED (1ul << 31) /* the slot holds the return trampoline */
 #define CT_FR_ATRET (1ul << 32)  /* --inject or a limited --plugin acts at its return */
+/* a read= trigger's call: its values are read at the entry and the exit
+ * (readtrig.c; bit 33 is also the lowest of a parked hooked frame's
+ * generation, hook.c: the exit looks the function's reads up) */
+#define CT_FR_READ (1ul << 33)
 /* record-time filters (filter.c): a frame pushed while filtering holds the
  * filter's state above it in bits 1..28 of its flags */
 #define CT_FR_FILT (1ul << 28)  /* pushed by the filtering path */
@@ -93,6 +97,15 @@ struct ct_hook_area; /* hook.c: nested-path frames and orphans */
 
 /* per-thread state: initial-exec TLS, so the hooks reach it with one
  * %fs-relative access */
+/* readtrig.c: a thread's hardware counters of one pmu- kind (read=) */
+struct ct_read_pmu {
+	bool open;   /* fd holds the thread's counters */
+	bool failed; /* the kernel refused them to this thread */
+	int fd[2];   /* leader, member */
+	int tid;     /* the thread that opened them (a forked child's are its parent's) */
+	uint64_t id; /* the leader's id: still ours? */
+};
+
 struct ct_tstate {
 	uintptr_t cur;        /* next write position (reserved with one xadd)   */
 	uintptr_t limit;      /* a record ending past here hands the buffer over */
@@ -180,6 +193,12 @@ struct ct_tstate {
 	 * carries (calibrate.c ct_recalibrate); 0: the process's, measured
 	 * at its start */
 	uint32_t cal_cpu;
+	/* the argument registers of the call a hooked entry is deciding on
+	 * (hook.c enter_slow, with filters; else NULL): the conditions of
+	 * -F/-N 'REGEX@if:...' read them */
+	const struct ct_arch_regs *fl_regs;
+	/* read= triggers (readtrig.c): the pmu- kinds' counters */
+	struct ct_read_pmu rd_pmu[3];
 };
 #define CT_BUSY_OFF (1u << 30)
 
@@ -691,6 +710,20 @@ void ct_api_snapshot_trigger(struct ct_tstate *t) CT_HIDDEN;
 /* triggers: the decision at an entry, and what an exit does (finish) */
 unsigned ct_filt_enter_trig(struct ct_tstate *t, uintptr_t fn, uintptr_t *flags) CT_HIDDEN;
 void ct_filt_exit_trig(uintptr_t fn) CT_HIDDEN;
+/* read= triggers (readtrig.c): the kinds fn's trigger reads (1 <<
+ * CT_READ_*, filter.c), and the READ records of a call of fn whose
+ * frame is CT_FR_READ, written at its entry (after its ENTER and ARGS) and
+ * at its exit (before its RETVAL and EXIT); busy held */
+uint32_t ct_filt_reads(uintptr_t fn) CT_HIDDEN;
+/* -F/-N 'REGEX@if:argN OP VALUE': fn's flags fl with its -F and -N kept
+ * only where their conditions hold for the arguments in t->fl_regs (NULL:
+ * none hold), the conditions' bits taken out (filter.c) */
+uint32_t ct_filt_cond(const struct ct_tstate *t, uint32_t fl) CT_HIDDEN;
+void ct_read_trig(struct ct_tstate *t, uintptr_t fn, bool at_exit) CT_HIDDEN;
+void ct_read_release(struct ct_tstate *t) CT_HIDDEN; /* the thread ends */
+/* fds.c: fd moved to a high number (close-on-exec), where the program's own
+ * rarely go */
+int ct_fd_move_high(int fd) CT_HIDDEN;
 /* address -> CT_FL_* (key 0: empty, 1: deleted); keys NULL: none */
 struct ct_filt_hash {
 	uint64_t *keys;
@@ -796,6 +829,8 @@ static inline __attribute__((always_inline)) unsigned ct_filt_enter(struct ct_ts
 	if (s & CT_FR_NIN)
 		return CT_FD_SKIP; /* no look-up inside a -N call */
 	uint32_t fl = ct_filt_lookup(fn);
+	if (unlikely(fl & CT_FL_COND_MASK) && !(fl & CT_FL_NOHOOK))
+		fl = ct_filt_cond(t, fl); /* -F/-N 'REGEX@if:...' */
 	if (fl & CT_FL_EXC) {
 		*flags |= CT_FR_NIN;
 		return CT_FD_MARK;

@@ -189,6 +189,7 @@ void ct_thread_release(struct ct_tstate *t, bool unmap)
 		ct_filt_release(t);
 		ct_plug_release(t);
 		ct_inj_release();
+		ct_read_release(t);
 		t->stk = NULL;
 		t->cap = 0;
 		t->depth = 0;
@@ -411,4 +412,5 @@ void ct_thread_stopped_exit(struct ct_tstate *t)
 	ct_hook_release(t);
 	ct_plug_release(t);
 	ct_inj_release();
+	ct_read_release(t);
 }

@@ -108,6 +108,18 @@ enum ct_ext_type {
 			     * that depth (or its innermost, if fewer are
 			     * open); depth 0: outside any traced call.  No
 			     * clock: it does not change the delta base */
+	CT_EXT_READ = 17,      /* a read= trigger (record -T 'f@read=KIND'): a
+			     * value read at the entry of a call of f (after
+			     * its ENTER and ARGS) and at its exit (before
+			     * its RETVAL and EXIT).  Small arg: the kind
+			     * (CT_READ_*), | CT_READ_AT_EXIT at the exit;
+			     * payload the values, u64 each: proc/statm
+			     * size, rss, shared (KB); page-fault major,
+			     * minor (the thread's); pmu-cycle cycles,
+			     * instructions; pmu-cache references, misses;
+			     * pmu-branch branches, misses (the thread's,
+			     * user space).  No clock: it does not change
+			     * the delta base */
 	CT_EXT_CALIB = 20,     /* the thread's hooks' cost, measured again on
 			     * the CPU it runs on now (doc/overhead.md).
 			     * Payload u64 start clock, u64 end clock (the
@@ -121,8 +133,19 @@ enum ct_ext_type {
 			     * CT_CALIB_FIGS when the figures are there
 			     * (else only the time is).  No delta base */
 };
-#define CT_CALIB_FIGS 1u   /* CT_EXT_CALIB's small arg: figures follow */
-#define CT_CALIB_WORDS 10u /* CT_EXT_CALIB's payload */
+/* CT_EXT_READ's kinds (record -T 'f@read=KIND'; their numbers are in
+ * recordings: only ever append) */
+enum ct_read_kind {
+	CT_READ_STATM = 1,      /* proc/statm: 3 values */
+	CT_READ_PGFAULT = 2,    /* page-fault: 2 */
+	CT_READ_PMU_CYCLE = 3,  /* pmu-cycle: 2 */
+	CT_READ_PMU_CACHE = 4,  /* pmu-cache: 2 */
+	CT_READ_PMU_BRANCH = 5, /* pmu-branch: 2 */
+	CT_READ_KINDS
+};
+#define CT_READ_AT_EXIT 0x100u /* CT_EXT_READ's small arg: read at the exit */
+#define CT_CALIB_FIGS 1u       /* CT_EXT_CALIB's small arg: figures follow */
+#define CT_CALIB_WORDS 10u     /* CT_EXT_CALIB's payload */
 /* CT_EXT_INJECT's small argument: the actions of the rule that fired */
 #define CT_INJ_A_RETURN 1u /* return=V: the body was skipped */
 #define CT_INJ_A_RETVAL 2u /* retval=V: the return value replaced */
@@ -410,6 +433,13 @@ struct ct_count_slot {
 #define CT_FL_EXC 2u    /* -N: not these nor what they call */
 #define CT_FL_HIDE 4u   /* --hide: not this frame (its callees show) */
 #define CT_FL_NOHOOK 8u /* never needs its hook: left unpatched where it can be */
+/* bits 4..9 and 10..15: 1 + the index of the condition (-F/-N
+ * 'REGEX@if:argN OP VALUE', the filter file's "cond" lines) that its -F,
+ * resp. its -N, holds only under; 0: none */
+#define CT_FL_ICOND_SHIFT 4
+#define CT_FL_XCOND_SHIFT 10
+#define CT_FL_COND_MAX 63u
+#define CT_FL_COND_MASK 0xfff0u
 #define CT_FL_TRIG_SHIFT \
 	16 /* bits 16..31: 1 + the index of its trigger, 0: none;
 			     * with CT_FL_NOHOOK (never with a trigger): the

@@ -258,7 +258,7 @@ static inline bool ct_sf_loc(struct ct_sf_field f, bool ret, struct ct_aloc *l)
 	return false;
 }
 
-/* a value's format: "d32" "u8" "x16" "b8" "f32" "f64" "c" "p" "s" "t" "?"
+/* a value's format: "d32" "u8" "x16" "b8" "f32" "f64" "f80" "c" "p" "s" "t" "?"
  * "e32:TABLE" "S:TABLE" "k32:KIND" */
 static inline bool ct_sf_fmt(struct ct_sf_field f, uint8_t *fmt, uint8_t *bits, int32_t *table)
 {
@@ -293,7 +293,9 @@ static inline bool ct_sf_fmt(struct ct_sf_field f, uint8_t *fmt, uint8_t *bits, 
 		*fmt = CT_AF_STRUCT, *bits = 0, *table = (int32_t)t;
 		return true;
 	}
-	if (!ct_sf_num(num, 10, 64, &b) || (b != 8 && b != 16 && b != 32 && b != 64))
+	/* (80: a long double, "f80", taken from 16 bytes of the stack) */
+	if (!ct_sf_num(num, 10, 80, &b) ||
+	    (b != 8 && b != 16 && b != 32 && b != 64 && !(b == 80 && f.s[0] == 'f')))
 		return false;
 	if (f.s[0] == 'e') {
 		if (c == f.n || !ct_sf_num(tab, 10, INT32_MAX, &t))
@@ -313,7 +315,7 @@ static inline bool ct_sf_fmt(struct ct_sf_field f, uint8_t *fmt, uint8_t *bits, 
 		*fmt = CT_AF_HEX;
 	} else if (f.s[0] == 'b') {
 		*fmt = CT_AF_BOOL;
-	} else if (f.s[0] == 'f' && (b == 32 || b == 64)) {
+	} else if (f.s[0] == 'f' && (b == 32 || b == 64 || b == 80)) {
 		*fmt = CT_AF_FLOAT;
 	} else {
 		return false;

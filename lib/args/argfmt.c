@@ -467,6 +467,21 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 		put_scalar(o, c, it, w[(*pos)++], 0);
 		return;
 	}
+	if (it->fmt == CT_AF_FLOAT && it->bits == 80) {
+		/* a long double from the stack (%stack+N): the x87 extended
+		 * format, 64 bits of mantissa with its integer bit, 15 of
+		 * exponent and the sign, in 16 bytes */
+		uint32_t k =
+			it->loc[0].kind == CT_AL_STACK ? ((it->loc[0].size + 7u) / 8u) * 2u : 2u;
+		uint64_t m = rd64w(w + *pos);
+		unsigned se = k >= 4 ? w[*pos + 2] & 0xffff : 0;
+		*pos += k;
+		int ex = (int)(se & 0x7fff);
+		double d = ex == 0x7fff ? (m << 1 ? NAN : INFINITY)
+					: ldexp((double)m, (ex ? ex : 1) - 16383 - 63);
+		put_float(o, se & 0x8000 ? -d : d, false);
+		return;
+	}
 	uint64_t v = rd64w(w + *pos);
 	*pos += 2;
 	if (!ct_sf_has_text(it->fmt)) {

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "argregs.h"
 #include "calltrace/format.h"
 #include "output.h"
 #include "util.h"
@@ -109,6 +110,73 @@ static void int_slot(struct ct_aitem *it, unsigned k)
 		it->loc[0] =
 			(struct ct_aloc){.kind = CT_AL_STACK, .size = 8, .off = 8 + 8 * (k - 6)};
 	}
+}
+
+/* fpargN/32, /64, /80 (the reference tool's spelling of a float, a double
+ * and a long double): true when s[0..n) is one */
+static bool fp_size(const char *s, size_t n, struct ct_aitem *it)
+{
+	if (n != 2 || !(!memcmp(s, "32", 2) || !memcmp(s, "64", 2) || !memcmp(s, "80", 2)))
+		return false;
+	it->fmt = CT_AF_FLOAT;
+	it->bits = (uint8_t)((s[0] - '0') * 10 + (s[1] - '0'));
+	return true;
+}
+
+/* %LOCATION of an item (s[0..n), after the '%'): a register of this
+ * architecture's table (arch/ARCH/argregs.h), or stack+N / stackN, the
+ * N-th slot above the return address; for a return value one of the
+ * return registers */
+static int parse_loc(const char *opt, const char *s, size_t n, bool ret, struct ct_aitem *it,
+		     struct ct_error *err)
+{
+	const struct ct_argreg *tab = ret ? ct_retregs : ct_argregs;
+	size_t ntab = ret ? sizeof(ct_retregs) / sizeof(ct_retregs[0])
+			  : sizeof(ct_argregs) / sizeof(ct_argregs[0]);
+	for (size_t i = 0; i < ntab; i++)
+		if (strlen(tab[i].name) == n && !memcmp(tab[i].name, s, n)) {
+			it->nloc = 1;
+			it->loc[0] = (struct ct_aloc){.kind = tab[i].kind, .reg = tab[i].reg};
+			return 0;
+		}
+	if (n >= 5 && !memcmp(s, "stack", 5)) {
+		if (ret) {
+			ct_set_err(err,
+				   "'%s': a return value is in a register (%s), not on the stack",
+				   opt, CT_RETREGS_NAMES);
+			return -1;
+		}
+		size_t k = 5 + (n > 5 && s[5] == '+');
+		unsigned long slot = 0;
+		bool ok = k < n;
+		for (size_t i = k; i < n && ok; i++) {
+			ok = isdigit((unsigned char)s[i]) && slot < 100000;
+			slot = slot * 10 + (unsigned long)(s[i] - '0');
+		}
+		uint64_t off = CT_ARGREGS_STACK_BASE + (uint64_t)CT_ARGREGS_SLOT * (slot - 1);
+		if (!ok || slot < 1 || off >= CT_SF_STACK_OFF_MAX) {
+			ct_set_err(err,
+				   "'%s': bad stack slot '%%%.*s': %%stack+N is the N-th slot "
+				   "above the return address, N from 1",
+				   opt, (int)n, s);
+			return -1;
+		}
+		it->nloc = 1;
+		it->loc[0] =
+			(struct ct_aloc){.kind = CT_AL_STACK,
+					 .size = it->fmt == CT_AF_FLOAT && it->bits == 80 ? 16 : 8,
+					 .off = (uint32_t)off};
+		return 0;
+	}
+	if (ret)
+		ct_set_err(err, "'%s': unknown register '%%%.*s' (a return value is in %s)", opt,
+			   (int)n, s, CT_RETREGS_NAMES);
+	else
+		ct_set_err(err,
+			   "'%s': unknown register '%%%.*s' (%s, or stack+N for the N-th stack "
+			   "slot)",
+			   opt, (int)n, s, CT_ARGREGS_NAMES);
+	return -1;
 }
 
 static void push_item(struct ct_aitem **v, size_t *n, const struct ct_aitem *it)
@@ -306,8 +374,11 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 		const char *end = strchr(p, ',');
 		if (!end)
 			end = p + strlen(p);
-		const char *slash = memchr(p, '/', (size_t)(end - p));
-		const char *nend = slash ? slash : end;
+		/* ITEM[/FMT][%LOCATION] */
+		const char *pct = memchr(p, '%', (size_t)(end - p));
+		const char *iend = pct ? pct : end;
+		const char *slash = memchr(p, '/', (size_t)(iend - p));
+		const char *nend = slash ? slash : iend;
 		struct ct_aitem it;
 		memset(&it, 0, sizeof(it));
 		bool fp = false;
@@ -332,13 +403,15 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 		} else {
 			goto bad_item;
 		}
-		if (slash) {
-			if (parse_fmt(slash + 1, (size_t)(end - slash - 1), &it) < 0) {
+		if (slash && fp && fp_size(slash + 1, (size_t)(iend - slash - 1), &it)) {
+			/* fpargN/32, /64, /80: the reference tool's sizes */
+		} else if (slash) {
+			if (parse_fmt(slash + 1, (size_t)(iend - slash - 1), &it) < 0) {
 				ct_set_err(err,
 					   "'%s': unknown format '%.*s' (d u x c b p s t f, "
 					   "with a size: d8 d16 d32 d64, f32 f64; oflags "
 					   "mode prot mapflags signal sighandler dirfd)",
-					   opt, (int)(end - slash - 1), slash + 1);
+					   opt, (int)(iend - slash - 1), slash + 1);
 				goto fail;
 			}
 		} else {
@@ -346,7 +419,9 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 			it.bits = fp ? 64 : 32;
 		}
 		if (fp && it.fmt != CT_AF_FLOAT) {
-			ct_set_err(err, "'%s': fparg is a floating-point register: f, f32 or f64",
+			ct_set_err(err,
+				   "'%s': fparg is a floating-point value: f, f32 or f64 (or 32, "
+				   "64, 80)",
 				   opt);
 			goto fail;
 		}
@@ -360,6 +435,15 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 		}
 		if (ret && it.fmt == CT_AF_FLOAT)
 			it.loc[0].reg = 2; /* xmm0 */
+		if (pct && parse_loc(opt, pct + 1, (size_t)(end - pct - 1), ret, &it, err) < 0)
+			goto fail;
+		if (it.fmt == CT_AF_FLOAT && it.bits == 80 && it.loc[0].kind != CT_AL_STACK) {
+			ct_set_err(err,
+				   "'%s': a long double (/80) is passed on the stack: give its "
+				   "slot, %%stack+N",
+				   opt);
+			goto fail;
+		}
 		if (ret) {
 			if (spec->nret) {
 				ct_set_err(err, "'%s': one return value per function", opt);
@@ -377,8 +461,8 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 		continue;
 	bad_item:
 		ct_set_err(err, "'%s': unknown item '%.*s' (%s)", opt, (int)(end - p), p,
-			   ret ? "retval[/FMT] or fmt=\"...\""
-			       : "argN[/FMT], fpargN[/f] or fmt=\"...\"");
+			   ret ? "retval[/FMT][%REG] or fmt=\"...\""
+			       : "argN[/FMT][%LOC], fpargN[/f][%LOC] or fmt=\"...\"");
 		goto fail;
 	}
 	return 0;

@@ -159,6 +159,8 @@ enum ct_event_flags {
 				     * call does not (ct_call_counted)           */
 	CT_EVF_INJECT = 1 << 5,     /* a CT_MARK that says what record --inject
 				     * did at the call open (doc/inject.md)    */
+	CT_EVF_READ = 1 << 6,       /* a CT_MARK with a read= trigger's values
+				     * (record -T 'f@read=KIND')               */
 	CT_EVF_LIBCALL = 1 << 4,    /* a library call (doc/libcall.md), on its
 				     * entry and its exit: the overhead
 				     * correction takes the hooked front ends'

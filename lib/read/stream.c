@@ -23,6 +23,7 @@
 #include "calltrace/format.h"
 #include "injtext.h"
 #include "offcpu.h"
+#include "readtext.h"
 #include "session_priv.h"
 #include "util.h"
 
@@ -123,6 +124,8 @@ struct ct_stream {
 	 * CLOCK_MONOTONIC is an event's time + oc_shift */
 	const struct ct_offcpu_thr *oc;
 	int64_t oc_shift;
+
+	struct ct_reads reads; /* read= triggers: the entries' values */
 };
 
 /* a new corrected clock, with its figures */
@@ -428,6 +431,7 @@ void ct_stream_close(struct ct_stream *st)
 				st->t->path, st->args.bad);
 	free(st->buf);
 	free(st->pre);
+	ct_reads_free(&st->reads);
 	for (size_t i = 0; i < st->depth; i++)
 		ct_args_release(st->stack[i].ca);
 	ct_args_pool_free(&st->args);
@@ -890,6 +894,19 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
 			ct_inj_text(CT_EXT_ARG(w), p, text, sizeof(text));
 			mark_event(st, ev, text, strlen(text));
 			ev->flags |= CT_EVF_INJECT;
+			return 1;
+		}
+		case CT_EXT_READ: { /* a read= trigger's values: a note (readtext.c) */
+			char text[256];
+			if (!s->marks)
+				continue;
+			if (!ct_reads_text(&st->reads, st->depth, CT_EXT_ARG(w), p, len, text,
+					   sizeof(text))) {
+				st->unknown++;
+				continue;
+			}
+			mark_event(st, ev, text, strlen(text));
+			ev->flags |= CT_EVF_READ;
 			return 1;
 		}
 		case CT_EXT_LOST:

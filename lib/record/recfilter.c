@@ -47,9 +47,31 @@ bool ct_recfilter_active(const struct ct_recfilter *f)
 
 /* ---- triggers and windows -------------------------------------------------- */
 
+/* read=KIND: the reference tool's names, by CT_READ_* */
+static const char *const read_kinds[CT_READ_KINDS] = {
+	[CT_READ_STATM] = "proc/statm",      [CT_READ_PGFAULT] = "page-fault",
+	[CT_READ_PMU_CYCLE] = "pmu-cycle",   [CT_READ_PMU_CACHE] = "pmu-cache",
+	[CT_READ_PMU_BRANCH] = "pmu-branch",
+};
+
+/* the CT_READ_* of "read=KIND" (a[0..n)), 0 when it is none */
+static unsigned read_kind(const char *a, size_t n)
+{
+	if (n < 5 || memcmp(a, "read=", 5))
+		return 0;
+	for (unsigned k = 1; k < CT_READ_KINDS; k++)
+		if (n - 5 == strlen(read_kinds[k]) && !memcmp(a + 5, read_kinds[k], n - 5))
+			return k;
+	return 0;
+}
+
 /* one trigger action; NULL, or what is wrong */
 static const char *check_action(const char *a, size_t n)
 {
+	if (n >= 5 && !memcmp(a, "read=", 5))
+		return read_kind(a, n) ? NULL
+				       : "read=KIND wants proc/statm, page-fault, pmu-cycle, "
+					 "pmu-cache or pmu-branch";
 	static const char *const plain[] = {"trace_on",       "trace_off", "trace_on=call",
 					    "trace_off=call", "finish",    "snapshot",
 					    "backtrace"};
@@ -75,7 +97,7 @@ static const char *check_action(const char *a, size_t n)
 			       ? NULL
 			       : "time=TIME wants a time such as 10us (or 0)";
 	return "unknown action (trace_on, trace_off, trace_on=call, trace_off=call, depth=N, "
-	       "time=TIME, finish, snapshot, backtrace)";
+	       "time=TIME, finish, snapshot, backtrace, read=KIND)";
 }
 
 static int parse_trigger(struct ct_recfilter *f, const char *arg, struct ct_error *err)
@@ -234,6 +256,63 @@ unsigned ct_recfilter_gate(const struct ct_recfilter *f, uint64_t elapsed, uint6
 	return CT_GATE_OPEN;
 }
 
+/* -F/-N 'REGEX@if:argN OP VALUE' (the reference tool's condition): the
+ * filter holds only for the calls whose N-th integer argument compares so */
+struct rf_cond {
+	unsigned arg; /* 1..6 */
+	unsigned op;  /* 0 ==, 1 !=, 2 >, 3 >=, 4 <, 5 <= */
+	int64_t val;
+};
+
+/* where the condition of a -F/-N option starts ("@if:"), or NULL */
+static const char *cond_at(const char *arg)
+{
+	const char *c = NULL;
+	for (const char *q = arg; (q = strstr(q, "@if:")); q++)
+		c = q;
+	return c;
+}
+
+static int parse_cond(const char *opt, const char *arg, const char *c, struct rf_cond *out,
+		      struct ct_error *err)
+{
+	static const char *const ops[] = {"==", "!=", ">=", "<=", ">", "<"};
+	static const unsigned opn[] = {0, 1, 3, 5, 2, 4};
+	const char *s = c + 4;
+	char *end;
+	if (c == arg) {
+		ct_set_err(err, "%s '%s': a regex is needed before '@if:'", opt, arg);
+		return -1;
+	}
+	if (strncmp(s, "arg", 3) || s[3] < '1' || s[3] > '6' || (s[4] >= '0' && s[4] <= '9')) {
+		ct_set_err(err,
+			   "%s '%s': the condition is argN OP VALUE, N 1..6 (the register "
+			   "arguments: if:arg1==3)",
+			   opt, arg);
+		return -1;
+	}
+	out->arg = (unsigned)(s[3] - '0');
+	s += 4;
+	size_t k = 0;
+	while (k < 6 && strncmp(s, ops[k], strlen(ops[k])))
+		k++;
+	if (k == 6) {
+		ct_set_err(err, "%s '%s': the operator is one of ==, !=, >, >=, <, <=", opt, arg);
+		return -1;
+	}
+	out->op = opn[k];
+	s += strlen(ops[k]);
+	errno = 0;
+	long long v = strtoll(s, &end, 0);
+	if (!*s || *end || errno) {
+		ct_set_err(err, "%s '%s': '%s' is not an integer (decimal, or 0x for hex)", opt,
+			   arg, s);
+		return -1;
+	}
+	out->val = v;
+	return 0;
+}
+
 static const char *opt_name(int opt)
 {
 	return opt == 'F'   ? "-F"
@@ -266,7 +345,18 @@ int ct_recfilter_option(struct ct_recfilter *f, int opt, const char *arg, struct
 	}
 	if (opt == 'F' || opt == 'N' || opt == 'H') {
 		regex_t r;
-		if (ct_regex_option(&r, opt_name(opt), arg, err) < 0)
+		const char *c = cond_at(arg);
+		if (c && opt == 'H') {
+			ct_set_err(err, "--hide '%s': only -F and -N take a condition (@if:)", arg);
+			return -1;
+		}
+		struct rf_cond cd;
+		if (c && parse_cond(opt_name(opt), arg, c, &cd, err) < 0)
+			return -1;
+		char *re = c ? dupn(arg, (size_t)(c - arg)) : NULL;
+		int bad = ct_regex_option(&r, opt_name(opt), re ? re : arg, err);
+		free(re);
+		if (bad < 0)
 			return -1;
 		regfree(&r);
 		if (opt == 'F')
@@ -382,6 +472,7 @@ struct rx {
 	/* -N: it matches where threads start (main, std::thread's _M_run):
 	 * the name, for a warning */
 	char *entry[2];
+	unsigned cond; /* -F/-N: 1 + its condition's index (if:), 0: none */
 };
 
 struct prep {
@@ -399,6 +490,9 @@ struct prep {
 	struct dname *dn;      /* its dynamic symbols' decisions */
 	size_t ndn, capdn;
 	uint64_t min_fsize; /* -Z */
+	bool noregs;        /* the module's hooks do not see registers (if:) */
+	const char *mpath;  /* its path */
+	bool refused;       /* a condition on a function of such a module */
 };
 
 /* a library's dynamic symbol and what the options say of it: names at one
@@ -428,6 +522,8 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 		return rc;
 	ct_u64map_init(&p->done);
 	p->main_mod = m->main_;
+	p->noregs = m->instrumented && !m->regs;
+	p->mpath = m->path;
 	p->lib = NULL;
 	if (!m->instrumented && !m->main_) {
 		const char *n = m->name ? m->name : m->path;
@@ -445,7 +541,7 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	}
 	ct_u64map_free(&p->done);
 	ct_symtab_free(st);
-	return ferror(p->out) ? -1 : 0;
+	return p->refused || ferror(p->out) ? -1 : 0;
 }
 
 /* -N r matches the function symname (qualified name q): is it one where
@@ -479,6 +575,19 @@ static uint32_t one_sym(struct prep *p, const char *symname, uint64_t value, uin
 		if (ct_match_names_regex(&mn, &p->rx[k].re)) {
 			flags |= p->rx[k].flag;
 			p->rx[k].used = true;
+			if (p->rx[k].cond && p->noregs && !p->refused) {
+				ct_set_err(p->err,
+					   "%s '%s': %s in %s is built with "
+					   "-finstrument-functions, "
+					   "whose hooks do not see arguments (if:): build with -pg "
+					   "-mfentry, -pg or -fpatchable-function-entry",
+					   p->rx[k].opt, p->rx[k].text, mn.v[0], p->mpath);
+				p->refused = true;
+			}
+			if (p->rx[k].cond)
+				flags |= p->rx[k].cond
+					 << (p->rx[k].flag == CT_FL_INC ? CT_FL_ICOND_SHIFT
+									: CT_FL_XCOND_SHIFT);
 			if (p->rx[k].flag == CT_FL_EXC)
 				note_entry(p, &p->rx[k], symname, mn.v[0]);
 		}
@@ -591,23 +700,46 @@ int ct_recfilter_prepare_as(const struct ct_recfilter *f, const char *prog, cons
 	} lists[] = {{f->inc, f->ninc, CT_FL_INC, "-F"},
 		     {f->exc, f->nexc, CT_FL_EXC, "-N"},
 		     {f->hide, f->nhide, CT_FL_HIDE, "--hide"}};
+	struct rf_cond *conds = xcalloc(n ? n : 1, sizeof(*conds));
+	unsigned nconds = 0;
 	for (size_t l = 0; l < 3; l++) {
 		for (size_t i = 0; i < lists[l].n; i++) {
 			struct rx *r = &p.rx[p.nrx];
-			if (regcomp(&r->re, lists[l].v[i], REG_EXTENDED | REG_NOSUB)) {
+			const char *c = cond_at(lists[l].v[i]);
+			char *re = c ? dupn(lists[l].v[i], (size_t)(c - lists[l].v[i])) : NULL;
+			int bad =
+				regcomp(&r->re, re ? re : lists[l].v[i], REG_EXTENDED | REG_NOSUB);
+			free(re);
+			if (bad) {
 				snprintf(err->msg, sizeof(err->msg), "%s: bad regex '%s'",
 					 lists[l].opt, lists[l].v[i]);
+				free(conds);
 				goto out;
 			}
 			r->text = lists[l].v[i];
 			r->opt = lists[l].opt;
 			r->flag = lists[l].flag;
 			p.nrx++;
+			if (c && lists[l].flag != CT_FL_HIDE) {
+				if (nconds == CT_FL_COND_MAX ||
+				    parse_cond(r->opt, r->text, c, &conds[nconds], err) < 0) {
+					if (nconds == CT_FL_COND_MAX)
+						snprintf(err->msg, sizeof(err->msg),
+							 "%s '%s': more than %u conditions (if:)",
+							 r->opt, r->text, CT_FL_COND_MAX);
+					free(conds);
+					goto out;
+				}
+				r->cond = ++nconds;
+			}
 		}
 	}
 	p.out = ct_specout_create(dir, dfd, name, path, pathlen, err);
-	if (!p.out)
+	if (!p.out) {
+		free(conds);
 		goto out;
+	}
+
 	uint64_t ticks = f->min_time ? (uint64_t)((double)f->min_time * hz / 1e9 + 0.5) : 0;
 	if (f->min_time && !ticks)
 		ticks = 1;
@@ -615,6 +747,12 @@ int ct_recfilter_prepare_as(const struct ct_recfilter *f, const char *prog, cons
 		f->max_depth, f->min_time, ticks, f->ninc ? 1 : 0);
 	fprintf(p.out, "trace %d\ngate %d\n", f->trace_off ? 0 : 1,
 		f->range || f->max_size ? 1 : 0);
+	/* the conditions (if:): cond I ARG OP VALUE (VALUE hex, two's
+	 * complement) */
+	for (unsigned i = 0; i < nconds; i++)
+		fprintf(p.out, "cond %u %u %u %" PRIx64 "\n", i, conds[i].arg, conds[i].op,
+			(uint64_t)conds[i].val);
+	free(conds);
 	/* regexes over names: an image exec'd from a program this file does
 	 * not cover asks record for a file of its own (runtime/filter.c) */
 	fprintf(p.out, "names %d\n", n || f->ntrig || f->min_fsize ? 1 : 0);
@@ -655,6 +793,8 @@ int ct_recfilter_prepare_as(const struct ct_recfilter *f, const char *prog, cons
 				fputs(" backtrace", p.out);
 			else if (an > 6 && !memcmp(a, "depth=", 6))
 				fprintf(p.out, " depth=%lu", strtoul(a + 6, NULL, 10));
+			else if (read_kind(a, an))
+				fprintf(p.out, " read=%u", read_kind(a, an));
 			else if (an > 5 && !memcmp(a, "time=", 5)) {
 				char *tm = dupn(a + 5, an - 5);
 				int64_t ns = ct_parse_duration(tm);
@@ -670,6 +810,8 @@ int ct_recfilter_prepare_as(const struct ct_recfilter *f, const char *prog, cons
 	}
 	if (ct_modules_walk(prog, f->libs, f->nlibs, "--args-lib", do_module, &p, err) < 0) {
 		fclose(p.out);
+		if (p.refused)
+			rc = -2; /* a condition that cannot be tested: a usage error */
 		goto out;
 	}
 	if (fclose(p.out) != 0) {

@@ -64,7 +64,8 @@ char *ct_recfilter_describe(const struct ct_recfilter *f);
 /* match against the modules of prog and write DIR/filter.spec (dfd: DIR
  * open, or -1), its path into path;
  * hz: the recording clock's ticks per second.  0 (a warning into warn for
- * each regex that matched no function), or -1 with err. */
+ * each regex that matched no function), or -1 with err (-2: a condition,
+ * if:, on a function whose hooks do not see its arguments: a usage error). */
 int ct_recfilter_prepare(const struct ct_recfilter *f, const char *prog, const char *dir, int dfd,
 			 double hz, char *path, size_t pathlen, struct ct_msgs *warn,
 			 struct ct_error *err);

@@ -162,6 +162,46 @@ static uint64_t dbl(double d)
 	return v;
 }
 
+/* argument locations, the reference tool's spelling (doc/args.md) */
+static void test_locations(void)
+{
+	struct ct_aspec s = parse_ok("f@arg1/i32%rdi,arg2/x%r9,fparg1/32%xmm3,arg3/s%stack+2,"
+				     "fparg2/80%stack1,arg4%stack+10",
+				     false, "f");
+	CHECK(s.nargs == 6, "%zu items", s.nargs);
+	CHECK(s.args[0].fmt == CT_AF_INT && s.args[0].bits == 32 &&
+		      s.args[0].loc[0].kind == CT_AL_GP && s.args[0].loc[0].reg == 0,
+	      "arg1/i32%%rdi");
+	CHECK(s.args[1].fmt == CT_AF_HEX && s.args[1].loc[0].kind == CT_AL_GP &&
+		      s.args[1].loc[0].reg == 5,
+	      "arg2/x%%r9");
+	CHECK(s.args[2].fmt == CT_AF_FLOAT && s.args[2].bits == 32 &&
+		      s.args[2].loc[0].kind == CT_AL_XMM && s.args[2].loc[0].reg == 3,
+	      "fparg1/32%%xmm3");
+	CHECK(s.args[3].fmt == CT_AF_STR && s.args[3].loc[0].kind == CT_AL_STACK &&
+		      s.args[3].loc[0].off == 16 && s.args[3].loc[0].size == 8,
+	      "arg3/s%%stack+2: off %u", s.args[3].loc[0].off);
+	CHECK(s.args[4].fmt == CT_AF_FLOAT && s.args[4].bits == 80 &&
+		      s.args[4].loc[0].kind == CT_AL_STACK && s.args[4].loc[0].off == 8 &&
+		      s.args[4].loc[0].size == 16,
+	      "fparg2/80%%stack1");
+	CHECK(s.args[5].loc[0].kind == CT_AL_STACK && s.args[5].loc[0].off == 80,
+	      "arg4%%stack+10: off %u", s.args[5].loc[0].off);
+	ct_aspec_free(&s);
+	s = parse_ok("f@retval/x64%rdx", true, "f");
+	CHECK(s.nret == 1 && s.ret[0].loc[0].kind == CT_AL_RET && s.ret[0].loc[0].reg == 1,
+	      "retval%%rdx");
+	ct_aspec_free(&s);
+	parse_bad("f@arg1%rzz", false, "unknown register '%rzz'");
+	parse_bad("f@arg1%stack+0", false, "bad stack slot");
+	parse_bad("f@arg1%stack+", false, "bad stack slot");
+	parse_bad("f@arg1%stackx", false, "bad stack slot");
+	parse_bad("f@fparg1/80", false, "a long double (/80) is passed on the stack");
+	parse_bad("f@fparg1/80%xmm1", false, "a long double (/80) is passed on the stack");
+	parse_bad("f@retval%rdi", true, "unknown register '%rdi'");
+	parse_bad("f@retval%stack+1", true, "not on the stack");
+}
+
 static void test_format(void)
 {
 	struct ct_argtab t;
@@ -417,6 +457,7 @@ static void test_file(void)
 int main(void)
 {
 	test_parse();
+	test_locations();
 	test_format();
 	test_consts();
 	test_file();
