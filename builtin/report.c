@@ -465,16 +465,24 @@ static void print_table(struct report *r, const struct ct_thread *t)
 }
 
 /* no filter: every event counts, and an exit is that of the call on top
- * of the stack, with no lookup */
+ * of the stack, with no lookup; an entry of the function entered last (a
+ * recursion, a loop) takes it again without a call */
 static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *evs, int n)
 {
 	struct report *r = ctx;
+	struct ct_func *fn = NULL;
+	uint64_t addr = 0;
 	for (int i = 0; i < n; i++) {
 		const struct ct_event *ev = &evs[i];
-		if (ev->kind == CT_ENTER)
-			account_enter(r, ct_filter_func(r->filt, t->proc, ev->addr), ev);
-		else if (r->depth)
+		if (ev->kind == CT_ENTER) {
+			if (!fn || ev->addr != addr) {
+				addr = ev->addr;
+				fn = ct_filter_func(r->filt, t->proc, addr);
+			}
+			account_enter(r, fn, ev);
+		} else if (r->depth) {
 			account_exit(r, ev);
+		}
 	}
 }
 

@@ -996,105 +996,172 @@ static int stream_next_slow(struct ct_stream *st, struct ct_event *ev, struct ct
  * least 8 bytes (the longest of the two) are buffered.  It does exactly what
  * stream_next_slow does for these two records, with the stream's state in
  * locals; anything else (EXT records, a growing stack, a corrupt EXIT, the
- * end of the buffer) is left to stream_next_slow.  Returns the number of
+ * end of the buffer, the thread's first event, a gap of more than 2^53 ns
+ * between two events) is left to stream_next_slow.  Returns the number of
  * events decoded into ev[0..max).
+ *
+ * Its speed is that of every view (doc/performance.md): each event's
+ * fields are stored one by one (a compound literal would zero the whole
+ * event first), the corrected clock (cc_at) is kept in scalars with its
+ * ns and ps as one figure, so that no division is on the chain from one
+ * event to the next, and a clock of more than 1 GHz (ns_int 0: the TSC)
+ * has a loop of its own, with one multiplication per event.
  */
-static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
+static inline __attribute__((always_inline)) size_t
+fast_loop(struct ct_stream *st, struct ct_event *ev, size_t max, const bool frac_only)
 {
 	const struct session_priv *sp = priv(st->s);
-	if (st->pend_n || st->pend_final || st->pre_i < st->pre_n || st->ended || st->tag ||
-	    st->len - st->pos < 8 || (!sp->ns_int && !sp->ns_frac))
-		return 0;
 	/* clock_ns, with the rate in registers */
 	const uint64_t start = sp->pub.start_clock, ns_int = sp->ns_int, ns_frac = sp->ns_frac;
 	const unsigned char *p = st->buf + st->pos, *last = st->buf + st->len - 8;
 	struct frame *stack = st->stack;
-	size_t depth = st->depth, cap = st->cap, n = 0, nbefore = st->nbefore;
-	uint64_t base = st->base, last_time = st->last_time;
-	uint64_t hi = st->hi, nenter = st->nenter, waited = st->waited;
-	struct cclock cc = st->cc;
-	struct ct_thread *t = st->t;
-	const bool has_args = sp->pub.argtab != NULL;
+	size_t depth = st->depth;
+	const size_t cap = st->cap, nbefore = st->nbefore;
+	uint64_t base = st->base, last_time = st->last_time, nenter = st->nenter;
+	const uint64_t hi = st->hi, waited = st->waited;
+	struct ct_event *e = ev, *const end = ev + max;
+	struct ct_thread *const t = st->t;
+	/* an ENTER followed by a CALLSITE always, or by an ARGS with specs,
+	 * goes the slow way (mask of the EXT types that stop it) */
+	const uint64_t stop = 1ull << CT_EXT_CALLSITE | (sp->pub.argtab ? 1ull << CT_EXT_ARGS : 0);
+	const bool any_lib = st->lc_lo <= st->lc_hi;
+	/* cc_at's state, as scalars; c_ps is its ns * 1000 + rem */
+	uint64_t c_raw = st->cc.raw, c_ps = st->cc.ns * 1000 + st->cc.rem, c_owed = st->cc.owed;
+	uint64_t c_taken = st->cc.taken, c_clipped = st->cc.clipped;
+	struct {
+		uint64_t pre, post;
+	} fig[2][2]; /* the figures, by [exit][lib] */
+	for (int k = 0; k < 2; k++)
+		for (int l = 0; l < 2; l++)
+			fig[k][l].pre = st->cc.pre[k][l], fig[k][l].post = st->cc.post[k][l];
 
-	while (n < max && p <= last) {
+	while (e < end && p <= last) {
 		uint32_t w = rd32(p);
-		struct ct_event *e = &ev[n];
-		uint64_t time;
-		if ((w & 3) == CT_REC_EXIT) {
+		uint64_t time, nbase;
+		unsigned lib;
+		uint64_t addr = 0;
+		const bool exit = (w & 3) == CT_REC_EXIT;
+		if (exit) {
 			if (depth <= nbefore) /* none open, or one entered before */
 				break;
-			base += w >> 2;
-			time = fixed_ns(base > start ? base - start : 0, ns_int, ns_frac);
-			if (time < last_time)
-				time = last_time;
-			last_time = time;
-			const struct frame *f = &stack[--depth];
-			*e = (struct ct_event){.kind = CT_EXIT,
-					       .flags = LIBFLAG(f->lib),
-					       .addr = f->addr,
-					       .time = time,
-					       .start = f->start,
-					       .ctime = cc_at(&cc, time, cc.pre[1][f->lib],
-							      cc.post[1][f->lib]),
-					       .cstart = f->cstart,
-					       .depth = (uint32_t)depth,
-					       .thread = t,
-					       .args = f->ca,
-					       .waited = waited - f->waited0,
-					       .site = f->site,
-					       .samples = f->samples};
-			if (__builtin_expect(f->samples != 0, 0) && depth)
-				stack[depth - 1].samples += f->samples;
-			if (__builtin_expect(f->ca != NULL, 0)) {
-				ct_args_retire(&st->args, f->ca);
-				stack[depth].ca = NULL;
-			}
-			p += 4;
+			nbase = base + (w >> 2);
 		} else if ((w & 3) == CT_REC_ENTER) {
-			/* an ENTER followed by a CALLSITE or an ARGS, or whose
-			 * next record is not buffered yet, goes the slow way */
-			if (depth == cap || (size_t)(p - st->buf) + 12 > st->len)
+			/* its next record must be buffered too */
+			if (depth == cap || p + 4 > last)
 				break;
 			uint32_t nx = rd32(p + 8);
-			if ((nx & 3) == CT_REC_EXT &&
-			    (CT_EXT_TYPE(nx) == CT_EXT_CALLSITE ||
-			     (has_args && CT_EXT_TYPE(nx) == CT_EXT_ARGS)))
+			if (__builtin_expect((nx & 3) == CT_REC_EXT, 0) &&
+			    ((stop >> CT_EXT_TYPE(nx)) & 1))
 				break;
 			uint64_t q = rd64(p);
-			base += (q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1);
-			uint64_t addr = (q >> 24) | hi;
-			time = fixed_ns(base > start ? base - start : 0, ns_int, ns_frac);
-			if (time < last_time)
-				time = last_time;
-			last_time = time;
-			bool lib = is_lib(st, addr);
-			uint64_t ct = cc_at(&cc, time, cc.pre[0][lib], cc.post[0][lib]);
-			*e = (struct ct_event){.kind = CT_ENTER,
-					       .flags = LIBFLAG(lib),
-					       .addr = addr,
-					       .time = time,
-					       .start = time,
-					       .ctime = ct,
-					       .cstart = ct,
-					       .depth = (uint32_t)depth,
-					       .thread = t,
-					       .waited = waited};
-			nenter++;
-			stack[depth] = (struct frame){addr, time, ct, NULL, waited, 0, lib, 0};
-			depth++;
-			p += 8;
+			nbase = base + ((q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1));
+			addr = (q >> 24) | hi;
 		} else {
 			break;
 		}
-		n++;
+		uint64_t d = nbase > start ? nbase - start : 0;
+		if (frac_only)
+			time = (uint64_t)(((unsigned __int128)d * ns_frac + (1ULL << 63)) >> 64);
+		else
+			time = fixed_ns(d, ns_int, ns_frac);
+		time = time < last_time ? last_time : time;
+		/* cc_at's long way, or c_ps near its end: the slow path */
+		if (__builtin_expect(((time - c_raw) >> 53 | c_ps >> 63) != 0, 0))
+			break;
+		base = nbase;
+		last_time = time;
+		struct frame *f;
+		if (exit) {
+			f = &stack[--depth];
+			lib = f->lib;
+		} else {
+			lib = any_lib && is_lib(st, addr);
+			f = &stack[depth];
+		}
+		/* cc_at, without a branch: a short call's time is clipped as
+		 * often as not */
+		uint64_t dp = (time - c_raw) * 1000, owed = c_owed + fig[exit][lib].pre;
+		uint64_t take = dp < owed ? dp : owed;
+		c_raw = time;
+		c_owed = fig[exit][lib].post;
+		c_taken += take;
+		c_clipped += owed - take;
+		c_ps += dp - take;
+		const uint64_t ct = c_ps / 1000;
+		e->flags = LIBFLAG(lib);
+		e->time = time;
+		e->ctime = ct;
+		e->depth = (uint32_t)depth;
+		e->thread = t;
+		e->offcpu = 0;
+		if (exit) {
+			e->kind = CT_EXIT;
+			e->addr = f->addr;
+			e->start = f->start;
+			e->cstart = f->cstart;
+			e->waited = waited - f->waited0;
+			/* one load per field: a wide one across two of the
+			 * entry's stores, still in flight for a short call,
+			 * would wait for them (no store forwarding) */
+			uint64_t site = f->site, samples = f->samples;
+			__asm__("" : "+r"(site), "+r"(samples));
+			e->args = f->ca;
+			e->site = site;
+			e->samples = samples;
+			if (__builtin_expect(samples != 0, 0) && depth)
+				stack[depth - 1].samples += samples;
+			if (__builtin_expect(f->ca != NULL, 0)) {
+				ct_args_retire(&st->args, f->ca);
+				f->ca = NULL;
+			}
+			p += 4;
+		} else {
+			e->kind = CT_ENTER;
+			e->addr = addr;
+			e->start = time;
+			e->cstart = ct;
+			e->waited = waited;
+			e->args = NULL;
+			e->site = 0;
+			e->samples = 0;
+			f->addr = addr;
+			f->start = time;
+			f->cstart = ct;
+			f->ca = NULL;
+			f->waited0 = waited;
+			f->site = 0;
+			f->lib = lib;
+			f->samples = 0;
+			depth++;
+			nenter++;
+			p += 8;
+		}
+		e++;
 	}
 	st->pos = (size_t)(p - st->buf);
 	st->depth = depth;
 	st->base = base;
 	st->last_time = last_time;
 	st->nenter = nenter;
-	st->cc = cc;
-	return n;
+	st->cc.raw = c_raw;
+	st->cc.ns = c_ps / 1000;
+	st->cc.rem = c_ps % 1000;
+	st->cc.owed = c_owed;
+	st->cc.taken = c_taken;
+	st->cc.clipped = c_clipped;
+	return (size_t)(e - ev);
+}
+
+static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
+{
+	const struct session_priv *sp = priv(st->s);
+	if (st->pend_n || st->pend_final || st->pre_i < st->pre_n || st->ended || st->tag ||
+	    st->len - st->pos < 8 || (!sp->ns_int && !sp->ns_frac) || !st->cc.started ||
+	    st->cc.ns >= (1ull << 53) /* c_ps would not hold it */)
+		return 0;
+	if (!sp->ns_int)
+		return fast_loop(st, ev, max, true);
+	return fast_loop(st, ev, max, false);
 }
 
 int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct ct_error *err)
