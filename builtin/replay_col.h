@@ -25,9 +25,9 @@ struct ct_error;
 struct ct_thread;
 
 struct replay_col {
-	bool view;       /* --column-view */
-	bool newline;    /* --task-newline */
-	uint32_t offset; /* --column-offset (levels), default 8 */
+	bool view;                    /* --column-view */
+	bool newline;                 /* --task-newline */
+	uint32_t offset;              /* --column-offset (levels), default 8 */
 	const struct ct_thread *last; /* the thread of the last line */
 	uint32_t ncols;               /* columns given so far */
 	uint32_t *col;                /* by thread index: 1 + its column, 0: none */

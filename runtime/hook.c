@@ -482,7 +482,8 @@ static void resync_entry(struct ct_tstate *t, uintptr_t cfa, bool tail)
 _Static_assert(HELD_HOOKED == CT_FR_HELD_HOOKED, "held hooked flags");
 
 static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now,
-						 uintptr_t *slot, const struct ct_arch_regs *r WITH_CFA)
+						 uintptr_t *slot,
+						 const struct ct_arch_regs *r WITH_CFA)
 {
 	uintptr_t cfa = SLOT_CFA(slot);
 	if (!ct_thread_ready(t) || !hook_area(t))
