@@ -77,9 +77,18 @@ static __attribute__((noinline, unused)) uintptr_t ct_insn_prologue_before(uintp
  * `mov x29, sp` / `add x29, sp, #M`.  A prologue that signs the link
  * register (paciasp, pacibsp: -mbranch-protection=pac-ret) answers 1 too:
  * the signed copy in the frame record cannot be replaced. */
+/* the low bits of v as a signed number (without a shift into the sign
+ * bit, which C leaves undefined) */
+static inline int64_t ct_insn_a64_sext(uint64_t v, unsigned bits)
+{
+	uint64_t m = 1ull << (bits - 1);
+	return (int64_t)((v & ((m << 1) - 1)) ^ m) - (int64_t)m;
+}
+
 static inline intptr_t ct_insn_a64_fp_off(uintptr_t fn, uintptr_t call)
 {
-	int64_t sp = 0, fp = 1, kv[32];
+	int64_t sp = 0, fp = 1;
+	uint64_t kv[32];
 	uint32_t known = 0;
 	if (call < fn || call - fn > 4 * 64 || ((fn | call) & 3))
 		return 1;
@@ -93,7 +102,7 @@ static inline intptr_t ct_insn_a64_fp_off(uintptr_t fn, uintptr_t call)
 		    ((w >> 23) & 3) != 0) {
 			/* load/store pair, pre- (3) or post-indexed (1) */
 			unsigned opc = w >> 30, v = (w >> 26) & 1;
-			int64_t imm = (int64_t)((w >> 15) & 0x7f) << 57 >> 57;
+			int64_t imm = ct_insn_a64_sext((w >> 15) & 0x7f, 7);
 			unsigned scale = v ? 4u << opc : (opc & 2 ? 8 : 4);
 			if (rn == 31)
 				sp += imm * scale;
@@ -101,7 +110,7 @@ static inline intptr_t ct_insn_a64_fp_off(uintptr_t fn, uintptr_t call)
 		}
 		if ((w & 0x3b200400u) == 0x38000400u) {
 			/* load/store register, pre- or post-indexed */
-			int64_t imm = (int64_t)((w >> 12) & 0x1ff) << 55 >> 55;
+			int64_t imm = ct_insn_a64_sext((w >> 12) & 0x1ff, 9);
 			if (rn == 31)
 				sp += imm;
 			continue;
@@ -126,22 +135,22 @@ static inline intptr_t ct_insn_a64_fp_off(uintptr_t fn, uintptr_t call)
 			unsigned rm = (w >> 16) & 31, sh = (w >> 10) & 7;
 			if (rn != 31 || !(known >> rm & 1))
 				return 1;
-			int64_t v = kv[rm] << sh;
+			int64_t v = (int64_t)(kv[rm] << sh);
 			sp += (w >> 30) & 1 ? -v : v;
 			continue;
 		}
 		if ((w & 0x1f800000u) == 0x12800000u) {
 			/* movz (opc 2), movk (3), movn (0) */
 			unsigned opc = (w >> 29) & 3, hw = (w >> 21) & 3;
-			int64_t imm = (int64_t)((w >> 5) & 0xffff) << (16 * hw);
+			uint64_t imm = (uint64_t)((w >> 5) & 0xffff) << (16 * hw);
 			if (opc == 2)
 				kv[rd] = imm, known |= 1u << rd;
 			else if (opc == 0)
 				kv[rd] = ~imm, known |= 1u << rd;
 			else if (opc == 3 && (known >> rd & 1))
-				kv[rd] = (kv[rd] & ~((int64_t)0xffff << (16 * hw))) | imm;
+				kv[rd] = (kv[rd] & ~((uint64_t)0xffff << (16 * hw))) | imm;
 			if (!((w >> 31) & 1) && (known >> rd & 1))
-				kv[rd] = (int64_t)(uint32_t)kv[rd];
+				kv[rd] = (uint32_t)kv[rd];
 			continue;
 		}
 		if ((w & 0x1f800000u) == 0x12000000u && rd == 31 && ((w >> 29) & 3) != 3)
