@@ -124,7 +124,7 @@ static bool fp_size(const char *s, size_t n, struct ct_aitem *it)
 }
 
 /* %LOCATION of an item (s[0..n), after the '%'): a register of this
- * architecture's table (arch/ARCH/argregs.h), or stack+N / stackN, the
+ * x86-64 table (argregs.h), or stack+N / stackN, the
  * N-th slot above the return address; for a return value one of the
  * return registers */
 static int parse_loc(const char *opt, const char *s, size_t n, bool ret, struct ct_aitem *it,

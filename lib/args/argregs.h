@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86-64: the names -A/-R specs give argument locations (doc/args.md,
+ * The names -A/-R specs give argument locations (doc/args.md,
  * "Locations"), in the reference tool's spelling: `arg1%rdi`,
- * `fparg1%xmm0`, `arg7%stack+1`, `retval%rdx`.  The analysis side
- * (lib/args/argspec.c) turns them into the spec file's locations
- * (calltrace/specfile.h); another architecture gives its own table in its
- * arch/<arch>/argregs.h with the same names of macros and tables.
+ * `fparg1%xmm0`, `arg7%stack+1`, `retval%rdx`, for an x86-64 program.
+ * argspec.c turns them into the spec file's locations
+ * (calltrace/specfile.h).  The table is the analysis side's knowledge of
+ * the traced program's ABI, not of the machine calltrace is built for:
+ * an aarch64 program's would sit beside it, chosen by the program's
+ * machine (record refuses -A/-R for aarch64 programs until then).
  */
-#ifndef CT_ARCH_ARGREGS_H
-#define CT_ARCH_ARGREGS_H
+#ifndef CT_ARGS_ARGREGS_H
+#define CT_ARGS_ARGREGS_H
 
 #include "calltrace/specfile.h"
 
