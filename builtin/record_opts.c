@@ -162,6 +162,9 @@ const struct ct_opt ct_record_options[] = {
 	{"libcall", CT_LC_OPT_ON, "[=REGEX]",
 	 "with REGEX: only the library functions matching\n"
 	 "REGEX (repeatable)"},
+	{"nest-libcall", CT_LC_OPT_NEST, NULL,
+	 "the libraries' own library calls too (fopen calling\n"
+	 "malloc), nested under the call that made them"},
 	CT_OPT_GROUP(""),
 	{"quiet", 'q', NULL, "no summary at the end"},
 	CT_OPT_HELP,
@@ -322,6 +325,7 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg, struc
 		return parse_flight(o, arg, err) ? 0 : -1;
 	case CT_LC_OPT_ON:
 	case CT_LC_OPT_OFF:
+	case CT_LC_OPT_NEST:
 		return ct_libcall_option(&o->lc, c, arg, err);
 	case OPT_COUNT:
 		o->count = true;
@@ -374,6 +378,12 @@ static int check_together(struct record_opts *o, struct ct_error *err)
 {
 	const struct ct_args_opts *ao = &o->ao;
 	if (ct_plugopt_check(&o->pl, err) < 0 || ct_injopt_check(&o->inj, err) < 0)
+		return -1;
+	if (o->lc.nest && o->count) {
+		ct_set_err(err, "--nest-libcall: library calls are off with --count");
+		return -1;
+	}
+	if (ct_libcall_check(&o->lc, err) < 0)
 		return -1;
 	if (o->inj.nrules && o->count) {
 		ct_set_err(err, "--inject: not with --count (no events to show the faults)");

@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,6 +70,13 @@ void ct_libcall_tramp(void) CT_HIDDEN;
 /* ---- the configuration -------------------------------------------------- */
 
 static bool lc_off;
+static bool lc_nest; /* record --nest-libcall: the untraced modules' slots too */
+/* --nest-libcall, an untraced module's slots: one called through is hooked
+ * even where the module loads it as well (libc's malloc and free, called
+ * through their slots and loaded as obstack's allocators), and so is one of
+ * a function the module defines itself (libc's calls of its own malloc go
+ * through its slot, so that the program may interpose it) */
+static bool nest_loose;
 static bool lc_allow;         /* the names are the only ones hooked (else: never) */
 static const char **lc_names; /* sorted */
 static size_t lc_nnames;
@@ -128,6 +136,8 @@ void ct_libcall_init(void)
 		lc_off = true; /* record --count counts the program's own calls only */
 		return;
 	}
+	const char *nest = ct_getenv(CT_ENV_NEST_LIBCALL);
+	lc_nest = nest && !strcmp(nest, "1");
 	if (!v || !*v || !strcmp(v, "1"))
 		return;
 	if (!strcmp(v, "0")) {
@@ -577,6 +587,32 @@ static bool in_runtime(uintptr_t a)
 	return a >= lo && a < hi;
 }
 
+/* is a in the dynamic loader (--nest-libcall leaves libc's calls of it
+ * out: __tunable_get_val, __tls_get_addr, _dl_*: the loader's machinery) */
+static bool in_ldso(uintptr_t a)
+{
+	static uintptr_t lo, hi;
+	if (!hi) {
+		uintptr_t base = getauxval(AT_BASE);
+		const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
+		if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+			return false;
+		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
+		uintptr_t l = UINTPTR_MAX, h = 0;
+		for (int i = 0; i < eh->e_phnum; i++) {
+			if (ph[i].p_type != PT_LOAD)
+				continue;
+			if (base + ph[i].p_vaddr < l)
+				l = base + ph[i].p_vaddr;
+			if (base + ph[i].p_vaddr + ph[i].p_memsz > h)
+				h = base + ph[i].p_vaddr + ph[i].p_memsz;
+		}
+		lo = l;
+		hi = h;
+	}
+	return a >= lo && a < hi;
+}
+
 static bool in_stubs(uintptr_t a)
 {
 	for (int i = 0; i < nblocks; i++)
@@ -757,8 +793,9 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 			continue;
 		const ElfW(Sym) *s = &d.sym[si];
 		unsigned st = ELF64_ST_TYPE(s->st_info);
-		if (s->st_shndx != SHN_UNDEF || (st != STT_FUNC && st != STT_GNU_IFUNC &&
-						 (st != STT_NOTYPE || type != R_X86_64_JUMP_SLOT)))
+		if ((s->st_shndx != SHN_UNDEF && !nest_loose) ||
+		    (st != STT_FUNC && st != STT_GNU_IFUNC &&
+		     (st != STT_NOTYPE || type != R_X86_64_JUMP_SLOT)))
 			continue;
 		if (!wanted(n))
 			continue;
@@ -785,7 +822,7 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		if (ng) {
 			struct gotuse key = {c[i].slot, 0},
 				      *e = bsearch(&key, g, ng, sizeof(*g), cmp_gotuse);
-			if (e && e->use != 1)
+			if (e && e->use != 1 && !(nest_loose && (e->use & 1)))
 				continue; /* -fno-plt's slot: only when only called */
 		}
 		if (v >= d.lo && v < d.hi) {
@@ -801,11 +838,13 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 					p = pv;
 			}
 			v = (uintptr_t)p;
-			if (v >= d.lo && v < d.hi)
+			if (v >= d.lo && v < d.hi && !nest_loose)
 				continue; /* into the module itself */
 		}
 		if (!v || in_stubs(v) || in_traced(v))
 			continue; /* a traced module's */
+		if (nest_loose && in_ldso(v))
+			continue; /* libc's calls of the loader's machinery */
 		c[i].dest = v;
 		if (in_runtime(v)) {
 			/* an interposer: shown as libc's function (what the
@@ -922,6 +961,61 @@ out:
 	munmap(c, nrel * (sizeof(struct cand) + sizeof(struct gotuse)));
 }
 
+/* ---- record --nest-libcall ---------------------------------------------------- */
+
+/* an untraced module whose slots --nest-libcall leaves alone: the dynamic
+ * loader (its calls are its own machinery: binding, TLS, dlopen itself),
+ * the vDSO, and the runtime's own modules (libcalltrace-throw.so, which
+ * record --inject's throw= runs: the runtime's calls, not the program's) */
+static bool nest_skip(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
+{
+	if (bias == getauxval(AT_BASE) || bias == getauxval(AT_SYSINFO_EHDR))
+		return true;
+	struct dyn d;
+	memset(&d, 0, sizeof(d));
+	d.bias = bias;
+	d.phdr = phdr;
+	d.phnum = phnum;
+	if (!read_dynamic(&d))
+		return true;
+	const ElfW(Dyn) *dyn = NULL;
+	for (int i = 0; i < phnum; i++)
+		if (phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(bias + phdr[i].p_vaddr);
+	for (; dyn && dyn->d_tag != DT_NULL; dyn++)
+		if (dyn->d_tag == DT_SONAME && dyn->d_un.d_val < d.strsz &&
+		    !strncmp(d.str + dyn->d_un.d_val, "ld-linux", 8))
+			return true;
+	return gnu_lookup(&d, "calltrace_inject_throw", STT_FUNC) != NULL;
+}
+
+/* with --nest-libcall: every module's slots, the traced modules' and the
+ * libraries' alike.  What libc and the loader do for the runtime while it
+ * hooks them (dlsym's error text, qsort's buffer: malloc through libc's
+ * own slot, hooked a moment before) is not the program's: the thread
+ * holds busy with plug_in set meanwhile, so that such calls take the
+ * hook's untraced path, as a plugin's calls do (hook.c, nested.c) */
+static void nest_flush(void)
+{
+	struct ct_tstate *t = &ct_self;
+	uint32_t plug_in = t->plug_in;
+	t->busy++;
+	t->plug_in = 1;
+	__asm__ volatile("" ::: "memory");
+	for (int i = 0; i < npending; i++) {
+		if (!pending[i].traced &&
+		    nest_skip(pending[i].bias, pending[i].phdr, pending[i].phnum))
+			continue;
+		nest_loose = !pending[i].traced;
+		patch_module(pending[i].bias, pending[i].phdr, pending[i].phnum);
+		nest_loose = false;
+	}
+	npending = 0;
+	__asm__ volatile("" ::: "memory");
+	t->plug_in = plug_in;
+	t->busy--;
+}
+
 /* after dl_iterate_phdr, with modules.c's module lock held */
 void ct_libcall_flush(void)
 {
@@ -940,6 +1034,10 @@ void ct_libcall_flush(void)
 			traced_mods[ntraced].hi = d.hi;
 			ntraced++;
 		}
+	}
+	if (lc_nest) {
+		nest_flush();
+		return;
 	}
 	for (int i = 0; i < npending; i++)
 		if (pending[i].traced)

@@ -321,11 +321,13 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_ENV_FLIGHT "CALLTRACE_FLIGHT"   /* "1": flight recorder mode   */
 #define CT_ENV_LIBCALL "CALLTRACE_LIBCALL" /* library calls: "0" off, or a file */
 #define CT_LIBCALL_FILE "libcall.spec"     /* record --libcall=/--no-libcall= */
-#define CT_ENV_COUNT "CALLTRACE_COUNT"     /* "1": counting mode (--count) */
-#define CT_ENV_PLUGIN "CALLTRACE_PLUGIN"   /* record --plugin: its table file */
-#define CT_PLUGIN_FILE "plugin.spec"       /* (runtime/plugin.c has the format) */
-#define CT_ENV_INJECT "CALLTRACE_INJECT"   /* record --inject: its rule file */
-#define CT_INJECT_FILE "inject.spec"       /* (runtime/inject.c has the format) */
+/* "1": record --nest-libcall, the libraries' own slots hooked too */
+#define CT_ENV_NEST_LIBCALL "CALLTRACE_NEST_LIBCALL"
+#define CT_ENV_COUNT "CALLTRACE_COUNT"   /* "1": counting mode (--count) */
+#define CT_ENV_PLUGIN "CALLTRACE_PLUGIN" /* record --plugin: its table file */
+#define CT_PLUGIN_FILE "plugin.spec"     /* (runtime/plugin.c has the format) */
+#define CT_ENV_INJECT "CALLTRACE_INJECT" /* record --inject: its rule file */
+#define CT_INJECT_FILE "inject.spec"     /* (runtime/inject.c has the format) */
 
 /* record --callsite: "1" (runtime/callsite.c) */
 #define CT_ENV_CALLSITE "CALLTRACE_CALLSITE"

@@ -20,6 +20,10 @@
 int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg, struct ct_error *err)
 {
 	bool on = c == CT_LC_OPT_ON;
+	if (c == CT_LC_OPT_NEST) {
+		o->nest = true;
+		return 0;
+	}
 	if (!arg) {
 		if (o->set && o->set != (on ? 1 : -1)) {
 			ct_set_err(err, "--libcall and --no-libcall: choose one");
@@ -38,6 +42,19 @@ int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg, struct 
 	size_t *n = on ? &o->ninc : &o->nexc;
 	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
 	(*v)[(*n)++] = xstrdup(arg);
+	return 0;
+}
+
+int ct_libcall_check(struct ct_libcall_opts *o, struct ct_error *err)
+{
+	if (!o->nest)
+		return 0;
+	if (o->set < 0) {
+		ct_set_err(err, "--nest-libcall: library calls are off (--no-libcall)");
+		return -1;
+	}
+	if (!o->set)
+		o->set = 1; /* (whatever $CALLTRACE_LIBCALL says: asked for) */
 	return 0;
 }
 

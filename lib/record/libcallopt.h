@@ -23,12 +23,15 @@ struct ct_libcall_opts {
 	size_t ninc;
 	char **exc; /* --no-libcall=REGEX */
 	size_t nexc;
+	bool nest; /* --nest-libcall: the libraries' own library calls too */
 };
 
 #define CT_LC_OPT_ON 0x3100
 #define CT_LC_OPT_OFF 0x3101
+#define CT_LC_OPT_NEST 0x3102
 
-/* one option (c is CT_LC_OPT_ON or CT_LC_OPT_OFF, arg NULL without =):
+/* one option (c is CT_LC_OPT_ON, CT_LC_OPT_OFF or CT_LC_OPT_NEST, arg NULL
+ * without =):
  * 0, or -1 with err filled (a usage error) */
 int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg, struct ct_error *err);
 
@@ -40,6 +43,10 @@ int ct_libcall_option(struct ct_libcall_opts *o, int c, const char *arg, struct 
 int ct_libcall_prepare(const struct ct_libcall_opts *o, const char *prog, char *const *libs,
 		       size_t nlibs, const char *dir, int dfd, char *val, size_t vallen,
 		       struct ct_error *err);
+
+/* --nest-libcall with the others: library calls turned on when no option
+ * said (as --libcall); 0, or -1 with err (--no-libcall) */
+int ct_libcall_check(struct ct_libcall_opts *o, struct ct_error *err);
 
 void ct_libcall_opts_free(struct ct_libcall_opts *o);
 
