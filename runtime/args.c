@@ -549,6 +549,7 @@ static inline void capture_regs(struct ct_tstate *t, unsigned type, uint32_t idx
 				const struct op *o, uint32_t n, uint32_t words, const uint64_t *src)
 {
 	uintptr_t p = ct_arch_reserve(&t->cur, (words + 1) * 4u);
+	ct_wr_begin(t, p, (words + 1) * 4u);
 	volatile uint32_t *w = (volatile uint32_t *)p;
 	unsigned k = 1;
 	for (uint32_t i = 0; i < n; i++, o++) {
@@ -559,6 +560,7 @@ static inline void capture_regs(struct ct_tstate *t, unsigned type, uint32_t idx
 	}
 	__asm__ volatile("" ::: "memory");
 	w[0] = ct_ext_word(type, words, idx);
+	ct_wr_end(t);
 	if (unlikely(p + (words + 1) * 4u > t->limit))
 		ct_buffer_full(t);
 }

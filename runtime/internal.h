@@ -199,7 +199,30 @@ struct ct_tstate {
 	const struct ct_arch_regs *fl_regs;
 	/* read= triggers (readtrig.c): the pmu- kinds' counters */
 	struct ct_read_pmu rd_pmu[3];
+	/* a record of several stores being written by the outer path
+	 * (reserved, payload first, header last: ct_wr_begin/ct_wr_end), or
+	 * 0: a signal handler that interrupts it and jumps out of the hook
+	 * (siglongjmp) leaves it half written, a payload behind a zero
+	 * header, which the jump's wrapper turns into padding */
+	uintptr_t wr_p, wr_end;
 };
+
+/* around a record written in several stores by the outer path (see
+ * wr_p): the area is known before the first store and forgotten after
+ * the last */
+static inline __attribute__((always_inline)) void ct_wr_begin(struct ct_tstate *t, uintptr_t p,
+							      uintptr_t n)
+{
+	t->wr_end = p + n;
+	t->wr_p = p;
+	__asm__ volatile("" ::: "memory");
+}
+
+static inline __attribute__((always_inline)) void ct_wr_end(struct ct_tstate *t)
+{
+	__asm__ volatile("" ::: "memory");
+	t->wr_p = 0;
+}
 #define CT_BUSY_OFF (1u << 30)
 
 extern __thread struct ct_tstate ct_self __attribute__((tls_model("initial-exec")));

@@ -52,9 +52,12 @@ void ct_put_words(struct ct_tstate *t, const uint32_t *w, unsigned n)
 {
 	uintptr_t p = reserve(t, n * 4u);
 	/* payload first, header last: a crash in between leaves a zero
-	 * (padding) word where the header goes */
+	 * (padding) word where the header goes; a jump out of a signal
+	 * handler in between, the whole record as padding (wrap_unwind.c) */
+	ct_wr_begin(t, p, n * 4u);
 	memcpy((uint32_t *)p + 1, w + 1, (n - 1) * 4u);
 	__atomic_store_n((uint32_t *)p, w[0], __ATOMIC_RELEASE);
+	ct_wr_end(t);
 	if (unlikely(p + n * 4u > t->limit))
 		ct_buffer_full(t);
 }

@@ -101,6 +101,14 @@ static void note_longjmp(void *env)
 		 * way.  A buffer switch it was waiting for is not half done
 		 * (ct_buffer_full waits before it starts), so forget the wait. */
 		bool interrupted = t->busy != 0;
+		if (interrupted && t->wr_p) {
+			/* a record it was writing: padding, not a payload
+			 * behind a zero header */
+			for (volatile uint32_t *w = (uint32_t *)t->wr_p; (uintptr_t)w < t->wr_end;
+			     w++)
+				*w = 0;
+			t->wr_p = 0;
+		}
 		uint32_t n = t->ndepth;
 		t->busy = 0;
 		t->ndepth = 0;
@@ -119,6 +127,9 @@ static void note_longjmp(void *env)
 			uint32_t w[3] = {ct_ext_word(CT_EXT_UNWIND_TO, 2, 0),
 					 ct_filt_recorded(t, 0, target), n};
 			ct_put_words(t, w, 3);
+			/* and a new delta base: the interrupted hook may have
+			 * moved it without its record (or the other way) */
+			ct_put_time(t, ct_clock());
 		} else {
 			ct_emit_unwind(t, n);
 		}

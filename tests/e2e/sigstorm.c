@@ -3,12 +3,18 @@
  * recursion: handlers land in every instruction of the hooks, including a
  * buffer switch (the test records with small buffers), and the hook they
  * interrupted never resumes.  The trace must stay readable and the program
- * must not hang. */
+ * must not hang.  With "mark", main also writes a long mark each round
+ * (calltrace_mark: a record of many words, its payload written before its
+ * header): a jump out of the handler that interrupted one must not leave
+ * the payload (its 'a's read as returns) behind a zero header. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "calltrace/calltrace.h"
 
 #include "ct_test.h"
 
@@ -53,8 +59,11 @@ NOTRACE static void *killer(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int mark = argc > 1 && !strcmp(argv[1], "mark");
+	static char text[201];
+	memset(text, 'a', sizeof(text) - 1);
 	stack_t ss;
 	ss.ss_sp = malloc(1 << 16);
 	ss.ss_size = 1 << 16;
@@ -78,9 +87,12 @@ int main(void)
 	} else {
 		pthread_create(&k, NULL, killer, &me);
 	}
-	while (rounds < 60000) {
+	/* (mark: until 300 signals came, most of them during a mark) */
+	while (mark ? handled < 300 && rounds < 100000 : rounds < 60000) {
 		rounds++;
-		rec(20);
+		rec(mark ? 2 : 20);
+		if (mark)
+			calltrace_mark("%s", text);
 	}
 	done = 1;
 	pthread_join(k, NULL);
