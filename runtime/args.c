@@ -84,6 +84,11 @@ struct spec {
 	uint32_t op0, nentry; /* ops[op0 .. op0 + nentry) */
 	uint32_t rop0, nret;
 	uint32_t wentry, wret; /* payload words when fixed (registers only), else 0 */
+#ifdef CT_REGS_CFA
+	uint32_t unplaced; /* aarch64 -pg: parameters without a place at
+			    * _mcount ("a -" lines), shown as unknown: an
+			    * empty ARGS record says so when none has one */
+#endif
 };
 
 struct func {
@@ -647,6 +652,10 @@ unsigned ct_args_entry(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_r
 			     (const uint64_t *)r);
 	else if (s->nentry)
 		capture(t, CT_EXT_ARGS, (uint32_t)i, A.ops + s->op0, s->nentry, r, NULL);
+#ifdef CT_REGS_CFA
+	else if (s->unplaced)
+		capture(t, CT_EXT_ARGS, (uint32_t)i, A.ops, 0, r, NULL);
+#endif
 	return s->nret ? CT_ARGS_WANT_RET : 0;
 }
 
@@ -826,6 +835,9 @@ static int load(const char *path)
 					cur->rop0 = A.nops;
 				cur->nret += n;
 			} else {
+#ifdef CT_REGS_CFA
+				cur->unplaced += !n;
+#endif
 				if (!cur->nentry)
 					cur->op0 = A.nops;
 				cur->nentry += n;
