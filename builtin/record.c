@@ -16,6 +16,7 @@
  * symbols, the final info, the summary and the exit status.
  */
 #include <ctype.h>
+#include <elf.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "argrecord.h"
 #include "argspec.h"
 #include "builtin.h"
 #include "calltrace/format.h"
@@ -364,10 +366,9 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 				  fe & CT_MOD_FE_FENTRY ? "-pg -mfentry"
 							: "-fpatchable-function-entry",
 				  r->emu.arch);
-	const char *no = r->o.ao.nA || r->o.ao.nR || r->o.ao.autoargs ? "-A, -R and -a"
-			 : r->o.lc.nest                               ? "--nest-libcall"
-			 : r->o.lc.set > 0 || r->o.lc.ninc            ? "--libcall"
-			 : r->o.inj.nrules                            ? "--inject"
+	const char *no = r->o.lc.nest                    ? "--nest-libcall"
+			 : r->o.lc.set > 0 || r->o.lc.ninc ? "--libcall"
+			 : r->o.inj.nrules               ? "--inject"
 			 : r->o.clock && use_tsc ? "--clock=tsc (the emulated counter is not this "
 						   "machine's)"
 						 : NULL;
@@ -395,13 +396,39 @@ static int hooked_module(void *ctx, const struct ct_modfound *m)
 	return -1;
 }
 
+/* -A with argument items (argN, fpargN, fmt=, %LOC) for an aarch64
+ * program: its only register-seeing front end is -pg, and at _mcount the
+ * argument registers are not the arguments (doc/args.md, "AArch64"); -a
+ * and -A REGEX take each parameter where DWARF puts it there.  Refused
+ * (exit 2) unless the program has patched entries, where x0-x7 and
+ * v0-v7 are the arguments.  -R is not: x0/x1 and d0/d1 are exact at the
+ * return trampoline.  0, or record's exit status */
+static int a64_args_refusal(struct recorder *r, const char *exe)
+{
+	if (!r->o.ao.nA || ct_elf_machine(exe) != EM_AARCH64)
+		return 0;
+	int fe = ct_module_frontends(exe);
+	if (fe > 0 && (fe & CT_MOD_FE_PATCH))
+		return 0;
+	for (size_t i = 0; i < r->o.ao.nA; i++)
+		if (!ct_args_opt_auto(r->o.ao.A[i]))
+			return emu_refuse(2,
+					  "%s: -A '%s': on aarch64, -pg's registers at _mcount are "
+					  "not the arguments: use -a or -A 'REGEX' (each parameter "
+					  "where DWARF puts it: build with -g; doc/args.md)",
+					  r->o.argv[0], r->o.ao.A[i]);
+	return 0;
+}
+
 static int prepare(struct recorder *r)
 {
 	int code = check_command(r->o.argv[0]);
 	if (code)
 		return code;
 	char *exe = ct_find_program(r->o.argv[0]);
-	if (exe && (code = prepare_emulation(r, exe)) != 0) {
+	if (exe) /* -A/-R's register names: the program's (lib/args/argregs.h) */
+		ct_aspec_set_machine(ct_elf_machine(exe));
+	if (exe && ((code = prepare_emulation(r, exe)) != 0 || (code = a64_args_refusal(r, exe)))) {
 		free(exe);
 		return code;
 	}

@@ -42,7 +42,7 @@ uint64_t ct_args_mask;
  * trampolines' args_fn, last_entry below) are keyed by address | this */
 uint64_t ct_args_gen_key;
 
-enum { OP_GP, OP_XMM, OP_STACK, OP_RET };
+enum { OP_GP, OP_XMM, OP_STACK, OP_RET, OP_CFA };
 enum { OP_STR_C = 1, OP_STR_STD = 2 }; /* struct op's str */
 
 struct op {
@@ -52,17 +52,43 @@ struct op {
 			 * to a libstdc++ std::string (pointer, length) */
 	uint8_t narrow; /* one payload word (a value of at most 32 bits) */
 	uint8_t slot;   /* registers: index of the u64 in struct ct_arch_regs
-			 * (rdi..r9 0..5, xmm0..7 6..13) or ct_arch_retregs */
+			 * (reg_slot) or ct_arch_retregs */
 	uint8_t pad[3];
-	uint16_t size;  /* OP_STACK: bytes */
-	uint16_t words; /* OP_STACK: payload words (size rounded up to 8 bytes) */
-	uint32_t off;   /* OP_STACK: from the entry sp */
+	uint16_t size;  /* OP_STACK, OP_CFA: bytes */
+	uint16_t words; /* OP_STACK, OP_CFA: payload words (size rounded up to 8 bytes) */
+	uint32_t off;   /* OP_STACK: from the entry sp; OP_CFA: an int32_t
+			 * from the CFA (aarch64 -pg: the frame's parameters) */
 };
+
+/* the slot (u64 index) in struct ct_arch_regs of a spec file's register
+ * (calltrace/specfile.h), -1 when this architecture has no such one:
+ * x86-64's rdi..r9 and xmm0..7; aarch64's x0..x7, v0..v7 and the
+ * callee-saved x19..x28 and d8..d15 (-pg's parameters, DWARF's) */
+static int reg_slot(unsigned kind, unsigned reg)
+{
+	const struct ct_arch_regs *z = NULL;
+	if (kind == CT_AL_GP && reg < sizeof(z->gp) / 8)
+		return (int)(offsetof(struct ct_arch_regs, gp) / 8 + reg);
+	if (kind == CT_AL_XMM && reg < sizeof(z->xmm) / 8)
+		return (int)(offsetof(struct ct_arch_regs, xmm) / 8 + reg);
+#ifdef CT_REGS_CS
+	if (kind == CT_AL_GP && reg >= CT_SF_GP_CS_LO && reg <= CT_SF_GP_CS_HI)
+		return (int)(offsetof(struct ct_arch_regs, cs) / 8 + reg - CT_SF_GP_CS_LO);
+	if (kind == CT_AL_XMM && reg >= 8 && reg < 8 + sizeof(z->fcs) / 8)
+		return (int)(offsetof(struct ct_arch_regs, fcs) / 8 + reg - 8);
+#endif
+	return -1;
+}
 
 struct spec {
 	uint32_t op0, nentry; /* ops[op0 .. op0 + nentry) */
 	uint32_t rop0, nret;
 	uint32_t wentry, wret; /* payload words when fixed (registers only), else 0 */
+#ifdef CT_REGS_CFA
+	uint32_t unplaced; /* aarch64 -pg: parameters without a place at
+			    * _mcount ("a -" lines), shown as unknown: an
+			    * empty ARGS record says so when none has one */
+#endif
 };
 
 struct func {
@@ -502,6 +528,21 @@ static unsigned copy_stack(uint32_t *w, const struct op *o, uint64_t sp)
 	return o->words;
 }
 
+#ifdef CT_REGS_CFA
+/* aarch64 -pg: a parameter in the traced function's frame, below its CFA
+ * (DW_OP_fbreg): the frame is live, mapped and the thread's own */
+static unsigned copy_frame(uint32_t *w, const struct op *o, uint64_t cfa)
+{
+	uintptr_t src = (uintptr_t)(cfa + (uint64_t)(int64_t)(int32_t)o->off);
+	char *dst = (char *)w;
+	if (o->words)
+		__builtin_memset(dst + (size_t)o->words * 4 - 8, 0, 8);
+	if (read_mem(dst, src, o->size) != o->size)
+		memset(dst, 0, o->size);
+	return o->words;
+}
+#endif
+
 static void capture(struct ct_tstate *t, unsigned type, uint32_t idx, const struct op *o,
 		    uint32_t n, const struct ct_arch_regs *r, const struct ct_arch_retregs *rr)
 {
@@ -510,18 +551,36 @@ static void capture(struct ct_tstate *t, unsigned type, uint32_t idx, const stru
 	for (uint32_t i = 0; i < n; i++, o++) {
 		uint64_t v;
 		switch (o->kind) {
+#ifndef CT_REGS_CFA
 		case OP_GP:
 			v = r->gp[o->reg];
 			break;
 		case OP_XMM:
 			v = r->xmm[o->reg];
 			break;
+#endif
 		case OP_RET:
 			v = o->reg == 0   ? rr->rax
 			    : o->reg == 1 ? rr->rdx
 			    : o->reg == 2 ? rr->xmm0
 					  : rr->xmm1;
 			break;
+#ifdef CT_REGS_CFA
+		case OP_CFA: {
+			unsigned m = copy_frame(w + k, o, r->cfa);
+			if (o->str)
+				v = (uint64_t)w[k] | (uint64_t)w[k + 1] << 32;
+			k += m;
+			if (o->str)
+				k += copy_text(w + k, o, v);
+			continue;
+		}
+		case OP_GP:
+		case OP_XMM:
+			/* aarch64: the callee-saved registers too */
+			v = ((const uint64_t *)r)[o->slot];
+			break;
+#endif
 		default: {
 			unsigned m = copy_stack(w + k, o, r->sp);
 			if (o->str)
@@ -595,6 +654,10 @@ unsigned ct_args_entry(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_r
 			     (const uint64_t *)r);
 	else if (s->nentry)
 		capture(t, CT_EXT_ARGS, (uint32_t)i, A.ops + s->op0, s->nentry, r, NULL);
+#ifdef CT_REGS_CFA
+	else if (s->unplaced)
+		capture(t, CT_EXT_ARGS, (uint32_t)i, A.ops, 0, r, NULL);
+#endif
 	return s->nret ? CT_ARGS_WANT_RET : 0;
 }
 
@@ -673,14 +736,27 @@ static int ops_of_line(const struct ct_sf_line *l, bool ret, struct op *out, uin
 		switch (c->kind) {
 		case CT_AL_GP:
 		case CT_AL_RET:
+			if (!ret && c->kind == CT_AL_GP && reg_slot(CT_AL_GP, c->reg) < 0)
+				return -1; /* not this architecture's */
 			o.kind = ret ? OP_RET : OP_GP;
-			o.reg = o.slot = c->reg;
+			o.reg = c->reg;
+			o.slot = (uint8_t)(ret ? c->reg : reg_slot(CT_AL_GP, c->reg));
 			break;
 		case CT_AL_XMM:
+			if (reg_slot(CT_AL_XMM, c->reg) < 0)
+				return -1;
 			o.kind = OP_XMM;
 			o.reg = c->reg;
-			o.slot = (uint8_t)(6 + c->reg);
+			o.slot = (uint8_t)reg_slot(CT_AL_XMM, c->reg);
 			break;
+#ifdef CT_REGS_CFA
+		case CT_AL_CFA:
+			o.kind = OP_CFA;
+			o.off = c->off;
+			o.size = c->size;
+			o.words = (uint16_t)((c->size + 7u) / 8u * 2u);
+			break;
+#endif
 		case CT_AL_STACK:
 			o.kind = OP_STACK;
 			o.off = c->off;
@@ -761,6 +837,9 @@ static int load(const char *path)
 					cur->rop0 = A.nops;
 				cur->nret += n;
 			} else {
+#ifdef CT_REGS_CFA
+				cur->unplaced += !n;
+#endif
 				if (!cur->nentry)
 					cur->op0 = A.nops;
 				cur->nentry += n;
@@ -802,17 +881,18 @@ static int load(const char *path)
 			const struct op *o = A.ops + (r ? s->rop0 : s->op0);
 			uint32_t n = r ? s->nret : s->nentry, w = 0, max = 0;
 			for (uint32_t k = 0; k < n; k++)
-				max += (o[k].kind == OP_STACK ? o[k].words
-					: o[k].narrow         ? 1u
-							      : 2u) +
+				max += (o[k].kind == OP_STACK || o[k].kind == OP_CFA ? o[k].words
+					: o[k].narrow                                ? 1u
+										     : 2u) +
 				       (o[k].str ? 1 + (A.strmax + 3) / 4 : 0);
 			if (max > CT_ARGS_MAX_WORDS) {
 				sf.why = "a spec too large for one record";
 				goto bad;
 			}
 			for (uint32_t k = 0; k < n && w != UINT32_MAX; k++)
-				w = o[k].kind == OP_STACK || o[k].str ? UINT32_MAX
-								      : w + (o[k].narrow ? 1 : 2);
+				w = o[k].kind == OP_STACK || o[k].kind == OP_CFA || o[k].str
+					    ? UINT32_MAX
+					    : w + (o[k].narrow ? 1 : 2);
 			if (w == UINT32_MAX || w > CT_ARGS_MAX_WORDS)
 				w = 0;
 			if (r)

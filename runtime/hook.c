@@ -590,6 +590,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 		return 0;
 	}
 	uintptr_t cfa_a64 = (uintptr_t)slot - 8 - (uintptr_t)fpoff;
+	r->cfa = cfa_a64; /* the parameters in its frame (args.c, CT_AL_CFA) */
 #endif
 	if (unlikely(t->busy != 1)) {
 		nested_enter(t, fn, slot PASS_CFA);

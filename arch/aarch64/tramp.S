@@ -31,11 +31,11 @@
  */
 #include "regs.h"
 
-/* _mcount's frame: the frame record, struct ct_arch_regs, x8,
+/* _mcount's frame: the frame record, struct ct_arch_regs, x8 and a pad,
  * the full q0-q7 */
 #define E_REGS 16
 #define E_X8 (E_REGS + CT_REGS_SIZE)
-#define E_Q (E_X8 + 8)
+#define E_Q (E_X8 + 16)
 #define E_SIZE (E_Q + 8 * 16)
 
 /* ct_return_tramp's: the frame record, struct ct_arch_retregs, x2-x8 and
@@ -70,7 +70,10 @@
  * its frame record (x29 + 8): ct_hook_enter puts the return trampoline
  * there.  (With -pg the entry stack pointer is not known here, so there
  * are no stack-passed arguments to read; nor is x0 the first argument:
- * gcc has put the link register there.)
+ * gcc has put the link register there.  -a takes the parameters where
+ * DWARF puts them at this call: in the frame, below the CFA hook.c works
+ * out, or in callee-saved registers, saved into the struct while
+ * ct_args_enabled; doc/args.md, "AArch64".)
  */
 	.globl _mcount
 	.type _mcount, %function
@@ -95,6 +98,19 @@ _mcount:
 	stp q2, q3, [sp, #E_Q + 32]
 	stp q4, q5, [sp, #E_Q + 64]
 	stp q6, q7, [sp, #E_Q + 96]
+	adrp x10, ct_args_enabled	/* -A/-R/-a (runtime/args.c): the */
+	ldrb w10, [x10, #:lo12:ct_args_enabled]
+	cbz w10, 1f			/* callee-saved registers, where DWARF */
+	stp x19, x20, [sp, #E_REGS + CT_REGS_CS + 0]	/* may put parameters */
+	stp x21, x22, [sp, #E_REGS + CT_REGS_CS + 16]
+	stp x23, x24, [sp, #E_REGS + CT_REGS_CS + 32]
+	stp x25, x26, [sp, #E_REGS + CT_REGS_CS + 48]
+	stp x27, x28, [sp, #E_REGS + CT_REGS_CS + 64]
+	stp d8, d9, [sp, #E_REGS + CT_REGS_FCS + 0]
+	stp d10, d11, [sp, #E_REGS + CT_REGS_FCS + 16]
+	stp d12, d13, [sp, #E_REGS + CT_REGS_FCS + 32]
+	stp d14, d15, [sp, #E_REGS + CT_REGS_FCS + 48]
+1:
 	ldr x9, [sp]			/* the traced function's x29 */
 	add x9, x9, #8			/* its saved link register: the slot */
 	adrp x10, ct_count_on		/* record --count (runtime/count.c) */

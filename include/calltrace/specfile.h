@@ -36,18 +36,40 @@
 
 /* where a value is */
 enum ct_aloc_kind {
-	CT_AL_GP,    /* integer argument register 0..5: rdi rsi rdx rcx r8 r9 */
-	CT_AL_XMM,   /* xmm0..7 (low 8 bytes) */
+	CT_AL_GP,    /* integer register: 0..5 the x86-64 argument registers rdi
+		      * rsi rdx rcx r8 r9 (aarch64's x0..x5); aarch64 also
+		      * 6, 7 (x6, x7) and 19..28 (x19..x28, callee-saved) */
+	CT_AL_XMM,   /* vector register, low 8 bytes: 0..7 xmm0..7 (aarch64's
+		      * v0..v7); aarch64 also 8..15 (d8..d15, callee-saved) */
 	CT_AL_STACK, /* size bytes at the entry sp + off (off >= 8) */
-	CT_AL_RET,   /* return registers: 0 rax, 1 rdx, 2 xmm0, 3 xmm1 */
+	CT_AL_RET,   /* return registers: 0 rax, 1 rdx, 2 xmm0, 3 xmm1
+		      * (aarch64: x0, x1, d0, d1) */
+	CT_AL_CFA,   /* size bytes at the frame's CFA + (int32_t)off: aarch64
+		      * -pg's parameters in the frame (DWARF's DW_OP_fbreg
+		      * with the CFA as frame base), read at _mcount */
 };
 
 struct ct_aloc {
 	uint8_t kind;
 	uint8_t reg;
-	uint16_t size; /* CT_AL_STACK: bytes (1..256) */
-	uint32_t off;  /* CT_AL_STACK: from the entry sp */
+	uint16_t size; /* CT_AL_STACK, CT_AL_CFA: bytes (1..256) */
+	uint32_t off;  /* CT_AL_STACK: from the entry sp; CT_AL_CFA: an
+			* int32_t from the CFA */
 };
+
+/* a location read from memory (size bytes, in 8-byte words) */
+static inline bool ct_sf_in_memory(const struct ct_aloc *l)
+{
+	return l->kind == CT_AL_STACK || l->kind == CT_AL_CFA;
+}
+
+/* the callee-saved registers a CT_AL_GP / CT_AL_XMM location may name
+ * (aarch64's) besides the argument registers */
+#define CT_SF_GP_CS_LO 19
+#define CT_SF_GP_CS_HI 28
+#define CT_SF_GP_MAX 8 /* argument registers: 0..7 */
+#define CT_SF_XMM_MAX 16
+#define CT_SF_CFA_OFF_MAX (1 << 20)
 
 /* how a value is shown */
 enum ct_afmt {
@@ -102,7 +124,7 @@ static const char *const ct_sf_ret_names[4] = {"rax", "rdx", "xmm0", "xmm1"};
 static inline bool ct_sf_narrow(unsigned fmt, unsigned bits, unsigned nloc,
 				const struct ct_aloc *loc0)
 {
-	if (nloc != 1 || loc0->kind == CT_AL_STACK)
+	if (nloc != 1 || ct_sf_in_memory(loc0))
 		return false;
 	switch (fmt) {
 	case CT_AF_INT:
@@ -129,7 +151,7 @@ static inline unsigned ct_sf_item_words(unsigned fmt, unsigned bits, unsigned nl
 	if (nloc && ct_sf_narrow(fmt, bits, nloc, &loc[0]))
 		return 1;
 	for (unsigned i = 0; i < nloc; i++)
-		w += loc[i].kind == CT_AL_STACK ? ((loc[i].size + 7u) / 8u) * 2u : 2u;
+		w += ct_sf_in_memory(&loc[i]) ? ((loc[i].size + 7u) / 8u) * 2u : 2u;
 	if (ct_sf_has_text(fmt) && nloc)
 		w += 1 + (strmax + 3) / 4;
 	return w;
@@ -219,8 +241,22 @@ static inline long ct_sf_text(struct ct_sf_field f, char *out, size_t len)
 
 /* ---- items ------------------------------------------------------------ */
 
-/* one location: "rdi".."r9", "xmm0".."xmm7", "sp+OFF:SIZE"; or with ret,
- * "rax" "rdx" "xmm0" "xmm1" */
+/* a decimal register number of f from character k on: n in [lo, hi] */
+static inline bool ct_sf_regnum(struct ct_sf_field f, size_t k, unsigned lo, unsigned hi,
+				unsigned *n)
+{
+	uint64_t v;
+	struct ct_sf_field d = {f.s + k, f.n > k ? f.n - k : 0};
+	if (d.n < 1 || d.n > 2 || (d.n == 2 && d.s[0] == '0') || !ct_sf_num(d, 10, hi, &v) ||
+	    v < lo)
+		return false;
+	*n = (unsigned)v;
+	return true;
+}
+
+/* one location: "rdi".."r9", "xmm0".."xmm7", "sp+OFF:SIZE", aarch64's
+ * "x6" "x7" "x19".."x28" "d8".."d15" "cfa+OFF:SIZE" "cfa-OFF:SIZE"; or
+ * with ret, "rax" "rdx" "xmm0" "xmm1" */
 static inline bool ct_sf_loc(struct ct_sf_field f, bool ret, struct ct_aloc *l)
 {
 	l->kind = 0, l->reg = 0, l->size = 0, l->off = 0;
@@ -240,6 +276,32 @@ static inline bool ct_sf_loc(struct ct_sf_field f, bool ret, struct ct_aloc *l)
 	if (f.n == 4 && f.s[0] == 'x' && f.s[1] == 'm' && f.s[2] == 'm' && f.s[3] >= '0' &&
 	    f.s[3] <= '7') {
 		l->kind = CT_AL_XMM, l->reg = (uint8_t)(f.s[3] - '0');
+		return true;
+	}
+	unsigned rn;
+	if (f.n >= 2 && f.s[0] == 'x' &&
+	    (ct_sf_regnum(f, 1, 6, CT_SF_GP_MAX - 1, &rn) ||
+	     ct_sf_regnum(f, 1, CT_SF_GP_CS_LO, CT_SF_GP_CS_HI, &rn))) {
+		l->kind = CT_AL_GP, l->reg = (uint8_t)rn;
+		return true;
+	}
+	if (f.n >= 2 && f.s[0] == 'd' && ct_sf_regnum(f, 1, 8, CT_SF_XMM_MAX - 1, &rn)) {
+		l->kind = CT_AL_XMM, l->reg = (uint8_t)rn;
+		return true;
+	}
+	if (f.n > 4 && f.s[0] == 'c' && f.s[1] == 'f' && f.s[2] == 'a' &&
+	    (f.s[3] == '+' || f.s[3] == '-')) {
+		size_t c = 4;
+		while (c < f.n && f.s[c] != ':')
+			c++;
+		uint64_t off, size;
+		struct ct_sf_field fo = {f.s + 4, c - 4},
+				   fs = {f.s + c + 1, c < f.n ? f.n - c - 1 : 0};
+		if (c == f.n || !ct_sf_num(fo, 10, CT_SF_CFA_OFF_MAX, &off) ||
+		    !ct_sf_num(fs, 10, CT_SF_STACK_SIZE_MAX, &size) || size < 1)
+			return false;
+		int32_t so = f.s[3] == '-' ? -(int32_t)off : (int32_t)off;
+		l->kind = CT_AL_CFA, l->off = (uint32_t)so, l->size = (uint16_t)size;
 		return true;
 	}
 	if (f.n > 3 && f.s[0] == 's' && f.s[1] == 'p' && f.s[2] == '+') {

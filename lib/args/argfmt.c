@@ -29,8 +29,7 @@ static bool item_span(const struct ct_aitem *it, const uint32_t *w, uint32_t n, 
 		return true;
 	}
 	for (unsigned i = 0; i < it->nloc; i++) {
-		uint32_t k =
-			it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
+		uint32_t k = ct_sf_in_memory(&it->loc[i]) ? ((it->loc[i].size + 7u) / 8u) * 2u : 2u;
 		if (n - p < k)
 			return false;
 		p += k;
@@ -445,15 +444,15 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 	if (it->fmt == CT_AF_NONE || !it->nloc) {
 		oputs(o, it->desc ? it->desc : "?");
 		for (unsigned i = 0; i < it->nloc; i++)
-			*pos += it->loc[i].kind == CT_AL_STACK ? ((it->loc[i].size + 7u) / 8u) * 2u
-							       : 2u;
+			*pos += ct_sf_in_memory(&it->loc[i]) ? ((it->loc[i].size + 7u) / 8u) * 2u
+							     : 2u;
 		return;
 	}
 	if (it->fmt == CT_AF_STRUCT) {
 		unsigned char bytes[512];
 		size_t n = 0;
 		for (unsigned i = 0; i < it->nloc; i++) {
-			uint32_t k = it->loc[i].kind == CT_AL_STACK
+			uint32_t k = ct_sf_in_memory(&it->loc[i])
 					     ? ((it->loc[i].size + 7u) / 8u) * 2u
 					     : 2u;
 			for (uint32_t j = 0; j < k && n + 4 <= sizeof(bytes); j++, n += 4)
@@ -471,8 +470,7 @@ static void put_item_value(struct ob *o, const struct fctx *c, const struct ct_a
 		/* a long double from the stack (%stack+N): the x87 extended
 		 * format, 64 bits of mantissa with its integer bit, 15 of
 		 * exponent and the sign, in 16 bytes */
-		uint32_t k =
-			it->loc[0].kind == CT_AL_STACK ? ((it->loc[0].size + 7u) / 8u) * 2u : 2u;
+		uint32_t k = ct_sf_in_memory(&it->loc[0]) ? ((it->loc[0].size + 7u) / 8u) * 2u : 2u;
 		uint64_t m = rd64w(w + *pos);
 		unsigned se = k >= 4 ? w[*pos + 2] & 0xffff : 0;
 		*pos += k;

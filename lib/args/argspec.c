@@ -100,11 +100,25 @@ static int parse_fmt(const char *s, size_t n, struct ct_aitem *it)
 	return 0;
 }
 
-/* the n-th (0-based) integer-class argument: a register or the stack */
+/* the traced program's architecture: which register table (argregs.h) */
+static bool machine_a64;
+
+void ct_aspec_set_machine(int em)
+{
+	machine_a64 = em == 183; /* EM_AARCH64 */
+}
+
+/* the n-th (0-based) integer-class argument: a register or the stack
+ * (aarch64: x0..x7; int_slot_ok says whether there is such an argument) */
+static bool int_slot_ok(unsigned k)
+{
+	return !machine_a64 || k < CT_ARGREGS_GP_A64;
+}
+
 static void int_slot(struct ct_aitem *it, unsigned k)
 {
 	it->nloc = 1;
-	if (k < 6) {
+	if (machine_a64 ? k < CT_ARGREGS_GP_A64 : k < CT_ARGREGS_GP) {
 		it->loc[0] = (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)k};
 	} else {
 		it->loc[0] =
@@ -130,9 +144,14 @@ static bool fp_size(const char *s, size_t n, struct ct_aitem *it)
 static int parse_loc(const char *opt, const char *s, size_t n, bool ret, struct ct_aitem *it,
 		     struct ct_error *err)
 {
-	const struct ct_argreg *tab = ret ? ct_retregs : ct_argregs;
-	size_t ntab = ret ? sizeof(ct_retregs) / sizeof(ct_retregs[0])
-			  : sizeof(ct_argregs) / sizeof(ct_argregs[0]);
+	const struct ct_argreg *tab = machine_a64 ? (ret ? ct_retregs_a64 : ct_argregs_a64)
+						  : (ret ? ct_retregs : ct_argregs);
+	size_t ntab = machine_a64 ? (ret ? sizeof(ct_retregs_a64) / sizeof(ct_retregs_a64[0])
+					 : sizeof(ct_argregs_a64) / sizeof(ct_argregs_a64[0]))
+		      : ret       ? sizeof(ct_retregs) / sizeof(ct_retregs[0])
+				  : sizeof(ct_argregs) / sizeof(ct_argregs[0]);
+	const char *retnames = machine_a64 ? CT_RETREGS_NAMES_A64 : CT_RETREGS_NAMES;
+	const char *argnames = machine_a64 ? CT_ARGREGS_NAMES_A64 : CT_ARGREGS_NAMES;
 	for (size_t i = 0; i < ntab; i++)
 		if (strlen(tab[i].name) == n && !memcmp(tab[i].name, s, n)) {
 			it->nloc = 1;
@@ -143,7 +162,12 @@ static int parse_loc(const char *opt, const char *s, size_t n, bool ret, struct 
 		if (ret) {
 			ct_set_err(err,
 				   "'%s': a return value is in a register (%s), not on the stack",
-				   opt, CT_RETREGS_NAMES);
+				   opt, retnames);
+			return -1;
+		}
+		if (machine_a64) {
+			ct_set_err(err, "'%s': %%stack is not available for an aarch64 program",
+				   opt);
 			return -1;
 		}
 		size_t k = 5 + (n > 5 && s[5] == '+');
@@ -170,12 +194,12 @@ static int parse_loc(const char *opt, const char *s, size_t n, bool ret, struct 
 	}
 	if (ret)
 		ct_set_err(err, "'%s': unknown register '%%%.*s' (a return value is in %s)", opt,
-			   (int)n, s, CT_RETREGS_NAMES);
+			   (int)n, s, retnames);
 	else
 		ct_set_err(err,
 			   "'%s': unknown register '%%%.*s' (%s, or stack+N for the N-th stack "
 			   "slot)",
-			   opt, (int)n, s, CT_ARGREGS_NAMES);
+			   opt, (int)n, s, argnames);
 	return -1;
 }
 
@@ -289,6 +313,11 @@ static int parse_printf_form(const char *f, bool ret, struct ct_aspec *spec, str
 				it.nloc = 1;
 				it.loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
 			} else {
+				if (!int_slot_ok(ni)) {
+					ct_set_err(err, "fmt: more than 8 integer arguments (the "
+							"rest are on the stack: use -a)");
+					return -1;
+				}
 				int_slot(&it, ni++);
 			}
 		}
@@ -388,6 +417,14 @@ int ct_aspec_from_opt(const char *opt, bool ret, char **re, struct ct_aspec *spe
 			n = strtoul(p + 3, &e, 10);
 			if (e != nend || n < 1 || n > 64)
 				goto bad_item;
+			if (!int_slot_ok((unsigned)n - 1)) {
+				ct_set_err(err,
+					   "'%s': arg%lu: an aarch64 program's arguments after "
+					   "the eighth are on the stack, which -A does not read "
+					   "there",
+					   opt, n);
+				goto fail;
+			}
 			int_slot(&it, (unsigned)n - 1);
 		} else if (!ret && nend - p > 5 && !strncmp(p, "fparg", 5) &&
 			   isdigit((unsigned char)p[5])) {
@@ -660,13 +697,27 @@ static void put_loc(FILE *f, const struct ct_aloc *l)
 {
 	switch (l->kind) {
 	case CT_AL_GP:
-		fputs(ct_sf_gp_names[l->reg], f);
+		/* 0..5 by their x86-64 names (aarch64's x0..x5), the others
+		 * aarch64's */
+		if (l->reg < 6)
+			fputs(ct_sf_gp_names[l->reg], f);
+		else
+			fprintf(f, "x%u", l->reg);
 		break;
 	case CT_AL_XMM:
-		fprintf(f, "xmm%u", l->reg);
+		if (l->reg < 8)
+			fprintf(f, "xmm%u", l->reg);
+		else
+			fprintf(f, "d%u", l->reg);
 		break;
 	case CT_AL_STACK:
 		fprintf(f, "sp+%u:%u", l->off, l->size);
+		break;
+	case CT_AL_CFA:
+		fprintf(f, "cfa%c%u:%u", (int32_t)l->off < 0 ? '-' : '+',
+			(unsigned)((int32_t)l->off < 0 ? -(int64_t)(int32_t)l->off
+						       : (int64_t)(int32_t)l->off),
+			l->size);
 		break;
 	default:
 		fputs(ct_sf_ret_names[l->reg], f);

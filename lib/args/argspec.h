@@ -83,6 +83,10 @@ struct ct_argtab {
 
 /* ---- specs from the command line ------------------------------------ */
 
+/* the traced program's ELF machine (EM_*): the register names and the
+ * argument registers -A/-R use (lib/args/argregs.h); x86-64's until set */
+void ct_aspec_set_machine(int em);
+
 /* one -A (ret false) or -R (ret true) option: "REGEX@ITEM,ITEM...".
  * *re gets the regex (malloc'd); the items are put into spec (args or ret)
  * as parsed.  -1 with a message in err when the spec is malformed. */

@@ -57,6 +57,11 @@ static bool auto_opt(const char *opt)
 	return !strchr(opt, '@') || (n >= k && !strcmp(opt + n - k, AUTO_ITEM));
 }
 
+bool ct_args_opt_auto(const char *opt)
+{
+	return auto_opt(opt);
+}
+
 int ct_args_parse_opt(const char *opt, bool ret, char **re, struct ct_aspec *spec, bool *autos,
 		      struct ct_error *err)
 {

@@ -25,6 +25,10 @@ struct ct_args_opts {
 int ct_args_parse_opt(const char *opt, bool ret, char **re, struct ct_aspec *spec, bool *autos,
 		      struct ct_error *err);
 
+/* an -A/-R option without argument items: FUNC_REGEX alone or
+ * FUNC_REGEX@auto-args (the types, and on aarch64 the places, from DWARF) */
+bool ct_args_opt_auto(const char *opt);
+
 /* -a: add a spec for every function of the module at path that has DWARF
  * (dwarfargs.c); st is its symbol table.  A module without DWARF is a
  * warning into warn. */

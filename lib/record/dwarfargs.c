@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * record -a: the parameters and return type of every function of a module,
- * from its DWARF (libdw), turned into argument specs.  Where each value is
+ * from its DWARF (libdw), turned into argument specs.  On aarch64 each
+ * parameter is where DWARF says it is at -pg's call of _mcount (a64_param);
+ * on x86-64 where each value is
  * follows the x86-64 System V calling convention: integer-class values in
  * rdi rsi rdx rcx r8 r9, floating ones in xmm0..7, the rest on the stack;
  * structs of up to 16 bytes by the classes of their eightbytes, larger
@@ -11,6 +13,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <gelf.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -33,6 +36,9 @@ struct ctx {
 	struct ct_u64map enums;   /* die offset -> table index + 1 */
 	struct ct_u64map structs; /* die offset -> table index + 1 */
 	struct ct_u64map done;    /* function offsets already described */
+	Elf *elf;                 /* the module's, for aarch64's code */
+	bool a64;                 /* an aarch64 module: DWARF's locations at
+				   * _mcount (a64_param), not the registers */
 };
 
 static Dwarf_Die *strip(Dwarf_Die *d, Dwarf_Die *buf)
@@ -757,7 +763,7 @@ static void fit(struct ct_aspec *s, unsigned strmax)
 		for (size_t i = 0; i < s->nargs; i++) {
 			struct ct_aitem *it = &s->args[i];
 			if (it->fmt == CT_AF_STRUCT && it->nloc == 1 &&
-			    it->loc[0].kind == CT_AL_STACK &&
+			    ct_sf_in_memory(&it->loc[0]) &&
 			    (!big || it->loc[0].size > big->loc[0].size))
 				big = it;
 		}
@@ -774,6 +780,127 @@ static void fit(struct ct_aspec *s, unsigned strmax)
 		if (!big)
 			break;
 	}
+}
+
+/* ---- aarch64 -pg: the parameters where DWARF says, at _mcount --------------- */
+
+/*
+ * On aarch64, -pg calls _mcount at the end of the prologue, after gcc has
+ * put the link register into x0 and moved or stored the parameters it
+ * needs after a call: the argument registers are not the arguments there
+ * (doc/args.md, "AArch64").  What _mcount can read is memory and the
+ * callee-saved registers (x19-x28, d8-d15: tramp.S saves them), and the
+ * CFA (hook.c); so each parameter's location is asked of DWARF at the
+ * address after the `bl _mcount`, and kept only when it is one of those:
+ * a frame slot (DW_OP_fbreg, the frame base being the CFA) or such a
+ * register.  Anything else is shown as "?", never read from elsewhere.
+ */
+
+/* the address after the function's first `bl` (its call of _mcount, as
+ * the runtime finds it: hook.c frame_slot), 0 when there is none in its
+ * first 64 instructions */
+static uint64_t a64_mcount_ret(Elf *e, uint64_t lo)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || lo < sh.sh_addr ||
+		    lo >= sh.sh_addr + sh.sh_size)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			return 0;
+		uint64_t at = lo - sh.sh_addr;
+		for (int n = 0; n < 64 && at + 4 <= d->d_size && at + 4 <= sh.sh_size;
+		     n++, at += 4) {
+			const unsigned char *b = (const unsigned char *)d->d_buf + at;
+			uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+				     (uint32_t)b[3] << 24;
+			if ((w & 0xfc000000u) == 0x94000000u) /* bl */
+				return sh.sh_addr + at + 4;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* is the function's frame base its CFA (DW_OP_call_frame_cfa, what gcc
+ * writes for aarch64)? */
+static bool a64_fb_is_cfa(Dwarf_Die *fn)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *e;
+	size_t n;
+	if (!dwarf_attr_integrate(fn, DW_AT_frame_base, &a) || dwarf_getlocation(&a, &e, &n) != 0)
+		return false;
+	return n == 1 && e[0].atom == DW_OP_call_frame_cfa;
+}
+
+/* one parameter (DIE p, of type d) of a function whose _mcount returns to
+ * site: its format as -a gives it, its location from DWARF */
+static void a64_param(struct ctx *c, Dwarf_Die *p, Dwarf_Die *d, uint64_t site, bool fb_cfa,
+		      struct ct_aitem *it)
+{
+	Dwarf_Die b1, *t = d ? strip(d, &b1) : NULL;
+	Dwarf_Attribute a;
+	Dwarf_Op *e = NULL;
+	size_t n = 0;
+	if (!t || declared_only(t) || !scalar_fmt(c, d, it, 0) ||
+	    !dwarf_attr(p, DW_AT_location, &a) ||
+	    dwarf_getlocation_addr(&a, site, &e, &n, 1) != 1 || n != 1) {
+		set_none(it, "?");
+		return;
+	}
+	Dwarf_Word size = size_of(t);
+	bool fp = it->fmt == CT_AF_FLOAT;
+	unsigned atom = e[0].atom;
+	it->nloc = 1;
+	if (atom == DW_OP_fbreg && fb_cfa && size && size <= CT_SF_STACK_SIZE_MAX &&
+	    (int64_t)e[0].number > -CT_SF_CFA_OFF_MAX && (int64_t)e[0].number < CT_SF_CFA_OFF_MAX) {
+		it->loc[0] = (struct ct_aloc){.kind = CT_AL_CFA,
+					      .size = (uint16_t)size,
+					      .off = (uint32_t)(int32_t)(int64_t)e[0].number};
+		return;
+	}
+	unsigned reg = atom >= DW_OP_reg0 && atom <= DW_OP_reg31 ? atom - DW_OP_reg0
+		       : atom == DW_OP_regx                      ? (unsigned)e[0].number
+								 : 1000;
+	if (!fp && size <= 8 && reg >= CT_SF_GP_CS_LO && reg <= CT_SF_GP_CS_HI) {
+		it->loc[0] = (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)reg};
+		return;
+	}
+	/* DWARF's 64 + N is vN: v8..v15's low 8 bytes are callee-saved */
+	if (fp && reg >= 64 + 8 && reg <= 64 + 15) {
+		it->loc[0] = (struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)(reg - 64)};
+		return;
+	}
+	/* an argument register (clobbered by the call of _mcount), a
+	 * value computed by an expression, pieces: not read */
+	set_none(it, "?");
+}
+
+/* the return value on aarch64, as retval() placed it for x86-64: the
+ * same where AAPCS64 uses the same registers (scalars in x0 or d0,
+ * composites of integers in x0/x1); a composite with floating-point
+ * members (AAPCS64 gives each member of an HFA its own register) and a
+ * std::string returned through memory (x8, which x0 need not hold at the
+ * return) are described, not decoded */
+static void a64_retval(struct ctx *c, struct ct_aitem *it, bool hidden)
+{
+	bool xmm = false;
+	for (unsigned i = 0; i < it->nloc; i++)
+		xmm |= it->loc[i].kind == CT_AL_RET && it->loc[i].reg >= 2;
+	if (hidden && it->fmt == CT_AF_STDSTR) {
+		set_none(it, "<std::string>");
+	} else if (it->fmt == CT_AF_STRUCT && xmm) {
+		const struct ct_astruct *st = &c->t->structs[it->table];
+		set_none(it, "<%s %uB>", st->name, st->size);
+	} else {
+		return;
+	}
+	it->nloc = 1;
+	it->loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
 }
 
 static const struct ct_symbol *sym_at(const struct ct_symtab *st, uint64_t v)
@@ -841,6 +968,12 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 		} while (dwarf_siblingof(&fc, &fc) == 0);
 	}
 
+	/* aarch64: where _mcount returns to, where the locations are asked */
+	uint64_t site = c->a64 ? a64_mcount_ret(c->elf, lo) : 0;
+	bool fb_cfa = c->a64 && a64_fb_is_cfa(fn);
+	if (c->a64 && !site)
+		return; /* no call of _mcount: not a -pg function */
+
 	struct ct_aspec s;
 	memset(&s, 0, sizeof(s));
 	struct alloc al = {0, 0, 8, false};
@@ -849,6 +982,8 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 	Dwarf_Die rt;
 	bool hidden = false;
 	bool has_ret = retval(c, type_of(fn, &rt), &rit, &hidden);
+	if (has_ret && c->a64)
+		a64_retval(c, &rit, hidden);
 	if (hidden)
 		al.gp = 1;
 	Dwarf_Die rb, *rs = has_ret ? strip(&rt, &rb) : NULL;
@@ -872,7 +1007,10 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 				dwarf_formstring(dwarf_attr_integrate(&ch, DW_AT_name, &na));
 			bool art = dwarf_hasattr_integrate(&ch, DW_AT_artificial);
 			it.name = xstrdup(n ? n : art ? "this" : "?");
-			param(c, type_of(&ch, &pt), &al, &it);
+			if (c->a64)
+				a64_param(c, &ch, type_of(&ch, &pt), site, fb_cfa, &it);
+			else
+				param(c, type_of(&ch, &pt), &al, &it);
 			s.args = xrealloc(s.args, (s.nargs + 1) * sizeof(*s.args));
 			s.args[s.nargs++] = it;
 		} while (dwarf_siblingof(&ch, &ch) == 0);
@@ -922,6 +1060,9 @@ int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 		return 0;
 	}
 	struct ctx c = {.t = t, .m = m, .st = st};
+	GElf_Ehdr eh;
+	c.elf = dwarf_getelf(dw);
+	c.a64 = c.elf && gelf_getehdr(c.elf, &eh) && eh.e_machine == EM_AARCH64;
 	ct_u64map_init(&c.enums);
 	ct_u64map_init(&c.structs);
 	ct_u64map_init(&c.done);

@@ -49,7 +49,7 @@ section "-fpatchable-function-entry: exit 2"
 record p ./a64patch
 echo "record ./a64patch: exit $RC" | add
 msg p
-section "-pg with -A: exit 2"
+section "-pg with -A's argument items (-a, -R: args_a64): exit 2"
 record pa -A^leaf@arg1 ./a64pg
 echo "record -A^leaf@arg1 ./a64pg: exit $RC" | add
 msg pa

@@ -192,6 +192,25 @@ static void test_locations(void)
 	CHECK(s.nret == 1 && s.ret[0].loc[0].kind == CT_AL_RET && s.ret[0].loc[0].reg == 1,
 	      "retval%%rdx");
 	ct_aspec_free(&s);
+	/* an aarch64 program's names (argregs.h), by the program's machine */
+	ct_aspec_set_machine(183 /* EM_AARCH64 */);
+	s = parse_ok("f@arg1/d%x7,fparg1/f%d3,arg8/x,fparg2/f32%v2", false, "f");
+	CHECK(s.nargs == 4 && s.args[0].loc[0].kind == CT_AL_GP && s.args[0].loc[0].reg == 7 &&
+		      s.args[1].loc[0].kind == CT_AL_XMM && s.args[1].loc[0].reg == 3 &&
+		      s.args[2].loc[0].kind == CT_AL_GP && s.args[2].loc[0].reg == 7 &&
+		      s.args[3].loc[0].kind == CT_AL_XMM && s.args[3].loc[0].reg == 2,
+	      "aarch64: x7, d3, arg8 in x7, v2");
+	ct_aspec_free(&s);
+	s = parse_ok("f@retval/x64%x1", true, "f");
+	CHECK(s.nret == 1 && s.ret[0].loc[0].kind == CT_AL_RET && s.ret[0].loc[0].reg == 1,
+	      "aarch64: retval%%x1");
+	ct_aspec_free(&s);
+	parse_bad("f@arg1%rdi", false, "unknown register '%rdi' (x0..x7 v0..v7");
+	parse_bad("f@retval%rax", true, "unknown register '%rax' (a return value is in x0 x1");
+	parse_bad("f@arg9", false, "after the eighth are on the stack");
+	parse_bad("f@arg1%stack+1", false, "%stack is not available for an aarch64 program");
+	ct_aspec_set_machine(62 /* EM_X86_64 */);
+	parse_bad("f@arg1%x0", false, "unknown register '%x0'");
 	parse_bad("f@arg1%rzz", false, "unknown register '%rzz'");
 	parse_bad("f@arg1%stack+0", false, "bad stack slot");
 	parse_bad("f@arg1%stack+", false, "bad stack slot");

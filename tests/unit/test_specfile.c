@@ -55,6 +55,33 @@ static void test_items(void)
 		      !ct_sf_loc(F("sp+8:0"), false, &l) && !ct_sf_loc(F("sp+8"), false, &l) &&
 		      !ct_sf_loc(F("sp+1048576:8"), false, &l),
 	      "bad stack slots");
+	/* aarch64 -pg's parameters: in the frame below the CFA, in callee-saved
+	 * registers (and x6, x7 for its patched entries) */
+	CHECK(ct_sf_loc(F("cfa-20:4"), false, &l) && l.kind == CT_AL_CFA && (int32_t)l.off == -20 &&
+		      l.size == 4,
+	      "cfa-20:4");
+	CHECK(ct_sf_loc(F("cfa+16:256"), false, &l) && l.kind == CT_AL_CFA && l.off == 16 &&
+		      l.size == 256,
+	      "cfa+16:256");
+	CHECK(!ct_sf_loc(F("cfa-4"), false, &l) && !ct_sf_loc(F("cfa-4:0"), false, &l) &&
+		      !ct_sf_loc(F("cfa-4:257"), false, &l) && !ct_sf_loc(F("cfa4:4"), false, &l) &&
+		      !ct_sf_loc(F("cfa-1048577:4"), false, &l) &&
+		      !ct_sf_loc(F("cfa-:4"), false, &l),
+	      "bad frame slots");
+	CHECK(ct_sf_loc(F("x19"), false, &l) && l.kind == CT_AL_GP && l.reg == 19, "x19");
+	CHECK(ct_sf_loc(F("x28"), false, &l) && l.kind == CT_AL_GP && l.reg == 28, "x28");
+	CHECK(ct_sf_loc(F("x7"), false, &l) && l.kind == CT_AL_GP && l.reg == 7, "x7");
+	CHECK(ct_sf_loc(F("d15"), false, &l) && l.kind == CT_AL_XMM && l.reg == 15, "d15");
+	CHECK(!ct_sf_loc(F("x5"), false, &l) && !ct_sf_loc(F("x8"), false, &l) &&
+		      !ct_sf_loc(F("x18"), false, &l) && !ct_sf_loc(F("x29"), false, &l) &&
+		      !ct_sf_loc(F("x019"), false, &l) && !ct_sf_loc(F("d7"), false, &l) &&
+		      !ct_sf_loc(F("d16"), false, &l) && !ct_sf_loc(F("x19"), true, &l),
+	      "registers that are no argument's place");
+	CHECK(ct_sf_item_words(CT_AF_INT, 32, 1, &(struct ct_aloc){.kind = CT_AL_CFA, .size = 4},
+			       64) == 2 &&
+		      ct_sf_item_words(CT_AF_INT, 32, 1,
+				       &(struct ct_aloc){.kind = CT_AL_GP, .reg = 19}, 64) == 1,
+	      "a frame slot takes its 8-byte words, a register a narrow value one");
 	CHECK(ct_sf_loc(F("xmm1"), true, &l) && l.kind == CT_AL_RET && l.reg == 3, "ret xmm1");
 	CHECK(!ct_sf_loc(F("rdi"), true, &l) && !ct_sf_loc(F("rax"), false, &l),
 	      "argument and return registers apart");
