@@ -9,21 +9,36 @@
 # For Lua 5.4 running bench/script.lua and for the sqlite3 shell loading
 # rows into :memory: (both built by bench/setup.sh from Debian's sources;
 # a workload it cannot build is skipped):
-#  - truth: the 10 functions with the most self samples of `perf record -e
-#    cpu-clock:u` on the untraced plain build (the same period), beside
-#    their sampled self time in `record --count --sample` of the
-#    -finstrument-functions build; each difference against the larger of
-#    10 % and 3 standard errors of the sample counts (3/sqrt(n) of the
-#    smaller count), "ok" or "OUT"; and main's sampled total against the
-#    untraced run's user time (all of perf's samples, the same clock);
+#  - truth: the 10 functions with the most self samples of the untraced
+#    plain build under `perf record -e cpu-clock:u --call-graph=dwarf` (the
+#    same period), beside their sampled self time in `record --count
+#    --sample`, in two tables: the -finstrument-functions build and the
+#    patched-entry build (-fpatchable-function-entry=5);
+#    each difference against the larger of 10 % and 3 standard errors of
+#    the sample counts (3/sqrt(n) of the smaller count), "ok" or "OUT";
+#    and main's sampled total against the untraced run's user time (all of
+#    perf's samples, the same clock).
+#    Like with like: perf's sample goes to the innermost frame of its call
+#    chain that is in the program's own binary, a function of it (an
+#    inlined call is its caller's, whose code holds it), as calltrace
+#    charges time in untraced code (libc's _int_malloc, the loader) to the
+#    traced call open; a sample with no frame in the binary (the loader at
+#    start-up, an unwinding that fails) is in main's total only.
+#    perf's --no-children self time would charge libc's time to libc's
+#    symbols instead.  (With LBR, --call-graph=lbr would cost less; this
+#    VM has none.)  The -finstrument-functions build cannot match the
+#    plain one exactly: gcc adds the hooks' calls to every function, the
+#    inlined copies too (their time is the inlined function's there, the
+#    caller's in the plain build); the patched-entry build adds 5 bytes of
+#    nops to each out-of-line function only;
 #  - cost: the CPU time (program and record, least of RUNS runs) of
 #    `record --count --sample` against `record --count`, as a share of
-#    the plain build's CPU time.
+#    the plain build's CPU time, for both builds.
 #
 # Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
 # bench/work), PERF (default perf), SAMPLE_HZ (default 1000), RUNS
 # (default 3), SAMPLE_LUA_N (default 200000), SAMPLE_SQLITE_N (default
-# 300000), SKIP_LUA=1, SKIP_SQLITE=1.  Output: a table per workload on
+# 300000), SKIP_LUA=1, SKIP_SQLITE=1.  Output: tables per workload on
 # stdout; the raw files under BENCH_WORK/sample.
 HERE=$(cd "$(dirname "$0")" && pwd)
 SUB=sample
@@ -43,29 +58,57 @@ if ! "$PERF" record -q -e cpu-clock:u -o "$W/probe.perf" -- true >/dev/null 2>"$
 	PERF=""
 fi
 
-# truth NAME PLAIN FI: the tables for the commands PLAIN (untraced plain
-# build) and FI (its -finstrument-functions build), word-split
+# perf_truth NAME PLAIN: perf's samples of the command PLAIN (the untraced
+# plain build, word-split), each charged to the innermost frame in PLAIN's
+# binary, into W/NAME.perf.txt (samples TAB function, most first; the
+# samples with no such frame as "[no frame in the program]"), and their
+# sum into W/NAME.perf.all; false if perf is not there or failed
+perf_truth() {
+	_n=$1 _plain=$2
+	[ -n "$PERF" ] || return 1
+	# shellcheck disable=SC2086 # the command's words
+	set -- $_plain
+	_bin=$(readlink -f "$1")
+	# shellcheck disable=SC2086
+	"$PERF" record -q -e cpu-clock:u -c "$PERIOD" --call-graph=dwarf -o "$W/$_n.perf" \
+		-- $_plain >/dev/null 2>"$W/$_n.perf.err" || { say "$_n: perf record failed"; return 1; }
+	"$PERF" script -i "$W/$_n.perf" -F ip,sym,dso 2>/dev/null | awk -v bin="$_bin" '
+		# one sample: a blank line, then its frames, innermost first:
+		# "ADDR SYM (DSO)", or "ADDR SYM (inlined)" for an inlined call
+		function done_() { if (in_) { n[fn == "" ? "[no frame in the program]" : fn]++; all++ } in_ = 0; fn = "" }
+		/^[[:space:]]*$/ { done_(); next }
+		{
+			in_ = 1
+			if (fn != "") next
+			d = $NF; sub(/^\(/, "", d); sub(/\)$/, "", d)
+			if (d == bin) { fn = $2 }
+		}
+		END { done_(); for (f in n) print n[f] "\t" f; print all > "/dev/stderr" }' \
+		2>"$W/$_n.perf.all" | sort -t "$(printf '\t')" -k1,1nr >"$W/$_n.perf.txt"
+	[ -s "$W/$_n.perf.txt" ]
+}
+
+# truth NAME LABEL TRACED: the table of record --count --sample of the
+# command TRACED (a traced build, word-split; LABEL names it) against
+# perf_truth's W/NAME.perf.txt
 truth() {
-	_n=$1 _plain=$2 _fi=$3
-	echo "== $_n: sampled self time, record --count --sample ($HZ Hz) of the -finstrument-functions"
-	echo "== build against perf record -e cpu-clock:u -c $PERIOD of the plain build"
-	rm -rf "$W/$_n.d"
+	_n=$1 _l=$2 _tr=$3
+	echo "== $_n: sampled self time, record --count --sample ($HZ Hz) of the $_l build"
+	echo "== against perf record -e cpu-clock:u -c $PERIOD --call-graph=dwarf of the plain build"
+	echo "== (perf: each sample to its innermost frame in the program's binary)"
+	rm -rf "$W/$_n-$_l.d"
 	# shellcheck disable=SC2086 # the commands' words
-	"$CT" record -q -d "$W/$_n.d" --count --sample="$HZ" $_fi >/dev/null 2>"$W/$_n.rec.err" ||
-		{ say "$_n: record failed: $(tail -1 "$W/$_n.rec.err")"; return; }
-	"$CT" report -d "$W/$_n.d" --format=csv >"$W/$_n.csv"
-	"$CT" report -d "$W/$_n.d" --format=json >"$W/$_n.json"
-	if [ -z "$PERF" ]; then
+	"$CT" record -q -d "$W/$_n-$_l.d" --count --sample="$HZ" $_tr >/dev/null \
+		2>"$W/$_n-$_l.rec.err" ||
+		{ say "$_n: record failed: $(tail -1 "$W/$_n-$_l.rec.err")"; return; }
+	"$CT" report -d "$W/$_n-$_l.d" --format=csv >"$W/$_n-$_l.csv"
+	"$CT" report -d "$W/$_n-$_l.d" --format=json >"$W/$_n-$_l.json"
+	if [ ! -s "$W/$_n.perf.txt" ]; then
 		echo "(no perf: the truth figures are skipped)"
 		return
 	fi
-	# shellcheck disable=SC2086
-	"$PERF" record -q -e cpu-clock:u -c "$PERIOD" -o "$W/$_n.perf" -- $_plain >/dev/null \
-		2>"$W/$_n.perf.err" || { say "$_n: perf record failed"; return; }
-	"$PERF" report -i "$W/$_n.perf" --stdio --no-children --sort sym -q -F sample,sym \
-		2>/dev/null | awk '{ n = $1; $1 = ""; $2 = ""; sub(/^ +/, ""); print n "\t" $0 }' |
-		sort -t "$(printf '\t')" -k1,1nr >"$W/$_n.perf.txt"
-	awk -F'\t' -v period="$PERIOD" -v csv="$W/$_n.csv" -v json="$W/$_n.json" '
+	awk -F'\t' -v period="$PERIOD" -v csv="$W/$_n-$_l.csv" -v json="$W/$_n-$_l.json" \
+		-v all="$(cat "$W/$_n.perf.all")" '
 		BEGIN {
 			while ((getline l < csv) > 0) {
 				if (!h++) continue
@@ -79,7 +122,8 @@ truth() {
 			printf "%-28s %9s %9s %9s %9s %7s %7s\n", "function", "perf ms", "ours ms",
 				"perf smp", "ours smp", "diff", "bound"
 		}
-		{ all += $1; if (NR <= 10) { name[NR] = $2; n[NR] = $1 } }
+		$2 ~ /^\[/ { next }
+		{ if (++k <= 10) { name[k] = $2; n[k] = $1 } }
 		END {
 			for (i = 1; i <= 10 && i in n; i++) {
 				p = n[i]; o = self[name[i]] + 0
@@ -97,9 +141,10 @@ truth() {
 		}' "$W/$_n.perf.txt"
 }
 
-# cost NAME PLAIN FI: CPU time of record --count and --count --sample
+# cost NAME LABEL PLAIN TRACED: CPU time of record --count and --count
+# --sample of TRACED (the LABEL build)
 cost() {
-	_n=$1 _plain=$2 _fi=$3
+	_n=$1 _l=$2 _plain=$3 _fi=$4
 	# shellcheck disable=SC2086
 	_p=$(t "$RUNS" "" $_plain | cut -d' ' -f3)
 	# shellcheck disable=SC2086
@@ -107,7 +152,7 @@ cost() {
 	# shellcheck disable=SC2086
 	_s=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample="$HZ" $_fi |
 		cut -d' ' -f3)
-	echo "== $_n: cost (CPU time of program and record, least of $RUNS runs)"
+	echo "== $_n: cost of the $_l build (CPU time of program and record, least of $RUNS runs)"
 	awk -v p="$_p" -v c="$_c" -v s="$_s" 'BEGIN {
 		printf "plain %.1f ms, --count %.1f ms, --count --sample %.1f ms: the samples cost %+.1f %% of the plain run (target: at most +2 %%)\n",
 			p / 1e6, c / 1e6, s / 1e6, p ? (s - c) / p * 100 : 0 }'
@@ -115,22 +160,27 @@ cost() {
 
 if [ "${SKIP_LUA:-0}" != 1 ] && sh "$HERE/setup.sh" "$BW" 2>"$W/setup-lua.err"; then
 	L="$HERE/script.lua $LUA_N"
-	truth lua "$BW/lua-plain/src/lua $L" "$BW/lua-fi/src/lua $L"
-	cost lua "$BW/lua-plain/src/lua $L" "$BW/lua-fi/src/lua $L"
+	perf_truth lua "$BW/lua-plain/src/lua $L" || rm -f "$W/lua.perf.txt"
+	truth lua finstrument-functions "$BW/lua-fi/src/lua $L"
+	truth lua patch "$BW/lua-patch/src/lua $L"
+	cost lua finstrument-functions "$BW/lua-plain/src/lua $L" "$BW/lua-fi/src/lua $L"
+	cost lua patch "$BW/lua-plain/src/lua $L" "$BW/lua-patch/src/lua $L"
 else
 	say "lua skipped${SKIP_LUA:+ (SKIP_LUA=$SKIP_LUA)}: $(tail -1 "$W/setup-lua.err" 2>/dev/null)"
 fi
 
 if [ "${SKIP_SQLITE:-0}" != 1 ] && sh "$HERE/setup.sh" "$BW" sqlite 2>"$W/setup-sqlite.err"; then
-	# the -finstrument-functions shell from setup.sh's amalgamation, as it
-	# builds its own (-g -O2)
-	F=$W/sqlite3-fi
-	if [ ! -x "$F" ] || [ "$BW/sqlite.stamp" -nt "$F" ]; then
-		say "building sqlite3's shell with -finstrument-functions (once)"
-		$CC -g -O2 -finstrument-functions -DSQLITE_THREADSAFE=1 -o "$F" \
-			"$BW/sqlite-gen/sqlite3.c" "$BW/sqlite-gen/shell.c" -lm -ldl -lpthread \
-			>"$W/sqlite3-fi.log" 2>&1 || say "sqlite3 -finstrument-functions build failed"
-	fi
+	# the -finstrument-functions and patched-entry shells from setup.sh's
+	# amalgamation, as it builds its own (-g -O2)
+	for _b in "fi -finstrument-functions" "patch -fpatchable-function-entry=5"; do
+		F=$W/sqlite3-${_b%% *}
+		if [ ! -x "$F" ] || [ "$BW/sqlite.stamp" -nt "$F" ]; then
+			say "building sqlite3's shell with ${_b#* } (once)"
+			$CC -g -O2 "${_b#* }" -DSQLITE_THREADSAFE=1 -o "$F" \
+				"$BW/sqlite-gen/sqlite3.c" "$BW/sqlite-gen/shell.c" -lm -ldl -lpthread \
+				>"$W/sqlite3-${_b%% *}.log" 2>&1 || say "sqlite3 ${_b#* } build failed"
+		fi
+	done
 	awk -v n="$SQLITE_N" 'BEGIN {
 		q = sprintf("%c", 39)
 		print "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, note TEXT, score REAL);"
@@ -143,8 +193,11 @@ if [ "${SKIP_SQLITE:-0}" != 1 ] && sh "$HERE/setup.sh" "$BW" sqlite 2>"$W/setup-
 		print "SELECT score, count(*) FROM t GROUP BY score ORDER BY 2 DESC LIMIT 3;"
 	}' >"$W/load.sql"
 	S="-init $W/load.sql :memory: .quit"
-	truth sqlite "$BW/sqlite/sqlite3-plain $S" "$F $S"
-	cost sqlite "$BW/sqlite/sqlite3-plain $S" "$F $S"
+	perf_truth sqlite "$BW/sqlite/sqlite3-plain $S" || rm -f "$W/sqlite.perf.txt"
+	truth sqlite finstrument-functions "$W/sqlite3-fi $S"
+	truth sqlite patch "$W/sqlite3-patch $S"
+	cost sqlite finstrument-functions "$BW/sqlite/sqlite3-plain $S" "$W/sqlite3-fi $S"
+	cost sqlite patch "$BW/sqlite/sqlite3-plain $S" "$W/sqlite3-patch $S"
 else
 	say "sqlite skipped${SKIP_SQLITE:+ (SKIP_SQLITE=$SKIP_SQLITE)}: $(tail -1 "$W/setup-sqlite.err" 2>/dev/null)"
 fi

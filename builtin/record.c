@@ -386,7 +386,7 @@ static int prepare_emulation(struct recorder *r, const char *exe)
  * run (refused before anything is touched), the data directory, the
  * argument specs.  0, or record's exit status. */
 /* --count --sample: the first module built for a front end that keeps no
- * call stack while counting (-pg, -mfentry, patched entries) */
+ * call stack while counting (-pg, -mfentry, patched entries, on aarch64) */
 static int hooked_module(void *ctx, const struct ct_modfound *m)
 {
 	char **found = ctx;
@@ -457,8 +457,10 @@ static int prepare(struct recorder *r)
 			"runs that are can be traced",
 			r->o.argv[0]);
 	free(exe);
-	if (r->o.count && r->o.sample_ns) {
-		/* counting keeps a stack of calls for -finstrument-functions only */
+	if (r->o.count && r->o.sample_ns && r->emu.on) {
+		/* counting keeps a stack of the hooked front ends' calls with
+		 * --sample on x86-64 only (runtime/hook.c count_enter): an
+		 * aarch64 program's trampolines count by call site */
 		char *hooked = NULL;
 		struct ct_error me;
 		ct_modules_walk(r->o.argv[0], NULL, 0, "--lib", hooked_module, &hooked, &me);

@@ -48,6 +48,7 @@ _Static_assert(sizeof(struct ct_count_slot) == 1u << CT_C_SLOT_SHIFT, "slot size
 
 __thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));
 bool ct_count_on;
+bool ct_count_tramp; /* internal.h */
 
 #define FIRST_SLOTS (1u << 12)        /* 128 KiB */
 #define FIRST_SAMPLE_SLOTS (1u << 10) /* 32 KiB: a sample table */
@@ -366,6 +367,29 @@ void ct_count_exit(void *fnp)
 		exit_slow(c, (uintptr_t)fnp);
 }
 
+/* ---- the hooked front ends under --count --sample (hook.c) ------------ */
+
+/* a call of fn counted from the function on top of the stack, not pushed
+ * (a signal handler's call inside hook.c's counting entry: its return is
+ * not hooked) */
+void ct_count_call(void *fn)
+{
+	struct ct_count_thread *c = &ct_count_self;
+	uint32_t d = c->depth, cap = c->cap;
+	if (cap == 0 || d == 0)
+		return;
+	count_slow(c, c->stk[(d > cap ? cap : d) - 1], (uintptr_t)fn, false);
+}
+
+/* the calls from the stack's entry i up vanished (a hooked frame left the
+ * shadow stack: hook.c); i 0: none (no entry of the stack) */
+void ct_count_cut(uint32_t i)
+{
+	struct ct_count_thread *c = &ct_count_self;
+	if (i >= 1 && i < c->depth)
+		c->depth = i;
+}
+
 /* ---- the register-seeing front ends (arch/<arch>/count.S) ---------------- */
 
 /* an arc the trampoline did not find in the table (or no table yet): ret is
@@ -491,6 +515,7 @@ void ct_count_thread_exit(void)
 	if (!ct_count_on || c->state != CT_TS_ACTIVE)
 		return;
 	ct_sample_thread_stop(&ct_self); /* (a sample pending finds no table) */
+	ct_hook_count_release(&ct_self); /* --sample's hooked frames (hook.c) */
 	c->state = CT_TS_NONE;
 	c->cap = 0;
 	c->slots = NULL;

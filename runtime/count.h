@@ -71,6 +71,10 @@ extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("i
 /* the -finstrument-functions hooks' counting paths (cyg.c tail-calls them) */
 void ct_count_enter(void *fn) __attribute__((visibility("hidden")));
 void ct_count_exit(void *fn) __attribute__((visibility("hidden")));
+/* --count --sample, the hooked front ends' entries and returns (hook.c):
+ * a call counted without a push; the stack cut back to i entries */
+void ct_count_call(void *fn) __attribute__((visibility("hidden")));
+void ct_count_cut(uint32_t i) __attribute__((visibility("hidden")));
 /* a forked child: its tables are its own (fork.c) */
 void ct_count_after_fork(void) __attribute__((visibility("hidden")));
 /* record --count --sample: n samples, from the signal handler (sample.c);

@@ -408,6 +408,12 @@ void ct_thread_after_fork(struct ct_tstate *t) CT_HIDDEN;
 extern bool ct_hook_fast CT_HIDDEN;
 /* record --count: the hooks count (set once, before any traced call; count.c) */
 extern bool ct_count_on CT_HIDDEN;
+/* ... and the x86-64 entry trampolines go to count.S's counting paths: set
+ * with ct_count_on unless --sample is on too, when the hooked front ends'
+ * entries take the general path instead (hook.c: a counting return hook,
+ * so that their calls are on the counting stack the samples are charged
+ * on); a byte of its own, so that plain --count's path stays as it is */
+extern bool ct_count_tramp CT_HIDDEN;
 /* cyg.c: -t alone, and the TSC is the clock: the -finstrument-functions
  * hooks hold entries back on their own short path (one byte tested) */
 extern bool ct_cyg_held CT_HIDDEN;
@@ -722,6 +728,9 @@ static inline void ct_hook_modes(void)
 	/* (ct_cyg_held_alone: no --inject and no plugin, ct_sel_on) */
 	ct_held_fast = ct_cyg_held_alone && !ct_args_enabled;
 }
+/* hook.c: --count --sample, the thread ends: its hooked frames' shadow
+ * stack goes (count.c) */
+void ct_hook_count_release(struct ct_tstate *t) CT_HIDDEN;
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
 void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn) CT_HIDDEN;
 /* wrap.c: glibc's backtrace() */

@@ -111,7 +111,8 @@ void ct_reenter_frames(struct ct_tstate *t, uint32_t from)
 void ct_emit_unwind(struct ct_tstate *t, uint32_t n)
 {
 	uint32_t w[2] = {ct_ext_word(CT_EXT_UNWIND, 1, 0), n};
-	if (n)
+	/* (--count has no stream: --sample's hooked frames come here, hook.c) */
+	if (n && !ct_count_on)
 		ct_put_words(t, w, 2);
 }
 

@@ -122,7 +122,7 @@ static void note_longjmp(void *env)
 			ct_hook_dropping(t, target, (uintptr_t)__builtin_frame_address(0));
 			t->depth = target;
 		}
-		if (interrupted) {
+		if (interrupted && !ct_count_on) {
 			/* (the calls the stream has open: the recorded ones) */
 			uint32_t w[3] = {ct_ext_word(CT_EXT_UNWIND_TO, 2, 0),
 					 ct_filt_recorded(t, 0, target), n};
