@@ -88,6 +88,7 @@ static const struct ct_opt options[] = {
 	 "times clipped to it"},
 	CT_OPT_RAWTIMES,
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	{"callsite", OPT_CALLSITE, NULL,
 	 "html: a caller/callee row per call site\n"
 	 "(record --callsite; chrome and perfetto carry\n"
