@@ -5,10 +5,11 @@
  * saved in the recording or the file at the module's path.  DIR holds
  * binaries (stripped or not), separate debug files (objcopy
  * --only-keep-debug, *.debug) or a .build-id/xx/yyyy.debug tree as
- * /usr/lib/debug has.  A module is matched by its build-id first
- * (DIR/.build-id/, then any file of DIR with that build-id), then by its
- * file name (DIR/NAME, DIR/NAME.debug); a file whose build-id is not the
- * module's is never used (with -v, said once).
+ * /usr/lib/debug has.  A module is matched by its build-id
+ * (DIR/.build-id/xx/yyyy.debug), then by its file name (DIR/NAME,
+ * DIR/NAME.debug, with the module's build-id), then by any file of DIR
+ * with its build-id (DIR read once, only then); a file whose build-id is
+ * not the module's is never used (with -v, said once).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,6 +34,7 @@ struct wsfile {
 };
 
 struct withsyms {
+	bool scanned; /* files read */
 	struct wsfile *files;
 	size_t nfiles;
 	struct ct_u64map found; /* hash of the module's key -> char * path, or
@@ -53,13 +55,21 @@ int ct_withsyms_check(const char *dir, struct ct_error *err)
 	return 0;
 }
 
-static struct withsyms *scan(struct ct_session *s)
+static struct withsyms *get(struct ct_session *s)
 {
 	struct session_priv *sp = priv(s);
-	if (sp->withsyms)
-		return sp->withsyms;
-	struct withsyms *w = xcalloc(1, sizeof(*w));
-	sp->withsyms = w;
+	if (!sp->withsyms)
+		sp->withsyms = xcalloc(1, sizeof(*sp->withsyms));
+	return sp->withsyms;
+}
+
+/* DIR's files with their build-ids, read once */
+static struct withsyms *scan(struct ct_session *s)
+{
+	struct withsyms *w = get(s);
+	if (w->scanned)
+		return w;
+	w->scanned = true;
 	DIR *d = opendir(s->with_syms);
 	if (!d) {
 		ct_session_warn(s, "--with-syms %s: %s", s->with_syms, strerror(errno));
@@ -115,39 +125,45 @@ static bool fits(struct ct_session *s, const struct ct_module *m, const char *pa
 	return false;
 }
 
-static const char *find(struct ct_session *s, struct withsyms *w, const struct ct_module *m)
+/* path, a regular file whose build-id is the module's: path (malloc'd),
+ * else NULL (freed) */
+static char *try_file(struct ct_session *s, const struct ct_module *m, char *path)
 {
-	/* by build-id: DIR/.build-id/xx/yyyy.debug, then any file */
-	if (m->buildid && strlen(m->buildid) > 2 &&
-	    strspn(m->buildid, "0123456789abcdef") == strlen(m->buildid)) {
-		char *p = xasprintf("%s/.build-id/%.2s/%s.debug", s->with_syms, m->buildid,
-				    m->buildid + 2);
-		struct stat st;
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
-			char *bid = ct_elf_buildid(p);
-			bool ok = fits(s, m, p, bid);
-			free(bid);
-			if (ok)
-				return p; /* (the caller keeps it) */
-		}
-		free(p);
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		char *bid = ct_elf_buildid(path);
+		bool ok = fits(s, m, path, bid);
+		free(bid);
+		if (ok)
+			return path;
+	}
+	free(path);
+	return NULL;
+}
+
+/* by build-id, then by name; DIR's other files are read (their build-ids)
+ * only when neither DIR/.build-id/ nor a file of the module's name has it:
+ * a name matched with the module's build-id is the same file a scan would
+ * find first */
+static char *find(struct ct_session *s, const struct ct_module *m)
+{
+	bool hex = m->buildid && strlen(m->buildid) > 2 &&
+		   strspn(m->buildid, "0123456789abcdef") == strlen(m->buildid);
+	char *p = NULL;
+	if (hex && (p = try_file(s, m,
+				 xasprintf("%s/.build-id/%.2s/%s.debug", s->with_syms, m->buildid,
+					   m->buildid + 2))))
+		return p;
+	const char *name = base_name(m->path);
+	if (*name && ((p = try_file(s, m, xasprintf("%s/%s", s->with_syms, name))) ||
+		      (p = try_file(s, m, xasprintf("%s/%s.debug", s->with_syms, name)))))
+		return p;
+	if (hex) {
+		struct withsyms *w = scan(s);
 		for (size_t i = 0; i < w->nfiles; i++)
 			if (w->files[i].buildid && !strcmp(w->files[i].buildid, m->buildid))
 				return xstrdup(w->files[i].path);
 	}
-	/* by name: NAME, then NAME.debug */
-	const char *name = base_name(m->path);
-	size_t n = strlen(name);
-	if (!n)
-		return NULL;
-	for (int dbg = 0; dbg < 2; dbg++)
-		for (size_t i = 0; i < w->nfiles; i++) {
-			const char *fn = w->files[i].name;
-			if (strncmp(fn, name, n) || strcmp(fn + n, dbg ? ".debug" : ""))
-				continue;
-			if (fits(s, m, w->files[i].path, w->files[i].buildid))
-				return xstrdup(w->files[i].path);
-		}
 	return NULL;
 }
 
@@ -155,12 +171,12 @@ const char *ct_withsyms_file(struct ct_session *s, const struct ct_module *m)
 {
 	if (!s->with_syms || !m->path || !*m->path || m->path[0] == '[')
 		return NULL;
-	struct withsyms *w = scan(s);
+	struct withsyms *w = get(s);
 	char key[256];
 	ct_symtab_key(m->buildid, m->path, key, sizeof(key));
 	void **slot = ct_u64map_slot(&w->found, ct_hash_str(key));
 	if (!*slot) {
-		char *p = (char *)find(s, w, m);
+		char *p = find(s, m);
 		*slot = p ? (void *)p : (void *)1;
 		if (p && s->verbose)
 			ct_session_warn(s, "--with-syms: %s: symbols from %s", m->path, p);
