@@ -521,6 +521,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_RANGE,
 	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	CT_OPT_PAGER,
 	CT_OPT_FLAG("no-time", struct callers, no_time, "no time columns (text only)"),
 	CT_OPT_FLAG("callsite", struct callers, by_site,

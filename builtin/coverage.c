@@ -9,8 +9,8 @@
  * "instrumented" when at least one traced call landed in it (--all-modules:
  * every module with symbols).  Modules are keyed like DIR/sym (build-id, or
  * a hash of the path), so the same module in several processes is one entry.
- * Symbols come from DIR/sym/<key>.sym, else from the ELF file when its
- * build-id matches the recorded one.
+ * Symbols come from --with-syms DIR's file, else DIR/sym/<key>.sym, else
+ * from the ELF file when its build-id matches the recorded one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -84,7 +84,13 @@ static struct ct_symtab *load_symtab(struct ct_session *s, const struct ct_modul
 				     const char *key)
 {
 	struct ct_error e;
-	struct ct_symtab *tab = ct_symtab_load_saved(s->dir, key, &e);
+	struct ct_symtab *tab = NULL;
+	const char *ws = ct_withsyms_file(s, mod); /* --with-syms: first */
+	if (ws && !(tab = ct_symtab_from_elf(ws, &e)))
+		ct_session_warn(s, "--with-syms: %s; not used", e.msg);
+	if (tab)
+		return tab;
+	tab = ct_symtab_load_saved(s->dir, key, &e);
 	if (!tab && e.msg[0])
 		ct_session_warn(s, "%s", e.msg);
 	if (tab)
@@ -521,6 +527,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_FLAG("all-modules", struct cov, all_modules,
 		    "every module with symbols, not only instrumented ones"),
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	CT_OPT_TIDS,
 	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	CT_OPT_PAGER,

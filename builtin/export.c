@@ -12,6 +12,7 @@
  *           callgrind_annotate (builtin/export_callgrind.c)
  *   dot     the call graph for Graphviz, from callgrind's aggregates
  *           (builtin/export_dot.c)
+ *   mermaid the same graph as a Mermaid flowchart (builtin/export_mermaid.c)
  *   perfetto  Perfetto's protobuf trace: see builtin/export_perfetto.c
  *
  *   html   one self-contained HTML report (builtin/export_html.c)
@@ -61,7 +62,7 @@ enum { OPT_FORMAT = 256, OPT_FOLDED_VALUE, OPT_BY, OPT_FOLDED_FRAMES, OPT_CALLSI
 #define FOLDED_FRAMES 128
 
 static const struct ct_opt options[] = {
-	{"format", OPT_FORMAT, "chrome|perfetto|folded|callgrind|html|dot",
+	{"format", OPT_FORMAT, "chrome|perfetto|folded|callgrind|html|dot|mermaid",
 	 "the output's format (required)"},
 	{"output", 'o', "FILE",
 	 "write to FILE (default: standard output), made\n"
@@ -88,6 +89,7 @@ static const struct ct_opt options[] = {
 	 "times clipped to it"},
 	CT_OPT_RAWTIMES,
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	{"callsite", OPT_CALLSITE, NULL,
 	 "html: a caller/callee row per call site\n"
 	 "(record --callsite; chrome and perfetto carry\n"
@@ -117,6 +119,8 @@ static const char head[] =
 	"  dot      the call graph for Graphviz (dot -Tsvg): a node per function\n"
 	"           with its self time, an edge per caller/callee pair with its\n"
 	"           calls and inclusive time\n"
+	"  mermaid  the same call graph as a Mermaid flowchart (uftrace dump\n"
+	"           --mermaid), for Markdown pages and mermaid.live\n"
 	"\n"
 	"options:\n";
 
@@ -437,7 +441,7 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	range_clock(x, ev);
 	if (ev->kind == CT_EXIT && ct_export_in_range(x, ev))
 		x->in_range++;
-	if (x->fmt == FMT_CALLGRIND || x->fmt == FMT_DOT) {
+	if (x->fmt == FMT_CALLGRIND || x->fmt == FMT_DOT || x->fmt == FMT_MERMAID) {
 		emit_callgrind(x, fe);
 		return;
 	}
@@ -510,7 +514,8 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 	static const char *const fmts[] =
 		{[FMT_CHROME] = "chrome",       [FMT_FOLDED] = "folded",
 		 [FMT_CALLGRIND] = "callgrind", [FMT_PERFETTO] = "perfetto",
-		 [FMT_HTML] = "html",           [FMT_DOT] = "dot"};
+		 [FMT_HTML] = "html",           [FMT_DOT] = "dot",
+		 [FMT_MERMAID] = "mermaid"};
 	unsigned long n;
 
 	switch (c) {
@@ -543,7 +548,9 @@ static int option(struct ct_view *v, int c, const char *arg, struct ct_error *er
 				return 0;
 			}
 		ct_set_err(err,
-			   "--format: want chrome, perfetto, folded, callgrind, html or dot, not "
+			   "--format: want chrome, perfetto, folded, callgrind, html, dot or "
+			   "mermaid, "
+			   "not "
 			   "'%s'",
 			   arg);
 		return -1;
@@ -589,7 +596,8 @@ static int check(struct ct_view *v)
 			ct_view_usage(v, f);
 		if (!f || fclose(f) != 0)
 			len = 0;
-		ct_error("--format is required (chrome, perfetto, folded, callgrind, html or dot)");
+		ct_error("--format is required (chrome, perfetto, folded, callgrind, html, dot or "
+			 "mermaid)");
 		ct_print_raw(text ? text : "", len);
 		free(text);
 		return 2;
@@ -723,6 +731,8 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		ct_cg_print(x);
 	else if (rc == 0 && x->fmt == FMT_DOT)
 		ct_dot_print(x);
+	else if (rc == 0 && x->fmt == FMT_MERMAID)
+		ct_mermaid_print(x);
 	else if (rc == 0 && x->fmt == FMT_HTML)
 		ct_html_write(x->html, x->out);
 	else if (rc == 0)

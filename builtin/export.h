@@ -20,7 +20,16 @@ struct ct_perfetto;
 struct ct_html;
 struct ct_filter;
 
-enum fmt { FMT_NONE, FMT_CHROME, FMT_FOLDED, FMT_CALLGRIND, FMT_PERFETTO, FMT_HTML, FMT_DOT };
+enum fmt {
+	FMT_NONE,
+	FMT_CHROME,
+	FMT_FOLDED,
+	FMT_CALLGRIND,
+	FMT_PERFETTO,
+	FMT_HTML,
+	FMT_DOT,
+	FMT_MERMAID
+};
 
 /* a stack in the folded output: a node of the tree of stacks */
 struct node {
@@ -131,5 +140,8 @@ void ct_cg_print(struct exporter *x);
 /* dot (builtin/export_dot.c): the same aggregates as callgrind's, as a
  * Graphviz call graph */
 void ct_dot_print(struct exporter *x);
+/* mermaid (builtin/export_mermaid.c): the same call graph as a Mermaid
+ * flowchart */
+void ct_mermaid_print(struct exporter *x);
 
 #endif

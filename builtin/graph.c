@@ -520,6 +520,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_RANGE,
 	{"format", OPT_FORMAT, "text", "the output's format (the only one for now)"},
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	CT_OPT_PAGER,
 	{"output-fields", 'f', "FIELDS",
 	 "the columns before the tree, in order: total, self,\n"

@@ -43,6 +43,7 @@ static const struct ct_opt options[] = {
 		    "the tasks alone: processes and threads as a tree,\n"
 		    "each with its start, flags, tid, parent and name\n"
 		    "(uftrace info --task)"),
+	CT_OPT_SYMS,
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -581,6 +582,9 @@ int cmd_info(int argc, char **argv)
 			printf("    %012" PRIx64 "-%012" PRIx64 " %-40s %s%s\n", m->lo, m->hi,
 			       m->buildid ? ct_tx(m->buildid) : "-", ct_tx(m->path),
 			       m->unload_clock != UINT64_MAX ? "  (unloaded)" : "");
+			const char *ws = ct_withsyms_file(s, m);
+			if (ws)
+				printf("      symbols: %s (--with-syms)\n", ct_tx(ws));
 		}
 	}
 	if (!s->complete)

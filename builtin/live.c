@@ -149,6 +149,7 @@ static const struct ct_opt options[] = {
 	 "time order within it)"},
 	{"output", OPT_OUTPUT, "FILE", "the tree goes to FILE instead of stdout"},
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	CT_OPT_COLOR_WHEN,
 	{"no-pager", CT_OPT_NO_PAGER, NULL, "accepted, as replay's: live never pages"},
 	CT_OPT_HELP,
@@ -189,7 +190,9 @@ int cmd_live(int argc, char **argv)
 	struct ct_follow_opts fo = {.ordered = true,
 				    .delay = lo.delay,
 				    .lag_warn = 2000000000u,
-				    .demangle = w.v.demangle};
+				    .demangle = w.v.demangle,
+				    .with_syms = w.v.with_syms,
+				    .verbose = w.v.verbose};
 	const char *outpath = lo.out;
 	struct live l = {.out = ct_record_wrap_output(outpath), .delay = fo.delay};
 	if (!l.out) {

@@ -38,7 +38,10 @@ int ct_record_wrap_args(struct ct_record_wrap *w, int argc, char **argv, const c
 			   w->o.flight ? "--flight" : "--count");
 		status = 2;
 	}
-	if (status == 2)
+	if (status < 0 && w->v.with_syms && ct_withsyms_check(w->v.with_syms, &err) < 0) {
+		ct_error("%s", err.msg);
+		status = 2;
+	} else if (status == 2)
 		ct_usage_error("%s", err.msg);
 	else if (status == 1)
 		ct_error("%s", err.msg);

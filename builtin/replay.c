@@ -772,6 +772,7 @@ static const struct ct_opt options[] = {
 	 "time, delta, elapsed, addr, task, module; +FIELDS\n"
 	 "adds to the default duration,tid; none: no fields"},
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	CT_OPT_RAWTIMES,
 	CT_OPT_PAGER,
 	CT_OPT_COLOR_WHEN,

@@ -560,6 +560,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_RANGE,
 	{"format", OPT_FORMAT, "text|csv|json", "the output's format (default text)"},
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	CT_OPT_PAGER,
 	{"limit", OPT_LIMIT, "N", "at most N rows (per table; 0: all)"},
 	CT_OPT_RAWTIMES,

@@ -197,6 +197,7 @@ static const struct ct_opt options[] = {
 	 "shows all unless --limit is given)"},
 	{"output", OPT_OUTPUT, "FILE", "the tables go to FILE instead of stdout"},
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	CT_OPT_HELP,
 	CT_OPT_END,
 };
@@ -261,7 +262,9 @@ int cmd_top(int argc, char **argv)
 				    .peek_every = t.interval / 4 > 100000000u ? 100000000u
 									      : t.interval / 4,
 				    .lag_warn = 2000000000u,
-				    .demangle = w.v.demangle};
+				    .demangle = w.v.demangle,
+				    .with_syms = w.v.with_syms,
+				    .verbose = w.v.verbose};
 	struct ct_follow *f = ct_follow_new(&fo);
 	code = ct_record_run(&w.o, ct_follow_hooks(f));
 	ct_set_command("top");

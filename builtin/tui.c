@@ -588,6 +588,7 @@ static const struct ct_opt options[] = {
 	CT_OPT_CALL_FILTERS("only calls at depth < N (counted as in replay)"),
 	CT_OPT_RANGE,
 	CT_OPT_DEMANGLE,
+	CT_OPT_SYMS,
 	CT_OPT_RAWTIMES,
 	CT_OPT_HELP,
 	CT_OPT_END,

@@ -2,7 +2,8 @@
 # Install the Debian packages calltrace needs to build, test and benchmark,
 # if any is missing.  Needs root (or sudo) only when something is missing.
 set -e
-# nodejs, npm: the HTML report's libraries (web/, npm ci below);
+# nodejs, npm: the HTML report's libraries (web/, npm ci below; and
+# mermaid, which export --format=mermaid's browser test renders with);
 # chromium: its browser test; protobuf-compiler: protoc reads the perfetto export back;
 # clang-format: make format-check; go-md2man: the man pages from doc/*.md
 # (make man, make install; 2 MB, where pandoc takes 100+); man-db: the
@@ -42,6 +43,7 @@ if [ ! -f "$WEB/node_modules/d3-flame-graph/package.json" ] ||
    [ ! -f "$WEB/node_modules/d3/package.json" ] ||
    [ ! -f "$WEB/node_modules/playwright-core/package.json" ] ||
    [ ! -f "$WEB/node_modules/speedscope/package.json" ] ||
+   [ ! -f "$WEB/node_modules/mermaid/dist/mermaid.min.js" ] ||
    [ "$WEB/package-lock.json" -nt "$WEB/node_modules/.package-lock.json" ]; then
 	echo "install-deps: npm ci in $WEB" >&2
 	(cd "$WEB" && npm ci --no-audit --no-fund --loglevel=error)

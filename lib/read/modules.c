@@ -88,6 +88,7 @@ void ct_session_free_symtabs(struct ct_session *s)
 		}
 	}
 	ct_u64map_free(&sp->symtabs);
+	ct_withsyms_free(s);
 }
 
 /* ---- symbols ------------------------------------------------------------ */
@@ -113,6 +114,14 @@ static struct ct_symtab *module_symtab(struct ct_session *s, struct ct_module *m
 	*slot = c;
 
 	struct ct_error e;
+	/* --with-syms: DIR's file wins over the saved table */
+	const char *ws = ct_withsyms_file(s, mod);
+	if (ws) {
+		c->tab = ct_symtab_from_elf(ws, &e);
+		if (c->tab)
+			return c->tab;
+		ct_session_warn(s, "--with-syms: %s; not used", e.msg);
+	}
 	c->tab = ct_symtab_load_saved(s->dir, key, &e);
 	if (!c->tab && e.msg[0])
 		ct_session_warn(s, "%s", e.msg);

@@ -120,6 +120,11 @@ struct ct_session {
 	/* record --sched: the recording has its threads' context switches
 	 * (DIR/sched): exits carry their ct_event.offcpu */
 	bool sched;
+	/* --with-syms DIR (lib/read/withsyms.c): symbols from the ELF files
+	 * of DIR first, then the saved ones; NULL: none.  verbose (-v): say
+	 * which file each module's came from, and the files passed over */
+	const char *with_syms;
+	bool verbose;
 };
 
 int ct_session_open(struct ct_session **out, const char *dir, struct ct_error *err);
@@ -317,6 +322,12 @@ const struct ct_module *ct_session_module(struct ct_session *s, struct ct_proc *
 /* does p's program (the module at its exe's path, else its first
  * module) have a symbol table, from the file or saved in the recording?
  * (-Z needs the symbols' sizes) */
+/* --with-syms: the file of s->with_syms whose symbols module m takes
+ * (matched by build-id, then by name), or NULL; looked for once */
+const char *ct_withsyms_file(struct ct_session *s, const struct ct_module *m);
+/* DIR is a directory: 0, or -1 with err: "--with-syms DIR: CAUSE" */
+int ct_withsyms_check(const char *dir, struct ct_error *err);
+
 bool ct_session_proc_has_symbols(struct ct_session *s, struct ct_proc *p);
 
 /* the name of the function that starts exactly at addr, or NULL */

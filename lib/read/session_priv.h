@@ -30,12 +30,13 @@ struct session_priv {
 	struct ct_u64map warned; /* hash of each warning text: said once */
 	/* clock -> ns: ns = d * ns_int + round(d * ns_frac / 2^64) */
 	uint64_t ns_int, ns_frac;
-	bool exact_ns;            /* clock_hz == 1e9 */
-	struct ct_u64map symtabs; /* hash of key -> struct symcache list */
-	struct ct_u64map procmap; /* pid << 32 | gen -> struct ct_proc * */
-	void *srcline;            /* lib/read/srcline.c's cache, or NULL */
-	bool skimming;            /* stream.c's proc_end is reading threads through */
-	struct ct_u64map offcpu;  /* record --sched: tid -> struct ct_offcpu_thr * */
+	bool exact_ns;             /* clock_hz == 1e9 */
+	struct ct_u64map symtabs;  /* hash of key -> struct symcache list */
+	struct ct_u64map procmap;  /* pid << 32 | gen -> struct ct_proc * */
+	void *srcline;             /* lib/read/srcline.c's cache, or NULL */
+	bool skimming;             /* stream.c's proc_end is reading threads through */
+	struct ct_u64map offcpu;   /* record --sched: tid -> struct ct_offcpu_thr * */
+	struct withsyms *withsyms; /* --with-syms DIR's files (withsyms.c), or NULL */
 };
 
 struct proc_priv {
@@ -148,5 +149,6 @@ void ct_proc_unmodule(struct ct_proc *p, uint64_t clk, uint64_t base, const char
 void ct_proc_free_modules(struct ct_proc *p);
 /* the session's symbol tables */
 void ct_session_free_symtabs(struct ct_session *s);
+void ct_withsyms_free(struct ct_session *s);
 
 #endif

@@ -97,7 +97,7 @@ static Dwarf *open_dwarf(const char *path, const char *want, int *fdp)
 	return dw;
 }
 
-static struct dwmod *dwmod_of(struct srccache *c, const struct ct_module *m)
+static struct dwmod *dwmod_of(struct ct_session *s, struct srccache *c, const struct ct_module *m)
 {
 	void **slot = ct_u64map_slot(&c->mods, ct_hash_str(m->buildid ? m->buildid
 							   : m->path  ? m->path
@@ -106,7 +106,12 @@ static struct dwmod *dwmod_of(struct srccache *c, const struct ct_module *m)
 		return *slot;
 	struct dwmod *d = xcalloc(1, sizeof(*d));
 	d->fd = -1;
-	d->dw = open_dwarf(m->path, m->buildid, &d->fd);
+	/* --with-syms: DIR's file first (its build-id checked there) */
+	const char *ws = ct_withsyms_file(s, m);
+	if (ws)
+		d->dw = open_dwarf(ws, NULL, &d->fd);
+	if (!d->dw)
+		d->dw = open_dwarf(m->path, m->buildid, &d->fd);
 	if (!d->dw && m->buildid) {
 		char *dbg = ct_debug_file_path(m->buildid);
 		d->dw = open_dwarf(dbg, NULL, &d->fd);
@@ -181,7 +186,8 @@ const char *ct_srcline_site(struct ct_session *s, struct ct_proc *p, uint64_t si
 	void **slot = ct_u64map_slot(*ps, site);
 	if (!*slot) {
 		const struct ct_module *m = ct_session_module(s, p, site - 1);
-		char *text = m ? line_at(dwmod_of(c, m), ct_addr_untag(site) - 1 - m->base) : NULL;
+		char *text =
+			m ? line_at(dwmod_of(s, c, m), ct_addr_untag(site) - 1 - m->base) : NULL;
 		*slot = text ? text : xstrdup("");
 	}
 	return **(char **)slot ? *slot : NULL;

@@ -256,6 +256,8 @@ static struct ct_proc *find_proc(struct ct_follow *f, int pid, int gen, bool fin
 		f->last_open = now;
 		if (ct_session_open(&ns, f->dir, &e) == 0) {
 			ns->demangle = f->o.demangle;
+			ns->with_syms = f->o.with_syms;
+			ns->verbose = f->o.verbose;
 			p = proc_in(ns, pid, gen);
 			if (!p && s) {
 				/* not there yet: the last one stays current */

@@ -60,6 +60,8 @@ struct ct_follow_opts {
 				* between the follower's rounds */
 	uint64_t lag_warn;              /* ns behind that is said (say; 0: never) */
 	enum ct_demangle_mode demangle; /* of the names (session.h) */
+	const char *with_syms;          /* --with-syms DIR (session.h), or NULL */
+	bool verbose;                   /* -v (session.h) */
 };
 
 struct ct_follow;

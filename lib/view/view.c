@@ -69,6 +69,12 @@ int ct_view_option(void *ctx, const struct ct_opt *o, const char *arg, struct ct
 		v->demangle = (enum ct_demangle_mode)m;
 		return 0;
 	}
+	case CT_OPT_WITH_SYMS:
+		v->with_syms = arg;
+		return 0;
+	case 'v':
+		v->verbose = true;
+		return 0;
 	case CT_OPT_NO_PAGER:
 		v->no_pager = true;
 		return 0;
@@ -170,9 +176,15 @@ int ct_view_choice(const char *opt, const char *arg, const char *const *names, s
 
 int ct_view_open(struct ct_view *v)
 {
+	if (v->with_syms && ct_withsyms_check(v->with_syms, &v->err) < 0) {
+		ct_error("%s", v->err.msg);
+		return 2;
+	}
 	if (ct_session_open(&v->s, v->dir, &v->err) < 0)
 		return ct_error("%s", v->err.msg);
 	v->s->demangle = v->demangle;
+	v->s->with_syms = v->with_syms;
+	v->s->verbose = v->verbose;
 	v->s->raw = v->raw;
 	v->filt.s = v->s;
 	v->counts = ct_counts_only(v->dir);

@@ -47,6 +47,7 @@ enum {
 	CT_OPT_RAW,
 	CT_OPT_HIDE,
 	CT_OPT_NO_LIBCALL,
+	CT_OPT_WITH_SYMS,
 	CT_OPT_SETS, /* and up: CT_OPT_FLAG's */
 };
 
@@ -107,6 +108,14 @@ enum {
 	 "type, template arguments or parameters; no: as\n"                           \
 	 "in the binary.  Patterns match the full name too"},                          \
 	{"no-demangle", CT_OPT_NO_DEMANGLE, NULL, "--demangle=no"}
+/* --with-syms DIR (lib/read/withsyms.c) and -v, which says what it
+ * took from DIR and what it passed over */
+#define CT_OPT_SYMS                                                                    \
+	{"with-syms", CT_OPT_WITH_SYMS, "DIR",                                         \
+	 "symbols from the ELF files in DIR (binaries, *.debug,\n"                     \
+	 ".build-id/), matched by build-id, then by name,\n"                          \
+	 "before those saved in the recording"},                                       \
+	{"verbose", 'v', NULL, "say which files of --with-syms were used or not"}
 /* a view that offers --no-pager pages its stdout (lib/view/pager.h) */
 #define CT_OPT_PAGER                                                                   \
 	{"no-pager", CT_OPT_NO_PAGER, NULL,                                            \
@@ -173,6 +182,8 @@ struct ct_view {
 	size_t ntids;
 	bool per_thread, raw;
 	enum ct_demangle_mode demangle; /* --demangle, default full */
+	const char *with_syms;          /* --with-syms DIR, or NULL */
+	bool verbose;                   /* -v */
 	bool no_pager;
 	int color_when; /* enum ct_color_when */
 	struct ct_filter filt;
