@@ -71,13 +71,13 @@ _Static_assert(CT_AF_WANT_RET == CT_ARGS_WANT_RET, "want ret");
 _Static_assert(sizeof(ct_args_enabled) == 1, "ct_args_enabled is tested as a byte");
 /* the trampolines' layouts (arch/<arch>/regs.h) */
 _Static_assert(offsetof(struct ct_arch_regs, gp) == CT_REGS_GP &&
-		       offsetof(struct ct_arch_regs, xmm) == CT_REGS_XMM &&
+		       offsetof(struct ct_arch_regs, fp) == CT_REGS_FP &&
 		       offsetof(struct ct_arch_regs, sp) == CT_REGS_SP,
 	       "regs slots");
-_Static_assert(offsetof(struct ct_arch_retregs, rax) == CT_RETREGS_RAX &&
-		       offsetof(struct ct_arch_retregs, rdx) == CT_RETREGS_RDX &&
-		       offsetof(struct ct_arch_retregs, xmm0) == CT_RETREGS_XMM0 &&
-		       offsetof(struct ct_arch_retregs, xmm1) == CT_RETREGS_XMM1 &&
+_Static_assert(offsetof(struct ct_arch_retregs, ret) == CT_RETREGS_RET &&
+		       offsetof(struct ct_arch_retregs, ret2) == CT_RETREGS_RET2 &&
+		       offsetof(struct ct_arch_retregs, fret) == CT_RETREGS_FRET &&
+		       offsetof(struct ct_arch_retregs, fret2) == CT_RETREGS_FRET2 &&
 		       sizeof(struct ct_arch_retregs) == CT_RETREGS_SIZE,
 	       "retregs slots");
 _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bits");

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AArch64 register layouts shared with the runtime's C code, in the shape
- * arch/x86_64/regs.h gives them (the shared C code names the slots as
- * there).  No trampoline fills them yet: the hooked front ends, which see
- * registers, are not written for aarch64 (doc/frontends.md); the layout is
- * the one they will use, checked by hook.c against CT_REGS_*.
+ * and with the neutral names arch/x86_64/regs.h gives them.  No trampoline
+ * fills them yet: the hooked front ends, which see registers, are not
+ * written for aarch64 (doc/frontends.md); the layout is the one they will
+ * use, checked by hook.c against CT_REGS_*.
  */
 #ifndef CT_ARCH_REGS_H
 #define CT_ARCH_REGS_H
@@ -15,26 +15,26 @@
 /* saved by an entry trampoline */
 struct ct_arch_regs {
 	uint64_t gp[8];  /* x0..x7: integer arguments 1..8 */
-	uint64_t xmm[8]; /* low 8 bytes of v0..v7: floating-point arguments */
+	uint64_t fp[8];  /* low 8 bytes of v0..v7: floating-point arguments */
 	uint64_t sp;     /* the traced function's stack pointer at its entry;
 			  * stack-passed arguments start there */
 };
 
 /* saved by the return trampoline */
 struct ct_arch_retregs {
-	uint64_t rax, rdx;   /* x0, x1: integer return value (x1 its upper half) */
-	uint64_t xmm0, xmm1; /* d0, d1: floating-point return value */
+	uint64_t ret, ret2;   /* x0, x1: integer return value (x1 its upper half) */
+	uint64_t fret, fret2; /* d0, d1: floating-point return value */
 };
 #endif
 
 #define CT_REGS_GP 0
-#define CT_REGS_XMM 64
+#define CT_REGS_FP 64
 #define CT_REGS_SP 128
 #define CT_REGS_SIZE 136
-#define CT_RETREGS_RAX 0
-#define CT_RETREGS_RDX 8
-#define CT_RETREGS_XMM0 16
-#define CT_RETREGS_XMM1 24
+#define CT_RETREGS_RET 0
+#define CT_RETREGS_RET2 8
+#define CT_RETREGS_FRET 16
+#define CT_RETREGS_FRET2 24
 #define CT_RETREGS_SIZE 32
 
 #endif
