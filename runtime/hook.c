@@ -253,10 +253,16 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 	}
 }
 
+#define NMISS 8 /* (unhook_all: the frames of one walk, at most) */
+
 /* give every hooked frame above sp its return address back; with gen,
- * mark them parked under that number (a context switch) */
-static void unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
+ * mark them parked under that number (a context switch).  A frame whose
+ * slot does not hold the trampoline any more goes into miss[] (up to
+ * NMISS; how many, returned): on aarch64 a library call's return address
+ * was a register, which the library function saved where its CFI says */
+static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint32_t *miss)
 {
+	unsigned nmiss = 0;
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
 		if (!f->ret || !(f->flags & CT_FR_HOOKED) || f->cfa - 8 < sp)
@@ -264,11 +270,76 @@ static void unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 		uintptr_t *slot = (uintptr_t *)(f->cfa - 8);
 		if (*slot == TRAMP)
 			*slot = f->ret;
+		else if (miss && nmiss < NMISS && f->ret != TRAMP)
+			miss[nmiss++] = i;
 		f->flags &= ~CT_FR_HOOKED;
 		if (gen) {
 			f->flags &= (1ul << FR_GEN_SHIFT) - 1;
 			f->flags |= FR_PARKED | (uintptr_t)gen << FR_GEN_SHIFT;
 		}
+	}
+	return nmiss;
+}
+
+/* the unwinder's own walk finds where the return addresses of the frames
+ * miss[] were saved: a frame whose return address is the trampoline comes
+ * after the one that saved it, and writing the register of the return
+ * address in it (_Unwind_SetGR) writes that place.  Each walk ends at the
+ * trampoline (its CFI: no caller), so one walk gives one frame back, the
+ * innermost; the frames so given back are not hooked again (they return
+ * straight to their callers, and are closed by the next entry or return
+ * found below them).  libgcc's functions are looked up, not linked: the
+ * runtime needs libc alone, and they are there when an exception is */
+struct unw_fix {
+	struct ct_tstate *t;
+	const uint32_t *miss;
+	unsigned nmiss;
+	bool fixed;
+	uintptr_t (*get_ip)(void *);
+	uintptr_t (*get_cfa)(void *);
+	void (*set_gr)(void *, int, uintptr_t);
+};
+
+static int unw_fix_one(void *ctx, void *arg)
+{
+	struct unw_fix *u = arg;
+	if (u->get_ip(ctx) != TRAMP)
+		return 0;                /* _URC_NO_REASON: go on */
+	uintptr_t cfa = u->get_cfa(ctx); /* the frame that returns to it */
+	for (unsigned k = u->nmiss; k-- > 0;) {
+		struct ct_frame *f = &u->t->stk[u->miss[k]];
+		if (f->cfa == cfa && f->ret) {
+			u->set_gr(ctx, CT_ARCH_DWARF_RA, f->ret);
+			u->fixed = true;
+		}
+	}
+	return 5; /* _URC_END_OF_STACK: stop (the walk cannot go past it) */
+}
+
+static void unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss)
+{
+	static int (*walk)(int (*)(void *, void *), void *);
+	static struct unw_fix fns;
+	if (!walk) {
+		fns.get_ip = (uintptr_t(*)(void *))dlsym(RTLD_DEFAULT, "_Unwind_GetIP");
+		fns.get_cfa = (uintptr_t(*)(void *))dlsym(RTLD_DEFAULT, "_Unwind_GetCFA");
+		fns.set_gr = (void (*)(void *, int, uintptr_t))dlsym(RTLD_DEFAULT, "_Unwind_SetGR");
+		if (!fns.get_ip || !fns.get_cfa || !fns.set_gr)
+			return;
+		walk = (int (*)(int (*)(void *, void *), void *))dlsym(RTLD_DEFAULT,
+								       "_Unwind_Backtrace");
+		if (!walk)
+			return;
+	}
+	struct unw_fix u = fns;
+	u.t = t;
+	u.miss = miss;
+	u.nmiss = nmiss;
+	for (unsigned n = 0; n < nmiss; n++) {
+		u.fixed = false;
+		walk(unw_fix_one, &u);
+		if (!u.fixed)
+			break;
 	}
 }
 
@@ -335,7 +406,7 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 	void *buf[CT_BACKTRACE_MAX + 16];
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	if (t->hook)
-		unhook_all(t, sp, 0);
+		unhook_all(t, sp, 0, NULL);
 	int n = ct_backtrace_real(buf, (int)(sizeof(buf) / sizeof(buf[0])));
 	if (t->hook)
 		rehook_all(t, sp, 0);
@@ -354,8 +425,19 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 		w[2 + 2 * k] = (uint32_t)(a >> 32);
 		k++;
 	}
-	if (t->bt_slot && !seen)
+	if (t->bt_slot && !seen) {
 		k = shadow_chain(t, fn, t->bt_slot, w);
+	} else if (t->bt_slot && k > 0 && k < CT_BACKTRACE_MAX &&
+		   (w[1] | (uint64_t)w[2] << 32) == *t->bt_slot) {
+		/* the chain starts at the caller: a library call's entry
+		 * that the unwinder got past (aarch64's ct_libcall_tramp has
+		 * CFI, and the stub branched), the function not begun; it
+		 * goes first, as a function's start (plus one) */
+		memmove(w + 3, w + 1, 2 * k * sizeof(*w));
+		w[1] = (uint32_t)(fn + 1);
+		w[2] = (uint32_t)((uint64_t)(fn + 1) >> 32);
+		k++;
+	}
 	if (!k || !t->ring || !t->cap)
 		return;
 	w[0] = ct_ext_word(CT_EXT_BACKTRACE, 2 * k, 0);
@@ -760,7 +842,10 @@ bool ct_hook_begin_real(struct ct_tstate *t, uintptr_t sp)
 	if (!t->hook || t->cap == 0 || t->busy || t->depth == 0)
 		return false;
 	t->busy++;
-	unhook_all(t, sp, 0);
+	uint32_t miss[NMISS];
+	unsigned nmiss = unhook_all(t, sp, 0, miss);
+	if (unlikely(nmiss))
+		unhook_unwinder(t, miss, nmiss);
 	t->busy--;
 	return true;
 }
@@ -792,7 +877,7 @@ uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp)
 	uint32_t gen = ++t->hook->park_gen & 0x7fffffff;
 	if (gen == 0)
 		gen = ++t->hook->park_gen & 0x7fffffff;
-	unhook_all(t, sp, gen);
+	unhook_all(t, sp, gen, NULL);
 	t->busy--;
 	return gen;
 }

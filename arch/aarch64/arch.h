@@ -9,10 +9,13 @@
 #define CT_ARCH_NAME "aarch64"
 #define CT_ARCH_HAS_CYCLE_COUNTER 1
 /* the front ends whose code this directory has (doc/frontends.md):
- * -finstrument-functions only so far; -pg, -fpatchable-function-entry and
- * library calls need the entry and return trampolines that are not written
- * yet, and record refuses them for an aarch64 program */
+ * -finstrument-functions and library calls (lcstub.h, libcall.S);
+ * -pg and -fpatchable-function-entry need the entry trampolines that are
+ * not written yet, and record refuses them for an aarch64 program */
 #define CT_ARCH_HOOKED_FRONTENDS 0
+#define CT_ARCH_LIBCALL 1
+/* the DWARF register number of the return address (x30, the link register) */
+#define CT_ARCH_DWARF_RA 30
 
 /* the virtual count of the generic timer: readable from EL0 under Linux
  * (CNTKCTL_EL1.EL0VCTEN), constant-rate; like rdtsc, not ordered with the

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AArch64 register layouts shared with the runtime's C code, in the shape
- * and with the neutral names arch/x86_64/regs.h gives them.  No trampoline
- * fills them yet: the hooked front ends, which see registers, are not
- * written for aarch64 (doc/frontends.md); the layout is the one they will
- * use, checked by hook.c against CT_REGS_*.
+ * and with the neutral names arch/x86_64/regs.h gives them.  The library
+ * calls' trampolines (libcall.S) fill them; the layout is checked by
+ * hook.c against CT_REGS_*.
  */
 #ifndef CT_ARCH_REGS_H
 #define CT_ARCH_REGS_H
@@ -14,10 +13,12 @@
 
 /* saved by an entry trampoline */
 struct ct_arch_regs {
-	uint64_t gp[8];  /* x0..x7: integer arguments 1..8 */
-	uint64_t fp[8];  /* low 8 bytes of v0..v7: floating-point arguments */
-	uint64_t sp;     /* the traced function's stack pointer at its entry;
-			  * stack-passed arguments start there */
+	uint64_t gp[8]; /* x0..x7: integer arguments 1..8 */
+	uint64_t fp[8]; /* low 8 bytes of v0..v7: floating-point arguments */
+	uint64_t sp;    /* the slot of the return address, as on x86-64: the
+			 * stack-passed arguments start 8 above it (the
+			 * trampolines make the slot just below the caller's
+			 * stack pointer: libcall.S) */
 };
 
 /* saved by the return trampoline */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The trampolines of the hooked front ends (-pg, patchable entries,
- * library calls) are not written for aarch64 yet (doc/frontends.md): the
- * runtime never installs them there (CT_ARCH_HOOKED_FRONTENDS 0: nothing
- * is patched, no return address replaced) and record refuses those front
- * ends for an aarch64 program.  The symbols the shared C code compares
- * addresses with exist all the same; reaching one is a bug, and traps.
+ * The trampolines of the hooked front ends (-pg, patchable entries) are
+ * not written for aarch64 yet (doc/frontends.md): the runtime never
+ * installs them there (CT_ARCH_HOOKED_FRONTENDS 0: nothing is patched)
+ * and record refuses those front ends for an aarch64 program.  The symbols
+ * the shared C code compares addresses with exist all the same; reaching
+ * one is a bug, and traps.  (Library calls have theirs: libcall.S, with
+ * ct_return_tramp.)
  */
 	.text
 
@@ -21,8 +22,6 @@
 	.size \name, .-\name
 .endm
 
-	STUB ct_return_tramp
 	STUB ct_patch_tramp
-	STUB ct_libcall_tramp
 
 	.section .note.GNU-stack,"",%progbits

@@ -10,6 +10,10 @@
 /* the hooked front ends (-pg, -pg -mfentry, patchable entries, library
  * calls) have their trampolines here (tramp.S) */
 #define CT_ARCH_HOOKED_FRONTENDS 1
+/* library calls: their stubs (lcstub.h) and ct_libcall_tramp (tramp.S) */
+#define CT_ARCH_LIBCALL 1
+/* the DWARF register number of the return address (%rip) */
+#define CT_ARCH_DWARF_RA 16
 
 /* the invariant time-stamp counter; rdtsc is not serialising, which is what
  * we want: a few cycles of skew, no pipeline flush */

@@ -62,6 +62,10 @@ bool ct_overhead_from(const struct ct_session *s, const struct ct_proc *p,
 		return measured(s, f, CT_PROC_FE_HOOK, o);
 	case CT_PROC_FE_CYG | CT_PROC_FE_HOOK: {
 		struct ct_overhead c, h;
+		if (p->libcalls && !f->hook_calls && measured(s, f, CT_PROC_FE_CYG, o))
+			return true; /* a runtime whose library-call trampoline
+				      * is not calibrated (aarch64): they take
+				      * -finstrument-functions' figures */
 		if (!measured(s, f, CT_PROC_FE_CYG, &c) || !measured(s, f, CT_PROC_FE_HOOK, &h))
 			return false;
 		if (p->libcalls) {
