@@ -18,7 +18,7 @@
 /* a stub and a jump reach their words with `ldr` (literal): +-1 MiB */
 #define CT_LC_BLOCK_MAX ((size_t)1 << 20)
 
-#define A64_LDR_LIT(rt, from, to)                                                                  \
+#define A64_LDR_LIT(rt, from, to) \
 	(0x58000000u | ((uint32_t)(((intptr_t)(to) - (intptr_t)(from)) >> 2) & 0x7ffff) << 5 | (rt))
 #define A64_BR(rn) (0xd61f0000u | (uint32_t)(rn) << 5)
 #define A64_BRK 0xd4200780u /* brk #0x3c */
@@ -29,9 +29,9 @@
 static inline void ct_lc_stub(uint8_t *s, const uintptr_t *fn, const uintptr_t *tramp)
 {
 	uint32_t w[4] = {
-		A64_LDR_LIT(16, s, fn),         /* ldr x16, FN */
-		A64_LDR_LIT(17, s + 4, tramp),  /* ldr x17, TRAMP */
-		A64_BR(17),                     /* br x17 */
+		A64_LDR_LIT(16, s, fn),        /* ldr x16, FN */
+		A64_LDR_LIT(17, s + 4, tramp), /* ldr x17, TRAMP */
+		A64_BR(17),                    /* br x17 */
 		A64_BRK,
 	};
 	memcpy(s, w, sizeof(w));
@@ -52,7 +52,7 @@ static inline bool a64_touches(uint32_t w, unsigned r)
 	unsigned rd = w & 31, rn = (w >> 5) & 31, ra = (w >> 10) & 31, rm = (w >> 16) & 31;
 	if ((w & 0x1c000000u) == 0x10000000u) { /* data processing, immediate */
 		if ((w & 0x1f000000u) == 0x10000000u)
-			return rd == r;              /* adr, adrp */
+			return rd == r;               /* adr, adrp */
 		if ((w & 0x1f800000u) == 0x12800000u) /* movn, movz, movk */
 			return rd == r;
 		return rd == r || rn == r;
