@@ -365,7 +365,6 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 							: "-fpatchable-function-entry",
 				  r->emu.arch);
 	const char *no = r->o.ao.nA || r->o.ao.nR || r->o.ao.autoargs ? "-A, -R and -a"
-			 : r->o.lc.set > 0 || r->o.lc.ninc            ? "--libcall"
 			 : r->o.inj.nrules                            ? "--inject"
 			 : r->o.clock && use_tsc ? "--clock=tsc (the emulated counter is not this "
 						   "machine's)"
@@ -376,7 +375,7 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 				  "(doc/frontends.md)",
 				  arg0, no, r->emu.arch);
 	use_tsc = r->o.use_tsc = false;
-	r->o.lc.set = -1; /* no library calls there yet */
+	ct_modules_root(r->emu.sysroot); /* its libraries, for the record-time decisions */
 	return 0;
 }
 

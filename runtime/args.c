@@ -514,13 +514,13 @@ static void capture(struct ct_tstate *t, unsigned type, uint32_t idx, const stru
 			v = r->gp[o->reg];
 			break;
 		case OP_XMM:
-			v = r->xmm[o->reg];
+			v = r->fp[o->reg];
 			break;
 		case OP_RET:
-			v = o->reg == 0   ? rr->rax
-			    : o->reg == 1 ? rr->rdx
-			    : o->reg == 2 ? rr->xmm0
-					  : rr->xmm1;
+			v = o->reg == 0   ? rr->ret
+			    : o->reg == 1 ? rr->ret2
+			    : o->reg == 2 ? rr->fret
+					  : rr->fret2;
 			break;
 		default: {
 			unsigned m = copy_stack(w + k, o, r->sp);
