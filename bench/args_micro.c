@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 			r.gp[0] = (uint64_t)i;
 			r.gp[1] = 18;
 			if (ct_args_entry(t, fn, &r) & CT_ARGS_WANT_RET) {
-				rr.rax = (uint64_t)i;
+				rr.ret = (uint64_t)i;
 				ct_args_exit(t, fn, &rr);
 			}
 		}

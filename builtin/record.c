@@ -366,9 +366,8 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 				  fe & CT_MOD_FE_FENTRY ? "-pg -mfentry"
 							: "-fpatchable-function-entry",
 				  r->emu.arch);
-	const char *no = r->o.lc.nest                    ? "--nest-libcall"
-			 : r->o.lc.set > 0 || r->o.lc.ninc ? "--libcall"
-			 : r->o.inj.nrules               ? "--inject"
+	const char *no = r->o.lc.nest      ? "--nest-libcall"
+			 : r->o.inj.nrules ? "--inject"
 			 : r->o.clock && use_tsc ? "--clock=tsc (the emulated counter is not this "
 						   "machine's)"
 						 : NULL;
@@ -378,7 +377,7 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 				  "(doc/frontends.md)",
 				  arg0, no, r->emu.arch);
 	use_tsc = r->o.use_tsc = false;
-	r->o.lc.set = -1; /* no library calls there yet */
+	ct_modules_root(r->emu.sysroot); /* its libraries, for the record-time decisions */
 	return 0;
 }
 

@@ -69,8 +69,8 @@ static int reg_slot(unsigned kind, unsigned reg)
 	const struct ct_arch_regs *z = NULL;
 	if (kind == CT_AL_GP && reg < sizeof(z->gp) / 8)
 		return (int)(offsetof(struct ct_arch_regs, gp) / 8 + reg);
-	if (kind == CT_AL_XMM && reg < sizeof(z->xmm) / 8)
-		return (int)(offsetof(struct ct_arch_regs, xmm) / 8 + reg);
+	if (kind == CT_AL_XMM && reg < sizeof(z->fp) / 8)
+		return (int)(offsetof(struct ct_arch_regs, fp) / 8 + reg);
 #ifdef CT_REGS_CS
 	if (kind == CT_AL_GP && reg >= CT_SF_GP_CS_LO && reg <= CT_SF_GP_CS_HI)
 		return (int)(offsetof(struct ct_arch_regs, cs) / 8 + reg - CT_SF_GP_CS_LO);
@@ -556,14 +556,14 @@ static void capture(struct ct_tstate *t, unsigned type, uint32_t idx, const stru
 			v = r->gp[o->reg];
 			break;
 		case OP_XMM:
-			v = r->xmm[o->reg];
+			v = r->fp[o->reg];
 			break;
 #endif
 		case OP_RET:
-			v = o->reg == 0   ? rr->rax
-			    : o->reg == 1 ? rr->rdx
-			    : o->reg == 2 ? rr->xmm0
-					  : rr->xmm1;
+			v = o->reg == 0   ? rr->ret
+			    : o->reg == 1 ? rr->ret2
+			    : o->reg == 2 ? rr->fret
+					  : rr->fret2;
 			break;
 #ifdef CT_REGS_CFA
 		case OP_CFA: {

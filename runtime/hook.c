@@ -9,9 +9,10 @@
  * the function returns.  See doc/frontends.md.
  *
  * Safety rules (a frame must always find its way back):
- * - a frame is found at its return by its CFA (slot + 8 on x86-64; on
- *   aarch64 -pg's slot is in the frame record: frame_slot), searching from the
- *   top: the frames above it vanished and are closed with UNWIND;
+ * - a frame is found at its return by its CFA (slot + 8 on x86-64 and for
+ *   aarch64's library calls; aarch64 -pg's slot is in the frame record:
+ *   frame_slot, FR_CFA_SLOT), searching from the top: the frames above it
+ *   vanished and are closed with UNWIND;
  * - a hooked frame taken off the shadow stack for any reason goes through
  *   ct_hook_dropping: if its slot is above the current stack pointer (a live
  *   frame, e.g. on another stack) it gets its real return address back;
@@ -73,13 +74,13 @@ _Static_assert(CT_AF_WANT_RET == CT_ARGS_WANT_RET, "want ret");
 _Static_assert(sizeof(ct_args_enabled) == 1, "ct_args_enabled is tested as a byte");
 /* the trampolines' layouts (arch/<arch>/regs.h) */
 _Static_assert(offsetof(struct ct_arch_regs, gp) == CT_REGS_GP &&
-		       offsetof(struct ct_arch_regs, xmm) == CT_REGS_XMM &&
+		       offsetof(struct ct_arch_regs, fp) == CT_REGS_FP &&
 		       offsetof(struct ct_arch_regs, sp) == CT_REGS_SP,
 	       "regs slots");
-_Static_assert(offsetof(struct ct_arch_retregs, rax) == CT_RETREGS_RAX &&
-		       offsetof(struct ct_arch_retregs, rdx) == CT_RETREGS_RDX &&
-		       offsetof(struct ct_arch_retregs, xmm0) == CT_RETREGS_XMM0 &&
-		       offsetof(struct ct_arch_retregs, xmm1) == CT_RETREGS_XMM1 &&
+_Static_assert(offsetof(struct ct_arch_retregs, ret) == CT_RETREGS_RET &&
+		       offsetof(struct ct_arch_retregs, ret2) == CT_RETREGS_RET2 &&
+		       offsetof(struct ct_arch_retregs, fret) == CT_RETREGS_FRET &&
+		       offsetof(struct ct_arch_retregs, fret2) == CT_RETREGS_FRET2 &&
 		       sizeof(struct ct_arch_retregs) == CT_RETREGS_SIZE,
 	       "retregs slots");
 _Static_assert(CT_ENTER_DELTA_BITS == 22 && CT_EXIT_DELTA_BITS == 30, "delta bits");
@@ -141,6 +142,20 @@ struct ct_hook_area {
 #else
 #define COUNT_FRAMES 0
 #endif
+/* aarch64 (CT_SLOT_KEYED): a hooked frame whose return-address slot is the
+ * word below its CFA, as on x86-64, not the saved link register of its
+ * frame record as -pg's is: a library call's, whose slot libcall.S makes
+ * there (every kind but 1, mcount; frame_slot).  Taken from the top of
+ * the parked generation, one bit shorter there; 0 elsewhere (every slot
+ * is below its CFA) */
+#if CT_SLOT_KEYED
+#define FR_CFA_SLOT (1ul << 63)
+#define FR_GEN_MAX 0x3fffffffu
+#else
+#define FR_CFA_SLOT 0ul
+#define FR_GEN_MAX 0x7fffffffu
+#endif
+#define FR_GEN_MASK ((uintptr_t)FR_GEN_MAX << FR_GEN_SHIFT)
 
 static struct ct_hook_area *hook_area(struct ct_tstate *t)
 {
@@ -225,11 +240,14 @@ static intptr_t mcount_fp_off(uintptr_t site, uintptr_t fn)
 	return off;
 }
 
-/* a hooked frame's slot, from its entry on the shadow stack: its
+/* a hooked frame's slot, from its entry on the shadow stack: a library
+ * call's is below its CFA (FR_CFA_SLOT); a -pg frame's is found by its
  * function's prologue read again (rare: a throw, backtrace(), a context
  * switch), up to the first call, which is _mcount's; 0 if not followed */
 static uintptr_t frame_slot(const struct ct_frame *f)
 {
+	if (f->flags & FR_CFA_SLOT)
+		return f->cfa - 8;
 	uintptr_t p = f->fn;
 	for (int n = 0; n < 64; n++, p += 4) {
 		uint32_t w;
@@ -316,10 +334,16 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 	}
 }
 
+#define NMISS 8 /* (unhook_all: the frames of one walk, at most) */
+
 /* give every hooked frame above sp its return address back; with gen,
- * mark them parked under that number (a context switch) */
-static void unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
+ * mark them parked under that number (a context switch).  A frame whose
+ * slot does not hold the trampoline any more goes into miss[] (up to
+ * NMISS; how many, returned): on aarch64 a library call's return address
+ * was a register, which the library function saved where its CFI says */
+static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint32_t *miss)
 {
+	unsigned nmiss = 0;
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
 		if (!f->ret || !(f->flags & CT_FR_HOOKED) || f->cfa - 8 < sp)
@@ -329,11 +353,76 @@ static void unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 			continue;
 		if (*slot == TRAMP)
 			*slot = f->ret;
+		else if (miss && nmiss < NMISS && f->ret != TRAMP)
+			miss[nmiss++] = i;
 		f->flags &= ~CT_FR_HOOKED;
 		if (gen) {
-			f->flags &= (1ul << FR_GEN_SHIFT) - 1;
+			f->flags &= ~FR_GEN_MASK;
 			f->flags |= FR_PARKED | (uintptr_t)gen << FR_GEN_SHIFT;
 		}
+	}
+	return nmiss;
+}
+
+/* the unwinder's own walk finds where the return addresses of the frames
+ * miss[] were saved: a frame whose return address is the trampoline comes
+ * after the one that saved it, and writing the register of the return
+ * address in it (_Unwind_SetGR) writes that place.  Each walk ends at the
+ * trampoline (its CFI: no caller), so one walk gives one frame back, the
+ * innermost; the frames so given back are not hooked again (they return
+ * straight to their callers, and are closed by the next entry or return
+ * found below them).  libgcc's functions are looked up, not linked: the
+ * runtime needs libc alone, and they are there when an exception is */
+struct unw_fix {
+	struct ct_tstate *t;
+	const uint32_t *miss;
+	unsigned nmiss;
+	bool fixed;
+	uintptr_t (*get_ip)(void *);
+	uintptr_t (*get_cfa)(void *);
+	void (*set_gr)(void *, int, uintptr_t);
+};
+
+static int unw_fix_one(void *ctx, void *arg)
+{
+	struct unw_fix *u = arg;
+	if (u->get_ip(ctx) != TRAMP)
+		return 0;                /* _URC_NO_REASON: go on */
+	uintptr_t cfa = u->get_cfa(ctx); /* the frame that returns to it */
+	for (unsigned k = u->nmiss; k-- > 0;) {
+		struct ct_frame *f = &u->t->stk[u->miss[k]];
+		if (f->cfa == cfa && f->ret) {
+			u->set_gr(ctx, CT_ARCH_DWARF_RA, f->ret);
+			u->fixed = true;
+		}
+	}
+	return 5; /* _URC_END_OF_STACK: stop (the walk cannot go past it) */
+}
+
+static void unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss)
+{
+	static int (*walk)(int (*)(void *, void *), void *);
+	static struct unw_fix fns;
+	if (!walk) {
+		fns.get_ip = (uintptr_t(*)(void *))dlsym(RTLD_DEFAULT, "_Unwind_GetIP");
+		fns.get_cfa = (uintptr_t(*)(void *))dlsym(RTLD_DEFAULT, "_Unwind_GetCFA");
+		fns.set_gr = (void (*)(void *, int, uintptr_t))dlsym(RTLD_DEFAULT, "_Unwind_SetGR");
+		if (!fns.get_ip || !fns.get_cfa || !fns.set_gr)
+			return;
+		walk = (int (*)(int (*)(void *, void *), void *))dlsym(RTLD_DEFAULT,
+								       "_Unwind_Backtrace");
+		if (!walk)
+			return;
+	}
+	struct unw_fix u = fns;
+	u.t = t;
+	u.miss = miss;
+	u.nmiss = nmiss;
+	for (unsigned n = 0; n < nmiss; n++) {
+		u.fixed = false;
+		walk(unw_fix_one, &u);
+		if (!u.fixed)
+			break;
 	}
 }
 
@@ -346,7 +435,8 @@ static void rehook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 		if (!f->ret || (f->flags & CT_FR_HOOKED) || f->cfa - 8 < sp)
 			continue;
 		if (gen) {
-			if (!(f->flags & FR_PARKED) || f->flags >> FR_GEN_SHIFT != gen)
+			if (!(f->flags & FR_PARKED) ||
+			    (f->flags & FR_GEN_MASK) >> FR_GEN_SHIFT != gen)
 				continue;
 		} else if (f->flags & FR_PARKED) {
 			continue;
@@ -355,7 +445,7 @@ static void rehook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 		if ((CT_SLOT_KEYED && !slot) || *slot != f->ret)
 			continue;
 		*slot = TRAMP;
-		f->flags &= (1ul << FR_GEN_SHIFT) - 1;
+		f->flags &= ~FR_GEN_MASK;
 		f->flags = (f->flags & ~FR_PARKED) | CT_FR_HOOKED;
 	}
 }
@@ -400,7 +490,7 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 	void *buf[CT_BACKTRACE_MAX + 16];
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	if (t->hook)
-		unhook_all(t, sp, 0);
+		unhook_all(t, sp, 0, NULL);
 	int n = ct_backtrace_real(buf, (int)(sizeof(buf) / sizeof(buf[0])));
 	if (t->hook)
 		rehook_all(t, sp, 0);
@@ -419,8 +509,19 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 		w[2 + 2 * k] = (uint32_t)(a >> 32);
 		k++;
 	}
-	if (t->bt_slot && !seen)
+	if (t->bt_slot && !seen) {
 		k = shadow_chain(t, fn, t->bt_slot, w);
+	} else if (t->bt_slot && k > 0 && k < CT_BACKTRACE_MAX &&
+		   (w[1] | (uint64_t)w[2] << 32) == *t->bt_slot) {
+		/* the chain starts at the caller: a library call's entry
+		 * that the unwinder got past (aarch64's ct_libcall_tramp has
+		 * CFI, and the stub branched), the function not begun; it
+		 * goes first, as a function's start (plus one) */
+		memmove(w + 3, w + 1, 2 * k * sizeof(*w));
+		w[1] = (uint32_t)(fn + 1);
+		w[2] = (uint32_t)((uint64_t)(fn + 1) >> 32);
+		k++;
+	}
 	if (!k || !t->ring || !t->cap)
 		return;
 	w[0] = ct_ext_word(CT_EXT_BACKTRACE, 2 * k, 0);
@@ -597,18 +698,25 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 		r->sp += 8; /* the slot and the stack arguments are a word further up */
 	uintptr_t *slot = (uintptr_t *)r->sp;
 #ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
-	/* aarch64 -pg (kind 1, the only one there): r->sp is the slot, x29 + 8 */
-	intptr_t fpoff = mcount_fp_off(site, fn);
-	if (unlikely(fpoff > 0)) {
-		/* a prologue not followed: the call is not traced, and is
-		 * counted as lost (in the thread's stream: started for it) */
-		if (t->busy == 1)
-			ct_thread_ready(t);
-		ct_nested_drop(t);
-		t->busy--;
-		return 0;
+	/* aarch64: a library call's slot (kind 3) is below its CFA, as on
+	 * x86-64 (libcall.S makes it there); -pg's (kind 1) is the saved link
+	 * register of the frame record, x29 + 8, and the CFA is found from
+	 * the prologue.  The frames are told apart later by FR_CFA_SLOT */
+	uintptr_t cfa_a64 = (uintptr_t)slot + 8;
+	if (kind == 1) {
+		intptr_t fpoff = mcount_fp_off(site, fn);
+		if (unlikely(fpoff > 0)) {
+			/* a prologue not followed: the call is not traced, and
+			 * is counted as lost (in the thread's stream: started
+			 * for it) */
+			if (t->busy == 1)
+				ct_thread_ready(t);
+			ct_nested_drop(t);
+			t->busy--;
+			return 0;
+		}
+		cfa_a64 = (uintptr_t)slot - 8 - (uintptr_t)fpoff;
 	}
-	uintptr_t cfa_a64 = (uintptr_t)slot - 8 - (uintptr_t)fpoff;
 	r->cfa = cfa_a64; /* the parameters in its frame (args.c, CT_AL_CFA) */
 #endif
 	if (unlikely(t->busy != 1)) {
@@ -657,6 +765,12 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 		enter_slow(t, fn, now, slot, r PASS_CFA);
 		rd = ct_filt_on; /* (a read= trigger's call comes this way) */
 	}
+	/* aarch64: the frame just pushed, if its slot is below its CFA (not
+	 * -pg's: frame_slot).  Nothing reads the mark before this: the C
+	 * parts hold busy */
+	if (CT_SLOT_KEYED && kind != 1 && t->depth == d + 1 && t->stk[d].fn == fn &&
+	    (t->stk[d].flags & CT_FR_HOOKED))
+		t->stk[d].flags |= FR_CFA_SLOT;
 	if (unlikely(ct_args_enabled) && t->depth == d + 1 && t->stk[d].fn == fn &&
 	    !(t->stk[d].flags & CT_FR_NOREC))
 		t->stk[d].flags |= ct_args_entry(t, fn, r) & ~(CT_FR_HOOKED | FR_PARKED | FR_LEFT);
@@ -810,13 +924,13 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 		 * these too, unless --inject is on (its retval= and errno=
 		 * are return_slow's) */
 		uintptr_t more = CT_ARGS_WANT_RET | (ct_inj_on ? 0 : CT_FR_ATRET);
-		if (likely(f->cfa == cfa && (f->flags & ~more) == CT_FR_HOOKED && f->ret != TRAMP &&
-			   f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
+		if (likely(f->cfa == cfa && (f->flags & ~(more | FR_CFA_SLOT)) == CT_FR_HOOKED &&
+			   f->ret != TRAMP && f->ret && delta < (1u << CT_EXIT_DELTA_BITS))) {
 			/* record --plugin: the returns of the frames it marked,
 			 * and every return while the fast paths are off */
 			if (unlikely(ct_plug_on))
 				ct_plug_exit(t, d - 1, f->fn, now, r);
-			if (unlikely(f->flags != CT_FR_HOOKED)) {
+			if (unlikely((f->flags & ~FR_CFA_SLOT) != CT_FR_HOOKED)) {
 				/* its return value is wanted, or a plugin's exit
 				 * was: return_slow's steps for the top frame,
 				 * without the search.  The frame is taken off (ret
@@ -844,8 +958,8 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 			t->busy--;
 			return ret;
 		}
-		if (f->flags == HELD_HOOKED && f->cfa == cfa && f->ret != TRAMP && f->ret &&
-		    !ct_plug_on) {
+		if ((f->flags & ~FR_CFA_SLOT) == HELD_HOOKED && f->cfa == cfa && f->ret != TRAMP &&
+		    f->ret && !ct_plug_on) {
 			/* -t alone: a call whose entry was held back; when it
 			 * was short nothing was written and nothing is (when
 			 * long, return_slow writes the entries and its exit) */
@@ -876,7 +990,10 @@ bool ct_hook_begin_real(struct ct_tstate *t, uintptr_t sp)
 	if (!t->hook || t->cap == 0 || t->busy || t->depth == 0)
 		return false;
 	t->busy++;
-	unhook_all(t, sp, 0);
+	uint32_t miss[NMISS];
+	unsigned nmiss = unhook_all(t, sp, 0, miss);
+	if (unlikely(nmiss))
+		unhook_unwinder(t, miss, nmiss);
 	t->busy--;
 	return true;
 }
@@ -905,10 +1022,10 @@ uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp)
 	if (!t->hook || t->cap == 0 || t->busy || !t->depth)
 		return 0;
 	t->busy++;
-	uint32_t gen = ++t->hook->park_gen & 0x7fffffff;
+	uint32_t gen = ++t->hook->park_gen & FR_GEN_MAX;
 	if (gen == 0)
-		gen = ++t->hook->park_gen & 0x7fffffff;
-	unhook_all(t, sp, gen);
+		gen = ++t->hook->park_gen & FR_GEN_MAX;
+	unhook_all(t, sp, gen, NULL);
 	t->busy--;
 	return gen;
 }
@@ -931,7 +1048,8 @@ void ct_hook_leave(struct ct_tstate *t, uintptr_t sp)
 	if (!gen)
 		return;
 	for (uint32_t i = 0; i < t->depth; i++)
-		if ((t->stk[i].flags & FR_PARKED) && t->stk[i].flags >> FR_GEN_SHIFT == gen)
+		if ((t->stk[i].flags & FR_PARKED) &&
+		    (t->stk[i].flags & FR_GEN_MASK) >> FR_GEN_SHIFT == gen)
 			t->stk[i].flags |= FR_LEFT;
 }
 

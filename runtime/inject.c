@@ -419,7 +419,7 @@ void ct_inj_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn, const struct ct_
 	if (!ru)
 		return;
 	if ((ru->acts & CT_INJ_A_RETVAL) && r) /* (the trampoline reloads %rax from it) */
-		((struct ct_arch_retregs *)(uintptr_t)r)->rax = ru->value;
+		((struct ct_arch_retregs *)(uintptr_t)r)->ret = ru->value;
 	if (ru->acts & CT_INJ_A_ERRNO)
 		pend_errno = ru->err;
 }

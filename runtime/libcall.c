@@ -2,13 +2,17 @@
 /*
  * Library calls: the calls a traced module makes through its PLT (or, built
  * with -fno-plt, through its GOT) into other shared objects.  Each GOT slot
- * of an imported function gets a 16-byte stub of its own,
+ * of an imported function gets a 16-byte stub of its own (arch/<arch>/
+ * lcstub.h), on x86-64
  *
  *     push TARGET(%rip)      ; the real function
  *     jmp *TRAMP(%rip)       ; ct_libcall_tramp (arch/x86_64/tramp.S)
  *
- * and the slot is pointed at the stub.  ct_libcall_tramp is the __fentry__
- * trampoline with the pushed target as "the function" (kind 3): it writes
+ * on aarch64 `ldr x16, TARGET; ldr x17, TRAMP; br x17` (arch/aarch64/
+ * libcall.S), and the slot is pointed at the stub.  On x86-64
+ * ct_libcall_tramp is the __fentry__ trampoline with the pushed target as
+ * "the function" (kind 3); on aarch64 its own, x30 the return address
+ * (kept in a slot of its frame while ct_hook_enter runs).  It writes
  * the ENTER record, puts the caller's return address on the shadow stack
  * and the return trampoline in its place, and jumps to the target.  The
  * return, longjmp, exceptions and threads are then the hooked front ends'
@@ -18,7 +22,7 @@
  * once, with dlvsym/dlsym of the symbol's version from the global scope;
  * a slot that does not resolve so is left alone.  Slots resolved already
  * (-z now, a call made before) keep their target.  GOT slots of functions
- * (R_X86_64_GLOB_DAT, -fno-plt) are hooked only when the module's code
+ * (R_X86_64_GLOB_DAT, R_AARCH64_GLOB_DAT: -fno-plt) are hooked only when the module's code
  * calls or jumps through them and never loads them (a function's address
  * taken must stay the function's).  Full RELRO: the page is made writable
  * only while the slot is written.
@@ -128,7 +132,7 @@ void ct_libcall_init(void)
 {
 	const char *v = ct_getenv(CT_ENV_LIBCALL);
 	const char *count = ct_getenv(CT_ENV_COUNT);
-	if (!CT_ARCH_HOOKED_FRONTENDS) {
+	if (!CT_ARCH_LIBCALL) {
 		lc_off = true; /* no trampoline for this architecture yet */
 		return;
 	}
@@ -621,10 +625,8 @@ static bool in_stubs(uintptr_t a)
 	return false;
 }
 
-/* how the module's code uses the GOT slot at slot: bit 0 a call or jump
- * through it (ff 15 / ff 25 with a %rip-relative displacement, or a load
- * into a register that the next instruction calls), bit 1 a load of it (mov/push/cmp ... slot(%rip): anything else).  A byte scan: a
- * displacement that lands exactly on the slot does not happen by chance */
+/* how the module's code uses a GOT slot (arch/<arch>/lcstub.h
+ * ct_lc_scan_code): bit 0 a call or jump through it, bit 1 anything else */
 struct gotuse {
 	uintptr_t slot;
 	unsigned use;
@@ -636,17 +638,13 @@ static int cmp_gotuse(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* `mov slot(%rip), %reg` at p - 1 (REX.W) followed by `call *%reg`: how
- * clang -O0 -fno-plt calls (a load that only feeds the call) */
-static bool got_load_call(const uint8_t *p)
+static struct gotuse *got_find(struct gotuse *g, size_t n, uintptr_t at)
 {
-	unsigned reg = (p[1] >> 3) & 7;
-	if (p[-1] == 0x48)
-		return p[6] == 0xff && p[7] == 0xd0 + reg;
-	if (p[-1] == 0x4c)
-		return p[6] == 0x41 && p[7] == 0xff && p[8] == 0xd0 + reg;
-	return false;
+	struct gotuse key = {at, 0};
+	return bsearch(&key, g, n, sizeof(*g), cmp_gotuse);
 }
+
+#include "lcstub.h"
 
 static void scan_got_uses(const struct dyn *d, struct gotuse *g, size_t n)
 {
@@ -656,30 +654,7 @@ static void scan_got_uses(const struct dyn *d, struct gotuse *g, size_t n)
 		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || ph->p_memsz < 8)
 			continue;
 		const uint8_t *lo = (const uint8_t *)(d->bias + ph->p_vaddr);
-		const uint8_t *hi = lo + ph->p_filesz;
-		for (const uint8_t *p = lo; p + 9 <= hi; p++) {
-			/* modrm 00 reg 101: %rip-relative; the displacement
-			 * follows it, and the instruction ends 4 bytes later
-			 * (plus an immediate for a few: not calls, so a load) */
-			if ((p[1] & 0xc7) != 0x05)
-				continue;
-			int32_t disp;
-			memcpy(&disp, p + 2, 4);
-			uintptr_t at = (uintptr_t)(p + 6) + (uintptr_t)(intptr_t)disp;
-			struct gotuse key = {at, 0}, *e;
-			e = bsearch(&key, g, n, sizeof(*g), cmp_gotuse);
-			if (!e) {
-				/* an instruction with an immediate after the
-				 * displacement ends further: not a call */
-				continue;
-			}
-			if (p[0] == 0xff && (p[1] == 0x15 || p[1] == 0x25))
-				e->use |= 1;
-			else if (p[0] == 0x8b && p > lo && got_load_call(p))
-				e->use |= 1;
-			else
-				e->use |= 2;
-		}
+		ct_lc_scan_code(lo, lo + ph->p_filesz, g, n);
 	}
 }
 
@@ -717,7 +692,7 @@ static bool imports_hook(const struct dyn *d)
 	for (size_t k = 0; k < d->njmprel + d->nrela; k++) {
 		const ElfW(Rela) *r = k < d->njmprel ? &d->jmprel[k] : &d->rela[k - d->njmprel];
 		uint32_t type = ELF64_R_TYPE(r->r_info), si = ELF64_R_SYM(r->r_info);
-		if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || !si)
+		if ((type != CT_LC_R_JUMP_SLOT && type != CT_LC_R_GLOB_DAT) || !si)
 			continue;
 		const char *n = sym_name(d, si);
 		if (n && is_hook_name(n))
@@ -786,7 +761,7 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 	for (size_t k = 0; k < nrel; k++) {
 		const ElfW(Rela) *r = k < d.njmprel ? &d.jmprel[k] : &d.rela[k - d.njmprel];
 		uint32_t type = ELF64_R_TYPE(r->r_info), si = ELF64_R_SYM(r->r_info);
-		if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || !si)
+		if ((type != CT_LC_R_JUMP_SLOT && type != CT_LC_R_GLOB_DAT) || !si)
 			continue;
 		const char *n = sym_name(&d, si);
 		if (!n || !*n)
@@ -795,14 +770,14 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		unsigned st = ELF64_ST_TYPE(s->st_info);
 		if ((s->st_shndx != SHN_UNDEF && !nest_loose) ||
 		    (st != STT_FUNC && st != STT_GNU_IFUNC &&
-		     (st != STT_NOTYPE || type != R_X86_64_JUMP_SLOT)))
+		     (st != STT_NOTYPE || type != CT_LC_R_JUMP_SLOT)))
 			continue;
 		if (!wanted(n))
 			continue;
 		uintptr_t slot = bias + r->r_offset;
 		if (slot < d.lo || slot + 8 > d.hi)
 			continue;
-		if (type == R_X86_64_GLOB_DAT)
+		if (type == CT_LC_R_GLOB_DAT)
 			g[ng++] = (struct gotuse){slot, 0};
 		c[nc].slot = slot;
 		c[nc].name = n;
@@ -863,8 +838,12 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 	}
 	if (!nh || nblocks == MAX_BLOCKS)
 		goto out;
-	/* the stubs (16 bytes each), the aliases' jumps (8), what the stubs
-	 * push (the function), the targets, where the jumps go (the target,
+	/* the stubs reach their words within CT_LC_BLOCK_MAX: the slots
+	 * past that many are left alone */
+	if (nh > (CT_LC_BLOCK_MAX - 8192) / 48)
+		nh = (CT_LC_BLOCK_MAX - 8192) / 48;
+	/* the stubs (16 bytes each: arch/<arch>/lcstub.h), the aliases'
+	 * jumps (8), what the stubs give as the function, the targets, where the jumps go (the target,
 	 * or an interposer), then the trampoline's address */
 	size_t len = (nh * 48 + 8 + 4095) & ~(size_t)4095;
 	uint8_t *b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -902,20 +881,8 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		fns[i] = lcn_fn(c[i].target, c[i].name, (uintptr_t)j,
 				c[i].apart || c[i].dest != c[i].target, &known);
 		c[i].slot |= known ? 0 : (uintptr_t)1 << 63;
-		int32_t d0 = (int32_t)((uintptr_t)&dst[i] - (uintptr_t)(j + 6));
-		int32_t d1 = (int32_t)((uintptr_t)&fns[i] - (uintptr_t)(s + 6));
-		int32_t d2 = (int32_t)((uintptr_t)tp - (uintptr_t)(s + 12));
-		s[0] = 0xff; /* push d1(%rip) */
-		s[1] = 0x35;
-		memcpy(s + 2, &d1, 4);
-		s[6] = 0xff; /* jmp *d2(%rip) */
-		s[7] = 0x25;
-		memcpy(s + 8, &d2, 4);
-		memset(s + 12, 0xcc, 4);
-		j[0] = 0xff; /* jmp *d0(%rip): an alias's jump to its target (or interposer) */
-		j[1] = 0x25;
-		memcpy(j + 2, &d0, 4);
-		memset(j + 6, 0xcc, 2);
+		ct_lc_stub(s, &fns[i], tp);
+		ct_lc_jump(j, &dst[i]); /* an alias's jump to its target (or interposer) */
 	}
 	if (mprotect(b, len, PROT_READ | PROT_EXEC) != 0) {
 		if (lcn_cap)
@@ -924,6 +891,7 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		munmap(names, nlen);
 		goto out;
 	}
+	__builtin___clear_cache((char *)b, (char *)b + len); /* (nothing on x86-64) */
 	blocks[nblocks].lo = (uintptr_t)b;
 	blocks[nblocks].hi = (uintptr_t)b + len;
 	blocks[nblocks].targets = tg;

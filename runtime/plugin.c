@@ -450,7 +450,7 @@ bool ct_plug_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 	if (r) {
 		c.flags |= CT_PLUGIN_ARGS;
 		copy_words(c.args, r->gp, 6);
-		copy_words(c.fargs, r->xmm, 8);
+		copy_words(c.fargs, r->fp, 8);
 	}
 	call(t, P.enter, &c);
 	return want_exit;
@@ -489,9 +489,9 @@ void ct_plug_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn, uint64_t now,
 	c.duration_ns = now > pf->t0 ? dur_ns(now - pf->t0) : 0;
 	if (r) {
 		c.flags |= CT_PLUGIN_RETVAL;
-		c.ret = r->rax;
-		c.ret2 = r->rdx;
-		memcpy(&c.fret, &r->xmm0, sizeof(c.fret));
+		c.ret = r->ret;
+		c.ret2 = r->ret2;
+		memcpy(&c.fret, &r->fret, sizeof(c.fret));
 	}
 	call(t, P.exit, &c);
 }

@@ -29,9 +29,12 @@ HOOK_VARIANTS="gcc-pg-O0 gcc-fentry-O2 clang-fentry-O0 clang-pg-O2 gcc-patch-O2 
 # "# front-ends: few": one variant per front end, both compilers
 HOOK_FEW="gcc-fentry-O2 clang-pg-O2 clang-patch-O0"
 # aarch64 under qemu-user (doc/testing.md): cases that say "# aarch64:
-# check" run in these in every run, "# aarch64: yes" with CT_AARCH64=1
-# (make check-aarch64); "# variants: one" cases in the first only
-A64_VARIANTS="a64-gcc-O0 a64-gcc-O2"
+# check" run in A64_FEW in every run and in all of A64_VARIANTS with
+# CT_AARCH64=1 (make check-aarch64), "# aarch64: yes" only then; "# variants:
+# one" cases in the first only.  clang builds for aarch64 with Debian's
+# cross gcc's libraries and binutils (--target finds them, no --sysroot)
+A64_VARIANTS="a64-gcc-O0 a64-gcc-O2 a64-clang-O0 a64-clang-O2"
+A64_FEW="a64-gcc-O0 a64-clang-O2"
 # ... and with aarch64's hooked front end (-pg) when the case also says
 # "# front-ends:" (all, few or only): both with CT_AARCH64=1, the -O2 one
 # alone for the "check" cases in every run (qemu is slow)
@@ -46,7 +49,11 @@ variant_flags() {
 	FRONT=instr
 	TARGET=
 	case $1 in
-	a64-*) CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ FAMILY=gcc TARGET=aarch64 ;;
+	a64-gcc-*) CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ FAMILY=gcc TARGET=aarch64 ;;
+	a64-clang-*)
+		CC="clang --target=aarch64-linux-gnu" CXX="clang++ --target=aarch64-linux-gnu"
+		FAMILY=clang TARGET=aarch64
+		;;
 	esac
 	case $1 in
 	*-pg-O?) FRONT=pg CFLAGS="-g -${1##*-} -pg" ;;
@@ -61,7 +68,8 @@ variant_flags() {
 
 # why the aarch64 variants cannot run here, or nothing
 a64_missing() {
-	for _t in aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ "${CALLTRACE_QEMU:-qemu-aarch64}"; do
+	for _t in aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ "${CALLTRACE_QEMU:-qemu-aarch64}" \
+		$([ "${1:-}" = clang ] && echo clang clang++); do
 		command -v "$_t" >/dev/null 2>&1 || { echo "no $_t (make deps)"; return; }
 	done
 	[ -f "$RUNDIR/bin/aarch64/libcalltrace.so" ] ||
@@ -73,8 +81,9 @@ case_variants() {
 	_v=$(sed -n 's/^# variants: *//p' "$E2E/$1.sh" | head -n 1)
 	_f=$(sed -n 's/^# front-ends: *//p' "$E2E/$1.sh" | head -n 1)
 	_a=$(sed -n 's/^# aarch64: *//p' "$E2E/$1.sh" | head -n 1)
+	_a64=$A64_VARIANTS
 	case $_a in
-	check) ;;
+	check) [ "${CT_AARCH64:-0}" = 1 ] || _a64=$A64_FEW ;;
 	yes) [ "${CT_AARCH64:-0}" = 1 ] || _a= ;;
 	*) _a= ;;
 	esac
@@ -91,7 +100,7 @@ case_variants() {
 	esac
 	case $_v in
 	one | "") echo "$REF_VARIANT$_h${_a:+ ${A64_VARIANTS%% *}}$_ah" ;;
-	all | *) echo "$C_VARIANTS$_h${_a:+ $A64_VARIANTS}$_ah" ;;
+	all | *) echo "$C_VARIANTS$_h${_a:+ $_a64}$_ah" ;;
 	esac
 }
 
@@ -116,7 +125,7 @@ if [ "${1:-}" = --one ]; then
 		[ -x "$CT" ] || die "$CT not built (make all unit)"
 		[ -f "$(dirname "$CT")/libcalltrace.so" ] || die "build/libcalltrace.so not built (make all)"
 		_why=
-		[ -n "$TARGET" ] && _why=$(a64_missing)
+		[ -n "$TARGET" ] && _why=$(a64_missing "$FAMILY")
 		if [ -n "$_why" ]; then
 			echo "$VARIANT not run: $_why" >>"$W/skipped"
 		else

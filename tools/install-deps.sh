@@ -13,7 +13,9 @@ PKGS="gcc g++ make clang libelf-dev libdw-dev libc6-dev libncurses-dev binutils 
 # the aarch64 runtime and its tests under emulation (make aarch64, make
 # check-aarch64, doc/testing.md): the cross compilers, the aarch64 libc and
 # qemu-user (some 150 MB); CHECK_AARCH64=0 leaves them out, and the
-# aarch64 cases are then skipped, saying so
+# aarch64 cases are then skipped, saying so.  The a64-clang-* variants
+# need nothing more: clang --target=aarch64-linux-gnu finds the cross
+# binutils and the cross gcc's libraries (libgcc, libstdc++) by itself
 [ "${CHECK_AARCH64:-1}" != 0 ] &&
 	PKGS="$PKGS gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 [ -n "$CALLTRACE_EXTRA_PKGS" ] && PKGS="$PKGS $CALLTRACE_EXTRA_PKGS"

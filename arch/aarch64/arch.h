@@ -9,15 +9,20 @@
 #define CT_ARCH_NAME "aarch64"
 #define CT_ARCH_HAS_CYCLE_COUNTER 1
 /* the front ends whose code this directory has (doc/frontends.md):
- * -finstrument-functions and -pg (_mcount, tramp.S).  Patched entries and
- * library calls need trampolines that are not written yet: record refuses
- * them for an aarch64 program, and CT_ARCH_HOOKED_FRONTENDS 0 keeps the
- * patcher, the library calls and the hooked calibration off */
+ * -finstrument-functions, -pg (_mcount, tramp.S) and library calls
+ * (lcstub.h, libcall.S).  Patched entries need a trampoline that is not
+ * written yet: record refuses them for an aarch64 program, and
+ * CT_ARCH_HOOKED_FRONTENDS 0 keeps the patcher off */
 #define CT_ARCH_HOOKED_FRONTENDS 0
+#define CT_ARCH_LIBCALL 1
+/* the DWARF register number of the return address (x30, the link register) */
+#define CT_ARCH_DWARF_RA 30
 /* -pg's return-address slot is the saved link register of the traced
  * function's frame record (x29 + 8), not the word below its entry stack
  * pointer (its CFA) as on x86-64: hook.c finds the CFA from the prologue
- * (insn.h ct_insn_a64_fp_off) and the slot from the CFA again (frame_slot) */
+ * (insn.h ct_insn_a64_fp_off) and the slot from the CFA again (frame_slot).
+ * A library call's slot is the word below its CFA, as on x86-64 (libcall.S
+ * makes it): hook.c tells its frames apart (FR_CFA_SLOT) */
 #define CT_ARCH_SLOT_IN_FRAME_RECORD 1
 /* the calibration measures the hooked front ends' cost (-pg's here:
  * cal.S ct_cal_hooked) */

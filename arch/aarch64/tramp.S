@@ -12,7 +12,9 @@
  *                   does not: neither is needed
  *   ct_return_tramp the return address given to hooked frames: written
  *                   over the saved link register, so the function's
- *                   epilogue loads it into x30 and its `ret` lands here
+ *                   epilogue loads it into x30 and its `ret` lands here;
+ *                   shared with the library calls (libcall.S), whose
+ *                   entry trampoline leaves it in x30 for the function
  *
  * With record --count, _mcount calls ct_count_site (runtime/count.c)
  * instead, and hooks no return.
@@ -24,10 +26,11 @@
  * hook.c).  There is no assembly fast path yet: the C fast paths are the
  * hot ones (doc/runtime.md counts their instructions).
  *
- * Patched entries (-fpatchable-function-entry) and library calls have no
- * trampoline on aarch64 yet: record refuses them for an aarch64 program
- * and the runtime never installs them (CT_ARCH_HOOKED_FRONTENDS 0); their
- * symbols, which the shared C code compares addresses with, trap.
+ * Library calls have their entry trampoline in libcall.S.  Patched
+ * entries (-fpatchable-function-entry) have none on aarch64 yet: record
+ * refuses them for an aarch64 program and the runtime never installs them
+ * (CT_ARCH_HOOKED_FRONTENDS 0); ct_patch_tramp, which the shared C code
+ * compares addresses with, traps.
  */
 #include "regs.h"
 
@@ -60,7 +63,6 @@
 .endm
 
 	STUB ct_patch_tramp
-	STUB ct_libcall_tramp
 
 /*
  * _mcount: ct_hook_enter(struct ct_arch_regs *, site, 1), site the return
@@ -89,10 +91,10 @@ _mcount:
 	stp x2, x3, [sp, #E_REGS + CT_REGS_GP + 16]
 	stp x4, x5, [sp, #E_REGS + CT_REGS_GP + 32]
 	stp x6, x7, [sp, #E_REGS + CT_REGS_GP + 48]
-	stp d0, d1, [sp, #E_REGS + CT_REGS_XMM + 0]
-	stp d2, d3, [sp, #E_REGS + CT_REGS_XMM + 16]
-	stp d4, d5, [sp, #E_REGS + CT_REGS_XMM + 32]
-	stp d6, d7, [sp, #E_REGS + CT_REGS_XMM + 48]
+	stp d0, d1, [sp, #E_REGS + CT_REGS_FP + 0]
+	stp d2, d3, [sp, #E_REGS + CT_REGS_FP + 16]
+	stp d4, d5, [sp, #E_REGS + CT_REGS_FP + 32]
+	stp d6, d7, [sp, #E_REGS + CT_REGS_FP + 48]
 	str x8, [sp, #E_X8]
 	stp q0, q1, [sp, #E_Q + 0]
 	stp q2, q3, [sp, #E_Q + 32]
@@ -151,13 +153,15 @@ _mcount:
 	.size _mcount, .-_mcount
 
 /*
- * The return trampoline.  A hooked function's `ret` lands here with sp its
- * entry stack pointer and the return value in x0/x1 (or memory at x8) or
- * v0-v3.  ct_hook_return(struct ct_arch_retregs *, sp) writes the EXIT
- * record and gives the real return address back (the entry stack pointer
- * is the frame's CFA, as on x86-64: hook.c computed it at the entry from
- * the prologue); the trampoline returns there with every register as the
- * function left it but x30, which holds that address.
+ * The return trampoline, of -pg's frames and of library calls' (libcall.S).
+ * A hooked function's `ret` lands here with sp its entry stack pointer and
+ * the return value in x0/x1 (or memory at x8) or v0-v3.
+ * ct_hook_return(struct ct_arch_retregs *, sp) writes the EXIT record and
+ * gives the real return address back (the entry stack pointer is the
+ * frame's CFA, as on x86-64: for -pg hook.c computed it at the entry from
+ * the prologue, for a library call it is the caller's stack pointer at the
+ * call); the trampoline returns there with every register as the function
+ * left it but x30, which holds that address.
  *
  * Until then the return address is only on the shadow stack, which no
  * unwinder can read: the CFI says "undefined" (an unwinder stops here
@@ -178,9 +182,9 @@ ct_return_tramp:
 	stp x29, x30, [sp]
 	.cfi_offset 29, -R_SIZE
 	mov x29, sp
-	stp x0, x1, [sp, #R_REGS + CT_RETREGS_RAX]
-	str d0, [sp, #R_REGS + CT_RETREGS_XMM0]
-	str d1, [sp, #R_REGS + CT_RETREGS_XMM1]
+	stp x0, x1, [sp, #R_REGS + CT_RETREGS_RET]
+	str d0, [sp, #R_REGS + CT_RETREGS_FRET]
+	str d1, [sp, #R_REGS + CT_RETREGS_FRET2]
 	stp x2, x3, [sp, #R_X2 + 0]
 	stp x4, x5, [sp, #R_X2 + 16]
 	stp x6, x7, [sp, #R_X2 + 32]
@@ -194,7 +198,7 @@ ct_return_tramp:
 	bl ct_hook_return
 	mov x30, x0			/* where the function really returns to */
 	.cfi_same_value 30
-	ldp x0, x1, [sp, #R_REGS + CT_RETREGS_RAX]
+	ldp x0, x1, [sp, #R_REGS + CT_RETREGS_RET]
 	ldp x2, x3, [sp, #R_X2 + 0]
 	ldp x4, x5, [sp, #R_X2 + 16]
 	ldp x6, x7, [sp, #R_X2 + 32]

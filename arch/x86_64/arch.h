@@ -13,6 +13,10 @@
 /* the calibration measures the hooked front ends' cost (cal.S
  * ct_cal_hooked: -pg -mfentry's) */
 #define CT_ARCH_CAL_HOOKED 1
+/* library calls: their stubs (lcstub.h) and ct_libcall_tramp (tramp.S) */
+#define CT_ARCH_LIBCALL 1
+/* the DWARF register number of the return address (%rip) */
+#define CT_ARCH_DWARF_RA 16
 
 /* the invariant time-stamp counter; rdtsc is not serialising, which is what
  * we want: a few cycles of skew, no pipeline flush */

@@ -213,7 +213,7 @@
 	and $-16, %rsp
 	sub $(128 + 128), %rsp		/* struct ct_arch_regs, then xmm0-7 */
 	SAVE_XMM8 128
-	LOW_XMM8 CT_REGS_XMM
+	LOW_XMM8 CT_REGS_FP
 	mov %rdi, CT_REGS_GP + 0(%rsp)
 	mov 16(%rbp), %rax		/* %rsi as pushed */
 	mov %rax, CT_REGS_GP + 8(%rsp)
@@ -604,7 +604,7 @@
 	mov %r9, CT_REGS_GP + 40(%rsp)
 	mov %rax, E_RAX(%rsp)
 	mov %r10, E_R10(%rsp)
-	LOW_XMM8 CT_REGS_XMM
+	LOW_XMM8 CT_REGS_FP
 	SAVE_XMM8 E_XMM
 	.if \kind == 1
 	/* mcount: the traced function's frame pointer is our saved %rbp;
@@ -847,10 +847,10 @@ ct_return_tramp:
 	push %r11
 	and $-16, %rsp
 	sub $64, %rsp			/* struct ct_arch_retregs, then xmm0-1 */
-	mov %r8, CT_RETREGS_RAX(%rsp)
-	mov %r9, CT_RETREGS_RDX(%rsp)
-	movq %xmm0, CT_RETREGS_XMM0(%rsp)
-	movq %xmm1, CT_RETREGS_XMM1(%rsp)
+	mov %r8, CT_RETREGS_RET(%rsp)
+	mov %r9, CT_RETREGS_RET2(%rsp)
+	movq %xmm0, CT_RETREGS_FRET(%rsp)
+	movq %xmm1, CT_RETREGS_FRET2(%rsp)
 	movaps %xmm0, 32(%rsp)
 	movaps %xmm1, 48(%rsp)
 	mov %fs:CT_T_DEPTH(%r11), %r8d
@@ -894,10 +894,10 @@ ct_return_tramp:
 	.cfi_def_cfa_register %rbp
 	and $-16, %rsp
 	sub $64, %rsp
-	mov %rax, CT_RETREGS_RAX(%rsp)
-	mov %rdx, CT_RETREGS_RDX(%rsp)
-	movq %xmm0, CT_RETREGS_XMM0(%rsp)
-	movq %xmm1, CT_RETREGS_XMM1(%rsp)
+	mov %rax, CT_RETREGS_RET(%rsp)
+	mov %rdx, CT_RETREGS_RET2(%rsp)
+	movq %xmm0, CT_RETREGS_FRET(%rsp)
+	movq %xmm1, CT_RETREGS_FRET2(%rsp)
 	movaps %xmm0, 32(%rsp)
 	movaps %xmm1, 48(%rsp)
 	mov %rsp, %rdi
@@ -905,8 +905,8 @@ ct_return_tramp:
 	call ct_hook_return
 	mov %rax, 8(%rbp)
 	.cfi_offset %rip, -8
-	mov CT_RETREGS_RAX(%rsp), %rax
-	mov CT_RETREGS_RDX(%rsp), %rdx
+	mov CT_RETREGS_RET(%rsp), %rax
+	mov CT_RETREGS_RET2(%rsp), %rdx
 	movaps 32(%rsp), %xmm0
 	movaps 48(%rsp), %xmm1
 	mov %rbp, %rsp

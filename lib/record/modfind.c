@@ -193,6 +193,14 @@ static char *search_dirs(const char *dirs, const char *origin, const char *lib)
 	return NULL;
 }
 
+/* the emulated program's library root (ct_modules_root), or "" */
+static char lib_root[PATH_MAX];
+
+void ct_modules_root(const char *root)
+{
+	snprintf(lib_root, sizeof(lib_root), "%s", root ? root : "");
+}
+
 static char *find_lib(const char *lib, const char *from, const struct modinfo *mi)
 {
 	char origin[PATH_MAX];
@@ -210,6 +218,17 @@ static char *find_lib(const char *lib, const char *from, const struct modinfo *m
 		r = search_dirs(getenv("LD_LIBRARY_PATH"), origin, lib);
 	if (!r && mi->runpath)
 		r = search_dirs(mi->runpath, origin, lib);
+	if (!r && *lib_root) {
+		/* an emulated program's loader looks in the library root
+		 * (qemu-user -L; aarch64 is the one emulated), never in this
+		 * machine's directories */
+		char d[8 * PATH_MAX];
+		snprintf(d, sizeof(d),
+			 "%s/lib/aarch64-linux-gnu:%s/usr/lib/aarch64-linux-gnu:%s/lib64:%s/usr/"
+			 "lib64:%s/lib:%s/usr/lib",
+			 lib_root, lib_root, lib_root, lib_root, lib_root, lib_root);
+		return search_dirs(d, origin, lib);
+	}
 	if (!r)
 		r = search_dirs("/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:"
 				"/lib:/usr/lib:/usr/local/lib",

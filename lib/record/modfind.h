@@ -30,6 +30,11 @@ struct ct_modfound {
 #define CT_MOD_FE_FENTRY 4u /* calls __fentry__ (-pg -mfentry) */
 #define CT_MOD_FE_PATCH 8u  /* has patchable entries */
 
+/* an emulated program's library root (qemu-user's -L, lib/record/
+ * emulate.h): the libraries it needs are looked for under it, not in this
+ * machine's directories; NULL or "": this machine's */
+void ct_modules_root(const char *root);
+
 /* the file execvp would run for name (malloc'd real path), or NULL */
 char *ct_find_program(const char *name);
 

@@ -1,5 +1,6 @@
 # aarch64 programs on this x86-64 machine (doc/frontends.md, "AArch64"):
-# record runs them under qemu-aarch64 with the aarch64 runtime, or refuses
+# record runs them under qemu-aarch64 with the aarch64 runtime (library
+# calls on by default, as on x86-64), or refuses
 # with one line and exit 2: another architecture, no emulator, a runtime
 # built for the wrong machine or not built, a front end or an option the
 # aarch64 runtime does not have yet.  The recording reads back here, with
@@ -54,7 +55,7 @@ record pa -A^leaf@arg1 ./a64pg
 echo "record -A^leaf@arg1 ./a64pg: exit $RC" | add
 msg pa
 section "options the aarch64 runtime has not: exit 2"
-for o in --libcall -A^leaf@arg1 --clock=tsc; do
+for o in -A^leaf@arg1 --clock=tsc; do
 	record o "$o" ./a64
 	echo "record $o ./a64: exit $RC" | add
 	msg o
@@ -67,6 +68,13 @@ add <"$W/d.out"
 grep 'symbols were not saved' "$W/d.err" | sed "s|$W/||g" | add
 grep '^clock:' "$W/d/info" | add
 ct info d | grep -E '^ *front end:' | add
+section "library calls: on by default, as on x86-64 (the libcall* cases check them)"
+(
+	unset CALLTRACE_LIBCALL
+	record lc ./a64
+	want_rc "record ./a64 (library calls)" $RC 0 "$W/lc.err"
+)
+ct replay lc --no-duration -F '^main$' | normalize | grep '@libc' | add
 rm -f "$W/a64"
 section "replay, the program gone"
 ct replay d --no-duration | normalize | add

@@ -4,6 +4,7 @@
 # fork, a dlopen'd traced library, longjmp out of a callback, exit() inside
 # a call; the program's output unchanged; --no-libcall when recording and
 # when reading; --libcall=REGEX and --no-libcall=REGEX.
+# aarch64: yes
 # variants: all
 # front-ends: all
 build libcall "$E2E/libcall.c" -Wl,-z,lazy
@@ -13,7 +14,7 @@ build libcall_plugin.so "$E2E/libcall_plugin.c" -shared -fPIC
 # the program's own calls and what they call (the start-up's are the
 # front end's: -pg registers _mcleanup with atexit)
 F='^(main|thread_fn)$'
-section "stdout untraced"; "$W/libcall" tree xy | add
+section "stdout untraced"; $EMU "$W/libcall" tree xy | add
 record d --libcall ./libcall tree xy
 want_rc "record ./libcall tree xy" $RC 0 "$W/d.err"
 section "stdout (exit $RC)"; add <"$W/d.out"

@@ -4,12 +4,13 @@
 # catch are in place; the program's behaviour unchanged.  (The callback
 # itself is closed by its exit hook with gcc -finstrument-functions, as
 # unwound elsewhere: libcall_cxx.clang.expected, .ret.expected.)
+# aarch64: check
 # variants: all
 # front-ends: all
 $CXX -O2 -shared -fPIC -o "$W/libcall_each.so" "$E2E/libcall_each.cc" >"$W/build-each.log" 2>&1 ||
 	die "build of libcall_each.so failed: $(head -5 "$W/build-each.log")"
 build libcall_cxx "$E2E/libcall_cxx.cc" -L"$W" -lcall_each -Wl,-rpath,"$W"
-section "stdout untraced"; "$W/libcall_cxx" | add
+section "stdout untraced"; $EMU "$W/libcall_cxx" | add
 record d --libcall ./libcall_cxx
 want_rc "record ./libcall_cxx" $RC 1 "$W/d.err"
 section "stdout (exit $RC)"; add <"$W/d.out"
