@@ -330,41 +330,56 @@ void ct_stream_close(struct ct_stream *st)
 
 /*
  * The fast path: plain ENTER and EXIT records, with nothing pending, while at
- * least 8 bytes (the longest of the two) are buffered.  It does exactly what
- * ct_stream_slow does for these two records, with the stream's state in
- * locals; anything else (EXT records, a growing stack, a corrupt EXIT, the
- * end of the buffer, the thread's first event, a gap of more than 2^53 ns
- * between two events) is left to ct_stream_slow.  Returns the number of
- * events decoded into ev[0..max).
+ * least 12 bytes (an ENTER and the word after it) are buffered.  It does
+ * exactly what ct_stream_slow does for these two records, with the stream's
+ * state in locals; anything else (EXT records, a growing stack, a corrupt
+ * EXIT, the end of the buffer, the thread's first event, a gap of 2^44 ns
+ * or more before a batch's first event, a clock that does not fit the
+ * figures below) is left to ct_stream_slow.  Returns the number of events
+ * decoded into ev[0..max).
  *
  * Its speed is that of every view (doc/performance.md): each event's
  * fields are stored one by one (a compound literal would zero the whole
- * event first), the corrected clock (cc_at) is kept in scalars with its
+ * event first); the corrected clock (cc_step) is kept in scalars with its
  * ns and ps as one figure, so that no division is on the chain from one
- * event to the next, and a clock of more than 1 GHz (ns_int 0: the TSC)
- * has a loop of its own, with one multiplication per event.
+ * event to the next, and what it took out and clipped is added up once
+ * per batch, from the sums the step leaves (nothing per event); a clock of
+ * more than 1 GHz (ns_int 0: the TSC) has a loop of its own with one
+ * multiplication per event, and a process with no library calls one with
+ * no look-up.  A batch is at most FAST_BATCH events, so that the figures
+ * checked at its start bound those within it: a record's delta is below
+ * 2^30 ticks, so with ns_int 0 an event is less than 2^30 ns after the one
+ * before, the clock since the start (d) stays below 2^63 + 2^46 and the
+ * corrected ps below 2^63.
  */
-static inline __attribute__((always_inline)) size_t
-fast_loop(struct ct_stream *st, struct ct_event *ev, size_t max, const bool frac_only)
+#define FAST_BATCH (1u << 16)
+
+static inline __attribute__((always_inline)) size_t fast_loop(struct ct_stream *st,
+							      struct ct_event *ev, size_t max,
+							      const bool frac_only, const bool libs)
 {
 	const struct session_priv *sp = priv(st->s);
 	/* clock_ns, with the rate in registers */
 	const uint64_t start = sp->pub.start_clock, ns_int = sp->ns_int, ns_frac = sp->ns_frac;
-	const unsigned char *p = st->buf + st->pos, *last = st->buf + st->len - 8;
-	struct frame *stack = st->stack;
-	size_t depth = st->depth;
-	const size_t cap = st->cap, nbefore = st->nbefore;
-	uint64_t base = st->base, last_time = st->last_time, nenter = st->nenter;
+	const unsigned char *p = st->buf + st->pos, *const last = st->buf + st->len - 12;
+	struct frame *const stack = st->stack;
+	const size_t depth0 = st->depth, cap = st->cap, nbefore = st->nbefore;
+	size_t depth = depth0;
+	/* base - start: stream_fast checked base >= start */
+	uint64_t d = st->base - start, last_time = st->last_time;
 	const uint64_t hi = st->hi, waited = st->waited;
-	struct ct_event *e = ev, *const end = ev + max;
+	struct ct_event *e = ev, *const end = ev + (max < FAST_BATCH ? max : FAST_BATCH);
 	struct ct_thread *const t = st->t;
 	/* an ENTER followed by a CALLSITE always, or by an ARGS with specs,
 	 * goes the slow way (mask of the EXT types that stop it) */
 	const uint64_t stop = 1ull << CT_EXT_CALLSITE | (sp->pub.argtab ? 1ull << CT_EXT_ARGS : 0);
-	const bool any_lib = st->lc_lo <= st->lc_hi;
-	/* cc_at's state, as scalars; c_ps is its ns * 1000 + rem */
-	uint64_t c_raw = st->cc.raw, c_ps = st->cc.ns * 1000 + st->cc.rem, c_owed = st->cc.owed;
-	uint64_t c_taken = st->cc.taken, c_clipped = st->cc.clipped;
+	/* cc_step's state: c_ps is the corrected ns * 1000 + rem */
+	const uint64_t raw0 = st->cc.raw, ps0 = st->cc.ns * 1000 + st->cc.rem, owed0 = st->cc.owed;
+	uint64_t c_raw = raw0, c_ps = ps0, c_owed = owed0;
+	/* libs: the library calls' entries and exits (for the sums); the
+	 * range of their addresses, in registers */
+	uint64_t nlib_ent = 0, nlib_exit = 0;
+	const uint64_t lc_lo = st->lc_lo, lc_hi = st->lc_hi;
 	struct {
 		uint64_t pre, post;
 	} fig[2][2]; /* the figures, by [exit][lib] */
@@ -374,56 +389,54 @@ fast_loop(struct ct_stream *st, struct ct_event *ev, size_t max, const bool frac
 
 	while (e < end && p <= last) {
 		uint32_t w = rd32(p);
-		uint64_t time, nbase;
-		unsigned lib;
+		uint64_t time, nd;
+		unsigned lib = 0;
 		uint64_t addr = 0;
 		const bool exit = (w & 3) == CT_REC_EXIT;
 		if (exit) {
 			if (depth <= nbefore) /* none open, or one entered before */
 				break;
-			nbase = base + (w >> 2);
+			nd = d + (w >> 2);
 		} else if ((w & 3) == CT_REC_ENTER) {
-			/* its next record must be buffered too */
-			if (depth == cap || p + 4 > last)
+			if (depth == cap)
 				break;
-			uint32_t nx = rd32(p + 8);
+			uint32_t nx = rd32(p + 8); /* its next record */
 			if (__builtin_expect((nx & 3) == CT_REC_EXT, 0) &&
 			    ((stop >> CT_EXT_TYPE(nx)) & 1))
 				break;
 			uint64_t q = rd64(p);
-			nbase = base + ((q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1));
+			nd = d + ((q >> 2) & ((1u << CT_ENTER_DELTA_BITS) - 1));
 			addr = (q >> 24) | hi;
 		} else {
 			break;
 		}
-		uint64_t d = nbase > start ? nbase - start : 0;
 		if (frac_only)
-			time = (uint64_t)(((unsigned __int128)d * ns_frac + (1ULL << 63)) >> 64);
+			time = (uint64_t)(((unsigned __int128)nd * ns_frac + (1ULL << 63)) >> 64);
 		else
-			time = fixed_ns(d, ns_int, ns_frac);
+			time = fixed_ns(nd, ns_int, ns_frac);
 		time = time < last_time ? last_time : time;
-		/* cc_at's long way, or c_ps near its end: the slow path */
-		if (__builtin_expect(((time - c_raw) >> 53 | c_ps >> 63) != 0, 0))
+		/* (ns_int 0: the bounds above hold) cc_at's long way, or c_ps
+		 * near its end: the slow path */
+		if (!frac_only && __builtin_expect(((time - c_raw) >> 53 | c_ps >> 63) != 0, 0))
 			break;
-		base = nbase;
+		d = nd;
 		last_time = time;
 		struct frame *f;
 		if (exit) {
 			f = &stack[--depth];
-			lib = f->lib;
+			if (libs) {
+				lib = f->lib;
+				nlib_exit += lib;
+			}
 		} else {
-			lib = any_lib && is_lib(st, addr);
+			if (libs && addr >= lc_lo && addr <= lc_hi) {
+				lib = is_lib(st, addr);
+				nlib_ent += lib;
+			}
 			f = &stack[depth];
 		}
-		/* cc_at, without a branch: a short call's time is clipped as
-		 * often as not */
-		uint64_t dp = (time - c_raw) * 1000, owed = c_owed + fig[exit][lib].pre;
-		uint64_t take = dp < owed ? dp : owed;
+		cc_step(&c_ps, &c_owed, time - c_raw, fig[exit][lib].pre, fig[exit][lib].post);
 		c_raw = time;
-		c_owed = fig[exit][lib].post;
-		c_taken += take;
-		c_clipped += owed - take;
-		c_ps += dp - take;
 		const uint64_t ct = c_ps / 1000;
 		e->flags = LIBFLAG(lib);
 		e->time = time;
@@ -470,35 +483,56 @@ fast_loop(struct ct_stream *st, struct ct_event *ev, size_t max, const bool frac
 			f->lib = lib;
 			f->samples = 0;
 			depth++;
-			nenter++;
 			p += 8;
 		}
 		e++;
 	}
+	const size_t n = (size_t)(e - ev);
+	/* entries less exits is what the stack grew by */
+	const uint64_t nent = (n + depth - depth0) / 2, nexit = n - nent;
 	st->pos = (size_t)(p - st->buf);
 	st->depth = depth;
-	st->base = base;
+	st->base = d + start;
 	st->last_time = last_time;
-	st->nenter = nenter;
+	st->nenter += nent;
+	const uint64_t fsum = (nent - nlib_ent) * (fig[0][0].pre + fig[0][0].post) +
+			      nlib_ent * (fig[0][1].pre + fig[0][1].post) +
+			      (nexit - nlib_exit) * (fig[1][0].pre + fig[1][0].post) +
+			      nlib_exit * (fig[1][1].pre + fig[1][1].post);
+	/* what cc_step took out: the ps the recorded clock moved, less those
+	 * the corrected one did; clipped: what was owed (the figures of each
+	 * event, and what was owed before the batch, less what is owed after
+	 * it), less that (every sum modulo 2^64, as cc_at's) */
+	const uint64_t taken = (c_raw - raw0) * 1000 - (c_ps - ps0);
+	st->cc.taken += taken;
+	st->cc.clipped += owed0 + fsum - c_owed - taken;
 	st->cc.raw = c_raw;
 	st->cc.ns = c_ps / 1000;
 	st->cc.rem = c_ps % 1000;
 	st->cc.owed = c_owed;
-	st->cc.taken = c_taken;
-	st->cc.clipped = c_clipped;
-	return (size_t)(e - ev);
+	return n;
 }
 
 static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 {
 	const struct session_priv *sp = priv(st->s);
+	const uint64_t start = sp->pub.start_clock;
 	if (st->pend_n || st->pend_final || st->pre_i < st->pre_n || st->ended || st->tag ||
-	    st->len - st->pos < 8 || (!sp->ns_int && !sp->ns_frac) || !st->cc.started ||
-	    st->cc.ns >= (1ull << 53) /* c_ps would not hold it */)
+	    st->len - st->pos < 12 || (!sp->ns_int && !sp->ns_frac) || !st->cc.started ||
+	    st->cc.ns >= (1ull << 52) /* c_ps below 2^62 */ || st->base < start ||
+	    st->base >= (1ull << 63) || st->cc.raw > st->last_time)
 		return 0;
-	if (!sp->ns_int)
-		return fast_loop(st, ev, max, true);
-	return fast_loop(st, ev, max, false);
+	const bool libs = st->lc_lo <= st->lc_hi;
+	if (sp->ns_int)
+		return libs ? fast_loop(st, ev, max, false, true)
+			    : fast_loop(st, ev, max, false, false);
+	/* the first event's gap: below 2^44 ns + 2^30 */
+	uint64_t t0 =
+		(uint64_t)(((unsigned __int128)(st->base - start) * sp->ns_frac + (1ULL << 63)) >>
+			   64);
+	if ((t0 > st->last_time ? t0 : st->last_time) - st->cc.raw >= (1ull << 44))
+		return 0;
+	return libs ? fast_loop(st, ev, max, true, true) : fast_loop(st, ev, max, true, false);
 }
 
 int ct_stream_read(struct ct_stream *st, struct ct_event *ev, size_t max, struct ct_error *err)
