@@ -466,12 +466,21 @@ static void print_table(struct report *r, const struct ct_thread *t)
 
 /* no filter: every event counts, and an exit is that of the call on top
  * of the stack, with no lookup; an entry of the function entered last (a
- * recursion, a loop) takes it again without a call */
+ * recursion, a loop) takes it again without a call.  The stack and the
+ * rows are kept in locals (a row's stores could be the report's depth, for
+ * the compiler: it would load it again after each), the report's own
+ * fields taken up again after account_enter's general way, which may grow
+ * them: a function's first entry, a row per arguments, a full stack */
 static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *evs, int n)
 {
 	struct report *r = ctx;
 	struct ct_func *fn = NULL;
 	uint64_t addr = 0;
+	struct ct_fframe *stack = r->stack;
+	size_t depth = r->depth, cap = r->capstack;
+	struct ct_fstat *stats = r->stats;
+	uint32_t *active = r->active;
+	const bool by_args = r->by_args;
 	for (int i = 0; i < n; i++) {
 		const struct ct_event *ev = &evs[i];
 		if (ev->kind == CT_ENTER) {
@@ -479,11 +488,26 @@ static void unfiltered(void *ctx, struct ct_thread *t, const struct ct_event *ev
 				addr = ev->addr;
 				fn = ct_filter_func(r->filt, t->proc, addr);
 			}
-			account_enter(r, fn, ev);
-		} else if (r->depth) {
-			account_exit(r, ev);
+			if (__builtin_expect(fn->user < 0 || by_args || depth == cap, 0)) {
+				r->depth = depth;
+				account_enter(r, fn, ev);
+				stack = r->stack;
+				depth = r->depth;
+				cap = r->capstack;
+				stats = r->stats;
+				active = r->active;
+				continue;
+			}
+			uint32_t id = (uint32_t)fn->user;
+			stack[depth++] = (struct ct_fframe){.id = id, .child = 0};
+			active[id]++;
+		} else if (depth) {
+			struct ct_fframe f = stack[--depth];
+			ct_fstat_exit(&stats[f.id], &active[f.id], &f,
+				      depth ? &stack[depth - 1] : NULL, ev);
 		}
 	}
+	r->depth = depth;
 }
 
 static int read_thread(void *ctx, struct ct_view *v, struct ct_thread *t)

@@ -14,8 +14,9 @@
  * shows is a difference of two corrected times of one thread, so a call
  * never lasts less than its callees together, whatever the figures.
  *
- * cc_at and cc_wait are here, inline, because the decoder's fast path
- * calls cc_at for every event; the figures are set up in cclock.c.
+ * cc_step, cc_at and cc_wait are here, inline, because the decoder takes
+ * the step for every event (its fast path through cc_step, its general
+ * path through cc_at); the figures are set up in cclock.c.
  */
 #ifndef CT_CCLOCK_H
 #define CT_CCLOCK_H
@@ -81,6 +82,25 @@ void ct_cclock_cost(const struct cclock *c, struct ct_cost *cost);
  * stream's waits say: the sums below cannot overflow */
 #define OWED_MAX (1ull << 62)
 
+/* the clock's step over dr ns of recorded time (dr < 2^53) for an event
+ * whose hook spent pre ps before its clock read and post after it: what
+ * is owed (*owed, plus pre) is taken out of dr, never more than dr (no
+ * branch: a short call is clipped as often as not), the rest added to
+ * *ps, the corrected clock in ps (or the ps below its ns), and post owed
+ * from here.  Returns what was taken out.  The one step of cc_at below
+ * and of the stream decoder's fast path (stream.c), which keeps ps as
+ * ns * 1000 + rem in a register and adds up taken and clipped at the end
+ * of a batch, not per event */
+static inline __attribute__((always_inline)) uint64_t
+cc_step(uint64_t *ps, uint64_t *owed, uint64_t dr, uint64_t pre, uint64_t post)
+{
+	uint64_t dp = dr * 1000, o = *owed + pre;
+	uint64_t take = dp < o ? dp : o;
+	*owed = post;
+	*ps += dp - take;
+	return take;
+}
+
 /* the corrected time of an event at raw ns t (t >= c->raw: the decoder
  * keeps the recorded clock from going back) whose hook spent pre ps before
  * its clock read and post after it */
@@ -97,22 +117,16 @@ static inline uint64_t cc_at(struct cclock *c, uint64_t t, uint64_t pre, uint64_
 	}
 	uint64_t dr = t - c->raw, owed = c->owed + pre;
 	c->raw = t;
-	c->owed = post;
 	if (__builtin_expect(dr < (1ull << 53), 1)) {
-		uint64_t dp = dr * 1000;
-		if (__builtin_expect(dp >= owed, 1)) {
-			c->taken += owed;
-			dp -= owed;
-		} else {
-			c->taken += dp;
-			c->clipped += owed - dp;
-			dp = 0;
-		}
-		dp += c->rem;
-		c->ns += dp / 1000;
-		c->rem = dp % 1000;
+		uint64_t ps = c->rem; /* (+ dr * 1000 < 2^63) */
+		uint64_t take = cc_step(&ps, &c->owed, dr, pre, post);
+		c->taken += take;
+		c->clipped += owed - take;
+		c->ns += ps / 1000;
+		c->rem = ps % 1000;
 	} else { /* more than 104 days between two events: nothing clipped */
 		unsigned __int128 dp = (unsigned __int128)dr * 1000 - owed + c->rem;
+		c->owed = post;
 		c->taken += owed;
 		c->ns += (uint64_t)(dp / 1000);
 		c->rem = (uint64_t)(dp % 1000);

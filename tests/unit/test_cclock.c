@@ -33,7 +33,9 @@
  *  - with --raw the corrected clock is the recorded one, nothing taken;
  *  - a process without believable figures is shown as recorded (less its
  *    waits) with a warning naming it.
- * Then fixed cases: 1 s per call, times near 2^64, a stream with a
+ * Then fixed cases: 1 s per call, times near 2^64, long runs of plain
+ * records read in batches larger than the decoder's fast path takes, a
+ * stream with a
  * library call fed in chunks of every size, and fed streams whose .proc
  * grows while they are read (as live and top read a running program).
  *
@@ -898,7 +900,11 @@ static size_t rnd_batch(void)
 	return chance(50) ? b[below(10)] : 1 + below(512);
 }
 
-enum { READ_ONE, READ_SMALLBUF, READ_BIG, READ_FEED };
+enum { READ_ONE, READ_SMALLBUF, READ_BIG, READ_FEED, READ_HUGE };
+
+/* READ_HUGE's batch: more than the decoder's fast path takes at once
+ * (stream.c's FAST_BATCH, 2^16) */
+#define HUGE_BATCH (1u << 18)
 
 /* the smallest read buffer a stream takes (stream.c: its longest record
  * and a little) */
@@ -938,13 +944,16 @@ static void read_stream(struct ct_session *s, struct ct_thread *t, const struct 
 			return;
 		}
 	}
+	struct ct_event *huge = how == READ_HUGE ? xmalloc(HUGE_BATCH * sizeof(*huge)) : NULL;
 	for (;;) {
 		size_t b = how == READ_ONE ? 1 : how == READ_BIG ? 4096 : rnd_batch();
-		got = ct_stream_read(st, evs, b, &err);
+		got = huge ? ct_stream_read(st, huge, HUGE_BATCH, &err)
+			   : ct_stream_read(st, evs, b, &err);
 		if (got <= 0)
 			break;
-		run_add(r, evs, (size_t)got);
+		run_add(r, huge ? huge : evs, (size_t)got);
 	}
+	free(huge);
 	EXPECT(got == 0, "read %s (way %d): %s", t->path, how, err.msg);
 	ct_stream_cost(st, &r->cost);
 	r->lost = ct_stream_lost(st);
@@ -1411,6 +1420,99 @@ static void test_absurd(void)
 	CHECK(!case_bad, "absurd figures");
 }
 
+/* an ENTER with nothing after it (w_enter adds call sites and arguments
+ * now and then, which end the decoder's fast path) */
+static void w_enter_plain(struct gen *g, uint64_t d, uint64_t addr)
+{
+	uint64_t dd = advance(g, d, CT_ENTER_DELTA_BITS);
+	uint64_t low = addr & ((1ull << CT_ADDR_LOW_BITS) - 1);
+	put64(g, (uint64_t)CT_REC_ENTER | dd << 2 | low << 24);
+	rec(g, OP_ENTER, addr, 0);
+}
+
+/* long runs of plain ENTER and EXIT records, library calls among them, on a
+ * clock of more than 1 GHz (the fast path's loop with one multiplication),
+ * read in batches of 1 and of HUGE_BATCH: the decoder's fast path stops at
+ * FAST_BATCH events and adds up what its clock took out and clipped once
+ * per batch, from the events' figures by kind; and TIME records whose
+ * jump puts a batch's first event just under and just over 2^44 ns after
+ * the event before (the gap the fast path takes, checked at a batch's
+ * start only) */
+static void test_long(void)
+{
+	case_no = -5;
+	case_bad = 0;
+	remove_files();
+	struct ccase c = {.hz = 2.4e9, .hz_text = "2400000000", .start_clock = 5000, .nprocs = 1};
+	struct pcfg *p = &c.p[0];
+	p->pid = 501;
+	p->nthreads = 1;
+	p->libcalls = true;
+	p->fe = CT_PROC_FE_CYG;
+	/* figures of a few ns, below what the calls last (figcheck) */
+	p->cyg = (struct figs){true, 1000, 1000 * 12, 1000 * 40};
+	p->hook = (struct figs){true, 1000, 1000 * 19, 1000 * 55};
+	derive(&c, p);
+	write_proc(p);
+	struct stream *sm = &streams[0][0];
+	struct gen *g = &sm->g;
+	sm->tid = 501;
+	g->hostile = false;
+	gen_reset(g, c.start_clock, true);
+	/* 2^44 ns in ticks at 2.4 GHz, less or more a little */
+	const uint64_t t44 = (uint64_t)((long double)(1ull << 44) * 2.4L);
+	static const int64_t jumps[] = {-3000, 3000, -1, 1, 0, 1 << 20, -(1 << 20)};
+	size_t j = 0;
+	for (size_t i = 0; i < 400000; i++) {
+		if (i % 50000 == 49999 && j < sizeof(jumps) / sizeof(jumps[0]))
+			w_time(g, g->base + t44 + (uint64_t)jumps[j++]);
+		uint64_t d = chance(90) ? 100 + below(400) : below(5000);
+		if (g->m.depth < 2 || (g->m.depth < 60 && chance(50)))
+			w_enter_plain(g, d, fn((unsigned)below(14)));
+		else
+			w_exit(g, d);
+	}
+	while (g->m.depth)
+		w_exit(g, 200);
+	write_ev(p, sm);
+	sm->cut = sizeof(struct ct_ev_file_header) + g->n * 4; /* whole */
+	char name[64];
+	snprintf(name, sizeof(name), "%d-0-%d.ev", p->pid, sm->tid);
+	write_file(name, sm->file, sm->cut);
+	char info[512];
+	int n = snprintf(info, sizeof(info),
+			 "calltrace-data: 1\ncommand: ./prog\nclock: tsc\nclock_hz: %s\n"
+			 "start_clock: %" PRIu64 "\nend_clock: %" PRIu64 "\ncomplete: 1\n",
+			 c.hz_text, c.start_clock, g->base);
+	write_file("info", info, (size_t)n);
+	struct ct_session *s;
+	struct ct_error err;
+	if (ct_session_open(&s, dir, &err) < 0) {
+		CHECK(0, "open: %s", err.msg);
+		return;
+	}
+	struct ct_thread *t = thread_of(s, 501);
+	CHECK(t != NULL, "long runs: no thread 501");
+	if (t) {
+		struct run *r = &runs[0][0];
+		read_stream(s, t, sm, READ_ONE, r);
+		CHECK(r->n == g->nops - j, "long runs: %zu events of %zu records", r->n,
+		      g->nops - j);
+		check_clock(r, false, "long runs");
+		check_model(&c, s, p, sm, r, "long runs");
+		CHECK(!p->fallback && r->cost.taken > 0, "long runs: fallback %d, taken %" PRIu64,
+		      p->fallback, r->cost.taken);
+		read_stream(s, t, sm, READ_HUGE, &other);
+		same_runs(r, &other, "long runs, batches of 2^18", false);
+		read_stream(s, t, sm, READ_BIG, &other);
+		same_runs(r, &other, "long runs, batches of 4096", false);
+		read_stream(s, t, sm, READ_SMALLBUF, &other);
+		same_runs(r, &other, "long runs, small buffer", false);
+	}
+	ct_session_close(s);
+	CHECK(!case_bad, "long runs");
+}
+
 /* times near 2^64 and jumps of more than 2^53 ns: no overflow */
 static void test_huge(void)
 {
@@ -1745,6 +1847,7 @@ int main(int argc, char **argv)
 	rng = seed0;
 	test_absurd();
 	test_huge();
+	test_long();
 	test_feed();
 	test_recal();
 	test_feed_lines();
