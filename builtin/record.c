@@ -366,8 +366,8 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 				  fe & CT_MOD_FE_FENTRY ? "-pg -mfentry"
 							: "-fpatchable-function-entry",
 				  r->emu.arch);
-	const char *no = r->o.lc.nest      ? "--nest-libcall"
-			 : r->o.inj.nrules ? "--inject"
+	const char *no = r->o.lc.nest            ? "--nest-libcall"
+			 : r->o.inj.nrules       ? "--inject"
 			 : r->o.clock && use_tsc ? "--clock=tsc (the emulated counter is not this "
 						   "machine's)"
 						 : NULL;
