@@ -186,6 +186,23 @@ const char *ct_export_times_note(const struct exporter *x)
 			"recorded)";
 }
 
+const char *ct_export_dur(uint64_t ns, char *b, size_t n)
+{
+	const char *d = ct_format_duration(ns, b, n);
+	while (*d == ' ')
+		d++;
+	return d;
+}
+
+uint64_t ct_export_heaviest(const struct exporter *x)
+{
+	uint64_t most = 1;
+	for (size_t e = 0; e < x->nedges; e++)
+		if (x->edges[e].incl > most)
+			most = x->edges[e].incl;
+	return most;
+}
+
 /* ---- chrome ---------------------------------------------------------- */
 
 

@@ -127,6 +127,10 @@ bool ct_export_in_range(const struct exporter *x, const struct ct_event *ev);
 uint64_t ct_export_incl(const struct exporter *x, const struct ct_event *ev);
 /* the times the outputs say they hold */
 const char *ct_export_times_note(const struct exporter *x);
+/* a duration as "1.234 ms", without the table's padding, in b[n] */
+const char *ct_export_dur(uint64_t ns, char *b, size_t n);
+/* the largest inclusive time of an edge (at least 1): the graphs' scale */
+uint64_t ct_export_heaviest(const struct exporter *x);
 
 /* folded (builtin/export_folded.c) */
 void ct_folded_enter(struct exporter *x, struct ct_func *fn);

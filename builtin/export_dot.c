@@ -26,23 +26,11 @@ static void dot_text(FILE *out, const char *s)
 	}
 }
 
-/* a duration as "1.234 ms", without the table's padding */
-static const char *dur(uint64_t ns, char *b, size_t n)
-{
-	const char *d = ct_format_duration(ns, b, n);
-	while (*d == ' ')
-		d++;
-	return d;
-}
-
 void ct_dot_print(struct exporter *x)
 {
 	FILE *out = x->out;
 	char b[64];
-	uint64_t most = 1;
-	for (size_t e = 0; e < x->nedges; e++)
-		if (x->edges[e].incl > most)
-			most = x->edges[e].incl;
+	uint64_t most = ct_export_heaviest(x);
 
 	fputs("digraph calltrace {\n\tgraph [label=\"", out);
 	dot_text(out, x->s->command ? x->s->command : "");
@@ -55,13 +43,14 @@ void ct_dot_print(struct exporter *x)
 	for (size_t i = 0; i < x->names.n; i++) {
 		fprintf(out, "\tf%zu [label=\"", i);
 		dot_text(out, x->names.v[i]);
-		fprintf(out, "\\nself %s\"];\n", dur(x->self ? x->self[i] : 0, b, sizeof(b)));
+		fprintf(out, "\\nself %s\"];\n",
+			ct_export_dur(x->self ? x->self[i] : 0, b, sizeof(b)));
 	}
 	for (size_t e = 0; e < x->nedges; e++) {
 		const struct edge *ed = &x->edges[e];
 		fprintf(out, "\tf%u -> f%u [label=\"%llu call%s\\n%s\", penwidth=%.2f];\n",
 			ed->caller, ed->callee, (unsigned long long)ed->calls,
-			ed->calls == 1 ? "" : "s", dur(ed->incl, b, sizeof(b)),
+			ed->calls == 1 ? "" : "s", ct_export_dur(ed->incl, b, sizeof(b)),
 			1.0 + 4.0 * (double)ed->incl / (double)most);
 	}
 	fputs("}\n", out);

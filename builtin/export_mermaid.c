@@ -41,22 +41,11 @@ static void yaml_text(FILE *out, const char *s)
 	}
 }
 
-static const char *dur(uint64_t ns, char *b, size_t n)
-{
-	const char *d = ct_format_duration(ns, b, n);
-	while (*d == ' ')
-		d++;
-	return d;
-}
-
 void ct_mermaid_print(struct exporter *x)
 {
 	FILE *out = x->out;
 	char b[64];
-	uint64_t most = 1;
-	for (size_t e = 0; e < x->nedges; e++)
-		if (x->edges[e].incl > most)
-			most = x->edges[e].incl;
+	uint64_t most = ct_export_heaviest(x);
 
 	fputs("---\ntitle: \"", out);
 	yaml_text(out, x->s->command ? x->s->command : "");
@@ -69,13 +58,14 @@ void ct_mermaid_print(struct exporter *x)
 	for (size_t i = 0; i < x->names.n; i++) {
 		fprintf(out, "    f%zu[\"", i);
 		mm_text(out, x->names.v[i]);
-		fprintf(out, "<br>self %s\"]\n", dur(x->self ? x->self[i] : 0, b, sizeof(b)));
+		fprintf(out, "<br>self %s\"]\n",
+			ct_export_dur(x->self ? x->self[i] : 0, b, sizeof(b)));
 	}
 	for (size_t e = 0; e < x->nedges; e++) {
 		const struct edge *ed = &x->edges[e];
 		fprintf(out, "    f%u -->|\"%llu call%s<br>%s\"| f%u\n", ed->caller,
 			(unsigned long long)ed->calls, ed->calls == 1 ? "" : "s",
-			dur(ed->incl, b, sizeof(b)), ed->callee);
+			ct_export_dur(ed->incl, b, sizeof(b)), ed->callee);
 	}
 	/* the edges in the order written: linkStyle's numbers */
 	for (size_t e = 0; e < x->nedges; e++)
