@@ -360,17 +360,19 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 		return 0;
 	const char *arg0 = r->o.argv[0];
 	int fe = ct_module_frontends(exe);
-	if (fe > 0 && (fe & ~CT_MOD_FE_CYG))
+	/* -finstrument-functions and patched entries (arch/aarch64/patch.S) */
+	if (fe > 0 && (fe & ~(CT_MOD_FE_CYG | CT_MOD_FE_PATCH)))
 		return emu_refuse(2,
 				  "%s is built with %s, which calltrace does not support on %s "
-				  "yet: build it with -finstrument-functions (doc/frontends.md)",
-				  arg0,
-				  fe & CT_MOD_FE_FENTRY   ? "-pg -mfentry"
-				  : fe & CT_MOD_FE_MCOUNT ? "-pg"
-							  : "-fpatchable-function-entry",
+				  "yet: build it with -finstrument-functions or "
+				  "-fpatchable-function-entry=2 (doc/frontends.md)",
+				  arg0, fe & CT_MOD_FE_FENTRY ? "-pg -mfentry" : "-pg",
 				  r->emu.arch);
 	const char *no = r->o.ao.nA || r->o.ao.nR || r->o.ao.autoargs ? "-A, -R and -a"
 			 : r->o.inj.nrules                            ? "--inject"
+			 : r->o.count && fe > 0 && (fe & CT_MOD_FE_PATCH)
+				 ? "--count with -fpatchable-function-entry (counting has no "
+				   "path for patched entries there)"
 			 : r->o.clock && use_tsc ? "--clock=tsc (the emulated counter is not this "
 						   "machine's)"
 						 : NULL;

@@ -35,6 +35,10 @@ HOOK_FEW="gcc-fentry-O2 clang-pg-O2 clang-patch-O0"
 # gcc's libraries and binutils (--target finds them, no --sysroot)
 A64_VARIANTS="a64-gcc-O0 a64-gcc-O2 a64-clang-O0 a64-clang-O2"
 A64_FEW="a64-gcc-O0 a64-clang-O2"
+# aarch64's patched entries (-fpatchable-function-entry=2): cases whose
+# "# aarch64:" line also says "patch" run in these (the first only when
+# "check" without CT_AARCH64=1, or "# variants: one")
+A64_PATCH_VARIANTS="a64-gcc-patch-O2 a64-gcc-patch-O0 a64-clang-patch-O0 a64-clang-patch-O2"
 
 variant_flags() {
 	case $1 in
@@ -51,6 +55,7 @@ variant_flags() {
 		;;
 	esac
 	case $1 in
+	a64-*-patch-O?) FRONT=patch CFLAGS="-g -${1##*-} -fpatchable-function-entry=2" ;;
 	*-pg-O?) FRONT=pg CFLAGS="-g -${1##*-} -pg" ;;
 	*-fentry-O?) FRONT=fentry CFLAGS="-g -${1##*-} -pg -mfentry" ;;
 	*-patch-O?) FRONT=patch CFLAGS="-g -${1##*-} -fpatchable-function-entry=5" ;;
@@ -82,15 +87,19 @@ case_variants() {
 	*) _h= ;;
 	esac
 	_a=$(sed -n 's/^# aarch64: *//p' "$E2E/$1.sh" | head -n 1)
+	_ap=
+	case " $_a " in *" patch "*) _ap=$A64_PATCH_VARIANTS ;; esac
+	_a=${_a%% *}
 	_a64=$A64_VARIANTS
 	case $_a in
-	check) [ "${CT_AARCH64:-0}" = 1 ] || _a64=$A64_FEW ;;
+	check) [ "${CT_AARCH64:-0}" = 1 ] || _a64=$A64_FEW _ap=${_ap%% *} ;;
 	yes) [ "${CT_AARCH64:-0}" = 1 ] || _a= ;;
 	*) _a= ;;
 	esac
+	[ -n "$_a" ] || _ap=
 	case $_v in
-	one | "") echo "$REF_VARIANT$_h${_a:+ ${A64_VARIANTS%% *}}" ;;
-	all | *) echo "$C_VARIANTS$_h${_a:+ $_a64}" ;;
+	one | "") echo "$REF_VARIANT$_h${_a:+ ${A64_VARIANTS%% *}}${_ap:+ ${_ap%% *}}" ;;
+	all | *) echo "$C_VARIANTS$_h${_a:+ $_a64}${_ap:+ $_ap}" ;;
 	esac
 }
 

@@ -16,6 +16,10 @@
 #define CT_ARCH_LIBCALL 1
 /* the DWARF register number of the return address (x30, the link register) */
 #define CT_ARCH_DWARF_RA 30
+/* ... which is a register at a function's entry: a hooked frame's return
+ * address is saved where the function's code says, found by the unwinder
+ * (runtime/hook.c unhook_unwinder, rehook_unwinder) */
+#define CT_ARCH_RA_IN_REG 1
 
 /* the virtual count of the generic timer: readable from EL0 under Linux
  * (CNTKCTL_EL1.EL0VCTEN), constant-rate; like rdtsc, not ordered with the

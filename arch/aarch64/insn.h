@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * AArch64 instruction decoding for the runtime, in the shape of
- * arch/x86_64/insn.h.  Instructions are 4 bytes, aligned.  Only
- * -finstrument-functions is supported on aarch64 so far: the hooked front
- * ends' decoding (the function from an mcount call site, patched entries,
- * PLT stubs) answers "nothing here", so that the patcher and the library
- * calls leave the program's code alone (record refuses those front ends
- * for an aarch64 program before it runs: doc/frontends.md).
+ * arch/x86_64/insn.h.  Instructions are 4 bytes, aligned.  The
+ * function of a patched entry (kind 2) is decoded here, the patch itself
+ * in patchsite.h; the decoding the other hooked front ends need (an mcount
+ * call site, x86-64's PLT stubs) answers "nothing here", so that the
+ * patcher leaves such code alone (record refuses -pg for an aarch64
+ * program before it runs: doc/frontends.md).
  */
 #ifndef CT_ARCH_AARCH64_INSN_H
 #define CT_ARCH_AARCH64_INSN_H
@@ -17,12 +17,26 @@
 
 #define CT_INSN_NOP 0xd503201fu
 
-/* the function entered, from a hook's call site: the call itself */
+#define CT_INSN_BTI_C 0xd503245fu  /* bti c: a function's landing pad */
+#define CT_INSN_BTI_JC 0xd50324dfu /* bti jc */
+
+/* the function entered, from a hook's call site.  Kind 2, a patched entry
+ * (patchsite.h): site is the `bl`'s return address, after `mov x9, x30;
+ * bl`, which follow the function's `bti c` when it has one.  Otherwise
+ * the call itself */
 static inline uintptr_t ct_insn_fentry_fn(uintptr_t site, int kind, int *pushed)
 {
-	(void)kind;
 	*pushed = 0;
-	return site - 4;
+	if (kind != 2)
+		return site - 4;
+	uintptr_t at = site - 8;
+	uint32_t w;
+	if ((at & 4095) >= 4) { /* (the word before, on the same page) */
+		memcpy(&w, (const void *)(at - 4), 4);
+		if (w == CT_INSN_BTI_C || w == CT_INSN_BTI_JC)
+			at -= 4;
+	}
+	return at;
 }
 
 static __attribute__((unused)) uintptr_t ct_insn_prologue_before(uintptr_t site)

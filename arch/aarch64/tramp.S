@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The trampolines of the hooked front ends (-pg, patchable entries) are
- * not written for aarch64 yet (doc/frontends.md): the runtime never
- * installs them there (CT_ARCH_HOOKED_FRONTENDS 0: nothing is patched)
- * and record refuses those front ends for an aarch64 program.  The symbols
- * the shared C code compares addresses with exist all the same; reaching
- * one is a bug, and traps.  (Library calls have theirs: libcall.S, with
- * ct_return_tramp.)
+ * The trampolines of the hooked front ends (-pg) are not written for
+ * aarch64 yet (doc/frontends.md): the runtime never installs them there
+ * (CT_ARCH_HOOKED_FRONTENDS 0) and record refuses those front ends for an
+ * aarch64 program.  The symbols the shared C code compares addresses with
+ * exist all the same; reaching one is a bug, and traps.  (Library calls
+ * have theirs: libcall.S, with ct_return_tramp; patched entries patch.S.)
  */
 	.text
 
@@ -21,7 +20,5 @@
 	.cfi_endproc
 	.size \name, .-\name
 .endm
-
-	STUB ct_patch_tramp
 
 	.section .note.GNU-stack,"",%progbits

@@ -48,6 +48,12 @@ section "-pg: exit 2"
 record p ./a64pg
 echo "record ./a64pg: exit $RC" | add
 msg p
+section "--count with patched entries: exit 2"
+aarch64-linux-gnu-gcc -g -O0 -fpatchable-function-entry=2 -I"$E2E" -o "$W/a64patch" "$E2E/basic.c" \
+	>"$W/build-a64patch.log" 2>&1 || die "build of a64patch failed: $(head -5 "$W/build-a64patch.log")"
+record c --count ./a64patch
+echo "record --count ./a64patch: exit $RC" | add
+msg c
 section "options the aarch64 runtime has not: exit 2"
 for o in -A^leaf@arg1 --clock=tsc; do
 	record o "$o" ./a64

@@ -3,7 +3,7 @@
 # "Record-time filters"), in every front end; the summary and info say what
 # was left out; bad filters are usage errors before anything starts.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build recfilter "$E2E/recfilter.c"
 record full ./recfilter
