@@ -22,9 +22,10 @@
  * and a nop (harmless: x9 is scratch), or both; the one case that breaks,
  * a thread that ran the first nop before the mov was written and the bl
  * after, needs a thread in a module's code while it is being patched: the
- * program's modules are patched before it starts, a dlopen'ed library
- * before its constructors run (doc/frontends.md, Limits).  Both words
- * are aligned 4-byte stores, single-copy atomic.
+ * program's modules are patched before main, a dlopen'ed library as soon
+ * as dlopen returns, when only a thread its constructors started can be
+ * in it (doc/frontends.md, Limits, as for x86-64's multi-byte nops).
+ * Both words are aligned 4-byte stores, single-copy atomic.
  */
 #ifndef CT_ARCH_PATCHSITE_H
 #define CT_ARCH_PATCHSITE_H
