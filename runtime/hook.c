@@ -335,12 +335,19 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 }
 
 #define NMISS 8 /* (unhook_all: the frames of one walk, at most) */
+#ifndef CT_ARCH_RA_IN_REG
+#define CT_ARCH_RA_IN_REG 0 /* the return address in a register (aarch64's x30) */
+#endif
 
 /* give every hooked frame above sp its return address back; with gen,
  * mark them parked under that number (a context switch).  A frame whose
- * slot does not hold the trampoline any more goes into miss[] (up to
- * NMISS; how many, returned): on aarch64 a library call's return address
- * was a register, which the library function saved where its CFI says */
+ * slot does not hold the trampoline any more is counted (returned) and
+ * goes into miss[] (the first NMISS): on aarch64 the return address of a
+ * frame whose slot is below its CFA (FR_CFA_SLOT: a library call, a
+ * patched entry) was a register, which the function saved where its CFI
+ * says.  Such a frame keeps its hook: the unwinder's walk gives it back
+ * (unhook_unwinder), or its return comes to the trampoline, which must
+ * know it.  Any other frame (-pg's, x86-64's) is unhooked all the same */
 static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint32_t *miss)
 {
 	unsigned nmiss = 0;
@@ -351,10 +358,17 @@ static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint
 		uintptr_t *slot = (uintptr_t *)frame_slot(f);
 		if (CT_SLOT_KEYED && !slot)
 			continue;
-		if (*slot == TRAMP)
+		if (*slot == TRAMP) {
 			*slot = f->ret;
-		else if (miss && nmiss < NMISS && f->ret != TRAMP)
-			miss[nmiss++] = i;
+		} else if (f->ret != TRAMP) {
+			if (miss) {
+				if (nmiss < NMISS)
+					miss[nmiss] = i;
+				nmiss++;
+			}
+			if (f->flags & FR_CFA_SLOT)
+				continue;
+		}
 		f->flags &= ~CT_FR_HOOKED;
 		if (gen) {
 			f->flags &= ~FR_GEN_MASK;
@@ -365,14 +379,17 @@ static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint
 }
 
 /* the unwinder's own walk finds where the return addresses of the frames
- * miss[] were saved: a frame whose return address is the trampoline comes
- * after the one that saved it, and writing the register of the return
- * address in it (_Unwind_SetGR) writes that place.  Each walk ends at the
- * trampoline (its CFI: no caller), so one walk gives one frame back, the
- * innermost; the frames so given back are not hooked again (they return
- * straight to their callers, and are closed by the next entry or return
- * found below them).  libgcc's functions are looked up, not linked: the
- * runtime needs libc alone, and they are there when an exception is */
+ * missed by unhook_all were saved: a frame whose return address is the
+ * trampoline comes after the one that saved it, and writing the register
+ * of the return address in it (_Unwind_SetGR) writes that place.  Each
+ * walk ends at the trampoline (its CFI: no caller), so one walk gives one
+ * frame back, the innermost.  The FR_CFA_SLOT frames so given back that
+ * survive (a catch, backtrace()) are hooked again by another walk
+ * (rehook_unwinder); the others return straight to their callers, and are
+ * closed by the next entry or return found below them.  libgcc's
+ * functions are looked up, not linked: the runtime needs libc alone; they
+ * are there when an exception is, and a C program's backtrace() gets
+ * libgcc_s loaded as glibc's own backtrace() does */
 struct unw_fix {
 	struct ct_tstate *t;
 	const uint32_t *miss;
@@ -389,9 +406,23 @@ static int unw_fix_one(void *ctx, void *arg)
 	if (u->get_ip(ctx) != TRAMP)
 		return 0;                /* _URC_NO_REASON: go on */
 	uintptr_t cfa = u->get_cfa(ctx); /* the frame that returns to it */
-	for (unsigned k = u->nmiss; k-- > 0;) {
+	/* aarch64: a frame whose slot is below its CFA kept its hook
+	 * (unhook_all): the innermost at that CFA (FR_CFA_SLOT is 0 on
+	 * x86-64, where this loop goes) */
+	for (uint32_t i = u->t->depth; FR_CFA_SLOT && i-- > 0;) {
+		struct ct_frame *f = &u->t->stk[i];
+		if (f->cfa == cfa && f->ret && f->ret != TRAMP &&
+		    (f->flags & (FR_CFA_SLOT | CT_FR_HOOKED)) == (FR_CFA_SLOT | CT_FR_HOOKED)) {
+			u->set_gr(ctx, CT_ARCH_DWARF_RA, f->ret);
+			f->flags &= ~CT_FR_HOOKED;
+			u->fixed = true;
+			return 5;
+		}
+	}
+	/* the others, unhooked already: those listed in miss[] */
+	for (unsigned k = u->nmiss < NMISS ? u->nmiss : NMISS; k-- > 0;) {
 		struct ct_frame *f = &u->t->stk[u->miss[k]];
-		if (f->cfa == cfa && f->ret) {
+		if (f->cfa == cfa && f->ret && !(f->flags & FR_CFA_SLOT)) {
 			u->set_gr(ctx, CT_ARCH_DWARF_RA, f->ret);
 			u->fixed = true;
 		}
@@ -399,31 +430,92 @@ static int unw_fix_one(void *ctx, void *arg)
 	return 5; /* _URC_END_OF_STACK: stop (the walk cannot go past it) */
 }
 
+/* hook again, through the unwinder's walk, the frames whose return
+ * addresses it gave back (CT_ARCH_RA_IN_REG, FR_CFA_SLOT frames; -pg's are
+ * hooked again by their slot, rehook_all): the context whose IP is a
+ * frame's return address has that frame's CFA (as in unw_fix_one), and its
+ * register of the return address is where the frame saved it */
+struct unw_re {
+	struct ct_tstate *t;
+	unsigned left;
+	struct unw_fix *fns;
+};
+
+static int unw_rehook_one(void *ctx, void *arg)
+{
+	struct unw_re *u = arg;
+	uintptr_t ip = u->fns->get_ip(ctx), cfa = u->fns->get_cfa(ctx);
+	for (uint32_t i = u->t->depth; i-- > 0;) {
+		struct ct_frame *f = &u->t->stk[i];
+		if (f->cfa != cfa || !(f->flags & FR_CFA_SLOT))
+			continue;
+		if (f->ret == ip && !(f->flags & (CT_FR_HOOKED | FR_PARKED))) {
+			u->fns->set_gr(ctx, CT_ARCH_DWARF_RA, TRAMP);
+			f->flags |= CT_FR_HOOKED;
+			u->left--;
+		}
+		break;
+	}
+	return u->left && ip != TRAMP ? 0 : 5;
+}
+
+static int (*unw_walk)(int (*)(void *, void *), void *);
+static struct unw_fix unw_fns;
+
+static bool unwinder_found(void)
+{
+	if (unw_walk)
+		return true;
+	void *h = RTLD_DEFAULT;
+	if (!dlsym(h, "_Unwind_Backtrace")) {
+		/* a C program: loaded as glibc's backtrace() does */
+		void *l = dlopen("libgcc_s.so.1", RTLD_NOW);
+		if (!l)
+			return false;
+		h = l;
+	}
+	struct unw_fix fns = {0};
+	fns.get_ip = (uintptr_t(*)(void *))dlsym(h, "_Unwind_GetIP");
+	fns.get_cfa = (uintptr_t(*)(void *))dlsym(h, "_Unwind_GetCFA");
+	fns.set_gr = (void (*)(void *, int, uintptr_t))dlsym(h, "_Unwind_SetGR");
+	int (*walk)(int (*)(void *, void *), void *) =
+		(int (*)(int (*)(void *, void *), void *))dlsym(h, "_Unwind_Backtrace");
+	if (!fns.get_ip || !fns.get_cfa || !fns.set_gr || !walk)
+		return false;
+	unw_fns = fns;
+	unw_walk = walk;
+	return true;
+}
+
+/* one walk gives one frame back (the innermost); as many walks as frames
+ * were missed, or until one gives nothing (the frames left keep their
+ * hook) */
 static void unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss)
 {
-	static int (*walk)(int (*)(void *, void *), void *);
-	static struct unw_fix fns;
-	if (!walk) {
-		fns.get_ip = (uintptr_t(*)(void *))dlsym(RTLD_DEFAULT, "_Unwind_GetIP");
-		fns.get_cfa = (uintptr_t(*)(void *))dlsym(RTLD_DEFAULT, "_Unwind_GetCFA");
-		fns.set_gr = (void (*)(void *, int, uintptr_t))dlsym(RTLD_DEFAULT, "_Unwind_SetGR");
-		if (!fns.get_ip || !fns.get_cfa || !fns.set_gr)
-			return;
-		walk = (int (*)(int (*)(void *, void *), void *))dlsym(RTLD_DEFAULT,
-								       "_Unwind_Backtrace");
-		if (!walk)
-			return;
-	}
-	struct unw_fix u = fns;
+	if (!unwinder_found())
+		return;
+	struct unw_fix u = unw_fns;
 	u.t = t;
 	u.miss = miss;
 	u.nmiss = nmiss;
 	for (unsigned n = 0; n < nmiss; n++) {
 		u.fixed = false;
-		walk(unw_fix_one, &u);
+		unw_walk(unw_fix_one, &u);
 		if (!u.fixed)
 			break;
 	}
+}
+
+static void rehook_unwinder(struct ct_tstate *t, uintptr_t sp)
+{
+	struct unw_re u = {t, 0, &unw_fns};
+	for (uint32_t i = 0; i < t->depth; i++) {
+		const struct ct_frame *f = &t->stk[i];
+		u.left += (f->flags & FR_CFA_SLOT) && f->ret && f->ret != TRAMP &&
+			  f->cfa - 8 >= sp && !(f->flags & (CT_FR_HOOKED | FR_PARKED));
+	}
+	if (u.left && unwinder_found())
+		unw_walk(unw_rehook_one, &u);
 }
 
 /* hook again the frames above sp that still hold their return address
@@ -489,11 +581,18 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 {
 	void *buf[CT_BACKTRACE_MAX + 16];
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	if (t->hook)
-		unhook_all(t, sp, 0, NULL);
+	if (t->hook) {
+		uint32_t miss[NMISS];
+		unsigned nmiss = unhook_all(t, sp, 0, CT_ARCH_RA_IN_REG ? miss : NULL);
+		if (CT_ARCH_RA_IN_REG && nmiss)
+			unhook_unwinder(t, miss, nmiss);
+	}
 	int n = ct_backtrace_real(buf, (int)(sizeof(buf) / sizeof(buf[0])));
-	if (t->hook)
+	if (t->hook) {
+		if (CT_ARCH_RA_IN_REG)
+			rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
 		rehook_all(t, sp, 0);
+	}
 	Dl_info self, di;
 	if (!dladdr((void *)ct_hook_backtrace, &self))
 		return;
@@ -1003,6 +1102,8 @@ void ct_hook_end_real(struct ct_tstate *t, uintptr_t sp)
 	if (t->cap == 0 || t->busy)
 		return;
 	t->busy++;
+	if (CT_ARCH_RA_IN_REG)
+		rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
 	rehook_all(t, sp, 0);
 	t->busy--;
 }
@@ -1010,8 +1111,11 @@ void ct_hook_end_real(struct ct_tstate *t, uintptr_t sp)
 /* the catching frame survives, with everything above it (busy is held) */
 CT_HIDDEN void ct_hook_catch(struct ct_tstate *t, uintptr_t sp)
 {
-	if (t->hook)
+	if (t->hook) {
+		if (CT_ARCH_RA_IN_REG)
+			rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
 		rehook_all(t, sp, 0);
+	}
 }
 
 /* coroutines: the frames of the stack being left (above sp) are parked:

@@ -9,7 +9,8 @@
  * within ±2 GiB of the module, since a call reaches only that far).
  *
  * Supported: at least 5 bytes of nops at the function's entry (after its
- * endbr64, if any), that is N - M >= 5.  With M > 0 the entry is found with
+ * endbr64, if any), that is N - M >= 5.  aarch64 patches two nops its own
+ * way (arch/aarch64/patchsite.h: `mov x9, x30; bl`, within ±128 MiB).  With M > 0 the entry is found with
  * the module's symbol table.  A site that does not fit is left alone, and
  * the module gets one message.  See doc/frontends.md.
  */
@@ -24,6 +25,12 @@
 
 #include "insn.h"
 #include "internal.h"
+#if __has_include("patchsite.h")
+#include "patchsite.h" /* an architecture's own patch (aarch64) */
+#endif
+#ifndef CT_ARCH_PATCH
+#define CT_ARCH_PATCH CT_ARCH_HOOKED_FRONTENDS
+#endif
 
 void ct_patch_tramp(void) CT_HIDDEN;
 
@@ -37,10 +44,14 @@ void ct_patch_tramp(void) CT_HIDDEN;
 static uintptr_t stubs[MAX_STUBS];
 static int nstubs;
 
+#ifndef CT_PS_REACH
+#define CT_PS_REACH ((1l << 31) - 4096) /* call rel32 */
+#endif
+
 static bool reaches(uintptr_t from, uintptr_t to)
 {
 	intptr_t d = (intptr_t)(to - from);
-	return d > -(1l << 31) + 4096 && d < (1l << 31) - 4096;
+	return d > -CT_PS_REACH && d < CT_PS_REACH;
 }
 
 /* an address `call` at site can reach that ends up in ct_patch_tramp */
@@ -66,13 +77,18 @@ static uintptr_t target_for(uintptr_t site)
 			munmap(p, 4096);
 			continue;
 		}
-		/* jmp *0(%rip); .quad ct_patch_tramp */
 		uint8_t *s = p;
+#ifdef CT_PS_OWN
+		ct_ps_veneer(s, tramp);
+#else
+		/* jmp *0(%rip); .quad ct_patch_tramp */
 		s[0] = 0xff;
 		s[1] = 0x25;
 		memset(s + 2, 0, 4);
 		memcpy(s + 6, &tramp, 8);
+#endif
 		mprotect(p, 4096, PROT_READ | PROT_EXEC);
+		__builtin___clear_cache((char *)p, (char *)p + 16);
 		stubs[nstubs++] = (uintptr_t)p;
 		return (uintptr_t)p;
 	}
@@ -353,7 +369,7 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 {
 	const ElfW(Phdr) *ph = phdr;
 	bool sites = false;
-	if (!CT_ARCH_HOOKED_FRONTENDS)
+	if (!CT_ARCH_PATCH)
 		return false; /* no trampoline for this architecture yet */
 	if (seen_before(bias, name))
 		return false;
@@ -427,6 +443,17 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 					    ct_insn_nops_exactly(a, s))
 						entry = s;
 				}
+#ifdef CT_PS_OWN
+				/* aarch64 (patchsite.h) */
+				uintptr_t site;
+				int room = ct_ps_site(entry, hi, &site);
+				if (room < 0)
+					bad++;
+				if (room <= 0)
+					continue;
+				unsigned cover = 8;
+				struct hook_call hc = {0, 0, false};
+#else
 				uintptr_t site = entry;
 				if (site + 9 <= hi &&
 				    !memcmp((const void *)site, "\xf3\x0f\x1e\xfa", 4))
@@ -443,6 +470,7 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 					continue;
 				}
 				struct hook_call hc = {0, 0, false};
+#endif
 				if (hs.n) {
 					/* its body, up to the next function (at most
 					 * 512 bytes: hooks come first) */
@@ -476,6 +504,9 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 					}
 					open_ = true;
 				}
+#ifdef CT_PS_OWN
+				ct_ps_write(site, to);
+#else
 				uint8_t code[16];
 				int32_t rel = (int32_t)(to - (site + 5));
 				code[0] = 0xe8;
@@ -489,6 +520,7 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 					w[x] = code[x];
 				__asm__ volatile("" ::: "memory");
 				w[0] = code[0];
+#endif
 				patched++;
 				if (hc.len) {
 					/* the function's own mcount/__fentry__ call */
@@ -507,13 +539,18 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 			syms = func_symbols(&f, eh, bias, &nsyms, &symlen);
 		filtered += nop_filtered(&hs, syms, nsyms, ph, phnum, bias);
 	}
+#ifndef CT_PS_NOPS
+#define CT_PS_NOPS "5 bytes of nops"
+#define CT_PS_FLAG "N-M >= 5"
+#define CT_PS_FAR "2 GiB"
+#endif
 	if (bad)
-		ct_log("%s: %u patchable function entries have fewer than 5 bytes of nops at the "
-		       "entry (-fpatchable-function-entry=N,M needs N-M >= 5): left untraced",
+		ct_log("%s: %u patchable function entries have fewer than " CT_PS_NOPS " at the "
+		       "entry (-fpatchable-function-entry=N,M needs " CT_PS_FLAG "): left untraced",
 		       path, bad);
 	if (failed)
-		ct_log("%s: %u patchable function entries could not be patched (no memory within "
-		       "2 GiB, or the code cannot be made writable): left untraced",
+		ct_log("%s: %u patchable function entries could not be patched (no memory "
+		       "within " CT_PS_FAR ", or the code cannot be made writable): left untraced",
 		       path, failed);
 	char head[64];
 	if (patched) {

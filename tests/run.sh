@@ -40,6 +40,11 @@ A64_FEW="a64-gcc-O0 a64-clang-O2"
 # alone for the "check" cases in every run (qemu is slow)
 A64_HOOK_VARIANTS="a64-gcc-pg-O0 a64-gcc-pg-O2"
 A64_HOOK_CHECK="a64-gcc-pg-O2"
+# aarch64's patched entries (-fpatchable-function-entry=2): cases whose
+# "# aarch64:" line also says "patch" run in these with CT_AARCH64=1 (the
+# first only for "# variants: one"); never in every run (qemu is slow:
+# make check has a64_patchable for them)
+A64_PATCH_VARIANTS="a64-gcc-patch-O2 a64-gcc-patch-O0 a64-clang-patch-O0 a64-clang-patch-O2"
 
 variant_flags() {
 	case $1 in
@@ -56,6 +61,7 @@ variant_flags() {
 		;;
 	esac
 	case $1 in
+	a64-*-patch-O?) FRONT=patch CFLAGS="-g -${1##*-} -fpatchable-function-entry=2" ;;
 	*-pg-O?) FRONT=pg CFLAGS="-g -${1##*-} -pg" ;;
 	*-fentry-O?) FRONT=fentry CFLAGS="-g -${1##*-} -pg -mfentry" ;;
 	*-patch-O?) FRONT=patch CFLAGS="-g -${1##*-} -fpatchable-function-entry=5" ;;
@@ -81,26 +87,30 @@ case_variants() {
 	_v=$(sed -n 's/^# variants: *//p' "$E2E/$1.sh" | head -n 1)
 	_f=$(sed -n 's/^# front-ends: *//p' "$E2E/$1.sh" | head -n 1)
 	_a=$(sed -n 's/^# aarch64: *//p' "$E2E/$1.sh" | head -n 1)
+	_ap=
+	case " $_a " in *" patch "*) _ap=$A64_PATCH_VARIANTS ;; esac
+	_a=${_a%% *}
 	_a64=$A64_VARIANTS
 	case $_a in
-	check) [ "${CT_AARCH64:-0}" = 1 ] || _a64=$A64_FEW ;;
+	check) [ "${CT_AARCH64:-0}" = 1 ] || _a64=$A64_FEW _ap= ;;
 	yes) [ "${CT_AARCH64:-0}" = 1 ] || _a= ;;
 	*) _a= ;;
 	esac
+	[ -n "$_a" ] || _ap=
 	_ah=
 	if [ -n "$_a" ] && [ -n "$_f" ]; then
 		_ah=" $A64_HOOK_CHECK"
 		[ "${CT_AARCH64:-0}" = 1 ] && _ah=" $A64_HOOK_VARIANTS"
 	fi
 	case $_f in
-	only) echo "$HOOK_VARIANTS$_ah"; return ;;
+	only) echo "$HOOK_VARIANTS$_ah${_ap:+ $_ap}"; return ;;
 	all) _h=" $HOOK_VARIANTS" ;;
 	few) _h=" $HOOK_FEW" ;;
 	*) _h= ;;
 	esac
 	case $_v in
-	one | "") echo "$REF_VARIANT$_h${_a:+ ${A64_VARIANTS%% *}}$_ah" ;;
-	all | *) echo "$C_VARIANTS$_h${_a:+ $_a64}$_ah" ;;
+	one | "") echo "$REF_VARIANT$_h${_a:+ ${A64_VARIANTS%% *}}$_ah${_ap:+ ${_ap%% *}}" ;;
+	all | *) echo "$C_VARIANTS$_h${_a:+ $_a64}$_ah${_ap:+ $_ap}" ;;
 	esac
 }
 

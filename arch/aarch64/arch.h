@@ -9,10 +9,10 @@
 #define CT_ARCH_NAME "aarch64"
 #define CT_ARCH_HAS_CYCLE_COUNTER 1
 /* the front ends whose code this directory has (doc/frontends.md):
- * -finstrument-functions, -pg (_mcount, tramp.S) and library calls
- * (lcstub.h, libcall.S).  Patched entries need a trampoline that is not
- * written yet: record refuses them for an aarch64 program, and
- * CT_ARCH_HOOKED_FRONTENDS 0 keeps the patcher off */
+ * -finstrument-functions, -pg (_mcount, tramp.S), patched entries
+ * (patchsite.h, patch.S) and library calls (lcstub.h, libcall.S).
+ * CT_ARCH_HOOKED_FRONTENDS 0: the shared code that decodes x86-64's
+ * instructions stays off (patch.c patches by patchsite.h's CT_ARCH_PATCH) */
 #define CT_ARCH_HOOKED_FRONTENDS 0
 #define CT_ARCH_LIBCALL 1
 /* the DWARF register number of the return address (x30, the link register) */
@@ -27,6 +27,12 @@
 /* the calibration measures the hooked front ends' cost (-pg's here:
  * cal.S ct_cal_hooked) */
 #define CT_ARCH_CAL_HOOKED 1
+/* the return address is a register (x30) at a function's entry: a frame
+ * whose slot the trampoline made below its CFA (a library call's, a
+ * patched entry's: FR_CFA_SLOT) has it saved where the function's code
+ * says, found by the unwinder (runtime/hook.c unhook_unwinder,
+ * rehook_unwinder); -pg's is in the frame record, where hook.c finds it */
+#define CT_ARCH_RA_IN_REG 1
 
 /* the virtual count of the generic timer: readable from EL0 under Linux
  * (CNTKCTL_EL1.EL0VCTEN), constant-rate; like rdtsc, not ordered with the

@@ -3,10 +3,9 @@
  * AArch64 instruction decoding for the runtime, in the shape of
  * arch/x86_64/insn.h.  Instructions are 4 bytes, aligned.  -pg is
  * supported (the function that called _mcount, from the call's return
- * address); the other hooked front ends' decoding (patched entries, PLT
- * stubs) answers "nothing here", so that the patcher and the library
- * calls leave the program's code alone (record refuses those front ends
- * for an aarch64 program before it runs: doc/frontends.md).
+ * address), and so are patched entries (kind 2: the function from the
+ * patched `bl`; the patch itself is in patchsite.h); x86-64's PLT stub
+ * decoding answers "nothing here" (library calls have lcstub.h).
  */
 #ifndef CT_ARCH_AARCH64_INSN_H
 #define CT_ARCH_AARCH64_INSN_H
@@ -18,12 +17,26 @@
 
 #define CT_INSN_NOP 0xd503201fu
 
-/* the function entered, from a hook's call site: the call itself */
+#define CT_INSN_BTI_C 0xd503245fu  /* bti c: a function's landing pad */
+#define CT_INSN_BTI_JC 0xd50324dfu /* bti jc */
+
+/* the function entered, from a hook's call site.  Kind 2, a patched entry
+ * (patchsite.h): site is the `bl`'s return address, after `mov x9, x30;
+ * bl`, which follow the function's `bti c` when it has one.  Otherwise
+ * the call itself */
 static inline uintptr_t ct_insn_fentry_fn(uintptr_t site, int kind, int *pushed)
 {
-	(void)kind;
 	*pushed = 0;
-	return site - 4;
+	if (kind != 2)
+		return site - 4;
+	uintptr_t at = site - 8;
+	uint32_t w;
+	if ((at & 4095) >= 4) { /* (the word before, on the same page) */
+		memcpy(&w, (const void *)(at - 4), 4);
+		if (w == CT_INSN_BTI_C || w == CT_INSN_BTI_JC)
+			at -= 4;
+	}
+	return at;
 }
 
 /* Where a function's straight-line prologue cannot reach back to: the

@@ -13,8 +13,9 @@
  *   ct_return_tramp the return address given to hooked frames: written
  *                   over the saved link register, so the function's
  *                   epilogue loads it into x30 and its `ret` lands here;
- *                   shared with the library calls (libcall.S), whose
- *                   entry trampoline leaves it in x30 for the function
+ *                   shared with the library calls (libcall.S) and the
+ *                   patched entries (patch.S), whose entry trampolines
+ *                   leave it in x30 for the function
  *
  * With record --count, _mcount calls ct_count_site (runtime/count.c)
  * instead, and hooks no return.
@@ -26,11 +27,8 @@
  * hook.c).  There is no assembly fast path yet: the C fast paths are the
  * hot ones (doc/runtime.md counts their instructions).
  *
- * Library calls have their entry trampoline in libcall.S.  Patched
- * entries (-fpatchable-function-entry) have none on aarch64 yet: record
- * refuses them for an aarch64 program and the runtime never installs them
- * (CT_ARCH_HOOKED_FRONTENDS 0); ct_patch_tramp, which the shared C code
- * compares addresses with, traps.
+ * Library calls have their entry trampoline in libcall.S, patched
+ * entries (-fpatchable-function-entry=2) theirs in patch.S.
  */
 #include "regs.h"
 
@@ -49,20 +47,6 @@
 #define R_SIZE (R_Q + 8 * 16)
 
 	.text
-
-.macro STUB name
-	.globl \name
-	.hidden \name
-	.type \name, %function
-	.p2align 2
-\name:
-	.cfi_startproc
-	brk #0x3c
-	.cfi_endproc
-	.size \name, .-\name
-.endm
-
-	STUB ct_patch_tramp
 
 /*
  * _mcount: ct_hook_enter(struct ct_arch_regs *, site, 1), site the return
@@ -153,14 +137,15 @@ _mcount:
 	.size _mcount, .-_mcount
 
 /*
- * The return trampoline, of -pg's frames and of library calls' (libcall.S).
+ * The return trampoline, of -pg's frames, library calls' (libcall.S) and
+ * patched entries' (patch.S).
  * A hooked function's `ret` lands here with sp its entry stack pointer and
  * the return value in x0/x1 (or memory at x8) or v0-v3.
  * ct_hook_return(struct ct_arch_retregs *, sp) writes the EXIT record and
  * gives the real return address back (the entry stack pointer is the
  * frame's CFA, as on x86-64: for -pg hook.c computed it at the entry from
- * the prologue, for a library call it is the caller's stack pointer at the
- * call); the trampoline returns there with every register as the function
+ * the prologue, for a library call or a patched entry it is the caller's
+ * stack pointer at the call); the trampoline returns there with every register as the function
  * left it but x30, which holds that address.
  *
  * Until then the return address is only on the shadow stack, which no

@@ -3,9 +3,10 @@
 # calls on by default, as on x86-64), or refuses
 # with one line and exit 2: another architecture, no emulator, a runtime
 # built for the wrong machine or not built, a front end or an option the
-# aarch64 runtime does not have yet.  The recording reads back here, with
-# the symbols of the program and of the emulated libc saved by build-id
-# (the program gone).  The a64-* variants of the cases marked "# aarch64:"
+# aarch64 runtime does not have yet.  -pg and patched entries are
+# recorded too (-A's argument items with the latter only).  The recording
+# reads back here, with the symbols of the program and of the emulated
+# libc saved by build-id (the program gone).  The a64-* variants of the cases marked "# aarch64:"
 # check the traces themselves.
 # variants: one
 msg() { sed -n 's/^calltrace record: //p' "$W/$1.err" | sed "s|$(dirname "$CT")/|BIN/|g; s|$W/||g" | head -n 1 | add; }
@@ -30,7 +31,7 @@ aarch64-linux-gnu-gcc -g -O0 -finstrument-functions -I"$E2E" -o "$W/a64" "$E2E/b
 	>"$W/build-a64.log" 2>&1 || die "build of a64 failed: $(head -5 "$W/build-a64.log")"
 aarch64-linux-gnu-gcc -g -O0 -pg -I"$E2E" -o "$W/a64pg" "$E2E/basic.c" \
 	>"$W/build-a64pg.log" 2>&1 || die "build of a64pg failed: $(head -5 "$W/build-a64pg.log")"
-aarch64-linux-gnu-gcc -g -O0 -fpatchable-function-entry=5 -I"$E2E" -o "$W/a64patch" "$E2E/basic.c" \
+aarch64-linux-gnu-gcc -g -O0 -fpatchable-function-entry=2 -I"$E2E" -o "$W/a64patch" "$E2E/basic.c" \
 	>"$W/build-a64patch.log" 2>&1 || die "build of a64patch failed: $(head -5 "$W/build-a64patch.log")"
 
 section "no emulator: exit 2"
@@ -46,14 +47,14 @@ mkdir -p "$W/bin" && cp "$CT" "$(dirname "$CT")/libcalltrace.so" "$W/bin/"
 guard "$W/bin/calltrace" record -d "$W/n" ./a64 >"$W/n.out" 2>"$W/n.err"
 echo "record ./a64: exit $RC" | add
 msg n
-section "-fpatchable-function-entry: exit 2"
-record p ./a64patch
-echo "record ./a64patch: exit $RC" | add
-msg p
 section "-pg with -A's argument items (-a, -R: args_a64): exit 2"
 record pa -A^leaf@arg1 ./a64pg
 echo "record -A^leaf@arg1 ./a64pg: exit $RC" | add
 msg pa
+section "--count with patched entries: exit 2"
+record c --count ./a64patch
+echo "record --count ./a64patch: exit $RC" | add
+msg c
 section "options the aarch64 runtime has not: exit 2"
 for o in -A^leaf@arg1 --clock=tsc; do
 	record o "$o" ./a64
@@ -95,3 +96,15 @@ want_rc "record ./a64pac" $RC 0 "$W/pac.err"
 add <"$W/pac.out"
 ct info pac | grep -E '^ *lost:' | add
 ct replay pac --no-duration 2>&1 | normalize | add
+
+section "patched entries, recorded under qemu-aarch64 (patch.S, the return trampoline)"
+record pt ./a64patch
+want_rc "record ./a64patch" $RC 0 "$W/pt.err"
+add <"$W/pt.out"
+ct info pt | grep -E '^ *front end:' | add
+ct replay pt --no-duration | normalize | add
+
+section "patched entries: -A's argument items are x0-x7 (refused for -pg), -R x0"
+record pa2 -A '^leaf$@arg1' -A '^inner$@arg1' -R '^leaf$@retval' ./a64patch
+want_rc "record -A ./a64patch" $RC 0 "$W/pa2.err"
+ct replay pa2 --no-duration | normalize | add

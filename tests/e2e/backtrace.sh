@@ -2,7 +2,7 @@
 # its result equals the untraced run's, and the frames still return
 # through the tracer afterwards (their exits are recorded).
 # variants: one
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build backtrace "$E2E/backtrace.c"
 guard $EMU "$W/backtrace" >"$W/plain.out" 2>"$W/plain.err"

@@ -1,7 +1,7 @@
 # basic: nested calls, a leaf, a loop; report CSV call counts; filters.
 # variants: all
 # front-ends: all
-# aarch64: check
+# aarch64: check patch
 build basic "$E2E/basic.c"
 record d ./basic
 want_rc "record ./basic" $RC 0 "$W/d.err"

@@ -1,7 +1,7 @@
 # A program that calls abort(): record exits 134, every call made is in the
 # trace, the calls still open are unfinished.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build crash "$E2E/crash.c"
 record d ./crash abort

@@ -2,7 +2,7 @@
 # record exits 137; every spin() call the program counted (in a shared
 # page that survives the kill) is in the trace; open calls are unfinished.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build crash "$E2E/crash.c"
 timeout -k 10 "$CT_TIMEOUT" "$CT" record -d "$W/d" ./crash kill "$W/count" \

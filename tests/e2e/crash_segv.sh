@@ -1,7 +1,7 @@
 # A program that dies of SIGSEGV: record exits 139, every call made is in
 # the trace, the calls still open are unfinished.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build crash "$E2E/crash.c"
 record d ./crash segv

@@ -3,7 +3,7 @@
 # a function is found by the same names (graph FUNC, callers FUNC, -F) in
 # each mode.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build demangle "$E2E/demangle.cc"
 record d ./demangle

@@ -1,7 +1,7 @@
 # A dlopen'd instrumented library: dlopen, call through dlsym, dlclose; the
 # library's function names resolve.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build libplugin.so "$E2E/plugin.c" -shared -fPIC
 build dlopen "$E2E/dlopen.c"

@@ -3,7 +3,7 @@
 # tree (calls that ended while dropping are closed as unwound, calls that
 # began are opened again when recording resumes).
 # variants: one
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build drop "$E2E/drop.c"
 guard env CALLTRACE_TEST_DRAIN_PAUSE_MS=20 "$CT" record --drop -b 4K --buffers=3 -d "$W/d" ./drop \

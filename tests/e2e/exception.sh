@@ -3,7 +3,7 @@
 # must see the frames vanish, so clang has its own golden
 # (exception.clang.expected) marking them "unwound".
 # variants: all
-# aarch64: check
+# aarch64: check patch
 # front-ends: all
 build exception "$E2E/exception.cc"
 record d ./exception

@@ -3,7 +3,7 @@
 # snapshot (never an error), the last calls are there, info says why and
 # what each thread's window is.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build flight "$E2E/flight.c" -I"$TOP/include"
 record d --flight=64K ./flight exit

@@ -1,6 +1,6 @@
 # fork without exec: parent and child each have their own streams.
 # variants: all
-# aarch64: check
+# aarch64: check patch
 # front-ends: all
 build fork "$E2E/fork.c"
 record d ./fork

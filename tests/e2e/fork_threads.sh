@@ -5,7 +5,7 @@
 # among them.  Before, it was, and the child's pthread_create died of
 # SIGSEGV on the cached stack unmapped under it (most rounds of a run).
 # variants: one
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build fork_threads "$E2E/fork_threads.c"
 record d ./fork_threads

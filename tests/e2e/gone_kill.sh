@@ -7,7 +7,7 @@
 # program waits and nothing is lost.  What record wrote before it died
 # reads back.  (Before the fix the program slept on a full ring for ever.)
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build gone "$E2E/gone.c"
 # wait_for FILE PATTERN: until a line of FILE matches (up to the hang guard)

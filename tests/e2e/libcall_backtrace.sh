@@ -2,7 +2,7 @@
 # the call (from the shadow stack: the unwinder cannot get past a library
 # call's stub), as the same trigger on a traced function shows it; it was
 # one frame inside libc (issue 28, item 8).
-# aarch64: yes
+# aarch64: yes patch
 # variants: all
 # front-ends: all
 build libcall_backtrace "$E2E/libcall_backtrace.c"

@@ -4,7 +4,7 @@
 # catch are in place; the program's behaviour unchanged.  (The callback
 # itself is closed by its exit hook with gcc -finstrument-functions, as
 # unwound elsewhere: libcall_cxx.clang.expected, .ret.expected.)
-# aarch64: check
+# aarch64: check patch
 # variants: all
 # front-ends: all
 $CXX -O2 -shared -fPIC -o "$W/libcall_each.so" "$E2E/libcall_each.cc" >"$W/build-each.log" 2>&1 ||

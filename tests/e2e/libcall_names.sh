@@ -9,7 +9,7 @@
 # has no parameter list, with every --demangle; a plugin gets the names
 # replay prints (doc/plugins.md); record-time -N decides each name of
 # such aliases apart, as report -N does.
-# aarch64: yes
+# aarch64: yes patch
 # variants: all
 # front-ends: all
 build libcall_names "$E2E/libcall_names.cc" -fno-builtin

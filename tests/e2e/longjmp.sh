@@ -1,7 +1,7 @@
 # longjmp out of 3 frames: they are closed as unwound, and the call made
 # after setjmp returns again is at the right depth.
 # variants: all
-# aarch64: check
+# aarch64: check patch
 # front-ends: all
 build longjmp "$E2E/longjmp.c"
 record d ./longjmp

@@ -4,7 +4,7 @@
 # thread waiting in a traced frame.  The program ends normally with its
 # untraced output; the frames are shown unfinished.
 # variants: one
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build pthread_exit "$E2E/pthread_exit.cc"
 guard $EMU "$W/pthread_exit" >"$W/plain.out" 2>"$W/plain.err"

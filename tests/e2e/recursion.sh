@@ -1,6 +1,6 @@
 # Recursion 100,000 deep (on a thread with a 512 MB stack), recorded whole.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build recursion "$E2E/recursion.c"
 build_tool depth

@@ -4,7 +4,7 @@
 # an untraced run, and the handler in the trace exactly as often as the
 # program counted.
 # variants: one
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build sigalt "$E2E/sigalt.c"
 record d ./sigalt

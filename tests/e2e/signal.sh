@@ -1,7 +1,7 @@
 # An instrumented signal handler interrupting instrumented code 2000 times:
 # the trace has exactly as many handler calls as the program counted.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build signal "$E2E/signal.c"
 record d ./signal

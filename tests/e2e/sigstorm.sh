@@ -6,7 +6,7 @@
 # handler call the program counted is in it; record's summary counts the
 # calls the jumps closed right (no call left open).
 # variants: one
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build sigstorm "$E2E/sigstorm.c" -I"$TOP/include"
 # storm DIR [mark]: record ./sigstorm under the storm and check it

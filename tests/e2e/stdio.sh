@@ -1,7 +1,7 @@
 # The program's stdin, stdout, stderr, arguments, environment and exit
 # status are the same under record as without it.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build stdio "$E2E/stdio.c"
 printf 'hello\nworld\n' >"$W/input"

@@ -1,6 +1,6 @@
 # 16 threads created and joined, each running the same call chain.
 # variants: all
-# aarch64: check
+# aarch64: check patch
 # front-ends: all
 build threads "$E2E/threads.c"
 record d ./threads

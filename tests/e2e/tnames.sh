@@ -2,7 +2,7 @@
 # the thread itself, none) recorded in the .proc file and shown by replay
 # and report per thread and in the chrome and perfetto exports' tracks.
 # variants: one
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build tnames "$E2E/tnames.c"
 record d ./tnames

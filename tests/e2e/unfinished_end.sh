@@ -6,7 +6,7 @@
 # thread's last event is its own entry).  Unfinished calls are counted and
 # marked as such.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build unfinished_end "$E2E/unfinished_end.c"
 record d ./unfinished_end

@@ -6,7 +6,7 @@
 # are the waits replay notes, summed: busy()'s recorded time holds them,
 # its corrected time does not.
 # variants: one
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build waits "$E2E/waits.c"
 guard env CALLTRACE_TEST_DRAIN_PAUSE_MS=2000 "$CT" record -b 4K --buffers=3 -d "$W/d" ./waits \
