@@ -597,10 +597,10 @@ static void drive_gate(struct recorder *r)
  * had (CALLTRACE, linked-in mode's switch, is left: with CALLTRACE_DIR and
  * CALLTRACE_SHM set it has no effect) */
 static const char *const runtime_env[] = {
-	CT_ENV_DIR,    CT_ENV_SHM,     CT_ENV_BUFSIZE,  CT_ENV_NBUF,
-	CT_ENV_DROP,   CT_ENV_CLOCK,   CT_ENV_ARGS,     CT_ENV_FILTER,
-	CT_ENV_FLIGHT, CT_ENV_LIBCALL, CT_ENV_COUNT,    CT_ENV_NEST_LIBCALL,
-	CT_ENV_PLUGIN, CT_ENV_INJECT,  CT_ENV_CALLSITE, CT_ENV_SAMPLE,
+	CT_ENV_DIR,    CT_ENV_SHM,          CT_ENV_BUFSIZE, CT_ENV_NBUF,   CT_ENV_DROP,
+	CT_ENV_CLOCK,  CT_ENV_ARGS,         CT_ENV_FILTER,  CT_ENV_FLIGHT, CT_ENV_LIBCALL,
+	CT_ENV_COUNT,  CT_ENV_NEST_LIBCALL, CT_ENV_PLUGIN,  CT_ENV_INJECT, CT_ENV_CALLSITE,
+	CT_ENV_SAMPLE, CT_ENV_WATCH,
 };
 
 /* setenv name=val when val is given and not empty */
@@ -681,6 +681,7 @@ static void exec_program(const struct recorder *r)
 	set_if(CT_ENV_FLIGHT, r->o.flight ? "1" : NULL);
 	set_if(CT_ENV_LIBCALL, *r->libcall ? r->libcall : lc_off ? "0" : NULL);
 	set_if(CT_ENV_COUNT, r->o.count ? "1" : NULL);
+	set_if(CT_ENV_WATCH, r->o.watch_cpu ? "cpu" : NULL);
 	set_if(CT_ENV_NEST_LIBCALL, r->o.lc.nest ? "1" : NULL);
 	set_if(CT_ENV_PLUGIN, r->plugspec);
 	set_if(CT_ENV_INJECT, r->injspec);

@@ -31,6 +31,7 @@ struct record_opts {
 	uint64_t sample_ns;     /* --sample: the sampling period (runtime/sample.c), else 0 */
 	char sample_buf[32];    /* ... as the runtime's variable says it */
 	bool sched;             /* --sched: context switches (lib/record/sched.c) */
+	bool watch_cpu;         /* -W cpu: the CPU a thread runs on (runtime/watch.c) */
 	uint64_t flight;        /* --flight: bytes per thread, else 0 */
 	const char *flight_arg; /* --flight=SIZE as given, or NULL */
 	char flight_buf[32];    /* the buffer size it makes, for the runtime */

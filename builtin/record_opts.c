@@ -79,6 +79,11 @@ const struct ct_opt ct_record_options[] = {
 	 "record the threads' context switches (perf events):\n"
 	 "each call's off-CPU time in replay and report\n"
 	 "(doc/record.md)"},
+	{"watch", 'W', "POINT",
+	 "watch point: a line in replay at the first entry\n"
+	 "after its value changes (and each thread's first);\n"
+	 "POINT: cpu (the CPU the thread runs on; repeatable,\n"
+	 "or comma-separated)"},
 	{"count", OPT_COUNT, NULL,
 	 "counting mode: exact call counts per function and per\n"
 	 "caller->callee arc of each thread, no times, no event\n"
@@ -241,6 +246,23 @@ static bool parse_sample(struct record_opts *o, const char *arg, struct ct_error
 	return true;
 }
 
+/* -W POINT[,POINT..]: the watch points, the reference tool's names */
+static bool parse_watch(struct record_opts *o, const char *arg, struct ct_error *err)
+{
+	const char *p = arg;
+	do {
+		size_t n = strcspn(p, ",");
+		if (n != 3 || strncmp(p, "cpu", 3) != 0) {
+			ct_set_err(err, "unknown watch point '%.*s' in -W '%s' (valid: cpu)",
+				   (int)n, p, arg);
+			return false;
+		}
+		o->watch_cpu = true;
+		p += n;
+	} while (*p++ == ',');
+	return true;
+}
+
 /* a size with an optional K or M suffix */
 static bool parse_size(const char *arg, unsigned long long *v)
 {
@@ -338,6 +360,8 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg, struc
 	case OPT_SCHED:
 		o->sched = true;
 		return 0;
+	case 'W':
+		return parse_watch(o, arg, err) ? 0 : -1;
 	case CT_PL_OPT:
 	case CT_PL_FILTER:
 		return ct_plugopt_option(&o->pl, c, arg, err);
@@ -389,10 +413,13 @@ static int check_together(struct record_opts *o, struct ct_error *err)
 		ct_set_err(err, "--inject: not with --count (no events to show the faults)");
 		return -1;
 	}
-	if (o->pl.path && (o->count || ct_recfilter_active(&o->rf))) {
-		/* (their C paths know nothing of plugins yet) */
+	if (o->pl.path && (o->count || ct_recfilter_active(&o->rf) || o->watch_cpu)) {
+		/* (their C paths know nothing of plugins yet; -W cpu takes
+		 * them) */
 		ct_set_err(err, "--plugin: not with %s",
-			   o->count ? "--count" : "record-time filters");
+			   o->count       ? "--count"
+			   : o->watch_cpu ? "-W cpu"
+					  : "record-time filters");
 		return -1;
 	}
 	if (o->sample_ns) {
@@ -409,6 +436,7 @@ static int check_together(struct record_opts *o, struct ct_error *err)
 	if (o->count) {
 		/* counts have no events: nothing to buffer, filter or capture */
 		const char *what = o->callsite                        ? "--callsite"
+				   : o->watch_cpu                     ? "-W cpu"
 				   : o->sched                         ? "--sched"
 				   : o->flight                        ? "--flight"
 				   : o->drop                          ? "--drop"

@@ -606,7 +606,8 @@ static void emit(void *ctx, const struct ct_fevent *fe)
 	if (fe->ev.kind == CT_MARK) { /* calltrace_mark(): a comment line */
 		r->when = fe->ev.time;
 		line_start(r, rt, fe, false);
-		puts_(fe->ev.flags & (CT_EVF_INJECT | CT_EVF_READ) ? "/* " : "/* mark: ");
+		puts_(fe->ev.flags & (CT_EVF_INJECT | CT_EVF_READ | CT_EVF_WATCH) ? "/* "
+										  : "/* mark: ");
 		puts_(ct_tx((const char *)(uintptr_t)fe->ev.addr));
 		puts_(" */\n");
 		return;

@@ -755,8 +755,9 @@ static __attribute__((noinline)) void filt_record(struct ct_tstate *t, uintptr_t
 	uint32_t d = t->depth;
 	uint64_t now = ct_clock();
 	uint64_t delta = now - t->last;
-	if (likely(dec == CT_FD_RECORD && !ct_callsite_on && delta < (1u << CT_ENTER_DELTA_BITS) &&
-		   (a >> 40) == t->hi && (!ct_filt.timed || d < t->fl_tcap))) {
+	if (likely(dec == CT_FD_RECORD && !ct_callsite_on && !ct_watch_cpu &&
+		   delta < (1u << CT_ENTER_DELTA_BITS) && (a >> 40) == t->hi &&
+		   (!ct_filt.timed || d < t->fl_tcap))) {
 		if (ct_filt.timed)
 			ct_filt_note_at(t, d, now);
 		uintptr_t p = ct_arch_reserve(&t->cur, 8);

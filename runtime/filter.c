@@ -484,9 +484,15 @@ static void forget(void)
 
 void ct_filt_init(void)
 {
+	/* record -W cpu (watch.c): the gate on, with or without filters, so
+	 * that every recorded entry is written by ct_enter_slow */
+	ct_watch_init();
 	const char *path = ct_getenv(CT_ENV_FILTER);
-	if (!path || !*path)
+	if (!path || !*path) {
+		if (ct_watch_cpu)
+			ct_filt_on = true; /* no file: every call recorded */
 		return;
+	}
 	if (!load(path)) {
 		ct_filt_on = true;
 		return;
@@ -512,8 +518,11 @@ void ct_filt_init(void)
 			break;
 		}
 	}
+	/* (-t alone holds entries back, and writes them without
+	 * ct_enter_slow: not with -W cpu, which takes -t's general path) */
 	ct_filt.only_time = ct_filt.min_time && !ct_filt.has_inc && !ct_filt.max_depth &&
-			    !ct_filt.has_trig && !ct_filt.gated && !F.nfuncs && !nsigs;
+			    !ct_filt.has_trig && !ct_filt.gated && !F.nfuncs && !nsigs &&
+			    !ct_watch_cpu;
 	for (uint32_t i = 0; i < nsigs; i++) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));

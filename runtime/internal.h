@@ -205,6 +205,10 @@ struct ct_tstate {
 	 * (siglongjmp) leaves it half written, a payload behind a zero
 	 * header, which the jump's wrapper turns into padding */
 	uintptr_t wr_p, wr_end;
+	/* record -W cpu (watch.c): the CPU (+ 1) the stream stated last, 0:
+	 * none yet; the thread's fl_filtered then */
+	uint32_t w_cpu;
+	uint64_t w_filt;
 };
 
 /* around a record written in several stores by the outer path (see
@@ -360,6 +364,12 @@ void ct_put_frames(struct ct_tstate *t) CT_HIDDEN;
 void ct_reenter_frames(struct ct_tstate *t, uint32_t from) CT_HIDDEN;
 /* shared with the register-seeing front ends (hook.c) */
 void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, uint64_t now, uintptr_t cfa) CT_HIDDEN;
+/* watch.c: record -W cpu.  ct_watch_cpu turns ct_filt_on on (filter.c),
+ * so that every recorded ENTER is written by ct_enter_slow, which states
+ * the thread's CPU before it when it is not the one stated last */
+extern bool ct_watch_cpu CT_HIDDEN;
+void ct_watch_init(void) CT_HIDDEN;
+void ct_watch_check(struct ct_tstate *t) CT_HIDDEN;
 /* push a frame that writes no record (record-time filters) */
 bool ct_push_quiet(struct ct_tstate *t, uintptr_t fn, uintptr_t cfa, uintptr_t flags) CT_HIDDEN;
 /* the shadow stack, twice as big (mapped on first use) */

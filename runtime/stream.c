@@ -209,6 +209,8 @@ __attribute__((noinline)) void ct_enter_slow(struct ct_tstate *t, uintptr_t fn, 
 	t->stk[t->depth].cfa = cfa;
 	t->stk[t->depth].ret = 0;
 	t->depth++;
+	if (unlikely(ct_watch_cpu))
+		ct_watch_check(t); /* record -W cpu: a CPU record first */
 	ct_put_enter(t, fn, now, t->cs_site);
 }
 
@@ -235,6 +237,7 @@ void ct_put_exit(struct ct_tstate *t, uint64_t now, uint32_t depth)
 void ct_put_frames(struct ct_tstate *t)
 {
 	uint32_t w[2 + 2 * CT_FRAMES_MAX];
+	t->w_cpu = 0; /* record -W cpu: each buffer states the CPU again */
 	/* the recorded ones only (record-time filters leave some out) */
 	uint32_t d = ct_filt_recorded(t, 0, t->depth), n = d < CT_FRAMES_MAX ? d : CT_FRAMES_MAX;
 	w[0] = ct_ext_word(CT_EXT_FRAMES, 1 + 2 * n, 0);
@@ -321,6 +324,7 @@ static void drop_resume(struct ct_tstate *t)
 	ct_emit_unwind(t, ct_filt_on ? t->drop_r0 - ct_filt_recorded(t, 0, t->drop_dmin)
 				     : t->drop_d0 - t->drop_dmin);
 	t->hi = UINT64_MAX; /* an HI record may have been dropped */
+	t->w_cpu = 0;       /* and a CPU record (record -W cpu) */
 	t->resyncing = 1;
 	ct_reenter_frames(t, t->drop_dmin);
 	t->resyncing = 0;

@@ -100,6 +100,7 @@ void ct_thread_start(struct ct_tstate *t)
 	t->map_len = len;
 	t->slot = 0;
 	t->seq = 0;
+	t->w_cpu = 0; /* record -W cpu: a new stream states its CPU */
 	t->last = r->start_tsc;
 	t->cur = (uintptr_t)t->bufs;
 	t->limit = t->cur + ct_cfg.buf_size;

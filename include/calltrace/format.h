@@ -132,6 +132,15 @@ enum ct_ext_type {
 			     * ticks each; 0 0: none measured).  Small arg:
 			     * CT_CALIB_FIGS when the figures are there
 			     * (else only the time is).  No delta base */
+	CT_EXT_CPU = 21,       /* record -W cpu: the CPU the thread runs on,
+			     * read at the entry of the ENTER that follows
+			     * (the first entry of the stream, and each
+			     * later one whose CPU is not the last one
+			     * written).  Payload u32 the CPU number.  A
+			     * writer may state the same CPU again (after
+			     * records were taken back or dropped):
+			     * readers show a change only.  No clock: it
+			     * does not change the delta base */
 };
 /* CT_EXT_READ's kinds (record -T 'f@read=KIND'; their numbers are in
  * recordings: only ever append) */
@@ -336,6 +345,8 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 #define CT_ENV_SAMPLE "CALLTRACE_SAMPLE"
 /* "0": the start-up calibration's figures only, no CT_EXT_CALIB */
 #define CT_ENV_RECAL "CALLTRACE_RECAL"
+/* record -W cpu: "cpu" (runtime/filter.c ct_watch_cpu) */
+#define CT_ENV_WATCH "CALLTRACE_WATCH"
 /* the signal the sampling timers raise: SIGRTMAX - this (62 with glibc) */
 #define CT_SAMPLE_SIG_BELOW_MAX 2
 

@@ -166,6 +166,9 @@ enum ct_event_flags {
 				     * did at the call open (doc/inject.md)    */
 	CT_EVF_READ = 1 << 6,       /* a CT_MARK with a read= trigger's values
 				     * (record -T 'f@read=KIND')               */
+	CT_EVF_WATCH = 1 << 7,      /* a CT_MARK of a watch point (record -W
+				     * cpu): "watch:cpu (cpu=N)", right after
+				     * the entry of the first call on CPU N */
 	CT_EVF_LIBCALL = 1 << 4,    /* a library call (doc/libcall.md), on its
 				     * entry and its exit: the overhead
 				     * correction takes the hooked front ends'

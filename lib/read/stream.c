@@ -518,9 +518,9 @@ static size_t stream_fast(struct ct_stream *st, struct ct_event *ev, size_t max)
 	const struct session_priv *sp = priv(st->s);
 	const uint64_t start = sp->pub.start_clock;
 	if (st->pend_n || st->pend_final || st->pre_i < st->pre_n || st->ended || st->tag ||
-	    st->len - st->pos < 12 || (!sp->ns_int && !sp->ns_frac) || !st->cc.started ||
-	    st->cc.ns >= (1ull << 52) /* c_ps below 2^62 */ || st->base < start ||
-	    st->base >= (1ull << 63) || st->cc.raw > st->last_time)
+	    st->cpu_mark || st->len - st->pos < 12 || (!sp->ns_int && !sp->ns_frac) ||
+	    !st->cc.started || st->cc.ns >= (1ull << 52) /* c_ps below 2^62 */ ||
+	    st->base < start || st->base >= (1ull << 63) || st->cc.raw > st->last_time)
 		return 0;
 	const bool libs = st->lc_lo <= st->lc_hi;
 	if (sp->ns_int)

@@ -235,6 +235,17 @@ int ct_stream_slow(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 {
 	struct ct_session *s = st->s;
 	for (;;) {
+		if (st->cpu_mark) {
+			/* record -W cpu: after the entry of the first call on
+			 * another CPU, as the reference tool shows it */
+			char text[48];
+			st->cpu_mark = false;
+			int n = snprintf(text, sizeof(text), "watch:cpu (cpu=%" PRIu64 ")",
+					 st->cpu1 - 1);
+			mark_event(st, ev, text, n > 0 ? (size_t)n : 0);
+			ev->flags |= CT_EVF_WATCH;
+			return 1;
+		}
 		if (st->pend_n) {
 			st->pend_n--;
 			pop(st, ev, st->pend_time, st->pend_flags);
@@ -301,6 +312,8 @@ int ct_stream_slow(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 			push(st, ev, addr, clock_ns(s, st->base), 0);
 			take_site(st, ev, addr);
 			take_args(st, ev);
+			st->cpu_mark = st->cpu_pend;
+			st->cpu_pend = false;
 			return 1;
 		}
 		default: /* EXT */
@@ -467,6 +480,18 @@ int ct_stream_slow(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 			mark_event(st, ev, text, strlen(text));
 			ev->flags |= CT_EVF_READ;
 			return 1;
+		}
+		case CT_EXT_CPU: {
+			/* record -W cpu: shown at the next entry when it
+			 * changed (a writer may state the same CPU again) */
+			if (len < 1)
+				return corrupt(st, err, off, "CPU record too short");
+			uint64_t c1 = (uint64_t)rd32(p) + 1;
+			if (c1 != st->cpu1) {
+				st->cpu1 = c1;
+				st->cpu_pend = s->marks;
+			}
+			continue;
 		}
 		case CT_EXT_LOST:
 			if (len < 2) {

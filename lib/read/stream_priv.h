@@ -118,6 +118,12 @@ struct ct_stream {
 	int64_t oc_shift;
 
 	struct ct_reads reads; /* read= triggers: the entries' values */
+
+	/* record -W cpu: the CPU (+ 1) stated last (0: none yet); a CPU
+	 * record that changed it waits for the next ENTER (cpu_pend), whose
+	 * event is followed by the watch point's mark (cpu_mark) */
+	uint64_t cpu1;
+	bool cpu_pend, cpu_mark;
 };
 
 /* make n bytes available at buf[pos], reading more of the file (the
