@@ -9,6 +9,7 @@
 # first recorded call on the CPU.  Bad -W values and -W cpu --count: one
 # line, exit 2.  Needs two CPUs the test may use; skipped otherwise.
 # variants: all
+# aarch64: yes
 # front-ends: all
 build watch_cpu "$E2E/watch_cpu.c"
 cpus=$($EMU ./watch_cpu probe)
