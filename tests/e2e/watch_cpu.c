@@ -5,7 +5,10 @@
  * prints two CPUs this process may run on (or "none"); "watch_cpu A B"
  * pins itself to A, calls first(), pins itself to B, calls second() and
  * third() (no move between them), starts a thread pinned to A that calls
- * worker(), then pins itself back to A and calls first() again.  Where
+ * worker(), then pins itself back to A and calls first() again.
+ * "watch_cpu spin A B": on A, spin() (20 ms or more of calls of leaf()),
+ * then on B a leaf() and spin(), then on A a leaf() and spin() (record
+ * -t 10ms keeps the spins and takes back the short calls).  Where
  * each call runs is set by sched_setaffinity alone, never left to the
  * scheduler: the kernel moves a thread off a CPU its mask excludes before
  * the call returns.
@@ -15,6 +18,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "ct_test.h"
 
@@ -37,6 +41,18 @@ NOINLINE int second(int x)
 NOINLINE int third(int x)
 {
 	return leaf(x) + 3;
+}
+
+/* calls of leaf() for 20 ms or more of CLOCK_MONOTONIC */
+NOINLINE void spin(void)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	int i = 0;
+	do {
+		leaf(i++);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 20000000L);
 }
 
 NOINLINE void *worker(void *arg)
@@ -73,6 +89,19 @@ NOTRACE int main(int argc, char **argv)
 			printf("none\n");
 		else
 			printf("%d %d\n", a, b);
+		return 0;
+	}
+	if (argc == 4 && argv[1][0] == 's') {
+		int a = (int)strtol(argv[2], NULL, 10), b = (int)strtol(argv[3], NULL, 10);
+		pin(a);
+		spin();
+		pin(b);
+		leaf(1);
+		spin();
+		pin(a);
+		leaf(2);
+		spin();
+		printf("spun\n");
 		return 0;
 	}
 	if (argc < 3)

@@ -6,8 +6,13 @@
 # CPU other than the thread's last (and of each thread's first call), never
 # for third(); the CPU numbers as A and B.  The same tree without those
 # lines as without -W; with -N and -D at record time the line moves to the
-# first recorded call on the CPU.  Bad -W values and -W cpu --count: one
-# line, exit 2.  Needs two CPUs the test may use; skipped otherwise.
+# first recorded call on the CPU.  With -t 10ms the short calls are taken
+# back, with the CPU records they held: each spin() (20 ms of calls) is
+# kept and runs on the CPU the lines say (a short leaf() before it that a
+# busy machine made long is kept, with the line: the CPU in force at each
+# spin() is compared, not whose entry has the line).  Bad -W values and
+# -W cpu --count: one line, exit 2.  Needs two CPUs the test may use;
+# skipped otherwise.
 # variants: all
 # aarch64: yes
 # front-ends: all
@@ -44,6 +49,15 @@ section "-W cpu -D 1"
 record g -W cpu -D 1 ./watch_cpu "$a" "$b"
 want_rc "record -W cpu -D 1 ./watch_cpu" $RC 0 "$W/g.err"
 ct replay g --no-duration | ab | normalize | add
+
+section "-W cpu -t 10ms: the CPU in force at each spin()"
+record t -W cpu -t 10ms ./watch_cpu spin "$a" "$b"
+want_rc "record -W cpu -t 10ms ./watch_cpu spin" $RC 0 "$W/t.err"
+ct replay t --no-duration | ab | normalize >"$W/t.tree"
+awk '/watch:cpu/ { cpu = $0; sub(/.*cpu=/, "", cpu); sub(/\).*/, "", cpu) }
+	wait && !/watch:cpu/ { print "spin on " cpu; wait = 0 }
+	/spin\(\) \{/ { wait = 1 }
+	/spin\(\);/ { print "spin on " cpu }' "$W/t.tree" | add
 
 section "bad -W (exit status, message)"
 for o in "-W foo" "-W cpu,foo" "--watch=" "-W cpu --count"; do
