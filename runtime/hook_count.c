@@ -50,19 +50,18 @@ int ct_hook_count_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_tstate *t = &ct_self;
 	int pushed = 0;
-	if (unlikely(t->busy++ != 0)) {
-		if (t->off) { /* a stopped thread: nothing (as ct_hook_enter) */
-			t->busy--;
-			return 0;
-		}
-		/* a signal handler inside this code: counted only */
-		uintptr_t fn =
-			kind == 1 ? mcount_fn(site) : ct_insn_fentry_fn(site, (int)kind, &pushed);
-		ct_count_call((void *)fn);
+	bool inside = unlikely(t->busy++ != 0);
+	if (inside && t->off) { /* a stopped thread: nothing (as ct_hook_enter) */
 		t->busy--;
 		return 0;
 	}
 	uintptr_t fn = kind == 1 ? mcount_fn(site) : ct_insn_fentry_fn(site, (int)kind, &pushed);
+	if (inside) {
+		/* a signal handler inside this code: counted only */
+		ct_count_call((void *)fn);
+		t->busy--;
+		return 0;
+	}
 	if (pushed)
 		r->sp += 8;
 	uintptr_t *slot = (uintptr_t *)r->sp;
