@@ -26,6 +26,10 @@
  *   small stack of hooked frames (all of which return before the
  *   interrupted hook resumes, unless the handler jumps away: then they are
  *   simply left, and the interrupted hook never resumes either).
+ *
+ * Split by job: hook_count.c holds record --count --sample's hooked frames,
+ * hook_unwind.c the frames given back through the unwinder's walk;
+ * hook_priv.h what they share with this file.
  */
 #include <dlfcn.h>
 #include <signal.h>
@@ -37,6 +41,7 @@
 
 #include "args.h"
 #include "count.h"
+#include "hook_priv.h"
 #include "insn.h"
 #include "internal.h"
 #include "offsets.h"
@@ -97,8 +102,6 @@ _Static_assert(sizeof(((struct ct_tstate *)0)->fl_plo) == 4 && CT_PEND_NONE == U
 	       "fl_plo: 32 bits, none all ones");
 _Static_assert(sizeof(ct_held_fast) == 1, "ct_held_fast is tested as a byte");
 
-void ct_return_tramp(void) CT_HIDDEN;
-
 /* called from arch/<arch>/tramp.S */
 int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
 void ct_hook_ret_args(struct ct_tstate *t, uintptr_t fn, const struct ct_arch_retregs *r,
@@ -107,67 +110,6 @@ uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa) CT_HIDD
 
 bool ct_hook_fast; /* internal.h */
 bool ct_held_fast; /* internal.h */
-
-#define NSTACK 64    /* frames of the nested path */
-#define NORPHANS 256 /* hooked frames dropped while perhaps alive */
-
-struct ct_nframe {
-	uintptr_t fn, cfa, ret;
-};
-
-struct ct_hook_area {
-	uintptr_t nn; /* nested frames in use (reserved with one xadd) */
-	struct ct_nframe n[NSTACK];
-	struct {
-		uintptr_t cfa, ret;
-	} orphan[NORPHANS];
-	uint32_t onext;
-	uint32_t park_gen;
-};
-
-#define TRAMP ((uintptr_t)ct_return_tramp)
-#ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
-#define CT_SLOT_KEYED 1
-#else
-#define CT_SLOT_KEYED 0
-#endif
-#define FR_PARKED (1ul << 30) /* unhooked by a context switch */
-#define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
-/* ... whose number (31 bits) is in the high bits (bit 32: CT_FR_ATRET) */
-#define FR_GEN_SHIFT 33
-/* --count --sample's hooked frames (the end of this file): x86-64 only (the
- * aarch64 trampolines count by call site whatever --sample says) */
-#if defined(__x86_64__) && !defined(CT_ARCH_SLOT_IN_FRAME_RECORD)
-#define COUNT_FRAMES 1
-#else
-#define COUNT_FRAMES 0
-#endif
-/* aarch64 (CT_SLOT_KEYED): a hooked frame whose return-address slot is the
- * word below its CFA, as on x86-64, not the saved link register of its
- * frame record as -pg's is: a library call's, whose slot libcall.S makes
- * there (every kind but 1, mcount; frame_slot).  Taken from the top of
- * the parked generation, one bit shorter there; 0 elsewhere (every slot
- * is below its CFA) */
-#if CT_SLOT_KEYED
-#define FR_CFA_SLOT (1ul << 63)
-#define FR_GEN_MAX 0x3fffffffu
-#else
-#define FR_CFA_SLOT 0ul
-#define FR_GEN_MAX 0x7fffffffu
-#endif
-#define FR_GEN_MASK ((uintptr_t)FR_GEN_MAX << FR_GEN_SHIFT)
-
-static struct ct_hook_area *hook_area(struct ct_tstate *t)
-{
-	if (likely(t->hook != NULL))
-		return t->hook;
-	void *p = mmap(NULL, sizeof(struct ct_hook_area), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	t->hook = p;
-	return p;
-}
 
 /* the calibration's (calibrate.c): its hooked calls only ever take the fast
  * paths, which do not read it, but should one not, it is a real area */
@@ -194,25 +136,8 @@ void ct_hook_release(struct ct_tstate *t)
 	}
 }
 
-/* ---- the function's address, from the call site ---------------------- */
-
-/* The decoding is arch/x86_64/insn.h's.  mcount's caller is found by
- * looking back for its prologue, once per call site (a small lock-free
- * cache of one-word entries: call site in the high bits, distance below) */
-#define MC_CACHE CT_MC_CACHE
+/* the function's address, from the call site: mcount_fn (hook_priv.h) */
 uint64_t ct_mc_cache[MC_CACHE] CT_HIDDEN; /* read by tramp.S too */
-
-static inline uintptr_t mcount_fn(uintptr_t site)
-{
-	uint64_t *e = &ct_mc_cache[(site ^ site >> 12) % MC_CACHE];
-	uint64_t v = __atomic_load_n(e, __ATOMIC_RELAXED);
-	if (likely(v >> 16 == (site & 0xffffffffffffull)) && v != 0)
-		return site - (v & 0xffff);
-	uintptr_t fn = ct_insn_prologue_before(site);
-	if (site - fn < 0x10000 && site < (1ull << 48))
-		__atomic_store_n(e, (uint64_t)site << 16 | (site - fn), __ATOMIC_RELAXED);
-	return fn;
-}
 
 #ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
 /* aarch64 -pg: the return-address slot is the saved link register of the
@@ -309,7 +234,7 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 	if (!t->hook)
 		return; /* nothing was ever hooked in this thread */
 	if (COUNT_FRAMES && unlikely(ct_count_on) && from < t->depth)
-		ct_count_cut((uint32_t)t->stk[from].fn); /* (count_enter) */
+		ct_count_cut((uint32_t)t->stk[from].fn); /* (hook_count.c) */
 	for (uint32_t i = from; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
 		if (!f->ret)
@@ -334,11 +259,6 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 	}
 }
 
-#define NMISS 8 /* (unhook_all: the frames of one walk, at most) */
-#ifndef CT_ARCH_RA_IN_REG
-#define CT_ARCH_RA_IN_REG 0 /* the return address in a register (aarch64's x30) */
-#endif
-
 /* give every hooked frame above sp its return address back; with gen,
  * mark them parked under that number (a context switch).  A frame whose
  * slot does not hold the trampoline any more is counted (returned) and
@@ -346,7 +266,7 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
  * frame whose slot is below its CFA (FR_CFA_SLOT: a library call, a
  * patched entry) was a register, which the function saved where its CFI
  * says.  Such a frame keeps its hook: the unwinder's walk gives it back
- * (unhook_unwinder), or its return comes to the trampoline, which must
+ * (hook_unwind.c), or its return comes to the trampoline, which must
  * know it.  Any other frame (-pg's, x86-64's) is unhooked all the same */
 static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint32_t *miss)
 {
@@ -376,146 +296,6 @@ static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint
 		}
 	}
 	return nmiss;
-}
-
-/* the unwinder's own walk finds where the return addresses of the frames
- * missed by unhook_all were saved: a frame whose return address is the
- * trampoline comes after the one that saved it, and writing the register
- * of the return address in it (_Unwind_SetGR) writes that place.  Each
- * walk ends at the trampoline (its CFI: no caller), so one walk gives one
- * frame back, the innermost.  The FR_CFA_SLOT frames so given back that
- * survive (a catch, backtrace()) are hooked again by another walk
- * (rehook_unwinder); the others return straight to their callers, and are
- * closed by the next entry or return found below them.  libgcc's
- * functions are looked up, not linked: the runtime needs libc alone; they
- * are there when an exception is, and a C program's backtrace() gets
- * libgcc_s loaded as glibc's own backtrace() does */
-struct unw_fix {
-	struct ct_tstate *t;
-	const uint32_t *miss;
-	unsigned nmiss;
-	bool fixed;
-	uintptr_t (*get_ip)(void *);
-	uintptr_t (*get_cfa)(void *);
-	void (*set_gr)(void *, int, uintptr_t);
-};
-
-static int unw_fix_one(void *ctx, void *arg)
-{
-	struct unw_fix *u = arg;
-	if (u->get_ip(ctx) != TRAMP)
-		return 0;                /* _URC_NO_REASON: go on */
-	uintptr_t cfa = u->get_cfa(ctx); /* the frame that returns to it */
-	/* aarch64: a frame whose slot is below its CFA kept its hook
-	 * (unhook_all): the innermost at that CFA (FR_CFA_SLOT is 0 on
-	 * x86-64, where this loop goes) */
-	for (uint32_t i = u->t->depth; FR_CFA_SLOT && i-- > 0;) {
-		struct ct_frame *f = &u->t->stk[i];
-		if (f->cfa == cfa && f->ret && f->ret != TRAMP &&
-		    (f->flags & (FR_CFA_SLOT | CT_FR_HOOKED)) == (FR_CFA_SLOT | CT_FR_HOOKED)) {
-			u->set_gr(ctx, CT_ARCH_DWARF_RA, f->ret);
-			f->flags &= ~CT_FR_HOOKED;
-			u->fixed = true;
-			return 5;
-		}
-	}
-	/* the others, unhooked already: those listed in miss[] */
-	for (unsigned k = u->nmiss < NMISS ? u->nmiss : NMISS; k-- > 0;) {
-		struct ct_frame *f = &u->t->stk[u->miss[k]];
-		if (f->cfa == cfa && f->ret && !(f->flags & FR_CFA_SLOT)) {
-			u->set_gr(ctx, CT_ARCH_DWARF_RA, f->ret);
-			u->fixed = true;
-		}
-	}
-	return 5; /* _URC_END_OF_STACK: stop (the walk cannot go past it) */
-}
-
-/* hook again, through the unwinder's walk, the frames whose return
- * addresses it gave back (CT_ARCH_RA_IN_REG, FR_CFA_SLOT frames; -pg's are
- * hooked again by their slot, rehook_all): the context whose IP is a
- * frame's return address has that frame's CFA (as in unw_fix_one), and its
- * register of the return address is where the frame saved it */
-struct unw_re {
-	struct ct_tstate *t;
-	unsigned left;
-	struct unw_fix *fns;
-};
-
-static int unw_rehook_one(void *ctx, void *arg)
-{
-	struct unw_re *u = arg;
-	uintptr_t ip = u->fns->get_ip(ctx), cfa = u->fns->get_cfa(ctx);
-	for (uint32_t i = u->t->depth; i-- > 0;) {
-		struct ct_frame *f = &u->t->stk[i];
-		if (f->cfa != cfa || !(f->flags & FR_CFA_SLOT))
-			continue;
-		if (f->ret == ip && !(f->flags & (CT_FR_HOOKED | FR_PARKED))) {
-			u->fns->set_gr(ctx, CT_ARCH_DWARF_RA, TRAMP);
-			f->flags |= CT_FR_HOOKED;
-			u->left--;
-		}
-		break;
-	}
-	return u->left && ip != TRAMP ? 0 : 5;
-}
-
-static int (*unw_walk)(int (*)(void *, void *), void *);
-static struct unw_fix unw_fns;
-
-static bool unwinder_found(void)
-{
-	if (unw_walk)
-		return true;
-	void *h = RTLD_DEFAULT;
-	if (!dlsym(h, "_Unwind_Backtrace")) {
-		/* a C program: loaded as glibc's backtrace() does */
-		void *l = dlopen("libgcc_s.so.1", RTLD_NOW);
-		if (!l)
-			return false;
-		h = l;
-	}
-	struct unw_fix fns = {0};
-	fns.get_ip = (uintptr_t(*)(void *))dlsym(h, "_Unwind_GetIP");
-	fns.get_cfa = (uintptr_t(*)(void *))dlsym(h, "_Unwind_GetCFA");
-	fns.set_gr = (void (*)(void *, int, uintptr_t))dlsym(h, "_Unwind_SetGR");
-	int (*walk)(int (*)(void *, void *), void *) =
-		(int (*)(int (*)(void *, void *), void *))dlsym(h, "_Unwind_Backtrace");
-	if (!fns.get_ip || !fns.get_cfa || !fns.set_gr || !walk)
-		return false;
-	unw_fns = fns;
-	unw_walk = walk;
-	return true;
-}
-
-/* one walk gives one frame back (the innermost); as many walks as frames
- * were missed, or until one gives nothing (the frames left keep their
- * hook) */
-static void unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss)
-{
-	if (!unwinder_found())
-		return;
-	struct unw_fix u = unw_fns;
-	u.t = t;
-	u.miss = miss;
-	u.nmiss = nmiss;
-	for (unsigned n = 0; n < nmiss; n++) {
-		u.fixed = false;
-		unw_walk(unw_fix_one, &u);
-		if (!u.fixed)
-			break;
-	}
-}
-
-static void rehook_unwinder(struct ct_tstate *t, uintptr_t sp)
-{
-	struct unw_re u = {t, 0, &unw_fns};
-	for (uint32_t i = 0; i < t->depth; i++) {
-		const struct ct_frame *f = &t->stk[i];
-		u.left += (f->flags & FR_CFA_SLOT) && f->ret && f->ret != TRAMP &&
-			  f->cfa - 8 >= sp && !(f->flags & (CT_FR_HOOKED | FR_PARKED));
-	}
-	if (u.left && unwinder_found())
-		unw_walk(unw_rehook_one, &u);
 }
 
 /* hook again the frames above sp that still hold their return address
@@ -585,12 +365,12 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 		uint32_t miss[NMISS];
 		unsigned nmiss = unhook_all(t, sp, 0, CT_ARCH_RA_IN_REG ? miss : NULL);
 		if (CT_ARCH_RA_IN_REG && nmiss)
-			unhook_unwinder(t, miss, nmiss);
+			ct_hook_unhook_unwinder(t, miss, nmiss);
 	}
 	int n = ct_backtrace_real(buf, (int)(sizeof(buf) / sizeof(buf[0])));
 	if (t->hook) {
 		if (CT_ARCH_RA_IN_REG)
-			rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
+			ct_hook_rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
 		rehook_all(t, sp, 0);
 	}
 	Dl_info self, di;
@@ -769,17 +549,12 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
  * 3 a library call.  1: skip the function's body, returning to its caller
  * with the saved %rax (record --inject's return=V); 2: skip it, jumping to
  * ct_inj_thrower with the saved %rdi and %rsi (throw=) */
-#if COUNT_FRAMES
-static int count_enter(struct ct_tstate *t, struct ct_arch_regs *r, uintptr_t site, uintptr_t kind);
-static uintptr_t count_return(struct ct_tstate *t, uintptr_t cfa);
-#endif
-
 CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_tstate *t = &ct_self;
 #if COUNT_FRAMES
-	if (unlikely(ct_count_on)) /* --count --sample (below) */
-		return count_enter(t, r, site, kind);
+	if (unlikely(ct_count_on)) /* --count --sample (hook_count.c) */
+		return ct_hook_count_enter(r, site, kind);
 #endif
 	int pushed = 0;
 	if (unlikely(t->busy++ != 0) && t->off) {
@@ -1005,8 +780,8 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 {
 	struct ct_tstate *t = &ct_self;
 #if COUNT_FRAMES
-	if (unlikely(ct_count_on)) /* --count --sample (below) */
-		return count_return(t, cfa);
+	if (unlikely(ct_count_on)) /* --count --sample (hook_count.c) */
+		return ct_hook_count_return(cfa);
 #endif
 	uintptr_t ret;
 	if (unlikely(t->busy++ != 0)) {
@@ -1078,6 +853,32 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	return ret;
 }
 
+/* ---- for hook_count.c (hook_priv.h) ------------------------------------ */
+
+#if COUNT_FRAMES
+/* this thread's (t is ct_self, as in every call of these in this file,
+ * which keep their code as it was: inlined, or specialised for ct_self) */
+void ct_hook_resync(uintptr_t cfa, bool tail)
+{
+	resync_entry(&ct_self, cfa, tail);
+}
+
+uintptr_t ct_hook_nested_return(uintptr_t cfa)
+{
+	return nested_return(&ct_self, cfa);
+}
+
+uintptr_t ct_hook_orphan_take(uintptr_t cfa)
+{
+	return orphan_take(&ct_self, cfa);
+}
+
+void ct_hook_lost_frame(uintptr_t cfa)
+{
+	lost_frame(cfa);
+}
+#endif
+
 /* ---- whatever reads return addresses (wrap.c's interposers) ------------ */
 
 /* take the real return addresses back for a call that reads them; returns
@@ -1092,7 +893,7 @@ bool ct_hook_begin_real(struct ct_tstate *t, uintptr_t sp)
 	uint32_t miss[NMISS];
 	unsigned nmiss = unhook_all(t, sp, 0, miss);
 	if (unlikely(nmiss))
-		unhook_unwinder(t, miss, nmiss);
+		ct_hook_unhook_unwinder(t, miss, nmiss);
 	t->busy--;
 	return true;
 }
@@ -1103,7 +904,7 @@ void ct_hook_end_real(struct ct_tstate *t, uintptr_t sp)
 		return;
 	t->busy++;
 	if (CT_ARCH_RA_IN_REG)
-		rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
+		ct_hook_rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
 	rehook_all(t, sp, 0);
 	t->busy--;
 }
@@ -1113,7 +914,7 @@ CT_HIDDEN void ct_hook_catch(struct ct_tstate *t, uintptr_t sp)
 {
 	if (t->hook) {
 		if (CT_ARCH_RA_IN_REG)
-			rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
+			ct_hook_rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
 		rehook_all(t, sp, 0);
 	}
 }
@@ -1156,148 +957,3 @@ void ct_hook_leave(struct ct_tstate *t, uintptr_t sp)
 		    (t->stk[i].flags & FR_GEN_MASK) >> FR_GEN_SHIFT == gen)
 			t->stk[i].flags |= FR_LEFT;
 }
-
-/* ---- record --count --sample: hooked frames on the counting stack -------- */
-
-#if COUNT_FRAMES
-/*
- * With --count alone the entries of -pg, -mfentry and patched entries are
- * counted by count.S, keyed by call site, and nothing is kept of them.
- * With --sample too (ct_count_tramp clear: tramp.S takes the general path
- * to ct_hook_enter, which comes here) each call is counted as
- * -finstrument-functions' are, on the counting stack (count.c: the arc
- * from the function on top, then pushed), and its return is hooked so that
- * it leaves that stack when it returns: a sample is charged to the call in
- * progress.  The hooked frame is an ordinary one of the shadow stack
- * (t->stk: cfa, ret, CT_FR_HOOKED), so the rules above hold unchanged:
- * unhook_all and rehook_all for C++ unwinding, backtrace() and context
- * switches (wrap_unwind.c), ct_hook_dropping for longjmp, a catch and
- * frames found gone by their CFA.  Its fn field holds instead the index of
- * its function on the counting stack: a frame that leaves the shadow stack
- * cuts the counting stack back there (ct_hook_dropping, count_return), with
- * whatever -finstrument-functions calls were above it.  No record is ever
- * written (ct_emit_unwind writes nothing in counting mode).
- *
- * Signals: busy is held here; a handler that interrupts this code has its
- * hooked calls counted (from the function on top) but not pushed nor their
- * returns hooked; one that interrupts the program pushes and pops above.
- */
-
-/* the thread's shadow stack and hook area (made at its first call) */
-static bool count_frames(struct ct_tstate *t)
-{
-	if (!t->stk || t->cap == 0)
-		ct_grow_stack(t);
-	return t->stk && t->cap && hook_area(t);
-}
-
-static int count_enter(struct ct_tstate *t, struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
-{
-	int pushed = 0;
-	if (unlikely(t->busy++ != 0)) {
-		if (t->off) { /* a stopped thread: nothing (as ct_hook_enter) */
-			t->busy--;
-			return 0;
-		}
-		/* a signal handler inside this code: counted only */
-		uintptr_t fn =
-			kind == 1 ? mcount_fn(site) : ct_insn_fentry_fn(site, (int)kind, &pushed);
-		ct_count_call((void *)fn);
-		t->busy--;
-		return 0;
-	}
-	uintptr_t fn = kind == 1 ? mcount_fn(site) : ct_insn_fentry_fn(site, (int)kind, &pushed);
-	if (pushed)
-		r->sp += 8;
-	uintptr_t *slot = (uintptr_t *)r->sp;
-	uintptr_t cfa = (uintptr_t)slot + 8;
-	struct ct_count_thread *c = &ct_count_self;
-	if (!count_frames(t)) {
-		ct_count_call((void *)fn);
-		t->busy--;
-		return 0;
-	}
-	/* a tail call: the caller jumped here in its own frame, whose slot
-	 * holds the trampoline already; the new frame returns through it */
-	bool tail = *slot == TRAMP;
-	if (t->depth > 0 && t->stk[t->depth - 1].cfa <= cfa)
-		resync_entry(t, cfa, tail); /* frames gone (a longjmp) */
-	bool hook = t->depth + 1 < t->cap &&
-		    (!tail || (t->depth > 0 && t->stk[t->depth - 1].cfa == cfa &&
-			       (t->stk[t->depth - 1].flags & CT_FR_HOOKED)));
-	uint32_t before = c->depth;
-	ct_count_enter((void *)fn); /* counted, and pushed unless too deep */
-	uint32_t cd = c->depth;
-	if (hook && cd != before && cd >= 2 && c->stk[cd - 1] == fn) {
-		struct ct_frame *f = &t->stk[t->depth];
-		f->fn = cd - 1; /* its entry of the counting stack */
-		f->cfa = cfa;
-		f->ret = *slot;
-		f->flags = CT_FR_HOOKED;
-		t->depth++;
-		*slot = TRAMP;
-	} else if (cd != before && cd >= 2 && c->stk[cd - 1] == fn) {
-		c->depth = cd - 1; /* not hooked: nothing would pop it */
-	}
-	t->busy--;
-	return 0;
-}
-
-static uintptr_t count_return(struct ct_tstate *t, uintptr_t cfa)
-{
-	uintptr_t ret;
-	if (unlikely(t->busy++ != 0)) {
-		ret = nested_return(t, cfa);
-		t->busy--;
-		return ret;
-	}
-	for (;;) {
-		uint32_t d = t->depth, i = d;
-		while (i > 0 && !(t->stk[i - 1].cfa == cfa && t->stk[i - 1].ret &&
-				  (t->stk[i - 1].flags & CT_FR_HOOKED)))
-			i--;
-		if (i == 0) {
-			ret = orphan_take(t, cfa);
-			if (!ret)
-				lost_frame(cfa);
-			break;
-		}
-		struct ct_frame *f = &t->stk[i - 1];
-		uint32_t at = (uint32_t)f->fn;
-		ret = f->ret;
-		f->ret = 0;
-		f->flags = 0;
-		if (i < d) /* frames above it vanished without returning */
-			ct_hook_dropping(t, i, cfa);
-		t->depth = i - 1;
-		ct_count_cut(at);
-		/* a tail-called frame: the one that jumped to it returns now too */
-		if (ret != TRAMP)
-			break;
-	}
-	t->busy--;
-	return ret;
-}
-
-/* the thread ends (count.c): hooked frames still live get their return
- * addresses back, and the shadow stack goes (a later call, a destructor's,
- * makes it again) */
-void ct_hook_count_release(struct ct_tstate *t)
-{
-	if (!t->stk || t->ring)
-		return;
-	t->busy++;
-	ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
-	munmap(t->stk, (size_t)t->cap * sizeof(struct ct_frame));
-	t->stk = NULL;
-	t->cap = 0;
-	t->depth = 0;
-	ct_hook_release(t);
-	t->busy--;
-}
-#else
-void ct_hook_count_release(struct ct_tstate *t)
-{
-	(void)t;
-}
-#endif

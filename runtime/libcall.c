@@ -53,6 +53,10 @@
  * $CALLTRACE_LIBCALL: unset or "1": on; "0": off; else a file that `record`
  * wrote (its --libcall=/--no-libcall= patterns resolved to names): a line
  * "allow" or "deny", then one name per line.
+ *
+ * record --nest-libcall's choices (which untraced modules are left alone,
+ * and the calls into the dynamic loader) are in libcall_nest.c;
+ * libcall_priv.h holds what the two files share.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -68,19 +72,14 @@
 #include "addrtab.h"
 #include "args.h"
 #include "internal.h"
+#include "libcall_priv.h"
 
 void ct_libcall_tramp(void) CT_HIDDEN;
 
 /* ---- the configuration -------------------------------------------------- */
 
 static bool lc_off;
-static bool lc_nest; /* record --nest-libcall: the untraced modules' slots too */
-/* --nest-libcall, an untraced module's slots: one called through is hooked
- * even where the module loads it as well (libc's malloc and free, called
- * through their slots and loaded as obstack's allocators), and so is one of
- * a function the module defines itself (libc's calls of its own malloc go
- * through its slot, so that the program may interpose it) */
-static bool nest_loose;
+static bool lc_nest;          /* record --nest-libcall: the untraced modules' slots too */
 static bool lc_allow;         /* the names are the only ones hooked (else: never) */
 static const char **lc_names; /* sorted */
 static size_t lc_nnames;
@@ -403,28 +402,13 @@ static void lc_line(uintptr_t fn, uintptr_t target, const char *name)
 
 /* ---- one module ------------------------------------------------------------- */
 
-struct dyn {
-	uintptr_t bias, lo, hi, relro_lo, relro_hi;
-	const ElfW(Sym) * sym;
-	const char *str;
-	size_t strsz;
-	const ElfW(Rela) * jmprel, *rela;
-	size_t njmprel, nrela;
-	const ElfW(Half) * versym;
-	const ElfW(Verneed) * verneed;
-	size_t nverneed;
-	const uint32_t *gnuhash; /* DT_GNU_HASH, or NULL */
-	const ElfW(Phdr) * phdr;
-	int phnum;
-};
-
 static uintptr_t dptr(const struct dyn *d, uintptr_t p)
 {
 	/* glibc relocates these in the dynamic section; the vDSO's are not */
 	return p < d->bias ? p + d->bias : p;
 }
 
-static bool read_dynamic(struct dyn *d)
+bool ct_lc_read_dynamic(struct dyn *d)
 {
 	const ElfW(Dyn) *dyn = NULL;
 	d->lo = UINTPTR_MAX;
@@ -507,7 +491,7 @@ static const char *sym_name(const struct dyn *d, uint32_t si)
 /* the module's first defined symbol of that name and type (STT_*; one
  * name may have several versions: memcpy@GLIBC_2.2.5 a function,
  * memcpy@@GLIBC_2.14 an IFUNC), through its GNU hash table, or NULL */
-static const ElfW(Sym) * gnu_lookup(const struct dyn *d, const char *name, unsigned type)
+const ElfW(Sym) * ct_lc_gnu_lookup(const struct dyn *d, const char *name, unsigned type)
 {
 	const uint32_t *h = d->gnuhash;
 	if (!h || !h[0])
@@ -584,32 +568,6 @@ static bool in_runtime(uintptr_t a)
 				l = bias + ph[i].p_vaddr;
 			if (bias + ph[i].p_vaddr + ph[i].p_memsz > h)
 				h = bias + ph[i].p_vaddr + ph[i].p_memsz;
-		}
-		lo = l;
-		hi = h;
-	}
-	return a >= lo && a < hi;
-}
-
-/* is a in the dynamic loader (--nest-libcall leaves libc's calls of it
- * out: __tunable_get_val, __tls_get_addr, _dl_*: the loader's machinery) */
-static bool in_ldso(uintptr_t a)
-{
-	static uintptr_t lo, hi;
-	if (!hi) {
-		uintptr_t base = getauxval(AT_BASE);
-		const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
-		if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG))
-			return false;
-		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
-		uintptr_t l = UINTPTR_MAX, h = 0;
-		for (int i = 0; i < eh->e_phnum; i++) {
-			if (ph[i].p_type != PT_LOAD)
-				continue;
-			if (base + ph[i].p_vaddr < l)
-				l = base + ph[i].p_vaddr;
-			if (base + ph[i].p_vaddr + ph[i].p_memsz > h)
-				h = base + ph[i].p_vaddr + ph[i].p_memsz;
 		}
 		lo = l;
 		hi = h;
@@ -707,7 +665,7 @@ static bool load_module(struct dyn *d, uintptr_t bias, const ElfW(Phdr) * phdr, 
 	d->bias = bias;
 	d->phdr = phdr;
 	d->phnum = phnum;
-	return read_dynamic(d) && !in_runtime(d->lo);
+	return ct_lc_read_dynamic(d) && !in_runtime(d->lo);
 }
 
 /* an IFUNC's slot holds the implementation its resolver chose (strlen ->
@@ -740,7 +698,7 @@ static uintptr_t ifunc_symbol(uintptr_t target, const char *name)
 		if (!ifunc_mod_ok)
 			return 0;
 	}
-	const ElfW(Sym) *s = gnu_lookup(&ifunc_mod, name, STT_GNU_IFUNC);
+	const ElfW(Sym) *s = ct_lc_gnu_lookup(&ifunc_mod, name, STT_GNU_IFUNC);
 	return s ? ifunc_mod.bias + s->st_value : 0;
 }
 
@@ -768,7 +726,7 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 			continue;
 		const ElfW(Sym) *s = &d.sym[si];
 		unsigned st = ELF64_ST_TYPE(s->st_info);
-		if ((s->st_shndx != SHN_UNDEF && !nest_loose) ||
+		if ((s->st_shndx != SHN_UNDEF && !ct_lc_nest_loose) ||
 		    (st != STT_FUNC && st != STT_GNU_IFUNC &&
 		     (st != STT_NOTYPE || type != CT_LC_R_JUMP_SLOT)))
 			continue;
@@ -797,7 +755,7 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 		if (ng) {
 			struct gotuse key = {c[i].slot, 0},
 				      *e = bsearch(&key, g, ng, sizeof(*g), cmp_gotuse);
-			if (e && e->use != 1 && !(nest_loose && (e->use & 1)))
+			if (e && e->use != 1 && !(ct_lc_nest_loose && (e->use & 1)))
 				continue; /* -fno-plt's slot: only when only called */
 		}
 		if (v >= d.lo && v < d.hi) {
@@ -813,12 +771,12 @@ static void patch_module(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
 					p = pv;
 			}
 			v = (uintptr_t)p;
-			if (v >= d.lo && v < d.hi && !nest_loose)
+			if (v >= d.lo && v < d.hi && !ct_lc_nest_loose)
 				continue; /* into the module itself */
 		}
 		if (!v || in_stubs(v) || in_traced(v))
 			continue; /* a traced module's */
-		if (nest_loose && in_ldso(v))
+		if (ct_lc_nest_loose && ct_lc_in_ldso(v))
 			continue; /* libc's calls of the loader's machinery */
 		c[i].dest = v;
 		if (in_runtime(v)) {
@@ -931,32 +889,6 @@ out:
 
 /* ---- record --nest-libcall ---------------------------------------------------- */
 
-/* an untraced module whose slots --nest-libcall leaves alone: the dynamic
- * loader (its calls are its own machinery: binding, TLS, dlopen itself),
- * the vDSO, and the runtime's own modules (libcalltrace-throw.so, which
- * record --inject's throw= runs: the runtime's calls, not the program's) */
-static bool nest_skip(uintptr_t bias, const ElfW(Phdr) * phdr, int phnum)
-{
-	if (bias == getauxval(AT_BASE) || bias == getauxval(AT_SYSINFO_EHDR))
-		return true;
-	struct dyn d;
-	memset(&d, 0, sizeof(d));
-	d.bias = bias;
-	d.phdr = phdr;
-	d.phnum = phnum;
-	if (!read_dynamic(&d))
-		return true;
-	const ElfW(Dyn) *dyn = NULL;
-	for (int i = 0; i < phnum; i++)
-		if (phdr[i].p_type == PT_DYNAMIC)
-			dyn = (const ElfW(Dyn) *)(bias + phdr[i].p_vaddr);
-	for (; dyn && dyn->d_tag != DT_NULL; dyn++)
-		if (dyn->d_tag == DT_SONAME && dyn->d_un.d_val < d.strsz &&
-		    !strncmp(d.str + dyn->d_un.d_val, "ld-linux", 8))
-			return true;
-	return gnu_lookup(&d, "calltrace_inject_throw", STT_FUNC) != NULL;
-}
-
 /* with --nest-libcall: every module's slots, the traced modules' and the
  * libraries' alike.  What libc and the loader do for the runtime while it
  * hooks them (dlsym's error text, qsort's buffer: malloc through libc's
@@ -972,11 +904,11 @@ static void nest_flush(void)
 	__asm__ volatile("" ::: "memory");
 	for (int i = 0; i < npending; i++) {
 		if (!pending[i].traced &&
-		    nest_skip(pending[i].bias, pending[i].phdr, pending[i].phnum))
+		    ct_lc_nest_skip(pending[i].bias, pending[i].phdr, pending[i].phnum))
 			continue;
-		nest_loose = !pending[i].traced;
+		ct_lc_nest_loose = !pending[i].traced;
 		patch_module(pending[i].bias, pending[i].phdr, pending[i].phnum);
-		nest_loose = false;
+		ct_lc_nest_loose = false;
 	}
 	npending = 0;
 	__asm__ volatile("" ::: "memory");

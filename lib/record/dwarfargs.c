@@ -2,7 +2,8 @@
 /*
  * record -a: the parameters and return type of every function of a module,
  * from its DWARF (libdw), turned into argument specs.  On aarch64 each
- * parameter is where DWARF says it is at -pg's call of _mcount (a64_param);
+ * parameter is where DWARF says it is at -pg's call of _mcount
+ * (dwarfargs_a64.c; dwarfargs_priv.h is what the two files share);
  * on x86-64 where each value is
  * follows the x86-64 System V calling convention: integer-class values in
  * rdi rsi rdx rcx r8 r9, floating ones in xmm0..7, the rest on the stack;
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "argrecord.h"
+#include "dwarfargs_priv.h"
 #include "calltrace/format.h"
 #include "error.h"
 #include "symtab.h"
@@ -29,19 +31,7 @@
 
 enum cls { C_NONE = 0, C_INT, C_SSE, C_MEM };
 
-struct ctx {
-	struct ct_argtab *t;
-	struct ct_amodule *m;
-	const struct ct_symtab *st;
-	struct ct_u64map enums;   /* die offset -> table index + 1 */
-	struct ct_u64map structs; /* die offset -> table index + 1 */
-	struct ct_u64map done;    /* function offsets already described */
-	Elf *elf;                 /* the module's, for aarch64's code */
-	bool a64;                 /* an aarch64 module: DWARF's locations at
-				   * _mcount (a64_param), not the registers */
-};
-
-static Dwarf_Die *strip(Dwarf_Die *d, Dwarf_Die *buf)
+Dwarf_Die *ct_dwa_strip(Dwarf_Die *d, Dwarf_Die *buf)
 {
 	for (int i = 0; i < 32; i++) {
 		int tag = dwarf_tag(d);
@@ -65,7 +55,7 @@ static Dwarf_Die *type_of(Dwarf_Die *d, Dwarf_Die *buf)
 	return buf;
 }
 
-static Dwarf_Word size_of(Dwarf_Die *d)
+Dwarf_Word ct_dwa_size_of(Dwarf_Die *d)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word w = 0;
@@ -90,11 +80,11 @@ static const char *die_name(Dwarf_Die *d)
  * false when the type cannot be classified (then it is passed in memory) */
 static bool classify(Dwarf_Die *d, uint64_t off, enum cls cls[2], unsigned *align, int depth)
 {
-	Dwarf_Die b1, *t = strip(d, &b1);
+	Dwarf_Die b1, *t = ct_dwa_strip(d, &b1);
 	if (!t || depth > 8)
 		return false;
 	int tag = dwarf_tag(t);
-	Dwarf_Word size = size_of(t);
+	Dwarf_Word size = ct_dwa_size_of(t);
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
 		Dwarf_Die c;
 		if (dwarf_child(t, &c) != 0)
@@ -132,8 +122,8 @@ static bool classify(Dwarf_Die *d, uint64_t off, enum cls cls[2], unsigned *alig
 		Dwarf_Die et, eb;
 		if (!type_of(t, &et))
 			return false;
-		Dwarf_Die *e = strip(&et, &eb);
-		Dwarf_Word es = e ? size_of(e) : 0;
+		Dwarf_Die *e = ct_dwa_strip(&et, &eb);
+		Dwarf_Word es = e ? ct_dwa_size_of(e) : 0;
 		if (!es || !size)
 			return size == 0;
 		for (Dwarf_Word k = 0; k < size / es; k++)
@@ -166,7 +156,7 @@ static bool classify(Dwarf_Die *d, uint64_t off, enum cls cls[2], unsigned *alig
 
 /* ---- scalar formats --------------------------------------------------------- */
 
-static int enum_table(struct ctx *c, Dwarf_Die *t)
+static int enum_table(struct ct_dwa_ctx *c, Dwarf_Die *t)
 {
 	void **slot = ct_u64map_slot(&c->enums, dwarf_dieoffset(t));
 	if (*slot)
@@ -180,7 +170,7 @@ static int enum_table(struct ctx *c, Dwarf_Die *t)
 	 * would read as -128.  The enum's own encoding, or its underlying
 	 * type's, says whether the bits are signed, at the enum's width. */
 	bool is_unsigned = false;
-	Dwarf_Word esize = size_of(t);
+	Dwarf_Word esize = ct_dwa_size_of(t);
 	unsigned bits = esize >= 1 && esize < 8 ? (unsigned)esize * 8 : 64;
 	Dwarf_Attribute ea;
 	Dwarf_Word enc = 0;
@@ -188,7 +178,7 @@ static int enum_table(struct ctx *c, Dwarf_Die *t)
 	if (dwarf_attr(t, DW_AT_encoding, &ea) && dwarf_formudata(&ea, &enc) == 0) {
 		is_unsigned = enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char ||
 			      enc == DW_ATE_boolean;
-	} else if ((u = type_of(t, &ub)) && (u = strip(u, &ub2)) &&
+	} else if ((u = type_of(t, &ub)) && (u = ct_dwa_strip(u, &ub2)) &&
 		   dwarf_tag(u) == DW_TAG_base_type && dwarf_attr(u, DW_AT_encoding, &ea) &&
 		   dwarf_formudata(&ea, &enc) == 0) {
 		is_unsigned = enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char ||
@@ -233,9 +223,7 @@ static const char *type_name(Dwarf_Die *t)
 	return n ? n : "";
 }
 
-static void set_none(struct ct_aitem *it, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void set_none(struct ct_aitem *it, const char *fmt, ...)
+void ct_dwa_set_none(struct ct_aitem *it, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -247,7 +235,7 @@ static void set_none(struct ct_aitem *it, const char *fmt, ...)
 	it->nloc = 0;
 }
 
-static int struct_table(struct ctx *c, Dwarf_Die *t, int depth);
+static int struct_table(struct ct_dwa_ctx *c, Dwarf_Die *t, int depth);
 
 /* is the base type t the type `char` (not `signed char` nor `unsigned
  * char`, whatever its signedness on this target)? */
@@ -261,13 +249,13 @@ static bool is_std_string(Dwarf_Die *t);
 
 /* the format of a scalar of type d (members, parameters, return values);
  * false when it is not a scalar we print */
-static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int depth)
+bool ct_dwa_scalar_fmt(struct ct_dwa_ctx *c, Dwarf_Die *d, struct ct_aitem *it, int depth)
 {
-	Dwarf_Die b1, *t = strip(d, &b1);
+	Dwarf_Die b1, *t = ct_dwa_strip(d, &b1);
 	if (!t)
 		return false;
 	int tag = dwarf_tag(t);
-	Dwarf_Word size = size_of(t);
+	Dwarf_Word size = ct_dwa_size_of(t);
 	switch (tag) {
 	case DW_TAG_base_type: {
 		Dwarf_Attribute a;
@@ -321,9 +309,9 @@ static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int dep
 		it->fmt = CT_AF_PTR;
 		it->bits = 64;
 		Dwarf_Die pb, pb2, *p = type_of(t, &pb);
-		p = p ? strip(p, &pb2) : NULL;
+		p = p ? ct_dwa_strip(p, &pb2) : NULL;
 		if (tag == DW_TAG_pointer_type && p && dwarf_tag(p) == DW_TAG_base_type &&
-		    size_of(p) == 1) {
+		    ct_dwa_size_of(p) == 1) {
 			Dwarf_Attribute a;
 			Dwarf_Word enc = 0;
 			if (dwarf_attr(p, DW_AT_encoding, &a))
@@ -354,14 +342,14 @@ static bool scalar_fmt(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, int dep
 	}
 }
 
-static int struct_table(struct ctx *c, Dwarf_Die *t, int depth)
+static int struct_table(struct ct_dwa_ctx *c, Dwarf_Die *t, int depth)
 {
 	void **slot = ct_u64map_slot(&c->structs, dwarf_dieoffset(t));
 	if (*slot)
 		return (int)(uintptr_t)*slot - 1;
 	struct ct_astruct s;
 	memset(&s, 0, sizeof(s));
-	s.size = (uint32_t)size_of(t);
+	s.size = (uint32_t)ct_dwa_size_of(t);
 	const char *n = die_name(t);
 	s.name = xasprintf("%s%s%s", dwarf_tag(t) == DW_TAG_class_type ? "class" : "struct",
 			   n ? " " : "", n ? n : "");
@@ -386,7 +374,7 @@ static int struct_table(struct ctx *c, Dwarf_Die *t, int depth)
 			m.it.name = mn ? xstrdup(mn) : NULL;
 			Dwarf_Die mt;
 			if (dwarf_hasattr(&ch, DW_AT_bit_size) || !type_of(&ch, &mt) ||
-			    !scalar_fmt(c, &mt, &m.it, depth)) {
+			    !ct_dwa_scalar_fmt(c, &mt, &m.it, depth)) {
 				m.it.fmt = CT_AF_NONE;
 				m.it.desc = xstrdup("?");
 			}
@@ -430,7 +418,7 @@ static bool is_std_string(Dwarf_Die *t)
 		free(sc);
 		return cxx11;
 	}
-	if (size_of(t) != 32)
+	if (ct_dwa_size_of(t) != 32)
 		return false;
 	bool p = false, len = false;
 	Dwarf_Die ch;
@@ -511,7 +499,7 @@ static bool nontrivial_class(Dwarf_Die *t, int depth)
 					    rt != DW_TAG_rvalue_reference_type)
 						continue;
 					Dwarf_Die *target = type_of(r, &rb);
-					target = target ? strip(target, &rb) : NULL;
+					target = target ? ct_dwa_strip(target, &rb) : NULL;
 					copy = target &&
 					       dwarf_dieoffset(target) == dwarf_dieoffset(t);
 				} while (dwarf_siblingof(&p, &p) == 0);
@@ -523,12 +511,12 @@ static bool nontrivial_class(Dwarf_Die *t, int depth)
 			if (tag == DW_TAG_inheritance && dwarf_hasattr(&ch, DW_AT_virtuality))
 				return true;
 			Dwarf_Die mb, mb2, *m = type_of(&ch, &mb);
-			m = m ? strip(m, &mb2) : NULL;
+			m = m ? ct_dwa_strip(m, &mb2) : NULL;
 			/* arrays of class type count as the class */
 			for (int k = 0; m && k < 8 && dwarf_tag(m) == DW_TAG_array_type; k++) {
 				Dwarf_Die eb;
 				Dwarf_Die *e = type_of(m, &eb);
-				m = e ? strip(e, &mb2) : NULL;
+				m = e ? ct_dwa_strip(e, &mb2) : NULL;
 				if (m == &eb) {
 					mb2 = eb;
 					m = &mb2;
@@ -555,7 +543,7 @@ struct alloc {
 
 /* a class type only declared in this module's DWARF (clang's default
  * -fno-standalone-debug): its size and how it is passed are unknown */
-static bool declared_only(Dwarf_Die *t)
+bool ct_dwa_declared_only(Dwarf_Die *t)
 {
 	int tag = dwarf_tag(t);
 	return (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
@@ -578,20 +566,20 @@ static void on_stack(struct ct_aitem *it, struct alloc *al, Dwarf_Word size, uns
 }
 
 /* one parameter of type d: its item, placed by the calling convention */
-static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem *it)
+static void param(struct ct_dwa_ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem *it)
 {
-	Dwarf_Die b1, *t = d ? strip(d, &b1) : NULL;
+	Dwarf_Die b1, *t = d ? ct_dwa_strip(d, &b1) : NULL;
 	if (!t || al->unknown) {
-		set_none(it, "?");
+		ct_dwa_set_none(it, "?");
 		return;
 	}
 	int tag = dwarf_tag(t);
-	Dwarf_Word size = size_of(t);
-	if (declared_only(t)) {
+	Dwarf_Word size = ct_dwa_size_of(t);
+	if (ct_dwa_declared_only(t)) {
 		/* neither its size nor whether it comes in registers, on the
 		 * stack or by reference is known: it and the parameters after
 		 * it are shown as "?" rather than read from the wrong place */
-		set_none(it, "?");
+		ct_dwa_set_none(it, "?");
 		al->unknown = true;
 		return;
 	}
@@ -616,10 +604,10 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 		enum cls cls[2] = {C_NONE, C_NONE};
 		unsigned align = 1;
 		bool regs = size && size <= 16 && classify(t, 0, cls, &align, 0);
-		bool printable = tag != DW_TAG_union_type && scalar_fmt(c, t, it, 0);
+		bool printable = tag != DW_TAG_union_type && ct_dwa_scalar_fmt(c, t, it, 0);
 		if (!printable)
-			set_none(it, "<%s%s%s %" PRIu64 "B>", kind, *type_name(t) ? " " : "",
-				 type_name(t), (uint64_t)size);
+			ct_dwa_set_none(it, "<%s%s%s %" PRIu64 "B>", kind, *type_name(t) ? " " : "",
+					type_name(t), (uint64_t)size);
 		unsigned ng = 0, nx = 0, ne = size > 8 ? 2 : 1;
 		for (unsigned e = 0; e < ne; e++) {
 			if (cls[e] == C_INT)
@@ -653,7 +641,7 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 		Dwarf_Word enc = 0;
 		if (dwarf_attr(t, DW_AT_encoding, &a))
 			dwarf_formudata(&a, &enc);
-		set_none(it, "<%s>", type_name(t));
+		ct_dwa_set_none(it, "<%s>", type_name(t));
 		if (enc == DW_ATE_float && !strstr(type_name(t), "128"))
 			on_stack(it, al, 16, 16);
 		else if (enc == DW_ATE_float)
@@ -664,9 +652,9 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 			on_stack(it, al, 16, 16);
 		return;
 	}
-	if (!scalar_fmt(c, d, it, 0)) {
-		set_none(it, "<%s%s%" PRIu64 "B>", type_name(t), *type_name(t) ? " " : "",
-			 (uint64_t)size);
+	if (!ct_dwa_scalar_fmt(c, d, it, 0)) {
+		ct_dwa_set_none(it, "<%s%s%" PRIu64 "B>", type_name(t), *type_name(t) ? " " : "",
+				(uint64_t)size);
 		/* still take its place */
 		if (size && size <= 8) {
 			if (al->gp < 6)
@@ -693,14 +681,14 @@ static void param(struct ctx *c, Dwarf_Die *d, struct alloc *al, struct ct_aitem
 
 /* the return value of type d (NULL: void); *hidden when it is returned in
  * memory through a pointer in rdi */
-static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidden)
+static bool retval(struct ct_dwa_ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidden)
 {
-	Dwarf_Die b1, *t = d ? strip(d, &b1) : NULL;
+	Dwarf_Die b1, *t = d ? ct_dwa_strip(d, &b1) : NULL;
 	*hidden = false;
 	if (!t)
 		return false;
 	int tag = dwarf_tag(t);
-	Dwarf_Word size = size_of(t);
+	Dwarf_Word size = ct_dwa_size_of(t);
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
 		enum cls cls[2] = {C_NONE, C_NONE};
 		unsigned align = 1;
@@ -720,14 +708,14 @@ static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidde
 			it->loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
 			return true;
 		}
-		bool printable = tag != DW_TAG_union_type && scalar_fmt(c, t, it, 0);
+		bool printable = tag != DW_TAG_union_type && ct_dwa_scalar_fmt(c, t, it, 0);
 		if (!regs || !printable) {
 			*hidden = !regs;
-			set_none(it, "<%s%s%s %" PRIu64 "B>",
-				 tag == DW_TAG_union_type   ? "union"
-				 : tag == DW_TAG_class_type ? "class"
-							    : "struct",
-				 *type_name(t) ? " " : "", type_name(t), (uint64_t)size);
+			ct_dwa_set_none(it, "<%s%s%s %" PRIu64 "B>",
+					tag == DW_TAG_union_type   ? "union"
+					: tag == DW_TAG_class_type ? "class"
+								   : "struct",
+					*type_name(t) ? " " : "", type_name(t), (uint64_t)size);
 			/* described, not decoded; rax (its address, or the value
 			 * of a union) is recorded so that the return shows */
 			it->nloc = 1;
@@ -742,10 +730,10 @@ static bool retval(struct ctx *c, Dwarf_Die *d, struct ct_aitem *it, bool *hidde
 										       : 2 + nx++)};
 		return true;
 	}
-	if ((tag == DW_TAG_base_type && size == 16) || !scalar_fmt(c, t, it, 0)) {
+	if ((tag == DW_TAG_base_type && size == 16) || !ct_dwa_scalar_fmt(c, t, it, 0)) {
 		/* long double, __int128, ...: described; a record is still
 		 * made (rax, unused) so that the return shows */
-		set_none(it, "<%s>", type_name(t));
+		ct_dwa_set_none(it, "<%s>", type_name(t));
 		it->nloc = 1;
 		it->loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
 		return true;
@@ -768,7 +756,7 @@ static void fit(struct ct_aspec *s, unsigned strmax)
 				big = it;
 		}
 		if (big) {
-			set_none(big, "<%s %uB>", "struct", big->loc[0].size);
+			ct_dwa_set_none(big, "<%s %uB>", "struct", big->loc[0].size);
 			continue;
 		}
 		for (size_t i = s->nargs; i-- > 0;)
@@ -782,134 +770,13 @@ static void fit(struct ct_aspec *s, unsigned strmax)
 	}
 }
 
-/* ---- aarch64 -pg: the parameters where DWARF says, at _mcount --------------- */
-
-/*
- * On aarch64, -pg calls _mcount at the end of the prologue, after gcc has
- * put the link register into x0 and moved or stored the parameters it
- * needs after a call: the argument registers are not the arguments there
- * (doc/args.md, "AArch64").  What _mcount can read is memory and the
- * callee-saved registers (x19-x28, d8-d15: tramp.S saves them), and the
- * CFA (hook.c); so each parameter's location is asked of DWARF at the
- * address after the `bl _mcount`, and kept only when it is one of those:
- * a frame slot (DW_OP_fbreg, the frame base being the CFA) or such a
- * register.  Anything else is shown as "?", never read from elsewhere.
- */
-
-/* the address after the function's first `bl` (its call of _mcount, as
- * the runtime finds it: hook.c frame_slot), 0 when there is none in its
- * first 64 instructions */
-static uint64_t a64_mcount_ret(Elf *e, uint64_t lo)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	while ((scn = elf_nextscn(e, scn))) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_EXECINSTR) || lo < sh.sh_addr ||
-		    lo >= sh.sh_addr + sh.sh_size)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
-			return 0;
-		uint64_t at = lo - sh.sh_addr;
-		for (int n = 0; n < 64 && at + 4 <= d->d_size && at + 4 <= sh.sh_size;
-		     n++, at += 4) {
-			const unsigned char *b = (const unsigned char *)d->d_buf + at;
-			uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-				     (uint32_t)b[3] << 24;
-			if ((w & 0xfc000000u) == 0x94000000u) /* bl */
-				return sh.sh_addr + at + 4;
-		}
-		return 0;
-	}
-	return 0;
-}
-
-/* is the function's frame base its CFA (DW_OP_call_frame_cfa, what gcc
- * writes for aarch64)? */
-static bool a64_fb_is_cfa(Dwarf_Die *fn)
-{
-	Dwarf_Attribute a;
-	Dwarf_Op *e;
-	size_t n;
-	if (!dwarf_attr_integrate(fn, DW_AT_frame_base, &a) || dwarf_getlocation(&a, &e, &n) != 0)
-		return false;
-	return n == 1 && e[0].atom == DW_OP_call_frame_cfa;
-}
-
-/* one parameter (DIE p, of type d) of a function whose _mcount returns to
- * site: its format as -a gives it, its location from DWARF */
-static void a64_param(struct ctx *c, Dwarf_Die *p, Dwarf_Die *d, uint64_t site, bool fb_cfa,
-		      struct ct_aitem *it)
-{
-	Dwarf_Die b1, *t = d ? strip(d, &b1) : NULL;
-	Dwarf_Attribute a;
-	Dwarf_Op *e = NULL;
-	size_t n = 0;
-	if (!t || declared_only(t) || !scalar_fmt(c, d, it, 0) ||
-	    !dwarf_attr(p, DW_AT_location, &a) ||
-	    dwarf_getlocation_addr(&a, site, &e, &n, 1) != 1 || n != 1) {
-		set_none(it, "?");
-		return;
-	}
-	Dwarf_Word size = size_of(t);
-	bool fp = it->fmt == CT_AF_FLOAT;
-	unsigned atom = e[0].atom;
-	it->nloc = 1;
-	if (atom == DW_OP_fbreg && fb_cfa && size && size <= CT_SF_STACK_SIZE_MAX &&
-	    (int64_t)e[0].number > -CT_SF_CFA_OFF_MAX && (int64_t)e[0].number < CT_SF_CFA_OFF_MAX) {
-		it->loc[0] = (struct ct_aloc){.kind = CT_AL_CFA,
-					      .size = (uint16_t)size,
-					      .off = (uint32_t)(int32_t)(int64_t)e[0].number};
-		return;
-	}
-	unsigned reg = atom >= DW_OP_reg0 && atom <= DW_OP_reg31 ? atom - DW_OP_reg0
-		       : atom == DW_OP_regx                      ? (unsigned)e[0].number
-								 : 1000;
-	if (!fp && size <= 8 && reg >= CT_SF_GP_CS_LO && reg <= CT_SF_GP_CS_HI) {
-		it->loc[0] = (struct ct_aloc){.kind = CT_AL_GP, .reg = (uint8_t)reg};
-		return;
-	}
-	/* DWARF's 64 + N is vN: v8..v15's low 8 bytes are callee-saved */
-	if (fp && reg >= 64 + 8 && reg <= 64 + 15) {
-		it->loc[0] = (struct ct_aloc){.kind = CT_AL_XMM, .reg = (uint8_t)(reg - 64)};
-		return;
-	}
-	/* an argument register (clobbered by the call of _mcount), a
-	 * value computed by an expression, pieces: not read */
-	set_none(it, "?");
-}
-
-/* the return value on aarch64, as retval() placed it for x86-64: the
- * same where AAPCS64 uses the same registers (scalars in x0 or d0,
- * composites of integers in x0/x1); a composite with floating-point
- * members (AAPCS64 gives each member of an HFA its own register) and a
- * std::string returned through memory (x8, which x0 need not hold at the
- * return) are described, not decoded */
-static void a64_retval(struct ctx *c, struct ct_aitem *it, bool hidden)
-{
-	bool xmm = false;
-	for (unsigned i = 0; i < it->nloc; i++)
-		xmm |= it->loc[i].kind == CT_AL_RET && it->loc[i].reg >= 2;
-	if (hidden && it->fmt == CT_AF_STDSTR) {
-		set_none(it, "<std::string>");
-	} else if (it->fmt == CT_AF_STRUCT && xmm) {
-		const struct ct_astruct *st = &c->t->structs[it->table];
-		set_none(it, "<%s %uB>", st->name, st->size);
-	} else {
-		return;
-	}
-	it->nloc = 1;
-	it->loc[0] = (struct ct_aloc){.kind = CT_AL_RET, .reg = 0};
-}
-
 static const struct ct_symbol *sym_at(const struct ct_symtab *st, uint64_t v)
 {
 	const struct ct_symbol *s = ct_symtab_lookup(st, v);
 	return s && s->value == v ? s : NULL;
 }
 
-static void function(struct ctx *c, Dwarf_Die *fn)
+static void function(struct ct_dwa_ctx *c, Dwarf_Die *fn)
 {
 	Dwarf_Addr lo = 0;
 	if (dwarf_hasattr(fn, DW_AT_declaration))
@@ -969,8 +836,8 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 	}
 
 	/* aarch64: where _mcount returns to, where the locations are asked */
-	uint64_t site = c->a64 ? a64_mcount_ret(c->elf, lo) : 0;
-	bool fb_cfa = c->a64 && a64_fb_is_cfa(fn);
+	uint64_t site = c->a64 ? ct_dwa_a64_mcount_ret(c->elf, lo) : 0;
+	bool fb_cfa = c->a64 && ct_dwa_a64_fb_is_cfa(fn);
 	if (c->a64 && !site)
 		return; /* no call of _mcount: not a -pg function */
 
@@ -983,11 +850,11 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 	bool hidden = false;
 	bool has_ret = retval(c, type_of(fn, &rt), &rit, &hidden);
 	if (has_ret && c->a64)
-		a64_retval(c, &rit, hidden);
+		ct_dwa_a64_retval(c, &rit, hidden);
 	if (hidden)
 		al.gp = 1;
-	Dwarf_Die rb, *rs = has_ret ? strip(&rt, &rb) : NULL;
-	if (rs && declared_only(rs))
+	Dwarf_Die rb, *rs = has_ret ? ct_dwa_strip(&rt, &rb) : NULL;
+	if (rs && ct_dwa_declared_only(rs))
 		al.unknown = true; /* rdi may or may not be a hidden pointer */
 	Dwarf_Die ch;
 	if (dwarf_child(decl, &ch) == 0) {
@@ -1008,7 +875,7 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 			bool art = dwarf_hasattr_integrate(&ch, DW_AT_artificial);
 			it.name = xstrdup(n ? n : art ? "this" : "?");
 			if (c->a64)
-				a64_param(c, &ch, type_of(&ch, &pt), site, fb_cfa, &it);
+				ct_dwa_a64_param(c, &ch, type_of(&ch, &pt), site, fb_cfa, &it);
 			else
 				param(c, type_of(&ch, &pt), &al, &it);
 			s.args = xrealloc(s.args, (s.nargs + 1) * sizeof(*s.args));
@@ -1026,7 +893,7 @@ static void function(struct ctx *c, Dwarf_Die *fn)
 	ct_aspec_free(&s);
 }
 
-static void walk(struct ctx *c, Dwarf_Die *d, int depth)
+static void walk(struct ct_dwa_ctx *c, Dwarf_Die *d, int depth)
 {
 	Dwarf_Die ch;
 	if (depth > 16 || dwarf_child(d, &ch) != 0)
@@ -1059,7 +926,7 @@ int ct_dwarf_specs(const char *path, struct ct_argtab *t, struct ct_amodule *m,
 			   path);
 		return 0;
 	}
-	struct ctx c = {.t = t, .m = m, .st = st};
+	struct ct_dwa_ctx c = {.t = t, .m = m, .st = st};
 	GElf_Ehdr eh;
 	c.elf = dwarf_getelf(dw);
 	c.a64 = c.elf && gelf_getehdr(c.elf, &eh) && eh.e_machine == EM_AARCH64;
