@@ -186,6 +186,16 @@ const char *ct_export_times_note(const struct exporter *x)
 			"recorded)";
 }
 
+void ct_export_quoted(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			putc_unlocked('\\', out);
+		putc_unlocked(c < 0x20 || c == 0x7f ? '?' : c, out);
+	}
+}
+
 const char *ct_export_dur(uint64_t ns, char *b, size_t n)
 {
 	const char *d = ct_format_duration(ns, b, n);

@@ -131,6 +131,10 @@ const char *ct_export_times_note(const struct exporter *x);
 const char *ct_export_dur(uint64_t ns, char *b, size_t n);
 /* the largest inclusive time of an edge (at least 1): the graphs' scale */
 uint64_t ct_export_heaviest(const struct exporter *x);
+/* s inside a double-quoted string of DOT or YAML: '"' and '\\' escaped
+ * with a backslash (in DOT a lone one would start a label escape),
+ * control characters shown as '?' */
+void ct_export_quoted(FILE *out, const char *s);
 
 /* folded (builtin/export_folded.c) */
 void ct_folded_enter(struct exporter *x, struct ct_func *fn);

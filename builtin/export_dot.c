@@ -13,19 +13,6 @@
 #include "output.h"
 #include "util.h"
 
-/* s as the inside of a DOT string: quotes and backslashes escaped (a
- * backslash would start one of DOT's label escapes), control characters
- * shown as '?' */
-static void dot_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			putc_unlocked('\\', out);
-		putc_unlocked(c < 0x20 || c == 0x7f ? '?' : c, out);
-	}
-}
-
 void ct_dot_print(struct exporter *x)
 {
 	FILE *out = x->out;
@@ -33,16 +20,16 @@ void ct_dot_print(struct exporter *x)
 	uint64_t most = ct_export_heaviest(x);
 
 	fputs("digraph calltrace {\n\tgraph [label=\"", out);
-	dot_text(out, x->s->command ? x->s->command : "");
+	ct_export_quoted(out, x->s->command ? x->s->command : "");
 	fputs("\\n", out);
-	dot_text(out, ct_export_times_note(x));
+	ct_export_quoted(out, ct_export_times_note(x));
 	fputs("\", labelloc=t, fontname=\"monospace\"];\n"
 	      "\tnode [shape=box, fontname=\"monospace\"];\n"
 	      "\tedge [fontname=\"monospace\"];\n",
 	      out);
 	for (size_t i = 0; i < x->names.n; i++) {
 		fprintf(out, "\tf%zu [label=\"", i);
-		dot_text(out, x->names.v[i]);
+		ct_export_quoted(out, x->names.v[i]);
 		fprintf(out, "\\nself %s\"];\n",
 			ct_export_dur(x->self ? x->self[i] : 0, b, sizeof(b)));
 	}

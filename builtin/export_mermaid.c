@@ -30,17 +30,6 @@ static void mm_text(FILE *out, const char *s)
 	}
 }
 
-/* s inside a YAML double-quoted string (the front matter's title) */
-static void yaml_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			putc_unlocked('\\', out);
-		putc_unlocked(c < 0x20 || c == 0x7f ? '?' : c, out);
-	}
-}
-
 void ct_mermaid_print(struct exporter *x)
 {
 	FILE *out = x->out;
@@ -48,7 +37,7 @@ void ct_mermaid_print(struct exporter *x)
 	uint64_t most = ct_export_heaviest(x);
 
 	fputs("---\ntitle: \"", out);
-	yaml_text(out, x->s->command ? x->s->command : "");
+	ct_export_quoted(out, x->s->command ? x->s->command : "");
 	fputs("\"\n---\n%% ", out);
 	/* a comment runs to the end of its line */
 	const char *note = ct_export_times_note(x);
