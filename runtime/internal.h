@@ -479,6 +479,10 @@ void ct_modules_rescan(void) CT_HIDDEN;
 /* the executable's build id in hex ("-": none) */
 void ct_modules_main_buildid(char *out, size_t len) CT_HIDDEN;
 void ct_modules_reset(void) CT_HIDDEN; /* a new .proc file: all modules new */
+/* the addresses a loaded module spans, from its ELF header as mapped (all
+ * its loadable segments, or only the executable ones); false if ehdr is not
+ * an ELF header or the module has no such segment */
+bool ct_elf_extent(const void *ehdr, bool exec_only, uintptr_t *lo, uintptr_t *hi) CT_HIDDEN;
 
 /* start.c: start-up */
 /* getenv, also in a .preinit_array function (before libc set environ) */

@@ -555,22 +555,9 @@ static bool in_runtime(uintptr_t a)
 	static uintptr_t lo, hi;
 	if (!hi) {
 		Dl_info di;
-		const ElfW(Phdr) *ph = NULL;
-		if (!dladdr((void *)ct_libcall_init, &di) || !di.dli_fbase)
+		if (!dladdr((void *)ct_libcall_init, &di) ||
+		    !ct_elf_extent(di.dli_fbase, false, &lo, &hi))
 			return false;
-		const ElfW(Ehdr) *eh = di.dli_fbase;
-		ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
-		uintptr_t bias = (uintptr_t)di.dli_fbase, l = UINTPTR_MAX, h = 0;
-		for (int i = 0; i < eh->e_phnum; i++) {
-			if (ph[i].p_type != PT_LOAD)
-				continue;
-			if (bias + ph[i].p_vaddr < l)
-				l = bias + ph[i].p_vaddr;
-			if (bias + ph[i].p_vaddr + ph[i].p_memsz > h)
-				h = bias + ph[i].p_vaddr + ph[i].p_memsz;
-		}
-		lo = l;
-		hi = h;
 	}
 	return a >= lo && a < hi;
 }

@@ -29,24 +29,8 @@ bool ct_lc_nest_loose;
 bool ct_lc_in_ldso(uintptr_t a)
 {
 	static uintptr_t lo, hi;
-	if (!hi) {
-		uintptr_t base = getauxval(AT_BASE);
-		const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
-		if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG))
-			return false;
-		const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
-		uintptr_t l = UINTPTR_MAX, h = 0;
-		for (int i = 0; i < eh->e_phnum; i++) {
-			if (ph[i].p_type != PT_LOAD)
-				continue;
-			if (base + ph[i].p_vaddr < l)
-				l = base + ph[i].p_vaddr;
-			if (base + ph[i].p_vaddr + ph[i].p_memsz > h)
-				h = base + ph[i].p_vaddr + ph[i].p_memsz;
-		}
-		lo = l;
-		hi = h;
-	}
+	if (!hi && !ct_elf_extent((const void *)getauxval(AT_BASE), false, &lo, &hi))
+		return false;
 	return a >= lo && a < hi;
 }
 

@@ -56,6 +56,34 @@ static void hex_buildid(const ElfW(Phdr) * ph, uintptr_t base, char *out, size_t
 	}
 }
 
+bool ct_elf_extent(const void *ehdr, bool exec_only, uintptr_t *lo, uintptr_t *hi)
+{
+	const ElfW(Ehdr) *eh = ehdr;
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG))
+		return false;
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
+	uintptr_t bias = 0, l = UINTPTR_MAX, h = 0;
+	bool first = true;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (first) /* the header is at the start of the first */
+			bias = (uintptr_t)eh - (ph[i].p_vaddr - ph[i].p_offset);
+		first = false;
+		if (exec_only && !(ph[i].p_flags & PF_X))
+			continue;
+		if (bias + ph[i].p_vaddr < l)
+			l = bias + ph[i].p_vaddr;
+		if (bias + ph[i].p_vaddr + ph[i].p_memsz > h)
+			h = bias + ph[i].p_vaddr + ph[i].p_memsz;
+	}
+	if (h <= l)
+		return false;
+	*lo = l;
+	*hi = h;
+	return true;
+}
+
 static uint64_t name_key(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */

@@ -119,29 +119,8 @@ extern const char __ehdr_start[] __attribute__((visibility("hidden")));
 
 static void find_self(void)
 {
-	if (ct_cfg.linked)
-		return;
-	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)(const void *)__ehdr_start;
-	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(const void *)(__ehdr_start + eh->e_phoff);
-	uintptr_t base = 0, lo = UINTPTR_MAX, hi = 0;
-	bool first = true;
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		if (ph[i].p_type != PT_LOAD)
-			continue;
-		if (first) /* (the header is at the start of the first) */
-			base = (uintptr_t)__ehdr_start - (ph[i].p_vaddr - ph[i].p_offset);
-		first = false;
-		if (!(ph[i].p_flags & PF_X))
-			continue;
-		if (base + ph[i].p_vaddr < lo)
-			lo = base + ph[i].p_vaddr;
-		if (base + ph[i].p_vaddr + ph[i].p_memsz > hi)
-			hi = base + ph[i].p_vaddr + ph[i].p_memsz;
-	}
-	if (hi > lo) {
-		self_lo = lo;
-		self_hi = hi;
-	}
+	if (!ct_cfg.linked)
+		ct_elf_extent(__ehdr_start, true, &self_lo, &self_hi);
 }
 
 /* n samples: on the recorded path, or on the counting stack (--count),
