@@ -29,7 +29,7 @@
  * or the directory cannot be made.  N counts the changes to what a table
  * holds (CT_SYM_CACHE_GEN): tables an older calltrace made (without
  * file:line for split functions, say) are not reused. */
-#define CT_SYM_CACHE_GEN "2"
+#define CT_SYM_CACHE_GEN "3"
 static char *cache_dir(void)
 {
 	const char *no = getenv("CALLTRACE_NO_CACHE");

@@ -323,6 +323,14 @@ static int cmp_line(const void *a, const void *b)
 }
 
 /* fill in file:line from the DWARF of elf; false if it has none */
+/*
+ * How far after its symbol a function's DWARF low_pc may be and still give
+ * the symbol its file and line: aarch64 gcc's -fpatchable-function-entry=N
+ * puts the symbol at the first of the N nops and the low_pc after them
+ * (8 bytes on for N=2); 16 bytes cover 4 nops.
+ */
+#define DWARF_ENTRY_SLACK 16
+
 static bool add_dwarf(Elf *elf, struct ct_symtab *t)
 {
 	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
@@ -352,7 +360,9 @@ static bool add_dwarf(Elf *elf, struct ct_symtab *t)
 				else
 					hi = mid;
 			}
-			if (lo < lv.n && lv.v[lo].addr == s->value && !s->file) {
+			/* the first function to start at the symbol or just after it */
+			uint64_t off = lo < lv.n ? lv.v[lo].addr - s->value : UINT64_MAX;
+			if (off <= DWARF_ENTRY_SLACK && (!off || off < s->size) && !s->file) {
 				s->file = xstrdup(lv.v[lo].file);
 				s->line = lv.v[lo].line;
 			}

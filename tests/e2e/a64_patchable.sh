@@ -5,7 +5,8 @@
 # N=5,M=2 whose third nop stays one), after a `bti c` (branch protection),
 # and through a veneer near a program mapped too far from the runtime for a
 # `bl` (-no-pie: 0x400000).  A layout with fewer than two (N=1, N=2,M=1)
-# gets one clear message and runs untraced, unharmed.
+# gets one clear message and runs untraced, unharmed.  coverage names
+# each function's source file (gcc's DWARF puts it after the nops).
 # variants: one
 A64=$(dirname "$CT")/aarch64/libcalltrace.so
 if ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || ! command -v qemu-aarch64 >/dev/null 2>&1 ||
@@ -37,6 +38,12 @@ for opt in "2" "3,1" "5,2" "2 -no-pie" "2 -mbranch-protection=standard"; do
 		ct report "d-$name" --format=csv | csv_calls | add
 		grep 'patchable function entries' "$W/d-$name.err" | add
 	done
+done
+# the functions' source files: gcc's DWARF low_pc lies after the nops,
+# the symbol at the first (doc/frontends.md)
+for name in p-gcc-2 p-clang-2 p-gcc-3_1; do
+	section "coverage ($name)"
+	ct coverage "d-$name" | sed "s|$W/||; s|^  /[^ ]*/|  |" | add
 done
 section "the tree (gcc, N=3,M=1)"
 ct replay d-p-gcc-3_1 --no-duration | normalize | add

@@ -3,7 +3,7 @@
 # --fail-under exit status;
 # C++ constructors and destructors (their variants one function).
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build coverage "$E2E/coverage.c"
 record d ./coverage

@@ -96,11 +96,11 @@ static char *make_data(const char *name, const char *bid, const char *path)
 	return data;
 }
 
-/* the per-user cache of .sym files ($XDG_CACHE_HOME/calltrace/sym2) */
+/* the per-user cache of .sym files ($XDG_CACHE_HOME/calltrace/sym3) */
 static void test_cache(const char *bin, const char *bid)
 {
 	struct ct_error err;
-	char *cdir = xasprintf("%s/cache/calltrace/sym2", dir);
+	char *cdir = xasprintf("%s/cache/calltrace/sym3", dir);
 	char *cfile = xasprintf("%s/%s.sym", cdir, bid);
 
 	/* first save: built from the ELF file, stored in the cache */
