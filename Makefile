@@ -166,15 +166,15 @@ $(O)/calltrace: $(CMD_OBJS) $(LIB_OBJS) $(O)/gen/html_assets.o
 
 $(O)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB_OBJS) $(LIBS)
 
 # unit tests of the runtime's pure functions link its own objects
 $(O)/tests/test_rtlog: tests/unit/test_rtlog.c $(O)/runtime/log.o
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/runtime/log.o
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(O)/runtime/log.o
 $(O)/tests/test_calfig: tests/unit/test_calfig.c $(O)/runtime/calfig.o
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iruntime -o $@ $< $(O)/runtime/calfig.o
+	$(CC) $(ALL_CFLAGS) -Iruntime -MMD -MP -o $@ $< $(O)/runtime/calfig.o
 
 unit: $(UNIT_BINS)
 

@@ -59,9 +59,21 @@ static inline bool a64_touches(uint32_t w, unsigned r)
 	}
 	if ((w & 0x0e000000u) == 0x0a000000u) /* data processing, register */
 		return rd == r || rn == r || rm == r || ra == r;
-	if ((w & 0x0a000000u) == 0x08000000u) /* loads and stores */
-		return rd == r || rn == r || ra == r || rm == r;
-	return true;
+	if ((w & 0x0a000000u) != 0x08000000u)
+		return true;
+	/* loads and stores: the forms compilers emit around a call, whose
+	 * immediates would read as registers (bits 10-21) */
+	if ((w & 0x3b000000u) == 0x18000000u) /* ldr literal */
+		return rd == r;
+	if ((w & 0x3a000000u) == 0x28000000u) /* ldp, stp (all forms) */
+		return rd == r || rn == r || ra == r;
+	if ((w & 0x3b000000u) == 0x39000000u) /* ldr, str [xN, #uimm12] */
+		return rd == r || rn == r;
+	if ((w & 0x3b200000u) == 0x38000000u) /* the imm9 forms: ldur, pre, post */
+		return rd == r || rn == r;
+	if ((w & 0x3b200c00u) == 0x38200800u) /* ldr, str [xN, xM{, ext}] */
+		return rd == r || rn == r || rm == r;
+	return rd == r || rn == r || ra == r || rm == r; /* the rest, all fields */
 }
 
 /* the uses of the GOT slots g (sorted) in the code [lo, hi): bit 0 a call

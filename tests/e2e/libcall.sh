@@ -4,7 +4,7 @@
 # fork, a dlopen'd traced library, longjmp out of a callback, exit() inside
 # a call; the program's output unchanged; --no-libcall when recording and
 # when reading; --libcall=REGEX and --no-libcall=REGEX.
-# aarch64: yes
+# aarch64: yes patch
 # variants: all
 # front-ends: all
 build libcall "$E2E/libcall.c" -Wl,-z,lazy
