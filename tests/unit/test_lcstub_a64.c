@@ -49,10 +49,10 @@ static uint32_t page[1024] __attribute__((aligned(4096)));
 static unsigned scan(uint32_t mid)
 {
 	memset(page, 0, sizeof(page));
-	page[100] = 0x90000001;                          /* adrp x1, . */
+	page[100] = 0x90000001; /* adrp x1, . */
 	page[101] = mid;
 	page[102] = 0xf9400000u | 9u << 10 | 1u << 5 | 1; /* ldr x1, [x1, #72] */
-	page[103] = 0xd63f0020;                          /* blr x1 */
+	page[103] = 0xd63f0020;                           /* blr x1 */
 	struct gotuse g = {(uintptr_t)page + 72, 0};
 	ct_lc_scan_code((const uint8_t *)&page[100], (const uint8_t *)&page[104], &g, 1);
 	return g.use;
