@@ -570,25 +570,6 @@ static bool in_stubs(uintptr_t a)
 	return false;
 }
 
-/* how the module's code uses a GOT slot (arch/<arch>/lcstub.h
- * ct_lc_scan_code): bit 0 a call or jump through it, bit 1 anything else */
-struct gotuse {
-	uintptr_t slot;
-	unsigned use;
-};
-
-static int cmp_gotuse(const void *a, const void *b)
-{
-	uintptr_t x = ((const struct gotuse *)a)->slot, y = ((const struct gotuse *)b)->slot;
-	return x < y ? -1 : x > y;
-}
-
-static struct gotuse *got_find(struct gotuse *g, size_t n, uintptr_t at)
-{
-	struct gotuse key = {at, 0};
-	return bsearch(&key, g, n, sizeof(*g), cmp_gotuse);
-}
-
 #include "lcstub.h"
 
 static void scan_got_uses(const struct dyn *d, struct gotuse *g, size_t n)

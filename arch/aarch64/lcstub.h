@@ -3,7 +3,7 @@
  * aarch64's part of the library calls (runtime/libcall.c, doc/libcall.md):
  * the relocations of a GOT slot, the code of a slot's stub and of an
  * alias's jump, and how the module's code uses a -fno-plt GOT slot.
- * Included by libcall.c only, after struct gotuse and got_find.
+ * Included by libcall.c only.
  */
 #ifndef CT_ARCH_LCSTUB_H
 #define CT_ARCH_LCSTUB_H
@@ -11,6 +11,8 @@
 #include <elf.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "runtime/gotuse.h"
 
 #define CT_LC_R_JUMP_SLOT R_AARCH64_JUMP_SLOT /* a PLT's GOT slot */
 #define CT_LC_R_GLOB_DAT R_AARCH64_GLOB_DAT   /* a GOT slot (-fno-plt) */

@@ -11,24 +11,6 @@
 
 #include "check.h"
 
-/* what libcall.c defines before it includes lcstub.h */
-struct gotuse {
-	uintptr_t slot;
-	unsigned use;
-};
-
-static int cmp_gotuse(const void *a, const void *b)
-{
-	uintptr_t x = ((const struct gotuse *)a)->slot, y = ((const struct gotuse *)b)->slot;
-	return x < y ? -1 : x > y;
-}
-
-static struct gotuse *got_find(struct gotuse *g, size_t n, uintptr_t at)
-{
-	struct gotuse key = {at, 0};
-	return bsearch(&key, g, n, sizeof(*g), cmp_gotuse);
-}
-
 #include "arch/aarch64/lcstub.h"
 
 /* the registers (x0-x30) that a64_touches says w touches, as a mask */
