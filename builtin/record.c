@@ -399,23 +399,14 @@ static int hooked_module(void *ctx, const struct ct_modfound *m)
  * and -A REGEX take each parameter where DWARF puts it there.  Refused
  * (exit 2) unless the program has patched entries, where x0-x7 and
  * v0-v7 are the arguments.  -R is not: x0/x1 and d0/d1 are exact at the
- * return trampoline.  And --count with patched entries (no counting path
- * in patch.S).  0, or record's exit status */
+ * return trampoline.  (--count works with every aarch64 front end:
+ * patch.S counts patched entries by call site, as _mcount does.)  0, or
+ * record's exit status */
 static int a64_args_refusal(struct recorder *r, const char *exe)
 {
-	if (!(r->o.ao.nA || r->o.count) || ct_elf_machine(exe) != EM_AARCH64)
+	if (!r->o.ao.nA || ct_elf_machine(exe) != EM_AARCH64)
 		return 0;
 	int fe = ct_module_frontends(exe);
-	/* --count: patched entries have no counting path on aarch64
-	 * (patch.S calls ct_hook_enter only), emulated or not */
-	if (r->o.count && fe > 0 && (fe & CT_MOD_FE_PATCH))
-		return emu_refuse(2,
-				  "%s: --count with -fpatchable-function-entry (counting has no "
-				  "path for patched entries there): not available for an "
-				  "aarch64 program yet (doc/frontends.md)",
-				  r->o.argv[0]);
-	if (!r->o.ao.nA)
-		return 0;
 	if (fe > 0 && (fe & CT_MOD_FE_PATCH))
 		return 0;
 	for (size_t i = 0; i < r->o.ao.nA; i++)

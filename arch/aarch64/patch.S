@@ -26,6 +26,11 @@
  * is no indirect branch for BTI, so a BTI-guarded function needs no landing
  * pad after its nops.  ct_return_tramp (tramp.S) is the return path.
  *
+ * With record --count (ct_count_on, with or without --sample, as _mcount
+ * in tramp.S) it calls ct_count_site (runtime/count.c) instead, with the
+ * caller's return address and the site, and hooks no return: the slot
+ * keeps the caller's return address, which the function gets in x30.
+ *
  * It saves every register a call may carry an argument in (x0-x8, q0-q7
  * whole: the C code and libc may use the vector registers) and keeps sp
  * 16-byte aligned.  No assembly fast path: the C entry's general path.
@@ -76,6 +81,9 @@ ct_patch_tramp:
 	stp q2, q3, [sp, #(E_Q + 32)]
 	stp q4, q5, [sp, #(E_Q + 64)]
 	stp q6, q7, [sp, #(E_Q + 96)]
+	adrp x10, ct_count_on		/* record --count (runtime/count.c) */
+	ldrb w10, [x10, #:lo12:ct_count_on]
+	cbnz w10, .Lcount
 	/* ct_hook_enter(regs, the site: entry + 8, 2) */
 	add x0, sp, #R
 	mov x1, x30
@@ -83,6 +91,7 @@ ct_patch_tramp:
 	bl ct_hook_enter
 	/* (its answer, record --inject's, is 0: record refuses --inject for
 	 * an aarch64 program) */
+.Lrestore:
 	ldp q0, q1, [sp, #(E_Q + 0)]
 	ldp q2, q3, [sp, #(E_Q + 32)]
 	ldp q4, q5, [sp, #(E_Q + 64)]
@@ -93,6 +102,7 @@ ct_patch_tramp:
 	ldp x4, x5, [sp, #(R + CT_REGS_GP + 32)]
 	ldp x6, x7, [sp, #(R + CT_REGS_GP + 48)]
 	mov sp, x29
+	.cfi_remember_state
 	.cfi_def_cfa 31, 16
 	/* x30: the slot as ct_hook_enter left it, which is then cleared */
 	ldr x30, [sp, #8]
@@ -102,6 +112,17 @@ ct_patch_tramp:
 	.cfi_restore 29
 	.cfi_def_cfa_offset 0
 	ret x16
+	.cfi_restore_state
+.Lcount:
+	/* counting, as _mcount's .Lcount (tramp.S): no clock, no shadow
+	 * stack, no return hook.  The arc is (the caller's return address,
+	 * in the slot; the site, entry + 8), counted by ct_count_site; the
+	 * slot is left as it is, so the function goes on with x30 = the
+	 * caller's return address */
+	ldr x0, [x29, #8]
+	mov x1, x30
+	bl ct_count_site
+	b .Lrestore
 	.cfi_endproc
 	.size ct_patch_tramp, .-ct_patch_tramp
 

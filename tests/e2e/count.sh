@@ -7,7 +7,7 @@
 # the exports that need no times read the counts; the views that need times
 # refuse them; --count with options it cannot honour.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build basic "$E2E/basic.c"
 build count "$E2E/count.c"
