@@ -171,14 +171,16 @@ static bool setup(struct ct_count_thread *c)
 	c->tid = (int)syscall(SYS_gettid);
 	c->last = &no_slot;
 	if (!c->stk) {
-		void *s = mmap(NULL, STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
+		void *s = mmap(NULL, 2 * STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (s == MAP_FAILED) {
 			c->state = CT_TS_DONE;
 			return false;
 		}
 		c->stk = s;
+		c->cfa = c->stk + STACK_CAP;
 		c->stk[0] = 0; /* below the outermost call: no caller */
+		c->cfa[0] = UINTPTR_MAX;
 		c->depth = 1;
 	}
 	if (!new_table(c, FIRST_SLOTS)) {
@@ -294,6 +296,7 @@ static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uint
 	c->depth = d + 1;
 	__asm__ volatile("" ::: "memory");
 	c->stk[d] = fn;
+	c->cfa[d] = UINTPTR_MAX;
 	count_slow(c, from, fn, true);
 }
 
@@ -334,6 +337,7 @@ void ct_count_enter(void *fnp)
 	c->depth = d + 1;
 	__asm__ volatile("" ::: "memory");
 	c->stk[d] = fn;
+	c->cfa[d] = UINTPTR_MAX;
 	struct ct_count_slot *s = c->last;
 	if (likely(s->to == fn && s->from == from)) {
 		ct_arch_reserve((uintptr_t *)&s->n, 1);
@@ -367,11 +371,52 @@ void ct_count_exit(void *fnp)
 		exit_slow(c, (uintptr_t)fnp);
 }
 
-/* ---- the hooked front ends under --count --sample (hook.c) ------------ */
+/* ---- the hooked front ends under --count --sample (hook_count.c) ------- */
 
-/* a call of fn counted from the function on top of the stack, not pushed
- * (a signal handler's call inside hook.c's counting entry: its return is
- * not hooked) */
+/* the calls open at a stack pointer sp: those of the stack's first d
+ * entries whose frames are not below it (a hooked front end's entry whose
+ * CFA is at or below sp has returned; -finstrument-functions' leave at
+ * their exits) */
+static inline uint32_t open_at(const struct ct_count_thread *c, uint32_t d, uintptr_t sp)
+{
+	while (d > 1 && c->cfa[d - 1] <= sp)
+		d--;
+	return d;
+}
+
+void ct_count_enter_at(uintptr_t fn, uintptr_t cfa)
+{
+	struct ct_count_thread *c = &ct_count_self;
+	uint32_t d = c->depth;
+	if (unlikely(c->cap == 0 || d > c->cap)) {
+		enter_slow(c, fn); /* (set up; pushed as an exact frame) */
+		if (c->depth > d && c->depth <= c->cap)
+			c->cfa[c->depth - 1] = cfa;
+		return;
+	}
+	/* the calls that returned since (their frames at or below this one's
+	 * CFA: a sibling, or a call a longjmp left) */
+	d = open_at(c, d, cfa);
+	c->depth = d;
+	if (unlikely(d >= c->cap)) {
+		count_slow(c, c->stk[c->cap - 1], fn, false);
+		return;
+	}
+	uintptr_t from = c->stk[d - 1];
+	c->cfa[d] = cfa; /* (before the depth: a sample sees it set) */
+	c->stk[d] = fn;
+	__asm__ volatile("" ::: "memory");
+	c->depth = d + 1;
+	struct ct_count_slot *s = c->last;
+	if (likely(s->to == fn && s->from == from)) {
+		ct_arch_reserve((uintptr_t *)&s->n, 1);
+		return;
+	}
+	count_other(c, from, fn);
+}
+
+/* a call of fn counted from the innermost call open, not pushed (a signal
+ * handler's call inside the runtime's counting entry) */
 void ct_count_call(void *fn)
 {
 	struct ct_count_thread *c = &ct_count_self;
@@ -379,15 +424,6 @@ void ct_count_call(void *fn)
 	if (cap == 0 || d == 0)
 		return;
 	count_slow(c, c->stk[(d > cap ? cap : d) - 1], (uintptr_t)fn, false);
-}
-
-/* the calls from the stack's entry i up vanished (a hooked frame left the
- * shadow stack: hook.c); i 0: none (no entry of the stack) */
-void ct_count_cut(uint32_t i)
-{
-	struct ct_count_thread *c = &ct_count_self;
-	if (i >= 1 && i < c->depth)
-		c->depth = i;
 }
 
 /* ---- the register-seeing front ends (arch/<arch>/count.S) ---------------- */
@@ -434,7 +470,7 @@ static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, ui
  * are the program's own (as an untraced run's).  The samples go to a
  * table of their own, never the arcs': the hooks' probe chains stay as
  * they are without samples. */
-void ct_count_sample(uint32_t n, bool hooks)
+void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp)
 {
 	struct ct_count_thread *c = &ct_count_self;
 	if (c->state != CT_TS_ACTIVE || !c->st.slots)
@@ -446,6 +482,7 @@ void ct_count_sample(uint32_t n, bool hooks)
 	uint32_t cap = __atomic_load_n(&c->cap, __ATOMIC_RELAXED);
 	if (d > cap)
 		d = cap;
+	d = open_at(c, d, sp);
 	uint64_t tag = ++c->sample_seq;
 	if (hooks || c->in_slow) {
 		/* the tracer's own time (an untraced run has none): charged to
@@ -515,7 +552,6 @@ void ct_count_thread_exit(void)
 	if (!ct_count_on || c->state != CT_TS_ACTIVE)
 		return;
 	ct_sample_thread_stop(&ct_self); /* (a sample pending finds no table) */
-	ct_hook_count_release(&ct_self); /* --sample's hooked frames (hook.c) */
 	c->state = CT_TS_NONE;
 	c->cap = 0;
 	c->slots = NULL;

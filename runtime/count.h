@@ -27,6 +27,10 @@ struct ct_count_thread {
 	uint32_t depth;              /* -finstrument-functions: entries of stk in use */
 	uint32_t cap;                /* stk's capacity (0: not set up) */
 	uintptr_t *stk;              /* the functions entered, stk[0] = 0 (no caller) */
+	uintptr_t *cfa;              /* each one's CFA: a hooked front end's entry
+				      * (ct_count_enter_at), left when the stack
+				      * pointer is above it; UINTPTR_MAX: left at
+				      * its exit (-finstrument-functions) */
 	struct ct_count_slot *last;  /* the slot hit last (-finstrument-functions) */
 	struct ct_count_header *hdr; /* the table's file, mapped */
 	size_t map_len;
@@ -71,15 +75,18 @@ extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("i
 /* the -finstrument-functions hooks' counting paths (cyg.c tail-calls them) */
 void ct_count_enter(void *fn) __attribute__((visibility("hidden")));
 void ct_count_exit(void *fn) __attribute__((visibility("hidden")));
-/* --count --sample, the hooked front ends' entries and returns (hook.c):
- * a call counted without a push; the stack cut back to i entries */
+/* --count --sample, the hooked front ends' entries (hook_count.c): a call
+ * of fn whose frame's CFA is cfa, counted from the innermost call still
+ * open and pushed (its return is not hooked: it is left once the stack
+ * pointer is above cfa); a call counted without a push */
+void ct_count_enter_at(uintptr_t fn, uintptr_t cfa) __attribute__((visibility("hidden")));
 void ct_count_call(void *fn) __attribute__((visibility("hidden")));
-void ct_count_cut(uint32_t i) __attribute__((visibility("hidden")));
 /* a forked child: its tables are its own (fork.c) */
 void ct_count_after_fork(void) __attribute__((visibility("hidden")));
 /* record --count --sample: n samples, from the signal handler (sample.c);
- * hooks: they interrupted the runtime's own code */
-void ct_count_sample(uint32_t n, bool hooks) __attribute__((visibility("hidden")));
+ * hooks: they interrupted the runtime's own code; sp: the interrupted
+ * stack pointer (the hooked front ends' calls below it are over) */
+void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp) __attribute__((visibility("hidden")));
 /* the thread ends: its mappings go (thread.c) */
 void ct_count_thread_exit(void) __attribute__((visibility("hidden")));
 #endif

@@ -233,8 +233,6 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 {
 	if (!t->hook)
 		return; /* nothing was ever hooked in this thread */
-	if (COUNT_FRAMES && unlikely(ct_count_on) && from < t->depth)
-		ct_count_cut((uint32_t)t->stk[from].fn); /* (hook_count.c) */
 	for (uint32_t i = from; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
 		if (!f->ret)
@@ -779,10 +777,6 @@ CT_HIDDEN void ct_hook_ret_args(struct ct_tstate *t, uintptr_t fn, const struct 
 CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cfa)
 {
 	struct ct_tstate *t = &ct_self;
-#if COUNT_FRAMES
-	if (unlikely(ct_count_on)) /* --count --sample (hook_count.c) */
-		return ct_hook_count_return(cfa);
-#endif
 	uintptr_t ret;
 	if (unlikely(t->busy++ != 0)) {
 		ret = nested_return(t, cfa);

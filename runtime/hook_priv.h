@@ -120,7 +120,6 @@ __attribute__((noreturn)) void ct_hook_lost_frame(uintptr_t cfa) CT_HIDDEN;
 /* hook_count.c's: --count --sample's entries and returns (ct_hook_enter
  * and ct_hook_return hand them over), the calling thread's */
 int ct_hook_count_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
-uintptr_t ct_hook_count_return(uintptr_t cfa) CT_HIDDEN;
 #endif
 
 #endif

@@ -742,9 +742,6 @@ static inline void ct_hook_modes(void)
 	/* (ct_cyg_held_alone: no --inject and no plugin, ct_sel_on) */
 	ct_held_fast = ct_cyg_held_alone && !ct_args_enabled;
 }
-/* hook.c: --count --sample, the thread ends: its hooked frames' shadow
- * stack goes (count.c) */
-void ct_hook_count_release(struct ct_tstate *t) CT_HIDDEN;
 /* hook.c: the backtrace trigger's BACKTRACE record (busy held) */
 void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn) CT_HIDDEN;
 /* wrap.c: glibc's backtrace() */

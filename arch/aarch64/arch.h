@@ -105,4 +105,10 @@ static inline uintptr_t ct_arch_uc_pc(const void *uc)
 	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.pc;
 }
 
+/* ... and stack pointer */
+static inline uintptr_t ct_arch_uc_sp(const void *uc)
+{
+	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.sp;
+}
+
 #endif

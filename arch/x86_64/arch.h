@@ -80,4 +80,10 @@ static inline uintptr_t ct_arch_uc_pc(const void *uc)
 	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
 }
 
+/* ... and stack pointer */
+static inline uintptr_t ct_arch_uc_sp(const void *uc)
+{
+	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+}
+
 #endif

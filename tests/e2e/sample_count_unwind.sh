@@ -1,12 +1,13 @@
-# record --count --sample under the return-hooking front ends hooks every
-# call's return (runtime/hook.c count_enter): the frames must find their
-# way back through longjmp, a C++ exception, ucontext coroutines and
-# backtrace(), as in a full recording.  Each program, recorded with
+# record --count --sample under the return-hooking front ends keeps each
+# call on the counting stack with its CFA and hooks no return
+# (runtime/hook_count.c): longjmp, a C++ exception, ucontext coroutines,
+# backtrace() and a function reading its own return address (retaddr.c)
+# see the program's own return addresses.  Each program, recorded with
 # --count --sample=10k, prints what its untraced run prints, exits as it
 # does, loses no frame, and counts every function's calls as --count alone.
 # variants: one
 # front-ends: few
-for p in longjmp.c exception.cc ucontext.c backtrace.c; do
+for p in longjmp.c exception.cc ucontext.c backtrace.c retaddr.c; do
 	n=${p%.*}
 	build "$n" "$E2E/$p"
 	guard $EMU "$W/$n" >"$W/$n.plain.out" 2>"$W/$n.plain.err"
