@@ -363,12 +363,12 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 		uint32_t miss[NMISS];
 		unsigned nmiss = unhook_all(t, sp, 0, CT_ARCH_RA_IN_REG ? miss : NULL);
 		if (CT_ARCH_RA_IN_REG && nmiss)
-			ct_hook_unhook_unwinder(t, miss, nmiss);
+			ct_hook_unhook_unwinder(t, miss, nmiss, 0);
 	}
 	int n = ct_backtrace_real(buf, (int)(sizeof(buf) / sizeof(buf[0])));
 	if (t->hook) {
 		if (CT_ARCH_RA_IN_REG)
-			ct_hook_rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
+			ct_hook_rehook_unwinder(t, sp, 0); /* (first: it stops at a hooked frame) */
 		rehook_all(t, sp, 0);
 	}
 	Dl_info self, di;
@@ -887,7 +887,7 @@ bool ct_hook_begin_real(struct ct_tstate *t, uintptr_t sp)
 	uint32_t miss[NMISS];
 	unsigned nmiss = unhook_all(t, sp, 0, miss);
 	if (unlikely(nmiss))
-		ct_hook_unhook_unwinder(t, miss, nmiss);
+		ct_hook_unhook_unwinder(t, miss, nmiss, 0);
 	t->busy--;
 	return true;
 }
@@ -898,7 +898,7 @@ void ct_hook_end_real(struct ct_tstate *t, uintptr_t sp)
 		return;
 	t->busy++;
 	if (CT_ARCH_RA_IN_REG)
-		ct_hook_rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
+		ct_hook_rehook_unwinder(t, sp, 0); /* (first: it stops at a hooked frame) */
 	rehook_all(t, sp, 0);
 	t->busy--;
 }
@@ -908,14 +908,20 @@ CT_HIDDEN void ct_hook_catch(struct ct_tstate *t, uintptr_t sp)
 {
 	if (t->hook) {
 		if (CT_ARCH_RA_IN_REG)
-			ct_hook_rehook_unwinder(t, sp); /* (first: it stops at a hooked frame) */
+			ct_hook_rehook_unwinder(t, sp, 0); /* (first: it stops at a hooked frame) */
 		rehook_all(t, sp, 0);
 	}
 }
 
 /* coroutines: the frames of the stack being left (above sp) are parked:
  * real return addresses back, kept open, under a number that is returned
- * (0: nothing parked); they are hooked again when that stack runs again */
+ * (0: nothing parked); they are hooked again when that stack runs again.
+ * aarch64's FR_CFA_SLOT frames (patched entries, library calls) saved
+ * their return address where their code says: the unwinder's walk gives
+ * it back and parks them, while this stack still runs (its frames may
+ * leave the shadow stack before it resumes, e.g. when the frame that
+ * switched to it returns first: they must hold their real addresses
+ * then); the walk hooks them again on the way back */
 uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp)
 {
 	if (!t->hook || t->cap == 0 || t->busy || !t->depth)
@@ -924,7 +930,10 @@ uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp)
 	uint32_t gen = ++t->hook->park_gen & FR_GEN_MAX;
 	if (gen == 0)
 		gen = ++t->hook->park_gen & FR_GEN_MAX;
-	unhook_all(t, sp, gen, NULL);
+	uint32_t miss[NMISS];
+	unsigned nmiss = unhook_all(t, sp, gen, CT_ARCH_RA_IN_REG ? miss : NULL);
+	if (CT_ARCH_RA_IN_REG && nmiss)
+		ct_hook_unhook_unwinder(t, miss, nmiss, gen);
 	t->busy--;
 	return gen;
 }
@@ -934,6 +943,8 @@ void ct_hook_unpark(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 	if (!gen || t->cap == 0 || t->busy)
 		return;
 	t->busy++;
+	if (CT_ARCH_RA_IN_REG)
+		ct_hook_rehook_unwinder(t, sp, gen); /* (first: it stops at a hooked frame) */
 	rehook_all(t, sp, gen);
 	t->busy--;
 }

@@ -105,10 +105,12 @@ static inline uintptr_t mcount_fn(uintptr_t site)
 #endif
 
 /* hook_unwind.c's: the frames unhook_all missed (miss[], nmiss of them)
- * given back by the unwinder's walk; the FR_CFA_SLOT frames above sp so
- * given back hooked again */
-void ct_hook_unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss) CT_HIDDEN;
-void ct_hook_rehook_unwinder(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
+ * given back by the unwinder's walk (gen: and parked under that number);
+ * the FR_CFA_SLOT frames above sp so given back hooked again (gen: those
+ * parked under it, 0: those not parked) */
+void ct_hook_unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss,
+			     uint32_t gen) CT_HIDDEN;
+void ct_hook_rehook_unwinder(struct ct_tstate *t, uintptr_t sp, uint32_t gen) CT_HIDDEN;
 
 #if COUNT_FRAMES
 /* hook.c's resync_entry, nested_return, orphan_take and lost_frame, for

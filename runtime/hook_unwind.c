@@ -29,6 +29,7 @@ struct unw_fix {
 	struct ct_tstate *t;
 	const uint32_t *miss;
 	unsigned nmiss;
+	uint32_t gen; /* a context switch's: the frames given back are parked */
 	bool fixed;
 	uintptr_t (*get_ip)(void *);
 	uintptr_t (*get_cfa)(void *);
@@ -50,6 +51,10 @@ static int unw_fix_one(void *ctx, void *arg)
 		    (f->flags & (FR_CFA_SLOT | CT_FR_HOOKED)) == (FR_CFA_SLOT | CT_FR_HOOKED)) {
 			u->set_gr(ctx, CT_ARCH_DWARF_RA, f->ret);
 			f->flags &= ~CT_FR_HOOKED;
+			if (u->gen) {
+				f->flags &= ~FR_GEN_MASK;
+				f->flags |= FR_PARKED | (uintptr_t)u->gen << FR_GEN_SHIFT;
+			}
 			u->fixed = true;
 			return 5;
 		}
@@ -69,12 +74,26 @@ static int unw_fix_one(void *ctx, void *arg)
  * addresses it gave back (CT_ARCH_RA_IN_REG, FR_CFA_SLOT frames; -pg's are
  * hooked again by their slot, rehook_all): the context whose IP is a
  * frame's return address has that frame's CFA (as in unw_fix_one), and its
- * register of the return address is where the frame saved it */
+ * register of the return address is where the frame saved it.  With gen,
+ * the frames parked under that number (swapcontext returned on their
+ * stack); without, those not parked.  One walk hooks them all: it goes on
+ * past each frame it hooks (the next step reads the caller's own saved
+ * return address, not the one written) */
 struct unw_re {
 	struct ct_tstate *t;
 	unsigned left;
+	uint32_t gen;
 	struct unw_fix *fns;
 };
+
+static bool rehook_wanted(const struct ct_frame *f, uint32_t gen)
+{
+	if (f->flags & CT_FR_HOOKED)
+		return false;
+	if (!gen)
+		return !(f->flags & FR_PARKED);
+	return (f->flags & FR_PARKED) && (f->flags & FR_GEN_MASK) >> FR_GEN_SHIFT == gen;
+}
 
 static int unw_rehook_one(void *ctx, void *arg)
 {
@@ -82,10 +101,16 @@ static int unw_rehook_one(void *ctx, void *arg)
 	uintptr_t ip = u->fns->get_ip(ctx), cfa = u->fns->get_cfa(ctx);
 	for (uint32_t i = u->t->depth; i-- > 0;) {
 		struct ct_frame *f = &u->t->stk[i];
-		if (f->cfa != cfa || !(f->flags & FR_CFA_SLOT))
+		/* the frame at that CFA that returns to ip: others may share
+		 * the CFA (a tail-called frame, whose "return address" is
+		 * the trampoline; a coroutine's first frame, on a stack that
+		 * is an array at the top of a caller's frame, has that
+		 * caller's CFA) */
+		if (f->cfa != cfa || !(f->flags & FR_CFA_SLOT) || f->ret != ip)
 			continue;
-		if (f->ret == ip && !(f->flags & (CT_FR_HOOKED | FR_PARKED))) {
+		if (rehook_wanted(f, u->gen)) {
 			u->fns->set_gr(ctx, CT_ARCH_DWARF_RA, TRAMP);
+			f->flags &= ~(FR_PARKED | FR_GEN_MASK);
 			f->flags |= CT_FR_HOOKED;
 			u->left--;
 		}
@@ -124,8 +149,10 @@ static bool unwinder_found(void)
 
 /* one walk gives one frame back (the innermost); as many walks as frames
  * were missed, or until one gives nothing (the frames left keep their
- * hook) */
-void ct_hook_unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss)
+ * hook).  With gen (a context switch, ct_hook_park) the FR_CFA_SLOT frames
+ * given back are parked under it, as unhook_all parks the others */
+void ct_hook_unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss,
+			     uint32_t gen)
 {
 	if (!unwinder_found())
 		return;
@@ -133,6 +160,7 @@ void ct_hook_unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned
 	u.t = t;
 	u.miss = miss;
 	u.nmiss = nmiss;
+	u.gen = gen;
 	for (unsigned n = 0; n < nmiss; n++) {
 		u.fixed = false;
 		unw_walk(unw_fix_one, &u);
@@ -141,13 +169,13 @@ void ct_hook_unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned
 	}
 }
 
-void ct_hook_rehook_unwinder(struct ct_tstate *t, uintptr_t sp)
+void ct_hook_rehook_unwinder(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 {
-	struct unw_re u = {t, 0, &unw_fns};
+	struct unw_re u = {t, 0, gen, &unw_fns};
 	for (uint32_t i = 0; i < t->depth; i++) {
 		const struct ct_frame *f = &t->stk[i];
 		u.left += (f->flags & FR_CFA_SLOT) && f->ret && f->ret != TRAMP &&
-			  f->cfa - 8 >= sp && !(f->flags & (CT_FR_HOOKED | FR_PARKED));
+			  f->cfa - 8 >= sp && rehook_wanted(f, gen);
 	}
 	if (u.left && unwinder_found())
 		unw_walk(unw_rehook_one, &u);

@@ -3,6 +3,7 @@
 # stays open around it and returns normally in every front end (the
 # return-hooking ones took foo as unwound at bar's first call).
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 build costack "$E2E/costack.c"
 record d ./costack

@@ -2,7 +2,7 @@
 # times with traced frames on all three stacks; the program runs to the end
 # with its untraced output, and every call is counted.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build ucontext "$E2E/ucontext.c"
 guard $EMU "$W/ucontext" >"$W/plain.out" 2>"$W/plain.err"
