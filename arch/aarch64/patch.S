@@ -25,6 +25,9 @@
  * caller, when the call is not hooked).  `ret x16`, not `br x16`: a return
  * is no indirect branch for BTI, so a BTI-guarded function needs no landing
  * pad after its nops.  ct_return_tramp (tramp.S) is the return path.
+ * record --inject's return=V (ct_hook_enter's answer 1) skips the body:
+ * the same, but `ret` to x30 with x0 = V (inject.c put V in the saved x0),
+ * as x86-64's trampolines skip it.
  *
  * It saves every register a call may carry an argument in (x0-x8, q0-q7
  * whole: the C code and libc may use the vector registers) and keeps sp
@@ -81,8 +84,10 @@ ct_patch_tramp:
 	mov x1, x30
 	mov x2, #2
 	bl ct_hook_enter
-	/* (its answer, record --inject's, is 0: record refuses --inject for
-	 * an aarch64 program) */
+	/* its answer, record --inject's (runtime/inject.c): 1 return=V, the
+	 * body skipped, V in the saved x0; else 0 (throw= is refused for an
+	 * aarch64 program) */
+	mov w17, w0
 	ldp q0, q1, [sp, #(E_Q + 0)]
 	ldp q2, q3, [sp, #(E_Q + 32)]
 	ldp q4, q5, [sp, #(E_Q + 64)]
@@ -101,7 +106,11 @@ ct_patch_tramp:
 	ldr x29, [sp], #16
 	.cfi_restore 29
 	.cfi_def_cfa_offset 0
+	cbnz w17, 1f
 	ret x16
+1:	/* record --inject's return=V: straight back to the caller (through
+	 * the return trampoline, which ends the call), x0 = V */
+	ret
 	.cfi_endproc
 	.size ct_patch_tramp, .-ct_patch_tramp
 
