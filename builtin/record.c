@@ -364,8 +364,7 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 				  "yet: build it with -finstrument-functions, -pg or "
 				  "-fpatchable-function-entry=2 (doc/frontends.md)",
 				  arg0, "-pg -mfentry", r->emu.arch);
-	const char *no = r->o.lc.nest                  ? "--nest-libcall"
-			 : ct_injopt_throws(&r->o.inj) ? "--inject's throw="
+	const char *no = r->o.lc.nest            ? "--nest-libcall"
 			 : r->o.clock && use_tsc ? "--clock=tsc (the emulated counter is not this "
 						   "machine's)"
 						 : NULL;

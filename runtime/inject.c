@@ -31,7 +31,8 @@
  *   throw=E   the body skipped as for return=, the trampoline jumping to
  *             calltrace_inject_throw in libcalltrace-throw.so (C++, loaded
  *             from the constructor only when a rule throws) instead.
- *             x86-64 only: record refuses it for an aarch64 program.
+ *             On aarch64 patch.S and libcall.S jump there, x0 and x1 the
+ *             arguments.
  * What fired at a call is kept per thread by depth (struct injf) for its
  * return.
  *
@@ -334,13 +335,11 @@ static bool fires(struct rule *r)
 }
 
 #if defined(__aarch64__)
-/* aarch64 (record refuses both first): no thrower (the trampolines jump
- * to none), and _mcount's x0-x7 are not the arguments (gcc puts the link
- * register in x0, the prologue may have moved the rest) */
-#define CT_INJ_NO_THROW 1
+/* aarch64 (record refuses it first): _mcount's x0-x7 are not the
+ * arguments (gcc puts the link register in x0, the prologue may have
+ * moved the rest) */
 #define CT_INJ_MCOUNT_NO_ARGS 1
 #else
-#define CT_INJ_NO_THROW 0
 #define CT_INJ_MCOUNT_NO_ARGS 0
 #endif
 
@@ -358,8 +357,7 @@ static int choose(uint32_t mask, int kind, const struct ct_arch_regs *regs)
 			continue;
 		if ((r->acts & CT_INJ_A_RETVAL) && kind < 0)
 			continue;
-		if ((r->acts & CT_INJ_A_THROW) &&
-		    (kind == 1 || kind < 0 || !ct_inj_thrower || CT_INJ_NO_THROW))
+		if ((r->acts & CT_INJ_A_THROW) && (kind == 1 || kind < 0 || !ct_inj_thrower))
 			continue;
 		if (!cond_holds(r, CT_INJ_MCOUNT_NO_ARGS && kind == 1 ? NULL : regs))
 			continue;

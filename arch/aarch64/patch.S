@@ -108,9 +108,17 @@ ct_patch_tramp:
 	.cfi_def_cfa_offset 0
 	cbnz w17, 1f
 	ret x16
-1:	/* record --inject's return=V: straight back to the caller (through
+1:	cmp w17, #2
+	b.eq 2f
+	/* record --inject's return=V: straight back to the caller (through
 	 * the return trampoline, which ends the call), x0 = V */
 	ret
+2:	/* throw=: a tail call of ct_inj_thrower (libcalltrace-throw.so) in
+	 * place of the body, x0 and x1 its arguments (inject.c put them in
+	 * the saved x0, x1), x30 the slot's, sp the caller's */
+	adrp x16, ct_inj_thrower
+	ldr x16, [x16, #:lo12:ct_inj_thrower]
+	br x16
 	.cfi_endproc
 	.size ct_patch_tramp, .-ct_patch_tramp
 

@@ -354,13 +354,14 @@ static void refuse(struct prep *p, const struct ct_injrule *r, const char *fn)
 			: "it can inject retval=, errno= and signal= (return= and throw= need "
 			  "-pg -mfentry or -fpatchable-function-entry)";
 	/* aarch64: no -mfentry; -pg's registers at _mcount are not the
-	 * arguments (doc/args.md, "AArch64"); throw= is refused before */
+	 * arguments (doc/args.md, "AArch64") */
 	if (p->a64)
 		can = p->m->fe & CT_MOD_FE_CYG
 			      ? "it can inject errno= and signal= (on aarch64 retval= needs -pg "
-				"or -fpatchable-function-entry=2, return= and if= the latter)"
-			      : "it can inject retval=, errno= and signal= (on aarch64 return= "
-				"and if= need -fpatchable-function-entry=2)";
+				"or -fpatchable-function-entry=2, return=, throw= and if= the "
+				"latter)"
+			      : "it can inject retval=, errno= and signal= (on aarch64 return=, "
+				"throw= and if= need -fpatchable-function-entry=2)";
 	const char *cannot = !(r->acts & ~p->caps)         ? "cannot see arguments (if=)"
 			     : (r->acts & CT_INJ_A_RETURN) ? "cannot skip a body (return=)"
 			     : (r->acts & CT_INJ_A_THROW)
