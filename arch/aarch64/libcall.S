@@ -39,7 +39,8 @@
  *
  * record --inject's return=V (ct_hook_enter's answer 1): the function is
  * not called; the trampoline returns to x30 (ct_return_tramp, which ends
- * the call) with x0 = V, which inject.c put in the saved x0.
+ * the call) with x0 = V, which inject.c put in the saved x0.  throw= (2):
+ * it branches to ct_inj_thrower instead, x0 and x1 its arguments.
  *
  * The entry trampoline saves every register a call may carry an argument
  * in (x0-x8, q0-q7 whole: the C code and libc may use the vector
@@ -92,8 +93,8 @@ ct_libcall_tramp:
 	mov x2, #3
 	bl ct_hook_enter
 	/* its answer, record --inject's (runtime/inject.c): 1 return=V, the
-	 * library function not called, V in the saved x0; else 0 (throw= is
-	 * refused for an aarch64 program) */
+	 * library function not called, V in the saved x0; 2 throw=, a jump to
+	 * the thrower instead; else 0 */
 	mov w17, w0
 	ldp q0, q1, [sp, #(E_Q + 0)]
 	ldp q2, q3, [sp, #(E_Q + 32)]

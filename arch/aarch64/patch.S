@@ -27,7 +27,8 @@
  * pad after its nops.  ct_return_tramp (tramp.S) is the return path.
  * record --inject's return=V (ct_hook_enter's answer 1) skips the body:
  * the same, but `ret` to x30 with x0 = V (inject.c put V in the saved x0),
- * as x86-64's trampolines skip it.
+ * as x86-64's trampolines skip it; throw= (2) branches to ct_inj_thrower
+ * instead, x0 and x1 its arguments.
  *
  * It saves every register a call may carry an argument in (x0-x8, q0-q7
  * whole: the C code and libc may use the vector registers) and keeps sp
@@ -85,8 +86,8 @@ ct_patch_tramp:
 	mov x2, #2
 	bl ct_hook_enter
 	/* its answer, record --inject's (runtime/inject.c): 1 return=V, the
-	 * body skipped, V in the saved x0; else 0 (throw= is refused for an
-	 * aarch64 program) */
+	 * body skipped, V in the saved x0; 2 throw=, a jump to the thrower
+	 * instead; else 0 */
 	mov w17, w0
 	ldp q0, q1, [sp, #(E_Q + 0)]
 	ldp q2, q3, [sp, #(E_Q + 32)]
