@@ -182,10 +182,14 @@ unit: $(UNIT_BINS)
 # build-aarch64; record runs an aarch64 program under qemu-aarch64 with it
 AARCH64_O := build-aarch64
 AARCH64_CC ?= aarch64-linux-gnu-gcc
+# (and record --inject's throw= thrower, when the cross C++ compiler is there)
+AARCH64_CXX ?= aarch64-linux-gnu-g++
 .PHONY: aarch64 check-aarch64
 aarch64:
 	@command -v $(AARCH64_CC) >/dev/null || { echo "make aarch64: no $(AARCH64_CC) (make deps, doc/testing.md)" >&2; exit 2; }
 	$(MAKE) O=$(AARCH64_O) ARCH=aarch64 CC=$(AARCH64_CC) $(AARCH64_O)/libcalltrace.so
+	if command -v $(AARCH64_CXX) >/dev/null; then $(MAKE) O=$(AARCH64_O) ARCH=aarch64 \
+		CXX=$(AARCH64_CXX) $(AARCH64_O)/libcalltrace-throw.so; fi
 
 # the end-to-end cases that apply to aarch64, under qemu-user (those
 # marked "# aarch64: yes" or "check"; make check runs the "check" ones)
@@ -288,6 +292,9 @@ install: all man completion
 		install -d $(DESTDIR)$(PREFIX)/lib/calltrace/aarch64 && \
 		install -m 644 $(AARCH64_O)/libcalltrace.so \
 			$(DESTDIR)$(PREFIX)/lib/calltrace/aarch64/libcalltrace.so; fi
+	if [ -f $(AARCH64_O)/libcalltrace-throw.so ]; then \
+		install -m 644 $(AARCH64_O)/libcalltrace-throw.so \
+			$(DESTDIR)$(PREFIX)/lib/calltrace/aarch64/libcalltrace-throw.so; fi
 	install -m 644 README.md doc/*.md $(DESTDIR)$(PREFIX)/share/doc/calltrace/
 	install -d $(DESTDIR)$(PREFIX)/include/calltrace
 	install -m 644 include/calltrace/calltrace.h $(DESTDIR)$(PREFIX)/include/calltrace/calltrace.h

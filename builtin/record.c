@@ -365,7 +365,6 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 				  "-fpatchable-function-entry=2 (doc/frontends.md)",
 				  arg0, "-pg -mfentry", r->emu.arch);
 	const char *no = r->o.lc.nest            ? "--nest-libcall"
-			 : r->o.inj.nrules       ? "--inject"
 			 : r->o.clock && use_tsc ? "--clock=tsc (the emulated counter is not this "
 						   "machine's)"
 						 : NULL;

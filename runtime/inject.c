@@ -19,17 +19,20 @@
  * threads) and its selectors decide; the first that fires acts, and its
  * CT_EXT_INJECT record follows the ENTER.
  *   return=V  the entry trampoline returns to the caller with V in %rax
- *             (ct_hook_enter returns 1; tramp.S skips the body).  Only
- *             where the trampoline runs before the prologue: __fentry__,
- *             patched entries, library calls (kind 0, 2, 3).
+ *             (ct_hook_enter returns 1; tramp.S skips the body), in x0 on
+ *             aarch64 (patch.S, libcall.S).  Only where the trampoline
+ *             runs before the prologue: __fentry__, patched entries,
+ *             library calls (kind 0, 2, 3).
  *   retval=V  the frame is marked CT_FR_ATRET, which sends its return to the
- *             C path (hook.c return_slow): %rax is replaced there.
+ *             C path (hook.c return_slow): %rax (x0) is replaced there.
  *   errno=E   set at the return (hooked) or in the exit hook
  *             (-finstrument-functions), after the body.
  *   signal=S  raised at the entry, once the hook is done (busy let go).
  *   throw=E   the body skipped as for return=, the trampoline jumping to
  *             calltrace_inject_throw in libcalltrace-throw.so (C++, loaded
  *             from the constructor only when a rule throws) instead.
+ *             On aarch64 patch.S and libcall.S jump there, x0 and x1 the
+ *             arguments.
  * What fired at a call is kept per thread by depth (struct injf) for its
  * return.
  *
@@ -64,8 +67,19 @@
 bool ct_inj_on;
 void (*ct_inj_thrower)(long kind, const char *msg);
 
-/* the trampoline's saved %rax follows struct ct_arch_regs (tramp.S E_RAX) */
+/* where return=V puts V for the entry trampoline to return with */
+#if defined(__aarch64__)
+/* aarch64: x0 is both the first argument and the return value; patch.S
+ * and libcall.S reload it from the struct (CT_REGS_GP) before they return
+ * to the caller in place of the body */
+_Static_assert(__builtin_offsetof(struct ct_arch_regs, gp) == CT_REGS_GP, "x0 at CT_REGS_GP");
+#define RETURN_VALUE(regs) ((regs)->gp[0])
+#else
+/* x86-64: the trampoline's saved %rax follows struct ct_arch_regs
+ * (tramp.S E_RAX) */
 _Static_assert(sizeof(struct ct_arch_regs) == CT_REGS_SIZE, "saved %rax after the regs");
+#define RETURN_VALUE(regs) (((uint64_t *)((regs) + 1))[0])
+#endif
 
 struct rule {
 	uint32_t acts;
@@ -320,6 +334,15 @@ static bool fires(struct rule *r)
 	return !r->prob || next_random() < r->prob - 1;
 }
 
+#if defined(__aarch64__)
+/* aarch64 (record refuses it first): _mcount's x0-x7 are not the
+ * arguments (gcc puts the link register in x0, the prologue may have
+ * moved the rest) */
+#define CT_INJ_MCOUNT_NO_ARGS 1
+#else
+#define CT_INJ_MCOUNT_NO_ARGS 0
+#endif
+
 /* kind: the hooked front end (0 fentry, 1 mcount, 2 patched, 3 library
  * call) or -1 (-finstrument-functions, regs NULL).  The rule that fires,
  * or -1 */
@@ -336,7 +359,7 @@ static int choose(uint32_t mask, int kind, const struct ct_arch_regs *regs)
 			continue;
 		if ((r->acts & CT_INJ_A_THROW) && (kind == 1 || kind < 0 || !ct_inj_thrower))
 			continue;
-		if (!cond_holds(r, regs))
+		if (!cond_holds(r, CT_INJ_MCOUNT_NO_ARGS && kind == 1 ? NULL : regs))
 			continue;
 		if (fires(r))
 			return (int)i;
@@ -401,8 +424,9 @@ int ct_inj_enter(struct ct_tstate *t, uint32_t d, uintptr_t fn, struct ct_arch_r
 			t->stk[d].flags |= CT_FR_ATRET; /* its return: the C path */
 	}
 	if (r->acts & CT_INJ_A_RETURN) {
-		/* the trampoline gives the caller this %rax, skipping the body */
-		((uint64_t *)(regs + 1))[0] = r->value;
+		/* the trampoline gives the caller this %rax (x0), skipping the
+		 * body */
+		RETURN_VALUE(regs) = r->value;
 		out |= 1;
 	} else if (r->acts & CT_INJ_A_THROW) {
 		/* ... or jumps to ct_inj_thrower(kind, message) instead */
@@ -418,7 +442,7 @@ void ct_inj_exit(struct ct_tstate *t, uint32_t d, uintptr_t fn, const struct ct_
 	const struct rule *ru = kept(t, d, fn);
 	if (!ru)
 		return;
-	if ((ru->acts & CT_INJ_A_RETVAL) && r) /* (the trampoline reloads %rax from it) */
+	if ((ru->acts & CT_INJ_A_RETVAL) && r) /* (the trampoline reloads %rax, x0, from it) */
 		((struct ct_arch_retregs *)(uintptr_t)r)->ret = ru->value;
 	if (ru->acts & CT_INJ_A_ERRNO)
 		pend_errno = ru->err;

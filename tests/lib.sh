@@ -292,6 +292,9 @@ golden() {
 	if [ "${FRONT:-instr}" != instr ]; then
 		[ -f "$E2E/$CASE.ret.expected" ] && _g="$E2E/$CASE.ret.expected"
 		[ -f "$E2E/$CASE.$FRONT.expected" ] && _g="$E2E/$CASE.$FRONT.expected"
+		# ... and that architecture's, of that front end (aarch64-pg)
+		[ -n "${TARGET:-}" ] && [ -f "$E2E/$CASE.$TARGET-$FRONT.expected" ] &&
+			_g="$E2E/$CASE.$TARGET-$FRONT.expected"
 	fi
 	if [ "${UPDATE:-0}" = 1 ]; then
 		cp "$W/actual" "$_g"

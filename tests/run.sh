@@ -233,6 +233,7 @@ cp "$TOP/$BUILD/libcalltrace-throw.so" "$RUNDIR/bin/" 2>/dev/null
 # the aarch64 runtime (make aarch64), where record looks for it
 [ -f "$TOP/build-aarch64/libcalltrace.so" ] && mkdir -p "$RUNDIR/bin/aarch64" &&
 	cp "$TOP/build-aarch64/libcalltrace.so" "$RUNDIR/bin/aarch64/"
+cp "$TOP/build-aarch64/libcalltrace-throw.so" "$RUNDIR/bin/aarch64/" 2>/dev/null
 
 # symbol tables cached for this run only
 XDG_CACHE_HOME=$RUNDIR/cache

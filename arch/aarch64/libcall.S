@@ -37,6 +37,11 @@
  * shadow stack, which no unwinder can read: its CFI says x30 is undefined
  * there (an unwinder stops cleanly).
  *
+ * record --inject's return=V (ct_hook_enter's answer 1): the function is
+ * not called; the trampoline returns to x30 (ct_return_tramp, which ends
+ * the call) with x0 = V, which inject.c put in the saved x0.  throw= (2):
+ * it branches to ct_inj_thrower instead, x0 and x1 its arguments.
+ *
  * The entry trampoline saves every register a call may carry an argument
  * in (x0-x8, q0-q7 whole: the C code and libc may use the vector
  * registers), and keeps sp 16-byte aligned.
@@ -87,8 +92,10 @@ ct_libcall_tramp:
 	mov x1, x16
 	mov x2, #3
 	bl ct_hook_enter
-	/* (its answer, record --inject's, is 0: record refuses --inject for
-	 * an aarch64 program) */
+	/* its answer, record --inject's (runtime/inject.c): 1 return=V, the
+	 * library function not called, V in the saved x0; 2 throw=, a jump to
+	 * the thrower instead; else 0 */
+	mov w17, w0
 	ldp q0, q1, [sp, #(E_Q + 0)]
 	ldp q2, q3, [sp, #(E_Q + 32)]
 	ldp q4, q5, [sp, #(E_Q + 64)]
@@ -112,6 +119,18 @@ ct_libcall_tramp:
 	ldr x29, [sp], #16
 	.cfi_restore 29
 	.cfi_def_cfa_offset 0
+	cbnz w17, 1f
+	br x16
+1:	cmp w17, #2
+	b.eq 2f
+	/* record --inject's return=V: straight back to the caller (through
+	 * the return trampoline, which ends the call), x0 = V */
+	ret
+2:	/* throw=: a tail call of ct_inj_thrower (libcalltrace-throw.so) in
+	 * place of the body, x0 and x1 its arguments (inject.c put them in
+	 * the saved x0, x1), x30 the slot's, sp the caller's */
+	adrp x16, ct_inj_thrower
+	ldr x16, [x16, #:lo12:ct_inj_thrower]
 	br x16
 	.cfi_endproc
 	.size ct_libcall_tramp, .-ct_libcall_tramp

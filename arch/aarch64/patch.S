@@ -25,6 +25,10 @@
  * caller, when the call is not hooked).  `ret x16`, not `br x16`: a return
  * is no indirect branch for BTI, so a BTI-guarded function needs no landing
  * pad after its nops.  ct_return_tramp (tramp.S) is the return path.
+ * record --inject's return=V (ct_hook_enter's answer 1) skips the body:
+ * the same, but `ret` to x30 with x0 = V (inject.c put V in the saved x0),
+ * as x86-64's trampolines skip it; throw= (2) branches to ct_inj_thrower
+ * instead, x0 and x1 its arguments.
  *
  * With record --count (ct_count_on, with or without --sample, as _mcount
  * in tramp.S) it calls ct_count_site (runtime/count.c) instead, with the
@@ -89,8 +93,10 @@ ct_patch_tramp:
 	mov x1, x30
 	mov x2, #2
 	bl ct_hook_enter
-	/* (its answer, record --inject's, is 0: record refuses --inject for
-	 * an aarch64 program) */
+	/* its answer, record --inject's (runtime/inject.c): 1 return=V, the
+	 * body skipped, V in the saved x0; 2 throw=, a jump to the thrower
+	 * instead; else 0 */
+	mov w17, w0
 .Lrestore:
 	ldp q0, q1, [sp, #(E_Q + 0)]
 	ldp q2, q3, [sp, #(E_Q + 32)]
@@ -111,17 +117,30 @@ ct_patch_tramp:
 	ldr x29, [sp], #16
 	.cfi_restore 29
 	.cfi_def_cfa_offset 0
+	cbnz w17, 1f
 	ret x16
+1:	cmp w17, #2
+	b.eq 2f
+	/* record --inject's return=V: straight back to the caller (through
+	 * the return trampoline, which ends the call), x0 = V */
+	ret
+2:	/* throw=: a tail call of ct_inj_thrower (libcalltrace-throw.so) in
+	 * place of the body, x0 and x1 its arguments (inject.c put them in
+	 * the saved x0, x1), x30 the slot's, sp the caller's */
+	adrp x16, ct_inj_thrower
+	ldr x16, [x16, #:lo12:ct_inj_thrower]
+	br x16
 	.cfi_restore_state
 .Lcount:
 	/* counting, as _mcount's .Lcount (tramp.S): no clock, no shadow
 	 * stack, no return hook.  The arc is (the caller's return address,
 	 * in the slot; the site, entry + 8), counted by ct_count_site; the
 	 * slot is left as it is, so the function goes on with x30 = the
-	 * caller's return address */
+	 * caller's return address (w17 0: no injection's answer) */
 	ldr x0, [x29, #8]
 	mov x1, x30
 	bl ct_count_site
+	mov w17, #0
 	b .Lrestore
 	.cfi_endproc
 	.size ct_patch_tramp, .-ct_patch_tramp

@@ -146,7 +146,9 @@ _mcount:
  * frame's CFA, as on x86-64: for -pg hook.c computed it at the entry from
  * the prologue, for a library call or a patched entry it is the caller's
  * stack pointer at the call); the trampoline returns there with every register as the function
- * left it but x30, which holds that address.
+ * left it but x30, which holds that address, and x0 when record --inject's
+ * retval=V rewrote the saved one (runtime/inject.c ct_inj_exit: the ret
+ * word of the struct, which is reloaded).
  *
  * Until then the return address is only on the shadow stack, which no
  * unwinder can read: the CFI says "undefined" (an unwinder stops here

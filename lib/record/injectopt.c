@@ -4,6 +4,7 @@
 #include "injectopt.h"
 
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "calltrace/format.h"
+#include "emulate.h"
 #include "error.h"
 #include "injtext.h"
 #include "libcallopt.h"
@@ -331,6 +333,7 @@ struct prep {
 	const struct ct_modfound *m;
 	unsigned caps;
 	bool regs; /* its front end sees the argument registers */
+	bool a64;  /* an aarch64 module (no -mfentry there, nor a thrower) */
 	bool refused;
 	/* --libcall=/--no-libcall= patterns (has_sel): a library's function
 	 * they leave unhooked under the name a rule matches is never reached
@@ -350,6 +353,15 @@ static void refuse(struct prep *p, const struct ct_injrule *r, const char *fn)
 			  "of the last two)"
 			: "it can inject retval=, errno= and signal= (return= and throw= need "
 			  "-pg -mfentry or -fpatchable-function-entry)";
+	/* aarch64: no -mfentry; -pg's registers at _mcount are not the
+	 * arguments (doc/args.md, "AArch64") */
+	if (p->a64)
+		can = p->m->fe & CT_MOD_FE_CYG
+			      ? "it can inject errno= and signal= (on aarch64 retval= needs -pg "
+				"or -fpatchable-function-entry=2, return=, throw= and if= the "
+				"latter)"
+			      : "it can inject retval=, errno= and signal= (on aarch64 return=, "
+				"throw= and if= need -fpatchable-function-entry=2)";
 	const char *cannot = !(r->acts & ~p->caps)         ? "cannot see arguments (if=)"
 			     : (r->acts & CT_INJ_A_RETURN) ? "cannot skip a body (return=)"
 			     : (r->acts & CT_INJ_A_THROW)
@@ -420,7 +432,10 @@ static int do_module(void *ctx, const struct ct_modfound *m)
 	p->m = m;
 	p->lib = lib;
 	p->caps = lib ? caps_of(0) : caps_of(m->fe);
-	p->regs = lib || !(m->fe & CT_MOD_FE_CYG);
+	p->a64 = ct_elf_machine(m->path) == EM_AARCH64;
+	/* (aarch64's _mcount has the link register in x0, and the prologue
+	 * before it may have moved the others) */
+	p->regs = lib || !(m->fe & (CT_MOD_FE_CYG | (p->a64 ? CT_MOD_FE_MCOUNT : 0)));
 	ct_u64map_init(&p->done);
 	for (size_t i = 0; i < st->nsyms; i++)
 		one_sym(p, st->syms[i].name, st->syms[i].value);

@@ -4,7 +4,8 @@
  * libcalltrace-throw.so beside libcalltrace.so (which is libc only) and
  * dlopened by runtime/inject.c only when a rule throws.
  *
- * The entry trampoline (arch/x86_64/tramp.S) jumps here in place of the
+ * The entry trampoline (arch/x86_64/tramp.S; on aarch64 patch.S and
+ * libcall.S) jumps here in place of the
  * traced function's body, with the stack as at that function's entry: a
  * tail call of it, so that the exception leaves from its caller's call
  * site, which the unwinder finds through this function's own unwind
@@ -21,7 +22,15 @@
 #include <new>
 #include <stdexcept>
 
-extern "C" __attribute__((visibility("default"), noreturn, force_align_arg_pointer)) void
+/* aarch64 (arch/aarch64/patch.S, libcall.S): sp is 16-byte aligned at
+ * every instruction that uses it, so nothing to realign */
+#if defined(__x86_64__)
+#define CT_REALIGN force_align_arg_pointer
+#else
+#define CT_REALIGN
+#endif
+
+extern "C" __attribute__((visibility("default"), noreturn, CT_REALIGN)) void
 calltrace_inject_throw(long kind, const char *msg)
 {
 	if (kind == 1)

@@ -5,6 +5,7 @@
 # that the program's error paths run only under injection.
 # variants: all
 # front-ends: all
+# aarch64: yes patch
 build inject "$E2E/inject.c"
 
 # the functions of inject.c that coverage calls or not

@@ -6,6 +6,7 @@
 # with --count; a rule that matches no function is a warning, and the
 # program runs.
 # variants: one
+# aarch64: yes
 build inject "$E2E/inject.c"
 
 section "-finstrument-functions: return=, retval=, if= and throw= refused"
