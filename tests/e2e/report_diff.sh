@@ -9,7 +9,7 @@
 # against its own differences, and slow's least call against the known
 # work (40 times base's: at least 5 times).
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: all
 build p0 "$E2E/report_diff.c" -DBUILD=0
 build p1 "$E2E/report_diff.c" -DBUILD=1

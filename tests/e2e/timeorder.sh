@@ -6,7 +6,7 @@
 # on the recorded clock, a call shown as a leaf only when its exit is the
 # very next event shown.
 # variants: all
-# aarch64: yes
+# aarch64: yes patch
 # front-ends: few
 build timeorder "$E2E/timeorder.c"
 record d ./timeorder
