@@ -847,32 +847,6 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	return ret;
 }
 
-/* ---- for hook_count.c (hook_priv.h) ------------------------------------ */
-
-#if COUNT_FRAMES
-/* this thread's (t is ct_self, as in every call of these in this file,
- * which keep their code as it was: inlined, or specialised for ct_self) */
-void ct_hook_resync(uintptr_t cfa, bool tail)
-{
-	resync_entry(&ct_self, cfa, tail);
-}
-
-uintptr_t ct_hook_nested_return(uintptr_t cfa)
-{
-	return nested_return(&ct_self, cfa);
-}
-
-uintptr_t ct_hook_orphan_take(uintptr_t cfa)
-{
-	return orphan_take(&ct_self, cfa);
-}
-
-void ct_hook_lost_frame(uintptr_t cfa)
-{
-	lost_frame(cfa);
-}
-#endif
-
 /* ---- whatever reads return addresses (wrap.c's interposers) ------------ */
 
 /* take the real return addresses back for a call that reads them; returns

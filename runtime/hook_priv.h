@@ -47,8 +47,12 @@ struct ct_hook_area {
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
 /* ... whose number (31 bits) is in the high bits (bit 32: CT_FR_ATRET) */
 #define FR_GEN_SHIFT 33
-/* --count --sample's hooked frames (hook_count.c): x86-64 only (the
- * aarch64 trampolines count by call site whatever --sample says) */
+/* --count --sample's hooked calls on the counting stack by their CFAs
+ * (hook_count.c): x86-64 only.  On aarch64 a function with no frame of its
+ * own (a leaf at -O2: its return address stays in x30) runs at its
+ * caller's stack pointer, its CFA, so the stack pointer cannot tell it
+ * from one that returned: the trampolines count by call site whatever
+ * --sample says, and record warns */
 #if defined(__x86_64__) && !defined(CT_ARCH_SLOT_IN_FRAME_RECORD)
 #define COUNT_FRAMES 1
 #else
@@ -113,14 +117,8 @@ void ct_hook_unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned
 void ct_hook_rehook_unwinder(struct ct_tstate *t, uintptr_t sp, uint32_t gen) CT_HIDDEN;
 
 #if COUNT_FRAMES
-/* hook.c's resync_entry, nested_return, orphan_take and lost_frame, for
- * hook_count.c: the calling thread's (ct_self) */
-void ct_hook_resync(uintptr_t cfa, bool tail) CT_HIDDEN;
-uintptr_t ct_hook_nested_return(uintptr_t cfa) CT_HIDDEN;
-uintptr_t ct_hook_orphan_take(uintptr_t cfa) CT_HIDDEN;
-__attribute__((noreturn)) void ct_hook_lost_frame(uintptr_t cfa) CT_HIDDEN;
-/* hook_count.c's: --count --sample's entries and returns (ct_hook_enter
- * and ct_hook_return hand them over), the calling thread's */
+/* hook_count.c's: --count --sample's entries (ct_hook_enter hands them
+ * over), the calling thread's */
 int ct_hook_count_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
 #endif
 
