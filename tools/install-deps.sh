@@ -56,7 +56,7 @@ if [ "${CHECK_AARCH64:-1}" != 0 ] && [ ! -f "$A64ROOT/usr/lib/aarch64-linux-gnu/
 	fi
 	tmp=$(mktemp -d)
 	# (apt's _apt user downloads into it when run as root)
-	[ -z "$SUDO" ] && chown _apt "$tmp" 2>/dev/null
+	[ -z "$SUDO" ] && chown _apt "$tmp" 2>/dev/null || true
 	# shellcheck disable=SC2046
 	if (cd "$tmp" && apt-get download -q $(printf '%s:arm64 ' $A64DEBS) >/dev/null); then
 		$SUDO mkdir -p "$A64ROOT"
