@@ -73,7 +73,9 @@ help:
 	@echo "make deps       install missing Debian packages (as root)"
 	@echo "make demo       deps + build + record and show the demo program"
 	@echo "make check      deps + build + unit and end-to-end tests"
-	@echo "make aarch64    the aarch64 runtime, build-aarch64/libcalltrace.so (cross compiler)"
+	@echo "make aarch64    the aarch64 runtime, build-aarch64/libcalltrace.so (cross compiler),"
+	@echo "                and build-aarch64/calltrace when the arm64 libraries are there (make deps)"
+	@echo "make aarch64-cli  build-aarch64/calltrace alone (the views and record, for aarch64)"
 	@echo "make check-aarch64  the end-to-end cases that apply to aarch64, under qemu-user"
 	@echo "make bench      benchmark against the untraced program and uftrace"
 	@echo "make asan       analysis side and unit tests under ASan/UBSan"
@@ -184,12 +186,33 @@ AARCH64_O := build-aarch64
 AARCH64_CC ?= aarch64-linux-gnu-gcc
 # (and record --inject's throw= thrower, when the cross C++ compiler is there)
 AARCH64_CXX ?= aarch64-linux-gnu-g++
-.PHONY: aarch64 check-aarch64
+.PHONY: aarch64 aarch64-cli check-aarch64
 aarch64:
 	@command -v $(AARCH64_CC) >/dev/null || { echo "make aarch64: no $(AARCH64_CC) (make deps, doc/testing.md)" >&2; exit 2; }
 	$(MAKE) O=$(AARCH64_O) ARCH=aarch64 CC=$(AARCH64_CC) $(AARCH64_O)/libcalltrace.so
 	if command -v $(AARCH64_CXX) >/dev/null; then $(MAKE) O=$(AARCH64_O) ARCH=aarch64 \
 		CXX=$(AARCH64_CXX) $(AARCH64_O)/libcalltrace-throw.so; fi
+	if [ -f $(AARCH64_LIBDIR)/libdw.so ]; then $(MAKE) aarch64-cli; else \
+		echo "make aarch64: calltrace itself not built for aarch64: no $(AARCH64_LIBDIR)/libdw.so (make deps)"; fi
+
+# the calltrace program for aarch64 (the views, record's driver), beside
+# its runtime in build-aarch64: linked with Debian's arm64 libdw, libelf
+# and ncursesw, which make deps unpacks into AARCH64_LIBROOT rather than
+# installing them as arm64 packages: those bring the multiarch libc6:arm64,
+# which qemu-aarch64 -L /usr/aarch64-linux-gnu then pairs with the cross
+# libc's ld.so, and emulated programs hang in fork.  The headers are the
+# x86-64 -dev packages' (the same files); the run path finds the libraries
+# under qemu-aarch64 -L (doc/testing.md, a64_views)
+AARCH64_LIBROOT ?= /opt/calltrace-arm64
+AARCH64_LIBDIR := $(AARCH64_LIBROOT)/usr/lib/aarch64-linux-gnu
+AARCH64_LIBDIRS := $(AARCH64_LIBDIR) $(AARCH64_LIBROOT)/lib/aarch64-linux-gnu
+AARCH64_LIBPATH := $(AARCH64_LIBDIR):$(AARCH64_LIBROOT)/lib/aarch64-linux-gnu
+aarch64-cli:
+	@command -v $(AARCH64_CC) >/dev/null || { echo "make aarch64-cli: no $(AARCH64_CC) (make deps, doc/testing.md)" >&2; exit 2; }
+	@[ -f $(AARCH64_LIBDIR)/libdw.so ] || { echo "make aarch64-cli: no arm64 libdw in $(AARCH64_LIBROOT) (make deps, doc/testing.md)" >&2; exit 2; }
+	$(MAKE) O=$(AARCH64_O) ARCH=aarch64 CC=$(AARCH64_CC) \
+		LIBS="$(AARCH64_LIBDIRS:%=-L%) -Wl,--disable-new-dtags,-rpath,$(AARCH64_LIBPATH) -Wl,-rpath-link,$(AARCH64_LIBPATH) $(LIBS)" \
+		CURSES_LIBS="-l:libncursesw.so.6 -l:libtinfo.so.6" $(AARCH64_O)/calltrace
 
 # the end-to-end cases that apply to aarch64, under qemu-user (those
 # marked "# aarch64: yes" or "check"; make check runs the "check" ones)

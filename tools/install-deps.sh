@@ -37,6 +37,38 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get install -y -q $missing >/dev/null
 fi
 
+# the calltrace program for aarch64 (make aarch64-cli, the a64_views case):
+# Debian's arm64 libdw, libelf and ncursesw (and what libdw loads),
+# unpacked into CALLTRACE_ARM64_ROOT, not installed as arm64 packages:
+# those bring the multiarch libc6:arm64, which qemu-aarch64 -L
+# /usr/aarch64-linux-gnu pairs with the cross libc's ld.so, and emulated
+# programs then hang in fork.  Some 3 MB; without them make aarch64
+# builds the runtime alone and a64_views is skipped, saying so
+A64ROOT=${CALLTRACE_ARM64_ROOT:-/opt/calltrace-arm64}
+A64DEBS="libdw-dev libdw1 libelf-dev libelf1 zlib1g liblzma5 libbz2-1.0 libncursesw6 libtinfo6"
+if [ "${CHECK_AARCH64:-1}" != 0 ] && [ ! -f "$A64ROOT/usr/lib/aarch64-linux-gnu/libdw.so" ]; then
+	echo "install-deps: the arm64 libraries of calltrace into $A64ROOT" >&2
+	SUDO=""
+	[ "$(id -u)" -ne 0 ] && SUDO=sudo
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$SUDO dpkg --add-architecture arm64
+		$SUDO apt-get update -q >/dev/null
+	fi
+	tmp=$(mktemp -d)
+	# (apt's _apt user downloads into it when run as root)
+	[ -z "$SUDO" ] && chown _apt "$tmp" 2>/dev/null || true
+	# shellcheck disable=SC2046
+	if (cd "$tmp" && apt-get download -q $(printf '%s:arm64 ' $A64DEBS) >/dev/null); then
+		$SUDO mkdir -p "$A64ROOT"
+		for f in "$tmp"/*.deb; do
+			$SUDO dpkg-deb -x "$f" "$A64ROOT"
+		done
+	else
+		echo "install-deps: could not fetch the arm64 libraries: make aarch64 builds the runtime alone" >&2
+	fi
+	rm -rf "$tmp"
+fi
+
 # the HTML report's JavaScript (d3, d3-flame-graph), the browser tests'
 # driver (playwright-core) and speedscope (tests/e2e/nest_speedscope.sh
 # loads the chrome export in it), as web/package-lock.json pins them

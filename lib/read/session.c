@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -573,6 +574,18 @@ static int parse_name(const char *name, const char *suffix, int *v, int n)
 	return !strcmp(p, suffix);
 }
 
+/* a rate v > 0 as m * 2^e exactly, m odd (frexp and ldexp are exact) */
+static void rate_parts(double v, uint64_t *m, int *e)
+{
+	int x;
+	*m = (uint64_t)ldexp(frexp(v, &x), 53);
+	*e = x - 53;
+	while (*m && !(*m & 1)) {
+		*m >>= 1;
+		++*e;
+	}
+}
+
 static void setup_clock(struct ct_session *s)
 {
 	struct session_priv *sp = priv(s);
@@ -583,6 +596,21 @@ static void setup_clock(struct ct_session *s)
 		s->clock_hz = 1e9;
 	}
 	sp->exact_ns = s->clock_hz == 1e9;
+	/* 1e9 * 2^64 / hz rounded down, = 1e9 * 2^(64 - e) / m: exact in
+	 * 128 bits (1e9 < 2^30) for every rate but a fine fraction below
+	 * 2^20 Hz, so the same bits in every build.  In long double they were
+	 * not: the x87's 64-bit mantissa on x86-64, 113 bits on aarch64, whose
+	 * roundings gave another ns_frac for a quarter of the rates (the
+	 * rest, below) */
+	uint64_t m;
+	int e;
+	rate_parts(s->clock_hz, &m, &e);
+	if (m && e <= 64 && 64 - e <= 97) {
+		unsigned __int128 q = ((unsigned __int128)1000000000 << (64 - e)) / m;
+		sp->ns_int = (uint64_t)(q >> 64);
+		sp->ns_frac = (uint64_t)q;
+		return;
+	}
 	long double r = 1e9L / (long double)s->clock_hz;
 	sp->ns_int = (uint64_t)r;
 	sp->ns_frac = (uint64_t)((r - (long double)sp->ns_int) * 18446744073709551616.0L);

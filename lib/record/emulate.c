@@ -77,11 +77,15 @@ int ct_emu_prepare(const char *name, const char *exe, const char *libopt, const 
 	if (m < 0 || m == HOST_MACHINE)
 		return 0; /* (a script, or what this machine runs itself) */
 	const char *host = ct_elf_machine_name(HOST_MACHINE, b1, sizeof(b1));
+	const char *what = ct_elf_machine_name(m, b2, sizeof(b2));
+	/* "an x86-64", "an aarch64", "a RISC-V" */
+	const char *an = strchr("aeiouxAEIOUX", what[0]) ? "an" : "a";
 	if (m != EM_AARCH64)
-		return ct_set_err_rc(err, 2,
-				     "%s is a %s program: record runs %s programs here, and "
-				     "aarch64 ones under qemu-aarch64",
-				     name, ct_elf_machine_name(m, b2, sizeof(b2)), host);
+		return ct_set_err_rc(err, 2, "%s is %s %s program: record runs %s programs here%s",
+				     name, an, what, host,
+				     HOST_MACHINE == EM_AARCH64
+					     ? ""
+					     : ", and aarch64 ones under qemu-aarch64");
 	e->arch = "aarch64";
 	/* the runtime for it */
 	if (libopt) {

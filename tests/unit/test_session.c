@@ -615,6 +615,56 @@ static void test_errors(void)
 }
 
 /* random and corrupted streams: no crash, and the events stay well formed */
+/* ticks -> ns at a rate: the fixed point 1e9 * 2^64 / hz rounded down,
+ * computed here in integers (hz = num / den), the same in every build.
+ * setup_clock computed it in long double, whose 64-bit x87 mantissa on
+ * x86-64 gave one more for 1995381000 and 1000000007 Hz, 22 more at
+ * 24 MHz (an aarch64 counter's rate) than aarch64's 113 bits: far
+ * enough out, the builds converted the same ticks to other ns */
+static void test_rates(void)
+{
+	static const struct {
+		const char *text;
+		uint64_t num, den; /* the rate, num / den Hz */
+		uint64_t d;        /* ticks after start_clock */
+	} rates[] = {
+		{"1995381000", 1995381000, 1, 1ULL << 63},
+		{"1000000007", 1000000007, 1, (1ULL << 63) + 1},
+		{"2600000000.5", 5200000001, 2, 1ULL << 63},
+		{"24000000", 24000000, 1, (1ULL << 58) + 5},
+		{"19200000", 19200000, 1, (1ULL << 57) + 3},
+		{"2596151071.25", 10384604285, 4, 3000000000ULL * 3600},
+	};
+	char *rd = xasprintf("%s/rates", dir);
+	char *info = xasprintf("%s/info", rd);
+	mkdir(rd, 0777);
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		FILE *f = fopen(info, "w");
+		fprintf(f, "calltrace-data: 1\nclock: tsc\nclock_hz: %s\nstart_clock: 1000\n",
+			rates[i].text);
+		fclose(f);
+		struct ct_session *s;
+		struct ct_error err;
+		if (ct_session_open(&s, rd, &err) < 0) {
+			CHECK(0, "open at %s Hz: %s", rates[i].text, err.msg);
+			continue;
+		}
+		unsigned __int128 q =
+			((unsigned __int128)1000000000 * rates[i].den << 64) / rates[i].num;
+		uint64_t d = rates[i].d, ns_int = (uint64_t)(q >> 64), ns_frac = (uint64_t)q;
+		unsigned __int128 want = (unsigned __int128)d * ns_int +
+					 (((unsigned __int128)d * ns_frac + (1ULL << 63)) >> 64);
+		uint64_t got = ct_session_ns(s, 1000 + d);
+		CHECK(want == got, "%" PRIu64 " ticks at %s Hz: %" PRIu64 " ns, want %" PRIu64, d,
+		      rates[i].text, got, (uint64_t)want);
+		ct_session_close(s);
+	}
+	unlink(info);
+	rmdir(rd);
+	free(info);
+	free(rd);
+}
+
 static void test_fuzz(void)
 {
 	unsigned seed = 12345;
@@ -765,6 +815,7 @@ int main(void)
 	test_resolve(s);
 	ct_session_close(s);
 	test_errors();
+	test_rates();
 	test_fuzz();
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
