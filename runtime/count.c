@@ -44,11 +44,15 @@
 
 _Static_assert(offsetof(struct ct_count_thread, slots) == CT_C_SLOTS, "slots");
 _Static_assert(offsetof(struct ct_count_thread, mask) == CT_C_MASK, "mask");
+_Static_assert(offsetof(struct ct_count_thread, depth) == CT_C_DEPTH, "depth");
+_Static_assert(offsetof(struct ct_count_thread, cap) == CT_C_CAP, "cap");
+_Static_assert(offsetof(struct ct_count_thread, stk) == CT_C_STK, "stk");
+_Static_assert(offsetof(struct ct_count_thread, cfa) == CT_C_CFA, "cfa");
 _Static_assert(sizeof(struct ct_count_slot) == 1u << CT_C_SLOT_SHIFT, "slot size");
 
 __thread struct ct_count_thread ct_count_self __attribute__((tls_model("initial-exec")));
 bool ct_count_on;
-bool ct_count_tramp; /* internal.h */
+bool ct_count_stack; /* internal.h */
 
 #define FIRST_SLOTS (1u << 12)        /* 128 KiB */
 #define FIRST_SAMPLE_SLOTS (1u << 10) /* 32 KiB: a sample table */
@@ -371,10 +375,10 @@ void ct_count_exit(void *fnp)
 		exit_slow(c, (uintptr_t)fnp);
 }
 
-/* ---- the hooked front ends under --count --sample (hook_count.c) ------- */
+/* ---- the hooked front ends under --count --sample (count.S) ------------ */
 
 /* the calls open at a stack pointer sp: those of the stack's first d
- * entries whose frames are not below it (a hooked front end's entry whose
+ * entries whose frames are not below it (a hooked front end's call whose
  * CFA is at or below sp has returned; -finstrument-functions' leave at
  * their exits) */
 static inline uint32_t open_at(const struct ct_count_thread *c, uint32_t d, uintptr_t sp)
@@ -384,46 +388,30 @@ static inline uint32_t open_at(const struct ct_count_thread *c, uint32_t d, uint
 	return d;
 }
 
-void ct_count_enter_at(uintptr_t fn, uintptr_t cfa)
+void ct_count_enter_site(uintptr_t site, uintptr_t cfa)
 {
 	struct ct_count_thread *c = &ct_count_self;
-	uint32_t d = c->depth;
-	if (unlikely(c->cap == 0 || d > c->cap)) {
-		enter_slow(c, fn); /* (set up; pushed as an exact frame) */
-		if (c->depth > d && c->depth <= c->cap)
-			c->cfa[c->depth - 1] = cfa;
+	if (c->cap == 0 && !setup(c)) {
+		if (c->state == CT_TS_DONE)
+			c->lost++;
 		return;
 	}
-	/* the calls that returned since (their frames at or below this one's
-	 * CFA: a sibling, or a call a longjmp left) */
-	d = open_at(c, d, cfa);
+	uint32_t d = open_at(c, c->depth < c->cap ? c->depth : c->cap, cfa);
 	c->depth = d;
-	if (unlikely(d >= c->cap)) {
-		count_slow(c, c->stk[c->cap - 1], fn, false);
+	/* (a site's arc: the caller is found from from - 1, which for a
+	 * -finstrument-functions call's function address must be one on) */
+	uintptr_t from = c->stk[d - 1];
+	if (from && c->cfa[d - 1] == UINTPTR_MAX)
+		from++;
+	if (d >= c->cap) { /* deeper than the stack: counted, not pushed */
+		count_slow(c, from, site | CT_COUNT_SITE, false);
 		return;
 	}
-	uintptr_t from = c->stk[d - 1];
-	c->cfa[d] = cfa; /* (before the depth: a sample sees it set) */
-	c->stk[d] = fn;
+	c->cfa[d] = cfa;
+	c->stk[d] = site;
 	__asm__ volatile("" ::: "memory");
 	c->depth = d + 1;
-	struct ct_count_slot *s = c->last;
-	if (likely(s->to == fn && s->from == from)) {
-		ct_arch_reserve((uintptr_t *)&s->n, 1);
-		return;
-	}
-	count_other(c, from, fn);
-}
-
-/* a call of fn counted from the innermost call open, not pushed (a signal
- * handler's call inside the runtime's counting entry) */
-void ct_count_call(void *fn)
-{
-	struct ct_count_thread *c = &ct_count_self;
-	uint32_t d = c->depth, cap = c->cap;
-	if (cap == 0 || d == 0)
-		return;
-	count_slow(c, c->stk[(d > cap ? cap : d) - 1], (uintptr_t)fn, false);
+	count_slow(c, from, site | CT_COUNT_SITE, false);
 }
 
 /* ---- the register-seeing front ends (arch/<arch>/count.S) ---------------- */

@@ -12,6 +12,10 @@
 #define CT_C_SLOTS 0 /* struct ct_count_slot *: the table (0: none yet) */
 #define CT_C_MASK 8  /* (slots - 1) * 32: a byte offset mask */
 #define CT_C_SLOT_SHIFT 5
+#define CT_C_DEPTH 16 /* uint32_t: entries of stk in use */
+#define CT_C_CAP 20   /* uint32_t: stk's capacity (0: not set up) */
+#define CT_C_STK 24   /* uintptr_t *: the calls open */
+#define CT_C_CFA 32   /* uintptr_t *: their CFAs */
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
@@ -28,7 +32,7 @@ struct ct_count_thread {
 	uint32_t cap;                /* stk's capacity (0: not set up) */
 	uintptr_t *stk;              /* the functions entered, stk[0] = 0 (no caller) */
 	uintptr_t *cfa;              /* each one's CFA: a hooked front end's entry
-				      * (ct_count_enter_at), left when the stack
+				      * (count.S, ct_count_enter_site), left when the stack
 				      * pointer is above it; UINTPTR_MAX: left at
 				      * its exit (-finstrument-functions) */
 	struct ct_count_slot *last;  /* the slot hit last (-finstrument-functions) */
@@ -75,12 +79,12 @@ extern __thread struct ct_count_thread ct_count_self __attribute__((tls_model("i
 /* the -finstrument-functions hooks' counting paths (cyg.c tail-calls them) */
 void ct_count_enter(void *fn) __attribute__((visibility("hidden")));
 void ct_count_exit(void *fn) __attribute__((visibility("hidden")));
-/* --count --sample, the hooked front ends' entries (hook_count.c): a call
- * of fn whose frame's CFA is cfa, counted from the innermost call still
- * open and pushed (its return is not hooked: it is left once the stack
- * pointer is above cfa); a call counted without a push */
-void ct_count_enter_at(uintptr_t fn, uintptr_t cfa) __attribute__((visibility("hidden")));
-void ct_count_call(void *fn) __attribute__((visibility("hidden")));
+/* --count --sample, the x86-64 hooked front ends' entries (count.S):
+ * a call whose hook returns to site and whose frame's CFA is cfa, keyed by
+ * its site and pushed on the counting stack (its return is not hooked: it
+ * is over once the stack pointer is above cfa), when count.S's own path
+ * cannot (no stack yet, or too deep) */
+void ct_count_enter_site(uintptr_t site, uintptr_t cfa) __attribute__((visibility("hidden")));
 /* a forked child: its tables are its own (fork.c) */
 void ct_count_after_fork(void) __attribute__((visibility("hidden")));
 /* record --count --sample: n samples, from the signal handler (sample.c);

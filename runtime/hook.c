@@ -27,9 +27,8 @@
  *   interrupted hook resumes, unless the handler jumps away: then they are
  *   simply left, and the interrupted hook never resumes either).
  *
- * Split by job: hook_count.c holds record --count --sample's hooked frames,
- * hook_unwind.c the frames given back through the unwinder's walk;
- * hook_priv.h what they share with this file.
+ * Split by job: hook_unwind.c holds the frames given back through the
+ * unwinder's walk; hook_priv.h what it shares with this file.
  */
 #include <dlfcn.h>
 #include <signal.h>
@@ -550,10 +549,6 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
 CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_tstate *t = &ct_self;
-#if COUNT_FRAMES
-	if (unlikely(ct_count_on)) /* --count --sample (hook_count.c) */
-		return ct_hook_count_enter(r, site, kind);
-#endif
 	int pushed = 0;
 	if (unlikely(t->busy++ != 0) && t->off) {
 		/* a stopped thread (thread.c ct_thread_stop): not even the

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The hooked front ends' private parts (runtime/hook.c), shared with the
- * files split from it: hook_count.c (record --count --sample's hooked
- * frames) and hook_unwind.c (frames given back and hooked again through
- * the unwinder's walk, and aarch64's frame_slot).  The shadow stack's
+ * file split from it: hook_unwind.c (frames given back and hooked again
+ * through the unwinder's walk, and aarch64's frame_slot).  The shadow stack's
  * frame bits beside internal.h's CT_FR_*, the per-thread hook area, and
  * the function's address from an mcount call site.  Not for the other
  * files of the runtime: internal.h is theirs.
@@ -47,17 +46,6 @@ struct ct_hook_area {
 #define FR_LEFT (1ul << 29)   /* ... by setcontext: its stack never resumes */
 /* ... whose number (31 bits) is in the high bits (bit 32: CT_FR_ATRET) */
 #define FR_GEN_SHIFT 33
-/* --count --sample's hooked calls on the counting stack by their CFAs
- * (hook_count.c): x86-64 only.  On aarch64 a function with no frame of its
- * own (a leaf at -O2: its return address stays in x30) runs at its
- * caller's stack pointer, its CFA, so the stack pointer cannot tell it
- * from one that returned: the trampolines count by call site whatever
- * --sample says, and record warns */
-#if defined(__x86_64__) && !defined(CT_ARCH_SLOT_IN_FRAME_RECORD)
-#define COUNT_FRAMES 1
-#else
-#define COUNT_FRAMES 0
-#endif
 /* aarch64 (CT_SLOT_KEYED): a hooked frame whose return-address slot is the
  * word below its CFA, as on x86-64, not the saved link register of its
  * frame record as -pg's is: a library call's, whose slot libcall.S makes
@@ -115,11 +103,5 @@ static inline uintptr_t mcount_fn(uintptr_t site)
 void ct_hook_unhook_unwinder(struct ct_tstate *t, const uint32_t *miss, unsigned nmiss,
 			     uint32_t gen) CT_HIDDEN;
 void ct_hook_rehook_unwinder(struct ct_tstate *t, uintptr_t sp, uint32_t gen) CT_HIDDEN;
-
-#if COUNT_FRAMES
-/* hook_count.c's: --count --sample's entries (ct_hook_enter hands them
- * over), the calling thread's */
-int ct_hook_count_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind) CT_HIDDEN;
-#endif
 
 #endif

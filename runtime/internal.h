@@ -418,12 +418,11 @@ void ct_thread_after_fork(struct ct_tstate *t) CT_HIDDEN;
 extern bool ct_hook_fast CT_HIDDEN;
 /* record --count: the hooks count (set once, before any traced call; count.c) */
 extern bool ct_count_on CT_HIDDEN;
-/* ... and the x86-64 entry trampolines go to count.S's counting paths: set
- * with ct_count_on unless --sample is on too, when the hooked front ends'
- * entries take the general path instead (hook.c: a counting return hook,
- * so that their calls are on the counting stack the samples are charged
- * on); a byte of its own, so that plain --count's path stays as it is */
-extern bool ct_count_tramp CT_HIDDEN;
+/* ... and --sample is on too: count.S pushes the x86-64 hooked front
+ * ends' calls on the counting stack with their CFAs, which the samples
+ * are charged on (count.c ct_count_enter_site); plain --count keys them
+ * by call site and keeps nothing */
+extern bool ct_count_stack CT_HIDDEN;
 /* cyg.c: -t alone, and the TSC is the clock: the -finstrument-functions
  * hooks hold entries back on their own short path (one byte tested) */
 extern bool ct_cyg_held CT_HIDDEN;

@@ -233,7 +233,7 @@ static void process_init(void)
 	/* record --count: from now on the hooks count (count.c) */
 	const char *count = ct_getenv(CT_ENV_COUNT);
 	ct_count_on = count && !strcmp(count, "1") && !ct_cfg.linked;
-	ct_count_tramp = ct_count_on && !ct_sample_ns;
+	ct_count_stack = ct_count_on && ct_sample_ns;
 	ct_hook_modes(); /* counting: off the recording fast paths */
 	__atomic_store_n(&ct_cfg.state, CT_RT_ACTIVE, __ATOMIC_RELEASE);
 }

@@ -13,6 +13,16 @@
  *   __fentry__, patched entries: (%rsp) = our return address, 8(%rsp) =
  *   the function's return-address slot; mcount: the slot is 8(%rbp) (%rbp
  *   is the traced function's frame pointer, set up just before the call)
+ *
+ * With --sample too (ct_count_stack) the call also goes on the thread's
+ * counting stack, where the samples are charged (runtime/count.c
+ * ct_count_enter_at has the same rules in C): the calls whose CFA is at
+ * or below this one's are over and leave it, the call is pushed with its
+ * CFA (the slot's address + 8) and keyed by its site (our return
+ * address), and the arc counted is (the call open below it, the site): a
+ * site is its function's to the reader, a caller's site too (from - 1:
+ * a -finstrument-functions caller's function address is given one on).
+ * No return is hooked.  No stack yet, or one too deep: ct_count_enter_site.
  */
 #include "keep.inc"
 #include "runtime/count.h"
@@ -39,6 +49,8 @@ ct_count_\name:
 	.cfi_adjust_cfa_offset 8
 	push %rsi
 	.cfi_adjust_cfa_offset 8
+	cmpb $0, ct_count_stack(%rip)	/* --sample: on the counting stack */
+	jne 20f
 	.ifc \sb, %rsp
 	mov \so+32(%rsp), %rax		/* from: the caller's return address */
 	.else
@@ -47,6 +59,7 @@ ct_count_\name:
 	mov 32(%rsp), %rdx		/* to: our return address, */
 	bts $SITE_BIT, %rdx		/* marked as a site */
 	movq ct_count_self@GOTTPOFF(%rip), %r11
+10:	/* the arc (%rax, %rdx) in the table, %r11 the thread's state */
 	mov %fs:CT_C_MASK(%r11), %rsi
 	mov %fs:CT_C_SLOTS(%r11), %rcx
 	test %rcx, %rcx
@@ -82,7 +95,46 @@ ct_count_\name:
 	mov %rdx, %rsi
 	call ct_count_site
 	KEEP_RESTORE
-	pop %rsi
+	jmp 19f
+20:	/* --sample: %rdx = the CFA, %rax = the site */
+	.ifc \sb, %rsp
+	lea \so+32+8(%rsp), %rdx
+	.else
+	lea \so+8(\sb), %rdx
+	.endif
+	mov 32(%rsp), %rax
+	movq ct_count_self@GOTTPOFF(%rip), %r11
+	mov %fs:CT_C_DEPTH(%r11), %esi
+	cmp %fs:CT_C_CAP(%r11), %esi	/* no stack yet (cap 0), or past it */
+	jae 29f
+	mov %fs:CT_C_CFA(%r11), %rcx
+21:	cmp $1, %esi			/* the calls over: CFA at or below ours */
+	jbe 22f
+	cmp %rdx, -8(%rcx,%rsi,8)
+	ja 22f
+	dec %esi
+	jmp 21b
+22:	mov %rdx, (%rcx,%rsi,8)		/* cfa[d] */
+	cmpq $-1, -8(%rcx,%rsi,8)	/* below: a -finstrument-functions call? */
+	mov %fs:CT_C_STK(%r11), %rcx
+	mov -8(%rcx,%rsi,8), %rdx	/* from: the call open below */
+	jne 23f
+	test %rdx, %rdx
+	jz 23f
+	inc %rdx			/* (its function's address, one on) */
+23:	mov %rax, (%rcx,%rsi,8)		/* stk[d] = the site */
+	inc %esi
+	mov %esi, %fs:CT_C_DEPTH(%r11)	/* pushed (a sample in here is the tracer's) */
+	xchg %rax, %rdx			/* the arc: from %rax, to the site %rdx */
+	bts $SITE_BIT, %rdx
+	jmp 10b
+29:	/* ct_count_enter_site(site, cfa), every register kept */
+	KEEP_SAVE
+	mov %rax, %rdi
+	mov %rdx, %rsi
+	call ct_count_enter_site
+	KEEP_RESTORE
+19:	pop %rsi
 	.cfi_adjust_cfa_offset -8
 	pop %rdx
 	.cfi_adjust_cfa_offset -8

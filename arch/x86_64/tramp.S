@@ -421,8 +421,7 @@
 \name:
 	.cfi_startproc
 	.if \kind != 3			/* library calls are not hooked with --count */
-	cmpb $0, ct_count_tramp(%rip)	/* record --count: count.S (not with
-					 * --sample: hook.c's count_enter) */
+	cmpb $0, ct_count_on(%rip)	/* record --count: count.S */
 	jne ct_count_\name
 	.endif
 	FP_PUSH
