@@ -46,15 +46,7 @@
  * in (x0-x8, q0-q7 whole: the C code and libc may use the vector
  * registers), and keeps sp 16-byte aligned.
  */
-#include "regs.h"
-
-/* the entry trampoline's frame, below its frame record (x29 points at
- * it): struct ct_arch_regs at R, then x8, x16, a pad and q0-q7 */
-#define R 0
-#define E_X8 (R + CT_REGS_SIZE)
-#define E_X16 (E_X8 + 8)
-#define E_Q ((E_X16 + 8 + 15) & ~15)
-#define E_SIZE (E_Q + 8 * 16)
+#include "entry.inc"
 
 	.text
 
@@ -64,31 +56,11 @@
 	.p2align 4
 ct_libcall_tramp:
 	.cfi_startproc
-	/* the slot: the frame record's x30, at the caller's sp - 8 */
-	stp x29, x30, [sp, #-16]!
-	.cfi_def_cfa_offset 16
-	.cfi_offset 29, -16
-	.cfi_offset 30, -8
-	mov x29, sp
-	.cfi_def_cfa 29, 16
-	sub sp, sp, #E_SIZE
-	stp x0, x1, [sp, #(R + CT_REGS_GP + 0)]
-	stp x2, x3, [sp, #(R + CT_REGS_GP + 16)]
-	stp x4, x5, [sp, #(R + CT_REGS_GP + 32)]
-	stp x6, x7, [sp, #(R + CT_REGS_GP + 48)]
-	stp d0, d1, [sp, #(R + CT_REGS_FP + 0)]
-	stp d2, d3, [sp, #(R + CT_REGS_FP + 16)]
-	stp d4, d5, [sp, #(R + CT_REGS_FP + 32)]
-	stp d6, d7, [sp, #(R + CT_REGS_FP + 48)]
-	add x9, x29, #8			/* regs->sp: the slot (hook.c) */
-	str x9, [sp, #(R + CT_REGS_SP)]
-	stp x8, x16, [sp, #E_X8]
-	stp q0, q1, [sp, #(E_Q + 0)]
-	stp q2, q3, [sp, #(E_Q + 32)]
-	stp q4, q5, [sp, #(E_Q + 64)]
-	stp q6, q7, [sp, #(E_Q + 96)]
+	/* the slot: the frame record's x30, at the caller's sp - 8; x16:
+	 * the function, the frame's second word */
+	ENTRY_SAVE x30, x16
 	/* ct_hook_enter(regs, the function, 3) */
-	add x0, sp, #R
+	add x0, sp, #ENT_R
 	mov x1, x16
 	mov x2, #3
 	bl ct_hook_enter
@@ -96,42 +68,9 @@ ct_libcall_tramp:
 	 * library function not called, V in the saved x0; 2 throw=, a jump to
 	 * the thrower instead; else 0 */
 	mov w17, w0
-	ldp q0, q1, [sp, #(E_Q + 0)]
-	ldp q2, q3, [sp, #(E_Q + 32)]
-	ldp q4, q5, [sp, #(E_Q + 64)]
-	ldp q6, q7, [sp, #(E_Q + 96)]
-	ldp x8, x16, [sp, #E_X8]
-	ldp x0, x1, [sp, #(R + CT_REGS_GP + 0)]
-	ldp x2, x3, [sp, #(R + CT_REGS_GP + 16)]
-	ldp x4, x5, [sp, #(R + CT_REGS_GP + 32)]
-	ldp x6, x7, [sp, #(R + CT_REGS_GP + 48)]
-	mov sp, x29
+	ENTRY_RESTORE
 	.cfi_def_cfa 31, 16
-	/* x30: the slot as ct_hook_enter left it (ct_return_tramp, or the
-	 * caller's address when the call is not hooked).  The slot is the
-	 * library function's stack from now on: it is cleared, so that the
-	 * trampoline's address is found there only when the function saved
-	 * its link register there (hook.c unhook_all: the others' are found
-	 * through the unwinder) */
-	ldr x30, [sp, #8]
-	.cfi_restore 30
-	str xzr, [sp, #8]
-	ldr x29, [sp], #16
-	.cfi_restore 29
-	.cfi_def_cfa_offset 0
-	cbnz w17, 1f
-	br x16
-1:	cmp w17, #2
-	b.eq 2f
-	/* record --inject's return=V: straight back to the caller (through
-	 * the return trampoline, which ends the call), x0 = V */
-	ret
-2:	/* throw=: a tail call of ct_inj_thrower (libcalltrace-throw.so) in
-	 * place of the body, x0 and x1 its arguments (inject.c put them in
-	 * the saved x0, x1), x30 the slot's, sp the caller's */
-	adrp x16, ct_inj_thrower
-	ldr x16, [x16, #:lo12:ct_inj_thrower]
-	br x16
+	ENTRY_LEAVE br
 	.cfi_endproc
 	.size ct_libcall_tramp, .-ct_libcall_tramp
 
