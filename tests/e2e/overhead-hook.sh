@@ -56,7 +56,7 @@ esac
 for bad in $want_line $other; do
 	rm -rf "$W/bad" && cp -r "$W/d" "$W/bad" || die "copy"
 	for f in "$W"/bad/*.proc; do
-		awk -v l="$bad" '$1 == l { $3 = $2 * 1000000000; $4 = $2 * 2000000000 } { print }' \
+		awk -v l="$bad" '$1 == l { $3 = sprintf("%.0f", $2 * 1000000000); $4 = sprintf("%.0f", $2 * 2000000000) } { print }' \
 			"$f" >"$f.new" && mv "$f.new" "$f"
 	done
 	guard "$CT" report -d "$W/bad" --format=csv >"$W/bad.csv" 2>"$W/bad.err"
