@@ -17,15 +17,20 @@ guard env -u CFLAGS -u CC -u CXX make -s -C "$TOP" install PREFIX="$P" O="${CT_B
 	>"$W/make.log" 2>&1
 echo "exit $RC" | add
 [ $RC -eq 0 ] || die "make install failed: $(tail -5 "$W/make.log")"
-# the aarch64 runtime is installed when it was built (make aarch64): then
-# it must be that file, and it is left out of the list compared
-A64P=lib/calltrace/aarch64/libcalltrace.so
-if [ -f "$TOP/build-aarch64/libcalltrace.so" ]; then
-	cmp -s "$TOP/build-aarch64/libcalltrace.so" "$P/$A64P" || fail "make install: no $A64P, or not build-aarch64's"
-elif [ -e "$P/$A64P" ]; then
-	fail "make install: $A64P installed, but build-aarch64 has none"
-fi
-(cd "$P" && find . -type f ! -path './share/doc/*' ! -path "./$A64P" | LC_ALL=C sort) | add
+# the aarch64 runtime and its thrower (record --inject's throw=) are
+# installed when they were built (make aarch64, the thrower with the cross
+# C++ compiler): then each must be that file, and they are left out of the
+# list compared
+for f in libcalltrace.so libcalltrace-throw.so; do
+	A64P=lib/calltrace/aarch64/$f
+	if [ -f "$TOP/build-aarch64/$f" ]; then
+		cmp -s "$TOP/build-aarch64/$f" "$P/$A64P" || fail "make install: no $A64P, or not build-aarch64's"
+	elif [ -e "$P/$A64P" ]; then
+		fail "make install: $A64P installed, but build-aarch64 has none"
+	fi
+done
+(cd "$P" && find . -type f ! -path './share/doc/*' ! -path ./lib/calltrace/aarch64/libcalltrace.so \
+	! -path ./lib/calltrace/aarch64/libcalltrace-throw.so | LC_ALL=C sort) | add
 [ -f "$P/share/doc/calltrace/calltrace.md" ] && echo "share/doc/calltrace/calltrace.md" | add
 
 section "the installed calltrace, from another directory"
