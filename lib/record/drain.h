@@ -54,8 +54,8 @@ struct ct_drain_ring;
 /* the buffer a thread is writing, as ct_drainer_peek hands it to an
  * observer (the live view and top: lib/record/follow.c): its len bytes from its
  * start, which will be at offset file_off of the thread's .ev file once
- * drained.  Its words up to the first zero one are written and final,
- * unless the recording takes records back (-t, triggers, --drop), when the
+ * drained.  Its records with a non-zero header word are written and final
+ * (follow.c: written_len), unless the recording takes records back (-t, triggers, --drop), when the
  * observer must not peek. */
 struct ct_drain_chunk {
 	int pid, gen, tid;

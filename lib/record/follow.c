@@ -195,15 +195,41 @@ static void scan_dir(struct ct_follow *f)
 
 /* ---- the drainer's side: peeks -------------------------------------------- */
 
-/* the words of a buffer being written that are written: up to the first
- * zero word (buffers are zeroed before they are reused; a word reserved
- * and not yet written is zero too) */
+/* the bytes of a buffer being written that are whole records, walked by
+ * their lengths as ct_flight_whole (flight.c) walks one: the runtime writes
+ * a record's payload before its header word (release), so a non-zero
+ * header is a record written, zero payload words and all (an HI record of
+ * addresses below 2^40, as under qemu-aarch64 or in a -no-pie program; an
+ * argument 0).  A zero header is a record not written yet (buffers are
+ * zeroed before they are reused), an ENTER's zero address word one whose
+ * 8-byte store is seen in halves.  from is where an earlier call stopped:
+ * a record's start */
 static uint64_t written_len(const char *buf, uint64_t from, uint64_t len)
 {
 	const uint32_t *w = (const uint32_t *)(const void *)buf;
 	uint64_t i = from / 4, n = len / 4;
-	while (i < n && __atomic_load_n(&w[i], __ATOMIC_ACQUIRE))
-		i++;
+	while (i < n) {
+		uint32_t x = __atomic_load_n(&w[i], __ATOMIC_ACQUIRE);
+		uint64_t size;
+		switch (x & 3) {
+		case CT_REC_PAD:
+			return i * 4;
+		case CT_REC_EXIT:
+			size = 1;
+			break;
+		case CT_REC_ENTER:
+			if (i + 2 > n || !__atomic_load_n(&w[i + 1], __ATOMIC_ACQUIRE))
+				return i * 4;
+			size = 2;
+			break;
+		default:
+			size = 1 + (uint64_t)CT_EXT_LEN(x);
+			break;
+		}
+		if (i + size > n)
+			return i * 4;
+		i += size;
+	}
 	return i * 4;
 }
 

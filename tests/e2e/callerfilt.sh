@@ -4,6 +4,7 @@
 # second -C; -C matching nothing, or nothing the other filters show, exits
 # 1 with a message; a bad regex exits 2 (tests/e2e/callerfilt.c).
 # variants: all
+# aarch64: yes patch
 build callerfilt "$E2E/callerfilt.c"
 record d ./callerfilt
 want_rc "record ./callerfilt" $RC 0 "$W/d.err"

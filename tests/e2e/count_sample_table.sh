@@ -5,6 +5,7 @@
 # after 200 ms of CPU time sampled at 4 kHz 41 frames deep; record's
 # summary and report still see every sample.
 # variants: one
+# aarch64: yes patch
 # front-ends: few
 build prog "$E2E/count_sample_table.c" -I"$TOP/include"
 

@@ -5,10 +5,11 @@
 # runtime's wrappers (the global definitions), which must find the real
 # ones there: they used to call address 0 (SIGSEGV, exit 139).
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 build libcxxlocal.so "$E2E/cxx_local_lib.cc" -shared -fPIC
 build cxx_local "$E2E/cxx_local.c"
-guard ./cxx_local ./libcxxlocal.so >"$W/plain.out" 2>"$W/plain.err"
+guard $EMU ./cxx_local ./libcxxlocal.so >"$W/plain.out" 2>"$W/plain.err"
 want_rc "./cxx_local (untraced)" $RC 0 "$W/plain.err"
 record d ./cxx_local ./libcxxlocal.so
 want_rc "record ./cxx_local ./libcxxlocal.so" $RC 0 "$W/d.err"

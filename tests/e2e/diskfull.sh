@@ -6,6 +6,7 @@
 # record exits 125 while the program's own status is in the summary and
 # info.
 # variants: one
+# aarch64: yes patch
 build faults "$E2E/faults.c" -I"$TOP/include"
 XDG_CACHE_HOME=$W/cache
 export XDG_CACHE_HOME

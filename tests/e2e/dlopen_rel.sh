@@ -6,6 +6,7 @@
 # absolute path: names resolve, also without the symbol cache
 # (CALLTRACE_NO_CACHE=1).
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 mkdir -p "$W/sub"
 build libplugin.so "$E2E/plugin.c" -shared -fPIC

@@ -3,6 +3,7 @@
 # calls were shown as libb's: libb.so+0x1119, bar_b+0x36), in replay,
 # report, coverage and callgrind.
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 build libdla.so "$E2E/dlswap_a.c" -shared -fPIC
 build libdlb.so "$E2E/dlswap_b.c" -shared -fPIC

@@ -4,10 +4,11 @@
 # calltrace the program runs the same, and without --flight the snapshot
 # is a mark.
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 build flight "$E2E/flight.c" -I"$TOP/include"
 section "without calltrace"
-./flight api >/dev/null 2>&1
+$EMU ./flight api >/dev/null 2>&1
 echo "exit $?" | add
 record d --flight=64K ./flight api
 want_rc "record --flight ./flight api" $RC 0 "$W/d.err"

@@ -6,6 +6,7 @@
 # wake-ups during one second of its sleep (per second of the time the sleep
 # took: longer on a busy machine); record still notices its end.
 # variants: one
+# aarch64: yes patch
 build idle "$E2E/flight_idle.c"
 record d --flight ./idle
 want_rc "record --flight ./idle" $RC 0 "$W/d.err"

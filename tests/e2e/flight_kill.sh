@@ -2,6 +2,7 @@
 # while it runs (no .ev file); once it is gone, its window is, with the open
 # calls entered before the snapshot and unfinished.
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 build flight "$E2E/flight.c" -I"$TOP/include"
 timeout -k 10 "$CT_TIMEOUT" "$CT" record -d "$W/d" --flight=64K ./flight kill \

@@ -1,6 +1,7 @@
 # record --flight: a program that dies of SIGSEGV after a long run; its
 # window is written when it is gone, with the crash at its end.
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 build flight "$E2E/flight.c" -I"$TOP/include"
 record d --flight=64K ./flight segv

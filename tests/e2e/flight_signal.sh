@@ -2,6 +2,7 @@
 # parent it is) writes a snapshot while the program runs, DIR/snapshot.1/, a
 # recording of its own; the program's later calls are in the final one only.
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 build flight "$E2E/flight.c" -I"$TOP/include"
 record d --flight=64K ./flight usr1 "$W/d"

@@ -4,6 +4,7 @@
 # next traced call wrote to a ring it did not have (SIGSEGV).  The parent's
 # calls are all recorded.
 # variants: one
+# aarch64: yes patch
 # front-ends: few
 build fork_nofd "$E2E/fork_nofd.c"
 record d ./fork_nofd

@@ -14,6 +14,7 @@
 # overhead.sh).  Only the checker's verdicts go to
 # the golden file, never a time.
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 build invariants "$E2E/invariants.c"
 build invariants_cxx "$E2E/invariants_cxx.cc"

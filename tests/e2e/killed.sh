@@ -5,6 +5,7 @@
 # record moves the killed one's directory (its lock went with it) to
 # DIR.old as before.  The program waits on a FIFO while record is killed.
 # variants: one
+# aarch64: yes patch
 build recstate "$E2E/recstate.c"
 mkfifo "$W/ready" "$W/go"
 fifo_read() { timeout -k 10 "$CT_TIMEOUT" cat "$1"; }

@@ -3,6 +3,7 @@
 # and the tree is that of replay of the same recording; bad options;
 # `calltrace ./prog` says what to type.
 # variants: one
+# aarch64: yes patch
 # front-ends: few
 build basic "$E2E/basic.c"
 build threads "$E2E/threads.c"

@@ -3,6 +3,7 @@
 # with -N and -C, on replay and report; one matching nothing: a warning,
 # as -F's; a bad regex: exit 2 (tests/e2e/locfilt.c, locfilt_b.c).
 # variants: all
+# aarch64: yes patch
 build locfilt "$E2E/locfilt.c" "$E2E/locfilt_b.c"
 record d ./locfilt
 want_rc "record ./locfilt" $RC 0 "$W/d.err"

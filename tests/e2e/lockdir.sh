@@ -8,6 +8,7 @@
 # first record's program waits on a FIFO (no sleeps): the second is run
 # while the first is surely recording.
 # variants: one
+# aarch64: yes patch
 build recstate "$E2E/recstate.c"
 mkdir "$W/cwd"
 mkfifo "$W/ready" "$W/go"

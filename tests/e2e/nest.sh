@@ -12,6 +12,7 @@
 # its fork() nor ends after its waitpid() returned (nest.c's
 # calltrace_mark() texts).  nest_speedscope.sh has speedscope read them.
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 command -v protoc >/dev/null || die "protoc not found (Debian package protobuf-compiler; make deps)"
 

@@ -5,6 +5,7 @@
 # front end are made unbelievable is shown as recorded, one whose other
 # front end's figures are is still corrected (no timing thresholds).
 # variants: one
+# aarch64: yes patch
 # front-ends: few
 build prog "$E2E/overhead.c"
 record d ./prog

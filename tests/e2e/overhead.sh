@@ -4,6 +4,7 @@
 # they show for a trace without the figures (an older one).  No timing
 # thresholds: only how corrected and raw times compare.
 # variants: all
+# aarch64: yes patch
 build prog "$E2E/overhead.c"
 record d ./prog
 want_rc "record ./prog" $RC 0 "$W/d.err"

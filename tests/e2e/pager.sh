@@ -6,6 +6,7 @@
 # is set and not empty or TERM=dumb; perfetto's binary trace is refused on
 # a terminal.
 # variants: one
+# aarch64: yes patch
 command -v script >/dev/null 2>&1 || die "script (util-linux) is needed"
 build pager "$E2E/pager.c"
 record p ./pager 3

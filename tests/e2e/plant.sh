@@ -11,6 +11,7 @@
 # line and exit 1, nothing behind it touched.  Without root (or setpriv)
 # the links are planted by ourselves: the same refusals.
 # variants: one
+# aarch64: yes patch
 build recstate "$E2E/recstate.c"
 as_other=
 if [ "$(id -u)" != 0 ]; then

@@ -4,6 +4,7 @@
 # Patched entries are written by the runtime's constructor, after the
 # .preinit_array has run: there only main's calls are traced.
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 build preinit "$E2E/preinit.c"
 record d ./preinit

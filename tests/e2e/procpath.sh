@@ -6,6 +6,7 @@
 # name every function, from the files and from the symbols saved in the
 # recording; info shows the paths whole (doc/format.md).
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 dir="$W/lib\\n
 arg injected"

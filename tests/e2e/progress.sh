@@ -4,6 +4,7 @@
 # CALLTRACE_PROGRESS=0 or when stderr is not a terminal.  Its output on
 # stdout is the same either way.
 # variants: one
+# aarch64: yes patch
 build basic "$E2E/basic.c"
 record d ./basic
 want_rc "record ./basic" $RC 0 "$W/d.err"

@@ -5,6 +5,7 @@
 # phase.  P2+50ms falls inside phase2, as does P2+51ms, after phase1 and
 # before phase3.
 # variants: one
+# aarch64: yes patch
 # front-ends: few
 build range "$E2E/range.c"
 record d ./range

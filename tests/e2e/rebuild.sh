@@ -2,6 +2,7 @@
 # program was rebuilt or deleted, and says so; a changed binary is never
 # used for names without its symbols saved.
 # variants: one
+# aarch64: yes patch
 build basic "$E2E/basic.c"
 record d ./basic
 want_rc "record ./basic" $RC 0 "$W/d.err"

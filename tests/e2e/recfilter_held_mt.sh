@@ -9,6 +9,7 @@
 # a busy machine may make one long (it waits for a CPU), and -t then keeps
 # it, which short_kept checks against its recorded duration.
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 build held "$E2E/recfilter_held_mt.c"
 LC='--libcall=^(atoi|strtol|usleep)$'

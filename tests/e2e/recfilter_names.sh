@@ -4,6 +4,7 @@
 # matching main or std::thread's entry warns before the run (issue 28,
 # items 1 and 2)
 # variants: one
+# aarch64: yes patch
 # front-ends: few
 build recfilter_names "$E2E/recfilter_names.cc"
 record full ./recfilter_names

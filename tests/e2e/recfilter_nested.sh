@@ -4,6 +4,7 @@
 # alloc5 is alloc1 { alloc3 { alloc5 } }, in replay and at record time
 # (doc/record.md, doc/replay.md)
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 build recfilter_nested "$E2E/recfilter_nested.c"
 record full ./recfilter_nested

@@ -5,6 +5,7 @@
 # notes them in the .proc file).  A function -N leaves out that no thread
 # starts in, and --hide of the start routine, warn of nothing.
 # variants: all
+# aarch64: yes patch
 # front-ends: few
 build recfilter_thread "$E2E/recfilter_thread.c" -pthread
 for f in "-N ^worker\$" "-N ^work\$" "--hide ^worker\$"; do

@@ -6,6 +6,7 @@
 # layout it checked when it took the ring, records every call, and says
 # once what the program did.
 # variants: one
+# aarch64: yes patch
 build ringscribble "$E2E/ringscribble.c" -I"$TOP/include"
 said() {
 	grep -c "the ring of thread [0-9]*-0-[0-9]*: its header's layout was changed by the program after it was taken; ignored" "$W/$1.err"

@@ -5,6 +5,7 @@
 # refused before anything is moved: exit 127 (not found) or 126 (not
 # runnable), the previous recording as it was.
 # variants: one
+# aarch64: yes patch
 build faults "$E2E/faults.c" -I"$TOP/include"
 
 # the messages, with the work directory's name taken out

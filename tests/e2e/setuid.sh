@@ -5,13 +5,14 @@
 # thread; each is counted in the doorbell for record's summary).  Needs
 # root: otherwise the case prints why to its log and passes without checks.
 # variants: one
+# aarch64: yes patch
 # front-ends: few
 if [ "$(id -u)" != 0 ]; then
 	echo "setuid: skipped: not root (setuid to another user needs it)" >&2
 	exit 0
 fi
 build setuid "$E2E/setuid.c"
-guard ./setuid >"$W/plain.out" 2>"$W/plain.err"
+guard $EMU ./setuid >"$W/plain.out" 2>"$W/plain.err"
 want_rc "./setuid (untraced)" $RC 0 "$W/plain.err"
 section "untraced: stdout (exit $RC)"; add <"$W/plain.out"
 record d ./setuid

@@ -2,6 +2,7 @@
 # shows it with each function's own line; record-time filters (-N, --hide,
 # -t) and --flight keep a recorded call's site with it, a thread has its own.
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 build srcline "$E2E/srcline.c"
 # main's and worker's call sites are in libc: their lines (if libc's debug

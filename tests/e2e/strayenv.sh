@@ -5,6 +5,7 @@
 # changed its buffers, its mode or what it loads), and it keeps honouring
 # CALLTRACE_LIBCALL=0, the documented default-off switch (tests/lib.sh).
 # variants: one
+# aarch64: yes patch
 build recstate "$E2E/recstate.c"
 mkfifo "$W/fifo"
 # the hang guard of the runs with stray variables (a second is enough)

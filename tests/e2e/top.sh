@@ -3,6 +3,7 @@
 # the test opens only then: a handshake, no timing), the final profile's
 # functions and calls, bad options.
 # variants: one
+# aarch64: yes patch
 # front-ends: few
 build threads "$E2E/threads.c"
 build live_stream "$E2E/live_stream.c"

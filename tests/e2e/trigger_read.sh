@@ -9,6 +9,7 @@
 # values, else a read and a diff for each call.  An unknown kind: one line,
 # exit 2.
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 build trigger_read "$E2E/trigger_read.c"
 

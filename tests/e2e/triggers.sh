@@ -2,6 +2,7 @@
 # (calltrace_on/calltrace_off) and the windows (--time-range, --max-size):
 # each recording's tree (doc/record.md, "Triggers and windows")
 # variants: all
+# aarch64: yes patch
 # front-ends: all
 build triggers "$E2E/triggers.c" -I"$TOP/include"
 

@@ -3,6 +3,7 @@
 # the counters itself, as the runtime does, so that this tests record's
 # side alone.  A count of what is a loss means no "Nothing lost".
 # variants: one
+# aarch64: yes patch
 build faults "$E2E/faults.c" -I"$TOP/include"
 
 record d ./faults untraced

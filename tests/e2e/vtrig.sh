@@ -4,6 +4,7 @@
 # where both mean the same (depth=N, trace_off=call); graph and report
 # take it too; bad usage exits 2 (tests/e2e/basic.c).
 # variants: all
+# aarch64: yes patch
 # replay's lines without record's tracing marks, a call left with no line
 # inside written as replay writes a call without callees ("f();")
 no_marks() {
