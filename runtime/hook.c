@@ -546,6 +546,16 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
  * 3 a library call.  1: skip the function's body, returning to its caller
  * with the saved %rax (record --inject's return=V); 2: skip it, jumping to
  * ct_inj_thrower with the saved %rdi and %rsi (throw=) */
+/* the registers a plugin is given as the arguments (CT_PLUGIN_ARGS): none
+ * at aarch64's _mcount (kind 1), called after the prologue, where gcc has
+ * put the return address in x0 (as -A's register items are refused
+ * there: doc/args.md) */
+#ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
+#define PLUG_REGS(kind, r) ((kind) == 1 ? NULL : (r))
+#else
+#define PLUG_REGS(kind, r) (r)
+#endif
+
 CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
 {
 	struct ct_tstate *t = &ct_self;
@@ -648,7 +658,7 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	/* record --plugin (its calls take this path only); a limited
 	 * plugin's return goes the C way too when it wants it (CT_FR_ATRET) */
 	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn &&
-	    ct_plug_enter(t, d, fn, now, r) && ct_hook_fast)
+	    ct_plug_enter(t, d, fn, now, PLUG_REGS(kind, r)) && ct_hook_fast)
 		t->stk[d].flags |= CT_FR_ATRET;
 	/* record --inject (inject.c) */
 	int inj = 0;

@@ -9,6 +9,7 @@
 # function counts what the recording has, its own function untraced.
 # variants: all
 # front-ends: all
+# aarch64: yes patch
 build plugin "$E2E/plugprog.c"
 # shellcheck disable=SC2086
 $CC $CFLAGS -shared -fPIC -I"$TOP/include" -o "$W/echo.so" "$E2E/plugin_echo.c" \
