@@ -470,7 +470,6 @@ void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp)
 	uint32_t cap = __atomic_load_n(&c->cap, __ATOMIC_RELAXED);
 	if (d > cap)
 		d = cap;
-	d = open_at(c, d, sp);
 	uint64_t tag = ++c->sample_seq;
 	if (hooks || c->in_slow) {
 		/* the tracer's own time (an untraced run has none): charged to
@@ -478,6 +477,7 @@ void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp)
 		sample_add(c, 1, CT_COUNT_SSELF, n, 0);
 		return;
 	}
+	d = open_at(c, d, sp); /* (the hooked calls over by now) */
 	if (d <= 1) {
 		sample_add(c, 0, CT_COUNT_SSELF, n, 0); /* outside any call */
 		return;

@@ -286,11 +286,7 @@ static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint
 			if (f->flags & FR_CFA_SLOT)
 				continue;
 		}
-		f->flags &= ~CT_FR_HOOKED;
-		if (gen) {
-			f->flags &= ~FR_GEN_MASK;
-			f->flags |= FR_PARKED | (uintptr_t)gen << FR_GEN_SHIFT;
-		}
+		frame_unhooked(f, gen);
 	}
 	return nmiss;
 }
@@ -301,21 +297,13 @@ static void rehook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 {
 	for (uint32_t i = 0; i < t->depth; i++) {
 		struct ct_frame *f = &t->stk[i];
-		if (!f->ret || (f->flags & CT_FR_HOOKED) || f->cfa - 8 < sp)
+		if (!f->ret || !frame_rehook_wanted(f, gen) || f->cfa - 8 < sp)
 			continue;
-		if (gen) {
-			if (!(f->flags & FR_PARKED) ||
-			    (f->flags & FR_GEN_MASK) >> FR_GEN_SHIFT != gen)
-				continue;
-		} else if (f->flags & FR_PARKED) {
-			continue;
-		}
 		uintptr_t *slot = (uintptr_t *)frame_slot(f);
 		if ((CT_SLOT_KEYED && !slot) || *slot != f->ret)
 			continue;
 		*slot = TRAMP;
-		f->flags &= ~FR_GEN_MASK;
-		f->flags = (f->flags & ~FR_PARKED) | CT_FR_HOOKED;
+		frame_rehooked(f);
 	}
 }
 
@@ -546,14 +534,15 @@ static __attribute__((noinline)) void enter_slow(struct ct_tstate *t, uintptr_t 
  * 3 a library call.  1: skip the function's body, returning to its caller
  * with the saved %rax (record --inject's return=V); 2: skip it, jumping to
  * ct_inj_thrower with the saved %rdi and %rsi (throw=) */
-/* the registers a plugin is given as the arguments (CT_PLUGIN_ARGS): none
- * at aarch64's _mcount (kind 1), called after the prologue, where gcc has
- * put the return address in x0 (as -A's register items are refused
- * there: doc/args.md) */
+/* the saved registers as the arguments, for --plugin's args
+ * (CT_PLUGIN_ARGS) and --inject's if=: none at aarch64's _mcount (kind 1),
+ * called after the prologue, where gcc has put the return address in x0
+ * and the prologue may have moved the rest (as -A's register items are
+ * refused there: doc/args.md) */
 #ifdef CT_ARCH_SLOT_IN_FRAME_RECORD
-#define PLUG_REGS(kind, r) ((kind) == 1 ? NULL : (r))
+#define ARG_REGS(kind, r) ((kind) == 1 ? NULL : (r))
 #else
-#define PLUG_REGS(kind, r) (r)
+#define ARG_REGS(kind, r) (r)
 #endif
 
 CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t kind)
@@ -658,12 +647,12 @@ CT_HIDDEN int ct_hook_enter(struct ct_arch_regs *r, uintptr_t site, uintptr_t ki
 	/* record --plugin (its calls take this path only); a limited
 	 * plugin's return goes the C way too when it wants it (CT_FR_ATRET) */
 	if (unlikely(ct_plug_on) && t->depth == d + 1 && t->stk[d].fn == fn &&
-	    ct_plug_enter(t, d, fn, now, PLUG_REGS(kind, r)) && ct_hook_fast)
+	    ct_plug_enter(t, d, fn, now, ARG_REGS(kind, r)) && ct_hook_fast)
 		t->stk[d].flags |= CT_FR_ATRET;
 	/* record --inject (inject.c) */
 	int inj = 0;
 	if (unlikely(ct_inj_on) && t->depth == d + 1 && t->stk[d].fn == fn)
-		inj = ct_inj_enter(t, d, fn, r, (int)kind);
+		inj = ct_inj_enter(t, d, fn, ARG_REGS(kind, r), (int)kind);
 	t->busy--;
 	if (unlikely(inj >> 8))
 		ct_inj_raise(inj >> 8);
@@ -937,7 +926,6 @@ void ct_hook_leave(struct ct_tstate *t, uintptr_t sp)
 	if (!gen)
 		return;
 	for (uint32_t i = 0; i < t->depth; i++)
-		if ((t->stk[i].flags & FR_PARKED) &&
-		    (t->stk[i].flags & FR_GEN_MASK) >> FR_GEN_SHIFT == gen)
+		if (frame_parked_under(&t->stk[i], gen))
 			t->stk[i].flags |= FR_LEFT;
 }

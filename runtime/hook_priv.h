@@ -61,6 +61,35 @@ struct ct_hook_area {
 #endif
 #define FR_GEN_MASK ((uintptr_t)FR_GEN_MAX << FR_GEN_SHIFT)
 
+/* a frame whose real return address was given back: not hooked, and with
+ * gen (a context switch's number) parked under it */
+static inline void frame_unhooked(struct ct_frame *f, uint32_t gen)
+{
+	f->flags &= ~CT_FR_HOOKED;
+	if (gen)
+		f->flags = (f->flags & ~FR_GEN_MASK) | FR_PARKED | (uintptr_t)gen << FR_GEN_SHIFT;
+}
+
+/* is f parked under gen? */
+static inline bool frame_parked_under(const struct ct_frame *f, uint32_t gen)
+{
+	return (f->flags & FR_PARKED) && (f->flags & FR_GEN_MASK) >> FR_GEN_SHIFT == gen;
+}
+
+/* is f, not hooked, one to hook again now: parked under gen, or with gen
+ * 0 not parked at all */
+static inline bool frame_rehook_wanted(const struct ct_frame *f, uint32_t gen)
+{
+	return !(f->flags & CT_FR_HOOKED) &&
+	       (gen ? frame_parked_under(f, gen) : !(f->flags & FR_PARKED));
+}
+
+/* a frame hooked again: no longer parked */
+static inline void frame_rehooked(struct ct_frame *f)
+{
+	f->flags = (f->flags & ~(FR_PARKED | FR_GEN_MASK)) | CT_FR_HOOKED;
+}
+
 static inline struct ct_hook_area *hook_area(struct ct_tstate *t)
 {
 	if (likely(t->hook != NULL))

@@ -50,11 +50,7 @@ static int unw_fix_one(void *ctx, void *arg)
 		if (f->cfa == cfa && f->ret && f->ret != TRAMP &&
 		    (f->flags & (FR_CFA_SLOT | CT_FR_HOOKED)) == (FR_CFA_SLOT | CT_FR_HOOKED)) {
 			u->set_gr(ctx, CT_ARCH_DWARF_RA, f->ret);
-			f->flags &= ~CT_FR_HOOKED;
-			if (u->gen) {
-				f->flags &= ~FR_GEN_MASK;
-				f->flags |= FR_PARKED | (uintptr_t)u->gen << FR_GEN_SHIFT;
-			}
+			frame_unhooked(f, u->gen);
 			u->fixed = true;
 			return 5;
 		}
@@ -86,15 +82,6 @@ struct unw_re {
 	struct unw_fix *fns;
 };
 
-static bool rehook_wanted(const struct ct_frame *f, uint32_t gen)
-{
-	if (f->flags & CT_FR_HOOKED)
-		return false;
-	if (!gen)
-		return !(f->flags & FR_PARKED);
-	return (f->flags & FR_PARKED) && (f->flags & FR_GEN_MASK) >> FR_GEN_SHIFT == gen;
-}
-
 static int unw_rehook_one(void *ctx, void *arg)
 {
 	struct unw_re *u = arg;
@@ -108,10 +95,9 @@ static int unw_rehook_one(void *ctx, void *arg)
 		 * caller's CFA) */
 		if (f->cfa != cfa || !(f->flags & FR_CFA_SLOT) || f->ret != ip)
 			continue;
-		if (rehook_wanted(f, u->gen)) {
+		if (frame_rehook_wanted(f, u->gen)) {
 			u->fns->set_gr(ctx, CT_ARCH_DWARF_RA, TRAMP);
-			f->flags &= ~(FR_PARKED | FR_GEN_MASK);
-			f->flags |= CT_FR_HOOKED;
+			frame_rehooked(f);
 			u->left--;
 		}
 		break;
@@ -175,7 +161,7 @@ void ct_hook_rehook_unwinder(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
 	for (uint32_t i = 0; i < t->depth; i++) {
 		const struct ct_frame *f = &t->stk[i];
 		u.left += (f->flags & FR_CFA_SLOT) && f->ret && f->ret != TRAMP &&
-			  f->cfa - 8 >= sp && rehook_wanted(f, gen);
+			  f->cfa - 8 >= sp && frame_rehook_wanted(f, gen);
 	}
 	if (u.left && unwinder_found())
 		unw_walk(unw_rehook_one, &u);

@@ -334,18 +334,10 @@ static bool fires(struct rule *r)
 	return !r->prob || next_random() < r->prob - 1;
 }
 
-#if defined(__aarch64__)
-/* aarch64 (record refuses it first): _mcount's x0-x7 are not the
- * arguments (gcc puts the link register in x0, the prologue may have
- * moved the rest) */
-#define CT_INJ_MCOUNT_NO_ARGS 1
-#else
-#define CT_INJ_MCOUNT_NO_ARGS 0
-#endif
-
 /* kind: the hooked front end (0 fentry, 1 mcount, 2 patched, 3 library
- * call) or -1 (-finstrument-functions, regs NULL).  The rule that fires,
- * or -1 */
+ * call) or -1 (-finstrument-functions); regs NULL where the registers are
+ * not the arguments (-finstrument-functions, aarch64's _mcount: hook.c
+ * ARG_REGS; record refuses if= there first).  The rule that fires, or -1 */
 static int choose(uint32_t mask, int kind, const struct ct_arch_regs *regs)
 {
 	for (uint32_t i = 0; i < I.nr; i++) {
@@ -359,7 +351,7 @@ static int choose(uint32_t mask, int kind, const struct ct_arch_regs *regs)
 			continue;
 		if ((r->acts & CT_INJ_A_THROW) && (kind == 1 || kind < 0 || !ct_inj_thrower))
 			continue;
-		if (!cond_holds(r, CT_INJ_MCOUNT_NO_ARGS && kind == 1 ? NULL : regs))
+		if (!cond_holds(r, regs))
 			continue;
 		if (fires(r))
 			return (int)i;

@@ -32,8 +32,6 @@
  *    signal is unblocked and charged to the call open then.
  */
 #include <dlfcn.h>
-#include <elf.h>
-#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
