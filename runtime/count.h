@@ -28,9 +28,11 @@
 struct ct_count_thread {
 	struct ct_count_slot *slots; /* the table being filled (NULL: none yet) */
 	uint64_t mask;               /* (nslots - 1) << CT_C_SLOT_SHIFT */
-	uint32_t depth;              /* -finstrument-functions: entries of stk in use */
+	uint32_t depth;              /* entries of stk in use */
 	uint32_t cap;                /* stk's capacity (0: not set up) */
-	uintptr_t *stk;              /* the functions entered, stk[0] = 0 (no caller) */
+	uintptr_t *stk;              /* the calls open: a -finstrument-functions
+				      * call's function, a hooked one's site
+				      * (--sample); stk[0] = 0 (no caller) */
 	uintptr_t *cfa;              /* each one's CFA: a hooked front end's entry
 				      * (count.S, ct_count_enter_site), left when the stack
 				      * pointer is above it; UINTPTR_MAX: left at
