@@ -243,14 +243,19 @@ void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp)
 		}
 		uintptr_t *slot = (uintptr_t *)frame_slot(f);
 		uintptr_t ret = f->ret;
+		bool live = (!CT_SLOT_KEYED || slot) && (uintptr_t)slot >= sp;
+		bool reg_ra = f->flags & FR_CFA_SLOT;
 		/* an entry off the stack has ret 0: the -finstrument-functions
 		 * hot path reuses it without clearing it */
 		f->ret = 0;
 		f->flags &= CT_FR_FBITS;
-		if ((!CT_SLOT_KEYED || slot) && (uintptr_t)slot >= sp) {
-			if (*slot == TRAMP)
-				*slot = ret;
-		} else if (ret != TRAMP) {
+		if (live && *slot == TRAMP) {
+			*slot = ret;
+		} else if (ret != TRAMP && (!live || reg_ra)) {
+			/* off this stack, or (aarch64) a return address that was
+			 * a register and is kept where the function's code put
+			 * it: should the frame still return, it comes to the
+			 * trampoline, which finds it here */
 			orphan_add(t, f->cfa, ret);
 		}
 	}
@@ -839,6 +844,24 @@ CT_HIDDEN uintptr_t ct_hook_return(const struct ct_arch_retregs *r, uintptr_t cf
 	if (unlikely(ct_inj_on))
 		ct_inj_errno_now(); /* record --inject's errno=, last */
 	return ret;
+}
+
+/* a thread that stops tracing for good (thread.c ct_thread_stop, outside
+ * any hook): every hooked frame above sp gets its return address back,
+ * aarch64's FR_CFA_SLOT frames through the unwinder's walks (one each: a
+ * deep stack would push the first ones out of the orphans); what no walk
+ * reaches is left to the orphans (ct_hook_dropping) */
+void ct_hook_give_back(struct ct_tstate *t, uintptr_t sp)
+{
+	if (!t->hook)
+		return;
+	if (CT_ARCH_RA_IN_REG) {
+		uint32_t miss[NMISS];
+		unsigned nmiss = unhook_all(t, sp, 0, miss);
+		if (nmiss)
+			ct_hook_unhook_unwinder(t, miss, nmiss, 0);
+	}
+	ct_hook_dropping(t, 0, sp);
 }
 
 /* ---- whatever reads return addresses (wrap.c's interposers) ------------ */

@@ -438,6 +438,8 @@ extern bool ct_held_fast CT_HIDDEN;
 /* hook.c: frames removed from the shadow stack by other means (longjmp,
  * a catch): give hooked ones their return addresses back if still live */
 void ct_hook_dropping(struct ct_tstate *t, uint32_t from, uintptr_t sp) CT_HIDDEN;
+/* hook.c: a thread that stops for good: every hooked frame above sp */
+void ct_hook_give_back(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
 /* hook.c: after a catch, the frames above sp get the return trampoline again */
 void ct_hook_catch(struct ct_tstate *t, uintptr_t sp) CT_HIDDEN;
 /* hook.c, for wrap.c's interposers: real return addresses for a call that

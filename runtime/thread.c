@@ -253,7 +253,7 @@ void ct_thread_stop(struct ct_tstate *t, enum ct_untraced why)
 		 * memory only */
 		t->busy++;
 		if (t->stk)
-			ct_hook_dropping(t, 0, (uintptr_t)__builtin_frame_address(0));
+			ct_hook_give_back(t, (uintptr_t)__builtin_frame_address(0));
 		t->depth = 0;
 		t->busy--;
 	} else {
