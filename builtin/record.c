@@ -378,20 +378,6 @@ static int prepare_emulation(struct recorder *r, const char *exe)
 	return 0;
 }
 
-/* what must hold before anything is made: the runtime, a command that can
- * run (refused before anything is touched), the data directory, the
- * argument specs.  0, or record's exit status. */
-/* --count --sample: the first module built for a front end that keeps no
- * call stack while counting (-pg, -mfentry, patched entries, on aarch64) */
-static int hooked_module(void *ctx, const struct ct_modfound *m)
-{
-	char **found = ctx;
-	if (!m->instrumented || !(m->fe & ~CT_MOD_FE_CYG))
-		return 0;
-	*found = xstrdup(m->path);
-	return -1;
-}
-
 /* -A with argument items (argN, fpargN, fmt=, %LOC) for an aarch64
  * program: its only register-seeing front end is -pg, and at _mcount the
  * argument registers are not the arguments (doc/args.md, "AArch64"); -a
@@ -418,6 +404,9 @@ static int a64_args_refusal(struct recorder *r, const char *exe)
 	return 0;
 }
 
+/* what must hold before anything is made: the runtime, a command that can
+ * run (refused before anything is touched), the data directory, the
+ * argument specs.  0, or record's exit status. */
 static int prepare(struct recorder *r)
 {
 	int code = check_command(r->o.argv[0]);
@@ -455,22 +444,6 @@ static int prepare(struct recorder *r)
 			"runs that are can be traced",
 			r->o.argv[0]);
 	free(exe);
-	if (r->o.count && r->o.sample_ns && r->emu.on) {
-		/* counting keeps a stack of the hooked front ends' calls with
-		 * --sample on x86-64 only (runtime/hook.c count_enter): an
-		 * aarch64 program's trampolines count by call site */
-		char *hooked = NULL;
-		struct ct_error me;
-		ct_modules_walk(r->o.argv[0], NULL, 0, "--lib", hooked_module, &hooked, &me);
-		if (hooked)
-			ct_warn("%s is built for -pg, -mfentry or patched entries: --count keeps "
-				"no "
-				"stack of their calls, so --sample charges the time in them to the "
-				"-finstrument-functions call open, or outside any call; record "
-				"--sample without --count for their times",
-				hooked);
-		free(hooked);
-	}
 	if (r->o.inj.nrules && (code = resolve_inject(r)) != 0)
 		return code; /* (before DIR is touched) */
 	struct ct_error de;

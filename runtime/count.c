@@ -57,8 +57,11 @@ bool ct_count_stack; /* internal.h */
 #define FIRST_SLOTS (1u << 12)        /* 128 KiB */
 #define FIRST_SAMPLE_SLOTS (1u << 10) /* 32 KiB: a sample table */
 #define MAX_SLOTS (1u << 22)          /* 128 MiB of address space at most */
-#define STACK_CAP (1u << 20)          /* -finstrument-functions: calls open at most */
-#define HASH_MUL 0x5bd1e995u          /* count.S's too (an imm32: below 2^31) */
+#ifndef CT_ARCH_RA_IN_REG
+#define CT_ARCH_RA_IN_REG 0 /* the return address in a register (aarch64's x30) */
+#endif
+#define STACK_CAP (1u << 20) /* -finstrument-functions: calls open at most */
+#define HASH_MUL 0x5bd1e995u /* count.S's too (an imm32: below 2^31) */
 
 /* never matches (to is never ~0): the "last hit" before any */
 static struct ct_count_slot no_slot = {0, ~0ull, 0, 0};
@@ -175,7 +178,9 @@ static bool setup(struct ct_count_thread *c)
 	c->tid = (int)syscall(SYS_gettid);
 	c->last = &no_slot;
 	if (!c->stk) {
-		void *s = mmap(NULL, 2 * STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
+		/* (aarch64: a third array, the hooked calls' return addresses) */
+		size_t arrays = 2 + (CT_ARCH_RA_IN_REG != 0);
+		void *s = mmap(NULL, arrays * STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (s == MAP_FAILED) {
 			c->state = CT_TS_DONE;
@@ -183,6 +188,7 @@ static bool setup(struct ct_count_thread *c)
 		}
 		c->stk = s;
 		c->cfa = c->stk + STACK_CAP;
+		c->ret = CT_ARCH_RA_IN_REG ? c->cfa + STACK_CAP : NULL;
 		c->stk[0] = 0; /* below the outermost call: no caller */
 		c->cfa[0] = UINTPTR_MAX;
 		c->depth = 1;
@@ -388,7 +394,26 @@ static inline uint32_t open_at(const struct ct_count_thread *c, uint32_t d, uint
 	return d;
 }
 
-void ct_count_enter_site(uintptr_t site, uintptr_t cfa)
+/* open_at for a sample: on aarch64 a call whose CFA is the stack pointer
+ * itself may still run without a frame of its own (at its caller's stack
+ * pointer), or in untraced code it branched to (a tail call), or have
+ * returned to its caller, which runs at that stack pointer too.  It runs
+ * while the link register still holds its return address and pc is not
+ * back in the function that address is in (fnextent.c): once returned,
+ * the caller is there, or has made another call (a new return address) */
+static inline uint32_t open_at_pc(const struct ct_count_thread *c, uint32_t d, uintptr_t sp,
+				  uintptr_t pc, uintptr_t lr)
+{
+	while (d > 1 && c->cfa[d - 1] <= sp) {
+		if (CT_ARCH_RA_IN_REG && c->cfa[d - 1] == sp && c->ret && lr == c->ret[d - 1] &&
+		    !ct_fnextent_within(lr - 1, pc))
+			break;
+		d--;
+	}
+	return d;
+}
+
+static void enter_site(uintptr_t site, uintptr_t cfa, uintptr_t ret)
 {
 	struct ct_count_thread *c = &ct_count_self;
 	if (c->cap == 0 && !setup(c)) {
@@ -409,9 +434,23 @@ void ct_count_enter_site(uintptr_t site, uintptr_t cfa)
 	}
 	c->cfa[d] = cfa;
 	c->stk[d] = site;
+	if (c->ret)
+		c->ret[d] = ret;
 	__asm__ volatile("" ::: "memory");
 	c->depth = d + 1;
 	count_slow(c, from, site | CT_COUNT_SITE, false);
+}
+
+void ct_count_enter_site(uintptr_t site, uintptr_t cfa)
+{
+	enter_site(site, cfa, 0);
+}
+
+/* aarch64 (patch.S): and the return address into the caller, which a
+ * sample compares with the link register (open_at_pc) */
+void ct_count_enter_site_lr(uintptr_t site, uintptr_t cfa, uintptr_t ret)
+{
+	enter_site(site, cfa, ret);
 }
 
 /* ---- the register-seeing front ends (arch/<arch>/count.S) ---------------- */
@@ -419,7 +458,6 @@ void ct_count_enter_site(uintptr_t site, uintptr_t cfa)
 /* an arc the trampoline did not find in the table (or no table yet): ret is
  * the caller's return address, site the hook's return address in the
  * callee */
-void ct_count_site(uintptr_t ret, uintptr_t site) CT_HIDDEN;
 void ct_count_site(uintptr_t ret, uintptr_t site)
 {
 	count_slow(&ct_count_self, ret, site | CT_COUNT_SITE, false);
@@ -458,7 +496,7 @@ static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, ui
  * are the program's own (as an untraced run's).  The samples go to a
  * table of their own, never the arcs': the hooks' probe chains stay as
  * they are without samples. */
-void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp)
+void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp, uintptr_t pc, uintptr_t lr)
 {
 	struct ct_count_thread *c = &ct_count_self;
 	if (c->state != CT_TS_ACTIVE || !c->st.slots)
@@ -477,7 +515,7 @@ void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp)
 		sample_add(c, 1, CT_COUNT_SSELF, n, 0);
 		return;
 	}
-	d = open_at(c, d, sp); /* (the hooked calls over by now) */
+	d = open_at_pc(c, d, sp, pc, lr); /* (the hooked calls over by now) */
 	if (d <= 1) {
 		sample_add(c, 0, CT_COUNT_SSELF, n, 0); /* outside any call */
 		return;

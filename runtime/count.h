@@ -37,6 +37,8 @@ struct ct_count_thread {
 				      * (count.S, ct_count_enter_site), left when the stack
 				      * pointer is above it; UINTPTR_MAX: left at
 				      * its exit (-finstrument-functions) */
+	uintptr_t *ret;              /* aarch64: each hooked call's return address into
+			 * its caller (NULL elsewhere) */
 	struct ct_count_slot *last;  /* the slot hit last (-finstrument-functions) */
 	struct ct_count_header *hdr; /* the table's file, mapped */
 	size_t map_len;
@@ -87,12 +89,20 @@ void ct_count_exit(void *fn) __attribute__((visibility("hidden")));
  * is over once the stack pointer is above cfa), when count.S's own path
  * cannot (no stack yet, or too deep) */
 void ct_count_enter_site(uintptr_t site, uintptr_t cfa) __attribute__((visibility("hidden")));
+/* a hooked call counted by its site and its caller's return address ret
+ * (the trampolines, without --sample) */
+void ct_count_site(uintptr_t ret, uintptr_t site) __attribute__((visibility("hidden")));
+/* ... aarch64's (patch.S), with the return address into the caller */
+void ct_count_enter_site_lr(uintptr_t site, uintptr_t cfa, uintptr_t ret)
+	__attribute__((visibility("hidden")));
 /* a forked child: its tables are its own (fork.c) */
 void ct_count_after_fork(void) __attribute__((visibility("hidden")));
 /* record --count --sample: n samples, from the signal handler (sample.c);
  * hooks: they interrupted the runtime's own code; sp: the interrupted
- * stack pointer (the hooked front ends' calls below it are over) */
-void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp) __attribute__((visibility("hidden")));
+ * stack pointer (the hooked front ends' calls below it are over); pc and
+ * lr (aarch64's link register; 0 elsewhere): the interrupted ones */
+void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp, uintptr_t pc, uintptr_t lr)
+	__attribute__((visibility("hidden")));
 /* the thread ends: its mappings go (thread.c) */
 void ct_count_thread_exit(void) __attribute__((visibility("hidden")));
 #endif

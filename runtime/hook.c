@@ -164,6 +164,20 @@ static intptr_t mcount_fp_off(uintptr_t site, uintptr_t fn)
 	return off;
 }
 
+/* record --count --sample, aarch64 _mcount (tramp.S): the call goes on the
+ * counting stack with its CFA, from the prologue as ct_hook_enter finds
+ * it, and the return address into its caller (the slot's); a prologue it
+ * does not follow: counted by call site, not on the stack */
+void ct_hook_count_mcount(uintptr_t site, const uintptr_t *slot) CT_HIDDEN;
+void ct_hook_count_mcount(uintptr_t site, const uintptr_t *slot)
+{
+	intptr_t off = mcount_fp_off(site, mcount_fn(site));
+	if (unlikely(off > 0))
+		ct_count_site(*slot, site);
+	else
+		ct_count_enter_site_lr(site, (uintptr_t)slot - 8 - (uintptr_t)off, *slot);
+}
+
 /* a hooked frame's slot, from its entry on the shadow stack: a library
  * call's is below its CFA (FR_CFA_SLOT); a -pg frame's is found by its
  * function's prologue read again (rare: a throw, backtrace(), a context

@@ -419,10 +419,16 @@ extern bool ct_hook_fast CT_HIDDEN;
 /* record --count: the hooks count (set once, before any traced call; count.c) */
 extern bool ct_count_on CT_HIDDEN;
 /* ... and --sample is on too: count.S pushes the x86-64 hooked front
- * ends' calls on the counting stack with their CFAs, which the samples
- * are charged on (count.c ct_count_enter_site); plain --count keys them
- * by call site and keeps nothing */
+ * ends' calls on the counting stack with their CFAs, as aarch64's patch.S
+ * its patched entries', which the samples are charged on (count.c
+ * ct_count_enter_site); plain --count keys them by call site and keeps
+ * nothing */
 extern bool ct_count_stack CT_HIDDEN;
+/* fnextent.c: the sorted starts of a module's functions (patched entries
+ * and symbols) in its code [lo, hi); is pc in the function holding at? */
+void ct_fnextent_add(uintptr_t lo, uintptr_t hi, const uintptr_t *entries, size_t nentries,
+		     const uintptr_t *syms, size_t nsyms) CT_HIDDEN;
+bool ct_fnextent_within(uintptr_t at, uintptr_t pc) CT_HIDDEN;
 /* cyg.c: -t alone, and the TSC is the clock: the -finstrument-functions
  * hooks hold entries back on their own short path (one byte tested) */
 extern bool ct_cyg_held CT_HIDDEN;

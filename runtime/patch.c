@@ -533,6 +533,20 @@ bool ct_patch_module(const char *path, const char *name, uintptr_t bias, const v
 				__builtin___clear_cache((char *)plo, (char *)phi);
 			}
 		}
+#ifdef CT_PS_OWN
+		/* aarch64 --count --sample: where each function's code ends
+		 * (fnextent.c), for a sample in one without a frame */
+		if (ct_count_stack && patched) {
+			uintptr_t xlo = UINTPTR_MAX, xhi = 0;
+			for (int k = 0; k < phnum; k++)
+				if (ph[k].p_type == PT_LOAD && (ph[k].p_flags & PF_X)) {
+					uintptr_t lo = bias + ph[k].p_vaddr;
+					xlo = lo < xlo ? lo : xlo;
+					xhi = lo + ph[k].p_memsz > xhi ? lo + ph[k].p_memsz : xhi;
+				}
+			ct_fnextent_add(xlo, xhi, e, n, syms, nsyms);
+		}
+#endif
 	}
 	if (ct_filt_on && hs.n) {
 		if (!have_syms)

@@ -127,7 +127,8 @@ static inline void put(struct ct_tstate *t, uint32_t n, const void *uc)
 {
 	if (ct_count_on) {
 		uintptr_t pc = ct_arch_uc_pc(uc);
-		ct_count_sample(n, pc >= self_lo && pc < self_hi, ct_arch_uc_sp(uc));
+		ct_count_sample(n, pc >= self_lo && pc < self_hi, ct_arch_uc_sp(uc), pc,
+				ct_arch_uc_lr(uc));
 	} else {
 		ct_sample_put(t, n);
 	}

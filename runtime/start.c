@@ -197,6 +197,10 @@ static void process_init(void)
 	ct_libcall_init();
 	ct_callsite_init();
 	ct_sample_init(); /* record --sample: the signal's handler */
+	/* --count --sample: known before the modules are patched (patch.c
+	 * notes where aarch64's functions end); the hooks count from below */
+	const char *count_env = ct_getenv(CT_ENV_COUNT);
+	ct_count_stack = count_env && !strcmp(count_env, "1") && !ct_cfg.linked && ct_sample_ns;
 	/* the trampolines' fast paths read the TSC (set before the calibration
 	 * below, which measures them) */
 	ct_hook_modes();

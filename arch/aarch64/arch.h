@@ -111,4 +111,10 @@ static inline uintptr_t ct_arch_uc_sp(const void *uc)
 	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.sp;
 }
 
+/* the link register (x30) */
+static inline uintptr_t ct_arch_uc_lr(const void *uc)
+{
+	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.regs[30];
+}
+
 #endif

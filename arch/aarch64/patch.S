@@ -30,10 +30,12 @@
  * as x86-64's trampolines skip it; throw= (2) branches to ct_inj_thrower
  * instead, x0 and x1 its arguments.
  *
- * With record --count (ct_count_on, with or without --sample, as _mcount
- * in tramp.S) it calls ct_count_site (runtime/count.c) instead, with the
- * caller's return address and the site, and hooks no return: the slot
- * keeps the caller's return address, which the function gets in x30.
+ * With record --count (ct_count_on, as _mcount in tramp.S) it calls
+ * ct_count_site (runtime/count.c) instead, with the caller's return
+ * address and the site, and hooks no return: the slot keeps the caller's
+ * return address, which the function gets in x30.  With --sample too
+ * (ct_count_stack) ct_count_enter_site puts the call on the counting
+ * stack with its CFA.
  *
  * It saves every register a call may carry an argument in (x0-x8, q0-q7
  * whole: the C code and libc may use the vector registers) and keeps sp
@@ -78,9 +80,24 @@ ct_patch_tramp:
 	 * in the slot; the site, entry + 8), counted by ct_count_site; the
 	 * slot is left as it is, so the function goes on with x30 = the
 	 * caller's return address (w17 0: no injection's answer) */
+	adrp x10, ct_count_stack	/* --sample: on the counting stack */
+	ldrb w10, [x10, #:lo12:ct_count_stack]
+	cbnz w10, .Lstack
 	ldr x0, [x29, #8]
 	mov x1, x30
 	bl ct_count_site
+	mov w17, #0
+	b .Lrestore
+.Lstack:
+	/* ct_count_enter_site_lr(the site, the CFA: the caller's sp, x29 +
+	 * 16; the return address into the caller, in the slot): a sample
+	 * tells a function without a frame (which runs at its CFA) from one
+	 * that has returned by the link register and its callers' code
+	 * (runtime/count.c open_at_pc) */
+	mov x0, x30
+	add x1, x29, #16
+	ldr x2, [x29, #8]
+	bl ct_count_enter_site_lr
 	mov w17, #0
 	b .Lrestore
 	.cfi_endproc

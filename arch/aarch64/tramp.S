@@ -129,9 +129,18 @@ _mcount:
 	 * (the caller's return address, ours inside the traced function),
 	 * as x86-64's count.S keys it, counted by ct_count_site in C (no
 	 * assembly fast path on aarch64 yet) */
+	adrp x10, ct_count_stack	/* --sample: on the counting stack */
+	ldrb w10, [x10, #:lo12:ct_count_stack]
+	cbnz w10, 2f
 	ldr x0, [x9]
 	mov x1, x30
 	bl ct_count_site
+	b .Lrestore
+2:	/* ct_hook_count_mcount(the site, the slot): with the frame's CFA
+	 * (runtime/hook.c) */
+	mov x0, x30
+	mov x1, x9
+	bl ct_hook_count_mcount
 	b .Lrestore
 	.cfi_endproc
 	.size _mcount, .-_mcount

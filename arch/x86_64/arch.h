@@ -86,4 +86,11 @@ static inline uintptr_t ct_arch_uc_sp(const void *uc)
 	return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
 }
 
+/* ... and link register: none (a call pushes its return address) */
+static inline uintptr_t ct_arch_uc_lr(const void *uc)
+{
+	(void)uc;
+	return 0;
+}
+
 #endif

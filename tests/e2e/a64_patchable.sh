@@ -110,3 +110,28 @@ for name in p-gcc-2 p-clang-2; do
 		echo "$bad figures made unbelievable: $r" | add
 	done
 done
+
+# record --count --sample: the patched calls on the counting stack with
+# their CFAs (patch.S), and a function without a frame of its own told
+# from one that has returned by the link register and its caller's code
+# (count.c open_at_pc).  gcc -O2 makes one() and three() of sample.c branch
+# to loop() with no frame: their samples were charged to work() when a
+# call at its CFA was taken for over; before that the calls were counted
+# by call site and record warned.  sample_count checks the rest (a ratio
+# of one sample count to another, never a time)
+section "--count --sample: frameless functions (gcc -O2, one:three = 1:3 within 35 %)"
+aarch64-linux-gnu-gcc -g -O2 -fpatchable-function-entry=2 -I"$E2E" -o "$W/p-sample" \
+	"$E2E/sample.c" -lpthread || die "build p-sample"
+SAMPLE_ROUNDS=120 record cs --count --sample=4k ./p-sample
+want_rc "record --count --sample ./p-sample" $RC 0 "$W/cs.err"
+grep -c '^calltrace record: warning' "$W/cs.err" | sed 's/^/warnings: /' | add
+ct report cs --format=csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ s[$c["function"]] = $c["samples_self"] }
+	END {
+		o = s["one"]; t = s["three"]; w = s["work"]
+		print "one and three sampled: " (o > 0 && t > 0)
+		r = o > 0 ? t / o : 0
+		print "three/one within 35 % of 3: " (r >= 1.95 && r <= 4.05)
+		print "work (a loop of calls) under a tenth of one: " (w < o / 10)
+		printf "one %d, three %d, work %d samples\n", o, t, w >"/dev/stderr"
+	}' 2>>"$W/figures" | add

@@ -7,6 +7,7 @@
 # does, loses no frame, and counts every function's calls as --count alone.
 # variants: one
 # front-ends: few
+# aarch64: yes patch
 for p in longjmp.c exception.cc ucontext.c backtrace.c retaddr.c; do
 	n=${p%.*}
 	build "$n" "$E2E/$p"
