@@ -12,7 +12,9 @@
 #  - truth: the 10 functions with the most self samples of the untraced
 #    plain build under `perf record -e cpu-clock:u --call-graph=dwarf` (the
 #    same period), beside their sampled self time in `record --count
-#    --sample`, in two tables: the -finstrument-functions build and the
+#    --sample`, each side the median of RUNS runs (this VM's runs move by
+#    +-15 %; a line gives each run's main and the samples set apart as the
+#    tracer's), in two tables: the -finstrument-functions build and the
 #    patched-entry build (-fpatchable-function-entry=5);
 #    each difference against the larger of 10 % and 3 standard errors of
 #    the sample counts (3/sqrt(n) of the smaller count), "ok" or "OUT";
@@ -60,65 +62,118 @@ fi
 
 # perf_truth NAME PLAIN: perf's samples of the command PLAIN (the untraced
 # plain build, word-split), each charged to the innermost frame in PLAIN's
-# binary, into W/NAME.perf.txt (samples TAB function, most first; the
-# samples with no such frame as "[no frame in the program]"), and their
-# sum into W/NAME.perf.all; false if perf is not there or failed
+# binary, in RUNS runs: W/NAME.perf.txt has each function's median over the
+# runs (samples TAB function, most first; the samples with no such frame as
+# "[no frame in the program]"), W/NAME.perf.all the median of the runs'
+# sums and W/NAME.perf.runs the sums run by run; false if perf is not there
+# or failed
 perf_truth() {
 	_n=$1 _plain=$2
 	[ -n "$PERF" ] || return 1
 	# shellcheck disable=SC2086 # the command's words
 	set -- $_plain
 	_bin=$(readlink -f "$1")
-	# shellcheck disable=SC2086
-	"$PERF" record -q -e cpu-clock:u -c "$PERIOD" --call-graph=dwarf -o "$W/$_n.perf" \
-		-- $_plain >/dev/null 2>"$W/$_n.perf.err" || { say "$_n: perf record failed"; return 1; }
-	"$PERF" script -i "$W/$_n.perf" -F ip,sym,dso 2>/dev/null | awk -v bin="$_bin" '
-		# one sample: a blank line, then its frames, innermost first:
-		# "ADDR SYM (DSO)", or "ADDR SYM (inlined)" for an inlined call
-		function done_() { if (in_) { n[fn == "" ? "[no frame in the program]" : fn]++; all++ } in_ = 0; fn = "" }
-		/^[[:space:]]*$/ { done_(); next }
-		{
-			in_ = 1
-			if (fn != "") next
-			d = $NF; sub(/^\(/, "", d); sub(/\)$/, "", d)
-			if (d == bin) { fn = $2 }
-		}
-		END { done_(); for (f in n) print n[f] "\t" f; print all > "/dev/stderr" }' \
-		2>"$W/$_n.perf.all" | sort -t "$(printf '\t')" -k1,1nr >"$W/$_n.perf.txt"
+	_i=0
+	rm -f "$W/$_n.perf.runs"
+	while [ "$_i" -lt "$RUNS" ]; do
+		_i=$((_i + 1))
+		# shellcheck disable=SC2086
+		"$PERF" record -q -e cpu-clock:u -c "$PERIOD" --call-graph=dwarf -o "$W/$_n.perf" \
+			-- $_plain >/dev/null 2>"$W/$_n.perf.err" || { say "$_n: perf record failed"; return 1; }
+		"$PERF" script -i "$W/$_n.perf" -F ip,sym,dso 2>/dev/null | awk -v bin="$_bin" '
+			# one sample: a blank line, then its frames, innermost first:
+			# "ADDR SYM (DSO)", or "ADDR SYM (inlined)" for an inlined call
+			function done_() { if (in_) { n[fn == "" ? "[no frame in the program]" : fn]++; all++ } in_ = 0; fn = "" }
+			/^[[:space:]]*$/ { done_(); next }
+			{
+				in_ = 1
+				if (fn != "") next
+				d = $NF; sub(/^\(/, "", d); sub(/\)$/, "", d)
+				if (d == bin) { fn = $2 }
+			}
+			END { done_(); for (f in n) print n[f] "\t" f; print all > "/dev/stderr" }' \
+			2>>"$W/$_n.perf.runs" >"$W/$_n.perf.$_i.txt"
+	done
+	median_of "$W/$_n.perf" "$RUNS" >"$W/$_n.perf.txt"
+	awk -v k="$RUNS" '{ v[NR] = $1 } END { print med(v, NR) }
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }' \
+		"$W/$_n.perf.runs" >"$W/$_n.perf.all"
 	[ -s "$W/$_n.perf.txt" ]
+}
+
+# median_of BASE K: BASE.1.txt .. BASE.K.txt (samples TAB name) as one
+# list of each name's median over the K files (0 where a file lacks it),
+# most first
+median_of() {
+	_b=$1 _k=$2 _j=0 _fs=
+	while [ "$_j" -lt "$_k" ]; do
+		_j=$((_j + 1))
+		_fs="$_fs $_b.$_j.txt"
+	done
+	# shellcheck disable=SC2086 # the files
+	awk -F'\t' -v k="$_k" '
+		FNR == 1 { f++ }
+		{ v[$2, f] = $1; name[$2] = 1 }
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END { for (x in name) { for (i = 1; i <= k; i++) a[i] = v[x, i] + 0; print med(a, k) "\t" x } }' $_fs |
+		sort -t "$(printf '\t')" -k1,1gr
 }
 
 # truth NAME LABEL TRACED: the table of record --count --sample of the
 # command TRACED (a traced build, word-split; LABEL names it) against
-# perf_truth's W/NAME.perf.txt
+# perf_truth's W/NAME.perf.txt: medians of RUNS runs each; then main's
+# total and the samples set apart as the tracer's run by run
 truth() {
 	_n=$1 _l=$2 _tr=$3
 	echo "== $_n: sampled self time, record --count --sample ($HZ Hz) of the $_l build"
 	echo "== against perf record -e cpu-clock:u -c $PERIOD --call-graph=dwarf of the plain build"
-	echo "== (perf: each sample to its innermost frame in the program's binary)"
-	rm -rf "$W/$_n-$_l.d"
-	# shellcheck disable=SC2086 # the commands' words
-	"$CT" record -q -d "$W/$_n-$_l.d" --count --sample="$HZ" $_tr >/dev/null \
-		2>"$W/$_n-$_l.rec.err" ||
-		{ say "$_n: record failed: $(tail -1 "$W/$_n-$_l.rec.err")"; return; }
-	"$CT" report -d "$W/$_n-$_l.d" --format=csv >"$W/$_n-$_l.csv"
-	"$CT" report -d "$W/$_n-$_l.d" --format=json >"$W/$_n-$_l.json"
+	echo "== (perf: each sample to its innermost frame in the program's binary; medians of $RUNS runs)"
+	_i=0
+	rm -f "$W/$_n-$_l.runs"
+	while [ "$_i" -lt "$RUNS" ]; do
+		_i=$((_i + 1))
+		_d=$W/$_n-$_l.d
+		rm -rf "$_d"
+		# shellcheck disable=SC2086 # the commands' words
+		"$CT" record -q -d "$_d" --count --sample="$HZ" $_tr >/dev/null \
+			2>"$W/$_n-$_l.rec.err" ||
+			{ say "$_n: record failed: $(tail -1 "$W/$_n-$_l.rec.err")"; return; }
+		"$CT" report -d "$_d" --format=csv |
+			awk -F, 'NR > 1 { print $4 "\t" $1 }' >"$W/$_n-$_l.$_i.txt"
+		"$CT" report -d "$_d" --format=json >"$W/$_n-$_l.json"
+		# main's total, all samples, the tracer's
+		awk '{
+			if (match($0, /"name":"main","calls":[0-9]+,"samples_total":[0-9]+/)) {
+				s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); m = s }
+			if (match($0, /"samples":\{"all":[0-9]+/)) {
+				s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); a = s }
+			if (match($0, /"hooks":[0-9]+/)) {
+				s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); h = s }
+		} END { print m + 0, a + 0, h + 0 }' "$W/$_n-$_l.json" >>"$W/$_n-$_l.runs"
+	done
+	median_of "$W/$_n-$_l" "$RUNS" >"$W/$_n-$_l.txt"
 	if [ ! -s "$W/$_n.perf.txt" ]; then
 		echo "(no perf: the truth figures are skipped)"
 		return
 	fi
-	awk -F'\t' -v period="$PERIOD" -v csv="$W/$_n-$_l.csv" -v json="$W/$_n-$_l.json" \
-		-v all="$(cat "$W/$_n.perf.all")" '
+	awk -F'\t' -v period="$PERIOD" -v ours="$W/$_n-$_l.txt" -v runs="$W/$_n-$_l.runs" \
+		-v all="$(cat "$W/$_n.perf.all")" -v pruns="$(tr '\n' ' ' <"$W/$_n.perf.runs")" '
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		BEGIN {
-			while ((getline l < csv) > 0) {
-				if (!h++) continue
-				split(l, f, ",")
-				self[f[1]] = f[4]
+			FS = "\t"
+			while ((getline l < ours) > 0) { split(l, f, "\t"); self[f[2]] = f[1] }
+			r = 0
+			while ((getline l < runs) > 0) {
+				split(l, f, " "); r++; mm[r] = f[1]; aa[r] = f[2]; hh[r] = f[3]
+				ml = ml " " f[1]; hl = hl " " f[3] "/" f[2]
 			}
-			while ((getline l < json) > 0)
-				if (match(l, /"name":"main","calls":[0-9]+,"samples_total":[0-9]+/)) {
-					s = substr(l, RSTART, RLENGTH); sub(/.*:/, "", s); main = s
-				}
+			main = med(mm, r)
 			printf "%-28s %9s %9s %9s %9s %7s %7s\n", "function", "perf ms", "ours ms",
 				"perf smp", "ours smp", "diff", "bound"
 		}
@@ -138,6 +193,7 @@ truth() {
 			printf "%-28s %9.1f %9.1f %9d %9d %+6.1f%% %6.1f%% %s\n", "main (total; perf: all)",
 				all * period / 1e6, main * period / 1e6, all, main, d, 5.0,
 				(d <= 5 && d >= -5) ? "ok" : "OUT"
+			printf "run by run: perf all%s; main%s; the tracer'\''s/all%s\n", " " pruns, ml, hl
 		}' "$W/$_n.perf.txt"
 }
 

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "count.h"
+#include "insn.h"
 #include "internal.h"
 
 #ifndef sigev_notify_thread_id
@@ -121,14 +122,23 @@ static void find_self(void)
 		ct_elf_extent(__ehdr_start, true, &self_lo, &self_hi);
 }
 
+/* is the interrupted pc the tracer's?  In the runtime's code, or at the
+ * instruction that enters it: a hook's call (the nops an untraced run
+ * would run there) or the stub it goes through, patch.c's jump stub near
+ * the module or a PLT stub (arch insn.h ct_insn_enters), which are
+ * outside the runtime and not the program's (doc/record.md, "Sampling") */
+static inline bool tracers_pc(uintptr_t pc)
+{
+	return (pc >= self_lo && pc < self_hi) || (self_hi && ct_insn_enters(pc, self_lo, self_hi));
+}
+
 /* n samples: on the recorded path, or on the counting stack (--count),
- * where those inside the runtime's code are the tracer's own */
+ * where those the tracer's code took are set apart */
 static inline void put(struct ct_tstate *t, uint32_t n, const void *uc)
 {
 	if (ct_count_on) {
 		uintptr_t pc = ct_arch_uc_pc(uc);
-		ct_count_sample(n, pc >= self_lo && pc < self_hi, ct_arch_uc_sp(uc), pc,
-				ct_arch_uc_lr(uc));
+		ct_count_sample(n, tracers_pc(pc), ct_arch_uc_sp(uc), pc, ct_arch_uc_lr(uc));
 	} else {
 		ct_sample_put(t, n);
 	}

@@ -187,4 +187,59 @@ static inline uintptr_t ct_insn_plt_slot(uintptr_t p, uintptr_t lo, uintptr_t hi
 	return (uintptr_t)(b + 6) + (intptr_t)rel;
 }
 
+/* ---- the tracer's way in (record --count --sample) --------------------- */
+
+enum { CT_INSN_ENTER_NONE, CT_INSN_ENTER_CALL, CT_INSN_ENTER_CALL_SLOT, CT_INSN_ENTER_JMP_SLOT };
+
+/* Where the instruction at pc goes if it is `call rel32` (e8, *to its
+ * target: CT_INSN_ENTER_CALL), `call *slot(%rip)` (ff 15: *to the slot's
+ * content, CT_INSN_ENTER_CALL_SLOT) or `jmp *slot(%rip)` (ff 25 after a
+ * bnd prefix f2 where there is one, as PLT stubs and patch.c's jump stubs
+ * are: CT_INSN_ENTER_JMP_SLOT), each after an endbr64 where there is one;
+ * else CT_INSN_ENTER_NONE.  Reads the instruction's bytes only as far as
+ * the ones read so far say it goes (pc may be a 1-byte instruction at the
+ * end of a mapping), and the slot the instruction itself is about to read:
+ * for a signal handler's interrupted pc, whose instruction is mapped and
+ * about to run. */
+static inline unsigned ct_insn_enter_target(uintptr_t pc, uintptr_t *to)
+{
+	const uint8_t *b = (const uint8_t *)pc;
+	int32_t rel;
+	*to = 0;
+	if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa)
+		b += 4; /* endbr64: the function's code follows */
+	if (b[0] == 0xe8) {
+		memcpy(&rel, b + 1, 4);
+		*to = (uintptr_t)(b + 5) + (intptr_t)rel;
+		return CT_INSN_ENTER_CALL;
+	}
+	if (b[0] == 0xf2 && b[1] == 0xff && b[2] == 0x25)
+		b++;
+	else if (b[0] != 0xff || (b[1] != 0x15 && b[1] != 0x25))
+		return CT_INSN_ENTER_NONE;
+	memcpy(&rel, b + 2, 4);
+	memcpy(to, (const void *)((uintptr_t)(b + 6) + (intptr_t)rel), sizeof(*to));
+	return b[1] == 0x15 ? CT_INSN_ENTER_CALL_SLOT : CT_INSN_ENTER_JMP_SLOT;
+}
+
+/* Does the instruction at pc enter the code [lo, hi)?  A call or jump
+ * there, directly or through a slot, or a `call rel32` to a stub whose
+ * `jmp *slot` goes there (a PLT stub; patch.c's jump stub near the
+ * module): the hooks' calls of -pg, -mfentry, patched entries and
+ * -finstrument-functions.  The call's target is read as pc is: it is
+ * about to run.  (A call of a function whose first instruction calls
+ * there is not: that is the program's call of a traced function.) */
+static inline bool ct_insn_enters(uintptr_t pc, uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t to;
+	unsigned k = ct_insn_enter_target(pc, &to);
+	if (k == CT_INSN_ENTER_NONE)
+		return false;
+	if (to >= lo && to < hi)
+		return true;
+	if (k != CT_INSN_ENTER_CALL)
+		return false;
+	return ct_insn_enter_target(to, &to) == CT_INSN_ENTER_JMP_SLOT && to >= lo && to < hi;
+}
+
 #endif

@@ -3,6 +3,7 @@
  * sequences laid out as the compilers emit them. */
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "check.h"
 #include "insn.h"
@@ -117,10 +118,87 @@ static void test_calls(void)
 	CHECK(ct_insn_plt_slot(a, a, a + 64) == 0, "not a stub");
 }
 
+/* record --count --sample's test of a sample's pc: at the instruction that
+ * enters the runtime's code [lo, hi)?  (the page's second half stands for
+ * it; slots hold their targets) */
+static void test_enters(void)
+{
+	uint8_t code[64];
+	uintptr_t a, lo, hi, in;
+	memset(page, 0xcc, sizeof(page));
+	lo = (uintptr_t)(page + 4096);
+	hi = lo + 4096;
+	in = lo + 100;
+#define AT(off) ((uintptr_t)(page + 2048 + (off)))
+#define REL(from, len, to) ((int32_t)((intptr_t)(to) - (intptr_t)((from) + (len))))
+	/* call rel32 straight in; after an endbr64 */
+	int32_t r = REL(AT(0), 5, in);
+	code[0] = 0xe8;
+	memcpy(code + 1, &r, 4);
+	memcpy(page + 2048, code, 5);
+	CHECK(ct_insn_enters(AT(0), lo, hi), "call rel32 into the runtime");
+	CHECK(!ct_insn_enters(AT(0), lo + 200, hi), "call rel32 elsewhere");
+	static const uint8_t endbr[4] = {0xf3, 0x0f, 0x1e, 0xfa};
+	memcpy(page + 2048, endbr, 4);
+	r = REL(AT(4), 5, in);
+	memcpy(page + 2052, code, 1);
+	memcpy(page + 2053, &r, 4);
+	CHECK(ct_insn_enters(AT(0), lo, hi), "endbr64; call rel32");
+	/* call *slot(%rip) and a patch.c jump stub (jmp *0(%rip); .quad) */
+	memset(page, 0xcc, 4096);
+	static const uint8_t cs[6] = {0xff, 0x15, 0x10, 0, 0, 0};
+	memcpy(page + 2048, cs, 6);
+	memcpy(page + 2048 + 6 + 0x10, &in, 8);
+	CHECK(ct_insn_enters(AT(0), lo, hi), "call *slot into the runtime");
+	static const uint8_t stub[6] = {0xff, 0x25, 0, 0, 0, 0};
+	memcpy(page + 2048 + 100, stub, 6);
+	memcpy(page + 2048 + 106, &in, 8);
+	CHECK(ct_insn_enters(AT(100), lo, hi), "a jump stub");
+	/* a call to that stub (the patched entry's call); to a bnd PLT stub */
+	code[0] = 0xe8;
+	r = REL(AT(200), 5, AT(100));
+	memcpy(code + 1, &r, 4);
+	memcpy(page + 2048 + 200, code, 5);
+	CHECK(ct_insn_enters(AT(200), lo, hi), "call to a jump stub into the runtime");
+	static const uint8_t plt[11] = {0xf3, 0x0f, 0x1e, 0xfa, 0xf2, 0xff, 0x25, 0x20, 0, 0, 0};
+	memcpy(page + 2048 + 300, plt, 11);
+	memcpy(page + 2048 + 311 + 0x20, &in, 8);
+	r = REL(AT(400), 5, AT(300));
+	memcpy(code + 1, &r, 4);
+	memcpy(page + 2048 + 400, code, 5);
+	CHECK(ct_insn_enters(AT(300), lo, hi) && ct_insn_enters(AT(400), lo, hi),
+	      "endbr64; bnd jmp *slot, and a call to it");
+	/* a call to a function whose first instruction calls the runtime (the
+	 * program's call of a traced -fno-plt -mfentry function) is not */
+	memcpy(page + 2048 + 500, cs, 6);
+	memcpy(page + 2048 + 506 + 0x10, &in, 8);
+	r = REL(AT(600), 5, AT(500));
+	memcpy(code + 1, &r, 4);
+	memcpy(page + 2048 + 600, code, 5);
+	CHECK(!ct_insn_enters(AT(600), lo, hi), "a call to a traced function");
+	/* nor a ret, a jmp rel32, or a stub going elsewhere */
+	page[2048 + 700] = 0xc3;
+	CHECK(!ct_insn_enters(AT(700), lo, hi), "ret");
+	CHECK(!ct_insn_enters(AT(100), lo + 200, hi), "a stub elsewhere");
+	/* a 1-byte instruction at the end of a mapping: nothing read past it */
+	uint8_t *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(m != MAP_FAILED, "mmap");
+	if (m != MAP_FAILED) {
+		munmap(m + 4096, 4096);
+		m[4095] = 0xc3;
+		a = (uintptr_t)(m + 4095);
+		CHECK(!ct_insn_enters(a, lo, hi), "ret at a mapping's end");
+		munmap(m, 4096);
+	}
+#undef AT
+#undef REL
+}
+
 int main(void)
 {
 	test_entries();
 	test_nops();
 	test_calls();
+	test_enters();
 	return check_done();
 }
