@@ -2,13 +2,27 @@
 /*
  * bench/sigcost.c: what a CPU-time sample costs this machine with no
  * tracer at all (doc/record.md, "Sampling": the cost).  A loop of known
- * work runs with an EMPTY signal handler raised by the same clock as
- * record --sample's: a perf event on the thread's task-clock (user time,
- * O_ASYNC signal, PERF_EVENT_IOC_REFRESH in the handler, as
- * runtime/sample.c), or a POSIX timer on CLOCK_THREAD_CPUTIME_ID; it prints
- * the process's CPU time (user + system) and the signals taken.
+ * work runs with an EMPTY signal handler raised by the clocks record
+ * --sample may use (runtime/sample.c), each a perf event on the thread's
+ * task-clock (user time) but timer:
  *
- *   sigcost none|perf|timer HZ TURNS
+ *   none   no clock: the loop alone
+ *   nosig  the perf event's timer with no signal: its interrupt alone
+ *   trap   attr.sigtrap: a SIGTRAP sent as the thread returns to user
+ *          space from the timer's interrupt, the event runs on (the
+ *          runtime's clock where the kernel has it, Linux 5.13)
+ *   rt     O_ASYNC + F_SETSIG: a real-time signal sent from an irq_work
+ *          (a second interrupt), PERF_EVENT_IOC_REFRESH every 8 signals
+ *          (the runtime's clock without sigtrap)
+ *   rt1    the same, PERF_EVENT_IOC_REFRESH in every signal (the
+ *          runtime's clock until 2026-11-30)
+ *   timer  a POSIX timer on CLOCK_THREAD_CPUTIME_ID (checked at the tick)
+ *
+ * It prints the process's CPU time (user + system), the signals taken and
+ * the periods the perf event counted (its task-clock / the period).  The
+ * cost of one sample: (cpu - none's cpu) / signals (nosig: / periods).
+ *
+ *   sigcost MODE HZ TURNS
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -26,16 +40,15 @@
 
 static volatile long sink;
 static volatile long nsig;
-static int pfd = -1;
+static int pfd = -1, batch;
 
 static void on_sig(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
-	(void)si;
 	(void)uc;
 	nsig++;
-	if (pfd >= 0)
-		ioctl(pfd, PERF_EVENT_IOC_REFRESH, 1);
+	if (batch && (batch == 1 || si->si_code == POLL_HUP))
+		ioctl(pfd, PERF_EVENT_IOC_REFRESH, batch);
 }
 
 int main(int argc, char **argv)
@@ -44,14 +57,15 @@ int main(int argc, char **argv)
 		return 2;
 	const char *mode = argv[1];
 	long hz = atol(argv[2]), turns = atol(argv[3]);
-	int sig = SIGRTMAX - 2;
+	int rt = !strcmp(mode, "rt") || !strcmp(mode, "rt1"), trap = !strcmp(mode, "trap");
+	int sig = trap ? SIGTRAP : SIGRTMAX - 2;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sig;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigaction(sig, &sa, NULL);
 	int tid = (int)syscall(SYS_gettid);
-	if (!strcmp(mode, "perf")) {
+	if (rt || trap || !strcmp(mode, "nosig")) {
 		struct perf_event_attr a;
 		memset(&a, 0, sizeof(a));
 		a.type = PERF_TYPE_SOFTWARE;
@@ -61,11 +75,16 @@ int main(int argc, char **argv)
 		a.disabled = 1;
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
+		a.sigtrap = (unsigned)trap;
+		a.remove_on_exec = (unsigned)trap;
 		pfd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		struct f_owner_ex o = {F_OWNER_TID, tid};
-		if (pfd < 0 || fcntl(pfd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0 ||
-		    fcntl(pfd, F_SETSIG, sig) < 0 || fcntl(pfd, F_SETOWN_EX, &o) < 0 ||
-		    ioctl(pfd, PERF_EVENT_IOC_REFRESH, 1) < 0) {
+		batch = rt ? (mode[2] == '1' ? 1 : 8) : 0;
+		if (pfd < 0 ||
+		    (rt && (fcntl(pfd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0 ||
+			    fcntl(pfd, F_SETSIG, sig) < 0 || fcntl(pfd, F_SETOWN_EX, &o) < 0)) ||
+		    (rt ? ioctl(pfd, PERF_EVENT_IOC_REFRESH, batch)
+			: ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0)) < 0) {
 			perror("perf_event_open");
 			return 1;
 		}
@@ -82,15 +101,22 @@ int main(int argc, char **argv)
 		}
 		struct itimerspec its = {{0, 1000000000 / hz}, {0, 1000000000 / hz}};
 		timer_settime(id, 0, &its, NULL);
+	} else if (strcmp(mode, "none")) {
+		fprintf(stderr, "sigcost: no mode %s\n", mode);
+		return 2;
 	}
 	for (long i = 0; i < turns; i++)
 		sink++;
+	uint64_t count = 0;
+	if (pfd >= 0 && read(pfd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%s %ld Hz: cpu %.1f ms (user %.1f, sys %.1f), %ld signals\n", mode, hz,
+	printf("%s %ld Hz: cpu %.1f ms (user %.1f, sys %.1f), %ld signals, %lu periods\n", mode, hz,
 	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
 		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3,
 	       ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3,
-	       ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3, nsig);
+	       ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3, nsig,
+	       (unsigned long)(count / (uint64_t)(1000000000 / hz)));
 	return 0;
 }
