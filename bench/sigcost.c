@@ -8,6 +8,8 @@
  *
  *   none   no clock: the loop alone
  *   nosig  the perf event's timer with no signal: its interrupt alone
+ *   ring   the same writing a sample (PERF_SAMPLE_IP|PERF_SAMPLE_TIME) to
+ *          the event's mmap'd ring: a sampling without a signal
  *   trap   attr.sigtrap: a SIGTRAP sent as the thread returns to user
  *          space from the timer's interrupt, the event runs on (the
  *          runtime's clock where the kernel has it, Linux 5.13)
@@ -17,6 +19,8 @@
  *   rt1    the same, PERF_EVENT_IOC_REFRESH in every signal (the
  *          runtime's clock until 2026-11-30)
  *   timer  a POSIX timer on CLOCK_THREAD_CPUTIME_ID (checked at the tick)
+ *   kill   no clock: HZ signals in all, each sent by tgkill() after
+ *          TURNS/HZ turns (a signal without an interrupt)
  *
  * It prints the process's CPU time (user + system), the signals taken and
  * the periods the perf event counted (its task-clock / the period).  The
@@ -33,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -58,6 +63,7 @@ int main(int argc, char **argv)
 	const char *mode = argv[1];
 	long hz = atol(argv[2]), turns = atol(argv[3]);
 	int rt = !strcmp(mode, "rt") || !strcmp(mode, "rt1"), trap = !strcmp(mode, "trap");
+	int ring = !strcmp(mode, "ring");
 	int sig = trap ? SIGTRAP : SIGRTMAX - 2;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -65,7 +71,7 @@ int main(int argc, char **argv)
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigaction(sig, &sa, NULL);
 	int tid = (int)syscall(SYS_gettid);
-	if (rt || trap || !strcmp(mode, "nosig")) {
+	if (rt || trap || ring || !strcmp(mode, "nosig")) {
 		struct perf_event_attr a;
 		memset(&a, 0, sizeof(a));
 		a.type = PERF_TYPE_SOFTWARE;
@@ -75,6 +81,9 @@ int main(int argc, char **argv)
 		a.disabled = 1;
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
+		if (ring)
+			a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME;
+		a.wakeup_events = 1u << 30; /* (ring: no wake-up, no signal) */
 		a.sigtrap = (unsigned)trap;
 		a.remove_on_exec = (unsigned)trap;
 		pfd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -86,6 +95,11 @@ int main(int argc, char **argv)
 		    (rt ? ioctl(pfd, PERF_EVENT_IOC_REFRESH, batch)
 			: ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0)) < 0) {
 			perror("perf_event_open");
+			return 1;
+		}
+		if (ring && mmap(NULL, 257 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, pfd, 0) ==
+				    MAP_FAILED) {
+			perror("mmap");
 			return 1;
 		}
 	} else if (!strcmp(mode, "timer")) {
@@ -101,12 +115,18 @@ int main(int argc, char **argv)
 		}
 		struct itimerspec its = {{0, 1000000000 / hz}, {0, 1000000000 / hz}};
 		timer_settime(id, 0, &its, NULL);
-	} else if (strcmp(mode, "none")) {
+	} else if (strcmp(mode, "none") && strcmp(mode, "kill")) {
 		fprintf(stderr, "sigcost: no mode %s\n", mode);
 		return 2;
 	}
-	for (long i = 0; i < turns; i++)
-		sink++;
+	/* (the same loop in every mode: HZ rounds of TURNS/HZ turns) */
+	int kill = !strcmp(mode, "kill"), pid = getpid();
+	for (long k = 0; k < hz; k++) {
+		for (long i = 0; i < turns / hz; i++)
+			sink++;
+		if (kill)
+			syscall(SYS_tgkill, pid, tid, sig);
+	}
 	uint64_t count = 0;
 	if (pfd >= 0 && read(pfd, &count, sizeof(count)) != sizeof(count))
 		count = 0;
