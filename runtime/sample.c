@@ -34,7 +34,17 @@
  *
  * The signal is SIGTRAP with trap, else a real-time one, SIGRTMAX -
  * CT_SAMPLE_SIG_BELOW_MAX, not SIGPROF, which belongs to the program
- * (setitimer, gprof, gperftools).
+ * (setitimer, gprof, gperftools).  Should the program use that one too:
+ *  - its sigaction() and signal() for it are interposed here: the handler
+ *    stays calltrace's, the program's is remembered (and returned as the
+ *    old one), and every signal of that number that is not a sample (a
+ *    kill(), sigqueue(), the program's own timers, a breakpoint) is passed
+ *    to the program's handler, or takes its default action, or is
+ *    ignored, as the program asked; said once on stderr;
+ *  - while it blocks it, the thread's samples wait (SIGTRAP is pending
+ *    once, rt's at most CT_SAMPLE_BATCH, a timer keeps one signal pending
+ *    and counts its overruns): they are delivered when the signal is
+ *    unblocked and charged to the call open then.
  */
 #include <dlfcn.h>
 #include <errno.h>
