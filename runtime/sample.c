@@ -10,26 +10,41 @@
  *
  * The clock is a perf event where the kernel allows it (the thread's
  * task-clock, user time only as perf_event_paranoid 2 allows; its hrtimer
- * fires at the period; each overflow disables it, its signal re-arms it:
- * PERF_EVENT_IOC_REFRESH), else a POSIX timer on CLOCK_THREAD_CPUTIME_ID
+ * fires at the period), else a POSIX timer on CLOCK_THREAD_CPUTIME_ID
  * (SIGEV_THREAD_ID), which the kernel checks at its scheduler tick only:
  * a period shorter than the tick (4 ms at HZ=250) gives one signal per tick
  * whose overrun count says how many periods it stands for (the record
  * carries it), far fewer distinct samples.  Which one a process uses is in
  * its .proc file ("sample PERIOD SIGNAL perf|timer").
  *
- * The signal is a real-time one, SIGRTMAX - CT_SAMPLE_SIG_BELOW_MAX, not
- * SIGPROF, which belongs to the program (setitimer, gprof, gperftools).
- * Should the program use that one too:
+ * The perf event signals the thread one of two ways, the first the kernel
+ * takes (CT_ENV_SAMPLE_CLOCK may name where to start: trap, rt, timer):
+ *  - trap (Linux 5.13): attr.sigtrap, a SIGTRAP (si_code TRAP_PERF, our
+ *    cookie in si_perf_data) queued as task work, sent as the thread
+ *    returns to user space from the timer's interrupt: nothing more, and
+ *    the event runs on by itself (no system call in the handler);
+ *  - rt: O_ASYNC with F_SETSIG, a real-time signal that the kernel sends
+ *    from an irq_work, that is a second interrupt (a self-IPI) after the
+ *    timer's; its overflows queue a signal each, so the event is armed for
+ *    CT_SAMPLE_BATCH of them at a time (PERF_EVENT_IOC_REFRESH: the last
+ *    one, POLL_HUP, stops it and its handler re-arms it), which bounds
+ *    the queue while the thread blocks the signal.
+ * In a VM each interrupt costs microseconds (bench/sigcost.c, doc/record.md
+ * "The cost"): trap is half the cost of rt there.
+ *
+ * The signal is SIGTRAP with trap, else a real-time one, SIGRTMAX -
+ * CT_SAMPLE_SIG_BELOW_MAX, not SIGPROF, which belongs to the program
+ * (setitimer, gprof, gperftools).  Should the program use that one too:
  *  - its sigaction() and signal() for it are interposed here: the handler
  *    stays calltrace's, the program's is remembered (and returned as the
  *    old one), and every signal of that number that is not a sample (a
- *    kill(), sigqueue(), the program's own timers) is passed to the
- *    program's handler, or takes its default action, or is ignored, as
- *    the program asked; said once on stderr;
- *  - while it blocks it, the thread's samples wait (a timer keeps one
- *    signal pending and counts its overruns): they are delivered when the
- *    signal is unblocked and charged to the call open then.
+ *    kill(), sigqueue(), the program's own timers, a breakpoint) is passed
+ *    to the program's handler, or takes its default action, or is
+ *    ignored, as the program asked; said once on stderr;
+ *  - while it blocks it, the thread's samples wait (SIGTRAP is pending
+ *    once, rt's at most CT_SAMPLE_BATCH, a timer keeps one signal pending
+ *    and counts its overruns): they are delivered when the signal is
+ *    unblocked and charged to the call open then.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -50,6 +65,15 @@
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
+#ifndef TRAP_PERF
+#define TRAP_PERF 6 /* (glibc before 2.36 does not name it) */
+#endif
+
+/* the rt signal's perf event: overflows per PERF_EVENT_IOC_REFRESH */
+#define CT_SAMPLE_BATCH 8
+
+enum { CLK_TIMER = 1, CLK_RT, CLK_TRAP };
+static int clk; /* the process's clock (CLK_*) */
 
 uint64_t ct_sample_ns; /* internal.h */
 int ct_sample_sig;     /* internal.h */
@@ -90,7 +114,8 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
 	if (!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN)
 		return;
 	if (!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL) {
-		/* a real-time signal's default action: the process ends by it */
+		/* the default action: the process ends by it (a real-time
+		 * signal's, SIGTRAP's with a core dump) */
 		struct sigaction dfl;
 		memset(&dfl, 0, sizeof(dfl));
 		dfl.sa_handler = SIG_DFL;
@@ -144,6 +169,15 @@ static inline void put(struct ct_tstate *t, uint32_t n, const void *uc)
 	}
 }
 
+/* siginfo's si_perf_data (the kernel's field, which glibc's siginfo_t
+ * does not name: the word after si_addr) */
+static uintptr_t perf_data(const siginfo_t *si)
+{
+	uintptr_t v;
+	memcpy(&v, (const char *)&si->si_addr + sizeof(void *), sizeof(v));
+	return v;
+}
+
 static void on_sample(int sig, siginfo_t *si, void *uc)
 {
 	struct ct_tstate *t = &ct_self;
@@ -151,12 +185,20 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 	if (si->si_code == SI_TIMER && si->si_value.sival_ptr == &cookie) {
 		int over = si->si_overrun;
 		put(t, 1u + (over > 0 ? (uint32_t)over : 0u), uc);
-	} else if ((si->si_code == POLL_HUP || si->si_code == POLL_IN) && ct_sample_perf) {
-		/* the perf event's overflow: it stopped, start it again (one
-		 * that comes after its descriptor was closed: nothing) */
+	} else if (clk == CLK_TRAP && sig == SIGTRAP && si->si_code == TRAP_PERF &&
+		   perf_data(si) == (uintptr_t)&cookie) {
+		/* the perf event's overflow; it runs on (one that comes after
+		 * its descriptor was closed: nothing) */
+		if (t->sample_on == 2)
+			put(t, 1, uc);
+	} else if ((si->si_code == POLL_HUP || si->si_code == POLL_IN) && clk == CLK_RT) {
+		/* the perf event's overflow; the batch's last stopped it:
+		 * start it again (one that comes after its descriptor was
+		 * closed: nothing) */
 		if (t->sample_on == 2 && si->si_fd == t->sample_timer) {
 			put(t, 1, uc);
-			ioctl(t->sample_timer, PERF_EVENT_IOC_REFRESH, 1);
+			if (si->si_code == POLL_HUP)
+				ioctl(t->sample_timer, PERF_EVENT_IOC_REFRESH, CT_SAMPLE_BATCH);
 		}
 	} else {
 		errno = e;
@@ -166,9 +208,9 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 	errno = e;
 }
 
-/* this thread's task-clock as a perf event that signals it at each
- * period (sample_on 2; arm: started), or false */
-static bool perf_start(struct ct_tstate *t, bool arm)
+/* this thread's task-clock as a perf event of kind (CLK_TRAP, CLK_RT) that
+ * signals it at each period (sample_on 2; arm: started), or false */
+static bool perf_start(struct ct_tstate *t, int kind, bool arm)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof(a));
@@ -179,13 +221,20 @@ static bool perf_start(struct ct_tstate *t, bool arm)
 	a.disabled = 1;
 	a.exclude_kernel = 1; /* (what perf_event_paranoid 2 allows) */
 	a.exclude_hv = 1;
+	if (kind == CLK_TRAP) {
+		a.sigtrap = 1;
+		a.remove_on_exec = 1; /* (sigtrap wants it) */
+		a.sig_data = (uintptr_t)&cookie;
+	}
 	int fd = (int)syscall(SYS_perf_event_open, &a, t->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return false;
 	struct f_owner_ex o = {F_OWNER_TID, t->tid};
-	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0 ||
-	    fcntl(fd, F_SETSIG, ct_sample_sig) < 0 || fcntl(fd, F_SETOWN_EX, &o) < 0 ||
-	    (arm && ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) < 0)) {
+	if ((kind == CLK_RT &&
+	     (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0 ||
+	      fcntl(fd, F_SETSIG, ct_sample_sig) < 0 || fcntl(fd, F_SETOWN_EX, &o) < 0)) ||
+	    (arm && (kind == CLK_TRAP ? ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)
+				      : ioctl(fd, PERF_EVENT_IOC_REFRESH, CT_SAMPLE_BATCH)) < 0)) {
 		close(fd);
 		return false;
 	}
@@ -211,13 +260,28 @@ void ct_sample_init(void)
 	}
 	ct_sample_sig = SIGRTMAX - CT_SAMPLE_SIG_BELOW_MAX;
 	find_self();
-	/* a perf event if the kernel gives one (tried on this thread) */
-	struct ct_tstate probe = {.tid = (int)syscall(SYS_gettid)};
+	/* the first clock the kernel gives (tried on this thread), from the
+	 * one CT_ENV_SAMPLE_CLOCK names */
+	const char *c = ct_getenv(CT_ENV_SAMPLE_CLOCK);
+	clk = CLK_TRAP;
+	if (c && !strcmp(c, "rt"))
+		clk = CLK_RT;
+	else if (c && !strcmp(c, "timer"))
+		clk = CLK_TIMER;
+	else if (c && *c && strcmp(c, "trap"))
+		ct_log("%s=%s: not trap, rt or timer; ignored", CT_ENV_SAMPLE_CLOCK, c);
 	ct_sample_ns = ns;
-	ct_sample_perf = perf_start(&probe, false);
+	for (; clk > CLK_TIMER; clk--) {
+		struct ct_tstate probe = {.tid = (int)syscall(SYS_gettid)};
+		if (perf_start(&probe, clk, false)) {
+			close(probe.sample_timer);
+			break;
+		}
+	}
 	ct_sample_ns = 0;
-	if (probe.sample_on)
-		close(probe.sample_timer);
+	ct_sample_perf = clk != CLK_TIMER;
+	if (clk == CLK_TRAP)
+		ct_sample_sig = SIGTRAP;
 	memset(&prog_sa, 0, sizeof(prog_sa));
 	prog_sa.sa_handler = SIG_DFL;
 	struct sigaction sa, old;
@@ -242,7 +306,7 @@ void ct_sample_thread_start(struct ct_tstate *t)
 	t->sample_owed = 0;
 	if (!ct_sample_ns)
 		return;
-	if (ct_sample_perf && perf_start(t, true))
+	if (clk != CLK_TIMER && perf_start(t, clk, true))
 		return;
 	struct sigevent ev;
 	memset(&ev, 0, sizeof(ev));
@@ -317,10 +381,10 @@ static void say_taken(const struct sigaction *act)
 	if (act->sa_handler == SIG_DFL && !(act->sa_flags & SA_SIGINFO))
 		return;
 	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-		ct_log("the program sets its own handler for signal %d (SIGRTMAX-%d), which "
-		       "record --sample uses: the samples stay calltrace's, its other signals "
-		       "of that number go to the program's handler",
-		       ct_sample_sig, CT_SAMPLE_SIG_BELOW_MAX);
+		ct_log("the program sets its own handler for signal %d (%s), which record "
+		       "--sample uses: the samples stay calltrace's, its other signals of "
+		       "that number go to the program's handler",
+		       ct_sample_sig, ct_sample_sig == SIGTRAP ? "SIGTRAP" : "SIGRTMAX-2");
 }
 
 CT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)

@@ -343,11 +343,14 @@ _Static_assert(sizeof(struct ct_doorbell) <= CT_DOORBELL_SIZE, "doorbell fits it
 /* record --sample: the sampling period in ns of each thread's CPU time
  * (runtime/sample.c) */
 #define CT_ENV_SAMPLE "CALLTRACE_SAMPLE"
+/* the first sampling clock to try: "trap", "rt" or "timer" (tests, bench) */
+#define CT_ENV_SAMPLE_CLOCK "CALLTRACE_SAMPLE_CLOCK"
 /* "0": the start-up calibration's figures only, no CT_EXT_CALIB */
 #define CT_ENV_RECAL "CALLTRACE_RECAL"
 /* record -W cpu: "cpu" (runtime/filter.c ct_watch_cpu) */
 #define CT_ENV_WATCH "CALLTRACE_WATCH"
-/* the signal the sampling timers raise: SIGRTMAX - this (62 with glibc) */
+/* the signal the sampling timers raise where the kernel has no perf event
+ * with sigtrap: SIGRTMAX - this (62 with glibc); else SIGTRAP */
 #define CT_SAMPLE_SIG_BELOW_MAX 2
 
 /* ---- record --sched: the threads' context switches (DIR/sched) ----------

@@ -12,9 +12,9 @@
  *   sample exec       the work in the image it execs (itself, no mode)
  *   sample nested     the work with the program's own SIGALRM handler
  *                     (a CPU-time timer at 5 kHz) calling traced code
- *   sample own        the program takes the sampling signal for itself
- *                     (sigaction), raises it 100 times, and blocks it
- *                     around part of the work
+ *   sample own SIG    the program takes the sampling signal SIG (default
+ *                     SIGRTMAX-2) for itself (sigaction), raises it 100
+ *                     times, and blocks it around part of the work
  */
 #include <pthread.h>
 #include <signal.h>
@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 		setitimer(ITIMER_PROF, &off, NULL);
 		printf("handler ran: %s\n", handled > 0 ? "yes" : "no");
 	} else if (!strcmp(mode, "own")) {
-		int sig = SIGRTMAX - 2;
+		int sig = argc > 2 ? atoi(argv[2]) : SIGRTMAX - 2;
 		struct sigaction sa, old;
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = on_own;

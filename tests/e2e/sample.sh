@@ -13,7 +13,10 @@
 # recording must read back whole (replay, info), the program run as
 # untraced.  A program that takes the sampling signal for itself
 # (sigaction, raise, sigprocmask) keeps its handler and its signals, and
-# record says so.  Bad rates exit 2.
+# record says so, SIGTRAP (the trap clock's) and SIGRTMAX-2 (rt's).  The
+# clock is the first of trap, rt and timer the kernel gives (from the one
+# CALLTRACE_SAMPLE_CLOCK names), each gives samples, trap's handler makes
+# no PERF_EVENT_IOC_REFRESH, rt's one per 8 samples.  Bad rates exit 2.
 # variants: one
 # front-ends: few
 build prog "$E2E/sample.c"
@@ -138,13 +141,79 @@ grep -E '^unmatched' "$W/ns.info" | add
 grep -E '^lost' "$W/ns.info" >>"$W/figures"
 
 section "the program takes the sampling signal for itself"
-record own --sample ./prog own
-want_rc "record --sample ./prog own" $RC 0 "$W/own.err"
+# (SIGTRAP with the trap clock, SIGRTMAX-2 with the others: the .proc's)
+SIG=$(sed -n 's/^sample [0-9]* \([0-9]*\) .*/\1/p' "$W"/d/*.proc | head -n 1)
+record own --sample ./prog own "$SIG"
+want_rc "record --sample ./prog own $SIG" $RC 0 "$W/own.err"
 add <"$W/own.out"
-sed -n 's/^calltrace: \(.*own handler.*\)$/\1/p' "$W/own.err" | add
+sed -n 's/^calltrace: \(.*own handler.*\)$/\1/p' "$W/own.err" |
+	sed "s/signal $SIG ([A-Z0-9-]*)/signal SIG/" | add
 ct report own --format=csv |
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$1 == "three" { print "three sampled:", ($c["samples_self"] > 0) ? "yes" : "no" }' | add
+# the real-time signal (the rt and timer clocks') where the default is
+# SIGTRAP
+export CALLTRACE_SAMPLE_CLOCK=rt
+record ownrt --sample ./prog own 62
+unset CALLTRACE_SAMPLE_CLOCK
+want_rc "record --sample ./prog own 62 (rt)" $RC 0 "$W/ownrt.err"
+add <"$W/ownrt.out"
+sed -n 's/^calltrace: \(.*own handler.*\)$/\1/p' "$W/ownrt.err" | add
+
+section "the clock: the first of trap, rt, timer the kernel gives"
+# tool_sigclock says which perf events this kernel gives, without
+# calltrace; CALLTRACE_SAMPLE_CLOCK names the first to try (the others
+# after it, in that order); the .proc says which one ran: SIGTRAP (5) and
+# perf for trap, 62 and perf for rt, 62 and timer for timer
+build_tool sigclock
+K=$("$W/tool_sigclock")
+echo "kernel: $K" >>"$W/figures"
+# clock D: trap, rt or timer, from D's .proc files
+clock() {
+	sed -n 's/^sample [0-9]* \([0-9]*\) \([a-z]*\)$/\1 \2/p' "$W/$1"/*.proc | sort -u |
+		sed 's/^5 perf$/trap/; s/^62 perf$/rt/; s/^62 timer$/timer/' | tr '\n' ' ' | sed 's/ $//'
+}
+# want C: the clock a run that starts at C should take here
+want() {
+	case $1:$K in
+	*:timer | timer:*) echo timer ;;
+	rt:* | *:rt) echo rt ;;
+	*) echo trap ;;
+	esac
+}
+echo "default: $([ "$(clock d)" = "$(want trap)" ] && echo "the kernel's first" || echo "$(clock d), not $(want trap)")" | add
+# each clock forced, its samples (the ratio with the perf events; a POSIX
+# timer's tick-bound samples are too few at 40 rounds), and the system
+# calls its handler makes: PERF_EVENT_IOC_REFRESH never with trap (the
+# event runs on), once every 8 samples with rt (and once as it starts)
+for c in trap rt timer; do
+	if command -v strace >/dev/null 2>&1; then
+		guard env CALLTRACE_SAMPLE_CLOCK=$c strace -f -qq -e trace=ioctl -e signal=none -o "$W/st.$c" \
+			"$CT" record -d "$W/ck$c" --sample=4k ./prog >"$W/ck$c.out" 2>"$W/ck$c.err"
+	else
+		echo "no strace: the handler's system calls not counted" >>"$W/figures"
+		export CALLTRACE_SAMPLE_CLOCK=$c
+		record "ck$c" --sample=4k ./prog
+		unset CALLTRACE_SAMPLE_CLOCK
+		: >"$W/st.$c"
+	fi
+	want_rc "CALLTRACE_SAMPLE_CLOCK=$c record --sample=4k ./prog" $RC 0 "$W/ck$c.err"
+	echo "$c: $([ "$(clock "ck$c")" = "$(want $c)" ] && echo "as wanted" || echo "$(clock "ck$c"), not $(want $c)")" | add
+	ct report "ck$c" --format=json >"$W/ck$c.json"
+	n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["samples"]["all"])' "$W/ck$c.json")
+	r=$(grep -c PERF_EVENT_IOC_REFRESH "$W/st.$c")
+	echo "$c: $n samples, $r PERF_EVENT_IOC_REFRESH" >>"$W/figures"
+	case $(want $c) in
+	trap) ok=$([ "$r" -eq 0 ] && echo yes || echo "no: $r") ;;
+	rt) ok=$([ "$r" -le $((n / 8 + 1)) ] && echo yes || echo "no: $r for $n samples") ;;
+	timer) ok=yes ;;
+	esac
+	echo "$c: samples: $([ "$n" -gt 0 ] && echo yes || echo no), refreshes at most 1 in 8: $ok" | add
+	[ $c = timer ] || ratio "ck$c"
+done
+guard env CALLTRACE_SAMPLE_CLOCK=fast "$CT" record -d "$W/ckbad" --sample ./prog >/dev/null 2>"$W/ckbad.err"
+want_rc "CALLTRACE_SAMPLE_CLOCK=fast record --sample ./prog" $RC 0 "$W/ckbad.err"
+grep -m1 -o 'CALLTRACE_SAMPLE_CLOCK=fast: .*' "$W/ckbad.err" | add
 
 section "bad values exit 2"
 for a in --sample=0 --sample=200k --sample=0.5 --sample=abc --sample=5x --sample=1M '--sample -t 1ms'; do

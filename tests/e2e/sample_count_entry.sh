@@ -8,8 +8,11 @@
 # (tick's own code), which stay the program's: charged to the call open.
 # Patched entries (gcc, clang: through a jump stub) and -pg -mfentry (gcc:
 # call *__fentry__@GOTPCREL, no stub; clang: call __fentry__@plt).
-# x86-64 only.
+# x86-64 only.  The samples come by signal 62 (CALLTRACE_SAMPLE_CLOCK=rt):
+# the landing takes SIGTRAP for itself, which is the default clock's.
 # variants: one
+CALLTRACE_SAMPLE_CLOCK=rt
+export CALLTRACE_SAMPLE_CLOCK
 for b in "gcc -fpatchable-function-entry=5" "clang -fpatchable-function-entry=5" \
 	"gcc -pg -mfentry" "clang -pg -mfentry"; do
 	cc=${b%% *}
