@@ -14,6 +14,7 @@
 # untraced.  A program that takes the sampling signal for itself
 # (sigaction, raise, sigprocmask) keeps its handler and its signals, and
 # record says so.  Bad rates exit 2.
+# aarch64: yes binfmt
 # variants: one
 # front-ends: few
 build prog "$E2E/sample.c"
