@@ -310,3 +310,51 @@ $(head -n 40 "$W/golden.diff")"
 		return 1
 	fi
 }
+
+# aarch64 programs exec'd by this machine's kernel (the a64_record case,
+# doc/testing.md): a private user and mount namespace with its own
+# binfmt_misc (Linux 6.7 and later give each user namespace one), where
+# a static qemu-aarch64 is the handler of aarch64 ELF programs.  Nothing
+# outside the namespace sees the registration.  The static qemu has no
+# x86-64 loader of its own to read the traced program's LD_PRELOAD (the
+# dynamically linked qemu-aarch64's ld.so would complain of the aarch64
+# runtime in it); make deps unpacks it from Debian's qemu-user-static
+A64_QEMU_STATIC=${CALLTRACE_QEMU_STATIC:-${CALLTRACE_QEMU_STATIC_ROOT:-/opt/calltrace-qemu}/usr/bin/qemu-aarch64-static}
+# (F: the kernel opens the handler at registration; P: argv[0] is kept)
+A64_BINFMT=':qemu-aarch64:M::\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00:\xff\xff\xff\xff\xff\xff\xff\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
+
+# (the namespace's set-up, then CMD: sh -c "$A64_BINFMT_SH" a64_binfmt
+# "$A64_BINFMT" QEMU CMD ARGS...; exit 125 when it cannot be set up)
+A64_BINFMT_SH='
+	mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||
+		{ echo "a64_binfmt: cannot mount binfmt_misc in a user namespace" >&2; exit 125; }
+	printf "%s:%s:FP" "$1" "$2" >/proc/sys/fs/binfmt_misc/register ||
+		{ echo "a64_binfmt: cannot register $2 in the namespace" >&2; exit 125; }
+	shift 2
+	exec "$@"'
+
+# a64_binfmt CMD ARGS...: run CMD (a program, an aarch64 one too) with the
+# hang guard in such a namespace, with QEMU_LD_PREFIX the aarch64 library
+# root; RC is its exit status, 125 when the namespace could not be set
+# up (said on stderr).  The aarch64 calltrace finds Debian's arm64 libdw
+# by its run path under that prefix, as under qemu-aarch64 -L (a64_views).
+# (tests/run.sh runs a whole aarch64 variant so for "# aarch64: ... binfmt")
+a64_binfmt() {
+	QEMU_LD_PREFIX=${CALLTRACE_QEMU_LD_PREFIX:-/usr/aarch64-linux-gnu} \
+		guard unshare -Urm sh -c "$A64_BINFMT_SH" a64_binfmt "$A64_BINFMT" "$A64_QEMU_STATIC" "$@"
+}
+
+# a64_binfmt_missing: why a64_binfmt cannot run here, or nothing (a case
+# then says so in $W/skipped and passes)
+a64_binfmt_missing() {
+	if [ ! -x "$A64_QEMU_STATIC" ]; then
+		echo "no $A64_QEMU_STATIC (make deps)"
+	elif ! command -v unshare >/dev/null 2>&1; then
+		echo "no unshare (util-linux)"
+	elif ! _e=$(unshare -Urm true 2>&1); then
+		echo "no user namespaces here (unshare -Urm: $(printf '%s' "$_e" | head -n 1))"
+	elif ! _e=$(a64_binfmt cat /proc/sys/fs/binfmt_misc/qemu-aarch64 2>&1) ||
+		[ "$(printf '%s\n' "$_e" | head -n 1)" != enabled ]; then
+		echo "no binfmt_misc of its own in a user namespace (Linux 6.7 and later): $(printf '%s' "$_e" | head -n 1)"
+	fi
+}

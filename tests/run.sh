@@ -43,7 +43,9 @@ A64_HOOK_CHECK="a64-gcc-pg-O2"
 # aarch64's patched entries (-fpatchable-function-entry=2): cases whose
 # "# aarch64:" line also says "patch" run in these with CT_AARCH64=1 (the
 # first only for "# variants: one"); never in every run (qemu is slow:
-# make check has a64_patchable for them)
+# make check has a64_patchable for them).  A "# aarch64:" line that says
+# "binfmt" too runs each aarch64 variant whole in a64_binfmt's namespace
+# (tests/lib.sh), where the kernel execs aarch64 programs
 A64_PATCH_VARIANTS="a64-gcc-patch-O2 a64-gcc-patch-O0 a64-clang-patch-O0 a64-clang-patch-O2"
 
 variant_flags() {
@@ -138,6 +140,19 @@ if [ "${1:-}" = --one ]; then
 		[ -n "$TARGET" ] && _why=$(a64_missing "$FAMILY")
 		if [ -n "$_why" ]; then
 			echo "$VARIANT not run: $_why" >>"$W/skipped"
+		elif [ -n "$TARGET" ] && sed -n 's/^# aarch64: *//p' "$E2E/$CASE.sh" | head -n 1 | grep -qw binfmt; then
+			# its aarch64 programs exec aarch64 programs (or a shell
+			# does): the whole variant in a64_binfmt's namespace,
+			# where the kernel runs them (doc/testing.md)
+			_why=$(a64_binfmt_missing)
+			if [ -n "$_why" ]; then
+				echo "$VARIANT not run: an exec of an aarch64 program needs binfmt_misc: $_why" >>"$W/skipped"
+			else
+				W=$W CASE=$CASE VARIANT=$VARIANT \
+				QEMU_LD_PREFIX=${CALLTRACE_QEMU_LD_PREFIX:-/usr/aarch64-linux-gnu} \
+					unshare -Urm sh -c "$A64_BINFMT_SH" a64_binfmt "$A64_BINFMT" "$A64_QEMU_STATIC" \
+					sh -c '. "$TOP/tests/lib.sh"; . "$E2E/$CASE.sh"; golden'
+			fi
 		else
 			. "$E2E/$CASE.sh"
 			golden

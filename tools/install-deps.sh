@@ -69,6 +69,29 @@ if [ "${CHECK_AARCH64:-1}" != 0 ] && [ ! -f "$A64ROOT/usr/lib/aarch64-linux-gnu/
 	rm -rf "$tmp"
 fi
 
+# a static qemu-aarch64 for the a64_record case (doc/testing.md): it
+# registers it as the binfmt_misc handler of aarch64 programs in a private
+# user namespace, where the aarch64 build of calltrace records by exec.
+# Debian's qemu-user-static conflicts with qemu-user-binfmt (above): its
+# qemu-aarch64-static alone is unpacked into CALLTRACE_QEMU_STATIC_ROOT
+# (13 MB of a 63 MB download); without it a64_record is skipped, saying so
+QSROOT=${CALLTRACE_QEMU_STATIC_ROOT:-/opt/calltrace-qemu}
+if [ "${CHECK_AARCH64:-1}" != 0 ] && [ ! -x "$QSROOT/usr/bin/qemu-aarch64-static" ]; then
+	echo "install-deps: qemu-aarch64-static into $QSROOT" >&2
+	SUDO=""
+	[ "$(id -u)" -ne 0 ] && SUDO=sudo
+	tmp=$(mktemp -d)
+	[ -z "$SUDO" ] && chown _apt "$tmp" 2>/dev/null || true
+	if (cd "$tmp" && apt-get download -q qemu-user-static >/dev/null); then
+		$SUDO mkdir -p "$QSROOT"
+		dpkg-deb --fsys-tarfile "$tmp"/qemu-user-static_*.deb |
+			$SUDO tar -x -C "$QSROOT" ./usr/bin/qemu-aarch64-static
+	else
+		echo "install-deps: could not fetch qemu-user-static: a64_record is skipped" >&2
+	fi
+	rm -rf "$tmp"
+fi
+
 # the HTML report's JavaScript (d3, d3-flame-graph), the browser tests'
 # driver (playwright-core) and speedscope (tests/e2e/nest_speedscope.sh
 # loads the chrome export in it), as web/package-lock.json pins them

@@ -2,6 +2,7 @@
 # calls, and so does an exec'd image; counts survive a SIGSEGV and a SIGKILL (the tables are shared
 # memory that record reads when the program is gone); a dlopen'd module's
 # functions are resolved, and count as a full recording counts them.
+# aarch64: yes binfmt
 # variants: all
 # front-ends: few
 build fork "$E2E/fork.c"

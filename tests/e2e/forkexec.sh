@@ -1,4 +1,5 @@
 # fork + exec of another instrumented program: the new image is traced.
+# aarch64: yes binfmt
 # variants: all
 # front-ends: few
 build target "$E2E/target.c"

@@ -4,6 +4,7 @@
 # parent only when it is a traced process (record adopts daemon()'s
 # children: it is not their parent); -N's count: the -N calls and those
 # under them.
+# aarch64: yes binfmt
 # variants: one
 # front-ends: few
 build recsummary "$E2E/recsummary.c"

@@ -4,6 +4,7 @@
 # "trap '' PIPE; calltrace record ./writer | head -1" died of SIGPIPE (141)
 # where the program alone gets EPIPE and exits 0, and under nohup a SIGHUP
 # killed it (129).  Each run is compared with the program run alone.
+# aarch64: yes binfmt
 # variants: one
 build recstate "$E2E/recstate.c"
 

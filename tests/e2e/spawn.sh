@@ -1,4 +1,5 @@
 # posix_spawn of an instrumented program.
+# aarch64: yes binfmt
 # variants: all
 # front-ends: few
 build target "$E2E/target.c"
