@@ -156,6 +156,22 @@ static size_t count_procs(const char *dir, size_t *images)
 	return n;
 }
 
+/* the front ends a program not built for tracing could be rebuilt with:
+ * aarch64's (run under qemu by this x86-64 record, or natively by the
+ * aarch64 build) have neither -mfentry nor 5-byte patched entries */
+#define X86_FRONTENDS "-finstrument-functions, -pg, -pg -mfentry or -fpatchable-function-entry=5"
+#define A64_FRONTENDS "-finstrument-functions, -pg or -fpatchable-function-entry=2"
+
+static bool program_a64(const struct recorder *r)
+{
+#ifdef __aarch64__
+	(void)r;
+	return true;
+#else
+	return r->emu.on;
+#endif
+}
+
 /* the end of a recording: symbols, the final info, the summary; record's
  * exit status */
 int ct_record_finish(struct recorder *r)
@@ -222,10 +238,8 @@ int ct_record_finish(struct recorder *r)
 				 r->secure);
 		else
 			ct_error("nothing was recorded: no traced call came from %s or what it "
-				 "ran; rebuild it with -finstrument-functions, -pg, -pg -mfentry "
-				 "or "
-				 "-fpatchable-function-entry=5",
-				 r->o.argv[0]);
+				 "ran; rebuild it with %s",
+				 r->o.argv[0], program_a64(r) ? A64_FRONTENDS : X86_FRONTENDS);
 		if (code == 0)
 			code = CT_RECORD_NOTHING;
 	}

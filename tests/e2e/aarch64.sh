@@ -58,6 +58,12 @@ record c --count --sample=4k ./a64patch
 echo "record --count --sample=4k ./a64patch: exit $RC" | add
 grep -c '^calltrace record: warning' "$W/c.err" | sed 's/^/warnings: /' | add
 ct report c --format=csv | awk -F, 'NR > 1 { print $1 "," $2 }' | LC_ALL=C sort | add
+section "not built for tracing: exit 3, and what to build it with there"
+aarch64-linux-gnu-gcc -g -O0 -I"$E2E" -o "$W/a64plain" "$E2E/basic.c" \
+	>"$W/build-a64plain.log" 2>&1 || die "build of a64plain failed: $(head -5 "$W/build-a64plain.log")"
+record np ./a64plain
+echo "record ./a64plain: exit $RC" | add
+sed -n 's/^calltrace record: \(nothing was recorded.*\)/\1/p' "$W/np.err" | sed "s|$W/||g" | add
 section "options the aarch64 runtime has not: exit 2"
 for o in -A^leaf@arg1 --clock=tsc; do
 	record o "$o" ./a64
