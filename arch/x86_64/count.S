@@ -16,7 +16,7 @@
  *
  * With --sample too (ct_count_stack) the call also goes on the thread's
  * counting stack, where the samples are charged (runtime/count.c
- * ct_count_enter_at has the same rules in C): the calls whose CFA is at
+ * ct_count_enter_site has the same rules in C): the calls whose CFA is at
  * or below this one's are over and leave it, the call is pushed with its
  * CFA (the slot's address + 8) and keyed by its site (our return
  * address), and the arc counted is (the call open below it, the site): a
