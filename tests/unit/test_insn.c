@@ -130,7 +130,7 @@ static void test_enters(void)
 	hi = lo + 4096;
 	in = lo + 100;
 #define AT(off) ((uintptr_t)(page + 2048 + (off)))
-#define REL(from, len, to) ((int32_t)((intptr_t)(to) - (intptr_t)((from) + (len))))
+#define REL(from, len, to) ((int32_t)(uint32_t)((uintptr_t)(to) - ((uintptr_t)(from) + (len))))
 	/* call rel32 straight in; after an endbr64 */
 	int32_t r = REL(AT(0), 5, in);
 	code[0] = 0xe8;
