@@ -310,6 +310,19 @@ static unsigned unhook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen, uint
 	return nmiss;
 }
 
+/* unhook_all, and the frames it missed given back through the
+ * unwinder's walks (hook_unwind.c): aarch64's FR_CFA_SLOT frames, and
+ * with any_slot every frame whose slot no longer held the trampoline (a
+ * call that reads return addresses: x86-64's too) */
+static void unhook_all_walked(struct ct_tstate *t, uintptr_t sp, uint32_t gen, bool any_slot)
+{
+	uint32_t miss[NMISS];
+	bool walk = any_slot || CT_ARCH_RA_IN_REG;
+	unsigned nmiss = unhook_all(t, sp, gen, walk ? miss : NULL);
+	if (walk && unlikely(nmiss))
+		ct_hook_unhook_unwinder(t, miss, nmiss, gen);
+}
+
 /* hook again the frames above sp that still hold their return address
  * (gen: only those parked under that number) */
 static void rehook_all(struct ct_tstate *t, uintptr_t sp, uint32_t gen)
@@ -365,12 +378,8 @@ void ct_hook_backtrace(struct ct_tstate *t, uintptr_t fn)
 {
 	void *buf[CT_BACKTRACE_MAX + 16];
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	if (t->hook) {
-		uint32_t miss[NMISS];
-		unsigned nmiss = unhook_all(t, sp, 0, CT_ARCH_RA_IN_REG ? miss : NULL);
-		if (CT_ARCH_RA_IN_REG && nmiss)
-			ct_hook_unhook_unwinder(t, miss, nmiss, 0);
-	}
+	if (t->hook)
+		unhook_all_walked(t, sp, 0, false);
 	int n = ct_backtrace_real(buf, (int)(sizeof(buf) / sizeof(buf[0])));
 	if (t->hook) {
 		if (CT_ARCH_RA_IN_REG)
@@ -869,12 +878,7 @@ void ct_hook_give_back(struct ct_tstate *t, uintptr_t sp)
 {
 	if (!t->hook)
 		return;
-	if (CT_ARCH_RA_IN_REG) {
-		uint32_t miss[NMISS];
-		unsigned nmiss = unhook_all(t, sp, 0, miss);
-		if (nmiss)
-			ct_hook_unhook_unwinder(t, miss, nmiss, 0);
-	}
+	unhook_all_walked(t, sp, 0, false);
 	ct_hook_dropping(t, 0, sp);
 }
 
@@ -889,10 +893,7 @@ bool ct_hook_begin_real(struct ct_tstate *t, uintptr_t sp)
 	if (!t->hook || t->cap == 0 || t->busy || t->depth == 0)
 		return false;
 	t->busy++;
-	uint32_t miss[NMISS];
-	unsigned nmiss = unhook_all(t, sp, 0, miss);
-	if (unlikely(nmiss))
-		ct_hook_unhook_unwinder(t, miss, nmiss, 0);
+	unhook_all_walked(t, sp, 0, true);
 	t->busy--;
 	return true;
 }
@@ -935,10 +936,7 @@ uint32_t ct_hook_park(struct ct_tstate *t, uintptr_t sp)
 	uint32_t gen = ++t->hook->park_gen & FR_GEN_MAX;
 	if (gen == 0)
 		gen = ++t->hook->park_gen & FR_GEN_MAX;
-	uint32_t miss[NMISS];
-	unsigned nmiss = unhook_all(t, sp, gen, CT_ARCH_RA_IN_REG ? miss : NULL);
-	if (CT_ARCH_RA_IN_REG && nmiss)
-		ct_hook_unhook_unwinder(t, miss, nmiss, gen);
+	unhook_all_walked(t, sp, gen, false);
 	t->busy--;
 	return gen;
 }
