@@ -197,10 +197,12 @@ static void process_init(void)
 	ct_libcall_init();
 	ct_callsite_init();
 	ct_sample_init(); /* record --sample: the signal's handler */
-	/* --count --sample: known before the modules are patched (patch.c
-	 * notes where aarch64's functions end); the hooks count from below */
-	const char *count_env = ct_getenv(CT_ENV_COUNT);
-	ct_count_stack = count_env && !strcmp(count_env, "1") && !ct_cfg.linked && ct_sample_ns;
+	/* record --count (the hooks count from below), and --sample with it:
+	 * known before the modules are patched (patch.c notes where
+	 * aarch64's functions end) */
+	const char *count = ct_getenv(CT_ENV_COUNT);
+	bool counting = count && !strcmp(count, "1") && !ct_cfg.linked;
+	ct_count_stack = counting && ct_sample_ns;
 	/* the trampolines' fast paths read the TSC (set before the calibration
 	 * below, which measures them) */
 	ct_hook_modes();
@@ -235,9 +237,7 @@ static void process_init(void)
 		ct_thread_key_init();
 	}
 	/* record --count: from now on the hooks count (count.c) */
-	const char *count = ct_getenv(CT_ENV_COUNT);
-	ct_count_on = count && !strcmp(count, "1") && !ct_cfg.linked;
-	ct_count_stack = ct_count_on && ct_sample_ns;
+	ct_count_on = counting;
 	ct_hook_modes(); /* counting: off the recording fast paths */
 	__atomic_store_n(&ct_cfg.state, CT_RT_ACTIVE, __ATOMIC_RELEASE);
 }
