@@ -21,6 +21,9 @@
  *    keyed by the caller's return address (the callee's return-address
  *    slot) and the hook's return address inside the callee; `calltrace`
  *    resolves both to functions when it reads the counts (lib/read/counts.c).
+ *    With --sample, x86-64's calls are also written in the stack's mirror
+ *    (mirror.c), aarch64's pushed on the counting stack with their CFAs:
+ *    where ct_count_sample finds the calls open.
  *
  * Signals: the fast paths are safe to interrupt anywhere.  A count is
  * bumped with one instruction (a slot, once found, never moves or goes);
@@ -61,6 +64,10 @@ bool ct_count_stack; /* internal.h */
 #define CT_ARCH_RA_IN_REG 0 /* the return address in a register (aarch64's x30) */
 #endif
 #define STACK_CAP (1u << 20) /* -finstrument-functions: calls open at most */
+/* a -finstrument-functions call's caller is a hooked call open within
+ * this many bytes of stack above its hook's CFA (below its traced caller):
+ * the stack's mirror is looked at no further */
+#define CALLER_REACH 4096
 #define HASH_MUL 0x5bd1e995u /* count.S's too (an imm32: below 2^31) */
 
 /* never matches (to is never ~0): the "last hit" before any */
@@ -178,8 +185,9 @@ static bool setup(struct ct_count_thread *c)
 	c->tid = (int)syscall(SYS_gettid);
 	c->last = &no_slot;
 	if (!c->stk) {
-		/* (aarch64: a third array, the hooked calls' return addresses) */
-		size_t arrays = 2 + (CT_ARCH_RA_IN_REG != 0);
+		/* (a third array, the return addresses: aarch64's hooked
+		 * calls', -finstrument-functions' beside a mirror) */
+		size_t arrays = 3;
 		void *s = mmap(NULL, arrays * STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (s == MAP_FAILED) {
@@ -188,7 +196,7 @@ static bool setup(struct ct_count_thread *c)
 		}
 		c->stk = s;
 		c->cfa = c->stk + STACK_CAP;
-		c->ret = CT_ARCH_RA_IN_REG ? c->cfa + STACK_CAP : NULL;
+		c->ret = c->cfa + STACK_CAP;
 		c->stk[0] = 0; /* below the outermost call: no caller */
 		c->cfa[0] = UINTPTR_MAX;
 		c->depth = 1;
@@ -284,7 +292,83 @@ out:
 
 /* ---- -finstrument-functions ------------------------------------------- */
 
-static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uintptr_t fn)
+/* ---- -finstrument-functions beside hooked calls (x86-64's mirror) --------
+ *
+ * With a mirror (a hooked call was made in this thread under --sample), a
+ * -finstrument-functions call's caller may be a hooked call, which is not
+ * on the counting stack: the caller is the innermost call open above this
+ * one's frame, in the mirror (no further than CALLER_REACH above) or on
+ * the stack.  So that their frames compare, such a call keeps its own CFA
+ * (its return address's slot, found above its hook's) and that return
+ * address, by which a call on the stack that is over (a longjmp left it
+ * there) is told from one still open; ct_count_sample merges by the same
+ * rules.  Without a mirror, the caller is the stack's top, as ever. */
+
+/* the word at p, if the thread's known stack holds it at or above sp */
+static inline bool stack_word(const struct ct_count_thread *c, uintptr_t sp, uintptr_t p,
+			      uintptr_t *v)
+{
+	if (p < sp || p < c->stk_lo || p + 8 > c->stk_hi)
+		return false;
+	*v = *(const uintptr_t *)p;
+	return true;
+}
+
+/* is entry i of the counting stack open at sp?  (a call whose return
+ * address is not below its CFA any more is over) */
+static inline bool cyg_open(const struct ct_count_thread *c, uint32_t i, uintptr_t sp)
+{
+	uintptr_t v;
+	return !c->ret[i] || !stack_word(c, sp, (c->cfa[i] & ~(uintptr_t)1) - 8, &v) ||
+	       v == c->ret[i];
+}
+
+/* the innermost entry below i of the stack open above position at (0: the
+ * bottom, no caller) */
+static inline uint32_t cyg_below(const struct ct_count_thread *c, uint32_t i, uintptr_t at,
+				 uintptr_t sp)
+{
+	while (i > 1 && (((c->cfa[i - 1] & ~(uintptr_t)1) <= at) || !cyg_open(c, i - 1, sp)))
+		i--;
+	return i - 1;
+}
+
+/* the caller (its key) of a -finstrument-functions call at depth d whose
+ * frame is at me: a hooked call open in the mirror within reach, if
+ * nearer than the stack's innermost open entry */
+static __attribute__((noinline)) uintptr_t mixed_caller(struct ct_count_thread *c, uint32_t d,
+							uintptr_t me)
+{
+	uint32_t b = cyg_below(c, d, me, me);
+	uintptr_t bpos = b ? c->cfa[b] & ~(uintptr_t)1 : UINTPTR_MAX;
+	struct ct_mirror_walk w;
+	struct ct_mirror_call call;
+	uintptr_t site = 0, at = UINTPTR_MAX;
+	if (ct_mirror_walk_begin(c, me, me + CALLER_REACH + 8, false, &w))
+		while (ct_mirror_walk_next(&w, &call)) {
+			site = call.site; /* (the walk goes down: the last is the innermost) */
+			at = call.cfa;
+		}
+	return site && at < bpos ? site : c->stk[b];
+}
+
+/* where a -finstrument-functions call's frame is: its CFA, the slot of its
+ * return address ret found above its hook's CFA pos (| 1: an entry left
+ * at its exit); pos | 1 without a mirror, or if not found */
+static inline uintptr_t cyg_frame(const struct ct_count_thread *c, uintptr_t pos, uintptr_t ret)
+{
+	uintptr_t v;
+	for (uintptr_t p = pos; c->mirror && p < pos + CALLER_REACH; p += 8) {
+		if (!stack_word(c, pos, p, &v))
+			break;
+		if (v == ret)
+			return (p + 8) | 1;
+	}
+	return pos | 1;
+}
+
+static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uintptr_t fn,
+						 uintptr_t pos, uintptr_t ret)
 {
 	uint32_t d = c->depth;
 	if (c->cap == 0) {
@@ -302,11 +386,13 @@ static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uint
 		count_slow(c, c->stk[c->cap - 1], fn, false);
 		return;
 	}
-	uintptr_t from = c->stk[d - 1];
+	uintptr_t me = cyg_frame(c, pos, ret);
+	uintptr_t from = c->mirror ? mixed_caller(c, d, me & ~(uintptr_t)1) : c->stk[d - 1];
 	c->depth = d + 1;
 	__asm__ volatile("" ::: "memory");
 	c->stk[d] = fn;
-	c->cfa[d] = UINTPTR_MAX;
+	c->cfa[d] = me;
+	c->ret[d] = me != (pos | 1) ? ret : 0;
 	count_slow(c, from, fn, true);
 }
 
@@ -333,13 +419,13 @@ static __attribute__((noinline)) void count_other(struct ct_count_thread *c, uin
 	count_slow(c, from, fn, true);
 }
 
-void ct_count_enter(void *fnp)
+void ct_count_enter(void *fnp, uintptr_t pos, uintptr_t ret)
 {
 	struct ct_count_thread *c = &ct_count_self;
 	uintptr_t fn = (uintptr_t)fnp;
 	uint32_t d = c->depth;
-	if (unlikely(d >= c->cap)) {
-		enter_slow(c, fn);
+	if (unlikely(d >= c->cap || c->mirror)) {
+		enter_slow(c, fn, pos, ret);
 		return;
 	}
 	uintptr_t from = c->stk[d - 1];
@@ -347,7 +433,8 @@ void ct_count_enter(void *fnp)
 	c->depth = d + 1;
 	__asm__ volatile("" ::: "memory");
 	c->stk[d] = fn;
-	c->cfa[d] = UINTPTR_MAX;
+	c->cfa[d] = pos | 1;
+	c->ret[d] = 0;
 	struct ct_count_slot *s = c->last;
 	if (likely(s->to == fn && s->from == from)) {
 		ct_arch_reserve((uintptr_t *)&s->n, 1);
@@ -381,15 +468,15 @@ void ct_count_exit(void *fnp)
 		exit_slow(c, (uintptr_t)fnp);
 }
 
-/* ---- the hooked front ends under --count --sample (count.S) ------------ */
+/* ---- the hooked front ends under --count --sample ---------------------- */
 
 /* the calls open at a stack pointer sp: those of the stack's first d
- * entries whose frames are not below it (a hooked front end's call whose
- * CFA is at or below sp has returned; -finstrument-functions' leave at
- * their exits) */
+ * entries whose frames are not below it (aarch64: a hooked front end's
+ * call whose CFA is at or below sp has returned; -finstrument-functions'
+ * leave at their exits, their CFAs odd) */
 static inline uint32_t open_at(const struct ct_count_thread *c, uint32_t d, uintptr_t sp)
 {
-	while (d > 1 && c->cfa[d - 1] <= sp)
+	while (d > 1 && !(c->cfa[d - 1] & 1) && c->cfa[d - 1] <= sp)
 		d--;
 	return d;
 }
@@ -404,7 +491,7 @@ static inline uint32_t open_at(const struct ct_count_thread *c, uint32_t d, uint
 static inline uint32_t open_at_pc(const struct ct_count_thread *c, uint32_t d, uintptr_t sp,
 				  uintptr_t pc, uintptr_t lr)
 {
-	while (d > 1 && c->cfa[d - 1] <= sp) {
+	while (d > 1 && !(c->cfa[d - 1] & 1) && c->cfa[d - 1] <= sp) {
 		if (CT_ARCH_RA_IN_REG && c->cfa[d - 1] == sp && c->ret && lr == c->ret[d - 1] &&
 		    !ct_fnextent_within(lr - 1, pc))
 			break;
@@ -413,6 +500,8 @@ static inline uint32_t open_at_pc(const struct ct_count_thread *c, uint32_t d, u
 	return d;
 }
 
+/* aarch64: a hooked call on the counting stack (its CFA, its return
+ * address into the caller) */
 static void enter_site(uintptr_t site, uintptr_t cfa, uintptr_t ret)
 {
 	struct ct_count_thread *c = &ct_count_self;
@@ -426,7 +515,7 @@ static void enter_site(uintptr_t site, uintptr_t cfa, uintptr_t ret)
 	/* (a site's arc: the caller is found from from - 1, which for a
 	 * -finstrument-functions call's function address must be one on) */
 	uintptr_t from = c->stk[d - 1];
-	if (from && c->cfa[d - 1] == UINTPTR_MAX)
+	if (from && (c->cfa[d - 1] & 1))
 		from++;
 	if (d >= c->cap) { /* deeper than the stack: counted, not pushed */
 		count_slow(c, from, site | CT_COUNT_SITE, false);
@@ -441,9 +530,33 @@ static void enter_site(uintptr_t site, uintptr_t cfa, uintptr_t ret)
 	count_slow(c, from, site | CT_COUNT_SITE, false);
 }
 
+/* x86-64 (count.S, when the thread has no mirror yet): counted as
+ * --count counts it, by its caller's return address, and written in the
+ * stack's mirror, made here */
 void ct_count_enter_site(uintptr_t site, uintptr_t cfa)
 {
-	enter_site(site, cfa, 0);
+	struct ct_count_thread *c = &ct_count_self;
+	uintptr_t ret = *(const uintptr_t *)(cfa - 8);
+	count_slow(c, ret, site | CT_COUNT_SITE, false);
+	if (!c->mirror && c->slots && !c->in_slow) {
+		/* (a handler's hooked calls meanwhile make none) */
+		c->in_slow = 1;
+		__asm__ volatile("" ::: "memory");
+		ct_mirror_setup(c, cfa);
+		__asm__ volatile("" ::: "memory");
+		c->in_slow = 0;
+	}
+	if (c->mirror) {
+		/* as count.S writes it: the site first, so that a sample
+		 * between the two finds the old return address, which is not
+		 * this call's (unless made from the same place) */
+		struct ct_mirror_slot *s =
+			(struct ct_mirror_slot *)((char *)c->mirror + (cfa * 2 & c->mmask));
+		s->site = site;
+		s->seq = ++c->mseq;
+		__asm__ volatile("" ::: "memory");
+		s->ret = ret;
+	}
 }
 
 /* aarch64 (patch.S): and the return address into the caller, which a
@@ -485,17 +598,24 @@ static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, ui
 	__atomic_store_n(&s->n, s->n + n, __ATOMIC_RELAXED);
 }
 
-/* n samples charged on the thread's stack of calls: its top's arc gets
- * them as self samples, every arc and function open on it as total
- * samples (once each, however often they recur).  The depth is read once:
- * a sample between an entry's new depth and its new top finds the frame
- * that was there last (the two stores are adjacent).  The walk is over the
- * whole stack, an arc that repeats the one below it (a recursion) found
- * without a lookup.  A sample in the runtime's code (a hook, its slow
- * path) is the tracer's: counted apart, so that the calls' sampled times
- * are the program's own (as an untraced run's).  The samples go to a
- * table of their own, never the arcs': the hooks' probe chains stay as
- * they are without samples. */
+/* n samples charged on the calls open: the innermost call's arc gets them
+ * as self samples, every arc and function open as total samples (once
+ * each, however often they recur).  The calls open are those of the
+ * counting stack (-finstrument-functions'; aarch64's hooked calls too) and
+ * those of the stack's mirror (x86-64's hooked calls), merged by where
+ * their frames are, the outermost first (a hooked call at a
+ * -finstrument-functions call's own position is that one's callee).  The
+ * stack's depth is read once: a sample between an entry's new depth and
+ * its new top finds the frame that was there last (the two stores are
+ * adjacent).  An arc that repeats the one before (a recursion) is not
+ * looked up again.  A sample in the runtime's code (a hook, its slow path)
+ * is the tracer's: counted apart, so that the calls' sampled times are
+ * the program's own (as an untraced run's).  The samples go to a table of
+ * their own, never the arcs': the hooks' probe chains stay as they are
+ * without samples.  Each arc is keyed as its calls are counted: a
+ * -finstrument-functions call by its caller's function or site, a hooked
+ * call of the mirror by its return address (less one: an address in the
+ * caller, as every sample's caller is) */
 void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp, uintptr_t pc, uintptr_t lr)
 {
 	struct ct_count_thread *c = &ct_count_self;
@@ -515,23 +635,46 @@ void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp, uintptr_t pc, uintptr
 		sample_add(c, 1, CT_COUNT_SSELF, n, 0);
 		return;
 	}
-	d = open_at_pc(c, d, sp, pc, lr); /* (the hooked calls over by now) */
-	if (d <= 1) {
-		sample_add(c, 0, CT_COUNT_SSELF, n, 0); /* outside any call */
-		return;
-	}
-	sample_add(c, c->stk[d - 2], c->stk[d - 1] | CT_COUNT_SSELF, n, 0);
+	d = open_at_pc(c, d, sp, pc, lr); /* (aarch64's hooked calls over by now) */
+	struct ct_mirror_walk w;
+	struct ct_mirror_call mc;
+	bool more =
+		ct_mirror_walk_begin(c, sp, UINTPTR_MAX, true, &w) && ct_mirror_walk_next(&w, &mc);
 	uintptr_t pcaller = 1, pfn = 1; /* (no function address) */
-	for (uint32_t i = d - 1; i >= 1; i--) {
-		uintptr_t fn = c->stk[i], caller = c->stk[i - 1];
-		if (fn == pfn && caller == pcaller)
+	uintptr_t sfrom = 0, sfn = 0;   /* the innermost call's arc */
+	bool any = false;
+	for (uint32_t i = 1;;) {
+		while (i < d && (c->cfa[i] & 1) && !cyg_open(c, i, sp))
+			i++; /* (a -finstrument-functions call over: a longjmp) */
+		uintptr_t from, fn;
+		if (i < d && (!more || (c->cfa[i] & ~(uintptr_t)1) >= mc.cfa)) {
+			fn = c->stk[i];
+			from = (c->cfa[i] & 1) && c->mirror
+				       ? mixed_caller(c, i, c->cfa[i] & ~(uintptr_t)1)
+				       : c->stk[i - 1];
+			i++;
+		} else if (more) {
+			fn = mc.site;
+			from = mc.ret - 1;
+			more = ct_mirror_walk_next(&w, &mc);
+		} else {
+			break;
+		}
+		any = true;
+		sfrom = from;
+		sfn = fn;
+		if (fn == pfn && from == pcaller)
 			continue;
-		sample_add(c, caller, fn | CT_COUNT_STOTAL, n, tag);
+		sample_add(c, from, fn | CT_COUNT_STOTAL, n, tag);
 		if (fn != pfn)
 			sample_add(c, CT_COUNT_SFUNC, fn | CT_COUNT_STOTAL, n, tag);
-		pcaller = caller;
+		pcaller = from;
 		pfn = fn;
 	}
+	if (any)
+		sample_add(c, sfrom, sfn | CT_COUNT_SSELF, n, 0);
+	else
+		sample_add(c, 0, CT_COUNT_SSELF, n, 0); /* outside any call */
 }
 
 /* ---- processes and threads ---------------------------------------------- */
@@ -583,5 +726,6 @@ void ct_count_thread_exit(void)
 	c->slots = NULL;
 	c->last = &no_slot;
 	unmap_tables(c);
+	ct_mirror_free(c);
 	/* the stack stays (a destructor may still return through it) */
 }

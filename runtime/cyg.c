@@ -355,7 +355,8 @@ static inline __attribute__((always_inline)) void enter_hook(void *fn, void *cal
 			return;
 		}
 		if (ct_count_on) {
-			ct_count_enter(fn); /* record --count (count.c): no busy flag */
+			ct_count_enter(fn, cfa,
+				       (uintptr_t)call_site); /* --count (count.c): no busy flag */
 			return;
 		}
 		if (unlikely(t->busy != 0)) {

@@ -418,11 +418,10 @@ void ct_thread_after_fork(struct ct_tstate *t) CT_HIDDEN;
 extern bool ct_hook_fast CT_HIDDEN;
 /* record --count: the hooks count (set once, before any traced call; count.c) */
 extern bool ct_count_on CT_HIDDEN;
-/* ... and --sample is on too: count.S pushes the x86-64 hooked front
- * ends' calls on the counting stack with their CFAs, as aarch64's patch.S
- * its patched entries', which the samples are charged on (count.c
- * ct_count_enter_site); plain --count keys them by call site and keeps
- * nothing */
+/* ... and --sample is on too: count.S writes the x86-64 hooked front
+ * ends' calls in the stack's mirror (mirror.c), aarch64's patch.S and
+ * _mcount push theirs on the counting stack with their CFAs (count.c),
+ * where the samples find the calls open; plain --count keeps nothing */
 extern bool ct_count_stack CT_HIDDEN;
 /* fnextent.c: the sorted starts of a module's functions (patched entries
  * and symbols) in its code [lo, hi); is pc in the function holding at? */

@@ -14,15 +14,12 @@
  *   the function's return-address slot; mcount: the slot is 8(%rbp) (%rbp
  *   is the traced function's frame pointer, set up just before the call)
  *
- * With --sample too (ct_count_stack) the call also goes on the thread's
- * counting stack, where the samples are charged (runtime/count.c
- * ct_count_enter_site has the same rules in C): the calls whose CFA is at
- * or below this one's are over and leave it, the call is pushed with its
- * CFA (the slot's address + 8) and keyed by its site (our return
- * address), and the arc counted is (the call open below it, the site): a
- * site is its function's to the reader, a caller's site too (from - 1:
- * a -finstrument-functions caller's function address is given one on).
- * No return is hooked.  No stack yet, or one too deep: ct_count_enter_site.
+ * With --sample too (ct_count_stack) the call is counted the same, and
+ * written in the thread's mirror of its stack at its CFA (the slot's
+ * address + 8): its site, its number, then its return address, where a
+ * sample's walk down the stack finds the calls still open, those whose
+ * return address is still below their CFA (runtime/mirror.c).  No return
+ * is hooked.  No mirror yet: ct_count_enter_site, which makes it.
  */
 #include "keep.inc"
 #include "runtime/count.h"
@@ -96,39 +93,35 @@ ct_count_\name:
 	call ct_count_site
 	KEEP_RESTORE
 	jmp 19f
-20:	/* --sample: %rdx = the CFA, %rax = the site */
+20:	/* --sample: the call's slot in the stack's mirror, at its CFA (%rdx;
+	 * CFA * 2 & mask: 32 bytes per 16 of stack): its site, its number,
+	 * then its return address (the caller's, %rax) */
 	.ifc \sb, %rsp
 	lea \so+32+8(%rsp), %rdx
+	mov \so+32(%rsp), %rax
 	.else
 	lea \so+8(\sb), %rdx
+	mov \so(\sb), %rax
 	.endif
-	mov 32(%rsp), %rax
 	movq ct_count_self@GOTTPOFF(%rip), %r11
-	mov %fs:CT_C_DEPTH(%r11), %esi
-	cmp %fs:CT_C_CAP(%r11), %esi	/* no stack yet (cap 0), or past it */
-	jae 29f
-	mov %fs:CT_C_CFA(%r11), %rcx
-21:	cmp $1, %esi			/* the calls over: CFA at or below ours */
-	jbe 22f
-	cmp %rdx, -8(%rcx,%rsi,8)
-	ja 22f
-	dec %esi
-	jmp 21b
-22:	mov %rdx, (%rcx,%rsi,8)		/* cfa[d] */
-	cmpq $-1, -8(%rcx,%rsi,8)	/* below: a -finstrument-functions call? */
-	mov %fs:CT_C_STK(%r11), %rcx
-	mov -8(%rcx,%rsi,8), %rdx	/* from: the call open below */
-	jne 23f
-	test %rdx, %rdx
-	jz 23f
-	inc %rdx			/* (its function's address, one on) */
-23:	mov %rax, (%rcx,%rsi,8)		/* stk[d] = the site */
-	inc %esi
-	mov %esi, %fs:CT_C_DEPTH(%r11)	/* pushed (a sample in here is the tracer's) */
-	xchg %rax, %rdx			/* the arc: from %rax, to the site %rdx */
+	mov %fs:CT_C_MIRROR(%r11), %rcx
+	test %rcx, %rcx
+	jz 28f
+	add %rdx, %rdx
+	and %fs:CT_C_MMASK(%r11), %rdx
+	add %rdx, %rcx
+	mov %fs:CT_C_MSEQ(%r11), %rdx
+	inc %rdx
+	mov %rdx, %fs:CT_C_MSEQ(%r11)
+	mov 32(%rsp), %rsi
+	mov %rsi, (%rcx)		/* the site */
+	mov %rdx, 16(%rcx)		/* the number */
+	mov %rax, 8(%rcx)		/* the return address */
+	mov %rsi, %rdx			/* the arc as without --sample */
 	bts $SITE_BIT, %rdx
 	jmp 10b
-29:	/* ct_count_enter_site(site, cfa), every register kept */
+28:	mov 32(%rsp), %rax		/* (the site) */
+	/* no mirror yet: ct_count_enter_site(site, cfa), every register kept */
 	KEEP_SAVE
 	mov %rax, %rdi
 	mov %rdx, %rsi

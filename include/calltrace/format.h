@@ -406,8 +406,11 @@ struct ct_sched_rec {
  *    CT_COUNT_SAMPLE_PREFIX "PID-GEN-TID-SEQ", written by the thread's
  *    signal handler alone, its next SEQ when it is half full), so that
  *    the arcs' probe chains are as long as without samples; its lost
- *    counts samples not counted (a full table).  Keys: from = caller,
- *    to = callee |
+ *    counts samples not counted (a full table).  Keys: from = an address
+ *    in the caller (a -finstrument-functions caller's function address, a
+ *    hooked caller's site, or a hooked call's return address less one,
+ *    whose function may be untraced: then no caller, as for a site's
+ *    arc), to = an address in the callee |
  *    CT_COUNT_SSELF: samples whose innermost open call was that arc's
  *    (from 0, to CT_COUNT_SSELF: outside any call; from 1: inside the
  *    runtime's own code, the tracer's time); to = callee |

@@ -186,7 +186,9 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 				*CT_PUSH(rt->t.fsmp, rt->t.nfsmp, rt->fcap) =
 					(struct ct_count_fsmp){func_name(c, s, p, to), n};
 			} else {
-				struct raw r = {.callee = func_name(c, s, p, to)};
+				/* (from: an address in the caller, which
+				 * may be untraced, as a site's caller) */
+				struct raw r = {.callee = func_name(c, s, p, to), .site = true};
 				r.caller = from ? func_name(c, s, p, from) : CT_COUNT_ROOT;
 				*(kind == 'S' ? &r.sself : &r.stotal) = n;
 				*CT_PUSH(rt->raw, rt->nraw, rt->cap) = r;

@@ -10,8 +10,9 @@
 # each function open (main's total is all but those outside and those in
 # the tracer's hooks, charged to no call); callers,
 # graph and the folded export show the same samples.  Under -pg, -mfentry
-# and patched entries the same (their calls are on the counting stack with
-# --sample: hook.c's count_enter), and record warns of nothing.
+# and patched entries the same (with --sample their calls are in the
+# stack's mirror, runtime/mirror.c; aarch64's on the counting stack), and
+# record warns of nothing.
 # variants: one
 # front-ends: few
 # aarch64: check patch
