@@ -60,16 +60,30 @@ static int hexval(char ch)
 	return -1;
 }
 
+enum mapping { MAPPING_OTHER, MAPPING_STACK, MAPPING_HEAP };
+
+/* does the line whose last bytes are in the ring tail (tn of them in all)
+ * end with s? */
+static bool ends_with(const char *tail, size_t tsize, size_t tn, const char *s, size_t n)
+{
+	if (tn < n)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (tail[(tn - n + k) % tsize] != s[k])
+			return false;
+	return true;
+}
+
 /* the mapping of /proc/self/maps that holds p: [*lo, *hi), and whether it
- * is the main thread's stack; false if none holds it.  Signal-safe: open,
- * read and close, and a parse of its own, line by line as they come */
-static bool find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi, bool *main_stack)
+ * is the main thread's stack or the brk heap; false if none holds it.
+ * Signal-safe: open, read and close, and a parse of its own, line by line
+ * as they come */
+static bool find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi, enum mapping *kind)
 {
 	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	static const char tag[] = " [stack]";
-	char buf[512], tail[sizeof(tag) - 1];
+	char buf[512], tail[8];
 	uintptr_t v[2] = {0, 0};
 	int field = 0; /* 0: the start, 1: the end, 2: the rest of the line */
 	size_t tn = 0; /* the line's last bytes, in tail[] (a ring) */
@@ -80,11 +94,12 @@ static bool find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi, bool *main_s
 			char ch = buf[i];
 			if (ch == '\n') {
 				if (found) {
-					/* the line of the mapping: is it [stack]? */
-					bool is = tn >= sizeof(tail);
-					for (size_t k = 0; is && k < sizeof(tail); k++)
-						is = tail[(tn + k) % sizeof(tail)] == tag[k];
-					*main_stack = is;
+					/* the line of the mapping: its name */
+					*kind = ends_with(tail, sizeof(tail), tn, " [stack]", 8)
+							? MAPPING_STACK
+						: ends_with(tail, sizeof(tail), tn, " [heap]", 7)
+							? MAPPING_HEAP
+							: MAPPING_OTHER;
 					done = true;
 					break;
 				}
@@ -95,7 +110,8 @@ static bool find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi, bool *main_s
 			}
 			tail[tn++ % sizeof(tail)] = ch;
 			if (tn >= 2 * sizeof(tail))
-				tn -= sizeof(tail); /* (the same place in the ring) */
+				tn -= sizeof(tail); /* (the same place in the ring, and
+						     * still a whole ring's worth) */
 			if (field == 2)
 				continue;
 			int d = hexval(ch);
@@ -115,23 +131,24 @@ static bool find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi, bool *main_s
 	}
 	close(fd);
 	if (found && !done)
-		*main_stack = false; /* (no end of line: not the stack) */
+		*kind = MAPPING_OTHER; /* (no end of line: no name) */
 	return found;
 }
 
 /* look up the stack that holds sp and keep it if it is the thread's own
- * (above) */
+ * (above; never the brk heap, which malloc trims: a coroutine's stack
+ * there, or the main thread's TLS) */
 static void find_stack(struct ct_count_thread *c, uintptr_t sp)
 {
 	if (c->range_reads >= RANGE_READS)
 		return;
 	c->range_reads++;
 	uintptr_t lo, hi;
-	bool main_stack;
-	if (!find_mapping(sp, &lo, &hi, &main_stack))
+	enum mapping kind;
+	if (!find_mapping(sp, &lo, &hi, &kind))
 		return;
 	uintptr_t tls = (uintptr_t)c;
-	if (main_stack || (tls >= lo && tls < hi)) {
+	if (kind == MAPPING_STACK || (kind == MAPPING_OTHER && tls >= lo && tls < hi)) {
 		c->stk_lo = lo;
 		c->stk_hi = hi;
 	}
