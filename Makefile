@@ -177,6 +177,9 @@ $(O)/tests/test_rtlog: tests/unit/test_rtlog.c $(O)/runtime/log.o
 $(O)/tests/test_calfig: tests/unit/test_calfig.c $(O)/runtime/calfig.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Iruntime -MMD -MP -o $@ $< $(O)/runtime/calfig.o
+$(O)/tests/test_mapfind: tests/unit/test_mapfind.c $(O)/runtime/mapfind.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iruntime -MMD -MP -o $@ $< $(O)/runtime/mapfind.o
 
 unit: $(UNIT_BINS)
 

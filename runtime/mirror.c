@@ -37,6 +37,7 @@
 
 #include "count.h"
 #include "internal.h"
+#include "mapfind.h"
 
 #define MIRROR_SPAN ((uintptr_t)8 << 20) /* bytes of stack, a slot per 16 */
 #define MIRROR_BYTES (MIRROR_SPAN / 16 * sizeof(struct ct_mirror_slot))
@@ -51,90 +52,6 @@ _Static_assert(sizeof(struct ct_mirror_slot) == 32, "count.S: CFA * 2 & mask");
  * which nothing reads: its stack is not known) */
 static struct ct_mirror_slot no_mirror;
 
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
-}
-
-enum mapping { MAPPING_OTHER, MAPPING_STACK, MAPPING_HEAP };
-
-/* does the line whose last bytes are in the ring tail (tn of them in all)
- * end with s? */
-static bool ends_with(const char *tail, size_t tsize, size_t tn, const char *s, size_t n)
-{
-	if (tn < n)
-		return false;
-	for (size_t k = 0; k < n; k++)
-		if (tail[(tn - n + k) % tsize] != s[k])
-			return false;
-	return true;
-}
-
-/* the mapping of /proc/self/maps that holds p: [*lo, *hi), and whether it
- * is the main thread's stack or the brk heap; false if none holds it.
- * Signal-safe: open, read and close, and a parse of its own, line by line
- * as they come */
-static bool find_mapping(uintptr_t p, uintptr_t *lo, uintptr_t *hi, enum mapping *kind)
-{
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	char buf[512], tail[8];
-	uintptr_t v[2] = {0, 0};
-	int field = 0; /* 0: the start, 1: the end, 2: the rest of the line */
-	size_t tn = 0; /* the line's last bytes, in tail[] (a ring) */
-	bool found = false, done = false;
-	ssize_t r;
-	while (!done && (r = read(fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t i = 0; i < r; i++) {
-			char ch = buf[i];
-			if (ch == '\n') {
-				if (found) {
-					/* the line of the mapping: its name */
-					*kind = ends_with(tail, sizeof(tail), tn, " [stack]", 8)
-							? MAPPING_STACK
-						: ends_with(tail, sizeof(tail), tn, " [heap]", 7)
-							? MAPPING_HEAP
-							: MAPPING_OTHER;
-					done = true;
-					break;
-				}
-				field = 0;
-				v[0] = v[1] = 0;
-				tn = 0;
-				continue;
-			}
-			tail[tn++ % sizeof(tail)] = ch;
-			if (tn >= 2 * sizeof(tail))
-				tn -= sizeof(tail); /* (the same place in the ring, and
-						     * still a whole ring's worth) */
-			if (field == 2)
-				continue;
-			int d = hexval(ch);
-			if (d >= 0) {
-				v[field] = v[field] << 4 | (uintptr_t)d;
-			} else if (field == 0 && ch == '-') {
-				field = 1;
-			} else {
-				if (field == 1 && p >= v[0] && p < v[1]) {
-					*lo = v[0];
-					*hi = v[1];
-					found = true;
-				}
-				field = 2;
-			}
-		}
-	}
-	close(fd);
-	if (found && !done)
-		*kind = MAPPING_OTHER; /* (no end of line: no name) */
-	return found;
-}
-
 /* look up the stack that holds sp and keep it if it is the thread's own
  * (above; never the brk heap, which malloc trims: a coroutine's stack
  * there, or the main thread's TLS) */
@@ -143,12 +60,17 @@ static void find_stack(struct ct_count_thread *c, uintptr_t sp)
 	if (c->range_reads >= RANGE_READS)
 		return;
 	c->range_reads++;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
 	uintptr_t lo, hi;
-	enum mapping kind;
-	if (!find_mapping(sp, &lo, &hi, &kind))
+	enum ct_map_kind kind;
+	bool found = ct_map_find(fd, sp, &lo, &hi, &kind);
+	close(fd);
+	if (!found)
 		return;
 	uintptr_t tls = (uintptr_t)c;
-	if (kind == MAPPING_STACK || (kind == MAPPING_OTHER && tls >= lo && tls < hi)) {
+	if (kind == CT_MAP_STACK || (kind == CT_MAP_OTHER && tls >= lo && tls < hi)) {
 		c->stk_lo = lo;
 		c->stk_hi = hi;
 	}
