@@ -63,6 +63,14 @@ struct ct_count_thread {
 	 * looked up (mirror.c) */
 	uintptr_t stk_lo, stk_hi;
 	uint32_t range_reads;
+	/* the stack of the context swapcontext/setcontext switched to last
+	 * (its uc_stack: a coroutine's; 0, 0: the thread's own), and the
+	 * last such stacks found whole in one mapping (mirror.c) */
+	uintptr_t co_lo, co_hi;
+	struct {
+		uintptr_t lo, hi;
+	} co_ok[4];
+	uint32_t co_next;
 	/* the tables it filled before this one: mapped until the thread ends */
 	struct {
 		void *map;
@@ -137,6 +145,9 @@ struct ct_mirror_slot {
 bool ct_mirror_setup(struct ct_count_thread *c, uintptr_t sp) __attribute__((visibility("hidden")));
 /* the thread ends: its mirror goes */
 void ct_mirror_free(struct ct_count_thread *c) __attribute__((visibility("hidden")));
+/* swapcontext or setcontext switches to a context whose uc_stack is
+ * [sp, sp + size) (NULL, 0: none, the thread's own stack) */
+void ct_mirror_switch(const void *sp, size_t size) __attribute__((visibility("hidden")));
 
 /* a walk down the stack to a stack pointer: the hooked calls open there,
  * the outermost first */

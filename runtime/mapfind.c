@@ -39,6 +39,43 @@ static enum ct_map_kind kind_of(const char *tail, size_t tsize, size_t tn)
 	return CT_MAP_OTHER;
 }
 
+bool ct_map_covers(int fd, uintptr_t lo, uintptr_t hi)
+{
+	char buf[512];
+	uintptr_t v[2] = {0, 0}, at = lo; /* mapped from lo up to at so far */
+	int field = 0;
+	ssize_t r;
+	if (hi <= lo)
+		return false;
+	while ((r = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < r; i++) {
+			char ch = buf[i];
+			if (ch == '\n') {
+				field = 0;
+				v[0] = v[1] = 0;
+				continue;
+			}
+			if (field == 2)
+				continue;
+			int d = hexval(ch);
+			if (d >= 0) {
+				v[field] = v[field] << 4 | (uintptr_t)d;
+			} else if (field == 0 && ch == '-') {
+				field = 1;
+			} else {
+				/* a mapping [v0, v1): the lines go up in address */
+				if (field == 1 && v[0] <= at && at < v[1]) {
+					at = v[1];
+					if (at >= hi)
+						return true;
+				}
+				field = 2;
+			}
+		}
+	}
+	return false;
+}
+
 bool ct_map_find(int fd, uintptr_t p, uintptr_t *lo, uintptr_t *hi, enum ct_map_kind *kind)
 {
 	char buf[512], tail[8];

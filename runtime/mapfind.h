@@ -23,4 +23,9 @@ enum ct_map_kind {
 bool ct_map_find(int fd, uintptr_t p, uintptr_t *lo, uintptr_t *hi, enum ct_map_kind *kind)
 	__attribute__((visibility("hidden")));
 
+/* is [lo, hi) mapped whole, by one mapping or by several that follow each
+ * other without a gap (a static array across a program's file-backed
+ * data page and its bss), in the text read from fd? */
+bool ct_map_covers(int fd, uintptr_t lo, uintptr_t hi) __attribute__((visibility("hidden")));
+
 #endif

@@ -26,8 +26,11 @@
  * /proc/self/maps with open and read (async-signal-safe) when the mirror
  * is made, and again when a sample's stack pointer is below it (the main
  * thread's stack grows).  Those are never unmapped while the thread runs.
- * A sample on another stack (sigaltstack, a coroutine's) finds no hooked
- * call.  A thread's mirror is made at its first hooked call with --sample
+ * Or the stack of the ucontext coroutine the thread switched to last
+ * (swapcontext, setcontext: its uc_stack), once found mapped whole: in
+ * use while the coroutine runs on it.  A sample on another
+ * stack (sigaltstack, a coroutine switched to by other means) finds no
+ * hooked call.  A thread's mirror is made at its first hooked call with --sample
  * and goes when it ends; a program with no hooked call has none.
  */
 #include <fcntl.h>
@@ -102,6 +105,44 @@ void ct_mirror_free(struct ct_count_thread *c)
 		munmap(m, MIRROR_BYTES);
 }
 
+void ct_mirror_switch(const void *sp, size_t size)
+{
+	struct ct_count_thread *c = &ct_count_self;
+	uintptr_t lo = sp && size ? (uintptr_t)sp : 0;
+	c->co_lo = c->co_hi = 0; /* (a sample in between: no coroutine) */
+	__asm__ volatile("" ::: "memory");
+	c->co_hi = lo ? lo + size : 0;
+	__asm__ volatile("" ::: "memory");
+	c->co_lo = lo;
+}
+
+/* is sp on the coroutine's stack the thread switched to, a range found
+ * mapped whole (looked up once; a coroutine's stack is in use while it
+ * runs on it, malloc's or not)?  Its top, or 0 */
+static uintptr_t coroutine_top(struct ct_count_thread *c, uintptr_t sp)
+{
+	uintptr_t lo = c->co_lo, hi = c->co_hi;
+	if (!lo || hi <= lo || sp < lo || sp >= hi)
+		return 0;
+	for (size_t i = 0; i < sizeof(c->co_ok) / sizeof(c->co_ok[0]); i++)
+		if (c->co_ok[i].lo == lo && c->co_ok[i].hi == hi)
+			return hi;
+	if (c->range_reads >= RANGE_READS)
+		return 0;
+	c->range_reads++;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	bool whole = ct_map_covers(fd, lo, hi);
+	close(fd);
+	if (!whole)
+		return 0;
+	size_t k = c->co_next++ % (sizeof(c->co_ok) / sizeof(c->co_ok[0]));
+	c->co_ok[k].lo = lo;
+	c->co_ok[k].hi = hi;
+	return hi;
+}
+
 bool ct_mirror_walk_begin(struct ct_count_thread *c, uintptr_t sp, uintptr_t end, bool signal,
 			  struct ct_mirror_walk *w)
 {
@@ -111,12 +152,15 @@ bool ct_mirror_walk_begin(struct ct_count_thread *c, uintptr_t sp, uintptr_t end
 	 * the mirror), or another stack */
 	if (signal && (!c->stk_hi || (sp < c->stk_lo && c->stk_hi - sp <= MIRROR_SPAN)))
 		find_stack(c, sp);
-	if (sp < c->stk_lo || sp >= c->stk_hi || end <= sp)
+	uintptr_t top = sp >= c->stk_lo && sp < c->stk_hi ? c->stk_hi : 0;
+	if (!top && signal)
+		top = coroutine_top(c, sp);
+	if (!top || end <= sp)
 		return false;
 	w->c = c;
 	w->sp = sp;
-	if (end > c->stk_hi)
-		end = c->stk_hi;
+	if (end > top)
+		end = top;
 	if (end - sp > MIRROR_SPAN)
 		end = sp + MIRROR_SPAN; /* (further up the slots repeat) */
 	w->end = end;

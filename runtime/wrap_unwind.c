@@ -22,6 +22,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "args.h"
+#include "count.h"
 #include "internal.h"
 #include "realfn.h"
 
@@ -313,6 +314,8 @@ CT_EXPORT __attribute__((noinline)) int swapcontext(ucontext_t *oucp, const ucon
 		real = (int (*)(ucontext_t *, const ucontext_t *))dlsym(RTLD_NEXT, "swapcontext");
 	struct ct_tstate *t = &ct_self;
 	uint32_t gen = ct_hook_park(t, SP());
+	if (ct_count_stack && ucp)
+		ct_mirror_switch(ucp->uc_stack.ss_sp, ucp->uc_stack.ss_size);
 	int rc = real(oucp, ucp);
 	ct_hook_unpark(t, SP(), gen);
 	return rc;
@@ -324,5 +327,7 @@ CT_EXPORT int setcontext(const ucontext_t *ucp)
 	if (!real)
 		real = (int (*)(const ucontext_t *))dlsym(RTLD_NEXT, "setcontext");
 	ct_hook_leave(&ct_self, SP());
+	if (ct_count_stack && ucp)
+		ct_mirror_switch(ucp->uc_stack.ss_sp, ucp->uc_stack.ss_size);
 	return real(ucp);
 }

@@ -3,7 +3,8 @@
  * (runtime/mapfind.c): the mapping that holds an address, its bounds
  * (the end not in it) and its kind, from lines of any length, across the
  * parse's buffer, with names that only look like "[stack]", and a last
- * line without its newline; and this process's own stack.  Linked with
+ * line without its newline; and this process's own stack.  And whether a
+ * range is mapped whole, across mappings that follow each other.  Linked with
  * the runtime's own mapfind.o. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -97,6 +98,28 @@ int main(void)
 	CHECK(find(big, 0x6000, &lo, &hi, &k) && k == CT_MAP_HEAP, "after long lines");
 	CHECK(find(big, 0x1000, &lo, &hi, &k) && k == CT_MAP_OTHER, "a long first line");
 	free(big);
+
+	/* ranges mapped whole: in one mapping, across two that follow each
+	 * other, not across a gap, not past the last */
+	static const char *DATA = "1000-2000 rw-p 0 08:01 1 /prog\n"
+				  "2000-9000 rw-p 0 00:00 0 \n"
+				  "a000-b000 rw-p 0 00:00 0 \n";
+	struct {
+		uintptr_t lo, hi;
+		bool whole;
+	} cov[] = {
+		{0x1000, 0x2000, true},  {0x1800, 0x1900, true},  {0x1800, 0x8000, true},
+		{0x1000, 0x9000, true},  {0x1800, 0x9001, false}, {0x8000, 0xa800, false},
+		{0xa000, 0xb000, true},  {0xa800, 0xb001, false}, {0x0800, 0x1800, false},
+		{0x1800, 0x1800, false},
+	};
+	for (size_t i = 0; i < sizeof(cov) / sizeof(cov[0]); i++) {
+		int fd = text_fd(DATA);
+		bool r = ct_map_covers(fd, cov[i].lo, cov[i].hi);
+		close(fd);
+		CHECK(r == cov[i].whole, "covers %lx-%lx: %d", (unsigned long)cov[i].lo,
+		      (unsigned long)cov[i].hi, r);
+	}
 
 	/* this process: a local variable is on the main thread's [stack] */
 	int local = 0, fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
