@@ -18,106 +18,108 @@ static int hexval(char ch)
 	return -1;
 }
 
-/* does the line whose last tn bytes went round the ring tail (of tsize)
- * end with s (n bytes)? */
-static bool ends_with(const char *tail, size_t tsize, size_t tn, const char *s, size_t n)
+/* a line: its two addresses, and its last bytes (a ring of tn so far) */
+struct line {
+	uintptr_t lo, hi;
+	char tail[8];
+	size_t tn;
+};
+
+/* does the line end with s (n bytes)? */
+static bool ends_with(const struct line *l, const char *s, size_t n)
 {
-	if (tn < n)
+	if (l->tn < n)
 		return false;
 	for (size_t k = 0; k < n; k++)
-		if (tail[(tn - n + k) % tsize] != s[k])
+		if (l->tail[(l->tn - n + k) % sizeof(l->tail)] != s[k])
 			return false;
 	return true;
 }
 
-static enum ct_map_kind kind_of(const char *tail, size_t tsize, size_t tn)
+static enum ct_map_kind kind_of(const struct line *l)
 {
-	if (ends_with(tail, tsize, tn, " [stack]", 8))
+	if (ends_with(l, " [stack]", 8))
 		return CT_MAP_STACK;
-	if (ends_with(tail, tsize, tn, " [heap]", 7))
+	if (ends_with(l, " [heap]", 7))
 		return CT_MAP_HEAP;
 	return CT_MAP_OTHER;
 }
 
-bool ct_map_covers(int fd, uintptr_t lo, uintptr_t hi)
+/* each line of the text read from fd to fn(line, arg), until fn says
+ * true (then true) or the text ends (a last line without its newline
+ * too; then false) */
+static bool each_line(int fd, bool (*fn)(const struct line *, void *), void *arg)
 {
 	char buf[512];
-	uintptr_t v[2] = {0, 0}, at = lo; /* mapped from lo up to at so far */
-	int field = 0;
+	struct line l = {0, 0, {0}, 0};
+	int field = 0; /* 0: the start, 1: the end, 2: the rest of the line */
 	ssize_t r;
-	if (hi <= lo)
-		return false;
 	while ((r = read(fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < r; i++) {
 			char ch = buf[i];
 			if (ch == '\n') {
+				if (field == 2 && fn(&l, arg))
+					return true;
 				field = 0;
-				v[0] = v[1] = 0;
+				l.lo = l.hi = 0;
+				l.tn = 0;
 				continue;
 			}
-			if (field == 2)
+			l.tail[l.tn++ % sizeof(l.tail)] = ch;
+			if (l.tn >= 2 * sizeof(l.tail))
+				l.tn -= sizeof(l.tail); /* (the same place in the ring) */
+			if (field >= 2)
 				continue;
 			int d = hexval(ch);
-			if (d >= 0) {
-				v[field] = v[field] << 4 | (uintptr_t)d;
-			} else if (field == 0 && ch == '-') {
+			uintptr_t *v = field ? &l.hi : &l.lo;
+			if (d >= 0)
+				*v = *v << 4 | (uintptr_t)d;
+			else if (field == 0 && ch == '-')
 				field = 1;
-			} else {
-				/* a mapping [v0, v1): the lines go up in address */
-				if (field == 1 && v[0] <= at && at < v[1]) {
-					at = v[1];
-					if (at >= hi)
-						return true;
-				}
-				field = 2;
-			}
+			else
+				field = field == 1 ? 2 : 3; /* (3: no addresses: ignored) */
 		}
 	}
-	return false;
+	return field == 2 && fn(&l, arg);
+}
+
+struct find {
+	uintptr_t p, *lo, *hi;
+	enum ct_map_kind *kind;
+};
+
+static bool find_line(const struct line *l, void *arg)
+{
+	struct find *f = arg;
+	if (f->p < l->lo || f->p >= l->hi)
+		return false;
+	*f->lo = l->lo;
+	*f->hi = l->hi;
+	*f->kind = kind_of(l);
+	return true;
 }
 
 bool ct_map_find(int fd, uintptr_t p, uintptr_t *lo, uintptr_t *hi, enum ct_map_kind *kind)
 {
-	char buf[512], tail[8];
-	uintptr_t v[2] = {0, 0};
-	int field = 0; /* 0: the start, 1: the end, 2: the rest of the line */
-	size_t tn = 0; /* bytes of the line so far, the last ones in tail[] */
-	bool found = false;
-	ssize_t r;
-	while ((r = read(fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t i = 0; i < r; i++) {
-			char ch = buf[i];
-			if (ch == '\n') {
-				if (found) {
-					*kind = kind_of(tail, sizeof(tail), tn);
-					return true;
-				}
-				field = 0;
-				v[0] = v[1] = 0;
-				tn = 0;
-				continue;
-			}
-			tail[tn++ % sizeof(tail)] = ch;
-			if (tn >= 2 * sizeof(tail))
-				tn -= sizeof(tail); /* (the same place in the ring) */
-			if (field == 2)
-				continue;
-			int d = hexval(ch);
-			if (d >= 0) {
-				v[field] = v[field] << 4 | (uintptr_t)d;
-			} else if (field == 0 && ch == '-') {
-				field = 1;
-			} else {
-				if (field == 1 && p >= v[0] && p < v[1]) {
-					*lo = v[0];
-					*hi = v[1];
-					found = true;
-				}
-				field = 2;
-			}
-		}
-	}
-	if (found)
-		*kind = kind_of(tail, sizeof(tail), tn); /* (the last line, no newline) */
-	return found;
+	struct find f = {p, lo, hi, kind};
+	return each_line(fd, find_line, &f);
+}
+
+struct covers {
+	uintptr_t at, hi; /* mapped from the range's start up to at so far */
+};
+
+static bool covers_line(const struct line *l, void *arg)
+{
+	struct covers *c = arg;
+	/* (the lines go up in address) */
+	if (l->lo <= c->at && c->at < l->hi)
+		c->at = l->hi;
+	return c->at >= c->hi;
+}
+
+bool ct_map_covers(int fd, uintptr_t lo, uintptr_t hi)
+{
+	struct covers c = {lo, hi};
+	return hi > lo && each_line(fd, covers_line, &c);
 }
