@@ -35,7 +35,8 @@
 #    nops to each out-of-line function only;
 #  - cost: the CPU time (program and record, least of RUNS runs) of
 #    `record --count --sample` against `record --count`, as a share of
-#    the plain build's CPU time, for both builds.
+#    the plain build's CPU time, for both builds, and how much of it the
+#    calls pay (`--count --sample=1`, next to no sample) and the samples.
 #
 # Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
 # bench/work), PERF (default perf), SAMPLE_HZ (default 1000), RUNS
@@ -208,10 +209,17 @@ cost() {
 	# shellcheck disable=SC2086
 	_s=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample="$HZ" $_fi |
 		cut -d' ' -f3)
+	# (--sample=1: next to no sample, what the calls pay for the samples'
+	# sake: the stack's mirror on x86-64's hooked front ends)
+	# shellcheck disable=SC2086
+	_s1=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample=1 $_fi |
+		cut -d' ' -f3)
 	echo "== $_n: cost of the $_l build (CPU time of program and record, least of $RUNS runs)"
-	awk -v p="$_p" -v c="$_c" -v s="$_s" 'BEGIN {
+	awk -v p="$_p" -v c="$_c" -v s="$_s" -v s1="$_s1" 'BEGIN {
 		printf "plain %.1f ms, --count %.1f ms, --count --sample %.1f ms: the samples cost %+.1f %% of the plain run (target: at most +2 %%)\n",
-			p / 1e6, c / 1e6, s / 1e6, p ? (s - c) / p * 100 : 0 }'
+			p / 1e6, c / 1e6, s / 1e6, p ? (s - c) / p * 100 : 0
+		printf "  of which the calls (--count --sample=1, %.1f ms) %+.1f %%, the samples themselves %+.1f %%\n",
+			s1 / 1e6, p ? (s1 - c) / p * 100 : 0, p ? (s - s1) / p * 100 : 0 }'
 }
 
 if [ "${SKIP_LUA:-0}" != 1 ] && sh "$HERE/setup.sh" "$BW" 2>"$W/setup-lua.err"; then
