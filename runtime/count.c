@@ -186,8 +186,9 @@ static bool setup(struct ct_count_thread *c)
 	c->last = &no_slot;
 	if (!c->stk) {
 		/* (a third array, the return addresses: aarch64's hooked
-		 * calls', -finstrument-functions' beside a mirror) */
-		size_t arrays = 3;
+		 * calls', -finstrument-functions' beside a mirror; a fourth,
+		 * the callers of those) */
+		size_t arrays = 4;
 		void *s = mmap(NULL, arrays * STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (s == MAP_FAILED) {
@@ -197,6 +198,7 @@ static bool setup(struct ct_count_thread *c)
 		c->stk = s;
 		c->cfa = c->stk + STACK_CAP;
 		c->ret = c->cfa + STACK_CAP;
+		c->from = c->ret + STACK_CAP;
 		c->stk[0] = 0; /* below the outermost call: no caller */
 		c->cfa[0] = UINTPTR_MAX;
 		c->depth = 1;
@@ -301,8 +303,21 @@ out:
  * the stack.  So that their frames compare, such a call keeps its own CFA
  * (its return address's slot, found above its hook's) and that return
  * address, by which a call on the stack that is over (a longjmp left it
- * there) is told from one still open; ct_count_sample merges by the same
- * rules.  Without a mirror, the caller is the stack's top, as ever. */
+ * there) is told from one still open; the caller so found is kept
+ * (CFA_CALLER) for ct_count_sample.  Without a mirror, the caller is the
+ * stack's top, as ever. */
+
+/* the low bits of a -finstrument-functions entry's cfa[] (its frame's
+ * place, 8-aligned): left at its exit (never by the stack pointer), and
+ * its caller kept in from[] */
+#define CFA_CYG 1
+#define CFA_CALLER 2
+
+/* where entry i's frame is (its CFA, or its hook's) */
+static inline uintptr_t pos_of(const struct ct_count_thread *c, uint32_t i)
+{
+	return c->cfa[i] & ~(uintptr_t)(CFA_CYG | CFA_CALLER);
+}
 
 /* the word at p, if the thread's known stack holds it at or above sp */
 static inline bool stack_word(const struct ct_count_thread *c, uintptr_t sp, uintptr_t p,
@@ -319,8 +334,7 @@ static inline bool stack_word(const struct ct_count_thread *c, uintptr_t sp, uin
 static inline bool cyg_open(const struct ct_count_thread *c, uint32_t i, uintptr_t sp)
 {
 	uintptr_t v;
-	return !c->ret[i] || !stack_word(c, sp, (c->cfa[i] & ~(uintptr_t)1) - 8, &v) ||
-	       v == c->ret[i];
+	return !c->ret[i] || !stack_word(c, sp, pos_of(c, i) - 8, &v) || v == c->ret[i];
 }
 
 /* the innermost entry below i of the stack open above position at (0: the
@@ -328,7 +342,7 @@ static inline bool cyg_open(const struct ct_count_thread *c, uint32_t i, uintptr
 static inline uint32_t cyg_below(const struct ct_count_thread *c, uint32_t i, uintptr_t at,
 				 uintptr_t sp)
 {
-	while (i > 1 && (((c->cfa[i - 1] & ~(uintptr_t)1) <= at) || !cyg_open(c, i - 1, sp)))
+	while (i > 1 && (pos_of(c, i - 1) <= at || !cyg_open(c, i - 1, sp)))
 		i--;
 	return i - 1;
 }
@@ -340,7 +354,7 @@ static __attribute__((noinline)) uintptr_t mixed_caller(struct ct_count_thread *
 							uintptr_t me)
 {
 	uint32_t b = cyg_below(c, d, me, me);
-	uintptr_t bpos = b ? c->cfa[b] & ~(uintptr_t)1 : UINTPTR_MAX;
+	uintptr_t bpos = b ? pos_of(c, b) : UINTPTR_MAX;
 	struct ct_mirror_walk w;
 	struct ct_mirror_call call;
 	uintptr_t site = 0, at = UINTPTR_MAX;
@@ -353,8 +367,8 @@ static __attribute__((noinline)) uintptr_t mixed_caller(struct ct_count_thread *
 }
 
 /* where a -finstrument-functions call's frame is: its CFA, the slot of its
- * return address ret found above its hook's CFA pos (| 1: an entry left
- * at its exit); pos | 1 without a mirror, or if not found */
+ * return address ret found above its hook's CFA pos; pos without a
+ * mirror, or if not found */
 static inline uintptr_t cyg_frame(const struct ct_count_thread *c, uintptr_t pos, uintptr_t ret)
 {
 	uintptr_t v;
@@ -362,9 +376,9 @@ static inline uintptr_t cyg_frame(const struct ct_count_thread *c, uintptr_t pos
 		if (!stack_word(c, pos, p, &v))
 			break;
 		if (v == ret)
-			return (p + 8) | 1;
+			return p + 8;
 	}
-	return pos | 1;
+	return pos;
 }
 
 static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uintptr_t fn,
@@ -387,12 +401,14 @@ static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uint
 		return;
 	}
 	uintptr_t me = cyg_frame(c, pos, ret);
-	uintptr_t from = c->mirror ? mixed_caller(c, d, me & ~(uintptr_t)1) : c->stk[d - 1];
+	uintptr_t from = c->mirror ? mixed_caller(c, d, me) : c->stk[d - 1];
 	c->depth = d + 1;
 	__asm__ volatile("" ::: "memory");
 	c->stk[d] = fn;
-	c->cfa[d] = me;
-	c->ret[d] = me != (pos | 1) ? ret : 0;
+	c->from[d] = from;
+	c->ret[d] = me != pos ? ret : 0;
+	__asm__ volatile("" ::: "memory");
+	c->cfa[d] = me | CFA_CYG | (c->mirror ? CFA_CALLER : 0);
 	count_slow(c, from, fn, true);
 }
 
@@ -433,7 +449,7 @@ void ct_count_enter(void *fnp, uintptr_t pos, uintptr_t ret)
 	c->depth = d + 1;
 	__asm__ volatile("" ::: "memory");
 	c->stk[d] = fn;
-	c->cfa[d] = pos | 1;
+	c->cfa[d] = pos | CFA_CYG;
 	c->ret[d] = 0;
 	struct ct_count_slot *s = c->last;
 	if (likely(s->to == fn && s->from == from)) {
@@ -476,7 +492,7 @@ void ct_count_exit(void *fnp)
  * leave at their exits, their CFAs odd) */
 static inline uint32_t open_at(const struct ct_count_thread *c, uint32_t d, uintptr_t sp)
 {
-	while (d > 1 && !(c->cfa[d - 1] & 1) && c->cfa[d - 1] <= sp)
+	while (d > 1 && !(c->cfa[d - 1] & CFA_CYG) && c->cfa[d - 1] <= sp)
 		d--;
 	return d;
 }
@@ -491,7 +507,7 @@ static inline uint32_t open_at(const struct ct_count_thread *c, uint32_t d, uint
 static inline uint32_t open_at_pc(const struct ct_count_thread *c, uint32_t d, uintptr_t sp,
 				  uintptr_t pc, uintptr_t lr)
 {
-	while (d > 1 && !(c->cfa[d - 1] & 1) && c->cfa[d - 1] <= sp) {
+	while (d > 1 && !(c->cfa[d - 1] & CFA_CYG) && c->cfa[d - 1] <= sp) {
 		if (CT_ARCH_RA_IN_REG && c->cfa[d - 1] == sp && c->ret && lr == c->ret[d - 1] &&
 		    !ct_fnextent_within(lr - 1, pc))
 			break;
@@ -515,7 +531,7 @@ static void enter_site(uintptr_t site, uintptr_t cfa, uintptr_t ret)
 	/* (a site's arc: the caller is found from from - 1, which for a
 	 * -finstrument-functions call's function address must be one on) */
 	uintptr_t from = c->stk[d - 1];
-	if (from && (c->cfa[d - 1] & 1))
+	if (from && (c->cfa[d - 1] & CFA_CYG))
 		from++;
 	if (d >= c->cap) { /* deeper than the stack: counted, not pushed */
 		count_slow(c, from, site | CT_COUNT_SITE, false);
@@ -644,14 +660,13 @@ void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp, uintptr_t pc, uintptr
 	uintptr_t sfrom = 0, sfn = 0;   /* the innermost call's arc */
 	bool any = false;
 	for (uint32_t i = 1;;) {
-		while (i < d && (c->cfa[i] & 1) && !cyg_open(c, i, sp))
+		while (i < d && (c->cfa[i] & CFA_CYG) && !cyg_open(c, i, sp))
 			i++; /* (a -finstrument-functions call over: a longjmp) */
 		uintptr_t from, fn;
-		if (i < d && (!more || (c->cfa[i] & ~(uintptr_t)1) >= mc.cfa)) {
+		if (i < d && (!more || pos_of(c, i) >= mc.cfa)) {
 			fn = c->stk[i];
-			from = (c->cfa[i] & 1) && c->mirror
-				       ? mixed_caller(c, i, c->cfa[i] & ~(uintptr_t)1)
-				       : c->stk[i - 1];
+			/* (as counted: mixed_caller's, found at its entry) */
+			from = c->cfa[i] & CFA_CALLER ? c->from[i] : c->stk[i - 1];
 			i++;
 		} else if (more) {
 			fn = mc.site;

@@ -39,15 +39,19 @@ struct ct_count_thread {
 	uintptr_t *cfa;              /* aarch64's hooked calls: each one's CFA,
 				      * left when the stack pointer is above it;
 				      * a -finstrument-functions call: its hook's
-				      * CFA | 1 (odd: left at its exit, never by
-				      * the stack pointer) */
+				      * CFA (beside a mirror its own, if found)
+				      * | 1 (odd: left at its exit, never by the
+				      * stack pointer), | 2 if from[] holds its
+				      * caller (count.c CFA_CYG, CFA_CALLER) */
 	/* record --count --sample, x86-64's hooked front ends (count.S): the
 	 * stack's mirror, where each call is written at its CFA (mirror.c) */
 	struct ct_mirror_slot *mirror;
 	uint64_t mmask;
 	uint64_t mseq;
 	uintptr_t *ret;              /* aarch64: each hooked call's return address into
-			 * its caller (NULL elsewhere) */
+			 * its caller; a -finstrument-functions call's
+			 * beside a mirror (0: none) */
+	uintptr_t *from;             /* ... and then its caller, as counted */
 	struct ct_count_slot *last;  /* the slot hit last (-finstrument-functions) */
 	struct ct_count_header *hdr; /* the table's file, mapped */
 	size_t map_len;
