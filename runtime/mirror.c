@@ -55,15 +55,22 @@ _Static_assert(sizeof(struct ct_mirror_slot) == 32, "count.S: CFA * 2 & mask");
  * which nothing reads: its stack is not known) */
 static struct ct_mirror_slot no_mirror;
 
+/* /proc/self/maps opened for a look-up, RANGE_READS times a thread at
+ * most; -1 past that, or if it cannot be */
+static int open_maps(struct ct_count_thread *c)
+{
+	if (c->range_reads >= RANGE_READS)
+		return -1;
+	c->range_reads++;
+	return open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+}
+
 /* look up the stack that holds sp and keep it if it is the thread's own
  * (above; never the brk heap, which malloc trims: a coroutine's stack
  * there, or the main thread's TLS) */
 static void find_stack(struct ct_count_thread *c, uintptr_t sp)
 {
-	if (c->range_reads >= RANGE_READS)
-		return;
-	c->range_reads++;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	int fd = open_maps(c);
 	if (fd < 0)
 		return;
 	uintptr_t lo, hi;
@@ -127,10 +134,7 @@ static uintptr_t coroutine_top(struct ct_count_thread *c, uintptr_t sp)
 	for (size_t i = 0; i < sizeof(c->co_ok) / sizeof(c->co_ok[0]); i++)
 		if (c->co_ok[i].lo == lo && c->co_ok[i].hi == hi)
 			return hi;
-	if (c->range_reads >= RANGE_READS)
-		return 0;
-	c->range_reads++;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	int fd = open_maps(c);
 	if (fd < 0)
 		return 0;
 	bool whole = ct_map_covers(fd, lo, hi);

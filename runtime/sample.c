@@ -380,11 +380,15 @@ static void say_taken(const struct sigaction *act)
 	static int said;
 	if (act->sa_handler == SIG_DFL && !(act->sa_flags & SA_SIGINFO))
 		return;
-	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-		ct_log("the program sets its own handler for signal %d (%s), which record "
-		       "--sample uses: the samples stay calltrace's, its other signals of "
-		       "that number go to the program's handler",
-		       ct_sample_sig, ct_sample_sig == SIGTRAP ? "SIGTRAP" : "SIGRTMAX-2");
+	if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		return;
+	char name[24] = "SIGTRAP";
+	if (ct_sample_sig != SIGTRAP)
+		ct_fmt(name, sizeof(name), "SIGRTMAX-%d", CT_SAMPLE_SIG_BELOW_MAX);
+	ct_log("the program sets its own handler for signal %d (%s), which record --sample "
+	       "uses: the samples stay calltrace's, its other signals of that number go to the "
+	       "program's handler",
+	       ct_sample_sig, name);
 }
 
 CT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
