@@ -180,6 +180,9 @@ $(O)/tests/test_calfig: tests/unit/test_calfig.c $(O)/runtime/calfig.o
 $(O)/tests/test_mapfind: tests/unit/test_mapfind.c $(O)/runtime/mapfind.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Iruntime -MMD -MP -o $@ $< $(O)/runtime/mapfind.o
+$(O)/tests/test_unwind: tests/unit/test_unwind.c $(O)/runtime/unwind.o $(O)/runtime/cfi.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iruntime -MMD -MP -o $@ $< $(O)/runtime/unwind.o $(O)/runtime/cfi.o
 
 unit: $(UNIT_BINS)
 

@@ -17,6 +17,7 @@
 
 #include "args.h"
 #include "internal.h"
+#include "unwind.h"
 
 static pthread_mutex_t mod_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -271,6 +272,10 @@ void ct_modules_rescan(void)
 			i++;
 		}
 	}
+#ifdef CT_ARCH_UNWIND
+	if (ct_count_stack) /* --count --sample: where the samples unwind */
+		ct_unwind_refresh();
+#endif
 	pthread_mutex_unlock(&mod_lock);
 }
 

@@ -3,6 +3,7 @@
 #ifndef CT_ARCH_H
 #define CT_ARCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define CT_ARCH_NAME "x86_64"
@@ -91,6 +92,64 @@ static inline uintptr_t ct_arch_uc_lr(const void *uc)
 {
 	(void)uc;
 	return 0;
+}
+
+/* ---- the runtime's unwinder (runtime/unwind.c) ---- */
+/* record --count --sample finds the hooked calls open by the call frame
+ * information (runtime/stackwalk.c) */
+#define CT_ARCH_UNWIND 1
+/* the DWARF registers a step keeps: %rax..%r15 (0-15), the pc (16) */
+#define CT_ARCH_UW_NREGS 17
+#define CT_ARCH_UW_SP 7
+/* a frame's registers, by DWARF number, from a signal handler's context
+ * (all known) */
+static inline void ct_arch_uw_from_gregs(const greg_t *g, uintptr_t *r)
+{
+	static const unsigned char greg[CT_ARCH_UW_NREGS] = {
+		REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP, REG_R8,
+		REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP,
+	};
+	for (int i = 0; i < CT_ARCH_UW_NREGS; i++)
+		r[i] = (uintptr_t)g[greg[i]];
+}
+
+/* the registers a walk from here starts with: the pc, the stack pointer
+ * and the frame pointer where this is inlined */
+static inline __attribute__((always_inline)) void ct_arch_uw_here(uintptr_t *r, uint32_t *known)
+{
+	uintptr_t pc, sp, bp;
+	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			 : "=&r"(pc), "=&r"(sp), "=&r"(bp));
+	r[16] = pc;
+	r[7] = sp;
+	r[6] = bp;
+	*known = 1u << 16 | 1u << 7 | 1u << 6;
+}
+
+/* where a signal handler returns to: the kernel's rt_sigreturn stub the
+ * C library gives (mov $15, %rax; syscall) */
+#define CT_ARCH_UW_SIGRETURN_LEN 9
+static inline int ct_arch_uw_is_sigreturn(uintptr_t pc)
+{
+	static const unsigned char stub[CT_ARCH_UW_SIGRETURN_LEN] = {0x48, 0xc7, 0xc0, 0x0f, 0x00,
+								     0x00, 0x00, 0x0f, 0x05};
+	const unsigned char *p = (const unsigned char *)pc;
+	for (int i = 0; i < CT_ARCH_UW_SIGRETURN_LEN; i++)
+		if (p[i] != stub[i])
+			return 0;
+	return 1;
+}
+
+/* ... whose stack pointer then is the ucontext the kernel saved (the
+ * return address popped): the interrupted registers, if the context is
+ * inside [lo, hi) */
+static inline int ct_arch_uw_sigcontext(uintptr_t sp, uintptr_t *r, uintptr_t lo, uintptr_t hi)
+{
+	if (sp < lo || sp > hi ||
+	    hi - sp < offsetof(ucontext_t, uc_mcontext.gregs) + sizeof(gregset_t))
+		return 0;
+	ct_arch_uw_from_gregs(((const ucontext_t *)sp)->uc_mcontext.gregs, r);
+	return 1;
 }
 
 #endif
