@@ -21,9 +21,10 @@
  *    keyed by the caller's return address (the callee's return-address
  *    slot) and the hook's return address inside the callee; `calltrace`
  *    resolves both to functions when it reads the counts (lib/read/counts.c).
- *    With --sample, x86-64's calls are also written in the stack's mirror
- *    (mirror.c), aarch64's pushed on the counting stack with their CFAs:
- *    where ct_count_sample finds the calls open.
+ *    With --sample, x86-64's calls are found open by unwinding the
+ *    sampled stack (stackwalk.c: no more work at a call than --count's),
+ *    aarch64's pushed on the counting stack with their CFAs: where
+ *    ct_count_sample finds the calls open.
  *
  * Signals: the fast paths are safe to interrupt anywhere.  A count is
  * bumped with one instruction (a slot, once found, never moves or goes);
@@ -44,6 +45,7 @@
 
 #include "count.h"
 #include "internal.h"
+#include "unwind.h"
 
 _Static_assert(offsetof(struct ct_count_thread, slots) == CT_C_SLOTS, "slots");
 _Static_assert(offsetof(struct ct_count_thread, mask) == CT_C_MASK, "mask");
@@ -66,7 +68,7 @@ bool ct_count_stack; /* internal.h */
 #define STACK_CAP (1u << 20) /* -finstrument-functions: calls open at most */
 /* a -finstrument-functions call's caller is a hooked call open within
  * this many bytes of stack above its hook's CFA (below its traced caller):
- * the stack's mirror is looked at no further */
+ * the unwinding looks no further */
 #define CALLER_REACH 4096
 #define HASH_MUL 0x5bd1e995u /* count.S's too (an imm32: below 2^31) */
 
@@ -186,7 +188,7 @@ static bool setup(struct ct_count_thread *c)
 	c->last = &no_slot;
 	if (!c->stk) {
 		/* (a third array, the return addresses: aarch64's hooked
-		 * calls', -finstrument-functions' beside a mirror; a fourth,
+		 * calls', -finstrument-functions' beside hooked calls; a fourth,
 		 * the callers of those) */
 		size_t arrays = 4;
 		void *s = mmap(NULL, arrays * STACK_CAP * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
@@ -294,18 +296,18 @@ out:
 
 /* ---- -finstrument-functions ------------------------------------------- */
 
-/* ---- -finstrument-functions beside hooked calls (x86-64's mirror) --------
+/* ---- -finstrument-functions beside hooked calls (x86-64) -----------------
  *
- * With a mirror (a hooked call was made in this thread under --sample), a
+ * Once a hooked call was made in this thread under --sample, a
  * -finstrument-functions call's caller may be a hooked call, which is not
  * on the counting stack: the caller is the innermost call open above this
- * one's frame, in the mirror (no further than CALLER_REACH above) or on
- * the stack.  So that their frames compare, such a call keeps its own CFA
+ * one's frame, found by unwinding (no further than CALLER_REACH above),
+ * or on the stack.  So that their frames compare, such a call keeps its own CFA
  * (its return address's slot, found above its hook's) and that return
  * address, by which a call on the stack that is over (a longjmp left it
  * there) is told from one still open; the caller so found is kept
- * (CFA_CALLER) for ct_count_sample.  Without a mirror, the caller is the
- * stack's top, as ever. */
+ * (CFA_CALLER) for ct_count_sample.  Without hooked calls, the caller is
+ * the stack's top, as ever. */
 
 /* the low bits of a -finstrument-functions entry's cfa[] (its frame's
  * place, 8-aligned): left at its exit (never by the stack pointer), and
@@ -348,31 +350,28 @@ static inline uint32_t cyg_below(const struct ct_count_thread *c, uint32_t i, ui
 }
 
 /* the caller (its key) of a -finstrument-functions call at depth d whose
- * frame is at me: a hooked call open in the mirror within reach, if
- * nearer than the stack's innermost open entry */
+ * frame is at me: a hooked call open within reach above it, if nearer
+ * than the stack's innermost open entry */
 static __attribute__((noinline)) uintptr_t mixed_caller(struct ct_count_thread *c, uint32_t d,
 							uintptr_t me)
 {
 	uint32_t b = cyg_below(c, d, me, me);
+#ifdef CT_ARCH_UNWIND
 	uintptr_t bpos = b ? pos_of(c, b) : UINTPTR_MAX;
-	struct ct_mirror_walk w;
-	struct ct_mirror_call call;
-	uintptr_t site = 0, at = UINTPTR_MAX;
-	if (ct_mirror_walk_begin(c, me, me + CALLER_REACH + 8, false, &w))
-		while (ct_mirror_walk_next(&w, &call)) {
-			site = call.site; /* (the walk goes down: the last is the innermost) */
-			at = call.cfa;
-		}
-	return site && at < bpos ? site : c->stk[b];
+	struct ct_walk_call call;
+	if (ct_walk_nearest(c, me, CALLER_REACH, &call) && call.cfa < bpos)
+		return call.site;
+#endif
+	return c->stk[b];
 }
 
 /* where a -finstrument-functions call's frame is: its CFA, the slot of its
- * return address ret found above its hook's CFA pos; pos without a
- * mirror, or if not found */
+ * return address ret found above its hook's CFA pos; pos without hooked
+ * calls, or if not found */
 static inline uintptr_t cyg_frame(const struct ct_count_thread *c, uintptr_t pos, uintptr_t ret)
 {
 	uintptr_t v;
-	for (uintptr_t p = pos; c->mirror && p < pos + CALLER_REACH; p += 8) {
+	for (uintptr_t p = pos; c->hooked && p < pos + CALLER_REACH; p += 8) {
 		if (!stack_word(c, pos, p, &v))
 			break;
 		if (v == ret)
@@ -401,14 +400,14 @@ static __attribute__((noinline)) void enter_slow(struct ct_count_thread *c, uint
 		return;
 	}
 	uintptr_t me = cyg_frame(c, pos, ret);
-	uintptr_t from = c->mirror ? mixed_caller(c, d, me) : c->stk[d - 1];
+	uintptr_t from = c->hooked ? mixed_caller(c, d, me) : c->stk[d - 1];
 	c->depth = d + 1;
 	__asm__ volatile("" ::: "memory");
 	c->stk[d] = fn;
 	c->from[d] = from;
 	c->ret[d] = me != pos ? ret : 0;
 	__asm__ volatile("" ::: "memory");
-	c->cfa[d] = me | CFA_CYG | (c->mirror ? CFA_CALLER : 0);
+	c->cfa[d] = me | CFA_CYG | (c->hooked ? CFA_CALLER : 0);
 	count_slow(c, from, fn, true);
 }
 
@@ -440,7 +439,7 @@ void ct_count_enter(void *fnp, uintptr_t pos, uintptr_t ret)
 	struct ct_count_thread *c = &ct_count_self;
 	uintptr_t fn = (uintptr_t)fnp;
 	uint32_t d = c->depth;
-	if (unlikely(d >= c->cap || c->mirror)) {
+	if (unlikely(d >= c->cap || c->hooked)) {
 		enter_slow(c, fn, pos, ret);
 		return;
 	}
@@ -546,35 +545,6 @@ static void enter_site(uintptr_t site, uintptr_t cfa, uintptr_t ret)
 	count_slow(c, from, site | CT_COUNT_SITE, false);
 }
 
-/* x86-64 (count.S, when the thread has no mirror yet): counted as
- * --count counts it, by its caller's return address, and written in the
- * stack's mirror, made here */
-void ct_count_enter_site(uintptr_t site, uintptr_t cfa)
-{
-	struct ct_count_thread *c = &ct_count_self;
-	uintptr_t ret = *(const uintptr_t *)(cfa - 8);
-	count_slow(c, ret, site | CT_COUNT_SITE, false);
-	if (!c->mirror && c->slots && !c->in_slow) {
-		/* (a handler's hooked calls meanwhile make none) */
-		c->in_slow = 1;
-		__asm__ volatile("" ::: "memory");
-		ct_mirror_setup(c, cfa);
-		__asm__ volatile("" ::: "memory");
-		c->in_slow = 0;
-	}
-	if (c->mirror) {
-		/* as count.S writes it: the site first, so that a sample
-		 * between the two finds the old return address, which is not
-		 * this call's (unless made from the same place) */
-		struct ct_mirror_slot *s =
-			(struct ct_mirror_slot *)((char *)c->mirror + (cfa * 2 & c->mmask));
-		s->site = site;
-		s->seq = ++c->mseq;
-		__asm__ volatile("" ::: "memory");
-		s->ret = ret;
-	}
-}
-
 /* aarch64 (patch.S): and the return address into the caller, which a
  * sample compares with the link register (open_at_pc) */
 void ct_count_enter_site_lr(uintptr_t site, uintptr_t cfa, uintptr_t ret)
@@ -586,10 +556,25 @@ void ct_count_enter_site_lr(uintptr_t site, uintptr_t cfa, uintptr_t ret)
 
 /* an arc the trampoline did not find in the table (or no table yet): ret is
  * the caller's return address, site the hook's return address in the
- * callee */
+ * callee.  With --sample, the site is noted for the samples' walks (each
+ * site's first call in each thread comes here: the tables are the
+ * thread's), and the thread's first such call finds its stack */
 void ct_count_site(uintptr_t ret, uintptr_t site)
 {
-	count_slow(&ct_count_self, ret, site | CT_COUNT_SITE, false);
+	struct ct_count_thread *c = &ct_count_self;
+	count_slow(c, ret, site | CT_COUNT_SITE, false);
+#ifdef CT_ARCH_UNWIND
+	if (ct_count_stack && c->state == CT_TS_ACTIVE) {
+		ct_unwind_note_site(site);
+		if (!c->hooked && !c->in_slow) {
+			c->in_slow = 1; /* (a handler's calls meanwhile: counted only) */
+			__asm__ volatile("" ::: "memory");
+			ct_walk_setup(c, (uintptr_t)__builtin_frame_address(0));
+			__asm__ volatile("" ::: "memory");
+			c->in_slow = 0;
+		}
+	}
+#endif
 }
 
 /* ---- record --count --sample ---------------------------------------------- */
@@ -618,7 +603,7 @@ static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, ui
  * as self samples, every arc and function open as total samples (once
  * each, however often they recur).  The calls open are those of the
  * counting stack (-finstrument-functions'; aarch64's hooked calls too) and
- * those of the stack's mirror (x86-64's hooked calls), merged by where
+ * those found by unwinding (x86-64's hooked calls), merged by where
  * their frames are, the outermost first (a hooked call at a
  * -finstrument-functions call's own position is that one's callee).  The
  * stack's depth is read once: a sample between an entry's new depth and
@@ -630,10 +615,11 @@ static void sample_add(struct ct_count_thread *c, uint64_t from, uint64_t to, ui
  * their own, never the arcs': the hooks' probe chains stay as they are
  * without samples.  Each arc is keyed as its calls are counted: a
  * -finstrument-functions call by its caller's function or site, a hooked
- * call of the mirror by its return address (less one: an address in the
+ * call found by unwinding by its return address (less one: an address in the
  * caller, as every sample's caller is) */
-void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp, uintptr_t pc, uintptr_t lr)
+void ct_count_sample(uint32_t n, bool hooks, const void *uc)
 {
+	uintptr_t sp = ct_arch_uc_sp(uc), pc = ct_arch_uc_pc(uc), lr = ct_arch_uc_lr(uc);
 	struct ct_count_thread *c = &ct_count_self;
 	if (c->state != CT_TS_ACTIVE || !c->st.slots)
 		return;
@@ -652,10 +638,12 @@ void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp, uintptr_t pc, uintptr
 		return;
 	}
 	d = open_at_pc(c, d, sp, pc, lr); /* (aarch64's hooked calls over by now) */
-	struct ct_mirror_walk w;
-	struct ct_mirror_call mc;
-	bool more =
-		ct_mirror_walk_begin(c, sp, UINTPTR_MAX, true, &w) && ct_mirror_walk_next(&w, &mc);
+					  /* the hooked calls found, the outermost first */
+#ifdef CT_ARCH_UNWIND
+	uint32_t k = ct_walk_sample(c, uc);
+#else
+	uint32_t k = 0;
+#endif
 	uintptr_t pcaller = 1, pfn = 1; /* (no function address) */
 	uintptr_t sfrom = 0, sfn = 0;   /* the innermost call's arc */
 	bool any = false;
@@ -663,15 +651,16 @@ void ct_count_sample(uint32_t n, bool hooks, uintptr_t sp, uintptr_t pc, uintptr
 		while (i < d && (c->cfa[i] & CFA_CYG) && !cyg_open(c, i, sp))
 			i++; /* (a -finstrument-functions call over: a longjmp) */
 		uintptr_t from, fn;
-		if (i < d && (!more || pos_of(c, i) >= mc.cfa)) {
+		const struct ct_walk_call *mc = k ? &c->calls[k - 1] : NULL;
+		if (i < d && (!mc || pos_of(c, i) >= mc->cfa)) {
 			fn = c->stk[i];
 			/* (as counted: mixed_caller's, found at its entry) */
 			from = c->cfa[i] & CFA_CALLER ? c->from[i] : c->stk[i - 1];
 			i++;
-		} else if (more) {
-			fn = mc.site;
-			from = mc.ret - 1;
-			more = ct_mirror_walk_next(&w, &mc);
+		} else if (mc) {
+			fn = mc->site;
+			from = mc->ret - 1;
+			k--;
 		} else {
 			break;
 		}
@@ -741,6 +730,8 @@ void ct_count_thread_exit(void)
 	c->slots = NULL;
 	c->last = &no_slot;
 	unmap_tables(c);
-	ct_mirror_free(c);
+#ifdef CT_ARCH_UNWIND
+	ct_walk_free(c);
+#endif
 	/* the stack stays (a destructor may still return through it) */
 }

@@ -418,10 +418,11 @@ void ct_thread_after_fork(struct ct_tstate *t) CT_HIDDEN;
 extern bool ct_hook_fast CT_HIDDEN;
 /* record --count: the hooks count (set once, before any traced call; count.c) */
 extern bool ct_count_on CT_HIDDEN;
-/* ... and --sample is on too: count.S writes the x86-64 hooked front
- * ends' calls in the stack's mirror (mirror.c), aarch64's patch.S and
- * _mcount push theirs on the counting stack with their CFAs (count.c),
- * where the samples find the calls open; plain --count keeps nothing */
+/* ... and --sample is on too: the x86-64 hooked front ends' calls are
+ * found by unwinding at each sample (stackwalk.c: their sites noted when
+ * counted), aarch64's patch.S and _mcount push theirs on the counting
+ * stack with their CFAs (count.c), where the samples find the calls open;
+ * plain --count keeps nothing */
 extern bool ct_count_stack CT_HIDDEN;
 /* fnextent.c: the sorted starts of a module's functions (patched entries
  * and symbols) in its code [lo, hi); is pc in the function holding at? */

@@ -3,7 +3,7 @@
  * The mapping of /proc/self/maps that holds an address (runtime/mapfind.c):
  * a parse that is async-signal-safe (read(2) and its own arithmetic, no
  * allocation, no libc parsing), for the signal handler of record --count
- * --sample (mirror.c).
+ * --sample (stackwalk.c).
  */
 #ifndef CT_RT_MAPFIND_H
 #define CT_RT_MAPFIND_H

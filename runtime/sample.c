@@ -162,8 +162,7 @@ static inline bool tracers_pc(uintptr_t pc)
 static inline void put(struct ct_tstate *t, uint32_t n, const void *uc)
 {
 	if (ct_count_on) {
-		uintptr_t pc = ct_arch_uc_pc(uc);
-		ct_count_sample(n, tracers_pc(pc), ct_arch_uc_sp(uc), pc, ct_arch_uc_lr(uc));
+		ct_count_sample(n, tracers_pc(ct_arch_uc_pc(uc)), uc);
 	} else {
 		ct_sample_put(t, n);
 	}

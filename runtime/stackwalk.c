@@ -1,39 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record --count --sample on x86-64: the stack's mirror, where the samples
- * find the hooked calls open (doc/record.md, "--count --sample").
+ * record --count --sample on x86-64: the hooked calls open at a sample,
+ * found by unwinding the interrupted stack (unwind.c), so that the hooks
+ * do no more than --count's (doc/record.md, "--count --sample").
  *
- * The counting trampolines (arch/x86_64/count.S) hook no return, so
- * nothing tells when a call is over.  Each entry writes, at its CFA in a
- * per-thread array that mirrors the stack (slot = CFA * 2 & mask: a
- * 32-byte slot per 16 bytes of stack, MIRROR_SPAN bytes of stack before
- * the slots repeat), the call's site, its number (the thread's calls so
- * far) and its return address into the caller: a few stores, no loop, no
- * test on data, so that --count --sample costs little more than --count.
- * A sample then walks its stack down from the top to the interrupted stack
- * pointer.  A slot is a call open if its return address is still where
- * that call's CFA puts it (the word below the CFA; any other word there:
- * its caller made another call there since, or left that frame) and the
- * call came after every call open further up (a number below one of
- * theirs: its return address is a stale word in a frame made since, the
- * part of a large frame the function never wrote).  A call whose caller
- * returned at the same CFA and made a call from the same place again, in
- * a frame made after it, is that call, as far as a sample can tell.
+ * The counting trampolines (arch/x86_64/count.S) hook no return and keep
+ * no stack: a call is counted by its caller's return address and its
+ * hook's site.  A sample unwinds from the interrupted registers by the
+ * modules' call frame information; a frame is a hooked call if its
+ * function's entry hook was counted (its site noted, ct_unwind_note_site,
+ * when the arc was new) and the pc is past that hook.  Such a call's
+ * CFA, site and return address are what --count counted it by, so that
+ * the samples' arcs meet the counts'.  A tail call's frame is its own, as
+ * counted (the caller's frame gone).  Through a signal frame (a handler
+ * of the program's) the walk goes on in the interrupted context.
  *
  * The walk reads the stack only where it is the thread's own: the mapping
  * that holds the stack pointer and either is the main thread's [stack] or
  * holds the thread's own TLS (a pthread's stack block), looked up in
- * /proc/self/maps with open and read (async-signal-safe) when the mirror
- * is made, and again when a sample's stack pointer is below it (the main
- * thread's stack grows).  Those are never unmapped while the thread runs.
- * Or the stack of the ucontext coroutine the thread switched to last
- * (swapcontext, setcontext: its uc_stack), once found mapped whole: in
- * use while the coroutine runs on it.  A sample on another
- * stack (sigaltstack, a coroutine switched to by other means) finds no
- * hooked call.  A thread's mirror is made at its first hooked call with --sample
- * and goes when it ends; a program with no hooked call has none.
+ * /proc/self/maps with open and read (async-signal-safe) at the thread's
+ * first hooked call, and again when a sample's stack pointer is below it
+ * (the main thread's stack grows).  Those are never unmapped while the
+ * thread runs.  Or the stack of the ucontext coroutine the thread
+ * switched to last (swapcontext, setcontext: its uc_stack), once found
+ * mapped whole: in use while the coroutine runs on it.  Or the signal
+ * stack the thread set (sigaltstack), while the interrupted context is on
+ * it.  The walk stops at a frame without call frame information (code
+ * made at run time), or one whose rules it cannot follow: the calls
+ * further up are not seen by that sample.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -41,19 +38,25 @@
 #include "count.h"
 #include "internal.h"
 #include "mapfind.h"
+#include "unwind.h"
 
-#define MIRROR_SPAN ((uintptr_t)8 << 20) /* bytes of stack, a slot per 16 */
-#define MIRROR_BYTES (MIRROR_SPAN / 16 * sizeof(struct ct_mirror_slot))
-#define RANGE_READS 64 /* /proc/self/maps read per thread at most */
+#ifdef CT_ARCH_UNWIND
 
-_Static_assert(offsetof(struct ct_count_thread, mirror) == CT_C_MIRROR, "mirror");
-_Static_assert(offsetof(struct ct_count_thread, mmask) == CT_C_MMASK, "mmask");
-_Static_assert(offsetof(struct ct_count_thread, mseq) == CT_C_MSEQ, "mseq");
-_Static_assert(sizeof(struct ct_mirror_slot) == 32, "count.S: CFA * 2 & mask");
-
-/* what a thread whose mirror cannot be made writes to (mask 0: one slot,
- * which nothing reads: its stack is not known) */
-static struct ct_mirror_slot no_mirror;
+#define RANGE_READS 64   /* /proc/self/maps read per thread at most */
+#define WALK_CALLS 16384 /* hooked calls a sample sees, the innermost */
+#define WALK_STEPS 65536 /* frames a walk goes through at most */
+/* a frame's lookup and rules, kept by the pc they were found at (a
+ * thread's sample walks only: a handler's walk cannot interrupt another) */
+struct walk_cache {
+	uintptr_t at;    /* the pc looked up (0: none) */
+	uint32_t gen;    /* the module table's number then */
+	uintptr_t start; /* its function's start */
+	uintptr_t *site; /* and site's place */
+	struct ct_cfi_rule rule;
+};
+#define WALK_CACHE 512 /* frames' rules kept per thread */
+#define WALK_BYTES \
+	(WALK_CALLS * sizeof(struct ct_walk_call) + WALK_CACHE * sizeof(struct walk_cache))
 
 /* /proc/self/maps opened for a look-up, RANGE_READS times a thread at
  * most; -1 past that, or if it cannot be */
@@ -86,33 +89,36 @@ static void find_stack(struct ct_count_thread *c, uintptr_t sp)
 	}
 }
 
-bool ct_mirror_setup(struct ct_count_thread *c, uintptr_t sp)
+void ct_walk_setup(struct ct_count_thread *c, uintptr_t sp)
 {
-	void *m = mmap(NULL, MIRROR_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (m == MAP_FAILED) {
-		c->mmask = 0;
-		__atomic_store_n(&c->mirror, &no_mirror, __ATOMIC_RELEASE);
-		return false;
-	}
+	c->hooked = 1;
 	c->stk_lo = c->stk_hi = 0;
 	c->range_reads = 0;
 	find_stack(c, sp);
-	c->mmask = MIRROR_BYTES - sizeof(struct ct_mirror_slot);
-	__atomic_store_n(&c->mirror, (struct ct_mirror_slot *)m, __ATOMIC_RELEASE);
-	return true;
 }
 
-void ct_mirror_free(struct ct_count_thread *c)
+/* the array of a sample's calls (made at the first sample: mmap is
+ * async-signal-safe) */
+static bool calls_array(struct ct_count_thread *c)
 {
-	struct ct_mirror_slot *m = c->mirror;
-	c->mirror = NULL;
-	c->stk_lo = c->stk_hi = 0;
-	if (m && m != &no_mirror)
-		munmap(m, MIRROR_BYTES);
+	if (c->calls)
+		return c->calls != MAP_FAILED;
+	void *m = mmap(NULL, WALK_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	c->calls = m;
+	return m != MAP_FAILED;
 }
 
-void ct_mirror_switch(const void *sp, size_t size)
+void ct_walk_free(struct ct_count_thread *c)
+{
+	if (c->calls && c->calls != MAP_FAILED)
+		munmap(c->calls, WALK_BYTES);
+	c->calls = NULL;
+	c->hooked = 0;
+	c->stk_lo = c->stk_hi = 0;
+}
+
+void ct_walk_switch(const void *sp, size_t size)
 {
 	struct ct_count_thread *c = &ct_count_self;
 	uintptr_t lo = sp && size ? (uintptr_t)sp : 0;
@@ -147,68 +153,186 @@ static uintptr_t coroutine_top(struct ct_count_thread *c, uintptr_t sp)
 	return hi;
 }
 
-bool ct_mirror_walk_begin(struct ct_count_thread *c, uintptr_t sp, uintptr_t end, bool signal,
-			  struct ct_mirror_walk *w)
+/* the stack holding sp that a walk may read, [*lo, *hi): the thread's, a
+ * coroutine's, the signal stack while in use; signal: in the handler (the
+ * thread's stack may be looked up again, it grew) */
+static bool stack_of(struct ct_count_thread *c, uintptr_t sp, bool signal, uintptr_t *lo,
+		     uintptr_t *hi)
 {
-	if (!c->mirror || c->mirror == &no_mirror)
-		return false;
-	/* below the stack known: the main thread's grew since (in reach of
-	 * the mirror), or another stack */
-	if (signal && (!c->stk_hi || (sp < c->stk_lo && c->stk_hi - sp <= MIRROR_SPAN)))
+	if (signal && (!c->stk_hi || (sp < c->stk_lo && c->stk_hi - sp <= ((uintptr_t)64 << 20))))
 		find_stack(c, sp);
-	uintptr_t top = sp >= c->stk_lo && sp < c->stk_hi ? c->stk_hi : 0;
-	if (!top && signal)
-		top = coroutine_top(c, sp);
-	if (!top || end <= sp)
-		return false;
-	w->c = c;
-	w->sp = sp;
-	if (end > top)
-		end = top;
-	if (end - sp > MIRROR_SPAN)
-		end = sp + MIRROR_SPAN; /* (further up the slots repeat) */
-	w->end = end;
-	w->a = (end + 15) & ~(uintptr_t)15; /* the block above the first one */
-	w->lo = sp & ~(uintptr_t)15;
-	w->seq = 0;
-	return true;
-}
-
-/* the word at p, if the walk may read it */
-static inline bool word(const struct ct_mirror_walk *w, uintptr_t p, uintptr_t *v)
-{
-	if (p < w->sp || p + 8 > w->end)
-		return false;
-	*v = *(const uintptr_t *)p;
-	return true;
-}
-
-bool ct_mirror_walk_next(struct ct_mirror_walk *w, struct ct_mirror_call *call)
-{
-	const char *m = (const char *)w->c->mirror;
-	uintptr_t mask = w->c->mmask;
-	while (w->a > w->lo) {
-		w->a -= 16;
-		uintptr_t a = w->a;
-		const struct ct_mirror_slot *s = (const void *)(m + (a * 2 & mask));
-		uintptr_t ret = __atomic_load_n(&s->ret, __ATOMIC_RELAXED), v;
-		if (!ret)
-			continue;
-		/* its CFA a + 8 or a (the ABI's: 16-aligned); the return
-		 * address in the word below it */
-		uintptr_t cfa = 0;
-		if (word(w, a, &v) && v == ret)
-			cfa = a + 8;
-		else if (word(w, a - 8, &v) && v == ret)
-			cfa = a;
-		uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
-		if (!cfa || seq <= w->seq)
-			continue; /* over, or older than a call open above */
-		w->seq = seq;
-		call->cfa = cfa;
-		call->site = __atomic_load_n(&s->site, __ATOMIC_RELAXED);
-		call->ret = ret;
+	if (sp >= c->stk_lo && sp < c->stk_hi) {
+		*lo = sp;
+		*hi = c->stk_hi;
+		return true;
+	}
+	uintptr_t top = signal ? coroutine_top(c, sp) : 0;
+	if (top) {
+		*lo = sp;
+		*hi = top;
+		return true;
+	}
+	stack_t ss;
+	if (signal && sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && ss.ss_size &&
+	    sp >= (uintptr_t)ss.ss_sp && sp < (uintptr_t)ss.ss_sp + ss.ss_size) {
+		*lo = sp;
+		*hi = (uintptr_t)ss.ss_sp + ss.ss_size;
 		return true;
 	}
 	return false;
 }
+
+static bool stack_of_signal(void *ctx, uintptr_t sp, uintptr_t *lo, uintptr_t *hi)
+{
+	return stack_of(ctx, sp, true, lo, hi);
+}
+
+static bool stack_of_here(void *ctx, uintptr_t sp, uintptr_t *lo, uintptr_t *hi)
+{
+	return stack_of(ctx, sp, false, lo, hi);
+}
+
+enum { STEP_END, STEP_FRAME, STEP_SIGNAL };
+
+/* one frame up from r, whose pc is at (exact) or after (a return
+ * address) the lookup address at; *start and *site: its function's.
+ * STEP_SIGNAL: r was a signal frame, now the interrupted context (a
+ * signal frame's rules are never kept: the cache's frames are not) */
+static int step(struct walk_cache *cache, uint32_t gen, struct ct_uw_regs *r, bool exact,
+		uintptr_t at, struct ct_uw_mem *m, uintptr_t *start, uintptr_t **site)
+{
+	struct walk_cache *e = cache ? &cache[(at ^ at >> 9) % WALK_CACHE] : NULL;
+	if (e && e->at == at && e->gen == gen) {
+		*start = e->start;
+		*site = e->site;
+		return ct_cfi_apply(&e->rule, r, m) ? STEP_FRAME : STEP_END;
+	}
+	if (!exact && ct_unwind_sigframe(r, m))
+		return STEP_SIGNAL;
+	struct ct_uw_func f;
+	if (!ct_unwind_find(at, &f))
+		return STEP_END;
+	*start = f.start;
+	*site = f.site;
+	struct ct_cfi_rule rule;
+	if (!ct_unwind_step(r, &f, exact, m, &rule))
+		return STEP_END;
+	if (e && rule.nsaved != CT_CFI_NO_RULE) {
+		e->at = at;
+		e->gen = gen;
+		e->start = f.start;
+		e->site = f.site;
+		e->rule = rule;
+	}
+	return STEP_FRAME;
+}
+
+/* the walk up from r: each hooked call open, the innermost first, to
+ * see (false: enough); the frames' steps held against a module table
+ * replaced meanwhile; cache: the thread's (NULL: none) */
+static void walk(struct walk_cache *cache, struct ct_uw_regs *r, bool exact, struct ct_uw_mem *m,
+		 bool (*see)(void *arg, const struct ct_walk_call *call), void *arg)
+{
+	ct_unwind_hold();
+	uint32_t gen = ct_unwind_gen();
+	for (uint32_t n = 0; n < WALK_STEPS; n++) {
+		uintptr_t pc = r->r[CT_ARCH_DWARF_RA], start = 0, *site_at = NULL;
+		int how = step(cache, gen, r, exact, exact ? pc : pc - 1, m, &start, &site_at);
+		if (how == STEP_END)
+			break;
+		if (how == STEP_SIGNAL) {
+			exact = true; /* (the interrupted pc: where it stopped) */
+			continue;
+		}
+		uintptr_t site = site_at ? __atomic_load_n(site_at, __ATOMIC_RELAXED) : 0;
+		exact = false;
+		uintptr_t ret = r->r[CT_ARCH_DWARF_RA];
+		/* a hooked call, its hook run (pc past the site); or, in a
+		 * function not hooked (or before its hook), a hooked call's
+		 * frame all the same if the call that made it called another
+		 * function, which is hooked: that one jumped here (a tail
+		 * call, its cold part), its frame this one's, as counted */
+		struct ct_uw_func callee;
+		if (!(site && pc >= site) && ct_unwind_callee(ret, &callee) &&
+		    callee.start != start && callee.site)
+			site = __atomic_load_n(callee.site, __ATOMIC_RELAXED);
+		else if (!(site && pc >= site))
+			site = 0;
+		if (site) {
+			struct ct_walk_call call = {
+				.cfa = r->r[CT_ARCH_UW_SP],
+				.site = site,
+				.ret = ret,
+			};
+			if (!see(arg, &call))
+				break;
+		}
+	}
+	ct_unwind_release();
+}
+
+struct collect {
+	struct ct_count_thread *c;
+	uint32_t n;
+};
+
+static bool collect(void *arg, const struct ct_walk_call *call)
+{
+	struct collect *k = arg;
+	if (k->n >= WALK_CALLS)
+		return false;
+	k->c->calls[k->n++] = *call;
+	return true;
+}
+
+uint32_t ct_walk_sample(struct ct_count_thread *c, const void *uc)
+{
+	if (!c->hooked || !calls_array(c))
+		return 0;
+	struct ct_uw_regs r;
+	ct_arch_uw_from_gregs(((const ucontext_t *)uc)->uc_mcontext.gregs, r.r);
+	r.known = (1u << CT_ARCH_UW_NREGS) - 1;
+	struct ct_uw_mem m = {.stack_of = stack_of_signal, .ctx = c};
+	if (!stack_of(c, r.r[CT_ARCH_UW_SP], true, &m.lo, &m.hi))
+		return 0;
+	struct collect k = {.c = c, .n = 0};
+	walk((struct walk_cache *)(c->calls + WALK_CALLS), &r, true, &m, collect, &k);
+	return k.n;
+}
+
+struct nearest {
+	uintptr_t above, reach;
+	struct ct_walk_call call;
+	bool found;
+};
+
+static bool nearest(void *arg, const struct ct_walk_call *call)
+{
+	struct nearest *k = arg;
+	if (call->cfa > k->above + k->reach)
+		return false;
+	if (call->cfa <= k->above)
+		return true;
+	k->call = *call;
+	k->found = true;
+	return false;
+}
+
+bool ct_walk_nearest(struct ct_count_thread *c, uintptr_t above, uintptr_t reach,
+		     struct ct_walk_call *call)
+{
+	if (!c->hooked)
+		return false;
+	struct ct_uw_regs r;
+	ct_arch_uw_here(r.r, &r.known);
+	struct ct_uw_mem m = {.stack_of = stack_of_here, .ctx = c};
+	if (!stack_of(c, r.r[CT_ARCH_UW_SP], false, &m.lo, &m.hi))
+		return false;
+	struct nearest k = {.above = above, .reach = reach, .found = false};
+	walk(NULL, &r, true, &m, nearest, &k);
+	if (k.found)
+		*call = k.call;
+	return k.found;
+}
+
+#endif

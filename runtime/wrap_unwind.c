@@ -314,8 +314,10 @@ CT_EXPORT __attribute__((noinline)) int swapcontext(ucontext_t *oucp, const ucon
 		real = (int (*)(ucontext_t *, const ucontext_t *))dlsym(RTLD_NEXT, "swapcontext");
 	struct ct_tstate *t = &ct_self;
 	uint32_t gen = ct_hook_park(t, SP());
+#ifdef CT_ARCH_UNWIND
 	if (ct_count_stack && ucp)
-		ct_mirror_switch(ucp->uc_stack.ss_sp, ucp->uc_stack.ss_size);
+		ct_walk_switch(ucp->uc_stack.ss_sp, ucp->uc_stack.ss_size);
+#endif
 	int rc = real(oucp, ucp);
 	ct_hook_unpark(t, SP(), gen);
 	return rc;
@@ -327,7 +329,9 @@ CT_EXPORT int setcontext(const ucontext_t *ucp)
 	if (!real)
 		real = (int (*)(const ucontext_t *))dlsym(RTLD_NEXT, "setcontext");
 	ct_hook_leave(&ct_self, SP());
+#ifdef CT_ARCH_UNWIND
 	if (ct_count_stack && ucp)
-		ct_mirror_switch(ucp->uc_stack.ss_sp, ucp->uc_stack.ss_size);
+		ct_walk_switch(ucp->uc_stack.ss_sp, ucp->uc_stack.ss_size);
+#endif
 	return real(ucp);
 }

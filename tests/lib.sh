@@ -69,6 +69,21 @@ record() {
 	guard "$CT" record -d "$W/$_d" "$@" <"${STDIN:-/dev/null}" >"$W/$_d.out" 2>"$W/$_d.err"
 }
 
+# record_rounds D ROUNDS PROG: record -d $W/D --count --sample=4k PROG
+# ROUNDS, wanted to exit 0; where the samples come from POSIX timers at the
+# kernel's tick (perf events refused), 20 times the rounds for as many
+# samples.  $rounds: the rounds the recording ran
+record_rounds() {
+	rounds=$2
+	record "$1" --count --sample=4k "$3" "$rounds"
+	want_rc "record --count --sample=4k $3" $RC 0 "$W/$1.err"
+	if grep -q '^sample .* timer$' "$W/$1"/*.proc; then
+		rounds=$(($2 * 20))
+		record "$1" --count --sample=4k "$3" "$rounds"
+		want_rc "record --count --sample=4k $3" $RC 0 "$W/$1.err"
+	fi
+}
+
 # want_rc WHAT GOT EXPECTED [FILE with stderr to quote]
 want_rc() {
 	if [ "$2" != "$3" ]; then

@@ -14,12 +14,9 @@
  *   the function's return-address slot; mcount: the slot is 8(%rbp) (%rbp
  *   is the traced function's frame pointer, set up just before the call)
  *
- * With --sample too (ct_count_stack) the call is counted the same, and
- * written in the thread's mirror of its stack at its CFA (the slot's
- * address + 8): its site, its number, then its return address, where a
- * sample's walk down the stack finds the calls still open, those whose
- * return address is still below their CFA (runtime/mirror.c).  No return
- * is hooked.  No mirror yet: ct_count_enter_site, which makes it.
+ * With --sample too, nothing more: a sample finds the calls open by
+ * unwinding (runtime/stackwalk.c), the sites it needs noted by
+ * ct_count_site when an arc is new.
  */
 #include "keep.inc"
 #include "runtime/count.h"
@@ -46,8 +43,6 @@ ct_count_\name:
 	.cfi_adjust_cfa_offset 8
 	push %rsi
 	.cfi_adjust_cfa_offset 8
-	cmpb $0, ct_count_stack(%rip)	/* --sample: on the counting stack */
-	jne 20f
 	.ifc \sb, %rsp
 	mov \so+32(%rsp), %rax		/* from: the caller's return address */
 	.else
@@ -56,7 +51,7 @@ ct_count_\name:
 	mov 32(%rsp), %rdx		/* to: our return address, */
 	bts $SITE_BIT, %rdx		/* marked as a site */
 	movq ct_count_self@GOTTPOFF(%rip), %r11
-10:	/* the arc (%rax, %rdx) in the table, %r11 the thread's state */
+	/* the arc (%rax, %rdx) in the table, %r11 the thread's state */
 	mov %fs:CT_C_MASK(%r11), %rsi
 	mov %fs:CT_C_SLOTS(%r11), %rcx
 	test %rcx, %rcx
@@ -92,42 +87,7 @@ ct_count_\name:
 	mov %rdx, %rsi
 	call ct_count_site
 	KEEP_RESTORE
-	jmp 19f
-20:	/* --sample: the call's slot in the stack's mirror, at its CFA (%rdx;
-	 * CFA * 2 & mask: 32 bytes per 16 of stack): its site, its number,
-	 * then its return address (the caller's, %rax) */
-	.ifc \sb, %rsp
-	lea \so+32+8(%rsp), %rdx
-	mov \so+32(%rsp), %rax
-	.else
-	lea \so+8(\sb), %rdx
-	mov \so(\sb), %rax
-	.endif
-	movq ct_count_self@GOTTPOFF(%rip), %r11
-	mov %fs:CT_C_MIRROR(%r11), %rcx
-	test %rcx, %rcx
-	jz 28f
-	add %rdx, %rdx
-	and %fs:CT_C_MMASK(%r11), %rdx
-	add %rdx, %rcx
-	mov %fs:CT_C_MSEQ(%r11), %rdx
-	inc %rdx
-	mov %rdx, %fs:CT_C_MSEQ(%r11)
-	mov 32(%rsp), %rsi
-	mov %rsi, (%rcx)		/* the site */
-	mov %rdx, 16(%rcx)		/* the number */
-	mov %rax, 8(%rcx)		/* the return address */
-	mov %rsi, %rdx			/* the arc as without --sample */
-	bts $SITE_BIT, %rdx
-	jmp 10b
-28:	mov 32(%rsp), %rax		/* (the site) */
-	/* no mirror yet: ct_count_enter_site(site, cfa), every register kept */
-	KEEP_SAVE
-	mov %rax, %rdi
-	mov %rdx, %rsi
-	call ct_count_enter_site
-	KEEP_RESTORE
-19:	pop %rsi
+	pop %rsi
 	.cfi_adjust_cfa_offset -8
 	pop %rdx
 	.cfi_adjust_cfa_offset -8

@@ -10,8 +10,9 @@
 # each function open (main's total is all but those outside and those in
 # the tracer's hooks, charged to no call); callers,
 # graph and the folded export show the same samples.  Under -pg, -mfentry
-# and patched entries the same (with --sample their calls are in the
-# stack's mirror, runtime/mirror.c; aarch64's on the counting stack), and
+# and patched entries the same (with --sample a sample unwinds the stack,
+# runtime/stackwalk.c: one()'s -O2 code is a tail call of loop(), whose
+# time is one()'s as counted; aarch64's calls on the counting stack), and
 # record warns of nothing.
 # variants: one
 # front-ends: few

@@ -1,5 +1,5 @@
 # record --count --sample: a sample on a ucontext coroutine's stack finds
-# the hooked calls open there (runtime/mirror.c: the stack swapcontext
+# the hooked calls open there (runtime/stackwalk.c: the stack swapcontext
 # switched to, its uc_stack, once found mapped whole), as one on the main
 # stack does.  tests/e2e/sample_coro.c runs the same loop in main_work()
 # on the main stack and in co_work() on the coroutine's, turn about: both

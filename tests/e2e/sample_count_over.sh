@@ -1,5 +1,5 @@
 # record --count --sample: a hooked call is over once its return address
-# is not below its CFA any more (runtime/mirror.c), not only once the
+# is not on the stack any more (runtime/stackwalk.c unwinds), not only once the
 # stack pointer is above its CFA: tests/e2e/sample_over.c's caller() calls
 # quick() and then untraced code whose frame is where quick's was, at a
 # lower stack pointer; every sample there is caller()'s own time, none
@@ -9,15 +9,7 @@
 # variants: one
 # front-ends: few
 build prog "$E2E/sample_over.c"
-rounds=40
-record c --count --sample=4k ./prog $rounds
-want_rc "record --count --sample=4k ./prog" $RC 0 "$W/c.err"
-if grep -q '^sample .* timer$' "$W"/c/*.proc; then
-	# POSIX timers at the kernel's tick: 20 times the work for as many samples
-	rounds=800
-	record c --count --sample=4k ./prog $rounds
-	want_rc "record --count --sample=4k ./prog" $RC 0 "$W/c.err"
-fi
+record_rounds c 40 ./prog
 add <"$W/c.out"
 ct report c --format=json >"$W/c.json"
 python3 - "$W/c.json" "$rounds" <<'PY' 2>>"$W/figures" | add

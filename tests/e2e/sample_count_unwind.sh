@@ -1,6 +1,6 @@
-# record --count --sample under the return-hooking front ends writes each
-# call in the stack's mirror at its CFA (runtime/mirror.c; aarch64: on the
-# counting stack, runtime/count.c) and hooks no return: longjmp, a C++ exception, ucontext coroutines,
+# record --count --sample under the return-hooking front ends keeps
+# nothing per call, a sample unwinds (runtime/stackwalk.c; aarch64: on the
+# counting stack, runtime/count.c), and hooks no return: longjmp, a C++ exception, ucontext coroutines,
 # backtrace() and a function reading its own return address (retaddr.c)
 # see the program's own return addresses.  Each program, recorded with
 # --count --sample=10k, prints what its untraced run prints, exits as it
