@@ -81,9 +81,13 @@ perf_truth() {
 		# shellcheck disable=SC2086
 		"$PERF" record -q -e cpu-clock:u -c "$PERIOD" --call-graph=dwarf -o "$W/$_n.perf" \
 			-- $_plain >/dev/null 2>"$W/$_n.perf.err" || { say "$_n: perf record failed"; return 1; }
-		"$PERF" script -i "$W/$_n.perf" -F ip,sym,dso 2>/dev/null | awk -v bin="$_bin" '
+		# (--no-inline: the symbol table's function each frame is in;
+		# perf's inline display shows a clone's code, yy_reduce.constprop.0's
+		# in sqlite, as "yy_reduce (inlined)" in its caller and drops the
+		# clone's own frame: its samples were the caller's)
+		"$PERF" script --no-inline -i "$W/$_n.perf" -F ip,sym,dso 2>/dev/null | awk -v bin="$_bin" '
 			# one sample: a blank line, then its frames, innermost first:
-			# "ADDR SYM (DSO)", or "ADDR SYM (inlined)" for an inlined call
+			# "ADDR SYM (DSO)"
 			function done_() { if (in_) { n[fn == "" ? "[no frame in the program]" : fn]++; all++ } in_ = 0; fn = "" }
 			/^[[:space:]]*$/ { done_(); next }
 			{
@@ -210,7 +214,8 @@ cost() {
 	_s=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample="$HZ" $_fi |
 		cut -d' ' -f3)
 	# (--sample=1: next to no sample, what the calls pay for the samples'
-	# sake: the stack's mirror on x86-64's hooked front ends)
+	# sake: nothing on x86-64's hooked front ends, whose samples unwind;
+	# the counting stack on aarch64's)
 	# shellcheck disable=SC2086
 	_s1=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample=1 $_fi |
 		cut -d' ' -f3)
