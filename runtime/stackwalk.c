@@ -45,8 +45,9 @@
 #define RANGE_READS 64   /* /proc/self/maps read per thread at most */
 #define WALK_CALLS 16384 /* hooked calls a sample sees, the innermost */
 #define WALK_STEPS 65536 /* frames a walk goes through at most */
-/* a frame's lookup and rules, kept by the pc they were found at (a
- * thread's sample walks only: a handler's walk cannot interrupt another) */
+/* a frame's lookup and rules, kept by the pc they were found at: a cache
+ * for the thread's sample walks (a handler's walk cannot interrupt
+ * another), one for its other walks (which a sample may interrupt) */
 struct walk_cache {
 	uintptr_t at;    /* the pc looked up (0: none) */
 	uint32_t gen;    /* the module table's number then */
@@ -56,7 +57,9 @@ struct walk_cache {
 };
 #define WALK_CACHE 512 /* frames' rules kept per thread */
 #define WALK_BYTES \
-	(WALK_CALLS * sizeof(struct ct_walk_call) + WALK_CACHE * sizeof(struct walk_cache))
+	(WALK_CALLS * sizeof(struct ct_walk_call) + 2 * WALK_CACHE * sizeof(struct walk_cache))
+/* the thread's caches, after its array of calls: the samples', the others' */
+#define CACHE_OF(c, k) ((struct walk_cache *)((c)->calls + WALK_CALLS) + (k)*WALK_CACHE)
 
 /* /proc/self/maps opened for a look-up, RANGE_READS times a thread at
  * most; -1 past that, or if it cannot be */
@@ -89,16 +92,8 @@ static void find_stack(struct ct_count_thread *c, uintptr_t sp)
 	}
 }
 
-void ct_walk_setup(struct ct_count_thread *c, uintptr_t sp)
-{
-	c->hooked = 1;
-	c->stk_lo = c->stk_hi = 0;
-	c->range_reads = 0;
-	find_stack(c, sp);
-}
-
-/* the array of a sample's calls (made at the first sample: mmap is
- * async-signal-safe) */
+/* the array of a sample's calls and the caches, made with the thread's
+ * first hooked call (never in a handler) */
 static bool calls_array(struct ct_count_thread *c)
 {
 	if (c->calls)
@@ -107,6 +102,16 @@ static bool calls_array(struct ct_count_thread *c)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	c->calls = m;
 	return m != MAP_FAILED;
+}
+
+void ct_walk_setup(struct ct_count_thread *c, uintptr_t sp)
+{
+	calls_array(c);
+	__asm__ volatile("" ::: "memory");
+	c->hooked = 1;
+	c->stk_lo = c->stk_hi = 0;
+	c->range_reads = 0;
+	find_stack(c, sp);
 }
 
 void ct_walk_free(struct ct_count_thread *c)
@@ -287,7 +292,7 @@ static bool collect(void *arg, const struct ct_walk_call *call)
 
 uint32_t ct_walk_sample(struct ct_count_thread *c, const void *uc)
 {
-	if (!c->hooked || !calls_array(c))
+	if (!c->hooked || !c->calls || c->calls == MAP_FAILED)
 		return 0;
 	struct ct_uw_regs r;
 	ct_arch_uw_from_gregs(((const ucontext_t *)uc)->uc_mcontext.gregs, r.r);
@@ -296,7 +301,7 @@ uint32_t ct_walk_sample(struct ct_count_thread *c, const void *uc)
 	if (!stack_of(c, r.r[CT_ARCH_UW_SP], true, &m.lo, &m.hi))
 		return 0;
 	struct collect k = {.c = c, .n = 0};
-	walk((struct walk_cache *)(c->calls + WALK_CALLS), &r, true, &m, collect, &k);
+	walk(CACHE_OF(c, 0), &r, true, &m, collect, &k);
 	return k.n;
 }
 
@@ -329,7 +334,7 @@ bool ct_walk_nearest(struct ct_count_thread *c, uintptr_t above, uintptr_t reach
 	if (!stack_of(c, r.r[CT_ARCH_UW_SP], false, &m.lo, &m.hi))
 		return false;
 	struct nearest k = {.above = above, .reach = reach, .found = false};
-	walk(NULL, &r, true, &m, nearest, &k);
+	walk(c->calls && c->calls != MAP_FAILED ? CACHE_OF(c, 1) : NULL, &r, true, &m, nearest, &k);
 	if (k.found)
 		*call = k.call;
 	return k.found;
