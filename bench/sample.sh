@@ -36,7 +36,8 @@
 #  - cost: the CPU time (program and record, least of RUNS runs) of
 #    `record --count --sample` against `record --count`, as a share of
 #    the plain build's CPU time, for both builds, and how much of it the
-#    calls pay (`--count --sample=1`, next to no sample) and the samples.
+#    calls pay (`--count --sample=1`, next to no sample) and the samples;
+#    and the same with `--sample-clock=tick`.
 #
 # Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
 # bench/work), PERF (default perf), SAMPLE_HZ (default 1000), RUNS
@@ -219,12 +220,18 @@ cost() {
 	# shellcheck disable=SC2086
 	_s1=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample=1 $_fi |
 		cut -d' ' -f3)
+	# (the tick's clock: no interrupt of its own, a signal per tick)
+	# shellcheck disable=SC2086
+	_st=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample="$HZ" \
+		--sample-clock=tick $_fi | cut -d' ' -f3)
 	echo "== $_n: cost of the $_l build (CPU time of program and record, least of $RUNS runs)"
-	awk -v p="$_p" -v c="$_c" -v s="$_s" -v s1="$_s1" 'BEGIN {
+	awk -v p="$_p" -v c="$_c" -v s="$_s" -v s1="$_s1" -v st="$_st" 'BEGIN {
 		printf "plain %.1f ms, --count %.1f ms, --count --sample %.1f ms: the samples cost %+.1f %% of the plain run (target: at most +2 %%)\n",
 			p / 1e6, c / 1e6, s / 1e6, p ? (s - c) / p * 100 : 0
 		printf "  of which the calls (--count --sample=1, %.1f ms) %+.1f %%, the samples themselves %+.1f %%\n",
-			s1 / 1e6, p ? (s1 - c) / p * 100 : 0, p ? (s - s1) / p * 100 : 0 }'
+			s1 / 1e6, p ? (s1 - c) / p * 100 : 0, p ? (s - s1) / p * 100 : 0
+		printf "  with --sample-clock=tick: %.1f ms, %+.1f %% of the plain run\n",
+			st / 1e6, p ? (st - c) / p * 100 : 0 }'
 }
 
 if [ "${SKIP_LUA:-0}" != 1 ] && sh "$HERE/setup.sh" "$BW" 2>"$W/setup-lua.err"; then

@@ -641,6 +641,7 @@ static void exec_program(const struct recorder *r)
 	set_if(CT_ENV_DROP, r->o.drop ? "1" : NULL);
 	set_if(CT_ENV_CALLSITE, r->o.callsite ? "1" : NULL);
 	set_if(CT_ENV_SAMPLE, r->o.sample_buf);
+	set_if(CT_ENV_SAMPLE_CLOCK, r->o.sample_clock); /* (else the user's, if any) */
 	set_if(CT_ENV_FLIGHT, r->o.flight ? "1" : NULL);
 	set_if(CT_ENV_LIBCALL, *r->libcall ? r->libcall : lc_off ? "0" : NULL);
 	set_if(CT_ENV_COUNT, r->o.count ? "1" : NULL);

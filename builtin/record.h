@@ -26,13 +26,15 @@ struct record_opts {
 	const char *lib, *bufsize, *nbuf;
 	const char *clock; /* --clock, checked (NULL: none given) */
 	bool quiet, drop;
-	bool count;             /* --count: call counts only (runtime/count.c) */
-	bool callsite;          /* --callsite: each call's call site (runtime/callsite.c) */
-	uint64_t sample_ns;     /* --sample: the sampling period (runtime/sample.c), else 0 */
-	char sample_buf[32];    /* ... as the runtime's variable says it */
-	bool sched;             /* --sched: context switches (lib/record/sched.c) */
-	bool watch_cpu;         /* -W cpu: the CPU a thread runs on (runtime/watch.c) */
-	uint64_t flight;        /* --flight: bytes per thread, else 0 */
+	bool count;          /* --count: call counts only (runtime/count.c) */
+	bool callsite;       /* --callsite: each call's call site (runtime/callsite.c) */
+	uint64_t sample_ns;  /* --sample: the sampling period (runtime/sample.c), else 0 */
+	char sample_buf[32]; /* ... as the runtime's variable says it */
+	const char *
+		sample_clock; /* --sample-clock: the runtime's first clock (trap, timer), or NULL */
+	bool sched;           /* --sched: context switches (lib/record/sched.c) */
+	bool watch_cpu;       /* -W cpu: the CPU a thread runs on (runtime/watch.c) */
+	uint64_t flight;      /* --flight: bytes per thread, else 0 */
 	const char *flight_arg; /* --flight=SIZE as given, or NULL */
 	char flight_buf[32];    /* the buffer size it makes, for the runtime */
 	struct ct_args_opts ao;

@@ -46,6 +46,7 @@ enum {
 	OPT_STRMAX,
 	OPT_ARGSLIB,
 	OPT_SAMPLE,
+	OPT_SAMPLE_CLOCK,
 	OPT_SCHED,
 };
 
@@ -75,6 +76,11 @@ const struct ct_opt ct_record_options[] = {
 	 "sample to the call open on the recorded path:\n"
 	 "sampled columns in report, graph, callers, html;\n"
 	 "with --count the only times (doc/record.md)"},
+	{"sample-clock", OPT_SAMPLE_CLOCK, "perf|tick",
+	 "--sample's clock: perf (default), a perf event per\n"
+	 "thread at the period; tick, a POSIX CPU-time timer\n"
+	 "the kernel checks at its tick: no interrupt of its\n"
+	 "own, one signal a tick standing for the periods in it"},
 	{"sched", OPT_SCHED, NULL,
 	 "record the threads' context switches (perf events):\n"
 	 "each call's off-CPU time in replay and report\n"
@@ -354,6 +360,18 @@ int ct_record_option(void *ctx, const struct ct_opt *opt, const char *arg, struc
 		return 0;
 	case OPT_SAMPLE:
 		return parse_sample(o, arg, err) ? 0 : -1;
+	case OPT_SAMPLE_CLOCK:
+		/* (the runtime's first clock to try: trap, then rt, then the
+		 * timer, runtime/sample.c) */
+		if (!strcmp(arg, "perf"))
+			o->sample_clock = "trap";
+		else if (!strcmp(arg, "tick"))
+			o->sample_clock = "timer";
+		else {
+			ct_set_err(err, "bad --sample-clock '%s' (perf or tick)", arg);
+			return -1;
+		}
+		return 0;
 	case OPT_CALLSITE:
 		o->callsite = true;
 		return 0;
@@ -420,6 +438,10 @@ static int check_together(struct record_opts *o, struct ct_error *err)
 			   o->count       ? "--count"
 			   : o->watch_cpu ? "-W cpu"
 					  : "record-time filters");
+		return -1;
+	}
+	if (o->sample_clock && !o->sample_ns) {
+		ct_set_err(err, "--sample-clock: only with --sample");
 		return -1;
 	}
 	if (o->sample_ns) {

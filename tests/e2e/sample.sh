@@ -220,12 +220,23 @@ for c in trap rt timer; do
 	echo "$c: samples: $([ "$n" -gt 0 ] && echo yes || echo no), refreshes at most 1 in 8: $ok" | add
 	[ $c = timer ] || ratio "ck$c"
 done
+# --sample-clock: tick is the timer, perf the kernel's first perf event;
+# the option wins over CALLTRACE_SAMPLE_CLOCK
+guard env CALLTRACE_SAMPLE_CLOCK=trap "$CT" record -d "$W/sctick" --sample=4k --sample-clock=tick ./prog \
+	>/dev/null 2>"$W/sctick.err"
+want_rc "record --sample-clock=tick" $RC 0 "$W/sctick.err"
+echo "--sample-clock=tick: $([ "$(clock sctick)" = "$(want timer)" ] && echo "as wanted" || echo "$(clock sctick), not $(want timer)")" | add
+guard env CALLTRACE_SAMPLE_CLOCK=timer "$CT" record -d "$W/scperf" --sample=4k --sample-clock=perf ./prog \
+	>/dev/null 2>"$W/scperf.err"
+want_rc "record --sample-clock=perf" $RC 0 "$W/scperf.err"
+echo "--sample-clock=perf: $([ "$(clock scperf)" = "$(want trap)" ] && echo "as wanted" || echo "$(clock scperf), not $(want trap)")" | add
 guard env CALLTRACE_SAMPLE_CLOCK=fast "$CT" record -d "$W/ckbad" --sample ./prog >/dev/null 2>"$W/ckbad.err"
 want_rc "CALLTRACE_SAMPLE_CLOCK=fast record --sample ./prog" $RC 0 "$W/ckbad.err"
 grep -m1 -o 'CALLTRACE_SAMPLE_CLOCK=fast: .*' "$W/ckbad.err" | add
 
 section "bad values exit 2"
-for a in --sample=0 --sample=200k --sample=0.5 --sample=abc --sample=5x --sample=1M '--sample -t 1ms'; do
+for a in --sample=0 --sample=200k --sample=0.5 --sample=abc --sample=5x --sample=1M '--sample -t 1ms' \
+	'--sample --sample-clock=fast' --sample-clock=tick; do
 	# shellcheck disable=SC2086
 	guard "$CT" record -d "$W/bad" $a ./prog >/dev/null 2>"$W/o.err"
 	echo "record $a: exit $RC: $(head -n 1 "$W/o.err")" | add
