@@ -58,6 +58,7 @@ struct ct_count_thread {
 	 * made a hooked call (its calls are found by unwinding: stackwalk.c),
 	 * and the array a sample's walk fills */
 	uint32_t hooked;
+	uint32_t walking; /* ct_walk_nearest's walks running (a handler's within one) */
 	struct ct_walk_call *calls;
 	/* the stack the walks may read: a mapping [lo, hi) that held the
 	 * stack pointer (0, 0: none known), and how often it was looked up

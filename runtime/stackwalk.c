@@ -334,7 +334,14 @@ bool ct_walk_nearest(struct ct_count_thread *c, uintptr_t above, uintptr_t reach
 	if (!stack_of(c, r.r[CT_ARCH_UW_SP], false, &m.lo, &m.hi))
 		return false;
 	struct nearest k = {.above = above, .reach = reach, .found = false};
-	walk(c->calls && c->calls != MAP_FAILED ? CACHE_OF(c, 1) : NULL, &r, true, &m, nearest, &k);
+	/* (a handler of the program's whose calls walk too, while this one
+	 * does: without the cache, which this one may be writing) */
+	bool own = c->calls && c->calls != MAP_FAILED && !c->walking;
+	c->walking++;
+	__asm__ volatile("" ::: "memory");
+	walk(own ? CACHE_OF(c, 1) : NULL, &r, true, &m, nearest, &k);
+	__asm__ volatile("" ::: "memory");
+	c->walking--;
 	if (k.found)
 		*call = k.call;
 	return k.found;
