@@ -62,6 +62,21 @@ static intptr_t sleb(const uint8_t **pp, const uint8_t *end, bool *ok)
 	return (intptr_t)v;
 }
 
+/* an n-byte value at *p (n 1, 2, 4 or 8; little-endian, as every
+ * CT_ARCH_UNWIND target), sign-extended if sign; false past end */
+static bool fixed(const uint8_t **pp, const uint8_t *end, unsigned n, bool sign, uintptr_t *v)
+{
+	uint64_t x = 0;
+	if (end - *pp < (ptrdiff_t)n)
+		return false;
+	memcpy(&x, *pp, n);
+	if (sign && n < 8 && (x >> (8 * n - 1) & 1))
+		x |= ~(uint64_t)0 << (8 * n);
+	*v = (uintptr_t)x;
+	*pp += n;
+	return true;
+}
+
 /* DW_EH_PE_*: the value's form (low nibble), what it is relative to
  * (bits 4-6), indirect (0x80) */
 uintptr_t ct_cfi_read_enc(const uint8_t **pp, const uint8_t *end, uint8_t enc, uintptr_t datarel,
@@ -101,16 +116,8 @@ uintptr_t ct_cfi_read_enc(const uint8_t **pp, const uint8_t *end, uint8_t enc, u
 	default:
 		goto bad;
 	}
-	if (n) {
-		uint64_t x = 0;
-		if (end - p < (ptrdiff_t)n)
-			goto bad;
-		memcpy(&x, p, n); /* (little-endian, as every CT_ARCH_UNWIND target) */
-		if (sign && n < 8 && (x >> (8 * n - 1) & 1))
-			x |= ~(uint64_t)0 << (8 * n);
-		v = (uintptr_t)x;
-		p += n;
-	}
+	if (n && !fixed(&p, end, n, sign, &v))
+		goto bad;
 	switch (enc & 0x70) {
 	case 0x00:
 		break;
@@ -339,29 +346,12 @@ static bool run(struct runner *r, const uint8_t *p, const uint8_t *end, uintptr_
 			if (r->loc > pc)
 				return ok;
 			break;
-		case 0x02:
-			if (p + 1 > end)
+		case 0x02: /* advance_loc1, 2, 4 */
+		case 0x03:
+		case 0x04:
+			if (!fixed(&p, end, op == 0x02 ? 1 : op == 0x03 ? 2 : 4, false, &delta))
 				return false;
-			delta = *p++;
 			goto advance;
-		case 0x03: {
-			uint16_t v;
-			if (p + 2 > end)
-				return false;
-			memcpy(&v, p, 2);
-			p += 2;
-			delta = v;
-			goto advance;
-		}
-		case 0x04: {
-			uint32_t v;
-			if (p + 4 > end)
-				return false;
-			memcpy(&v, p, 4);
-			p += 4;
-			delta = v;
-			goto advance;
-		}
 		case 0x05: /* offset_extended */
 			a = uleb(&p, end, &ok);
 			ok = set_rule(r, a, R_OFFSET, (intptr_t)uleb(&p, end, &ok) * c->data_align,
