@@ -603,9 +603,7 @@ static bool eval(const uint8_t *ex, const struct ct_uw_regs *r, struct ct_uw_mem
 
 /* ---- a step -------------------------------------------------------------- */
 
-/* the caller's stack pointer is the CFA: on the stack m says, or another
- * one stack_of knows (false: none) */
-static bool move_to(struct ct_uw_mem *m, uintptr_t cfa)
+bool ct_cfi_move_to(struct ct_uw_mem *m, uintptr_t cfa)
 {
 	if (cfa < m->lo || cfa > m->hi) {
 		uintptr_t lo, hi;
@@ -637,7 +635,7 @@ bool ct_cfi_apply(const struct ct_cfi_rule *rule, struct ct_uw_regs *r, struct c
 		return false;
 	n.r[CT_ARCH_UW_SP] = cfa;
 	n.known |= 1u << CT_ARCH_UW_SP;
-	if (!move_to(m, cfa))
+	if (!ct_cfi_move_to(m, cfa))
 		return false;
 	*r = n;
 	return true;
@@ -778,7 +776,7 @@ bool ct_cfi_step(struct ct_uw_regs *r, const uint8_t *fde, uintptr_t start, bool
 		return false;
 	n.r[CT_ARCH_UW_SP] = cfa;
 	n.known |= 1u << CT_ARCH_UW_SP;
-	if (!move_to(m, cfa))
+	if (!ct_cfi_move_to(m, cfa))
 		return false;
 	*r = n;
 	return true;

@@ -32,6 +32,10 @@ struct ct_uw_mem {
 	void *ctx;
 };
 
+/* m made the stack that holds sp, the caller's stack pointer: the one m
+ * says, or another its stack_of knows; false if none */
+bool ct_cfi_move_to(struct ct_uw_mem *m, uintptr_t sp) __attribute__((visibility("hidden")));
+
 /* a 4-byte signed value at p (unaligned) */
 static inline int32_t ct_cfi_s32(const uint8_t *p)
 {

@@ -217,7 +217,6 @@ static bool find_in(const struct uw_module *m, uintptr_t pc, struct ct_uw_func *
 	f->start = s;
 	f->site = m->sites ? &m->sites[lo] : NULL;
 	f->fde = fde;
-	f->hdr = m->hdr;
 	return true;
 }
 
@@ -288,14 +287,8 @@ bool ct_unwind_sigframe(struct ct_uw_regs *r, struct ct_uw_mem *m)
 	if (!ct_arch_uw_sigcontext(sp, n.r, m->lo, m->hi))
 		return false;
 	n.known = (1u << CT_ARCH_UW_NREGS) - 1;
-	uintptr_t nsp = n.r[CT_ARCH_UW_SP];
-	if (nsp < m->lo || nsp > m->hi) {
-		uintptr_t lo, hi;
-		if (!m->stack_of || !m->stack_of(m->ctx, nsp, &lo, &hi))
-			return false;
-		m->lo = lo;
-		m->hi = hi;
-	}
+	if (!ct_cfi_move_to(m, n.r[CT_ARCH_UW_SP]))
+		return false;
 	*r = n;
 	return true;
 }

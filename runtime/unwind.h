@@ -26,7 +26,6 @@ struct ct_uw_func {
 	uintptr_t start;
 	uintptr_t *site;
 	const uint8_t *fde;
-	const uint8_t *hdr; /* the module's .eh_frame_hdr */
 };
 
 /* a walk's lookups and steps go between these: a module table replaced
