@@ -33,16 +33,20 @@
 #    inlined copies too (their time is the inlined function's there, the
 #    caller's in the plain build); the patched-entry build adds 5 bytes of
 #    nops to each out-of-line function only;
-#  - cost: the CPU time (program and record, least of RUNS runs) of
-#    `record --count --sample` against `record --count`, as a share of
-#    the plain build's CPU time, for both builds, and how much of it the
-#    calls pay (`--count --sample=1`, next to no sample) and the samples;
-#    and the same with `--sample-clock=tick`.
+#  - cost: the CPU time (program and record) of `record --count --sample`
+#    against `record --count`, as a share of the plain build's CPU time,
+#    for both builds, in COST_RUNS rounds that run each variant once in
+#    turn (the medians of the rounds' differences: a round's runs are
+#    neighbours in time); how much of it the calls pay (`--count
+#    --sample=1`, next to no sample), what a sample costs, and the same
+#    with `--sample-clock=tick`; beside it this machine's floor, the
+#    clock's interrupt alone (bench/sigcost.c, no tracer) times the
+#    samples.
 #
 # Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
 # bench/work), PERF (default perf), SAMPLE_HZ (default 1000), RUNS
-# (default 3), SAMPLE_LUA_N (default 200000), SAMPLE_SQLITE_N (default
-# 300000), SKIP_LUA=1, SKIP_SQLITE=1.  Output: tables per workload on
+# (default 3), COST_RUNS (default 9), SAMPLE_LUA_N (default 200000),
+# SAMPLE_SQLITE_N (default 300000), SKIP_LUA=1, SKIP_SQLITE=1.  Output: tables per workload on
 # stdout; the raw files under BENCH_WORK/sample.
 HERE=$(cd "$(dirname "$0")" && pwd)
 SUB=sample
@@ -51,6 +55,7 @@ PERF=${PERF:-perf}
 HZ=${SAMPLE_HZ:-1000}
 PERIOD=$((1000000000 / HZ))
 RUNS=${RUNS:-3}
+COST_RUNS=${COST_RUNS:-9}
 LUA_N=${SAMPLE_LUA_N:-200000}
 SQLITE_N=${SAMPLE_SQLITE_N:-300000}
 
@@ -203,37 +208,114 @@ truth() {
 		}' "$W/$_n.perf.txt"
 }
 
-# cost NAME LABEL PLAIN TRACED: CPU time of record --count and --count
-# --sample of TRACED (the LABEL build)
-cost() {
-	_n=$1 _l=$2 _plain=$3 _fi=$4
-	# shellcheck disable=SC2086
-	_p=$(t "$RUNS" "" $_plain | cut -d' ' -f3)
-	# shellcheck disable=SC2086
-	_c=$(t "$RUNS" "rm -rf $W/c.d" "$CT" record -q -d "$W/c.d" --count $_fi | cut -d' ' -f3)
-	# shellcheck disable=SC2086
-	_s=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample="$HZ" $_fi |
-		cut -d' ' -f3)
-	# (--sample=1: next to no sample, what the calls pay for the samples'
-	# sake: nothing on x86-64's hooked front ends, whose samples unwind;
-	# the counting stack on aarch64's)
-	# shellcheck disable=SC2086
-	_s1=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample=1 $_fi |
-		cut -d' ' -f3)
-	# (the tick's clock: no interrupt of its own, a signal per tick)
-	# shellcheck disable=SC2086
-	_st=$(t "$RUNS" "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample="$HZ" \
-		--sample-clock=tick $_fi | cut -d' ' -f3)
-	echo "== $_n: cost of the $_l build (CPU time of program and record, least of $RUNS runs)"
-	awk -v p="$_p" -v c="$_c" -v s="$_s" -v s1="$_s1" -v st="$_st" 'BEGIN {
-		printf "plain %.1f ms, --count %.1f ms, --count --sample %.1f ms: the samples cost %+.1f %% of the plain run (target: at most +2 %%)\n",
-			p / 1e6, c / 1e6, s / 1e6, p ? (s - c) / p * 100 : 0
-		printf "  of which the calls (--count --sample=1, %.1f ms) %+.1f %%, the samples themselves %+.1f %%\n",
-			s1 / 1e6, p ? (s1 - c) / p * 100 : 0, p ? (s - s1) / p * 100 : 0
-		printf "  with --sample-clock=tick: %.1f ms, %+.1f %% of the plain run\n",
-			st / 1e6, p ? (st - c) / p * 100 : 0 }'
+# floor: this machine's price of one period of the default clock with
+# nothing else, bench/sigcost.c's `nosig` less its `none` (a perf event on
+# the thread's task-clock raising no signal: the timer's interrupt alone),
+# at 10 kHz (ten times the interrupts of 1 kHz against the same noise of
+# the loop's CPU time), the median of 5 rounds' differences, in ns a
+# period: FLOOR_NS (empty where the perf event is refused)
+floor() {
+	FLOOR_NS=
+	$CC -O2 -Wall -o "$W/sigcost" "$HERE/sigcost.c" 2>"$W/sigcost.err" || return
+	_i=0
+	rm -f "$W/floor.runs"
+	while [ "$_i" -lt 5 ]; do
+		_i=$((_i + 1))
+		"$W/sigcost" none 10000 1000000000 >>"$W/floor.runs" 2>&1
+		"$W/sigcost" nosig 10000 1000000000 >>"$W/floor.runs" 2>&1
+	done
+	# "MODE HZ Hz: cpu MS ms (...), N signals, P periods", none then nosig
+	FLOOR_NS=$(awk '
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		$1 == "none" && $3 == "Hz:" { a = $5; ok = 1; next }
+		$1 == "nosig" && $3 == "Hz:" && ok && $(NF - 1) > 0 { d[++n] = ($5 - a) / $(NF - 1) * 1e6; ok = 0 }
+		END { if (n) { f = med(d, n); if (f > 0) printf "%d", f } }' "$W/floor.runs")
 }
 
+# samples_all DIR: all the samples of the recording DIR (report's JSON)
+samples_all() {
+	"$CT" report -d "$1" --format=json 2>/dev/null | awk '
+		match($0, /"samples":\{"all":[0-9]+/) { s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); a = s }
+		END { print a + 0 }'
+}
+
+# cost NAME LABEL PLAIN TRACED: COST_RUNS rounds, each running in turn the
+# plain build PLAIN, record --count, --count --sample, --count --sample=1
+# and --count --sample --sample-clock=tick of TRACED (the LABEL build);
+# CPU time of program and record (bench/timeit.c).  This VM's runs move
+# by +-10 % from one to the next: each round's differences are taken
+# within the round (as shares of its plain run), and the medians of the
+# rounds printed, beside each variant's median and least time
+cost() {
+	_n=$1 _l=$2 _plain=$3 _fi=$4
+	_f=$W/$_n-$_l.cost
+	rm -f "$_f"
+	_i=0
+	while [ "$_i" -lt "$COST_RUNS" ]; do
+		_i=$((_i + 1))
+		# shellcheck disable=SC2086 # the commands' words
+		{
+			t 1 "" $_plain | cut -d' ' -f3
+			t 1 "rm -rf $W/c.d" "$CT" record -q -d "$W/c.d" --count $_fi | cut -d' ' -f3
+			t 1 "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample="$HZ" $_fi |
+				cut -d' ' -f3
+			samples_all "$W/s.d"
+			# (--sample=1: next to no sample, what the calls pay for
+			# the samples' sake: nothing on x86-64's hooked front
+			# ends, whose samples unwind; the counting stack on
+			# aarch64's)
+			t 1 "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample=1 $_fi |
+				cut -d' ' -f3
+			# (the tick's clock: no interrupt of its own, a signal
+			# per tick)
+			t 1 "rm -rf $W/s.d" "$CT" record -q -d "$W/s.d" --count --sample="$HZ" \
+				--sample-clock=tick $_fi | cut -d' ' -f3
+		} | tr '\n' ' ' >>"$_f"
+		echo >>"$_f"
+	done
+	echo "== $_n: cost of the $_l build (CPU time of program and record; $COST_RUNS rounds, each variant once a round in turn)"
+	awk -v floor="${FLOOR_NS:-}" -v hz="$HZ" '
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		function least(a, n,   i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
+		function copy(a, b, n,   i) { for (i = 1; i <= n; i++) b[i] = a[i] }
+		function row(name, a, extra,   b, c) {
+			copy(a, b, r); copy(a, c, r)
+			printf "  %-34s %9.1f %9.1f %s\n", name, med(b, r) / 1e6, least(c, r) / 1e6, extra }
+		NF >= 6 && $1 > 0 {
+			r++; p[r] = $1; c[r] = $2; s[r] = $3; n[r] = $4; s1[r] = $5; tk[r] = $6
+			ds[r] = (s[r] - c[r]) / p[r] * 100; dc[r] = (s[r] - c[r]) / c[r] * 100
+			d1[r] = (s1[r] - c[r]) / p[r] * 100; dt[r] = (tk[r] - c[r]) / p[r] * 100
+			us[r] = n[r] ? (s[r] - s1[r]) / n[r] / 1e3 : 0
+			fl[r] = floor ? n[r] * floor / p[r] * 100 : 0
+			line = line sprintf(" %+.1f", ds[r])
+		}
+		END {
+			if (!r) { print "  (no round ran)"; exit }
+			printf "  %-34s %9s %9s   %s\n", "", "median ms", "least ms", "over --count, median of the rounds"
+			row("plain", p, "")
+			row("record --count", c, "")
+			copy(ds, t1, r); copy(dc, t2, r)
+			row("record --count --sample", s, sprintf("%+.1f %% of the plain run (target: at most +2 %%), %+.1f %% of the --count run", med(t1, r), med(t2, r)))
+			copy(d1, t1, r)
+			row("record --count --sample=1", s1, sprintf("%+.1f %%: what the calls pay", med(t1, r)))
+			copy(dt, t1, r)
+			row("... --sample-clock=tick", tk, sprintf("%+.1f %%", med(t1, r)))
+			copy(n, t1, r); copy(us, t2, r)
+			printf "  rounds (--count --sample over --count, %% of plain):%s\n", line
+			printf "  %d samples a run (median): %.1f us a sample (median of the rounds; --sample less --sample=1)\n", med(t1, r), med(t2, r)
+			if (floor) {
+				copy(fl, t1, r)
+				printf "  this machine'\''s floor: the clock'\''s interrupt alone costs %.1f us a period (bench/sigcost.c nosig - none at 10 kHz),\n", floor / 1e3
+				printf "  that many samples %.1f %% of the plain run before any signal or work\n", med(t1, r)
+			}
+		}' "$_f"
+}
+
+floor
 if [ "${SKIP_LUA:-0}" != 1 ] && sh "$HERE/setup.sh" "$BW" 2>"$W/setup-lua.err"; then
 	L="$HERE/script.lua $LUA_N"
 	perf_truth lua "$BW/lua-plain/src/lua $L" || rm -f "$W/lua.perf.txt"
