@@ -107,6 +107,7 @@ struct callers {
 	bool sampled;                 /* record --sample: the sampled columns */
 	bool count_sampled;           /* record --count --sample: the times are sampled */
 	uint64_t samples, samples_ns; /* (count_sampled) all, for the note */
+	uint64_t samples_over;        /* ... the periods beyond each taken's first */
 	struct ct_counts cnt;         /* its counts */
 	bool by_site;                 /* --callsite: an edge per call site */
 	bool had_site;                /* some call had one (record --callsite) */
@@ -501,6 +502,7 @@ static void print_all(struct callers *c, FILE *out, int64_t only)
 			"\n# times sampled (record --count --sample): samples x period, the calls "
 			"exact; %llu samples, %s of the threads' CPU time\n",
 			(unsigned long long)c->samples, b + strspn(b, " "));
+		ct_view_print_taken(c->samples, c->samples_over, false, out);
 	}
 	free(funcs);
 	free(by_callee);
@@ -578,6 +580,7 @@ static int count_begin(struct callers *c, struct ct_view *v)
 		const struct ct_count_thread *ct = &c->cnt.threads[k];
 		uint64_t per = ct->sample_ns;
 		c->samples += ct->samples;
+		c->samples_over += ct->samples_over;
 		c->samples_ns += ct->samples * per;
 		for (size_t i = 0; i < ct->nfsmp; i++) {
 			uint32_t id = intern(c, c->cnt.names.v[ct->fsmp[i].fn]);
@@ -647,6 +650,8 @@ static int end(void *ctx, struct ct_view *v, int rc)
 				    "--callsite)",
 			v->dir);
 	print_all(c, stdout, id);
+	if (c->fmt == FMT_TEXT && c->sampled && !c->counts)
+		ct_view_print_taken(v->samples, v->samples_over, true, stdout);
 	return 0;
 }
 

@@ -750,6 +750,7 @@ static int count_begin(struct report *r, struct ct_view *v)
 		r->csamples_out += ct->samples_out;
 		r->csamples_out_ns += ct->samples_out * per;
 		r->csamples_hooks += ct->samples_hooks;
+		r->csamples_over += ct->samples_over;
 		r->csamples_hooks_ns += ct->samples_hooks * per;
 		if (r->per_thread) {
 			struct ct_proc p = {.pid = ct->pid, .gen = ct->gen};
@@ -857,6 +858,7 @@ static void print_samples(const struct ct_view *v, FILE *out)
 		"recorded call\n",
 		(unsigned long long)v->samples, dur(v->samples_ns, b[0], sizeof(b[0])),
 		(unsigned long long)v->samples_out, dur(v->samples_out_ns, b[1], sizeof(b[1])));
+	ct_view_print_taken(v->samples, v->samples_over, false, out);
 }
 
 /* the same in JSON, the report object's last fields */
@@ -887,10 +889,11 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		else if (r->fmt == FMT_JSON)
 			fputs(r->sampled ? "]" : "]}\n", stdout);
 		if (r->sampled && r->fmt == FMT_JSON)
-			printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"outside\":%llu,"
-			       "\"outside_ns\":%llu,\"hooks\":%llu,\"hooks_ns\":%llu},"
-			       "\"times\":\"sampled\"}\n",
+			printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"taken\":%llu,"
+			       "\"outside\":%llu,\"outside_ns\":%llu,\"hooks\":%llu,"
+			       "\"hooks_ns\":%llu},\"times\":\"sampled\"}\n",
 			       (unsigned long long)r->csamples, (unsigned long long)r->csamples_ns,
+			       (unsigned long long)(r->csamples - r->csamples_over),
 			       (unsigned long long)r->csamples_out,
 			       (unsigned long long)r->csamples_out_ns,
 			       (unsigned long long)r->csamples_hooks,
@@ -907,6 +910,7 @@ static int end(void *ctx, struct ct_view *v, int rc)
 			       dur(r->csamples_out_ns, b[1], sizeof(b[1])),
 			       (unsigned long long)r->csamples_hooks,
 			       dur(r->csamples_hooks_ns, b[2], sizeof(b[2])));
+			ct_view_print_taken(r->csamples, r->csamples_over, false, stdout);
 		}
 		return 0;
 	}
@@ -917,9 +921,10 @@ static int end(void *ctx, struct ct_view *v, int rc)
 	else if (r->fmt == FMT_JSON)
 		fputs("]", stdout);
 	if (r->fmt == FMT_JSON && r->sampled && !r->task)
-		printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"outside\":%llu,"
-		       "\"outside_ns\":%llu}",
+		printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"taken\":%llu,"
+		       "\"outside\":%llu,\"outside_ns\":%llu}",
 		       (unsigned long long)v->samples, (unsigned long long)v->samples_ns,
+		       (unsigned long long)(v->samples - v->samples_over),
 		       (unsigned long long)v->samples_out, (unsigned long long)v->samples_out_ns);
 	if (r->fmt == FMT_JSON)
 		json_cost(v, stdout);

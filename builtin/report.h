@@ -81,6 +81,7 @@ struct report {
 	/* and with record --sample, the samples (all, outside any call) */
 	uint64_t csamples, csamples_ns, csamples_out, csamples_out_ns;
 	uint64_t csamples_hooks, csamples_hooks_ns; /* in the tracer's hooks */
+	uint64_t csamples_over;                     /* the periods beyond the first of each taken */
 	char **keys_made;                           /* --by-args: the "name(values)" strings */
 	size_t nkeys_made;
 	struct diff *diff; /* --diff (below): the other recording when its dir is set */

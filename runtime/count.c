@@ -631,6 +631,8 @@ void ct_count_sample(uint32_t n, bool hooks, const void *uc)
 	if (d > cap)
 		d = cap;
 	uint64_t tag = ++c->sample_seq;
+	if (n > 1) /* (one taken for n periods: the POSIX timer's overruns) */
+		sample_add(c, 2, CT_COUNT_SSELF, n - 1, 0);
 	if (hooks || c->in_slow) {
 		/* the tracer's own time (an untraced run has none): charged to
 		 * no call, counted apart (from 1) */

@@ -413,7 +413,10 @@ struct ct_sched_rec {
  *    arc), to = an address in the callee |
  *    CT_COUNT_SSELF: samples whose innermost open call was that arc's
  *    (from 0, to CT_COUNT_SSELF: outside any call; from 1: inside the
- *    runtime's own code, the tracer's time); to = callee |
+ *    runtime's own code, the tracer's time; from 2: no samples but the
+ *    periods beyond the first of those that stood for more than one, the
+ *    POSIX timer's overruns: the samples taken are the others less
+ *    these); to = callee |
  *    CT_COUNT_STOTAL: samples with that arc open (once per sample), and
  *    from = CT_COUNT_SFUNC: with that function open (once per sample, how
  *    deep it recurses); their pad is the thread's last sample that

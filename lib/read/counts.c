@@ -170,7 +170,7 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 				(struct ct_count_addr){kind == 'f' ? to : to - 1, n};
 		} else if (sscanf(l, "%c %llx %llx %llu %c", &kind, &from, &to, &n, &extra) == 4 &&
 			   (kind == 'S' || kind == 'T' || kind == 'F') && pid > 0 && gen >= 0 &&
-			   tid > 0 && (to || (kind == 'S' && from <= 1))) {
+			   tid > 0 && (to || (kind == 'S' && from <= 2))) {
 			/* record --count --sample: samples (format.md) */
 			if (!p && !(p = find_proc(s, pid, gen)))
 				ct_session_warn(s, "%s: no %d-%d.proc: addresses are not resolved",
@@ -178,6 +178,10 @@ static int read_cnt(struct ct_counts *c, struct ct_session *s, const char *path,
 			c->sampled = true;
 			if (p && !rt->t.sample_ns)
 				rt->t.sample_ns = p->sample_ns;
+			if (kind == 'S' && !to && from == 2) {
+				rt->t.samples_over += n; /* (not samples) */
+				continue;
+			}
 			if (kind == 'S')
 				rt->t.samples += n;
 			if (kind == 'S' && !to) {

@@ -56,6 +56,10 @@ struct ct_count_thread {
 	 * functions' totals */
 	uint64_t sample_ns, samples, samples_out;
 	uint64_t samples_hooks; /* those in the runtime's code: the tracer's */
+	/* the periods beyond the first of the samples that stood for more
+	 * than one (the POSIX timer's overruns): samples less these is how
+	 * many were taken, on which a count's error stands */
+	uint64_t samples_over;
 	struct ct_count_fsmp *fsmp;
 	size_t nfsmp;
 };

@@ -246,9 +246,11 @@ static inline void ct_cost_add(struct ct_cost *c, const struct ct_cost *d)
 }
 /* counters seen so far in this stream */
 uint64_t ct_stream_lost(const struct ct_stream *st);
-/* record --sample: the samples read so far, and those taken outside any
- * recorded call */
-void ct_stream_samples(const struct ct_stream *st, uint64_t *all, uint64_t *outside);
+/* record --sample: the samples read so far, those taken outside any
+ * recorded call, and the periods beyond the first of those that stood for
+ * more than one (the POSIX timer's overruns: all less over were taken) */
+void ct_stream_samples(const struct ct_stream *st, uint64_t *all, uint64_t *outside,
+		       uint64_t *over);
 uint64_t ct_stream_unmatched(const struct ct_stream *st); /* exits without entry */
 uint64_t ct_stream_unknown(const struct ct_stream *st);   /* unknown/bad EXT skipped */
 uint64_t ct_stream_offset(const struct ct_stream *st);

@@ -280,10 +280,11 @@ int ct_stream_open(struct ct_session *s, struct ct_thread *t, struct ct_stream *
 	return ct_stream_open_buf(s, t, STREAM_BUF, out, err);
 }
 
-void ct_stream_samples(const struct ct_stream *st, uint64_t *all, uint64_t *outside)
+void ct_stream_samples(const struct ct_stream *st, uint64_t *all, uint64_t *outside, uint64_t *over)
 {
 	*all = st->samples;
 	*outside = st->samples_out;
+	*over = st->samples_over;
 }
 
 uint64_t ct_stream_lost(const struct ct_stream *st)

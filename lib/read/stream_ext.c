@@ -535,6 +535,8 @@ int ct_stream_slow(struct ct_stream *st, struct ct_event *ev, struct ct_error *e
 			if (d > st->depth)
 				d = st->depth;
 			st->samples += n;
+			if (n > 1) /* (one taken for n periods) */
+				st->samples_over += n - 1;
 			if (d)
 				st->stack[d - 1].samples += n;
 			else

@@ -91,6 +91,7 @@ struct ct_stream {
 
 	uint64_t lost, unmatched, unknown;
 	uint64_t samples, samples_out; /* record --sample: all, outside any call */
+	uint64_t samples_over;         /* ... the overruns of those taken */
 	bool warned_bad;
 	bool tag; /* the process's modules overlap in time: tag addresses */
 	struct ct_error ioerr;

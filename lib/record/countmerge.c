@@ -88,7 +88,8 @@ static bool add_lost(struct collect *c, const struct table *h)
 
 /* a slot's .cnt line kind, its flags taken out of *to: 'f' a call by
  * function addresses, 's' by sites, 'S' self samples on an arc (from 0,
- * to 0: outside any call), 'T' samples with an arc open, 'F' samples
+ * to 0: outside any call; from 1: the tracer's; from 2: the overruns of
+ * the samples taken, format.h), 'T' samples with an arc open, 'F' samples
  * with a function (to) open (format.h) */
 static char kind_of(uint64_t from, uint64_t *to)
 {
@@ -281,8 +282,9 @@ int ct_counts_collect(int shm_fd, const char *shm, const char *dir, struct ct_co
 			if (c.arcs[i + k].kind == 'f' || c.arcs[i + k].kind == 's') {
 				st->calls += c.arcs[i + k].n;
 				st->arcs++;
-			} else if (c.arcs[i + k].kind == 'S')
-				st->samples += c.arcs[i + k].n;
+			} else if (c.arcs[i + k].kind == 'S' &&
+				   !(c.arcs[i + k].from == 2 && !c.arcs[i + k].to))
+				st->samples += c.arcs[i + k].n; /* (S 2 0: no samples) */
 		st->lost += tl->lost;
 		if (write_thread(&c, dir, tl, c.arcs + i, n))
 			st->threads++;

@@ -240,6 +240,18 @@ int ct_view_counts_load(struct ct_view *v, struct ct_counts *c)
 	return rc < 0 ? ct_error("%s", v->err.msg) : rc;
 }
 
+void ct_view_print_taken(uint64_t all, uint64_t over, bool blank, FILE *out)
+{
+	if (!over || over >= all)
+		return;
+	double w = (double)all / (double)(all - over);
+	fprintf(out,
+		"%s# taken: %llu of the samples, by the POSIX timer's clock at the kernel's tick, "
+		"each standing for %.1f periods on average: a count's relative error is about "
+		"1/sqrt(count/%.1f), not 1/sqrt(count)\n",
+		blank ? "\n" : "", (unsigned long long)(all - over), w, w);
+}
+
 void ct_view_counts_lost(const struct ct_counts *c)
 {
 	struct ct_msgs warn = {0};
@@ -286,9 +298,10 @@ int ct_view_read_thread(struct ct_view *v, struct ct_thread *t, struct ct_filter
 	struct ct_cost c;
 	ct_stream_cost(st, &c);
 	ct_cost_add(&v->cost, &c);
-	uint64_t sa, so, per = t->proc ? t->proc->sample_ns : 0;
-	ct_stream_samples(st, &sa, &so);
+	uint64_t sa, so, sv, per = t->proc ? t->proc->sample_ns : 0;
+	ct_stream_samples(st, &sa, &so, &sv);
 	v->samples += sa;
+	v->samples_over += sv;
 	v->samples_out += so;
 	v->samples_ns += sa * per;
 	v->samples_out_ns += so * per;

@@ -205,6 +205,7 @@ struct ct_view {
 	/* record --sample: the samples of the threads read so far (all, and
 	 * those outside any recorded call), and their time (ns) */
 	uint64_t samples, samples_out, samples_ns, samples_out_ns;
+	uint64_t samples_over; /* of them, beyond the first a taking stood for */
 	char what[64];
 };
 
@@ -246,6 +247,13 @@ struct ct_counts;
 int ct_view_counts_load(struct ct_view *v, struct ct_counts *c);
 /* the warning when calls were not counted (a counting table was full) */
 void ct_view_counts_lost(const struct ct_counts *c);
+/* record --sample with the POSIX timer's clock (--sample-clock=tick, or
+ * where the perf event was refused): a signal at the kernel's tick stands
+ * for the periods since the last, so the samples (periods, all) are more
+ * than the takings (all less over) on which a count's error stands: a
+ * line saying so, with the factor, on out (nothing when none stood for
+ * more than one; blank: after an empty line) */
+void ct_view_print_taken(uint64_t all, uint64_t over, bool blank, FILE *out);
 
 /* the message when -r RANGE let no call through: "-r RANGE: no call in
  * the range (the recording lasts 312.5 ms)" (ct_view_finish says it for

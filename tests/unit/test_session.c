@@ -474,10 +474,10 @@ static void test_samples(struct ct_session *s)
 	struct ct_error err;
 	struct ct_event ev[8];
 	int n = -1;
-	uint64_t all = 0, out = 0;
+	uint64_t all = 0, out = 0, over = 0;
 	if (ct_stream_open(s, find_thread(s, 16), &st, &err) == 0) {
 		n = ct_stream_read(st, ev, 8, &err);
-		ct_stream_samples(st, &all, &out);
+		ct_stream_samples(st, &all, &out, &over);
 		ct_stream_close(st);
 	}
 	CHECK(n == 4, "samples: %d events", n);
@@ -489,6 +489,8 @@ static void test_samples(struct ct_session *s)
 		      "A's exit: %" PRIu64 " samples", ev[3].samples);
 	}
 	CHECK(all == 11 && out == 4, "samples: all %" PRIu64 " outside %" PRIu64, all, out);
+	/* five taken, standing for 2, 3, 1, 4, 1 periods */
+	CHECK(over == 6, "samples: %" PRIu64 " periods beyond the first of each taken", over);
 	struct evlist l = decode(s, 17);
 	CHECK(l.rc == -1 && strstr(l.err, "10-0-17.ev: offset 40: ") &&
 		      strstr(l.err, "SAMPLE record too short"),
