@@ -46,13 +46,15 @@
 # Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
 # bench/work), PERF (default perf), SAMPLE_HZ (default 1000), RUNS
 # (default 3), COST_RUNS (default 9), SAMPLE_LUA_N (default 200000),
-# SAMPLE_SQLITE_N (default 300000), SKIP_LUA=1, SKIP_SQLITE=1.  Output: tables per workload on
+# SAMPLE_SQLITE_N (default 300000), SKIP_LUA=1, SKIP_SQLITE=1, CLOCK
+# (record's --sample-clock for the truth tables; default: record's).  Output: tables per workload on
 # stdout; the raw files under BENCH_WORK/sample.
 HERE=$(cd "$(dirname "$0")" && pwd)
 SUB=sample
 . "$HERE/lib.sh"
 PERF=${PERF:-perf}
 HZ=${SAMPLE_HZ:-1000}
+CLOCK=${CLOCK:-}
 PERIOD=$((1000000000 / HZ))
 RUNS=${RUNS:-3}
 COST_RUNS=${COST_RUNS:-9}
@@ -140,7 +142,7 @@ median_of() {
 # total and the samples set apart as the tracer's run by run
 truth() {
 	_n=$1 _l=$2 _tr=$3
-	echo "== $_n: sampled self time, record --count --sample ($HZ Hz) of the $_l build"
+	echo "== $_n: sampled self time, record --count --sample ($HZ Hz${CLOCK:+, --sample-clock=$CLOCK}) of the $_l build"
 	echo "== against perf record -e cpu-clock:u -c $PERIOD --call-graph=dwarf of the plain build"
 	echo "== (perf: each sample to its innermost frame in the program's binary; medians of $RUNS runs)"
 	_i=0
@@ -150,13 +152,13 @@ truth() {
 		_d=$W/$_n-$_l.d
 		rm -rf "$_d"
 		# shellcheck disable=SC2086 # the commands' words
-		"$CT" record -q -d "$_d" --count --sample="$HZ" $_tr >/dev/null \
-			2>"$W/$_n-$_l.rec.err" ||
+		"$CT" record -q -d "$_d" --count --sample="$HZ" ${CLOCK:+--sample-clock=$CLOCK} $_tr \
+			>/dev/null 2>"$W/$_n-$_l.rec.err" ||
 			{ say "$_n: record failed: $(tail -1 "$W/$_n-$_l.rec.err")"; return; }
 		"$CT" report -d "$_d" --format=csv |
 			awk -F, 'NR > 1 { print $4 "\t" $1 }' >"$W/$_n-$_l.$_i.txt"
 		"$CT" report -d "$_d" --format=json >"$W/$_n-$_l.json"
-		# main's total, all samples, the tracer's
+		# main's total, all samples, the tracer's, the takings
 		awk '{
 			if (match($0, /"name":"main","calls":[0-9]+,"samples_total":[0-9]+/)) {
 				s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); m = s }
@@ -164,7 +166,9 @@ truth() {
 				s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); a = s }
 			if (match($0, /"hooks":[0-9]+/)) {
 				s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); h = s }
-		} END { print m + 0, a + 0, h + 0 }' "$W/$_n-$_l.json" >>"$W/$_n-$_l.runs"
+			if (match($0, /"taken":[0-9]+/)) {
+				s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); t = s }
+		} END { print m + 0, a + 0, h + 0, (t ? t : a) + 0 }' "$W/$_n-$_l.json" >>"$W/$_n-$_l.runs"
 	done
 	median_of "$W/$_n-$_l" "$RUNS" >"$W/$_n-$_l.txt"
 	if [ ! -s "$W/$_n.perf.txt" ]; then
@@ -181,10 +185,15 @@ truth() {
 			while ((getline l < ours) > 0) { split(l, f, "\t"); self[f[2]] = f[1] }
 			r = 0
 			while ((getline l < runs) > 0) {
-				split(l, f, " "); r++; mm[r] = f[1]; aa[r] = f[2]; hh[r] = f[3]
+				split(l, f, " "); r++; mm[r] = f[1]; aa[r] = f[2]; hh[r] = f[3]; tk[r] = f[4]
 				ml = ml " " f[1]; hl = hl " " f[3] "/" f[2]
+				# (the tick clock: a taking stands for w samples, the
+				# errors of the counts are those of the takings)
+				wr[r] = f[4] > 0 ? f[2] / f[4] : 1
 			}
-			main = med(mm, r)
+			main = med(mm, r); w = med(wr, r)
+			if (w > 1.05)
+				printf "(each taking stands for %.1f samples: the bounds are on the takings)\n", w
 			printf "%-28s %9s %9s %9s %9s %7s %7s\n", "function", "perf ms", "ours ms",
 				"perf smp", "ours smp", "diff", "bound"
 		}
@@ -193,7 +202,7 @@ truth() {
 		END {
 			for (i = 1; i <= 10 && i in n; i++) {
 				p = n[i]; o = self[name[i]] + 0
-				m = p < o ? p : o
+				m = p < o / w ? p : o / w
 				b = 10; if (m > 0 && 300 / sqrt(m) > b) b = 300 / sqrt(m)
 				d = p ? (o / p - 1) * 100 : 0
 				printf "%-28s %9.1f %9.1f %9d %9d %+6.1f%% %6.1f%% %s\n", substr(name[i], 1, 28),

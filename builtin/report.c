@@ -893,7 +893,7 @@ static int end(void *ctx, struct ct_view *v, int rc)
 			       "\"outside\":%llu,\"outside_ns\":%llu,\"hooks\":%llu,"
 			       "\"hooks_ns\":%llu},\"times\":\"sampled\"}\n",
 			       (unsigned long long)r->csamples, (unsigned long long)r->csamples_ns,
-			       (unsigned long long)(r->csamples - r->csamples_over),
+			       (unsigned long long)ct_view_taken(r->csamples, r->csamples_over),
 			       (unsigned long long)r->csamples_out,
 			       (unsigned long long)r->csamples_out_ns,
 			       (unsigned long long)r->csamples_hooks,
@@ -924,7 +924,7 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		printf(",\n\"samples\":{\"all\":%llu,\"all_ns\":%llu,\"taken\":%llu,"
 		       "\"outside\":%llu,\"outside_ns\":%llu}",
 		       (unsigned long long)v->samples, (unsigned long long)v->samples_ns,
-		       (unsigned long long)(v->samples - v->samples_over),
+		       (unsigned long long)ct_view_taken(v->samples, v->samples_over),
 		       (unsigned long long)v->samples_out, (unsigned long long)v->samples_out_ns);
 	if (r->fmt == FMT_JSON)
 		json_cost(v, stdout);

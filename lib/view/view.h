@@ -254,6 +254,12 @@ void ct_view_counts_lost(const struct ct_counts *c);
  * line saying so, with the factor, on out (nothing when none stood for
  * more than one; blank: after an empty line) */
 void ct_view_print_taken(uint64_t all, uint64_t over, bool blank, FILE *out);
+/* the takings of all samples, over of them beyond each taking's first
+ * (all of them where over cannot be: a damaged recording) */
+static inline uint64_t ct_view_taken(uint64_t all, uint64_t over)
+{
+	return over < all ? all - over : all;
+}
 
 /* the message when -r RANGE let no call through: "-r RANGE: no call in
  * the range (the recording lasts 312.5 ms)" (ct_view_finish says it for
