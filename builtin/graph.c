@@ -818,6 +818,22 @@ static int diff_read(struct graph *g, struct ct_view *v)
 	return 0;
 }
 
+/* record --sample with the POSIX timer's clock: on how many takings the
+ * Samples column stands (report's and callers' last line too) */
+static void print_taken(const struct graph *g, const struct ct_view *v)
+{
+	uint64_t all = v->samples, over = v->samples_over;
+	if (g->counts) {
+		all = over = 0;
+		for (size_t k = 0; k < g->cnt.nthreads; k++) {
+			all += g->cnt.threads[k].samples;
+			over += g->cnt.threads[k].samples_over;
+		}
+	}
+	if (g->sampled || g->count_sampled)
+		ct_view_print_taken(all, over, true, stdout);
+}
+
 static int end(void *ctx, struct ct_view *v, int rc)
 {
 	struct graph *g = ctx;
@@ -840,6 +856,7 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		print_header(g, stdout, "FUNCTION");
 		if (print_tree(g, &g->tree, stdout))
 			fputs(cost_legend, stdout);
+		print_taken(g, v);
 		return 0;
 	}
 	struct ct_error e;
@@ -850,6 +867,7 @@ static int end(void *ctx, struct ct_view *v, int rc)
 		return ct_error("%s", e.msg);
 	if (print_func(g, (uint32_t)f, g->names.v[f], stdout))
 		fputs(cost_legend, stdout);
+	print_taken(g, v);
 	return 0;
 }
 

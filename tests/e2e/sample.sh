@@ -232,7 +232,7 @@ want_rc "record --sample-clock=perf" $RC 0 "$W/scperf.err"
 echo "--sample-clock=perf: $([ "$(clock scperf)" = "$(want trap)" ] && echo "as wanted" || echo "$(clock scperf), not $(want trap)")" | add
 # a tick's signal stands for the periods since the last (at 4 kHz more
 # than one with any tick up to 1000 Hz): the samples' counts stand on
-# fewer takings, which report and callers say, with the factor; each of
+# fewer takings, which report, callers and graph say, with the factor; each of
 # the perf event's samples is one taken, and nothing is said (where the
 # kernel refuses perf events, scperf's clock is the timer too)
 record sctickc --count --sample=4k --sample-clock=tick ./prog
@@ -241,6 +241,7 @@ for d in sctick sctickc scperf; do
 	ct report $d --format=json >"$W/$d.tj"
 	ct report $d >"$W/$d.tt"
 	ct callers $d one >"$W/$d.tc"
+	ct graph $d >"$W/$d.tg"
 	python3 - "$W/$d.tj" "$d" <<'PY' >>"$W/figures"
 import json, sys
 s = json.load(open(sys.argv[1]))["samples"]
@@ -249,11 +250,13 @@ PY
 	t=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["samples"]; print("fewer" if 0 < s["taken"] < s["all"] else "all" if s["taken"] == s["all"] else "bad")' "$W/$d.tj")
 	l=$(grep -c '^# taken: [0-9]* of the samples, .* about 1/sqrt(count/[0-9.]*), not' "$W/$d.tt")
 	c=$(grep -c '^# taken: ' "$W/$d.tc")
-	# (taken: fewer than the samples, and report's and callers' lines)
-	want="fewer 1 1"
-	[ $d = scperf ] && [ "$(clock scperf)" != timer ] && want="all 0 0"
-	echo "$d: taken and said as its clock takes them: $([ "$t $l $c" = "$want" ] && echo yes ||
-		echo "no: taken $t samples; report's lines $l, callers' $c")" | add
+	g=$(grep -c '^# taken: ' "$W/$d.tg")
+	# (taken: fewer than the samples, and report's, callers' and graph's
+	# lines)
+	want="fewer 1 1 1"
+	[ $d = scperf ] && [ "$(clock scperf)" != timer ] && want="all 0 0 0"
+	echo "$d: taken and said as its clock takes them: $([ "$t $l $c $g" = "$want" ] && echo yes ||
+		echo "no: taken $t samples; report's lines $l, callers' $c, graph's $g")" | add
 done
 guard env CALLTRACE_SAMPLE_CLOCK=fast "$CT" record -d "$W/ckbad" --sample ./prog >/dev/null 2>"$W/ckbad.err"
 want_rc "CALLTRACE_SAMPLE_CLOCK=fast record --sample ./prog" $RC 0 "$W/ckbad.err"
