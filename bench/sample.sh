@@ -41,13 +41,16 @@
 #    --sample=1`, next to no sample), what a sample costs, and the same
 #    with `--sample-clock=tick`; beside it this machine's floor, the
 #    clock's interrupt alone (bench/sigcost.c, no tracer) times the
-#    samples.
+#    samples; and a full recording with `--sample` against one without
+#    (Lua's patched build, SAMPLE_LUA_FULL_N, default 50000: some 225 MB
+#    a recording, removed).
 #
 # Environment: CALLTRACE (default build/calltrace), BENCH_WORK (default
 # bench/work), PERF (default perf), SAMPLE_HZ (default 1000), RUNS
 # (default 3), COST_RUNS (default 9), SAMPLE_LUA_N (default 200000),
-# SAMPLE_SQLITE_N (default 300000), SKIP_LUA=1, SKIP_SQLITE=1, CLOCK
-# (record's --sample-clock for the truth tables; default: record's).  Output: tables per workload on
+# SAMPLE_LUA_FULL_N (default 50000), SAMPLE_SQLITE_N (default 300000),
+# SKIP_LUA=1, SKIP_SQLITE=1, CLOCK (record's --sample-clock for the truth
+# tables; default: record's).  Output: tables per workload on
 # stdout; the raw files under BENCH_WORK/sample.
 HERE=$(cd "$(dirname "$0")" && pwd)
 SUB=sample
@@ -59,6 +62,7 @@ PERIOD=$((1000000000 / HZ))
 RUNS=${RUNS:-3}
 COST_RUNS=${COST_RUNS:-9}
 LUA_N=${SAMPLE_LUA_N:-200000}
+LUA_FULL_N=${SAMPLE_LUA_FULL_N:-50000}
 SQLITE_N=${SAMPLE_SQLITE_N:-300000}
 
 say() { echo "sample: $*" >&2; }
@@ -324,6 +328,40 @@ cost() {
 		}' "$_f"
 }
 
+# cost_full NAME LABEL TRACED: a full recording with --sample against one
+# without, COST_RUNS rounds of the two in turn (CPU time of program and
+# record), the median of the rounds' differences as a share of the run
+# without; the recordings (a few hundred MB) removed before each run and
+# at the end, bounded by ulimit -f
+cost_full() {
+	_n=$1 _l=$2 _tr=$3
+	_f=$W/$_n-$_l.full
+	rm -f "$_f"
+	_i=0
+	while [ "$_i" -lt "$COST_RUNS" ]; do
+		_i=$((_i + 1))
+		# shellcheck disable=SC2086 # the command's words
+		{
+			t 1 "rm -rf $W/f.d" "$CT" record -q -d "$W/f.d" $_tr | cut -d' ' -f3
+			t 1 "rm -rf $W/f.d" "$CT" record -q -d "$W/f.d" --sample="$HZ" $_tr | cut -d' ' -f3
+			samples_all "$W/f.d"
+		} | tr '\n' ' ' >>"$_f"
+		echo >>"$_f"
+	done
+	rm -rf "$W/f.d"
+	echo "== $_n: cost of --sample in a full recording of the $_l build (CPU time of program and record; $COST_RUNS rounds, the two in turn)"
+	awk '
+		function med(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		NF >= 3 && $1 > 0 { r++; a[r] = $1; b[r] = $2; n[r] = $3; d[r] = ($2 - $1) / $1 * 100; line = line sprintf(" %+.1f", d[r]) }
+		END {
+			if (!r) { print "  (no round ran)"; exit }
+			printf "  record %.1f ms, record --sample %.1f ms (medians), %d samples: %+.1f %% (median of the rounds; target: at most +3 %%)\n", med(a, r) / 1e6, med(b, r) / 1e6, med(n, r), med(d, r)
+			printf "  rounds:%s\n", line
+		}' "$_f"
+}
+
 floor
 if [ "${SKIP_LUA:-0}" != 1 ] && sh "$HERE/setup.sh" "$BW" 2>"$W/setup-lua.err"; then
 	L="$HERE/script.lua $LUA_N"
@@ -332,6 +370,7 @@ if [ "${SKIP_LUA:-0}" != 1 ] && sh "$HERE/setup.sh" "$BW" 2>"$W/setup-lua.err"; 
 	truth lua patch "$BW/lua-patch/src/lua $L"
 	cost lua finstrument-functions "$BW/lua-plain/src/lua $L" "$BW/lua-fi/src/lua $L"
 	cost lua patch "$BW/lua-plain/src/lua $L" "$BW/lua-patch/src/lua $L"
+	(ulimit -f 4000000 && cost_full lua patch "$BW/lua-patch/src/lua $HERE/script.lua $LUA_FULL_N")
 else
 	say "lua skipped${SKIP_LUA:+ (SKIP_LUA=$SKIP_LUA)}: $(tail -1 "$W/setup-lua.err" 2>/dev/null)"
 fi
