@@ -18,12 +18,14 @@ want_rc "record ./basic" $RC 0 "$W/d.err"
 
 TMUX_SOCK=$W/tmux.sock
 tm() { tmux -S "$TMUX_SOCK" "$@"; }
-# start NAME COLS LINES CMD: CMD in a detached session; its exit status
+# start NAME COLS LINES CMD: CMD in a detached session started in $W (the
+# recording named relative to it: the status line holds its path, which
+# a checkout at a long path would cut at 100 columns); its exit status
 # goes to $W/NAME.rc when it ends
 start() {
 	_n=$1 _x=$2 _y=$3; shift 3
 	rm -f "$W/$_n.rc"
-	tm new-session -d -s "$_n" -x "$_x" -y "$_y" \
+	tm new-session -d -s "$_n" -x "$_x" -y "$_y" -c "$W" \
 		"TERM=xterm $*; echo \$? >'$W/$_n.rc'; sleep 1000" ||
 		die "tmux new-session failed"
 }
@@ -63,7 +65,7 @@ norm() {
 # body: the rows of the view (no header, status or message line)
 body() { screen "$1" | sed -e '1d' | head -n -2 | sed -e '/^ *$/d'; }
 
-T="$CT tui -d '$W/d'"
+T="$CT tui -d d"
 start s 100 30 "$T"
 section "graph view: the outermost call, folded"
 wait_for s '\[graph\]  main  1/1( |$)' && screen s | norm | add
