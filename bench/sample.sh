@@ -67,6 +67,13 @@ SQLITE_N=${SAMPLE_SQLITE_N:-300000}
 
 say() { echo "sample: $*" >&2; }
 
+# MED: awk's med(a, n), the median of a[1..n] (which it sorts), for the
+# awk programs below: awk "$MED"'PROGRAM'
+MED='function med(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+'
+
 $CC -O2 -Wall -o "$W/timeit" "$HERE/timeit.c" || exit 1
 if ! "$PERF" record -q -e cpu-clock:u -o "$W/probe.perf" -- true >/dev/null 2>"$W/probe.err"; then
 	say "perf record -e cpu-clock:u refused: $(tail -1 "$W/probe.err"); truth figures skipped"
@@ -112,10 +119,7 @@ perf_truth() {
 			2>>"$W/$_n.perf.runs" >"$W/$_n.perf.$_i.txt"
 	done
 	median_of "$W/$_n.perf" "$RUNS" >"$W/$_n.perf.txt"
-	awk -v k="$RUNS" '{ v[NR] = $1 } END { print med(v, NR) }
-		function med(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }' \
+	awk -v k="$RUNS" "$MED"'{ v[NR] = $1 } END { print med(v, NR) }' \
 		"$W/$_n.perf.runs" >"$W/$_n.perf.all"
 	[ -s "$W/$_n.perf.txt" ]
 }
@@ -130,12 +134,9 @@ median_of() {
 		_fs="$_fs $_b.$_j.txt"
 	done
 	# shellcheck disable=SC2086 # the files
-	awk -F'\t' -v k="$_k" '
+	awk -F'\t' -v k="$_k" "$MED"'
 		FNR == 1 { f++ }
 		{ v[$2, f] = $1; name[$2] = 1 }
-		function med(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		END { for (x in name) { for (i = 1; i <= k; i++) a[i] = v[x, i] + 0; print med(a, k) "\t" x } }' $_fs |
 		sort -t "$(printf '\t')" -k1,1gr
 }
@@ -180,10 +181,7 @@ truth() {
 		return
 	fi
 	awk -F'\t' -v period="$PERIOD" -v ours="$W/$_n-$_l.txt" -v runs="$W/$_n-$_l.runs" \
-		-v all="$(cat "$W/$_n.perf.all")" -v pruns="$(tr '\n' ' ' <"$W/$_n.perf.runs")" '
-		function med(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		-v all="$(cat "$W/$_n.perf.all")" -v pruns="$(tr '\n' ' ' <"$W/$_n.perf.runs")" "$MED"'
 		BEGIN {
 			FS = "\t"
 			while ((getline l < ours) > 0) { split(l, f, "\t"); self[f[2]] = f[1] }
@@ -225,8 +223,10 @@ truth() {
 # nothing else, bench/sigcost.c's `nosig` less its `none` (a perf event on
 # the thread's task-clock raising no signal: the timer's interrupt alone),
 # at 10 kHz (ten times the interrupts of 1 kHz against the same noise of
-# the loop's CPU time), the median of 5 rounds' differences, in ns a
-# period: FLOOR_NS (empty where the perf event is refused)
+# the loop's CPU time), 5 rounds of the two in turn, the least CPU time of
+# each (other work only adds to a run's time: a median of differences
+# took a disturbed `none` for a cheap interrupt), in ns a period:
+# FLOOR_NS (empty where the perf event is refused)
 floor() {
 	FLOOR_NS=
 	$CC -O2 -Wall -o "$W/sigcost" "$HERE/sigcost.c" 2>"$W/sigcost.err" || return
@@ -237,14 +237,11 @@ floor() {
 		"$W/sigcost" none 10000 1000000000 >>"$W/floor.runs" 2>&1
 		"$W/sigcost" nosig 10000 1000000000 >>"$W/floor.runs" 2>&1
 	done
-	# "MODE HZ Hz: cpu MS ms (...), N signals, P periods", none then nosig
+	# "MODE HZ Hz: cpu MS ms (...), N signals, P periods"
 	FLOOR_NS=$(awk '
-		function med(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-		$1 == "none" && $3 == "Hz:" { a = $5; ok = 1; next }
-		$1 == "nosig" && $3 == "Hz:" && ok && $(NF - 1) > 0 { d[++n] = ($5 - a) / $(NF - 1) * 1e6; ok = 0 }
-		END { if (n) { f = med(d, n); if (f > 0) printf "%d", f } }' "$W/floor.runs")
+		$1 == "none" && $3 == "Hz:" { if (!n++ || $5 < a) a = $5 }
+		$1 == "nosig" && $3 == "Hz:" && $(NF - 1) > 0 { if (!m++ || $5 < b) { b = $5; p = $(NF - 1) } }
+		END { if (n && m) { f = (b - a) / p * 1e6; if (f > 0) printf "%d", f } }' "$W/floor.runs")
 }
 
 # samples_all DIR: all the samples of the recording DIR (report's JSON)
@@ -289,10 +286,7 @@ cost() {
 		echo >>"$_f"
 	done
 	echo "== $_n: cost of the $_l build (CPU time of program and record; $COST_RUNS rounds, each variant once a round in turn)"
-	awk -v floor="${FLOOR_NS:-}" -v hz="$HZ" '
-		function med(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	awk -v floor="${FLOOR_NS:-}" -v hz="$HZ" "$MED"'
 		function least(a, n,   i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
 		function copy(a, b, n,   i) { for (i = 1; i <= n; i++) b[i] = a[i] }
 		function row(name, a, extra,   b, c) {
@@ -322,7 +316,7 @@ cost() {
 			printf "  %d samples a run (median): %.1f us a sample (median of the rounds; --sample less --sample=1)\n", med(t1, r), med(t2, r)
 			if (floor) {
 				copy(fl, t1, r)
-				printf "  this machine'\''s floor: the clock'\''s interrupt alone costs %.1f us a period (bench/sigcost.c nosig - none at 10 kHz),\n", floor / 1e3
+				printf "  this machine'\''s floor: the clock'\''s interrupt alone costs %.1f us a period (bench/sigcost.c nosig - none at 10 kHz, least of 5),\n", floor / 1e3
 				printf "  that many samples %.1f %% of the plain run before any signal or work\n", med(t1, r)
 			}
 		}' "$_f"
@@ -350,10 +344,7 @@ cost_full() {
 	done
 	rm -rf "$W/f.d"
 	echo "== $_n: cost of --sample in a full recording of the $_l build (CPU time of program and record; $COST_RUNS rounds, the two in turn)"
-	awk '
-		function med(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	awk "$MED"'
 		NF >= 3 && $1 > 0 { r++; a[r] = $1; b[r] = $2; n[r] = $3; d[r] = ($2 - $1) / $1 * 100; line = line sprintf(" %+.1f", d[r]) }
 		END {
 			if (!r) { print "  (no round ran)"; exit }
