@@ -92,21 +92,18 @@ static void find_stack(struct ct_count_thread *c, uintptr_t sp)
 	}
 }
 
-/* the array of a sample's calls and the caches, made with the thread's
- * first hooked call (never in a handler) */
-static bool calls_array(struct ct_count_thread *c)
+/* the array of a sample's calls and the caches: made with the thread's
+ * first hooked call (never in a handler), MAP_FAILED if it could not be */
+static inline bool have_calls(const struct ct_count_thread *c)
 {
-	if (c->calls)
-		return c->calls != MAP_FAILED;
-	void *m = mmap(NULL, WALK_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	c->calls = m;
-	return m != MAP_FAILED;
+	return c->calls && c->calls != MAP_FAILED;
 }
 
 void ct_walk_setup(struct ct_count_thread *c, uintptr_t sp)
 {
-	calls_array(c);
+	if (!c->calls)
+		c->calls = mmap(NULL, WALK_BYTES, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	__asm__ volatile("" ::: "memory");
 	c->hooked = 1;
 	c->stk_lo = c->stk_hi = 0;
@@ -116,7 +113,7 @@ void ct_walk_setup(struct ct_count_thread *c, uintptr_t sp)
 
 void ct_walk_free(struct ct_count_thread *c)
 {
-	if (c->calls && c->calls != MAP_FAILED)
+	if (have_calls(c))
 		munmap(c->calls, WALK_BYTES);
 	c->calls = NULL;
 	c->hooked = 0;
@@ -292,7 +289,7 @@ static bool collect(void *arg, const struct ct_walk_call *call)
 
 uint32_t ct_walk_sample(struct ct_count_thread *c, const void *uc)
 {
-	if (!c->hooked || !c->calls || c->calls == MAP_FAILED)
+	if (!c->hooked || !have_calls(c))
 		return 0;
 	struct ct_uw_regs r;
 	ct_arch_uw_from_gregs(((const ucontext_t *)uc)->uc_mcontext.gregs, r.r);
@@ -336,7 +333,7 @@ bool ct_walk_nearest(struct ct_count_thread *c, uintptr_t above, uintptr_t reach
 	struct nearest k = {.above = above, .reach = reach, .found = false};
 	/* (a handler of the program's whose calls walk too, while this one
 	 * does: without the cache, which this one may be writing) */
-	bool own = c->calls && c->calls != MAP_FAILED && !c->walking;
+	bool own = have_calls(c) && !c->walking;
 	c->walking++;
 	__asm__ volatile("" ::: "memory");
 	walk(own ? CACHE_OF(c, 1) : NULL, &r, true, &m, nearest, &k);

@@ -242,14 +242,15 @@ int ct_view_counts_load(struct ct_view *v, struct ct_counts *c)
 
 void ct_view_print_taken(uint64_t all, uint64_t over, bool blank, FILE *out)
 {
-	if (!over || over >= all)
-		return;
-	double w = (double)all / (double)(all - over);
+	uint64_t taken = ct_view_taken(all, over);
+	if (taken == all)
+		return; /* (each one period, or a damaged count) */
+	double w = (double)all / (double)taken;
 	fprintf(out,
 		"%s# taken: %llu of the samples, by the POSIX timer's clock at the kernel's tick, "
 		"each standing for %.1f periods on average: a count's relative error is about "
 		"1/sqrt(count/%.1f), not 1/sqrt(count)\n",
-		blank ? "\n" : "", (unsigned long long)(all - over), w, w);
+		blank ? "\n" : "", (unsigned long long)taken, w, w);
 }
 
 void ct_view_counts_lost(const struct ct_counts *c)
