@@ -242,12 +242,14 @@ for d in sctick sctickc scperf; do
 	ct report $d >"$W/$d.tt"
 	ct callers $d one >"$W/$d.tc"
 	ct graph $d >"$W/$d.tg"
-	python3 - "$W/$d.tj" "$d" <<'PY' >>"$W/figures"
+	# (fewer, all or bad; the figures to stderr)
+	t=$(python3 - "$W/$d.tj" "$d" <<'PY' 2>>"$W/figures"
 import json, sys
 s = json.load(open(sys.argv[1]))["samples"]
-print(sys.argv[2] + ": taken", s["taken"], "of", s["all"])
+print(sys.argv[2] + ": taken", s["taken"], "of", s["all"], file=sys.stderr)
+print("fewer" if 0 < s["taken"] < s["all"] else "all" if s["taken"] == s["all"] else "bad")
 PY
-	t=$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["samples"]; print("fewer" if 0 < s["taken"] < s["all"] else "all" if s["taken"] == s["all"] else "bad")' "$W/$d.tj")
+)
 	l=$(grep -c '^# taken: [0-9]* of the samples, .* about 1/sqrt(count/[0-9.]*), not' "$W/$d.tt")
 	c=$(grep -c '^# taken: ' "$W/$d.tc")
 	g=$(grep -c '^# taken: ' "$W/$d.tg")

@@ -99,7 +99,7 @@ PY
 ct export c --format=folded --folded-value=samples | cmp -s - "$W/c.folded" && echo "--folded-value=samples: the same" | add
 # graph: the arcs' sampled times (numbers as N: the shape and the columns;
 # the POSIX timer's "# taken" line and the blank line before it apart)
-ct graph c | sed '/^# taken: /d; /^$/d; s/[0-9][0-9.]*  *\(ns\|us\|ms\|s\)\b/T/g; s/[0-9][0-9]*/N/g' | tr -s " " | add
+ct graph c | sed '/^$/{N; /\n# taken: /d}; s/[0-9][0-9.]*  *\(ns\|us\|ms\|s\)\b/T/g; s/[0-9][0-9]*/N/g' | tr -s " " | add
 ct graph c | awk '$NF == "+-one" { o = $1 * ($2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : $2 == "s" ? 1e9 : 1) }
 	$NF == "+-three" { t = $1 * ($2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : $2 == "s" ? 1e9 : 1) }
 	END { r = o > 0 ? t / o : 0; print (r >= 1.95 && r <= 4.05) ? "graph three/one: 1:3 within 35 %" : "graph three/one: " r }' | add
